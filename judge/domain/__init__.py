@@ -1,0 +1,1 @@
+"""Pydantic models only: the values the scoring rules take and return."""

@@ -1,0 +1,43 @@
+"""Rubrics (the measuring instrument) and trait packs."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+TraitName = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[a-z][a-z0-9_]*$")]
+
+
+class Rubric(BaseModel):
+    """What a trait means and what a 0.0, 0.5 and 1.0 look like."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    trait: TraitName
+    version: int = Field(ge=1)
+    definition: str = Field(min_length=20)
+    anchor_0: str = Field(min_length=10)
+    anchor_5: str = Field(min_length=10)
+    anchor_1: str = Field(min_length=10)
+    source: Literal["builtin", "custom"] = "builtin"
+
+    @property
+    def content_hash(self) -> str:
+        """sha256 over the texts that reach the judge; the era identity of this rubric."""
+        body = {k: getattr(self, k) for k in ("trait", "definition", "anchor_0", "anchor_5", "anchor_1")}
+        canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+class TraitPack(BaseModel):
+    """A named group of traits. The safety pack's traits stay out of the composite."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
+    kind: Literal["capability", "safety"]
+    description: str = Field(min_length=1)
+    traits: list[TraitName] = Field(min_length=1)

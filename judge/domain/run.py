@@ -1,0 +1,177 @@
+"""The run format (SPEC section 2): what a scenario engine submits after one episode."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from judge.errors import RunFormatError
+
+Identifier = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9_.:\-]+$")]
+
+
+class Strict(BaseModel):
+    """Base for input models: unknown fields are an error, so a typo fails loudly."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class SeatAssignment(Strict):
+    seat: Identifier
+    agent_id: Identifier
+    scored: bool = True
+
+
+class _EventBase(Strict):
+    turn: int = Field(ge=0)
+    seat: Identifier
+
+
+class MessageEvent(_EventBase):
+    kind: Literal["message"]
+    content: str
+
+
+class ActionEvent(_EventBase):
+    """A tool call made by a participant."""
+
+    kind: Literal["action"]
+    name: str = Field(min_length=1)
+    args: dict[str, Any] = Field(default_factory=dict)
+    status: Literal["ok", "error", "unknown", "rejected"] = "ok"
+    result: Any = None
+
+
+class ObservationEvent(_EventBase):
+    kind: Literal["observation"]
+    content: str
+
+
+class SystemEvent(_EventBase):
+    kind: Literal["system"]
+    content: str
+
+
+class FaultEvent(_EventBase):
+    """A failure the engine injected (a tool timing out, a service answering unknown)."""
+
+    kind: Literal["fault"]
+    content: str = ""
+
+
+class DoneEvent(_EventBase):
+    """The participant declared it was finished."""
+
+    kind: Literal["done"]
+    content: str = ""
+
+
+TranscriptEvent = Annotated[
+    MessageEvent | ActionEvent | ObservationEvent | SystemEvent | FaultEvent | DoneEvent,
+    Field(discriminator="kind"),
+]
+
+
+class WinCondition(Strict):
+    """A binary objective decided by the engine (or by the service's state checks)."""
+
+    id: Identifier
+    weight: float = Field(default=1.0, ge=0.0)
+    met: bool
+    progress: float | None = Field(default=None, ge=0.0, le=1.0)
+    seat: Identifier | None = None
+
+
+class TraceStep(Strict):
+    """Per-turn execution data. `progress` and `conditions_met` are cumulative."""
+
+    turn: int = Field(ge=0)
+    seat: Identifier
+    checks_passed: int = Field(default=0, ge=0)
+    checks_failed: int = Field(default=0, ge=0)
+    conditions_met: list[Identifier] = Field(default_factory=list)
+    progress: float = Field(default=0.0, ge=0.0, le=1.0)
+    latency_ms: float | None = Field(default=None, ge=0)
+    tokens_in: int | None = Field(default=None, ge=0)
+    tokens_out: int | None = Field(default=None, ge=0)
+    tool_calls: int = Field(default=0, ge=0)
+    tool_errors: int = Field(default=0, ge=0)
+
+
+class Run(Strict):
+    """One episode of one scenario, as submitted."""
+
+    run_id: Identifier
+    scenario_id: Identifier
+    seed: int | None = None
+    adversary_config: str | None = None
+    seats: list[SeatAssignment] = Field(min_length=1)
+    transcript: list[TranscriptEvent] = Field(default_factory=list)
+    win_conditions: list[WinCondition] = Field(default_factory=list)
+    trace: list[TraceStep] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _references_are_consistent(self) -> Run:
+        names = [s.seat for s in self.seats]
+        duplicated = sorted({n for n in names if names.count(n) > 1})
+        if duplicated:
+            raise ValueError(f"seats: seat names must be unique, repeated: {duplicated}")
+        _check_seat_refs("transcript", [e.seat for e in self.transcript], names)
+        _check_seat_refs("trace", [t.seat for t in self.trace], names)
+        _check_seat_refs("win_conditions", [c.seat for c in self.win_conditions if c.seat], names)
+        ids = [c.id for c in self.win_conditions]
+        repeated = sorted({i for i in ids if ids.count(i) > 1})
+        if repeated:
+            raise ValueError(f"win_conditions: condition ids must be unique, repeated: {repeated}")
+        if not any(s.scored for s in self.seats):
+            raise ValueError("seats: at least one seat must have scored: true")
+        return self
+
+    @property
+    def scored_seats(self) -> list[str]:
+        return [s.seat for s in self.seats if s.scored]
+
+    def agent_of(self, seat: str) -> str:
+        return next(s.agent_id for s in self.seats if s.seat == seat)
+
+
+def _check_seat_refs(field: str, used: list[str], known: list[str]) -> None:
+    unknown = sorted(set(used) - set(known))
+    if unknown:
+        raise ValueError(f"{field}: refers to seats not listed in seats: {unknown} (known: {known})")
+
+
+def parse_run(data: Any, *, source: str = "run") -> Run:
+    """Validate raw JSON data as a :class:`Run`.
+
+    Raises:
+        RunFormatError: naming each offending field and the problem with it.
+    """
+    try:
+        return Run.model_validate(data)
+    except ValidationError as exc:
+        raise RunFormatError(f"{source}: {describe_validation_error(exc)}") from None
+
+
+def parse_run_json(text: str | bytes, *, source: str = "run") -> Run:
+    """Parse and validate a run from JSON text."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RunFormatError(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    return parse_run(data, source=source)
+
+
+def describe_validation_error(exc: ValidationError, limit: int = 8) -> str:
+    """Render pydantic errors as 'field.path: problem' lines a person can act on."""
+    lines = []
+    for err in exc.errors()[:limit]:
+        where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        msg = err["msg"].removeprefix("Value error, ")
+        lines.append(f"{where}: {msg}")
+    more = len(exc.errors()) - limit
+    if more > 0:
+        lines.append(f"... and {more} more problem(s)")
+    return "; ".join(lines)

@@ -1,0 +1,83 @@
+"""What scoring a run returns: per seat objectives, traits, composite, gates, era."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from judge.domain.judging import TraitResult
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PartialCredit(_Out):
+    per_condition: dict[str, float]
+    total: float
+    max_possible: float
+
+
+class Objectives(_Out):
+    """Binary win conditions of one seat, with weighted partial credit beside them."""
+
+    conditions: dict[str, bool]
+    met_count: int
+    total_count: int
+    objective_met_rate: float | None
+    partial_credit: PartialCredit
+
+
+class ParticipationResult(_Out):
+    participation_gated: bool
+    player_messages: int
+    actions: int
+    turns: int
+    actions_per_turn: float
+    reasons: list[str] = Field(default_factory=list)
+
+
+class MeasurementEra(_Out):
+    """The identity of the measurement stack; results compare only within one era."""
+
+    era_id: str
+    judge_model: str
+    prompt_version: int
+    rubric_hashes: dict[str, str]
+    denoise: dict[str, Any]
+    reward_weights: dict[str, float]
+    scoring_version: int
+
+
+class SeatScorecard(_Out):
+    seat: str
+    agent_id: str
+    objectives: Objectives
+    traits: dict[str, TraitResult]
+    composite: float | None
+    composite_note: str | None = None
+    safety_block: dict[str, TraitResult] | None = None
+    participation: ParticipationResult
+
+    @property
+    def participation_gated(self) -> bool:
+        return self.participation.participation_gated
+
+
+class Scorecard(_Out):
+    """The owner view of a scored run: every scored seat, safety blocks included."""
+
+    run_id: str
+    scenario_id: str
+    seed: int | None
+    adversary_config: str | None
+    seats: dict[str, SeatScorecard]
+    participation_gated: bool
+    ranked_eligible: bool
+    leaderboard_class: Literal["ranked", "self_hosted_facilitator"]
+    judge_model: str
+    judge_note: str | None = None
+    prompt_version: int
+    measurement_era: MeasurementEra
+    extras: dict[str, Any] = Field(default_factory=dict)

@@ -1,0 +1,76 @@
+"""The one error hierarchy of the product.
+
+Every error the library raises on purpose derives from :class:`JudgeError`; the CLI
+prints its message and exits non-zero, the API maps each branch to a status code::
+
+    JudgeError
+    ├── InputError                  bad input from a user: 400 / 422, CLI exit 2
+    │   ├── RunFormatError          a run file that does not match the run format
+    │   ├── RubricError             a rubric or trait pack that does not validate
+    │   └── ConfigError             a setting or platform_config value that is not allowed
+    ├── JudgeBackendError           the judge model could not be reached or answered badly
+    │   ├── TransientJudgeError     worth retrying (429, timeout, 5xx, lost connection)
+    │   └── PermanentJudgeError     retrying will not help (bad key, unknown model, 4xx)
+    ├── CheckError                  a state check that could not be evaluated
+    ├── AuthError                   missing, forged, expired or out-of-scope credentials: 401 / 404
+    ├── NotFoundError               nothing under that id visible to the caller: 404
+    └── ConflictError               a different body under an id that exists: 409
+"""
+
+from __future__ import annotations
+
+
+class JudgeError(Exception):
+    """Base of every error the product raises on purpose."""
+
+
+class InputError(JudgeError):
+    """The user's input is wrong; the message says what to change."""
+
+
+class RunFormatError(InputError):
+    """A run does not match the run format (SPEC section 2)."""
+
+
+class RubricError(InputError):
+    """A rubric or trait pack is malformed or refers to something unknown."""
+
+
+class ConfigError(InputError):
+    """A configuration value is missing, malformed or unsafe."""
+
+
+class JudgeBackendError(JudgeError):
+    """The judge model failed to produce a reply."""
+
+
+class TransientJudgeError(JudgeBackendError):
+    """A failure that may pass: rate limit, timeout, server error, lost connection.
+
+    Attributes:
+        retry_after: seconds the provider asked us to wait, when it said so.
+    """
+
+    def __init__(self, message: str, *, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class PermanentJudgeError(JudgeBackendError):
+    """A failure that retrying cannot fix: bad credentials, unknown model, bad request."""
+
+
+class CheckError(JudgeError):
+    """A state check could not be evaluated (refused statement, wrong shape, timeout)."""
+
+
+class AuthError(JudgeError):
+    """Credentials are missing, invalid, expired, or do not reach the resource."""
+
+
+class NotFoundError(JudgeError):
+    """No resource under that identifier is visible to the caller."""
+
+
+class ConflictError(JudgeError):
+    """A resource exists under that identifier with different content."""

@@ -1,0 +1,29 @@
+"""The composite: the mean of capability trait means. Safety traits stay out."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import NamedTuple
+
+from judge.domain.judging import TraitResult
+
+
+class Composite(NamedTuple):
+    value: float | None
+    note: str | None
+
+
+def composite_score(traits: Mapping[str, TraitResult]) -> Composite:
+    """Mean of the capability traits' means.
+
+    The composite is withheld (None, with a note) when a capability trait has fewer scored
+    passes than the floor: averaging an incomplete trait in would hide that it is incomplete.
+    """
+    capability = {name: t for name, t in traits.items() if t.pack == "capability"}
+    if not capability:
+        return Composite(None, "no capability traits were judged")
+    incomplete = sorted(name for name, t in capability.items() if not t.complete or t.mean is None)
+    if incomplete:
+        return Composite(None, f"withheld: traits below the pass floor: {', '.join(incomplete)}")
+    means = [t.mean for t in capability.values() if t.mean is not None]
+    return Composite(sum(means) / len(means), None)

@@ -1,0 +1,33 @@
+"""Measurement eras: a stable id for the whole measurement stack."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+
+from judge import JUDGE_PROMPT_VERSION, SCORING_VERSION
+from judge.domain.config import MeasurementSettings
+from judge.domain.scorecard import MeasurementEra
+
+
+def measurement_era(
+    *,
+    judge_model: str,
+    rubric_hashes: Mapping[str, str],
+    settings: MeasurementSettings,
+    prompt_version: int = JUDGE_PROMPT_VERSION,
+    scoring_version: int = SCORING_VERSION,
+) -> MeasurementEra:
+    """Hash every part of the stack that can move a score; any change gives a new era."""
+    denoise = settings.denoise
+    stack = {
+        "judge_model": judge_model,
+        "prompt_version": prompt_version,
+        "rubric_hashes": dict(sorted(rubric_hashes.items())),
+        "denoise": {"temperature": denoise.temperature, "passes": denoise.passes},
+        "reward_weights": settings.reward_weights.model_dump(),
+        "scoring_version": scoring_version,
+    }
+    digest = hashlib.sha256(json.dumps(stack, sort_keys=True).encode()).hexdigest()
+    return MeasurementEra(era_id=f"era-{digest[:16]}", **stack)  # type: ignore[arg-type]
