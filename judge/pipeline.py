@@ -1,0 +1,173 @@
+"""score_run(): the one path from a submitted run to a scorecard (CLI and API both call it)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping
+
+from pydantic import BaseModel, ConfigDict
+
+from judge import JUDGE_PROMPT_VERSION
+from judge.catalog import RubricSet, default_rubric_set
+from judge.domain.config import MeasurementSettings
+from judge.domain.judging import JudgePass, TraitResult
+from judge.domain.run import Run
+from judge.domain.scorecard import Scorecard, SeatScorecard
+from judge.judging.backends import JudgeBackend
+from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE, backend_for
+from judge.judging.runner import RunnerConfig, pass_specs, run_passes
+from judge.scoring.composite import composite_score
+from judge.scoring.era import measurement_era
+from judge.scoring.gates import participation
+from judge.scoring.objectives import conditions_for_seat, objectives
+from judge.scoring.passes import pass_stats
+
+SeatPassKey = tuple[str, str, int]
+OnSeatPass = Callable[[str, JudgePass], None]
+Progress = Callable[[int, int], None]
+
+
+class ScoringOptions(BaseModel):
+    """How to score: which judge, how many passes, how hard to push it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    judge_model: str = EMBEDDED_MODEL
+    runner: RunnerConfig = RunnerConfig()
+    settings: MeasurementSettings = MeasurementSettings()
+
+
+def trait_result(
+    trait: str, passes: list[JudgePass], rubrics: RubricSet, floor: int
+) -> TraitResult:
+    rubric = rubrics.rubrics[trait]
+    stats = pass_stats(passes, floor)
+    return TraitResult(
+        trait=trait,
+        pack=rubrics.packs[trait],
+        pass_scores=stats.scores,
+        mean=stats.mean,
+        variance=stats.variance,
+        n_passes=len(passes),
+        n_scored=stats.n_scored,
+        n_unscored=stats.n_unscored,
+        n_identical=stats.n_identical,
+        floor=floor,
+        complete=stats.complete,
+        unscored_reasons=stats.unscored_reasons,
+        rubric_version=rubric.version,
+        rubric_hash=rubric.content_hash,
+        rubric_source=rubric.source,
+        rubric={k: getattr(rubric, k) for k in ("definition", "anchor_0", "anchor_5", "anchor_1")},
+        passes=sorted(passes, key=lambda p: p.index),
+    )
+
+
+def seat_scorecard(
+    run: Run, seat: str, passes: list[JudgePass], rubrics: RubricSet, settings: MeasurementSettings
+) -> SeatScorecard:
+    """Assemble one seat's card from its passes (pure: no judge call here)."""
+    floor = settings.denoise.min_n_runs
+    results = {
+        t: trait_result(t, [p for p in passes if p.trait == t], rubrics, floor) for t in rubrics.rubrics
+    }
+    composite = composite_score(results)
+    return SeatScorecard(
+        seat=seat,
+        agent_id=run.agent_of(seat),
+        objectives=objectives(conditions_for_seat(run.win_conditions, seat)),
+        traits={t: r for t, r in results.items() if r.pack == "capability"},
+        composite=composite.value,
+        composite_note=composite.note,
+        safety_block={t: r for t, r in results.items() if r.pack == "safety"},
+        participation=participation(run.transcript, seat, settings.participation),
+    )
+
+
+def assemble_scorecard(
+    run: Run, passes: Mapping[str, list[JudgePass]], rubrics: RubricSet, options: ScoringOptions
+) -> Scorecard:
+    seats = {s: seat_scorecard(run, s, passes.get(s, []), rubrics, options.settings) for s in run.scored_seats}
+    custom = rubrics.uses_custom
+    return Scorecard(
+        run_id=run.run_id,
+        scenario_id=run.scenario_id,
+        seed=run.seed,
+        adversary_config=run.adversary_config,
+        seats=seats,
+        participation_gated=any(c.participation_gated for c in seats.values()),
+        ranked_eligible=not custom,
+        leaderboard_class="self_hosted_facilitator" if custom else "ranked",
+        judge_model=options.judge_model,
+        judge_note=EMBEDDED_NOTE if options.judge_model == EMBEDDED_MODEL else None,
+        prompt_version=JUDGE_PROMPT_VERSION,
+        measurement_era=measurement_era(
+            judge_model=options.judge_model, rubric_hashes=rubrics.hashes, settings=options.settings
+        ),
+    )
+
+
+async def judge_run(
+    run: Run,
+    *,
+    rubrics: RubricSet,
+    options: ScoringOptions,
+    backend: JudgeBackend,
+    done: Mapping[SeatPassKey, JudgePass] | None = None,
+    on_pass: OnSeatPass | None = None,
+    progress: Progress | None = None,
+) -> dict[str, list[JudgePass]]:
+    """Every pass of every scored seat; seats one after another so each keeps its prefix warm."""
+    done = done or {}
+    n = options.settings.denoise.passes
+    total = len(run.scored_seats) * len(rubrics.rubrics) * n
+    counter = [sum(1 for (s, t, _) in done if s in run.scored_seats and t in rubrics.rubrics)]
+    turns = {e.turn for e in run.transcript}
+    out: dict[str, list[JudgePass]] = {}
+    for seat in run.scored_seats:
+        specs = pass_specs(run.transcript, seat, list(rubrics.rubrics.values()), n, options.runner)
+        wanted = {(s.trait, s.index) for s in specs}
+        seat_done = {(t, i): p for (s, t, i), p in done.items() if s == seat and (t, i) in wanted}
+
+        def record(p: JudgePass, seat: str = seat) -> None:
+            counter[0] += 1
+            if on_pass is not None:
+                on_pass(seat, p)
+            if progress is not None:
+                progress(counter[0], total)
+
+        out[seat] = await run_passes(
+            specs, backend, known_turns=turns, config=options.runner, done=seat_done, on_pass=record
+        )
+    return out
+
+
+async def score_run_async(
+    run: Run,
+    *,
+    options: ScoringOptions | None = None,
+    rubrics: RubricSet | None = None,
+    backend: JudgeBackend | None = None,
+    done: Mapping[SeatPassKey, JudgePass] | None = None,
+    on_pass: OnSeatPass | None = None,
+    progress: Progress | None = None,
+) -> Scorecard:
+    """Score a run: objectives, judged traits (all passes), composite, gates, era.
+
+    Args:
+        done: passes already made for this run (seat, trait, index), e.g. stored before a
+            restart; they are used as they are and not judged again.
+        on_pass: called with (seat, pass) as each new pass finishes, to store it at once.
+    """
+    options = options or ScoringOptions()
+    rubrics = rubrics or default_rubric_set()
+    backend = backend or backend_for(options.judge_model)
+    passes = await judge_run(
+        run, rubrics=rubrics, options=options, backend=backend, done=done, on_pass=on_pass, progress=progress
+    )
+    return assemble_scorecard(run, passes, rubrics, options)
+
+
+def score_run(run: Run, **kwargs: object) -> Scorecard:
+    """Synchronous :func:`score_run_async` (same keyword arguments)."""
+    return asyncio.run(score_run_async(run, **kwargs))  # type: ignore[arg-type]
