@@ -25,6 +25,7 @@ def register(sub: Any) -> None:
     p.add_argument("--judge", default=None, help=f"litellm model id (default $JUDGE_MODEL or {EMBEDDED_MODEL})")
     p.add_argument("--passes", type=int, default=None, help="passes per trait (raised to the floor of 5)")
     p.add_argument("--concurrency", type=int, default=4, help="judge calls in flight at once")
+    p.add_argument("--attempts", type=int, default=5, help="tries per judge call on transient errors")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.set_defaults(func=run)
 
@@ -40,12 +41,12 @@ def read_run(path: Path) -> Run:
 def options_from(args: argparse.Namespace) -> ScoringOptions:
     if args.passes is not None and args.passes < 1:
         raise RunFormatError("--passes must be at least 1")
-    if args.concurrency < 1:
-        raise RunFormatError("--concurrency must be at least 1")
+    if args.concurrency < 1 or args.attempts < 1:
+        raise RunFormatError("--concurrency and --attempts must be at least 1")
     denoise = DenoiseConfig(n_runs=args.passes) if args.passes else DenoiseConfig()
     return ScoringOptions(
         judge_model=args.judge or os.environ.get("JUDGE_MODEL") or EMBEDDED_MODEL,
-        runner=RunnerConfig(concurrency=args.concurrency),
+        runner=RunnerConfig(concurrency=args.concurrency, max_attempts=args.attempts),
         settings=MeasurementSettings(denoise=denoise),
     )
 

