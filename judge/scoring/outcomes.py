@@ -63,10 +63,7 @@ def decide_outcome(
     """
     if not any(r.kind == "goal" and r.required for r in results):
         raise InputError("a verifier needs at least one required goal check; none was given")
-    problems = [
-        *environment_errors,
-        *(f"{r.label}: {r.detail}" for r in results if r.status == "error"),
-    ]
+    problems = [*environment_errors, *_check_errors(results)]
     if problems:
         return not_scored("; ".join(problems))
     failed_required = [r.label for r in results if r.required and r.status == "failed"]
@@ -83,6 +80,15 @@ def decide_outcome(
         verdict=verdict,
         not_scored_reason=None,
     )
+
+
+def _check_errors(results: Sequence[CheckResult]) -> list[str]:
+    """'label, label: detail' for the checks that could not be evaluated, grouped by detail."""
+    labels: dict[str, list[str]] = {}
+    for r in results:
+        if r.status == "error":
+            labels.setdefault(r.detail, []).append(r.label)
+    return [f"{', '.join(names)}: {detail}" for detail, names in labels.items()]
 
 
 def _outcome(results: Sequence[CheckResult]) -> OutcomeName:
