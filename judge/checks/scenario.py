@@ -68,14 +68,29 @@ def parse_scenario(
 
 
 def describe_errors(exc: ValidationError, limit: int = 8) -> str:
-    """Render pydantic errors as 'field.path: problem', leaving out the evaluator tags."""
-    lines = []
-    for err in exc.errors()[:limit]:
-        where = ".".join(str(p) for p in err["loc"] if p not in EVALUATORS) or "(top level)"
-        lines.append(f"{where}: {err['msg'].removeprefix('Value error, ')}")
-    if len(exc.errors()) > limit:
-        lines.append(f"... and {len(exc.errors()) - limit} more problem(s)")
+    """Render pydantic errors as 'field.path: problem', one line per field.
+
+    Evaluator tags and the members of a union are left out of the path; the union's
+    alternatives are joined: "Input should be a valid integer or a valid string".
+    """
+    problems: dict[str, list[str]] = {}
+    for err in exc.errors():
+        parts = [str(p) for p in err["loc"] if p not in EVALUATORS and p not in _UNION_MEMBERS]
+        message = err["msg"].removeprefix("Value error, ")
+        problems.setdefault(".".join(parts) or "(top level)", []).append(message)
+    lines = [f"{where}: {_join_alternatives(messages)}" for where, messages in problems.items()]
+    if len(lines) > limit:
+        lines = [*lines[:limit], f"... and {len(lines) - limit} more problem(s)"]
     return "; ".join(lines)
+
+
+_UNION_MEMBERS = {"int", "float", "str", "bool", "none", "list[str]", "dict[str,any]"}
+
+
+def _join_alternatives(messages: list[str]) -> str:
+    if len(messages) == 1 or not all(m.startswith("Input should be ") for m in messages):
+        return "; ".join(dict.fromkeys(messages))
+    return "Input should be " + " or ".join(m.removeprefix("Input should be ") for m in messages)
 
 
 def sql_problems(scenario: Scenario) -> list[str]:

@@ -7,7 +7,9 @@ from typing import Any
 from judge.domain.scenario import Scenario
 
 
-def scenario_with_check(sql: str, params: dict[str, Any] | None = None) -> Scenario:
+def scenario_with_check(
+    sql: str, params: dict[str, Any] | None = None, *, wanted: Any = 0, **extra: Any
+) -> Scenario:
     """A scenario whose one required goal check runs `sql` as written.
 
     Built with ``model_validate`` so that the load-time SQL gate is skipped: what stops the
@@ -18,8 +20,15 @@ def scenario_with_check(sql: str, params: dict[str, Any] | None = None) -> Scena
             "scenario_id": "attack",
             "limits": {"check_timeout_s": 0.5},
             "checks": [
-                {"label": "attack", "sql": sql, "params": params or {}, "op": "eq", "wanted": 0}
+                {
+                    "label": "attack",
+                    "sql": sql,
+                    "params": params or {},
+                    "op": "eq",
+                    "wanted": wanted,
+                }
             ],
+            **extra,
         }
     )
 

@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from judge.domain.checks import (
-    CheckKind,
-    CheckResult,
-    CheckStatus,
-    Diagnostics,
-    MetricValue,
-    StateOutcome,
-    SummaryCounts,
-)
+from judge.domain.checks import CheckKind, CheckResult, CheckStatus, StateOutcome
 from judge.errors import InputError
 from judge.scoring.outcomes import check_reward, decide_outcome, rollout_summary
+from tests.checks.builders import make_outcome
 
 
 def result(
@@ -81,7 +76,11 @@ def test_check_reward_is_weighted_by_each_checks_weight() -> None:
 
 def test_a_check_that_cannot_be_evaluated_makes_the_run_not_scored_with_the_reason() -> None:
     decision = decide_outcome(
-        [result("a"), result("b", "error", detail="timed out"), result("c", "error", detail="timed out")]
+        [
+            result("a"),
+            result("b", "error", detail="timed out"),
+            result("c", "error", detail="timed out"),
+        ]
     )
     assert (decision.outcome, decision.reward, decision.passed) == ("not_scored", None, None)
     assert decision.verdict == "unscoreable"
@@ -100,30 +99,8 @@ def test_a_verifier_without_a_required_goal_check_is_refused() -> None:
         decide_outcome([result("nice", required=False), result("rule", kind="hard_rule")])
 
 
-def outcome(
-    run_id: str,
-    name: str,
-    *,
-    check_fraction: float | None,
-    verdict: str,
-    counts: dict[str, object] | None = None,
-    metric: float | None = None,
-) -> StateOutcome:
-    reward = {"verified": 1, "not_achieved": 0, "rule_violated": -1}.get(name)
-    summary = {
-        "false_completion": False, "duplicate_effects": 0, "recovered": False, "faults": 0,
-        "customer_contacts": 0, "allowed_contacts": 1, "unnecessary_interruptions": 0,
-        "rejected_attempts": 0, **(counts or {}),
-    }  # fmt: skip
-    return StateOutcome(
-        run_id=run_id, scenario_id="s", seed=1, adversary_config=None, outcome=name,
-        reward=reward, passed=name == "verified" if reward is not None else None,
-        check_reward=check_fraction, failed_required=[], failed_optional=[], verdict=verdict,
-        not_scored_reason=None if reward is not None else "sandbox died", checks=[],
-        metrics=[MetricValue(label="spend", value=metric, aggregate="mean", op="le", wanted=10.0)],
-        summary=SummaryCounts.model_validate(summary),
-        diagnostics=Diagnostics(tool_calls=0, tool_errors=0, source="transcript"),
-    )  # fmt: skip
+def outcome(run_id: str, name: str, **kwargs: Any) -> StateOutcome:
+    return make_outcome(run_id, name, **kwargs)
 
 
 @pytest.fixture
@@ -156,7 +133,12 @@ def test_rollouts_report_best_worst_and_mean_not_the_mean_alone(
 
 def test_rollout_rates_count_scored_runs_and_list_them(rollouts: list[StateOutcome]) -> None:
     summary = rollout_summary(rollouts)
-    assert summary.passed.model_dump() == {"count": 2, "rate": 0.5, "run_ids": ["r1", "r2"], "total": None}
+    assert summary.passed.model_dump() == {
+        "count": 2,
+        "rate": 0.5,
+        "run_ids": ["r1", "r2"],
+        "total": None,
+    }
     assert {k: (t.count, t.rate, t.run_ids) for k, t in summary.outcomes.items()} == {
         "verified": (2, 0.5, ["r1", "r2"]),
         "not_achieved": (1, 0.25, ["r3"]),
@@ -171,7 +153,12 @@ def test_rollout_rates_count_scored_runs_and_list_them(rollouts: list[StateOutco
 
 def test_unscoreable_runs_are_counted_outside_the_rates(rollouts: list[StateOutcome]) -> None:
     summary = rollout_summary(rollouts)
-    assert summary.unscoreable.model_dump() == {"count": 1, "rate": None, "run_ids": ["r5"], "total": None}
+    assert summary.unscoreable.model_dump() == {
+        "count": 1,
+        "rate": None,
+        "run_ids": ["r5"],
+        "total": None,
+    }
     assert summary.not_scored_reasons == {"r5": "sandbox died"}
 
 

@@ -23,7 +23,11 @@ def test_checks_fail_when_nothing_is_done(shop: Scenario, tmp_path: Path) -> Non
     outcome = evaluate_run(run, shop, base_dir=tmp_path)
     assert outcome.outcome == "not_achieved"
     assert outcome.passed is False
-    assert outcome.failed_required == ["lamp_refunded", "provider_asked_to_refund", "refund_settled"]
+    assert outcome.failed_required == [
+        "lamp_refunded",
+        "provider_asked_to_refund",
+        "refund_settled",
+    ]
 
 
 def test_reference_run_passes_every_check(shop_outcomes: dict[str, StateOutcome]) -> None:
@@ -64,9 +68,7 @@ def test_each_wrong_run_fails(
     assert result.check_reward == pytest.approx(check_reward)
 
 
-def test_a_replay_gives_the_same_result_and_the_same_bytes(
-    shop: Scenario, tmp_path: Path
-) -> None:
+def test_a_replay_gives_the_same_result_and_the_same_bytes(shop: Scenario, tmp_path: Path) -> None:
     assert shop.world is not None
     run = shop_run("hasty/duplicate_payment")
     replay = load_replay(replay_path(SHOP_RUNS / "hasty" / "duplicate_payment.json"))
@@ -116,7 +118,9 @@ def test_the_duplicate_payment_breaks_the_invariant_from_turn_4(
     shop_outcomes: dict[str, StateOutcome],
 ) -> None:
     invariant = next(
-        c for c in shop_outcomes["hasty/duplicate_payment"].checks if c.label == "refunds_within_captured"
+        c
+        for c in shop_outcomes["hasty/duplicate_payment"].checks
+        if c.label == "refunds_within_captured"
     )
     assert invariant.failed_at == ["turn 4", "end_state"]
     assert invariant.detail == "broken at turn 4, end_state: answered 1, expected 0"

@@ -17,7 +17,7 @@ from judge.checks.sqltext import parameter_names, single_query, to_pyformat
         ("WITH x AS (SELECT 1) SELECT * FROM x", "WITH x AS (SELECT 1) SELECT * FROM x"),
         ("(SELECT 1)", "(SELECT 1)"),
         ("/* lead */ SELECT ';' AS semi", "/* lead */ SELECT ';' AS semi"),
-        ("SELECT \"a;b\" FROM t", "SELECT \"a;b\" FROM t"),
+        ('SELECT "a;b" FROM t', 'SELECT "a;b" FROM t'),
         ("SELECT $$;$$", "SELECT $$;$$"),
         ("SELECT 'it''s; fine'", "SELECT 'it''s; fine'"),
     ],
