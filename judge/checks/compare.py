@@ -164,16 +164,20 @@ def paired_test(differences: Sequence[float], measure: Measure, alpha: float) ->
         return PairedTest(
             **base, method="none", statistic=None, p_value=None, better=None, detail=detail
         )
-    if 2 * ties >= len(differences):
-        statistic, p_value, detail = _sign_test(a_better, b_better, ties, len(differences))
-        method: Literal["wilcoxon", "sign_test"] = "sign_test"
-    else:
-        statistic, p_value, detail = _wilcoxon([d for d in differences if d != 0], ties)
-        method = "wilcoxon"
+    method, statistic, p_value, detail = _run_test(differences, a_better, b_better, ties)
     better: Side | None = ("a" if a_better > b_better else "b") if p_value < alpha else None
     return PairedTest(
         **base, method=method, statistic=statistic, p_value=p_value, better=better, detail=detail
     )
+
+
+def _run_test(
+    differences: Sequence[float], a_better: int, b_better: int, ties: int
+) -> tuple[Literal["wilcoxon", "sign_test"], float, float, str]:
+    """The sign test when ties are at least half of the pairs, else Wilcoxon signed-rank."""
+    if 2 * ties >= len(differences):
+        return ("sign_test", *_sign_test(a_better, b_better, ties, len(differences)))
+    return ("wilcoxon", *_wilcoxon([d for d in differences if d != 0], ties))
 
 
 def _sign_test(a_better: int, b_better: int, ties: int, n: int) -> tuple[float, float, str]:

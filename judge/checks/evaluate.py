@@ -20,6 +20,7 @@ from judge.domain.checks import (
     MetricValue,
     Scalar,
     StateOutcome,
+    SummaryCounts,
     WorldState,
 )
 from judge.domain.run import Run
@@ -248,16 +249,6 @@ def _assemble(
     metrics: list[MetricValue],
     duplicates: list[DuplicateRequest],
 ) -> StateOutcome:
-    scored = decision.outcome != "not_scored"
-    goals = [r for r in results if r.kind == "goal" and r.required]
-    summary = run_summary(
-        run.transcript,
-        seats,
-        goals_met=all(r.status == "passed" for r in goals) if scored else None,
-        verified=decision.outcome == "verified",
-        customer=scenario.customer,
-        duplicates=duplicates,
-    )
     return StateOutcome(
         run_id=run.run_id,
         scenario_id=run.scenario_id,
@@ -266,6 +257,26 @@ def _assemble(
         **decision._asdict(),
         checks=results,
         metrics=metrics,
-        summary=summary,
+        summary=_summary(run, scenario, seats, decision, results, duplicates),
         diagnostics=diagnostics(run.transcript, run.trace, seats),
+    )
+
+
+def _summary(
+    run: Run,
+    scenario: Scenario,
+    seats: frozenset[str],
+    decision: OutcomeDecision,
+    results: list[CheckResult],
+    duplicates: list[DuplicateRequest],
+) -> SummaryCounts:
+    goals = [r for r in results if r.kind == "goal" and r.required]
+    scored = decision.outcome != "not_scored"
+    return run_summary(
+        run.transcript,
+        seats,
+        goals_met=all(r.status == "passed" for r in goals) if scored else None,
+        verified=decision.outcome == "verified",
+        customer=scenario.customer,
+        duplicates=duplicates,
     )

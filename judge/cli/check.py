@@ -11,6 +11,7 @@ from judge.checks.evaluate import evaluate_run
 from judge.checks.report import render_outcome, render_rollouts
 from judge.checks.runfiles import run_files, scenario_for
 from judge.checks.scenario import load_scenario
+from judge.domain.checks import StateOutcome
 from judge.errors import InputError, JudgeError
 from judge.scoring.outcomes import rollout_summary
 
@@ -46,18 +47,21 @@ def run_check(args: argparse.Namespace) -> int:
     except JudgeError as exc:
         print(f"judge: error: {exc}", file=sys.stderr)
         return 2 if isinstance(exc, InputError) else 1
-    if args.json:
-        data = (
-            outcomes[0].model_dump(mode="json")
-            if len(outcomes) == 1
-            else {
-                "outcomes": [o.model_dump(mode="json") for o in outcomes],
-                "rollouts": rollout_summary(outcomes).model_dump(mode="json"),
-            }
-        )
-        print(json.dumps(data, indent=2))
-        return 0
-    print("\n\n".join(render_outcome(o) for o in outcomes))
-    if len(outcomes) > 1:
-        print("\n" + render_rollouts(rollout_summary(outcomes)))
+    print(_render(outcomes, as_json=args.json))
     return 0
+
+
+def _render(outcomes: list[StateOutcome], *, as_json: bool) -> str:
+    """One outcome as text or JSON; several also get their rollout summary."""
+    if as_json and len(outcomes) == 1:
+        return outcomes[0].model_dump_json(indent=2)
+    if as_json:
+        data = {
+            "outcomes": [o.model_dump(mode="json") for o in outcomes],
+            "rollouts": rollout_summary(outcomes).model_dump(mode="json"),
+        }
+        return json.dumps(data, indent=2)
+    text = "\n\n".join(render_outcome(o) for o in outcomes)
+    if len(outcomes) > 1:
+        text += "\n\n" + render_rollouts(rollout_summary(outcomes))
+    return text
