@@ -17,7 +17,7 @@ import psycopg
 from psycopg import errors as pg_errors
 
 from judge.checks.errors import CheckRefusedError, CheckTimeoutError, StateUnavailableError
-from judge.checks.sqltext import to_pyformat
+from judge.checks.sqltext import is_query, to_pyformat
 from judge.checks.state import Rows
 from judge.domain.checks import Scalar
 from judge.errors import CheckError
@@ -84,10 +84,14 @@ class PostgresState:
                     columns = len(cursor.description or ())
                     return Rows(columns, list(cursor.fetchmany(max_rows + 1)))
         except psycopg.Error as exc:
-            raise self._explain(exc) from None
+            raise self._explain(exc, sql) from None
 
-    def _explain(self, exc: psycopg.Error) -> CheckError:
+    def _explain(self, exc: psycopg.Error, sql: str) -> CheckError:
         message = _first_line(exc)
+        if isinstance(exc, pg_errors.SyntaxError) and not is_query(sql):
+            return CheckRefusedError(
+                f"refused by the database: only a query can run as a check ({message})"
+            )
         if isinstance(exc, pg_errors.QueryCanceled):
             return CheckTimeoutError(f"the query did not finish within {self._timeout_s:g} s")
         if isinstance(exc, _REFUSED) or "multiple commands" in message:

@@ -33,7 +33,7 @@ def render_outcome(outcome: StateOutcome) -> str:
 
 
 def _headline(outcome: StateOutcome) -> str:
-    reward = "none" if outcome.reward is None else f"{outcome.reward:+d}"
+    reward = "none" if outcome.reward is None else f"{outcome.reward:+d}".replace("+0", "0")
     fraction = "-" if outcome.check_reward is None else f"{outcome.check_reward:.3f}"
     passed = {True: "yes", False: "no", None: "-"}[outcome.passed]
     return (

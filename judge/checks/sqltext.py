@@ -129,6 +129,15 @@ def _first_word(tokens: list[Token]) -> str | None:
     return match.group(0) if match else None
 
 
+def is_query(sql: str) -> bool:
+    """Whether the first keyword (past comments and parentheses) is SELECT or WITH."""
+    try:
+        first = _first_word(tokenize(sql))
+    except CheckRefusedError:
+        return False
+    return first is not None and first.lower() in _QUERY_STARTS
+
+
 def parameter_names(sql: str) -> set[str]:
     """The ``:name`` parameters the SQL uses, outside literals and comments."""
     return {t.text for t in tokenize(sql) if t.kind == "param"}

@@ -94,11 +94,11 @@ def fingerprint(admin_url: str) -> dict[str, str]:
 
 # Sent straight to the server, past the SQL text gate: the server must refuse them.
 SERVER_REFUSES = [
-    ("INSERT INTO orders (status) VALUES ('x')", CheckError, 'syntax error at or near "INSERT"'),
-    ("UPDATE orders SET total = 0", CheckError, 'syntax error at or near "UPDATE"'),
-    ("DELETE FROM orders", CheckError, 'syntax error at or near "DELETE"'),
-    ("DROP TABLE orders", CheckError, 'syntax error at or near "DROP"'),
-    ("CREATE TABLE evil (a int)", CheckError, 'syntax error at or near "CREATE"'),
+    ("INSERT INTO orders (status) VALUES ('x')", CheckRefusedError, 'only a query can run as a check \\(syntax error at or near "INSERT"'),
+    ("UPDATE orders SET total = 0", CheckRefusedError, 'only a query can run as a check \\(syntax error at or near "UPDATE"'),
+    ("DELETE FROM orders", CheckRefusedError, 'only a query can run as a check \\(syntax error at or near "DELETE"'),
+    ("DROP TABLE orders", CheckRefusedError, 'only a query can run as a check \\(syntax error at or near "DROP"'),
+    ("CREATE TABLE evil (a int)", CheckRefusedError, 'only a query can run as a check \\(syntax error at or near "CREATE"'),
     ("WITH d AS (DELETE FROM orders RETURNING 1) SELECT count(*) FROM d", CheckRefusedError,
      "must not contain data-modifying statements"),
     ("WITH i AS (INSERT INTO orders (status) VALUES ('x') RETURNING 1) SELECT 1", CheckRefusedError,

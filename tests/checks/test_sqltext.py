@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from judge.checks.errors import CheckRefusedError
-from judge.checks.sqltext import parameter_names, single_query, to_pyformat
+from judge.checks.sqltext import is_query, parameter_names, single_query, to_pyformat
 
 
 @pytest.mark.parametrize(
@@ -84,3 +84,12 @@ def test_pyformat_rewrites_parameters_and_escapes_percent_signs() -> None:
     assert to_pyformat(sql) == (
         "SELECT count(*) FROM t WHERE name LIKE '10%%' AND id = %(id)s AND x::int > 0"
     )
+
+
+@pytest.mark.parametrize(
+    ("sql", "expected"),
+    [("/* c */ (WITH x AS (SELECT 1) SELECT 1)", True), ("select 1", True),
+     ("INSERT INTO t VALUES (1)", False), ("SELECT 'open", False), ("", False)],
+)  # fmt: skip
+def test_is_query_looks_at_the_first_keyword(sql: str, expected: bool) -> None:
+    assert is_query(sql) is expected
