@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from judge.domain.checks import WorldState
 from judge.errors import RunFormatError
 
 Identifier = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9_.:\-]+$")]
@@ -111,6 +112,7 @@ class Run(Strict):
     transcript: list[TranscriptEvent] = Field(default_factory=list)
     win_conditions: list[WinCondition] = Field(default_factory=list)
     trace: list[TraceStep] = Field(default_factory=list)
+    world: WorldState | None = None
 
     @model_validator(mode="after")
     def _references_are_consistent(self) -> Run:

@@ -1,0 +1,15 @@
+"""State checks: read-only SQL and trace checks over a run's world (SPEC section 9).
+
+Entry points:
+
+- :func:`load_scenario` reads a scenario file (YAML) and validates it;
+- :func:`evaluate_run` checks one run against it and returns a
+  :class:`~judge.domain.checks.StateOutcome`;
+- :func:`judge.checks.compare.matched_comparison` compares two agents over matched runs;
+- :func:`judge.scoring.outcomes.rollout_summary` summarises several rollouts.
+"""
+
+from judge.checks.evaluate import evaluate_run
+from judge.checks.scenario import load_scenario, parse_scenario, parse_scenario_yaml
+
+__all__ = ["evaluate_run", "load_scenario", "parse_scenario", "parse_scenario_yaml"]

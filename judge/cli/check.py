@@ -1,0 +1,67 @@
+"""``judge check``: evaluate runs' state checks against a scenario and print the outcomes."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from judge.checks.evaluate import evaluate_run
+from judge.checks.report import render_outcome, render_rollouts
+from judge.checks.runfiles import run_files, scenario_for
+from judge.checks.scenario import load_scenario
+from judge.domain.checks import StateOutcome
+from judge.errors import InputError, JudgeError
+from judge.scoring.outcomes import rollout_summary
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``check`` subcommand."""
+    parser = subparsers.add_parser(
+        "check",
+        help="check runs' end states against a scenario's checks",
+        description="Evaluate each run's state checks, hard rules and summary counts. "
+        "Several runs also get a rollout summary (best, worst, mean, rates).",
+    )
+    parser.add_argument("runs", nargs="+", type=Path, metavar="RUN.json")
+    parser.add_argument("--scenario", required=True, type=Path, help="scenario file (YAML)")
+    parser.add_argument(
+        "--build-worlds",
+        action="store_true",
+        help="rebuild each run's databases from RUN.replay.yaml into a temporary folder",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.set_defaults(func=run_check)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """Handle ``judge check``; 0 when every run was evaluated, 2 on bad input."""
+    try:
+        scenario = load_scenario(args.scenario)
+        with run_files(args.runs, [scenario], build_worlds=args.build_worlds) as loaded:
+            outcomes = [
+                evaluate_run(f.run, scenario_for(f.run, [scenario]), base_dir=f.base_dir)
+                for f in loaded
+            ]
+    except JudgeError as exc:
+        print(f"judge: error: {exc}", file=sys.stderr)
+        return 2 if isinstance(exc, InputError) else 1
+    print(_render(outcomes, as_json=args.json))
+    return 0
+
+
+def _render(outcomes: list[StateOutcome], *, as_json: bool) -> str:
+    """One outcome as text or JSON; several also get their rollout summary."""
+    if as_json and len(outcomes) == 1:
+        return outcomes[0].model_dump_json(indent=2)
+    if as_json:
+        data = {
+            "outcomes": [o.model_dump(mode="json") for o in outcomes],
+            "rollouts": rollout_summary(outcomes).model_dump(mode="json"),
+        }
+        return json.dumps(data, indent=2)
+    text = "\n\n".join(render_outcome(o) for o in outcomes)
+    if len(outcomes) > 1:
+        text += "\n\n" + render_rollouts(rollout_summary(outcomes))
+    return text

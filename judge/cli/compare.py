@@ -1,0 +1,89 @@
+"""``judge compare``: two agents over the same scenarios and seeds, pair by pair."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from judge.checks.compare import matched_comparison
+from judge.checks.evaluate import evaluate_run
+from judge.checks.report import render_comparison
+from judge.checks.runfiles import RunFile, run_files, scenario_for
+from judge.checks.scenario import load_scenario
+from judge.domain.checks import StateOutcome
+from judge.domain.scenario import Scenario
+from judge.errors import InputError, JudgeError
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``compare`` subcommand."""
+    parser = subparsers.add_parser(
+        "compare",
+        help="compare two agents' runs over the same scenarios and seeds",
+        description="Pair runs by scenario, seed and adversary config, report each pair's "
+        "outcome difference and a paired test (Wilcoxon signed-rank, or the sign test when "
+        "ties dominate). Runs without a partner are listed.",
+    )
+    parser.add_argument(
+        "--a", required=True, nargs="+", type=Path, metavar="RUN.json", help="agent A's runs"
+    )
+    parser.add_argument(
+        "--b", required=True, nargs="+", type=Path, metavar="RUN.json", help="agent B's runs"
+    )
+    parser.add_argument(
+        "--scenario",
+        required=True,
+        action="append",
+        type=Path,
+        help="scenario file; repeat for several",
+    )
+    parser.add_argument("--label-a", help="name for A (default: its agent id)")
+    parser.add_argument("--label-b", help="name for B (default: its agent id)")
+    parser.add_argument("--measure", choices=["reward", "check_reward"], default="reward")
+    parser.add_argument("--alpha", type=float, default=0.05, help="test level (default 0.05)")
+    parser.add_argument(
+        "--build-worlds", action="store_true", help="rebuild databases from RUN.replay.yaml files"
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.set_defaults(func=run_compare)
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    """Handle ``judge compare``; 0 when the comparison was made, 2 on bad input."""
+    try:
+        if not 0.0 < args.alpha < 1.0:
+            raise InputError(f"--alpha must be between 0 and 1, not {args.alpha}")
+        scenarios = [load_scenario(path) for path in args.scenario]
+        outcomes_a, label_a = _evaluate(args.a, scenarios, args.build_worlds)
+        outcomes_b, label_b = _evaluate(args.b, scenarios, args.build_worlds)
+    except JudgeError as exc:
+        print(f"judge: error: {exc}", file=sys.stderr)
+        return 2 if isinstance(exc, InputError) else 1
+    comparison = matched_comparison(
+        outcomes_a,
+        outcomes_b,
+        label_a=args.label_a or label_a or "A",
+        label_b=args.label_b or label_b or "B",
+        measure=args.measure,
+        alpha=args.alpha,
+    )
+    print(comparison.model_dump_json(indent=2) if args.json else render_comparison(comparison))
+    return 0
+
+
+def _evaluate(
+    paths: Sequence[Path], scenarios: Sequence[Scenario], build_worlds: bool
+) -> tuple[list[StateOutcome], str | None]:
+    with run_files(paths, scenarios, build_worlds=build_worlds) as loaded:
+        outcomes = [
+            evaluate_run(f.run, scenario_for(f.run, scenarios), base_dir=f.base_dir) for f in loaded
+        ]
+    return outcomes, _agent_label(loaded)
+
+
+def _agent_label(loaded: Sequence[RunFile]) -> str | None:
+    """The side's agent id when all its runs' scored seats share one."""
+    agents = {f.run.agent_of(seat) for f in loaded for seat in f.run.scored_seats}
+    return agents.pop() if len(agents) == 1 else None
