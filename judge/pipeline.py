@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
 from judge import JUDGE_PROMPT_VERSION
 from judge.catalog import RubricSet, default_rubric_set
+from judge.checks import evaluate_run
+from judge.domain.checks import StateOutcome
 from judge.domain.config import MeasurementSettings
 from judge.domain.judging import JudgePass, TraitResult
 from judge.domain.run import Run
+from judge.domain.scenario import Scenario
 from judge.domain.scorecard import Scorecard, SeatScorecard
 from judge.judging.backends import JudgeBackend
 from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE, backend_for
@@ -85,7 +89,11 @@ def seat_scorecard(
 
 
 def assemble_scorecard(
-    run: Run, passes: Mapping[str, list[JudgePass]], rubrics: RubricSet, options: ScoringOptions
+    run: Run,
+    passes: Mapping[str, list[JudgePass]],
+    rubrics: RubricSet,
+    options: ScoringOptions,
+    state_outcome: StateOutcome | None = None,
 ) -> Scorecard:
     seats = {s: seat_scorecard(run, s, passes.get(s, []), rubrics, options.settings) for s in run.scored_seats}
     custom = rubrics.uses_custom
@@ -104,6 +112,7 @@ def assemble_scorecard(
         measurement_era=measurement_era(
             judge_model=options.judge_model, rubric_hashes=rubrics.hashes, settings=options.settings
         ),
+        state_outcome=state_outcome,
     )
 
 
@@ -151,21 +160,28 @@ async def score_run_async(
     done: Mapping[SeatPassKey, JudgePass] | None = None,
     on_pass: OnSeatPass | None = None,
     progress: Progress | None = None,
+    scenario: Scenario | None = None,
+    base_dir: Path | None = None,
 ) -> Scorecard:
-    """Score a run: objectives, judged traits (all passes), composite, gates, era.
+    """Score a run: objectives, judged traits (all passes), composite, gates, era, and the
+    state checks when a scenario is given.
 
     Args:
+        scenario: the run's scenario; its checks run against the run's world (read-only)
+            before any judge call, so a broken world is reported without paying for passes.
+        base_dir: where the run's relative database paths resolve.
         done: passes already made for this run (seat, trait, index), e.g. stored before a
             restart; they are used as they are and not judged again.
         on_pass: called with (seat, pass) as each new pass finishes, to store it at once.
     """
     options = options or ScoringOptions()
     rubrics = rubrics or default_rubric_set()
+    state = evaluate_run(run, scenario, base_dir=base_dir) if scenario is not None else None
     backend = backend or backend_for(options.judge_model)
     passes = await judge_run(
         run, rubrics=rubrics, options=options, backend=backend, done=done, on_pass=on_pass, progress=progress
     )
-    return assemble_scorecard(run, passes, rubrics, options)
+    return assemble_scorecard(run, passes, rubrics, options, state)
 
 
 def score_run(run: Run, **kwargs: object) -> Scorecard:

@@ -10,7 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from judge.domain.config import DenoiseConfig, MeasurementSettings
-from judge.domain.run import Run, parse_run_json
+from judge.checks import load_scenario
+from judge.checks.runfiles import RunFile, run_files, scenario_for
+from judge.domain.scenario import Scenario
+from judge.domain.scorecard import Scorecard
 from judge.errors import RunFormatError
 from judge.judging.embedded import EMBEDDED_MODEL
 from judge.judging.runner import RunnerConfig
@@ -26,16 +29,10 @@ def register(sub: Any) -> None:
     p.add_argument("--passes", type=int, default=None, help="passes per trait (raised to the floor of 5)")
     p.add_argument("--concurrency", type=int, default=4, help="judge calls in flight at once")
     p.add_argument("--attempts", type=int, default=5, help="tries per judge call on transient errors")
+    p.add_argument("--scenario", type=Path, default=None, help="scenario file (YAML): run its state checks too")
+    p.add_argument("--build-worlds", action="store_true", help="with --scenario: rebuild worlds from RUN.replay.yaml")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.set_defaults(func=run)
-
-
-def read_run(path: Path) -> Run:
-    try:
-        text = path.read_bytes()
-    except OSError as exc:
-        raise RunFormatError(f"{path}: cannot read: {exc.strerror}") from None
-    return parse_run_json(text, source=str(path))
 
 
 def options_from(args: argparse.Namespace) -> ScoringOptions:
@@ -57,19 +54,29 @@ def progress_bar(enabled: bool, label: str) -> Any:
     return tqdm(total=0, desc=label, unit="pass", file=sys.stderr, disable=not enabled, leave=False)
 
 
-def run(args: argparse.Namespace) -> int:
-    runs = [read_run(p) for p in args.runs]  # every file validated before any judging starts
-    options = options_from(args)
+def score_files(files: list[RunFile], scenario: Scenario | None, options: ScoringOptions, show: bool) -> list[Scorecard]:
     cards = []
-    for r in runs:
-        with progress_bar(not args.no_progress, r.run_id) as bar:
+    for f in files:
+        with progress_bar(show, f.run.run_id) as bar:
 
             def tick(done: int, total: int) -> None:
                 bar.total = total
                 bar.n = done
                 bar.refresh()
 
-            cards.append(score_run(r, options=options, progress=tick))
+            run_scenario = scenario_for(f.run, [scenario]) if scenario else None
+            cards.append(
+                score_run(f.run, options=options, progress=tick, scenario=run_scenario, base_dir=f.base_dir)
+            )
+    return cards
+
+
+def run(args: argparse.Namespace) -> int:
+    options = options_from(args)
+    scenario = load_scenario(args.scenario) if args.scenario else None
+    # every file is validated before any judging starts
+    with run_files(args.runs, [scenario] if scenario else [], build_worlds=args.build_worlds) as files:
+        cards = score_files(files, scenario, options, show=not args.no_progress)
     if args.json:
         payload: Any = [c.model_dump(mode="json") for c in cards]
         print(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2))

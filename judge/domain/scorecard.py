@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from judge.domain.checks import StateOutcome
 from judge.domain.judging import TraitResult
 
 
@@ -80,4 +81,6 @@ class Scorecard(_Out):
     judge_note: str | None = None
     prompt_version: int
     measurement_era: MeasurementEra
-    extras: dict[str, Any] = Field(default_factory=dict)
+    state_outcome: StateOutcome | None = Field(
+        default=None, description="state checks, hard rules, verdict and run summary, when the scenario declares checks"
+    )

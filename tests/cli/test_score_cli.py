@@ -88,3 +88,16 @@ def test_unreachable_judge_exits_3_with_a_clear_message(
                  "--attempts", "1", "--no-progress"])
     assert code == 3
     assert "the judge model could not be used" in capsys.readouterr().err
+
+
+def test_score_with_a_scenario_carries_the_state_outcome(scripted: ScriptedBackend, capsys: Any) -> None:
+    shop = EXAMPLES.parent / "scenarios" / "shop_refund"
+    run_file = shop / "runs" / "hasty" / "duplicate_payment.json"
+    code = main(["score", str(run_file), "--scenario", str(shop / "scenario.yaml"),
+                 "--build-worlds", "--json", "--no-progress"])
+    assert code == 0
+    card = json.loads(capsys.readouterr().out)
+    state = card["state_outcome"]
+    assert state["outcome"] == "rule_violated" and state["reward"] == -1
+    assert state["summary"]["duplicate_effects"] == 1
+    assert card["seats"]  # the judged traits are still there beside it

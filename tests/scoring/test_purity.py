@@ -7,7 +7,8 @@ import pytest
 
 SCORING = Path(__file__).resolve().parents[2] / "judge" / "scoring"
 ALLOWED_ROOTS = {"__future__", "collections", "dataclasses", "enum", "functools", "hashlib", "itertools",
-                 "json", "math", "statistics", "typing", "numpy", "scipy", "pydantic", "random"}
+                 "json", "math", "statistics", "typing", "numpy", "scipy", "pydantic", "random",
+                 "operator", "re", "datetime", "decimal", "bisect"}
 ALLOWED_JUDGE = ("judge.domain", "judge.scoring", "judge.errors")
 
 
