@@ -19,12 +19,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from judge.catalog import default_rubric_set  # noqa: E402
-from judge.domain.run import Run  # noqa: E402
-from judge.judging.embedded import EMBEDDED_MODEL, embedded_model  # noqa: E402
-from judge.judging.prompt import SYSTEM_PROMPT, VERDICT_SCHEMA, rubric_block, transcript_block  # noqa: E402
-from judge.judging.runner import RunnerConfig  # noqa: E402
-from judge.pipeline import ScoringOptions, score_run  # noqa: E402
+from judge.catalog import default_rubric_set
+from judge.domain.run import Run
+from judge.judging.embedded import EMBEDDED_MODEL, embedded_model
+from judge.judging.prompt import SYSTEM_PROMPT, VERDICT_SCHEMA, rubric_block, transcript_block
+from judge.judging.runner import RunnerConfig
+from judge.pipeline import ScoringOptions, score_run
 
 ITEMS = ["lamp", "rug", "kettle", "clock", "mirror", "chair", "vase", "lantern"]
 

@@ -22,8 +22,10 @@ def seat_lines(card: SeatScorecard) -> list[str]:
     pc = o.partial_credit
     lines = [
         f"seat {card.seat} (agent {card.agent_id})",
-        f"  objectives: {o.met_count}/{o.total_count} met, rate {_num(o.objective_met_rate)}, "
-        f"partial credit {pc.total:g}/{pc.max_possible:g}",
+        (
+            f"  objectives: {o.met_count}/{o.total_count} met, rate {_num(o.objective_met_rate)}, "
+            f"partial credit {pc.total:g}/{pc.max_possible:g}"
+        ),
     ]
     gate = card.participation
     gated = "GATED: " + "; ".join(gate.reasons) if gate.participation_gated else "ok"
@@ -41,8 +43,10 @@ def render_scorecard(card: Scorecard) -> str:
     head = [
         f"run {card.run_id}  scenario {card.scenario_id}  seed {card.seed}",
         f"judge {card.judge_model}  prompt v{card.prompt_version}  era {card.measurement_era.era_id}",
-        f"ranked_eligible {card.ranked_eligible}  class {card.leaderboard_class}  "
-        f"participation_gated {card.participation_gated}",
+        (
+            f"ranked_eligible {card.ranked_eligible}  class {card.leaderboard_class}  "
+            f"participation_gated {card.participation_gated}"
+        ),
         "variance: sample variance of the scored passes (n-1)",
     ]
     if card.judge_note:

@@ -9,16 +9,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.checks import load_scenario
 from judge.checks.runfiles import RunFile, run_files, scenario_for
+from judge.cli.render import render_scorecard
+from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.scenario import Scenario
 from judge.domain.scorecard import Scorecard
 from judge.errors import RunFormatError
 from judge.judging.embedded import EMBEDDED_MODEL
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import ScoringOptions, score_run
-from judge.cli.render import render_scorecard
 
 
 def register(sub: Any) -> None:

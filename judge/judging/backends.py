@@ -130,7 +130,7 @@ class LiteLLMBackend:
 
 
 def _is_anthropic(model: str) -> bool:
-    return model.startswith("anthropic/") or model.startswith("claude")
+    return model.startswith(("anthropic/", "claude"))
 
 
 def mark_prefix_cacheable(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

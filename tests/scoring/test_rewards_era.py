@@ -30,7 +30,7 @@ def test_cumulative_conditions_only_count_when_new() -> None:
 
 
 def test_era_changes_with_any_part_of_the_stack() -> None:
-    base = dict(judge_model="m", rubric_hashes={"integrity": "aa"}, settings=MeasurementSettings())
+    base = {"judge_model": "m", "rubric_hashes": {"integrity": "aa"}, "settings": MeasurementSettings()}
     era = measurement_era(**base)  # type: ignore[arg-type]
     assert era.era_id == measurement_era(**base).era_id  # type: ignore[arg-type]
     changed = [
