@@ -16,7 +16,7 @@ import os
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from judge.errors import ConfigError, PermanentJudgeError
 from judge.judging.backends import JudgeBackend, LiteLLMBackend
@@ -118,33 +118,72 @@ class EmbeddedModel:
             )
         return self._grammars[key]
 
-    def prompt_text(self, messages: list[dict[str, Any]]) -> str:
-        parts = [f"<|im_start|>{m['role']}\n{flatten_content(m['content'])}<|im_end|>\n" for m in messages]
-        return "".join(parts) + "<|im_start|>assistant\n"
+    def split_prompt(self, messages: list[dict[str, Any]]) -> PromptTokens:
+        """Tokens of the shared prefix (system + the first user block) and of the rest.
 
-    def complete(self, messages: list[dict[str, Any]], *, max_tokens: int, schema: dict[str, Any] | None) -> dict[str, Any]:
-        prompt = self.prompt_text(messages)
-        tokens = self.llm.tokenize(prompt.encode(), add_bos=False, special=True)
+        The two halves are tokenized apart and joined, so the prefix's tokens never depend on
+        what follows it.
+        """
+        cut = _prefix_cut(messages)
+        head, tail = messages[:cut], messages[cut:]
+        prefix_text = "".join(_chatml(m) for m in head)
+        rest_text = "".join(_chatml(m) for m in tail) + "<|im_start|>assistant\n"
+        if tail and isinstance(tail[0].get("content"), list) and len(tail[0]["content"]) > 1:
+            first, *others = tail[0]["content"]
+            prefix_text += f"<|im_start|>{tail[0]['role']}\n{first.get('text', '')}\n"
+            rest_text = (
+                flatten_content(others) + "<|im_end|>\n"
+                + "".join(_chatml(m) for m in tail[1:]) + "<|im_start|>assistant\n"
+            )
+        return PromptTokens(self._tokens(prefix_text), self._tokens(rest_text))
+
+    def _tokens(self, text: str) -> list[int]:
+        return self.llm.tokenize(text.encode(), add_bos=False, special=True) if text else []
+
+    def complete(
+        self, messages: list[dict[str, Any]], *, max_tokens: int, schema: dict[str, Any] | None
+    ) -> dict[str, Any]:
+        """One greedy completion. The prefix is always evaluated on its own from position 0 (or
+        reused when the cache holds exactly it), then the rest: every call with the same
+        messages does the same arithmetic, so its reply does not depend on earlier calls."""
+        prompt = self.split_prompt(messages)
+        tokens = prompt.prefix + prompt.rest
         if len(tokens) + max_tokens > self.llm.n_ctx():
             raise PermanentJudgeError(
                 f"prompt of {len(tokens)} tokens does not fit the embedded judge's {self.llm.n_ctx()}-token context"
             )
         with self.lock:
-            cached = self._common_prefix(tokens)
+            cached = self._load_prefix(prompt.prefix)
             out: Any = self.llm.create_completion(
                 tokens, max_tokens=max_tokens, temperature=0.0, top_k=1, seed=0,
                 stop=["<|im_end|>"], grammar=self._grammar(schema) if schema else None,
             )
         return {"text": out["choices"][0]["text"], "usage": out["usage"], "cached": cached}
 
-    def _common_prefix(self, tokens: list[int]) -> int:
-        previous = self.llm.input_ids[: self.llm.n_tokens]
-        n = 0
-        for a, b in zip(previous, tokens[:-1], strict=False):
-            if a != b:
-                break
-            n += 1
-        return n
+    def _load_prefix(self, prefix: list[int]) -> int:
+        """Leave exactly the prefix in the KV cache; return how many of its tokens were reused."""
+        held = list(self.llm.input_ids[: self.llm.n_tokens])
+        reused = len(prefix) if prefix and held[: len(prefix)] == prefix else 0
+        if not reused:
+            self.llm.reset()  # type: ignore[no-untyped-call]
+            if prefix:
+                self.llm.eval(prefix)
+        self.llm.n_tokens = len(prefix)
+        return reused
+
+
+class PromptTokens(NamedTuple):
+    prefix: list[int]
+    rest: list[int]
+
+
+def _chatml(message: dict[str, Any]) -> str:
+    return f"<|im_start|>{message['role']}\n{flatten_content(message['content'])}<|im_end|>\n"
+
+
+def _prefix_cut(messages: list[dict[str, Any]]) -> int:
+    """Index of the first user message: everything before it belongs to the prefix."""
+    return next((i for i, m in enumerate(messages) if m.get("role") == "user"), len(messages))
 
 
 _model: EmbeddedModel | None = None
