@@ -5,7 +5,12 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from judge.calibration.report_model import CalibrationReport, Disagreement, EstimateOut, TraitAgreement
+from judge.calibration.report_model import (
+    CalibrationReport,
+    Disagreement,
+    EstimateOut,
+    TraitAgreement,
+)
 
 TINY_JUDGE_WARNING = (
     "**The judge here is the tiny embedded SmolLM2-135M model.** It makes the product work "
@@ -27,7 +32,10 @@ def interval(e: EstimateOut) -> str:
 
 def trait_table(t: TraitAgreement) -> list[str]:
     j, c = t.judge, t.ceiling
-    ceiling = (lambda v: num(v)) if c.measurable else (lambda v: "not measurable")
+
+    def ceiling(value: float | None) -> str:
+        return num(value) if c.measurable else "not measurable"
+
     rows = [
         "| statistic | judge vs human mean | human ceiling (leave-one-out) |",
         "|---|---|---|",
@@ -53,10 +61,11 @@ def alpha_lines(t: TraitAgreement) -> list[str]:
 def pass_lines(t: TraitAgreement) -> list[str]:
     p, d = t.passes, t.denoising
     lines = [
-        f"- passes: {p.passes_per_item} per item; {p.items_identical}/{p.items} items with all passes identical; "
-        f"mean within-item SD {num(p.mean_sd, 3)} (max {num(p.max_sd, 3)}); unscored passes {p.unscored_passes}",
-        f"- denoising gain ({d.statistic}): one pass {num(d.single_pass)} -> mean of passes {num(d.averaged)} "
-        f"= gain {num(d.gain, 3)}",
+        (f"- passes: {p.passes_per_item} per item; {p.items_identical}/{p.items} items with all passes "
+         f"identical; mean within-item SD {num(p.mean_sd, 3)} (max {num(p.max_sd, 3)}); "
+         f"unscored passes {p.unscored_passes}"),
+        (f"- denoising gain ({d.statistic}): one pass {num(d.single_pass)} -> mean of passes "
+         f"{num(d.averaged)} = gain {num(d.gain, 3)}"),
     ]
     for r in t.references:
         lines.append(f"- against the {r.reference}: judge Spearman {interval(r.judge.spearman)}, "
@@ -68,8 +77,8 @@ def pass_lines(t: TraitAgreement) -> list[str]:
 
 def trait_section(t: TraitAgreement) -> list[str]:
     head = [f"## {t.trait} vs \"{t.label}\"", "",
-            f"Human label: {t.question} ({t.scale_level}, {t.scale_points} points). "
-            f"{t.n_judged} of {t.n_items} labelled seats judged.", ""]
+            (f"Human label: {t.question} ({t.scale_level}, {t.scale_points} points). "
+             f"{t.n_judged} of {t.n_items} labelled seats judged."), ""]
     note = [f"_{t.note}_", ""] if t.note else []
     return head + note + trait_table(t) + [""] + alpha_lines(t) + [""] + pass_lines(t) + [""]
 
@@ -95,8 +104,8 @@ def render_markdown(report: CalibrationReport) -> str:
         f"- slice: {report.slice} ({report.n_items} items)",
         f"- source: {s.source} (licence {s.licence})",
         f"- cite: {s.citation}", "",
-        "The human ceiling is each human rater against the mean of the other raters, by the same "
-        "statistic the judge is read with; a judge is read against that, not against 1.0.", "",
+        ("The human ceiling is each human rater against the mean of the other raters, by the same "
+         "statistic the judge is read with; a judge is read against that, not against 1.0."), "",
     ]
     for t in report.traits:
         lines += trait_section(t)
@@ -169,7 +178,7 @@ def markdown_to_html(lines: Sequence[str]) -> list[str]:
 def trait_plots(t: TraitAgreement) -> str:
     points = [(p.judge, p.human) for p in t.points if p.judge is not None and p.human is not None]
     sds = [p.pass_sd or 0.0 for p in t.points if p.judge is not None]
-    scatter = scatter_svg(points, f"{t.trait}: judge against human mean")  # type: ignore[arg-type]
+    scatter = scatter_svg(points, f"{t.trait}: judge against human mean")
     return f'<div class="plots">{scatter}{spread_svg(sds, f"{t.trait}: pass spread")}</div>'
 
 

@@ -16,7 +16,12 @@ from typing import Any
 
 from judge.calibration.importers import import_set
 from judge.calibration.items import CalibrationItem, ScoreRow, read_jsonl, write_items, write_jsonl
-from judge.calibration.manifest import CalibrationManifest, CalibrationSetError, default_data_path, load_manifest
+from judge.calibration.manifest import (
+    CalibrationManifest,
+    CalibrationSetError,
+    default_data_path,
+    load_manifest,
+)
 from judge.calibration.queue import Comparison, compare
 from judge.calibration.render import render_html, render_markdown
 from judge.calibration.report import build_report, human_rows, judge_rows

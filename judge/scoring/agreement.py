@@ -12,7 +12,7 @@ Conventions used throughout:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Literal, NamedTuple
 
 import numpy as np
@@ -141,7 +141,8 @@ def to_categories(scores: npt.ArrayLike, n_categories: int) -> Array:
     """Snap 0..1 scores onto ``n_categories`` evenly spaced scale points, coded 0..k-1."""
     if n_categories < 2:
         raise ValueError("a scale needs at least two categories")
-    return np.round(as_array(scores) * (n_categories - 1))
+    snapped: Array = np.round(as_array(scores) * (n_categories - 1))
+    return snapped
 
 
 def quadratic_weighted_kappa(a: npt.ArrayLike, b: npt.ArrayLike, n_categories: int) -> float | None:
@@ -190,7 +191,8 @@ def _squared_distances(values: Array, marginals: Array, level: Level) -> Array:
     lo = np.minimum.outer(np.arange(values.size), np.arange(values.size))
     hi = np.maximum.outer(np.arange(values.size), np.arange(values.size))
     between = cumulative[hi + 1] - cumulative[lo]
-    return (between - (marginals[:, None] + marginals[None, :]) / 2) ** 2
+    distances: Array = (between - (marginals[:, None] + marginals[None, :]) / 2) ** 2
+    return distances
 
 
 def krippendorff_alpha(ratings: npt.ArrayLike, level: Level = "nominal") -> float | None:
@@ -286,7 +288,7 @@ def majority_vote(table: npt.ArrayLike) -> Array:
     return np.array(out, dtype=np.float64)
 
 
-def with_extra_rater(ratings: npt.ArrayLike, extra: Sequence[float | None] | npt.ArrayLike) -> Array:
+def with_extra_rater(ratings: npt.ArrayLike, extra: npt.ArrayLike) -> Array:
     """The ratings table with one more column (e.g. the judge as one more rater)."""
     table = as_array(ratings)
     column = as_array(extra).reshape(-1, 1)
