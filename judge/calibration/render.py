@@ -80,7 +80,8 @@ def trait_section(t: TraitAgreement) -> list[str]:
             (f"Human label: {t.question} ({t.scale_level}, {t.scale_points} points). "
              f"{t.n_judged} of {t.n_items} labelled seats judged."), ""]
     note = [f"_{t.note}_", ""] if t.note else []
-    return head + note + trait_table(t) + [""] + alpha_lines(t) + [""] + pass_lines(t) + [""]
+    ceiling = [f"No human ceiling: {t.ceiling.note}.", ""] if t.ceiling.note else []
+    return head + note + trait_table(t) + [""] + ceiling + alpha_lines(t) + [""] + pass_lines(t) + [""]
 
 
 def queue_lines(items: Sequence[Disagreement], threshold: float, limit: int = 15) -> list[str]:
@@ -101,7 +102,7 @@ def render_markdown(report: CalibrationReport) -> str:
         lines += [TINY_JUDGE_WARNING, ""]
     lines += [
         f"- judge: `{report.judge_model}`, {report.passes_per_trait} passes per trait",
-        f"- slice: {report.slice} ({report.n_items} items)",
+        f"- slice: {report.slice}",
         f"- source: {s.source} (licence {s.licence})",
         f"- cite: {s.citation}", "",
         ("The human ceiling is each human rater against the mean of the other raters, by the same "

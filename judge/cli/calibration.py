@@ -24,7 +24,7 @@ from judge.calibration.manifest import (
 )
 from judge.calibration.queue import Comparison, compare
 from judge.calibration.render import render_html, render_markdown
-from judge.calibration.report import build_report, human_rows, judge_rows
+from judge.calibration.report import JudgedPasses, build_report, human_rows, judge_rows
 from judge.calibration.runner import PassStore, judge_items_sync
 from judge.catalog import default_rubric_set
 from judge.domain.config import DenoiseConfig, MeasurementSettings
@@ -61,15 +61,13 @@ def register(sub: Any) -> None:
     a.set_defaults(func=run_agreement)
 
 
-def load_items(manifest: CalibrationManifest, data: Path | None, limit: int | None) -> list[CalibrationItem]:
-    if limit is not None and limit < 1:
-        raise CalibrationSetError("--limit must be at least 1")
-    return import_set(manifest, data or default_data_path(manifest), limit=limit)
+def load_items(manifest: CalibrationManifest, data: Path | None) -> list[CalibrationItem]:
+    return import_set(manifest, data or default_data_path(manifest))
 
 
 def run_import(args: argparse.Namespace) -> int:
     manifest = load_manifest(args.set)
-    items = load_items(manifest, args.path, None)
+    items = load_items(manifest, args.path)
     count = write_items(items, args.out)
     print(f"imported {count} {manifest.name} items: {args.out / 'runs'} and {args.out / 'labels.jsonl'}")
     return 0
@@ -93,29 +91,39 @@ def scoring_options(args: argparse.Namespace) -> ScoringOptions:
     )
 
 
-def slice_text(manifest: CalibrationManifest, items: list[CalibrationItem], args: argparse.Namespace, traits: list[str]) -> str:
-    which = f"the first {len(items)} items in file order" if args.limit else f"all {len(items)} items"
-    return f"{which} of {manifest.name}; traits {', '.join(traits)}; {args.passes} passes per trait"
+def slice_text(manifest: CalibrationManifest, n: int, total: int, traits: list[str], passes: int) -> str:
+    which = f"the first {n} of {total} items in file order" if n < total else f"all {total} items"
+    return f"{which} of {manifest.name}; traits {', '.join(traits)}; {passes} passes per trait"
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
     manifest = load_manifest(args.set)
     traits = chosen_traits(manifest, args.traits)
-    items = load_items(manifest, args.data, args.limit)
+    if args.limit is not None and args.limit < 1:
+        raise CalibrationSetError("--limit must be at least 1")
+    everything = load_items(manifest, args.data)
+    items = everything[: args.limit] if args.limit else everything
     options = scoring_options(args)
     out: Path = args.out or Path("calibration") / manifest.name
-    store = PassStore(out / "passes.jsonl", options.judge_model)
-    with progress_bar(not args.no_progress, manifest.name) as bar:
-        passes = judge_items_sync(
-            items, rubrics=default_rubric_set().select(traits), options=options,
-            backend=backend_for(options.judge_model), store=store, tick=lambda n, total: _tick(bar, n, total),
-        )
+    passes = judge_with_progress(items, traits, options, out / "passes.jsonl", show=not args.no_progress)
     note = EMBEDDED_NOTE if options.judge_model == EMBEDDED_MODEL else None
     report = build_report(items, manifest, passes, traits=traits, n_passes=args.passes, judge_model=options.judge_model,
-                          judge_note=note, slice_text=slice_text(manifest, items, args, traits), threshold=args.threshold)
+                          judge_note=note, slice_text=slice_text(manifest, len(items), len(everything), traits, args.passes),
+                          threshold=args.threshold)
     write_outputs(out, report, judge_rows(items, passes, traits, options.judge_model), human_rows(items, manifest, traits))
     print(f"calibration report: {out / 'report.md'} ({out / 'report.html'}, {out / 'report.json'})")
     return 0
+
+
+def judge_with_progress(
+    items: list[CalibrationItem], traits: list[str], options: ScoringOptions, store: Path, *, show: bool
+) -> JudgedPasses:
+    with progress_bar(show, "calibrate") as bar:
+        return judge_items_sync(
+            items, rubrics=default_rubric_set().select(traits), options=options,
+            backend=backend_for(options.judge_model), store=PassStore(store, options.judge_model),
+            tick=lambda n, total: _tick(bar, n, total),
+        )
 
 
 def write_outputs(out: Path, report: Any, judge: list[ScoreRow], humans: list[ScoreRow]) -> None:
