@@ -153,6 +153,20 @@ def _cells(line: str, tag: str) -> str:
     return "<tr>" + "".join(f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>"
 
 
+def _block(line: str) -> str:
+    text = html.escape(line.lstrip("#- ").strip())
+    if line.startswith("#"):
+        level = len(line) - len(line.lstrip("#"))
+        return f"<h{level}>{text}</h{level}>"
+    if line.startswith("- "):
+        return f"<li>{text}</li>"
+    if line.startswith("**"):
+        return f'<p class="warning">{text.replace("**", "")}</p>'
+    if line.startswith("_") and line.endswith("_"):
+        return f"<p><em>{text.strip('_')}</em></p>"
+    return f"<p>{text}</p>" if line.strip() else ""
+
+
 def markdown_to_html(lines: Sequence[str]) -> list[str]:
     """The small Markdown subset the report uses: headings, tables, bullets, paragraphs."""
     out: list[str] = []
@@ -165,15 +179,13 @@ def markdown_to_html(lines: Sequence[str]) -> list[str]:
         if table:
             out.append("<table>" + "".join(table) + "</table>")
             table = []
-        text = html.escape(line.lstrip("#- ").strip()).replace("**", "")
-        if line.startswith("#"):
-            level = len(line) - len(line.lstrip("#"))
-            out.append(f"<h{level}>{text}</h{level}>")
-        elif line.startswith("- "):
-            out.append(f"<li>{text}</li>")
-        elif line.strip():
-            out.append(f"<p>{text}</p>")
-    return out
+        block = _block(line)
+        if block.startswith("<li>") and not (out and out[-1].endswith("</li>")):
+            out.append("<ul>")
+        elif not block.startswith("<li>") and out and out[-1].endswith("</li>"):
+            out.append("</ul>")
+        out.append(block)
+    return [b for b in out if b]
 
 
 def trait_plots(t: TraitAgreement) -> str:
@@ -191,7 +203,8 @@ def render_html(report: CalibrationReport) -> str:
         body += markdown_to_html(trait_section(t)) + [trait_plots(t)]
     body += markdown_to_html(queue_lines(report.disagreements, report.disagreement_threshold))
     style = ("body{font-family:sans-serif;max-width:60em;margin:auto}table{border-collapse:collapse}"
-             "td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}.plots svg{margin-right:1em}")
+             "td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}.plots svg{margin-right:1em}"
+             ".warning{background:#fff3cd;border:1px solid #e0c060;padding:8px;font-weight:bold}")
     title = html.escape(f"Calibration: {report.set.title}")
     return (f"<!doctype html><html><head><meta charset=\"utf-8\"><title>{title}</title><style>{style}</style></head>"
             f"<body>{''.join(body)}</body></html>\n")
