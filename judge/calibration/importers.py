@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -143,6 +143,3 @@ def import_set(manifest: CalibrationManifest, path: Path, *, limit: int | None =
     items = IMPORTERS[manifest.importer](manifest, path)
     return items[:limit] if limit is not None else items
 
-
-def label_traits(manifest: CalibrationManifest, labels: Iterable[HumanLabel]) -> set[str]:
-    return {t for label in labels for t in manifest.label(label.label).traits}

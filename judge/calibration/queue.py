@@ -53,12 +53,21 @@ def index_rows(rows: Sequence[ScoreRow], source: str) -> dict[tuple[str, str, st
     return keyed
 
 
-def disagreement(a: ScoreRow, b: ScoreRow) -> Disagreement:
-    assert a.score is not None and b.score is not None  # callers pair scored rows only
+def disagreement(a: ScoreRow, b: ScoreRow, score_a: float, score_b: float) -> Disagreement:
     return Disagreement(
-        item_id=a.item_id, seat=a.seat, trait=a.trait, judge_score=a.score, human_score=b.score,
-        difference=a.score - b.score, judge_verdict=a.verdict, human_verdict=b.verdict,
+        item_id=a.item_id, seat=a.seat, trait=a.trait, judge_score=score_a, human_score=score_b,
+        difference=score_a - score_b, judge_verdict=a.verdict, human_verdict=b.verdict,
     )
+
+
+def disagreements(pairs: Sequence[tuple[ScoreRow, ScoreRow]], threshold: float) -> list[Disagreement]:
+    """Pairs at least ``threshold`` apart, largest difference first."""
+    found = [
+        disagreement(x, y, x.score, y.score)
+        for x, y in pairs
+        if x.score is not None and y.score is not None and abs(x.score - y.score) >= threshold
+    ]
+    return sorted(found, key=lambda d: (-abs(d.difference), d.item_id, d.seat, d.trait))
 
 
 def trait_comparison(trait: str, pairs: Sequence[tuple[ScoreRow, ScoreRow]], threshold: float) -> TraitComparison:
@@ -85,11 +94,10 @@ def compare(
     common = [k for k in a if k in b and a[k].score is not None and b[k].score is not None]
     pairs = [(a[k], b[k]) for k in common]
     traits = sorted({k[2] for k in common})
-    found = [disagreement(x, y) for x, y in pairs if abs((x.score or 0.0) - (y.score or 0.0)) >= threshold]
     return Comparison(
         rater_a=_rater(rows_a, source_a), rater_b=_rater(rows_b, source_b), threshold=threshold,
         traits=[trait_comparison(t, [p for p in pairs if p[0].trait == t], threshold) for t in traits],
-        disagreements=sorted(found, key=lambda d: (-abs(d.difference), d.item_id, d.seat, d.trait)),
+        disagreements=disagreements(pairs, threshold),
         only_in_a=len(set(a) - set(b)), only_in_b=len(set(b) - set(a)),
     )
 

@@ -37,18 +37,13 @@ def targets_for(items: Sequence[CalibrationItem], label: str) -> list[Target]:
 
 def ratings_table(items: Sequence[CalibrationItem], targets: Sequence[Target], label: str, groups: set[str]) -> ag.Array:
     """``targets x raters`` scores of one label from the given rater groups (NaN = not rated)."""
-    wanted: list[HumanLabel] = [
-        lab for i in items for lab in i.labels if lab.label == label and lab.group in groups
-    ]
-    raters = sorted({lab.rater for lab in wanted})
-    column = {r: n for n, r in enumerate(raters)}
+    wanted = [(i.item_id, lab) for i in items for lab in i.labels if lab.label == label and lab.group in groups]
+    column = {r: n for n, r in enumerate(sorted({lab.rater for _, lab in wanted}))}
     row = {t: n for n, t in enumerate(targets)}
-    item_of = {id(lab): i.item_id for i in items for lab in i.labels}
-    table = np.full((len(targets), max(len(raters), 1)), np.nan)
-    for lab in wanted:
-        key = (item_of[id(lab)], lab.seat)
-        if key in row:
-            table[row[key], column[lab.rater]] = lab.score
+    table = np.full((len(targets), max(len(column), 1)), np.nan)
+    for item_id, lab in wanted:
+        if (item_id, lab.seat) in row:
+            table[row[(item_id, lab.seat)], column[lab.rater]] = lab.score
     return table
 
 
