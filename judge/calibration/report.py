@@ -88,7 +88,7 @@ def ceiling(panel: ag.Array, k: int) -> Ceiling:
         kendall_tau_b=loo["kendall_tau_b"].mean,
         quadratic_weighted_kappa=loo["qwk"].mean,
         mae=loo["mae"].mean,
-        note=None if measurable else "one rater per item: no rater can be compared with the others",
+        note=None if measurable else "one rater per item, so no rater can be compared with the others",
     )
 
 
