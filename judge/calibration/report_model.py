@@ -1,0 +1,129 @@
+"""What `judge calibrate` reports: per trait, the judge against the humans and the humans' ceiling."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class EstimateOut(_Out):
+    value: float | None
+    low: float | None = Field(description="2.5th percentile of the item bootstrap (1000 resamples, seeded)")
+    high: float | None = Field(description="97.5th percentile of the item bootstrap")
+    n: int
+
+
+class JudgeAgreement(_Out):
+    """The judge's mean score against a human reference (the panel mean unless stated)."""
+
+    spearman: EstimateOut
+    kendall_tau_b: EstimateOut
+    quadratic_weighted_kappa: float | None = Field(description="both sides snapped to the label's scale points")
+    mae: float | None
+    bias: float | None = Field(description="mean(judge - human); positive: the judge scores higher")
+
+
+class Ceiling(_Out):
+    """Leave-one-out: each panel rater against the mean of the others, averaged over raters."""
+
+    measurable: bool
+    n_raters: int
+    spearman: float | None
+    kendall_tau_b: float | None
+    quadratic_weighted_kappa: float | None
+    mae: float | None
+    note: str | None = None
+
+
+class Alpha(_Out):
+    nominal: float | None
+    ordinal: float | None
+    interval: float | None
+
+
+class PassSpreadOut(_Out):
+    passes_per_item: int
+    mean_sd: float | None = Field(description="mean within-item sample SD (n-1) of the pass scores")
+    max_sd: float | None
+    mean_range: float | None
+    items_identical: int = Field(description="items whose scored passes all gave the same score")
+    items: int
+    unscored_passes: int
+
+
+class DenoisingOut(_Out):
+    statistic: str = "spearman"
+    single_pass: float | None = Field(description="mean over pass indices of the one-pass statistic")
+    averaged: float | None = Field(description="the statistic of the mean of passes")
+    gain: float | None
+
+
+class ReferenceAgreement(_Out):
+    """A non-panel rater group (e.g. one expert) as another reference."""
+
+    reference: str
+    judge: JudgeAgreement
+    panel_kappa: float | None = Field(description="panel mean snapped to the scale vs this reference, quadratic-weighted kappa")
+
+
+class ItemPoint(_Out):
+    item_id: str
+    seat: str
+    judge: float | None = Field(description="mean of the scored passes")
+    human: float | None = Field(description="mean of the panel's ratings")
+    pass_sd: float | None = Field(description="sample SD (n-1) of the scored passes")
+
+
+class TraitAgreement(_Out):
+    trait: str
+    label: str
+    question: str
+    scale_level: str
+    scale_points: int
+    n_items: int = Field(description="labelled seats judged (targets)")
+    n_judged: int = Field(description="targets with at least one scored pass")
+    judge: JudgeAgreement
+    ceiling: Ceiling
+    alpha_humans: Alpha
+    alpha_humans_and_judge: Alpha
+    passes: PassSpreadOut
+    denoising: DenoisingOut
+    references: list[ReferenceAgreement] = Field(default_factory=list)
+    objective_baseline_spearman: float | None = Field(
+        default=None, description="the seat's partial-credit share (no model) against the humans")
+    note: str = ""
+    points: list[ItemPoint] = Field(default_factory=list)
+
+
+class Disagreement(_Out):
+    item_id: str
+    seat: str
+    trait: str
+    judge_score: float | None
+    human_score: float | None
+    difference: float
+    judge_verdict: str
+    human_verdict: str
+
+
+class SetInfo(_Out):
+    name: str
+    title: str
+    citation: str
+    licence: str
+    source: str
+
+
+class CalibrationReport(_Out):
+    set: SetInfo
+    judge_model: str
+    judge_note: str | None
+    slice: str
+    n_items: int
+    passes_per_trait: int
+    traits: list[TraitAgreement]
+    disagreements: list[Disagreement]
+    disagreement_threshold: float

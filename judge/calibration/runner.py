@@ -1,0 +1,98 @@
+"""Run the judge over a calibration set, resumably.
+
+Every pass is appended to ``passes.jsonl`` the moment it finishes; a rerun reads that file
+back and judges only what is missing, so an interrupted calibration loses at most the calls
+in flight. A store made by one judge model is never mixed with another's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from judge.calibration.items import CalibrationItem, read_jsonl
+from judge.calibration.manifest import CalibrationSetError
+from judge.calibration.report import JudgedPasses
+from judge.catalog import RubricSet
+from judge.domain.judging import JudgePass
+from judge.judging.backends import JudgeBackend
+from judge.pipeline import ScoringOptions, SeatPassKey, judge_run
+
+Tick = Callable[[int, int], None]
+
+
+class PassRecord(BaseModel):
+    """One line of ``passes.jsonl``."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    item_id: str
+    seat: str
+    judge_model: str
+    judge_pass: JudgePass = Field(alias="pass")
+
+
+def load_store(path: Path, judge_model: str) -> dict[str, dict[SeatPassKey, JudgePass]]:
+    """Passes already made, per item, keyed (seat, trait, pass index); none if no store yet."""
+    if not path.exists():
+        return {}
+    done: dict[str, dict[SeatPassKey, JudgePass]] = defaultdict(dict)
+    for record in read_jsonl(path, PassRecord):
+        if record.judge_model != judge_model:
+            raise CalibrationSetError(
+                f"{path} holds passes by {record.judge_model!r}, not {judge_model!r}: use another --out folder"
+            )
+        p = record.judge_pass
+        done[record.item_id][(record.seat, p.trait, p.index)] = p
+    return dict(done)
+
+
+class PassStore:
+    """Append-only JSON lines of finished passes, flushed one by one."""
+
+    def __init__(self, path: Path, judge_model: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self.judge_model = judge_model
+
+    def append(self, item_id: str, seat: str, judge_pass: JudgePass) -> None:
+        record = PassRecord(item_id=item_id, seat=seat, judge_model=self.judge_model, judge_pass=judge_pass)
+        with self.path.open("a", encoding="utf-8") as out:
+            out.write(record.model_dump_json(by_alias=True) + "\n")
+
+
+def planned_passes(items: Sequence[CalibrationItem], rubrics: RubricSet, n_passes: int) -> int:
+    return sum(len(i.run.scored_seats) for i in items) * len(rubrics.rubrics) * n_passes
+
+
+async def judge_items(
+    items: Sequence[CalibrationItem], *, rubrics: RubricSet, options: ScoringOptions,
+    backend: JudgeBackend, store: PassStore, tick: Tick | None = None,
+) -> JudgedPasses:
+    """Every pass of every scored seat of every item; stored passes are reused, not re-judged."""
+    done = load_store(store.path, store.judge_model)
+    total = planned_passes(items, rubrics, options.settings.denoise.passes)
+    counter = [sum(1 for i in items for k in done.get(i.item_id, {}) if k[1] in rubrics.rubrics)]
+    out: dict[tuple[str, str, str], list[JudgePass]] = {}
+    for item in items:
+
+        def record(seat: str, p: JudgePass, item_id: str = item.item_id) -> None:
+            store.append(item_id, seat, p)
+            counter[0] += 1
+            if tick is not None:
+                tick(counter[0], total)
+
+        by_seat = await judge_run(item.run, rubrics=rubrics, options=options, backend=backend,
+                                  done=done.get(item.item_id, {}), on_pass=record)
+        for seat, passes in by_seat.items():
+            for p in passes:
+                out.setdefault((item.item_id, seat, p.trait), []).append(p)
+    return out
+
+
+def judge_items_sync(items: Sequence[CalibrationItem], **kwargs: object) -> JudgedPasses:
+    return asyncio.run(judge_items(items, **kwargs))  # type: ignore[arg-type]

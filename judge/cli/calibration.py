@@ -1,0 +1,171 @@
+"""`judge import`, `judge calibrate` and `judge agreement`: human-labelled sets and the judge.
+
+    judge import casino PATH [--out DIR]        runs/ + labels.jsonl from the set's own files
+    judge calibrate SET --judge MODEL [...]      judge the set (resumable), write the report
+    judge agreement A.jsonl B.jsonl [...]        two raters item by item: the disagreement queue
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from judge.calibration.importers import import_set
+from judge.calibration.items import CalibrationItem, ScoreRow, read_jsonl, write_items, write_jsonl
+from judge.calibration.manifest import (
+    CalibrationManifest,
+    CalibrationSetError,
+    default_data_path,
+    load_manifest,
+)
+from judge.calibration.queue import Comparison, compare
+from judge.calibration.render import render_html, render_markdown
+from judge.calibration.report import JudgedPasses, build_report, human_rows, judge_rows
+from judge.calibration.runner import PassStore, judge_items_sync
+from judge.catalog import default_rubric_set
+from judge.domain.config import DenoiseConfig, MeasurementSettings
+from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE, backend_for
+from judge.judging.runner import RunnerConfig
+from judge.pipeline import ScoringOptions
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("import", help="turn a human-labelled set into runs plus a labels file")
+    p.add_argument("set", help="calibration set name (casino, dices) or manifest path")
+    p.add_argument("path", type=Path, help="the set's data file or folder")
+    p.add_argument("--out", type=Path, default=Path("calibration_items"), help="output folder")
+    p.set_defaults(func=run_import)
+
+    c = sub.add_parser("calibrate", help="judge a human-labelled set and report agreement")
+    c.add_argument("set", help="calibration set name (casino, dices) or manifest path")
+    c.add_argument("--judge", default=None, help=f"litellm model id (default $JUDGE_MODEL or {EMBEDDED_MODEL})")
+    c.add_argument("--data", type=Path, default=None, help="the set's data file or folder")
+    c.add_argument("--limit", type=int, default=None, help="judge only the first N items")
+    c.add_argument("--passes", type=int, default=5, help="passes per trait (this sets the floor too)")
+    c.add_argument("--traits", default=None, help="comma-separated traits (default: every mapped trait)")
+    c.add_argument("--threshold", type=float, default=0.5, help="disagreement threshold on 0..1")
+    c.add_argument("--concurrency", type=int, default=4, help="judge calls in flight at once")
+    c.add_argument("--out", type=Path, default=None, help="output folder (default calibration/<set>)")
+    c.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    c.set_defaults(func=run_calibrate)
+
+    a = sub.add_parser("agreement", help="compare two score files item by item; list disagreements")
+    a.add_argument("a", type=Path, metavar="A.jsonl")
+    a.add_argument("b", type=Path, metavar="B.jsonl")
+    a.add_argument("--threshold", type=float, default=0.25, help="list pairs at least this far apart (0..1)")
+    a.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    a.set_defaults(func=run_agreement)
+
+
+def load_items(manifest: CalibrationManifest, data: Path | None) -> list[CalibrationItem]:
+    return import_set(manifest, data or default_data_path(manifest))
+
+
+def run_import(args: argparse.Namespace) -> int:
+    manifest = load_manifest(args.set)
+    items = load_items(manifest, args.path)
+    count = write_items(items, args.out)
+    print(f"imported {count} {manifest.name} items: {args.out / 'runs'} and {args.out / 'labels.jsonl'}")
+    return 0
+
+
+def chosen_traits(manifest: CalibrationManifest, text: str | None) -> list[str]:
+    traits = [t.strip() for t in text.split(",") if t.strip()] if text else manifest.traits
+    unmapped = sorted(set(traits) - set(manifest.traits))
+    if unmapped:
+        raise CalibrationSetError(f"{manifest.name} has no human label for {unmapped}; mapped traits: {manifest.traits}")
+    return traits
+
+
+def scoring_options(args: argparse.Namespace) -> ScoringOptions:
+    if args.passes < 1 or args.concurrency < 1:
+        raise CalibrationSetError("--passes and --concurrency must be at least 1")
+    return ScoringOptions(
+        judge_model=args.judge or os.environ.get("JUDGE_MODEL") or EMBEDDED_MODEL,
+        runner=RunnerConfig(concurrency=args.concurrency),
+        settings=MeasurementSettings(denoise=DenoiseConfig(n_runs=args.passes, min_n_runs=args.passes)),
+    )
+
+
+def slice_text(manifest: CalibrationManifest, n: int, total: int, traits: list[str], passes: int) -> str:
+    which = f"the first {n} of {total} items in file order" if n < total else f"all {total} items"
+    return f"{which} of {manifest.name}; traits {', '.join(traits)}; {passes} passes per trait"
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    manifest = load_manifest(args.set)
+    traits = chosen_traits(manifest, args.traits)
+    if args.limit is not None and args.limit < 1:
+        raise CalibrationSetError("--limit must be at least 1")
+    everything = load_items(manifest, args.data)
+    items = everything[: args.limit] if args.limit else everything
+    options = scoring_options(args)
+    out: Path = args.out or Path("calibration") / manifest.name
+    passes = judge_with_progress(items, traits, options, out / "passes.jsonl", show=not args.no_progress)
+    note = EMBEDDED_NOTE if options.judge_model == EMBEDDED_MODEL else None
+    report = build_report(items, manifest, passes, traits=traits, n_passes=args.passes, judge_model=options.judge_model,
+                          judge_note=note, slice_text=slice_text(manifest, len(items), len(everything), traits, args.passes),
+                          threshold=args.threshold)
+    write_outputs(out, report, judge_rows(items, passes, traits, options.judge_model), human_rows(items, manifest, traits))
+    print(f"calibration report: {out / 'report.md'} ({out / 'report.html'}, {out / 'report.json'})")
+    return 0
+
+
+def judge_with_progress(
+    items: list[CalibrationItem], traits: list[str], options: ScoringOptions, store: Path, *, show: bool
+) -> JudgedPasses:
+    with progress_bar(show, "calibrate") as bar:
+        return judge_items_sync(
+            items, rubrics=default_rubric_set().select(traits), options=options,
+            backend=backend_for(options.judge_model), store=PassStore(store, options.judge_model),
+            tick=lambda n, total: _tick(bar, n, total),
+        )
+
+
+def write_outputs(out: Path, report: Any, judge: list[ScoreRow], humans: list[ScoreRow]) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.json").write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    (out / "report.md").write_text(render_markdown(report) + "\n", encoding="utf-8")
+    (out / "report.html").write_text(render_html(report), encoding="utf-8")
+    write_jsonl(out / "judge_scores.jsonl", judge)
+    write_jsonl(out / "human_scores.jsonl", humans)
+
+
+def progress_bar(enabled: bool, label: str) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=0, desc=label, unit="pass", file=sys.stderr, disable=not enabled, leave=False)
+
+
+def _tick(bar: Any, done: int, total: int) -> None:
+    bar.total = total
+    bar.n = done
+    bar.refresh()
+
+
+def render_comparison(c: Comparison) -> str:
+    lines = [f"A: {c.rater_a}", f"B: {c.rater_b}",
+             f"paired on (item, seat, trait); only in A: {c.only_in_a}, only in B: {c.only_in_b}", ""]
+    for t in c.traits:
+        lines.append(f"{t.trait}: n={t.n_paired} spearman={_n(t.spearman)} kendall={_n(t.kendall_tau_b)} "
+                     f"mae={_n(t.mae)} bias(A-B)={_n(t.bias)} disagreements={t.n_disagreements}")
+    lines += ["", f"disagreements (|A - B| >= {c.threshold}), largest first:"]
+    for d in c.disagreements:
+        lines += [f"- {d.item_id} {d.seat} {d.trait}: A {_n(d.judge_score)} vs B {_n(d.human_score)}",
+                  f"    A: {d.judge_verdict}", f"    B: {d.human_verdict}"]
+    return "\n".join(lines)
+
+
+def _n(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
+
+
+def run_agreement(args: argparse.Namespace) -> int:
+    rows_a, rows_b = read_jsonl(args.a, ScoreRow), read_jsonl(args.b, ScoreRow)
+    comparison = compare(rows_a, rows_b, threshold=args.threshold, source_a=str(args.a), source_b=str(args.b))
+    print(json.dumps(comparison.model_dump(mode="json"), indent=2) if args.json else render_comparison(comparison))
+    return 0
