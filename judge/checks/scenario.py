@@ -129,3 +129,16 @@ def _resolve_world(scenario: Scenario, base_dir: Path | None) -> Scenario:
         horizon_file=str(base_dir / world.horizon_file) if world.horizon_file else None,
     )
     return scenario.model_copy(update={"world": resolved})
+
+
+def find_scenario(scenario_id: str, root: Path) -> Scenario | None:
+    """The scenario with this id among ``root/*/scenario.yaml`` (None when there is none).
+
+    A scenario file that does not validate is an error, not a miss: a typo must not silently
+    turn a run's state checks off.
+    """
+    for path in sorted(root.glob("*/scenario.yaml")):
+        scenario = load_scenario(path)
+        if scenario.scenario_id == scenario_id:
+            return scenario
+    return None
