@@ -75,7 +75,8 @@ def load_settings(**overrides: object) -> Settings:
     try:
         settings = Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as exc:
-        raise ConfigError(f"service settings: {describe_validation_error(exc)}") from None
+        problem = describe_validation_error(exc).replace("(top level): ", "")
+        raise ConfigError(f"service settings: {problem}") from None
     if settings.dev_mode:
         log.warning(DEV_MODE_BANNER)
     return settings

@@ -49,24 +49,22 @@ def runs_in_status(session: Session, *, statuses: Sequence[str]) -> list[str]:
     return list(session.exec(query).all())
 
 
-def set_run_status(
-    session: Session,
-    *,
-    run_id: str,
-    status: str,
-    reason: str | None = None,
-    judge_model: str | None = None,
-    passes_total: int | None = None,
-) -> RunRow:
+def set_run_status(session: Session, *, run_id: str, status: str, reason: str | None = None) -> RunRow:
     """Move a run to ``status`` (with its reason when not scored)."""
     row = session.get(RunRow, run_id)
     if row is None:
         raise LookupError(f"run {run_id!r} is not stored")
     row.status, row.reason, row.updated_at = status, reason, utcnow()
-    if judge_model is not None:
-        row.judge_model = judge_model
-    if passes_total is not None:
-        row.passes_total = passes_total
+    session.add(row)
+    return row
+
+
+def start_scoring(
+    session: Session, *, run_id: str, judge_model: str, passes_total: int, snapshot_json: str
+) -> RunRow:
+    """Mark a run as scoring under a fixed snapshot of how it is scored (kept for resumes)."""
+    row = set_run_status(session, run_id=run_id, status="scoring")
+    row.judge_model, row.passes_total, row.scoring_snapshot_json = judge_model, passes_total, snapshot_json
     session.add(row)
     return row
 
