@@ -87,6 +87,31 @@ def entries_from_scorecard(card: Scorecard) -> list[LeaderboardEntry]:
     ]
 
 
+def submission_entries(
+    card: Scorecard, *, agent_id: str, visibility: str, leaderboard_class: LeaderboardClass
+) -> list[LeaderboardEntry]:
+    """The entries a finalized submission puts on its scenario's boards: its agent's seats.
+
+    A public ranked submission feeds the ranked board. A self-hosted facilitator submission
+    (unlisted by rule: kept out of the ranked listing) is listed apart, every run of it. A
+    ranked submission its owner finalized as unlisted is on no board.
+    """
+    if leaderboard_class == "ranked" and visibility != "public":
+        return []
+    mine = [e for e in entries_from_scorecard(card) if e.agent_id == agent_id]
+    if leaderboard_class == "ranked":
+        return mine
+    return [e.model_copy(update={"leaderboard_class": leaderboard_class, "ranked_eligible": False}) for e in mine]
+
+
+def unique_entries(entries: Sequence[LeaderboardEntry]) -> list[LeaderboardEntry]:
+    """One entry per (run, seat), the first kept: a run in two submissions counts once."""
+    seen: dict[tuple[str, str], LeaderboardEntry] = {}
+    for entry in entries:
+        seen.setdefault((entry.run_id, entry.seat), entry)
+    return list(seen.values())
+
+
 def is_ranked(entry: LeaderboardEntry) -> bool:
     return entry.ranked_eligible and entry.leaderboard_class == "ranked"
 
@@ -149,7 +174,9 @@ def build_leaderboard(
     Entries of other scenarios are ignored. Without ``era_id`` every era present is shown,
     each ranked on its own, and a board spanning several eras is flagged.
     """
-    mine = [e for e in entries if e.scenario_id == scenario_id and (era_id is None or e.era_id == era_id)]
+    mine = [
+        e for e in unique_entries(entries) if e.scenario_id == scenario_id and (era_id is None or e.era_id == era_id)
+    ]
     eras = sorted({e.era_id for e in mine})
     mixed = len(eras) > 1
     note = (

@@ -16,7 +16,13 @@ from judge.auth import AgentIdentity
 from judge.domain.run import Run, TranscriptEvent
 from judge.errors import NotFoundError
 from judge.judging.backends import JudgeBackend
-from judge.judging.coaching import DEFAULT_COACHING, CoachingConfig, CoachingItem, CoachingStatus, coach_seat
+from judge.judging.coaching import (
+    DEFAULT_COACHING,
+    CoachingConfig,
+    CoachingItem,
+    CoachingStatus,
+    coach_seat,
+)
 from judge.judging.runner import RunnerConfig
 from judge.service.intake import visible_run
 from judge.settings import Settings

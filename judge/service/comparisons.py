@@ -11,7 +11,12 @@ from sqlmodel import Session
 from judge.auth import AgentIdentity
 from judge.errors import NotFoundError
 from judge.scoring.leaderboard import Leaderboard, build_leaderboard, submission_entries
-from judge.scoring.stability import StabilityReport, StabilityThresholds, repetition_from, stability_report
+from judge.scoring.stability import (
+    StabilityReport,
+    StabilityThresholds,
+    repetition_from,
+    stability_report,
+)
 from judge.store import queries_results as results_repo
 
 
