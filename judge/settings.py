@@ -22,7 +22,7 @@ log = logging.getLogger("judge.settings")
 #: The secret dev mode signs with when none is given. Public, so never valid in production.
 DEV_SECRET = "judge-dev-mode-secret-NOT-FOR-PRODUCTION-0000"
 MIN_SECRET_BYTES = 32
-_KNOWN_WEAK = {"", "secret", "changethis", "changeme", "change-me", DEV_SECRET}
+_KNOWN_WEAK = {s.lower() for s in ("", "secret", "changethis", "changeme", "change-me", DEV_SECRET)}
 SECRET_HINT = (
     "set JUDGE_JWT_SECRET to a random value of at least 32 bytes, e.g. "
     "`export JUDGE_JWT_SECRET=$(python -c 'import secrets; print(secrets.token_urlsafe(48))')`, "

@@ -13,7 +13,7 @@ from judge.auth import AgentIdentity
 from judge.domain.config import RewardWeights
 from judge.domain.judging import TraitResult
 from judge.domain.run import Run
-from judge.domain.scorecard import MeasurementEra, Objectives, ParticipationResult, Scorecard
+from judge.domain.scorecard import Objectives, ParticipationResult, Scorecard
 from judge.errors import NotFoundError
 from judge.scoring.metrics import RunMetrics, run_metrics
 from judge.service import platform
@@ -85,7 +85,7 @@ class AgentScorecardPublic(BaseModel):
     judge_model: str
     judge_note: str | None = None
     prompt_version: int
-    measurement_era: MeasurementEra
+    measurement_era: str = Field(description="era id; the full stack (which lists safety rubrics) is owner-only")
 
 
 def _aware(value: datetime) -> datetime:
@@ -136,7 +136,7 @@ def agent_view(card: Scorecard, seat: str) -> AgentScorecardPublic:
         seat=AgentSeatScorecard.model_validate(mine.model_dump(exclude={"safety_block"})),
         participation_gated=mine.participation_gated, ranked_eligible=card.ranked_eligible,
         leaderboard_class=card.leaderboard_class, judge_model=card.judge_model, judge_note=card.judge_note,
-        prompt_version=card.prompt_version, measurement_era=card.measurement_era,
+        prompt_version=card.prompt_version, measurement_era=card.measurement_era.era_id,
     )
 
 
