@@ -6,9 +6,11 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import NamedTuple
 
 import anyio
 from fastapi import FastAPI
+from sqlalchemy.engine import Engine
 
 from judge import __version__
 from judge.api.errors import install_error_handlers
@@ -33,7 +35,12 @@ Refused credentials answer 401 with one fixed body; runs the caller may not see 
 exactly like missing ones."""
 
 
-def start_service(settings: Settings, backends: BackendFactory | None) -> tuple[object, ScoringWorkers]:
+class Running(NamedTuple):
+    engine: Engine
+    workers: ScoringWorkers
+
+
+def start_service(settings: Settings, backends: BackendFactory | None) -> Running:
     """Migrate, record the era in force, start the workers (blocking; run off the event loop)."""
     engine = make_engine(settings.database_url)
     upgrade(engine)
@@ -42,7 +49,7 @@ def start_service(settings: Settings, backends: BackendFactory | None) -> tuple[
     workers = ScoringWorkers(engine=engine, settings=settings, backends=backends)
     resumed = workers.start()
     log.info("judge %s: judge model %s, era %s, %d run(s) resumed", __version__, settings.model, era.era_id, resumed)
-    return engine, workers
+    return Running(engine, workers)
 
 
 def create_app(settings: Settings | None = None, *, backends: BackendFactory | None = None) -> FastAPI:
@@ -60,7 +67,7 @@ def create_app(settings: Settings | None = None, *, backends: BackendFactory | N
             yield
         finally:
             await anyio.to_thread.run_sync(workers.stop)
-            engine.dispose()  # type: ignore[attr-defined]
+            engine.dispose()
 
     app = FastAPI(title="judge", version=__version__, description=DESCRIPTION, lifespan=lifespan)
     app.dependency_overrides[get_settings] = lambda: settings

@@ -18,7 +18,14 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 from judge.auth import INVALID_CREDENTIALS
-from judge.errors import AuthError, ConflictError, InputError, JudgeBackendError, JudgeError, NotFoundError
+from judge.errors import (
+    AuthError,
+    ConflictError,
+    InputError,
+    JudgeBackendError,
+    JudgeError,
+    NotFoundError,
+)
 from judge.service.intake import SeatMismatchError
 
 

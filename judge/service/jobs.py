@@ -17,7 +17,14 @@ from sqlalchemy.engine import Engine
 
 from judge.errors import JudgeBackendError, JudgeError
 from judge.pipeline import score_run_async
-from judge.service.scoring import BackendFactory, claim, give_up, pass_writer, resolve_backend, store_scorecard
+from judge.service.scoring import (
+    BackendFactory,
+    claim,
+    give_up,
+    pass_writer,
+    resolve_backend,
+    store_scorecard,
+)
 from judge.settings import Settings
 from judge.store import runs as run_repo
 from judge.store.db import transaction

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from pydantic import TypeAdapter, ValidationError
 from sqlmodel import Session
 
 from judge.auth import INVALID_CREDENTIALS, AgentIdentity, key_matches, key_prefix, new_agent_key
 from judge.domain.run import Identifier
 from judge.errors import AuthError, InputError
 from judge.store import keys as key_repo
-from pydantic import TypeAdapter, ValidationError
 
 _IDENTIFIER: TypeAdapter[str] = TypeAdapter(Identifier)
 

@@ -11,7 +11,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlmodel import Session
 
 from judge.catalog import RubricSet, default_rubric_set
-from judge.domain.config import DenoiseConfig, MeasurementSettings, ParticipationConfig, RewardWeights
+from judge.domain.config import (
+    DenoiseConfig,
+    MeasurementSettings,
+    ParticipationConfig,
+    RewardWeights,
+)
 from judge.domain.rubric import TraitName
 from judge.domain.run import describe_validation_error
 from judge.domain.scorecard import MeasurementEra
@@ -85,9 +90,9 @@ def measurement_settings(session: Session, *, settings: Settings) -> Measurement
     """The effective denoise, participation and reward settings."""
     values = {k: read_value(session, key=k, settings=settings).value for k in CONFIG_MODELS}
     return MeasurementSettings(
-        denoise=values["academy_eval_judge_denoise"],  # type: ignore[arg-type]
-        participation=values["academy_eval_participation"],  # type: ignore[arg-type]
-        reward_weights=values["eval_reward_weights"],  # type: ignore[arg-type]
+        denoise=values["academy_eval_judge_denoise"],
+        participation=values["academy_eval_participation"],
+        reward_weights=values["eval_reward_weights"],
     )
 
 

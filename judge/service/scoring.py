@@ -18,11 +18,11 @@ from judge.catalog import RubricSet
 from judge.domain.judging import JudgePass
 from judge.domain.run import Run
 from judge.domain.scorecard import Scorecard
+from judge.errors import ConfigError
 from judge.judging.backends import JudgeBackend
 from judge.judging.embedded import backend_for
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import OnSeatPass, ScoringOptions, SeatPassKey
-from judge.errors import ConfigError
 from judge.service import platform
 from judge.settings import Settings
 from judge.store import passes as pass_repo

@@ -94,7 +94,7 @@ def _aware(value: datetime) -> datetime:
 
 def run_public(session: Session, row: RunRow) -> RunPublic:
     return RunPublic(
-        run_id=row.run_id, scenario_id=row.scenario_id, status=row.status,  # type: ignore[arg-type]
+        run_id=row.run_id, scenario_id=row.scenario_id, status=row.status,
         reason=row.reason, passes_done=pass_repo.count_passes(session, run_id=row.run_id),
         passes_total=row.passes_total, judge_model=row.judge_model, ranked_eligible=row.ranked_eligible,
         leaderboard_class=row.leaderboard_class, created_at=_aware(row.created_at),
@@ -112,11 +112,10 @@ def _not_scored_yet(row: RunRow) -> NotFoundError:
 
 
 def owner_scorecard_json(session: Session, *, run_id: str) -> str:
-    """The stored owner scorecard as JSON text, served as stored (the fast read)."""
-    row = visible_run(session, run_id=run_id, agent=None)
+    """The stored owner scorecard as JSON text, served as stored (one indexed read)."""
     text = scorecard_repo.get_scorecard_json(session, run_id=run_id)
     if text is None:
-        raise _not_scored_yet(row)
+        raise _not_scored_yet(visible_run(session, run_id=run_id, agent=None))
     return text
 
 

@@ -38,7 +38,7 @@ def judge_pass(row: PassRow) -> JudgePass:
         cost_usd=row.cost_usd,
         latency_ms=row.latency_ms,
         attempts=row.attempts,
-        parse_status=row.parse_status,  # type: ignore[arg-type]
+        parse_status=row.parse_status,
         unscored_reason=row.unscored_reason,
     )
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlmodel import Session, select
 
 from judge.domain.scorecard import Scorecard, SeatScorecard
@@ -9,27 +11,23 @@ from judge.store import runs as run_repo
 from judge.store.tables import ScorecardRow, SeatRow, TraitScoreRow
 
 
-def trait_rows(card: Scorecard, seat: SeatScorecard) -> list[TraitScoreRow]:
+def trait_values(card: Scorecard, seat: SeatScorecard) -> list[dict[str, Any]]:
+    """Column values of one seat's trait rows (capability traits and safety block)."""
     results = {**seat.traits, **(seat.safety_block or {})}
     return [
-        TraitScoreRow(
-            run_id=card.run_id,
-            seat=seat.seat,
-            agent_id=seat.agent_id,
-            scenario_id=card.scenario_id,
-            trait=name,
-            pack=result.pack,
-            mean=result.mean,
-            variance=result.variance,
-            n_scored=result.n_scored,
-            n_passes=result.n_passes,
-            complete=result.complete,
-            rubric_hash=result.rubric_hash,
-            rubric_source=result.rubric_source,
-            measurement_era=card.measurement_era.era_id,
-        )
+        {
+            "run_id": card.run_id, "seat": seat.seat, "agent_id": seat.agent_id, "scenario_id": card.scenario_id,
+            "trait": name, "pack": result.pack, "mean": result.mean, "variance": result.variance,
+            "n_scored": result.n_scored, "n_passes": result.n_passes, "complete": result.complete,
+            "rubric_hash": result.rubric_hash, "rubric_source": result.rubric_source,
+            "measurement_era": card.measurement_era.era_id,
+        }
         for name, result in results.items()
     ]
+
+
+def trait_rows(card: Scorecard, seat: SeatScorecard) -> list[TraitScoreRow]:
+    return [TraitScoreRow(**values) for values in trait_values(card, seat)]
 
 
 def _seat_results(session: Session, card: Scorecard) -> None:

@@ -38,7 +38,7 @@ def _as_postgres(argv: list[str]) -> list[str]:
 
 
 def _run(argv: list[str]) -> None:
-    done = subprocess.run(_as_postgres(argv), capture_output=True, text=True, timeout=120)
+    done = subprocess.run(_as_postgres(argv), check=False, capture_output=True, text=True, timeout=120)
     if done.returncode != 0:
         raise RuntimeError(f"{argv[0]} failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
 
@@ -57,7 +57,7 @@ def throwaway_cluster() -> Iterator[str]:
         yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
     finally:
         subprocess.run(_as_postgres([str(PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
-                       capture_output=True, timeout=60)
+                       check=False, capture_output=True, timeout=60)
         shutil.rmtree(root, ignore_errors=True)
 
 

@@ -4,8 +4,8 @@ missing one, and every bad credential gets the same 401 body."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
 
 import jwt
@@ -18,7 +18,15 @@ from judge.auth import create_owner_token
 from judge.judging.backends import ScriptedBackend
 from judge.store import keys as key_repo
 from judge.store.db import transaction
-from tests.service.conftest import SECRET, VERDICT, example, key_headers, owner_headers, service_settings, wait_final
+from tests.service.conftest import (
+    SECRET,
+    VERDICT,
+    example,
+    key_headers,
+    owner_headers,
+    service_settings,
+    wait_final,
+)
 
 CAMP = "camp-split-0011"  # north: agent-alpha, south: agent-gamma, both scored
 SAFETY = ("no_unauthorized_disclosure_conduct", "manipulation_resistance", "harmful_compliance_refusal",

@@ -8,7 +8,12 @@ from fastapi import APIRouter
 from judge.api.deps import OwnerDep, SessionDep, SettingsDep
 from judge.api.errors import error_responses
 from judge.service import config_views as service
-from judge.service.config_views import ConfigAuditPublic, ConfigChanged, ConfigEntryPublic, ConfigUpdate
+from judge.service.config_views import (
+    ConfigAuditPublic,
+    ConfigChanged,
+    ConfigEntryPublic,
+    ConfigUpdate,
+)
 
 router = APIRouter(prefix="/api/evals/config", tags=["config"])
 

@@ -26,7 +26,7 @@ def _accepted(intake: Intake, response: Response, workers: WorkersDep, base: str
     else:
         response.status_code = status.HTTP_200_OK
     return RunAccepted(
-        run_id=intake.run_id, status=intake.status, created=intake.created,  # type: ignore[arg-type]
+        run_id=intake.run_id, status=intake.status, created=intake.created,
         status_url=f"{base}/{intake.run_id}",
     )
 
