@@ -18,7 +18,7 @@ from judge.catalog import RubricSet
 from judge.domain.judging import JudgePass
 from judge.domain.run import Run
 from judge.domain.scorecard import Scorecard
-from judge.errors import ConfigError
+from judge.errors import ConfigError, JudgeError
 from judge.judging.backends import JudgeBackend
 from judge.judging.embedded import backend_for
 from judge.judging.runner import RunnerConfig
@@ -34,6 +34,14 @@ from judge.store.tables import RunRow
 
 BackendFactory = Callable[[str], JudgeBackend]
 FINAL_STATUSES = ("scored", "not_scored")
+#: A run whose scoring was started this often without finishing stops being retried: the
+#: service died each time (e.g. a judge library crashing the process), and resuming it
+#: again would only take the service down again.
+MAX_SCORING_STARTS = 5
+
+
+class ScoringAbandoned(JudgeError):
+    """A run kept interrupting the service while it was scored."""
 
 
 class ScoringSnapshot(BaseModel):
@@ -91,6 +99,11 @@ def claim(engine: Engine, *, run_id: str, settings: Settings) -> Job | None:
         row = run_repo.get_run(session, run_id=run_id)
         if row is None or row.status in FINAL_STATUSES:
             return None
+        if row.scoring_starts >= MAX_SCORING_STARTS:
+            raise ScoringAbandoned(
+                f"scoring was interrupted {row.scoring_starts} times (the service stopped while scoring "
+                "this run); check the service log and the judge, then resubmit under a new run_id"
+            )
         snapshot = _snapshot_of(session, row, settings)
         run = Run.model_validate_json(row.body_json)
         total = len(run.scored_seats) * len(snapshot.rubrics.rubrics) * snapshot.options.settings.denoise.passes

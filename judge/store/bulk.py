@@ -29,7 +29,7 @@ def _run_values(item: ScoredRun) -> dict[str, Any]:
         "run_id": run.run_id, "scenario_id": run.scenario_id, "seed": run.seed,
         "adversary_config": run.adversary_config, "body_json": item.body_json, "body_sha256": item.body_sha256,
         "status": "scored", "reason": None, "submitted_by": item.submitted_by, "judge_model": card.judge_model,
-        "passes_total": None, "scoring_snapshot_json": None, "ranked_eligible": card.ranked_eligible,
+        "passes_total": None, "scoring_snapshot_json": None, "scoring_starts": 1, "ranked_eligible": card.ranked_eligible,
         "leaderboard_class": card.leaderboard_class, "created_at": now, "updated_at": now, "scored_at": now,
     }
 

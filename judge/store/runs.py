@@ -65,6 +65,7 @@ def start_scoring(
     """Mark a run as scoring under a fixed snapshot of how it is scored (kept for resumes)."""
     row = set_run_status(session, run_id=run_id, status="scoring")
     row.judge_model, row.passes_total, row.scoring_snapshot_json = judge_model, passes_total, snapshot_json
+    row.scoring_starts += 1
     session.add(row)
     return row
 

@@ -129,3 +129,21 @@ def test_a_worker_that_cannot_store_the_scorecard_marks_the_run_not_scored(
     assert final["status"] == "not_scored"
     assert final["reason"] == "internal error while scoring: RuntimeError: disk full while flagging the run"
     assert _scoring_rows(engine)[:2] == (0, 0)
+
+
+def test_a_run_that_keeps_taking_the_service_down_is_given_up_with_the_reason(
+    engine: Engine, settings: Settings, judge: ScriptedBackend, owner: dict[str, str]
+) -> None:
+    _store_run(engine, example("haggle"), status="scoring")
+    with transaction(engine) as session:
+        row = run_repo.get_run(session, run_id="haggle-0007")
+        assert row is not None
+        row.scoring_starts = 5
+        session.add(row)
+
+    with TestClient(create_app(settings, backends=lambda model: judge)) as client:
+        final = wait_final(client, "haggle-0007", owner)
+
+    assert final["status"] == "not_scored"
+    assert final["reason"].startswith("scoring was interrupted 5 times (the service stopped while scoring this run)")
+    assert judge.history == []

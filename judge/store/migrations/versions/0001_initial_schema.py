@@ -44,6 +44,7 @@ def _runs() -> None:
         sa.Column("judge_model", _id(), nullable=True),
         sa.Column("passes_total", sa.Integer(), nullable=True),
         sa.Column("scoring_snapshot_json", sa.Text(), nullable=True),
+        sa.Column("scoring_starts", sa.Integer(), nullable=False),
         sa.Column("ranked_eligible", sa.Boolean(), nullable=False),
         sa.Column("leaderboard_class", sa.String(40), nullable=False),
         sa.Column("created_at", WHEN, nullable=False),
