@@ -16,11 +16,12 @@ from judge.catalog import default_rubric_set
 from judge.domain.judging import JudgePass
 from judge.domain.rubric import Rubric
 from judge.domain.run import parse_run
+from judge.errors import ConfigError
 from judge.judging.backends import ScriptedBackend
 from judge.pipeline import ScoringOptions, score_run_async
 from judge.service.intake import canonical_body
-from judge.service.scoring import store_scorecard
-from judge.settings import Settings
+from judge.service.scoring import resolve_backend, store_scorecard
+from judge.settings import Settings, load_settings
 from judge.store import runs as run_repo
 from judge.store import scorecards as scorecard_repo
 from judge.store.db import transaction
@@ -147,3 +148,9 @@ def test_a_run_that_keeps_taking_the_service_down_is_given_up_with_the_reason(
     assert final["status"] == "not_scored"
     assert final["reason"].startswith("scoring was interrupted 5 times (the service stopped while scoring this run)")
     assert judge.history == []
+
+
+def test_the_scripted_test_judge_exists_only_in_dev_mode(settings: Settings) -> None:
+    with pytest.raises(ConfigError, match="'scripted/0.7' is a test hook; it only works with JUDGE_DEV_MODE=1"):
+        resolve_backend(settings)("scripted/0.7")
+    assert resolve_backend(load_settings(dev_mode=True))("scripted/0.7").model == "scripted/0.7"
