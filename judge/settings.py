@@ -78,8 +78,18 @@ def load_settings(**overrides: object) -> Settings:
         problem = describe_validation_error(exc).replace("(top level): ", "")
         raise ConfigError(f"service settings: {problem}") from None
     if settings.dev_mode:
-        log.warning(DEV_MODE_BANNER)
+        announce_dev_mode()
     return settings
+
+
+_announced: list[bool] = []
+
+
+def announce_dev_mode() -> None:
+    """Say loudly, once per process, that the service runs in dev mode."""
+    if not _announced:
+        _announced.append(True)
+        log.warning(DEV_MODE_BANNER)
 
 
 @lru_cache(maxsize=1)

@@ -18,7 +18,7 @@ from judge.api.routers import all_routers
 from judge.service import platform
 from judge.service.jobs import ScoringWorkers
 from judge.service.scoring import BackendFactory
-from judge.settings import DEV_MODE_BANNER, Settings, get_settings
+from judge.settings import Settings, announce_dev_mode, get_settings
 from judge.store.db import make_engine, transaction
 from judge.store.migrate import upgrade
 
@@ -60,7 +60,7 @@ def create_app(settings: Settings | None = None, *, backends: BackendFactory | N
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.dev_mode:
-            log.warning(DEV_MODE_BANNER)
+            announce_dev_mode()
         engine, workers = await anyio.to_thread.run_sync(start_service, settings, backends)
         app.state.engine, app.state.workers = engine, workers
         try:

@@ -13,7 +13,7 @@ from judge.service import platform
 from judge.settings import Settings
 from judge.store import config as config_repo
 from judge.store import submissions as era_repo
-from judge.store.tables import EraRow
+from judge.store.tables import EraRow, as_utc
 
 
 class ConfigUpdate(BaseModel):
@@ -61,7 +61,7 @@ def entry(session: Session, *, key: str, settings: Settings) -> ConfigEntryPubli
     return ConfigEntryPublic(
         key=key, value=value.value.model_dump(mode="json"), source="stored" if value.stored else "default",
         version=row.version if row else None, updated_by=row.updated_by if row else None,
-        updated_at=row.updated_at if row else None,
+        updated_at=as_utc(row.updated_at) if row else None,
     )
 
 
@@ -88,7 +88,7 @@ def audit(session: Session, *, key: str) -> list[ConfigAuditPublic]:
     platform.config_model(key)
     return [
         ConfigAuditPublic(key=r.key, old=_loads(r.old_json), new=_loads(r.new_json), changed_by=r.changed_by,
-                          changed_at=r.changed_at)
+                          changed_at=as_utc(r.changed_at))
         for r in config_repo.audit_trail(session, key=key)
     ]
 
@@ -96,7 +96,7 @@ def audit(session: Session, *, key: str) -> list[ConfigAuditPublic]:
 def era_public(row: EraRow, current: str | None) -> EraPublic:
     return EraPublic(
         era_id=row.era_id, stack=json.loads(row.stack_json), opened_by=row.opened_by, reason=row.reason,
-        opened_at=row.opened_at, current=row.era_id == current,
+        opened_at=as_utc(row.opened_at), current=row.era_id == current,
     )
 
 

@@ -16,7 +16,7 @@ from judge.errors import ConflictError, NotFoundError, RubricError
 from judge.service import platform
 from judge.settings import Settings
 from judge.store import rubrics as rubric_repo
-from judge.store.tables import CustomRubricRow
+from judge.store.tables import CustomRubricRow, as_utc
 
 
 class RubricTexts(BaseModel):
@@ -141,8 +141,9 @@ class RubricDeleted(BaseModel):
 
 
 def custom_public(row: CustomRubricRow) -> CustomRubricPublic:
-    data = row.model_dump(exclude={"id"})
-    return CustomRubricPublic(**data)
+    data = row.model_dump(exclude={"id", "created_at", "deleted_at"})
+    deleted = as_utc(row.deleted_at) if row.deleted_at else None
+    return CustomRubricPublic(**data, created_at=as_utc(row.created_at), deleted_at=deleted)
 
 
 def changed_public(change: RubricChange) -> CustomRubricChanged:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -22,7 +22,7 @@ from judge.service.scoring import ScoringSnapshot
 from judge.settings import Settings
 from judge.store import passes as pass_repo
 from judge.store import scorecards as scorecard_repo
-from judge.store.tables import RunRow
+from judge.store.tables import RunRow, as_utc
 
 RunStatus = Literal["queued", "scoring", "scored", "not_scored"]
 
@@ -88,17 +88,13 @@ class AgentScorecardPublic(BaseModel):
     measurement_era: str = Field(description="era id; the full stack (which lists safety rubrics) is owner-only")
 
 
-def _aware(value: datetime) -> datetime:
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
-
-
 def run_public(session: Session, row: RunRow) -> RunPublic:
     return RunPublic(
         run_id=row.run_id, scenario_id=row.scenario_id, status=row.status,
         reason=row.reason, passes_done=pass_repo.count_passes(session, run_id=row.run_id),
         passes_total=row.passes_total, judge_model=row.judge_model, ranked_eligible=row.ranked_eligible,
-        leaderboard_class=row.leaderboard_class, created_at=_aware(row.created_at),
-        updated_at=_aware(row.updated_at), scored_at=_aware(row.scored_at) if row.scored_at else None,
+        leaderboard_class=row.leaderboard_class, created_at=as_utc(row.created_at),
+        updated_at=as_utc(row.updated_at), scored_at=as_utc(row.scored_at) if row.scored_at else None,
     )
 
 

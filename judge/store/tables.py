@@ -20,6 +20,11 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def as_utc(value: datetime) -> datetime:
+    """Timestamps read back from SQLite lose their zone; every stored time is UTC."""
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
 def _text() -> sa.types.TypeEngine[str]:
     return sa.Text()
 

@@ -6,6 +6,7 @@ import logging
 
 import pytest
 
+import judge.settings as settings_module
 from judge.errors import ConfigError
 from judge.settings import DEV_SECRET, Settings, get_settings, load_settings
 
@@ -26,7 +27,10 @@ def test_a_short_secret_is_refused_with_the_fix() -> None:
     assert "secrets.token_urlsafe(48)" in str(caught.value) and "JUDGE_DEV_MODE=1" in str(caught.value)
 
 
-def test_dev_mode_runs_on_the_dev_secret_and_says_so(caplog: pytest.LogCaptureFixture) -> None:
+def test_dev_mode_runs_on_the_dev_secret_and_says_so(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(settings_module, "_announced", [])
     with caplog.at_level(logging.WARNING, logger="judge.settings"):
         settings = load_settings(dev_mode=True)
 
