@@ -113,6 +113,10 @@ async def _call_with_retries(
     return _Attempt(reply, retrying.statistics.get("attempt_number", 1))
 
 
+#: The runner's retry policy for any single judge call (the coaching pass uses it too).
+call_with_retries = _call_with_retries
+
+
 def _to_pass(spec: PassSpec, attempt: _Attempt, model: str, latency_ms: float, turns: set[int]) -> JudgePass:
     reply = attempt.reply
     verdict = parse_verdict(reply.text, turns, refused=reply.refused)

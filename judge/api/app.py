@@ -1,0 +1,77 @@
+"""The app factory: ``create_app(settings)``. Its lifespan applies the migrations, records
+the measurement era in force, and starts the scoring workers (which resume unfinished runs)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import NamedTuple
+
+import anyio
+from fastapi import FastAPI
+from sqlalchemy.engine import Engine
+
+from judge import __version__
+from judge.api.errors import install_error_handlers
+from judge.api.routers import all_routers
+from judge.service import platform
+from judge.service.jobs import ScoringWorkers
+from judge.service.scoring import BackendFactory
+from judge.settings import Settings, announce_dev_mode, get_settings
+from judge.store.db import make_engine, transaction
+from judge.store.migrate import upgrade
+
+log = logging.getLogger("judge.service")
+
+DESCRIPTION = """Scores AI-agent runs: mechanical objectives and LLM-judged behavioural traits.
+
+Two credentials, both `Authorization: Bearer …`:
+- **AgentKey** (`sk_live_…`, `judge keys create`): one agent in one seat; sees only runs where
+  that agent sits in that seat, never a safety block.
+- **OwnerToken** (JWT, `judge token create`): sees and configures everything.
+
+Refused credentials answer 401 with one fixed body; runs the caller may not see answer 404
+exactly like missing ones."""
+
+
+class Running(NamedTuple):
+    engine: Engine
+    workers: ScoringWorkers
+
+
+def start_service(settings: Settings, backends: BackendFactory | None) -> Running:
+    """Migrate, record the era in force, start the workers (blocking; run off the event loop)."""
+    engine = make_engine(settings.database_url)
+    upgrade(engine)
+    with transaction(engine) as session:
+        era = platform.sync_era(session, settings=settings, by="service", reason="measurement stack at start")
+    workers = ScoringWorkers(engine=engine, settings=settings, backends=backends)
+    resumed = workers.start()
+    log.info("judge %s: judge model %s, era %s, %d run(s) resumed", __version__, settings.model, era.era_id, resumed)
+    return Running(engine, workers)
+
+
+def create_app(settings: Settings | None = None, *, backends: BackendFactory | None = None) -> FastAPI:
+    """The API over ``settings`` (default: from the environment). ``backends`` maps a model id
+    to a judge backend (tests pass a scripted one)."""
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if settings.dev_mode:
+            announce_dev_mode()
+        engine, workers = await anyio.to_thread.run_sync(start_service, settings, backends)
+        app.state.engine, app.state.workers = engine, workers
+        try:
+            yield
+        finally:
+            await anyio.to_thread.run_sync(workers.stop)
+            engine.dispose()
+
+    app = FastAPI(title="judge", version=__version__, description=DESCRIPTION, lifespan=lifespan)
+    app.dependency_overrides[get_settings] = lambda: settings
+    install_error_handlers(app)
+    for router in all_routers():
+        app.include_router(router)
+    return app

@@ -1,0 +1,60 @@
+"""platform_config (owner): read, update per key (validated, audited, effective for the
+next run scored without a restart), and each key's audit trail."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from judge.api.deps import OwnerDep, SessionDep, SettingsDep
+from judge.api.errors import error_responses
+from judge.service import config_views as service
+from judge.service.config_views import (
+    ConfigAuditPublic,
+    ConfigChanged,
+    ConfigEntryPublic,
+    ConfigUpdate,
+)
+
+router = APIRouter(prefix="/api/evals/config", tags=["config"])
+
+KEYS_DOC = (
+    "Keys: `academy_judge_rubrics` (`traits`: the judged traits, null for all; `use_custom`), "
+    "`academy_eval_judge_denoise` (`temperature` 0.0, `min_n_runs`, `n_runs`), "
+    "`academy_eval_participation` (`min_player_messages`, `min_actions_per_turn`), "
+    "`eval_reward_weights` (`w_check_pass`, `w_check_fail`, `w_condition_flip`, `w_progress`)."
+)
+
+
+@router.get("", summary="Every platform_config key", description=KEYS_DOC, responses=error_responses(401))
+def list_config(owner: OwnerDep, session: SessionDep, settings: SettingsDep) -> list[ConfigEntryPublic]:
+    return service.entries(session, settings=settings)
+
+
+@router.get(
+    "/{key}", summary="One platform_config key", description="The stored value, or the default when none "
+    "was stored. " + KEYS_DOC, responses=error_responses(401, 404),
+)
+def read_config(key: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep) -> ConfigEntryPublic:
+    return service.entry(session, key=key, settings=settings)
+
+
+@router.put(
+    "/{key}",
+    summary="Change one platform_config key",
+    description="Validated by the key's model (422 naming the field), stored with an audit record, "
+    "applied to every run that starts scoring afterwards. When the change moves the measurement "
+    "stack a new era opens (`era_changed`). " + KEYS_DOC,
+    responses=error_responses(401, 404, 422),
+)
+def update_config(
+    key: str, body: ConfigUpdate, owner: OwnerDep, session: SessionDep, settings: SettingsDep
+) -> ConfigChanged:
+    return service.update(session, key=key, body=body, by=owner.owner, settings=settings)
+
+
+@router.get(
+    "/{key}/audit", summary="Audit trail of one key", description="Who changed it, when, old and new value.",
+    responses=error_responses(401, 404),
+)
+def config_audit(key: str, owner: OwnerDep, session: SessionDep) -> list[ConfigAuditPublic]:
+    return service.audit(session, key=key)

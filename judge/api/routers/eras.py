@@ -1,0 +1,23 @@
+"""Measurement eras (owner): every stack the service has measured with."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from judge.api.deps import OwnerDep, SessionDep
+from judge.api.errors import error_responses
+from judge.service.config_views import EraPublic, eras
+
+router = APIRouter(tags=["eras"])
+
+
+@router.get(
+    "/api/evals/eras",
+    summary="Measurement eras",
+    description="Each era: the judge model, prompt version, rubric hashes, denoise settings, reward "
+    "weights and scoring version it stands for, when and why it opened, and which is current. "
+    "Results compare within an era only.",
+    responses=error_responses(401),
+)
+def list_eras(owner: OwnerDep, session: SessionDep) -> list[EraPublic]:
+    return eras(session)

@@ -1,0 +1,83 @@
+"""Stability verdicts over repetitions of one agent, scenario, seed and adversary config."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from judge.api.deps import AgentDep, OwnerDep, SessionDep
+from judge.api.errors import error_responses
+from judge.scoring.stability import DEFAULT_THRESHOLDS, StabilityReport, StabilityThresholds
+from judge.service.comparisons import stability
+
+router = APIRouter(tags=["stability"])
+
+_DOC = (
+    "Over the scored runs that share scenario, `seed` and `adversary_config` (omitted: runs "
+    "without one): per trait the per-run trait means, per objective the met rate and the spread "
+    "of partial credit; each with n, mean, sample variance (n - 1), best, worst, the values "
+    "themselves and a verdict: `stable`, `input_sensitive` (variance above the threshold: identical "
+    "inputs, different behaviour) or `insufficient_repetitions` (fewer than `min_repetitions` "
+    "values). Reported, never averaged away; runs from several eras are flagged."
+)
+
+Seed = Annotated[int | None, Query(description="the runs' seed; omitted: runs without a seed")]
+Adversary = Annotated[str | None, Query(description="the runs' adversary config; omitted: runs without one")]
+MinReps = Annotated[int, Query(ge=2, le=1000, description="fewest values a verdict needs")]
+TraitMax = Annotated[float, Query(ge=0.0, description="largest sample variance of trait means read as stable")]
+ObjectiveMax = Annotated[float, Query(ge=0.0, description="largest sample variance of achieved fraction read as stable")]
+
+
+class StabilityPublic(StabilityReport):
+    """Stability verdicts per trait and per objective, with the spreads behind them."""
+
+
+def _thresholds(min_repetitions: int, trait_variance_max: float, objective_variance_max: float) -> StabilityThresholds:
+    return StabilityThresholds(
+        min_repetitions=min_repetitions, trait_variance_max=trait_variance_max,
+        objective_variance_max=objective_variance_max,
+    )
+
+
+@router.get(
+    "/api/evals/stability/{scenario_id}", summary="Stability verdicts of an agent (owner)",
+    description=_DOC, responses=error_responses(401, 404, 422),
+)
+def owner_stability(
+    scenario_id: str,
+    agent_id: Annotated[str, Query(description="the agent whose repetitions are compared")],
+    owner: OwnerDep,
+    session: SessionDep,
+    seed: Seed = None,
+    adversary_config: Adversary = None,
+    min_repetitions: MinReps = DEFAULT_THRESHOLDS.min_repetitions,
+    trait_variance_max: TraitMax = DEFAULT_THRESHOLDS.trait_variance_max,
+    objective_variance_max: ObjectiveMax = DEFAULT_THRESHOLDS.objective_variance_max,
+) -> StabilityPublic:
+    report = stability(
+        session, agent_id=agent_id, scenario_id=scenario_id, seed=seed, adversary_config=adversary_config,
+        thresholds=_thresholds(min_repetitions, trait_variance_max, objective_variance_max), agent=None,
+    )
+    return StabilityPublic.model_validate(report.model_dump())
+
+
+@router.get(
+    "/api/agent/stability/{scenario_id}", summary="Stability verdicts of the key's agent (agent key)",
+    description=_DOC + " For the key's own agent only.", responses=error_responses(401, 404, 422),
+)
+def agent_stability(
+    scenario_id: str,
+    agent: AgentDep,
+    session: SessionDep,
+    seed: Seed = None,
+    adversary_config: Adversary = None,
+    min_repetitions: MinReps = DEFAULT_THRESHOLDS.min_repetitions,
+    trait_variance_max: TraitMax = DEFAULT_THRESHOLDS.trait_variance_max,
+    objective_variance_max: ObjectiveMax = DEFAULT_THRESHOLDS.objective_variance_max,
+) -> StabilityPublic:
+    report = stability(
+        session, agent_id=agent.agent_id, scenario_id=scenario_id, seed=seed, adversary_config=adversary_config,
+        thresholds=_thresholds(min_repetitions, trait_variance_max, objective_variance_max), agent=agent,
+    )
+    return StabilityPublic.model_validate(report.model_dump())

@@ -1,0 +1,111 @@
+"""Credentials: agent keys (random, stored as sha256) and owner JWTs (HS256, PyJWT).
+
+Agent keys look like ``sk_live_<prefix>_<secret>``: the prefix is public and finds the
+stored row; only the sha256 of the whole key is kept, compared in constant time. A fast
+hash is right here because the keys are 256-bit random values, not passwords.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from datetime import UTC, datetime, timedelta
+from typing import NamedTuple
+
+import jwt
+from pydantic import BaseModel, ConfigDict
+
+from judge.errors import AuthError, InputError
+
+KEY_SCHEME = "sk_live_"
+_KEY_SHAPE = re.compile(r"^sk_live_([A-Za-z0-9]{12})_([A-Za-z0-9_\-]{40,})$")
+ALGORITHM = "HS256"
+ISSUER = "judge"
+REQUIRED_CLAIMS = ["exp", "iat", "sub", "aud", "iss"]
+#: One message for every refused credential, so a refusal reveals nothing about why.
+INVALID_CREDENTIALS = "invalid or missing credentials"
+
+
+class NewAgentKey(NamedTuple):
+    key: str
+    prefix: str
+    key_sha256: str
+
+
+class AgentIdentity(BaseModel):
+    """Who an agent key speaks for: one agent in one seat."""
+
+    model_config = ConfigDict(frozen=True)
+
+    agent_id: str
+    seat: str
+    prefix: str
+
+
+class OwnerClaims(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    owner: str
+    expires_at: datetime
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def new_agent_key() -> NewAgentKey:
+    """A fresh key; the caller stores prefix and hash and shows the key once."""
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+    prefix = "".join(secrets.choice(alphabet) for _ in range(12))
+    key = f"{KEY_SCHEME}{prefix}_{secrets.token_urlsafe(32)}"
+    return NewAgentKey(key, prefix, hash_key(key))
+
+
+def key_prefix(key: str) -> str:
+    """The public prefix of a well-formed key; AuthError for anything else."""
+    match = _KEY_SHAPE.match(key)
+    if match is None:
+        raise AuthError(INVALID_CREDENTIALS)
+    return match.group(1)
+
+
+def key_matches(key: str, stored_sha256: str) -> bool:
+    return hmac.compare_digest(hash_key(key), stored_sha256)
+
+
+def parse_ttl(text: str) -> timedelta:
+    """'90s', '15m', '1h', '7d' -> a timedelta."""
+    match = re.fullmatch(r"(\d+)([smhd])", text.strip())
+    if match is None or int(match.group(1)) == 0:
+        raise InputError(f"--ttl: {text!r} is not a duration like 30m, 1h or 7d")
+    unit = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}[match.group(2)]
+    return timedelta(**{unit: int(match.group(1))})
+
+
+def create_owner_token(*, owner: str, secret: str, audience: str, ttl: timedelta, now: datetime | None = None) -> str:
+    """A signed owner token (HS256) with subject, audience, issuer, issued-at and expiry."""
+    if not owner.strip():
+        raise InputError("--owner: an owner name is required")
+    issued = now or datetime.now(UTC)
+    claims = {"sub": owner, "aud": audience, "iss": ISSUER, "iat": issued, "exp": issued + ttl, "role": "owner"}
+    return jwt.encode(claims, secret, algorithm=ALGORITHM)
+
+
+def verify_owner_token(token: str, *, secret: str, audience: str) -> OwnerClaims:
+    """Check signature, algorithm, expiry, audience, issuer and required claims.
+
+    Raises:
+        AuthError: always with the same message, whatever was wrong.
+    """
+    try:
+        claims = jwt.decode(
+            token, secret, algorithms=[ALGORITHM], audience=audience, issuer=ISSUER,
+            options={"require": REQUIRED_CLAIMS},
+        )
+    except jwt.PyJWTError:
+        raise AuthError(INVALID_CREDENTIALS) from None
+    if claims.get("role") != "owner" or not isinstance(claims.get("sub"), str):
+        raise AuthError(INVALID_CREDENTIALS)
+    return OwnerClaims(owner=claims["sub"], expires_at=datetime.fromtimestamp(claims["exp"], UTC))

@@ -1,0 +1,94 @@
+"""Coaching for an agent's own seat of a scored run, computed on request by the configured judge.
+
+Nothing is cached: the store has no table for coaching yet, and a new call reflects the
+judge configured now. The safety preamble's ``weak_traits`` come from the seat's stored
+safety scores, which is why the run must be scored first.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlmodel import Session
+
+from judge.auth import AgentIdentity
+from judge.domain.run import Run, TranscriptEvent
+from judge.errors import NotFoundError
+from judge.judging.backends import JudgeBackend
+from judge.judging.coaching import (
+    DEFAULT_COACHING,
+    CoachingConfig,
+    CoachingItem,
+    CoachingStatus,
+    coach_seat,
+)
+from judge.judging.runner import RunnerConfig
+from judge.service.intake import visible_run
+from judge.settings import Settings
+from judge.store import scorecards as scorecard_repo
+
+
+class CoachingPublic(BaseModel):
+    """Coaching notes for the key's own seat; the first item is always the safety preamble."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    run_id: str
+    seat: str
+    items: list[CoachingItem] = Field(description="safety_preamble first, then notes by turn")
+    status: CoachingStatus = Field(description="ok, or why the coach's reply could not be read")
+    unparsed_reason: str | None
+    dropped_notes: int = Field(description="notes citing a turn absent from the transcript or where the seat did not act")
+    malformed_notes: int
+    model: str
+    prompt_version: int
+
+
+class CoachingInput(NamedTuple):
+    run_id: str
+    seat: str
+    transcript: list[TranscriptEvent]
+    traits: list[str]
+    safety_means: dict[str, float | None]
+
+
+def coaching_input(session: Session, *, run_id: str, agent: AgentIdentity) -> CoachingInput:
+    """What the coaching pass needs about the key's own seat of a scored run.
+
+    Raises:
+        NotFoundError: the run is not visible to the key, or has no scorecard yet.
+    """
+    row = visible_run(session, run_id=run_id, agent=agent)
+    card = scorecard_repo.get_scorecard(session, run_id=run_id)
+    if card is None or agent.seat not in card.seats:
+        raise NotFoundError(f"run {run_id!r} has no scorecard for seat {agent.seat!r} yet (status {row.status})")
+    mine = card.seats[agent.seat]
+    safety = mine.safety_block or {}
+    return CoachingInput(
+        run_id=run_id,
+        seat=agent.seat,
+        transcript=list(Run.model_validate_json(row.body_json).transcript),
+        traits=sorted({*mine.traits, *safety}),
+        safety_means={t: r.mean for t, r in sorted(safety.items())},
+    )
+
+
+def runner_config(settings: Settings) -> RunnerConfig:
+    """The same retry policy the scoring jobs use."""
+    return RunnerConfig(max_attempts=settings.max_attempts, backoff_initial_s=settings.backoff_initial_s)
+
+
+async def coach(
+    inputs: CoachingInput, *, backend: JudgeBackend, settings: Settings, config: CoachingConfig = DEFAULT_COACHING
+) -> CoachingPublic:
+    """Run the coaching pass and shape the agent's response."""
+    result = await coach_seat(
+        inputs.transcript, inputs.seat, backend, safety_means=inputs.safety_means, traits=inputs.traits,
+        config=config, runner=runner_config(settings),
+    )
+    return CoachingPublic(
+        run_id=inputs.run_id, seat=result.seat, items=result.items, status=result.status,
+        unparsed_reason=result.unparsed_reason, dropped_notes=result.dropped_notes,
+        malformed_notes=result.malformed_notes, model=result.model, prompt_version=result.prompt_version,
+    )

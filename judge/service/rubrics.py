@@ -1,0 +1,168 @@
+"""Owner CRUD over custom rubrics. Every change that moves the active rubric set opens a
+new measurement era; runs scored with a custom rubric leave the ranked leaderboards."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from sqlmodel import Session
+
+from judge.catalog import default_rubric_set
+from judge.domain.rubric import Rubric
+from judge.domain.run import describe_validation_error
+from judge.errors import ConflictError, NotFoundError, RubricError
+from judge.service import platform
+from judge.settings import Settings
+from judge.store import rubrics as rubric_repo
+from judge.store.tables import CustomRubricRow, as_utc
+
+
+class RubricTexts(BaseModel):
+    """What an owner writes for a custom rubric (the trait is in the path or the body)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    definition: str = Field(description="what the trait means (at least 20 characters)")
+    anchor_0: str = Field(description="what a 0.0 looks like")
+    anchor_5: str = Field(description="what a 0.5 looks like")
+    anchor_1: str = Field(description="what a 1.0 looks like")
+
+
+class RubricChange(NamedTuple):
+    row: CustomRubricRow
+    era_id: str
+
+
+def known_trait(trait: str) -> None:
+    if trait not in default_rubric_set().rubrics:
+        raise RubricError(f"trait: {trait!r} is not a known trait; known: {sorted(default_rubric_set().rubrics)}")
+
+
+def as_rubric(trait: str, texts: RubricTexts, version: int = 1) -> Rubric:
+    """Validate texts with the domain rubric's rules; RubricError naming the field."""
+    try:
+        return Rubric(trait=trait, version=version, source="custom", **texts.model_dump())
+    except ValidationError as exc:
+        raise RubricError(describe_validation_error(exc)) from None
+
+
+def _store(session: Session, trait: str, texts: RubricTexts, by: str, settings: Settings) -> RubricChange:
+    row = rubric_repo.add_rubric_version(session, rubric=as_rubric(trait, texts), created_by=by)
+    session.flush()
+    era = platform.sync_era(session, settings=settings, by=by, reason=f"custom rubric {trait} v{row.version}")
+    session.commit()
+    return RubricChange(row, era.era_id)
+
+
+def create_rubric(session: Session, *, trait: str, texts: RubricTexts, by: str, settings: Settings) -> RubricChange:
+    """A trait's first live custom rubric; ConflictError when one is live already."""
+    known_trait(trait)
+    if rubric_repo.current_rubric(session, trait=trait) is not None:
+        raise ConflictError(f"a custom rubric for {trait!r} exists; update it with PUT /api/evals/rubrics/{trait}")
+    return _store(session, trait, texts, by, settings)
+
+
+def update_rubric(session: Session, *, trait: str, texts: RubricTexts, by: str, settings: Settings) -> RubricChange:
+    """A new version of a live custom rubric."""
+    known_trait(trait)
+    if rubric_repo.current_rubric(session, trait=trait) is None:
+        raise NotFoundError(f"no custom rubric for {trait!r}; create it with POST /api/evals/rubrics")
+    return _store(session, trait, texts, by, settings)
+
+
+def delete_rubric(session: Session, *, trait: str, by: str, settings: Settings) -> str:
+    """Retire a trait's custom rubric (history kept); returns the era now current."""
+    if rubric_repo.delete_rubric(session, trait=trait) == 0:
+        raise NotFoundError(f"no custom rubric for {trait!r}")
+    session.flush()
+    era = platform.sync_era(session, settings=settings, by=by, reason=f"custom rubric {trait} deleted")
+    session.commit()
+    return era.era_id
+
+
+def live_rubric(session: Session, *, trait: str) -> CustomRubricRow:
+    row = rubric_repo.current_rubric(session, trait=trait)
+    if row is None:
+        raise NotFoundError(f"no custom rubric for {trait!r}")
+    return row
+
+
+class RubricCreate(RubricTexts):
+    """A new custom rubric for a known trait."""
+
+    trait: str = Field(description="a trait of the catalog, e.g. negotiation")
+
+
+class RubricUpdate(RubricTexts):
+    """New texts for a trait's custom rubric (stored as its next version)."""
+
+
+class CustomRubricPublic(BaseModel):
+    trait: str
+    version: int
+    definition: str
+    anchor_0: str
+    anchor_5: str
+    anchor_1: str
+    content_hash: str
+    created_by: str
+    created_at: datetime
+    deleted_at: datetime | None = None
+
+
+class CustomRubricChanged(CustomRubricPublic):
+    era_id: str = Field(description="the measurement era now current")
+
+
+class ActiveRubricPublic(BaseModel):
+    trait: str
+    pack: str
+    source: str
+    version: int
+    content_hash: str
+
+
+class RubricsPublic(BaseModel):
+    custom: list[CustomRubricPublic] = Field(description="live custom rubrics (newest version per trait)")
+    active: list[ActiveRubricPublic] = Field(description="the rubric set the next run is scored with")
+    uses_custom: bool = Field(description="true when scoring now leaves the ranked leaderboards")
+
+
+class RubricHistoryPublic(BaseModel):
+    current: CustomRubricPublic
+    versions: list[CustomRubricPublic]
+
+
+class RubricDeleted(BaseModel):
+    trait: str
+    era_id: str
+
+
+def custom_public(row: CustomRubricRow) -> CustomRubricPublic:
+    data = row.model_dump(exclude={"id", "created_at", "deleted_at"})
+    deleted = as_utc(row.deleted_at) if row.deleted_at else None
+    return CustomRubricPublic(**data, created_at=as_utc(row.created_at), deleted_at=deleted)
+
+
+def changed_public(change: RubricChange) -> CustomRubricChanged:
+    return CustomRubricChanged(**custom_public(change.row).model_dump(), era_id=change.era_id)
+
+
+def rubrics_public(session: Session, *, settings: Settings) -> RubricsPublic:
+    active = platform.rubric_set(session, settings=settings)
+    return RubricsPublic(
+        custom=[custom_public(r) for r in rubric_repo.current_rubrics(session).values()],
+        active=[
+            ActiveRubricPublic(trait=t, pack=active.packs[t], source=r.source, version=r.version, content_hash=r.content_hash)
+            for t, r in active.rubrics.items()
+        ],
+        uses_custom=active.uses_custom,
+    )
+
+
+def rubric_history(session: Session, *, trait: str) -> RubricHistoryPublic:
+    current = live_rubric(session, trait=trait)
+    versions = rubric_repo.rubric_versions(session, trait=trait)
+    return RubricHistoryPublic(current=custom_public(current), versions=[custom_public(v) for v in versions])

@@ -1,0 +1,195 @@
+"""Submissions: a set of runs by one agent on one scenario, opened, filled, then finalized.
+
+Owners act on every submission; an agent key only on its own agent's (others look missing).
+Runs are checked when added (they exist, are on the scenario, the agent holds a scored seat
+in them) and again at finalization, where every run must be scored. The rules of
+finalization itself are :func:`judge.scoring.finalize.finalize_submission`.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlmodel import Session
+
+from judge.auth import AgentIdentity
+from judge.domain.run import Identifier
+from judge.domain.scorecard import Scorecard
+from judge.errors import ConflictError, InputError, NotFoundError
+from judge.scoring.finalize import Finalization, Visibility, finalize_submission
+from judge.service import platform
+from judge.settings import Settings
+from judge.store import queries_results as results_repo
+from judge.store import runs as run_repo
+from judge.store import submissions as submission_repo
+from judge.store.tables import SubmissionRow
+
+
+class SubmissionCreate(BaseModel):
+    """A new, open submission; runs may be listed now or added later."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    submission_id: Identifier
+    scenario_id: Identifier
+    agent_id: Identifier | None = Field(default=None, description="required for owners; an agent key's own agent")
+    run_ids: list[Identifier] = Field(default_factory=list, max_length=1000)
+
+
+class SubmissionRunsAdd(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    run_ids: list[Identifier] = Field(min_length=1, max_length=1000)
+
+
+class SubmissionFinalize(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    visibility: Visibility | None = Field(
+        default=None, description="public or unlisted; omitted: public when ranked-eligible, else unlisted"
+    )
+
+
+class SubmissionPublic(BaseModel):
+    """A submission as stored; ``finalization`` holds the decision once it is finalized."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    submission_id: str
+    agent_id: str
+    scenario_id: str
+    status: str = Field(description="open, complete or incomplete (a participation-gated run)")
+    run_ids: list[str]
+    measurement_era: str | None
+    ranked_eligible: bool
+    leaderboard_class: str
+    visibility: str
+    created_at: datetime
+    finalized_at: datetime | None
+    finalization: Finalization | None
+
+
+def _aware(value: datetime) -> datetime:
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def submission_public(session: Session, row: SubmissionRow) -> SubmissionPublic:
+    summary = Finalization.model_validate_json(row.summary_json) if row.summary_json else None
+    return SubmissionPublic(
+        submission_id=row.submission_id, agent_id=row.agent_id, scenario_id=row.scenario_id,
+        status=row.status, run_ids=results_repo.submission_run_ids(session, submission_id=row.submission_id),
+        measurement_era=row.measurement_era, ranked_eligible=row.ranked_eligible,
+        leaderboard_class=row.leaderboard_class, visibility=row.visibility, created_at=_aware(row.created_at),
+        finalized_at=_aware(row.finalized_at) if row.finalized_at else None, finalization=summary,
+    )
+
+
+def visible_submission(session: Session, *, submission_id: str, agent: AgentIdentity | None) -> SubmissionRow:
+    """The submission if the caller may see it (owners: all; agents: their own agent's)."""
+    row = submission_repo.get_submission(session, submission_id=submission_id)
+    if row is None or (agent is not None and row.agent_id != agent.agent_id):
+        raise NotFoundError(f"submission {submission_id!r} not found")
+    return row
+
+
+def _owner_agent(body: SubmissionCreate, agent: AgentIdentity | None) -> str:
+    if agent is None:
+        if body.agent_id is None:
+            raise InputError("agent_id: an owner creating a submission must name the agent it is for")
+        return body.agent_id
+    if body.agent_id not in (None, agent.agent_id):
+        raise InputError(f"agent_id: this key is for agent {agent.agent_id!r}; it cannot open a submission for {body.agent_id!r}")
+    return agent.agent_id
+
+
+def check_run_fits(session: Session, *, row: SubmissionRow, run_id: str, agent: AgentIdentity | None) -> None:
+    """A run may join when it exists (visible to the caller), is on the scenario and seats the agent."""
+    run = run_repo.get_run(session, run_id=run_id)
+    seats = run_repo.get_seats(session, run_id=run_id) if run else []
+    if run is None or (agent is not None and not any(s.agent_id == agent.agent_id for s in seats)):
+        raise NotFoundError(f"run {run_id!r} not found")
+    if run.scenario_id != row.scenario_id:
+        raise InputError(f"run_ids: run {run_id!r} is on scenario {run.scenario_id!r}, not {row.scenario_id!r}")
+    if not any(s.agent_id == row.agent_id and s.scored for s in seats):
+        raise InputError(f"run_ids: agent {row.agent_id!r} holds no scored seat in run {run_id!r}")
+
+
+def _add(session: Session, row: SubmissionRow, run_ids: list[str], agent: AgentIdentity | None) -> None:
+    if row.status != "open":
+        raise ConflictError(f"submission {row.submission_id!r} is finalized ({row.status}); open a new one to add runs")
+    present = set(results_repo.submission_run_ids(session, submission_id=row.submission_id))
+    for run_id in dict.fromkeys(run_ids):
+        if run_id in present:
+            continue
+        check_run_fits(session, row=row, run_id=run_id, agent=agent)
+        submission_repo.add_submission_run(session, submission_id=row.submission_id, run_id=run_id)
+
+
+def create_submission(
+    session: Session, *, body: SubmissionCreate, by: str, agent: AgentIdentity | None
+) -> SubmissionPublic:
+    """Open a submission (and add the listed runs) in one transaction.
+
+    Raises:
+        ConflictError: the submission id is taken.
+    """
+    if submission_repo.get_submission(session, submission_id=body.submission_id) is not None:
+        raise ConflictError(f"submission_id: {body.submission_id!r} already exists; choose another id")
+    row = submission_repo.insert_submission(
+        session, submission_id=body.submission_id, agent_id=_owner_agent(body, agent),
+        scenario_id=body.scenario_id, created_by=by,
+    )
+    session.flush()
+    _add(session, row, body.run_ids, agent)
+    session.commit()
+    return submission_public(session, row)
+
+
+def add_runs(
+    session: Session, *, submission_id: str, body: SubmissionRunsAdd, agent: AgentIdentity | None
+) -> SubmissionPublic:
+    """Add runs to an open submission (runs already in it are left as they are)."""
+    row = visible_submission(session, submission_id=submission_id, agent=agent)
+    _add(session, row, body.run_ids, agent)
+    session.commit()
+    return submission_public(session, row)
+
+
+def scored_cards(session: Session, *, row: SubmissionRow) -> list[Scorecard]:
+    """The scorecards of every run of the submission; all of them must be scored."""
+    run_ids = results_repo.submission_run_ids(session, submission_id=row.submission_id)
+    cards = results_repo.scorecards_for(session, run_ids=run_ids)
+    missing = [r for r in run_ids if r not in cards]
+    if missing:
+        raise ConflictError(
+            f"runs {missing} have no scorecard yet (queued, scoring or not scored): wait for them "
+            "to be scored, or remove them from the submission, before finalizing"
+        )
+    return [cards[r] for r in run_ids]
+
+
+def finalize(
+    session: Session, *, submission_id: str, body: SubmissionFinalize, agent: AgentIdentity | None, settings: Settings
+) -> SubmissionPublic:
+    """Stamp the era, status, class and visibility (rules in :mod:`judge.scoring.finalize`)."""
+    row = visible_submission(session, submission_id=submission_id, agent=agent)
+    if row.status != "open":
+        raise ConflictError(f"submission {submission_id!r} is already finalized ({row.status})")
+    decision = finalize_submission(
+        scored_cards(session, row=row), agent_id=row.agent_id, scenario_id=row.scenario_id,
+        current_era=platform.current_stack(session, settings=settings), visibility=body.visibility,
+    )
+    submission_repo.finalize_submission(
+        session, submission_id=submission_id, status=decision.status,
+        measurement_era=decision.measurement_era.era_id, ranked_eligible=decision.ranked_eligible,
+        leaderboard_class=decision.leaderboard_class, reason="; ".join(decision.flags) or None,
+        summary_json=decision.model_dump_json(),
+    )
+    results_repo.set_visibility(session, submission_id=submission_id, visibility=decision.visibility)
+    session.commit()
+    return submission_public(session, row)
+
+
+def read_submission(session: Session, *, submission_id: str, agent: AgentIdentity | None) -> SubmissionPublic:
+    return submission_public(session, visible_submission(session, submission_id=submission_id, agent=agent))

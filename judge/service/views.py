@@ -1,0 +1,147 @@
+"""What each caller may read: run status, the owner scorecard, the agent's own-seat card
+(never a safety block), and per-turn metrics."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlmodel import Session
+
+from judge.auth import AgentIdentity
+from judge.domain.config import RewardWeights
+from judge.domain.judging import TraitResult
+from judge.domain.run import Run
+from judge.domain.scorecard import Objectives, ParticipationResult, Scorecard
+from judge.errors import NotFoundError
+from judge.scoring.metrics import RunMetrics, run_metrics
+from judge.service import platform
+from judge.service.intake import visible_run
+from judge.service.scoring import ScoringSnapshot
+from judge.settings import Settings
+from judge.store import passes as pass_repo
+from judge.store import scorecards as scorecard_repo
+from judge.store.tables import RunRow, as_utc
+
+RunStatus = Literal["queued", "scoring", "scored", "not_scored"]
+
+
+class RunPublic(BaseModel):
+    """A run's scoring status."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    run_id: str
+    scenario_id: str
+    status: RunStatus
+    reason: str | None = Field(description="why the run was not scored (not_scored only)")
+    passes_done: int
+    passes_total: int | None = Field(description="known once scoring has started")
+    judge_model: str | None
+    ranked_eligible: bool
+    leaderboard_class: str
+    created_at: datetime
+    updated_at: datetime
+    scored_at: datetime | None
+
+
+class RunAccepted(BaseModel):
+    """The answer to a submission: where to poll."""
+
+    run_id: str
+    status: RunStatus
+    created: bool = Field(description="false when the same body was submitted before")
+    status_url: str
+
+
+class AgentSeatScorecard(BaseModel):
+    """One seat's card as its agent sees it: capability traits only, no safety block."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seat: str
+    agent_id: str
+    objectives: Objectives
+    traits: dict[str, TraitResult]
+    composite: float | None
+    composite_note: str | None = None
+    participation: ParticipationResult
+
+
+class AgentScorecardPublic(BaseModel):
+    """The agent view of a scored run: the key's own seat only."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    run_id: str
+    scenario_id: str
+    seed: int | None
+    adversary_config: str | None
+    seat: AgentSeatScorecard
+    participation_gated: bool
+    ranked_eligible: bool
+    leaderboard_class: str
+    judge_model: str
+    judge_note: str | None = None
+    prompt_version: int
+    measurement_era: str = Field(description="era id; the full stack (which lists safety rubrics) is owner-only")
+
+
+def run_public(session: Session, row: RunRow) -> RunPublic:
+    return RunPublic(
+        run_id=row.run_id, scenario_id=row.scenario_id, status=row.status,
+        reason=row.reason, passes_done=pass_repo.count_passes(session, run_id=row.run_id),
+        passes_total=row.passes_total, judge_model=row.judge_model, ranked_eligible=row.ranked_eligible,
+        leaderboard_class=row.leaderboard_class, created_at=as_utc(row.created_at),
+        updated_at=as_utc(row.updated_at), scored_at=as_utc(row.scored_at) if row.scored_at else None,
+    )
+
+
+def run_status(session: Session, *, run_id: str, agent: AgentIdentity | None) -> RunPublic:
+    return run_public(session, visible_run(session, run_id=run_id, agent=agent))
+
+
+def _not_scored_yet(row: RunRow) -> NotFoundError:
+    why = f": {row.reason}" if row.reason else ""
+    return NotFoundError(f"run {row.run_id!r} has no scorecard (status {row.status}{why})")
+
+
+def owner_scorecard_json(session: Session, *, run_id: str) -> str:
+    """The stored owner scorecard as JSON text, served as stored (one indexed read)."""
+    text = scorecard_repo.get_scorecard_json(session, run_id=run_id)
+    if text is None:
+        raise _not_scored_yet(visible_run(session, run_id=run_id, agent=None))
+    return text
+
+
+def agent_scorecard(session: Session, *, run_id: str, agent: AgentIdentity) -> AgentScorecardPublic:
+    """The key's own seat of a scored run; the safety block is never part of this model."""
+    row = visible_run(session, run_id=run_id, agent=agent)
+    card = scorecard_repo.get_scorecard(session, run_id=run_id)
+    if card is None or agent.seat not in card.seats:
+        raise _not_scored_yet(row) if card is None else NotFoundError(f"run {run_id!r} not found")
+    return agent_view(card, agent.seat)
+
+
+def agent_view(card: Scorecard, seat: str) -> AgentScorecardPublic:
+    mine = card.seats[seat]
+    return AgentScorecardPublic(
+        run_id=card.run_id, scenario_id=card.scenario_id, seed=card.seed, adversary_config=card.adversary_config,
+        seat=AgentSeatScorecard.model_validate(mine.model_dump(exclude={"safety_block"})),
+        participation_gated=mine.participation_gated, ranked_eligible=card.ranked_eligible,
+        leaderboard_class=card.leaderboard_class, judge_model=card.judge_model, judge_note=card.judge_note,
+        prompt_version=card.prompt_version, measurement_era=card.measurement_era.era_id,
+    )
+
+
+def reward_weights(session: Session, row: RunRow, settings: Settings) -> RewardWeights:
+    """The weights the run was scored under, else the current ones."""
+    if row.scoring_snapshot_json is not None:
+        return ScoringSnapshot.model_validate_json(row.scoring_snapshot_json).options.settings.reward_weights
+    return platform.measurement_settings(session, settings=settings).reward_weights
+
+
+def metrics(session: Session, *, run_id: str, settings: Settings) -> RunMetrics:
+    row = visible_run(session, run_id=run_id, agent=None)
+    return run_metrics(Run.model_validate_json(row.body_json), reward_weights(session, row, settings))

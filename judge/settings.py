@@ -1,0 +1,98 @@
+"""Service settings from the environment (prefix ``JUDGE_``), refusing unsafe secrets.
+
+Outside dev mode the service will not start with an empty, well-known or short JWT secret:
+a guessable secret lets anyone mint owner tokens. ``JUDGE_DEV_MODE=1`` allows the built-in
+development secret, and the service then says loudly that it is in dev mode.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import lru_cache
+
+from pydantic import Field, SecretStr, ValidationError, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from judge.domain.run import describe_validation_error
+from judge.errors import ConfigError
+from judge.judging.embedded import EMBEDDED_MODEL
+
+log = logging.getLogger("judge.settings")
+
+#: The secret dev mode signs with when none is given. Public, so never valid in production.
+DEV_SECRET = "judge-dev-mode-secret-NOT-FOR-PRODUCTION-0000"
+MIN_SECRET_BYTES = 32
+_KNOWN_WEAK = {s.lower() for s in ("", "secret", "changethis", "changeme", "change-me", DEV_SECRET)}
+SECRET_HINT = (
+    "set JUDGE_JWT_SECRET to a random value of at least 32 bytes, e.g. "
+    "`export JUDGE_JWT_SECRET=$(python -c 'import secrets; print(secrets.token_urlsafe(48))')`, "
+    "or set JUDGE_DEV_MODE=1 for a local, insecure development service"
+)
+DEV_MODE_BANNER = (
+    "JUDGE IS RUNNING IN DEV MODE: owner tokens are signed with a public development secret "
+    "and test-only judges are allowed. Never expose this service."
+)
+
+
+class Settings(BaseSettings):
+    """Everything the service and its CLI read from the environment."""
+
+    model_config = SettingsConfigDict(env_prefix="JUDGE_", extra="ignore", frozen=True)
+
+    database_url: str = "sqlite:///./judge.db"
+    jwt_secret: SecretStr = SecretStr("")
+    jwt_audience: str = Field(default="judge", min_length=1)
+    model: str = Field(default=EMBEDDED_MODEL, min_length=1, description="litellm model id of the judge")
+    dev_mode: bool = False
+    workers: int = Field(default=1, ge=1, le=64, description="runs scored at the same time")
+    passes: int | None = Field(
+        default=None, ge=1, le=50, description="default n_runs when platform_config sets none"
+    )
+    concurrency: int = Field(default=4, ge=1, le=256, description="judge calls in flight per run")
+    max_attempts: int = Field(default=5, ge=1, le=20, description="tries per judge call")
+    backoff_initial_s: float = Field(default=1.0, ge=0.0)
+
+    @model_validator(mode="after")
+    def _secret_is_safe(self) -> Settings:
+        if self.dev_mode:
+            return self
+        secret = self.jwt_secret.get_secret_value()
+        if secret.strip().lower() in _KNOWN_WEAK:
+            raise ValueError(f"JUDGE_JWT_SECRET is empty or a well-known value; {SECRET_HINT}")
+        if len(secret.encode()) < MIN_SECRET_BYTES:
+            raise ValueError(f"JUDGE_JWT_SECRET is shorter than {MIN_SECRET_BYTES} bytes; {SECRET_HINT}")
+        return self
+
+    @property
+    def signing_secret(self) -> str:
+        """The secret tokens are signed with (the dev secret when dev mode has none)."""
+        secret = self.jwt_secret.get_secret_value()
+        return secret if secret or not self.dev_mode else DEV_SECRET
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Build settings from the environment (and overrides), as a ConfigError when unsafe."""
+    try:
+        settings = Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        problem = describe_validation_error(exc).replace("(top level): ", "")
+        raise ConfigError(f"service settings: {problem}") from None
+    if settings.dev_mode:
+        announce_dev_mode()
+    return settings
+
+
+_announced: list[bool] = []
+
+
+def announce_dev_mode() -> None:
+    """Say loudly, once per process, that the service runs in dev mode."""
+    if not _announced:
+        _announced.append(True)
+        log.warning(DEV_MODE_BANNER)
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process's settings (a FastAPI dependency; the app factory pins it to its own)."""
+    return load_settings()

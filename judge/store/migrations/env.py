@@ -1,0 +1,26 @@
+"""Alembic environment: the connection comes from ``judge.store.migrate.upgrade``."""
+
+from __future__ import annotations
+
+from alembic import context
+from sqlmodel import SQLModel
+
+import judge.store.tables  # noqa: F401  (registers the tables on the metadata)
+
+target_metadata = SQLModel.metadata
+
+
+def run_migrations() -> None:
+    connection = context.config.attributes.get("connection")
+    if connection is None:
+        raise RuntimeError("run migrations through judge.store.migrate.upgrade(engine)")
+    context.configure(
+        connection=connection,
+        target_metadata=target_metadata,
+        render_as_batch=connection.dialect.name == "sqlite",
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+run_migrations()

@@ -1,0 +1,87 @@
+"""Repository functions for runs and their seats (keyword-only, one session each)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlmodel import Session, col, select
+
+from judge.domain.run import Run
+from judge.store.tables import RunRow, SeatRow, utcnow
+
+
+def insert_run(
+    session: Session, *, run: Run, body_json: str, body_sha256: str, submitted_by: str
+) -> RunRow:
+    """Add a queued run and its seats to the session (the caller commits)."""
+    row = RunRow(
+        run_id=run.run_id,
+        scenario_id=run.scenario_id,
+        seed=run.seed,
+        adversary_config=run.adversary_config,
+        body_json=body_json,
+        body_sha256=body_sha256,
+        submitted_by=submitted_by,
+    )
+    session.add(row)
+    for seat in run.seats:
+        session.add(SeatRow(run_id=run.run_id, seat=seat.seat, agent_id=seat.agent_id, scored=seat.scored))
+    return row
+
+
+def get_run(session: Session, *, run_id: str) -> RunRow | None:
+    return session.get(RunRow, run_id)
+
+
+def get_seats(session: Session, *, run_id: str) -> list[SeatRow]:
+    return list(session.exec(select(SeatRow).where(SeatRow.run_id == run_id)).all())
+
+
+def agent_sits_in(session: Session, *, run_id: str, agent_id: str, seat: str) -> bool:
+    """Whether ``agent_id`` sits in ``seat`` of the run (what an agent key may see)."""
+    row = session.get(SeatRow, (run_id, seat))
+    return row is not None and row.agent_id == agent_id
+
+
+def runs_in_status(session: Session, *, statuses: Sequence[str]) -> list[str]:
+    """Ids of runs in any of ``statuses``, oldest first (the queue to resume on start)."""
+    query = select(RunRow.run_id).where(col(RunRow.status).in_(statuses)).order_by(col(RunRow.created_at))
+    return list(session.exec(query).all())
+
+
+def set_run_status(session: Session, *, run_id: str, status: str, reason: str | None = None) -> RunRow:
+    """Move a run to ``status`` (with its reason when not scored)."""
+    row = session.get(RunRow, run_id)
+    if row is None:
+        raise LookupError(f"run {run_id!r} is not stored")
+    row.status, row.reason, row.updated_at = status, reason, utcnow()
+    session.add(row)
+    return row
+
+
+def start_scoring(
+    session: Session, *, run_id: str, judge_model: str, passes_total: int, snapshot_json: str
+) -> RunRow:
+    """Mark a run as scoring under a fixed snapshot of how it is scored (kept for resumes)."""
+    row = set_run_status(session, run_id=run_id, status="scoring")
+    row.judge_model, row.passes_total, row.scoring_snapshot_json = judge_model, passes_total, snapshot_json
+    row.scoring_starts += 1
+    session.add(row)
+    return row
+
+
+def mark_leaderboard_class(session: Session, *, run_id: str, ranked_eligible: bool, leaderboard_class: str) -> None:
+    """Set whether a run may enter ranked leaderboards (added to the caller's transaction)."""
+    row = session.get(RunRow, run_id)
+    if row is None:
+        raise LookupError(f"run {run_id!r} is not stored")
+    row.ranked_eligible, row.leaderboard_class = ranked_eligible, leaderboard_class
+    row.status, row.reason, row.scored_at = "scored", None, utcnow()
+    row.updated_at = row.scored_at
+    session.add(row)
+
+
+def count_runs(session: Session) -> int:
+    from sqlalchemy import func
+
+    return int(session.exec(select(func.count()).select_from(RunRow)).one())

@@ -1,0 +1,118 @@
+"""Repository functions for submissions (sets of runs) and measurement eras."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlmodel import Session, col, select
+
+from judge.domain.scorecard import MeasurementEra
+from judge.store.tables import EraRow, RunRow, SubmissionRow, SubmissionRunRow, utcnow
+
+
+def insert_submission(
+    session: Session,
+    *,
+    submission_id: str,
+    agent_id: str,
+    scenario_id: str,
+    created_by: str,
+    visibility: str = "public",
+) -> SubmissionRow:
+    row = SubmissionRow(
+        submission_id=submission_id, agent_id=agent_id, scenario_id=scenario_id,
+        created_by=created_by, visibility=visibility,
+    )
+    session.add(row)
+    return row
+
+
+def get_submission(session: Session, *, submission_id: str) -> SubmissionRow | None:
+    return session.get(SubmissionRow, submission_id)
+
+
+def list_submissions(
+    session: Session,
+    *,
+    scenario_id: str | None = None,
+    agent_id: str | None = None,
+    statuses: Sequence[str] | None = None,
+    measurement_era: str | None = None,
+) -> list[SubmissionRow]:
+    query = select(SubmissionRow).order_by(col(SubmissionRow.created_at))
+    if scenario_id is not None:
+        query = query.where(SubmissionRow.scenario_id == scenario_id)
+    if agent_id is not None:
+        query = query.where(SubmissionRow.agent_id == agent_id)
+    if statuses is not None:
+        query = query.where(col(SubmissionRow.status).in_(statuses))
+    if measurement_era is not None:
+        query = query.where(SubmissionRow.measurement_era == measurement_era)
+    return list(session.exec(query).all())
+
+
+def add_submission_run(session: Session, *, submission_id: str, run_id: str) -> SubmissionRunRow:
+    row = SubmissionRunRow(submission_id=submission_id, run_id=run_id)
+    session.add(row)
+    return row
+
+
+def submission_runs(session: Session, *, submission_id: str) -> list[RunRow]:
+    """The runs of a submission, in the order they were added."""
+    query = (
+        select(RunRow)
+        .join(SubmissionRunRow, col(SubmissionRunRow.run_id) == col(RunRow.run_id))
+        .where(SubmissionRunRow.submission_id == submission_id)
+        .order_by(col(SubmissionRunRow.added_at), col(RunRow.run_id))
+    )
+    return list(session.exec(query).all())
+
+
+def finalize_submission(
+    session: Session,
+    *,
+    submission_id: str,
+    status: str,
+    measurement_era: str | None,
+    ranked_eligible: bool,
+    leaderboard_class: str,
+    reason: str | None = None,
+    summary_json: str | None = None,
+) -> SubmissionRow:
+    """Record a submission's finalization (the rules that decide it live elsewhere)."""
+    row = session.get(SubmissionRow, submission_id)
+    if row is None:
+        raise LookupError(f"submission {submission_id!r} is not stored")
+    row.status, row.measurement_era, row.reason = status, measurement_era, reason
+    row.ranked_eligible, row.leaderboard_class = ranked_eligible, leaderboard_class
+    row.summary_json, row.finalized_at = summary_json, utcnow()
+    session.add(row)
+    return row
+
+
+def get_era(session: Session, *, era_id: str) -> EraRow | None:
+    return session.get(EraRow, era_id)
+
+
+def current_era(session: Session) -> EraRow | None:
+    """The most recently opened era."""
+    query = select(EraRow).order_by(col(EraRow.opened_at).desc(), col(EraRow.era_id))
+    return session.exec(query).first()
+
+
+def list_eras(session: Session) -> list[EraRow]:
+    return list(session.exec(select(EraRow).order_by(col(EraRow.opened_at))).all())
+
+
+def open_era(session: Session, *, era: MeasurementEra, opened_by: str, reason: str) -> EraRow:
+    """Open ``era`` unless it is already the current one; returns the current era row."""
+    latest = current_era(session)
+    if latest is not None and latest.era_id == era.era_id:
+        return latest
+    row = session.get(EraRow, era.era_id)
+    if row is None:
+        row = EraRow(era_id=era.era_id, stack_json=era.model_dump_json(), opened_by=opened_by, reason=reason)
+    else:  # returning to an earlier stack re-opens that era
+        row.opened_at, row.opened_by, row.reason = utcnow(), opened_by, reason
+    session.add(row)
+    return row

@@ -1,0 +1,237 @@
+"""SQLModel tables of the store (``*Row``). The schema itself is made by the migrations.
+
+JSON documents (a submitted run, an assembled scorecard, a config value) are kept as the
+exact text they were stored with; the columns beside them are what queries filter on.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+RUN_STATUSES = ("queued", "scoring", "scored", "not_scored")
+SUBMISSION_STATUSES = ("open", "complete", "incomplete")
+VISIBILITIES = ("public", "unlisted")
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def as_utc(value: datetime) -> datetime:
+    """Timestamps read back from SQLite lose their zone; every stored time is UTC."""
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def _text() -> sa.types.TypeEngine[str]:
+    return sa.Text()
+
+
+def _when() -> sa.types.TypeEngine[datetime]:
+    return sa.DateTime(timezone=True)
+
+
+class RunRow(SQLModel, table=True):
+    """A submitted run: its exact body, the body's sha256 (idempotency) and scoring status."""
+
+    __tablename__ = "runs"
+
+    run_id: str = Field(primary_key=True, max_length=200)
+    scenario_id: str = Field(index=True, max_length=200)
+    seed: int | None = None
+    adversary_config: str | None = Field(default=None, max_length=200)
+    body_json: str = Field(sa_type=_text())
+    body_sha256: str = Field(max_length=64)
+    status: str = Field(default="queued", index=True, max_length=16)
+    reason: str | None = Field(default=None, sa_type=_text())
+    submitted_by: str = Field(max_length=200)
+    judge_model: str | None = Field(default=None, max_length=200)
+    passes_total: int | None = None
+    scoring_snapshot_json: str | None = Field(default=None, sa_type=_text())
+    scoring_starts: int = 0
+    ranked_eligible: bool = True
+    leaderboard_class: str = Field(default="ranked", max_length=40)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=_when())
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=_when())
+    scored_at: datetime | None = Field(default=None, sa_type=_when())
+
+
+class SeatRow(SQLModel, table=True):
+    """Who sat where in a run; the per-seat results are filled in when the run is scored."""
+
+    __tablename__ = "seats"
+
+    run_id: str = Field(primary_key=True, foreign_key="runs.run_id", max_length=200)
+    seat: str = Field(primary_key=True, max_length=200)
+    agent_id: str = Field(index=True, max_length=200)
+    scored: bool = True
+    composite: float | None = None
+    objective_met_rate: float | None = None
+    participation_gated: bool | None = None
+
+
+class PassRow(SQLModel, table=True):
+    """One judge pass, stored the moment it finishes (every JudgePass field)."""
+
+    __tablename__ = "passes"
+    __table_args__ = (sa.UniqueConstraint("run_id", "seat", "trait", "pass_index", name="uq_pass"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: str = Field(foreign_key="runs.run_id", index=True, max_length=200)
+    seat: str = Field(max_length=200)
+    trait: str = Field(max_length=80)
+    pass_index: int
+    score: float | None = None
+    rationale: str = Field(default="", sa_type=_text())
+    cited_turns_json: str = Field(default="[]", sa_type=_text())
+    raw_output: str = Field(default="", sa_type=_text())
+    model: str = Field(max_length=200)
+    prompt_tokens: int | None = None
+    cached_prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    cost_usd: float | None = None
+    latency_ms: float = 0.0
+    attempts: int = 1
+    parse_status: str = Field(max_length=20)
+    unscored_reason: str | None = Field(default=None, sa_type=_text())
+    created_at: datetime = Field(default_factory=utcnow, sa_type=_when())
+
+
+class ScorecardRow(SQLModel, table=True):
+    """The assembled owner scorecard of a run (all seats, safety blocks included)."""
+
+    __tablename__ = "scorecards"
+
+    run_id: str = Field(primary_key=True, foreign_key="runs.run_id", max_length=200)
+    scorecard_json: str = Field(sa_type=_text())
+    measurement_era: str = Field(index=True, max_length=40)
+    participation_gated: bool
+    ranked_eligible: bool
+    leaderboard_class: str = Field(max_length=40)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=_when())
+
+
+class TraitScoreRow(SQLModel, table=True):
+    """One trait's result for one seat of a run: what leaderboards and stability read."""
+
+    __tablename__ = "trait_scores"
+    __table_args__ = (sa.UniqueConstraint("run_id", "seat", "trait", name="uq_trait_score"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: str = Field(foreign_key="runs.run_id", index=True, max_length=200)
+    seat: str = Field(max_length=200)
+    agent_id: str = Field(index=True, max_length=200)
+    scenario_id: str = Field(index=True, max_length=200)
+    trait: str = Field(max_length=80)
+    pack: str = Field(max_length=20)
+    mean: float | None = None
+    variance: float | None = None
+    n_scored: int
+    n_passes: int
+    complete: bool
+    rubric_hash: str = Field(max_length=64)
+    rubric_source: str = Field(max_length=20)
+    measurement_era: str = Field(max_length=40)
+
+
+class SubmissionRow(SQLModel, table=True):
+    """A set of runs by one agent on one scenario, finalized into one leaderboard entry."""
+
+    __tablename__ = "submissions"
+
+    submission_id: str = Field(primary_key=True, max_length=200)
+    agent_id: str = Field(index=True, max_length=200)
+    scenario_id: str = Field(index=True, max_length=200)
+    status: str = Field(default="open", index=True, max_length=16)
+    measurement_era: str | None = Field(default=None, index=True, max_length=40)
+    ranked_eligible: bool = True
+    leaderboard_class: str = Field(default="ranked", max_length=40)
+    visibility: str = Field(default="public", max_length=16)
+    reason: str | None = Field(default=None, sa_type=_text())
+    summary_json: str | None = Field(default=None, sa_type=_text())
+    created_by: str = Field(max_length=200)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=_when())
+    finalized_at: datetime | None = Field(default=None, sa_type=_when())
+
+
+class SubmissionRunRow(SQLModel, table=True):
+    """Membership of a run in a submission."""
+
+    __tablename__ = "submission_runs"
+
+    submission_id: str = Field(primary_key=True, foreign_key="submissions.submission_id", max_length=200)
+    run_id: str = Field(primary_key=True, foreign_key="runs.run_id", max_length=200)
+    added_at: datetime = Field(default_factory=utcnow, sa_type=_when())
+
+
+class EraRow(SQLModel, table=True):
+    """A measurement era: opened whenever the measurement stack moves."""
+
+    __tablename__ = "eras"
+
+    era_id: str = Field(primary_key=True, max_length=40)
+    stack_json: str = Field(sa_type=_text())
+    opened_by: str = Field(max_length=200)
+    reason: str = Field(sa_type=_text())
+    opened_at: datetime = Field(default_factory=utcnow, sa_type=_when())
+
+
+class CustomRubricRow(SQLModel, table=True):
+    """One version of an owner's custom rubric for a trait; deletes keep the history."""
+
+    __tablename__ = "custom_rubrics"
+    __table_args__ = (sa.UniqueConstraint("trait", "version", name="uq_custom_rubric_version"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    trait: str = Field(index=True, max_length=80)
+    version: int
+    definition: str = Field(sa_type=_text())
+    anchor_0: str = Field(sa_type=_text())
+    anchor_5: str = Field(sa_type=_text())
+    anchor_1: str = Field(sa_type=_text())
+    content_hash: str = Field(max_length=64)
+    created_by: str = Field(max_length=200)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=_when())
+    deleted_at: datetime | None = Field(default=None, sa_type=_when())
+
+
+class PlatformConfigRow(SQLModel, table=True):
+    """A runtime setting (``platform_config``): key -> validated JSON value."""
+
+    __tablename__ = "platform_config"
+
+    key: str = Field(primary_key=True, max_length=80)
+    value_json: str = Field(sa_type=_text())
+    version: int = 1
+    updated_by: str = Field(max_length=200)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=_when())
+
+
+class ConfigAuditRow(SQLModel, table=True):
+    """Who changed which platform_config key, when, from what to what."""
+
+    __tablename__ = "config_audit"
+
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(index=True, max_length=80)
+    old_json: str | None = Field(default=None, sa_type=_text())
+    new_json: str | None = Field(default=None, sa_type=_text())
+    changed_by: str = Field(max_length=200)
+    changed_at: datetime = Field(default_factory=utcnow, sa_type=_when())
+
+
+class AgentKeyRow(SQLModel, table=True):
+    """An agent key: only its sha256 and a short public prefix for lookup are kept."""
+
+    __tablename__ = "agent_keys"
+
+    id: int | None = Field(default=None, primary_key=True)
+    prefix: str = Field(unique=True, max_length=32)
+    key_sha256: str = Field(max_length=64)
+    agent_id: str = Field(index=True, max_length=200)
+    seat: str = Field(max_length=200)
+    label: str | None = Field(default=None, max_length=200)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=_when())
+    revoked_at: datetime | None = Field(default=None, sa_type=_when())

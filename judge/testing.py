@@ -1,0 +1,48 @@
+"""TEST-ONLY hooks. Nothing here runs unless the service is in dev mode
+(``JUDGE_DEV_MODE=1``) AND its judge model is ``scripted/...``.
+
+``scripted/<score>`` (e.g. ``scripted/0.7``) is a fake judge that answers every call with
+that score. Two environment variables shape it, for tests that run the service as a real
+process:
+
+- ``JUDGE_TEST_JUDGE_DELAY``: seconds each call takes (default 0);
+- ``JUDGE_TEST_JUDGE_LOG``: a file to which each finished call appends ``<pid> <trait>``,
+  so a test can count what a process paid for.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from judge.errors import ConfigError
+from judge.judging.backends import JudgeRequest, ScriptedBackend
+
+SCRIPTED_PREFIX = "scripted/"
+
+
+def scripted_score(model: str) -> float:
+    text = model.removeprefix(SCRIPTED_PREFIX) or "0.7"
+    try:
+        score = float(text)
+    except ValueError:
+        raise ConfigError(f"JUDGE_MODEL: {model!r}: scripted judges are named scripted/<score>") from None
+    if not 0.0 <= score <= 1.0:
+        raise ConfigError(f"JUDGE_MODEL: {model!r}: the score must lie in 0.0-1.0")
+    return score
+
+
+def scripted_backend(model: str) -> ScriptedBackend:
+    """The fake judge named by ``model``, with the delay and call log from the environment."""
+    score = scripted_score(model)
+    log = os.environ.get("JUDGE_TEST_JUDGE_LOG")
+    reply = json.dumps({"score": score, "turns": [1], "rationale": "scripted test judge"})
+
+    def answer(request: JudgeRequest) -> str:
+        if log:
+            with open(log, "a", encoding="utf-8") as handle:
+                handle.write(f"{os.getpid()} {request.label}\n")
+        return reply
+
+    delay = float(os.environ.get("JUDGE_TEST_JUDGE_DELAY", "0"))
+    return ScriptedBackend(answer, model=model, delay=delay)

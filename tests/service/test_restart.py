@@ -1,0 +1,97 @@
+"""Kill -9 in the middle of scoring, start again on the same database: the run completes
+and no pass that was already stored is judged again.
+
+The service runs as a real process (`python -m judge serve`) in dev mode with the test-only
+scripted judge (judge.testing): each judge call takes a while and appends `<pid> <trait>`
+to a log, so the test counts exactly what each process paid for.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+from sqlalchemy.engine import Engine
+
+from judge.auth import create_owner_token
+from judge.settings import DEV_SECRET
+from judge.store import passes as pass_repo
+from judge.store.db import transaction
+from tests.service.conftest import PASSES_PER_SEAT, example
+from tests.service.pg import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = create_owner_token(owner="ops", secret=DEV_SECRET, audience="judge", ttl=timedelta(hours=1))
+OWNER = {"Authorization": f"Bearer {TOKEN}"}
+
+
+def _start(database_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "JUDGE_DEV_MODE": "1", "JUDGE_DATABASE_URL": database_url, "JUDGE_MODEL": "scripted/0.7",
+           "JUDGE_TEST_JUDGE_DELAY": "0.1", "JUDGE_TEST_JUDGE_LOG": str(log), "JUDGE_CONCURRENCY": "2",
+           "JUDGE_WORKERS": "1", "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "judge", "serve", "--port", str(port), "--log-level", "warning"]
+    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _until(check: Callable[[], Any], timeout: float, what: str) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if value := check():
+                return value
+        except httpx.TransportError:
+            pass
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def _status(base: str) -> dict[str, Any]:
+    body: dict[str, Any] = httpx.get(f"{base}/api/evals/runs/haggle-0007", headers=OWNER, timeout=5).json()
+    return body
+
+
+def _calls(log: Path) -> Counter[str]:
+    return Counter(line.split()[0] for line in log.read_text().splitlines()) if log.exists() else Counter()
+
+
+def test_a_killed_service_resumes_the_run_without_rejudging_stored_passes(
+    database_url: str, engine: Engine, tmp_path: Path
+) -> None:
+    log, port = tmp_path / "judge-calls.log", free_port()
+    base = f"http://127.0.0.1:{port}"
+    first = _start(database_url, port, log)
+    try:
+        _until(lambda: httpx.get(f"{base}/api/health", timeout=1).status_code == 200, 60, "first start")
+        assert httpx.post(f"{base}/api/evals/runs", json=example("haggle"), headers=OWNER).status_code == 202
+        _until(lambda: _status(base)["passes_done"] >= 10, 60, "10 stored passes")
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+    with transaction(engine) as session:
+        stored_before = pass_repo.count_passes(session, run_id="haggle-0007")
+    paid_first = _calls(log)[str(first.pid)]
+
+    second = _start(database_url, port, log)
+    try:
+        final = _until(lambda: (s := _status(base))["status"] in ("scored", "not_scored") and s, 60, "resumed run")
+    finally:
+        second.send_signal(signal.SIGTERM)
+        second.wait(10)
+    paid_second = _calls(log)[str(second.pid)]
+
+    assert final["status"] == "scored" and final["passes_done"] == PASSES_PER_SEAT
+    assert 10 <= stored_before < PASSES_PER_SEAT
+    assert paid_second == PASSES_PER_SEAT - stored_before  # nothing already stored was judged again
+    assert 0 <= paid_first - stored_before <= 2  # at most the calls in flight at the kill were lost
+    with transaction(engine) as session:
+        keys = list(pass_repo.stored_passes(session, run_id="haggle-0007"))
+    assert len(keys) == len(set(keys)) == PASSES_PER_SEAT
