@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from functools import lru_cache
+from pathlib import Path
 
 from pydantic import Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -44,6 +45,11 @@ class Settings(BaseSettings):
     jwt_audience: str = Field(default="judge", min_length=1)
     model: str = Field(default=EMBEDDED_MODEL, min_length=1, description="litellm model id of the judge")
     dev_mode: bool = False
+    scenarios_dir: Path | None = Field(
+        default=None,
+        description="folder of scenario folders (*/scenario.yaml); a run whose scenario is there "
+        "gets its state checks on the scorecard; relative world paths resolve against it",
+    )
     workers: int = Field(default=1, ge=1, le=64, description="runs scored at the same time")
     passes: int | None = Field(
         default=None, ge=1, le=50, description="default n_runs when platform_config sets none"

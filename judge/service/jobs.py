@@ -16,6 +16,7 @@ import threading
 from sqlalchemy.engine import Engine
 
 from judge.errors import JudgeBackendError, JudgeError
+from judge.checks import find_scenario
 from judge.pipeline import score_run_async
 from judge.service.scoring import (
     BackendFactory,
@@ -39,9 +40,12 @@ async def score_one(engine: Engine, *, run_id: str, settings: Settings, backends
         if job is None:
             return
         options = job.snapshot.options
+        scenarios = settings.scenarios_dir
         card = await score_run_async(
             job.run, options=options, rubrics=job.snapshot.rubrics, backend=backends(options.judge_model),
             done=job.done, on_pass=pass_writer(engine, run_id=run_id),
+            scenario=find_scenario(job.run.scenario_id, scenarios) if scenarios else None,
+            base_dir=scenarios,
         )
         store_scorecard(engine, card=card)
     except JudgeBackendError as exc:
