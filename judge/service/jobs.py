@@ -15,8 +15,8 @@ import threading
 
 from sqlalchemy.engine import Engine
 
-from judge.errors import JudgeBackendError, JudgeError
 from judge.checks import find_scenario
+from judge.errors import JudgeBackendError, JudgeError
 from judge.pipeline import score_run_async
 from judge.service.scoring import (
     BackendFactory,

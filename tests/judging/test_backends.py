@@ -3,7 +3,12 @@ import litellm
 import pytest
 
 from judge.errors import PermanentJudgeError, TransientJudgeError
-from judge.judging.backends import JudgeRequest, LiteLLMBackend, classify_litellm_error, reply_from_response
+from judge.judging.backends import (
+    JudgeRequest,
+    LiteLLMBackend,
+    classify_litellm_error,
+    reply_from_response,
+)
 from judge.judging.prompt import judge_messages
 
 
