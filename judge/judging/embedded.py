@@ -34,9 +34,11 @@ EMBEDDED_NOTE = (
 N_CTX = 8192
 
 #: The verdict as a grammar rather than a converted schema: llama.cpp's schema conversion
-#: does not enforce numeric bounds, and a tiny model readily writes "score": 100.
+#: does not enforce numeric bounds, and a tiny model readily writes "score": 100. The reason
+#: comes first and the score last, so the model states why before it commits to a number
+#: (with the score first, SmolLM2 answered 0.0 for every trait of the example run).
 VERDICT_GRAMMAR = r"""
-root      ::= "{" ws "\"score\":" ws score "," ws "\"turns\":" ws turns "," ws "\"rationale\":" ws rationale ws "}"
+root      ::= "{" ws "\"rationale\":" ws rationale "," ws "\"turns\":" ws turns "," ws "\"score\":" ws score ws "}"
 score     ::= "0" ("." [0-9] [0-9]?)? | "1" (".0" "0"?)?
 turns     ::= "[" ws (turn ("," ws turn){0,4})? ws "]"
 turn      ::= [0-9] [0-9]? [0-9]? [0-9]?
