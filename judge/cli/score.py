@@ -15,7 +15,7 @@ from judge.cli.render import render_scorecard
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.scenario import Scenario
 from judge.domain.scorecard import Scorecard
-from judge.errors import RunFormatError
+from judge.errors import InputError
 from judge.judging.embedded import EMBEDDED_MODEL
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import ScoringOptions, score_run
@@ -37,9 +37,9 @@ def register(sub: Any) -> None:
 
 def options_from(args: argparse.Namespace) -> ScoringOptions:
     if args.passes is not None and args.passes < 1:
-        raise RunFormatError("--passes must be at least 1")
+        raise InputError("--passes must be at least 1")
     if args.concurrency < 1 or args.attempts < 1:
-        raise RunFormatError("--concurrency and --attempts must be at least 1")
+        raise InputError("--concurrency and --attempts must be at least 1")
     denoise = DenoiseConfig(n_runs=args.passes) if args.passes else DenoiseConfig()
     return ScoringOptions(
         judge_model=args.judge or os.environ.get("JUDGE_MODEL") or EMBEDDED_MODEL,

@@ -23,7 +23,7 @@ from judge.domain.run import ActionEvent, DoneEvent, MessageEvent, TranscriptEve
 from judge.judging.backends import JudgeBackend, JudgeRequest
 from judge.judging.prompt import transcript_block
 from judge.judging.runner import RunnerConfig, call_with_retries
-from judge.judging.verdict import _REFUSAL, _json_objects
+from judge.judging.verdict import REFUSAL, json_objects
 
 COACHING_PROMPT_VERSION = 1
 
@@ -189,9 +189,9 @@ def parse_notes(
     """Notes from the last ``{"notes": [...]}`` object of a reply, checked against the transcript."""
     if refused:
         return ParsedNotes("refused", [], 0, 0, "the provider refused to answer")
-    found = [o for o in _json_objects(text) if isinstance(o.get("notes"), list)]
+    found = [o for o in json_objects(text) if isinstance(o.get("notes"), list)]
     if not found:
-        if _REFUSAL.search(text):
+        if REFUSAL.search(text):
             return ParsedNotes("refused", [], 0, 0, "the coach declined to answer")
         snippet = text.strip()[:80] or "(empty reply)"
         return ParsedNotes("unparseable", [], 0, 0, f"no notes object found in reply: {snippet!r}")

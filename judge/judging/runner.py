@@ -89,17 +89,19 @@ def _wait(config: RunnerConfig) -> Callable[[RetryCallState], float]:
     return wait
 
 
-class _Attempt(NamedTuple):
+class Attempt(NamedTuple):
     reply: JudgeReply
     attempts: int
 
 
-async def _call_with_retries(
+async def call_with_retries(
     backend: JudgeBackend,
     request: JudgeRequest,
     config: RunnerConfig,
     sleep: Callable[[float], Awaitable[None]],
-) -> _Attempt:
+) -> Attempt:
+    """One judge call under the retry policy: transient errors retry with backoff (honouring
+    Retry-After); the reply comes back with the number of attempts it took."""
     retrying = AsyncRetrying(
         retry=retry_if_exception_type(TransientJudgeError),
         stop=stop_after_attempt(config.max_attempts),
@@ -110,14 +112,10 @@ async def _call_with_retries(
     async for attempt in retrying:
         with attempt:
             reply = await backend.complete(request)
-    return _Attempt(reply, retrying.statistics.get("attempt_number", 1))
+    return Attempt(reply, retrying.statistics.get("attempt_number", 1))
 
 
-#: The runner's retry policy for any single judge call (the coaching pass uses it too).
-call_with_retries = _call_with_retries
-
-
-def _to_pass(spec: PassSpec, attempt: _Attempt, model: str, latency_ms: float, turns: set[int]) -> JudgePass:
+def _to_pass(spec: PassSpec, attempt: Attempt, model: str, latency_ms: float, turns: set[int]) -> JudgePass:
     reply = attempt.reply
     verdict = parse_verdict(reply.text, turns, refused=reply.refused)
     return JudgePass(
@@ -161,7 +159,7 @@ async def run_passes(
     async def one(spec: PassSpec) -> JudgePass:
         async with limit:
             started = time.perf_counter()
-            attempt = await _call_with_retries(backend, spec.request, config, sleep)
+            attempt = await call_with_retries(backend, spec.request, config, sleep)
             latency = (time.perf_counter() - started) * 1000
         result = _to_pass(spec, attempt, backend.model, latency, known_turns)
         if on_pass is not None:

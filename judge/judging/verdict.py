@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from judge.domain.judging import ParseStatus
 
-_REFUSAL = re.compile(
+REFUSAL = re.compile(
     r"\b(i can(?:no|')t|i cannot|i won't|i will not|i'm (?:sorry|unable)|i am (?:sorry|unable)|"
     r"as an ai)\b",
     re.IGNORECASE,
@@ -30,7 +30,7 @@ class Verdict(NamedTuple):
     reason: str | None
 
 
-def _json_objects(text: str) -> Iterator[dict[str, Any]]:
+def json_objects(text: str) -> Iterator[dict[str, Any]]:
     decoder = json.JSONDecoder()
     for start in (m.start() for m in re.finditer(r"\{", text)):
         try:
@@ -42,7 +42,7 @@ def _json_objects(text: str) -> Iterator[dict[str, Any]]:
 
 
 def _last_verdict_object(text: str) -> dict[str, Any] | None:
-    found = [obj for obj in _json_objects(text) if "score" in obj]
+    found = [obj for obj in json_objects(text) if "score" in obj]
     return found[-1] if found else None
 
 
@@ -78,7 +78,7 @@ def parse_verdict(text: str, known_turns: set[int], *, refused: bool = False) ->
     loose = _LOOSE_SCORE.findall(text)
     if loose:
         return _scored(float(loose[-1]), {"rationale": text.strip()}, known_turns)
-    if _REFUSAL.search(text):
+    if REFUSAL.search(text):
         return Verdict("refused", None, "", [], "the judge declined to score")
     snippet = text.strip()[:80] or "(empty reply)"
     return Verdict("unparseable", None, "", [], f"no verdict found in reply: {snippet!r}")
