@@ -7,12 +7,17 @@ prints its message and exits non-zero, the API maps each branch to a status code
     ├── InputError                  bad input from a user: 400 / 422, CLI exit 2
     │   ├── RunFormatError          a run file that does not match the run format
     │   ├── RubricError             a rubric or trait pack that does not validate
-    │   └── ConfigError             a setting or platform_config value that is not allowed
+    │   ├── ConfigError             a setting or platform_config value that is not allowed
+    │   ├── ScenarioFormatError     a scenario file that does not validate (judge.checks.errors)
+    │   ├── ScenarioMismatchError   a run checked against another scenario (judge.checks.errors)
+    │   └── CalibrationSetError     a malformed calibration set or manifest (judge.calibration)
     ├── JudgeBackendError           the judge model could not be reached or answered badly
     │   ├── TransientJudgeError     worth retrying (429, timeout, 5xx, lost connection)
     │   └── PermanentJudgeError     retrying will not help (bad key, unknown model, 4xx)
-    ├── CheckError                  a state check that could not be evaluated
+    ├── CheckError                  a state check that could not be evaluated (judge.checks.errors:
+    │                               refused statement, timeout, wrong shape, bad value, no state)
     ├── AuthError                   missing, forged, expired or out-of-scope credentials: 401 / 404
+    │   └── SeatMismatchError       an agent key submitting a run it does not sit in (judge.service)
     ├── NotFoundError               nothing under that id visible to the caller: 404
     └── ConflictError               a different body under an id that exists: 409
 """
