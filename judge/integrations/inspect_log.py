@@ -149,7 +149,10 @@ def _message_event(message: Any, turn: int) -> TranscriptEvent:
         return SystemEvent(kind="system", turn=turn, seat=AGENT, content=message.text)
     if message.role == "user":
         return MessageEvent(kind="message", turn=turn, seat=USER, content=message.text)
-    return ObservationEvent(kind="observation", turn=turn, seat=AGENT, content=message.text)
+    text = message.text
+    if message.error is not None and not text:
+        text = f"error: {message.error.message}"
+    return ObservationEvent(kind="observation", turn=turn, seat=AGENT, content=text)
 
 
 def transcript_from_messages(messages: Sequence[ChatMessage]) -> list[TranscriptEvent]:
