@@ -31,9 +31,12 @@ def run_foreign(args: argparse.Namespace) -> int:
         from judge.integrations.inspect_log import runs_from_log
 
         return emit(runs_from_log(args.path), args)
-    from judge.integrations.otel import runs_from_otlp_file
+    from judge.integrations.otel import read_otel
 
-    return emit(runs_from_otlp_file(args.path, scenario_id=args.scenario_id), args)
+    found = read_otel(args.path, scenario_id=args.scenario_id)
+    for line in found.broken:
+        print(f"judge: note: {line} (left out)", file=sys.stderr)
+    return emit(found.runs, args)
 
 
 def emit(imported: list[ImportedRun], args: argparse.Namespace) -> int:

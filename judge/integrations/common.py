@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import re
 from collections.abc import Sequence
@@ -95,3 +96,43 @@ def write_runs(imported: Sequence[ImportedRun], out_dir: Path, *, overwrite: boo
 def run_text(run: Run) -> str:
     """A run as the indented JSON a person can read and `judge score` takes back."""
     return json.dumps(run.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+
+
+#: Inspect's letter grades as (met, progress): correct, incorrect, partial, no answer.
+LETTER_GRADES: dict[str, tuple[bool, float | None]] = {
+    "C": (True, None), "I": (False, 0.0), "P": (False, 0.5), "N": (False, 0.0),
+}
+_WORDS: dict[str, tuple[bool, float | None]] = {
+    "yes": (True, None), "true": (True, None), "no": (False, 0.0), "false": (False, 0.0),
+}
+
+
+class Mapped(NamedTuple):
+    """A score value as a win condition's (met, progress), or why it cannot be one."""
+
+    met: bool | None
+    progress: float | None = None
+    reason: str | None = None
+
+
+def map_score_value(value: Any) -> Mapped:
+    """Map one score value (an Inspect score, an OTel evaluation result) to (met, progress).
+
+    Letters C / I / P / N are correct (met), incorrect (progress 0), partial (progress 0.5)
+    and no answer (progress 0); yes/true and no/false likewise; booleans are met or not; a
+    number in [0, 1] is met when it is 1 and otherwise its own progress. Anything else (a
+    number outside [0, 1], free text, a list) has no met/progress reading.
+    """
+    if isinstance(value, bool):
+        return Mapped(value, None if value else 0.0)
+    if isinstance(value, int | float):
+        number = float(value)
+        if not math.isfinite(number) or not 0.0 <= number <= 1.0:
+            return Mapped(None, reason=f"value {value!r} is not a number in [0, 1]")
+        return Mapped(True) if number == 1.0 else Mapped(False, number)
+    if isinstance(value, str):
+        grade = LETTER_GRADES.get(value.strip()) or _WORDS.get(value.strip().lower())
+        if grade is None:
+            return Mapped(None, reason=f"value {value!r} is not a grade (C, I, P, N, yes, no)")
+        return Mapped(*grade)
+    return Mapped(None, reason=f"a {type(value).__name__} value has no met/progress reading")

@@ -12,11 +12,10 @@ extra ``judge[inspect]`` installs it.
 
 from __future__ import annotations
 
-import math
 import zipfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from judge.domain.run import (
     ActionEvent,
@@ -29,7 +28,7 @@ from judge.domain.run import (
     parse_run,
 )
 from judge.errors import ConfigError, InputError
-from judge.integrations.common import ImportedRun, ImportNotes, safe_id
+from judge.integrations.common import ImportedRun, ImportNotes, map_score_value, safe_id
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog, EvalSample
@@ -38,23 +37,6 @@ if TYPE_CHECKING:
 
 AGENT = "agent"
 USER = "user"
-
-#: Inspect's letter grades as (met, progress): correct, incorrect, partial, no answer.
-LETTER_GRADES: dict[str, tuple[bool, float | None]] = {
-    "C": (True, None), "I": (False, 0.0), "P": (False, 0.5), "N": (False, 0.0),
-}
-_WORDS: dict[str, tuple[bool, float | None]] = {
-    "yes": (True, None), "true": (True, None), "no": (False, 0.0), "false": (False, 0.0),
-}
-
-
-class Mapped(NamedTuple):
-    """A score value as a win condition's (met, progress), or why it cannot be one."""
-
-    met: bool | None
-    progress: float | None = None
-    reason: str | None = None
-
 
 def read_log(path: Path) -> EvalLog:
     """Read an Inspect log (.eval or .json) with Inspect's own reader, attachments resolved.
@@ -74,29 +56,6 @@ def read_log(path: Path) -> EvalLog:
     except (ValueError, KeyError, OSError, zipfile.BadZipFile) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise InputError(f"{path}: not a readable Inspect log: {first}") from None
-
-
-def map_score_value(value: Any) -> Mapped:
-    """Map one Inspect score value to (met, progress).
-
-    Letters C / I / P / N are correct (met), incorrect (progress 0), partial (progress 0.5)
-    and no answer (progress 0); yes/true and no/false likewise; booleans are met or not; a
-    number in [0, 1] is met when it is 1 and otherwise its own progress. Anything else (a
-    number outside [0, 1], free text, a list) has no met/progress reading.
-    """
-    if isinstance(value, bool):
-        return Mapped(value, None if value else 0.0)
-    if isinstance(value, int | float):
-        number = float(value)
-        if not math.isfinite(number) or not 0.0 <= number <= 1.0:
-            return Mapped(None, reason=f"value {value!r} is not a number in [0, 1]")
-        return Mapped(True) if number == 1.0 else Mapped(False, number)
-    if isinstance(value, str):
-        grade = LETTER_GRADES.get(value.strip()) or _WORDS.get(value.strip().lower())
-        if grade is None:
-            return Mapped(None, reason=f"value {value!r} is not a grade (C, I, P, N, yes, no)")
-        return Mapped(*grade)
-    return Mapped(None, reason=f"a {type(value).__name__} value has no met/progress reading")
 
 
 def score_conditions(scores: Mapping[str, Score] | None) -> tuple[list[WinCondition], list[str]]:

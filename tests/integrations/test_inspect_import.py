@@ -16,7 +16,8 @@ from inspect_ai.scorer import includes
 from judge import load_run, score_run
 from judge.cli import main
 from judge.domain.run import ActionEvent, Run
-from judge.integrations.inspect_log import map_score_value, runs_from_log
+from judge.integrations.common import map_score_value
+from judge.integrations.inspect_log import runs_from_log
 from judge.judging.backends import JudgeRequest, ScriptedBackend
 from tests.helpers import verdict
 from tests.integrations.inspect_tasks import fraction, run_eval, several, shop_task
