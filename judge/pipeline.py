@@ -203,7 +203,7 @@ def score_run(
 
     Works whether or not the caller already runs an event loop (a notebook does): inside a
     running loop the scoring runs on a worker thread with a loop of its own, and this call
-    blocks until it is done.
+    blocks until it is done (``on_pass`` and ``progress`` are then called on that thread).
     """
 
     def scoring() -> Coroutine[Any, Any, Scorecard]:
