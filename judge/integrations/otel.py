@@ -153,6 +153,11 @@ def _new_inputs(history: Sequence[Message], inputs: Sequence[Message]) -> list[M
     return [m for m in inputs if m not in history]
 
 
+def _count(value: Any) -> int:
+    """A token count; anything but a non-negative whole number counts as not reported (0)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+
+
 def add_inference(builder: TranscriptBuilder, span: Span) -> None:
     found = span_messages(span)
     if found.system is not None and found.system not in builder.systems:
@@ -164,8 +169,8 @@ def add_inference(builder: TranscriptBuilder, span: Span) -> None:
         builder.add_output(message)
     builder.history = list(found.inputs) + list(found.outputs)
     step = builder.steps[builder.turn]
-    step["tokens_in"] += int(span.attributes.get("gen_ai.usage.input_tokens") or 0)
-    step["tokens_out"] += int(span.attributes.get("gen_ai.usage.output_tokens") or 0)
+    step["tokens_in"] += _count(span.attributes.get("gen_ai.usage.input_tokens"))
+    step["tokens_out"] += _count(span.attributes.get("gen_ai.usage.output_tokens"))
     step["latency_ms"] += max(span.end_ns - span.start_ns, 0) / 1e6
 
 

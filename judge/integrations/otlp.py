@@ -128,7 +128,10 @@ def _nanos(raw: Any, field: str) -> int:
 def _status(raw: Any) -> tuple[int, str]:
     status = raw if isinstance(raw, Mapping) else {}
     code = status.get("code", 0)
-    code = _STATUS_NAMES.get(code, 0) if isinstance(code, str) else int(code or 0)
+    if isinstance(code, str) and code in _STATUS_NAMES:
+        return _STATUS_NAMES[code], str(status.get("message", ""))
+    if not isinstance(code, int) or isinstance(code, bool) or code not in _STATUS_NAMES.values():
+        raise SpanFormatError(f"status code {code!r} is not one of {sorted(_STATUS_NAMES)} or 0-2")
     return code, str(status.get("message", ""))
 
 

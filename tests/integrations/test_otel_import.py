@@ -211,3 +211,20 @@ def test_a_file_that_is_not_otlp_json_is_bad_input(tmp_path: Path, capsys: Any) 
     bad.write_text('{"spans": []}')
     assert main(["import", "otel", str(bad)]) == 2
     assert "expected an object with a resourceSpans list" in capsys.readouterr().err
+
+
+def test_a_bad_status_or_token_count_does_not_stop_the_import(shop_file: Path, tmp_path: Path) -> None:
+    document = json.loads(shop_file.read_text())
+    spans = document["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    root = next(s for s in spans if s["name"].startswith("invoke_agent"))
+    root["status"] = {"code": "SOMETIMES"}
+    first_chat = next(s for s in spans if s["name"] == "chat gpt-4o")
+    usage = next(a for a in first_chat["attributes"] if a["key"] == "gen_ai.usage.input_tokens")
+    usage["value"] = {"stringValue": "many"}
+    path = tmp_path / "odd.json"
+    path.write_text(json.dumps(document))
+    found = read_otel(path)
+    skipped = found.runs[0].notes.skipped
+    assert skipped == [f"span {root['spanId']}: status code 'SOMETIMES' is not one of "
+                       "['STATUS_CODE_ERROR', 'STATUS_CODE_OK', 'STATUS_CODE_UNSET'] or 0-2"]
+    assert found.runs[0].run.trace[0].tokens_in == 0
