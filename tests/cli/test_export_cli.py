@@ -22,6 +22,7 @@ from judge.store.bulk import ScoredRun, insert_scored_runs
 from judge.store.db import make_engine, transaction
 from judge.store.migrate import upgrade
 from tests.helpers import EXAMPLES, example, example_data
+from tests.pg import PostgresServer, create_database, drop_database, postgres_server  # noqa: F401
 
 N_RUNS = 1000
 N_TRAITS = 12
@@ -37,18 +38,16 @@ def varied_cards(run: Run, count: int) -> list[Scorecard]:
     return [asyncio.run(score_run_async(run, backend=ScriptedBackend(answer), options=options)) for _ in range(count)]
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[str, Scorecard]]:
-    """A SQLite store holding 1,000 scored runs, written with the bulk writer."""
-    url = f"sqlite:///{tmp_path_factory.mktemp('store') / 'judge.db'}"
+def fill_store(url: str, n: int) -> dict[str, Scorecard]:
+    """Migrate a store and write ``n`` scored runs into it with the bulk writer."""
     engine = make_engine(url)
     upgrade(engine)
     base = example_data("haggle.json")
     templates = varied_cards(example("haggle.json"), 10)
     cards: dict[str, Scorecard] = {}
-    for start in range(0, N_RUNS, 250):
+    for start in range(0, n, 250):
         items = []
-        for i in range(start, start + 250):
+        for i in range(start, min(start + 250, n)):
             run = Run.model_validate({**base, "run_id": f"exp-{i:04d}", "seed": i})
             body = canonical_body(run)
             card = templates[i % 10].model_copy(update={"run_id": run.run_id, "seed": i})
@@ -57,7 +56,14 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[str, Scor
         with transaction(engine) as session:
             insert_scored_runs(session, items=items)
     engine.dispose()
-    return url, cards
+    return cards
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[str, Scorecard]]:
+    """A SQLite store holding 1,000 scored runs, written with the bulk writer."""
+    url = f"sqlite:///{tmp_path_factory.mktemp('store') / 'judge.db'}"
+    return url, fill_store(url, N_RUNS)
 
 
 def test_csv_of_1000_stored_runs_loads_in_pandas_with_the_documented_columns(
@@ -159,3 +165,21 @@ def test_a_missing_store_or_a_bad_file_is_bad_input(tmp_path: Path, capsys: Any)
     assert not (tmp_path / "none.db").exists()
     assert main(["export", "scorecards", str(EXAMPLES / "haggle.json")]) == 2
     assert "not a scorecard" in capsys.readouterr().err
+
+
+@pytest.mark.postgres
+def test_the_store_on_postgresql_exports_the_same_rows(
+    postgres_server: PostgresServer, tmp_path: Path  # noqa: F811 (the fixture)
+) -> None:
+    name = create_database(postgres_server, "judge_export")
+    try:
+        url = postgres_server.url(database=name)
+        cards = fill_store(url, 300)
+        out = tmp_path / "traits.parquet"
+        assert main(["export", "scorecards", "--format", "parquet", "--out", str(out), "--database-url", url]) == 0
+        frame = pd.read_parquet(out)
+        assert len(frame) == 300 * N_TRAITS and frame["run_id"].is_monotonic_increasing
+        row = frame[(frame.run_id == "exp-0123") & (frame.trait == "negotiation")].iloc[0]
+        assert row["mean"] == pytest.approx(cards["exp-0123"].seats["buyer"].traits["negotiation"].mean)
+    finally:
+        drop_database(postgres_server, name)

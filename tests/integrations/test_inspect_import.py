@@ -112,6 +112,11 @@ def test_round_trip_import_then_score_with_the_test_judge(
     assert main(["import", "inspect", shop_log.location, "--out", str(out)]) == 0
     written = capsys.readouterr().out.split()
     assert len(written) == 4 and all(Path(p).parent == out for p in written)
+    for path in written:  # the files on disk carry the conversation one to one
+        run = load_run(path)
+        events, _actions = split(run)
+        messages = samples_by_run(shop_log)[run.run_id].messages
+        assert [e.content for e in events] == [m.text or f"error: {m.error.message}" for m in messages]  # type: ignore[union-attr]
     assert main(["score", *written, "--judge", "scripted/0.7", "--json", "--no-progress"]) == 0
     cards = json.loads(capsys.readouterr().out)
     samples = samples_by_run(shop_log)
