@@ -14,7 +14,6 @@ from judge.domain.run import Run, parse_run, parse_run_json
 from judge.errors import ConfigError, RunFormatError
 from judge.judging.backends import JudgeBackend
 
-SCRIPTED_PREFIX = "scripted/"
 _TRUE = {"1", "true", "yes", "on"}
 
 
@@ -54,11 +53,11 @@ def judge_backend(model: str) -> JudgeBackend | None:
     Raises:
         ConfigError: a scripted judge outside dev mode, or a malformed scripted model id.
     """
+    from judge.testing import SCRIPTED_PREFIX, scripted_backend
+
     if not model.startswith(SCRIPTED_PREFIX):
         return None
     if not dev_mode():
         raise ConfigError(f"judge model {model!r} is a test hook; it only works with JUDGE_DEV_MODE=1")
-    from judge.testing import scripted_backend
-
     return scripted_backend(model)
 
