@@ -34,7 +34,7 @@ class InputError(JudgeError):
 
 
 class RunFormatError(InputError):
-    """A run does not match the run format (SPEC section 2)."""
+    """A run does not match the run format (docs/run-format.md)."""
 
 
 class RubricError(InputError):

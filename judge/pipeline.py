@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -29,6 +31,7 @@ from judge.scoring.passes import pass_stats
 SeatPassKey = tuple[str, str, int]
 OnSeatPass = Callable[[str, JudgePass], None]
 Progress = Callable[[int, int], None]
+T = TypeVar("T")
 
 
 class ScoringOptions(BaseModel):
@@ -184,6 +187,44 @@ async def score_run_async(
     return assemble_scorecard(run, passes, rubrics, options, state)
 
 
-def score_run(run: Run, **kwargs: object) -> Scorecard:
-    """Synchronous :func:`score_run_async` (same keyword arguments)."""
-    return asyncio.run(score_run_async(run, **kwargs))  # type: ignore[arg-type]
+def score_run(
+    run: Run,
+    *,
+    options: ScoringOptions | None = None,
+    rubrics: RubricSet | None = None,
+    backend: JudgeBackend | None = None,
+    done: Mapping[SeatPassKey, JudgePass] | None = None,
+    on_pass: OnSeatPass | None = None,
+    progress: Progress | None = None,
+    scenario: Scenario | None = None,
+    base_dir: Path | None = None,
+) -> Scorecard:
+    """Synchronous :func:`score_run_async` (same keyword arguments).
+
+    Works whether or not the caller already runs an event loop (a notebook does): inside a
+    running loop the scoring runs on a worker thread with a loop of its own, and this call
+    blocks until it is done (``on_pass`` and ``progress`` are then called on that thread).
+    """
+
+    def scoring() -> Coroutine[Any, Any, Scorecard]:
+        return score_run_async(
+            run, options=options, rubrics=rubrics, backend=backend, done=done, on_pass=on_pass,
+            progress=progress, scenario=scenario, base_dir=base_dir,
+        )
+
+    return run_blocking(scoring)
+
+
+def run_blocking(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run the coroutine ``make()`` to completion from synchronous code.
+
+    ``asyncio.run`` refuses to start inside a running loop, so there the coroutine gets a
+    fresh loop on a worker thread; the caller's loop is blocked meanwhile, as any
+    synchronous call blocks it.
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(make())
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-score") as pool:
+        return pool.submit(lambda: asyncio.run(make())).result()

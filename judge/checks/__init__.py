@@ -1,4 +1,4 @@
-"""State checks: read-only SQL and trace checks over a run's world (SPEC section 9).
+"""State checks: read-only SQL and trace checks over a run's world (docs/checks.md).
 
 Entry points:
 

@@ -1,6 +1,7 @@
 """`judge import`, `judge calibrate` and `judge agreement`: human-labelled sets and the judge.
 
     judge import casino PATH [--out DIR]        runs/ + labels.jsonl from the set's own files
+    judge import inspect|otel PATH [--out DIR]  run files from Inspect logs or OTel traces (judge.cli.imports)
     judge calibrate SET --judge MODEL [...]      judge the set (resumable), write the report
     judge agreement A.jsonl B.jsonl [...]        two raters item by item: the disagreement queue
 """
@@ -27,6 +28,7 @@ from judge.calibration.render import render_html, render_markdown
 from judge.calibration.report import JudgedPasses, build_report, human_rows, judge_rows
 from judge.calibration.runner import PassStore, judge_items_sync
 from judge.catalog import default_rubric_set
+from judge.cli import imports
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE, backend_for
 from judge.judging.runner import RunnerConfig
@@ -34,10 +36,18 @@ from judge.pipeline import ScoringOptions
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("import", help="turn a human-labelled set into runs plus a labels file")
-    p.add_argument("set", help="calibration set name (casino, dices) or manifest path")
-    p.add_argument("path", type=Path, help="the set's data file or folder")
-    p.add_argument("--out", type=Path, default=Path("calibration_items"), help="output folder")
+    p = sub.add_parser(
+        "import",
+        help="turn Inspect AI logs, OpenTelemetry GenAI traces or a human-labelled set into runs",
+        description="judge import inspect LOG | judge import otel FILE | judge import SET PATH "
+        "(SET: a calibration set name such as casino or dices, or a manifest path).",
+    )
+    p.add_argument("set", metavar="SOURCE", help="inspect, otel, or a calibration set name / manifest path")
+    p.add_argument("path", type=Path, help="the log, trace file, or the set's data file or folder")
+    p.add_argument("--out", type=Path, default=None,
+                   help="output folder (calibration sets: default calibration_items; inspect/otel: "
+                   "default print the runs as JSON)")
+    imports.add_options(p)
     p.set_defaults(func=run_import)
 
     c = sub.add_parser("calibrate", help="judge a human-labelled set and report agreement")
@@ -66,10 +76,13 @@ def load_items(manifest: CalibrationManifest, data: Path | None) -> list[Calibra
 
 
 def run_import(args: argparse.Namespace) -> int:
+    if args.set in imports.SOURCES:
+        return imports.run_foreign(args)
     manifest = load_manifest(args.set)
     items = load_items(manifest, args.path)
-    count = write_items(items, args.out)
-    print(f"imported {count} {manifest.name} items: {args.out / 'runs'} and {args.out / 'labels.jsonl'}")
+    out = args.out or Path("calibration_items")
+    count = write_items(items, out)
+    print(f"imported {count} {manifest.name} items: {out / 'runs'} and {out / 'labels.jsonl'}")
     return 0
 
 

@@ -11,8 +11,9 @@ from judge.checks.evaluate import evaluate_run
 from judge.checks.report import render_outcome, render_rollouts
 from judge.checks.runfiles import run_files, scenario_for
 from judge.checks.scenario import load_scenario
+from judge.cli import EXIT_GATE, EXIT_INPUT, EXIT_OK
 from judge.domain.checks import StateOutcome
-from judge.errors import InputError, JudgeError
+from judge.errors import InputError
 from judge.scoring.outcomes import rollout_summary
 
 
@@ -32,11 +33,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="rebuild each run's databases from RUN.replay.yaml into a temporary folder",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.add_argument(
+        "--strict", action="store_true", help="a partial verdict (an optional check failed) also exits 1"
+    )
+    parser.add_argument(
+        "--exit-zero", action="store_true", help="report only: exit 0 whatever the verdicts"
+    )
     parser.set_defaults(func=run_check)
 
 
 def run_check(args: argparse.Namespace) -> int:
-    """Handle ``judge check``; 0 when every run was evaluated, 2 on bad input."""
+    """Handle ``judge check``.
+
+    Returns:
+        0 when every run's verdict is ``pass`` (or ``partial`` without ``--strict``), 1 when a
+        verdict failed (one line per run on stderr), 2 on bad input.
+    """
     try:
         scenario = load_scenario(args.scenario)
         with run_files(args.runs, [scenario], build_worlds=args.build_worlds) as loaded:
@@ -44,11 +56,30 @@ def run_check(args: argparse.Namespace) -> int:
                 evaluate_run(f.run, scenario_for(f.run, [scenario]), base_dir=f.base_dir)
                 for f in loaded
             ]
-    except JudgeError as exc:
+    except InputError as exc:
         print(f"judge: error: {exc}", file=sys.stderr)
-        return 2 if isinstance(exc, InputError) else 1
+        return EXIT_INPUT
     print(_render(outcomes, as_json=args.json))
-    return 0
+    failures = verdict_failures(outcomes, strict=args.strict)
+    for line in failures:
+        print(line, file=sys.stderr)
+    return EXIT_GATE if failures and not args.exit_zero else EXIT_OK
+
+
+def verdict_failures(outcomes: list[StateOutcome], *, strict: bool) -> list[str]:
+    """One line per run whose verdict fails: ``fail`` and ``unscoreable`` always (a run that
+    could not be checked has not shown that it passed), ``partial`` with ``strict``."""
+    failing = {"fail", "unscoreable"} | ({"partial"} if strict else set())
+    return [_verdict_reason(o) for o in outcomes if o.verdict in failing]
+
+
+def _verdict_reason(outcome: StateOutcome) -> str:
+    if outcome.verdict == "unscoreable":
+        why = outcome.not_scored_reason or "not scored"
+    else:
+        failed = [*outcome.failed_required, *outcome.failed_optional]
+        why = f"outcome {outcome.outcome}, failed checks: {', '.join(failed) or 'none'}"
+    return f"verdict failed: run {outcome.run_id}: {outcome.verdict} ({why})"
 
 
 def _render(outcomes: list[StateOutcome], *, as_json: bool) -> str:

@@ -9,8 +9,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from judge.catalog import default_rubric_set
 from judge.checks import load_scenario
 from judge.checks.runfiles import RunFile, run_files, scenario_for
+from judge.cli import EXIT_GATE, EXIT_OK
 from judge.cli.render import render_scorecard
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.scenario import Scenario
@@ -18,7 +20,9 @@ from judge.domain.scorecard import Scorecard
 from judge.errors import InputError
 from judge.judging.embedded import EMBEDDED_MODEL
 from judge.judging.runner import RunnerConfig
+from judge.library import judge_backend
 from judge.pipeline import ScoringOptions, score_run
+from judge.scoring.thresholds import Threshold, gate_failures, parse_threshold
 
 
 def register(sub: Any) -> None:
@@ -32,6 +36,11 @@ def register(sub: Any) -> None:
     p.add_argument("--scenario", type=Path, default=None, help="scenario file (YAML): run its state checks too")
     p.add_argument("--build-worlds", action="store_true", help="with --scenario: rebuild worlds from RUN.replay.yaml")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument(
+        "--fail-under", action="append", default=[], metavar="NAME=VALUE",
+        help="exit 1 when any scored seat's figure is below VALUE (composite, objective_met_rate, "
+        "check_reward or a trait name); repeatable",
+    )
     p.set_defaults(func=run)
 
 
@@ -55,6 +64,7 @@ def progress_bar(enabled: bool, label: str) -> Any:
 
 
 def score_files(files: list[RunFile], scenario: Scenario | None, options: ScoringOptions, show: bool) -> list[Scorecard]:
+    backend = judge_backend(options.judge_model)
     cards = []
     for f in files:
         with progress_bar(show, f.run.run_id) as bar:
@@ -66,13 +76,30 @@ def score_files(files: list[RunFile], scenario: Scenario | None, options: Scorin
 
             run_scenario = scenario_for(f.run, [scenario]) if scenario else None
             cards.append(
-                score_run(f.run, options=options, progress=tick, scenario=run_scenario, base_dir=f.base_dir)
+                score_run(
+                    f.run, options=options, backend=backend, progress=tick, scenario=run_scenario,
+                    base_dir=f.base_dir,
+                )
             )
     return cards
 
 
+def thresholds_from(args: argparse.Namespace) -> list[Threshold]:
+    traits = default_rubric_set().rubrics
+    return [parse_threshold(text, traits) for text in args.fail_under]
+
+
+def report_gates(cards: list[Scorecard], thresholds: list[Threshold]) -> int:
+    """Print one line per failed gate on stderr; the exit code (0 or 1)."""
+    failures = gate_failures(cards, thresholds)
+    for failure in failures:
+        print(failure.reason(), file=sys.stderr)
+    return EXIT_GATE if failures else EXIT_OK
+
+
 def run(args: argparse.Namespace) -> int:
     options = options_from(args)
+    thresholds = thresholds_from(args)
     scenario = load_scenario(args.scenario) if args.scenario else None
     # every file is validated before any judging starts
     with run_files(args.runs, [scenario] if scenario else [], build_worlds=args.build_worlds) as files:
@@ -82,4 +109,4 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2))
     else:
         print("\n\n".join(render_scorecard(c) for c in cards))
-    return 0
+    return report_gates(cards, thresholds)

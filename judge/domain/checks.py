@@ -1,4 +1,4 @@
-"""State checks: where a run's world lives, and what checking it returns (SPEC section 9).
+"""State checks: where a run's world lives, and what checking it returns (docs/checks.md).
 
 `WorldState` is submitted with a run (``Run.world``); everything else here is what
 :func:`judge.checks.evaluate_run` returns. These are values only: the rules that produce
@@ -107,7 +107,7 @@ class DuplicateRequest(_Out):
 
 
 class SummaryCounts(_Out):
-    """What the run summary counts beside the outcome (SPEC section 9).
+    """What the run summary counts beside the outcome (docs/checks.md).
 
     ``false_completion`` and ``recovered`` are None when the run is not scored: without a
     trustworthy goal verdict neither can be decided.

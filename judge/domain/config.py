@@ -1,4 +1,4 @@
-"""Runtime-configurable measurement settings (the `platform_config` keys of SPEC sections 4-6)."""
+"""Runtime-configurable measurement settings (the `platform_config` keys of docs/scoring.md)."""
 
 from __future__ import annotations
 

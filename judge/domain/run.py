@@ -1,4 +1,4 @@
-"""The run format (SPEC section 2): what a scenario engine submits after one episode."""
+"""The run format (docs/run-format.md): what a scenario engine submits after one episode."""
 
 from __future__ import annotations
 

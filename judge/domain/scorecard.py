@@ -84,3 +84,14 @@ class Scorecard(_Out):
     state_outcome: StateOutcome | None = Field(
         default=None, description="state checks, hard rules, verdict and run summary, when the scenario declares checks"
     )
+
+    def to_rows(self, table: Literal["traits", "passes"] = "traits") -> list[dict[str, Any]]:
+        """The card as table rows (docs/export.md).
+
+        Args:
+            table: ``traits`` gives one row per seat and trait (mean, variance, n_scored ...);
+                ``passes`` one row per judge pass.
+        """
+        from judge.domain.rows import pass_rows, trait_rows
+
+        return trait_rows(self) if table == "traits" else pass_rows(self)

@@ -7,7 +7,7 @@ cites a turn absent from the transcript, or a turn where the seat did not act, i
 counted (``dropped_notes``): advice about something that did not happen is not advice. A
 reply with no notes object is recorded as unparsed with its reason, never as "no notes".
 
-Every response starts with the platform's safety preamble (SPEC section 7): platform-authored,
+Every response starts with the platform's safety preamble (docs/service.md): platform-authored,
 always present, naming the safety traits whose mean fell below the threshold.
 """
 

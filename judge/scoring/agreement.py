@@ -1,4 +1,4 @@
-"""Agreement statistics between a judge and human raters (SPEC section 10). Pure numpy/scipy.
+"""Agreement statistics between a judge and human raters (docs/calibration.md). Pure numpy/scipy.
 
 Conventions used throughout:
 

@@ -1,4 +1,4 @@
-"""The RL trajectory export (SPEC section 6): one row per trace step, served as JSONL.
+"""The RL trajectory export (docs/scoring.md): one row per trace step, served as JSONL.
 
 Each row is one step of one seat: the seat's action events at that turn, the step's scalar
 reward and the components it was computed from (see :mod:`judge.scoring.rewards`), and

@@ -1,4 +1,4 @@
-"""Submission finalization (SPEC sections 5 and 8): era stamp, completeness, class, visibility.
+"""Submission finalization (docs/scoring.md): era stamp, completeness, class, visibility.
 
 A submission is a set of runs by one agent on one scenario. Finalizing it decides, from the
 runs' scorecards alone:

@@ -1,4 +1,4 @@
-"""The participation gate (SPEC section 5)."""
+"""The participation gate (docs/scoring.md)."""
 
 from __future__ import annotations
 

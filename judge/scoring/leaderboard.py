@@ -1,4 +1,4 @@
-"""Leaderboards per scenario and era (SPEC sections 5 and 8).
+"""Leaderboards per scenario and era (docs/scoring.md).
 
 - The **ranked** board holds ranked-eligible runs only; participation-gated runs are left out
   of the aggregation and counted per agent (``n_gated_excluded``).

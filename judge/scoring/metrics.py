@@ -1,4 +1,4 @@
-"""Per-turn execution metrics of a run (SPEC section 7, `/metrics`): what the trace says
+"""Per-turn execution metrics of a run (the `/metrics` route, docs/service.md): what the trace says
 each turn cost and did, the faults and failed tool calls the transcript shows, and the
 per-turn reward. Pure: values in, values out."""
 

@@ -1,4 +1,4 @@
-"""Mechanical objectives: binary met semantics plus weighted partial credit (SPEC section 3)."""
+"""Mechanical objectives: binary met semantics plus weighted partial credit (docs/scoring.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """From check results to an outcome, a verdict and a reward; and across rollouts.
 
-Per run (SPEC section 9):
+Per run (docs/checks.md):
 
 - ``not_scored`` (reward None) when the environment failed or a check could not be
   evaluated: a broken verifier or world says nothing about the agent;

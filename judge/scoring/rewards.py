@@ -1,4 +1,4 @@
-"""Per-turn scalar rewards from the trace (SPEC section 6)."""
+"""Per-turn scalar rewards from the trace (docs/scoring.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Stability verdicts over repetitions (SPEC section 8).
+"""Stability verdicts over repetitions (docs/scoring.md).
 
 Repetitions are runs of one agent on one scenario with the same seed and adversary config.
 Judge noise is already denoised inside each run, so what varies across repetitions is the

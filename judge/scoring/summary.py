@@ -1,4 +1,4 @@
-"""Run summary counts read from the transcript and trace (SPEC section 9).
+"""Run summary counts read from the transcript and trace (docs/checks.md).
 
 Each count can turn a "pass" into a result nobody would ship: a false completion, a
 duplicate effect, an unnecessary interruption, a rejected attempt; or show a recovery.

@@ -1,4 +1,4 @@
-"""Matched comparison of two agents over the runs the service scored (SPEC section 9)."""
+"""Matched comparison of two agents over the runs the service scored (docs/checks.md)."""
 
 from __future__ import annotations
 

@@ -39,7 +39,7 @@ def test_check_prints_the_outcome_every_check_and_the_counts(
         "--build-worlds",
     )
     out = capsys.readouterr().out.splitlines()
-    assert code == 0
+    assert code == 1  # the verdict is fail
     assert (
         out[1] == "outcome rule_violated (reward -1)  verdict fail  passed no  checks passed 0.750"
     )
@@ -76,7 +76,7 @@ def test_check_json_is_the_state_outcome(capsys: pytest.CaptureFixture[str]) -> 
 def test_check_of_several_runs_adds_the_rollout_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert (
         judge("check", *runs("careful"), *runs("hasty"), "--scenario", SCENARIO, "--build-worlds")
-        == 0
+        == 1
     )
     out = capsys.readouterr().out
     assert "rollouts: 9 runs, 8 scored" in out
@@ -90,7 +90,7 @@ def test_without_built_worlds_the_missing_databases_make_the_run_not_scored(
 ) -> None:
     assert (
         judge("check", str(SHOP_RUNS / "careful" / "pass.json"), "--scenario", SCENARIO, "--json")
-        == 0
+        == 1  # unscoreable: not shown to pass
     )
     data = json.loads(capsys.readouterr().out)
     assert data["outcome"] == "not_scored"

@@ -1,4 +1,4 @@
-"""RL trajectory export: per-step actions, rewards under the SPEC weights, done, JSONL."""
+"""RL trajectory export: per-step actions, rewards under the default weights, done, JSONL."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from judge.domain.run import Run
 from judge.scoring.export import to_jsonl, trajectories, trajectory
 from tests.service_logic.factories import near, run
 
-WEIGHTS = RewardWeights()  # 0.1, -0.05, 1.0, 0.5 (SPEC section 6)
+WEIGHTS = RewardWeights()  # 0.1, -0.05, 1.0, 0.5 (docs/scoring.md)
 
 
 def _run(run_id: str = "haggle-0007") -> Run:

@@ -1,0 +1,45 @@
+"""`judge export scorecards`: scorecards as CSV, JSON Lines or parquet tables (docs/export.md)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from judge.cli import EXIT_OK
+from judge.tabular import export_rows, read_scorecard_files, rows_of, stored_scorecards
+
+DEFAULT_DATABASE_URL = "sqlite:///./judge.db"
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "export",
+        help="export scorecards as tables (csv, jsonl, parquet)",
+        description="One row per run x seat x trait (--table traits) or per judge pass (--table passes), "
+        "from scorecard JSON files or, with no files, from the store at JUDGE_DATABASE_URL.",
+    )
+    p.add_argument("what", choices=["scorecards"], help="what to export")
+    p.add_argument("files", nargs="*", type=Path, metavar="SCORECARD.json",
+                   help="scorecard files (`judge score --json` output); none: read the store")
+    p.add_argument("--format", choices=["csv", "jsonl", "parquet"], default="csv", dest="fmt")
+    p.add_argument("--table", choices=["traits", "passes"], default="traits")
+    p.add_argument("--out", type=Path, default=None, help="file to write (default stdout; parquet needs it)")
+    p.add_argument("--database-url", default=None,
+                   help=f"store to read (default $JUDGE_DATABASE_URL or {DEFAULT_DATABASE_URL})")
+    p.add_argument("--era", default=None, help="from the store: only scorecards of this measurement era")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.files:
+        cards = read_scorecard_files(args.files)
+    else:
+        url = args.database_url or os.environ.get("JUDGE_DATABASE_URL") or DEFAULT_DATABASE_URL
+        cards = stored_scorecards(url, era=args.era)
+    count = export_rows(rows_of(cards, args.table), args.table, args.fmt, args.out, sys.stdout)
+    if args.out is not None:
+        print(f"wrote {count} {args.table} rows to {args.out}", file=sys.stderr)
+    return EXIT_OK

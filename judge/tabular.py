@@ -1,0 +1,188 @@
+"""Scorecards out as tables: CSV, JSON Lines or parquet (docs/export.md).
+
+Sources are scorecard JSON files (what ``judge score --json`` prints: one card or a list)
+or the store; rows come from :mod:`judge.domain.rows`. Parquet needs pyarrow, the optional
+extra ``judge[parquet]``.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any, Literal
+
+from pydantic import ValidationError
+
+from judge.domain.rows import COLUMN_TYPES, PASS_COLUMNS, TRAIT_COLUMNS, Row
+from judge.domain.run import describe_validation_error
+from judge.domain.scorecard import Scorecard
+from judge.errors import ConfigError, InputError
+
+Table = Literal["traits", "passes"]
+Format = Literal["csv", "jsonl", "parquet"]
+BATCH = 500
+
+
+def columns_of(table: Table) -> tuple[str, ...]:
+    """The documented columns of a table, in order."""
+    return TRAIT_COLUMNS if table == "traits" else PASS_COLUMNS
+
+
+def rows_of(cards: Iterable[Scorecard], table: Table) -> Iterator[Row]:
+    """Every row of every card, streamed."""
+    for card in cards:
+        yield from card.to_rows(table)
+
+
+def _card(data: Any, source: str) -> Scorecard:
+    try:
+        return Scorecard.model_validate(data)
+    except ValidationError as exc:
+        raise InputError(f"{source}: not a scorecard: {describe_validation_error(exc)}") from None
+
+
+def read_scorecard_files(paths: Sequence[Path]) -> Iterator[Scorecard]:
+    """Cards from files holding one scorecard object or a list of them.
+
+    Raises:
+        InputError: a file that cannot be read, is not JSON, or holds something else.
+    """
+    for path in paths:
+        try:
+            data = json.loads(path.read_bytes())
+        except OSError as exc:
+            raise InputError(f"{path}: cannot read the scorecard file: {exc.strerror}") from None
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        items = data if isinstance(data, list) else [data]
+        for index, item in enumerate(items):
+            yield _card(item, f"{path}[{index}]" if isinstance(data, list) else str(path))
+
+
+def stored_scorecards(database_url: str, *, era: str | None = None) -> Iterator[Scorecard]:
+    """Every stored owner scorecard (optionally of one era), in run id order, read in batches."""
+    from sqlalchemy.exc import OperationalError, ProgrammingError
+    from sqlmodel import Session, col, select
+
+    from judge.store.db import make_engine
+    from judge.store.tables import ScorecardRow
+
+    _require_sqlite_file(database_url)
+    engine = make_engine(database_url)
+    query = select(ScorecardRow.scorecard_json).order_by(col(ScorecardRow.run_id))
+    if era is not None:
+        query = query.where(ScorecardRow.measurement_era == era)
+    try:
+        with Session(engine) as session:
+            for text in session.exec(query.execution_options(yield_per=BATCH)):
+                yield Scorecard.model_validate_json(text)
+    except (OperationalError, ProgrammingError) as exc:
+        raise ConfigError(
+            f"cannot read scorecards from {database_url.split('@')[-1]!r}: {type(exc.orig).__name__} "
+            "(is JUDGE_DATABASE_URL the service's store, and migrated?)"
+        ) from None
+    finally:
+        engine.dispose()
+
+
+def _require_sqlite_file(database_url: str) -> None:
+    """Refuse a SQLite path that does not exist (opening it would create an empty store)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        url = make_url(database_url)
+    except ArgumentError:  # make_engine reports a malformed URL with its own message
+        return
+    is_file_store = url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:")
+    if is_file_store and not Path(str(url.database)).is_file():
+        raise ConfigError(f"no store at {url.database!r}: set JUDGE_DATABASE_URL or give scorecard files")
+
+
+def write_csv(rows: Iterable[Row], columns: Sequence[str], out: IO[str]) -> int:
+    """CSV with a header line; empty cells for missing values. Returns the rows written."""
+    writer = csv.DictWriter(out, fieldnames=list(columns), extrasaction="raise", lineterminator="\n")
+    writer.writeheader()
+    count = 0
+    for row in rows:
+        writer.writerow({k: "" if v is None else v for k, v in row.items()})
+        count += 1
+    return count
+
+
+def write_jsonl(rows: Iterable[Row], out: IO[str]) -> int:
+    """One JSON object per line. Returns the rows written."""
+    count = 0
+    for row in rows:
+        out.write(json.dumps(row, ensure_ascii=False) + "\n")
+        count += 1
+    return count
+
+
+def _pyarrow() -> Any:
+    try:
+        import pyarrow
+        import pyarrow.parquet
+    except ImportError:
+        raise ConfigError(
+            "parquet output needs pyarrow: pip install 'judge[parquet]' (or use --format csv / jsonl)"
+        ) from None
+    return pyarrow
+
+
+def arrow_schema(columns: Sequence[str]) -> Any:
+    """The parquet schema of a table: each column's type from ``COLUMN_TYPES``."""
+    pa = _pyarrow()
+    kinds = {str: pa.string(), int: pa.int64(), float: pa.float64(), bool: pa.bool_()}
+    return pa.schema([(name, kinds[COLUMN_TYPES[name]]) for name in columns])
+
+
+def write_parquet(rows: Iterable[Row], columns: Sequence[str], path: Path) -> int:
+    """A parquet file, written in row groups of a few thousand rows. Returns the rows written."""
+    pa = _pyarrow()
+    schema = arrow_schema(columns)
+    count = 0
+    with pa.parquet.ParquetWriter(str(path), schema) as writer:
+        batch: list[Row] = []
+        for row in rows:
+            batch.append(row)
+            if len(batch) >= 10 * BATCH:
+                writer.write_table(pa.Table.from_pylist(batch, schema=schema))
+                count, batch = count + len(batch), []
+        if batch or count == 0:
+            writer.write_table(pa.Table.from_pylist(batch, schema=schema))
+            count += len(batch)
+    return count
+
+
+def export_rows(rows: Iterable[Row], table: Table, fmt: Format, out: Path | None, stdout: IO[str]) -> int:
+    """Write rows in a format to a file (or stdout for the text formats). Returns the count.
+
+    A file is written beside its final name and renamed into place when complete, so a
+    failure half-way leaves no half-written table behind.
+
+    Raises:
+        InputError: parquet asked for without ``out``.
+    """
+    columns = columns_of(table)
+    if out is None:
+        if fmt == "parquet":
+            raise InputError("--format parquet writes a binary file: give --out PATH")
+        return write_csv(rows, columns, stdout) if fmt == "csv" else write_jsonl(rows, stdout)
+    partial = out.with_name(f".{out.name}.partial")
+    try:
+        count = _write_file(rows, columns, fmt, partial)
+        os.replace(partial, out)
+    finally:
+        partial.unlink(missing_ok=True)
+    return count
+
+
+def _write_file(rows: Iterable[Row], columns: Sequence[str], fmt: Format, path: Path) -> int:
+    if fmt == "parquet":
+        return write_parquet(rows, columns, path)
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        return write_csv(rows, columns, handle) if fmt == "csv" else write_jsonl(rows, handle)
