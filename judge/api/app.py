@@ -14,6 +14,7 @@ from sqlalchemy.engine import Engine
 
 from judge import __version__
 from judge.api.errors import install_error_handlers
+from judge.api.limits import RequestGuard, rate_limits
 from judge.api.routers import all_routers
 from judge.service import platform
 from judge.service.jobs import ScoringWorkers
@@ -72,6 +73,7 @@ def create_app(settings: Settings | None = None, *, backends: BackendFactory | N
     app = FastAPI(title="judge", version=__version__, description=DESCRIPTION, lifespan=lifespan)
     app.dependency_overrides[get_settings] = lambda: settings
     install_error_handlers(app)
+    app.add_middleware(RequestGuard, limits=settings.request_limits, rates=rate_limits(settings))
     for router in all_routers():
         app.include_router(router)
     return app
