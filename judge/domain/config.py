@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-
 #: The fewest judge passes per trait the platform allows: fewer cannot support a stable mean.
 MIN_PASSES_FLOOR = 5
 #: Reward weights stay in this range so no turn's reward can overflow to infinity.

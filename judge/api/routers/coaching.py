@@ -6,7 +6,13 @@ from fastapi import APIRouter
 
 from judge.api.deps import AgentDep, SessionDep, SettingsDep, WorkersDep
 from judge.api.errors import error_responses
-from judge.service.coaching import CoachingPublic, cached_coaching, coach, coaching_input, remember_coaching
+from judge.service.coaching import (
+    CoachingPublic,
+    cached_coaching,
+    coach,
+    coaching_input,
+    remember_coaching,
+)
 
 router = APIRouter(tags=["coaching"])
 
