@@ -3,7 +3,8 @@
 In order, for every HTTP request:
 
 1. each path segment must be an identifier (``judge.domain.limits.ID_PATTERN``; no ``.``
-   or ``..``), else 422;
+   or ``..``), and each query value UTF-8 text of at most 200 characters with no control
+   character, else 422;
 2. a client address that sent too many refused credentials in the window gets 429;
 3. a body larger than ``max_body_bytes`` gets 413, by its ``Content-Length`` or, when the
    length is not declared or lies, by counting the bytes as they stream in (reading stops
@@ -25,12 +26,13 @@ import json
 import math
 import re
 from typing import NamedTuple
+from urllib.parse import parse_qsl
 
 import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from judge.auth import KEY_SCHEME, key_prefix
-from judge.domain.limits import ID_PATTERN, BodyError, RequestLimits, check_run_counts, load_json
+from judge.domain.limits import ID_PATTERN, BodyError, RequestLimits, check_json, check_run_counts, parse_json
 from judge.errors import AuthError
 from judge.service.ratelimit import SlidingWindow
 from judge.settings import Settings
@@ -43,6 +45,9 @@ BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 #: Bodies up to this size are checked on the event loop; larger ones on a worker thread.
 INLINE_CHECK_BYTES = 64 * 1024
 _SEGMENT = re.compile(ID_PATTERN)
+#: Query values are ids, era ids, seeds, numbers and names: none is longer than an id.
+MAX_QUERY_CHARS = 200
+_CONTROL = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
 
 
 class Refusal(NamedTuple):
@@ -75,6 +80,21 @@ def path_problem(path: str) -> str | None:
     return None
 
 
+def query_problem(query_string: bytes) -> str | None:
+    """Why a query string cannot be used (bad UTF-8, a control character, too long), or None."""
+    try:
+        pairs = parse_qsl(query_string.decode("latin-1"), keep_blank_values=True, errors="strict")
+    except (UnicodeDecodeError, ValueError):
+        return "query: not UTF-8 text"
+    for name, value in pairs:
+        where = f"query.{name}" if not _CONTROL.search(name) and len(name) <= MAX_QUERY_CHARS else "query"
+        if _CONTROL.search(name) or _CONTROL.search(value):
+            return f"{where}: contains a control character"
+        if len(value) > MAX_QUERY_CHARS or len(name) > MAX_QUERY_CHARS:
+            return f"{where}: longer than {MAX_QUERY_CHARS} characters"
+    return None
+
+
 def json_content(headers: dict[bytes, bytes]) -> bool:
     """True when the route would parse the body as JSON (no content type counts, as in FastAPI)."""
     kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
@@ -101,10 +121,11 @@ def agent_key_label(headers: dict[bytes, bytes]) -> str | None:
 
 
 def check_body(body: bytes, limits: RequestLimits, run_route: bool) -> None:
-    """Parse and bound a JSON body (BodyError naming the field)."""
-    value = load_json(body, limits)
+    """Parse and bound a JSON body (BodyError naming the field); a run's own list limits first."""
+    value = parse_json(body, limits)
     if run_route:
         check_run_counts(value, limits)
+    check_json(value, limits)
 
 
 class RequestGuard:
@@ -134,7 +155,7 @@ class RequestGuard:
         self._after(status, client, slot)
 
     def _before_body(self, scope: Scope, headers: dict[bytes, bytes], client: str) -> Refusal | None:
-        problem = path_problem(scope["path"])
+        problem = path_problem(scope["path"]) or query_problem(scope.get("query_string", b""))
         if problem:
             return Refusal(422, problem)
         wait = self.rates.failed_auth.retry_after(client)

@@ -69,8 +69,19 @@ def load_json(data: bytes, limits: RequestLimits) -> Any:
     Raises:
         BodyError: not JSON, too deep, or a value that breaks a bound (field named).
     """
+    value = parse_json(data, limits)
+    check_json(value, limits)
+    return value
+
+
+def parse_json(data: bytes, limits: RequestLimits) -> Any:
+    """Parse JSON text; ``NaN``/``Infinity`` are kept as markers for :func:`check_json` to name.
+
+    Raises:
+        BodyError: not UTF-8 JSON, or nested beyond what the parser can follow.
+    """
     try:
-        value = json.loads(data, parse_constant=_NonFinite)
+        return json.loads(data, parse_constant=_NonFinite)
     except RecursionError:
         raise BodyError(f"body: nested deeper than {limits.max_json_depth} levels") from None
     except UnicodeDecodeError:
@@ -79,8 +90,6 @@ def load_json(data: bytes, limits: RequestLimits) -> Any:
         raise BodyError(f"body: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except ValueError as exc:  # e.g. an integer literal longer than Python converts
         raise BodyError(f"body: not valid JSON: {exc}") from None
-    check_json(value, limits)
-    return value
 
 
 def check_json(value: Any, limits: RequestLimits, *, root: str = "body") -> None:

@@ -232,3 +232,39 @@ def test_validly_signed_tokens_with_out_of_range_claims_answer_401(client: TestC
 
 def test_a_well_formed_token_of_the_same_shape_is_accepted(client: TestClient) -> None:
     assert client.get("/api/evals/config", headers=_token()).status_code == 200
+
+
+def test_a_run_with_forty_thousand_conditions_is_refused_at_once_by_its_own_limit(
+    client: TestClient, owner: dict[str, str]
+) -> None:
+    wide = example("haggle", run_id="wide-1", win_conditions=[{"id": f"c{i}", "met": True} for i in range(40_000)])
+    started = time.perf_counter()
+    response = client.post("/api/evals/runs", json=wide, headers=owner)
+    elapsed = time.perf_counter() - started
+
+    assert (response.status_code, response.json()) == (
+        422, {"detail": "body.win_conditions: 40000 items, more than the limit of 1000"})
+    assert elapsed < 2.0, f"{elapsed:.1f}s"
+
+
+@pytest.mark.parametrize(
+    ("query", "detail"),
+    [
+        ("/api/evals/stability/haggle?agent_id=agent-alpha&seed=1180591620717411303424",
+         "query.seed: Input should be less than or equal to 2147483647"),
+        ("/api/evals/stability/haggle?agent_id=agent-alpha&seed=-9223372036854775809",
+         "query.seed: Input should be greater than or equal to -2147483648"),
+        ("/api/evals/stability/haggle?agent_id=agent-alpha&adversary_config=a%00b",
+         "query.adversary_config: contains a control character"),
+        ("/api/evals/stability/haggle?agent_id=a%00b", "query.agent_id: contains a control character"),
+        ("/api/leaderboards/haggle?era=a%00b", "query.era: contains a control character"),
+        ("/api/evals/comparisons?agent_a=a%00b&agent_b=x", "query.agent_a: contains a control character"),
+        ("/api/evals/comparisons?agent_a=%ED%A0%80&agent_b=x", "query: not UTF-8 text"),
+        ("/api/leaderboards/haggle?era=" + "x" * 201, "query.era: longer than 200 characters"),
+    ],
+)
+def test_query_values_the_store_cannot_compare_answer_422(
+    client: TestClient, owner: dict[str, str], query: str, detail: str
+) -> None:
+    response = client.get(query, headers=owner)
+    assert (response.status_code, response.json()) == (422, {"detail": detail})
