@@ -32,7 +32,14 @@ import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from judge.auth import KEY_SCHEME, key_prefix
-from judge.domain.limits import ID_PATTERN, BodyError, RequestLimits, check_json, check_run_counts, parse_json
+from judge.domain.limits import (
+    ID_PATTERN,
+    BodyError,
+    RequestLimits,
+    check_json,
+    check_run_counts,
+    parse_json,
+)
 from judge.errors import AuthError
 from judge.service.ratelimit import SlidingWindow
 from judge.settings import Settings
