@@ -25,6 +25,8 @@ from judge.errors import RunFormatError
 Identifier = Annotated[str, Field(min_length=1, max_length=200, pattern=ID_PATTERN)]
 #: How deep an action's ``args`` or ``result`` may nest: deeper values could not be read back.
 VALUE_DEPTH_CEILING = 64
+#: The bounds a run's free-form values keep wherever the run comes from (sizes are the API's job).
+_VALUE_LIMITS = RequestLimits(max_json_depth=VALUE_DEPTH_CEILING, max_text_chars=10**9, max_array_items=10**9)
 
 
 def _storable(text: str) -> str:
@@ -42,9 +44,8 @@ def _valid_run_id(run_id: str) -> str:
 
 
 def _storable_value(value: Any) -> Any:
-    limits = RequestLimits(max_json_depth=VALUE_DEPTH_CEILING, max_text_chars=10**9, max_array_items=10**9)
     try:
-        check_json(value, limits, root="value")
+        check_json(value, _VALUE_LIMITS, root="value")
     except BodyError as exc:
         raise ValueError(str(exc)) from None
     return value
