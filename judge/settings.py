@@ -43,7 +43,7 @@ DEV_MODE_BANNER = (
 class Settings(BaseSettings):
     """Everything the service and its CLI read from the environment."""
 
-    model_config = SettingsConfigDict(env_prefix="JUDGE_", extra="ignore", frozen=True)
+    model_config = SettingsConfigDict(env_prefix="JUDGE_", extra="ignore", frozen=True, allow_inf_nan=False)
 
     database_url: str = "sqlite:///./judge.db"
     jwt_secret: SecretStr = SecretStr("")

@@ -103,3 +103,10 @@ def test_request_limit_settings_have_documented_defaults() -> None:
         "max_array_items": 10_000, "max_events": 10_000, "max_win_conditions": 1_000,
         "max_trace_steps": 10_000, "max_seats": 64,
     }
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_non_finite_numbers_in_settings_are_refused(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    monkeypatch.setenv("JUDGE_BACKOFF_INITIAL_S", value)
+    with pytest.raises(ConfigError, match="backoff_initial_s: Input should be a finite number"):
+        load_settings(jwt_secret=GOOD)
