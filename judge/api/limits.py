@@ -5,7 +5,9 @@ In order, for every HTTP request:
 1. each path segment must be an identifier (``judge.domain.limits.ID_PATTERN``; no ``.``
    or ``..``), and each query value UTF-8 text of at most 200 characters with no control
    character, else 422;
-2. a client address that sent too many refused credentials in the window gets 429;
+2. a client address that sent too many refused credentials in the window gets 429, and a
+   request with a body but no ``Authorization`` header gets the fixed 401 at once, its body
+   unread (every route that takes a body needs a credential; a test keeps that true);
 3. a body larger than ``max_body_bytes`` gets 413, by its ``Content-Length`` or, when the
    length is not declared or lies, by counting the bytes as they stream in (reading stops
    at the limit);
@@ -31,7 +33,7 @@ from urllib.parse import parse_qsl
 import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from judge.auth import KEY_SCHEME, key_prefix
+from judge.auth import INVALID_CREDENTIALS, KEY_SCHEME, key_prefix
 from judge.domain.limits import (
     ID_PATTERN,
     BodyError,
@@ -61,6 +63,10 @@ class Refusal(NamedTuple):
     status: int
     detail: str
     retry_after: float | None = None
+
+
+#: What a body-carrying request without any credential gets (the API's one 401 body).
+ANONYMOUS = Refusal(401, INVALID_CREDENTIALS)
 
 
 class RateLimits(NamedTuple):
@@ -157,6 +163,7 @@ class RequestGuard:
             refusal = _too_many(self.rates.submissions.acquire(slot), "runs submitted with this key")
         if refusal is not None:
             await respond(send, refusal)
+            self._after(refusal.status, client, None)
             return
         status = await self._forward(scope, receive if body is None else replay(body, receive), send)
         self._after(status, client, slot)
@@ -168,6 +175,8 @@ class RequestGuard:
         wait = self.rates.failed_auth.retry_after(client)
         if wait:
             return _too_many(wait, "refused credentials from this address")
+        if scope["method"] in BODY_METHODS and b"authorization" not in headers:
+            return ANONYMOUS
         length = declared_length(headers)
         if length is not None and length > self.limits.max_body_bytes:
             return _too_large(self.limits.max_body_bytes)
@@ -251,6 +260,8 @@ async def respond(send: Send, refusal: Refusal) -> None:
     """Answer with the API's JSON error body (and Retry-After on 429)."""
     payload = json.dumps({"detail": refusal.detail}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]
+    if refusal.status == 401:
+        headers.append((b"www-authenticate", b"Bearer"))
     if refusal.retry_after is not None:
         headers.append((b"retry-after", str(math.ceil(refusal.retry_after)).encode()))
     await send({"type": "http.response.start", "status": refusal.status, "headers": headers})

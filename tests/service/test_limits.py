@@ -44,15 +44,39 @@ def stored(client: TestClient, run_id: str, headers: dict[str, str]) -> int:
     return client.get(f"/api/evals/runs/{run_id}", headers=headers).status_code
 
 
-def test_a_body_over_the_limit_answers_413_before_authentication(make_client: MakeClient) -> None:
+def test_a_body_over_the_limit_answers_413_before_it_is_read(make_client: MakeClient) -> None:
     client = make_client(max_body_bytes=4096)
     big = json.dumps(example("haggle", run_id="big-1", adversary_config=None)) + " " * 5000
-    anonymous = client.post("/api/evals/runs", content=big, headers={"Content-Type": "application/json"})
+    forged = client.post("/api/evals/runs", content=big,
+                         headers={"Authorization": "Bearer forged", "Content-Type": "application/json"})
     owner = client.post("/api/evals/runs", content=big, headers={**owner_headers(), "Content-Type": "application/json"})
 
-    assert (anonymous.status_code, owner.status_code) == (413, 413)
+    assert (forged.status_code, owner.status_code) == (413, 413)
     assert owner.json() == {"detail": "body: larger than the limit of 4096 bytes (JUDGE_MAX_BODY_BYTES)"}
     assert stored(client, "big-1", owner_headers()) == 404
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b" " * (50 * 1024 * 1024), b'{"w": NaN}', b"[" * 100_000 + b"]" * 100_000, b"not json"],
+    ids=["50MB", "NaN", "deep", "garbage"],
+)
+def test_a_body_without_any_credential_gets_the_401_unread(client: TestClient, body: bytes) -> None:
+    started = time.perf_counter()
+    response = client.post("/api/evals/runs", content=body, headers={"Content-Type": "application/json"})
+    assert (response.status_code, response.json()) == (401, {"detail": "invalid or missing credentials"})
+    assert response.headers["www-authenticate"] == "Bearer"
+    assert time.perf_counter() - started < 5.0
+
+
+def test_every_operation_that_takes_a_body_requires_a_credential(client: TestClient) -> None:
+    document = client.get("/openapi.json").json()
+    body_operations = {
+        f"{method.upper()} {path}": operation for path, item in document["paths"].items()
+        for method, operation in item.items() if method in ("post", "put", "patch", "delete")
+    }
+    assert len(body_operations) >= 10
+    assert [name for name, op in body_operations.items() if not op.get("security")] == []
 
 
 def test_a_streamed_body_without_a_length_is_counted_and_cut_at_the_limit(make_client: MakeClient) -> None:
