@@ -36,13 +36,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from judge.auth import INVALID_CREDENTIALS, KEY_SCHEME, key_prefix
 from judge.domain.limits import (
     ID_PATTERN,
+    RESERVED_WORDS,
     BodyError,
     RequestLimits,
     check_json,
     check_run_counts,
     parse_json,
 )
-from judge.errors import AuthError
+from judge.errors import AuthError, ConfigError
 from judge.service.ratelimit import SlidingWindow
 from judge.settings import Settings
 
@@ -106,6 +107,22 @@ def query_problem(query_string: bytes) -> str | None:
         if len(value) > MAX_QUERY_CHARS or len(name) > MAX_QUERY_CHARS:
             return f"{where}: longer than {MAX_QUERY_CHARS} characters"
     return None
+
+
+def route_words(paths: list[str]) -> set[str]:
+    """The literal words of route paths (``/api/evals/{run_id}/metrics`` -> api, evals, metrics)."""
+    return {part for path in paths for part in path.split("/") if part and not part.startswith("{")}
+
+
+def require_reserved(paths: list[str]) -> None:
+    """Refuse to start when a mounted route word could also be a run id (it would shadow it).
+
+    Raises:
+        ConfigError: naming the words missing from ``RESERVED_WORDS``.
+    """
+    missing = route_words(paths) - RESERVED_WORDS
+    if missing:
+        raise ConfigError(f"route words {sorted(missing)} must be added to judge.domain.limits.RESERVED_WORDS")
 
 
 def json_content(headers: dict[bytes, bytes]) -> bool:

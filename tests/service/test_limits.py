@@ -15,8 +15,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from judge.api import create_app
+from judge.api.limits import require_reserved, route_words
 from judge.auth import ISSUER
 from judge.domain.limits import RESERVED_WORDS
+from judge.errors import ConfigError
 from judge.judging.backends import ScriptedBackend
 from judge.settings import Settings
 from tests.service.conftest import SECRET, example, owner_headers, service_settings
@@ -205,12 +207,15 @@ def test_run_ids_that_would_shadow_a_route_answer_422(client: TestClient, owner:
 
 
 def test_every_word_of_every_mounted_route_is_reserved(client: TestClient) -> None:
-    words = {
-        part for route in client.app.routes  # type: ignore[attr-defined]
-        for part in getattr(route, "path", "").split("/") if part and not part.startswith("{")
-    }
-    assert words, "no routes found"
+    words = route_words(list(client.get("/openapi.json").json()["paths"]))
+    assert {"runs", "submissions", "stability", "metrics", "scorecard", "coaching", "trajectory"} <= words
     assert words - RESERVED_WORDS == set()
+
+
+def test_the_app_refuses_to_start_with_a_route_word_a_run_id_could_take() -> None:
+    require_reserved(["/api/evals/{run_id}/metrics"])
+    with pytest.raises(ConfigError, match=r"route words \['leaderboardz'\] must be added"):
+        require_reserved(["/api/evals/{run_id}/metrics", "/api/leaderboardz/{scenario_id}"])
 
 
 @pytest.mark.parametrize("path", ["/api/evals/runs/a%00b", "/api/evals/runs/..%2F..", "/api/agent/stability/a%20b",
