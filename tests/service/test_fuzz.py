@@ -9,6 +9,7 @@ serialisation of each generated case.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -24,10 +25,13 @@ from judge.api import create_app
 from judge.judging.backends import ScriptedBackend
 from tests.service.conftest import example, key_headers, owner_headers, service_settings, wait_final
 
-#: Examples per operation, per credential, per generation mode (positive and negative).
+#: Examples per operation, per credential, per kind (random valid, random invalid, valid on stored data).
 EXAMPLES = 6
 #: Operations left out, by "METHOD /path", each with the reason; empty when every one passes.
 EXCLUDED: dict[str, str] = {}
+#: Path parameters that name what the fixture stored, so valid requests reach real data too.
+KNOWN = {"run_id": "haggle-0007", "scenario_id": "market-haggle", "submission_id": "sub-1", "trait": "negotiation",
+         "key": "eval_reward_weights"}
 
 
 @pytest.fixture
@@ -37,6 +41,8 @@ def fuzzed(database_url: str, judge: ScriptedBackend) -> Iterator[TestClient]:
         owner = owner_headers()
         assert client.post("/api/evals/runs", json=example("haggle"), headers=owner).status_code == 202
         wait_final(client, "haggle-0007", owner)
+        opened = {"submission_id": "sub-1", "scenario_id": "market-haggle", "agent_id": "agent-alpha", "run_ids": ["haggle-0007"]}
+        assert client.post("/api/evals/submissions", json=opened, headers=owner).status_code == 201
         yield client
 
 
@@ -60,10 +66,14 @@ def send(client: TestClient, case: Any, credentials: dict[str, str]) -> int:
 def fuzz_operation(client: TestClient, operation: Any, credentials: dict[str, str], statuses: Counter[int]) -> list[str]:
     """Run the bounded examples of one operation; the 5xx answers seen, described."""
     failures: list[str] = []
-    cases = st.one_of(operation.as_strategy(GenerationMode.POSITIVE), operation.as_strategy(GenerationMode.NEGATIVE))
+    known = {name: KNOWN[name] for name in re.findall(r"{(\w+)}", operation.path) if name in KNOWN}
+    cases = st.one_of(
+        operation.as_strategy(GenerationMode.POSITIVE), operation.as_strategy(GenerationMode.NEGATIVE),
+        operation.as_strategy(GenerationMode.POSITIVE, path_parameters=known),
+    )
 
     @given(cases)
-    @settings(max_examples=2 * EXAMPLES, derandomize=True, database=None, deadline=None,
+    @settings(max_examples=3 * EXAMPLES, derandomize=True, database=None, deadline=None,
               suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
     def run(case: Any) -> None:
         status = send(client, case, credentials)
@@ -90,4 +100,5 @@ def test_no_operation_answers_5xx_to_generated_requests_with_either_credential(f
     total = sum(statuses.values())
     print(f"fuzz: {total} cases over {len(operations)} operations; statuses {dict(sorted(statuses.items()))}")
     assert len(operations) >= 30 and total >= 10 * len(operations)
+    assert statuses[200] >= len(operations), "too few requests reached stored data"
     assert failures == [], "\n".join(failures[:10])
