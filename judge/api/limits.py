@@ -86,7 +86,7 @@ def rate_limits(settings: Settings) -> RateLimits:
 def path_problem(path: str) -> str | None:
     """Why a request path cannot name anything (a segment that is no identifier), or None."""
     for segment in path.split("/"):
-        if segment and (segment in (".", "..") or not _SEGMENT.match(segment)):
+        if segment and (segment in (".", "..") or not _SEGMENT.fullmatch(segment)):
             shown = segment if len(segment) <= 40 else segment[:40] + "..."
             return (
                 f"path: segment {shown!r} is not an identifier (1-200 letters, digits, '.', '_', ':' or '-')"

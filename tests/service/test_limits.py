@@ -218,8 +218,10 @@ def test_the_app_refuses_to_start_with_a_route_word_a_run_id_could_take() -> Non
         require_reserved(["/api/evals/{run_id}/metrics", "/api/leaderboardz/{scenario_id}"])
 
 
-@pytest.mark.parametrize("path", ["/api/evals/runs/a%00b", "/api/evals/runs/..%2F..", "/api/agent/stability/a%20b",
-                                  "/api/evals/submissions/%F0%9F%98%80"])
+@pytest.mark.parametrize("path", [
+    "/api/evals/runs/a%00b", "/api/evals/runs/haggle-0007%0A", "/api/evals/runs/..%2F..",
+    "/api/agent/stability/a%20b", "/api/evals/submissions/%F0%9F%98%80",
+])
 def test_path_segments_that_are_not_identifiers_answer_422(client: TestClient, owner: dict[str, str], path: str) -> None:
     response = client.get(path, headers=owner)
     assert response.status_code == 422
