@@ -17,6 +17,7 @@ from typing import NamedTuple
 import jwt
 from pydantic import BaseModel, ConfigDict
 
+from judge.domain.limits import text_problem
 from judge.errors import AuthError, InputError
 
 KEY_SCHEME = "sk_live_"
@@ -26,6 +27,10 @@ ISSUER = "judge"
 REQUIRED_CLAIMS = ["exp", "iat", "sub", "aud", "iss"]
 #: One message for every refused credential, so a refusal reveals nothing about why.
 INVALID_CREDENTIALS = "invalid or missing credentials"
+#: The longest an owner token may live; a token claiming a later expiry is refused.
+MAX_TOKEN_LIFETIME = timedelta(days=366)
+#: An owner name is recorded as the author of changes, so it must fit the store.
+MAX_OWNER_CHARS = 100
 
 
 class NewAgentKey(NamedTuple):
@@ -81,13 +86,20 @@ def parse_ttl(text: str) -> timedelta:
     if match is None or int(match.group(1)) == 0:
         raise InputError(f"--ttl: {text!r} is not a duration like 30m, 1h or 7d")
     unit = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}[match.group(2)]
-    return timedelta(**{unit: int(match.group(1))})
+    try:
+        return timedelta(**{unit: int(match.group(1))})
+    except OverflowError:
+        raise InputError(f"--ttl: {text!r} is longer than any token may live") from None
 
 
 def create_owner_token(*, owner: str, secret: str, audience: str, ttl: timedelta, now: datetime | None = None) -> str:
     """A signed owner token (HS256) with subject, audience, issuer, issued-at and expiry."""
     if not owner.strip():
         raise InputError("--owner: an owner name is required")
+    if ttl > MAX_TOKEN_LIFETIME:
+        raise InputError(f"--ttl: at most {MAX_TOKEN_LIFETIME.days}d; tokens that live longer are refused")
+    if len(owner) > MAX_OWNER_CHARS or text_problem(owner):
+        raise InputError(f"--owner: at most {MAX_OWNER_CHARS} characters of plain text")
     issued = now or datetime.now(UTC)
     claims = {"sub": owner, "aud": audience, "iss": ISSUER, "iat": issued, "exp": issued + ttl, "role": "owner"}
     return jwt.encode(claims, secret, algorithm=ALGORITHM)
@@ -106,6 +118,21 @@ def verify_owner_token(token: str, *, secret: str, audience: str) -> OwnerClaims
         )
     except jwt.PyJWTError:
         raise AuthError(INVALID_CREDENTIALS) from None
-    if claims.get("role") != "owner" or not isinstance(claims.get("sub"), str):
+    if claims.get("role") != "owner" or not _plain_owner(claims.get("sub")):
         raise AuthError(INVALID_CREDENTIALS)
-    return OwnerClaims(owner=claims["sub"], expires_at=datetime.fromtimestamp(claims["exp"], UTC))
+    return OwnerClaims(owner=claims["sub"], expires_at=_expiry(claims.get("exp")))
+
+
+def _plain_owner(sub: object) -> bool:
+    return isinstance(sub, str) and 0 < len(sub) <= MAX_OWNER_CHARS and text_problem(sub) is None
+
+
+def _expiry(exp: object, now: datetime | None = None) -> datetime:
+    """The expiry as a datetime: an integer claim no later than the longest lifetime from now.
+
+    PyJWT accepts a numeric string or any far-future number; neither is a token we issue.
+    """
+    latest = (now or datetime.now(UTC)) + MAX_TOKEN_LIFETIME
+    if not isinstance(exp, int) or isinstance(exp, bool) or exp > latest.timestamp():
+        raise AuthError(INVALID_CREDENTIALS)
+    return datetime.fromtimestamp(exp, UTC)

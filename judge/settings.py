@@ -14,15 +14,20 @@ from pathlib import Path
 from pydantic import Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from judge.domain.limits import RequestLimits
 from judge.domain.run import describe_validation_error
 from judge.errors import ConfigError
 from judge.judging.embedded import EMBEDDED_MODEL
+from judge.testing import SCRIPTED_PREFIX
 
 log = logging.getLogger("judge.settings")
 
 #: The secret dev mode signs with when none is given. Public, so never valid in production.
 DEV_SECRET = "judge-dev-mode-secret-NOT-FOR-PRODUCTION-0000"
 MIN_SECRET_BYTES = 32
+LIMIT_DEFAULTS = RequestLimits()
+#: A secret needs this many different characters: "aaaa..." or a repeated word is guessable.
+MIN_SECRET_DISTINCT = 12
 _KNOWN_WEAK = {s.lower() for s in ("", "secret", "changethis", "changeme", "change-me", DEV_SECRET)}
 SECRET_HINT = (
     "set JUDGE_JWT_SECRET to a random value of at least 32 bytes, e.g. "
@@ -38,7 +43,7 @@ DEV_MODE_BANNER = (
 class Settings(BaseSettings):
     """Everything the service and its CLI read from the environment."""
 
-    model_config = SettingsConfigDict(env_prefix="JUDGE_", extra="ignore", frozen=True)
+    model_config = SettingsConfigDict(env_prefix="JUDGE_", extra="ignore", frozen=True, allow_inf_nan=False)
 
     database_url: str = "sqlite:///./judge.db"
     jwt_secret: SecretStr = SecretStr("")
@@ -58,6 +63,34 @@ class Settings(BaseSettings):
     max_attempts: int = Field(default=5, ge=1, le=20, description="tries per judge call")
     backoff_initial_s: float = Field(default=1.0, ge=0.0)
 
+    # request limits and rate limits (docs/security.md, "Request limits" and "Credentials and rate limits")
+    max_body_bytes: int = Field(
+        default=LIMIT_DEFAULTS.max_body_bytes, ge=1024, le=256 * 1024 * 1024,
+        description="largest request body in bytes; larger answers 413",
+    )
+    max_json_depth: int = Field(
+        default=LIMIT_DEFAULTS.max_json_depth, ge=4, le=64, description="deepest nesting of a JSON body"
+    )
+    max_text_chars: int = Field(
+        default=LIMIT_DEFAULTS.max_text_chars, ge=200, description="longest string in a JSON body (message content)"
+    )
+    max_array_items: int = Field(
+        default=LIMIT_DEFAULTS.max_array_items, ge=10, description="most items of any list or object in a JSON body"
+    )
+    max_events: int = Field(default=LIMIT_DEFAULTS.max_events, ge=1, description="most transcript events in a run")
+    max_win_conditions: int = Field(
+        default=LIMIT_DEFAULTS.max_win_conditions, ge=1, description="most win conditions in a run"
+    )
+    max_trace_steps: int = Field(default=LIMIT_DEFAULTS.max_trace_steps, ge=1, description="most trace steps in a run")
+    max_seats: int = Field(default=LIMIT_DEFAULTS.max_seats, ge=1, description="most seats in a run")
+    rate_window_s: float = Field(default=60.0, gt=0.0, le=86_400.0, description="window of the rate limits")
+    max_submissions_per_key: int = Field(
+        default=100, ge=0, description="runs one agent key may submit per window (0: no limit)"
+    )
+    max_failed_auth_per_client: int = Field(
+        default=30, ge=0, description="refused credentials one client address may send per window (0: no limit)"
+    )
+
     @model_validator(mode="after")
     def _secret_is_safe(self) -> Settings:
         if self.dev_mode:
@@ -67,13 +100,48 @@ class Settings(BaseSettings):
             raise ValueError(f"JUDGE_JWT_SECRET is empty or a well-known value; {SECRET_HINT}")
         if len(secret.encode()) < MIN_SECRET_BYTES:
             raise ValueError(f"JUDGE_JWT_SECRET is shorter than {MIN_SECRET_BYTES} bytes; {SECRET_HINT}")
+        weakness = secret_weakness(secret)
+        if weakness:
+            raise ValueError(f"JUDGE_JWT_SECRET {weakness}; {SECRET_HINT}")
         return self
+
+    @model_validator(mode="after")
+    def _test_judge_needs_dev_mode(self) -> Settings:
+        if self.model.startswith(SCRIPTED_PREFIX) and not self.dev_mode:
+            raise ValueError(
+                f"JUDGE_MODEL {self.model!r} is a test-only judge that never scores a run; "
+                "set a real judge model, or JUDGE_DEV_MODE=1 for a local development service"
+            )
+        return self
+
+    @property
+    def request_limits(self) -> RequestLimits:
+        """The request bounds the API's guard enforces."""
+        return RequestLimits(**{name: getattr(self, name) for name in RequestLimits._fields})
 
     @property
     def signing_secret(self) -> str:
         """The secret tokens are signed with (the dev secret when dev mode has none)."""
         secret = self.jwt_secret.get_secret_value()
         return secret if secret or not self.dev_mode else DEV_SECRET
+
+
+def secret_weakness(secret: str) -> str | None:
+    """Why a secret of sufficient length is still guessable, or None.
+
+    Two rules: at least ``MIN_SECRET_DISTINCT`` different characters, and not a shorter piece
+    repeated (``"abcdefghijklmnop" * 2``), which a guesser tries early.
+    """
+    if len(set(secret)) < MIN_SECRET_DISTINCT:
+        return f"has fewer than {MIN_SECRET_DISTINCT} different characters"
+    period = next((p for p in range(1, len(secret) // 2 + 1) if _repeats_with_period(secret, p)), None)
+    if period is not None:
+        return f"is a {period}-character piece repeated"
+    return None
+
+
+def _repeats_with_period(text: str, period: int) -> bool:
+    return all(text[i] == text[i % period] for i in range(period, len(text)))
 
 
 def load_settings(**overrides: object) -> Settings:

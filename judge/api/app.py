@@ -14,6 +14,7 @@ from sqlalchemy.engine import Engine
 
 from judge import __version__
 from judge.api.errors import install_error_handlers
+from judge.api.limits import RequestGuard, rate_limits, require_reserved
 from judge.api.routers import all_routers
 from judge.service import platform
 from judge.service.jobs import ScoringWorkers
@@ -72,6 +73,9 @@ def create_app(settings: Settings | None = None, *, backends: BackendFactory | N
     app = FastAPI(title="judge", version=__version__, description=DESCRIPTION, lifespan=lifespan)
     app.dependency_overrides[get_settings] = lambda: settings
     install_error_handlers(app)
-    for router in all_routers():
+    app.add_middleware(RequestGuard, limits=settings.request_limits, rates=rate_limits(settings))
+    routers = all_routers()
+    for router in routers:
         app.include_router(router)
+    require_reserved([getattr(r, "path", "") for r in [*app.routes, *(r for rt in routers for r in rt.routes)]])
     return app

@@ -1,10 +1,17 @@
-"""`judge serve`: run the HTTP service (uvicorn) on the environment's settings."""
+"""`judge serve`: run the HTTP service (uvicorn) on the environment's settings.
+
+Dev mode signs owner tokens with a public secret, so a dev-mode service only listens on a
+loopback address; asking for any other host is refused before anything starts.
+"""
 
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import logging
 from typing import Any
+
+from judge.errors import ConfigError
 
 
 def register(sub: Any) -> None:
@@ -15,13 +22,39 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
+def is_loopback(host: str) -> bool:
+    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip().strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def check_bind(host: str, *, dev_mode: bool) -> None:
+    """Refuse to expose a dev-mode service beyond this machine.
+
+    Raises:
+        ConfigError: dev mode with a host that is not loopback.
+    """
+    if dev_mode and not is_loopback(host):
+        raise ConfigError(
+            f"--host {host}: dev mode (JUDGE_DEV_MODE=1) signs tokens with a public secret and only "
+            "listens on a loopback address such as 127.0.0.1; unset JUDGE_DEV_MODE and set a "
+            "JUDGE_JWT_SECRET to serve on other addresses"
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from judge.api import create_app
     from judge.settings import get_settings
 
+    settings = get_settings()
+    check_bind(args.host, dev_mode=settings.dev_mode)
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    app = create_app(get_settings())
+    app = create_app(settings)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0

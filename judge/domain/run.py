@@ -3,20 +3,66 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from judge.domain.checks import WorldState
+from judge.domain.limits import (
+    ADVERSARY_CONFIG_MAX,
+    ID_PATTERN,
+    SEED_MAX,
+    SEED_MIN,
+    BodyError,
+    RequestLimits,
+    check_json,
+    run_id_problem,
+    text_problem,
+)
 from judge.errors import RunFormatError
 
-Identifier = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9_.:\-]+$")]
+Identifier = Annotated[str, Field(min_length=1, max_length=200, pattern=ID_PATTERN)]
+#: How deep an action's ``args`` or ``result`` may nest: deeper values could not be read back.
+VALUE_DEPTH_CEILING = 64
+#: The bounds a run's free-form values keep wherever the run comes from (sizes are the API's job).
+_VALUE_LIMITS = RequestLimits(max_json_depth=VALUE_DEPTH_CEILING, max_text_chars=10**9, max_array_items=10**9)
+
+
+def _storable(text: str) -> str:
+    problem = text_problem(text)
+    if problem:
+        raise ValueError(problem)
+    return text
+
+
+def _valid_run_id(run_id: str) -> str:
+    problem = run_id_problem(run_id)
+    if problem:
+        raise ValueError(problem)
+    return run_id
+
+
+def _storable_value(value: Any) -> Any:
+    try:
+        check_json(value, _VALUE_LIMITS, root="value")
+    except BodyError as exc:
+        raise ValueError(str(exc)) from None
+    return value
+
+
+#: Free text: any length the request limits allow, but nothing a store cannot keep.
+Text = Annotated[str, AfterValidator(_storable)]
+RunId = Annotated[str, AfterValidator(_valid_run_id)]
+JsonValue = Annotated[Any, AfterValidator(_storable_value)]
+JsonObject = Annotated[dict[str, Any], AfterValidator(_storable_value)]
 
 
 class Strict(BaseModel):
-    """Base for input models: unknown fields are an error, so a typo fails loudly."""
+    """Base for input models: unknown fields are an error, so a typo fails loudly; numbers
+    must be finite (JSON has no NaN or Infinity, and a stored one could not be read back)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class SeatAssignment(Strict):
@@ -32,41 +78,41 @@ class _EventBase(Strict):
 
 class MessageEvent(_EventBase):
     kind: Literal["message"]
-    content: str
+    content: Text
 
 
 class ActionEvent(_EventBase):
     """A tool call made by a participant."""
 
     kind: Literal["action"]
-    name: str = Field(min_length=1)
-    args: dict[str, Any] = Field(default_factory=dict)
+    name: Text = Field(min_length=1)
+    args: JsonObject = Field(default_factory=dict)
     status: Literal["ok", "error", "unknown", "rejected"] = "ok"
-    result: Any = None
+    result: JsonValue = None
 
 
 class ObservationEvent(_EventBase):
     kind: Literal["observation"]
-    content: str
+    content: Text
 
 
 class SystemEvent(_EventBase):
     kind: Literal["system"]
-    content: str
+    content: Text
 
 
 class FaultEvent(_EventBase):
     """A failure the engine injected (a tool timing out, a service answering unknown)."""
 
     kind: Literal["fault"]
-    content: str = ""
+    content: Text = ""
 
 
 class DoneEvent(_EventBase):
     """The participant declared it was finished."""
 
     kind: Literal["done"]
-    content: str = ""
+    content: Text = ""
 
 
 TranscriptEvent = Annotated[
@@ -104,10 +150,10 @@ class TraceStep(Strict):
 class Run(Strict):
     """One episode of one scenario, as submitted."""
 
-    run_id: Identifier
+    run_id: RunId
     scenario_id: Identifier
-    seed: int | None = None
-    adversary_config: str | None = None
+    seed: int | None = Field(default=None, ge=SEED_MIN, le=SEED_MAX, description="a signed 32-bit integer")
+    adversary_config: Annotated[str, Field(max_length=ADVERSARY_CONFIG_MAX), AfterValidator(_storable)] | None = None
     seats: list[SeatAssignment] = Field(min_length=1)
     transcript: list[TranscriptEvent] = Field(default_factory=list)
     win_conditions: list[WinCondition] = Field(default_factory=list)
@@ -117,14 +163,13 @@ class Run(Strict):
     @model_validator(mode="after")
     def _references_are_consistent(self) -> Run:
         names = [s.seat for s in self.seats]
-        duplicated = sorted({n for n in names if names.count(n) > 1})
+        duplicated = _repeated(names)
         if duplicated:
             raise ValueError(f"seats: seat names must be unique, repeated: {duplicated}")
         _check_seat_refs("transcript", [e.seat for e in self.transcript], names)
         _check_seat_refs("trace", [t.seat for t in self.trace], names)
         _check_seat_refs("win_conditions", [c.seat for c in self.win_conditions if c.seat], names)
-        ids = [c.id for c in self.win_conditions]
-        repeated = sorted({i for i in ids if ids.count(i) > 1})
+        repeated = _repeated([c.id for c in self.win_conditions])
         if repeated:
             raise ValueError(f"win_conditions: condition ids must be unique, repeated: {repeated}")
         if not any(s.scored for s in self.seats):
@@ -137,6 +182,11 @@ class Run(Strict):
 
     def agent_of(self, seat: str) -> str:
         return next(s.agent_id for s in self.seats if s.seat == seat)
+
+
+def _repeated(values: list[str]) -> list[str]:
+    """The values that occur more than once (one pass, so a wide run stays cheap)."""
+    return sorted(v for v, n in Counter(values).items() if n > 1)
 
 
 def _check_seat_refs(field: str, used: list[str], known: list[str]) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -49,15 +50,19 @@ VERDICT_SCHEMA: dict[str, Any] = {
 }
 
 _ANGLE = str.maketrans({"<": "\u2039", ">": "\u203a"})
+#: Every sequence ``str.splitlines`` (and so a reader of the prompt) treats as a line break.
+LINE_BREAKS = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def neutralise(text: str) -> str:
     """Make event text unable to close its block or pose as another event.
 
-    Angle brackets become look-alike guillemets, so no tag can be formed; continuation lines
-    are indented, so a line break cannot start a forged ``[turn N]`` event line.
+    Angle brackets become look-alike guillemets, so no tag can be formed. Every line break
+    (``\\n``, ``\\r``, vertical tab, form feed, the file/group/record separators, U+0085,
+    U+2028, U+2029) becomes a plain newline followed by an indent, so no break can start a
+    forged ``[turn N]`` event line.
     """
-    return text.translate(_ANGLE).replace("\r", "").replace("\n", "\n    ")
+    return LINE_BREAKS.sub("\n    ", text.translate(_ANGLE))
 
 
 def render_event(event: TranscriptEvent) -> str:

@@ -1,8 +1,10 @@
-"""Coaching for an agent's own seat of a scored run, computed on request by the configured judge.
+"""Coaching for an agent's own seat of a scored run, computed by the configured judge.
 
-Nothing is cached: the store has no table for coaching yet, and a new call reflects the
-judge configured now. The safety preamble's ``weak_traits`` come from the seat's stored
-safety scores, which is why the run must be scored first.
+Each answer is kept per run, seat and measurement era: asking again in the same era answers
+from the store with no judge call (so repeated requests cost nothing), and a change of the
+measurement stack (judge model, prompt, rubrics) opens a new era and a fresh answer. The
+safety preamble's ``weak_traits`` come from the seat's stored safety scores, which is why
+the run must be scored first.
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from judge.judging.coaching import (
 from judge.judging.runner import RunnerConfig
 from judge.service.intake import visible_run
 from judge.settings import Settings
+from judge.store import coaching as coaching_repo
 from judge.store import scorecards as scorecard_repo
+from judge.store import submissions as era_repo
 
 
 class CoachingPublic(BaseModel):
@@ -51,6 +55,21 @@ class CoachingInput(NamedTuple):
     transcript: list[TranscriptEvent]
     traits: list[str]
     safety_means: dict[str, float | None]
+    era_id: str = ""
+
+
+def cached_coaching(session: Session, *, inputs: CoachingInput) -> CoachingPublic | None:
+    """The answer already computed for this run and seat in the current era, if any."""
+    text = coaching_repo.get_coaching_json(session, run_id=inputs.run_id, seat=inputs.seat, era_id=inputs.era_id)
+    return None if text is None else CoachingPublic.model_validate_json(text)
+
+
+def remember_coaching(session: Session, *, inputs: CoachingInput, answer: CoachingPublic) -> None:
+    """Keep an answer for the run, seat and era it was computed in (the first one wins)."""
+    coaching_repo.put_coaching_json(
+        session, run_id=inputs.run_id, seat=inputs.seat, era_id=inputs.era_id, body_json=answer.model_dump_json()
+    )
+    session.commit()
 
 
 def coaching_input(session: Session, *, run_id: str, agent: AgentIdentity) -> CoachingInput:
@@ -65,12 +84,14 @@ def coaching_input(session: Session, *, run_id: str, agent: AgentIdentity) -> Co
         raise NotFoundError(f"run {run_id!r} has no scorecard for seat {agent.seat!r} yet (status {row.status})")
     mine = card.seats[agent.seat]
     safety = mine.safety_block or {}
+    era = era_repo.current_era(session)
     return CoachingInput(
         run_id=run_id,
         seat=agent.seat,
         transcript=list(Run.model_validate_json(row.body_json).transcript),
         traits=sorted({*mine.traits, *safety}),
         safety_means={t: r.mean for t, r in sorted(safety.items())},
+        era_id=era.era_id if era else "",
     )
 
 

@@ -15,6 +15,7 @@ from judge.domain.config import (
     DenoiseConfig,
     MeasurementSettings,
     ParticipationConfig,
+    PlatformDenoiseConfig,
     RewardWeights,
 )
 from judge.domain.rubric import TraitName
@@ -40,7 +41,7 @@ class RubricSelection(BaseModel):
 
 CONFIG_MODELS: dict[str, type[BaseModel]] = {
     "academy_judge_rubrics": RubricSelection,
-    "academy_eval_judge_denoise": DenoiseConfig,
+    "academy_eval_judge_denoise": PlatformDenoiseConfig,
     "academy_eval_participation": ParticipationConfig,
     "eval_reward_weights": RewardWeights,
 }

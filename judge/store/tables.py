@@ -235,3 +235,16 @@ class AgentKeyRow(SQLModel, table=True):
     label: str | None = Field(default=None, max_length=200)
     created_at: datetime = Field(default_factory=utcnow, sa_type=_when())
     revoked_at: datetime | None = Field(default=None, sa_type=_when())
+
+
+class CoachingRow(SQLModel, table=True):
+    """Coaching notes computed for one seat of a run in one measurement era (a cache: the
+    same request in the same era answers from here, with no judge call)."""
+
+    __tablename__ = "coaching"
+
+    run_id: str = Field(primary_key=True, foreign_key="runs.run_id", max_length=200)
+    seat: str = Field(primary_key=True, max_length=200)
+    era_id: str = Field(primary_key=True, max_length=40)
+    body_json: str = Field(sa_type=_text())
+    created_at: datetime = Field(default_factory=utcnow, sa_type=_when())

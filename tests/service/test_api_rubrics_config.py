@@ -89,7 +89,7 @@ def test_a_config_change_applies_to_the_next_run_without_restart_and_is_audited(
     client: TestClient, owner: dict[str, str], judge: ScriptedBackend, scored: Any
 ) -> None:
     before = _current_era(client, owner)
-    denoise = {"temperature": 0.0, "min_n_runs": 3, "n_runs": 2}
+    denoise = {"temperature": 0.0, "min_n_runs": 5, "n_runs": 6}
     changed = client.put("/api/evals/config/academy_eval_judge_denoise", json={"value": denoise}, headers=owner)
     selection = {"traits": ["negotiation", "integrity"], "use_custom": True}
     client.put("/api/evals/config/academy_judge_rubrics", json={"value": selection}, headers=owner)
@@ -101,10 +101,10 @@ def test_a_config_change_applies_to_the_next_run_without_restart_and_is_audited(
     assert changed.status_code == 200
     assert changed.json()["era_changed"] is True and changed.json()["era_id"] != before
     assert (changed.json()["source"], changed.json()["version"], changed.json()["updated_by"]) == ("stored", 1, "ops")
-    assert len(judge.history) == final["passes_total"] == 2 * 3
+    assert len(judge.history) == final["passes_total"] == 2 * 6
     assert sorted(card["seats"]["buyer"]["traits"]) == ["integrity", "negotiation"]
-    assert card["seats"]["buyer"]["traits"]["integrity"]["pass_scores"] == [0.7] * 3
-    assert card["measurement_era"]["denoise"] == {"temperature": 0.0, "passes": 3}
+    assert card["seats"]["buyer"]["traits"]["integrity"]["pass_scores"] == [0.7] * 6
+    assert card["measurement_era"]["denoise"] == {"temperature": 0.0, "passes": 6}
     assert [(a["old"], a["new"], a["changed_by"]) for a in audit] == [(None, denoise, "ops")]
 
 

@@ -66,3 +66,47 @@ def test_defaults_are_sqlite_and_the_embedded_judge() -> None:
 
     assert settings.database_url == "sqlite:///./judge.db"
     assert settings.model == "embedded/smollm2-135m-instruct"
+
+
+@pytest.mark.parametrize(
+    ("secret", "problem"),
+    [
+        ("a" * 32, "has fewer than 12 different characters"),
+        ("password" * 4, "has fewer than 12 different characters"),
+        ("abcdefghijklmnop" * 2, "is a 16-character piece repeated"),
+        ("Tr0ub4dor&3xyzQ" * 3, "is a 15-character piece repeated"),
+    ],
+)
+def test_long_but_guessable_secrets_are_refused(secret: str, problem: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_settings(jwt_secret=secret)
+    assert f"JUDGE_JWT_SECRET {problem}; set JUDGE_JWT_SECRET" in str(caught.value)
+    assert secret not in str(caught.value)
+
+
+def test_a_random_secret_passes_the_strength_rules() -> None:
+    import secrets
+
+    assert all(settings_module.secret_weakness(secrets.token_urlsafe(48)) is None for _ in range(50))
+
+
+def test_a_test_only_judge_is_refused_at_start_without_dev_mode() -> None:
+    with pytest.raises(ConfigError, match="JUDGE_MODEL 'scripted/0.7' is a test-only judge that never scores a run"):
+        load_settings(jwt_secret=GOOD, model="scripted/0.7")
+    assert load_settings(dev_mode=True, model="scripted/0.7").model == "scripted/0.7"
+
+
+def test_request_limit_settings_have_documented_defaults() -> None:
+    limits = load_settings(jwt_secret=GOOD).request_limits
+    assert limits._asdict() == {
+        "max_body_bytes": 4 * 1024 * 1024, "max_json_depth": 32, "max_text_chars": 200_000,
+        "max_array_items": 10_000, "max_events": 10_000, "max_win_conditions": 1_000,
+        "max_trace_steps": 10_000, "max_seats": 64,
+    }
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_non_finite_numbers_in_settings_are_refused(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    monkeypatch.setenv("JUDGE_BACKOFF_INITIAL_S", value)
+    with pytest.raises(ConfigError, match="backoff_initial_s: Input should be a finite number"):
+        load_settings(jwt_secret=GOOD)

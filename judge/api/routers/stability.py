@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query
 
 from judge.api.deps import AgentDep, OwnerDep, SessionDep
 from judge.api.errors import error_responses
+from judge.domain.limits import SEED_MAX, SEED_MIN
 from judge.scoring.stability import DEFAULT_THRESHOLDS, StabilityReport, StabilityThresholds
 from judge.service.comparisons import stability
 
@@ -22,7 +23,9 @@ _DOC = (
     "values). Reported, never averaged away; runs from several eras are flagged."
 )
 
-Seed = Annotated[int | None, Query(description="the runs' seed; omitted: runs without a seed")]
+Seed = Annotated[
+    int | None, Query(ge=SEED_MIN, le=SEED_MAX, description="the runs' seed (signed 32-bit); omitted: runs without a seed")
+]
 Adversary = Annotated[str | None, Query(description="the runs' adversary config; omitted: runs without one")]
 MinReps = Annotated[int, Query(ge=2, le=1000, description="fewest values a verdict needs")]
 TraitMax = Annotated[float, Query(ge=0.0, description="largest sample variance of trait means read as stable")]

@@ -1,0 +1,285 @@
+"""The request guard: an ASGI middleware that bounds every request before a route sees it.
+
+In order, for every HTTP request:
+
+1. each path segment must be an identifier (``judge.domain.limits.ID_PATTERN``; no ``.``
+   or ``..``), and each query value UTF-8 text of at most 200 characters with no control
+   character, else 422;
+2. a client address that sent too many refused credentials in the window gets 429, and a
+   request with a body but no ``Authorization`` header gets the fixed 401 at once, its body
+   unread (every route that takes a body needs a credential; a test keeps that true);
+3. a body larger than ``max_body_bytes`` gets 413, by its ``Content-Length`` or, when the
+   length is not declared or lies, by counting the bytes as they stream in (reading stops
+   at the limit);
+4. a JSON body is parsed once and checked: depth, finite numbers, storable text, string
+   lengths and list sizes, and for a run submission the number of seats, events, win
+   conditions and trace steps (422 naming the field); large bodies are checked on a worker
+   thread so the event loop stays free;
+5. a run submitted with an agent key takes a slot of the key's submission window (429 when
+   none is free; the slot is given back unless the run was queued).
+
+Refusals carry the API's JSON error body ``{"detail": ...}``; 429 also ``Retry-After``.
+Rate limits are per process (``docs/security.md``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import NamedTuple
+from urllib.parse import parse_qsl
+
+import anyio
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from judge.auth import INVALID_CREDENTIALS, KEY_SCHEME, key_prefix
+from judge.domain.limits import (
+    ID_PATTERN,
+    RESERVED_WORDS,
+    BodyError,
+    RequestLimits,
+    check_json,
+    check_run_counts,
+    parse_json,
+)
+from judge.errors import AuthError, ConfigError
+from judge.service.ratelimit import SlidingWindow
+from judge.settings import Settings
+
+#: Routes whose body is a run (the run-count bounds apply to them).
+RUN_ROUTES = frozenset({"/api/agent/runs", "/api/evals/runs"})
+#: The route where an agent key queues scoring work (the submission window applies).
+AGENT_SUBMIT_ROUTE = "/api/agent/runs"
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+#: Bodies up to this size are checked on the event loop; larger ones on a worker thread.
+INLINE_CHECK_BYTES = 64 * 1024
+_SEGMENT = re.compile(ID_PATTERN)
+#: Query values are ids, era ids, seeds, numbers and names: none is longer than an id.
+MAX_QUERY_CHARS = 200
+_CONTROL = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
+
+
+class Refusal(NamedTuple):
+    status: int
+    detail: str
+    retry_after: float | None = None
+
+
+#: What a body-carrying request without any credential gets (the API's one 401 body).
+ANONYMOUS = Refusal(401, INVALID_CREDENTIALS)
+
+
+class RateLimits(NamedTuple):
+    submissions: SlidingWindow
+    failed_auth: SlidingWindow
+
+
+def rate_limits(settings: Settings) -> RateLimits:
+    """Fresh, empty windows for one app."""
+    return RateLimits(
+        submissions=SlidingWindow(limit=settings.max_submissions_per_key, window_s=settings.rate_window_s),
+        failed_auth=SlidingWindow(limit=settings.max_failed_auth_per_client, window_s=settings.rate_window_s),
+    )
+
+
+def path_problem(path: str) -> str | None:
+    """Why a request path cannot name anything (a segment that is no identifier), or None."""
+    for segment in path.split("/"):
+        if segment and (segment in (".", "..") or not _SEGMENT.fullmatch(segment)):
+            shown = segment if len(segment) <= 40 else segment[:40] + "..."
+            return (
+                f"path: segment {shown!r} is not an identifier (1-200 letters, digits, '.', '_', ':' or '-')"
+            )
+    return None
+
+
+def query_problem(query_string: bytes) -> str | None:
+    """Why a query string cannot be used (bad UTF-8, a control character, too long), or None."""
+    try:
+        pairs = parse_qsl(query_string.decode("latin-1"), keep_blank_values=True, errors="strict")
+    except (UnicodeDecodeError, ValueError):
+        return "query: not UTF-8 text"
+    for name, value in pairs:
+        where = f"query.{name}" if not _CONTROL.search(name) and len(name) <= MAX_QUERY_CHARS else "query"
+        if _CONTROL.search(name) or _CONTROL.search(value):
+            return f"{where}: contains a control character"
+        if len(value) > MAX_QUERY_CHARS or len(name) > MAX_QUERY_CHARS:
+            return f"{where}: longer than {MAX_QUERY_CHARS} characters"
+    return None
+
+
+def route_words(paths: list[str]) -> set[str]:
+    """The literal words of route paths (``/api/evals/{run_id}/metrics`` -> api, evals, metrics)."""
+    return {part for path in paths for part in path.split("/") if part and not part.startswith("{")}
+
+
+def require_reserved(paths: list[str]) -> None:
+    """Refuse to start when a mounted route word could also be a run id (it would shadow it).
+
+    Raises:
+        ConfigError: naming the words missing from ``RESERVED_WORDS``.
+    """
+    missing = route_words(paths) - RESERVED_WORDS
+    if missing:
+        raise ConfigError(f"route words {sorted(missing)} must be added to judge.domain.limits.RESERVED_WORDS")
+
+
+def json_content(headers: dict[bytes, bytes]) -> bool:
+    """True when the route would parse the body as JSON (no content type counts, as in FastAPI)."""
+    kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
+    return not kind or kind == b"application/json" or kind.endswith(b"+json")
+
+
+def declared_length(headers: dict[bytes, bytes]) -> int | None:
+    value = headers.get(b"content-length")
+    try:
+        return int(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def agent_key_label(headers: dict[bytes, bytes]) -> str | None:
+    """The public prefix of a well-formed agent key in the Authorization header, or None."""
+    scheme, _, token = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip().startswith(KEY_SCHEME):
+        return None
+    try:
+        return key_prefix(token.strip())
+    except AuthError:
+        return None
+
+
+def check_body(body: bytes, limits: RequestLimits, run_route: bool) -> None:
+    """Parse and bound a JSON body (BodyError naming the field); a run's own list limits first."""
+    value = parse_json(body, limits)
+    if run_route:
+        check_run_counts(value, limits)
+    check_json(value, limits)
+
+
+class RequestGuard:
+    """The ASGI middleware; see the module docstring for what it refuses and when."""
+
+    def __init__(self, app: ASGIApp, *, limits: RequestLimits, rates: RateLimits) -> None:
+        self.app, self.limits, self.rates = app, limits, rates
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        client = (scope.get("client") or ("unknown", 0))[0]
+        refusal = self._before_body(scope, headers, client)
+        body: bytes | None = None
+        if refusal is None and scope["method"] in BODY_METHODS:
+            body = await read_body(receive, self.limits.max_body_bytes)
+            refusal = await self._check(body, scope, headers)
+        slot = agent_key_label(headers) if scope["method"] == "POST" and scope["path"] == AGENT_SUBMIT_ROUTE else None
+        if refusal is None and slot is not None:
+            refusal = _too_many(self.rates.submissions.acquire(slot), "runs submitted with this key")
+        if refusal is not None:
+            await respond(send, refusal)
+            self._after(refusal.status, client, None)
+            return
+        status = await self._forward(scope, receive if body is None else replay(body, receive), send)
+        self._after(status, client, slot)
+
+    def _before_body(self, scope: Scope, headers: dict[bytes, bytes], client: str) -> Refusal | None:
+        problem = path_problem(scope["path"]) or query_problem(scope.get("query_string", b""))
+        if problem:
+            return Refusal(422, problem)
+        wait = self.rates.failed_auth.retry_after(client)
+        if wait:
+            return _too_many(wait, "refused credentials from this address")
+        if scope["method"] in BODY_METHODS and b"authorization" not in headers:
+            return ANONYMOUS
+        length = declared_length(headers)
+        if length is not None and length > self.limits.max_body_bytes:
+            return _too_large(self.limits.max_body_bytes)
+        return None
+
+    async def _check(self, body: bytes | None, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
+        if body is None:
+            return _too_large(self.limits.max_body_bytes)
+        if not body or not json_content(headers):
+            return None
+        run_route = scope["method"] == "POST" and scope["path"] in RUN_ROUTES
+        try:
+            if len(body) <= INLINE_CHECK_BYTES:
+                check_body(body, self.limits, run_route)
+            else:
+                await anyio.to_thread.run_sync(check_body, body, self.limits, run_route)
+        except BodyError as exc:
+            return Refusal(422, str(exc))
+        return None
+
+    async def _forward(self, scope: Scope, receive: Receive, send: Send) -> int:
+        status = 500
+
+        async def watch(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        await self.app(scope, receive, watch)
+        return status
+
+    def _after(self, status: int, client: str, slot: str | None) -> None:
+        if status == 401:
+            self.rates.failed_auth.record(client)
+        if slot is not None and status != 202:
+            self.rates.submissions.release(slot)
+
+
+def _too_large(limit: int) -> Refusal:
+    return Refusal(413, f"body: larger than the limit of {limit} bytes (JUDGE_MAX_BODY_BYTES)")
+
+
+def _too_many(wait: float, what: str) -> Refusal | None:
+    if not wait:
+        return None
+    return Refusal(429, f"too many {what}; retry after {math.ceil(wait)} s", wait)
+
+
+async def read_body(receive: Receive, limit: int) -> bytes | None:
+    """The whole body, or None as soon as more than ``limit`` bytes arrived."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+def replay(body: bytes, receive: Receive) -> Receive:
+    """A receive that hands the already-read body to the app, then defers to the client."""
+    pending = [body]
+
+    async def again() -> Message:
+        if pending:
+            return {"type": "http.request", "body": pending.pop(), "more_body": False}
+        return await receive()
+
+    return again
+
+
+async def respond(send: Send, refusal: Refusal) -> None:
+    """Answer with the API's JSON error body (and Retry-After on 429)."""
+    payload = json.dumps({"detail": refusal.detail}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]
+    if refusal.status == 401:
+        headers.append((b"www-authenticate", b"Bearer"))
+    if refusal.retry_after is not None:
+        headers.append((b"retry-after", str(math.ceil(refusal.retry_after)).encode()))
+    await send({"type": "http.response.start", "status": refusal.status, "headers": headers})
+    await send({"type": "http.response.body", "body": payload})
