@@ -17,6 +17,7 @@ from judge.domain.config import (
     ParticipationConfig,
     RewardWeights,
 )
+from judge.domain.review import SafetyReviewThresholds
 from judge.domain.rubric import TraitName
 from judge.domain.run import describe_validation_error
 from judge.domain.scorecard import MeasurementEra
@@ -43,6 +44,7 @@ CONFIG_MODELS: dict[str, type[BaseModel]] = {
     "academy_eval_judge_denoise": DenoiseConfig,
     "academy_eval_participation": ParticipationConfig,
     "eval_reward_weights": RewardWeights,
+    "console_safety_review": SafetyReviewThresholds,
 }
 
 
