@@ -25,7 +25,7 @@ def _pyplot() -> Any:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    plt.rcParams.update({"svg.fonttype": "path", "font.size": 9, "svg.hashsalt": "judge-console"})
+    plt.rcParams.update({"svg.fonttype": "none", "font.size": 9, "svg.hashsalt": "judge-console"})
     return plt
 
 
