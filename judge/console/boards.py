@@ -3,7 +3,9 @@ two agents, and the committed calibration reports with their plots."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from pathlib import Path
+from typing import NamedTuple
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
@@ -13,7 +15,7 @@ from judge.calibration.report_model import CalibrationReport
 from judge.console import plots
 from judge.console.render import SECURITY_HEADERS, page
 from judge.console.session import SessionDep as ConsoleDep
-from judge.domain.comparison import Comparison
+from judge.domain.comparison import ComparedPair, Comparison
 from judge.errors import InputError, NotFoundError
 from judge.service.comparisons import leaderboard
 from judge.service.matched import compare_agents
@@ -50,7 +52,33 @@ def compare(request: Request, console: ConsoleDep, session: SessionDep) -> HTMLR
             error = str(exc)
     choices = summary_repo.distinct_values(session)
     return page(request, "compare.html", {"console": console, "a": a, "b": b, "scenario": scenario or "",
-                                          "result": result, "error": error, "choices": choices})
+                                          "result": result, "error": error, "choices": choices,
+                                          "deltas": scenario_deltas(result) if result else []})
+
+
+class ScenarioDelta(NamedTuple):
+    scenario_id: str
+    n_pairs: int
+    mean_difference: float | None
+    a_better: int
+    b_better: int
+    ties: int
+
+
+def scenario_deltas(result: Comparison) -> list[ScenarioDelta]:
+    """Per scenario: the scored pairs, their mean difference (A - B) and who did better."""
+    grouped: dict[str, list[ComparedPair]] = defaultdict(list)
+    for pair in result.pairs:
+        grouped[pair.scenario_id].append(pair)
+    deltas = []
+    for scenario, pairs in sorted(grouped.items()):
+        known = [p.difference for p in pairs if p.difference is not None]
+        deltas.append(ScenarioDelta(
+            scenario, len(pairs), sum(known) / len(known) if known else None,
+            sum(p.better == "a" for p in pairs), sum(p.better == "b" for p in pairs),
+            sum(p.better == "tie" for p in pairs),
+        ))
+    return deltas
 
 
 def report_names() -> list[str]:

@@ -49,9 +49,13 @@ def spread_svg(report: CalibrationReport) -> bytes:
     plt = _pyplot()
     figure, axes = plt.subplots(figsize=(max(3.5, 1.6 * len(report.traits) + 1.5), 3.2))
     data = [[p.pass_sd for p in t.points if p.pass_sd is not None] or [0.0] for t in report.traits]
-    axes.boxplot(data, showmeans=True)
-    axes.set_xticks(range(1, len(report.traits) + 1), [t.trait.replace("_", " ") for t in report.traits],
-                    rotation=15, ha="right")
+    axes.boxplot(data, showmeans=True, showfliers=False)
+    rng = random.Random(f"{report.set.name}-spread")
+    for position, values in enumerate(data, start=1):
+        xs = [position + rng.uniform(-0.12, 0.12) for _ in values]
+        axes.scatter(xs, values, s=12, alpha=0.55, zorder=3, label="one item" if position == 1 else None)
+    axes.legend(loc="upper right", fontsize=8)
+    axes.set_xticks(range(1, len(report.traits) + 1), [t.trait.replace("_", "\n") for t in report.traits])
     axes.set_ylabel("pass score SD per item (n-1)")
     axes.set_xlabel("trait")
     axes.set_ylim(bottom=0)
@@ -67,7 +71,7 @@ def scatter_svg(report: CalibrationReport) -> bytes:
     n = len(report.traits)
     figure, panels = plt.subplots(1, n, figsize=(3.4 * n, 3.4), squeeze=False)
     rng = random.Random(f"{report.set.name}-scatter")
-    for axes, trait in zip(panels[0], report.traits, strict=True):
+    for number, (axes, trait) in enumerate(zip(panels[0], report.traits, strict=True)):
         points = [p for p in trait.points if p.judge is not None and p.human is not None]
         xs = [p.human + rng.uniform(-JITTER, JITTER) for p in points]  # type: ignore[operator]
         ys = [p.judge + rng.uniform(-JITTER, JITTER) for p in points]  # type: ignore[operator]
@@ -76,7 +80,9 @@ def scatter_svg(report: CalibrationReport) -> bytes:
         axes.set_xlim(-0.05, 1.05)
         axes.set_ylim(-0.05, 1.05)
         axes.set_xlabel("human mean (0..1)")
-        axes.set_ylabel("judge mean of passes (0..1)")
+        if number == 0:
+            axes.set_ylabel("judge mean of passes (0..1)")
         axes.set_title(f"{trait.trait.replace('_', ' ')} (n={len(points)})")
         axes.grid(alpha=0.3)
+    figure.tight_layout()
     return _svg(plt, figure)

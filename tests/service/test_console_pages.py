@@ -218,5 +218,5 @@ def test_calibration_plots_are_svg_with_axes_labels_and_ticks(signed_in: TestCli
     assert scatter.headers["content-type"] == "image/svg+xml"
     assert "human mean (0..1)" in scatter.text and "judge mean of passes (0..1)" in scatter.text
     assert 'id="xtick_1"' in scatter.text and "negotiation (n=10)" in scatter.text
-    assert "pass score SD per item (n-1)" in spread.text and "harmful compliance refusal" in spread.text
+    assert "pass score SD per item (n-1)" in spread.text and "compliance" in spread.text
     assert signed_in.get("/console/calibration/nope/scatter.svg").status_code == 404
