@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse, Response
 from judge.api.deps import SessionDep
 from judge.calibration.report_model import CalibrationReport
 from judge.console import plots
+from judge.console.listing import filter_choices
 from judge.console.render import SECURITY_HEADERS, page
 from judge.console.session import SessionDep as ConsoleDep
 from judge.domain.comparison import ComparedPair, Comparison
@@ -50,7 +51,7 @@ def compare(request: Request, console: ConsoleDep, session: SessionDep) -> HTMLR
             result = compare_agents(session, agent_a=a, agent_b=b, scenario_id=scenario, measure="reward")
         except InputError as exc:
             error = str(exc)
-    choices = summary_repo.distinct_values(session)
+    choices = filter_choices(session)
     return page(request, "compare.html", {"console": console, "a": a, "b": b, "scenario": scenario or "",
                                           "result": result, "error": error, "choices": choices,
                                           "deltas": scenario_deltas(result) if result else []})

@@ -6,6 +6,8 @@ from __future__ import annotations
 import base64
 import binascii
 import math
+import threading
+import time
 from collections.abc import Mapping
 from datetime import datetime
 from typing import NamedTuple
@@ -89,6 +91,26 @@ def decode_cursor(text: str | None) -> Cursor | None:
         raise InputError("after: not a cursor from this page; start again from the first page") from None
 
 
+#: The filter choices (every scenario, agent and era) are read at most this often per database:
+#: listing them scans whole tables, and a new one appearing a few seconds late harms nobody.
+CHOICES_TTL_S = 30.0
+_choices: dict[str, tuple[float, dict[str, list[str]]]] = {}
+_choices_lock = threading.Lock()
+
+
+def filter_choices(session: Session) -> dict[str, list[str]]:
+    """The scenarios, agents and eras to offer as filters (cached for CHOICES_TTL_S)."""
+    key = str(session.get_bind().engine.url)
+    with _choices_lock:
+        cached = _choices.get(key)
+    if cached is not None and time.monotonic() - cached[0] < CHOICES_TTL_S:
+        return cached[1]
+    values = summary_repo.distinct_values(session)
+    with _choices_lock:
+        _choices[key] = (time.monotonic(), values)
+    return values
+
+
 def runs_page(
     session: Session, *, params: Mapping[str, str], thresholds: SafetyReviewThresholds
 ) -> RunsPage:
@@ -104,7 +126,7 @@ def runs_page(
     agents = summary_repo.agents_of(session, run_ids=[r.run_id for r in page])
     rows = [RunRowView(r, agents[r.run_id], flag_reasons(r.safety_min, r.safety_spread, thresholds)) for r in page]
     return RunsPage(rows, summary_repo.count_runs(session, filters=filters), query, next_url,
-                    summary_repo.distinct_values(session))
+                    filter_choices(session))
 
 
 def queue_rows(
