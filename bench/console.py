@@ -38,14 +38,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from api_load import start_server, template_cards  # noqa: E402
+from api_load import start_server, template_cards
 
-from judge.auth import create_owner_token  # noqa: E402
-from judge.domain.run import Run, parse_run  # noqa: E402
-from judge.service.intake import canonical_body  # noqa: E402
-from judge.store.bulk import ScoredRun, insert_scored_runs  # noqa: E402
-from judge.store.db import make_engine, transaction  # noqa: E402
-from judge.store.migrate import upgrade  # noqa: E402
+from judge.auth import create_owner_token
+from judge.domain.run import Run, parse_run
+from judge.service.intake import canonical_body
+from judge.store.bulk import ScoredRun, insert_scored_runs
+from judge.store.db import make_engine, transaction
+from judge.store.migrate import upgrade
 
 SCENARIOS = ("market-haggle", "market-haggle-hard", "supplier-deal")
 TARGET_P99_MS = 150.0
