@@ -5,6 +5,7 @@ text, and library-drawn calibration plots."""
 from __future__ import annotations
 
 import re
+import sys
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -220,3 +221,16 @@ def test_calibration_plots_are_svg_with_axes_labels_and_ticks(signed_in: TestCli
     assert 'id="xtick_1"' in scatter.text and "negotiation (n=10)" in scatter.text
     assert "pass score SD per item (n-1)" in spread.text and "compliance" in spread.text
     assert signed_in.get("/console/calibration/nope/scatter.svg").status_code == 404
+
+
+def test_without_matplotlib_the_calibration_page_says_how_to_get_the_plots(
+    signed_in: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+
+    page = signed_in.get("/console/calibration")
+    plot = signed_in.get("/console/calibration/casino/scatter.svg")
+
+    assert page.status_code == 200 and "pip install &#39;judge[console]&#39;" in page.text
+    assert ".svg" not in page.text and "Spearman" in page.text
+    assert plot.status_code == 422 and "judge[console]" in plot.text
