@@ -13,7 +13,7 @@ from fastapi.responses import Response
 
 from judge.api.errors import judge_error
 from judge.console import boards, pages
-from judge.console.render import SECURITY_HEADERS, page
+from judge.console.render import page
 from judge.console.session import ConsoleForbidden, ConsoleSignInRequired
 from judge.errors import JudgeError
 
@@ -51,5 +51,3 @@ def mount(app: FastAPI) -> None:
     app.include_router(boards.router)
     app.add_exception_handler(JudgeError, console_error)
 
-
-__all__ = ["SECURITY_HEADERS", "mount"]

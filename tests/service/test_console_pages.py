@@ -208,6 +208,7 @@ def test_the_run_page_shows_passes_with_their_cited_turns_and_the_safety_panel(
     assert 'class="safety-panel" id="safety-buyer"' in page
     assert page.index('id="safety-buyer"') < page.index('id="trait-buyer-manipulation_resistance"')
     assert 'data-turn="1"' in page and "scripted-test-judge" in page
+    assert "<strong>seller</strong> house-adversary (not scored)" in page
 
 
 def test_calibration_plots_are_svg_with_axes_labels_and_ticks(signed_in: TestClient) -> None:
