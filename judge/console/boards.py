@@ -11,8 +11,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from judge.api.deps import SessionDep
+from judge.calibration import plots
 from judge.calibration.report_model import CalibrationReport
-from judge.console import plots
 from judge.console.listing import filter_choices
 from judge.console.render import SECURITY_HEADERS, page
 from judge.console.session import SessionDep as ConsoleDep

@@ -235,3 +235,13 @@ def test_without_matplotlib_the_calibration_page_says_how_to_get_the_plots(
     assert page.status_code == 200 and "pip install &#39;judge[console]&#39;" in page.text
     assert ".svg" not in page.text and "Spearman" in page.text
     assert plot.status_code == 422 and "judge[console]" in plot.text
+
+
+def test_over_https_the_session_cookie_is_secure(client: TestClient) -> None:
+    client.base_url = client.base_url.copy_with(scheme="https")
+    form = client.get("/console/sign-in")
+    answer = client.post("/console/sign-in", data={"csrf": _csrf(form.text), "token": owner_token()},
+                         headers={"Origin": "https://testserver"}, follow_redirects=False)
+
+    assert answer.status_code == 303
+    assert "; secure" in answer.headers["set-cookie"].lower()
