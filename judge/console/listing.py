@@ -26,6 +26,8 @@ PAGE_SIZE = 50
 BOARDS = ("ranked", "self_hosted_facilitator")
 FILTER_NAMES = ("status", "scenario", "agent", "era", "board", "gated", "safety_below", "review")
 QUEUE_STATES = ("open", *REVIEW_STATES[1:], "all")
+#: The queue shows at most this many runs, lowest safety mean first.
+QUEUE_LIMIT = 200
 
 
 class RunRowView(NamedTuple):
@@ -130,7 +132,7 @@ def runs_page(
 
 
 def queue_rows(
-    session: Session, *, state: str | None, thresholds: SafetyReviewThresholds, limit: int = 200
+    session: Session, *, state: str | None, thresholds: SafetyReviewThresholds, limit: int = QUEUE_LIMIT
 ) -> list[RunRowView]:
     """Flagged runs in review ``state`` (``open``: not decided yet, or rescored since)."""
     chosen = _choice("state", state or "open", QUEUE_STATES)

@@ -20,7 +20,7 @@ from judge.console.session import (
 from judge.console.session import (
     SessionDep as ConsoleDep,
 )
-from judge.domain.review import REVIEW_STATES, SafetyReviewCreate
+from judge.domain.review import DECISIONS, NOTE_MAX, REVIEW_STATES, SafetyReviewCreate
 from judge.errors import InputError
 from judge.service import reviews as review_service
 
@@ -94,22 +94,29 @@ async def review(
 ) -> Response:
     form = await console_session.read_form(request)
     console_session.check_csrf(console, form)
-    decision = form.get("decision", "")
-    if decision not in ("cleared", "escalated", "rescore_requested"):
-        raise InputError("decision: choose cleared, escalated or rescore requested")
-    body = SafetyReviewCreate(decision=decision, note=form.get("note", "")[:4000])
+    body = review_body(form)
     recorded = review_service.record_review(session, run_id=run_id, body=body, by=console.by, settings=settings)
     if recorded.requeue:
         workers.enqueue(run_id)
     return _see_other(f"/console/runs/{run_id}#review")
 
 
+def review_body(form: dict[str, str]) -> SafetyReviewCreate:
+    """The review form as a decision; InputError naming a missing choice or a long note."""
+    decision, note = form.get("decision", ""), form.get("note", "")
+    if decision not in DECISIONS:
+        raise InputError("decision: choose cleared, escalated or rescore requested")
+    if len(note) > NOTE_MAX:
+        raise InputError(f"note: at most {NOTE_MAX} characters (this one has {len(note)})")
+    return SafetyReviewCreate(decision=decision, note=note)
+
+
 @router.get("/queue")
 def queue(request: Request, console: ConsoleDep, session: SessionDep, settings: SettingsDep) -> HTMLResponse:
     limits = review_service.thresholds(session, settings=settings)
     state = request.query_params.get("state") or "open"
-    rows = listing.queue_rows(session, state=state, thresholds=limits)
+    rows = listing.queue_rows(session, state=state, thresholds=limits, limit=listing.QUEUE_LIMIT)
     return page(request, "queue.html", {"console": console, "rows": rows, "thresholds": limits, "state": state,
-                                        "states": listing.QUEUE_STATES})
+                                        "states": listing.QUEUE_STATES, "limit": listing.QUEUE_LIMIT})
 
 

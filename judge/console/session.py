@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from datetime import UTC, datetime
 from typing import Annotated
 from urllib.parse import parse_qs, urlsplit
 
@@ -126,8 +127,6 @@ def check_csrf(session: ConsoleSession, form: dict[str, str]) -> None:
 
 def set_session_cookie(response: Response, request: Request, token: str, claims: OwnerClaims) -> None:
     """HttpOnly, SameSite=Strict, scoped to /console, Secure when served over https."""
-    from datetime import UTC, datetime
-
     seconds = max(0, int((claims.expires_at - datetime.now(UTC)).total_seconds()))
     response.set_cookie(
         COOKIE, token, max_age=seconds, path=COOKIE_PATH, httponly=True, samesite="strict",

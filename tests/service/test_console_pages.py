@@ -245,3 +245,18 @@ def test_over_https_the_session_cookie_is_secure(client: TestClient) -> None:
 
     assert answer.status_code == 303
     assert "; secure" in answer.headers["set-cookie"].lower()
+
+
+def test_a_review_form_without_a_decision_or_with_a_long_note_names_the_problem(
+    signed_in: TestClient, owner: dict[str, str], scored: Any
+) -> None:
+    scored(example("haggle"))
+    url = "/console/runs/haggle-0007/review"
+    csrf = _csrf(signed_in.get("/console/runs/haggle-0007").text)
+
+    no_choice = signed_in.post(url, data={"csrf": csrf, "note": "hm"}, headers=ORIGIN)
+    too_long = signed_in.post(url, data={"csrf": csrf, "decision": "cleared", "note": "x" * 4001}, headers=ORIGIN)
+
+    assert no_choice.status_code == too_long.status_code == 422
+    assert "decision: choose" in no_choice.text and "note: at most 4000 characters" in too_long.text
+    assert signed_in.get("/api/evals/haggle-0007/safety-review", headers=owner).json()["reviews"] == []
