@@ -135,10 +135,14 @@ def list_runs(session: Session, *, filters: RunFilters, after: Cursor | None, li
     return [RunListing(*row) for row in session.execute(query).all()]
 
 
+_SUMMARY_FILTERS = ("era", "gated", "safety_below", "review_state")
+
+
 def count_runs(session: Session, *, filters: RunFilters) -> int:
-    query = sa.select(sa.func.count()).select_from(RunRow).outerjoin(
-        RunSummaryRow, col(RunSummaryRow.run_id) == col(RunRow.run_id)
-    )
+    """How many runs match; ``run_summary`` is joined only when a filter reads it."""
+    query = sa.select(sa.func.count()).select_from(RunRow)
+    if any(getattr(filters, name) is not None for name in _SUMMARY_FILTERS):
+        query = query.outerjoin(RunSummaryRow, col(RunSummaryRow.run_id) == col(RunRow.run_id))
     return int(session.execute(query.where(*_conditions(filters))).scalar_one())
 
 

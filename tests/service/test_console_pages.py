@@ -181,6 +181,8 @@ def test_runs_filters_live_in_the_url_and_pages_follow_a_cursor(
     assert sorted(_ids(by_agent.text)) == [f"gamma-{i:03d}" for i in range(5)]
     assert _ids(by_scenario.text) == ["haggle-0007"]
     assert len(_ids(low_safety.text)) == 5 and _ids(none_low.text) == []
+    assert '<small id="runs-total">5 match</small>' in low_safety.text
+    assert '<small id="runs-total">76 match</small>' in first.text
     assert bad.status_code == 422 and "status" in bad.text and "sleeping" in bad.text
 
 
