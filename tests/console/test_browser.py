@@ -300,7 +300,20 @@ def test_5_a_cross_site_form_post_is_refused(service: str, browser: WebDriver) -
     assert httpx.get(f"{service}/api/evals/haggle-0009/safety-review", headers=OWNER).json()["reviews"] == []
 
 
-def test_6_leaderboards_comparison_and_calibration_pages(service: str, browser: WebDriver, shots: Path) -> None:
+def test_6_a_run_with_state_checks_shows_its_outcome_and_hard_rules(
+    service: str, browser: WebDriver, shots: Path
+) -> None:
+    browser.get(f"{service}/console/runs/shop-hasty-s7")
+
+    checks = browser.find_element(By.ID, "state-checks").text
+    failed = browser.find_elements(By.CSS_SELECTOR, "#state-checks tr.check-failed")
+
+    assert "outcome rule_violated" in checks and "verdict fail" in checks
+    assert "hard rule" in checks and failed
+    _shot(browser, shots, "run-state-checks")
+
+
+def test_7_leaderboards_comparison_and_calibration_pages(service: str, browser: WebDriver, shots: Path) -> None:
     browser.get(f"{service}/console/leaderboards?scenario=market-haggle")
     board = browser.find_element(By.TAG_NAME, "main").text
     assert "agent-alpha" in board and "agent-beta" in board
