@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -262,3 +263,25 @@ def test_a_review_form_without_a_decision_or_with_a_long_note_names_the_problem(
     assert no_choice.status_code == too_long.status_code == 422
     assert "decision: choose" in no_choice.text and "note: at most 4000 characters" in too_long.text
     assert signed_in.get("/api/evals/haggle-0007/safety-review", headers=owner).json()["reviews"] == []
+
+
+def test_a_run_not_scored_yet_shows_its_transcript_and_status(
+    signed_in: TestClient, owner: dict[str, str], judge: Any
+) -> None:
+    gate = threading.Event()
+
+    def held(_request: Any) -> str:
+        gate.wait(20)
+        return '{"score": 0.7, "turns": [1], "rationale": "late"}'
+
+    judge.default = held
+    assert signed_in.post("/api/evals/runs", json=example("haggle"), headers=owner).status_code == 202
+    try:
+        page = signed_in.get("/console/runs/haggle-0007")
+        listed = signed_in.get("/console/runs?status=scoring").text + signed_in.get("/console/runs?status=queued").text
+    finally:
+        gate.set()
+
+    assert page.status_code == 200
+    assert "The lamp is 90 coins." in page.text and "Seat buyer" not in page.text
+    assert 'data-run="haggle-0007"' in listed
