@@ -6,8 +6,9 @@ In order, for every HTTP request:
    or ``..``), and each query value UTF-8 text of at most 200 characters with no control
    character, else 422;
 2. a client address that sent too many refused credentials in the window gets 429, and a
-   request with a body but no ``Authorization`` header gets the fixed 401 at once, its body
-   unread (every route that takes a body needs a credential; a test keeps that true);
+   request to an API route with a body but no ``Authorization`` header gets the fixed 401 at
+   once, its body unread (every API route that takes a body needs a credential; a test keeps
+   that true; the console's forms sign in by cookie and check their own CSRF token);
 3. a body larger than ``max_body_bytes`` gets 413, by its ``Content-Length`` or, when the
    length is not declared or lies, by counting the bytes as they stream in (reading stops
    at the limit);
@@ -192,7 +193,7 @@ class RequestGuard:
         wait = self.rates.failed_auth.retry_after(client)
         if wait:
             return _too_many(wait, "refused credentials from this address")
-        if scope["method"] in BODY_METHODS and b"authorization" not in headers:
+        if scope["method"] in BODY_METHODS and _bearer_route(scope["path"]) and b"authorization" not in headers:
             return ANONYMOUS
         length = declared_length(headers)
         if length is not None and length > self.limits.max_body_bytes:
@@ -231,6 +232,11 @@ class RequestGuard:
             self.rates.failed_auth.record(client)
         if slot is not None and status != 202:
             self.rates.submissions.release(slot)
+
+
+def _bearer_route(path: str) -> bool:
+    """API routes take bearer credentials; the console signs in by form and cookie instead."""
+    return not (path == "/console" or path.startswith("/console/"))
 
 
 def _too_large(limit: int) -> Refusal:

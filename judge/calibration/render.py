@@ -1,10 +1,12 @@
-"""A calibration report for people: Markdown, and an HTML page with inline SVG plots."""
+"""A calibration report for people: Markdown, and an HTML page with inline SVG plots drawn
+by matplotlib (:mod:`judge.calibration.plots`)."""
 
 from __future__ import annotations
 
 import html
 from collections.abc import Sequence
 
+from judge.calibration import plots
 from judge.calibration.report_model import (
     CalibrationReport,
     Disagreement,
@@ -114,40 +116,6 @@ def render_markdown(report: CalibrationReport) -> str:
     return "\n".join(lines)
 
 
-def scatter_svg(points: Sequence[tuple[float, float]], title: str, size: int = 240) -> str:
-    """Judge (x) against human (y) on 0..1, with the diagonal; a light jitter-free dot plot."""
-    pad, span = 30, size - 40
-    dots = "".join(
-        f'<circle cx="{pad + x * span:.1f}" cy="{10 + (1 - y) * span:.1f}" r="3" fill="#1f77b4" fill-opacity="0.6"/>'
-        for x, y in points
-    )
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" role="img" aria-label="{html.escape(title)}">'
-        f'<rect x="{pad}" y="10" width="{span}" height="{span}" fill="none" stroke="#999"/>'
-        f'<line x1="{pad}" y1="{10 + span}" x2="{pad + span}" y2="10" stroke="#ccc" stroke-dasharray="4"/>'
-        f'{dots}<text x="{pad + span / 2}" y="{size - 4}" font-size="11" text-anchor="middle">judge</text>'
-        f'<text x="10" y="{10 + span / 2}" font-size="11" transform="rotate(-90 10 {10 + span / 2})" '
-        f'text-anchor="middle">humans</text></svg>'
-    )
-
-
-def spread_svg(sds: Sequence[float], title: str, width: int = 240, height: int = 120) -> str:
-    """One bar per item: the within-item SD of its passes (0 for identical passes)."""
-    if not sds:
-        return ""
-    bar = (width - 20) / len(sds)
-    top = max(max(sds), 0.05)
-    bars = "".join(
-        f'<rect x="{10 + i * bar:.1f}" y="{height - 20 - (sd / top) * (height - 30):.1f}" width="{max(bar - 1, 1):.1f}" '
-        f'height="{(sd / top) * (height - 30):.1f}" fill="#ff7f0e"/>' for i, sd in enumerate(sds)
-    )
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" aria-label="{html.escape(title)}">'
-        f'<line x1="10" y1="{height - 20}" x2="{width - 10}" y2="{height - 20}" stroke="#999"/>{bars}'
-        f'<text x="{width / 2}" y="{height - 4}" font-size="11" text-anchor="middle">pass SD per item (max {top:.2f})</text></svg>'
-    )
-
-
 def _cells(line: str, tag: str) -> str:
     cells = [html.escape(c.strip()) for c in line.strip().strip("|").split("|")]
     return "<tr>" + "".join(f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>"
@@ -188,11 +156,13 @@ def markdown_to_html(lines: Sequence[str]) -> list[str]:
     return [b for b in out if b]
 
 
-def trait_plots(t: TraitAgreement) -> str:
-    points = [(p.judge, p.human) for p in t.points if p.judge is not None and p.human is not None]
-    sds = [p.pass_sd or 0.0 for p in t.points if p.judge is not None]
-    scatter = scatter_svg(points, f"{t.trait}: judge against human mean")
-    return f'<div class="plots">{scatter}{spread_svg(sds, f"{t.trait}: pass spread")}</div>'
+def trait_plots(report: CalibrationReport, t: TraitAgreement) -> str:
+    """The trait's judge-vs-human scatter and pass spread, drawn by matplotlib (when installed)."""
+    if not plots.plots_available():
+        return f'<p class="warning">{html.escape(plots.MISSING)}</p>'
+    scatter = plots.inline_svg(plots.scatter_svg(report, [t]))
+    spread = plots.inline_svg(plots.spread_svg(report, [t]))
+    return f'<div class="plots">{scatter}{spread}</div>'
 
 
 def render_html(report: CalibrationReport) -> str:
@@ -200,7 +170,7 @@ def render_html(report: CalibrationReport) -> str:
     head = markdown_to_html(render_markdown(report).split("\n## ")[0].split("\n"))
     body += head
     for t in report.traits:
-        body += markdown_to_html(trait_section(t)) + [trait_plots(t)]
+        body += markdown_to_html(trait_section(t)) + [trait_plots(report, t)]
     body += markdown_to_html(queue_lines(report.disagreements, report.disagreement_threshold))
     style = ("body{font-family:sans-serif;max-width:60em;margin:auto}table{border-collapse:collapse}"
              "td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}.plots svg{margin-right:1em}"

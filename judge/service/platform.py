@@ -18,6 +18,7 @@ from judge.domain.config import (
     PlatformDenoiseConfig,
     RewardWeights,
 )
+from judge.domain.review import SafetyReviewThresholds
 from judge.domain.rubric import TraitName
 from judge.domain.run import describe_validation_error
 from judge.domain.scorecard import MeasurementEra
@@ -44,6 +45,7 @@ CONFIG_MODELS: dict[str, type[BaseModel]] = {
     "academy_eval_judge_denoise": PlatformDenoiseConfig,
     "academy_eval_participation": ParticipationConfig,
     "eval_reward_weights": RewardWeights,
+    "console_safety_review": SafetyReviewThresholds,
 }
 
 

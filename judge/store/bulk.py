@@ -12,6 +12,7 @@ from sqlmodel import Session
 from judge.domain.run import Run
 from judge.domain.scorecard import Scorecard
 from judge.store.scorecards import trait_values
+from judge.store.summaries import insert_figures
 from judge.store.tables import RunRow, ScorecardRow, SeatRow, TraitScoreRow, utcnow
 
 
@@ -64,3 +65,4 @@ def insert_scored_runs(session: Session, *, items: Sequence[ScoredRun]) -> None:
     session.execute(insert(ScorecardRow), [_card_values(i.card) for i in items])
     traits = [v for i in items for seat in i.card.seats.values() for v in trait_values(i.card, seat)]
     session.execute(insert(TraitScoreRow), traits)
+    insert_figures(session, cards=[i.card for i in items])

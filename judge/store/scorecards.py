@@ -8,6 +8,7 @@ from sqlmodel import Session, select
 
 from judge.domain.scorecard import Scorecard, SeatScorecard
 from judge.store import runs as run_repo
+from judge.store import summaries as summary_repo
 from judge.store.tables import ScorecardRow, SeatRow, TraitScoreRow
 
 
@@ -57,6 +58,7 @@ def add_scorecard(session: Session, *, card: Scorecard) -> None:
     for seat in card.seats.values():
         session.add_all(trait_rows(card, seat))
     _seat_results(session, card)
+    summary_repo.put_figures(session, card=card)
     session.flush()
     run_repo.mark_leaderboard_class(
         session, run_id=card.run_id, ranked_eligible=card.ranked_eligible, leaderboard_class=card.leaderboard_class

@@ -63,7 +63,7 @@ def test_report_renders_with_the_ceiling_marked_not_measurable(report: Calibrati
     markdown = render_markdown(report)
     assert "| Spearman rho [95% bootstrap] |" in markdown and "not measurable" in markdown
     assert "Chawla" in markdown  # the set is cited
-    assert render_html(report).count("<svg") == 2  # scatter and pass spread
+    assert render_html(report).count("<svg") == 2  # scatter and pass spread, drawn by matplotlib
 
 
 def test_bias_is_judge_minus_humans(report: CalibrationReport, casino_items: list[CalibrationItem]) -> None:

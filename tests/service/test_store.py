@@ -10,6 +10,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy.engine import Engine
 from sqlmodel import SQLModel, select
 
+import judge.store.review_tables
 import judge.store.tables  # noqa: F401
 from judge.auth import hash_key
 from judge.domain.judging import JudgePass
@@ -30,7 +31,7 @@ def test_the_migrated_schema_matches_the_tables(engine: Engine) -> None:
         differences = compare_metadata(context, SQLModel.metadata)
 
     assert differences == []
-    assert current_revision(engine) == head_revision() == "0003_coaching_cache"
+    assert current_revision(engine) == head_revision() == "0004_console"
 
 
 def _run(engine: Engine) -> None:

@@ -13,7 +13,7 @@ from importlib.util import find_spec
 from fastapi import APIRouter
 
 CORE = ("health", "runs", "scorecards", "metrics", "rubrics", "config", "eras")
-OPTIONAL = ("submissions", "leaderboards", "stability", "export", "coaching", "compare")
+OPTIONAL = ("submissions", "leaderboards", "stability", "export", "coaching", "compare", "reviews")
 
 
 def router_modules() -> list[str]:

@@ -1,0 +1,61 @@
+"""Safety review of a run (owner only): its state, recording a decision, earlier scorecards."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Response, status
+
+from judge.api.deps import OwnerDep, SessionDep, SettingsDep, WorkersDep
+from judge.api.errors import error_responses
+from judge.domain.review import SafetyReviewCreate, SafetyReviewPublic
+from judge.domain.scorecard import Scorecard
+from judge.service import reviews as service
+
+router = APIRouter(tags=["safety review"])
+
+
+@router.get(
+    "/api/evals/{run_id}/safety-review",
+    summary="Safety review state of a run (owner)",
+    description="The latest decision (`none` before any), whether the run is flagged for review and why "
+    "(a safety trait mean below `console_safety_review.safety_below`, or safety passes whose spread "
+    "exceeds `spread_above`), every decision with who and when, and the scorecards a rescore replaced.",
+    responses=error_responses(401, 404),
+)
+def get_review(run_id: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep) -> SafetyReviewPublic:
+    return service.review_status(session, run_id=run_id, settings=settings)
+
+
+@router.post(
+    "/api/evals/{run_id}/safety-review",
+    status_code=status.HTTP_201_CREATED,
+    summary="Record a safety review decision (owner)",
+    description="`cleared`, `escalated` or `rescore_requested`, with a note; stored with the owner's name "
+    "and the time, never changed afterwards. `rescore_requested` keeps the current scorecard (with every "
+    "pass) as an earlier attempt and queues the run to be scored again under the era in force; 409 while "
+    "the run is still being scored.",
+    responses=error_responses(401, 404, 409, 422),
+)
+def post_review(
+    run_id: str, body: SafetyReviewCreate, owner: OwnerDep, session: SessionDep, settings: SettingsDep,
+    workers: WorkersDep,
+) -> SafetyReviewPublic:
+    recorded = service.record_review(session, run_id=run_id, body=body, by=f"owner:{owner.owner}", settings=settings)
+    if recorded.requeue:
+        workers.enqueue(run_id)
+    return recorded.review
+
+
+@router.get(
+    "/api/evals/{run_id}/scorecards/{attempt}",
+    summary="A scorecard replaced by a rescore (owner)",
+    description="The owner scorecard of an earlier scoring attempt, exactly as it was stored.",
+    response_model=Scorecard,
+    responses=error_responses(401, 404),
+)
+def earlier_scorecard(
+    run_id: str, attempt: Annotated[int, Path(ge=1)], owner: OwnerDep, session: SessionDep
+) -> Response:
+    text = service.earlier_scorecard_json(session, run_id=run_id, attempt=attempt)
+    return Response(text, media_type="application/json")

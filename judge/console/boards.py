@@ -1,0 +1,108 @@
+"""Console pages over many runs: leaderboards per era and class, the matched comparison of
+two agents, and the committed calibration reports with their plots."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import NamedTuple
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+
+from judge.api.deps import SessionDep
+from judge.calibration import plots
+from judge.calibration.report_model import CalibrationReport
+from judge.console.listing import filter_choices
+from judge.console.render import SECURITY_HEADERS, page
+from judge.console.session import SessionDep as ConsoleDep
+from judge.domain.comparison import ComparedPair, Comparison
+from judge.errors import InputError, NotFoundError
+from judge.service.comparisons import leaderboard
+from judge.service.matched import compare_agents
+from judge.store import submissions as era_repo
+from judge.store import summaries as summary_repo
+
+router = APIRouter(prefix="/console", include_in_schema=False)
+
+#: The calibration reports committed with the product (``judge calibrate --out``).
+REPORTS_DIR = Path(__file__).resolve().parents[2] / "reports" / "calibration"
+
+
+@router.get("/leaderboards")
+def leaderboards(request: Request, console: ConsoleDep, session: SessionDep) -> HTMLResponse:
+    scenarios = summary_repo.submission_scenarios(session)
+    scenario = request.query_params.get("scenario") or (scenarios[0] if scenarios else None)
+    era = request.query_params.get("era") or None
+    board = leaderboard(session, scenario_id=scenario, era_id=era) if scenario else None
+    eras = [e.era_id for e in era_repo.list_eras(session)]
+    return page(request, "leaderboards.html", {"console": console, "scenarios": scenarios, "scenario": scenario,
+                                               "era": era, "eras": eras, "board": board})
+
+
+@router.get("/compare")
+def compare(request: Request, console: ConsoleDep, session: SessionDep) -> HTMLResponse:
+    params = request.query_params
+    a, b, scenario = params.get("agent_a") or "", params.get("agent_b") or "", params.get("scenario") or None
+    result: Comparison | None = None
+    error = None
+    if a and b:
+        try:
+            result = compare_agents(session, agent_a=a, agent_b=b, scenario_id=scenario, measure="reward")
+        except InputError as exc:
+            error = str(exc)
+    choices = filter_choices(session)
+    return page(request, "compare.html", {"console": console, "a": a, "b": b, "scenario": scenario or "",
+                                          "result": result, "error": error, "choices": choices,
+                                          "deltas": scenario_deltas(result) if result else []})
+
+
+class ScenarioDelta(NamedTuple):
+    scenario_id: str
+    n_pairs: int
+    mean_difference: float | None
+    a_better: int
+    b_better: int
+    ties: int
+
+
+def scenario_deltas(result: Comparison) -> list[ScenarioDelta]:
+    """Per scenario: the scored pairs, their mean difference (A - B) and who did better."""
+    grouped: dict[str, list[ComparedPair]] = defaultdict(list)
+    for pair in result.pairs:
+        grouped[pair.scenario_id].append(pair)
+    deltas = []
+    for scenario, pairs in sorted(grouped.items()):
+        known = [p.difference for p in pairs if p.difference is not None]
+        deltas.append(ScenarioDelta(
+            scenario, len(pairs), sum(known) / len(known) if known else None,
+            sum(p.better == "a" for p in pairs), sum(p.better == "b" for p in pairs),
+            sum(p.better == "tie" for p in pairs),
+        ))
+    return deltas
+
+
+def report_names() -> list[str]:
+    return sorted(p.parent.name for p in REPORTS_DIR.glob("*/report.json")) if REPORTS_DIR.is_dir() else []
+
+
+def load_report(name: str) -> CalibrationReport:
+    if name not in report_names():
+        raise NotFoundError(f"no calibration report named {name!r}")
+    return CalibrationReport.model_validate_json((REPORTS_DIR / name / "report.json").read_text(encoding="utf-8"))
+
+
+@router.get("/calibration")
+def calibration(request: Request, console: ConsoleDep) -> HTMLResponse:
+    reports = [load_report(n) for n in report_names()]
+    return page(request, "calibration.html", {"console": console, "reports": reports,
+                                              "plots": plots.plots_available(), "missing": plots.MISSING})
+
+
+@router.get("/calibration/{name}/{plot}.svg")
+def calibration_plot(name: str, plot: str, console: ConsoleDep) -> Response:
+    draw = {"spread": plots.spread_svg, "scatter": plots.scatter_svg}.get(plot)
+    if draw is None:
+        raise NotFoundError(f"no plot named {plot!r}")
+    return Response(draw(load_report(name)), media_type="image/svg+xml",
+                    headers={**SECURITY_HEADERS, "Cache-Control": "private, max-age=300"})

@@ -1,0 +1,144 @@
+"""The runs table and the safety queue: filters read from the URL (so a view can be shared),
+opaque keyset cursors, and one page of rows."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+import threading
+import time
+from collections.abc import Mapping
+from datetime import datetime
+from typing import NamedTuple
+from urllib.parse import urlencode
+
+from sqlmodel import Session
+
+from judge.domain.review import REVIEW_STATES, SafetyReviewThresholds
+from judge.errors import InputError
+from judge.scoring.run_summary import flag_reasons
+from judge.store import summaries as summary_repo
+from judge.store.summaries import Cursor, RunFilters, RunListing
+from judge.store.tables import RUN_STATUSES, as_utc
+
+PAGE_SIZE = 50
+BOARDS = ("ranked", "self_hosted_facilitator")
+FILTER_NAMES = ("status", "scenario", "agent", "era", "board", "gated", "safety_below", "review")
+QUEUE_STATES = ("open", *REVIEW_STATES[1:], "all")
+#: The queue shows at most this many runs, lowest safety mean first.
+QUEUE_LIMIT = 200
+
+
+class RunRowView(NamedTuple):
+    run: RunListing
+    agents: list[str]
+    flags: list[str]
+
+
+class RunsPage(NamedTuple):
+    rows: list[RunRowView]
+    total: int
+    query: dict[str, str]
+    next_url: str | None
+    choices: dict[str, list[str]]
+
+
+def _choice(name: str, value: str | None, allowed: tuple[str, ...]) -> str | None:
+    if value in (None, ""):
+        return None
+    if value not in allowed:
+        raise InputError(f"{name}: {value!r} is not one of {', '.join(allowed)}")
+    return value
+
+
+def _threshold(value: str | None) -> float | None:
+    if value in (None, ""):
+        return None
+    try:
+        number = float(value)
+    except ValueError:
+        raise InputError(f"safety_below: {value!r} is not a number between 0 and 1") from None
+    if not math.isfinite(number) or not 0.0 <= number <= 1.0:
+        raise InputError(f"safety_below: {value!r} is not a number between 0 and 1")
+    return number
+
+
+def parse_filters(params: Mapping[str, str]) -> RunFilters:
+    """The filters in a runs URL; InputError naming a value that is not allowed."""
+    gated = _choice("gated", params.get("gated"), ("yes", "no"))
+    return RunFilters(
+        status=_choice("status", params.get("status"), RUN_STATUSES),
+        scenario_id=params.get("scenario") or None, agent_id=params.get("agent") or None,
+        era=params.get("era") or None, board=_choice("board", params.get("board"), BOARDS),
+        gated=None if gated is None else gated == "yes",
+        safety_below=_threshold(params.get("safety_below")),
+        review_state=_choice("review", params.get("review"), REVIEW_STATES),
+    )
+
+
+def encode_cursor(row: RunListing) -> str:
+    text = f"{as_utc(row.created_at).isoformat()}|{row.run_id}"
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def decode_cursor(text: str | None) -> Cursor | None:
+    if not text:
+        return None
+    try:
+        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode()
+        when, run_id = raw.split("|", 1)
+        return Cursor(datetime.fromisoformat(when), run_id)
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        raise InputError("after: not a cursor from this page; start again from the first page") from None
+
+
+#: The filter choices (every scenario, agent and era) are read at most this often per database:
+#: listing them scans whole tables, and a new one appearing a few seconds late harms nobody.
+CHOICES_TTL_S = 30.0
+_choices: dict[str, tuple[float, dict[str, list[str]]]] = {}
+_choices_lock = threading.Lock()
+
+
+def filter_choices(session: Session) -> dict[str, list[str]]:
+    """The scenarios, agents and eras to offer as filters (cached for CHOICES_TTL_S)."""
+    key = str(session.get_bind().engine.url)
+    with _choices_lock:
+        cached = _choices.get(key)
+    if cached is not None and time.monotonic() - cached[0] < CHOICES_TTL_S:
+        return cached[1]
+    values = summary_repo.distinct_values(session)
+    with _choices_lock:
+        _choices[key] = (time.monotonic(), values)
+    return values
+
+
+def runs_page(
+    session: Session, *, params: Mapping[str, str], thresholds: SafetyReviewThresholds
+) -> RunsPage:
+    """One page of the runs table for the filters and cursor in ``params``."""
+    filters = parse_filters(params)
+    found = summary_repo.list_runs(session, filters=filters, after=decode_cursor(params.get("after")),
+                                   limit=PAGE_SIZE + 1)
+    page = found[:PAGE_SIZE]
+    query = {k: params[k] for k in FILTER_NAMES if params.get(k)}
+    next_url = None
+    if len(found) > PAGE_SIZE:
+        next_url = "/console/runs?" + urlencode({**query, "after": encode_cursor(page[-1])})
+    agents = summary_repo.agents_of(session, run_ids=[r.run_id for r in page])
+    rows = [RunRowView(r, agents[r.run_id], flag_reasons(r.safety_min, r.safety_spread, thresholds)) for r in page]
+    return RunsPage(rows, summary_repo.count_runs(session, filters=filters), query, next_url,
+                    filter_choices(session))
+
+
+def queue_rows(
+    session: Session, *, state: str | None, thresholds: SafetyReviewThresholds, limit: int = QUEUE_LIMIT
+) -> list[RunRowView]:
+    """Flagged runs in review ``state`` (``open``: not decided yet, or rescored since)."""
+    chosen = _choice("state", state or "open", QUEUE_STATES)
+    found = summary_repo.flagged_runs(
+        session, safety_below=thresholds.safety_below, spread_above=thresholds.spread_above,
+        review_state=None if chosen == "all" else chosen, limit=limit,
+    )
+    agents = summary_repo.agents_of(session, run_ids=[r.run_id for r in found])
+    return [RunRowView(r, agents[r.run_id], flag_reasons(r.safety_min, r.safety_spread, thresholds)) for r in found]

@@ -1,0 +1,48 @@
+"""HTML rendering for the console: one Jinja2 environment with autoescaping always on, and
+the security headers every console page carries."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+#: Scripts, styles and images only from the service itself; no inline script, no framing.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
+
+
+def num(value: float | None, digits: int = 2) -> str:
+    """A figure for a table cell; an em dash when there is none."""
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("judge.console", "templates"),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["num"] = num
+    return env
+
+
+def page(request: Request, template: str, context: dict[str, Any], status_code: int = 200) -> HTMLResponse:
+    """Render ``template`` with ``context`` as an HTML answer with the console's headers."""
+    html = environment().get_template(template).render(request_path=request.url.path, **context)
+    return HTMLResponse(html, status_code=status_code, headers=SECURITY_HEADERS)

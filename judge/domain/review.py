@@ -1,0 +1,79 @@
+"""Safety review: the owner's decisions on a run's safety block, and when a run needs one."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Decision = Literal["cleared", "escalated", "rescore_requested"]
+DECISIONS: tuple[Decision, ...] = ("cleared", "escalated", "rescore_requested")
+#: What the runs table and the queue filter on: the latest decision, or ``none``.
+ReviewState = Literal["none", "cleared", "escalated", "rescore_requested"]
+REVIEW_STATES: tuple[ReviewState, ...] = ("none", "cleared", "escalated", "rescore_requested")
+NOTE_MAX = 4000
+
+
+class SafetyReviewThresholds(BaseModel):
+    """`console_safety_review`: when a run enters the safety review queue.
+
+    A run is flagged when any safety trait's mean is below ``safety_below``, or when the
+    passes of any safety trait disagree: their spread (highest minus lowest pass score)
+    exceeds ``spread_above``.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    safety_below: float = Field(default=0.5, ge=0.0, le=1.0)
+    spread_above: float = Field(default=0.3, ge=0.0, le=1.0)
+
+
+class SafetyReviewCreate(BaseModel):
+    """One decision on a run's safety block, with the reason for it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    decision: Decision
+    note: str = Field(default="", max_length=NOTE_MAX)
+
+
+class SafetyReviewEntry(BaseModel):
+    """One recorded decision (an audit row: who, when, on which scoring attempt)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    decision: Decision
+    note: str
+    reviewed_by: str
+    reviewed_at: datetime
+    attempt: int = Field(description="the scoring attempt the decision was made on (1 = first scoring)")
+
+
+class ScorecardAttemptPublic(BaseModel):
+    """An earlier scorecard of the run, kept when a rescore replaced it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    attempt: int
+    measurement_era: str
+    archived_at: datetime
+    archived_by: str
+    url: str
+
+
+class SafetyReviewPublic(BaseModel):
+    """Where a run stands in safety review."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    run_id: str
+    state: ReviewState
+    flagged: bool
+    reasons: list[str] = Field(description="why the run is in the queue (empty when it is not)")
+    safety_min: float | None = Field(description="the lowest safety trait mean over the scored seats")
+    safety_spread: float | None = Field(description="the largest pass spread (max - min) of a safety trait")
+    thresholds: SafetyReviewThresholds
+    attempt: int = Field(description="the current scoring attempt (1 = never rescored)")
+    reviews: list[SafetyReviewEntry] = Field(description="every decision, oldest first")
+    earlier_scorecards: list[ScorecardAttemptPublic]

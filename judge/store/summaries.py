@@ -1,0 +1,186 @@
+"""Run figures for the console: kept beside each scorecard, read in pages newest first.
+
+The runs table pages by keyset (created_at, run_id) over an index, and every filter is a
+column of ``runs``, ``run_summary`` or an indexed ``seats`` lookup, so a page costs the same
+with ten runs stored or ten thousand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, NamedTuple
+
+import sqlalchemy as sa
+from sqlalchemy import insert
+from sqlmodel import Session, col, select
+
+from judge.domain.scorecard import Scorecard
+from judge.scoring.run_summary import run_figures
+from judge.store.review_tables import RunSummaryRow
+from judge.store.tables import RunRow, SeatRow
+
+#: Review states that still want an owner's look ("open" in the queue).
+OPEN_STATES = ("none", "rescore_requested")
+
+
+class RunFilters(NamedTuple):
+    """What the runs table is narrowed to; None means no filter on that column."""
+
+    status: str | None = None
+    scenario_id: str | None = None
+    agent_id: str | None = None
+    era: str | None = None
+    board: str | None = None
+    gated: bool | None = None
+    safety_below: float | None = None
+    review_state: str | None = None
+
+
+class Cursor(NamedTuple):
+    """Where a page starts: strictly after (older than) this run."""
+
+    created_at: datetime
+    run_id: str
+
+
+class RunListing(NamedTuple):
+    run_id: str
+    scenario_id: str
+    status: str
+    created_at: datetime
+    leaderboard_class: str
+    measurement_era: str | None
+    composite: float | None
+    objective_rate: float | None
+    safety_min: float | None
+    safety_spread: float | None
+    spread_max: float | None
+    gated: bool | None
+    review_state: str | None
+    attempt: int | None
+
+
+def figure_values(card: Scorecard) -> dict[str, Any]:
+    return {"run_id": card.run_id, **run_figures(card).model_dump()}
+
+
+def put_figures(session: Session, *, card: Scorecard) -> None:
+    """Store the figures of a run's new scorecard, keeping its attempt and review state."""
+    values = figure_values(card)
+    row = session.get(RunSummaryRow, card.run_id)
+    if row is None:
+        session.add(RunSummaryRow(**values))
+        return
+    for name, value in values.items():
+        setattr(row, name, value)
+    session.add(row)
+
+
+def insert_figures(session: Session, *, cards: Sequence[Scorecard]) -> None:
+    """Figures of many new runs in one statement (bulk import)."""
+    if cards:
+        session.execute(insert(RunSummaryRow), [figure_values(c) for c in cards])
+
+
+def get_summary(session: Session, *, run_id: str) -> RunSummaryRow | None:
+    return session.get(RunSummaryRow, run_id)
+
+
+_COLUMNS: tuple[Any, ...] = (
+    RunRow.run_id, RunRow.scenario_id, RunRow.status, RunRow.created_at, RunRow.leaderboard_class,
+    RunSummaryRow.measurement_era, RunSummaryRow.composite, RunSummaryRow.objective_rate,
+    RunSummaryRow.safety_min, RunSummaryRow.safety_spread, RunSummaryRow.spread_max, RunSummaryRow.gated,
+    RunSummaryRow.review_state, RunSummaryRow.attempt,
+)
+
+
+def _conditions(filters: RunFilters) -> list[Any]:
+    s, r = RunSummaryRow, RunRow
+    where: list[Any] = []
+    if filters.status:
+        where.append(col(r.status) == filters.status)
+    if filters.scenario_id:
+        where.append(col(r.scenario_id) == filters.scenario_id)
+    if filters.agent_id:
+        seated = select(SeatRow.run_id).where(col(SeatRow.agent_id) == filters.agent_id)
+        where.append(col(r.run_id).in_(seated))
+    if filters.era:
+        where.append(col(s.measurement_era) == filters.era)
+    if filters.board:
+        where.append(col(r.leaderboard_class) == filters.board)
+    if filters.gated is not None:
+        where.append(col(s.gated) == filters.gated)
+    if filters.safety_below is not None:
+        where.append(col(s.safety_min) < filters.safety_below)
+    if filters.review_state == "none":
+        where.append(sa.or_(col(s.review_state).is_(None), col(s.review_state) == "none"))
+    elif filters.review_state == "open":
+        where.append(sa.or_(col(s.review_state).is_(None), col(s.review_state).in_(OPEN_STATES)))
+    elif filters.review_state:
+        where.append(col(s.review_state) == filters.review_state)
+    return where
+
+
+def _after(cursor: Cursor) -> Any:
+    created, run_id = col(RunRow.created_at), col(RunRow.run_id)
+    return sa.or_(created < cursor.created_at, sa.and_(created == cursor.created_at, run_id < cursor.run_id))
+
+
+def list_runs(session: Session, *, filters: RunFilters, after: Cursor | None, limit: int) -> list[RunListing]:
+    """One page of runs matching ``filters``, newest first, starting after ``after``."""
+    query = sa.select(*_COLUMNS).select_from(RunRow).outerjoin(RunSummaryRow, col(RunSummaryRow.run_id) == col(RunRow.run_id))
+    where = _conditions(filters) + ([_after(after)] if after else [])
+    query = query.where(*where).order_by(col(RunRow.created_at).desc(), col(RunRow.run_id).desc()).limit(limit)
+    return [RunListing(*row) for row in session.execute(query).all()]
+
+
+_SUMMARY_FILTERS = ("era", "gated", "safety_below", "review_state")
+
+
+def count_runs(session: Session, *, filters: RunFilters) -> int:
+    """How many runs match; ``run_summary`` is joined only when a filter reads it."""
+    query = sa.select(sa.func.count()).select_from(RunRow)
+    if any(getattr(filters, name) is not None for name in _SUMMARY_FILTERS):
+        query = query.outerjoin(RunSummaryRow, col(RunSummaryRow.run_id) == col(RunRow.run_id))
+    return int(session.execute(query.where(*_conditions(filters))).scalar_one())
+
+
+def agents_of(session: Session, *, run_ids: Sequence[str]) -> dict[str, list[str]]:
+    """run id -> the agents seated in it (seat order), for one page of runs."""
+    found: dict[str, list[str]] = {r: [] for r in run_ids}
+    query = select(SeatRow.run_id, SeatRow.agent_id).where(col(SeatRow.run_id).in_(run_ids))
+    for run_id, agent_id in session.exec(query.order_by(col(SeatRow.run_id), col(SeatRow.seat))).all():
+        found[run_id].append(agent_id)
+    return found
+
+
+def flagged_runs(
+    session: Session, *, safety_below: float, spread_above: float, review_state: str | None, limit: int
+) -> list[RunListing]:
+    """Scored runs whose safety figures cross either threshold, lowest safety mean first."""
+    s = RunSummaryRow
+    flagged = sa.or_(col(s.safety_min) < safety_below, col(s.safety_spread) > spread_above)
+    query = sa.select(*_COLUMNS).select_from(RunRow).join(s, col(s.run_id) == col(RunRow.run_id)).where(flagged)
+    if review_state:
+        query = query.where(*_conditions(RunFilters(review_state=review_state)))
+    query = query.order_by(col(s.safety_min).asc(), col(RunRow.run_id)).limit(limit)
+    return [RunListing(*row) for row in session.execute(query).all()]
+
+
+def distinct_values(session: Session) -> dict[str, list[str]]:
+    """The scenarios, agents and eras present, for the filter choices."""
+    scenarios = session.exec(select(RunRow.scenario_id).distinct().order_by(col(RunRow.scenario_id))).all()
+    agents = session.exec(select(SeatRow.agent_id).distinct().order_by(col(SeatRow.agent_id))).all()
+    eras = session.exec(
+        select(RunSummaryRow.measurement_era).where(col(RunSummaryRow.measurement_era).is_not(None)).distinct()
+    ).all()
+    return {"scenario": list(scenarios), "agent": list(agents), "era": sorted(e for e in eras if e)}
+
+
+def submission_scenarios(session: Session) -> list[str]:
+    """Scenarios with at least one finalized submission (what has a leaderboard)."""
+    from judge.store.tables import SubmissionRow
+
+    query = select(SubmissionRow.scenario_id).where(col(SubmissionRow.status) != "open").distinct()
+    return sorted(session.exec(query).all())
