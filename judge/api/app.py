@@ -15,6 +15,7 @@ from sqlalchemy.engine import Engine
 from judge import __version__
 from judge.api.errors import install_error_handlers
 from judge.api.routers import all_routers
+from judge.api.routers.runs import publish_run_schema
 from judge.service import platform
 from judge.service.jobs import ScoringWorkers
 from judge.service.scoring import BackendFactory
@@ -74,4 +75,5 @@ def create_app(settings: Settings | None = None, *, backends: BackendFactory | N
     install_error_handlers(app)
     for router in all_routers():
         app.include_router(router)
+    publish_run_schema(app)
     return app

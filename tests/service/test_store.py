@@ -30,7 +30,7 @@ def test_the_migrated_schema_matches_the_tables(engine: Engine) -> None:
         differences = compare_metadata(context, SQLModel.metadata)
 
     assert differences == []
-    assert current_revision(engine) == head_revision() == "0001_initial_schema"
+    assert current_revision(engine) == head_revision() == "0002_hardening"
 
 
 def _run(engine: Engine) -> None:
