@@ -53,6 +53,32 @@ class SubmissionFinalize(BaseModel):
     )
 
 
+class AgentFinalization(BaseModel):
+    """The finalization as an agent key reads it: the era by id only (the full stack names
+    every rubric, safety ones included, and is owner-only)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    agent_id: str
+    scenario_id: str
+    run_ids: list[str]
+    status: str
+    measurement_era: str
+    era_is_current: bool
+    current_era_id: str
+    ranked_eligible: bool
+    leaderboard_class: str
+    visibility: str
+    gated_run_ids: list[str]
+    custom_rubric_run_ids: list[str]
+    self_reported_run_ids: list[str]
+    flags: list[str]
+
+
+def agent_finalization(decision: Finalization) -> AgentFinalization:
+    return AgentFinalization.model_validate({**decision.model_dump(), "measurement_era": decision.measurement_era.era_id})
+
+
 class SubmissionPublic(BaseModel):
     """A submission as stored; ``finalization`` holds the decision once it is finalized."""
 
@@ -69,15 +95,18 @@ class SubmissionPublic(BaseModel):
     visibility: str
     created_at: datetime
     finalized_at: datetime | None
-    finalization: Finalization | None
+    finalization: Finalization | AgentFinalization | None = Field(
+        description="once finalized: the decision (an agent key reads the era by id only)"
+    )
 
 
 def _aware(value: datetime) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
-def submission_public(session: Session, row: SubmissionRow) -> SubmissionPublic:
-    summary = Finalization.model_validate_json(row.summary_json) if row.summary_json else None
+def submission_public(session: Session, row: SubmissionRow, *, owner: bool) -> SubmissionPublic:
+    decision = Finalization.model_validate_json(row.summary_json) if row.summary_json else None
+    summary = agent_finalization(decision) if decision is not None and not owner else decision
     return SubmissionPublic(
         submission_id=row.submission_id, agent_id=row.agent_id, scenario_id=row.scenario_id,
         status=row.status, run_ids=results_repo.submission_run_ids(session, submission_id=row.submission_id),
@@ -148,7 +177,7 @@ def create_submission(
         raise taken from None
     _add(session, row, body.run_ids, agent)
     session.commit()
-    return submission_public(session, row)
+    return submission_public(session, row, owner=agent is None)
 
 
 def add_runs(
@@ -162,7 +191,7 @@ def add_runs(
     except IntegrityError:  # the same run was added concurrently
         session.rollback()
         raise ConflictError(f"submission {submission_id!r} changed while these runs were added; send them again") from None
-    return submission_public(session, row)
+    return submission_public(session, row, owner=agent is None)
 
 
 def scored_cards(session: Session, *, row: SubmissionRow) -> list[Scorecard]:
@@ -200,8 +229,8 @@ def finalize(
         raise ConflictError(f"submission {submission_id!r} is already finalized")
     session.commit()
     session.refresh(row)
-    return submission_public(session, row)
+    return submission_public(session, row, owner=agent is None)
 
 
 def read_submission(session: Session, *, submission_id: str, agent: AgentIdentity | None) -> SubmissionPublic:
-    return submission_public(session, visible_submission(session, submission_id=submission_id, agent=agent))
+    return submission_public(session, visible_submission(session, submission_id=submission_id, agent=agent), owner=agent is None)
