@@ -14,8 +14,10 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy.engine import Engine
 
+from judge.api.routers import runs as runs_router
 from judge.service.keys import issue_key
 from judge.store.db import POOL_OVERFLOW, POOL_SIZE, transaction
 from tests.service.conftest import example, owner_headers
@@ -74,3 +76,24 @@ def test_an_unauthenticated_submission_is_refused_before_its_body_is_read(base_u
         reply = sock.recv(4096).decode(errors="replace")
     assert reply.startswith("HTTP/1.1 401"), reply[:200]
     assert time.monotonic() - started < 5
+
+
+def test_a_run_body_is_validated_off_the_event_loop(
+    client: Any, owner: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[bool] = []
+    validate = runs_router.parse_run
+
+    def spy(raw: bytes) -> Any:
+        try:
+            asyncio.get_running_loop()
+            seen.append(True)
+        except RuntimeError:  # no event loop in this thread: a worker thread
+            seen.append(False)
+        return validate(raw)
+
+    monkeypatch.setattr(runs_router, "parse_run", spy)
+
+    assert client.post("/api/evals/runs", json=example("haggle"), headers=owner).status_code == 202
+    assert client.post("/api/evals/runs", json={"run_id": "x"}, headers=owner).status_code == 422
+    assert seen == [False, False]
