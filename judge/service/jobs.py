@@ -60,7 +60,9 @@ def failure_of(exc: Exception) -> Failure:
     return Failure(INTERNAL, f"{type(exc).__name__}: {exc}")
 
 
-async def score_one(engine: Engine, *, run_id: str, settings: Settings, backends: BackendFactory) -> None:
+async def score_one(
+    engine: Engine, *, run_id: str, settings: Settings, backends: BackendFactory, cancel: threading.Event | None = None
+) -> None:
     """Score one run; failures become ``not_scored`` with their reason (never lost).
 
     A store that stays locked, full or read-only past the retries leaves the run as it is
@@ -68,7 +70,7 @@ async def score_one(engine: Engine, *, run_id: str, settings: Settings, backends
     """
     retry_s, job = settings.store_retry_s, None
     try:
-        job = retry_transient(lambda: claim(engine, run_id=run_id, settings=settings), budget_s=retry_s)
+        job = retry_transient(lambda: claim(engine, run_id=run_id, settings=settings), budget_s=retry_s, cancel=cancel)
         if job is None:
             return
         options, scenarios = job.snapshot.options, settings.scenarios_dir
@@ -78,13 +80,13 @@ async def score_one(engine: Engine, *, run_id: str, settings: Settings, backends
         try:
             card = await score_run_async(
                 job.run, options=options, rubrics=job.snapshot.rubrics, backend=backends(options.judge_model),
-                done=job.done, on_pass=pass_writer(engine, run_id=run_id, retry_s=retry_s),
+                done=job.done, on_pass=pass_writer(engine, run_id=run_id, retry_s=retry_s, cancel=cancel),
                 scenario=scenario, base_dir=scenarios,
             )
         except asyncio.CancelledError:  # a clean shutdown: not a crash
             release(engine, run_id)
             raise
-        store_scorecard(engine, card=card, retry_s=retry_s)
+        store_scorecard(engine, card=card, retry_s=retry_s, cancel=cancel)
     except Exception as exc:
         if is_transient(exc):
             log.warning("store unavailable while scoring run %s; it is picked up again later: %s", run_id, exc)
@@ -185,7 +187,8 @@ class ScoringWorkers:
             loop.close()
 
     def _run(self, loop: asyncio.AbstractEventLoop, run_id: str) -> None:
-        task = loop.create_task(score_one(self.engine, run_id=run_id, settings=self.settings, backends=self.backends))
+        job = score_one(self.engine, run_id=run_id, settings=self.settings, backends=self.backends, cancel=self._stopping)
+        task = loop.create_task(job)
         with self._lock:
             self._running[run_id] = (loop, task)
         try:

@@ -57,6 +57,7 @@ class ConfigValue(NamedTuple):
     value: BaseModel
     stored: bool
     era_id: str | None = None
+    version: int | None = None
 
 
 def config_model(key: str) -> type[BaseModel]:
@@ -144,8 +145,9 @@ def update_value(session: Session, *, key: str, value: Any, by: str, settings: S
     """
     parsed = validate_value(key, value)
     lock_for_write(session, name=PLATFORM_LOCK)
-    config_repo.put_config(session, key=key, value_json=json.dumps(parsed.model_dump(mode="json")), changed_by=by)
+    row = config_repo.put_config(session, key=key, value_json=json.dumps(parsed.model_dump(mode="json")), changed_by=by)
     session.flush()
     era = sync_era(session, settings=settings, by=by, reason=f"platform_config {key} changed")
+    version = row.version
     session.commit()
-    return ConfigValue(key, parsed, stored=True, era_id=era.era_id)
+    return ConfigValue(key, parsed, stored=True, era_id=era.era_id, version=version)

@@ -7,6 +7,7 @@ for is judged again and every pass of one run was made under the same instrument
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -119,7 +120,7 @@ def claim(engine: Engine, *, run_id: str, settings: Settings) -> Job | None:
     return Job(run, snapshot, done, world, run_repo.is_self_reported(row.submitted_by))
 
 
-def pass_writer(engine: Engine, *, run_id: str, retry_s: float) -> OnSeatPass:
+def pass_writer(engine: Engine, *, run_id: str, retry_s: float, cancel: threading.Event | None = None) -> OnSeatPass:
     """Store each pass in its own short transaction the moment it finishes; a store that is
     locked or full for a while is waited for (``retry_s``), so a paid pass is not dropped."""
 
@@ -128,7 +129,7 @@ def pass_writer(engine: Engine, *, run_id: str, retry_s: float) -> OnSeatPass:
             pass_repo.insert_pass(session, run_id=run_id, seat=seat, judge_pass=judge_pass)
 
     def on_pass(seat: str, judge_pass: JudgePass) -> None:
-        retry_transient(lambda: write(seat, judge_pass), budget_s=retry_s)
+        retry_transient(lambda: write(seat, judge_pass), budget_s=retry_s, cancel=cancel)
 
     return on_pass
 
@@ -149,10 +150,12 @@ def _store_card(engine: Engine, card: Scorecard) -> None:
         scorecard_repo.add_scorecard(session, card=card)
 
 
-def store_scorecard(engine: Engine, *, card: Scorecard, retry_s: float = 0.0) -> None:
+def store_scorecard(
+    engine: Engine, *, card: Scorecard, retry_s: float = 0.0, cancel: threading.Event | None = None
+) -> None:
     """Scores, seat results and ranked eligibility in one transaction (all or nothing),
     retried while the store is transiently locked or full."""
-    retry_transient(lambda: _store_card(engine, card), budget_s=retry_s)
+    retry_transient(lambda: _store_card(engine, card), budget_s=retry_s, cancel=cancel)
 
 
 def give_up(engine: Engine, *, run_id: str, reason: str, detail: str | None = None) -> None:

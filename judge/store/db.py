@@ -9,6 +9,7 @@ while, so a transient fault never drops work already paid for.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -16,7 +17,13 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
-from tenacity import Retrying, retry_if_exception, stop_after_delay, wait_exponential
+from tenacity import (
+    Retrying,
+    retry_if_exception,
+    stop_after_delay,
+    stop_when_event_set,
+    wait_exponential,
+)
 
 from judge.errors import ConfigError
 
@@ -101,11 +108,15 @@ def _log_retry(state: Any) -> None:
     log.warning("store busy or unavailable (%s); retrying (attempt %d)", type(error).__name__, state.attempt_number)
 
 
-def retry_transient(write: Callable[[], T], *, budget_s: float, max_wait_s: float = 5.0) -> T:
+def retry_transient(
+    write: Callable[[], T], *, budget_s: float, max_wait_s: float = 5.0, cancel: threading.Event | None = None
+) -> T:
     """Run ``write`` (one whole transaction), retried with exponential backoff while the
-    store error is transient, for up to ``budget_s`` seconds; then the last error is raised."""
+    store error is transient, for up to ``budget_s`` seconds or until ``cancel`` is set (a
+    shutdown); then the last error is raised."""
+    stop = stop_after_delay(budget_s) | stop_when_event_set(cancel or threading.Event())
     retrying = Retrying(
-        retry=retry_if_exception(is_transient), stop=stop_after_delay(budget_s),
+        retry=retry_if_exception(is_transient), stop=stop,
         wait=wait_exponential(multiplier=0.05, max=max_wait_s), reraise=True, before_sleep=_log_retry,
     )
     return retrying(write)

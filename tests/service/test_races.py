@@ -93,6 +93,6 @@ def test_concurrent_config_updates_get_distinct_versions_and_one_audit_record_ea
     answers = asyncio.run(_all([("PUT", "/api/evals/config/academy_eval_participation", v, owner) for v in values], base_url))
 
     assert [a.status_code for a in answers] == [200] * 8
-    assert sorted(a.json()["version"] for a in answers) == list(range(1, 9))
+    assert sorted(a.json()["version"] for a in answers) == list(range(1, 9)), [a.json() for a in answers]
     audit = httpx.get(f"{base_url}/api/evals/config/academy_eval_participation/audit", headers=owner).json()
     assert len(audit) == 8
