@@ -3,6 +3,7 @@ agent only, and live in the agent's own namespace (docs/security.md)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -20,7 +21,10 @@ from sqlalchemy.engine import Engine
 from judge.api import create_app
 from judge.checks.scenario import load_scenario
 from judge.checks.worlds import build_world, load_replay
+from judge.domain.run import Run
 from judge.judging.backends import ScriptedBackend
+from judge.service.intake import canonical_body
+from judge.service.jobs import score_one
 from judge.store import runs as run_repo
 from judge.store.db import transaction
 from tests.service.conftest import (
@@ -296,3 +300,25 @@ def test_agent_run_ids_live_in_the_agents_namespace_so_no_one_can_squat_or_probe
     assert probe.status_code == 422 and "may not contain ':'" in probe.json()["detail"]
     assert plain.get("/api/agent/runs/agent-alpha:haggle-0007", headers=beta).status_code == 404
 
+
+
+def test_a_world_that_left_the_folder_after_intake_is_refused_when_scoring_starts(
+    database_url: str, engine: Engine, scenarios: Path
+) -> None:
+    """The rules are applied again at scoring: a link made after the run was stored."""
+    data = shop_run(end_state="later.db")
+    run = Run.model_validate(data)
+    body = canonical_body(run)
+    with transaction(engine) as session:
+        run_repo.insert_run(session, run=run, body_json=body.text, body_sha256=body.sha256, submitted_by="owner:ops")
+    (scenarios / "later.db").symlink_to("/etc/passwd")
+    settings = service_settings(database_url).model_copy(update={"scenarios_dir": scenarios})
+    judge = ScriptedBackend(VERDICT, model="scripted-test-judge")
+
+    asyncio.run(score_one(engine, run_id=run.run_id, settings=settings, backends=lambda model: judge))
+
+    with transaction(engine) as session:
+        row = run_repo.get_run(session, run_id=run.run_id)
+    assert row is not None and row.status == "not_scored"
+    assert row.reason == "world.end_state: the path leaves the scenarios folder (through a link)"
+    assert judge.history == []  # refused before any judge call was paid for
