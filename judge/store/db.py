@@ -43,17 +43,19 @@ def normalise_url(url: str) -> str:
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    # WAL lets the API read while a scoring worker writes; FKs are off by default in SQLite.
+    # A rollback journal, not WAL: WAL maps its index file (-shm) into memory, and a write
+    # into that mapping after the file became read-only (a filesystem remounted read-only,
+    # an immutable file) kills the whole process with SIGBUS. Without WAL nothing is mapped
+    # and the same fault is an ordinary error (503). FKs are off by default in SQLite.
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA journal_mode=DELETE")
+    cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for the store; SQLite gets WAL, foreign keys and a busy timeout."""
+    """An engine for the store; SQLite gets a rollback journal, foreign keys and a busy timeout."""
     url = normalise_url(url)
     try:
         parsed = sa.engine.make_url(url)
