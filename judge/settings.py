@@ -62,6 +62,15 @@ class Settings(BaseSettings):
     concurrency: int = Field(default=4, ge=1, le=256, description="judge calls in flight per run")
     max_attempts: int = Field(default=5, ge=1, le=20, description="tries per judge call")
     backoff_initial_s: float = Field(default=1.0, ge=0.0)
+    # store and faults
+    store_retry_s: float = Field(
+        default=120.0, ge=0.0, le=3600.0,
+        description="how long a scoring write is retried (with backoff) while the store is locked or full",
+    )
+    store_sweep_s: float = Field(
+        default=30.0, ge=0.5, le=3600.0,
+        description="how often runs left queued or scoring (store unavailable) are picked up again",
+    )
 
     # request limits and rate limits (docs/security.md, "Request limits" and "Credentials and rate limits")
     max_body_bytes: int = Field(

@@ -17,6 +17,7 @@ from judge.api.errors import install_error_handlers
 from judge.api.limits import RequestGuard, rate_limits, require_reserved
 from judge.api.routers import all_routers
 from judge.console import mount as mount_console
+from judge.api.routers.runs import publish_run_schema
 from judge.service import platform
 from judge.service.jobs import ScoringWorkers
 from judge.service.scoring import BackendFactory
@@ -78,6 +79,7 @@ def create_app(settings: Settings | None = None, *, backends: BackendFactory | N
     routers = all_routers()
     for router in routers:
         app.include_router(router)
+    publish_run_schema(app)
     mount_console(app)
     require_reserved([getattr(r, "path", "") for r in [*app.routes, *(r for rt in routers for r in rt.routes)]])
     return app

@@ -10,9 +10,10 @@ from typing import Annotated
 
 from fastapi import Depends
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from judge.api.db import get_session
+from judge.api.db import get_engine
 from judge.auth import INVALID_CREDENTIALS, AgentIdentity, OwnerClaims, verify_owner_token
 from judge.errors import AuthError
 from judge.service.keys import authenticate_agent
@@ -43,11 +44,18 @@ def current_owner(
     return verify_owner_token(credentials.credentials, secret=settings.signing_secret, audience=settings.jwt_audience)
 
 
+def agent_of_key(engine: Engine, key: str) -> AgentIdentity:
+    """Look the key up in a short session of its own, closed before the route runs: the
+    request then holds at most one connection at a time (never the auth one and another)."""
+    with Session(engine) as session:
+        return authenticate_agent(session, key=key)
+
+
 def current_agent(
     credentials: Annotated[Credentials, Depends(agent_scheme)],
-    session: Annotated[Session, Depends(get_session)],
+    engine: Annotated[Engine, Depends(get_engine)],
 ) -> AgentIdentity:
     """The agent and seat behind a valid, unrevoked key (401 otherwise)."""
     if credentials is None:
         raise AuthError(INVALID_CREDENTIALS)
-    return authenticate_agent(session, key=credentials.credentials)
+    return agent_of_key(engine, credentials.credentials)

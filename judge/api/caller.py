@@ -10,11 +10,10 @@ from typing import Annotated, NamedTuple
 
 from fastapi import Depends
 
-from judge.api.auth import Credentials, agent_scheme, owner_scheme
-from judge.api.deps import SessionDep, SettingsDep
+from judge.api.auth import Credentials, agent_of_key, agent_scheme, owner_scheme
+from judge.api.deps import EngineDep, SettingsDep
 from judge.auth import INVALID_CREDENTIALS, KEY_SCHEME, AgentIdentity, verify_owner_token
 from judge.errors import AuthError
-from judge.service.keys import authenticate_agent
 
 
 class Caller(NamedTuple):
@@ -27,7 +26,7 @@ class Caller(NamedTuple):
 def current_caller(
     owner_credentials: Annotated[Credentials, Depends(owner_scheme)],
     agent_credentials: Annotated[Credentials, Depends(agent_scheme)],
-    session: SessionDep,
+    engine: EngineDep,
     settings: SettingsDep,
 ) -> Caller:
     """The owner or agent behind the bearer credential (401 otherwise, one fixed body)."""
@@ -36,7 +35,7 @@ def current_caller(
         raise AuthError(INVALID_CREDENTIALS)
     token = credentials.credentials
     if token.startswith(KEY_SCHEME):
-        agent = authenticate_agent(session, key=token)
+        agent = agent_of_key(engine, token)
         return Caller(f"agent:{agent.agent_id}", agent)
     claims = verify_owner_token(token, secret=settings.signing_secret, audience=settings.jwt_audience)
     return Caller(f"owner:{claims.owner}", None)

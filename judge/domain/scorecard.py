@@ -76,7 +76,9 @@ class Scorecard(_Out):
     seats: dict[str, SeatScorecard]
     participation_gated: bool
     ranked_eligible: bool
-    leaderboard_class: Literal["ranked", "self_hosted_facilitator"]
+    leaderboard_class: Literal["ranked", "self_hosted_facilitator", "self_reported"] = Field(
+        description="ranked; self_hosted_facilitator (a custom rubric); self_reported (submitted with an agent key)"
+    )
     judge_model: str
     judge_note: str | None = None
     prompt_version: int

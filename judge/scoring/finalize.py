@@ -9,10 +9,12 @@ runs' scorecards alone:
   Runs that share an era older than the current one are accepted, stamped with *their* era,
   and flagged ``era_is_current: false``: a comparison with current results crosses eras.
 - ``status``: ``"incomplete"`` when any of the agent's seats was participation-gated.
-- ``ranked_eligible`` / ``leaderboard_class``: a run scored with any custom rubric makes the
-  whole submission ``self_hosted_facilitator`` and not ranked-eligible.
-- ``visibility``: ``public`` or ``unlisted``. A self-hosted facilitator submission may only be
-  unlisted; asking for public is refused. When no visibility is asked for, the widest
+- ``ranked_eligible`` / ``leaderboard_class``: a self-reported run (submitted with an agent
+  key: the agent wrote its conditions, trace and world) makes the whole submission
+  ``self_reported``; otherwise a run scored with any custom rubric makes it
+  ``self_hosted_facilitator``. Either way it is not ranked-eligible.
+- ``visibility``: ``public`` or ``unlisted``. A submission that is not ranked-eligible may
+  only be unlisted; asking for public is refused. When no visibility is asked for, the widest
   allowed one is chosen (public for ranked, unlisted otherwise).
 """
 
@@ -28,7 +30,7 @@ from judge.errors import InputError
 
 Visibility = Literal["public", "unlisted"]
 SubmissionStatus = Literal["complete", "incomplete"]
-LeaderboardClass = Literal["ranked", "self_hosted_facilitator"]
+LeaderboardClass = Literal["ranked", "self_hosted_facilitator", "self_reported"]
 
 
 class Finalization(BaseModel):
@@ -48,6 +50,9 @@ class Finalization(BaseModel):
     visibility: Visibility
     gated_run_ids: list[str] = Field(description="runs where the agent's seat was participation-gated")
     custom_rubric_run_ids: list[str] = Field(description="runs scored with at least one custom rubric")
+    self_reported_run_ids: list[str] = Field(
+        default_factory=list, description="runs submitted with an agent key (self-reported, never ranked)"
+    )
     flags: list[str] = Field(description="human-readable notes on anything that limits comparison")
 
 
@@ -94,14 +99,22 @@ def shared_era(cards: Sequence[Scorecard]) -> MeasurementEra:
     return next(iter(eras.values()))
 
 
-def choose_visibility(requested: Visibility | None, ranked_eligible: bool, custom: list[str]) -> Visibility:
+def choose_visibility(
+    requested: Visibility | None, ranked_eligible: bool, custom: list[str], self_reported: Sequence[str] = ()
+) -> Visibility:
     """Public only for ranked-eligible submissions; the widest allowed when none is requested.
 
     Raises:
-        InputError: public was requested for a submission scored with a custom rubric.
+        InputError: public was requested for a self-reported or custom-rubric submission.
     """
     if requested is None:
         return "public" if ranked_eligible else "unlisted"
+    if requested == "public" and self_reported:
+        raise InputError(
+            f"runs {list(self_reported)} were submitted with an agent key, so the submission is in the "
+            "self_reported class and may only be published unlisted: finalize it with visibility "
+            "'unlisted', or have the platform (an owner) record the runs"
+        )
     if requested == "public" and not ranked_eligible:
         raise InputError(
             f"runs {custom} were scored with a custom rubric, so the submission is in the "
@@ -111,7 +124,16 @@ def choose_visibility(requested: Visibility | None, ranked_eligible: bool, custo
     return requested
 
 
-def _flags(era: MeasurementEra, current: MeasurementEra, gated: list[str], custom: list[str]) -> list[str]:
+def submission_class(custom: Sequence[str], self_reported: Sequence[str]) -> LeaderboardClass:
+    """Self-reported wins over a custom rubric: the stronger reason a result is not ranked."""
+    if self_reported:
+        return "self_reported"
+    return "self_hosted_facilitator" if custom else "ranked"
+
+
+def _flags(
+    era: MeasurementEra, current: MeasurementEra, gated: list[str], custom: list[str], self_reported: list[str]
+) -> list[str]:
     flags = []
     if era.era_id != current.era_id:
         flags.append(
@@ -122,6 +144,8 @@ def _flags(era: MeasurementEra, current: MeasurementEra, gated: list[str], custo
         flags.append(f"incomplete: participation-gated runs {gated} are left out of leaderboards")
     if custom:
         flags.append(f"custom rubrics in runs {custom}: self_hosted_facilitator class, never ranked")
+    if self_reported:
+        flags.append(f"self-reported runs {self_reported} (submitted with an agent key): self_reported class, never ranked")
     return flags
 
 
@@ -142,8 +166,9 @@ def finalize_submission(
     check_membership(cards, agent_id=agent_id, scenario_id=scenario_id)
     era = shared_era(cards)
     gated = sorted(c.run_id for c in cards if agent_gated(c, agent_id))
-    custom = sorted(c.run_id for c in cards if not c.ranked_eligible)
-    eligible = not custom
+    self_reported = sorted(c.run_id for c in cards if c.leaderboard_class == "self_reported")
+    custom = sorted(c.run_id for c in cards if not c.ranked_eligible and c.leaderboard_class != "self_reported")
+    eligible = not custom and not self_reported
     return Finalization(
         agent_id=agent_id,
         scenario_id=scenario_id,
@@ -153,9 +178,10 @@ def finalize_submission(
         era_is_current=era.era_id == current_era.era_id,
         current_era_id=current_era.era_id,
         ranked_eligible=eligible,
-        leaderboard_class="ranked" if eligible else "self_hosted_facilitator",
-        visibility=choose_visibility(visibility, eligible, custom),
+        leaderboard_class=submission_class(custom, self_reported),
+        visibility=choose_visibility(visibility, eligible, custom, self_reported),
         gated_run_ids=gated,
         custom_rubric_run_ids=custom,
-        flags=_flags(era, current_era, gated, custom),
+        self_reported_run_ids=self_reported,
+        flags=_flags(era, current_era, gated, custom, self_reported),
     )

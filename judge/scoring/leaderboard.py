@@ -4,6 +4,8 @@
   of the aggregation and counted per agent (``n_gated_excluded``).
 - Runs scored with a custom rubric (``leaderboard_class: self_hosted_facilitator``) never
   enter the ranked board: they are listed apart, aggregated the same way, without ranks.
+- Self-reported runs (submitted with an agent key, ``leaderboard_class: self_reported``) are
+  listed apart too, under ``self_reported``, without ranks: the agent wrote its own results.
 - Rows are per (agent, era) and ranks are given within an era: results from different eras
   are never merged into one number. A board built over more than one era says so
   (``mixed_eras: true`` and the list of eras).
@@ -65,6 +67,7 @@ class Leaderboard(_Value):
     mixed_eras: bool
     ranked: list[LeaderboardRow]
     self_hosted_facilitator: list[LeaderboardRow]
+    self_reported: list[LeaderboardRow] = []
     note: str | None
 
 
@@ -190,6 +193,9 @@ def build_leaderboard(
         eras=eras,
         mixed_eras=mixed,
         ranked=board_rows([e for e in mine if is_ranked(e)], ranked=True),
-        self_hosted_facilitator=board_rows([e for e in mine if not is_ranked(e)], ranked=False),
+        self_hosted_facilitator=board_rows(
+            [e for e in mine if not is_ranked(e) and e.leaderboard_class != "self_reported"], ranked=False
+        ),
+        self_reported=board_rows([e for e in mine if e.leaderboard_class == "self_reported"], ranked=False),
         note=note,
     )

@@ -110,9 +110,10 @@ class StabilityReport(_Value):
     input_sensitive: list[str] = Field(description="'trait:<name>' / 'objective:<id>' judged input-sensitive")
 
 
-def repetition_from(run: Run, seat: SeatScorecard, *, era_id: str) -> Repetition:
-    """The agent's seat of a scored run, with the seat's own win conditions."""
-    traits = {**seat.traits, **(seat.safety_block or {})}
+def repetition_from(run: Run, seat: SeatScorecard, *, era_id: str, with_safety: bool = True) -> Repetition:
+    """The agent's seat of a scored run, with the seat's own win conditions. The safety
+    traits are left out when ``with_safety`` is false (what an agent key may read)."""
+    traits = {**seat.traits, **(seat.safety_block or {})} if with_safety else dict(seat.traits)
     return Repetition(
         run_id=run.run_id,
         scenario_id=run.scenario_id,

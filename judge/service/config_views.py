@@ -77,7 +77,9 @@ def update(session: Session, *, key: str, body: ConfigUpdate, by: str, settings:
     current = entry(session, key=key, settings=settings)
     era_id = changed.era_id or ""
     moved = before is None or before.era_id != era_id
-    return ConfigChanged(**current.model_dump(), era_id=era_id, era_changed=moved)
+    # what this change stored, not what a concurrent later change may have stored since
+    mine = {"value": changed.value.model_dump(mode="json"), "version": changed.version, "updated_by": by}
+    return ConfigChanged(**{**current.model_dump(), **mine}, era_id=era_id, era_changed=moved)
 
 
 def _loads(text: str | None) -> dict[str, Any] | None:

@@ -17,6 +17,7 @@ from judge.service.submissions import visible_submission
 from judge.service.views import reward_weights
 from judge.settings import Settings
 from judge.store import queries_results as results_repo
+from judge.store import runs as run_repo
 
 
 def _seats(run: Run, *, agent_id: str | None, agent: AgentIdentity | None) -> set[str] | None:
@@ -33,7 +34,7 @@ def run_trajectory(
 ) -> list[TrajectoryStep]:
     """One run's steps (all seats for an owner, the key's seat for an agent)."""
     row = visible_run(session, run_id=run_id, agent=agent)
-    run = Run.model_validate_json(row.body_json)
+    run = run_repo.stored_run(row)
     weights = reward_weights(session, row, settings)
     return trajectory(run, weights, seats=_seats(run, agent_id=None, agent=agent))
 
@@ -46,7 +47,7 @@ def submission_trajectory(
     rows: list[TrajectoryStep] = []
     for run_id in results_repo.submission_run_ids(session, submission_id=submission_id):
         row = visible_run(session, run_id=run_id, agent=None)
-        run = Run.model_validate_json(row.body_json)
+        run = run_repo.stored_run(row)
         seats = _seats(run, agent_id=sub.agent_id, agent=agent)
         rows.extend(trajectory(run, reward_weights(session, row, settings), seats=seats))
     return rows

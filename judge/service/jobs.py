@@ -12,6 +12,7 @@ import asyncio
 import logging
 import queue
 import threading
+from typing import NamedTuple
 
 from sqlalchemy.engine import Engine
 
@@ -20,41 +21,93 @@ from judge.errors import JudgeBackendError, JudgeError
 from judge.pipeline import score_run_async
 from judge.service.scoring import (
     BackendFactory,
+    ScoringAbandoned,
     claim,
+    end_cleanly,
     give_up,
     pass_writer,
     resolve_backend,
     store_scorecard,
 )
+from judge.service.worlds import WorldRefusedError, check_world
 from judge.settings import Settings
 from judge.store import runs as run_repo
-from judge.store.db import transaction
+from judge.store.db import is_transient, retry_transient, transaction
 
 log = logging.getLogger("judge.jobs")
 
 
-async def score_one(engine: Engine, *, run_id: str, settings: Settings, backends: BackendFactory) -> None:
-    """Score one run; failures become ``not_scored`` with their reason (never lost)."""
+JUDGE_UNUSABLE = "the judge could not be used after retries"
+NOT_SCOREABLE = "the run could not be scored (a scenario or configuration problem); the platform owner can see why"
+INTERNAL = "an internal error stopped scoring; the platform owner can see why"
+
+
+class Failure(NamedTuple):
+    """Why a run is not scored: ``reason`` for anyone who may see the run, ``detail`` for owners."""
+
+    reason: str
+    detail: str | None
+
+
+def failure_of(exc: Exception) -> Failure:
+    """Public sentence and internal detail of a scoring failure (no internals in the sentence)."""
+    if isinstance(exc, JudgeBackendError):
+        return Failure(JUDGE_UNUSABLE, str(exc))
+    if isinstance(exc, ScoringAbandoned | WorldRefusedError):
+        return Failure(str(exc), None)  # our own sentences, naming fields only
+    if isinstance(exc, JudgeError):
+        return Failure(NOT_SCOREABLE, str(exc))
+    return Failure(INTERNAL, f"{type(exc).__name__}: {exc}")
+
+
+async def score_one(
+    engine: Engine, *, run_id: str, settings: Settings, backends: BackendFactory, cancel: threading.Event | None = None
+) -> None:
+    """Score one run; failures become ``not_scored`` with their reason (never lost).
+
+    A store that stays locked, full or read-only past the retries leaves the run as it is
+    (queued or scoring, passes kept): the workers pick it up again once the store is back.
+    """
+    retry_s, job = settings.store_retry_s, None
     try:
-        job = claim(engine, run_id=run_id, settings=settings)
+        job = retry_transient(lambda: claim(engine, run_id=run_id, settings=settings), budget_s=retry_s, cancel=cancel)
         if job is None:
             return
-        options = job.snapshot.options
-        scenarios = settings.scenarios_dir
-        card = await score_run_async(
-            job.run, options=options, rubrics=job.snapshot.rubrics, backend=backends(options.judge_model),
-            done=job.done, on_pass=pass_writer(engine, run_id=run_id),
-            scenario=find_scenario(job.run.scenario_id, scenarios) if scenarios else None,
-            base_dir=scenarios,
-        )
-        store_scorecard(engine, card=card)
-    except JudgeBackendError as exc:
-        give_up(engine, run_id=run_id, reason=f"the judge could not be used after retries: {exc}")
-    except JudgeError as exc:
-        give_up(engine, run_id=run_id, reason=str(exc))
-    except Exception as exc:  # a bug: recorded on the run and logged with its traceback
-        log.exception("scoring run %s failed", run_id)
-        give_up(engine, run_id=run_id, reason=f"internal error while scoring: {type(exc).__name__}: {exc}")
+        options, scenarios = job.snapshot.options, settings.scenarios_dir
+        scenario = find_scenario(job.run.scenario_id, scenarios) if scenarios else None
+        if scenario is not None:
+            check_world(job.run, policy=job.world, self_reported=job.self_reported)
+        try:
+            card = await score_run_async(
+                job.run, options=options, rubrics=job.snapshot.rubrics, backend=backends(options.judge_model),
+                done=job.done, on_pass=pass_writer(engine, run_id=run_id, retry_s=retry_s, cancel=cancel),
+                scenario=scenario, base_dir=scenarios,
+            )
+        except asyncio.CancelledError:  # a clean shutdown: not a crash
+            release(engine, run_id)
+            raise
+        store_scorecard(engine, card=card, retry_s=retry_s, cancel=cancel)
+    except Exception as exc:
+        if is_transient(exc):
+            log.warning("store unavailable while scoring run %s; it is picked up again later: %s", run_id, exc)
+            if job is not None:
+                release(engine, run_id)
+            return
+        if not isinstance(exc, JudgeError):
+            log.exception("scoring run %s failed", run_id)
+        failure = failure_of(exc)
+        give_up(engine, run_id=run_id, reason=failure.reason, detail=failure.detail)
+
+
+def release(engine: Engine, run_id: str) -> None:
+    """Hand a run back after a clean stop (shutdown, store outage): this start is not
+    counted as a crash. Best effort: if the store is down too, the start stays counted."""
+    try:
+        end_cleanly(engine, run_id=run_id)
+    except Exception as exc:
+        if not is_transient(exc):
+            raise
+        log.warning("could not record the clean stop of run %s: %s", run_id, exc)
 
 
 class ScoringWorkers:
@@ -69,6 +122,7 @@ class ScoringWorkers:
         self._pending: set[str] = set()
         self._running: dict[str, tuple[asyncio.AbstractEventLoop, asyncio.Task[None]]] = {}
         self._threads: list[threading.Thread] = []
+        self._stopping = threading.Event()
 
     def start(self) -> int:
         """Start the threads and requeue unfinished runs; returns how many were requeued."""
@@ -76,11 +130,27 @@ class ScoringWorkers:
             thread = threading.Thread(target=self._work, name=f"judge-scoring-{n}", daemon=True)
             thread.start()
             self._threads.append(thread)
+        unfinished = self.requeue_unfinished()
+        self._stopping.clear()
+        threading.Thread(target=self._sweep, name="judge-scoring-sweep", daemon=True).start()
+        return unfinished
+
+    def requeue_unfinished(self) -> int:
+        """Queue every run left queued or scoring that is not queued or running here."""
         with transaction(self.engine) as session:
             unfinished = run_repo.runs_in_status(session, statuses=("queued", "scoring"))
         for run_id in unfinished:
             self.enqueue(run_id)
         return len(unfinished)
+
+    def _sweep(self) -> None:
+        """Pick up runs a store outage left behind, once the store answers again."""
+        while not self._stopping.wait(self.settings.store_sweep_s):
+            try:
+                self.requeue_unfinished()
+            except Exception as exc:
+                if not is_transient(exc):
+                    log.exception("the scoring sweep failed")
 
     def enqueue(self, run_id: str) -> None:
         """Queue a run once (thread-safe; a run already queued or running is not added again)."""
@@ -95,7 +165,9 @@ class ScoringWorkers:
             return len(self._pending)
 
     def stop(self, timeout: float = 10.0) -> None:
-        """Cancel running jobs (they stay ``scoring`` and resume on the next start)."""
+        """Cancel running jobs (they stay ``scoring`` and resume on the next start; a clean
+        stop is not counted as an interruption)."""
+        self._stopping.set()
         for _ in self._threads:
             self._queue.put(None)
         with self._lock:
@@ -115,7 +187,8 @@ class ScoringWorkers:
             loop.close()
 
     def _run(self, loop: asyncio.AbstractEventLoop, run_id: str) -> None:
-        task = loop.create_task(score_one(self.engine, run_id=run_id, settings=self.settings, backends=self.backends))
+        job = score_one(self.engine, run_id=run_id, settings=self.settings, backends=self.backends, cancel=self._stopping)
+        task = loop.create_task(job)
         with self._lock:
             self._running[run_id] = (loop, task)
         try:

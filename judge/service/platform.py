@@ -24,11 +24,16 @@ from judge.domain.run import describe_validation_error
 from judge.domain.scorecard import MeasurementEra
 from judge.errors import ConfigError, NotFoundError, RubricError
 from judge.scoring.era import measurement_era
+from judge.service.worlds import WORLD_URLS_KEY, StateDatabaseUrls, WorldPolicy
 from judge.settings import Settings
 from judge.store import config as config_repo
 from judge.store import rubrics as rubric_repo
 from judge.store import submissions as era_repo
+from judge.store.db import lock_for_write
 from judge.store.tables import EraRow
+
+#: One lock name for every write that may open an era (config, rubrics, scorecards).
+PLATFORM_LOCK = "judge:platform"
 
 
 class RubricSelection(BaseModel):
@@ -46,6 +51,7 @@ CONFIG_MODELS: dict[str, type[BaseModel]] = {
     "academy_eval_participation": ParticipationConfig,
     "eval_reward_weights": RewardWeights,
     "console_safety_review": SafetyReviewThresholds,
+    WORLD_URLS_KEY: StateDatabaseUrls,
 }
 
 
@@ -54,6 +60,7 @@ class ConfigValue(NamedTuple):
     value: BaseModel
     stored: bool
     era_id: str | None = None
+    version: int | None = None
 
 
 def config_model(key: str) -> type[BaseModel]:
@@ -91,7 +98,8 @@ def read_value(session: Session, *, key: str, settings: Settings) -> ConfigValue
 
 def measurement_settings(session: Session, *, settings: Settings) -> MeasurementSettings:
     """The effective denoise, participation and reward settings."""
-    values = {k: read_value(session, key=k, settings=settings).value for k in CONFIG_MODELS}
+    keys = ("academy_eval_judge_denoise", "academy_eval_participation", "eval_reward_weights")
+    values = {k: read_value(session, key=k, settings=settings).value for k in keys}
     return MeasurementSettings(
         denoise=values["academy_eval_judge_denoise"],
         participation=values["academy_eval_participation"],
@@ -126,11 +134,23 @@ def sync_era(session: Session, *, settings: Settings, by: str, reason: str) -> E
     return era_repo.open_era(session, era=current_stack(session, settings=settings), opened_by=by, reason=reason)
 
 
+def world_policy(session: Session, *, settings: Settings) -> WorldPolicy:
+    """Where run worlds may be: the scenarios folder and the owner's database allow-list."""
+    stored = read_value(session, key=WORLD_URLS_KEY, settings=settings).value
+    urls = StateDatabaseUrls.model_validate(stored.model_dump()).urls
+    return WorldPolicy(settings.scenarios_dir, frozenset(urls))
+
+
 def update_value(session: Session, *, key: str, value: Any, by: str, settings: Settings) -> ConfigValue:
-    """Validate, store and audit a new value, then open a new era if the stack moved."""
+    """Validate, store and audit a new value, then open a new era if the stack moved.
+
+    Concurrent updates are serialised, so each gets its own version and audit record.
+    """
     parsed = validate_value(key, value)
-    config_repo.put_config(session, key=key, value_json=json.dumps(parsed.model_dump(mode="json")), changed_by=by)
+    lock_for_write(session, name=PLATFORM_LOCK)
+    row = config_repo.put_config(session, key=key, value_json=json.dumps(parsed.model_dump(mode="json")), changed_by=by)
     session.flush()
     era = sync_era(session, settings=settings, by=by, reason=f"platform_config {key} changed")
+    version = row.version
     session.commit()
-    return ConfigValue(key, parsed, stored=True, era_id=era.era_id)
+    return ConfigValue(key, parsed, stored=True, era_id=era.era_id, version=version)

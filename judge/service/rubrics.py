@@ -16,6 +16,7 @@ from judge.errors import ConflictError, NotFoundError, RubricError
 from judge.service import platform
 from judge.settings import Settings
 from judge.store import rubrics as rubric_repo
+from judge.store.db import lock_for_write
 from judge.store.tables import CustomRubricRow, as_utc
 
 
@@ -59,6 +60,7 @@ def _store(session: Session, trait: str, texts: RubricTexts, by: str, settings: 
 def create_rubric(session: Session, *, trait: str, texts: RubricTexts, by: str, settings: Settings) -> RubricChange:
     """A trait's first live custom rubric; ConflictError when one is live already."""
     known_trait(trait)
+    lock_for_write(session, name=platform.PLATFORM_LOCK)
     if rubric_repo.current_rubric(session, trait=trait) is not None:
         raise ConflictError(f"a custom rubric for {trait!r} exists; update it with PUT /api/evals/rubrics/{trait}")
     return _store(session, trait, texts, by, settings)
@@ -67,6 +69,7 @@ def create_rubric(session: Session, *, trait: str, texts: RubricTexts, by: str, 
 def update_rubric(session: Session, *, trait: str, texts: RubricTexts, by: str, settings: Settings) -> RubricChange:
     """A new version of a live custom rubric."""
     known_trait(trait)
+    lock_for_write(session, name=platform.PLATFORM_LOCK)
     if rubric_repo.current_rubric(session, trait=trait) is None:
         raise NotFoundError(f"no custom rubric for {trait!r}; create it with POST /api/evals/rubrics")
     return _store(session, trait, texts, by, settings)
@@ -74,6 +77,7 @@ def update_rubric(session: Session, *, trait: str, texts: RubricTexts, by: str, 
 
 def delete_rubric(session: Session, *, trait: str, by: str, settings: Settings) -> str:
     """Retire a trait's custom rubric (history kept); returns the era now current."""
+    lock_for_write(session, name=platform.PLATFORM_LOCK)
     if rubric_repo.delete_rubric(session, trait=trait) == 0:
         raise NotFoundError(f"no custom rubric for {trait!r}")
     session.flush()

@@ -7,6 +7,7 @@ for is judged again and every pass of one run was made under the same instrument
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -24,12 +25,13 @@ from judge.judging.embedded import backend_for
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import OnSeatPass, ScoringOptions, SeatPassKey
 from judge.service import platform
+from judge.service.worlds import WorldPolicy
 from judge.settings import Settings
 from judge.store import passes as pass_repo
 from judge.store import runs as run_repo
 from judge.store import scorecards as scorecard_repo
 from judge.store import submissions as era_repo
-from judge.store.db import transaction
+from judge.store.db import lock_for_write, retry_transient, transaction
 from judge.store.tables import RunRow
 
 BackendFactory = Callable[[str], JudgeBackend]
@@ -57,6 +59,8 @@ class Job(NamedTuple):
     run: Run
     snapshot: ScoringSnapshot
     done: dict[SeatPassKey, JudgePass]
+    world: WorldPolicy
+    self_reported: bool
 
 
 def resolve_backend(settings: Settings) -> BackendFactory:
@@ -105,34 +109,63 @@ def claim(engine: Engine, *, run_id: str, settings: Settings) -> Job | None:
                 "this run); check the service log and the judge, then resubmit under a new run_id"
             )
         snapshot = _snapshot_of(session, row, settings)
-        run = Run.model_validate_json(row.body_json)
+        run = run_repo.stored_run(row)
         total = len(run.scored_seats) * len(snapshot.rubrics.rubrics) * snapshot.options.settings.denoise.passes
         run_repo.start_scoring(
             session, run_id=run_id, judge_model=snapshot.options.judge_model,
             passes_total=total, snapshot_json=snapshot.model_dump_json(),
         )
         done = pass_repo.stored_passes(session, run_id=run_id)
-    return Job(run, snapshot, done)
+        world = platform.world_policy(session, settings=settings)
+    return Job(run, snapshot, done, world, run_repo.is_self_reported(row.submitted_by))
 
 
-def pass_writer(engine: Engine, *, run_id: str) -> OnSeatPass:
-    """Store each pass in its own short transaction the moment it finishes."""
+def pass_writer(engine: Engine, *, run_id: str, retry_s: float, cancel: threading.Event | None = None) -> OnSeatPass:
+    """Store each pass in its own short transaction the moment it finishes; a store that is
+    locked or full for a while is waited for (``retry_s``), so a paid pass is not dropped."""
 
-    def on_pass(seat: str, judge_pass: JudgePass) -> None:
+    def write(seat: str, judge_pass: JudgePass) -> None:
         with transaction(engine) as session:
             pass_repo.insert_pass(session, run_id=run_id, seat=seat, judge_pass=judge_pass)
+
+    def on_pass(seat: str, judge_pass: JudgePass) -> None:
+        retry_transient(lambda: write(seat, judge_pass), budget_s=retry_s, cancel=cancel)
 
     return on_pass
 
 
-def store_scorecard(engine: Engine, *, card: Scorecard) -> None:
-    """Scores, seat results and ranked eligibility in one transaction (all or nothing)."""
+def self_reported_card(card: Scorecard, row: RunRow | None) -> Scorecard:
+    """A run submitted with an agent key is never ranked, whatever its rubrics."""
+    if row is None or not run_repo.is_self_reported(row.submitted_by):
+        return card
+    return card.model_copy(update={"ranked_eligible": False, "leaderboard_class": run_repo.SELF_REPORTED})
+
+
+def _store_card(engine: Engine, card: Scorecard) -> None:
     with transaction(engine) as session:
+        lock_for_write(session, name=platform.PLATFORM_LOCK)
+        card = self_reported_card(card, run_repo.get_run(session, run_id=card.run_id))
         if era_repo.get_era(session, era_id=card.measurement_era.era_id) is None:
             era_repo.open_era(session, era=card.measurement_era, opened_by="scoring", reason="first run scored in it")
         scorecard_repo.add_scorecard(session, card=card)
 
 
-def give_up(engine: Engine, *, run_id: str, reason: str) -> None:
+def store_scorecard(
+    engine: Engine, *, card: Scorecard, retry_s: float = 0.0, cancel: threading.Event | None = None
+) -> None:
+    """Scores, seat results and ranked eligibility in one transaction (all or nothing),
+    retried while the store is transiently locked or full."""
+    retry_transient(lambda: _store_card(engine, card), budget_s=retry_s, cancel=cancel)
+
+
+def give_up(engine: Engine, *, run_id: str, reason: str, detail: str | None = None) -> None:
+    """Mark a run not scored: ``reason`` is shown to whoever may see the run, ``detail``
+    (internals: exception text, paths) to owners only."""
     with transaction(engine) as session:
-        run_repo.set_run_status(session, run_id=run_id, status="not_scored", reason=reason)
+        run_repo.set_run_status(session, run_id=run_id, status="not_scored", reason=reason, detail=detail)
+
+
+def end_cleanly(engine: Engine, *, run_id: str) -> None:
+    """Record that a scoring start ended in a clean shutdown (it will not count as a crash)."""
+    with transaction(engine) as session:
+        run_repo.end_scoring_cleanly(session, run_id=run_id)

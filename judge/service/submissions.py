@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from judge.auth import AgentIdentity
@@ -19,6 +20,7 @@ from judge.domain.scorecard import Scorecard
 from judge.errors import ConflictError, InputError, NotFoundError
 from judge.scoring.finalize import Finalization, Visibility, finalize_submission
 from judge.service import platform
+from judge.service.intake import visible_run
 from judge.settings import Settings
 from judge.store import queries_results as results_repo
 from judge.store import runs as run_repo
@@ -51,6 +53,32 @@ class SubmissionFinalize(BaseModel):
     )
 
 
+class AgentFinalization(BaseModel):
+    """The finalization as an agent key reads it: the era by id only (the full stack names
+    every rubric, safety ones included, and is owner-only)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    agent_id: str
+    scenario_id: str
+    run_ids: list[str]
+    status: str
+    measurement_era: str
+    era_is_current: bool
+    current_era_id: str
+    ranked_eligible: bool
+    leaderboard_class: str
+    visibility: str
+    gated_run_ids: list[str]
+    custom_rubric_run_ids: list[str]
+    self_reported_run_ids: list[str]
+    flags: list[str]
+
+
+def agent_finalization(decision: Finalization) -> AgentFinalization:
+    return AgentFinalization.model_validate({**decision.model_dump(), "measurement_era": decision.measurement_era.era_id})
+
+
 class SubmissionPublic(BaseModel):
     """A submission as stored; ``finalization`` holds the decision once it is finalized."""
 
@@ -67,15 +95,18 @@ class SubmissionPublic(BaseModel):
     visibility: str
     created_at: datetime
     finalized_at: datetime | None
-    finalization: Finalization | None
+    finalization: Finalization | AgentFinalization | None = Field(
+        description="once finalized: the decision (an agent key reads the era by id only)"
+    )
 
 
 def _aware(value: datetime) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
-def submission_public(session: Session, row: SubmissionRow) -> SubmissionPublic:
-    summary = Finalization.model_validate_json(row.summary_json) if row.summary_json else None
+def submission_public(session: Session, row: SubmissionRow, *, owner: bool) -> SubmissionPublic:
+    decision = Finalization.model_validate_json(row.summary_json) if row.summary_json else None
+    summary = agent_finalization(decision) if decision is not None and not owner else decision
     return SubmissionPublic(
         submission_id=row.submission_id, agent_id=row.agent_id, scenario_id=row.scenario_id,
         status=row.status, run_ids=results_repo.submission_run_ids(session, submission_id=row.submission_id),
@@ -105,10 +136,8 @@ def _owner_agent(body: SubmissionCreate, agent: AgentIdentity | None) -> str:
 
 def check_run_fits(session: Session, *, row: SubmissionRow, run_id: str, agent: AgentIdentity | None) -> None:
     """A run may join when it exists (visible to the caller), is on the scenario and seats the agent."""
-    run = run_repo.get_run(session, run_id=run_id)
-    seats = run_repo.get_seats(session, run_id=run_id) if run else []
-    if run is None or (agent is not None and not any(s.agent_id == agent.agent_id for s in seats)):
-        raise NotFoundError(f"run {run_id!r} not found")
+    run = visible_run(session, run_id=run_id, agent=agent)
+    seats = run_repo.get_seats(session, run_id=run_id)
     if run.scenario_id != row.scenario_id:
         raise InputError(f"run_ids: run {run_id!r} is on scenario {run.scenario_id!r}, not {row.scenario_id!r}")
     if not any(s.agent_id == row.agent_id and s.scored for s in seats):
@@ -134,16 +163,21 @@ def create_submission(
     Raises:
         ConflictError: the submission id is taken.
     """
+    taken = ConflictError(f"submission_id: {body.submission_id!r} already exists; choose another id")
     if submission_repo.get_submission(session, submission_id=body.submission_id) is not None:
-        raise ConflictError(f"submission_id: {body.submission_id!r} already exists; choose another id")
+        raise taken
     row = submission_repo.insert_submission(
         session, submission_id=body.submission_id, agent_id=_owner_agent(body, agent),
         scenario_id=body.scenario_id, created_by=by,
     )
-    session.flush()
+    try:
+        session.flush()
+    except IntegrityError:  # the same id was created concurrently
+        session.rollback()
+        raise taken from None
     _add(session, row, body.run_ids, agent)
     session.commit()
-    return submission_public(session, row)
+    return submission_public(session, row, owner=agent is None)
 
 
 def add_runs(
@@ -152,8 +186,12 @@ def add_runs(
     """Add runs to an open submission (runs already in it are left as they are)."""
     row = visible_submission(session, submission_id=submission_id, agent=agent)
     _add(session, row, body.run_ids, agent)
-    session.commit()
-    return submission_public(session, row)
+    try:
+        session.commit()
+    except IntegrityError:  # the same run was added concurrently
+        session.rollback()
+        raise ConflictError(f"submission {submission_id!r} changed while these runs were added; send them again") from None
+    return submission_public(session, row, owner=agent is None)
 
 
 def scored_cards(session: Session, *, row: SubmissionRow) -> list[Scorecard]:
@@ -180,16 +218,19 @@ def finalize(
         scored_cards(session, row=row), agent_id=row.agent_id, scenario_id=row.scenario_id,
         current_era=platform.current_stack(session, settings=settings), visibility=body.visibility,
     )
-    submission_repo.finalize_submission(
+    finalized = submission_repo.finalize_if_open(
         session, submission_id=submission_id, status=decision.status,
         measurement_era=decision.measurement_era.era_id, ranked_eligible=decision.ranked_eligible,
-        leaderboard_class=decision.leaderboard_class, reason="; ".join(decision.flags) or None,
-        summary_json=decision.model_dump_json(),
+        leaderboard_class=decision.leaderboard_class, visibility=decision.visibility,
+        reason="; ".join(decision.flags) or None, summary_json=decision.model_dump_json(),
     )
-    results_repo.set_visibility(session, submission_id=submission_id, visibility=decision.visibility)
+    if not finalized:  # another request finalized it between our read and our write
+        session.rollback()
+        raise ConflictError(f"submission {submission_id!r} is already finalized")
     session.commit()
-    return submission_public(session, row)
+    session.refresh(row)
+    return submission_public(session, row, owner=agent is None)
 
 
 def read_submission(session: Session, *, submission_id: str, agent: AgentIdentity | None) -> SubmissionPublic:
-    return submission_public(session, visible_submission(session, submission_id=submission_id, agent=agent))
+    return submission_public(session, visible_submission(session, submission_id=submission_id, agent=agent), owner=agent is None)

@@ -12,7 +12,6 @@ from sqlmodel import Session
 from judge.auth import AgentIdentity
 from judge.domain.config import RewardWeights
 from judge.domain.judging import TraitResult
-from judge.domain.run import Run
 from judge.domain.scorecard import Objectives, ParticipationResult, Scorecard
 from judge.errors import NotFoundError
 from judge.scoring.metrics import RunMetrics, run_metrics
@@ -21,6 +20,7 @@ from judge.service.intake import visible_run
 from judge.service.scoring import ScoringSnapshot
 from judge.settings import Settings
 from judge.store import passes as pass_repo
+from judge.store import runs as run_repo
 from judge.store import scorecards as scorecard_repo
 from judge.store.tables import RunRow, as_utc
 
@@ -88,10 +88,17 @@ class AgentScorecardPublic(BaseModel):
     measurement_era: str = Field(description="era id; the full stack (which lists safety rubrics) is owner-only")
 
 
-def run_public(session: Session, row: RunRow) -> RunPublic:
+def shown_reason(row: RunRow, *, owner: bool) -> str | None:
+    """Why the run was not scored: owners also read the internal detail, agents never do."""
+    if owner and row.reason and row.reason_detail:
+        return f"{row.reason}: {row.reason_detail}"
+    return row.reason
+
+
+def run_public(session: Session, row: RunRow, *, owner: bool = False) -> RunPublic:
     return RunPublic(
         run_id=row.run_id, scenario_id=row.scenario_id, status=row.status,
-        reason=row.reason, passes_done=pass_repo.count_passes(session, run_id=row.run_id),
+        reason=shown_reason(row, owner=owner), passes_done=pass_repo.count_passes(session, run_id=row.run_id),
         passes_total=row.passes_total, judge_model=row.judge_model, ranked_eligible=row.ranked_eligible,
         leaderboard_class=row.leaderboard_class, created_at=as_utc(row.created_at),
         updated_at=as_utc(row.updated_at), scored_at=as_utc(row.scored_at) if row.scored_at else None,
@@ -99,11 +106,12 @@ def run_public(session: Session, row: RunRow) -> RunPublic:
 
 
 def run_status(session: Session, *, run_id: str, agent: AgentIdentity | None) -> RunPublic:
-    return run_public(session, visible_run(session, run_id=run_id, agent=agent))
+    return run_public(session, visible_run(session, run_id=run_id, agent=agent), owner=agent is None)
 
 
-def _not_scored_yet(row: RunRow) -> NotFoundError:
-    why = f": {row.reason}" if row.reason else ""
+def _not_scored_yet(row: RunRow, *, owner: bool) -> NotFoundError:
+    reason = shown_reason(row, owner=owner)
+    why = f": {reason}" if reason else ""
     return NotFoundError(f"run {row.run_id!r} has no scorecard (status {row.status}{why})")
 
 
@@ -111,16 +119,16 @@ def owner_scorecard_json(session: Session, *, run_id: str) -> str:
     """The stored owner scorecard as JSON text, served as stored (one indexed read)."""
     text = scorecard_repo.get_scorecard_json(session, run_id=run_id)
     if text is None:
-        raise _not_scored_yet(visible_run(session, run_id=run_id, agent=None))
+        raise _not_scored_yet(visible_run(session, run_id=run_id, agent=None), owner=True)
     return text
 
 
 def agent_scorecard(session: Session, *, run_id: str, agent: AgentIdentity) -> AgentScorecardPublic:
     """The key's own seat of a scored run; the safety block is never part of this model."""
     row = visible_run(session, run_id=run_id, agent=agent)
-    card = scorecard_repo.get_scorecard(session, run_id=run_id)
+    card = scorecard_repo.get_scorecard(session, run_id=row.run_id)
     if card is None or agent.seat not in card.seats:
-        raise _not_scored_yet(row) if card is None else NotFoundError(f"run {run_id!r} not found")
+        raise _not_scored_yet(row, owner=False) if card is None else NotFoundError(f"run {run_id!r} not found")
     return agent_view(card, agent.seat)
 
 
@@ -144,4 +152,4 @@ def reward_weights(session: Session, row: RunRow, settings: Settings) -> RewardW
 
 def metrics(session: Session, *, run_id: str, settings: Settings) -> RunMetrics:
     row = visible_run(session, run_id=run_id, agent=None)
-    return run_metrics(Run.model_validate_json(row.body_json), reward_weights(session, row, settings))
+    return run_metrics(run_repo.stored_run(row), reward_weights(session, row, settings))

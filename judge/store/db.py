@@ -1,18 +1,37 @@
-"""Engines and sessions: a SQLite file by default, PostgreSQL (psycopg 3) by URL."""
+"""Engines and sessions: a SQLite file by default, PostgreSQL (psycopg 3) by URL.
+
+Also the store's answer to contention and faults: :func:`lock_for_write` serialises the
+read-modify-write transactions that must not interleave (versions, ids), and
+:func:`retry_transient` retries a write while the store is locked, full or read-only for a
+while, so a transient fault never drops work already paid for.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import logging
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
+from tenacity import (
+    Retrying,
+    retry_if_exception,
+    stop_after_delay,
+    stop_when_event_set,
+    wait_exponential,
+)
 
 from judge.errors import ConfigError
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+#: Connections per engine: every request holds at most one at a time, for as long as it runs.
+POOL_SIZE, POOL_OVERFLOW, POOL_TIMEOUT_S = 10, 30, 30
+T = TypeVar("T")
+log = logging.getLogger("judge.store")
 
 
 def normalise_url(url: str) -> str:
@@ -24,27 +43,30 @@ def normalise_url(url: str) -> str:
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    # WAL lets the API read while a scoring worker writes; FKs are off by default in SQLite.
+    # A rollback journal, not WAL: WAL maps its index file (-shm) into memory, and a write
+    # into that mapping after the file became read-only (a filesystem remounted read-only,
+    # an immutable file) kills the whole process with SIGBUS. Without WAL nothing is mapped
+    # and the same fault is an ordinary error (503). FKs are off by default in SQLite.
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA journal_mode=DELETE")
+    cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for the store; SQLite gets WAL, foreign keys and a busy timeout."""
+    """An engine for the store; SQLite gets a rollback journal, foreign keys and a busy timeout."""
     url = normalise_url(url)
     try:
         parsed = sa.engine.make_url(url)
     except sa.exc.ArgumentError:
         raise ConfigError(f"JUDGE_DATABASE_URL is not a database URL: {url.split('@')[-1]!r}") from None
+    pool = {"pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW, "pool_timeout": POOL_TIMEOUT_S}
     if parsed.get_backend_name() == "sqlite":
-        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **pool)
         sa.event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    return sa.create_engine(url, pool_pre_ping=True, **pool)
 
 
 @contextmanager
@@ -57,3 +79,46 @@ def transaction(engine: Engine) -> Iterator[Session]:
         except BaseException:
             session.rollback()
             raise
+
+
+def lock_for_write(session: Session, *, name: str) -> None:
+    """Serialise the transactions that read, then write, what ``name`` stands for.
+
+    Call it first in the transaction. PostgreSQL takes a transaction-scoped advisory lock on
+    ``name``; SQLite takes the database's write lock now (``BEGIN IMMEDIATE``), waiting for
+    the busy timeout, so the reads that follow see every earlier committed write.
+    """
+    connection = session.connection()
+    if connection.dialect.name == "sqlite":
+        dbapi = connection.connection.dbapi_connection
+        if dbapi is not None and not dbapi.in_transaction:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        return
+    connection.execute(sa.text("SELECT pg_advisory_xact_lock(hashtext(:name))"), {"name": name})
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Whether a store error may pass by itself: a lock, a full or read-only disk, a lost
+    connection (the driver's OperationalError), as opposed to a bug or a constraint."""
+    return isinstance(exc, sa.exc.OperationalError) or (
+        isinstance(exc, sa.exc.DBAPIError) and exc.connection_invalidated
+    )
+
+
+def _log_retry(state: Any) -> None:
+    error = state.outcome.exception() if state.outcome else None
+    log.warning("store busy or unavailable (%s); retrying (attempt %d)", type(error).__name__, state.attempt_number)
+
+
+def retry_transient(
+    write: Callable[[], T], *, budget_s: float, max_wait_s: float = 5.0, cancel: threading.Event | None = None
+) -> T:
+    """Run ``write`` (one whole transaction), retried with exponential backoff while the
+    store error is transient, for up to ``budget_s`` seconds or until ``cancel`` is set (a
+    shutdown); then the last error is raised."""
+    stop = stop_after_delay(budget_s) | stop_when_event_set(cancel or threading.Event())
+    retrying = Retrying(
+        retry=retry_if_exception(is_transient), stop=stop,
+        wait=wait_exponential(multiplier=0.05, max=max_wait_s), reraise=True, before_sleep=_log_retry,
+    )
+    return retrying(write)

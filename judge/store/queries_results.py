@@ -10,6 +10,7 @@ from sqlmodel import Session, col, select
 
 from judge.domain.run import Run
 from judge.domain.scorecard import Scorecard
+from judge.store.runs import stored_run
 from judge.store.tables import RunRow, ScorecardRow, SeatRow, SubmissionRow, SubmissionRunRow
 
 FINALIZED = ("complete", "incomplete")
@@ -33,7 +34,7 @@ class ScoredRun(NamedTuple):
 def run_body(session: Session, *, run_id: str) -> Run | None:
     """The run as it was submitted (validated again from its stored canonical JSON)."""
     row = session.get(RunRow, run_id)
-    return None if row is None else Run.model_validate_json(row.body_json)
+    return None if row is None else stored_run(row)
 
 
 def scorecards_for(session: Session, *, run_ids: Sequence[str]) -> dict[str, Scorecard]:
@@ -87,7 +88,7 @@ def repetitions(
         .order_by(col(RunRow.created_at), col(RunRow.run_id))
     )
     return [
-        ScoredRun(Run.model_validate_json(r.body_json), Scorecard.model_validate_json(c.scorecard_json))
+        ScoredRun(stored_run(r), Scorecard.model_validate_json(c.scorecard_json))
         for r, c in session.exec(query).all()
     ]
 

@@ -9,13 +9,28 @@ from sqlmodel import Session, col, select
 from judge.domain.run import Run
 from judge.store.tables import RunRow, SeatRow, utcnow
 
+SELF_REPORTED = "self_reported"
+
+
+def is_self_reported(submitted_by: str) -> bool:
+    """Runs submitted with an agent key: the agent wrote their conditions, trace and world."""
+    return submitted_by.startswith("agent:")
+
 
 def insert_run(
-    session: Session, *, run: Run, body_json: str, body_sha256: str, submitted_by: str
+    session: Session, *, run: Run, body_json: str, body_sha256: str, submitted_by: str, run_id: str | None = None
 ) -> RunRow:
-    """Add a queued run and its seats to the session (the caller commits)."""
+    """Add a queued run and its seats to the session (the caller commits).
+
+    ``run_id`` is the id it is stored under (default: the body's); a self-reported run is
+    never ranked, from the moment it is stored.
+    """
+    run_id = run_id or run.run_id
+    self_reported = is_self_reported(submitted_by)
     row = RunRow(
-        run_id=run.run_id,
+        run_id=run_id,
+        ranked_eligible=not self_reported,
+        leaderboard_class=SELF_REPORTED if self_reported else "ranked",
         scenario_id=run.scenario_id,
         seed=run.seed,
         adversary_config=run.adversary_config,
@@ -25,12 +40,19 @@ def insert_run(
     )
     session.add(row)
     for seat in run.seats:
-        session.add(SeatRow(run_id=run.run_id, seat=seat.seat, agent_id=seat.agent_id, scored=seat.scored))
+        session.add(SeatRow(run_id=run_id, seat=seat.seat, agent_id=seat.agent_id, scored=seat.scored))
     return row
 
 
 def get_run(session: Session, *, run_id: str) -> RunRow | None:
     return session.get(RunRow, run_id)
+
+
+def stored_run(row: RunRow) -> Run:
+    """The run as submitted, under the id it is stored with (an agent's runs live in its
+    namespace, ``agent_id:run_id``; the body keeps the id the agent gave)."""
+    run = Run.model_validate_json(row.body_json)
+    return run if run.run_id == row.run_id else run.model_copy(update={"run_id": row.run_id})
 
 
 def get_seats(session: Session, *, run_id: str) -> list[SeatRow]:
@@ -49,12 +71,15 @@ def runs_in_status(session: Session, *, statuses: Sequence[str]) -> list[str]:
     return list(session.exec(query).all())
 
 
-def set_run_status(session: Session, *, run_id: str, status: str, reason: str | None = None) -> RunRow:
-    """Move a run to ``status`` (with its reason when not scored)."""
+def set_run_status(
+    session: Session, *, run_id: str, status: str, reason: str | None = None, detail: str | None = None
+) -> RunRow:
+    """Move a run to ``status`` (with its reason when not scored: ``reason`` for anyone who
+    may see the run, ``detail`` for owners only)."""
     row = session.get(RunRow, run_id)
     if row is None:
         raise LookupError(f"run {run_id!r} is not stored")
-    row.status, row.reason, row.updated_at = status, reason, utcnow()
+    row.status, row.reason, row.reason_detail, row.updated_at = status, reason, detail, utcnow()
     session.add(row)
     return row
 
@@ -70,13 +95,21 @@ def start_scoring(
     return row
 
 
+def end_scoring_cleanly(session: Session, *, run_id: str) -> None:
+    """A start that ended in a clean shutdown is not counted towards giving up (only crashes are)."""
+    row = session.get(RunRow, run_id)
+    if row is not None and row.status == "scoring" and row.scoring_starts > 0:
+        row.scoring_starts -= 1
+        session.add(row)
+
+
 def mark_leaderboard_class(session: Session, *, run_id: str, ranked_eligible: bool, leaderboard_class: str) -> None:
     """Set whether a run may enter ranked leaderboards (added to the caller's transaction)."""
     row = session.get(RunRow, run_id)
     if row is None:
         raise LookupError(f"run {run_id!r} is not stored")
     row.ranked_eligible, row.leaderboard_class = ranked_eligible, leaderboard_class
-    row.status, row.reason, row.scored_at = "scored", None, utcnow()
+    row.status, row.reason, row.reason_detail, row.scored_at = "scored", None, None, utcnow()
     row.updated_at = row.scored_at
     session.add(row)
 

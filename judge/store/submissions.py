@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, select, update
 
 from judge.domain.scorecard import MeasurementEra
 from judge.store.tables import EraRow, RunRow, SubmissionRow, SubmissionRunRow, utcnow
@@ -88,6 +88,33 @@ def finalize_submission(
     row.summary_json, row.finalized_at = summary_json, utcnow()
     session.add(row)
     return row
+
+
+def finalize_if_open(
+    session: Session,
+    *,
+    submission_id: str,
+    status: str,
+    measurement_era: str,
+    ranked_eligible: bool,
+    leaderboard_class: str,
+    visibility: str,
+    reason: str | None,
+    summary_json: str,
+) -> bool:
+    """Finalize in one conditional UPDATE (``WHERE status = 'open'``); False when it was not
+    open any more, so of concurrent finalizations exactly one wins, on every backend."""
+    statement = (
+        update(SubmissionRow)
+        .where(col(SubmissionRow.submission_id) == submission_id, col(SubmissionRow.status) == "open")
+        .values(
+            status=status, measurement_era=measurement_era, ranked_eligible=ranked_eligible,
+            leaderboard_class=leaderboard_class, visibility=visibility, reason=reason,
+            summary_json=summary_json, finalized_at=utcnow(),
+        )
+    )
+    result = session.exec(statement)
+    return bool(result.rowcount == 1)
 
 
 def get_era(session: Session, *, era_id: str) -> EraRow | None:

@@ -46,6 +46,7 @@ class RunRow(SQLModel, table=True):
     body_sha256: str = Field(max_length=64)
     status: str = Field(default="queued", index=True, max_length=16)
     reason: str | None = Field(default=None, sa_type=_text())
+    reason_detail: str | None = Field(default=None, sa_type=_text())
     submitted_by: str = Field(max_length=200)
     judge_model: str | None = Field(default=None, max_length=200)
     passes_total: int | None = None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import shutil
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import uvicorn
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 
@@ -25,6 +27,7 @@ from judge.settings import Settings, load_settings
 from judge.store.db import make_engine, transaction
 from judge.store.migrate import upgrade
 from tests.service import pg
+from tests.service.pg import free_port
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SECRET = "test-secret-for-the-service-suite-0123456789abcdef"
@@ -185,3 +188,21 @@ def scored(client: TestClient, owner: dict[str, str]) -> Callable[..., dict[str,
         return wait_final(client, data["run_id"], owner)
 
     return submit
+
+
+@pytest.fixture
+def base_url(database_url: str) -> Iterator[str]:
+    """The app served by uvicorn on a free loopback port, for the test's duration."""
+    judge = ScriptedBackend(VERDICT, model="scripted-test-judge")
+    app = create_app(service_settings(database_url), backends=lambda model: judge)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(30)

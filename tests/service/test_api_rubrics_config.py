@@ -79,7 +79,8 @@ def test_config_lists_every_key_with_its_defaults(client: TestClient, owner: dic
     entries = {e["key"]: e for e in client.get("/api/evals/config", headers=owner).json()}
 
     assert sorted(entries) == ["academy_eval_judge_denoise", "academy_eval_participation",
-                               "academy_judge_rubrics", "console_safety_review", "eval_reward_weights"]
+                               "academy_judge_rubrics", "console_safety_review", "eval_reward_weights",
+                               "state_database_urls"]
     assert entries["academy_eval_judge_denoise"]["value"] == {"temperature": 0.0, "min_n_runs": 5, "n_runs": 5}
     assert entries["academy_eval_participation"]["value"] == {"min_player_messages": 5, "min_actions_per_turn": 0.3}
     assert {e["source"] for e in entries.values()} == {"default"}

@@ -95,15 +95,17 @@ def test_seat_references_that_do_not_match_are_422(client: TestClient, owner: di
     assert "transcript: refers to seats not listed in seats: ['auctioneer']" in response.json()["detail"]
 
 
-def test_agent_submits_a_run_for_its_own_seat(client: TestClient, agent_key: Any) -> None:
+def test_agent_submits_a_run_for_its_own_seat_into_its_own_namespace(client: TestClient, agent_key: Any) -> None:
     alpha = agent_key("agent-alpha", "buyer")
 
     response = client.post("/api/agent/runs", json=example("haggle"), headers=alpha)
 
     assert response.status_code == 202
-    assert response.json()["status_url"] == "/api/agent/runs/haggle-0007"
-    status = client.get("/api/agent/runs/haggle-0007", headers=alpha)
-    assert status.status_code == 200 and status.json()["run_id"] == "haggle-0007"
+    assert response.json()["run_id"] == "agent-alpha:haggle-0007"
+    assert response.json()["status_url"] == "/api/agent/runs/agent-alpha:haggle-0007"
+    status = client.get("/api/agent/runs/agent-alpha:haggle-0007", headers=alpha)
+    assert status.status_code == 200 and status.json()["run_id"] == "agent-alpha:haggle-0007"
+    assert status.json()["leaderboard_class"] == "self_reported" and status.json()["ranked_eligible"] is False
 
 
 def test_agent_cannot_submit_a_run_it_does_not_sit_in(client: TestClient, agent_key: Any, engine: Engine) -> None:

@@ -128,7 +128,9 @@ def test_a_worker_that_cannot_store_the_scorecard_marks_the_run_not_scored(
     final = wait_final(client, "haggle-0007", owner)
 
     assert final["status"] == "not_scored"
-    assert final["reason"] == "internal error while scoring: RuntimeError: disk full while flagging the run"
+    assert final["reason"] == (
+        "an internal error stopped scoring; the platform owner can see why: RuntimeError: disk full while flagging the run"
+    )
     assert _scoring_rows(engine)[:2] == (0, 0)
 
 

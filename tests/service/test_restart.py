@@ -23,8 +23,10 @@ import httpx
 from sqlalchemy.engine import Engine
 
 from judge.auth import create_owner_token
+from judge.service.scoring import MAX_SCORING_STARTS
 from judge.settings import DEV_SECRET
 from judge.store import passes as pass_repo
+from judge.store import runs as run_repo
 from judge.store.db import transaction
 from tests.service.conftest import PASSES_PER_SEAT, example
 from tests.service.pg import free_port
@@ -34,9 +36,9 @@ TOKEN = create_owner_token(owner="ops", secret=DEV_SECRET, audience="judge", ttl
 OWNER = {"Authorization": f"Bearer {TOKEN}"}
 
 
-def _start(database_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+def _start(database_url: str, port: int, log: Path, delay: float = 0.1) -> subprocess.Popen[bytes]:
     env = {**os.environ, "JUDGE_DEV_MODE": "1", "JUDGE_DATABASE_URL": database_url, "JUDGE_MODEL": "scripted/0.7",
-           "JUDGE_TEST_JUDGE_DELAY": "0.1", "JUDGE_TEST_JUDGE_LOG": str(log), "JUDGE_CONCURRENCY": "2",
+           "JUDGE_TEST_JUDGE_DELAY": str(delay), "JUDGE_TEST_JUDGE_LOG": str(log), "JUDGE_CONCURRENCY": "2",
            "JUDGE_WORKERS": "1", "PYTHONPATH": str(ROOT)}
     command = [sys.executable, "-m", "judge", "serve", "--port", str(port), "--log-level", "warning"]
     return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -95,3 +97,57 @@ def test_a_killed_service_resumes_the_run_without_rejudging_stored_passes(
     with transaction(engine) as session:
         keys = list(pass_repo.stored_passes(session, run_id="haggle-0007"))
     assert len(keys) == len(set(keys)) == PASSES_PER_SEAT
+
+
+def _progressed(base: str, before: int) -> bool:
+    status = _status(base)
+    return bool(status["status"] == "scoring" and status["passes_done"] > before)
+
+
+def test_clean_stops_do_not_count_as_interruptions(database_url: str, engine: Engine, tmp_path: Path) -> None:
+    """Six SIGTERM restarts while one run scores (more than the give-up limit of crashes):
+    each is a clean shutdown, so the run resumes every time and ends scored."""
+    log, port = tmp_path / "judge-calls.log", free_port()
+    base = f"http://127.0.0.1:{port}"
+    done_before = 0
+    for restart in range(MAX_SCORING_STARTS + 1):
+        service = _start(database_url, port, log, delay=0.6)
+        try:
+            _until(lambda: httpx.get(f"{base}/api/health", timeout=1).status_code == 200, 60, "start")
+            if restart == 0:
+                assert httpx.post(f"{base}/api/evals/runs", json=example("haggle"), headers=OWNER).status_code == 202
+            _until(lambda before=done_before: _progressed(base, before), 60, "progress")
+            done_before = _status(base)["passes_done"]
+        finally:
+            service.send_signal(signal.SIGTERM)
+            assert service.wait(30) in (0, -signal.SIGTERM)  # uvicorn re-raises the signal once shut down
+    with transaction(engine) as session:
+        row = run_repo.get_run(session, run_id="haggle-0007")
+        assert row is not None and row.status == "scoring" and row.scoring_starts == 0
+
+    final_service = _start(database_url, port, log)
+    try:
+        final = _until(lambda: (s := _status(base))["status"] in ("scored", "not_scored") and s, 90, "final")
+    finally:
+        final_service.send_signal(signal.SIGTERM)
+        final_service.wait(30)
+
+    assert final["status"] == "scored", final["reason"]
+    assert final["passes_done"] == PASSES_PER_SEAT
+
+
+def test_a_crash_still_counts_towards_giving_up(database_url: str, engine: Engine, tmp_path: Path) -> None:
+    log, port = tmp_path / "judge-calls.log", free_port()
+    base = f"http://127.0.0.1:{port}"
+    service = _start(database_url, port, log)
+    try:
+        _until(lambda: httpx.get(f"{base}/api/health", timeout=1).status_code == 200, 60, "start")
+        assert httpx.post(f"{base}/api/evals/runs", json=example("haggle"), headers=OWNER).status_code == 202
+        _until(lambda: _status(base)["passes_done"] > 0, 60, "progress")
+    finally:
+        service.send_signal(signal.SIGKILL)
+        service.wait(10)
+
+    with transaction(engine) as session:
+        row = run_repo.get_run(session, run_id="haggle-0007")
+        assert row is not None and row.scoring_starts == 1

@@ -21,7 +21,8 @@ KEYS_DOC = (
     "Keys: `academy_judge_rubrics` (`traits`: the judged traits, null for all; `use_custom`), "
     "`academy_eval_judge_denoise` (`temperature` 0.0, `min_n_runs`, `n_runs`), "
     "`academy_eval_participation` (`min_player_messages`, `min_actions_per_turn`), "
-    "`eval_reward_weights` (`w_check_pass`, `w_check_fail`, `w_condition_flip`, `w_progress`)."
+    "`eval_reward_weights` (`w_check_pass`, `w_check_fail`, `w_condition_flip`, `w_progress`), "
+    "`state_database_urls` (`urls`: the postgresql:// URLs owner runs may name as worlds; not part of the era)."
 )
 
 

@@ -24,7 +24,9 @@ class LeaderboardPublic(Leaderboard):
     summary="Leaderboard of a scenario (owner token or agent key)",
     description="Built from finalized submissions. The `ranked` board holds public ranked submissions; "
     "participation-gated runs are left out and counted per agent (`n_gated_excluded`). Submissions "
-    "scored with a custom rubric are listed apart under `self_hosted_facilitator`, never ranked. Per "
+    "scored with a custom rubric are listed apart under `self_hosted_facilitator`, and self-reported ones "
+    "(runs submitted with an agent key) under `self_reported`; neither is ranked. An agent key sees "
+    "other agents' rows without their run ids. Per "
     "agent: mean composite, objective met rate (met over all conditions across runs), runs counted. "
     "Rows and ranks are per era; without `era` a board spanning several eras answers "
     "`mixed_eras: true` with the list rather than merging them.",
@@ -36,5 +38,6 @@ def scenario_leaderboard(
     session: SessionDep,
     era: Annotated[str | None, Query(description="measurement era id; omitted: every era, flagged")] = None,
 ) -> LeaderboardPublic:
-    board = leaderboard(session, scenario_id=scenario_id, era_id=era)
+    viewer = caller.agent.agent_id if caller.agent is not None else None
+    board = leaderboard(session, scenario_id=scenario_id, era_id=era, viewer=viewer)
     return LeaderboardPublic.model_validate(board.model_dump())

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0003_coaching_cache"
-down_revision = "0001_initial_schema"
+down_revision = "0002_hardening"
 branch_labels = None
 depends_on = None
 
