@@ -16,8 +16,8 @@ from judge import __version__
 from judge.api.errors import install_error_handlers
 from judge.api.limits import RequestGuard, rate_limits, require_reserved
 from judge.api.routers import all_routers
-from judge.console import mount as mount_console
 from judge.api.routers.runs import publish_run_schema
+from judge.console import mount as mount_console
 from judge.service import platform
 from judge.service.jobs import ScoringWorkers
 from judge.service.scoring import BackendFactory
