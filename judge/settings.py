@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -50,13 +51,27 @@ class Settings(BaseSettings):
         description="folder of scenario folders (*/scenario.yaml); a run whose scenario is there "
         "gets its state checks on the scorecard; relative world paths resolve against it",
     )
-    workers: int = Field(default=1, ge=1, le=64, description="runs scored at the same time")
+    workers: int = Field(
+        default=1, ge=0, le=64,
+        description="runs scored at the same time by `judge serve` (0: an API-only node, PostgreSQL only)",
+    )
     passes: int | None = Field(
         default=None, ge=1, le=50, description="default n_runs when platform_config sets none"
     )
     concurrency: int = Field(default=4, ge=1, le=256, description="judge calls in flight per run")
     max_attempts: int = Field(default=5, ge=1, le=20, description="tries per judge call")
     backoff_initial_s: float = Field(default=1.0, ge=0.0)
+    # Scale-out (docs/deploy.md): which executor runs scoring jobs, and worker liveness.
+    executor: Literal["auto", "threads", "queue"] = Field(
+        default="auto", description="auto: the job queue on PostgreSQL, threads on SQLite"
+    )
+    heartbeat_s: float = Field(default=10.0, gt=0.0, le=600.0, description="worker heartbeat interval")
+    stalled_after_s: float = Field(
+        default=60.0, gt=0.0, le=3600.0, description="a worker silent this long is dead; its jobs are retried"
+    )
+    metrics_token: SecretStr | None = Field(
+        default=None, description="bearer token that may read /metrics besides owner tokens"
+    )
 
     @model_validator(mode="after")
     def _secret_is_safe(self) -> Settings:

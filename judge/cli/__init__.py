@@ -20,12 +20,12 @@ EXIT_OTHER = 4
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from judge.cli import calibration, check, compare, credentials, score, serve
+    from judge.cli import calibration, check, compare, credentials, db, score, serve, worker
 
     parser = argparse.ArgumentParser(prog="judge", description="Score AI-agent runs.")
     parser.add_argument("--version", action="version", version=f"judge {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (score, check, compare, serve, credentials, calibration):
+    for module in (score, check, compare, serve, worker, db, credentials, calibration):
         module.register(sub)
     return parser
 

@@ -11,6 +11,8 @@ def register(sub: Any) -> None:
     p = sub.add_parser("serve", help="run the HTTP service (settings from JUDGE_* variables)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="runs scored at once in this process (default JUDGE_WORKERS; 0: API only, PostgreSQL)")
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     p.set_defaults(func=run)
 
@@ -19,9 +21,12 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from judge.api import create_app
-    from judge.settings import get_settings
+    from judge.settings import get_settings, load_settings
 
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    app = create_app(get_settings())
+    settings = get_settings()
+    if args.workers is not None:
+        settings = load_settings(**{**settings.model_dump(), "workers": args.workers})
+    app = create_app(settings)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0

@@ -14,6 +14,7 @@ import queue
 import threading
 
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import InterfaceError, OperationalError
 
 from judge.checks import find_scenario
 from judge.errors import JudgeBackendError, JudgeError
@@ -48,6 +49,8 @@ async def score_one(engine: Engine, *, run_id: str, settings: Settings, backends
             base_dir=scenarios,
         )
         store_scorecard(engine, card=card)
+    except (OperationalError, InterfaceError):  # store unreachable: run left as is, the job retries
+        raise
     except JudgeBackendError as exc:
         give_up(engine, run_id=run_id, reason=f"the judge could not be used after retries: {exc}")
     except JudgeError as exc:
