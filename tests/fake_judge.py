@@ -34,12 +34,13 @@ class Stats:
     rejected: int = 0
     dropped: int = 0
     in_flight: int = 0
+    held: int = 0
     max_in_flight: int = 0
     per_second: Counter[int] = field(default_factory=Counter)
 
     def as_dict(self) -> dict[str, Any]:
         return {"answered": self.answered, "rejected": self.rejected, "dropped": self.dropped,
-                "in_flight": self.in_flight, "max_in_flight": self.max_in_flight,
+                "in_flight": self.in_flight, "held": self.held, "max_in_flight": self.max_in_flight,
                 "max_per_second": max(self.per_second.values(), default=0)}
 
 
@@ -147,8 +148,11 @@ class FakeJudge:
             self.stats.per_second[int(time.time())] += 1
             error = b'{"error": {"message": "rate limited", "type": "rate_limit_error"}}'
             return http_response(429, error, {"Retry-After": f"{self.retry_after:g}"})
-        while not self._open.is_set():
-            await asyncio.sleep(0.01)
+        if not self._open.is_set():
+            self.stats.held += 1
+            while not self._open.is_set():
+                await asyncio.sleep(0.01)
+            self.stats.held -= 1
         return await self._judged(body, reader)
 
     async def _judged(self, body: bytes, reader: asyncio.StreamReader) -> bytes:

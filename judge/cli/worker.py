@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import logging
 import signal
 import socket
@@ -51,6 +52,7 @@ async def _main(settings: Any, concurrency: int) -> None:
 
     engine = make_engine(settings.database_url)
     await asyncio.to_thread(upgrade_all, engine)
+    await asyncio.to_thread(importlib.import_module, "litellm")  # seconds of imports, before taking jobs
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

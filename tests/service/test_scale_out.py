@@ -166,12 +166,14 @@ def test_a_worker_killed_with_kill_9_leaves_its_runs_to_the_others_without_rejud
             healthy(api)
             until(lambda: workers_registered(engine, 3), 90, "three workers")
             submit(api, runs)
-            until(lambda: len(set(_doing(engine).values())) == 3, 120, "every worker to hold runs")
+            until(lambda: judge.snapshot()["answered"] >= 40, 120, "judging to be under way")
             # Quiesce the judge: hold new calls, let answered ones be stored, then kill.
             judge.pause()
             until(lambda: judge.snapshot()["in_flight"] == 0, 30, "calls being answered to finish")
             until(lambda: count(engine, "SELECT count(*) FROM passes") == judge.snapshot()["answered"], 30,
                   "every answered call to be stored")
+            # every run being scored (one call at a time) is now waiting on its next call
+            until(lambda: judge.snapshot()["held"] == len(_doing(engine)) == 9, 60, "each run to wait on the judge")
             held = _doing(engine)
             victim = workers[2]
             victim.send_signal(signal.SIGKILL)
