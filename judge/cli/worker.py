@@ -21,6 +21,9 @@ def register(sub: Any) -> None:
     p = sub.add_parser("worker", help="score runs from the PostgreSQL job queue (needs JUDGE_DATABASE_URL)")
     p.add_argument("--concurrency", type=int, default=4,
                    help=f"runs scored at the same time by this process (1-{MAX_CONCURRENCY}, default 4)")
+    p.add_argument("--metrics-port", type=int, default=None,
+                   help="serve this worker's Prometheus metrics on this port (default: none)")
+    p.add_argument("--metrics-host", default="127.0.0.1", help="address of the metrics port (default 127.0.0.1)")
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     p.set_defaults(func=run)
 
@@ -39,6 +42,12 @@ def run(args: argparse.Namespace) -> int:
             "judge worker takes jobs from the PostgreSQL queue: set JUDGE_DATABASE_URL to a PostgreSQL "
             "database (with SQLite, runs are scored inside `judge serve`)"
         )
+    if args.metrics_port is not None:
+        from prometheus_client import start_http_server
+
+        from judge.telemetry import REGISTRY
+
+        start_http_server(args.metrics_port, addr=args.metrics_host, registry=REGISTRY)
     asyncio.run(_main(settings, args.concurrency))
     return 0
 

@@ -30,6 +30,7 @@ from judge.service.scoring import (
 from judge.settings import Settings
 from judge.store import runs as run_repo
 from judge.store.db import transaction
+from judge.telemetry import observed
 
 log = logging.getLogger("judge.jobs")
 
@@ -44,7 +45,7 @@ async def score_one(engine: Engine, *, run_id: str, settings: Settings, backends
         scenarios = settings.scenarios_dir
         card = await score_run_async(
             job.run, options=options, rubrics=job.snapshot.rubrics, backend=backends(options.judge_model),
-            done=job.done, on_pass=pass_writer(engine, run_id=run_id),
+            done=job.done, on_pass=observed(pass_writer(engine, run_id=run_id)),
             scenario=find_scenario(job.run.scenario_id, scenarios) if scenarios else None,
             base_dir=scenarios,
         )
