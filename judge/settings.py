@@ -67,7 +67,7 @@ class Settings(BaseSettings):
     )
     heartbeat_s: float = Field(default=10.0, gt=0.0, le=600.0, description="worker heartbeat interval")
     stalled_after_s: float = Field(
-        default=60.0, gt=0.0, le=3600.0, description="a worker silent this long is dead; its jobs are retried"
+        default=30.0, gt=0.0, le=3600.0, description="a worker silent this long is dead; its jobs are retried"
     )
     metrics_token: SecretStr | None = Field(
         default=None, description="bearer token that may read /metrics besides owner tokens"
@@ -82,6 +82,15 @@ class Settings(BaseSettings):
             raise ValueError(f"JUDGE_JWT_SECRET is empty or a well-known value; {SECRET_HINT}")
         if len(secret.encode()) < MIN_SECRET_BYTES:
             raise ValueError(f"JUDGE_JWT_SECRET is shorter than {MIN_SECRET_BYTES} bytes; {SECRET_HINT}")
+        return self
+
+    @model_validator(mode="after")
+    def _stall_outlasts_heartbeats(self) -> Settings:
+        if self.stalled_after_s < 2 * self.heartbeat_s:
+            raise ValueError(
+                "JUDGE_STALLED_AFTER_S must be at least twice JUDGE_HEARTBEAT_S, or live workers "
+                "would be taken for dead and their runs judged twice"
+            )
         return self
 
     @property

@@ -23,7 +23,7 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 VERDICT = json.dumps({"score": 0.7, "turns": [], "rationale": "steady"})
 
@@ -106,8 +106,9 @@ class FakeJudge:
         if self._thread is not None:
             self._thread.join(10)
 
-    def __enter__(self) -> FakeJudge:
-        return self.start()
+    def __enter__(self) -> Self:
+        self.start()
+        return self
 
     def __exit__(self, *exc: object) -> None:
         self.stop()

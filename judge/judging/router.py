@@ -38,7 +38,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from judge.domain.run import describe_validation_error
 from judge.errors import ConfigError
-from judge.judging.backends import JudgeReply, JudgeRequest, classify_litellm_error, reply_from_response
+from judge.judging.backends import (
+    JudgeReply,
+    JudgeRequest,
+    classify_litellm_error,
+    reply_from_response,
+)
 
 ROUTER_PREFIX = "router:"
 ENV_PREFIX = "os.environ/"
@@ -162,7 +167,7 @@ def router_backend(model: str) -> RouterBackend:
 
 
 def build_router_backend(model: str) -> RouterBackend:
-    from litellm import Router
+    from litellm.router import Router
 
     path = config_path(model)
     parsed = load_router_file(path)

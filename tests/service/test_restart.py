@@ -37,7 +37,9 @@ OWNER = {"Authorization": f"Bearer {TOKEN}"}
 def _start(database_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
     env = {**os.environ, "JUDGE_DEV_MODE": "1", "JUDGE_DATABASE_URL": database_url, "JUDGE_MODEL": "scripted/0.7",
            "JUDGE_TEST_JUDGE_DELAY": "0.1", "JUDGE_TEST_JUDGE_LOG": str(log), "JUDGE_CONCURRENCY": "2",
-           "JUDGE_WORKERS": "1", "PYTHONPATH": str(ROOT)}
+           "JUDGE_WORKERS": "1", "PYTHONPATH": str(ROOT),
+           # on PostgreSQL a killed node's job is retried once its heartbeat is this stale
+           "JUDGE_HEARTBEAT_S": "1", "JUDGE_STALLED_AFTER_S": "3"}
     command = [sys.executable, "-m", "judge", "serve", "--port", str(port), "--log-level", "warning"]
     return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 

@@ -66,3 +66,9 @@ def test_defaults_are_sqlite_and_the_embedded_judge() -> None:
 
     assert settings.database_url == "sqlite:///./judge.db"
     assert settings.model == "embedded/smollm2-135m-instruct"
+
+
+def test_a_stall_timeout_shorter_than_two_heartbeats_is_refused() -> None:
+    with pytest.raises(ConfigError, match="JUDGE_STALLED_AFTER_S must be at least twice JUDGE_HEARTBEAT_S"):
+        load_settings(dev_mode=True, heartbeat_s=10, stalled_after_s=15)
+    assert load_settings(dev_mode=True, heartbeat_s=1, stalled_after_s=3).stalled_after_s == 3
