@@ -116,3 +116,4 @@ def count(engine: Engine, statement: str) -> int:
 def all_final(engine: Engine, runs: int) -> bool:
     counts = status_counts(engine)
     return counts.get("scored", 0) + counts.get("not_scored", 0) == runs
+

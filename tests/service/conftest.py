@@ -183,3 +183,15 @@ def scored(client: TestClient, owner: dict[str, str]) -> Callable[..., dict[str,
         return wait_final(client, data["run_id"], owner)
 
     return submit
+
+
+@pytest.fixture
+def empty_database(pg_admin: str | None) -> Iterator[str]:
+    """A new, empty PostgreSQL database: the nodes migrate it themselves (`judge db upgrade`)."""
+    if pg_admin is None:
+        pytest.skip("PostgreSQL 15 not installed and JUDGE_TEST_POSTGRES_URL not set")
+    name = pg.create_database(pg_admin)
+    try:
+        yield pg.database_url(pg_admin, name)
+    finally:
+        pg.drop_database(pg_admin, name)

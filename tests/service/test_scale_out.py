@@ -13,7 +13,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -24,7 +23,6 @@ from judge.service import platform
 from judge.settings import load_settings
 from judge.store.db import make_engine, transaction
 from tests.fake_judge import FakeJudge
-from tests.service import pg
 from tests.service.cluster import (
     OWNER,
     PASSES,
@@ -41,18 +39,6 @@ from tests.service.conftest import example
 
 pytestmark = pytest.mark.postgres
 CALLS_PER_RUN = 1 * len(TRAITS) * PASSES  # haggle: one scored seat (buyer)
-
-
-@pytest.fixture
-def empty_database(pg_admin: str | None) -> Iterator[str]:
-    """A new, empty PostgreSQL database: the nodes migrate it themselves (`judge db upgrade`)."""
-    if pg_admin is None:
-        pytest.skip("PostgreSQL 15 not installed and JUDGE_TEST_POSTGRES_URL not set")
-    name = pg.create_database(pg_admin)
-    try:
-        yield pg.database_url(pg_admin, name)
-    finally:
-        pg.drop_database(pg_admin, name)
 
 
 def db_upgrade(env: dict[str, str]) -> str:
