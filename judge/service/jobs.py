@@ -19,6 +19,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from judge.checks import find_scenario
 from judge.errors import JudgeBackendError, JudgeError
 from judge.pipeline import score_run_async
+from judge.service.fencing import Fence, ScoringTakenOver
 from judge.service.scoring import (
     BackendFactory,
     claim,
@@ -41,17 +42,20 @@ async def score_one(engine: Engine, *, run_id: str, settings: Settings, backends
         job = claim(engine, run_id=run_id, settings=settings)
         if job is None:
             return
+        fence = Fence(engine, run_id=run_id)
         options = job.snapshot.options
         scenarios = settings.scenarios_dir
         card = await score_run_async(
             job.run, options=options, rubrics=job.snapshot.rubrics, backend=backends(options.judge_model),
-            done=job.done, on_pass=observed(pass_writer(engine, run_id=run_id)),
+            done=job.done, on_pass=observed(fence.guard(pass_writer(engine, run_id=run_id))),
             scenario=find_scenario(job.run.scenario_id, scenarios) if scenarios else None,
             base_dir=scenarios,
         )
-        store_scorecard(engine, card=card)
+        fence.store(lambda: store_scorecard(engine, card=card))
     except (OperationalError, InterfaceError):  # store unreachable: run left as is, the job retries
         raise
+    except ScoringTakenOver as exc:  # another worker holds the run now (docs/deploy.md)
+        log.warning("%s; this job stops", exc)
     except JudgeBackendError as exc:
         give_up(engine, run_id=run_id, reason=f"the judge could not be used after retries: {exc}")
     except JudgeError as exc:

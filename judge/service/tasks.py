@@ -7,6 +7,8 @@
 - ``retry_stalled`` (periodic): jobs held by a worker whose heartbeat is older than
   ``JUDGE_STALLED_AFTER_S`` (killed, frozen, cut off) go back to the queue; the worker that
   takes them resumes from the stored passes. Dead workers are then pruned.
+- ``prune_finished_jobs`` (hourly): succeeded job rows older than a day are deleted (the
+  upkeep tasks alone add thousands a day).
 - ``requeue_orphans`` (periodic): a run left ``queued`` or ``scoring`` without any waiting
   or running job (a node died between storing a run and deferring its job, or a job ran out
   of retries while the store was down) gets a job again.
@@ -23,7 +25,7 @@ from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 from procrastinate import App, JobContext, PsycopgConnector, RetryStrategy, SyncPsycopgConnector
-from procrastinate.exceptions import AlreadyEnqueued
+from procrastinate.exceptions import AlreadyEnqueued, ConnectorException
 from sqlalchemy.engine import Engine
 
 from judge.service.jobs import score_one
@@ -36,6 +38,9 @@ log = logging.getLogger("judge.tasks")
 SCORE_TASK = "judge.score_run"
 STALLED_TASK = "judge.retry_stalled"
 ORPHANS_TASK = "judge.requeue_orphans"
+PRUNE_TASK = "judge.prune_finished_jobs"
+#: Finished job rows (the runs themselves are kept for ever) are deleted after this long.
+KEEP_FINISHED_JOBS_H = 24
 CONTEXT_KEY = "judge"
 #: A run stored this recently may still be getting its job from the API node.
 ORPHAN_GRACE_S = 30
@@ -85,8 +90,12 @@ async def retry_stalled(context: JobContext, timestamp: int) -> None:
     settings = runtime_of(context).settings
     manager = context.app.job_manager
     for job in await manager.get_stalled_jobs(seconds_since_heartbeat=settings.stalled_after_s):
+        try:
+            await manager.retry_job(job)
+        except ConnectorException as exc:  # finished or retried meanwhile (another sweep)
+            log.info("stalled job %s was not retried: %s", job.id, exc)
+            continue
         log.warning("job %s (%s %s) of a dead worker is retried", job.id, job.task_name, job.task_kwargs)
-        await manager.retry_job(job)
     await manager.prune_stalled_workers(settings.stalled_after_s)
 
 
@@ -117,6 +126,11 @@ async def requeue_orphans(context: JobContext, timestamp: int) -> None:
         await defer_score_async(context.app, run_id)
 
 
+async def prune_finished_jobs(context: JobContext, timestamp: int) -> None:
+    """Delete succeeded jobs (scoring and upkeep) older than a day; failed ones stay for a look."""
+    await context.app.job_manager.delete_old_jobs(nb_hours=KEEP_FINISHED_JOBS_H)
+
+
 def defer_score(app: App, run_id: str) -> bool:
     """Queue the scoring job of a run; False when one is already waiting (idempotent)."""
     try:
@@ -145,4 +159,6 @@ def build_app(settings: Settings, *, sync: bool = False, pool_size: int = 4) -> 
     for name, func in ((STALLED_TASK, retry_stalled), (ORPHANS_TASK, requeue_orphans)):
         task = app.task(name=name, pass_context=True, queueing_lock=name)(func)
         app.periodic(cron=cron)(task)
+    prune = app.task(name=PRUNE_TASK, pass_context=True, queueing_lock=PRUNE_TASK)(prune_finished_jobs)
+    app.periodic(cron="17 * * * *")(prune)  # hourly
     return app

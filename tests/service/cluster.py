@@ -30,13 +30,19 @@ TRAITS = ["negotiation", "integrity"]
 PASSES = 2
 
 
+#: Short liveness timings for tests that kill or cut off workers (a stall timeout too close to
+#: the heartbeat takes a CPU-starved worker for dead; the fence then stops it, at the price of
+#: a few repeated calls, so tests that count calls exactly keep the defaults).
+FAST_STALL = {"JUDGE_HEARTBEAT_S": "1", "JUDGE_STALLED_AFTER_S": "6"}
+
+
 def service_env(database_url: str, api_base: str, **extra: str) -> dict[str, str]:
     """Environment of every node: dev mode (public dev secret), the fake judge via litellm."""
     return {
         **os.environ, "PYTHONPATH": str(ROOT), "JUDGE_DEV_MODE": "1", "JUDGE_DATABASE_URL": database_url,
         "JUDGE_MODEL": "openai/fake-judge", "OPENAI_API_BASE": api_base, "OPENAI_API_KEY": "sk-fake",
         "JUDGE_CONCURRENCY": "4", "JUDGE_BACKOFF_INITIAL_S": "0.2",
-        "JUDGE_HEARTBEAT_S": "1", "JUDGE_STALLED_AFTER_S": "4", **extra,
+        **extra,
     }
 
 

@@ -24,6 +24,7 @@ from judge.settings import load_settings
 from judge.store.db import make_engine, transaction
 from tests.fake_judge import FakeJudge
 from tests.service.cluster import (
+    FAST_STALL,
     OWNER,
     PASSES,
     TRAITS,
@@ -131,7 +132,7 @@ def _heartbeats(engine: Engine) -> dict[int, float]:
 def _silent(engine: Engine, workers: set[int]) -> set[int]:
     """Workers whose heartbeat is stale, or that the stall sweep already pruned."""
     beats = _heartbeats(engine)
-    return {w for w in workers if w not in beats or beats[w] > 2.5}
+    return {w for w in workers if w not in beats or beats[w] > 4.0}
 
 
 def workers_registered(engine: Engine, n: int) -> bool:
@@ -143,7 +144,7 @@ def test_a_worker_killed_with_kill_9_leaves_its_runs_to_the_others_without_rejud
 ) -> None:
     runs = [f"kill-{i:03d}" for i in range(60)]
     with FakeJudge(latency=0.5, max_concurrent=64) as judge:
-        env = service_env(empty_database, judge.api_base, JUDGE_CONCURRENCY="1")
+        env = service_env(empty_database, judge.api_base, JUDGE_CONCURRENCY="1", **FAST_STALL)
         db_upgrade(env)
         engine = judge_two_traits(empty_database)
         with cluster(env, tmp_path) as nodes:

@@ -20,6 +20,7 @@ import pytest
 from tests.fake_judge import FakeJudge
 from tests.service import pg
 from tests.service.cluster import (
+    FAST_STALL,
     OWNER,
     all_final,
     cluster,
@@ -81,7 +82,7 @@ def test_workers_reconnect_after_a_postgresql_restart_and_finish_every_run(tmp_p
     runs = [f"restart-{i:03d}" for i in range(60)]
     with private_server() as server, FakeJudge(latency=0.2) as judge:
         database_url = pg.database_url(server.admin_url, pg.create_database(server.admin_url))
-        env = service_env(database_url, judge.api_base, JUDGE_CONCURRENCY="1")
+        env = service_env(database_url, judge.api_base, JUDGE_CONCURRENCY="1", **FAST_STALL)
         db_upgrade(env)
         engine = judge_two_traits(database_url)
         with cluster(env, tmp_path) as nodes:
