@@ -28,11 +28,11 @@ from typing import NamedTuple
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.fake_judge import FakeJudge  # noqa: E402
-from tests.service import pg  # noqa: E402
-from tests.service.cluster import all_final, cluster, healthy, service_env, until  # noqa: E402
-from tests.service.conftest import example  # noqa: E402
-from tests.service.test_scale_out import db_upgrade  # noqa: E402
+from tests.fake_judge import FakeJudge
+from tests.service import pg
+from tests.service.cluster import all_final, cluster, healthy, service_env, until
+from tests.service.conftest import example
+from tests.service.test_scale_out import db_upgrade
 
 LATENCY_S = 0.5
 JUDGE_SLOTS = 32
