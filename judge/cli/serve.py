@@ -21,12 +21,14 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from judge.api import create_app
+    from judge.service.executors import executor_kind
     from judge.settings import get_settings, load_settings
 
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     settings = get_settings()
     if args.workers is not None:
         settings = load_settings(**{**settings.model_dump(), "workers": args.workers})
+    executor_kind(settings)  # refuse an impossible executor before the server starts
     app = create_app(settings)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0
