@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -55,7 +56,10 @@ class Settings(BaseSettings):
         description="folder of scenario folders (*/scenario.yaml); a run whose scenario is there "
         "gets its state checks on the scorecard; relative world paths resolve against it",
     )
-    workers: int = Field(default=1, ge=1, le=64, description="runs scored at the same time")
+    workers: int = Field(
+        default=1, ge=0, le=64,
+        description="runs scored at the same time by `judge serve` (0: an API-only node, PostgreSQL only)",
+    )
     passes: int | None = Field(
         default=None, ge=1, le=50, description="default n_runs when platform_config sets none"
     )
@@ -100,6 +104,18 @@ class Settings(BaseSettings):
         default=30, ge=0, description="refused credentials one client address may send per window (0: no limit)"
     )
 
+    # Scale-out (docs/deploy.md): which executor runs scoring jobs, and worker liveness.
+    executor: Literal["auto", "threads", "queue"] = Field(
+        default="auto", description="auto: the job queue on PostgreSQL, threads on SQLite"
+    )
+    heartbeat_s: float = Field(default=10.0, gt=0.0, le=600.0, description="worker heartbeat interval")
+    stalled_after_s: float = Field(
+        default=30.0, gt=0.0, le=3600.0, description="a worker silent this long is dead; its jobs are retried"
+    )
+    metrics_token: SecretStr | None = Field(
+        default=None, description="bearer token that may read /metrics besides owner tokens"
+    )
+
     @model_validator(mode="after")
     def _secret_is_safe(self) -> Settings:
         if self.dev_mode:
@@ -127,6 +143,15 @@ class Settings(BaseSettings):
     def request_limits(self) -> RequestLimits:
         """The request bounds the API's guard enforces."""
         return RequestLimits(**{name: getattr(self, name) for name in RequestLimits._fields})
+
+    @model_validator(mode="after")
+    def _stall_outlasts_heartbeats(self) -> Settings:
+        if self.stalled_after_s < 2 * self.heartbeat_s:
+            raise ValueError(
+                "JUDGE_STALLED_AFTER_S must be at least twice JUDGE_HEARTBEAT_S, or live workers "
+                "would be taken for dead and their runs judged twice"
+            )
+        return self
 
     @property
     def signing_secret(self) -> str:

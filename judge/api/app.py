@@ -19,11 +19,11 @@ from judge.api.routers import all_routers
 from judge.api.routers.runs import publish_run_schema
 from judge.console import mount as mount_console
 from judge.service import platform
-from judge.service.jobs import ScoringWorkers
+from judge.service.executors import ScoringExecutor, make_executor
+from judge.service.schema import upgrade_all
 from judge.service.scoring import BackendFactory
 from judge.settings import Settings, announce_dev_mode, get_settings
 from judge.store.db import make_engine, transaction
-from judge.store.migrate import upgrade
 
 log = logging.getLogger("judge.service")
 
@@ -40,16 +40,16 @@ exactly like missing ones."""
 
 class Running(NamedTuple):
     engine: Engine
-    workers: ScoringWorkers
+    workers: ScoringExecutor
 
 
 def start_service(settings: Settings, backends: BackendFactory | None) -> Running:
     """Migrate, record the era in force, start the workers (blocking; run off the event loop)."""
     engine = make_engine(settings.database_url)
-    upgrade(engine)
+    upgrade_all(engine)
     with transaction(engine) as session:
         era = platform.sync_era(session, settings=settings, by="service", reason="measurement stack at start")
-    workers = ScoringWorkers(engine=engine, settings=settings, backends=backends)
+    workers = make_executor(engine, settings=settings, backends=backends)
     resumed = workers.start()
     log.info("judge %s: judge model %s, era %s, %d run(s) resumed", __version__, settings.model, era.era_id, resumed)
     return Running(engine, workers)

@@ -30,7 +30,18 @@ EXIT_INTERNAL = EXIT_OTHER
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from judge.cli import calibration, check, compare, credentials, export, schema, score, serve
+    from judge.cli import (
+        calibration,
+        check,
+        compare,
+        credentials,
+        db,
+        export,
+        schema,
+        score,
+        serve,
+        worker,
+    )
 
     parser = argparse.ArgumentParser(prog="judge", description="Score AI-agent runs.")
     parser.add_argument("--version", action="version", version=f"judge {__version__}")
@@ -38,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--debug", action="store_true", help="print the full traceback of an internal error (or JUDGE_DEBUG=1)"
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (score, check, compare, serve, credentials, calibration, schema, export):
+    for module in (score, check, compare, serve, worker, db, credentials, calibration, schema, export):
         module.register(sub)
     return parser
 

@@ -247,7 +247,12 @@ def register_embedded_provider() -> None:
 
 
 def backend_for(model: str) -> JudgeBackend:
-    """The litellm backend for a model id; ``embedded/...`` registers the embedded provider first."""
+    """The litellm backend for a model id; ``embedded/...`` registers the embedded provider first;
+    ``router:<file.yaml>`` sends calls through a litellm Router (judge.judging.router)."""
+    from judge.judging.router import is_router_model, router_backend
+
+    if is_router_model(model):
+        return router_backend(model)
     if model.startswith(f"{EMBEDDED_PROVIDER}/"):
         register_embedded_provider()
     return LiteLLMBackend(model)

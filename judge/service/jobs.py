@@ -19,6 +19,7 @@ from sqlalchemy.engine import Engine
 from judge.checks import find_scenario
 from judge.errors import JudgeBackendError, JudgeError
 from judge.pipeline import score_run_async
+from judge.service.fencing import Fence, ScoringTakenOver
 from judge.service.scoring import (
     BackendFactory,
     ScoringAbandoned,
@@ -33,6 +34,7 @@ from judge.service.worlds import WorldRefusedError, check_world
 from judge.settings import Settings
 from judge.store import runs as run_repo
 from judge.store.db import is_transient, retry_transient, transaction
+from judge.telemetry import observed
 
 log = logging.getLogger("judge.jobs")
 
@@ -73,6 +75,7 @@ async def score_one(
         job = retry_transient(lambda: claim(engine, run_id=run_id, settings=settings), budget_s=retry_s, cancel=cancel)
         if job is None:
             return
+        fence = Fence(engine, run_id=run_id, retry_s=retry_s, cancel=cancel)
         options, scenarios = job.snapshot.options, settings.scenarios_dir
         scenario = find_scenario(job.run.scenario_id, scenarios) if scenarios else None
         if scenario is not None:
@@ -80,13 +83,16 @@ async def score_one(
         try:
             card = await score_run_async(
                 job.run, options=options, rubrics=job.snapshot.rubrics, backend=backends(options.judge_model),
-                done=job.done, on_pass=pass_writer(engine, run_id=run_id, retry_s=retry_s, cancel=cancel),
+                done=job.done,
+                on_pass=observed(fence.guard(pass_writer(engine, run_id=run_id, retry_s=retry_s, cancel=cancel))),
                 scenario=scenario, base_dir=scenarios,
             )
         except asyncio.CancelledError:  # a clean shutdown: not a crash
             release(engine, run_id)
             raise
-        store_scorecard(engine, card=card, retry_s=retry_s, cancel=cancel)
+        fence.store(lambda: store_scorecard(engine, card=card, retry_s=retry_s, cancel=cancel))
+    except ScoringTakenOver as exc:  # another worker holds the run now (docs/deploy.md)
+        log.warning("%s; this job stops", exc)
     except Exception as exc:
         if is_transient(exc):
             log.warning("store unavailable while scoring run %s; it is picked up again later: %s", run_id, exc)

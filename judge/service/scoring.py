@@ -103,9 +103,9 @@ def claim(engine: Engine, *, run_id: str, settings: Settings) -> Job | None:
         row = run_repo.get_run(session, run_id=run_id)
         if row is None or row.status in FINAL_STATUSES:
             return None
-        if row.scoring_starts >= MAX_SCORING_STARTS:
+        if (interrupted := run_repo.interrupted_starts(row)) >= MAX_SCORING_STARTS:
             raise ScoringAbandoned(
-                f"scoring was interrupted {row.scoring_starts} times (the service stopped while scoring "
+                f"scoring was interrupted {interrupted} times (the service stopped while scoring "
                 "this run); check the service log and the judge, then resubmit under a new run_id"
             )
         snapshot = _snapshot_of(session, row, settings)

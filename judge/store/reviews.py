@@ -54,7 +54,7 @@ def _clear_results(session: Session, run_id: str) -> None:
 
 def _requeue(run: RunRow) -> None:
     run.status, run.reason, run.judge_model, run.passes_total = "queued", None, None, None
-    run.scoring_snapshot_json, run.scoring_starts, run.scored_at = None, 0, None
+    run.scoring_snapshot_json, run.scoring_starts, run.clean_stops, run.scored_at = None, 0, 0, None
     run.updated_at = utcnow()
 
 

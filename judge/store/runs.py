@@ -95,11 +95,16 @@ def start_scoring(
     return row
 
 
+def interrupted_starts(row: RunRow) -> int:
+    """Scoring starts that ended in a crash (or are running now): starts less clean stops."""
+    return row.scoring_starts - row.clean_stops
+
+
 def end_scoring_cleanly(session: Session, *, run_id: str) -> None:
     """A start that ended in a clean shutdown is not counted towards giving up (only crashes are)."""
     row = session.get(RunRow, run_id)
-    if row is not None and row.status == "scoring" and row.scoring_starts > 0:
-        row.scoring_starts -= 1
+    if row is not None and row.status == "scoring" and row.clean_stops < row.scoring_starts:
+        row.clean_stops += 1
         session.add(row)
 
 

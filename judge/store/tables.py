@@ -52,6 +52,7 @@ class RunRow(SQLModel, table=True):
     passes_total: int | None = None
     scoring_snapshot_json: str | None = Field(default=None, sa_type=_text())
     scoring_starts: int = 0
+    clean_stops: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     ranked_eligible: bool = True
     leaderboard_class: str = Field(default="ranked", max_length=40)
     created_at: datetime = Field(default_factory=utcnow, sa_type=_when())

@@ -206,3 +206,15 @@ def base_url(database_url: str) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(30)
+
+
+@pytest.fixture
+def empty_database(pg_admin: str | None) -> Iterator[str]:
+    """A new, empty PostgreSQL database: the nodes migrate it themselves (`judge db upgrade`)."""
+    if pg_admin is None:
+        pytest.skip("PostgreSQL 15 not installed and JUDGE_TEST_POSTGRES_URL not set")
+    name = pg.create_database(pg_admin)
+    try:
+        yield pg.database_url(pg_admin, name)
+    finally:
+        pg.drop_database(pg_admin, name)

@@ -39,7 +39,9 @@ OWNER = {"Authorization": f"Bearer {TOKEN}"}
 def _start(database_url: str, port: int, log: Path, delay: float = 0.1) -> subprocess.Popen[bytes]:
     env = {**os.environ, "JUDGE_DEV_MODE": "1", "JUDGE_DATABASE_URL": database_url, "JUDGE_MODEL": "scripted/0.7",
            "JUDGE_TEST_JUDGE_DELAY": str(delay), "JUDGE_TEST_JUDGE_LOG": str(log), "JUDGE_CONCURRENCY": "2",
-           "JUDGE_WORKERS": "1", "PYTHONPATH": str(ROOT)}
+           "JUDGE_WORKERS": "1", "PYTHONPATH": str(ROOT),
+           # on PostgreSQL a killed node's job is retried once its heartbeat is this stale
+           "JUDGE_HEARTBEAT_S": "1", "JUDGE_STALLED_AFTER_S": "3"}
     command = [sys.executable, "-m", "judge", "serve", "--port", str(port), "--log-level", "warning"]
     return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -123,7 +125,8 @@ def test_clean_stops_do_not_count_as_interruptions(database_url: str, engine: En
             assert service.wait(30) in (0, -signal.SIGTERM)  # uvicorn re-raises the signal once shut down
     with transaction(engine) as session:
         row = run_repo.get_run(session, run_id="haggle-0007")
-        assert row is not None and row.status == "scoring" and row.scoring_starts == 0
+        assert row is not None and row.status == "scoring" and run_repo.interrupted_starts(row) == 0
+        assert row.scoring_starts == row.clean_stops > 0  # every start counted, every one a clean stop
 
     final_service = _start(database_url, port, log)
     try:
@@ -150,4 +153,4 @@ def test_a_crash_still_counts_towards_giving_up(database_url: str, engine: Engin
 
     with transaction(engine) as session:
         row = run_repo.get_run(session, run_id="haggle-0007")
-        assert row is not None and row.scoring_starts == 1
+        assert row is not None and row.scoring_starts == 1 and run_repo.interrupted_starts(row) == 1

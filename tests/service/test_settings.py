@@ -110,3 +110,9 @@ def test_non_finite_numbers_in_settings_are_refused(monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("JUDGE_BACKOFF_INITIAL_S", value)
     with pytest.raises(ConfigError, match="backoff_initial_s: Input should be a finite number"):
         load_settings(jwt_secret=GOOD)
+
+
+def test_a_stall_timeout_shorter_than_two_heartbeats_is_refused() -> None:
+    with pytest.raises(ConfigError, match="JUDGE_STALLED_AFTER_S must be at least twice JUDGE_HEARTBEAT_S"):
+        load_settings(dev_mode=True, heartbeat_s=10, stalled_after_s=15)
+    assert load_settings(dev_mode=True, heartbeat_s=1, stalled_after_s=3).stalled_after_s == 3

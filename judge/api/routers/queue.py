@@ -1,0 +1,23 @@
+"""The scoring queue at a glance (owner)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from judge.api.deps import EngineDep, OwnerDep, SettingsDep
+from judge.api.errors import error_responses
+from judge.service.queue_status import QueuePublic, queue_status
+
+router = APIRouter(tags=["queue"])
+
+
+@router.get(
+    "/api/evals/queue",
+    summary="Scoring queue (owner)",
+    description="Runs queued / scoring / scored / not_scored, how long the oldest queued run has "
+    "waited, and the job-queue workers with their last heartbeat (alive: newer than "
+    "`JUDGE_STALLED_AFTER_S`). With the in-process executor (SQLite) the worker list is empty.",
+    responses=error_responses(401),
+)
+def scoring_queue(owner: OwnerDep, engine: EngineDep, settings: SettingsDep) -> QueuePublic:
+    return queue_status(engine, settings=settings)

@@ -1,0 +1,83 @@
+"""Fencing a scoring job: a worker that was taken for dead stops when another took its run over.
+
+The job queue gives a run to a new worker when the old one's heartbeat goes stale. If the
+old one was only slow (starved of CPU, cut off for a while), both would judge the run. Each
+claim counts a start on the run (``scoring_starts``); a job remembers the count it claimed
+with, and before storing anything checks that no later claim happened. A pass the other
+worker stored first is not an error (same key, already stored); a scorecard stored first
+means the run is done.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+from judge.domain.judging import JudgePass
+from judge.errors import JudgeError
+from judge.pipeline import OnSeatPass
+from judge.store.db import retry_transient
+
+log = logging.getLogger("judge.jobs")
+
+_STARTS = sa.text("SELECT scoring_starts, status FROM runs WHERE run_id = :run_id")
+
+
+class ScoringTakenOver(JudgeError):
+    """Another worker claimed this run after this job did; this job stops without storing."""
+
+
+def _state(engine: Engine, run_id: str) -> tuple[int, str]:
+    with engine.connect() as connection:
+        row = connection.execute(_STARTS, {"run_id": run_id}).one()
+    return int(row[0]), str(row[1])
+
+
+class Fence:
+    """The claim a job holds on a run (read right after the claim). Its reads wait out a
+    transiently locked or unreachable store for ``retry_s``, like the writes they guard."""
+
+    def __init__(
+        self, engine: Engine, *, run_id: str, retry_s: float = 0.0, cancel: threading.Event | None = None
+    ) -> None:
+        self.engine, self.run_id, self.retry_s, self.cancel = engine, run_id, retry_s, cancel
+        self.starts = self._read()[0]
+
+    def _read(self) -> tuple[int, str]:
+        return retry_transient(lambda: _state(self.engine, self.run_id), budget_s=self.retry_s, cancel=self.cancel)
+
+    def check(self) -> None:
+        """Raise ScoringTakenOver when a later claim, or a stored scorecard, superseded ours."""
+        starts, status = self._read()
+        if starts != self.starts or status != "scoring":
+            raise ScoringTakenOver(f"run {self.run_id} was claimed again (start {starts}, ours {self.starts})")
+
+    def guard(self, on_pass: OnSeatPass) -> OnSeatPass:
+        """``on_pass`` that stops a superseded job and tolerates a pass already stored."""
+
+        def write(seat: str, judge_pass: JudgePass) -> None:
+            self.check()
+            try:
+                on_pass(seat, judge_pass)
+            except IntegrityError as exc:
+                if "uq_pass" not in str(exc.orig) and "UNIQUE" not in str(exc.orig):
+                    raise
+                log.info("pass %s/%s/%d of run %s was already stored", seat, judge_pass.trait,
+                         judge_pass.index, self.run_id)
+
+        return write
+
+    def store(self, store_scorecard: Callable[[], None]) -> None:
+        """Store the scorecard unless superseded; a scorecard stored first by the other worker wins."""
+        self.check()
+        try:
+            store_scorecard()
+        except IntegrityError:
+            if self._read()[1] != "scored":
+                raise
+            raise ScoringTakenOver(f"run {self.run_id} was scored by another worker") from None
