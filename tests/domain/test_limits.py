@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import pytest
 
+from judge.domain import run as run_module
 from judge.domain.config import PlatformDenoiseConfig, RewardWeights
 from judge.domain.limits import (
     RESERVED_WORDS,
@@ -169,22 +169,27 @@ def test_the_platform_floor_of_passes_is_five() -> None:
     assert PlatformDenoiseConfig(min_n_runs=5, n_runs=2).passes == 5
 
 
-def _validation_seconds(data: dict[str, object], conditions: int) -> float:
-    data = {**data, "win_conditions": [{"id": f"c{i}", "met": True} for i in range(conditions)]}
-    timings = []
-    for _ in range(3):
-        started = time.perf_counter()
-        Run.model_validate(data)
-        timings.append(time.perf_counter() - started)
-    return min(timings)
+class _CountedId(str):
+    """An id that counts how often it is compared or hashed."""
+
+    calls = 0
+
+    def __hash__(self) -> int:
+        _CountedId.calls += 1
+        return str.__hash__(self)
+
+    def __eq__(self, other: object) -> bool:
+        _CountedId.calls += 1
+        return str.__eq__(self, other)
 
 
 def test_duplicate_condition_ids_are_found_in_linear_time() -> None:
-    """Ten times the conditions cost about ten times the time (a pairwise check costs a
-    hundred); compared within one process, so a loaded machine slows both sides alike."""
+    """One hash per id, not a comparison of every pair (40,000 ids: 40,000 operations, not
+    1.6 billion); counted, so the test does not depend on how busy the machine is."""
+    _CountedId.calls = 0
+    assert run_module._repeated([_CountedId(f"c{i}") for i in range(40_000)] + [_CountedId("c7")]) == ["c7"]
+    assert _CountedId.calls <= 3 * 40_001
     data = example("haggle.json")
-    ratio = _validation_seconds(data, 20_000) / _validation_seconds(data, 2_000)
-    assert ratio < 30, f"20,000 conditions took {ratio:.0f}x as long as 2,000"
     data["win_conditions"] = [{"id": f"c{i}", "met": True} for i in range(40_000)]
     assert len(Run.model_validate(data).win_conditions) == 40_000
     data["win_conditions"].append({"id": "c7", "met": False})
