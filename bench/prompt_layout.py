@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from judge.catalog import RubricSet, default_rubric_set
 from judge.domain.run import Run
-from judge.judging.batch_decode import LlamaBatchContext, PromptTokens, _Tok
+from judge.judging.batch_decode import LlamaBatchContext, PromptTokens, SeqToken
 from judge.judging.embedded import EMBEDDED_MODEL, embedded_model
 from judge.judging.prompt import judge_messages, rubric_block, transcript_block
 from judge.judging.runner import RunnerConfig
@@ -112,7 +112,7 @@ def _timed(work: Any) -> float:
 
 
 def _prefill(ctx: LlamaBatchContext, tokens: tuple[int, ...], start: int, seq: int) -> None:
-    items = [_Tok(t, start + i, seq, i == len(tokens) - 1) for i, t in enumerate(tokens)]
+    items = [SeqToken(t, start + i, seq, i == len(tokens) - 1) for i, t in enumerate(tokens)]
     for n in range(0, len(items), 512):
         ctx.decode(items[n : n + 512])
 
@@ -125,7 +125,7 @@ def _single_decode_rate(ctx: LlamaBatchContext, prompt: PromptTokens, n_prefix: 
     token = int(ctx.logits(_last_row(prompt.rest)).argmax())
     started = time.perf_counter()
     for step in range(steps):
-        ctx.decode([_Tok(token, pos + step, 1, True)])
+        ctx.decode([SeqToken(token, pos + step, 1, True)])
         token = int(ctx.logits(0).argmax())
     elapsed = time.perf_counter() - started
     ctx.drop_seq(1)

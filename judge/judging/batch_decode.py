@@ -95,7 +95,9 @@ def group_width(prefix: int, longest_rest: int, max_tokens: int, width: int) -> 
     return max(1, min(width, (MAX_CELLS - prefix) // per_prompt))
 
 
-class _Tok(NamedTuple):
+class SeqToken(NamedTuple):
+    """One token of a batch: its id, its position, its sequence, whether its logits are kept."""
+
     token: int
     pos: int
     seq: int
@@ -140,7 +142,7 @@ class LlamaBatchContext:
     def drop_seq(self, seq: int) -> None:
         self._lib.llama_memory_seq_rm(self.memory, seq, -1, -1)
 
-    def decode(self, items: Sequence[_Tok]) -> None:
+    def decode(self, items: Sequence[SeqToken]) -> None:
         """One llama_decode of at most _CHUNK tokens; logits kept where asked."""
         b = self._batch
         for i, it in enumerate(items):
@@ -274,7 +276,7 @@ class BatchDecoder:
             return True
         self._held = None
         ctx.clear()
-        self._eval(ctx, [_Tok(t, i, 0, False) for i, t in enumerate(prefix)])
+        self._eval(ctx, [SeqToken(t, i, 0, False) for i, t in enumerate(prefix)])
         self._held = prefix
         return False
 
@@ -291,7 +293,7 @@ class BatchDecoder:
         return ctx
 
     @staticmethod
-    def _eval(ctx: LlamaBatchContext, items: Sequence[_Tok]) -> None:
+    def _eval(ctx: LlamaBatchContext, items: Sequence[SeqToken]) -> None:
         for start in range(0, len(items), _CHUNK):
             ctx.decode(items[start : start + _CHUNK])
 
@@ -299,12 +301,12 @@ class BatchDecoder:
         self, ctx: LlamaBatchContext, prompts: list[_Prompt], group: Group, n_prefix: int
     ) -> list[np.ndarray[Any, np.dtype[np.float32]]]:
         """Each prompt's suffix into its own sequence; the logits after each suffix."""
-        items: list[_Tok] = []
+        items: list[SeqToken] = []
         ends: list[int] = []
         for slot, p in enumerate(group.prompts):
             ctx.copy_seq(0, 1 + slot)
             rest = prompts[p].tokens.rest
-            items += [_Tok(t, n_prefix + i, 1 + slot, i == len(rest) - 1) for i, t in enumerate(rest)]
+            items += [SeqToken(t, n_prefix + i, 1 + slot, i == len(rest) - 1) for i, t in enumerate(rest)]
             ends.append(len(items) - 1)
         out: dict[int, np.ndarray[Any, np.dtype[np.float32]]] = {}
         for start in range(0, len(items), _CHUNK):
@@ -348,6 +350,6 @@ class BatchDecoder:
             active = [reply for reply in replies if not reply.done]
             if not active:
                 return
-            ctx.decode([_Tok(a.next_token, a.pos + len(a.tokens) - 1, a.seq, True) for a in active])
+            ctx.decode([SeqToken(a.next_token, a.pos + len(a.tokens) - 1, a.seq, True) for a in active])
             for row, reply in enumerate(active):
                 reply.next_token = reply.chooser.choose(ctx.logits(row))

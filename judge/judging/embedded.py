@@ -147,8 +147,9 @@ class EmbeddedModel:
     def complete(
         self, messages: list[dict[str, Any]], *, max_tokens: int, schema: dict[str, Any] | None
     ) -> Decoded:
-        """One greedy completion (a batch of one)."""
-        return next(iter(self.complete_many([messages], max_tokens=max_tokens, schema=schema)))
+        """One greedy completion (a batch of one, run to its end so the prefix stays held)."""
+        (reply,) = self.complete_many([messages], max_tokens=max_tokens, schema=schema)
+        return reply
 
     def complete_many(
         self, requests: Sequence[list[dict[str, Any]]], *, max_tokens: int, schema: dict[str, Any] | None
