@@ -58,9 +58,10 @@ def _verdict_requests(traits: int, passes: int) -> list[list[dict[str, object]]]
     return [judge_messages(shared, rubric_block(r, "buyer")) for r in rubrics for _ in range(passes)]
 
 
-def test_batched_decoding_gives_byte_identical_passes_for_identical_prompts() -> None:
+def test_batched_decoding_gives_byte_identical_passes_for_identical_prompts(monkeypatch: pytest.MonkeyPatch) -> None:
     requests = _verdict_requests(traits=3, passes=4)
     model = embedded_model()
+    monkeypatch.setattr(model.decoder, "width", 2)  # two groups: traits 1-2 side by side, then 3
     first = sorted(model.complete_many(requests, max_tokens=160, schema=VERDICT_SCHEMA))
     again = sorted(model.complete_many(requests, max_tokens=160, schema=VERDICT_SCHEMA))
     assert [d.request for d in first] == list(range(12))
