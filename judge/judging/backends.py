@@ -89,11 +89,15 @@ class ServingProfile:
             calls does not decide what is cached; otherwise passes of one prompt must run
             back to back to find their prefix still cached.
         batched: the backend decodes the passes of a seat together (``complete_batch``).
+        timeout_s: how long one call may take. A self-hosted server answers calls in turn,
+            so a call also waits for the ones queued before it; giving up early only makes
+            the server finish a reply nobody reads and then do the call again.
     """
 
     content: Content = "string"
     many_prefixes: bool = False
     batched: bool = False
+    timeout_s: float = 120.0
 
 
 #: Providers whose engines keep many cached prefixes: Anthropic's and OpenAI's hosted
@@ -103,6 +107,8 @@ class ServingProfile:
 #: treated the same way: back-to-back passes lose nothing on an engine that keeps more.
 _MANY_PREFIXES = ("anthropic", "hosted_vllm", "vllm")
 _MARKED_PARTS = ("anthropic",)
+#: Providers that are hosted APIs (answering within seconds) unless pointed elsewhere.
+_HOSTED = ("anthropic", "openai", "gemini", "vertex_ai", "azure", "bedrock", "mistral", "groq", "together_ai")
 
 
 def provider_of(model: str) -> str:
@@ -122,9 +128,10 @@ def serving_profile(model: str, *, api_base: str | None = None) -> ServingProfil
     provider = provider_of(model)
     if provider == "embedded":
         return ServingProfile(content="parts", batched=True)
-    many = provider in _MANY_PREFIXES or (provider == "openai" and not _custom_openai_base(api_base))
+    hosted = provider in _HOSTED and not (provider == "openai" and _custom_openai_base(api_base))
+    many = provider in _MANY_PREFIXES or (provider == "openai" and hosted)
     content: Content = "marked_parts" if provider in _MARKED_PARTS else "string"
-    return ServingProfile(content=content, many_prefixes=many)
+    return ServingProfile(content=content, many_prefixes=many, timeout_s=120.0 if hosted else 600.0)
 
 
 def _custom_openai_base(api_base: str | None) -> bool:
@@ -202,11 +209,11 @@ class LiteLLMBackend:
     """Any litellm model id, e.g. ``openai/gpt-4o-mini``, ``anthropic/claude-3-5-haiku-latest``,
     ``ollama/llama3.1``, ``hosted_vllm/...`` or the embedded ``embedded/smollm2-135m-instruct``."""
 
-    def __init__(self, model: str, *, timeout: float = 120.0, **extra: Any) -> None:
+    def __init__(self, model: str, *, timeout: float | None = None, **extra: Any) -> None:
         self.model = model
-        self.timeout = timeout
         self.extra = extra
         self.profile = serving_profile(model, api_base=extra.get("api_base"))
+        self.timeout = timeout if timeout is not None else self.profile.timeout_s
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
         import litellm

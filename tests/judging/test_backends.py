@@ -106,3 +106,11 @@ def test_reply_reads_usage_cached_tokens_and_refusal() -> None:
     reply = reply_from_response(response)
     assert (reply.prompt_tokens, reply.cached_prompt_tokens, reply.completion_tokens) == (900, 850, 12)
     assert reply.refused
+
+
+def test_self_hosted_servers_get_a_longer_call_timeout_than_hosted_apis(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_BASE", raising=False)
+    assert LiteLLMBackend("openai/gpt-4o-mini")._kwargs(_request())["timeout"] == 120.0
+    assert LiteLLMBackend("openai/smollm2", api_base="http://127.0.0.1:8080/v1").timeout == 600.0
+    assert LiteLLMBackend("ollama/llama3.1").timeout == 600.0
+    assert LiteLLMBackend("ollama/llama3.1", timeout=30.0).timeout == 30.0
