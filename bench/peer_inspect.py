@@ -67,7 +67,7 @@ def run_product(server: LlamaServer, run: Run, rubrics: RubricSet, passes: int, 
 def run_inspect(server: LlamaServer, run: Run, rubrics: RubricSet, passes: int, max_tokens: int, logs: Path) -> None:
     from inspect_ai import Task, eval
     from inspect_ai.dataset import Sample
-    from inspect_ai.model import ModelOutput
+    from inspect_ai.model import GenerateConfig, ModelOutput, get_model
     from inspect_ai.scorer import model_graded_qa
     from inspect_ai.solver import Generate, TaskState, solver
 
@@ -88,7 +88,9 @@ def run_inspect(server: LlamaServer, run: Run, rubrics: RubricSet, passes: int, 
         Sample(id=r.trait, input='Take part as seat "buyer" in this recorded market episode.', target=rubric_block(r, "buyer"))
         for r in rubrics.rubrics.values()
     ]
-    task = Task(dataset=samples, solver=recorded_transcript(), scorer=model_graded_qa(model=model), epochs=passes)
+    # the grader is a model of its own: the reply cap must be set on it, not only on the eval
+    grader = get_model(model, config=GenerateConfig(max_tokens=max_tokens, temperature=0.0))
+    task = Task(dataset=samples, solver=recorded_transcript(), scorer=model_graded_qa(model=grader), epochs=passes)
     logs_out = eval(task, model=model, log_dir=str(logs), display="none", max_tokens=max_tokens, temperature=0.0)
     if logs_out[0].status != "success":
         raise RuntimeError(f"Inspect run ended {logs_out[0].status}")
