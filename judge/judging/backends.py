@@ -1,8 +1,13 @@
 """The one I/O seam of judging: a backend turns a request into a reply.
 
-:class:`LiteLLMBackend` is the only route to a real model (hosted APIs, vLLM, Ollama,
-llama.cpp servers and the embedded SmolLM2 all go through litellm). Tests swap in
+:class:`LiteLLMBackend` is the only route to a remote model (hosted APIs, vLLM, Ollama,
+llama.cpp servers all go through litellm); the embedded SmolLM2 also answers single calls
+through litellm and adds a batch entry point (:class:`BatchJudgeBackend`). Tests swap in
 :class:`ScriptedBackend`, which replays queued replies and records what it was sent.
+
+What differs between serving engines is decided in one place, :func:`serving_profile`:
+the shape of message content, whether the engine keeps many cached prefixes, and whether
+the backend decodes several passes at once.
 """
 
 from __future__ import annotations
@@ -10,12 +15,14 @@ from __future__ import annotations
 import asyncio
 import os
 from collections import deque
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import AsyncGenerator, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from judge.errors import PermanentJudgeError, TransientJudgeError
+from judge.judging.prompt import flatten_content
 
 # litellm otherwise fetches its model price map over the network when imported.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -48,6 +55,105 @@ class JudgeBackend(Protocol):
     async def complete(self, request: JudgeRequest) -> JudgeReply: ...
 
 
+class IndexedReply(NamedTuple):
+    """One reply of a batch, with the position of its request in the batch."""
+
+    position: int
+    reply: JudgeReply
+
+
+@runtime_checkable
+class BatchJudgeBackend(Protocol):
+    """A backend that decodes many requests at once and yields replies as they finish."""
+
+    model: str
+
+    async def complete(self, request: JudgeRequest) -> JudgeReply: ...
+
+    def complete_batch(self, requests: Sequence[JudgeRequest]) -> AsyncGenerator[IndexedReply, None]: ...
+
+
+Content = Literal["string", "parts", "marked_parts"]
+
+
+@dataclass(frozen=True)
+class ServingProfile:
+    """How to talk to one serving engine.
+
+    Attributes:
+        content: ``"string"`` sends every message's content as one string (what every
+            OpenAI-compatible server takes); ``"marked_parts"`` keeps content parts and marks
+            the transcript part with Anthropic's ``cache_control``; ``"parts"`` keeps the parts
+            unmarked (the in-process embedded judge cuts its shared prefix at them).
+        many_prefixes: the engine keeps the KV cache of many prompts at once, so the order of
+            calls does not decide what is cached; otherwise passes of one prompt must run
+            back to back to find their prefix still cached.
+        batched: the backend decodes the passes of a seat together (``complete_batch``).
+        timeout_s: how long one call may take. A self-hosted server answers calls in turn,
+            so a call also waits for the ones queued before it; giving up early only makes
+            the server finish a reply nobody reads and then do the call again.
+    """
+
+    content: Content = "string"
+    many_prefixes: bool = False
+    batched: bool = False
+    timeout_s: float = 120.0
+
+
+#: Providers whose engines keep many cached prefixes: Anthropic's and OpenAI's hosted
+#: prompt caches are keyed by prefix; vLLM's automatic prefix caching keeps KV blocks by a
+#: hash of the tokens up to them. llama.cpp-based servers (llama-cpp-python, Ollama, a
+#: llama-server with one slot) keep the previous prompt only, and an unknown server is
+#: treated the same way: back-to-back passes lose nothing on an engine that keeps more.
+_MANY_PREFIXES = ("anthropic", "hosted_vllm", "vllm")
+_MARKED_PARTS = ("anthropic",)
+#: Providers that are hosted APIs (answering within seconds) unless pointed elsewhere.
+_HOSTED = ("anthropic", "openai", "gemini", "vertex_ai", "azure", "bedrock", "mistral", "groq", "together_ai")
+
+
+def provider_of(model: str) -> str:
+    """litellm's provider prefix of a model id (``claude-*`` without one is Anthropic)."""
+    if "/" in model:
+        return model.split("/", 1)[0]
+    return "anthropic" if model.startswith("claude") else "openai"
+
+
+def serving_profile(model: str, *, api_base: str | None = None) -> ServingProfile:
+    """The one place that decides content shape, cache order and batching per backend.
+
+    ``openai/`` with an API base of its own (``api_base`` or ``$OPENAI_API_BASE`` /
+    ``$OPENAI_BASE_URL``) is some OpenAI-compatible server, not OpenAI, and is treated as
+    keeping one prefix.
+    """
+    provider = provider_of(model)
+    if provider == "embedded":
+        return ServingProfile(content="parts", batched=True)
+    hosted = provider in _HOSTED and not (provider == "openai" and _custom_openai_base(api_base))
+    many = provider in _MANY_PREFIXES or (provider == "openai" and hosted)
+    content: Content = "marked_parts" if provider in _MARKED_PARTS else "string"
+    return ServingProfile(content=content, many_prefixes=many, timeout_s=120.0 if hosted else 600.0)
+
+
+def _custom_openai_base(api_base: str | None) -> bool:
+    base = api_base or os.environ.get("OPENAI_API_BASE") or os.environ.get("OPENAI_BASE_URL")
+    return bool(base) and "api.openai.com" not in str(base)
+
+
+def profile_of(backend: object) -> ServingProfile:
+    """A backend's profile; one that declares none is a plain single-prefix string backend."""
+    profile = getattr(backend, "profile", None)
+    return profile if isinstance(profile, ServingProfile) else ServingProfile()
+
+
+def shape_messages(messages: list[dict[str, Any]], profile: ServingProfile) -> list[dict[str, Any]]:
+    """Messages as the engine takes them: plain strings, parts, or parts marked for caching."""
+    if profile.content == "marked_parts":
+        return mark_prefix_cacheable(messages)
+    if profile.content == "parts":
+        return messages
+    return [{**m, "content": flatten_content(m["content"])} for m in messages]
+
+
 Script = JudgeReply | str | Exception | Callable[[JudgeRequest], "JudgeReply | str"]
 
 
@@ -57,8 +163,16 @@ class ScriptedBackend:
     An enqueued exception is raised for that call; a callable is called with the request.
     """
 
-    def __init__(self, default: Script | None = None, *, model: str = "scripted", delay: float = 0.0):
+    def __init__(
+        self,
+        default: Script | None = None,
+        *,
+        model: str = "scripted",
+        delay: float = 0.0,
+        profile: ServingProfile | None = None,
+    ):
         self.model = model
+        self.profile = profile or ServingProfile()
         self.default = default
         self.delay = delay
         self.queue: deque[Script] = deque()
@@ -95,10 +209,11 @@ class LiteLLMBackend:
     """Any litellm model id, e.g. ``openai/gpt-4o-mini``, ``anthropic/claude-3-5-haiku-latest``,
     ``ollama/llama3.1``, ``hosted_vllm/...`` or the embedded ``embedded/smollm2-135m-instruct``."""
 
-    def __init__(self, model: str, *, timeout: float = 120.0, **extra: Any) -> None:
+    def __init__(self, model: str, *, timeout: float | None = None, **extra: Any) -> None:
         self.model = model
-        self.timeout = timeout
         self.extra = extra
+        self.profile = serving_profile(model, api_base=extra.get("api_base"))
+        self.timeout = timeout if timeout is not None else self.profile.timeout_s
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
         import litellm
@@ -111,12 +226,9 @@ class LiteLLMBackend:
         return reply_from_response(response)
 
     def _kwargs(self, request: JudgeRequest) -> dict[str, Any]:
-        messages = request.messages
-        if _is_anthropic(self.model):
-            messages = mark_prefix_cacheable(messages)
         kwargs: dict[str, Any] = {
             "model": self.model,
-            "messages": messages,
+            "messages": shape_messages(request.messages, self.profile),
             "temperature": request.temperature,
             "max_tokens": request.max_tokens,
             "timeout": self.timeout,
@@ -127,10 +239,6 @@ class LiteLLMBackend:
         if request.response_schema is not None and self.model.startswith("embedded/"):
             kwargs["response_format"] = {"type": "json_object", "schema": request.response_schema}
         return kwargs
-
-
-def _is_anthropic(model: str) -> bool:
-    return model.startswith(("anthropic/", "claude"))
 
 
 def mark_prefix_cacheable(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

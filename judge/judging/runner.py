@@ -1,11 +1,16 @@
 """The multi-pass runner: independent temperature-0 judge calls under a concurrency limit.
 
-Independence means separate calls with the identical prompt: nothing is cached or shared
-between passes, so a deterministic backend shows up as identical replies (and a variance
-of 0) rather than being hidden. Transient backend failures retry with backoff; a reply
-that cannot be read becomes an unscored pass with its reason. Backend failures that
-survive the retries stop the scoring: the passes already finished were handed to
-``on_pass`` and can be resumed from.
+Independence means separate calls with the identical prompt: no answer is cached or shared
+between passes (a serving engine may reuse the prompt's KV cache, never a reply), so a
+deterministic backend shows up as identical replies (and a variance of 0) rather than
+being hidden. Transient backend failures retry with backoff; a reply that cannot be read
+becomes an unscored pass with its reason. Backend failures that survive the retries stop
+the scoring: the passes already finished were handed to ``on_pass`` and can be resumed from.
+
+The order of calls follows the backend's :class:`~judge.judging.backends.ServingProfile`:
+the passes of one prompt go back to back (trait-major), so an engine that caches only its
+last prompt re-evaluates each trait's suffix once; an engine that keeps many prefixes gets
+them round-robin over traits. A batching backend receives every pass at once.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextlib import aclosing
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -22,8 +28,15 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, sto
 from judge.domain.judging import JudgePass
 from judge.domain.rubric import Rubric
 from judge.domain.run import TranscriptEvent
-from judge.errors import TransientJudgeError
-from judge.judging.backends import JudgeBackend, JudgeReply, JudgeRequest
+from judge.errors import PermanentJudgeError, TransientJudgeError
+from judge.judging.backends import (
+    BatchJudgeBackend,
+    JudgeBackend,
+    JudgeReply,
+    JudgeRequest,
+    ServingProfile,
+    profile_of,
+)
 from judge.judging.prompt import (
     VERDICT_SCHEMA,
     Layout,
@@ -62,7 +75,7 @@ def pass_specs(
     passes: int,
     config: RunnerConfig,
 ) -> list[PassSpec]:
-    """Every pass to make, round-robin over traits (pass 0 of each trait, then pass 1, ...).
+    """Every pass to make, trait by trait (all passes of the first trait, then the next).
 
     Passes of one trait get the identical request; the transcript part is shared by all.
     """
@@ -76,7 +89,22 @@ def pass_specs(
         )
         for r in rubrics
     }
-    return [PassSpec(r.trait, i, requests[r.trait]) for i in range(passes) for r in rubrics]
+    return [PassSpec(r.trait, i, requests[r.trait]) for r in rubrics for i in range(passes)]
+
+
+def cache_order(specs: Sequence[PassSpec], profile: ServingProfile) -> list[PassSpec]:
+    """Order passes for the engine's prefix cache.
+
+    Trait-major (passes of one prompt consecutive, traits in their first-seen order) for
+    engines that keep one prefix; round-robin over traits (pass 0 of every trait, then
+    pass 1, ...) for engines that keep many, where order costs nothing and an interrupted
+    run then holds early passes of every trait. Either way the service resumes from the
+    passes stored so far.
+    """
+    rank = {trait: n for n, trait in enumerate(dict.fromkeys(s.trait for s in specs))}
+    if profile.many_prefixes:
+        return sorted(specs, key=lambda s: (s.index, rank[s.trait]))
+    return sorted(specs, key=lambda s: (rank[s.trait], s.index))
 
 
 def _wait(config: RunnerConfig) -> Callable[[RetryCallState], float]:
@@ -154,25 +182,79 @@ async def run_passes(
     """
     config = config or RunnerConfig()
     done = done or {}
-    limit = asyncio.Semaphore(config.concurrency)
+    profile = profile_of(backend)
+    todo = cache_order([s for s in specs if (s.trait, s.index) not in done], profile)
+    job = _Job(backend.model, known_turns, config, sleep, on_pass)
+    if profile.batched and isinstance(backend, BatchJudgeBackend):
+        fresh = await _run_batched(todo, backend, job)
+    else:
+        fresh = await _run_one_by_one(todo, backend, job)
+    return [*done.values(), *fresh]
+
+
+@dataclass(frozen=True)
+class _Job:
+    model: str
+    known_turns: set[int]
+    config: RunnerConfig
+    sleep: Callable[[float], Awaitable[None]]
+    on_pass: OnPass | None
+
+    def finish(self, spec: PassSpec, attempt: Attempt, latency_ms: float) -> JudgePass:
+        result = _to_pass(spec, attempt, self.model, latency_ms, self.known_turns)
+        if self.on_pass is not None:
+            self.on_pass(result)
+        return result
+
+
+async def _run_one_by_one(todo: Sequence[PassSpec], backend: JudgeBackend, job: _Job) -> list[JudgePass]:
+    """One call per pass, at most ``concurrency`` in flight, started in ``todo`` order."""
+    limit = asyncio.Semaphore(job.config.concurrency)
 
     async def one(spec: PassSpec) -> JudgePass:
         async with limit:
             started = time.perf_counter()
-            attempt = await call_with_retries(backend, spec.request, config, sleep)
+            attempt = await call_with_retries(backend, spec.request, job.config, job.sleep)
             latency = (time.perf_counter() - started) * 1000
-        result = _to_pass(spec, attempt, backend.model, latency, known_turns)
-        if on_pass is not None:
-            on_pass(result)
-        return result
+        return job.finish(spec, attempt, latency)
 
-    todo = [s for s in specs if (s.trait, s.index) not in done]
     tasks = [asyncio.ensure_future(one(s)) for s in todo]
     try:
-        fresh = await asyncio.gather(*tasks)
+        return list(await asyncio.gather(*tasks))
     except BaseException:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         raise
-    return [*done.values(), *fresh]
+
+
+async def _run_batched(todo: Sequence[PassSpec], backend: BatchJudgeBackend, job: _Job) -> list[JudgePass]:
+    """Every pass in one batch; replies are kept as they arrive, and a transient failure
+    retries only the passes still missing, under the same retry policy as single calls."""
+    finished: dict[int, JudgePass] = {}
+    retrying = AsyncRetrying(
+        retry=retry_if_exception_type(TransientJudgeError),
+        stop=stop_after_attempt(job.config.max_attempts),
+        wait=_wait(job.config),
+        sleep=job.sleep,
+        reraise=True,
+    )
+    async for attempt in retrying:
+        with attempt:
+            number = retrying.statistics.get("attempt_number", 1)
+            await _batch_attempt(todo, backend, job, finished, number)
+    return [finished[n] for n in range(len(todo))]
+
+
+async def _batch_attempt(
+    todo: Sequence[PassSpec], backend: BatchJudgeBackend, job: _Job, finished: dict[int, JudgePass], number: int
+) -> None:
+    missing = [n for n in range(len(todo)) if n not in finished]
+    started = time.perf_counter()
+    async with aclosing(backend.complete_batch([todo[n].request for n in missing])) as replies:
+        async for item in replies:
+            n = missing[item.position]
+            latency = (time.perf_counter() - started) * 1000
+            finished[n] = job.finish(todo[n], Attempt(item.reply, number), latency)
+    if len(finished) < len(todo):
+        raise PermanentJudgeError(f"the batch backend answered {len(finished)} of {len(todo)} passes")

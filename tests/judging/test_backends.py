@@ -8,6 +8,7 @@ from judge.judging.backends import (
     LiteLLMBackend,
     classify_litellm_error,
     reply_from_response,
+    serving_profile,
 )
 from judge.judging.prompt import judge_messages
 
@@ -23,10 +24,48 @@ def test_anthropic_calls_mark_the_transcript_block_for_prompt_caching() -> None:
     assert "cache_control" not in blocks[1]
 
 
-def test_other_providers_get_plain_blocks_at_temperature_zero_without_caching() -> None:
-    kwargs = LiteLLMBackend("openai/gpt-4o-mini")._kwargs(_request())
-    assert all("cache_control" not in b for b in kwargs["messages"][1]["content"])
+@pytest.mark.parametrize("model", [
+    "openai/gpt-4o-mini", "hosted_vllm/Qwen2.5-7B-Instruct", "ollama/llama3.1", "gemini/gemini-2.0-flash",
+    "openai/smollm2",
+])
+def test_other_providers_get_plain_string_content_at_temperature_zero_without_caching(model: str) -> None:
+    kwargs = LiteLLMBackend(model, api_base="http://127.0.0.1:8080/v1")._kwargs(_request())
+    assert kwargs["messages"][0] == {"role": "system", "content": judge_messages("T", "R")[0]["content"]}
+    assert kwargs["messages"][1] == {"role": "user", "content": "TRANSCRIPT\nRUBRIC"}
     assert kwargs["temperature"] == 0.0 and kwargs["caching"] is False and kwargs["num_retries"] == 0
+
+
+def test_the_embedded_judge_keeps_its_parts_to_cut_the_shared_prefix() -> None:
+    kwargs = LiteLLMBackend("embedded/smollm2-135m-instruct")._kwargs(_request())
+    assert kwargs["messages"][1]["content"] == [
+        {"type": "text", "text": "TRANSCRIPT"}, {"type": "text", "text": "RUBRIC"}
+    ]
+
+
+@pytest.mark.parametrize(("model", "api_base", "many", "content", "batched"), [
+    ("anthropic/claude-3-5-haiku-latest", None, True, "marked_parts", False),
+    ("claude-3-5-haiku-latest", None, True, "marked_parts", False),
+    ("openai/gpt-4o-mini", None, True, "string", False),
+    ("openai/gpt-4o-mini", "https://api.openai.com/v1", True, "string", False),
+    ("openai/smollm2", "http://127.0.0.1:8000/v1", False, "string", False),
+    ("hosted_vllm/Qwen2.5-7B-Instruct", "http://127.0.0.1:8000/v1", True, "string", False),
+    ("ollama/llama3.1", None, False, "string", False),
+    ("embedded/smollm2-135m-instruct", None, False, "parts", True),
+])
+def test_serving_profile_per_provider(
+    model: str, api_base: str | None, many: bool, content: str, batched: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_BASE", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    profile = serving_profile(model, api_base=api_base)
+    assert (profile.many_prefixes, profile.content, profile.batched) == (many, content, batched)
+
+
+def test_openai_api_base_from_the_environment_marks_a_single_prefix_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_BASE", "http://127.0.0.1:8000/v1")
+    assert not LiteLLMBackend("openai/smollm2").profile.many_prefixes
+    monkeypatch.delenv("OPENAI_API_BASE")
+    assert LiteLLMBackend("openai/gpt-4o-mini").profile.many_prefixes
 
 
 def _response(status: int, headers: dict[str, str] | None = None) -> httpx.Response:
@@ -67,3 +106,11 @@ def test_reply_reads_usage_cached_tokens_and_refusal() -> None:
     reply = reply_from_response(response)
     assert (reply.prompt_tokens, reply.cached_prompt_tokens, reply.completion_tokens) == (900, 850, 12)
     assert reply.refused
+
+
+def test_self_hosted_servers_get_a_longer_call_timeout_than_hosted_apis(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_BASE", raising=False)
+    assert LiteLLMBackend("openai/gpt-4o-mini")._kwargs(_request())["timeout"] == 120.0
+    assert LiteLLMBackend("openai/smollm2", api_base="http://127.0.0.1:8080/v1").timeout == 600.0
+    assert LiteLLMBackend("ollama/llama3.1").timeout == 600.0
+    assert LiteLLMBackend("ollama/llama3.1", timeout=30.0).timeout == 30.0

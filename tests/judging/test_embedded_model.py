@@ -1,13 +1,14 @@
 """End to end through litellm with the real embedded SmolLM2 judge (offline, on this CPU)."""
 
 import asyncio
+import json
 
 import litellm
 import pytest
 
 from judge.catalog import default_rubric_set
 from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE, backend_for, embedded_model
-from judge.judging.prompt import VERDICT_SCHEMA
+from judge.judging.prompt import VERDICT_SCHEMA, judge_messages, rubric_block, transcript_block
 from judge.pipeline import ScoringOptions, score_run_async
 from tests.helpers import example
 
@@ -39,8 +40,6 @@ def test_the_litellm_route_returns_a_grammar_bound_verdict() -> None:
     )
     text = response.choices[0].message.content
     assert text.startswith('{') and '"score":' in text
-    import json
-
     assert 0.0 <= json.loads(text)["score"] <= 1.0
     assert response.usage.prompt_tokens > 10
 
@@ -50,3 +49,37 @@ def test_an_overlong_prompt_is_a_permanent_error_not_a_crash() -> None:
 
     with pytest.raises(PermanentJudgeError, match="does not fit"):
         embedded_model().complete([{"role": "user", "content": "word " * 9000}], max_tokens=10, schema=None)
+
+
+def _verdict_requests(traits: int, passes: int) -> list[list[dict[str, object]]]:
+    run = example("haggle.json")
+    shared = transcript_block(run.transcript, "buyer")
+    rubrics = list(default_rubric_set().rubrics.values())[:traits]
+    return [judge_messages(shared, rubric_block(r, "buyer")) for r in rubrics for _ in range(passes)]
+
+
+def test_batched_decoding_gives_byte_identical_passes_for_identical_prompts(monkeypatch: pytest.MonkeyPatch) -> None:
+    requests = _verdict_requests(traits=3, passes=4)
+    model = embedded_model()
+    monkeypatch.setattr(model.decoder, "width", 2)  # two groups: traits 1-2 side by side, then 3
+    first = sorted(model.complete_many(requests, max_tokens=160, schema=VERDICT_SCHEMA))
+    again = sorted(model.complete_many(requests, max_tokens=160, schema=VERDICT_SCHEMA))
+    assert [d.request for d in first] == list(range(12))
+    texts = [d.text for d in first]
+    per_trait = [set(texts[t * 4 : t * 4 + 4]) for t in range(3)]
+    assert all(len(s) == 1 for s in per_trait)  # four passes, one byte string
+    assert len(set.union(*per_trait)) > 1  # yet the traits got replies of their own
+    assert texts == [d.text for d in again]  # and the same job repeats to the byte
+    for text in texts:  # every reply is a grammar-bound verdict, sequence by sequence
+        assert 0.0 <= json.loads(text)["score"] <= 1.0
+
+
+def test_the_batch_evaluates_the_prefix_once_and_each_suffix_once() -> None:
+    requests = _verdict_requests(traits=3, passes=2)
+    model = embedded_model()
+    model.decoder._held = None  # start from an empty cache
+    decoded = list(model.complete_many(requests, max_tokens=160, schema=VERDICT_SCHEMA))
+    prompts = [model.split_prompt(r) for r in requests]
+    fresh = sum(d.prompt_tokens - d.cached_tokens for d in decoded)
+    assert fresh == len(prompts[0].prefix) + sum(len(p.rest) for p in prompts[::2])
+    assert all(d.prompt_tokens == len(p.prefix) + len(p.rest) for d, p in zip(sorted(decoded), prompts, strict=True))

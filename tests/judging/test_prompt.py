@@ -56,14 +56,14 @@ def test_all_calls_for_a_seat_share_the_transcript_prefix() -> None:
     assert len(systems) == 1
 
 
-def test_passes_run_round_robin_and_repeat_the_identical_request() -> None:
+def test_passes_of_one_trait_are_consecutive_and_repeat_the_identical_request() -> None:
     run = example("haggle.json")
     rubrics = list(default_rubric_set().rubrics.values())[:3]
     specs = pass_specs(run.transcript, "buyer", rubrics, passes=2, config=RunnerConfig())
     assert [(s.trait, s.index) for s in specs][:4] == [
-        (rubrics[0].trait, 0), (rubrics[1].trait, 0), (rubrics[2].trait, 0), (rubrics[0].trait, 1)
+        (rubrics[0].trait, 0), (rubrics[0].trait, 1), (rubrics[1].trait, 0), (rubrics[1].trait, 1)
     ]
-    assert specs[0].request == specs[3].request
+    assert specs[0].request == specs[1].request != specs[2].request
 
 
 def test_rubric_first_layout_puts_the_rubric_before_the_transcript() -> None:

@@ -1,4 +1,5 @@
 import asyncio
+from collections.abc import AsyncGenerator, Sequence
 from typing import Any
 
 import pytest
@@ -7,8 +8,14 @@ from judge.catalog import default_rubric_set
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.judging import JudgePass
 from judge.errors import PermanentJudgeError, TransientJudgeError
-from judge.judging.backends import JudgeReply, JudgeRequest, ScriptedBackend
-from judge.judging.runner import RunnerConfig, pass_specs, run_passes
+from judge.judging.backends import (
+    IndexedReply,
+    JudgeReply,
+    JudgeRequest,
+    ScriptedBackend,
+    ServingProfile,
+)
+from judge.judging.runner import RunnerConfig, cache_order, pass_specs, run_passes
 from judge.pipeline import ScoringOptions, score_run_async
 from tests.helpers import example, verdict
 
@@ -119,3 +126,62 @@ def test_scripted_judge_scores_a_whole_run_end_to_end() -> None:
     assert buyer.objectives.partial_credit.total == pytest.approx(2.4)
     assert card.ranked_eligible and card.leaderboard_class == "ranked"
     assert buyer.traits["integrity"].rubric["definition"].startswith("Whether the seat's own statements")
+
+
+def test_a_single_prefix_engine_gets_every_pass_of_one_trait_back_to_back() -> None:
+    backend = ScriptedBackend(verdict(0.5))
+    _run(_specs(passes=3, traits=3), backend, config=RunnerConfig(concurrency=1, backoff_initial_s=0))
+    labels = [r.label for r in backend.history]
+    traits = list(dict.fromkeys(labels))
+    assert len(traits) == 3 and labels == [t for t in traits for _ in range(3)]
+
+
+def test_an_engine_that_keeps_many_prefixes_gets_passes_round_robin() -> None:
+    backend = ScriptedBackend(verdict(0.5), profile=ServingProfile(many_prefixes=True))
+    _run(_specs(passes=3, traits=3), backend, config=RunnerConfig(concurrency=1, backoff_initial_s=0))
+    labels = [r.label for r in backend.history]
+    traits = list(dict.fromkeys(labels))
+    assert len(traits) == 3 and labels == traits * 3
+
+
+def test_cache_order_resumes_trait_major_from_what_is_left() -> None:
+    specs = _specs(passes=3, traits=2)
+    left = [s for s in specs if (s.trait, s.index) not in {(specs[0].trait, 0), (specs[3].trait, 1)}]
+    round_robin = sorted(left, key=lambda s: s.index)  # (B, 0), (A, 1), (A, 2), (B, 2)
+    ordered = cache_order(round_robin, ServingProfile())
+    assert [(s.trait, s.index) for s in ordered] == [
+        (specs[3].trait, 0), (specs[3].trait, 2), (specs[0].trait, 1), (specs[0].trait, 2)
+    ]
+
+
+class ScriptedBatchBackend(ScriptedBackend):
+    """A batching fake: replies to a whole batch from the queue, recording each batch."""
+
+    def __init__(self, default: str, *, fail_after: int | None = None) -> None:
+        super().__init__(default, profile=ServingProfile(batched=True))
+        self.batches: list[list[JudgeRequest]] = []
+        self.fail_after = fail_after
+
+    async def complete_batch(self, requests: Sequence[JudgeRequest]) -> AsyncGenerator[IndexedReply, None]:
+        self.batches.append(list(requests))
+        for n, request in enumerate(requests):
+            if self.fail_after is not None and n == self.fail_after:
+                self.fail_after = None
+                raise TransientJudgeError("engine restarted")
+            yield IndexedReply(n, JudgeReply(text=self._next(request).text))
+
+
+def test_a_batching_backend_gets_every_pass_in_one_batch_and_reports_each_pass() -> None:
+    backend = ScriptedBatchBackend(verdict(0.4))
+    seen: list[JudgePass] = []
+    passes = _run(_specs(passes=5, traits=3), backend, on_pass=seen.append)
+    assert [len(b) for b in backend.batches] == [15] and backend.history == []
+    assert len(passes) == 15 and len(seen) == 15 and all(p.score == 0.4 and p.attempts == 1 for p in passes)
+
+
+def test_a_transient_batch_failure_retries_only_the_missing_passes() -> None:
+    backend = ScriptedBatchBackend(verdict(0.4), fail_after=4)
+    passes = _run(_specs(passes=5, traits=2), backend)
+    assert [len(b) for b in backend.batches] == [10, 6]
+    assert sorted(p.attempts for p in passes) == [1] * 4 + [2] * 6
+    assert len({(p.trait, p.index) for p in passes}) == 10

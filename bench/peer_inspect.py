@@ -1,0 +1,130 @@
+"""Benchmark: this product against Inspect AI's model-graded scorer on one llama.cpp server.
+
+Both products judge the same long transcript (the one ``bench/prompt_layout.py`` builds) on
+the same traits, the same number of passes per trait, with the same reply cap, against one
+llama-cpp-python OpenAI-compatible server on loopback (SmolLM2-135M, one slot, one thread).
+The product goes through ``--judge openai/smollm2`` with ``OPENAI_API_BASE``; Inspect runs a
+task whose samples are the traits (the rubric as the criterion, the transcript as the graded
+answer) for ``passes`` epochs, scored by ``inspect_ai.scorer.model_graded_qa``.
+
+Rounds alternate (product, Inspect, then Inspect, product, ...). The server's own timing
+lines give the prompt tokens it evaluated for each product. Last line:
+``product_best_s=<a> inspect_best_s=<b> ratio=<a/b>``.
+
+Needs the ``bench`` extra (``pip install -e '.[bench]'``: inspect-ai and the server).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, NamedTuple
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from prompt_layout import long_run
+
+from judge.catalog import RubricSet, default_rubric_set
+from judge.domain.run import Run
+from judge.judging.prompt import render_event, rubric_block
+from judge.judging.runner import RunnerConfig
+from judge.pipeline import ScoringOptions, score_run
+from tests.judging.llama_server import LlamaServer, evaluated_prompt_tokens, llama_server
+
+MODEL = "smollm2"
+
+
+class Result(NamedTuple):
+    wall_s: float
+    evaluated: int
+    calls: int
+
+
+def _measured(server: LlamaServer, work: Any) -> Result:
+    since = server.log.stat().st_size
+    started = time.perf_counter()
+    work()
+    wall = time.perf_counter() - started
+    tokens = evaluated_prompt_tokens(server.log, since=since)
+    return Result(wall, sum(tokens), len(tokens))
+
+
+def run_product(server: LlamaServer, run: Run, rubrics: RubricSet, passes: int, max_tokens: int) -> None:
+    os.environ["OPENAI_API_BASE"] = server.base_url
+    os.environ.setdefault("OPENAI_API_KEY", "unused")
+    options = ScoringOptions(judge_model=f"openai/{MODEL}", runner=RunnerConfig(max_tokens=max_tokens))
+    card = score_run(run, options=options, rubrics=rubrics)
+    n = sum(t.n_passes for s in card.seats.values() for t in [*s.traits.values(), *(s.safety_block or {}).values()])
+    if n != passes * len(rubrics.rubrics):
+        raise RuntimeError(f"the product made {n} passes")
+
+
+def run_inspect(server: LlamaServer, run: Run, rubrics: RubricSet, passes: int, max_tokens: int, logs: Path) -> None:
+    from inspect_ai import Task, eval
+    from inspect_ai.dataset import Sample
+    from inspect_ai.model import GenerateConfig, ModelOutput, get_model
+    from inspect_ai.scorer import model_graded_qa
+    from inspect_ai.solver import Generate, TaskState, solver
+
+    os.environ["LLAMACPP_BASE_URL"] = server.base_url
+    os.environ["LLAMACPP_API_KEY"] = "unused"
+    model = f"openai-api/llamacpp/{MODEL}"
+    transcript = "\n".join(render_event(e) for e in run.transcript)
+
+    @solver
+    def recorded_transcript() -> Any:
+        async def solve(state: TaskState, generate: Generate) -> TaskState:
+            state.output = ModelOutput.from_content(model, transcript)
+            return state
+
+        return solve
+
+    samples = [
+        Sample(id=r.trait, input='Take part as seat "buyer" in this recorded market episode.', target=rubric_block(r, "buyer"))
+        for r in rubrics.rubrics.values()
+    ]
+    # the grader is a model of its own: the reply cap must be set on it, not only on the eval
+    grader = get_model(model, config=GenerateConfig(max_tokens=max_tokens, temperature=0.0))
+    task = Task(dataset=samples, solver=recorded_transcript(), scorer=model_graded_qa(model=grader), epochs=passes)
+    logs_out = eval(task, model=model, log_dir=str(logs), display="none", max_tokens=max_tokens, temperature=0.0)
+    if logs_out[0].status != "success":
+        raise RuntimeError(f"Inspect run ended {logs_out[0].status}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--traits", type=int, default=12, help="first N traits only (smoke runs)")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--min-tokens", type=int, default=3000)
+    parser.add_argument("--max-tokens", type=int, default=160)
+    args = parser.parse_args()
+    rubrics = default_rubric_set()
+    rubrics = rubrics.select(list(rubrics.rubrics)[: args.traits])
+    run = long_run(args.min_tokens)
+    args.passes = ScoringOptions().settings.denoise.passes  # the product's floor: 5
+    print(f"run: {len(run.transcript)} events (transcript >= {args.min_tokens} tokens), "
+          f"{len(rubrics.rubrics)} traits x {args.passes} passes, reply cap {args.max_tokens}, "
+          f"llama-cpp-python server, 1 slot, 1 thread, loopback", flush=True)
+    walls: dict[str, list[float]] = {"product": [], "inspect": []}
+    with tempfile.TemporaryDirectory() as tmp, llama_server(Path(tmp) / "server.log") as server:
+        jobs = {
+            "product": lambda: run_product(server, run, rubrics, args.passes, args.max_tokens),
+            "inspect": lambda: run_inspect(server, run, rubrics, args.passes, args.max_tokens, Path(tmp) / "logs"),
+        }
+        for r in range(args.rounds):
+            for name in (["product", "inspect"] if r % 2 == 0 else ["inspect", "product"]):
+                result = _measured(server, jobs[name])
+                walls[name].append(result.wall_s)
+                print(f"round {r + 1} {name:>8}: {result.wall_s:7.1f} s, {result.calls} calls, "
+                      f"{result.evaluated:,} prompt tokens evaluated by the server", flush=True)
+    best_p, best_i = min(walls["product"]), min(walls["inspect"])
+    print(f"product_best_s={best_p:.1f} inspect_best_s={best_i:.1f} ratio={best_p / best_i:.2f}")
+
+
+if __name__ == "__main__":
+    main()
