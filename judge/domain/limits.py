@@ -31,7 +31,7 @@ RUN_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._\-]{0,127}$"
 #: a run id may not be one of them, in any letter case, so it can never shadow a route.
 RESERVED_WORDS = frozenset({
     "admin", "agent", "api", "comparisons", "compare", "config", "coaching", "console", "docs", "eras",
-    "evals", "export", "exports", "finalize", "health", "leaderboards", "metrics", "openapi.json", "redoc",
+    "evals", "export", "exports", "finalize", "health", "leaderboards", "metrics", "openapi.json", "queue", "redoc",
     "rl", "rubrics", "runs", "scorecard", "scorecards", "safety-review", "stability", "submissions",
     "trajectory", "trajectories", "audit", "keys", "me", "oauth2-redirect",
 })
