@@ -34,6 +34,7 @@ RESERVED_WORDS = frozenset({
     "evals", "export", "exports", "finalize", "health", "leaderboards", "metrics", "openapi.json", "queue", "redoc",
     "rl", "rubrics", "runs", "scorecard", "scorecards", "safety-review", "stability", "submissions",
     "trajectory", "trajectories", "audit", "keys", "me", "oauth2-redirect",
+    "calibration", "review", "sign-in", "sign-out", "static",
 })
 ADVERSARY_CONFIG_MAX = 200
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")

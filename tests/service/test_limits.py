@@ -14,6 +14,7 @@ import jwt
 import pytest
 from fastapi.testclient import TestClient
 
+from judge import console
 from judge.api import create_app
 from judge.api.limits import require_reserved, route_words
 from judge.auth import ISSUER
@@ -210,6 +211,14 @@ def test_every_word_of_every_mounted_route_is_reserved(client: TestClient) -> No
     words = route_words(list(client.get("/openapi.json").json()["paths"]))
     assert {"runs", "submissions", "stability", "metrics", "scorecard", "coaching", "trajectory"} <= words
     assert words - RESERVED_WORDS == set()
+
+
+def test_every_word_of_every_console_page_and_the_metrics_route_is_reserved(client: TestClient) -> None:
+    paths = [route.path for router in console.ROUTERS for route in router.routes]
+    words = route_words([*paths, "/metrics"])
+    assert {"console", "sign-in", "queue", "calibration", "metrics"} <= words
+    assert words - RESERVED_WORDS == set()
+    assert client.get("/metrics").status_code != 404
 
 
 def test_the_app_refuses_to_start_with_a_route_word_a_run_id_could_take() -> None:
