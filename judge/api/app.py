@@ -75,7 +75,7 @@ def create_app(settings: Settings | None = None, *, backends: BackendFactory | N
     app = FastAPI(title="judge", version=__version__, description=DESCRIPTION, lifespan=lifespan)
     app.dependency_overrides[get_settings] = lambda: settings
     install_error_handlers(app)
-    app.add_middleware(RequestGuard, limits=settings.request_limits, rates=rate_limits(settings))
+    app.add_middleware(RequestGuard, limits=settings.request_limits, rates=rate_limits(settings), settings=settings)
     routers = all_routers()
     for router in routers:
         app.include_router(router)
