@@ -170,6 +170,11 @@ def check_run_counts(body: Any, limits: RequestLimits) -> None:
 
 def run_id_problem(run_id: str) -> str | None:
     """Why ``run_id`` is not allowed (pattern or a reserved route word), or None."""
+    if ":" in run_id:
+        return (
+            f"{run_id!r} may not contain ':' (runs submitted with an agent key are stored as "
+            "'<agent_id>:<run_id>'); a run id is 1-128 letters, digits, '.', '_' or '-'"
+        )
     if not re.fullmatch(RUN_ID_PATTERN, run_id):
         return (
             "a run id is 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit "
