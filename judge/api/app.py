@@ -12,7 +12,7 @@ import anyio
 from fastapi import FastAPI
 from sqlalchemy.engine import Engine
 
-from judge import __version__
+from judge import __version__, console
 from judge.api.errors import install_error_handlers
 from judge.api.limits import RequestGuard, rate_limits, require_reserved
 from judge.api.routers import all_routers
@@ -75,11 +75,13 @@ def create_app(settings: Settings | None = None, *, backends: BackendFactory | N
     app = FastAPI(title="judge", version=__version__, description=DESCRIPTION, lifespan=lifespan)
     app.dependency_overrides[get_settings] = lambda: settings
     install_error_handlers(app)
-    app.add_middleware(RequestGuard, limits=settings.request_limits, rates=rate_limits(settings))
+    app.add_middleware(RequestGuard, limits=settings.request_limits, rates=rate_limits(settings), settings=settings)
     routers = all_routers()
     for router in routers:
         app.include_router(router)
     publish_run_schema(app)
     mount_console(app)
-    require_reserved([getattr(r, "path", "") for r in [*app.routes, *(r for rt in routers for r in rt.routes)]])
+    # included routers are not listed route by route on the app, so their own routes are read
+    mounted = [*app.routes, *(r for rt in (*routers, *console.ROUTERS) for r in rt.routes)]
+    require_reserved([getattr(r, "path", "") for r in mounted])
     return app

@@ -8,7 +8,8 @@ In order, for every HTTP request:
 2. a client address that sent too many refused credentials in the window gets 429, and a
    request to an API route with a body but no ``Authorization`` header gets the fixed 401 at
    once, its body unread (every API route that takes a body needs a credential; a test keeps
-   that true; the console's forms sign in by cookie and check their own CSRF token);
+   that true; the console's forms sign in by cookie and check their own CSRF token), and so
+   does one whose bearer credential is neither a live agent key nor a valid owner token;
 3. a body larger than ``max_body_bytes`` gets 413, by its ``Content-Length`` or, when the
    length is not declared or lies, by counting the bytes as they stream in (reading stops
    at the limit);
@@ -32,9 +33,11 @@ from typing import NamedTuple
 from urllib.parse import parse_qsl
 
 import anyio
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from judge.auth import INVALID_CREDENTIALS, KEY_SCHEME, key_prefix
+from judge.api.auth import agent_of_key
+from judge.auth import INVALID_CREDENTIALS, KEY_SCHEME, key_prefix, verify_owner_token
 from judge.domain.limits import (
     ID_PATTERN,
     RESERVED_WORDS,
@@ -162,8 +165,8 @@ def check_body(body: bytes, limits: RequestLimits, run_route: bool) -> None:
 class RequestGuard:
     """The ASGI middleware; see the module docstring for what it refuses and when."""
 
-    def __init__(self, app: ASGIApp, *, limits: RequestLimits, rates: RateLimits) -> None:
-        self.app, self.limits, self.rates = app, limits, rates
+    def __init__(self, app: ASGIApp, *, limits: RequestLimits, rates: RateLimits, settings: Settings) -> None:
+        self.app, self.limits, self.rates, self.settings = app, limits, rates, settings
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -172,6 +175,9 @@ class RequestGuard:
         headers = dict(scope["headers"])
         client = (scope.get("client") or ("unknown", 0))[0]
         refusal = self._before_body(scope, headers, client)
+        if refusal is None and scope["method"] in BODY_METHODS and _bearer_route(scope["path"]):
+            refusal = await self._credential(scope, headers)
+        refusal = refusal or self._declared_too_large(headers)
         body: bytes | None = None
         if refusal is None and scope["method"] in BODY_METHODS:
             body = await read_body(receive, self.limits.max_body_bytes)
@@ -195,9 +201,33 @@ class RequestGuard:
             return _too_many(wait, "refused credentials from this address")
         if scope["method"] in BODY_METHODS and _bearer_route(scope["path"]) and b"authorization" not in headers:
             return ANONYMOUS
+        return None
+
+    def _declared_too_large(self, headers: dict[bytes, bytes]) -> Refusal | None:
         length = declared_length(headers)
         if length is not None and length > self.limits.max_body_bytes:
             return _too_large(self.limits.max_body_bytes)
+        return None
+
+    async def _credential(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
+        """The fixed 401 for a bearer credential that is neither a live agent key nor a valid
+        owner token, so a forged one never has its body read. The route still checks that the
+        credential is of the kind it takes; a store fault here is left for the route to answer."""
+        scheme, _, token = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
+        token = token.strip()
+        if scheme.lower() != "bearer" or not token:
+            return ANONYMOUS
+        try:
+            if token.startswith(KEY_SCHEME):
+                engine = getattr(scope["app"].state, "engine", None) if "app" in scope else None
+                if engine is not None:
+                    await anyio.to_thread.run_sync(agent_of_key, engine, token)
+            else:
+                verify_owner_token(token, secret=self.settings.signing_secret, audience=self.settings.jwt_audience)
+        except AuthError:
+            return ANONYMOUS
+        except SQLAlchemyError:  # the route meets the same fault and answers it (503)
+            return None
         return None
 
     async def _check(self, body: bytes | None, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:

@@ -44,10 +44,13 @@ async def console_error(request: Request, exc: Exception) -> Response:
     return page(request, "error.html", {"console": None, "message": message, "code": code}, code)
 
 
+#: The console's routers, in the order they are mounted.
+ROUTERS = (static_router, pages.router, boards.router)
+
+
 def mount(app: FastAPI) -> None:
     """Add the console to ``app``."""
-    app.include_router(static_router)
-    app.include_router(pages.router)
-    app.include_router(boards.router)
+    for router in ROUTERS:
+        app.include_router(router)
     app.add_exception_handler(JudgeError, console_error)
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from functools import partial
+
+import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
@@ -95,7 +98,9 @@ async def review(
     form = await console_session.read_form(request)
     console_session.check_csrf(console, form)
     body = review_body(form)
-    recorded = review_service.record_review(session, run_id=run_id, body=body, by=console.by, settings=settings)
+    # off the event loop: recording waits for any concurrent decision on the same run
+    recorded = await anyio.to_thread.run_sync(partial(
+        review_service.record_review, session, run_id=run_id, body=body, by=console.by, settings=settings))
     if recorded.requeue:
         workers.enqueue(run_id)
     return _see_other(f"/console/runs/{run_id}#review")

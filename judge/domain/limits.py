@@ -31,9 +31,10 @@ RUN_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._\-]{0,127}$"
 #: a run id may not be one of them, in any letter case, so it can never shadow a route.
 RESERVED_WORDS = frozenset({
     "admin", "agent", "api", "comparisons", "compare", "config", "coaching", "console", "docs", "eras",
-    "evals", "export", "exports", "finalize", "health", "leaderboards", "metrics", "openapi.json", "redoc",
+    "evals", "export", "exports", "finalize", "health", "leaderboards", "metrics", "openapi.json", "queue", "redoc",
     "rl", "rubrics", "runs", "scorecard", "scorecards", "safety-review", "stability", "submissions",
     "trajectory", "trajectories", "audit", "keys", "me", "oauth2-redirect",
+    "calibration", "review", "sign-in", "sign-out", "static",
 })
 ADVERSARY_CONFIG_MAX = 200
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
@@ -169,6 +170,11 @@ def check_run_counts(body: Any, limits: RequestLimits) -> None:
 
 def run_id_problem(run_id: str) -> str | None:
     """Why ``run_id`` is not allowed (pattern or a reserved route word), or None."""
+    if ":" in run_id:
+        return (
+            f"{run_id!r} may not contain ':' (runs submitted with an agent key are stored as "
+            "'<agent_id>:<run_id>'); a run id is 1-128 letters, digits, '.', '_' or '-'"
+        )
     if not re.fullmatch(RUN_ID_PATTERN, run_id):
         return (
             "a run id is 1-128 letters, digits, '.', '_' or '-', starting with a letter or digit "

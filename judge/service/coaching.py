@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from judge.auth import AgentIdentity
@@ -31,6 +32,7 @@ from judge.settings import Settings
 from judge.store import coaching as coaching_repo
 from judge.store import scorecards as scorecard_repo
 from judge.store import submissions as era_repo
+from judge.store.db import transaction
 
 
 class CoachingPublic(BaseModel):
@@ -93,6 +95,30 @@ def coaching_input(session: Session, *, run_id: str, agent: AgentIdentity) -> Co
         safety_means={t: r.mean for t, r in sorted(safety.items())},
         era_id=era.era_id if era else "",
     )
+
+
+class Prepared(NamedTuple):
+    inputs: CoachingInput
+    cached: CoachingPublic | None
+
+
+def prepare(engine: Engine, *, run_id: str, agent: AgentIdentity) -> Prepared:
+    """What coaching needs, and the answer already kept if any, read in one short transaction.
+
+    The judge call that may follow takes seconds: no connection is held across it.
+
+    Raises:
+        NotFoundError: the run is not visible to the key, or has no scorecard yet.
+    """
+    with transaction(engine) as session:
+        inputs = coaching_input(session, run_id=run_id, agent=agent)
+        return Prepared(inputs, cached_coaching(session, inputs=inputs))
+
+
+def keep(engine: Engine, *, inputs: CoachingInput, answer: CoachingPublic) -> None:
+    """Store a computed answer in its own short transaction."""
+    with transaction(engine) as session:
+        remember_coaching(session, inputs=inputs, answer=answer)
 
 
 def runner_config(settings: Settings) -> RunnerConfig:

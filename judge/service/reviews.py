@@ -21,6 +21,7 @@ from judge.service.intake import visible_run
 from judge.settings import Settings
 from judge.store import reviews as review_repo
 from judge.store import summaries as summary_repo
+from judge.store.db import lock_for_write
 from judge.store.tables import as_utc
 
 CONFIG_KEY = "console_safety_review"
@@ -72,8 +73,12 @@ def record_review(
 
     Raises:
         NotFoundError: no such run.
-        ConflictError: a rescore was asked while the run is still being scored.
+        ConflictError: a rescore was asked while the run is still being scored (or was just
+            queued again by a concurrent rescore).
     """
+    # decisions on one run are taken one at a time: a second concurrent rescore then reads the
+    # run already queued again and gets 409, instead of archiving the same attempt twice
+    lock_for_write(session, name=f"safety-review:{run_id}")
     run = visible_run(session, run_id=run_id, agent=None)
     rescore = body.decision == "rescore_requested"
     if rescore and run.status not in FINAL:

@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[2]
 TOKEN = create_owner_token(owner="ops", secret=DEV_SECRET, audience="judge", ttl=timedelta(hours=1))
 OWNER = {"Authorization": f"Bearer {TOKEN}"}
 TRAITS = ["negotiation", "integrity"]
-PASSES = 2
+#: The platform's floor of passes per trait (judge.domain.config.MIN_PASSES_FLOOR).
+PASSES = 5
 
 
 #: Short liveness timings for tests that kill or cut off workers (a stall timeout too close to

@@ -177,3 +177,37 @@ def test_the_agent_scorecard_is_the_keys_seat_only(world: World) -> None:
 
     assert card["seat"]["seat"] == "buyer" and card["seat"]["agent_id"] == "agent-alpha"
     assert len(card["seat"]["traits"]) == 8 and "safety_block" not in json.dumps(card)
+
+
+#: Routes anyone may call: no data of any seat behind them (checked for leaks all the same).
+PUBLIC = {
+    ("GET", "/api/health"), ("GET", "/console"), ("GET", "/console/"), ("GET", "/console/sign-in"),
+    ("POST", "/console/sign-in"), ("GET", "/console/static/{name}"),
+}
+#: Path parameters that name things stored in the world, so a refusal is never a plain 404.
+PARAMS = {"run_id": "duel-1", "scenario_id": "market-haggle", "submission_id": "sub-a", "attempt": "1",
+          "key": "eval_reward_weights", "trait": "negotiation", "name": "console.css", "plot": "reliability"}
+
+
+def owner_routes() -> set[tuple[str, str]]:
+    """Every route of the app, console pages and /metrics included, that takes no agent key."""
+    app = create_app(service_settings("sqlite:///:memory:"))
+    routes = list(_api_routes(app.routes))
+    return {(method, route.path) for route in routes if not _accepts_agent_key(route)
+            for method in route.methods if method != "HEAD"} - PUBLIC
+
+
+def test_the_owner_routes_include_the_queue_metrics_safety_review_and_console() -> None:
+    paths = {path for _, path in owner_routes()}
+    assert {"/api/evals/queue", "/metrics", "/api/evals/{run_id}/safety-review", "/console/runs",
+            "/console/runs/{run_id}", "/console/queue", "/console/leaderboards"} <= paths
+
+
+@pytest.mark.parametrize(("method", "path"), sorted(owner_routes()))
+def test_an_agent_key_gets_a_bare_401_on_every_owner_route(world: World, method: str, path: str) -> None:
+    url = path.format(**PARAMS)
+    body = {"json": {}} if method in ("POST", "PUT", "PATCH") else {}
+    response = world.client.request(method, url, headers=world.alpha, **body)
+
+    assert response.status_code == 401, response.text
+    assert _leaks(response.text) == [] and "duel-1" not in response.text

@@ -27,16 +27,16 @@ def test_a_superseded_job_stops_before_storing_and_the_new_one_tolerates_stored_
     _store_run(engine, example("haggle"))
     assert claim(engine, run_id="haggle-0007", settings=settings) is not None
     first = Fence(engine, run_id="haggle-0007")
-    first.guard(pass_writer(engine, run_id="haggle-0007"))("buyer", _pass(0))
+    first.guard(pass_writer(engine, run_id="haggle-0007", retry_s=settings.store_retry_s))("buyer", _pass(0))
 
     assert claim(engine, run_id="haggle-0007", settings=settings) is not None  # the stall sweep gave it away
     second = Fence(engine, run_id="haggle-0007")
     with pytest.raises(ScoringTakenOver, match="claimed again"):
-        first.guard(pass_writer(engine, run_id="haggle-0007"))("buyer", _pass(1))
+        first.guard(pass_writer(engine, run_id="haggle-0007", retry_s=settings.store_retry_s))("buyer", _pass(1))
     with pytest.raises(ScoringTakenOver):
         first.store(lambda: None)
 
-    write = second.guard(pass_writer(engine, run_id="haggle-0007"))
+    write = second.guard(pass_writer(engine, run_id="haggle-0007", retry_s=settings.store_retry_s))
     write("buyer", _pass(0))  # already stored by the first job: not an error
     write("buyer", _pass(1))
     with transaction(engine) as session:

@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
 
+from judge import console
 from judge.api import create_app
 from judge.judging.backends import ScriptedBackend
 from tests.service.conftest import example, key_headers, owner_headers, service_settings, wait_final
@@ -101,4 +102,44 @@ def test_no_operation_answers_5xx_to_generated_requests_with_either_credential(f
     print(f"fuzz: {total} cases over {len(operations)} operations; statuses {dict(sorted(statuses.items()))}")
     assert len(operations) >= 30 and total >= 10 * len(operations)
     assert statuses[200] >= len(operations), "too few requests reached stored data"
+    assert failures == [], "\n".join(failures[:10])
+
+
+#: The query parameters the console pages read, so generated values reach their parsing.
+CONSOLE_QUERY = ("status", "scenario", "agent", "era", "board", "gated", "safety_below", "review", "after", "state",
+                 "agent_a", "agent_b")
+_TEXT = st.one_of(st.sampled_from(["", "haggle-0007", "market-haggle", "agent-alpha", "0.5", "-1", "nan", "1e999",
+                                   "scored", "open", "true", "x" * 200]),
+                  st.text(max_size=40))
+
+
+def console_pages() -> list[str]:
+    """Every console GET page (the console is HTML, outside the OpenAPI document)."""
+    return sorted({route.path for router in console.ROUTERS for route in router.routes
+                   if "GET" in getattr(route, "methods", ()) and not route.path.startswith("/console/static")})
+
+
+def test_no_console_page_answers_5xx_to_generated_paths_and_queries(fuzzed: TestClient) -> None:
+    from tests.service.test_console_pages import owner_token, sign_in
+
+    assert sign_in(fuzzed, owner_token()).status_code == 303
+    pages = console_pages()
+    assert {"/console/runs", "/console/runs/{run_id}", "/console/queue", "/console/compare"} <= set(pages)
+    failures: list[str] = []
+    statuses: Counter[int] = Counter()
+
+    @given(st.sampled_from(pages), st.dictionaries(st.sampled_from(CONSOLE_QUERY), _TEXT, max_size=4),
+           st.sampled_from(["haggle-0007", "agent-alpha:haggle-0007", "nope", "a.b", "x" * 200]))
+    @settings(max_examples=120, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
+    def run(page: str, query: dict[str, str], segment: str) -> None:
+        path = re.sub(r"{\w+}", segment, page)
+        status = fuzzed.get(path, params=query).status_code
+        statuses[status] += 1
+        if status >= 500:
+            failures.append(f"GET {path} {query} -> {status}")
+
+    run()
+    print(f"console fuzz: statuses {dict(sorted(statuses.items()))}")
+    assert statuses[200] >= 20, "too few requests reached a page"
     assert failures == [], "\n".join(failures[:10])

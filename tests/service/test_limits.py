@@ -14,6 +14,7 @@ import jwt
 import pytest
 from fastapi.testclient import TestClient
 
+from judge import console
 from judge.api import create_app
 from judge.api.limits import require_reserved, route_words
 from judge.auth import ISSUER
@@ -53,7 +54,9 @@ def test_a_body_over_the_limit_answers_413_before_it_is_read(make_client: MakeCl
                          headers={"Authorization": "Bearer forged", "Content-Type": "application/json"})
     owner = client.post("/api/evals/runs", content=big, headers={**owner_headers(), "Content-Type": "application/json"})
 
-    assert (forged.status_code, owner.status_code) == (413, 413)
+    # a forged credential is refused first, so its body is not read either
+    assert (forged.status_code, owner.status_code) == (401, 413)
+    assert forged.json() == {"detail": "invalid or missing credentials"}
     assert owner.json() == {"detail": "body: larger than the limit of 4096 bytes (JUDGE_MAX_BODY_BYTES)"}
     assert stored(client, "big-1", owner_headers()) == 404
 
@@ -210,6 +213,14 @@ def test_every_word_of_every_mounted_route_is_reserved(client: TestClient) -> No
     words = route_words(list(client.get("/openapi.json").json()["paths"]))
     assert {"runs", "submissions", "stability", "metrics", "scorecard", "coaching", "trajectory"} <= words
     assert words - RESERVED_WORDS == set()
+
+
+def test_every_word_of_every_console_page_and_the_metrics_route_is_reserved(client: TestClient) -> None:
+    paths = [route.path for router in console.ROUTERS for route in router.routes]
+    words = route_words([*paths, "/metrics"])
+    assert {"console", "sign-in", "queue", "calibration", "metrics"} <= words
+    assert words - RESERVED_WORDS == set()
+    assert client.get("/metrics").status_code != 404
 
 
 def test_the_app_refuses_to_start_with_a_route_word_a_run_id_could_take() -> None:

@@ -113,7 +113,9 @@ def test_clean_stops_do_not_count_as_interruptions(database_url: str, engine: En
     base = f"http://127.0.0.1:{port}"
     done_before = 0
     for restart in range(MAX_SCORING_STARTS + 1):
-        service = _start(database_url, port, log, delay=0.6)
+        # slow judge calls: on PostgreSQL the job queue lets a running job go on for its
+        # shutdown grace (queue.SHUTDOWN_GRACE_S), and six restarts must not finish the run
+        service = _start(database_url, port, log, delay=2.0)
         try:
             _until(lambda: httpx.get(f"{base}/api/health", timeout=1).status_code == 200, 60, "start")
             if restart == 0:

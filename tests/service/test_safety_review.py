@@ -4,6 +4,8 @@ keeps the replaced scorecard and scores again under the era now in force."""
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -137,3 +139,40 @@ def test_a_rescore_is_refused_while_the_run_is_being_scored(
     assert refused.status_code == 409 and "scoring" in refused.json()["detail"]
     assert client.get(REVIEW, headers=owner).json()["reviews"] == []
     assert client.get("/api/evals/haggle-0007/scorecard", headers=owner).status_code == 200
+
+
+def test_concurrent_rescore_requests_queue_the_run_once_and_the_others_get_409(
+    client: TestClient, owner: dict[str, str], scored: Any
+) -> None:
+    scored(example("haggle"))
+    asks = 4
+    gate = threading.Barrier(asks)
+
+    def ask(_: int) -> int:
+        gate.wait()
+        return client.post(REVIEW, json={"decision": "rescore_requested"}, headers=owner).status_code
+
+    with ThreadPoolExecutor(asks) as pool:
+        codes = sorted(pool.map(ask, range(asks)))
+    assert wait_final(client, "haggle-0007", owner)["status"] == "scored"
+    status = client.get(REVIEW, headers=owner).json()
+
+    assert codes == [201] + [409] * (asks - 1)
+    assert (status["attempt"], len(status["reviews"]), len(status["earlier_scorecards"])) == (2, 1, 1)
+
+
+def test_a_rescore_starts_its_crash_count_afresh(
+    client: TestClient, owner: dict[str, str], scored: Any, engine: Engine
+) -> None:
+    scored(example("haggle"))
+    with transaction(engine) as session:  # the first attempt survived four crashes and two clean stops
+        row = run_repo.get_run(session, run_id="haggle-0007")
+        assert row is not None
+        row.scoring_starts, row.clean_stops = 7, 2
+        session.add(row)
+
+    assert client.post(REVIEW, json={"decision": "rescore_requested"}, headers=owner).status_code == 201
+    assert wait_final(client, "haggle-0007", owner)["status"] == "scored"
+    with transaction(engine) as session:
+        row = run_repo.get_run(session, run_id="haggle-0007")
+        assert row is not None and (row.scoring_starts, row.clean_stops) == (1, 0)

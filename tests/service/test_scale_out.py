@@ -101,8 +101,8 @@ def test_three_workers_score_200_runs_with_exactly_one_call_per_pass(empty_datab
         answered = judge.snapshot()["answered"]
     try:
         assert status_counts(engine) == {"scored": 200}
-        assert answered == len(runs) * CALLS_PER_RUN == 800
-        assert count(engine, "SELECT count(*) FROM passes") == 800
+        assert answered == len(runs) * CALLS_PER_RUN == 2000
+        assert count(engine, "SELECT count(*) FROM passes") == 2000
         assert count(engine, "SELECT max(scoring_starts) FROM runs") == 1  # never started twice
         # the work was shared: every worker finished scoring jobs
         finished_by = count(engine, "SELECT count(DISTINCT worker_id) FROM procrastinate_jobs "

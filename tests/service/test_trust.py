@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shutil
 import socket
 import threading
@@ -322,3 +323,41 @@ def test_a_world_that_left_the_folder_after_intake_is_refused_when_scoring_start
     assert row is not None and row.status == "not_scored"
     assert row.reason == "world.end_state: the path leaves the scenarios folder (through a link)"
     assert judge.history == []  # refused before any judge call was paid for
+
+
+def test_a_namespaced_agent_run_reads_back_on_every_route(plain: TestClient, engine: Engine) -> None:
+    from judge.tabular import rows_of, stored_scorecards
+    from tests.service.test_console_pages import owner_token, sign_in
+
+    alpha, owner = key_headers(engine, "agent-alpha", "buyer"), owner_headers()
+    assert plain.post("/api/agent/runs", json=example("haggle"), headers=alpha).status_code == 202
+    run_id = "agent-alpha:haggle-0007"
+    assert wait_final(plain, run_id, owner)["status"] == "scored"
+    review = {"decision": "rescore_requested", "note": "second look"}
+    assert plain.post(f"/api/evals/{run_id}/safety-review", json=review, headers=owner).status_code == 201
+    assert wait_final(plain, run_id, owner)["status"] == "scored"
+
+    for path in (f"/api/evals/runs/{run_id}", f"/api/evals/{run_id}/scorecard", f"/api/evals/{run_id}/scorecards/1",
+                 f"/api/evals/{run_id}/metrics", f"/api/evals/{run_id}/safety-review"):
+        answer = plain.get(path, headers=owner)
+        assert answer.status_code == 200, (path, answer.text)
+        assert run_id in answer.text, path
+    for path in (f"/api/agent/runs/{run_id}", f"/api/agent/runs/{run_id}/scorecard"):
+        answer = plain.get(path, headers=alpha)
+        assert answer.status_code == 200 and answer.json()["run_id"] == run_id, (path, answer.text)
+    owner_steps = [json.loads(line) for line in plain.get(f"/api/evals/{run_id}/trajectory", headers=owner).text.splitlines()]
+    agent_steps = [json.loads(line) for line in plain.get(f"/api/agent/runs/{run_id}/trajectory", headers=alpha).text.splitlines()]
+    assert owner_steps and {step["run_id"] for step in owner_steps} == {run_id}
+    assert agent_steps and {(step["run_id"], step["seat"]) for step in agent_steps} == {(run_id, "buyer")}
+    assert plain.get(f"/api/agent/runs/{run_id}/coaching", headers=alpha).status_code != 404
+    rows = list(rows_of(stored_scorecards(engine.url.render_as_string(hide_password=False)), "traits"))
+    assert rows and {row["run_id"] for row in rows} == {run_id}
+
+    assert sign_in(plain, owner_token()).status_code == 303
+    page = plain.get(f"/console/runs/{run_id}")
+    listing = plain.get("/console/runs")
+    assert page.status_code == 200 and run_id in page.text
+    link = re.search(r'<a href="(/console/runs/agent-alpha[^"]+)">agent-alpha:haggle-0007</a>', listing.text)
+    assert listing.status_code == 200 and link, listing.text
+    followed = plain.get(link.group(1))
+    assert followed.status_code == 200 and "second look" in followed.text

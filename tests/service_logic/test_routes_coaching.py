@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 
+from sqlalchemy import event
+
+from judge.judging.backends import JudgeRequest
 from judge.judging.coaching import SAFETY_GUIDANCE
 from tests.service_logic.conftest import Service
 from tests.service_logic.factories import run, scorecard, seat
@@ -54,3 +57,22 @@ def test_coaching_is_for_the_keys_own_seat_of_a_scored_run(svc: Service) -> None
     unscored = svc.client.get("/api/agent/runs/k2/coaching", headers=svc.agent("agent-alpha", "buyer"))
     assert unscored.status_code == 404
     assert "has no scorecard for seat 'buyer' yet (status queued)" in unscored.json()["detail"]
+
+
+def test_no_database_connection_is_held_while_the_coach_is_awaited(svc: Service) -> None:
+    _scored(svc)
+    held = [0]
+    seen: list[int] = []
+    event.listen(svc.engine, "checkout", lambda *_: held.__setitem__(0, held[0] + 1))
+    event.listen(svc.engine, "checkin", lambda *_: held.__setitem__(0, held[0] - 1))
+
+    def reply(request: JudgeRequest) -> str:
+        seen.append(held[0])
+        return '{"notes": []}'
+
+    svc.backend.enqueue(reply)
+    answer = svc.client.get("/api/agent/runs/k1/coaching", headers=svc.agent("agent-alpha", "buyer"))
+
+    assert answer.status_code == 200, answer.text
+    assert seen == [0]
+    assert held[0] == 0

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from functools import partial
+
+import anyio
 from fastapi import APIRouter
 
-from judge.api.deps import AgentDep, SessionDep, SettingsDep, WorkersDep
+from judge.api.deps import AgentDep, EngineDep, SettingsDep, WorkersDep
 from judge.api.errors import error_responses
 from judge.service.coaching import (
     CoachingPublic,
-    cached_coaching,
     coach,
-    coaching_input,
-    remember_coaching,
+    keep,
+    prepare,
 )
 
 router = APIRouter(tags=["coaching"])
@@ -31,12 +33,13 @@ router = APIRouter(tags=["coaching"])
     responses=error_responses(401, 404) | {502: {"description": "The judge could not be reached after retries."}},
 )
 async def agent_run_coaching(
-    run_id: str, agent: AgentDep, session: SessionDep, settings: SettingsDep, workers: WorkersDep
+    run_id: str, agent: AgentDep, engine: EngineDep, settings: SettingsDep, workers: WorkersDep
 ) -> CoachingPublic:
-    inputs = coaching_input(session, run_id=run_id, agent=agent)
-    cached = cached_coaching(session, inputs=inputs)
-    if cached is not None:
-        return cached
-    answer = await coach(inputs, backend=workers.backends(settings.model), settings=settings)
-    remember_coaching(session, inputs=inputs, answer=answer)
+    # the store is read and written on worker threads, each in its own short transaction, so
+    # neither the event loop nor a pooled connection waits on the judge
+    prepared = await anyio.to_thread.run_sync(partial(prepare, engine, run_id=run_id, agent=agent))
+    if prepared.cached is not None:
+        return prepared.cached
+    answer = await coach(prepared.inputs, backend=workers.backends(settings.model), settings=settings)
+    await anyio.to_thread.run_sync(partial(keep, engine, inputs=prepared.inputs, answer=answer))
     return answer
