@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Annotated, NamedTuple
 
-from fastapi import Depends
+from fastapi import Depends, Request
 
-from judge.api.auth import Credentials, agent_of_key, agent_scheme, owner_scheme
+from judge.api.auth import Credentials, agent_for, agent_scheme, owner_for, owner_scheme
 from judge.api.deps import EngineDep, SettingsDep
-from judge.auth import INVALID_CREDENTIALS, KEY_SCHEME, AgentIdentity, verify_owner_token
+from judge.auth import INVALID_CREDENTIALS, KEY_SCHEME, AgentIdentity
 from judge.errors import AuthError
 
 
@@ -24,6 +24,7 @@ class Caller(NamedTuple):
 
 
 def current_caller(
+    request: Request,
     owner_credentials: Annotated[Credentials, Depends(owner_scheme)],
     agent_credentials: Annotated[Credentials, Depends(agent_scheme)],
     engine: EngineDep,
@@ -35,9 +36,9 @@ def current_caller(
         raise AuthError(INVALID_CREDENTIALS)
     token = credentials.credentials
     if token.startswith(KEY_SCHEME):
-        agent = agent_of_key(engine, token)
+        agent = agent_for(request, token, engine)
         return Caller(f"agent:{agent.agent_id}", agent)
-    claims = verify_owner_token(token, secret=settings.signing_secret, audience=settings.jwt_audience)
+    claims = owner_for(request, token, settings)
     return Caller(f"owner:{claims.owner}", None)
 
 

@@ -36,7 +36,7 @@ import anyio
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from judge.api.auth import agent_of_key
+from judge.api.auth import agent_of_key, remember_verified
 from judge.auth import INVALID_CREDENTIALS, KEY_SCHEME, key_prefix, verify_owner_token
 from judge.domain.limits import (
     ID_PATTERN,
@@ -211,8 +211,9 @@ class RequestGuard:
 
     async def _credential(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
         """The fixed 401 for a bearer credential that is neither a live agent key nor a valid
-        owner token, so a forged one never has its body read. The route still checks that the
-        credential is of the kind it takes; a store fault here is left for the route to answer."""
+        owner token, so a forged one never has its body read. What it verified is left on the
+        request for the route, which still checks that the credential is of the kind it takes
+        and does not verify it again; a store fault here is left for the route to answer."""
         scheme, _, token = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
         token = token.strip()
         if scheme.lower() != "bearer" or not token:
@@ -221,9 +222,11 @@ class RequestGuard:
             if token.startswith(KEY_SCHEME):
                 engine = getattr(scope["app"].state, "engine", None) if "app" in scope else None
                 if engine is not None:
-                    await anyio.to_thread.run_sync(agent_of_key, engine, token)
+                    remember_verified(scope, token, await anyio.to_thread.run_sync(agent_of_key, engine, token))
             else:
-                verify_owner_token(token, secret=self.settings.signing_secret, audience=self.settings.jwt_audience)
+                settings = self.settings
+                claims = verify_owner_token(token, secret=settings.signing_secret, audience=settings.jwt_audience)
+                remember_verified(scope, token, claims)
         except AuthError:
             return ANONYMOUS
         except SQLAlchemyError:  # the route meets the same fault and answers it (503)

@@ -310,3 +310,23 @@ def test_query_values_the_store_cannot_compare_answer_422(
 ) -> None:
     response = client.get(query, headers=owner)
     assert (response.status_code, response.json()) == (422, {"detail": detail})
+
+
+def test_a_key_checked_by_the_guard_is_not_looked_up_again_by_the_route(
+    client: TestClient, agent_key: Callable[[str, str], dict[str, str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from judge.api import auth
+
+    lookups: list[str] = []
+    real = auth.authenticate_agent
+
+    def counted(session: Any, *, key: str) -> Any:
+        lookups.append(key)
+        return real(session, key=key)
+
+    headers = agent_key("agent-alpha", "buyer")
+    monkeypatch.setattr(auth, "authenticate_agent", counted)
+    response = client.post("/api/agent/runs", json=example("haggle"), headers=headers)
+
+    assert response.status_code == 202, response.text
+    assert len(lookups) == 1
