@@ -15,7 +15,7 @@ from judge.catalog import RubricSet, default_rubric_set
 from judge.checks import evaluate_run
 from judge.domain.checks import StateOutcome
 from judge.domain.config import MeasurementSettings
-from judge.domain.judging import JudgePass, TraitResult
+from judge.domain.judging import JudgePass, SeatPassKey, TraitResult
 from judge.domain.run import Run
 from judge.domain.scenario import Scenario
 from judge.domain.scorecard import Scorecard, SeatScorecard
@@ -28,7 +28,6 @@ from judge.scoring.gates import participation
 from judge.scoring.objectives import conditions_for_seat, objectives
 from judge.scoring.passes import pass_stats
 
-SeatPassKey = tuple[str, str, int]
 OnSeatPass = Callable[[str, JudgePass], None]
 Progress = Callable[[int, int], None]
 T = TypeVar("T")

@@ -30,7 +30,7 @@ class TraitComparison(BaseModel):
     n_disagreements: int
 
 
-class Comparison(BaseModel):
+class RaterComparison(BaseModel):
     """Rater A against rater B: per-trait agreement and the disagreements, largest first."""
 
     model_config = ConfigDict(extra="forbid")
@@ -83,7 +83,7 @@ def trait_comparison(trait: str, pairs: Sequence[tuple[ScoreRow, ScoreRow]], thr
 def compare(
     rows_a: Sequence[ScoreRow], rows_b: Sequence[ScoreRow], *, threshold: float = 0.25,
     source_a: str = "A", source_b: str = "B",
-) -> Comparison:
+) -> RaterComparison:
     """Match two raters' rows and list every pair at least ``threshold`` apart (0..1 scale).
 
     The Disagreement's ``judge_*`` fields hold rater A and its ``human_*`` fields rater B.
@@ -94,7 +94,7 @@ def compare(
     common = [k for k in a if k in b and a[k].score is not None and b[k].score is not None]
     pairs = [(a[k], b[k]) for k in common]
     traits = sorted({k[2] for k in common})
-    return Comparison(
+    return RaterComparison(
         rater_a=_rater(rows_a, source_a), rater_b=_rater(rows_b, source_b), threshold=threshold,
         traits=[trait_comparison(t, [p for p in pairs if p[0].trait == t], threshold) for t in traits],
         disagreements=disagreements(pairs, threshold),

@@ -18,9 +18,9 @@ from judge.calibration.items import CalibrationItem, read_jsonl
 from judge.calibration.manifest import CalibrationSetError
 from judge.calibration.report import JudgedPasses
 from judge.catalog import RubricSet
-from judge.domain.judging import JudgePass
+from judge.domain.judging import JudgePass, SeatPassKey
 from judge.judging.backends import JudgeBackend
-from judge.pipeline import ScoringOptions, SeatPassKey, judge_run
+from judge.pipeline import ScoringOptions, judge_run
 
 Tick = Callable[[int, int], None]
 

@@ -21,8 +21,8 @@ from scipy import stats
 
 from judge.domain.checks import StateOutcome
 from judge.domain.comparison import (
+    AgentComparison,
     ComparedPair,
-    Comparison,
     Measure,
     PairedTest,
     Side,
@@ -42,7 +42,7 @@ def matched_comparison(
     label_b: str = "b",
     measure: Measure = "reward",
     alpha: float = 0.05,
-) -> Comparison:
+) -> AgentComparison:
     """Pair two agents' evaluated runs and test whether one is better.
 
     Args:
@@ -60,7 +60,7 @@ def matched_comparison(
         runs_a, runs_b = groups_a.get(key, []), groups_b.get(key, [])
         pairs += [_pair(key, a, b, measure) for a, b in zip(runs_a, runs_b, strict=False)]
         unpaired += _leftovers(runs_a, runs_b, label_a, label_b)
-    return Comparison(
+    return AgentComparison(
         label_a=label_a,
         label_b=label_b,
         pairs=pairs,

@@ -26,7 +26,7 @@ from judge.domain.checks import (
 from judge.domain.run import Run
 from judge.domain.scenario import OutcomeMetric, OutsideRequests, Scenario, SqlCheck, TraceCheck
 from judge.errors import CheckError
-from judge.scoring.comparisons import Comparison, compare
+from judge.scoring.comparisons import ValueComparison, compare
 from judge.scoring.outcomes import OutcomeDecision, decide_outcome, not_scored
 from judge.scoring.summary import count_actions, diagnostics, duplicate_requests, run_summary
 
@@ -131,7 +131,7 @@ def _evaluate_check(
     try:
         value = states.answer(_locator(run.world, state), check.sql, check.params)
     except CheckError as exc:
-        return _result(check, Comparison("error", None, str(exc)))
+        return _result(check, ValueComparison("error", None, str(exc)))
     return _result(check, compare(value, check.op, check.wanted))
 
 
@@ -141,8 +141,8 @@ def _evaluate_invariant(check: SqlCheck, world: WorldState | None, states: _Stat
         stages = [(f"turn {s.turn}", s.database) for s in (world.step_states if world else [])]
         stages.append(("end_state", _locator(world, "end_state")))
     except CheckError as exc:
-        return _result(check, Comparison("error", None, str(exc)))
-    seen: list[tuple[str, Comparison]] = []
+        return _result(check, ValueComparison("error", None, str(exc)))
+    seen: list[tuple[str, ValueComparison]] = []
     for name, locator in stages:
         try:
             seen.append(
@@ -154,11 +154,11 @@ def _evaluate_invariant(check: SqlCheck, world: WorldState | None, states: _Stat
                 )
             )
         except CheckError as exc:
-            return _result(check, Comparison("error", None, f"at {name}: {exc}"))
+            return _result(check, ValueComparison("error", None, f"at {name}: {exc}"))
     return _invariant_result(check, seen)
 
 
-def _invariant_result(check: SqlCheck, seen: list[tuple[str, Comparison]]) -> CheckResult:
+def _invariant_result(check: SqlCheck, seen: list[tuple[str, ValueComparison]]) -> CheckResult:
     for status in ("error", "failed"):
         bad = [(name, c) for name, c in seen if c.status == status]
         if bad:
@@ -169,15 +169,15 @@ def _invariant_result(check: SqlCheck, seen: list[tuple[str, Comparison]]) -> Ch
                 if status == "failed"
                 else f"at {names[0]}: {first.detail}"
             )
-            return _result(check, Comparison(first.status, first.answered, detail), names)
+            return _result(check, ValueComparison(first.status, first.answered, detail), names)
     last = seen[-1][1]
     return _result(
-        check, Comparison("passed", last.answered, f"held at all {len(seen)} states: {last.detail}")
+        check, ValueComparison("passed", last.answered, f"held at all {len(seen)} states: {last.detail}")
     )
 
 
 def _result(
-    check: SqlCheck | TraceCheck, comparison: Comparison, failed_at: list[str] | None = None
+    check: SqlCheck | TraceCheck, comparison: ValueComparison, failed_at: list[str] | None = None
 ) -> CheckResult:
     return CheckResult(
         label=check.label,

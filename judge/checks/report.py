@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from judge.domain.checks import CheckResult, MetricValue, RolloutSummary, StateOutcome, Tally
-from judge.domain.comparison import ComparedPair, Comparison
+from judge.domain.comparison import AgentComparison, ComparedPair
 from judge.scoring.comparisons import expectation
 
 _MARK = {"passed": "PASS", "failed": "FAIL", "error": "ERROR"}
@@ -88,7 +88,7 @@ def _tally_line(name: str, tally: Tally) -> str:
     return f"  {name}: {tally.count} ({rate}{total}) runs: {runs}"
 
 
-def render_comparison(comparison: Comparison) -> str:
+def render_comparison(comparison: AgentComparison) -> str:
     """Each pair's outcomes and difference, the paired test, and the unpaired runs."""
     a, b = comparison.label_a, comparison.label_b
     lines = [f"matched comparison: A = {a}, B = {b}, {len(comparison.pairs)} pairs"]

@@ -23,7 +23,7 @@ from judge.calibration.manifest import (
     default_data_path,
     load_manifest,
 )
-from judge.calibration.queue import Comparison, compare
+from judge.calibration.queue import RaterComparison, compare
 from judge.calibration.render import render_html, render_markdown
 from judge.calibration.report import JudgedPasses, build_report, human_rows, judge_rows
 from judge.calibration.runner import PassStore, judge_items_sync
@@ -160,7 +160,7 @@ def _tick(bar: Any, done: int, total: int) -> None:
     bar.refresh()
 
 
-def render_comparison(c: Comparison) -> str:
+def render_comparison(c: RaterComparison) -> str:
     lines = [f"A: {c.rater_a}", f"B: {c.rater_b}",
              f"paired on (item, seat, trait); only in A: {c.only_in_a}, only in B: {c.only_in_b}", ""]
     for t in c.traits:

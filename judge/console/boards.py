@@ -16,7 +16,7 @@ from judge.calibration.report_model import CalibrationReport
 from judge.console.listing import filter_choices
 from judge.console.render import SECURITY_HEADERS, page
 from judge.console.session import SessionDep as ConsoleDep
-from judge.domain.comparison import ComparedPair, Comparison
+from judge.domain.comparison import AgentComparison, ComparedPair
 from judge.errors import InputError, NotFoundError
 from judge.service.comparisons import leaderboard
 from judge.service.matched import compare_agents
@@ -44,7 +44,7 @@ def leaderboards(request: Request, console: ConsoleDep, session: SessionDep) -> 
 def compare(request: Request, console: ConsoleDep, session: SessionDep) -> HTMLResponse:
     params = request.query_params
     a, b, scenario = params.get("agent_a") or "", params.get("agent_b") or "", params.get("scenario") or None
-    result: Comparison | None = None
+    result: AgentComparison | None = None
     error = None
     if a and b:
         try:
@@ -66,7 +66,7 @@ class ScenarioDelta(NamedTuple):
     ties: int
 
 
-def scenario_deltas(result: Comparison) -> list[ScenarioDelta]:
+def scenario_deltas(result: AgentComparison) -> list[ScenarioDelta]:
     """Per scenario: the scored pairs, their mean difference (A - B) and who did better."""
     grouped: dict[str, list[ComparedPair]] = defaultdict(list)
     for pair in result.pairs:

@@ -21,7 +21,7 @@ Evaluator = Literal[
 ]
 CheckStatus = Literal["passed", "failed", "error"]
 OutcomeName = Literal["verified", "not_achieved", "rule_violated", "not_scored"]
-Verdict = Literal["pass", "partial", "fail", "unscoreable"]
+CheckVerdict = Literal["pass", "partial", "fail", "unscoreable"]
 
 
 class _In(BaseModel):
@@ -156,7 +156,7 @@ class StateOutcome(_Out):
     check_reward: float | None
     failed_required: list[str]
     failed_optional: list[str]
-    verdict: Verdict
+    verdict: CheckVerdict
     not_scored_reason: str | None = None
     checks: list[CheckResult]
     metrics: list[MetricValue] = Field(default_factory=list)
@@ -164,7 +164,7 @@ class StateOutcome(_Out):
     diagnostics: Diagnostics
 
 
-class Spread(_Out):
+class RewardSpread(_Out):
     """Best, worst and mean of a reward across rollouts: the spread matters more than the mean."""
 
     best: float
@@ -208,8 +208,8 @@ class RolloutSummary(_Out):
 
     n_runs: int
     n_scored: int
-    reward: Spread | None
-    check_reward: Spread | None
+    reward: RewardSpread | None
+    check_reward: RewardSpread | None
     passed: Tally
     outcomes: dict[str, Tally]
     verdicts: dict[str, Tally]

@@ -71,7 +71,7 @@ class PairedTest(_Out):
     detail: str
 
 
-class Comparison(_Out):
+class AgentComparison(_Out):
     """Per-pair differences, the paired test, and every run that could not be paired.
 
     Attributes:

@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+#: One judge pass of a run: (seat, trait, pass index).
+SeatPassKey = tuple[str, str, int]
 ParseStatus = Literal["ok", "unparseable", "out_of_range", "refused", "backend_error"]
 
 #: Which variance the product reports everywhere: the sample variance (n - 1 denominator).

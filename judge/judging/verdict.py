@@ -22,7 +22,7 @@ REFUSAL = re.compile(
 _LOOSE_SCORE = re.compile(r"[\"']?score[\"']?\s*[:=]\s*(-?\d+(?:\.\d+)?)", re.IGNORECASE)
 
 
-class Verdict(NamedTuple):
+class ParsedReply(NamedTuple):
     status: ParseStatus
     score: float | None
     rationale: str
@@ -53,16 +53,16 @@ def _turns(value: Any, known_turns: set[int]) -> list[int]:
     return sorted({t for t in ints if t in known_turns})
 
 
-def _scored(score: Any, obj: dict[str, Any], known_turns: set[int]) -> Verdict:
+def _scored(score: Any, obj: dict[str, Any], known_turns: set[int]) -> ParsedReply:
     if isinstance(score, bool) or not isinstance(score, int | float):
-        return Verdict("unparseable", None, "", [], f"score is not a number: {score!r}")
+        return ParsedReply("unparseable", None, "", [], f"score is not a number: {score!r}")
     if not 0.0 <= float(score) <= 1.0:
-        return Verdict("out_of_range", None, "", [], f"score {score} is outside 0.0-1.0")
+        return ParsedReply("out_of_range", None, "", [], f"score {score} is outside 0.0-1.0")
     rationale = str(obj.get("rationale", ""))[:1000]
-    return Verdict("ok", float(score), rationale, _turns(obj.get("turns"), known_turns), None)
+    return ParsedReply("ok", float(score), rationale, _turns(obj.get("turns"), known_turns), None)
 
 
-def parse_verdict(text: str, known_turns: set[int], *, refused: bool = False) -> Verdict:
+def parse_verdict(text: str, known_turns: set[int], *, refused: bool = False) -> ParsedReply:
     """Parse the last verdict of a reply.
 
     Args:
@@ -71,7 +71,7 @@ def parse_verdict(text: str, known_turns: set[int], *, refused: bool = False) ->
         refused: the provider reported a refusal (e.g. a content filter stopped the reply).
     """
     if refused:
-        return Verdict("refused", None, "", [], "the provider refused to answer")
+        return ParsedReply("refused", None, "", [], "the provider refused to answer")
     obj = _last_verdict_object(text)
     if obj is not None:
         return _scored(obj["score"], obj, known_turns)
@@ -79,6 +79,6 @@ def parse_verdict(text: str, known_turns: set[int], *, refused: bool = False) ->
     if loose:
         return _scored(float(loose[-1]), {"rationale": text.strip()}, known_turns)
     if REFUSAL.search(text):
-        return Verdict("refused", None, "", [], "the judge declined to score")
+        return ParsedReply("refused", None, "", [], "the judge declined to score")
     snippet = text.strip()[:80] or "(empty reply)"
-    return Verdict("unparseable", None, "", [], f"no verdict found in reply: {snippet!r}")
+    return ParsedReply("unparseable", None, "", [], f"no verdict found in reply: {snippet!r}")

@@ -27,7 +27,7 @@ _EXPECTED: dict[Op, str] = {
 }
 
 
-class Comparison(NamedTuple):
+class ValueComparison(NamedTuple):
     status: CheckStatus
     answered: Scalar
     detail: str
@@ -49,7 +49,7 @@ def expectation(op: Op, wanted: Scalar) -> str:
     return _EXPECTED[op].format(render(wanted))
 
 
-def compare(answered: Scalar, op: Op, wanted: Scalar) -> Comparison:
+def compare(answered: Scalar, op: Op, wanted: Scalar) -> ValueComparison:
     """Compare an answer with the wanted value; the detail says both.
 
     NULL equals only NULL; an ordering comparison with NULL on either side fails, as in SQL.
@@ -58,8 +58,8 @@ def compare(answered: Scalar, op: Op, wanted: Scalar) -> Comparison:
     detail = f"answered {render(answered)}, {expectation(op, wanted)}"
     if answered is None or wanted is None:
         passed = (answered is wanted) == (op == "eq") if op in ("eq", "ne") else False
-        return Comparison("passed" if passed else "failed", answered, detail)
+        return ValueComparison("passed" if passed else "failed", answered, detail)
     if isinstance(answered, str) != isinstance(wanted, str):
-        return Comparison("error", answered, f"{detail}: cannot compare text with a number")
+        return ValueComparison("error", answered, f"{detail}: cannot compare text with a number")
     passed = bool(_OPERATORS[op](answered, wanted))
-    return Comparison("passed" if passed else "failed", answered, detail)
+    return ValueComparison("passed" if passed else "failed", answered, detail)

@@ -22,20 +22,20 @@ from typing import NamedTuple
 
 from judge.domain.checks import (
     CheckResult,
+    CheckVerdict,
     MetricSummary,
     OutcomeName,
+    RewardSpread,
     RolloutSummary,
-    Spread,
     StateOutcome,
     Tally,
-    Verdict,
 )
 from judge.errors import InputError
 from judge.scoring.comparisons import compare, expectation, render
 
 REWARDS: dict[OutcomeName, int] = {"verified": 1, "not_achieved": 0, "rule_violated": -1}
 SCORED_OUTCOMES: tuple[OutcomeName, ...] = ("verified", "not_achieved", "rule_violated")
-SCORED_VERDICTS: tuple[Verdict, ...] = ("pass", "partial", "fail")
+SCORED_VERDICTS: tuple[CheckVerdict, ...] = ("pass", "partial", "fail")
 
 
 class OutcomeDecision(NamedTuple):
@@ -45,7 +45,7 @@ class OutcomeDecision(NamedTuple):
     check_reward: float | None
     failed_required: list[str]
     failed_optional: list[str]
-    verdict: Verdict
+    verdict: CheckVerdict
     not_scored_reason: str | None
 
 
@@ -69,7 +69,7 @@ def decide_outcome(
     failed_required = [r.label for r in results if r.required and r.status == "failed"]
     failed_optional = [r.label for r in results if not r.required and r.status == "failed"]
     outcome = _outcome(results)
-    verdict: Verdict = "fail" if failed_required else "partial" if failed_optional else "pass"
+    verdict: CheckVerdict = "fail" if failed_required else "partial" if failed_optional else "pass"
     return OutcomeDecision(
         outcome=outcome,
         reward=REWARDS[outcome],
@@ -135,15 +135,15 @@ def _outcome_is(name: OutcomeName) -> Callable[[StateOutcome], bool]:
     return lambda o: o.outcome == name
 
 
-def _verdict_is(name: Verdict) -> Callable[[StateOutcome], bool]:
+def _verdict_is(name: CheckVerdict) -> Callable[[StateOutcome], bool]:
     return lambda o: o.verdict == name
 
 
-def spread(values: Sequence[float]) -> Spread | None:
+def spread(values: Sequence[float]) -> RewardSpread | None:
     """Best, worst and mean of `values`; None when there are none."""
     if not values:
         return None
-    return Spread(best=max(values), worst=min(values), mean=sum(values) / len(values))
+    return RewardSpread(best=max(values), worst=min(values), mean=sum(values) / len(values))
 
 
 def tally(

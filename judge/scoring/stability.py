@@ -34,7 +34,7 @@ from judge.errors import InputError
 from judge.scoring.objectives import condition_credit, conditions_for_seat
 from judge.scoring.passes import sample_variance
 
-Verdict = Literal["stable", "input_sensitive", "insufficient_repetitions"]
+StabilityVerdict = Literal["stable", "input_sensitive", "insufficient_repetitions"]
 
 
 class _Value(BaseModel):
@@ -67,7 +67,7 @@ class Repetition(_Value):
     conditions: list[WinCondition]
 
 
-class Spread(_Value):
+class StabilitySpread(_Value):
     n: int
     values: list[float]
     mean: float | None
@@ -79,9 +79,9 @@ class Spread(_Value):
 
 class TraitStability(_Value):
     trait: str
-    spread: Spread
+    spread: StabilitySpread
     n_unscored: int = Field(description="repetitions whose trait mean was withheld or missing")
-    verdict: Verdict
+    verdict: StabilityVerdict
 
 
 class ObjectiveStability(_Value):
@@ -90,9 +90,9 @@ class ObjectiveStability(_Value):
     n: int
     met_count: int
     met_rate: float
-    achieved: Spread = Field(description="per repetition: 1 if met, else progress (the verdict's basis)")
-    partial_credit: Spread = Field(description="per repetition: weighted credit, 0..weight")
-    verdict: Verdict
+    achieved: StabilitySpread = Field(description="per repetition: 1 if met, else progress (the verdict's basis)")
+    partial_credit: StabilitySpread = Field(description="per repetition: weighted credit, 0..weight")
+    verdict: StabilityVerdict
 
 
 class StabilityReport(_Value):
@@ -126,8 +126,8 @@ def repetition_from(run: Run, seat: SeatScorecard, *, era_id: str, with_safety: 
     )
 
 
-def spread(values: Sequence[float]) -> Spread:
-    return Spread(
+def spread(values: Sequence[float]) -> StabilitySpread:
+    return StabilitySpread(
         n=len(values),
         values=list(values),
         mean=sum(values) / len(values) if values else None,
@@ -137,7 +137,7 @@ def spread(values: Sequence[float]) -> Spread:
     )
 
 
-def verdict(s: Spread, *, variance_max: float, thresholds: StabilityThresholds) -> Verdict:
+def verdict(s: StabilitySpread, *, variance_max: float, thresholds: StabilityThresholds) -> StabilityVerdict:
     if s.n < thresholds.min_repetitions or s.variance is None:
         return "insufficient_repetitions"
     return "input_sensitive" if s.variance > variance_max else "stable"

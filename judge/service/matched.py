@@ -6,7 +6,7 @@ from sqlmodel import Session
 
 from judge.checks.compare import matched_comparison
 from judge.domain.checks import StateOutcome
-from judge.domain.comparison import Comparison, Measure
+from judge.domain.comparison import AgentComparison, Measure
 from judge.errors import InputError
 from judge.store import queries_compare, queries_results
 
@@ -20,7 +20,7 @@ def state_outcomes_of(session: Session, *, agent_id: str, scenario_id: str | Non
 
 def compare_agents(
     session: Session, *, agent_a: str, agent_b: str, scenario_id: str | None, measure: Measure
-) -> Comparison:
+) -> AgentComparison:
     """Pair the two agents' runs by scenario, seed and adversary config, and test the difference.
 
     Raises:

@@ -16,14 +16,14 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from judge.catalog import RubricSet
-from judge.domain.judging import JudgePass
+from judge.domain.judging import JudgePass, SeatPassKey
 from judge.domain.run import Run
 from judge.domain.scorecard import Scorecard
 from judge.errors import ConfigError, JudgeError
 from judge.judging.backends import JudgeBackend
 from judge.judging.embedded import backend_for
 from judge.judging.runner import RunnerConfig
-from judge.pipeline import OnSeatPass, ScoringOptions, SeatPassKey
+from judge.pipeline import OnSeatPass, ScoringOptions
 from judge.service import platform
 from judge.service.worlds import WorldPolicy
 from judge.settings import Settings

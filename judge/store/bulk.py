@@ -16,7 +16,7 @@ from judge.store.summaries import insert_figures
 from judge.store.tables import RunRow, ScorecardRow, SeatRow, TraitScoreRow, utcnow
 
 
-class ScoredRun(NamedTuple):
+class PrescoredRun(NamedTuple):
     run: Run
     body_json: str
     body_sha256: str
@@ -24,7 +24,7 @@ class ScoredRun(NamedTuple):
     submitted_by: str
 
 
-def _run_values(item: ScoredRun) -> dict[str, Any]:
+def _run_values(item: PrescoredRun) -> dict[str, Any]:
     run, card, now = item.run, item.card, utcnow()
     return {
         "run_id": run.run_id, "scenario_id": run.scenario_id, "seed": run.seed,
@@ -35,7 +35,7 @@ def _run_values(item: ScoredRun) -> dict[str, Any]:
     }
 
 
-def _seat_values(item: ScoredRun) -> list[dict[str, Any]]:
+def _seat_values(item: PrescoredRun) -> list[dict[str, Any]]:
     rows = []
     for seat in item.run.seats:
         result = item.card.seats.get(seat.seat)
@@ -56,7 +56,7 @@ def _card_values(card: Scorecard) -> dict[str, Any]:
     }
 
 
-def insert_scored_runs(session: Session, *, items: Sequence[ScoredRun]) -> None:
+def insert_scored_runs(session: Session, *, items: Sequence[PrescoredRun]) -> None:
     """Add runs with their seats, scorecards and trait rows (the caller commits)."""
     if not items:
         return

@@ -6,10 +6,8 @@ import json
 
 from sqlmodel import Session, col, select
 
-from judge.domain.judging import JudgePass
+from judge.domain.judging import JudgePass, SeatPassKey
 from judge.store.tables import PassRow
-
-SeatPassKey = tuple[str, str, int]
 
 
 def pass_row(*, run_id: str, seat: str, judge_pass: JudgePass) -> PassRow:

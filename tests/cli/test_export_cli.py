@@ -18,7 +18,7 @@ from judge.domain.scorecard import Scorecard
 from judge.judging.backends import JudgeRequest, ScriptedBackend
 from judge.pipeline import ScoringOptions, score_run_async
 from judge.service.intake import canonical_body
-from judge.store.bulk import ScoredRun, insert_scored_runs
+from judge.store.bulk import PrescoredRun, insert_scored_runs
 from judge.store.db import make_engine, transaction
 from judge.store.migrate import upgrade
 from tests.helpers import EXAMPLES, example, example_data
@@ -52,7 +52,7 @@ def fill_store(url: str, n: int) -> dict[str, Scorecard]:
             body = canonical_body(run)
             card = templates[i % 10].model_copy(update={"run_id": run.run_id, "seed": i})
             cards[run.run_id] = card
-            items.append(ScoredRun(run, body.text, body.sha256, card, "test"))
+            items.append(PrescoredRun(run, body.text, body.sha256, card, "test"))
         with transaction(engine) as session:
             insert_scored_runs(session, items=items)
     engine.dispose()

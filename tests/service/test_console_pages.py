@@ -19,7 +19,7 @@ from judge.console.render import CONTENT_SECURITY_POLICY
 from judge.domain.run import Run
 from judge.domain.scorecard import Scorecard
 from judge.service.intake import canonical_body
-from judge.store.bulk import ScoredRun, insert_scored_runs
+from judge.store.bulk import PrescoredRun, insert_scored_runs
 from judge.store.db import transaction
 from tests.service.conftest import SECRET, example
 
@@ -147,7 +147,7 @@ def _bulk(engine: Engine, count: int, *, agent: str, scenario: str, card: Scorec
     for i in range(count):
         run = Run.model_validate({**base, "run_id": f"{prefix}-{i:03d}", "seed": i})
         body = canonical_body(run)
-        items.append(ScoredRun(run, body.text, body.sha256,
+        items.append(PrescoredRun(run, body.text, body.sha256,
                                card.model_copy(update={"run_id": run.run_id, "scenario_id": scenario}), "test"))
     with transaction(engine) as session:
         insert_scored_runs(session, items=items)

@@ -8,13 +8,13 @@ from fastapi import APIRouter, Query
 
 from judge.api.deps import OwnerDep, SessionDep
 from judge.api.errors import error_responses
-from judge.domain.comparison import Comparison, Measure
+from judge.domain.comparison import AgentComparison, Measure
 from judge.service.matched import compare_agents
 
 router = APIRouter(tags=["comparisons"])
 
 
-class ComparisonPublic(Comparison):
+class ComparisonPublic(AgentComparison):
     """Per-pair outcome differences, the paired test, and the runs that could not be paired."""
 
 
