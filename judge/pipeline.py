@@ -19,6 +19,7 @@ from judge.domain.judging import JudgePass, SeatPassKey, TraitResult
 from judge.domain.run import Run
 from judge.domain.scenario import Scenario
 from judge.domain.scorecard import Scorecard, SeatScorecard
+from judge.domain.status import leaderboard_class
 from judge.judging.backends import JudgeBackend
 from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE, backend_for
 from judge.judging.runner import RunnerConfig, pass_specs, run_passes
@@ -107,7 +108,7 @@ def assemble_scorecard(
         seats=seats,
         participation_gated=any(c.participation_gated for c in seats.values()),
         ranked_eligible=not custom,
-        leaderboard_class="self_hosted_facilitator" if custom else "ranked",
+        leaderboard_class=leaderboard_class(custom_rubric=custom, self_reported=False),
         judge_model=options.judge_model,
         judge_note=EMBEDDED_NOTE if options.judge_model == EMBEDDED_MODEL else None,
         prompt_version=JUDGE_PROMPT_VERSION,

@@ -16,11 +16,12 @@ from urllib.parse import urlencode
 from sqlmodel import Session
 
 from judge.domain.review import REVIEW_STATES, SafetyReviewThresholds
+from judge.domain.status import RUN_STATUSES
 from judge.errors import InputError
 from judge.scoring.run_summary import flag_reasons
 from judge.store import summaries as summary_repo
 from judge.store.summaries import Cursor, RunFilters, RunListing
-from judge.store.tables import RUN_STATUSES, as_utc
+from judge.store.tables import as_utc
 
 PAGE_SIZE = 50
 BOARDS = ("ranked", "self_hosted_facilitator")

@@ -24,6 +24,7 @@ from judge.console.session import (
     SessionDep as ConsoleDep,
 )
 from judge.domain.review import DECISIONS, NOTE_MAX, REVIEW_STATES, SafetyReviewCreate
+from judge.domain.status import RUN_STATUSES
 from judge.errors import InputError
 from judge.service import reviews as review_service
 
@@ -81,7 +82,7 @@ def runs(request: Request, console: ConsoleDep, session: SessionDep, settings: S
     limits = review_service.thresholds(session, settings=settings)
     found = listing.runs_page(session, params=dict(request.query_params), thresholds=limits)
     return page(request, "runs.html", {"console": console, "page": found, "thresholds": limits,
-                                       "statuses": ("queued", "scoring", "scored", "not_scored"),
+                                       "statuses": RUN_STATUSES,
                                        "boards": listing.BOARDS, "review_states": REVIEW_STATES})
 
 

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from judge.domain.checks import StateOutcome
 from judge.domain.judging import TraitResult
+from judge.domain.status import LeaderboardClass
 
 
 class _Out(BaseModel):
@@ -76,7 +77,7 @@ class Scorecard(_Out):
     seats: dict[str, SeatScorecard]
     participation_gated: bool
     ranked_eligible: bool
-    leaderboard_class: Literal["ranked", "self_hosted_facilitator", "self_reported"] = Field(
+    leaderboard_class: LeaderboardClass = Field(
         description="ranked; self_hosted_facilitator (a custom rubric); self_reported (submitted with an agent key)"
     )
     judge_model: str

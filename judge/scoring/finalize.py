@@ -26,11 +26,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from judge.domain.scorecard import MeasurementEra, Scorecard
+from judge.domain.status import FinalSubmissionStatus, LeaderboardClass, leaderboard_class
 from judge.errors import InputError
 
 Visibility = Literal["public", "unlisted"]
-SubmissionStatus = Literal["complete", "incomplete"]
-LeaderboardClass = Literal["ranked", "self_hosted_facilitator", "self_reported"]
 
 
 class Finalization(BaseModel):
@@ -41,7 +40,7 @@ class Finalization(BaseModel):
     agent_id: str
     scenario_id: str
     run_ids: list[str]
-    status: SubmissionStatus
+    status: FinalSubmissionStatus
     measurement_era: MeasurementEra
     era_is_current: bool
     current_era_id: str
@@ -126,9 +125,7 @@ def choose_visibility(
 
 def submission_class(custom: Sequence[str], self_reported: Sequence[str]) -> LeaderboardClass:
     """Self-reported wins over a custom rubric: the stronger reason a result is not ranked."""
-    if self_reported:
-        return "self_reported"
-    return "self_hosted_facilitator" if custom else "ranked"
+    return leaderboard_class(custom_rubric=bool(custom), self_reported=bool(self_reported))
 
 
 def _flags(

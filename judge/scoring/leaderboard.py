@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict
 
 from judge.domain.scorecard import Objectives, Scorecard
-from judge.scoring.finalize import LeaderboardClass
+from judge.domain.status import LeaderboardClass
 from judge.scoring.objectives import objective_met_rate
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from sqlmodel import Session
 
 from judge.auth import AgentIdentity
+from judge.domain.status import stored_class
 from judge.errors import NotFoundError
-from judge.scoring.finalize import LeaderboardClass
 from judge.scoring.leaderboard import (
     Leaderboard,
     LeaderboardRow,
@@ -26,13 +26,6 @@ from judge.scoring.stability import (
 from judge.store import queries_results as results_repo
 
 
-def class_of(stored: str) -> LeaderboardClass:
-    """A submission's stored class; anything unknown is treated as not ranked."""
-    if stored in ("ranked", "self_reported"):
-        return "ranked" if stored == "ranked" else "self_reported"
-    return "self_hosted_facilitator"
-
-
 def leaderboard(session: Session, *, scenario_id: str, era_id: str | None, viewer: str | None = None) -> Leaderboard:
     """The scenario's boards from its finalized submissions (one era, or every era flagged).
 
@@ -45,7 +38,7 @@ def leaderboard(session: Session, *, scenario_id: str, era_id: str | None, viewe
         for r in rows
         for entry in submission_entries(
             r.card, agent_id=r.agent_id, visibility=r.visibility,
-            leaderboard_class=class_of(r.leaderboard_class),
+            leaderboard_class=stored_class(r.leaderboard_class),
         )
     ]
     board = build_leaderboard(entries, scenario_id=scenario_id, era_id=era_id)

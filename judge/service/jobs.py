@@ -17,6 +17,7 @@ from typing import NamedTuple
 from sqlalchemy.engine import Engine
 
 from judge.checks import find_scenario
+from judge.domain.status import UNFINISHED_RUN_STATUSES
 from judge.errors import JudgeBackendError, JudgeError
 from judge.pipeline import score_run_async
 from judge.service.fencing import Fence, ScoringTakenOver
@@ -144,7 +145,7 @@ class ScoringWorkers:
     def requeue_unfinished(self) -> int:
         """Queue every run left queued or scoring that is not queued or running here."""
         with transaction(self.engine) as session:
-            unfinished = run_repo.runs_in_status(session, statuses=("queued", "scoring"))
+            unfinished = run_repo.runs_in_status(session, statuses=UNFINISHED_RUN_STATUSES)
         for run_id in unfinished:
             self.enqueue(run_id)
         return len(unfinished)

@@ -15,6 +15,7 @@ import threading
 from procrastinate import App
 from sqlalchemy.engine import Engine
 
+from judge.domain.status import UNFINISHED_RUN_STATUSES
 from judge.service import tasks
 from judge.service.scoring import BackendFactory
 from judge.settings import Settings
@@ -93,7 +94,7 @@ class QueueExecutor:
 
     def _unfinished(self) -> list[str]:
         with transaction(self.engine) as session:
-            unfinished = set(run_repo.runs_in_status(session, statuses=("queued", "scoring")))
+            unfinished = set(run_repo.runs_in_status(session, statuses=UNFINISHED_RUN_STATUSES))
         held = set(tasks.orphan_runs(self.engine, grace_s=0))
         return sorted(unfinished & held)
 

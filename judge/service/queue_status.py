@@ -9,9 +9,10 @@ import sqlalchemy as sa
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Engine
 
+from judge.domain.status import RUN_STATUSES
 from judge.service.executors import executor_kind
 from judge.settings import Settings
-from judge.store.tables import RUN_STATUSES, as_utc, utcnow
+from judge.store.tables import as_utc, utcnow
 
 
 class RunCounts(NamedTuple):
@@ -49,7 +50,7 @@ _COUNTS = sa.text("SELECT status, count(*), min(created_at) FROM runs GROUP BY s
 def run_counts(engine: Engine) -> RunCounts:
     with engine.connect() as connection:
         rows = connection.execute(_COUNTS).all()
-    counts = dict.fromkeys(RUN_STATUSES, 0)
+    counts: dict[str, int] = dict.fromkeys(RUN_STATUSES, 0)
     oldest: float | None = None
     for status, n, first in rows:
         counts[str(status)] = int(n)

@@ -14,6 +14,7 @@ from judge.domain.review import (
     SafetyReviewThresholds,
     ScorecardAttemptPublic,
 )
+from judge.domain.status import FINAL_RUN_STATUSES
 from judge.errors import ConflictError, NotFoundError
 from judge.scoring.run_summary import flag_reasons
 from judge.service import platform
@@ -25,7 +26,6 @@ from judge.store.db import lock_for_write
 from judge.store.tables import as_utc
 
 CONFIG_KEY = "console_safety_review"
-FINAL = ("scored", "not_scored")
 
 
 class Recorded(NamedTuple):
@@ -81,7 +81,7 @@ def record_review(
     lock_for_write(session, name=f"safety-review:{run_id}")
     run = visible_run(session, run_id=run_id, agent=None)
     rescore = body.decision == "rescore_requested"
-    if rescore and run.status not in FINAL:
+    if rescore and run.status not in FINAL_RUN_STATUSES:
         raise ConflictError(f"run {run_id!r} is {run.status}; ask for a rescore once its scoring has finished")
     review_repo.add_review(session, run_id=run_id, decision=body.decision, note=body.note.strip(), by=by)
     session.flush()

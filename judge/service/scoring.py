@@ -19,6 +19,7 @@ from judge.catalog import RubricSet
 from judge.domain.judging import JudgePass, SeatPassKey
 from judge.domain.run import Run
 from judge.domain.scorecard import Scorecard
+from judge.domain.status import FINAL_RUN_STATUSES
 from judge.errors import ConfigError, JudgeError
 from judge.judging.backends import JudgeBackend
 from judge.judging.embedded import backend_for
@@ -35,7 +36,6 @@ from judge.store.db import lock_for_write, retry_transient, transaction
 from judge.store.tables import RunRow
 
 BackendFactory = Callable[[str], JudgeBackend]
-FINAL_STATUSES = ("scored", "not_scored")
 #: A run whose scoring was started this often without finishing stops being retried: the
 #: service died each time (e.g. a judge library crashing the process), and resuming it
 #: again would only take the service down again.
@@ -101,7 +101,7 @@ def claim(engine: Engine, *, run_id: str, settings: Settings) -> Job | None:
     """Mark a run as scoring and load what is needed to (re)start it; None when final."""
     with transaction(engine) as session:
         row = run_repo.get_run(session, run_id=run_id)
-        if row is None or row.status in FINAL_STATUSES:
+        if row is None or row.status in FINAL_RUN_STATUSES:
             return None
         if (interrupted := run_repo.interrupted_starts(row)) >= MAX_SCORING_STARTS:
             raise ScoringAbandoned(
@@ -138,7 +138,7 @@ def self_reported_card(card: Scorecard, row: RunRow | None) -> Scorecard:
     """A run submitted with an agent key is never ranked, whatever its rubrics."""
     if row is None or not run_repo.is_self_reported(row.submitted_by):
         return card
-    return card.model_copy(update={"ranked_eligible": False, "leaderboard_class": run_repo.SELF_REPORTED})
+    return card.model_copy(update={"ranked_eligible": False, "leaderboard_class": "self_reported"})
 
 
 def _store_card(engine: Engine, card: Scorecard) -> None:

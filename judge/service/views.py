@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session
@@ -13,6 +12,7 @@ from judge.auth import AgentIdentity
 from judge.domain.config import RewardWeights
 from judge.domain.judging import TraitResult
 from judge.domain.scorecard import Objectives, ParticipationResult, Scorecard
+from judge.domain.status import RunStatus
 from judge.errors import NotFoundError
 from judge.scoring.metrics import RunMetrics, run_metrics
 from judge.service import platform
@@ -23,8 +23,6 @@ from judge.store import passes as pass_repo
 from judge.store import runs as run_repo
 from judge.store import scorecards as scorecard_repo
 from judge.store.tables import RunRow, as_utc
-
-RunStatus = Literal["queued", "scoring", "scored", "not_scored"]
 
 
 class RunPublic(BaseModel):

@@ -10,10 +10,9 @@ from sqlmodel import Session, col, select
 
 from judge.domain.run import Run
 from judge.domain.scorecard import Scorecard
+from judge.domain.status import FINALIZED_SUBMISSION_STATUSES
 from judge.store.runs import stored_run
 from judge.store.tables import RunRow, ScorecardRow, SeatRow, SubmissionRow, SubmissionRunRow
-
-FINALIZED = ("complete", "incomplete")
 
 
 class SubmissionCard(NamedTuple):
@@ -52,7 +51,7 @@ def finalized_submission_cards(
         .join(SubmissionRunRow, col(SubmissionRunRow.submission_id) == col(SubmissionRow.submission_id))
         .join(ScorecardRow, col(ScorecardRow.run_id) == col(SubmissionRunRow.run_id))
         .where(SubmissionRow.scenario_id == scenario_id)
-        .where(col(SubmissionRow.status).in_(FINALIZED))
+        .where(col(SubmissionRow.status).in_(FINALIZED_SUBMISSION_STATUSES))
         .order_by(col(SubmissionRow.submission_id), col(ScorecardRow.run_id))
     )
     if era_id is not None:

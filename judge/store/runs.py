@@ -7,9 +7,8 @@ from collections.abc import Sequence
 from sqlmodel import Session, col, select
 
 from judge.domain.run import Run
+from judge.domain.status import leaderboard_class
 from judge.store.tables import RunRow, SeatRow, utcnow
-
-SELF_REPORTED = "self_reported"
 
 
 def is_self_reported(submitted_by: str) -> bool:
@@ -30,7 +29,7 @@ def insert_run(
     row = RunRow(
         run_id=run_id,
         ranked_eligible=not self_reported,
-        leaderboard_class=SELF_REPORTED if self_reported else "ranked",
+        leaderboard_class=leaderboard_class(custom_rubric=False, self_reported=self_reported),
         scenario_id=run.scenario_id,
         seed=run.seed,
         adversary_config=run.adversary_config,

@@ -11,8 +11,6 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-RUN_STATUSES = ("queued", "scoring", "scored", "not_scored")
-SUBMISSION_STATUSES = ("open", "complete", "incomplete")
 VISIBILITIES = ("public", "unlisted")
 
 

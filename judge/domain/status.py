@@ -1,0 +1,42 @@
+"""The fixed words a stored run or submission carries: its status and its leaderboard class.
+
+The one home of these rules: the store, the services, the console and the API read the
+words and the class rule from here.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+RunStatus = Literal["queued", "scoring", "scored", "not_scored"]
+RUN_STATUSES: tuple[RunStatus, ...] = ("queued", "scoring", "scored", "not_scored")
+#: A run in one of these is still waiting for (or in) scoring.
+UNFINISHED_RUN_STATUSES: tuple[RunStatus, ...] = ("queued", "scoring")
+#: A run in one of these has its answer: a scorecard or the reason it has none.
+FINAL_RUN_STATUSES: tuple[RunStatus, ...] = ("scored", "not_scored")
+
+FinalSubmissionStatus = Literal["complete", "incomplete"]
+SubmissionStatus = Literal["open", "complete", "incomplete"]
+SUBMISSION_STATUSES: tuple[SubmissionStatus, ...] = ("open", "complete", "incomplete")
+#: A submission in one of these is finalized and counts on the leaderboards.
+FINALIZED_SUBMISSION_STATUSES: tuple[FinalSubmissionStatus, ...] = ("complete", "incomplete")
+
+LeaderboardClass = Literal["ranked", "self_hosted_facilitator", "self_reported"]
+
+
+def leaderboard_class(*, custom_rubric: bool, self_reported: bool) -> LeaderboardClass:
+    """The class of a run or submission.
+
+    Self-reported (submitted with an agent key) wins over a custom rubric: it is the stronger
+    reason a result is not ranked.
+    """
+    if self_reported:
+        return "self_reported"
+    return "self_hosted_facilitator" if custom_rubric else "ranked"
+
+
+def stored_class(stored: str) -> LeaderboardClass:
+    """A class read back from the store; anything unknown is treated as not ranked."""
+    if stored in ("ranked", "self_reported"):
+        return "ranked" if stored == "ranked" else "self_reported"
+    return "self_hosted_facilitator"
