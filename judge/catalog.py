@@ -12,8 +12,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from judge.domain.rubric import Rubric, TraitPack
-from judge.domain.run import describe_validation_error
-from judge.errors import RubricError
+from judge.errors import RubricError, describe_validation_error
 
 
 def data_dir() -> Path:

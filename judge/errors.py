@@ -24,6 +24,9 @@ prints its message and exits non-zero, the API maps each branch to a status code
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping, Sequence
+from typing import Protocol
+
 
 class JudgeError(Exception):
     """Base of every error the product raises on purpose."""
@@ -79,3 +82,47 @@ class NotFoundError(JudgeError):
 
 class ConflictError(JudgeError):
     """A resource exists under that identifier with different content."""
+
+
+class ValidationProblems(Protocol):
+    """What a pydantic or FastAPI validation error offers: its list of problems."""
+
+    def errors(self) -> Sequence[Mapping[str, object]]: ...
+
+
+def describe_validation_error(
+    exc: ValidationProblems,
+    limit: int = 8,
+    *,
+    top: str = "(top level)",
+    hidden: Collection[object] = (),
+    count_more: bool = True,
+) -> str:
+    """Render validation problems as 'field.path: problem', one entry per field, joined by '; '.
+
+    The one rendering of validation errors, for the CLI's messages and the API's 422 alike.
+
+    Args:
+        exc: the validation error.
+        limit: how many fields are named; the rest are counted ("... and 2 more problem(s)").
+        top: how a problem with the whole value is placed.
+        hidden: path parts left out of the path (union members, tags of a tagged union).
+        count_more: whether to add the count of the fields not named.
+    """
+    problems: dict[str, list[str]] = {}
+    for err in exc.errors():
+        loc = err.get("loc", ())
+        parts = [str(p) for p in (loc if isinstance(loc, Sequence) else ()) if p not in hidden]
+        message = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+        problems.setdefault(".".join(parts) or top, []).append(message)
+    lines = [f"{where}: {_join_alternatives(messages)}" for where, messages in problems.items()]
+    if len(lines) > limit:
+        more = [f"... and {len(lines) - limit} more problem(s)"] if count_more else []
+        lines = [*lines[:limit], *more]
+    return "; ".join(lines)
+
+
+def _join_alternatives(messages: list[str]) -> str:
+    if len(messages) == 1 or not all(m.startswith("Input should be ") for m in messages):
+        return "; ".join(dict.fromkeys(messages))
+    return "Input should be " + " or ".join(m.removeprefix("Input should be ") for m in messages)

@@ -16,8 +16,7 @@ from pydantic import Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from judge.domain.limits import RequestLimits
-from judge.domain.run import describe_validation_error
-from judge.errors import ConfigError
+from judge.errors import ConfigError, describe_validation_error
 from judge.judging.embedded import EMBEDDED_MODEL
 from judge.testing import SCRIPTED_PREFIX
 

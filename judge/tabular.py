@@ -17,9 +17,8 @@ from typing import IO, Any, Literal
 from pydantic import ValidationError
 
 from judge.domain.rows import COLUMN_TYPES, PASS_COLUMNS, TRAIT_COLUMNS, Row
-from judge.domain.run import describe_validation_error
 from judge.domain.scorecard import Scorecard
-from judge.errors import ConfigError, InputError
+from judge.errors import ConfigError, InputError, describe_validation_error
 
 Table = Literal["traits", "passes"]
 Format = Literal["csv", "jsonl", "parquet"]

@@ -32,6 +32,7 @@ from judge.errors import (
     JudgeBackendError,
     JudgeError,
     NotFoundError,
+    describe_validation_error,
 )
 from judge.service.intake import SeatMismatchError
 from judge.store.db import is_transient
@@ -69,11 +70,7 @@ async def judge_error(_request: Request, exc: Exception) -> JSONResponse:
 
 def describe_request_errors(exc: RequestValidationError) -> str:
     """'body.transcript.0.kind: problem; ...' (the same shape as the CLI's messages)."""
-    parts = []
-    for err in exc.errors()[:8]:
-        where = ".".join(str(p) for p in err.get("loc", ())) or "(request)"
-        parts.append(f"{where}: {str(err.get('msg', 'invalid')).removeprefix('Value error, ')}")
-    return "; ".join(parts)
+    return describe_validation_error(exc, top="(request)", count_more=False)
 
 
 async def validation_error(_request: Request, exc: Exception) -> JSONResponse:

@@ -16,7 +16,8 @@ from typing import TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from judge.calibration.manifest import CalibrationSetError
-from judge.domain.run import Run, describe_validation_error
+from judge.domain.run import Run
+from judge.errors import describe_validation_error
 
 
 class _Record(BaseModel):

@@ -16,8 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from judge.catalog import data_dir, read_yaml
 from judge.domain.rubric import TraitName
-from judge.domain.run import describe_validation_error
-from judge.errors import InputError
+from judge.errors import InputError, describe_validation_error
 
 ImporterName = Literal["casino", "dices"]
 Level = Literal["nominal", "ordinal", "interval"]

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from judge.checks.errors import ScenarioFormatError
 from judge.checks.sqltext import parameter_names, single_query
 from judge.domain.scenario import EVALUATORS, OutcomeMetric, Scenario, SqlCheck, WorldSource
-from judge.errors import CheckError
+from judge.errors import CheckError, describe_validation_error
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -67,30 +67,14 @@ def parse_scenario(
     return _resolve_world(scenario, base_dir)
 
 
-def describe_errors(exc: ValidationError, limit: int = 8) -> str:
-    """Render pydantic errors as 'field.path: problem', one line per field.
-
-    Evaluator tags and the members of a union are left out of the path; the union's
-    alternatives are joined: "Input should be a valid integer or a valid string".
-    """
-    problems: dict[str, list[str]] = {}
-    for err in exc.errors():
-        parts = [str(p) for p in err["loc"] if p not in EVALUATORS and p not in _UNION_MEMBERS]
-        message = err["msg"].removeprefix("Value error, ")
-        problems.setdefault(".".join(parts) or "(top level)", []).append(message)
-    lines = [f"{where}: {_join_alternatives(messages)}" for where, messages in problems.items()]
-    if len(lines) > limit:
-        lines = [*lines[:limit], f"... and {len(lines) - limit} more problem(s)"]
-    return "; ".join(lines)
-
-
 _UNION_MEMBERS = {"int", "float", "str", "bool", "none", "list[str]", "dict[str,any]"}
+#: Path parts that name no field: the evaluator tags and the members of a union.
+HIDDEN_PATH_PARTS = frozenset(EVALUATORS) | _UNION_MEMBERS
 
 
-def _join_alternatives(messages: list[str]) -> str:
-    if len(messages) == 1 or not all(m.startswith("Input should be ") for m in messages):
-        return "; ".join(dict.fromkeys(messages))
-    return "Input should be " + " or ".join(m.removeprefix("Input should be ") for m in messages)
+def describe_errors(exc: ValidationError, limit: int = 8) -> str:
+    """Render a scenario's validation errors, evaluator tags and union members left out of the path."""
+    return describe_validation_error(exc, limit, hidden=HIDDEN_PATH_PARTS)
 
 
 def sql_problems(scenario: Scenario) -> list[str]:

@@ -20,7 +20,7 @@ from judge.domain.limits import (
     run_id_problem,
     text_problem,
 )
-from judge.errors import RunFormatError
+from judge.errors import RunFormatError, describe_validation_error
 
 Identifier = Annotated[str, Field(min_length=1, max_length=200, pattern=ID_PATTERN)]
 #: How deep an action's ``args`` or ``result`` may nest: deeper values could not be read back.
@@ -214,16 +214,3 @@ def parse_run_json(text: str | bytes, *, source: str = "run") -> Run:
     except json.JSONDecodeError as exc:
         raise RunFormatError(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
     return parse_run(data, source=source)
-
-
-def describe_validation_error(exc: ValidationError, limit: int = 8) -> str:
-    """Render pydantic errors as 'field.path: problem' lines a person can act on."""
-    lines = []
-    for err in exc.errors()[:limit]:
-        where = ".".join(str(p) for p in err["loc"]) or "(top level)"
-        msg = err["msg"].removeprefix("Value error, ")
-        lines.append(f"{where}: {msg}")
-    more = len(exc.errors()) - limit
-    if more > 0:
-        lines.append(f"... and {more} more problem(s)")
-    return "; ".join(lines)

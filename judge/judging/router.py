@@ -36,8 +36,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from judge.domain.run import describe_validation_error
-from judge.errors import ConfigError
+from judge.errors import ConfigError, describe_validation_error
 from judge.judging.backends import (
     JudgeReply,
     JudgeRequest,

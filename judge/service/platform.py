@@ -20,9 +20,8 @@ from judge.domain.config import (
 )
 from judge.domain.review import SafetyReviewThresholds
 from judge.domain.rubric import TraitName
-from judge.domain.run import describe_validation_error
 from judge.domain.scorecard import MeasurementEra
-from judge.errors import ConfigError, NotFoundError, RubricError
+from judge.errors import ConfigError, NotFoundError, RubricError, describe_validation_error
 from judge.scoring.era import measurement_era
 from judge.service.worlds import WORLD_URLS_KEY, StateDatabaseUrls, WorldPolicy
 from judge.settings import Settings

@@ -11,8 +11,7 @@ from sqlmodel import Session
 
 from judge.catalog import default_rubric_set
 from judge.domain.rubric import Rubric
-from judge.domain.run import describe_validation_error
-from judge.errors import ConflictError, NotFoundError, RubricError
+from judge.errors import ConflictError, NotFoundError, RubricError, describe_validation_error
 from judge.service import platform
 from judge.settings import Settings
 from judge.store import rubrics as rubric_repo
