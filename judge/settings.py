@@ -18,6 +18,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from judge.domain.limits import RequestLimits
 from judge.errors import ConfigError, describe_validation_error
 from judge.judging.embedded import EMBEDDED_MODEL
+from judge.judging.runner import RUNNER_DEFAULTS
 from judge.testing import SCRIPTED_PREFIX
 
 log = logging.getLogger("judge.settings")
@@ -62,9 +63,11 @@ class Settings(BaseSettings):
     passes: int | None = Field(
         default=None, ge=1, le=50, description="default n_runs when platform_config sets none"
     )
-    concurrency: int = Field(default=4, ge=1, le=256, description="judge calls in flight per run")
-    max_attempts: int = Field(default=5, ge=1, le=20, description="tries per judge call")
-    backoff_initial_s: float = Field(default=1.0, ge=0.0)
+    concurrency: int = Field(
+        default=RUNNER_DEFAULTS.concurrency, ge=1, le=256, description="judge calls in flight per run"
+    )
+    max_attempts: int = Field(default=RUNNER_DEFAULTS.max_attempts, ge=1, le=20, description="tries per judge call")
+    backoff_initial_s: float = Field(default=RUNNER_DEFAULTS.backoff_initial_s, ge=0.0)
     # store and faults
     store_retry_s: float = Field(
         default=120.0, ge=0.0, le=3600.0,

@@ -31,7 +31,7 @@ from judge.catalog import default_rubric_set
 from judge.cli import imports
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE, backend_for
-from judge.judging.runner import RunnerConfig
+from judge.judging.runner import RUNNER_DEFAULTS, RunnerConfig
 from judge.pipeline import ScoringOptions
 
 
@@ -58,7 +58,7 @@ def register(sub: Any) -> None:
     c.add_argument("--passes", type=int, default=5, help="passes per trait (this sets the floor too)")
     c.add_argument("--traits", default=None, help="comma-separated traits (default: every mapped trait)")
     c.add_argument("--threshold", type=float, default=0.5, help="disagreement threshold on 0..1")
-    c.add_argument("--concurrency", type=int, default=4, help="judge calls in flight at once")
+    c.add_argument("--concurrency", type=int, default=RUNNER_DEFAULTS.concurrency, help="judge calls in flight at once")
     c.add_argument("--out", type=Path, default=None, help="output folder (default calibration/<set>)")
     c.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     c.set_defaults(func=run_calibrate)

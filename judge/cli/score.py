@@ -19,7 +19,7 @@ from judge.domain.scenario import Scenario
 from judge.domain.scorecard import Scorecard
 from judge.errors import InputError
 from judge.judging.embedded import EMBEDDED_MODEL
-from judge.judging.runner import RunnerConfig
+from judge.judging.runner import RUNNER_DEFAULTS, RunnerConfig
 from judge.library import judge_backend
 from judge.pipeline import ScoringOptions, score_run
 from judge.scoring.thresholds import Threshold, gate_failures, parse_threshold
@@ -31,8 +31,8 @@ def register(sub: Any) -> None:
     p.add_argument("--json", action="store_true", help="print the full owner scorecard(s) as JSON")
     p.add_argument("--judge", default=None, help=f"litellm model id (default $JUDGE_MODEL or {EMBEDDED_MODEL})")
     p.add_argument("--passes", type=int, default=None, help="passes per trait (raised to the floor of 5)")
-    p.add_argument("--concurrency", type=int, default=4, help="judge calls in flight at once")
-    p.add_argument("--attempts", type=int, default=5, help="tries per judge call on transient errors")
+    p.add_argument("--concurrency", type=int, default=RUNNER_DEFAULTS.concurrency, help="judge calls in flight at once")
+    p.add_argument("--attempts", type=int, default=RUNNER_DEFAULTS.max_attempts, help="tries per judge call on transient errors")
     p.add_argument("--scenario", type=Path, default=None, help="scenario file (YAML): run its state checks too")
     p.add_argument("--build-worlds", action="store_true", help="with --scenario: rebuild worlds from RUN.replay.yaml")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")

@@ -30,7 +30,7 @@ from judge.errors import ConfigError
 from judge.integrations.common import safe_id
 from judge.integrations.inspect_log import AGENT, seats_for, transcript_from_messages
 from judge.judging.embedded import EMBEDDED_MODEL
-from judge.judging.runner import RunnerConfig
+from judge.judging.runner import RUNNER_DEFAULTS, RunnerConfig
 from judge.library import judge_backend
 from judge.pipeline import ScoringOptions, score_run_async
 
@@ -94,7 +94,7 @@ def traits(
     judge_model: str | None = None,
     traits: Sequence[str] | None = None,
     passes: int | None = None,
-    concurrency: int = 4,
+    concurrency: int = RUNNER_DEFAULTS.concurrency,
 ) -> Scorer:
     """Judge each sample's conversation on behavioural traits, several passes per trait.
 

@@ -20,7 +20,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
@@ -46,6 +46,9 @@ from judge.judging.prompt import (
 )
 from judge.judging.verdict import parse_verdict
 
+if TYPE_CHECKING:
+    from judge.settings import Settings
+
 PassKey = tuple[str, int]
 OnPass = Callable[[JudgePass], None]
 
@@ -59,6 +62,19 @@ class RunnerConfig(BaseModel):
     backoff_max_s: float = Field(default=60.0, ge=0.0)
     max_tokens: int = Field(default=160, ge=16)
     layout: Layout = "transcript_first"
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> RunnerConfig:
+        """The runner the service's settings ask for (JUDGE_CONCURRENCY, JUDGE_MAX_ATTEMPTS, ...)."""
+        return cls(
+            concurrency=settings.concurrency,
+            max_attempts=settings.max_attempts,
+            backoff_initial_s=settings.backoff_initial_s,
+        )
+
+
+#: The one declaration of the runner's defaults: the settings and the command line offer these.
+RUNNER_DEFAULTS = RunnerConfig()
 
 
 @dataclass(frozen=True)

@@ -121,18 +121,13 @@ def keep(engine: Engine, *, inputs: CoachingInput, answer: CoachingPublic) -> No
         remember_coaching(session, inputs=inputs, answer=answer)
 
 
-def runner_config(settings: Settings) -> RunnerConfig:
-    """The same retry policy the scoring jobs use."""
-    return RunnerConfig(max_attempts=settings.max_attempts, backoff_initial_s=settings.backoff_initial_s)
-
-
 async def coach(
     inputs: CoachingInput, *, backend: JudgeBackend, settings: Settings, config: CoachingConfig = DEFAULT_COACHING
 ) -> CoachingPublic:
     """Run the coaching pass and shape the agent's response."""
     result = await coach_seat(
         inputs.transcript, inputs.seat, backend, safety_means=inputs.safety_means, traits=inputs.traits,
-        config=config, runner=runner_config(settings),
+        config=config, runner=RunnerConfig.from_settings(settings),
     )
     return CoachingPublic(
         run_id=inputs.run_id, seat=result.seat, items=result.items, status=result.status,

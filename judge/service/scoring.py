@@ -80,10 +80,7 @@ def resolve_backend(settings: Settings) -> BackendFactory:
 
 def build_snapshot(session: Session, *, settings: Settings) -> ScoringSnapshot:
     """The effective configuration, read from the store now (no restart needed)."""
-    runner = RunnerConfig(
-        concurrency=settings.concurrency, max_attempts=settings.max_attempts,
-        backoff_initial_s=settings.backoff_initial_s,
-    )
+    runner = RunnerConfig.from_settings(settings)
     options = ScoringOptions(
         judge_model=settings.model, runner=runner,
         settings=platform.measurement_settings(session, settings=settings),
