@@ -20,7 +20,7 @@ from judge.domain.comparison import AgentComparison, ComparedPair
 from judge.errors import InputError, NotFoundError
 from judge.service.comparisons import leaderboard
 from judge.service.matched import compare_agents
-from judge.store import submissions as era_repo
+from judge.store import eras as era_repo
 from judge.store import summaries as summary_repo
 
 router = APIRouter(prefix="/console", include_in_schema=False)

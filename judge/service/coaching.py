@@ -30,8 +30,8 @@ from judge.judging.runner import RunnerConfig
 from judge.service.intake import visible_run
 from judge.settings import Settings
 from judge.store import coaching as coaching_repo
+from judge.store import eras as era_repo
 from judge.store import scorecards as scorecard_repo
-from judge.store import submissions as era_repo
 from judge.store.db import transaction
 
 

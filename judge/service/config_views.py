@@ -12,7 +12,7 @@ from sqlmodel import Session
 from judge.service import platform
 from judge.settings import Settings
 from judge.store import config as config_repo
-from judge.store import submissions as era_repo
+from judge.store import eras as era_repo
 from judge.store.tables import EraRow, as_utc
 
 

@@ -26,8 +26,8 @@ from judge.scoring.era import measurement_era
 from judge.service.worlds import WORLD_URLS_KEY, StateDatabaseUrls, WorldPolicy
 from judge.settings import Settings
 from judge.store import config as config_repo
+from judge.store import eras as era_repo
 from judge.store import rubrics as rubric_repo
-from judge.store import submissions as era_repo
 from judge.store.db import lock_for_write
 from judge.store.tables import EraRow
 

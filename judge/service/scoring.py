@@ -28,10 +28,10 @@ from judge.pipeline import OnSeatPass, ScoringOptions
 from judge.service import platform
 from judge.service.worlds import WorldPolicy
 from judge.settings import Settings
+from judge.store import eras as era_repo
 from judge.store import passes as pass_repo
 from judge.store import runs as run_repo
 from judge.store import scorecards as scorecard_repo
-from judge.store import submissions as era_repo
 from judge.store.db import lock_for_write, retry_transient, transaction
 from judge.store.tables import RunRow
 

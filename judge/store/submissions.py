@@ -1,4 +1,4 @@
-"""Repository functions for submissions (sets of runs) and measurement eras."""
+"""Repository functions for submissions (sets of runs)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,7 @@ from collections.abc import Sequence
 
 from sqlmodel import Session, col, select, update
 
-from judge.domain.scorecard import MeasurementEra
-from judge.store.tables import EraRow, RunRow, SubmissionRow, SubmissionRunRow, utcnow
+from judge.store.tables import RunRow, SubmissionRow, SubmissionRunRow, utcnow
 
 
 def insert_submission(
@@ -115,31 +114,3 @@ def finalize_if_open(
     )
     result = session.exec(statement)
     return bool(result.rowcount == 1)
-
-
-def get_era(session: Session, *, era_id: str) -> EraRow | None:
-    return session.get(EraRow, era_id)
-
-
-def current_era(session: Session) -> EraRow | None:
-    """The most recently opened era."""
-    query = select(EraRow).order_by(col(EraRow.opened_at).desc(), col(EraRow.era_id))
-    return session.exec(query).first()
-
-
-def list_eras(session: Session) -> list[EraRow]:
-    return list(session.exec(select(EraRow).order_by(col(EraRow.opened_at))).all())
-
-
-def open_era(session: Session, *, era: MeasurementEra, opened_by: str, reason: str) -> EraRow:
-    """Open ``era`` unless it is already the current one; returns the current era row."""
-    latest = current_era(session)
-    if latest is not None and latest.era_id == era.era_id:
-        return latest
-    row = session.get(EraRow, era.era_id)
-    if row is None:
-        row = EraRow(era_id=era.era_id, stack_json=era.model_dump_json(), opened_by=opened_by, reason=reason)
-    else:  # returning to an earlier stack re-opens that era
-        row.opened_at, row.opened_by, row.reason = utcnow(), opened_by, reason
-    session.add(row)
-    return row

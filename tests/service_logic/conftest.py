@@ -26,9 +26,9 @@ from judge.service import platform
 from judge.service.intake import canonical_body
 from judge.service.keys import issue_key
 from judge.settings import Settings, load_settings
+from judge.store import eras as era_repo
 from judge.store import runs as run_repo
 from judge.store import scorecards as scorecard_repo
-from judge.store import submissions as era_repo
 from judge.store.db import transaction
 
 
