@@ -5,7 +5,7 @@ Entry points:
 - :func:`load_scenario` reads a scenario file (YAML) and validates it;
 - :func:`evaluate_run` checks one run against it and returns a
   :class:`~judge.domain.checks.StateOutcome`;
-- :func:`judge.checks.compare.matched_comparison` compares two agents over matched runs;
+- :func:`judge.scoring.matched.matched_comparison` compares two agents over matched runs;
 - :func:`judge.scoring.outcomes.rollout_summary` summarises several rollouts.
 """
 

@@ -7,7 +7,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from judge.checks.compare import matched_comparison
 from judge.checks.evaluate import evaluate_run
 from judge.checks.report import render_comparison
 from judge.checks.runfiles import RunFile, run_files, scenario_for
@@ -15,6 +14,7 @@ from judge.checks.scenario import load_scenario
 from judge.domain.checks import StateOutcome
 from judge.domain.scenario import Scenario
 from judge.errors import InputError, JudgeError
+from judge.scoring.matched import matched_comparison
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -18,7 +18,7 @@ from judge.console.render import SECURITY_HEADERS, page
 from judge.console.session import SessionDep as ConsoleDep
 from judge.domain.comparison import AgentComparison, ComparedPair
 from judge.errors import InputError, NotFoundError
-from judge.service.comparisons import leaderboard
+from judge.service.leaderboards import leaderboard
 from judge.service.matched import compare_agents
 from judge.store import eras as era_repo
 from judge.store import summaries as summary_repo

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from sqlmodel import Session
 
-from judge.checks.compare import matched_comparison
 from judge.domain.checks import StateOutcome
 from judge.domain.comparison import AgentComparison, Measure
 from judge.errors import InputError
+from judge.scoring.matched import matched_comparison
 from judge.store import queries_compare, queries_results
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from judge.checks.compare import matched_comparison, paired_test
 from judge.domain.checks import StateOutcome
+from judge.scoring.matched import matched_comparison, paired_test
 from tests.checks.builders import make_outcome
 
 

@@ -10,7 +10,7 @@ from judge.api.caller import CallerDep
 from judge.api.deps import SessionDep
 from judge.api.errors import error_responses
 from judge.scoring.leaderboard import Leaderboard
-from judge.service.comparisons import leaderboard
+from judge.service.leaderboards import leaderboard
 
 router = APIRouter(tags=["leaderboards"])
 

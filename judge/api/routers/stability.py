@@ -10,7 +10,7 @@ from judge.api.deps import AgentDep, OwnerDep, SessionDep
 from judge.api.errors import error_responses
 from judge.domain.limits import SEED_MAX, SEED_MIN
 from judge.scoring.stability import DEFAULT_THRESHOLDS, StabilityReport, StabilityThresholds
-from judge.service.comparisons import stability
+from judge.service.stability import stability
 
 router = APIRouter(tags=["stability"])
 

@@ -1,0 +1,54 @@
+"""A scenario's leaderboards as the service reads them.
+
+The rules live in :mod:`judge.scoring.leaderboard`; this module only gathers their inputs
+from the store and decides who may read what.
+"""
+
+from __future__ import annotations
+
+from sqlmodel import Session
+
+from judge.domain.status import stored_class
+from judge.scoring.leaderboard import (
+    Leaderboard,
+    LeaderboardRow,
+    build_leaderboard,
+    submission_entries,
+)
+from judge.store import queries_results as results_repo
+
+
+def leaderboard(
+    session: Session, *, scenario_id: str, era_id: str | None, viewer: str | None = None
+) -> Leaderboard:
+    """The scenario's boards from its finalized submissions (one era, or every era flagged).
+
+    ``viewer`` is the agent of an agent key: rows stay public (agent, era, aggregates) but
+    the run ids of other agents' rows are left out.
+    """
+    rows = results_repo.finalized_submission_cards(session, scenario_id=scenario_id, era_id=era_id)
+    entries = [
+        entry
+        for r in rows
+        for entry in submission_entries(
+            r.card,
+            agent_id=r.agent_id,
+            visibility=r.visibility,
+            leaderboard_class=stored_class(r.leaderboard_class),
+        )
+    ]
+    board = build_leaderboard(entries, scenario_id=scenario_id, era_id=era_id)
+    return board if viewer is None else without_others_runs(board, viewer)
+
+
+def without_others_runs(board: Leaderboard, viewer: str) -> Leaderboard:
+    def redact(rows: list[LeaderboardRow]) -> list[LeaderboardRow]:
+        return [r if r.agent_id == viewer else r.model_copy(update={"run_ids": []}) for r in rows]
+
+    return board.model_copy(
+        update={
+            "ranked": redact(board.ranked),
+            "self_hosted_facilitator": redact(board.self_hosted_facilitator),
+            "self_reported": redact(board.self_reported),
+        }
+    )
