@@ -20,7 +20,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
@@ -46,11 +46,19 @@ from judge.judging.prompt import (
 )
 from judge.judging.verdict import parse_verdict
 
-if TYPE_CHECKING:
-    from judge.settings import Settings
-
 PassKey = tuple[str, int]
 OnPass = Callable[[JudgePass], None]
+
+
+class RunnerSettings(Protocol):
+    """The settings a runner is built from (:class:`judge.settings.Settings` has them)."""
+
+    @property
+    def concurrency(self) -> int: ...
+    @property
+    def max_attempts(self) -> int: ...
+    @property
+    def backoff_initial_s(self) -> float: ...
 
 
 class RunnerConfig(BaseModel):
@@ -64,7 +72,7 @@ class RunnerConfig(BaseModel):
     layout: Layout = "transcript_first"
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> RunnerConfig:
+    def from_settings(cls, settings: RunnerSettings) -> RunnerConfig:
         """The runner the service's settings ask for (JUDGE_CONCURRENCY, JUDGE_MAX_ATTEMPTS, ...)."""
         return cls(
             concurrency=settings.concurrency,
