@@ -12,7 +12,6 @@ from judge.checks.worlds import build_world, load_replay
 from judge.domain.checks import StateOutcome
 from judge.domain.run import Run
 from judge.domain.scenario import Scenario
-from tests.pg import postgres_server  # noqa: F401  (re-exported fixture)
 
 REPO = Path(__file__).resolve().parents[2]
 SHOP = REPO / "scenarios" / "shop_refund"

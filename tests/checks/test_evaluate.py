@@ -13,6 +13,7 @@ from judge.checks import evaluate_run
 from judge.checks.errors import ScenarioMismatchError
 from judge.domain.run import Run
 from judge.domain.scenario import Scenario
+from tests.checks.conftest import shop_run
 
 SCHEMA = "CREATE TABLE ledger (id INTEGER PRIMARY KEY, amount INTEGER, note TEXT);"
 
@@ -216,3 +217,16 @@ def test_an_absolute_database_path_ignores_base_dir(tmp_path: Path) -> None:
     world = {"end_state": str(tmp_path / make_db(tmp_path / "end.db", (1, 1, "x")))}
     outcome = evaluate_run(run(world), scenario(), base_dir=Path("/nonexistent"))
     assert outcome.checks[0].detail == "answered 1, expected at least 0"
+
+
+def test_tool_calls_and_errors_never_change_the_score(shop: Scenario, shop_worlds: Path) -> None:
+    run = shop_run("careful/pass")
+    noisy_trace = [
+        step.model_copy(update={"tool_calls": 10, "tool_errors": 7}) for step in run.trace
+    ]
+    noisy = run.model_copy(update={"trace": noisy_trace})
+    plain, with_errors = (evaluate_run(r, shop, base_dir=shop_worlds) for r in (run, noisy))
+    assert (plain.diagnostics.tool_errors, with_errors.diagnostics.tool_errors) == (0, 28)
+    assert with_errors.model_dump(exclude={"diagnostics"}) == plain.model_dump(
+        exclude={"diagnostics"}
+    )

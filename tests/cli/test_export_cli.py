@@ -22,7 +22,7 @@ from judge.store.bulk import PrescoredRun, insert_scored_runs
 from judge.store.db import make_engine, transaction
 from judge.store.migrate import upgrade
 from tests.helpers import EXAMPLES, example, example_data
-from tests.pg import PostgresServer, create_database, drop_database, postgres_server  # noqa: F401
+from tests.pg import PostgresServer, create_database, drop_database
 
 N_RUNS = 1000
 N_TRAITS = 12
@@ -169,7 +169,7 @@ def test_a_missing_store_or_a_bad_file_is_bad_input(tmp_path: Path, capsys: Any)
 
 @pytest.mark.postgres
 def test_the_store_on_postgresql_exports_the_same_rows(
-    postgres_server: PostgresServer, tmp_path: Path  # noqa: F811 (the fixture)
+    postgres_server: PostgresServer, tmp_path: Path
 ) -> None:
     name = create_database(postgres_server, "judge_export")
     try:

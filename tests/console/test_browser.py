@@ -30,7 +30,7 @@ from judge.auth import create_owner_token
 from judge.checks.scenario import load_scenario
 from judge.checks.worlds import build_world, load_replay
 from judge.settings import DEV_SECRET
-from tests.service.pg import free_port
+from tests.pg import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")

@@ -21,7 +21,7 @@ from sqlalchemy.engine import Engine
 
 from judge.auth import create_owner_token
 from judge.settings import DEV_SECRET
-from tests.service.pg import free_port
+from tests.pg import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = create_owner_token(owner="ops", secret=DEV_SECRET, audience="judge", ttl=timedelta(hours=1))

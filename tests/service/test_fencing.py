@@ -12,7 +12,7 @@ from judge.service.scoring import claim, pass_writer
 from judge.settings import Settings
 from judge.store import passes as pass_repo
 from judge.store.db import transaction
-from tests.service.conftest import example
+from tests.conftest import example
 from tests.service.test_jobs import _store_run
 
 

@@ -27,7 +27,7 @@ from judge.store import scorecards as scorecard_repo
 from judge.store.db import transaction
 from judge.store.passes import insert_pass
 from judge.store.tables import ScorecardRow, SeatRow, TraitScoreRow
-from tests.service.conftest import PASSES_PER_SEAT, VERDICT, example, wait_final
+from tests.conftest import PASSES_PER_SEAT, VERDICT, example, wait_final
 
 
 def _store_run(engine: Engine, data: dict[str, Any], *, status: str = "queued") -> None:

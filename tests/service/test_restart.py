@@ -28,8 +28,8 @@ from judge.settings import DEV_SECRET
 from judge.store import passes as pass_repo
 from judge.store import runs as run_repo
 from judge.store.db import transaction
-from tests.service.conftest import PASSES_PER_SEAT, example
-from tests.service.pg import free_port
+from tests.conftest import PASSES_PER_SEAT, example
+from tests.pg import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = create_owner_token(owner="ops", secret=DEV_SECRET, audience="judge", ttl=timedelta(hours=1))

@@ -22,6 +22,7 @@ from sqlalchemy.engine import Engine
 from judge.service import platform
 from judge.settings import load_settings
 from judge.store.db import make_engine, transaction
+from tests.conftest import example
 from tests.fake_judge import FakeJudge
 from tests.service.cluster import (
     FAST_STALL,
@@ -36,7 +37,6 @@ from tests.service.cluster import (
     status_counts,
     until,
 )
-from tests.service.conftest import example
 
 pytestmark = pytest.mark.postgres
 CALLS_PER_RUN = 1 * len(TRAITS) * PASSES  # haggle: one scored seat (buyer)

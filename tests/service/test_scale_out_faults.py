@@ -4,21 +4,17 @@ together on one empty database."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import pytest
 
+from tests import pg
+from tests.conftest import example
 from tests.fake_judge import FakeJudge
-from tests.service import pg
 from tests.service.cluster import (
     FAST_STALL,
     OWNER,
@@ -30,7 +26,6 @@ from tests.service.cluster import (
     status_counts,
     until,
 )
-from tests.service.conftest import example
 from tests.service.test_scale_out import (
     CALLS_PER_RUN,
     db_upgrade,
@@ -42,46 +37,20 @@ from tests.service.test_scale_out import (
 pytestmark = pytest.mark.postgres
 
 
-@dataclass
-class PrivateServer:
-    data: Path
-    log: Path
-    options: str
-    admin_url: str
-
-    def stop(self) -> None:
-        pg._run([str(pg.PG_BIN / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop"])
-
-    def start(self) -> None:
-        pg._run([str(pg.PG_BIN / "pg_ctl"), "-D", str(self.data), "-o", self.options, "-l", str(self.log),
-                 "-w", "start"])
-
-
 @contextmanager
-def private_server() -> Iterator[PrivateServer]:
+def private_server() -> Iterator[pg.ThrowawayCluster]:
     """A throwaway cluster this test may stop and start at will."""
-    if not (pg.PG_BIN / "initdb").exists():
-        pytest.skip(f"PostgreSQL binaries not found in {pg.PG_BIN} (JUDGE_TEST_PG_BIN)")
-    root = Path(tempfile.mkdtemp(prefix="judge-pg-restart-"))
-    if os.geteuid() == 0:
-        shutil.chown(root, "postgres", "postgres")
-    data, port = root / "data", pg.free_port()
-    pg._run([str(pg.PG_BIN / "initdb"), "-D", str(data), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-sync"])
-    options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
-    server = PrivateServer(data, root / "log", options, f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres")
-    server.start()
-    try:
+    with pg.throwaway_cluster(options="-c max_connections=200") as server:
+        if server is None:
+            pytest.skip(pg.NO_POSTGRES)
         yield server
-    finally:
-        subprocess.run(pg._as_postgres([str(pg.PG_BIN / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
-                       check=False, capture_output=True, timeout=60)
-        shutil.rmtree(root, ignore_errors=True)
 
 
 def test_workers_reconnect_after_a_postgresql_restart_and_finish_every_run(tmp_path: Path) -> None:
     runs = [f"restart-{i:03d}" for i in range(60)]
     with private_server() as server, FakeJudge(latency=0.2) as judge:
-        database_url = pg.database_url(server.admin_url, pg.create_database(server.admin_url))
+        admin = pg.PostgresServer(server.url)
+        database_url = admin.sqlalchemy_url(pg.create_database(admin))
         env = service_env(database_url, judge.api_base, JUDGE_CONCURRENCY="1", **FAST_STALL)
         db_upgrade(env)
         engine = judge_two_traits(database_url)

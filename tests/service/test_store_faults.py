@@ -32,7 +32,7 @@ from judge.judging.backends import JudgeRequest, ScriptedBackend
 from judge.service import jobs
 from judge.store import db as store_db
 from judge.store import passes as pass_repo
-from tests.service.conftest import (
+from tests.conftest import (
     PASSES_PER_SEAT,
     VERDICT,
     example,
@@ -41,7 +41,7 @@ from tests.service.conftest import (
     service_settings,
     wait_final,
 )
-from tests.service.pg import free_port
+from tests.pg import free_port
 from tests.service.test_restart import OWNER, _start, _until
 
 LOCK_AFTER_CALLS, LOCK_HELD_S = 5, 2.0

@@ -28,7 +28,7 @@ from judge.service.intake import canonical_body
 from judge.service.jobs import score_one
 from judge.store import runs as run_repo
 from judge.store.db import transaction
-from tests.service.conftest import (
+from tests.conftest import (
     VERDICT,
     example,
     key_headers,

@@ -1,0 +1,191 @@
+"""Who sees what. Agent keys: only runs where their agent sits in their seat, never a safety
+block. Owners: everything. Refusals leak nothing: a hidden run answers exactly like a
+missing one, and every bad credential gets the same 401 body."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from typing import Any, NamedTuple
+
+import jwt
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.engine import Engine
+
+from judge.api import create_app
+from judge.auth import create_owner_token
+from judge.judging.backends import ScriptedBackend
+from judge.store import keys as key_repo
+from judge.store.db import transaction
+from tests.conftest import (
+    SECRET,
+    VERDICT,
+    example,
+    key_headers,
+    owner_headers,
+    service_settings,
+    wait_final,
+)
+
+CAMP = "camp-split-0011"  # north: agent-alpha, south: agent-gamma, both scored
+SAFETY = ("no_unauthorized_disclosure_conduct", "manipulation_resistance", "harmful_compliance_refusal",
+          "policy_adherence_under_pressure")
+REFUSED = {"detail": "invalid or missing credentials"}
+AGENT_ROUTES = ["/api/agent/runs/{run_id}", "/api/agent/runs/{run_id}/scorecard"]
+OWNER_GETS = ["/api/evals/runs/{run_id}", "/api/evals/{run_id}/scorecard", "/api/evals/{run_id}/metrics"]
+
+
+class World(NamedTuple):
+    client: TestClient
+    engine: Engine
+    owner: dict[str, str]
+    keys: dict[tuple[str, str], dict[str, str]]
+
+
+@pytest.fixture(scope="module")
+def world(module_database_url: str) -> Iterator[World]:
+    """One scored two-seat run and keys for every (agent, seat) the tests use."""
+    judge = ScriptedBackend(VERDICT, model="scripted-test-judge")
+    app = create_app(service_settings(module_database_url), backends=lambda model: judge)
+    with TestClient(app) as client:
+        owner = owner_headers()
+        client.post("/api/evals/runs", json=example("two_seats_partial_credit"), headers=owner)
+        assert wait_final(client, CAMP, owner)["status"] == "scored"
+        engine = app.state.engine
+        pairs = [("agent-alpha", "north"), ("agent-gamma", "south"), ("agent-alpha", "south"),
+                 ("agent-gamma", "north"), ("agent-beta", "north")]
+        yield World(client, engine, owner, {p: key_headers(engine, *p) for p in pairs})
+
+
+def _token(**claims: Any) -> dict[str, str]:
+    now = datetime.now(UTC)
+    body = {"sub": "ops", "aud": "judge", "iss": "judge", "iat": now, "exp": now + timedelta(hours=1),
+            "role": "owner", **claims}
+    secret = body.pop("secret", SECRET)
+    return {"Authorization": f"Bearer {jwt.encode(body, secret, algorithm='HS256')}"}
+
+
+def test_agent_reads_its_own_seat_only(world: World) -> None:
+    card = world.client.get(f"/api/agent/runs/{CAMP}/scorecard", headers=world.keys["agent-alpha", "north"])
+
+    assert card.status_code == 200
+    body = card.json()
+    assert body["seat"]["seat"] == "north" and body["seat"]["agent_id"] == "agent-alpha"
+    assert "south" not in card.text and "agent-gamma" not in card.text
+    assert sorted(body["seat"]["traits"]) == sorted(
+        ["negotiation", "integrity", "calibration", "cooperation", "leadership", "emotional_regulation",
+         "goal_persistence", "tactical_reasoning"])
+
+
+def test_agent_scorecard_never_carries_the_safety_block(world: World) -> None:
+    card = world.client.get(f"/api/agent/runs/{CAMP}/scorecard", headers=world.keys["agent-gamma", "south"])
+
+    assert card.status_code == 200
+    assert "safety_block" not in card.text
+    assert not [trait for trait in SAFETY if trait in card.text]
+
+
+def test_owner_scorecard_has_every_seat_and_the_safety_block(world: World) -> None:
+    body = world.client.get(f"/api/evals/{CAMP}/scorecard", headers=world.owner).json()
+
+    assert sorted(body["seats"]) == ["north", "south"]
+    assert sorted(body["seats"]["south"]["safety_block"]) == sorted(SAFETY)
+    assert body["seats"]["south"]["safety_block"]["manipulation_resistance"]["pass_scores"] == [0.7] * 5
+
+
+@pytest.mark.parametrize("route", AGENT_ROUTES)
+@pytest.mark.parametrize("who", [("agent-alpha", "south"), ("agent-gamma", "north"), ("agent-beta", "north")])
+def test_another_seat_or_agent_gets_exactly_the_missing_run_answer(
+    world: World, route: str, who: tuple[str, str]
+) -> None:
+    hidden = world.client.get(route.format(run_id=CAMP), headers=world.keys[who])
+    missing = world.client.get(route.format(run_id="camp-split-9999"), headers=world.keys[who])
+
+    assert (hidden.status_code, missing.status_code) == (404, 404)
+    assert hidden.json() == {"detail": f"run {CAMP!r} not found"}
+    assert missing.json() == {"detail": "run 'camp-split-9999' not found"}
+    assert sorted(hidden.headers) == sorted(missing.headers)
+
+
+@pytest.mark.parametrize("route", OWNER_GETS)
+def test_owner_routes_refuse_an_agent_key(world: World, route: str) -> None:
+    response = world.client.get(route.format(run_id=CAMP), headers=world.keys["agent-alpha", "north"])
+
+    assert (response.status_code, response.json()) == (401, REFUSED)
+
+
+@pytest.mark.parametrize("route", AGENT_ROUTES)
+def test_agent_routes_refuse_an_owner_token(world: World, route: str) -> None:
+    response = world.client.get(route.format(run_id=CAMP), headers=world.owner)
+
+    assert (response.status_code, response.json()) == (401, REFUSED)
+
+
+BAD_OWNER_CREDENTIALS = {
+    "missing header": {},
+    "not bearer": {"Authorization": "Basic b3BzOm9wcw=="},
+    "garbage": {"Authorization": "Bearer not-a-token"},
+    "forged": _token(secret="another-secret-that-is-long-enough-000000"),
+    "expired": _token(exp=datetime.now(UTC) - timedelta(seconds=5)),
+    "wrong audience": _token(aud="someone-else"),
+    "wrong issuer": _token(iss="evil"),
+    "not an owner": _token(role="agent"),
+    "no expiry": {"Authorization": "Bearer " + jwt.encode(
+        {"sub": "ops", "aud": "judge", "iss": "judge", "iat": datetime.now(UTC), "role": "owner"}, SECRET)},
+    "alg none": {"Authorization": "Bearer " + jwt.encode(
+        {"sub": "ops", "aud": "judge", "iss": "judge", "role": "owner"}, None, algorithm="none")},
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_OWNER_CREDENTIALS))
+def test_bad_owner_credentials_get_one_401_whether_the_run_exists_or_not(world: World, case: str) -> None:
+    headers = BAD_OWNER_CREDENTIALS[case]
+    urls = [route.format(run_id=run_id) for route in OWNER_GETS for run_id in (CAMP, "camp-split-9999")]
+    urls += ["/api/evals/rubrics", "/api/evals/config", "/api/evals/eras"]
+
+    for url in urls:
+        response = world.client.get(url, headers=headers)
+        assert (response.status_code, response.json()) == (401, REFUSED), url
+        assert response.headers["www-authenticate"] == "Bearer"
+    refused_write = world.client.post("/api/evals/runs", json=example("haggle"), headers=headers)
+    assert (refused_write.status_code, refused_write.json()) == (401, REFUSED)
+
+
+BAD_AGENT_KEYS = ["", "sk_live_", "sk_live_AAAAAAAAAAAA_" + "x" * 43, "Bearer", "sk_test_abc"]
+
+
+@pytest.mark.parametrize("key", BAD_AGENT_KEYS)
+def test_unknown_or_malformed_agent_keys_get_one_401(world: World, key: str) -> None:
+    for run_id in (CAMP, "camp-split-9999"):
+        url = f"/api/agent/runs/{run_id}/scorecard"
+        response = world.client.get(url, headers={"Authorization": f"Bearer {key}"})
+        assert (response.status_code, response.json()) == (401, REFUSED)
+
+
+def test_a_revoked_key_is_refused(world: World) -> None:
+    headers = key_headers(world.engine, "agent-alpha", "north")
+    assert world.client.get(f"/api/agent/runs/{CAMP}", headers=headers).status_code == 200
+    with transaction(world.engine) as session:
+        assert key_repo.revoke_agent_key(session, prefix=headers["Authorization"].split("_")[2])
+
+    response = world.client.get(f"/api/agent/runs/{CAMP}", headers=headers)
+
+    assert (response.status_code, response.json()) == (401, REFUSED)
+
+
+def test_a_key_with_a_right_prefix_and_wrong_secret_is_refused(world: World) -> None:
+    real = world.keys["agent-alpha", "north"]["Authorization"]
+    forged = real[:-6] + ("AAAAAA" if not real.endswith("AAAAAA") else "BBBBBB")
+
+    response = world.client.get(f"/api/agent/runs/{CAMP}", headers={"Authorization": forged})
+
+    assert (response.status_code, response.json()) == (401, REFUSED)
+
+
+def test_a_fresh_owner_token_reads_everything(world: World) -> None:
+    token = create_owner_token(owner="auditor", secret=SECRET, audience="judge", ttl=timedelta(minutes=5))
+
+    response = world.client.get(f"/api/evals/runs/{CAMP}", headers={"Authorization": f"Bearer {token}"})
+
+    assert response.status_code == 200 and response.json()["status"] == "scored"
