@@ -28,10 +28,10 @@ from typing import NamedTuple
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests import pg
+from tests.conftest import example
 from tests.fake_judge import FakeJudge
-from tests.service import pg
 from tests.service.cluster import all_final, cluster, healthy, service_env, until
-from tests.service.conftest import example
 from tests.service.test_scale_out import db_upgrade
 
 LATENCY_S = 0.5
@@ -71,10 +71,11 @@ def measure(admin: str, workers: int, runs: int, logs: Path) -> Result:
 
     from tests.service.cluster import OWNER
 
-    name = pg.create_database(admin)
+    server = pg.PostgresServer(admin)
+    name = pg.create_database(server)
     try:
         with FakeJudge(latency=LATENCY_S, max_concurrent=JUDGE_SLOTS) as judge:
-            env = service_env(pg.database_url(admin, name), judge.api_base, JUDGE_CONCURRENCY=str(CALLS_PER_RUN))
+            env = service_env(server.sqlalchemy_url(name), judge.api_base, JUDGE_CONCURRENCY=str(CALLS_PER_RUN))
             db_upgrade(env)
             with cluster(env, logs) as nodes:
                 api = nodes.serve(workers=0)
@@ -82,7 +83,7 @@ def measure(admin: str, workers: int, runs: int, logs: Path) -> Result:
                 healthy(api)
                 from judge.store.db import make_engine
 
-                engine = make_engine(pg.database_url(admin, name))
+                engine = make_engine(server.sqlalchemy_url(name))
                 until(lambda: _registered(engine) == workers, 120, f"{workers} workers")
                 pids = [p.pid for p in nodes.processes]
                 cpu_before, started = cpu_seconds(pids), time.monotonic()
@@ -95,7 +96,7 @@ def measure(admin: str, workers: int, runs: int, logs: Path) -> Result:
                 del procs
             calls = judge.snapshot()["answered"]
     finally:
-        pg.drop_database(admin, name)
+        pg.drop_database(server, name)
     return Result(workers, calls, seconds, cpu)
 
 

@@ -327,7 +327,7 @@ def test_a_world_that_left_the_folder_after_intake_is_refused_when_scoring_start
 
 def test_a_namespaced_agent_run_reads_back_on_every_route(plain: TestClient, engine: Engine) -> None:
     from judge.tabular import rows_of, stored_scorecards
-    from tests.service.test_console_pages import owner_token, sign_in
+    from tests.console.test_pages import owner_token, sign_in
 
     alpha, owner = key_headers(engine, "agent-alpha", "buyer"), owner_headers()
     assert plain.post("/api/agent/runs", json=example("haggle"), headers=alpha).status_code == 202
