@@ -160,7 +160,7 @@ def unique_name(prefix: str) -> str:
     return f"{prefix}_{uuid.uuid4().hex[:10]}"
 
 
-def _admin(server: PostgresServer, statement: sql.Composable) -> None:
+def _admin(server: PostgresServer, statement: sql.Composed) -> None:
     with psycopg.connect(server.url(database=_maintenance_db(server)), autocommit=True) as conn:
         conn.execute(statement)
 
