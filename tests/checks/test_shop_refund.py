@@ -13,6 +13,7 @@ from judge.checks.runfiles import replay_path
 from judge.checks.worlds import Replay, build_world, load_replay
 from judge.domain.checks import StateOutcome
 from judge.domain.scenario import Scenario
+from judge.scoring.matched import matched_comparison
 from tests.checks.conftest import SHOP_RUNS, shop_run
 
 
@@ -128,3 +129,20 @@ def test_the_duplicate_payment_breaks_the_invariant_from_turn_4(
 
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_the_worked_scenarios_careful_agent_against_the_hasty_one(
+    shop_outcomes: dict[str, StateOutcome],
+) -> None:
+    careful = [o for name, o in shop_outcomes.items() if name.startswith("careful/")]
+    hasty = [o for name, o in shop_outcomes.items() if name.startswith("hasty/")]
+    comparison = matched_comparison(careful, hasty, label_a="careful-agent", label_b="hasty-agent")
+    assert [(p.seed, p.outcome_a, p.outcome_b, p.difference) for p in comparison.pairs] == [
+        (1, "verified", "rule_violated", 2.0),
+        (2, "verified", "rule_violated", 2.0),
+        (3, "verified", "not_achieved", 1.0),
+        (4, "not_scored", "not_achieved", None),
+    ]
+    assert [(u.side, u.run_id) for u in comparison.unpaired] == [("b", "shop-refund-hasty-s5")]
+    test = comparison.test
+    assert (test.n_pairs, test.a_better, test.p_value, test.better) == (3, 3, 0.25, None)

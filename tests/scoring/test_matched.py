@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from judge.domain.checks import StateOutcome
 from judge.scoring.matched import matched_comparison, paired_test
 from tests.scoring.builders import make_outcome
 
@@ -107,20 +106,3 @@ def test_every_pair_tied_gives_no_test() -> None:
         "every scored pair tied",
     )
     assert paired_test([], "reward", 0.05).detail == "no scored pair"
-
-
-def test_the_worked_scenarios_careful_agent_against_the_hasty_one(
-    shop_outcomes: dict[str, StateOutcome],
-) -> None:
-    careful = [o for name, o in shop_outcomes.items() if name.startswith("careful/")]
-    hasty = [o for name, o in shop_outcomes.items() if name.startswith("hasty/")]
-    comparison = matched_comparison(careful, hasty, label_a="careful-agent", label_b="hasty-agent")
-    assert [(p.seed, p.outcome_a, p.outcome_b, p.difference) for p in comparison.pairs] == [
-        (1, "verified", "rule_violated", 2.0),
-        (2, "verified", "rule_violated", 2.0),
-        (3, "verified", "not_achieved", 1.0),
-        (4, "not_scored", "not_achieved", None),
-    ]
-    assert [(u.side, u.run_id) for u in comparison.unpaired] == [("b", "shop-refund-hasty-s5")]
-    test = comparison.test
-    assert (test.n_pairs, test.a_better, test.p_value, test.better) == (3, 3, 0.25, None)
