@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Response, status
 
-from judge.api.deps import OwnerDep, SessionDep, SettingsDep, WorkersDep
+from judge.api.deps import OwnerDep, SessionDep, SettingsDep, WorkersDep, after_commit
 from judge.api.errors import error_responses
 from judge.domain.review import SafetyReviewCreate, SafetyReviewPublic
 from judge.domain.scorecard import Scorecard
@@ -41,9 +41,9 @@ def post_review(
     run_id: str, body: SafetyReviewCreate, owner: OwnerDep, session: SessionDep, settings: SettingsDep,
     workers: WorkersDep,
 ) -> SafetyReviewPublic:
-    recorded = service.record_review(session, run_id=run_id, body=body, by=f"owner:{owner.owner}", settings=settings)
+    recorded = service.record_review(session, run_id=run_id, body=body, by=owner.actor, settings=settings)
     if recorded.requeue:
-        workers.enqueue(run_id)
+        after_commit(session, lambda: workers.enqueue(run_id))
     return recorded.review
 
 
