@@ -18,6 +18,7 @@ from judge.api import create_app
 from judge.judging.backends import ScriptedBackend
 from tests.service.conftest import example, owner_headers, service_settings, wait_final
 
+
 @pytest.fixture
 def fuzzed(database_url: str, judge: ScriptedBackend) -> Iterator[TestClient]:
     app = create_app(service_settings(database_url), backends=lambda model: judge)
