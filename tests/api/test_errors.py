@@ -81,3 +81,9 @@ def test_unknown_routes_and_methods_answer_in_the_same_shape(live: Live) -> None
 
     assert (missing.status_code, _shape(missing.json()).code) == (404, "not_found")
     assert (method.status_code, _shape(method.json()).code) == (405, "method_not_allowed")
+
+
+def test_an_attempt_number_too_large_to_store_answers_422_not_a_store_error(live: Live) -> None:
+    response = live.client.get("/api/evals/list-1/scorecards/6708308729197", headers=live.owner)
+
+    assert response.status_code == 422 and response.json()["detail"].startswith("path.attempt:")

@@ -13,6 +13,8 @@ from judge.domain.scorecard import Scorecard
 from judge.service import reviews as service
 
 router = APIRouter(tags=["safety review"])
+#: Attempts are stored as a 32-bit integer: a larger number cannot name one (422, not a store error).
+ATTEMPT_MAX = 2**31 - 1
 
 
 @router.get(
@@ -55,7 +57,7 @@ def post_review(
     responses=error_responses(401, 404),
 )
 def earlier_scorecard(
-    run_id: str, attempt: Annotated[int, Path(ge=1)], owner: OwnerDep, session: SessionDep
+    run_id: str, attempt: Annotated[int, Path(ge=1, le=ATTEMPT_MAX)], owner: OwnerDep, session: SessionDep
 ) -> Response:
     text = service.earlier_scorecard_json(session, run_id=run_id, attempt=attempt)
     return Response(text, media_type="application/json")
