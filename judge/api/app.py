@@ -11,12 +11,14 @@ from typing import NamedTuple
 import anyio
 from fastapi import FastAPI
 from sqlalchemy.engine import Engine
+from starlette.middleware.gzip import GZipMiddleware
 
 from judge import __version__, console
+from judge.api.caller import system_actor
 from judge.api.errors import install_error_handlers
 from judge.api.limits import RequestGuard, rate_limits, require_reserved
+from judge.api.openapi import install_openapi
 from judge.api.routers import all_routers
-from judge.api.routers.runs import publish_run_schema
 from judge.console import mount as mount_console
 from judge.service import platform
 from judge.service.executors import ScoringExecutor, make_executor
@@ -35,7 +37,13 @@ Two credentials, both `Authorization: Bearer …`:
 - **OwnerToken** (JWT, `judge token create`): sees and configures everything.
 
 Refused credentials answer 401 with one fixed body; runs the caller may not see answer 404
-exactly like missing ones."""
+exactly like missing ones. Every error body is `{"code": …, "detail": …}`: `code` is stable
+and machine-readable, `detail` is for people. Lists page with `limit` and `cursor`; the next
+page is in the `Link: <…>; rel="next"` header."""
+
+
+#: Answers smaller than this are sent as they are (compressing them saves nothing).
+GZIP_MIN_BYTES = 1000
 
 
 class Running(NamedTuple):
@@ -48,7 +56,7 @@ def start_service(settings: Settings, backends: BackendFactory | None) -> Runnin
     engine = make_engine(settings.database_url)
     upgrade_all(engine)
     with transaction(engine) as session:
-        era = platform.sync_era(session, settings=settings, by="service", reason="measurement stack at start")
+        era = platform.sync_era(session, settings=settings, by=system_actor("service"), reason="measurement stack at start")
     workers = make_executor(engine, settings=settings, backends=backends)
     resumed = workers.start()
     log.info("judge %s: judge model %s, era %s, %d run(s) resumed", __version__, settings.model, era.era_id, resumed)
@@ -72,14 +80,19 @@ def create_app(settings: Settings | None = None, *, backends: BackendFactory | N
             await anyio.to_thread.run_sync(workers.stop)
             engine.dispose()
 
-    app = FastAPI(title="judge", version=__version__, description=DESCRIPTION, lifespan=lifespan)
+    app = FastAPI(
+        title="judge", version=__version__, description=DESCRIPTION, lifespan=lifespan,
+        docs_url=None, redoc_url=None, swagger_ui_oauth2_redirect_url=None,
+    )
     app.dependency_overrides[get_settings] = lambda: settings
     install_error_handlers(app)
     app.add_middleware(RequestGuard, limits=settings.request_limits, rates=rate_limits(settings), settings=settings)
+    # outermost: the guard reads and bounds the request as sent; only answers are compressed
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES)
     routers = all_routers()
     for router in routers:
         app.include_router(router)
-    publish_run_schema(app)
+    install_openapi(app)
     mount_console(app)
     # included routers are not listed route by route on the app, so their own routes are read
     mounted = [*app.routes, *(r for rt in (*routers, *console.ROUTERS) for r in rt.routes)]

@@ -1,19 +1,76 @@
-"""Routes either credential may call: an owner token or an agent key, told apart by shape.
+"""Who is calling: bearer credentials (owner JWTs and agent keys) read into one ``Caller``.
 
-Agent keys start with ``sk_live_``; anything else is read as an owner JWT. Both schemes are
-declared, so OpenAPI lists them as alternatives.
+Both credentials travel as ``Authorization: Bearer …`` and are published as two OpenAPI
+schemes. Agent keys start with ``sk_live_``; anything else is read as an owner JWT. Every
+refusal (no header, wrong scheme, forged, expired, wrong audience, unknown or revoked key)
+is the same 401 body, so a caller learns nothing about why.
+
+The request guard (:mod:`judge.api.limits`) already verifies the credential of every request
+with a body and leaves what it verified on the request; the dependencies here reuse it, so a
+credential is looked up once per request.
+
+Every audit row names its author with :attr:`Caller.actor`: ``owner:<name>`` for an owner
+token, ``agent:<agent id>`` for an agent key, ``system:<part>`` for the service itself (rows
+written before this format hold a bare owner name and stay readable as they are).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, NamedTuple
+import functools
+import inspect
+from collections.abc import Callable, MutableMapping
+from typing import Annotated, Any, Literal, NamedTuple, TypeVar, get_type_hints
 
-from fastapi import Depends, Request
+from fastapi import APIRouter, Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
 
-from judge.api.auth import Credentials, agent_for, agent_scheme, owner_for, owner_scheme
-from judge.api.deps import EngineDep, SettingsDep
-from judge.auth import INVALID_CREDENTIALS, KEY_SCHEME, AgentIdentity
+from judge.auth import (
+    INVALID_CREDENTIALS,
+    KEY_SCHEME,
+    AgentIdentity,
+    OwnerClaims,
+    verify_owner_token,
+)
 from judge.errors import AuthError
+from judge.service.keys import authenticate_agent
+from judge.settings import Settings, get_settings
+
+Audience = Literal["owner", "agent"]
+Endpoint = TypeVar("Endpoint", bound=Callable[..., Any])
+
+owner_scheme = HTTPBearer(
+    scheme_name="OwnerToken",
+    bearerFormat="JWT",
+    description="Owner JWT (HS256) from `judge token create --owner NAME`: sees every run and seat.",
+    auto_error=False,
+)
+agent_scheme = HTTPBearer(
+    scheme_name="AgentKey",
+    bearerFormat="sk_live_…",
+    description="Agent key from `judge keys create --agent A --seat S`: sees only its own seat's runs.",
+    auto_error=False,
+)
+Credentials = HTTPAuthorizationCredentials | None
+
+#: Where the request guard leaves the credential it verified, so the route does not verify it again.
+VERIFIED = "verified_credential"
+
+
+def owner_actor(name: str) -> str:
+    """The audit name of an owner."""
+    return f"owner:{name}"
+
+
+def agent_actor(agent_id: str) -> str:
+    """The audit name of an agent (whatever key it used)."""
+    return f"agent:{agent_id}"
+
+
+def system_actor(part: str) -> str:
+    """The audit name of the service itself (``system:service``, ``system:scoring``)."""
+    return f"system:{part}"
 
 
 class Caller(NamedTuple):
@@ -22,24 +79,183 @@ class Caller(NamedTuple):
     name: str
     agent: AgentIdentity | None
 
+    @property
+    def actor(self) -> str:
+        """The one string audit rows record for this caller."""
+        return (
+            agent_actor(self.agent.agent_id) if self.agent is not None else owner_actor(self.name)
+        )
+
+    def as_agent(self) -> AgentIdentity:
+        """The agent behind an agent key (401 for an owner, who has no seat)."""
+        if self.agent is None:
+            raise AuthError(INVALID_CREDENTIALS)
+        return self.agent
+
+    @property
+    def audience(self) -> Audience:
+        return "owner" if self.agent is None else "agent"
+
+    @classmethod
+    def of_owner(cls, claims: OwnerClaims) -> Caller:
+        return cls(claims.owner, None)
+
+    @classmethod
+    def of_agent(cls, agent: AgentIdentity) -> Caller:
+        return cls(agent.agent_id, agent)
+
+
+def get_engine(request: Request) -> Engine:
+    engine: Engine = request.app.state.engine
+    return engine
+
+
+def remember_verified(
+    scope: MutableMapping[str, Any], token: str, identity: AgentIdentity | OwnerClaims
+) -> None:
+    """Record on the ASGI scope (Starlette's ``request.state``) who ``token`` was verified to be."""
+    scope.setdefault("state", {})[VERIFIED] = (token, identity)
+
+
+def _verified(request: Request, token: str) -> AgentIdentity | OwnerClaims | None:
+    seen = getattr(request.state, VERIFIED, None)
+    return seen[1] if seen is not None and seen[0] == token else None
+
+
+def agent_of_key(engine: Engine, key: str) -> AgentIdentity:
+    """Look the key up in a short session of its own, closed before the route runs: the
+    request then holds at most one connection at a time (never the auth one and another)."""
+    with Session(engine) as session:
+        return authenticate_agent(session, key=key)
+
+
+def owner_for(request: Request, token: str, settings: Settings) -> OwnerClaims:
+    """The owner behind a valid token, reusing the guard's verification of this very token."""
+    seen = _verified(request, token)
+    if isinstance(seen, OwnerClaims):
+        return seen
+    return verify_owner_token(token, secret=settings.signing_secret, audience=settings.jwt_audience)
+
+
+def agent_for(request: Request, token: str, engine: Engine) -> AgentIdentity:
+    """The agent behind a live key, reusing the guard's lookup of this very key."""
+    seen = _verified(request, token)
+    if isinstance(seen, AgentIdentity):
+        return seen
+    return agent_of_key(engine, token)
+
+
+def _token(credentials: Credentials) -> str:
+    if credentials is None:
+        raise AuthError(INVALID_CREDENTIALS)
+    return credentials.credentials
+
+
+def current_owner(
+    request: Request,
+    credentials: Annotated[Credentials, Depends(owner_scheme)],
+    settings: Annotated[Settings, Depends(get_settings)],
+) -> Caller:
+    """The owner behind a valid token (401 otherwise)."""
+    return Caller.of_owner(owner_for(request, _token(credentials), settings))
+
+
+def current_agent(
+    request: Request,
+    credentials: Annotated[Credentials, Depends(agent_scheme)],
+    engine: Annotated[Engine, Depends(get_engine)],
+) -> Caller:
+    """The agent and seat behind a valid, unrevoked key (401 otherwise)."""
+    return Caller.of_agent(agent_for(request, _token(credentials), engine))
+
 
 def current_caller(
     request: Request,
     owner_credentials: Annotated[Credentials, Depends(owner_scheme)],
     agent_credentials: Annotated[Credentials, Depends(agent_scheme)],
-    engine: EngineDep,
-    settings: SettingsDep,
+    engine: Annotated[Engine, Depends(get_engine)],
+    settings: Annotated[Settings, Depends(get_settings)],
 ) -> Caller:
-    """The owner or agent behind the bearer credential (401 otherwise, one fixed body)."""
-    credentials = owner_credentials or agent_credentials
-    if credentials is None:
-        raise AuthError(INVALID_CREDENTIALS)
-    token = credentials.credentials
+    """The owner or agent behind the bearer credential, told apart by its shape (401 otherwise)."""
+    token = _token(owner_credentials or agent_credentials)
     if token.startswith(KEY_SCHEME):
-        agent = agent_for(request, token, engine)
-        return Caller(f"agent:{agent.agent_id}", agent)
-    claims = owner_for(request, token, settings)
-    return Caller(f"owner:{claims.owner}", None)
+        return Caller.of_agent(agent_for(request, token, engine))
+    return Caller.of_owner(owner_for(request, token, settings))
 
 
+#: The dependency that admits each audience.
+ADMITS = {"owner": current_owner, "agent": current_agent}
+
+OwnerDep = Annotated[Caller, Depends(current_owner)]
+AgentDep = Annotated[Caller, Depends(current_agent)]
 CallerDep = Annotated[Caller, Depends(current_caller)]
+
+
+def admitting(endpoint: Endpoint, audience: Audience) -> Endpoint:
+    """``endpoint`` with its ``caller: Caller`` parameter admitted by ``audience``'s credential.
+
+    One handler then serves both audiences: each mount publishes its own security scheme and
+    refuses the other credential (401), and the handler reads ``caller.agent`` to scope what it
+    shows.
+    """
+    hints = get_type_hints(endpoint, include_extras=True)
+    admitted = Annotated[Caller, Depends(ADMITS[audience])]
+    signature = inspect.signature(endpoint)
+    parameters = [
+        p.replace(annotation=admitted if p.name == "caller" else hints.get(p.name, p.annotation))
+        for p in signature.parameters.values()
+    ]
+    wrapper = functools.update_wrapper(_forwarding(endpoint), endpoint)
+    wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=parameters, return_annotation=hints.get("return", signature.return_annotation)
+    )
+    wrapper.__name__ = f"{endpoint.__name__}_{audience}"
+    return wrapper  # type: ignore[return-value]
+
+
+def _forwarding(endpoint: Callable[..., Any]) -> Callable[..., Any]:
+    """A function of the same kind (coroutine or not) that calls ``endpoint``."""
+    if inspect.iscoroutinefunction(endpoint):
+
+        async def call_async(**kwargs: Any) -> Any:
+            return await endpoint(**kwargs)
+
+        return call_async
+
+    def call(**kwargs: Any) -> Any:
+        return endpoint(**kwargs)
+
+    return call
+
+
+class Mount(NamedTuple):
+    """Where and how one audience sees an operation."""
+
+    path: str
+    summary: str
+    description: str
+    responses: dict[int | str, dict[str, Any]] | None = None
+
+
+def mount_both(
+    router: APIRouter,
+    endpoint: Callable[..., Any],
+    *,
+    method: str,
+    owner: Mount,
+    agent: Mount,
+    **shared: Any,
+) -> None:
+    """Mount one handler at the owner path (owner token) and at the agent path (agent key)."""
+    common = shared.pop("responses", {})
+    mounts: tuple[tuple[Audience, Mount], ...] = (("owner", owner), ("agent", agent))
+    for audience, mount in mounts:
+        router.add_api_route(
+            mount.path,
+            admitting(endpoint, audience),
+            methods=[method],
+            summary=mount.summary,
+            description=mount.description,
+            responses={**common, **(mount.responses or {})},
+            **shared,
+        )

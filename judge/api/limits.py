@@ -20,7 +20,7 @@ In order, for every HTTP request:
 5. a run submitted with an agent key takes a slot of the key's submission window (429 when
    none is free; the slot is given back unless the run was queued).
 
-Refusals carry the API's JSON error body ``{"detail": ...}``; 429 also ``Retry-After``.
+Refusals carry the API's JSON error body ``{"code": ..., "detail": ...}``; 429 also ``Retry-After``.
 Rate limits are per process (``docs/security.md``).
 """
 
@@ -36,7 +36,8 @@ import anyio
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from judge.api.auth import agent_of_key, remember_verified
+from judge.api.caller import agent_of_key, remember_verified
+from judge.api.errors import error_body
 from judge.auth import INVALID_CREDENTIALS, KEY_SCHEME, key_prefix, verify_owner_token
 from judge.domain.limits import (
     ID_PATTERN,
@@ -314,7 +315,7 @@ def replay(body: bytes, receive: Receive) -> Receive:
 
 async def respond(send: Send, refusal: Refusal) -> None:
     """Answer with the API's JSON error body (and Retry-After on 429)."""
-    payload = json.dumps({"detail": refusal.detail}).encode()
+    payload = json.dumps(error_body(refusal.status, refusal.detail)).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]
     if refusal.status == 401:
         headers.append((b"www-authenticate", b"Bearer"))

@@ -8,7 +8,7 @@ import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from judge.api.deps import SessionDep, SettingsDep, WorkersDep
+from judge.api.deps import SessionDep, SettingsDep, WorkersDep, after_commit
 from judge.auth import KEY_SCHEME
 from judge.console import listing, views
 from judge.console import session as console_session
@@ -103,7 +103,7 @@ async def review(
     recorded = await anyio.to_thread.run_sync(partial(
         review_service.record_review, session, run_id=run_id, body=body, by=console.by, settings=settings))
     if recorded.requeue:
-        workers.enqueue(run_id)
+        after_commit(session, lambda: workers.enqueue(run_id))
     return _see_other(f"/console/runs/{run_id}#review")
 
 

@@ -20,6 +20,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from fastapi import Depends, Request, Response
 
+from judge.api.caller import owner_actor
 from judge.auth import KEY_SCHEME, OwnerClaims, verify_owner_token
 from judge.errors import AuthError, InputError, JudgeError
 from judge.settings import Settings, get_settings
@@ -107,7 +108,7 @@ class ConsoleSession:
 
     @property
     def by(self) -> str:
-        return f"owner:{self.owner}"
+        return owner_actor(self.owner)
 
 
 def current_session(request: Request, settings: Annotated[Settings, Depends(get_settings)]) -> ConsoleSession:

@@ -71,7 +71,6 @@ def remember_coaching(session: Session, *, inputs: CoachingInput, answer: Coachi
     coaching_repo.put_coaching_json(
         session, run_id=inputs.run_id, seat=inputs.seat, era_id=inputs.era_id, body_json=answer.model_dump_json()
     )
-    session.commit()
 
 
 def coaching_input(session: Session, *, run_id: str, agent: AgentIdentity) -> CoachingInput:

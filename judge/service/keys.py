@@ -27,7 +27,7 @@ def issue_key(session: Session, *, agent_id: str, seat: str, label: str | None =
         session, prefix=new.prefix, key_sha256=new.key_sha256,
         agent_id=_identifier("agent", agent_id), seat=_identifier("seat", seat), label=label,
     )
-    session.commit()
+    session.flush()
     return new.key
 
 

@@ -151,5 +151,5 @@ def update_value(session: Session, *, key: str, value: Any, by: str, settings: S
     session.flush()
     era = sync_era(session, settings=settings, by=by, reason=f"platform_config {key} changed")
     version = row.version
-    session.commit()
+    session.flush()
     return ConfigValue(key, parsed, stored=True, era_id=era.era_id, version=version)

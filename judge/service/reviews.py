@@ -87,7 +87,7 @@ def record_review(
     session.flush()
     if rescore:
         review_repo.archive_for_rescore(session, run=run, by=by)
-    session.commit()
+    session.flush()
     return Recorded(review_status(session, run_id=run_id, settings=settings), requeue=rescore)
 
 

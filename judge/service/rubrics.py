@@ -52,7 +52,7 @@ def _store(session: Session, trait: str, texts: RubricTexts, by: str, settings: 
     row = rubric_repo.add_rubric_version(session, rubric=as_rubric(trait, texts), created_by=by)
     session.flush()
     era = platform.sync_era(session, settings=settings, by=by, reason=f"custom rubric {trait} v{row.version}")
-    session.commit()
+    session.flush()
     return RubricChange(row, era.era_id)
 
 
@@ -81,7 +81,7 @@ def delete_rubric(session: Session, *, trait: str, by: str, settings: Settings) 
         raise NotFoundError(f"no custom rubric for {trait!r}")
     session.flush()
     era = platform.sync_era(session, settings=settings, by=by, reason=f"custom rubric {trait} deleted")
-    session.commit()
+    session.flush()
     return era.era_id
 
 

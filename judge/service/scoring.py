@@ -143,7 +143,7 @@ def _store_card(engine: Engine, card: Scorecard) -> None:
         lock_for_write(session, name=platform.PLATFORM_LOCK)
         card = self_reported_card(card, run_repo.get_run(session, run_id=card.run_id))
         if era_repo.get_era(session, era_id=card.measurement_era.era_id) is None:
-            era_repo.open_era(session, era=card.measurement_era, opened_by="scoring", reason="first run scored in it")
+            era_repo.open_era(session, era=card.measurement_era, opened_by="system:scoring", reason="first run scored in it")
         scorecard_repo.add_scorecard(session, card=card)
 
 

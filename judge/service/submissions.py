@@ -176,7 +176,7 @@ def create_submission(
         session.rollback()
         raise taken from None
     _add(session, row, body.run_ids, agent)
-    session.commit()
+    session.flush()
     return submission_public(session, row, owner=agent is None)
 
 
@@ -187,7 +187,7 @@ def add_runs(
     row = visible_submission(session, submission_id=submission_id, agent=agent)
     _add(session, row, body.run_ids, agent)
     try:
-        session.commit()
+        session.flush()
     except IntegrityError:  # the same run was added concurrently
         session.rollback()
         raise ConflictError(f"submission {submission_id!r} changed while these runs were added; send them again") from None
@@ -227,7 +227,7 @@ def finalize(
     if not finalized:  # another request finalized it between our read and our write
         session.rollback()
         raise ConflictError(f"submission {submission_id!r} is already finalized")
-    session.commit()
+    session.flush()
     session.refresh(row)
     return submission_public(session, row, owner=agent is None)
 

@@ -35,6 +35,11 @@ class RunFilters(NamedTuple):
     gated: bool | None = None
     safety_below: float | None = None
     review_state: str | None = None
+    #: with ``agent_id``: only runs where that agent sits in this seat
+    seat: str | None = None
+    submitted_by: str | None = None
+    created_since: datetime | None = None
+    created_until: datetime | None = None
 
 
 class Cursor(NamedTuple):
@@ -104,9 +109,17 @@ def _conditions(filters: RunFilters) -> list[Any]:
         where.append(col(r.scenario_id) == filters.scenario_id)
     if filters.agent_id:
         seated = select(SeatRow.run_id).where(col(SeatRow.agent_id) == filters.agent_id)
+        if filters.seat:
+            seated = seated.where(col(SeatRow.seat) == filters.seat)
         where.append(col(r.run_id).in_(seated))
     if filters.era:
         where.append(col(s.measurement_era) == filters.era)
+    if filters.submitted_by:
+        where.append(col(r.submitted_by) == filters.submitted_by)
+    if filters.created_since:
+        where.append(col(r.created_at) >= filters.created_since)
+    if filters.created_until:
+        where.append(col(r.created_at) < filters.created_until)
     if filters.board:
         where.append(col(r.leaderboard_class) == filters.board)
     if filters.gated is not None:

@@ -17,8 +17,7 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 from judge.api import create_app
-from judge.api.auth import current_agent
-from judge.api.caller import current_caller
+from judge.api.caller import current_agent, current_caller
 from judge.judging.backends import ScriptedBackend
 from judge.store.db import make_engine
 from tests.conftest import (
@@ -86,6 +85,13 @@ def _submit_run(w: World) -> httpx.Response:
     return w.client.post("/api/agent/runs", json=data, headers=w.alpha)
 
 
+def _list_runs(w: World) -> httpx.Response:
+    assert _submit_run(w).status_code == 202
+    listed = w.client.get("/api/agent/runs", headers=w.alpha)
+    assert listed.status_code == 200 and listed.json(), listed.text
+    return listed
+
+
 def _create_submission(w: World) -> httpx.Response:
     body = {"submission_id": w.fresh("new"), "scenario_id": "market-haggle", "run_ids": ["duel-1"]}
     return w.client.post("/api/agent/submissions", json=body, headers=w.alpha)
@@ -105,6 +111,7 @@ def _finalize(w: World) -> httpx.Response:
 STABILITY = "/api/agent/stability/market-haggle?seed=42&adversary_config=hardball-v2"
 REQUESTS: dict[tuple[str, str], Callable[[World], httpx.Response]] = {
     ("POST", "/api/agent/runs"): _submit_run,
+    ("GET", "/api/agent/runs"): _list_runs,
     ("GET", "/api/agent/runs/{run_id}"): _get("/api/agent/runs/duel-1"),
     ("GET", "/api/agent/runs/{run_id}/scorecard"): _get("/api/agent/runs/duel-1/scorecard"),
     ("GET", "/api/agent/runs/{run_id}/trajectory"): _get("/api/agent/runs/duel-1/trajectory"),

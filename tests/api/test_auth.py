@@ -31,7 +31,7 @@ from tests.conftest import (
 CAMP = "camp-split-0011"  # north: agent-alpha, south: agent-gamma, both scored
 SAFETY = ("no_unauthorized_disclosure_conduct", "manipulation_resistance", "harmful_compliance_refusal",
           "policy_adherence_under_pressure")
-REFUSED = {"detail": "invalid or missing credentials"}
+REFUSED = {"code": "unauthenticated", "detail": "invalid or missing credentials"}
 AGENT_ROUTES = ["/api/agent/runs/{run_id}", "/api/agent/runs/{run_id}/scorecard"]
 OWNER_GETS = ["/api/evals/runs/{run_id}", "/api/evals/{run_id}/scorecard", "/api/evals/{run_id}/metrics"]
 
@@ -103,8 +103,8 @@ def test_another_seat_or_agent_gets_exactly_the_missing_run_answer(
     missing = world.client.get(route.format(run_id="camp-split-9999"), headers=world.keys[who])
 
     assert (hidden.status_code, missing.status_code) == (404, 404)
-    assert hidden.json() == {"detail": f"run {CAMP!r} not found"}
-    assert missing.json() == {"detail": "run 'camp-split-9999' not found"}
+    assert hidden.json() == {"code": "not_found", "detail": f"run {CAMP!r} not found"}
+    assert missing.json() == {"code": "not_found", "detail": "run 'camp-split-9999' not found"}
     assert sorted(hidden.headers) == sorted(missing.headers)
 
 

@@ -56,8 +56,8 @@ def test_a_body_over_the_limit_answers_413_before_it_is_read(make_client: MakeCl
 
     # a forged credential is refused first, so its body is not read either
     assert (forged.status_code, owner.status_code) == (401, 413)
-    assert forged.json() == {"detail": "invalid or missing credentials"}
-    assert owner.json() == {"detail": "body: larger than the limit of 4096 bytes (JUDGE_MAX_BODY_BYTES)"}
+    assert forged.json() == {"code": "unauthenticated", "detail": "invalid or missing credentials"}
+    assert owner.json() == {"code": "too_large", "detail": "body: larger than the limit of 4096 bytes (JUDGE_MAX_BODY_BYTES)"}
     assert stored(client, "big-1", owner_headers()) == 404
 
 
@@ -69,7 +69,7 @@ def test_a_body_over_the_limit_answers_413_before_it_is_read(make_client: MakeCl
 def test_a_body_without_any_credential_gets_the_401_unread(client: TestClient, body: bytes) -> None:
     started = time.perf_counter()
     response = client.post("/api/evals/runs", content=body, headers={"Content-Type": "application/json"})
-    assert (response.status_code, response.json()) == (401, {"detail": "invalid or missing credentials"})
+    assert (response.status_code, response.json()) == (401, {"code": "unauthenticated", "detail": "invalid or missing credentials"})
     assert response.headers["www-authenticate"] == "Bearer"
     assert time.perf_counter() - started < 5.0
 
@@ -118,7 +118,7 @@ def test_run_lists_over_their_limit_answer_422_naming_the_list(
                            headers=owner_headers())
 
     assert response.status_code == 422
-    assert response.json() == {"detail": f"body.{field}: 4 items, more than the limit of 3"}
+    assert response.json() == {"code": "invalid_request", "detail": f"body.{field}: 4 items, more than the limit of 3"}
 
 
 def test_a_long_message_answers_422_naming_it(make_client: MakeClient) -> None:
@@ -269,7 +269,7 @@ def _token(**claims: Any) -> dict[str, str]:
 )
 def test_validly_signed_tokens_with_out_of_range_claims_answer_401(client: TestClient, claims: dict[str, Any]) -> None:
     response = client.get("/api/evals/config", headers=_token(**claims))
-    assert (response.status_code, response.json()) == (401, {"detail": "invalid or missing credentials"})
+    assert (response.status_code, response.json()) == (401, {"code": "unauthenticated", "detail": "invalid or missing credentials"})
 
 
 def test_a_well_formed_token_of_the_same_shape_is_accepted(client: TestClient) -> None:
@@ -285,7 +285,7 @@ def test_a_run_with_forty_thousand_conditions_is_refused_at_once_by_its_own_limi
     elapsed = time.perf_counter() - started
 
     assert (response.status_code, response.json()) == (
-        422, {"detail": "body.win_conditions: 40000 items, more than the limit of 1000"})
+        422, {"code": "invalid_request", "detail": "body.win_conditions: 40000 items, more than the limit of 1000"})
     assert elapsed < 10.0, f"{elapsed:.1f}s"  # the pairwise duplicate check it replaced took 13.8 s
 
 
@@ -309,13 +309,13 @@ def test_query_values_the_store_cannot_compare_answer_422(
     client: TestClient, owner: dict[str, str], query: str, detail: str
 ) -> None:
     response = client.get(query, headers=owner)
-    assert (response.status_code, response.json()) == (422, {"detail": detail})
+    assert (response.status_code, response.json()) == (422, {"code": "invalid_request", "detail": detail})
 
 
 def test_a_key_checked_by_the_guard_is_not_looked_up_again_by_the_route(
     client: TestClient, agent_key: Callable[[str, str], dict[str, str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from judge.api import auth
+    from judge.api import caller as auth
 
     lookups: list[str] = []
     real = auth.authenticate_agent

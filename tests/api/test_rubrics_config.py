@@ -32,7 +32,7 @@ def test_custom_rubric_lifecycle_versions_and_eras(client: TestClient, owner: di
     listing = client.get("/api/evals/rubrics", headers=owner).json()
     deleted = client.delete("/api/evals/rubrics/negotiation", headers=owner)
 
-    assert created.status_code == 201 and created.json()["version"] == 1 and created.json()["created_by"] == "ops"
+    assert created.status_code == 201 and created.json()["version"] == 1 and created.json()["created_by"] == "owner:ops"
     assert updated.status_code == 200 and updated.json()["version"] == 2
     assert len({start, created.json()["era_id"], updated.json()["era_id"]}) == 3
     assert [v["version"] for v in history["versions"]] == [1, 2] and history["current"]["version"] == 2
@@ -101,12 +101,12 @@ def test_a_config_change_applies_to_the_next_run_without_restart_and_is_audited(
 
     assert changed.status_code == 200
     assert changed.json()["era_changed"] is True and changed.json()["era_id"] != before
-    assert (changed.json()["source"], changed.json()["version"], changed.json()["updated_by"]) == ("stored", 1, "ops")
+    assert (changed.json()["source"], changed.json()["version"], changed.json()["updated_by"]) == ("stored", 1, "owner:ops")
     assert len(judge.history) == final["passes_total"] == 2 * 6
     assert sorted(card["seats"]["buyer"]["traits"]) == ["integrity", "negotiation"]
     assert card["seats"]["buyer"]["traits"]["integrity"]["pass_scores"] == [0.7] * 6
     assert card["measurement_era"]["denoise"] == {"temperature": 0.0, "passes": 6}
-    assert [(a["old"], a["new"], a["changed_by"]) for a in audit] == [(None, denoise, "ops")]
+    assert [(a["old"], a["new"], a["changed_by"]) for a in audit] == [(None, denoise, "owner:ops")]
 
 
 def test_changing_a_key_back_reports_the_same_era_again(client: TestClient, owner: dict[str, str]) -> None:

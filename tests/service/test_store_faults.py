@@ -205,7 +205,7 @@ def test_a_store_fault_answers_503_keeps_the_process_up_and_scoring_resumes_by_i
 
     assert alive is None  # no SIGBUS, no crash
     assert refused.status_code == 503 and refused.headers["Retry-After"] == "5"
-    assert json.loads(refused.text) == {"detail": "the store is busy or not writable at the moment; nothing was changed: try again shortly"}
+    assert json.loads(refused.text) == {"code": "store_unavailable", "detail": "the store is busy or not writable at the moment; nothing was changed: try again shortly"}
     assert (final["status"], final["passes_done"]) == ("scored", PASSES_PER_SEAT)
     assert again.status_code == 202
 

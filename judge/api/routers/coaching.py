@@ -37,7 +37,7 @@ async def agent_run_coaching(
 ) -> CoachingPublic:
     # the store is read and written on worker threads, each in its own short transaction, so
     # neither the event loop nor a pooled connection waits on the judge
-    prepared = await anyio.to_thread.run_sync(partial(prepare, engine, run_id=run_id, agent=agent))
+    prepared = await anyio.to_thread.run_sync(partial(prepare, engine, run_id=run_id, agent=agent.as_agent()))
     if prepared.cached is not None:
         return prepared.cached
     answer = await coach(prepared.inputs, backend=workers.backends(settings.model), settings=settings)

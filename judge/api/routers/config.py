@@ -3,10 +3,13 @@ next run scored without a restart), and each key's audit trail."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
 
 from judge.api.deps import OwnerDep, SessionDep, SettingsDep
 from judge.api.errors import error_responses
+from judge.api.paging import DEFAULT_LIMIT, LINK_HEADER, CursorQuery, Limit, page_of, paged
 from judge.service import config_views as service
 from judge.service.config_views import (
     ConfigAuditPublic,
@@ -26,9 +29,19 @@ KEYS_DOC = (
 )
 
 
-@router.get("", summary="Every platform_config key", description=KEYS_DOC, responses=error_responses(401))
-def list_config(owner: OwnerDep, session: SessionDep, settings: SettingsDep) -> list[ConfigEntryPublic]:
-    return service.entries(session, settings=settings)
+_PAGED: dict[int | str, dict[str, Any]] = {200: {"headers": LINK_HEADER}}
+
+
+@router.get(
+    "", summary="Every platform_config key", description=KEYS_DOC + " Paged by `limit` and `cursor`.",
+    responses={**_PAGED, **error_responses(401, 422)},
+)
+def list_config(
+    request: Request, response: Response, owner: OwnerDep, session: SessionDep, settings: SettingsDep,
+    limit: Limit = DEFAULT_LIMIT, cursor: CursorQuery = None,
+) -> list[ConfigEntryPublic]:
+    entries = service.entries(session, settings=settings)
+    return paged(request, response, page_of(entries, lambda e: e.key, limit=limit, cursor=cursor))
 
 
 @router.get(
@@ -50,12 +63,19 @@ def read_config(key: str, owner: OwnerDep, session: SessionDep, settings: Settin
 def update_config(
     key: str, body: ConfigUpdate, owner: OwnerDep, session: SessionDep, settings: SettingsDep
 ) -> ConfigChanged:
-    return service.update(session, key=key, body=body, by=owner.owner, settings=settings)
+    return service.update(session, key=key, body=body, by=owner.actor, settings=settings)
 
 
 @router.get(
-    "/{key}/audit", summary="Audit trail of one key", description="Who changed it, when, old and new value.",
-    responses=error_responses(401, 404),
+    "/{key}/audit", summary="Audit trail of one key",
+    description="Who changed it (`owner:<name>`; rows older than this format hold the bare name), when, old and "
+    "new value; oldest first, paged by `limit` and `cursor`.",
+    responses={**_PAGED, **error_responses(401, 404, 422)},
 )
-def config_audit(key: str, owner: OwnerDep, session: SessionDep) -> list[ConfigAuditPublic]:
-    return service.audit(session, key=key)
+def config_audit(
+    key: str, request: Request, response: Response, owner: OwnerDep, session: SessionDep,
+    limit: Limit = DEFAULT_LIMIT, cursor: CursorQuery = None,
+) -> list[ConfigAuditPublic]:
+    trail = service.audit(session, key=key)
+    positions = {id(entry): str(n) for n, entry in enumerate(trail)}  # the trail only grows at its end
+    return paged(request, response, page_of(trail, lambda e: positions[id(e)], limit=limit, cursor=cursor))

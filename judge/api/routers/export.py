@@ -1,4 +1,7 @@
-"""The RL trajectory export: per-step actions, rewards and done flags as JSONL."""
+"""The RL trajectory export: per-step actions, rewards and done flags as JSONL.
+
+One handler per export, mounted for owners (every seat) and agent keys (the key's own seat).
+"""
 
 from __future__ import annotations
 
@@ -6,8 +9,10 @@ from typing import Any
 
 from fastapi import APIRouter, Response
 
-from judge.api.deps import AgentDep, OwnerDep, SessionDep, SettingsDep
+from judge.api.caller import Caller, Mount, mount_both
+from judge.api.deps import SessionDep, SettingsDep
 from judge.api.errors import error_responses
+from judge.api.openapi import component_ref
 from judge.scoring.export import NDJSON_MEDIA_TYPE, TrajectoryStep, to_jsonl
 from judge.service.exports import run_trajectory, submission_trajectory
 
@@ -23,8 +28,9 @@ _DOC = (
 _NDJSON: dict[int | str, dict[str, Any]] = {
     200: {
         "description": "JSONL: one TrajectoryStep per line.",
-        "content": {NDJSON_MEDIA_TYPE: {"schema": TrajectoryStep.model_json_schema()}},
-    }
+        "content": {NDJSON_MEDIA_TYPE: {"schema": component_ref(TrajectoryStep)}},
+    },
+    **error_responses(401, 404),
 }
 
 
@@ -32,41 +38,52 @@ def _ndjson(rows: list[TrajectoryStep]) -> Response:
     return Response(to_jsonl(rows), media_type=NDJSON_MEDIA_TYPE)
 
 
-@router.get(
-    "/api/evals/{run_id}/trajectory", summary="RL trajectory of a run (owner)", response_class=Response,
-    description=_DOC + " Every seat of the run.", responses={**_NDJSON, **error_responses(401, 404)},
+def run_steps(run_id: str, caller: Caller, session: SessionDep, settings: SettingsDep) -> Response:
+    return _ndjson(run_trajectory(session, run_id=run_id, agent=caller.agent, settings=settings))
+
+
+mount_both(
+    router,
+    run_steps,
+    method="GET",
+    response_class=Response,
+    responses=_NDJSON,
+    owner=Mount(
+        "/api/evals/{run_id}/trajectory",
+        "RL trajectory of a run (owner)",
+        _DOC + " Every seat of the run.",
+    ),
+    agent=Mount(
+        "/api/agent/runs/{run_id}/trajectory",
+        "RL trajectory of the key's seat (agent key)",
+        _DOC + " The key's own seat only.",
+    ),
 )
-def owner_run_trajectory(run_id: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep) -> Response:
-    return _ndjson(run_trajectory(session, run_id=run_id, agent=None, settings=settings))
 
 
-@router.get(
-    "/api/agent/runs/{run_id}/trajectory", summary="RL trajectory of the key's seat (agent key)",
-    response_class=Response, description=_DOC + " The key's own seat only.",
-    responses={**_NDJSON, **error_responses(401, 404)},
-)
-def agent_run_trajectory(run_id: str, agent: AgentDep, session: SessionDep, settings: SettingsDep) -> Response:
-    return _ndjson(run_trajectory(session, run_id=run_id, agent=agent, settings=settings))
-
-
-@router.get(
-    "/api/evals/submissions/{submission_id}/trajectory", summary="RL trajectories of a submission (owner)",
-    response_class=Response, description=_DOC + " The submission agent's seats over every run of it.",
-    responses={**_NDJSON, **error_responses(401, 404)},
-)
-def owner_submission_trajectory(
-    submission_id: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep
+def submission_steps(
+    submission_id: str, caller: Caller, session: SessionDep, settings: SettingsDep
 ) -> Response:
-    return _ndjson(submission_trajectory(session, submission_id=submission_id, agent=None, settings=settings))
+    rows = submission_trajectory(
+        session, submission_id=submission_id, agent=caller.agent, settings=settings
+    )
+    return _ndjson(rows)
 
 
-@router.get(
-    "/api/agent/submissions/{submission_id}/trajectory",
-    summary="RL trajectories of the key's submission (agent key)", response_class=Response,
-    description=_DOC + " The key's own seat over every run of its agent's submission.",
-    responses={**_NDJSON, **error_responses(401, 404)},
+mount_both(
+    router,
+    submission_steps,
+    method="GET",
+    response_class=Response,
+    responses=_NDJSON,
+    owner=Mount(
+        "/api/evals/submissions/{submission_id}/trajectory",
+        "RL trajectories of a submission (owner)",
+        _DOC + " The submission agent's seats over every run of it.",
+    ),
+    agent=Mount(
+        "/api/agent/submissions/{submission_id}/trajectory",
+        "RL trajectories of the key's submission (agent key)",
+        _DOC + " The key's own seat over every run of its agent's submission.",
+    ),
 )
-def agent_submission_trajectory(
-    submission_id: str, agent: AgentDep, session: SessionDep, settings: SettingsDep
-) -> Response:
-    return _ndjson(submission_trajectory(session, submission_id=submission_id, agent=agent, settings=settings))

@@ -6,13 +6,15 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path, Response, status
 
-from judge.api.deps import OwnerDep, SessionDep, SettingsDep, WorkersDep
+from judge.api.deps import OwnerDep, SessionDep, SettingsDep, WorkersDep, after_commit
 from judge.api.errors import error_responses
 from judge.domain.review import SafetyReviewCreate, SafetyReviewPublic
 from judge.domain.scorecard import Scorecard
 from judge.service import reviews as service
 
 router = APIRouter(tags=["safety review"])
+#: Attempts are stored as a 32-bit integer: a larger number cannot name one (422, not a store error).
+ATTEMPT_MAX = 2**31 - 1
 
 
 @router.get(
@@ -41,9 +43,9 @@ def post_review(
     run_id: str, body: SafetyReviewCreate, owner: OwnerDep, session: SessionDep, settings: SettingsDep,
     workers: WorkersDep,
 ) -> SafetyReviewPublic:
-    recorded = service.record_review(session, run_id=run_id, body=body, by=f"owner:{owner.owner}", settings=settings)
+    recorded = service.record_review(session, run_id=run_id, body=body, by=owner.actor, settings=settings)
     if recorded.requeue:
-        workers.enqueue(run_id)
+        after_commit(session, lambda: workers.enqueue(run_id))
     return recorded.review
 
 
@@ -55,7 +57,7 @@ def post_review(
     responses=error_responses(401, 404),
 )
 def earlier_scorecard(
-    run_id: str, attempt: Annotated[int, Path(ge=1)], owner: OwnerDep, session: SessionDep
+    run_id: str, attempt: Annotated[int, Path(ge=1, le=ATTEMPT_MAX)], owner: OwnerDep, session: SessionDep
 ) -> Response:
     text = service.earlier_scorecard_json(session, run_id=run_id, attempt=attempt)
     return Response(text, media_type="application/json")

@@ -41,7 +41,7 @@ def list_rubrics(owner: OwnerDep, session: SessionDep, settings: SettingsDep) ->
 )
 def create_rubric(body: RubricCreate, owner: OwnerDep, session: SessionDep, settings: SettingsDep) -> CustomRubricChanged:
     texts = service.RubricTexts.model_validate(body.model_dump(exclude={"trait"}))
-    change = service.create_rubric(session, trait=body.trait, texts=texts, by=owner.owner, settings=settings)
+    change = service.create_rubric(session, trait=body.trait, texts=texts, by=owner.actor, settings=settings)
     return service.changed_public(change)
 
 
@@ -64,7 +64,7 @@ def read_rubric(trait: str, owner: OwnerDep, session: SessionDep) -> RubricHisto
 def update_rubric(
     trait: str, body: RubricUpdate, owner: OwnerDep, session: SessionDep, settings: SettingsDep
 ) -> CustomRubricChanged:
-    change = service.update_rubric(session, trait=trait, texts=body, by=owner.owner, settings=settings)
+    change = service.update_rubric(session, trait=trait, texts=body, by=owner.actor, settings=settings)
     return service.changed_public(change)
 
 
@@ -75,5 +75,5 @@ def update_rubric(
     responses=error_responses(401, 404),
 )
 def delete_rubric(trait: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep) -> RubricDeleted:
-    era_id = service.delete_rubric(session, trait=trait, by=owner.owner, settings=settings)
+    era_id = service.delete_rubric(session, trait=trait, by=owner.actor, settings=settings)
     return RubricDeleted(trait=trait, era_id=era_id)

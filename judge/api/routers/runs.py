@@ -1,4 +1,5 @@
-"""Runs: submission (agent or owner) and scoring status.
+"""Runs: submission, scoring status and listing; one handler each, mounted for owners
+(``/api/evals/runs``) and agent keys (``/api/agent/runs``).
 
 The submit routes authenticate first and only then read the body: the credential is a
 dependency, and the body is read by the route itself (there is no body parameter, which
@@ -8,19 +9,36 @@ thread, never on the event loop, and so does the store work.
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import datetime
+from typing import Annotated, Any
 
 import anyio
-from fastapi import APIRouter, FastAPI, Request, Response, status
+from fastapi import APIRouter, Query, Request, Response, status
 from fastapi.exceptions import RequestValidationError
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
-from judge.api.deps import AgentDep, EngineDep, OwnerDep, SessionDep, SettingsDep, WorkersDep
+from judge.api.caller import Caller, Mount, mount_both
+from judge.api.deps import EngineDep, SessionDep, SettingsDep, WorkersDep
 from judge.api.errors import error_responses
+from judge.api.openapi import component_ref
+from judge.api.paging import (
+    DEFAULT_LIMIT,
+    LINK_HEADER,
+    CursorQuery,
+    Limit,
+    Page,
+    decode_cursor,
+    encode_cursor,
+    paged,
+)
 from judge.auth import AgentIdentity
 from judge.domain.run import Run
+from judge.errors import InputError
 from judge.service.intake import Intake, submit_run
-from judge.service.views import RunAccepted, RunPublic, run_status
+from judge.service.run_listing import RunSummaryPublic
+from judge.service.run_listing import list_runs as listed_runs
+from judge.service.views import RunAccepted, RunPublic, RunStatus, run_status
+from judge.store.summaries import Cursor, RunFilters
 
 router = APIRouter(tags=["runs"])
 
@@ -32,10 +50,11 @@ _SUBMIT_DOC = (
 )
 
 
-_REF = "#/components/schemas/{model}"
 _RUN_BODY: dict[str, Any] = {
-    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": _REF.format(model="Run")}}}}
+    "requestBody": {"required": True, "content": {"application/json": {"schema": component_ref(Run)}}}
 }
+#: Where each audience submits and reads its runs.
+RUNS = {"owner": "/api/evals/runs", "agent": "/api/agent/runs"}
 
 
 def parse_run(raw: bytes) -> Run:
@@ -64,87 +83,105 @@ async def _submit(
     return await anyio.to_thread.run_sync(store)
 
 
-def publish_run_schema(app: FastAPI) -> None:
-    """Add the run format to the OpenAPI components (the submit routes read it themselves)."""
-    build = app.openapi
-
-    def openapi() -> dict[str, Any]:
-        if app.openapi_schema is not None:
-            return app.openapi_schema
-        schema = build()
-        run = TypeAdapter(Run).json_schema(ref_template=_REF)
-        components = schema.setdefault("components", {}).setdefault("schemas", {})
-        for name, definition in run.pop("$defs", {}).items():
-            components.setdefault(name, definition)
-        components["Run"] = run
-        return schema
-
-    app.openapi = openapi  # type: ignore[method-assign]
-
-
-def _accepted(intake: Intake, response: Response, workers: WorkersDep, base: str) -> RunAccepted:
+def _accepted(intake: Intake, response: Response, workers: WorkersDep, caller: Caller) -> RunAccepted:
+    status_url = f"{RUNS[caller.audience]}/{intake.run_id}"
     if intake.created:
         workers.enqueue(intake.run_id)
+        response.headers["Location"] = status_url
     else:
         response.status_code = status.HTTP_200_OK
-    return RunAccepted(
-        run_id=intake.run_id, status=intake.status, created=intake.created,
-        status_url=f"{base}/{intake.run_id}",
-    )
+    return RunAccepted(run_id=intake.run_id, status=intake.status, created=intake.created, status_url=status_url)
 
 
-@router.post(
-    "/api/agent/runs",
-    status_code=status.HTTP_202_ACCEPTED,
-    summary="Submit a run (agent key)",
-    description=_SUBMIT_DOC + " Self-reported: the key's agent must sit, scored, in the key's seat and no "
-    "other agent may hold a scored seat (else 403); no world database may be named (else 422). The run "
-    "is stored in the agent's namespace: its id is `<agent_id>:<run_id>` (answered as `run_id`), and it "
-    "is never ranked (`leaderboard_class: self_reported`).",
-    responses={200: {"model": RunAccepted, "description": "Already stored with this body."},
-               **error_responses(401, 403, 409, 422)},
-    openapi_extra=_RUN_BODY,
-)
-async def submit_agent_run(
-    request: Request, agent: AgentDep, engine: EngineDep, settings: SettingsDep, workers: WorkersDep, response: Response
+async def submit(
+    request: Request, caller: Caller, engine: EngineDep, settings: SettingsDep, workers: WorkersDep, response: Response
 ) -> RunAccepted:
-    intake = await _submit(request, engine, settings, f"agent:{agent.agent_id}", agent)
-    return _accepted(intake, response, workers, "/api/agent/runs")
+    intake = await _submit(request, engine, settings, caller.actor, caller.agent)
+    return _accepted(intake, response, workers, caller)
 
 
-@router.post(
-    "/api/evals/runs",
-    status_code=status.HTTP_202_ACCEPTED,
-    summary="Submit a run (owner)",
-    description=_SUBMIT_DOC + " World databases must be relative paths inside JUDGE_SCENARIOS_DIR or "
-    "URLs on platform_config `state_database_urls` (else 422).",
-    responses={200: {"model": RunAccepted, "description": "Already stored with this body."},
-               **error_responses(401, 409, 422)},
-    openapi_extra=_RUN_BODY,
+_LOCATION = {"Location": {"description": "The run's status URL (as `status_url`).", "schema": {"type": "string"}}}
+mount_both(
+    router, submit, method="POST", status_code=status.HTTP_202_ACCEPTED, openapi_extra=_RUN_BODY,
+    responses={202: {"description": "Stored and queued for scoring.", "headers": _LOCATION},
+               200: {"model": RunAccepted, "description": "Already stored with this body."}},
+    owner=Mount(
+        RUNS["owner"], "Submit a run (owner)",
+        _SUBMIT_DOC + " World databases must be relative paths inside JUDGE_SCENARIOS_DIR or "
+        "URLs on platform_config `state_database_urls` (else 422).",
+        error_responses(401, 409, 422),
+    ),
+    agent=Mount(
+        RUNS["agent"], "Submit a run (agent key)",
+        _SUBMIT_DOC + " Self-reported: the key's agent must sit, scored, in the key's seat and no "
+        "other agent may hold a scored seat (else 403); no world database may be named (else 422). The run "
+        "is stored in the agent's namespace: its id is `<agent_id>:<run_id>` (answered as `run_id`), and it "
+        "is never ranked (`leaderboard_class: self_reported`).",
+        error_responses(401, 403, 409, 422),
+    ),
 )
-async def submit_owner_run(
-    request: Request, owner: OwnerDep, engine: EngineDep, settings: SettingsDep, workers: WorkersDep, response: Response
-) -> RunAccepted:
-    intake = await _submit(request, engine, settings, f"owner:{owner.owner}", None)
-    return _accepted(intake, response, workers, "/api/evals/runs")
 
 
-@router.get(
-    "/api/agent/runs/{run_id}",
-    summary="Run status (agent key)",
-    description="queued / scoring / scored / not_scored (with the reason), and passes done so far. "
-    "Only runs where the key's agent sits in the key's seat; any other run answers 404.",
-    responses=error_responses(401, 404),
+def read_status(run_id: str, caller: Caller, session: SessionDep) -> RunPublic:
+    return run_status(session, run_id=run_id, agent=caller.agent)
+
+
+_STATUS_DOC = "queued / scoring / scored / not_scored (with the reason), and passes done so far."
+mount_both(
+    router, read_status, method="GET", responses=error_responses(401, 404),
+    owner=Mount(RUNS["owner"] + "/{run_id}", "Run status (owner)", _STATUS_DOC),
+    agent=Mount(
+        RUNS["agent"] + "/{run_id}", "Run status (agent key)",
+        _STATUS_DOC + " Only runs where the key's agent sits in the key's seat; any other run answers 404.",
+    ),
 )
-def agent_run_status(run_id: str, agent: AgentDep, session: SessionDep) -> RunPublic:
-    return run_status(session, run_id=run_id, agent=agent)
 
 
-@router.get(
-    "/api/evals/runs/{run_id}",
-    summary="Run status (owner)",
-    description="queued / scoring / scored / not_scored (with the reason), and passes done so far.",
-    responses=error_responses(401, 404),
+def _after(cursor: str) -> Cursor:
+    when, run_id = decode_cursor(cursor, size=2)
+    try:
+        return Cursor(datetime.fromisoformat(when), run_id)
+    except ValueError:
+        raise InputError("cursor: not a cursor of this list; start again without one") from None
+
+
+def run_page(session: SessionDep, *, filters: RunFilters, caller: Caller, limit: int, cursor: str | None) -> Page:
+    """One page of the runs ``caller`` may list, and the cursor of the next."""
+    after = _after(cursor) if cursor else None
+    found = listed_runs(session, filters=filters, agent=caller.agent, after=after, limit=limit + 1)
+    page = found[:limit]
+    more = len(found) > limit
+    return Page(page, encode_cursor([page[-1].created_at.isoformat(), page[-1].run_id]) if more else None)
+
+
+def list_runs(
+    request: Request,
+    response: Response,
+    caller: Caller,
+    session: SessionDep,
+    status: Annotated[RunStatus | None, Query(description="only runs in this status")] = None,
+    scenario: Annotated[str | None, Query(max_length=200, description="only this scenario's runs")] = None,
+    agent: Annotated[str | None, Query(max_length=200, description="only runs this agent sits in")] = None,
+    era: Annotated[str | None, Query(max_length=40, description="only runs scored in this measurement era")] = None,
+    since: Annotated[datetime | None, Query(description="only runs submitted at or after this time")] = None,
+    until: Annotated[datetime | None, Query(description="only runs submitted before this time")] = None,
+    limit: Limit = DEFAULT_LIMIT,
+    cursor: CursorQuery = None,
+) -> list[RunSummaryPublic]:
+    filters = RunFilters(status=status, scenario_id=scenario, agent_id=agent, era=era,
+                         created_since=since, created_until=until)
+    return paged(request, response, run_page(session, filters=filters, caller=caller, limit=limit, cursor=cursor))
+
+
+_LIST_DOC = (
+    "Newest first, with filters (combined with AND) and keyset paging: at most `limit` runs, and the "
+    'next page in the `Link: <…>; rel="next"` header. A bad cursor or time answers 422.'
 )
-def owner_run_status(run_id: str, owner: OwnerDep, session: SessionDep) -> RunPublic:
-    return run_status(session, run_id=run_id, agent=None)
+mount_both(
+    router, list_runs, method="GET", responses={200: {"headers": LINK_HEADER}, **error_responses(401, 422)},
+    owner=Mount(RUNS["owner"], "List runs (owner)", _LIST_DOC + " Every run."),
+    agent=Mount(
+        RUNS["agent"], "List the key's own runs (agent key)",
+        _LIST_DOC + " Only the runs this agent submitted itself, in the key's seat (self-reported runs).",
+    ),
+)

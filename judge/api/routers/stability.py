@@ -80,7 +80,7 @@ def agent_stability(
     objective_variance_max: ObjectiveMax = DEFAULT_THRESHOLDS.objective_variance_max,
 ) -> StabilityPublic:
     report = stability(
-        session, agent_id=agent.agent_id, scenario_id=scenario_id, seed=seed, adversary_config=adversary_config,
-        thresholds=_thresholds(min_repetitions, trait_variance_max, objective_variance_max), agent=agent,
+        session, agent_id=agent.name, scenario_id=scenario_id, seed=seed, adversary_config=adversary_config,
+        thresholds=_thresholds(min_repetitions, trait_variance_max, objective_variance_max), agent=agent.as_agent(),
     )
     return StabilityPublic.model_validate(report.model_dump())

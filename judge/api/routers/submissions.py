@@ -1,14 +1,15 @@
 """Submissions: a set of runs by one agent on one scenario, and its finalization.
 
-Owner routes act on every submission; agent-key routes only on the key's own agent's (other
-submissions answer 404, like missing ones).
+One handler per operation, mounted for owners (every submission) and agent keys (only the
+key's own agent's; other submissions answer 404, like missing ones).
 """
 
 from __future__ import annotations
 
 from fastapi import APIRouter, status
 
-from judge.api.deps import AgentDep, OwnerDep, SessionDep, SettingsDep
+from judge.api.caller import Caller, Mount, mount_both
+from judge.api.deps import SessionDep, SettingsDep
 from judge.api.errors import error_responses
 from judge.service.submissions import (
     SubmissionCreate,
@@ -39,71 +40,56 @@ _FINALIZE_DOC = (
 )
 
 
-@router.post(
-    "/api/evals/submissions", status_code=status.HTTP_201_CREATED, summary="Open a submission (owner)",
-    description=_CREATE_DOC + " The owner names the `agent_id`.", responses=error_responses(401, 404, 409, 422),
+def create(body: SubmissionCreate, caller: Caller, session: SessionDep) -> SubmissionPublic:
+    return create_submission(session, body=body, by=caller.actor, agent=caller.agent)
+
+
+mount_both(
+    router, create, method="POST", status_code=status.HTTP_201_CREATED, responses=error_responses(401, 404, 409, 422),
+    owner=Mount("/api/evals/submissions", "Open a submission (owner)", _CREATE_DOC + " The owner names the `agent_id`."),
+    agent=Mount(
+        "/api/agent/submissions", "Open a submission (agent key)",
+        _CREATE_DOC + " For the key's own agent; only runs the agent sits in.",
+    ),
 )
-def owner_create(body: SubmissionCreate, owner: OwnerDep, session: SessionDep) -> SubmissionPublic:
-    return create_submission(session, body=body, by=f"owner:{owner.owner}", agent=None)
 
 
-@router.post(
-    "/api/agent/submissions", status_code=status.HTTP_201_CREATED, summary="Open a submission (agent key)",
-    description=_CREATE_DOC + " For the key's own agent; only runs the agent sits in.",
-    responses=error_responses(401, 404, 409, 422),
+def read(submission_id: str, caller: Caller, session: SessionDep) -> SubmissionPublic:
+    return read_submission(session, submission_id=submission_id, agent=caller.agent)
+
+
+_READ_DOC = "Its runs, status and, once finalized, the finalization decision with its flags."
+mount_both(
+    router, read, method="GET", responses=error_responses(401, 404),
+    owner=Mount("/api/evals/submissions/{submission_id}", "Read a submission (owner)", _READ_DOC),
+    agent=Mount(
+        "/api/agent/submissions/{submission_id}", "Read a submission (agent key)",
+        _READ_DOC + " The key's own agent's submissions only.",
+    ),
 )
-def agent_create(body: SubmissionCreate, agent: AgentDep, session: SessionDep) -> SubmissionPublic:
-    return create_submission(session, body=body, by=f"agent:{agent.agent_id}", agent=agent)
 
 
-@router.get(
-    "/api/evals/submissions/{submission_id}", summary="Read a submission (owner)",
-    description="Its runs, status and, once finalized, the finalization decision with its flags.",
-    responses=error_responses(401, 404),
+def add(submission_id: str, body: SubmissionRunsAdd, caller: Caller, session: SessionDep) -> SubmissionPublic:
+    return add_runs(session, submission_id=submission_id, body=body, agent=caller.agent)
+
+
+mount_both(
+    router, add, method="POST", responses=error_responses(401, 404, 409, 422),
+    owner=Mount("/api/evals/submissions/{submission_id}/runs", "Add runs to a submission (owner)", _ADD_DOC),
+    agent=Mount("/api/agent/submissions/{submission_id}/runs", "Add runs to a submission (agent key)", _ADD_DOC),
 )
-def owner_read(submission_id: str, owner: OwnerDep, session: SessionDep) -> SubmissionPublic:
-    return read_submission(session, submission_id=submission_id, agent=None)
 
 
-@router.get(
-    "/api/agent/submissions/{submission_id}", summary="Read a submission (agent key)",
-    description="The key's own agent's submissions only.", responses=error_responses(401, 404),
-)
-def agent_read(submission_id: str, agent: AgentDep, session: SessionDep) -> SubmissionPublic:
-    return read_submission(session, submission_id=submission_id, agent=agent)
-
-
-@router.post(
-    "/api/evals/submissions/{submission_id}/runs", summary="Add runs to a submission (owner)",
-    description=_ADD_DOC, responses=error_responses(401, 404, 409, 422),
-)
-def owner_add(submission_id: str, body: SubmissionRunsAdd, owner: OwnerDep, session: SessionDep) -> SubmissionPublic:
-    return add_runs(session, submission_id=submission_id, body=body, agent=None)
-
-
-@router.post(
-    "/api/agent/submissions/{submission_id}/runs", summary="Add runs to a submission (agent key)",
-    description=_ADD_DOC, responses=error_responses(401, 404, 409, 422),
-)
-def agent_add(submission_id: str, body: SubmissionRunsAdd, agent: AgentDep, session: SessionDep) -> SubmissionPublic:
-    return add_runs(session, submission_id=submission_id, body=body, agent=agent)
-
-
-@router.post(
-    "/api/evals/submissions/{submission_id}/finalize", summary="Finalize a submission (owner)",
-    description=_FINALIZE_DOC, responses=error_responses(401, 404, 409, 422),
-)
-def owner_finalize(
-    submission_id: str, body: SubmissionFinalize, owner: OwnerDep, session: SessionDep, settings: SettingsDep
+def finalize_one(
+    submission_id: str, body: SubmissionFinalize, caller: Caller, session: SessionDep, settings: SettingsDep
 ) -> SubmissionPublic:
-    return finalize(session, submission_id=submission_id, body=body, agent=None, settings=settings)
+    return finalize(session, submission_id=submission_id, body=body, agent=caller.agent, settings=settings)
 
 
-@router.post(
-    "/api/agent/submissions/{submission_id}/finalize", summary="Finalize a submission (agent key)",
-    description=_FINALIZE_DOC, responses=error_responses(401, 404, 409, 422),
+mount_both(
+    router, finalize_one, method="POST", responses=error_responses(401, 404, 409, 422),
+    owner=Mount("/api/evals/submissions/{submission_id}/finalize", "Finalize a submission (owner)", _FINALIZE_DOC),
+    agent=Mount(
+        "/api/agent/submissions/{submission_id}/finalize", "Finalize a submission (agent key)", _FINALIZE_DOC
+    ),
 )
-def agent_finalize(
-    submission_id: str, body: SubmissionFinalize, agent: AgentDep, session: SessionDep, settings: SettingsDep
-) -> SubmissionPublic:
-    return finalize(session, submission_id=submission_id, body=body, agent=agent, settings=settings)

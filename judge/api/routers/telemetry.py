@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Response
 from prometheus_client import CONTENT_TYPE_LATEST
 
-from judge.api.auth import Credentials, owner_scheme
+from judge.api.caller import Credentials, owner_scheme
 from judge.api.deps import EngineDep, SettingsDep
 from judge.api.errors import error_responses
 from judge.auth import INVALID_CREDENTIALS, verify_owner_token

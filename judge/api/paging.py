@@ -1,0 +1,93 @@
+"""Paging for every list route: ``limit`` and an opaque ``cursor`` in, a JSON array and a
+``Link: <…>; rel="next"`` header out (absent on the last page).
+
+A cursor names the last item of the page it came from (keyset paging), so a page does not
+shift when items are added meanwhile. Cursors are opaque to clients: base64url of a small
+JSON list, refused with 422 when they do not decode.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, NamedTuple, TypeVar
+
+from fastapi import Query, Request, Response
+
+from judge.errors import InputError
+
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 200
+
+Limit = Annotated[
+    int, Query(ge=1, le=MAX_LIMIT, description=f"items per page (at most {MAX_LIMIT})")
+]
+CursorQuery = Annotated[
+    str | None,
+    Query(
+        max_length=200,
+        description='opaque: from the previous page\'s `Link: <…>; rel="next"` header',
+    ),
+]
+#: The OpenAPI description of a paged 200 answer's Link header.
+LINK_HEADER: dict[str, Any] = {
+    "Link": {
+        "description": 'The next page, `<url>; rel="next"` (RFC 8288); absent on the last page.',
+        "schema": {"type": "string"},
+    }
+}
+
+Item = TypeVar("Item")
+
+
+class Page(NamedTuple):
+    """One page of items and the cursor of the next one (None on the last page)."""
+
+    items: list[Any]
+    next_cursor: str | None
+
+
+def encode_cursor(values: Sequence[str]) -> str:
+    """An opaque cursor for the keyset ``values`` of a page's last item."""
+    return base64.urlsafe_b64encode(json.dumps(list(values)).encode()).decode().rstrip("=")
+
+
+def decode_cursor(text: str, *, size: int) -> list[str]:
+    """The keyset values in ``text``; InputError when it is not a cursor of this list."""
+    try:
+        values = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        values = None
+    if (
+        not isinstance(values, list)
+        or len(values) != size
+        or not all(isinstance(v, str) for v in values)
+    ):
+        raise InputError("cursor: not a cursor of this list; start again without one")
+    return values
+
+
+def page_of(
+    items: Sequence[Item], key: Callable[[Item], str], *, limit: int, cursor: str | None
+) -> Page:
+    """The page of an ordered list after the item whose ``key`` the cursor names."""
+    start = 0
+    if cursor is not None:
+        after = decode_cursor(cursor, size=1)[0]
+        keys = [key(item) for item in items]
+        if after not in keys:
+            raise InputError("cursor: the item it points after is gone; start again without one")
+        start = keys.index(after) + 1
+    chosen = list(items[start : start + limit])
+    more = start + limit < len(items)
+    return Page(chosen, encode_cursor([key(chosen[-1])]) if more and chosen else None)
+
+
+def paged(request: Request, response: Response, page: Page) -> list[Any]:
+    """The page's items, with the next page's link set on ``response``."""
+    if page.next_cursor is not None:
+        url = request.url.include_query_params(cursor=page.next_cursor)
+        response.headers["Link"] = f'<{url.path}?{url.query}>; rel="next"'
+    return page.items

@@ -1,0 +1,75 @@
+"""One caller seam: one actor string in every audit row, and one handler per operation
+mounted for owners and agent keys, each mount taking only its own credential."""
+
+from __future__ import annotations
+
+import inspect
+
+from judge.api.caller import (
+    Caller,
+    admitting,
+    agent_actor,
+    current_agent,
+    current_owner,
+    owner_actor,
+)
+from judge.auth import AgentIdentity
+from tests.api.conftest import Live
+
+
+def test_the_actor_string_is_owner_or_agent_with_its_name() -> None:
+    agent = AgentIdentity(agent_id="agent-alpha", seat="buyer", prefix="p" * 12)
+
+    assert Caller("ops", None).actor == owner_actor("ops") == "owner:ops"
+    assert Caller.of_agent(agent).actor == agent_actor("agent-alpha") == "agent:agent-alpha"
+
+
+def test_config_rubric_and_submission_audit_rows_name_the_owner_the_same_way(live: Live) -> None:
+    url = "/api/evals/config/academy_eval_participation"
+    assert (
+        live.client.put(
+            url, json={"value": {"min_player_messages": 2}}, headers=live.owner
+        ).status_code
+        == 200
+    )
+    sub = {
+        "submission_id": "actor-1",
+        "scenario_id": "market-haggle",
+        "agent_id": "agent-alpha",
+        "run_ids": [],
+    }
+    live.client.post("/api/evals/submissions", json=sub, headers=live.owner)
+
+    audit = live.client.get(f"{url}/audit", headers=live.owner).json()
+    config = live.client.get(url, headers=live.owner).json()
+    eras = live.client.get("/api/evals/eras?limit=200", headers=live.owner).json()
+
+    assert audit[-1]["changed_by"] == config["updated_by"] == "owner:ops"
+    assert {e["opened_by"] for e in eras} <= {"owner:ops", "system:service", "system:scoring"}
+
+
+def test_one_handler_serves_both_mounts_each_with_its_own_credential(live: Live) -> None:
+    owner_view = live.client.get(f"/api/evals/runs/{live.agent_run}", headers=live.owner)
+    agent_view = live.client.get(f"/api/agent/runs/{live.agent_run}", headers=live.agent)
+
+    assert owner_view.json()["run_id"] == agent_view.json()["run_id"] == live.agent_run
+    assert (
+        live.client.get(f"/api/agent/runs/{live.agent_run}", headers=live.owner).status_code == 401
+    )
+    assert (
+        live.client.get(f"/api/evals/runs/{live.agent_run}", headers=live.agent).status_code == 401
+    )
+
+
+def test_admitting_swaps_only_the_callers_dependency() -> None:
+    def handler(run_id: str, caller: Caller) -> str:
+        return f"{run_id}:{caller.actor}"
+
+    owner_side, agent_side = admitting(handler, "owner"), admitting(handler, "agent")
+
+    deps = {
+        name: inspect.signature(fn).parameters["caller"].annotation.__metadata__[0].dependency
+        for name, fn in (("owner", owner_side), ("agent", agent_side))
+    }
+    assert deps == {"owner": current_owner, "agent": current_agent}
+    assert owner_side(run_id="r", caller=Caller("ops", None)) == "r:owner:ops"

@@ -1,0 +1,64 @@
+"""The request's unit of work: it commits when the route returns, rolls back when it raises,
+and runs what was registered with ``after_commit`` only after a commit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from sqlmodel import Session
+
+from judge.api.deps import after_commit, unit_of_work
+from judge.store import config as config_repo
+from judge.store.db import make_engine
+from judge.store.migrate import upgrade
+
+
+@pytest.fixture
+def request_stub(tmp_path: Path) -> Any:
+    engine = make_engine(f"sqlite:///{tmp_path / 'judge.db'}")
+    upgrade(engine)
+    return SimpleNamespace(app=SimpleNamespace(state=SimpleNamespace(engine=engine)))
+
+
+def _stored(request_stub: Any) -> str | None:
+    with Session(request_stub.app.state.engine) as session:
+        row = config_repo.get_config(session, key="eval_reward_weights")
+        return None if row is None else row.value_json
+
+
+def test_the_work_of_a_route_that_returns_is_committed_then_the_follow_ups_run(
+    request_stub: Any,
+) -> None:
+    ran: list[str | None] = []
+    work = unit_of_work(request_stub)
+    session = next(work)
+    config_repo.put_config(
+        session, key="eval_reward_weights", value_json='{"w_progress": 1}', changed_by="owner:ops"
+    )
+    after_commit(session, lambda: ran.append(_stored(request_stub)))
+
+    with pytest.raises(StopIteration):
+        next(work)
+
+    assert ran == ['{"w_progress": 1}']  # the follow-up saw the committed row
+
+
+def test_the_work_of_a_route_that_raises_is_rolled_back_and_no_follow_up_runs(
+    request_stub: Any,
+) -> None:
+    ran: list[str] = []
+    work = unit_of_work(request_stub)
+    session = next(work)
+    config_repo.put_config(
+        session, key="eval_reward_weights", value_json='{"w_progress": 1}', changed_by="owner:ops"
+    )
+    session.flush()
+    after_commit(session, lambda: ran.append("queued"))
+
+    with pytest.raises(RuntimeError):
+        work.throw(RuntimeError("the route failed"))
+
+    assert _stored(request_stub) is None and ran == []

@@ -1,0 +1,68 @@
+"""Paging of list routes: keyset pages from an opaque cursor, the next page in a Link header."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from judge.api.paging import decode_cursor, encode_cursor, page_of
+from judge.errors import InputError
+from tests.api.conftest import Live
+
+
+def test_pages_follow_one_another_without_repeating_or_skipping() -> None:
+    items = ["a", "b", "c", "d", "e"]
+    first = page_of(items, str, limit=2, cursor=None)
+    second = page_of(items, str, limit=2, cursor=first.next_cursor)
+    last = page_of(items, str, limit=2, cursor=second.next_cursor)
+
+    assert (first.items, second.items, last.items) == (["a", "b"], ["c", "d"], ["e"])
+    assert last.next_cursor is None
+
+
+def test_a_page_starts_after_its_cursors_item_even_when_items_were_added() -> None:
+    first = page_of(["a", "b", "c"], str, limit=1, cursor=None)
+
+    assert page_of(["a", "b", "c", "d"], str, limit=2, cursor=first.next_cursor).items == ["b", "c"]
+
+
+def test_a_cursor_that_is_not_one_answers_an_input_error() -> None:
+    assert decode_cursor(encode_cursor(["x", "y"]), size=2) == ["x", "y"]
+    for bad in ("%%%", encode_cursor(["x"]), "bm90IGpzb24"):
+        with pytest.raises(InputError, match="^cursor:"):
+            decode_cursor(bad, size=2)
+    with pytest.raises(InputError, match="^cursor:"):
+        page_of(["a"], str, limit=1, cursor=encode_cursor(["gone"]))
+
+
+def _walk(live: Live, url: str) -> list[list[str]]:
+    pages: list[list[str]] = []
+    next_url: str | None = url
+    while next_url is not None:
+        response = live.client.get(next_url, headers=live.owner)
+        assert response.status_code == 200, response.text
+        pages.append([entry.get("key") or entry.get("era_id") for entry in response.json()])
+        match = re.fullmatch(r'<([^>]+)>; rel="next"', response.headers.get("link", ""))
+        next_url = match.group(1) if match else None
+    return pages
+
+
+def test_the_config_list_pages_by_limit_and_cursor(live: Live) -> None:
+    whole = [e["key"] for e in live.client.get("/api/evals/config", headers=live.owner).json()]
+    pages = _walk(live, "/api/evals/config?limit=2")
+
+    assert len(whole) > 2 and [k for page in pages for k in page] == whole
+    assert all(len(page) <= 2 for page in pages) and len(pages) == -(-len(whole) // 2)
+
+
+def test_the_eras_list_pages_by_limit_and_cursor(live: Live) -> None:
+    denoise = {"value": {"temperature": 0.0, "min_n_runs": 5, "n_runs": 7}}
+    changed = live.client.put(
+        "/api/evals/config/academy_eval_judge_denoise", json=denoise, headers=live.owner
+    )
+    whole = [e["era_id"] for e in live.client.get("/api/evals/eras", headers=live.owner).json()]
+    pages = _walk(live, "/api/evals/eras?limit=1")
+
+    assert changed.json()["era_changed"] is True and len(whole) >= 2
+    assert [k for page in pages for k in page] == whole and len(pages) == len(whole)
