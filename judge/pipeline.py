@@ -20,7 +20,8 @@ from judge.domain.run import Run
 from judge.domain.scenario import Scenario
 from judge.domain.scorecard import Scorecard, SeatScorecard
 from judge.judging.backends import JudgeBackend
-from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE, backend_for
+from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
+from judge.judging.providers import backend_for
 from judge.judging.runner import RunnerConfig, pass_specs, run_passes
 from judge.scoring.composite import composite_score
 from judge.scoring.era import measurement_era

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -30,9 +29,11 @@ from judge.calibration.runner import PassStore, judge_items_sync
 from judge.catalog import default_rubric_set
 from judge.cli import imports
 from judge.domain.config import DenoiseConfig, MeasurementSettings
-from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE, backend_for
+from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
+from judge.judging.providers import backend_for
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import ScoringOptions
+from judge.settings import judge_model_settings
 
 
 def register(sub: Any) -> None:
@@ -98,7 +99,7 @@ def scoring_options(args: argparse.Namespace) -> ScoringOptions:
     if args.passes < 1 or args.concurrency < 1:
         raise CalibrationSetError("--passes and --concurrency must be at least 1")
     return ScoringOptions(
-        judge_model=args.judge or os.environ.get("JUDGE_MODEL") or EMBEDDED_MODEL,
+        judge_model=judge_model_settings(model=args.judge).model,
         runner=RunnerConfig(concurrency=args.concurrency),
         settings=MeasurementSettings(denoise=DenoiseConfig(n_runs=args.passes, min_n_runs=args.passes)),
     )
