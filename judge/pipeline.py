@@ -79,7 +79,7 @@ def seat_scorecard(
     results = {
         t: trait_result(t, [p for p in passes if p.trait == t], rubrics, floor) for t in rubrics.rubrics
     }
-    composite = composite_score(results)
+    composite = composite_score(results, left_out=rubrics.capability_left_out)
     return SeatScorecard(
         seat=seat,
         agent_id=run.agent_of(seat),

@@ -56,7 +56,7 @@ class JudgeModelSettings(BaseSettings):
     @model_validator(mode="after")
     def _test_judge_needs_dev_mode(self) -> JudgeModelSettings:
         if (reason := refusal(self.model, dev_mode=self.dev_mode)) is not None:
-            raise ValueError(f"JUDGE_MODEL: {reason}")
+            raise ValueError(reason)
         return self
 
 

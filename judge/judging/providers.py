@@ -115,7 +115,7 @@ def refusal(model: str, *, dev_mode: bool) -> str | None:
     if provider.dev_only and not dev_mode:
         return (
             f"judge model {model!r} is a test-only judge ({provider.name}) that never really scores "
-            "a run; set a real judge model, or JUDGE_DEV_MODE=1 for local development"
+            "a run; it only works with JUDGE_DEV_MODE=1 (local development): set a real judge model"
         )
     return None
 

@@ -15,7 +15,7 @@ def scripted(monkeypatch: pytest.MonkeyPatch) -> ScriptedBackend:
         return verdict(0.9 if request.label == "negotiation" else 0.5, [2])
 
     backend = ScriptedBackend(by_trait, model="scripted")
-    monkeypatch.setattr("judge.pipeline.backend_for", lambda model: backend)
+    monkeypatch.setattr("judge.cli.score.backend_for", lambda model: backend)
     return backend
 
 
@@ -52,10 +52,11 @@ def test_readable_output_marks_the_gated_seat(scripted: ScriptedBackend, capsys:
     assert "GATED: 2 messages < min_player_messages 5" in out
 
 
-def test_several_files_give_a_list(scripted: ScriptedBackend, capsys: Any) -> None:
+def test_several_files_give_one_json_line_each(scripted: ScriptedBackend, capsys: Any) -> None:
     files = [str(EXAMPLES / n) for n in ("haggle.json", "two_seats_partial_credit.json")]
     main(["score", *files, "--json", "--no-progress"])
-    cards = json.loads(capsys.readouterr().out)
+    lines = capsys.readouterr().out.splitlines()
+    cards = [json.loads(line) for line in lines]
     assert [c["run_id"] for c in cards] == ["haggle-0007", "camp-split-0011"]
     assert set(cards[1]["seats"]) == {"north", "south"}
 

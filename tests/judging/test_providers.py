@@ -76,7 +76,7 @@ def test_the_settings_refuse_a_test_judge_by_the_same_rule(monkeypatch: pytest.M
     monkeypatch.delenv("JUDGE_DEV_MODE", raising=False)
     monkeypatch.setenv("JUDGE_MODEL", "scripted/0.7")
     with pytest.raises(
-        ConfigError, match="JUDGE_MODEL: judge model 'scripted/0.7' is a test-only judge"
+        ConfigError, match="judge model 'scripted/0.7' is a test-only judge"
     ):
         judge_model_settings()
     assert judge_model_settings(dev_mode=True).model == "scripted/0.7"
