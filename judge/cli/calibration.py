@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -132,7 +133,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
 def judge_with_progress(
     items: list[CalibrationItem], traits: list[str], options: ScoringOptions, store: Path, *, show: bool
 ) -> JudgedPasses:
-    with progress_bar(show, "calibrate") as bar:
+    # stdout is for the command's own output; a library's prints go to stderr
+    with progress_bar(show, "calibrate") as bar, contextlib.redirect_stdout(sys.stderr):
         return judge_items_sync(
             items, rubrics=default_rubric_set().select(traits), options=options,
             backend=backend_for(options.judge_model), store=PassStore(store, options.judge_model),

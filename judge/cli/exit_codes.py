@@ -47,8 +47,8 @@ EXIT_CODE_DOCS: dict[ExitCode, ExitCodeDoc] = {
         "One line, `judge: error: internal error: TYPE: message (run with --debug for the traceback)`.",
     ),
     ExitCode.BROKEN_PIPE: ExitCodeDoc(
-        "The reader of stdout went away (`judge score ... | head`): the command stops quietly, "
-        "as a process ended by SIGPIPE does (128 + 13).",
+        "The reader of stdout went away (`head` took what it wanted and closed the pipe): the command "
+        "stops quietly, as a process ended by SIGPIPE does (128 + 13).",
         "Nothing more; no traceback.",
     ),
 }
