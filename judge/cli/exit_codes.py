@@ -3,6 +3,7 @@ copied word for word into docs/ci.md (a test compares the two)."""
 
 from __future__ import annotations
 
+import textwrap
 from enum import IntEnum
 from typing import NamedTuple
 
@@ -57,7 +58,7 @@ EXIT_CODE_DOCS: dict[ExitCode, ExitCodeDoc] = {
 def exit_code_epilog() -> str:
     """The table as plain text, for ``judge --help``."""
     lines = ["exit codes:"]
-    lines += [
-        f"  {int(code):>3}  {doc.meaning.replace('`', '')}" for code, doc in EXIT_CODE_DOCS.items()
-    ]
+    for code, doc in EXIT_CODE_DOCS.items():
+        text = f"  {int(code):>3}  {doc.meaning.replace('`', '')}"
+        lines.append(textwrap.fill(text, width=88, subsequent_indent=" " * 7))
     return "\n".join(lines)
