@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from judge.domain.rubric import Rubric, TraitPack
 from judge.errors import RubricError, describe_validation_error
@@ -59,6 +59,10 @@ class RubricSet(BaseModel):
 
     rubrics: dict[str, Rubric]
     packs: dict[str, Literal["capability", "safety"]]
+    capability_left_out: tuple[str, ...] = Field(
+        default=(), description="capability traits deliberately not judged (judge score --traits); "
+        "the composite is then withheld",
+    )
 
     @property
     def hashes(self) -> dict[str, str]:
@@ -74,13 +78,25 @@ class RubricSet(BaseModel):
         if unknown:
             raise RubricError(f"custom rubrics for unknown traits: {unknown}")
         merged = {**self.rubrics, **{k: r.model_copy(update={"source": "custom"}) for k, r in custom.items()}}
-        return RubricSet(rubrics=merged, packs=self.packs)
+        return self.model_copy(update={"rubrics": merged})
 
     def select(self, traits: list[str]) -> RubricSet:
         unknown = sorted(set(traits) - set(self.rubrics))
         if unknown:
             raise RubricError(f"unknown traits: {unknown}; known: {sorted(self.rubrics)}")
         return RubricSet(rubrics={t: self.rubrics[t] for t in traits}, packs={t: self.packs[t] for t in traits})
+
+    def only(self, traits: list[str]) -> RubricSet:
+        """Just ``traits``, remembering the capability traits left out: the composite is the
+        mean of every capability trait, so it is then withheld, never computed from part of
+        the pack.
+
+        Raises:
+            RubricError: an unknown trait (the message lists the known ones).
+        """
+        chosen = self.select(traits)
+        left_out = tuple(t for t, pack in self.packs.items() if pack == "capability" and t not in chosen.rubrics)
+        return chosen.model_copy(update={"capability_left_out": left_out})
 
 
 def load_rubric_set(root: Path | None = None) -> RubricSet:

@@ -5,6 +5,7 @@ prints its message and exits non-zero, the API maps each branch to a status code
 
     JudgeError
     ├── InputError                  bad input from a user: 400 / 422, CLI exit 2
+    │   ├── InputErrors             several inputs bad at once (every bad run file), one message each
     │   ├── RunFormatError          a run file that does not match the run format
     │   ├── RubricError             a rubric or trait pack that does not validate
     │   ├── ConfigError             a setting or platform_config value that is not allowed
@@ -34,6 +35,19 @@ class JudgeError(Exception):
 
 class InputError(JudgeError):
     """The user's input is wrong; the message says what to change."""
+
+
+class InputErrors(InputError):
+    """Several inputs are wrong at once; each keeps its own message (the CLI prints one line
+    per problem, so every bad file is named in one go).
+
+    Attributes:
+        problems: the error of each bad input, in input order.
+    """
+
+    def __init__(self, problems: list[InputError]) -> None:
+        super().__init__("\n".join(str(p) for p in problems))
+        self.problems = problems
 
 
 class RunFormatError(InputError):

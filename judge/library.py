@@ -11,10 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from judge.domain.run import Run, parse_run, parse_run_json
-from judge.errors import ConfigError, RunFormatError
+from judge.errors import RunFormatError
 from judge.judging.backends import JudgeBackend
-
-_TRUE = {"1", "true", "yes", "on"}
+from judge.judging.providers import backend_for, provider_for
 
 
 def load_run(source: str | os.PathLike[str] | Mapping[str, Any]) -> Run:
@@ -38,26 +37,17 @@ def load_run(source: str | os.PathLike[str] | Mapping[str, Any]) -> Run:
     return parse_run_json(text, source=str(path))
 
 
-def dev_mode() -> bool:
-    """Whether ``JUDGE_DEV_MODE`` is set to a true value in the environment."""
-    return os.environ.get("JUDGE_DEV_MODE", "").strip().lower() in _TRUE
-
-
 def judge_backend(model: str) -> JudgeBackend | None:
     """The backend for a model id when it needs special handling, else None (litellm).
 
-    ``scripted/<score>`` is the test judge of :mod:`judge.testing`; it answers every call
-    with one score and is accepted only with ``JUDGE_DEV_MODE=1``, so a typo in a real run
-    can never silently score with it.
+    Which provider a model id belongs to is decided by :mod:`judge.judging.providers`;
+    ``scripted/<score>`` is the test judge of :mod:`judge.judging.scripted`, which answers
+    every call with one score and is accepted only with ``JUDGE_DEV_MODE=1``, so a typo in
+    a real run can never silently score with it.
 
     Raises:
         ConfigError: a scripted judge outside dev mode, or a malformed scripted model id.
     """
-    from judge.testing import SCRIPTED_PREFIX, scripted_backend
-
-    if not model.startswith(SCRIPTED_PREFIX):
+    if not provider_for(model).dev_only:
         return None
-    if not dev_mode():
-        raise ConfigError(f"judge model {model!r} is a test hook; it only works with JUDGE_DEV_MODE=1")
-    return scripted_backend(model)
-
+    return backend_for(model)

@@ -21,7 +21,8 @@ from judge.domain.scenario import Scenario
 from judge.domain.scorecard import Scorecard, SeatScorecard
 from judge.domain.status import leaderboard_class
 from judge.judging.backends import JudgeBackend
-from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE, backend_for
+from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
+from judge.judging.providers import backend_for
 from judge.judging.runner import RunnerConfig, pass_specs, run_passes
 from judge.scoring.composite import composite_score
 from judge.scoring.era import measurement_era
@@ -78,7 +79,7 @@ def seat_scorecard(
     results = {
         t: trait_result(t, [p for p in passes if p.trait == t], rubrics, floor) for t in rubrics.rubrics
     }
-    composite = composite_score(results)
+    composite = composite_score(results, left_out=rubrics.capability_left_out)
     return SeatScorecard(
         seat=seat,
         agent_id=run.agent_of(seat),

@@ -18,8 +18,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from judge.domain.limits import RequestLimits
 from judge.errors import ConfigError, describe_validation_error
 from judge.judging.embedded import EMBEDDED_MODEL
+from judge.judging.providers import refusal
 from judge.judging.runner import RUNNER_DEFAULTS
-from judge.testing import SCRIPTED_PREFIX
 
 log = logging.getLogger("judge.settings")
 
@@ -41,16 +41,31 @@ DEV_MODE_BANNER = (
 )
 
 
-class Settings(BaseSettings):
-    """Everything the service and its CLI read from the environment."""
+class JudgeModelSettings(BaseSettings):
+    """Which judge to use, and whether test-only judges are allowed: what every command that
+    judges reads from the environment (the service's :class:`Settings` extend it)."""
 
     model_config = SettingsConfigDict(env_prefix="JUDGE_", extra="ignore", frozen=True, allow_inf_nan=False)
+
+    model: str = Field(
+        default=EMBEDDED_MODEL, min_length=1,
+        description="model id of the judge (judge.judging.providers: litellm, embedded/, router:, scripted/)",
+    )
+    dev_mode: bool = False
+
+    @model_validator(mode="after")
+    def _test_judge_needs_dev_mode(self) -> JudgeModelSettings:
+        if (reason := refusal(self.model, dev_mode=self.dev_mode)) is not None:
+            raise ValueError(reason)
+        return self
+
+
+class Settings(JudgeModelSettings):
+    """Everything the service and its CLI read from the environment."""
 
     database_url: str = "sqlite:///./judge.db"
     jwt_secret: SecretStr = SecretStr("")
     jwt_audience: str = Field(default="judge", min_length=1)
-    model: str = Field(default=EMBEDDED_MODEL, min_length=1, description="litellm model id of the judge")
-    dev_mode: bool = False
     scenarios_dir: Path | None = Field(
         default=None,
         description="folder of scenario folders (*/scenario.yaml); a run whose scenario is there "
@@ -132,15 +147,6 @@ class Settings(BaseSettings):
             raise ValueError(f"JUDGE_JWT_SECRET {weakness}; {SECRET_HINT}")
         return self
 
-    @model_validator(mode="after")
-    def _test_judge_needs_dev_mode(self) -> Settings:
-        if self.model.startswith(SCRIPTED_PREFIX) and not self.dev_mode:
-            raise ValueError(
-                f"JUDGE_MODEL {self.model!r} is a test-only judge that never scores a run; "
-                "set a real judge model, or JUDGE_DEV_MODE=1 for a local development service"
-            )
-        return self
-
     @property
     def request_limits(self) -> RequestLimits:
         """The request bounds the API's guard enforces."""
@@ -190,6 +196,28 @@ def load_settings(**overrides: object) -> Settings:
     if settings.dev_mode:
         announce_dev_mode()
     return settings
+
+
+def judge_model_settings(**overrides: object) -> JudgeModelSettings:
+    """The judge model and dev mode from the environment (and overrides), for commands that
+    judge without running the service (no JWT secret needed).
+
+    Raises:
+        ConfigError: a test-only judge outside dev mode, or a malformed value.
+    """
+    given = {k: v for k, v in overrides.items() if v is not None}
+    try:
+        return JudgeModelSettings(**given)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        raise ConfigError(describe_validation_error(exc).replace("(top level): ", "")) from None
+
+
+def env_dev_mode() -> bool:
+    """Whether ``JUDGE_DEV_MODE`` is on (read the way the settings read it)."""
+    try:
+        return JudgeModelSettings(model=EMBEDDED_MODEL).dev_mode
+    except ValidationError:
+        return False
 
 
 _announced: list[bool] = []

@@ -1,7 +1,7 @@
 """Scorecards out as tables: CSV, JSON Lines or parquet (docs/export.md).
 
-Sources are scorecard JSON files (what ``judge score --json`` prints: one card or a list)
-or the store; rows come from :mod:`judge.domain.rows`. Parquet needs pyarrow, the optional
+Sources are scorecard files (what ``judge score --json`` prints: JSON Lines, one card per
+line; a file holding one JSON card or a list of cards is read too) or the store; rows come from :mod:`judge.domain.rows`. Parquet needs pyarrow, the optional
 extra ``judge[parquet]``.
 """
 
@@ -44,21 +44,40 @@ def _card(data: Any, source: str) -> Scorecard:
 
 
 def read_scorecard_files(paths: Sequence[Path]) -> Iterator[Scorecard]:
-    """Cards from files holding one scorecard object or a list of them.
+    """Cards from files holding JSON Lines (one card per line), one card, or a list of cards.
 
     Raises:
         InputError: a file that cannot be read, is not JSON, or holds something else.
     """
     for path in paths:
         try:
-            data = json.loads(path.read_bytes())
-        except OSError as exc:
-            raise InputError(f"{path}: cannot read the scorecard file: {exc.strerror}") from None
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
-        items = data if isinstance(data, list) else [data]
-        for index, item in enumerate(items):
-            yield _card(item, f"{path}[{index}]" if isinstance(data, list) else str(path))
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+            raise InputError(f"{path}: cannot read the scorecard file: {why}") from None
+        for source, item in _documents(text, path):
+            yield _card(item, source)
+
+
+def _documents(text: str, path: Path) -> Iterator[tuple[str, Any]]:
+    """(where, data) of each card in a file: the whole file when it is one JSON document,
+    else each non-empty line (JSON Lines)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as whole:
+        lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+        if len(lines) < 2:
+            raise InputError(f"{path}: not valid JSON: {whole.msg} at line {whole.lineno}") from None
+        for n, line in lines:
+            try:
+                yield f"{path}:{n}", json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"{path}: line {n} is not valid JSON: {exc.msg}") from None
+        return
+    if isinstance(data, list):
+        yield from ((f"{path}[{index}]", item) for index, item in enumerate(data))
+    else:
+        yield str(path), data
 
 
 def stored_scorecards(database_url: str, *, era: str | None = None) -> Iterator[Scorecard]:

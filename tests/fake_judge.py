@@ -7,7 +7,8 @@ and per wall-clock second, so a test can assert exact totals and rate limits.
 
 Controls for tests: :meth:`FakeJudge.pause` holds new calls unanswered until
 :meth:`FakeJudge.resume`; a held call whose client went away meanwhile (a killed worker) is
-dropped, not answered and not counted. ``rate_limited=True`` answers 429 with Retry-After.
+dropped, not answered and not counted. ``rate_limited=True`` answers 429 with Retry-After;
+``refuse_with=401`` (or any status) answers every call with that error, counted as rejected.
 
 Run in a background thread with its own event loop (``with FakeJudge() as judge: ...``), or
 as a process: ``python -m tests.fake_judge --port 9000 --latency 0.5 --max-concurrent 32``
@@ -63,7 +64,8 @@ class FakeJudge:
     """The server; start with :meth:`start` (thread) or ``async with`` inside a loop."""
 
     def __init__(self, *, latency: float = 0.0, max_concurrent: int = 64, rate_limited: bool = False,
-                 retry_after: float = 1.0, port: int = 0) -> None:
+                 retry_after: float = 1.0, port: int = 0, refuse_with: int | None = None) -> None:
+        self.refuse_with = refuse_with
         self.latency = latency
         self.max_concurrent = max_concurrent
         self.rate_limited = rate_limited
@@ -144,6 +146,10 @@ class FakeJudge:
             return http_response(200, json.dumps(self.snapshot()).encode())
         if not path.rstrip("/").endswith("/chat/completions"):
             return http_response(404, b'{"error": {"message": "not found"}}')
+        if self.refuse_with is not None:
+            self.stats.rejected += 1
+            error = b'{"error": {"message": "refused by the fake judge", "type": "invalid_request_error"}}'
+            return http_response(self.refuse_with, error)
         if self.rate_limited:
             self.stats.rejected += 1
             self.stats.per_second[int(time.time())] += 1

@@ -17,7 +17,7 @@ from judge.checks.errors import ScenarioFormatError
 from judge.checks.worlds import build_world, load_replay
 from judge.domain.run import Run, parse_run_json
 from judge.domain.scenario import Scenario
-from judge.errors import InputError, RunFormatError
+from judge.errors import InputError, InputErrors, RunFormatError
 
 
 class RunFile(NamedTuple):
@@ -69,17 +69,32 @@ def run_files(
 
     Runs without a replay file keep their own folder as base. The folder is removed when
     the context ends.
+
+    Raises:
+        InputError: one file is bad; InputErrors: several are (every file is read first, so
+            each bad one is named, not only the first).
     """
     with tempfile.TemporaryDirectory(prefix="judge-worlds-") as tmp:
-        loaded = []
+        loaded: list[RunFile] = []
+        problems: list[InputError] = []
         for index, path in enumerate(paths):
-            run = read_run(path)
-            base_dir = path.parent
-            if build_worlds and replay_path(path).is_file():
-                base_dir = Path(tmp) / str(index)
-                _build(path, scenario_for(run, scenarios), base_dir)
-            loaded.append(RunFile(run, base_dir))
+            try:
+                loaded.append(_load(path, Path(tmp) / str(index), scenarios, build_worlds=build_worlds))
+            except InputError as exc:
+                problems.append(exc)
+        if len(problems) > 1:
+            raise InputErrors(problems)
+        if problems:
+            raise problems[0]
         yield loaded
+
+
+def _load(path: Path, world_dir: Path, scenarios: Sequence[Scenario], *, build_worlds: bool) -> RunFile:
+    run = read_run(path)
+    if build_worlds and replay_path(path).is_file():
+        _build(path, scenario_for(run, scenarios), world_dir)
+        return RunFile(run, world_dir)
+    return RunFile(run, path.parent)
 
 
 def _build(path: Path, scenario: Scenario, out_dir: Path) -> None:

@@ -1,32 +1,31 @@
 """The `judge` command: thin subcommands over the library.
 
 Each module below exposes ``register(subparsers)``; a handler takes the parsed arguments
-and returns the exit code. Exit codes (docs/ci.md):
-
-- 0: done, and every gate and verdict asked for held;
-- 1: a gate (``--fail-under``) or a check verdict failed; one line per failure on stderr;
-- 2: bad input (a run file, a scenario, an option), named in one line;
-- 3: the judge model could not be used;
-- 4: an internal error: one line, the traceback only with ``--debug`` or ``JUDGE_DEBUG=1``.
+and returns the exit code. The exit codes are one table, :mod:`judge.cli.exit_codes`
+(shown by ``judge --help``, documented in docs/ci.md). Only the requested output goes to
+stdout; errors are one line each on stderr.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 import traceback
 from collections.abc import Sequence
 
 from judge import __version__
-from judge.errors import InputError, JudgeBackendError, JudgeError
+from judge.cli.exit_codes import ExitCode, exit_code_epilog
+from judge.errors import InputError, InputErrors, JudgeBackendError, JudgeError
 
-EXIT_OK = 0
-EXIT_GATE = 1
-EXIT_INPUT = 2
-EXIT_BACKEND = 3
-EXIT_OTHER = 4
-EXIT_INTERNAL = EXIT_OTHER
+EXIT_OK = ExitCode.OK
+EXIT_GATE = ExitCode.FAILED
+EXIT_INPUT = ExitCode.INPUT
+EXIT_BACKEND = ExitCode.BACKEND
+EXIT_OTHER = ExitCode.INTERNAL
+EXIT_INTERNAL = ExitCode.INTERNAL
+EXIT_BROKEN_PIPE = ExitCode.BROKEN_PIPE
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -43,7 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
         worker,
     )
 
-    parser = argparse.ArgumentParser(prog="judge", description="Score AI-agent runs.")
+    parser = argparse.ArgumentParser(
+        prog="judge", description="Score AI-agent runs.", epilog=exit_code_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"judge {__version__}")
     parser.add_argument(
         "--debug", action="store_true", help="print the full traceback of an internal error (or JUDGE_DEBUG=1)"
@@ -55,7 +57,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def fail(message: str) -> None:
-    print(f"judge: error: {message}", file=sys.stderr)
+    """One line on stderr: a message with line breaks (a provider's error text) is joined."""
+    print(f"judge: error: {' '.join(message.split())}", file=sys.stderr)
+
+
+def input_failed(exc: InputError) -> int:
+    """Report bad input, one line per problem (every bad file of several); exit code 2."""
+    for problem in exc.problems if isinstance(exc, InputErrors) else [exc]:
+        fail(str(problem))
+    return EXIT_INPUT
 
 
 def debug_wanted(args: argparse.Namespace) -> bool:
@@ -64,9 +74,23 @@ def debug_wanted(args: argparse.Namespace) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """Run one command; its exit code (docs/ci.md). A reader of stdout that goes away
+    (``judge score ... | head``) ends the command quietly with exit 141."""
+    try:
+        args = build_parser().parse_args(argv)
+        code = _guarded(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _discard_stdout()
+        return EXIT_BROKEN_PIPE
+    return code
+
+
+def _guarded(args: argparse.Namespace) -> int:
     try:
         return _dispatch(args)
+    except BrokenPipeError:
+        raise
     except Exception as exc:  # noqa: BLE001 - a bug: one line by default, the traceback when asked
         fail(f"internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)")
         if debug_wanted(args):
@@ -74,12 +98,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERNAL
 
 
+def _discard_stdout() -> None:
+    """Point stdout at the null device, so the interpreter's last flush at exit does not fail
+    again on the closed pipe. A stdout that is no file (a test's capture) is left as it is."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, io.UnsupportedOperation):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
 def _dispatch(args: argparse.Namespace) -> int:
     try:
         code: int = args.func(args)
     except InputError as exc:
-        fail(str(exc))
-        return EXIT_INPUT
+        return input_failed(exc)
     except JudgeBackendError as exc:
         fail(f"the judge model could not be used: {exc}")
         return EXIT_BACKEND

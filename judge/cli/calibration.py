@@ -9,8 +9,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -30,9 +30,11 @@ from judge.calibration.runner import PassStore, judge_items_sync
 from judge.catalog import default_rubric_set
 from judge.cli import imports
 from judge.domain.config import DenoiseConfig, MeasurementSettings
-from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE, backend_for
+from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
+from judge.judging.providers import backend_for
 from judge.judging.runner import RUNNER_DEFAULTS, RunnerConfig
 from judge.pipeline import ScoringOptions
+from judge.settings import judge_model_settings
 
 
 def register(sub: Any) -> None:
@@ -98,7 +100,7 @@ def scoring_options(args: argparse.Namespace) -> ScoringOptions:
     if args.passes < 1 or args.concurrency < 1:
         raise CalibrationSetError("--passes and --concurrency must be at least 1")
     return ScoringOptions(
-        judge_model=args.judge or os.environ.get("JUDGE_MODEL") or EMBEDDED_MODEL,
+        judge_model=judge_model_settings(model=args.judge).model,
         runner=RunnerConfig(concurrency=args.concurrency),
         settings=MeasurementSettings(denoise=DenoiseConfig(n_runs=args.passes, min_n_runs=args.passes)),
     )
@@ -131,7 +133,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
 def judge_with_progress(
     items: list[CalibrationItem], traits: list[str], options: ScoringOptions, store: Path, *, show: bool
 ) -> JudgedPasses:
-    with progress_bar(show, "calibrate") as bar:
+    # stdout is for the command's own output; a library's prints go to stderr
+    with progress_bar(show, "calibrate") as bar, contextlib.redirect_stdout(sys.stderr):
         return judge_items_sync(
             items, rubrics=default_rubric_set().select(traits), options=options,
             backend=backend_for(options.judge_model), store=PassStore(store, options.judge_model),

@@ -11,7 +11,7 @@ from judge.checks.evaluate import evaluate_run
 from judge.checks.report import render_outcome, render_rollouts
 from judge.checks.runfiles import run_files, scenario_for
 from judge.checks.scenario import load_scenario
-from judge.cli import EXIT_GATE, EXIT_INPUT, EXIT_OK
+from judge.cli import EXIT_GATE, EXIT_OK, input_failed
 from judge.domain.checks import StateOutcome
 from judge.errors import InputError
 from judge.scoring.outcomes import rollout_summary
@@ -57,8 +57,7 @@ def run_check(args: argparse.Namespace) -> int:
                 for f in loaded
             ]
     except InputError as exc:
-        print(f"judge: error: {exc}", file=sys.stderr)
-        return EXIT_INPUT
+        return input_failed(exc)
     print(_render(outcomes, as_json=args.json))
     failures = verdict_failures(outcomes, strict=args.strict)
     for line in failures:

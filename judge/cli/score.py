@@ -1,15 +1,23 @@
-"""`judge score RUN.json [...]`: score runs and print their scorecards."""
+"""`judge score RUN.json [...]`: score runs and print their scorecards.
+
+Only scorecards go to stdout, each as soon as its run is scored: readable text, or with
+``--json`` one JSON object per line (JSON Lines), one per run file, whatever their number.
+Whatever a library prints while judging goes to stderr. Every run file (and every gate and
+trait named) is checked before the first judge call; the first judge failure that retrying
+cannot fix stops the command (docs/ci.md).
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
-import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple, TextIO
 
-from judge.catalog import default_rubric_set
+from judge.catalog import RubricSet, default_rubric_set
 from judge.checks import load_scenario
 from judge.checks.runfiles import RunFile, run_files, scenario_for
 from judge.cli import EXIT_GATE, EXIT_OK
@@ -17,19 +25,32 @@ from judge.cli.render import render_scorecard
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.scenario import Scenario
 from judge.domain.scorecard import Scorecard
-from judge.errors import InputError
+from judge.errors import InputError, RubricError
+from judge.judging.backends import JudgeBackend
 from judge.judging.embedded import EMBEDDED_MODEL
+from judge.judging.providers import backend_for
 from judge.judging.runner import RUNNER_DEFAULTS, RunnerConfig
-from judge.library import judge_backend
 from judge.pipeline import ScoringOptions, score_run
 from judge.scoring.thresholds import Threshold, gate_failures, parse_threshold
+from judge.settings import judge_model_settings
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser("score", help="score run files and print their scorecards")
     p.add_argument("runs", nargs="+", type=Path, metavar="RUN.json")
-    p.add_argument("--json", action="store_true", help="print the full owner scorecard(s) as JSON")
-    p.add_argument("--judge", default=None, help=f"litellm model id (default $JUDGE_MODEL or {EMBEDDED_MODEL})")
+    p.add_argument(
+        "--json", action="store_true",
+        help="print each run's full owner scorecard as one line of JSON (JSON Lines, one line per run file)",
+    )
+    p.add_argument(
+        "--judge", default=None,
+        help=f"judge model id: litellm, embedded/, router:FILE.yaml, scripted/SCORE in dev mode "
+        f"(default $JUDGE_MODEL or {EMBEDDED_MODEL})",
+    )
+    p.add_argument(
+        "--traits", default=None, metavar="A,B",
+        help="judge only these traits (comma-separated); the composite is withheld when a capability trait is left out",
+    )
     p.add_argument("--passes", type=int, default=None, help="passes per trait (raised to the floor of 5)")
     p.add_argument("--concurrency", type=int, default=RUNNER_DEFAULTS.concurrency, help="judge calls in flight at once")
     p.add_argument("--attempts", type=int, default=RUNNER_DEFAULTS.max_attempts, help="tries per judge call on transient errors")
@@ -51,10 +72,28 @@ def options_from(args: argparse.Namespace) -> ScoringOptions:
         raise InputError("--concurrency and --attempts must be at least 1")
     denoise = DenoiseConfig(n_runs=args.passes) if args.passes else DenoiseConfig()
     return ScoringOptions(
-        judge_model=args.judge or os.environ.get("JUDGE_MODEL") or EMBEDDED_MODEL,
+        judge_model=judge_model_settings(model=args.judge).model,
         runner=RunnerConfig(concurrency=args.concurrency, max_attempts=args.attempts),
         settings=MeasurementSettings(denoise=denoise),
     )
+
+
+def rubrics_from(args: argparse.Namespace) -> RubricSet:
+    """Every trait, or only those named by ``--traits``.
+
+    Raises:
+        InputError: an empty list or an unknown trait (the message lists the known ones).
+    """
+    rubrics = default_rubric_set()
+    if args.traits is None:
+        return rubrics
+    names = [name.strip() for name in args.traits.split(",") if name.strip()]
+    if not names:
+        raise InputError("--traits: name at least one trait, e.g. --traits integrity,negotiation")
+    try:
+        return rubrics.only(list(dict.fromkeys(names)))
+    except RubricError as exc:
+        raise InputError(f"--traits: {exc}") from None
 
 
 def progress_bar(enabled: bool, label: str) -> Any:
@@ -63,30 +102,63 @@ def progress_bar(enabled: bool, label: str) -> Any:
     return tqdm(total=0, desc=label, unit="pass", file=sys.stderr, disable=not enabled, leave=False)
 
 
-def score_files(files: list[RunFile], scenario: Scenario | None, options: ScoringOptions, show: bool) -> list[Scorecard]:
-    backend = judge_backend(options.judge_model)
+class Job(NamedTuple):
+    """What every run file is scored with."""
+
+    options: ScoringOptions
+    rubrics: RubricSet
+    scenario: Scenario | None
+    show_progress: bool
+
+
+def score_one(f: RunFile, job: Job, backend: JudgeBackend) -> Scorecard:
+    with progress_bar(job.show_progress, f.run.run_id) as bar:
+
+        def tick(done: int, total: int) -> None:
+            bar.total = total
+            bar.n = done
+            bar.refresh()
+
+        run_scenario = scenario_for(f.run, [job.scenario]) if job.scenario else None
+        return score_run(
+            f.run, options=job.options, rubrics=job.rubrics, backend=backend, progress=tick,
+            scenario=run_scenario, base_dir=f.base_dir,
+        )
+
+
+def score_files(files: list[RunFile], job: Job, emit: Callable[[Scorecard], None]) -> list[Scorecard]:
+    """Score the files in order, handing each card to ``emit`` as soon as it is made.
+
+    While judging, anything printed to stdout (a library's banners) goes to stderr: stdout
+    carries the scorecards only.
+    """
     cards = []
-    for f in files:
-        with progress_bar(show, f.run.run_id) as bar:
-
-            def tick(done: int, total: int) -> None:
-                bar.total = total
-                bar.n = done
-                bar.refresh()
-
-            run_scenario = scenario_for(f.run, [scenario]) if scenario else None
-            cards.append(
-                score_run(
-                    f.run, options=options, backend=backend, progress=tick, scenario=run_scenario,
-                    base_dir=f.base_dir,
-                )
-            )
+    with contextlib.redirect_stdout(sys.stderr):
+        backend = backend_for(job.options.judge_model)
+        for f in files:
+            card = score_one(f, job, backend)
+            cards.append(card)
+            emit(card)
     return cards
 
 
-def thresholds_from(args: argparse.Namespace) -> list[Threshold]:
-    traits = default_rubric_set().rubrics
-    return [parse_threshold(text, traits) for text in args.fail_under]
+def card_writer(stream: TextIO, *, as_json: bool) -> Callable[[Scorecard], None]:
+    """Write each card as it comes: a JSON line, or text with a blank line between cards."""
+    written = [0]
+
+    def emit(card: Scorecard) -> None:
+        if as_json:
+            stream.write(json.dumps(card.model_dump(mode="json")) + "\n")
+        else:
+            stream.write(("\n" if written[0] else "") + render_scorecard(card) + "\n")
+        written[0] += 1
+        stream.flush()
+
+    return emit
+
+
+def thresholds_from(args: argparse.Namespace, rubrics: RubricSet) -> list[Threshold]:
+    return [parse_threshold(text, rubrics.rubrics) for text in args.fail_under]
 
 
 def report_gates(cards: list[Scorecard], thresholds: list[Threshold]) -> int:
@@ -99,14 +171,12 @@ def report_gates(cards: list[Scorecard], thresholds: list[Threshold]) -> int:
 
 def run(args: argparse.Namespace) -> int:
     options = options_from(args)
-    thresholds = thresholds_from(args)
+    rubrics = rubrics_from(args)
+    thresholds = thresholds_from(args, rubrics)
     scenario = load_scenario(args.scenario) if args.scenario else None
+    job = Job(options, rubrics, scenario, show_progress=not args.no_progress)
+    emit = card_writer(sys.stdout, as_json=args.json)
     # every file is validated before any judging starts
     with run_files(args.runs, [scenario] if scenario else [], build_worlds=args.build_worlds) as files:
-        cards = score_files(files, scenario, options, show=not args.no_progress)
-    if args.json:
-        payload: Any = [c.model_dump(mode="json") for c in cards]
-        print(json.dumps(payload[0] if len(payload) == 1 else payload, indent=2))
-    else:
-        print("\n\n".join(render_scorecard(c) for c in cards))
+        cards = score_files(files, job, emit)
     return report_gates(cards, thresholds)

@@ -16,7 +16,6 @@ Needs the optional extra ``judge[inspect]``.
 from __future__ import annotations
 
 import math
-import os
 import statistics
 from collections.abc import Sequence
 from typing import Any
@@ -29,10 +28,10 @@ from judge.domain.scorecard import Scorecard
 from judge.errors import ConfigError
 from judge.integrations.common import safe_id
 from judge.integrations.inspect_log import AGENT, seats_for, transcript_from_messages
-from judge.judging.embedded import EMBEDDED_MODEL
 from judge.judging.runner import RUNNER_DEFAULTS, RunnerConfig
 from judge.library import judge_backend
 from judge.pipeline import ScoringOptions, score_run_async
+from judge.settings import judge_model_settings
 
 try:
     from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
@@ -83,7 +82,7 @@ def score_from_card(card: Scorecard) -> Score:
 def _options(judge_model: str | None, passes: int | None, concurrency: int) -> ScoringOptions:
     denoise = DenoiseConfig(n_runs=passes) if passes else DenoiseConfig()
     return ScoringOptions(
-        judge_model=judge_model or os.environ.get("JUDGE_MODEL") or EMBEDDED_MODEL,
+        judge_model=judge_model_settings(model=judge_model).model,
         runner=RunnerConfig(concurrency=concurrency),
         settings=MeasurementSettings(denoise=denoise),
     )

@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 from judge.errors import ConfigError, PermanentJudgeError
 from judge.judging.backends import (
     IndexedReply,
-    JudgeBackend,
     JudgeReply,
     JudgeRequest,
     LiteLLMBackend,
@@ -305,17 +304,4 @@ async def _in_thread(
         await asyncio.shield(worker)
 
 
-def backend_for(model: str) -> JudgeBackend:
-    """The litellm backend for a model id; ``embedded/...`` registers the embedded provider first;
-    ``router:<file.yaml>`` sends calls through a litellm Router (judge.judging.router)."""
-    from judge.judging.router import is_router_model, router_backend
-
-    if is_router_model(model):
-        return router_backend(model)
-    if model.startswith(f"{EMBEDDED_PROVIDER}/"):
-        register_embedded_provider()
-        return EmbeddedBackend(model)
-    return LiteLLMBackend(model)
-
-
-__all__ = ["EMBEDDED_MODEL", "EMBEDDED_NOTE", "VERDICT_SCHEMA", "backend_for", "embedded_model"]
+__all__ = ["EMBEDDED_MODEL", "EMBEDDED_NOTE", "VERDICT_SCHEMA", "EmbeddedBackend", "embedded_model"]

@@ -28,7 +28,7 @@ from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, sto
 from judge.domain.judging import JudgePass
 from judge.domain.rubric import Rubric
 from judge.domain.run import TranscriptEvent
-from judge.errors import PermanentJudgeError, TransientJudgeError
+from judge.errors import JudgeBackendError, PermanentJudgeError, TransientJudgeError
 from judge.judging.backends import (
     BatchJudgeBackend,
     JudgeBackend,
@@ -232,13 +232,25 @@ class _Job:
 
 
 async def _run_one_by_one(todo: Sequence[PassSpec], backend: JudgeBackend, job: _Job) -> list[JudgePass]:
-    """One call per pass, at most ``concurrency`` in flight, started in ``todo`` order."""
+    """One call per pass, at most ``concurrency`` in flight, started in ``todo`` order.
+
+    The first backend failure that outlasts the retries stops the run: no pass still waiting
+    for its turn is sent (a bad key or an unknown model would only fail again, and be paid
+    for where the provider bills refused calls).
+    """
     limit = asyncio.Semaphore(job.config.concurrency)
+    failed: list[JudgeBackendError] = []
 
     async def one(spec: PassSpec) -> JudgePass:
         async with limit:
+            if failed:
+                raise failed[0]
             started = time.perf_counter()
-            attempt = await call_with_retries(backend, spec.request, job.config, job.sleep)
+            try:
+                attempt = await call_with_retries(backend, spec.request, job.config, job.sleep)
+            except JudgeBackendError as exc:
+                failed.append(exc)
+                raise
             latency = (time.perf_counter() - started) * 1000
         return job.finish(spec, attempt, latency)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from judge.domain.judging import TraitResult
@@ -13,12 +13,15 @@ class Composite(NamedTuple):
     note: str | None
 
 
-def composite_score(traits: Mapping[str, TraitResult]) -> Composite:
+def composite_score(traits: Mapping[str, TraitResult], *, left_out: Sequence[str] = ()) -> Composite:
     """Mean of the capability traits' means.
 
     The composite is withheld (None, with a note) when a capability trait has fewer scored
-    passes than the floor: averaging an incomplete trait in would hide that it is incomplete.
+    passes than the floor, or was left out of the scoring (``left_out``): a mean over part
+    of the pack would read as the composite while measuring something else.
     """
+    if left_out:
+        return Composite(None, f"withheld: capability traits not judged: {', '.join(sorted(left_out))}")
     capability = {name: t for name, t in traits.items() if t.pack == "capability"}
     if not capability:
         return Composite(None, "no capability traits were judged")

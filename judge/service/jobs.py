@@ -18,7 +18,7 @@ from sqlalchemy.engine import Engine
 
 from judge.checks import find_scenario
 from judge.domain.status import UNFINISHED_RUN_STATUSES
-from judge.errors import JudgeBackendError, JudgeError
+from judge.errors import JudgeBackendError, JudgeError, PermanentJudgeError
 from judge.pipeline import score_run_async
 from judge.service.fencing import Fence, ScoringTakenOver
 from judge.service.scoring import (
@@ -41,6 +41,10 @@ log = logging.getLogger("judge.jobs")
 
 
 JUDGE_UNUSABLE = "the judge could not be used after retries"
+JUDGE_REFUSED = (
+    "the judge refused the call (a permanent error such as an unknown model or a rejected key); "
+    "scoring stopped at the first refusal"
+)
 NOT_SCOREABLE = "the run could not be scored (a scenario or configuration problem); the platform owner can see why"
 INTERNAL = "an internal error stopped scoring; the platform owner can see why"
 
@@ -54,6 +58,8 @@ class Failure(NamedTuple):
 
 def failure_of(exc: Exception) -> Failure:
     """Public sentence and internal detail of a scoring failure (no internals in the sentence)."""
+    if isinstance(exc, PermanentJudgeError):
+        return Failure(JUDGE_REFUSED, str(exc))
     if isinstance(exc, JudgeBackendError):
         return Failure(JUDGE_UNUSABLE, str(exc))
     if isinstance(exc, ScoringAbandoned | WorldRefusedError):

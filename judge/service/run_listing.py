@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from sqlmodel import Session
 
 from judge.auth import AgentIdentity
-from judge.service.views import RunStatus
+from judge.domain.status import RunStatus
 from judge.store import summaries as summary_repo
 from judge.store.summaries import Cursor, RunFilters
 from judge.store.tables import as_utc

@@ -20,9 +20,9 @@ from judge.domain.judging import JudgePass, SeatPassKey
 from judge.domain.run import Run
 from judge.domain.scorecard import Scorecard
 from judge.domain.status import FINAL_RUN_STATUSES
-from judge.errors import ConfigError, JudgeError
+from judge.errors import JudgeError
 from judge.judging.backends import JudgeBackend
-from judge.judging.embedded import backend_for
+from judge.judging.providers import backend_for
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import OnSeatPass, ScoringOptions
 from judge.service import platform
@@ -64,16 +64,10 @@ class Job(NamedTuple):
 
 
 def resolve_backend(settings: Settings) -> BackendFactory:
-    """Model id -> backend; ``scripted/...`` test judges only in dev mode (judge.testing)."""
+    """Model id -> backend (judge.judging.providers); test judges only in dev mode."""
 
     def factory(model: str) -> JudgeBackend:
-        if model.startswith("scripted/"):
-            if not settings.dev_mode:
-                raise ConfigError(f"judge model {model!r} is a test hook; it only works with JUDGE_DEV_MODE=1")
-            from judge.testing import scripted_backend
-
-            return scripted_backend(model)
-        return backend_for(model)
+        return backend_for(model, dev_mode=settings.dev_mode)
 
     return factory
 

@@ -131,6 +131,20 @@ def test_scorecard_files_export_to_stdout(tmp_path: Path, capsys: Any) -> None:
     assert len(lines) == 1 + 3 * 2 * N_TRAITS  # three cards, two scored seats each
 
 
+def test_json_lines_from_judge_score_export_card_by_card(tmp_path: Path, capsys: Any) -> None:
+    cards = varied_cards(example("two_seats_partial_credit.json"), 2)
+    lines = tmp_path / "cards.jsonl"
+    lines.write_text("".join(json.dumps(c.model_dump(mode="json")) + "\n" for c in cards))
+    assert main(["export", "scorecards", str(lines), "--format", "jsonl"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert len(rows) == 2 * 2 * N_TRAITS
+    assert [r["mean"] for r in rows] == [row["mean"] for c in cards for row in c.to_rows()]
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(lines.read_text() + "{not json\n")
+    assert main(["export", "scorecards", str(broken)]) == 2
+    assert f"{broken}: line 3 is not valid JSON" in capsys.readouterr().err
+
+
 def test_to_rows_in_python() -> None:
     card = varied_cards(example("haggle.json"), 1)[0]
     rows = card.to_rows()

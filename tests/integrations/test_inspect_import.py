@@ -118,7 +118,7 @@ def test_round_trip_import_then_score_with_the_test_judge(
         messages = samples_by_run(shop_log)[run.run_id].messages
         assert [e.content for e in events] == [m.text or f"error: {m.error.message}" for m in messages]  # type: ignore[union-attr]
     assert main(["score", *written, "--judge", "scripted/0.7", "--json", "--no-progress"]) == 0
-    cards = json.loads(capsys.readouterr().out)
+    cards = [json.loads(line) for line in capsys.readouterr().out.splitlines()]  # JSON Lines
     samples = samples_by_run(shop_log)
     for card in cards:
         sample = samples[card["run_id"]]

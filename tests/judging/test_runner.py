@@ -76,6 +76,14 @@ def test_permanent_failure_is_not_retried_and_stops_scoring() -> None:
     assert len(backend.history) == 1
 
 
+def test_a_permanent_failure_stops_the_run_without_sending_the_passes_still_waiting() -> None:
+    backend = ScriptedBackend(PermanentJudgeError("401 invalid api key"))
+    config = RunnerConfig(concurrency=4, backoff_initial_s=0.0)
+    with pytest.raises(PermanentJudgeError, match="invalid api key"):
+        _run(_specs(passes=5, traits=12), backend, config=config)
+    assert len(backend.history) == 4  # the four calls already in flight, not all 60 passes
+
+
 def test_transient_failure_that_outlasts_retries_stops_scoring() -> None:
     backend = ScriptedBackend(TransientJudgeError("connection refused"))
     with pytest.raises(TransientJudgeError):

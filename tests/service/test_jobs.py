@@ -16,10 +16,11 @@ from judge.catalog import default_rubric_set
 from judge.domain.judging import JudgePass
 from judge.domain.rubric import Rubric
 from judge.domain.run import parse_run
-from judge.errors import ConfigError
+from judge.errors import ConfigError, PermanentJudgeError
 from judge.judging.backends import ScriptedBackend
 from judge.pipeline import ScoringOptions, score_run_async
 from judge.service.intake import canonical_body
+from judge.service.jobs import JUDGE_REFUSED
 from judge.service.scoring import resolve_backend, store_scorecard
 from judge.settings import Settings, load_settings
 from judge.store import runs as run_repo
@@ -153,6 +154,19 @@ def test_a_run_that_keeps_taking_the_service_down_is_given_up_with_the_reason(
 
 
 def test_the_scripted_test_judge_exists_only_in_dev_mode(settings: Settings) -> None:
-    with pytest.raises(ConfigError, match="'scripted/0.7' is a test hook; it only works with JUDGE_DEV_MODE=1"):
+    with pytest.raises(ConfigError, match="'scripted/0.7' is a test-only judge .* JUDGE_DEV_MODE=1"):
         resolve_backend(settings)("scripted/0.7")
     assert resolve_backend(load_settings(dev_mode=True))("scripted/0.7").model == "scripted/0.7"
+
+
+def test_a_permanent_judge_error_stops_the_run_at_once_and_leaves_it_not_scored_with_the_reason(
+    engine: Engine, settings: Settings, owner: dict[str, str]
+) -> None:
+    refusing = ScriptedBackend(PermanentJudgeError("AuthenticationError: invalid api key"), model="openai/x")
+    _store_run(engine, example("haggle"))
+    with TestClient(create_app(settings, backends=lambda model: refusing)) as client:
+        final = wait_final(client, "haggle-0007", owner)
+
+    assert final["status"] == "not_scored"
+    assert final["reason"] == f"{JUDGE_REFUSED}: AuthenticationError: invalid api key"
+    assert len(refusing.history) <= settings.concurrency < PASSES_PER_SEAT

@@ -33,11 +33,12 @@ from judge.api.paging import (
 )
 from judge.auth import AgentIdentity
 from judge.domain.run import Run
+from judge.domain.status import RunStatus
 from judge.errors import InputError
 from judge.service.intake import Intake, submit_run
 from judge.service.run_listing import RunSummaryPublic
 from judge.service.run_listing import list_runs as listed_runs
-from judge.service.views import RunAccepted, RunPublic, RunStatus, run_status
+from judge.service.views import RunAccepted, RunPublic, run_status
 from judge.store.summaries import Cursor, RunFilters
 
 router = APIRouter(tags=["runs"])

@@ -1,8 +1,9 @@
-"""TEST-ONLY hooks. Nothing here runs unless the service is in dev mode
-(``JUDGE_DEV_MODE=1``) AND its judge model is ``scripted/...``.
+"""The scripted test judge: ``scripted/<score>`` (e.g. ``scripted/0.7``) answers every call
+with that score. It is a provider like any other (:mod:`judge.judging.providers`), allowed
+only in dev mode (``JUDGE_DEV_MODE=1``), like Inspect's ``mockllm``: the CLI, the service and
+the Python API can then run end to end without a model.
 
-``scripted/<score>`` (e.g. ``scripted/0.7``) is a fake judge that answers every call with
-that score. Two environment variables shape it, for tests that run the service as a real
+Two environment variables shape it, for tests that run the CLI or the service as a real
 process:
 
 - ``JUDGE_TEST_JUDGE_DELAY``: seconds each call takes (default 0);
@@ -22,11 +23,18 @@ SCRIPTED_PREFIX = "scripted/"
 
 
 def scripted_score(model: str) -> float:
+    """The score a scripted model id names.
+
+    Raises:
+        ConfigError: not a number, or outside 0.0-1.0.
+    """
     text = model.removeprefix(SCRIPTED_PREFIX) or "0.7"
     try:
         score = float(text)
     except ValueError:
-        raise ConfigError(f"JUDGE_MODEL: {model!r}: scripted judges are named scripted/<score>") from None
+        raise ConfigError(
+            f"JUDGE_MODEL: {model!r}: scripted judges are named scripted/<score>"
+        ) from None
     if not 0.0 <= score <= 1.0:
         raise ConfigError(f"JUDGE_MODEL: {model!r}: the score must lie in 0.0-1.0")
     return score

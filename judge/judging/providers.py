@@ -1,0 +1,140 @@
+"""Which backend judges a model id: one registry of providers, chosen by model-id prefix.
+
+=====================  ===========================================================  ==========
+model id               provider                                                     where
+=====================  ===========================================================  ==========
+``scripted/<score>``   the scripted test judge (:mod:`judge.judging.scripted`)       dev mode
+``embedded/<name>``    the in-process SmolLM2 judge (:mod:`judge.judging.embedded`)  anywhere
+``router:<file>``      a litellm Router over several deployments                    anywhere
+                       (:mod:`judge.judging.router`); also any id ending in
+                       ``.yaml`` / ``.yml``
+anything else          litellm: hosted APIs, vLLM, Ollama, llama.cpp servers        anywhere
+=====================  ===========================================================  ==========
+
+The CLI, the service and the Python API all ask :func:`backend_for`; a new provider is one
+:func:`register` call. A provider marked ``dev_only`` is refused outside dev mode
+(``JUDGE_DEV_MODE=1``), so a typo in a real run can never score with a fake judge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from judge.errors import ConfigError
+from judge.judging.backends import JudgeBackend, LiteLLMBackend
+
+BackendBuilder = Callable[[str], JudgeBackend]
+
+
+@dataclass(frozen=True)
+class Provider:
+    """One kind of judge backend and the model ids it answers for.
+
+    Attributes:
+        name: shown in messages and docs.
+        build: makes the backend for one model id.
+        prefixes: model ids starting with one of these belong to it (``""`` claims all).
+        suffixes: model ids ending with one of these belong to it too.
+        dev_only: a test judge, refused outside dev mode.
+    """
+
+    name: str
+    build: BackendBuilder
+    prefixes: tuple[str, ...] = ()
+    suffixes: tuple[str, ...] = ()
+    dev_only: bool = False
+
+    def claims(self, model: str) -> bool:
+        """Whether ``model`` names a backend of this provider."""
+        return model.startswith(self.prefixes) or model.endswith(self.suffixes)
+
+
+def quiet_litellm() -> None:
+    """Stop litellm printing its help banners ("Provider List: ...", "Give Feedback ...") on
+    stdout: they would corrupt a command's output (``judge score --json``). The error itself
+    still reaches the caller as an exception."""
+    import litellm
+
+    litellm.suppress_debug_info = True
+
+
+def _scripted(model: str) -> JudgeBackend:
+    from judge.judging.scripted import scripted_backend
+
+    return scripted_backend(model)
+
+
+def _embedded(model: str) -> JudgeBackend:
+    from judge.judging.embedded import EmbeddedBackend, register_embedded_provider
+
+    quiet_litellm()
+    register_embedded_provider()
+    return EmbeddedBackend(model)
+
+
+def _router(model: str) -> JudgeBackend:
+    from judge.judging.router import router_backend
+
+    quiet_litellm()
+    return router_backend(model)
+
+
+def _litellm(model: str) -> JudgeBackend:
+    quiet_litellm()
+    return LiteLLMBackend(model)
+
+
+LITELLM = Provider("litellm", _litellm, prefixes=("",))
+_providers: list[Provider] = [
+    Provider("scripted", _scripted, prefixes=("scripted/",), dev_only=True),
+    Provider("embedded", _embedded, prefixes=("embedded/",)),
+    Provider("router", _router, prefixes=("router:",), suffixes=(".yaml", ".yml")),
+]
+
+
+def register(provider: Provider) -> None:
+    """Add a provider, or replace the one of the same name; it is asked before litellm,
+    which takes every model id no other provider claims."""
+    _providers[:] = [p for p in _providers if p.name != provider.name] + [provider]
+
+
+def providers() -> list[Provider]:
+    """Every provider in the order they are asked, litellm last."""
+    return [*_providers, LITELLM]
+
+
+def provider_for(model: str) -> Provider:
+    """The provider a model id belongs to (litellm when no other claims it)."""
+    return next(p for p in providers() if p.claims(model))
+
+
+def refusal(model: str, *, dev_mode: bool) -> str | None:
+    """Why ``model`` may not judge here (a test judge outside dev mode), or None."""
+    provider = provider_for(model)
+    if provider.dev_only and not dev_mode:
+        return (
+            f"judge model {model!r} is a test-only judge ({provider.name}) that never really scores "
+            "a run; it only works with JUDGE_DEV_MODE=1 (local development): set a real judge model"
+        )
+    return None
+
+
+def backend_for(model: str, *, dev_mode: bool | None = None) -> JudgeBackend:
+    """The backend for a model id, from the provider that claims it.
+
+    Args:
+        model: a model id (see the table in this module's docstring).
+        dev_mode: whether test judges are allowed; None reads ``JUDGE_DEV_MODE``
+            through :mod:`judge.settings`.
+
+    Raises:
+        ConfigError: a test judge outside dev mode, or a malformed id for its provider.
+    """
+    if dev_mode is None:
+        from judge.settings import env_dev_mode
+
+        dev_mode = env_dev_mode()
+    if (reason := refusal(model, dev_mode=dev_mode)) is not None:
+        raise ConfigError(reason)
+    return provider_for(model).build(model)
