@@ -56,7 +56,7 @@ class JudgeModelSettings(BaseSettings):
     @model_validator(mode="after")
     def _test_judge_needs_dev_mode(self) -> JudgeModelSettings:
         if (reason := refusal(self.model, dev_mode=self.dev_mode)) is not None:
-            raise ValueError(reason)
+            raise ValueError(f"JUDGE_MODEL {reason}")
         return self
 
 
@@ -206,6 +206,10 @@ def judge_model_settings(**overrides: object) -> JudgeModelSettings:
         ConfigError: a test-only judge outside dev mode, or a malformed value.
     """
     given = {k: v for k, v in overrides.items() if v is not None}
+    chosen = given.get("model")
+    dev_mode = bool(given.get("dev_mode", env_dev_mode()))
+    if isinstance(chosen, str) and (reason := refusal(chosen, dev_mode=dev_mode)) is not None:
+        raise ConfigError(f"judge model {reason}")  # named by the caller (--judge), not JUDGE_MODEL
     try:
         return JudgeModelSettings(**given)  # type: ignore[arg-type]
     except ValidationError as exc:

@@ -91,7 +91,7 @@ def test_a_random_secret_passes_the_strength_rules() -> None:
 
 
 def test_a_test_only_judge_is_refused_at_start_without_dev_mode() -> None:
-    with pytest.raises(ConfigError, match="judge model 'scripted/0.7' is a test-only judge"):
+    with pytest.raises(ConfigError, match="JUDGE_MODEL 'scripted/0.7' is a test-only judge"):
         load_settings(jwt_secret=GOOD, model="scripted/0.7")
     assert load_settings(dev_mode=True, model="scripted/0.7").model == "scripted/0.7"
 

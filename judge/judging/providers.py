@@ -110,11 +110,12 @@ def provider_for(model: str) -> Provider:
 
 
 def refusal(model: str, *, dev_mode: bool) -> str | None:
-    """Why ``model`` may not judge here (a test judge outside dev mode), or None."""
+    """Why ``model`` may not judge here (a test judge outside dev mode), or None; the text
+    starts with the model id, for the caller to say where it came from."""
     provider = provider_for(model)
     if provider.dev_only and not dev_mode:
         return (
-            f"judge model {model!r} is a test-only judge ({provider.name}) that never really scores "
+            f"{model!r} is a test-only judge ({provider.name}) that never really scores "
             "a run; it only works with JUDGE_DEV_MODE=1 (local development): set a real judge model"
         )
     return None
@@ -136,5 +137,5 @@ def backend_for(model: str, *, dev_mode: bool | None = None) -> JudgeBackend:
 
         dev_mode = env_dev_mode()
     if (reason := refusal(model, dev_mode=dev_mode)) is not None:
-        raise ConfigError(reason)
+        raise ConfigError(f"judge model {reason}")
     return provider_for(model).build(model)

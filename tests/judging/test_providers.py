@@ -75,7 +75,7 @@ def test_a_malformed_scripted_id_names_the_expected_shape() -> None:
 def test_the_settings_refuse_a_test_judge_by_the_same_rule(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("JUDGE_DEV_MODE", raising=False)
     monkeypatch.setenv("JUDGE_MODEL", "scripted/0.7")
-    with pytest.raises(ConfigError, match="judge model 'scripted/0.7' is a test-only judge"):
+    with pytest.raises(ConfigError, match="JUDGE_MODEL 'scripted/0.7' is a test-only judge"):
         judge_model_settings()
     assert judge_model_settings(dev_mode=True).model == "scripted/0.7"
     assert judge_model_settings(model="openai/gpt-4o-mini").model == "openai/gpt-4o-mini"
