@@ -1,9 +1,11 @@
 """Scale-out benchmark: judge calls per second with 1, 2 and 4 `judge worker` processes.
 
 Real processes on one PostgreSQL database (an API-only `judge serve --workers 0` and the
-workers), judging through litellm against the fake OpenAI-compatible judge of the tests: a
-fixed latency (0.5 s) and at most 32 calls answered at once, so the judge itself allows at
-most 32 / 0.5 = 64 calls per second. Runs use the product's defaults (12 traits x 5 passes).
+workers), judging as `openai/fake-judge` (the product's light client for OpenAI-compatible
+servers, judge.judging.openai_http; `JUDGE_OPENAI_CLIENT=litellm` measures litellm instead)
+against the fake OpenAI-compatible judge of the tests: a fixed latency (0.5 s) and at most 32
+calls answered at once, so the judge itself allows at most 32 / 0.5 = 64 calls per second.
+Runs use the product's defaults (12 traits x 5 passes).
 
 Printed per worker count: judge calls per second, the ratio to that judge limit, and the
 service's CPU milliseconds per judge call (user+system time of the API and worker processes

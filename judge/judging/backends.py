@@ -22,6 +22,7 @@ from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field
 
 from judge.errors import PermanentJudgeError, TransientJudgeError
+from judge.judging.openai_http import direct_client
 from judge.judging.prompt import flatten_content
 
 # litellm otherwise fetches its model price map over the network when imported.
@@ -207,18 +208,24 @@ class ScriptedBackend:
 
 class LiteLLMBackend:
     """Any litellm model id, e.g. ``openai/gpt-4o-mini``, ``anthropic/claude-3-5-haiku-latest``,
-    ``ollama/llama3.1``, ``hosted_vllm/...`` or the embedded ``embedded/smollm2-135m-instruct``."""
+    ``ollama/llama3.1``, ``hosted_vllm/...`` or the embedded ``embedded/smollm2-135m-instruct``.
+
+    An ``openai/`` model on a server of its own takes the light client of
+    :mod:`judge.judging.openai_http` (same request, same reply, less CPU per call)."""
 
     def __init__(self, model: str, *, timeout: float | None = None, **extra: Any) -> None:
         self.model = model
         self.extra = extra
         self.profile = serving_profile(model, api_base=extra.get("api_base"))
         self.timeout = timeout if timeout is not None else self.profile.timeout_s
+        self.direct = direct_client(model, extra, timeout=self.timeout)
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
+        kwargs = self._kwargs(request)
+        if self.direct is not None:
+            return reply_from_response(await self.direct.complete(kwargs))
         import litellm
 
-        kwargs = self._kwargs(request)
         try:
             response = await litellm.acompletion(**kwargs)
         except Exception as exc:  # mapped to our tree; nothing is swallowed

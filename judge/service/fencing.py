@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from typing import Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -26,6 +27,12 @@ from judge.store.db import retry_transient
 log = logging.getLogger("judge.jobs")
 
 _STARTS = sa.text("SELECT scoring_starts, status FROM runs WHERE run_id = :run_id")
+
+
+class ClaimedWrite(Protocol):
+    """Stores a pass while the claim ``claimed`` still stands; False when it does not."""
+
+    def __call__(self, seat: str, judge_pass: JudgePass, claimed: int | None = None) -> bool: ...
 
 
 class ScoringTakenOver(JudgeError):
@@ -57,20 +64,24 @@ class Fence:
         if starts != self.starts or status != "scoring":
             raise ScoringTakenOver(f"run {self.run_id} was claimed again (start {starts}, ours {self.starts})")
 
-    def guard(self, on_pass: OnSeatPass) -> OnSeatPass:
-        """``on_pass`` that stops a superseded job and tolerates a pass already stored."""
+    def guard(self, write: ClaimedWrite) -> OnSeatPass:
+        """A pass writer under this claim: it stops a superseded job (nothing stored) and
+        tolerates a pass already stored."""
 
-        def write(seat: str, judge_pass: JudgePass) -> None:
-            self.check()
+        def on_pass(seat: str, judge_pass: JudgePass) -> None:
             try:
-                on_pass(seat, judge_pass)
+                stored = write(seat, judge_pass, self.starts)
             except IntegrityError as exc:
                 if "uq_pass" not in str(exc.orig) and "UNIQUE" not in str(exc.orig):
                     raise
                 log.info("pass %s/%s/%d of run %s was already stored", seat, judge_pass.trait,
                          judge_pass.index, self.run_id)
+                return
+            if not stored:
+                self.check()
+                raise ScoringTakenOver(f"run {self.run_id} is no longer being scored")
 
-        return write
+        return on_pass
 
     def store(self, store_scorecard: Callable[[], None]) -> None:
         """Store the scorecard unless superseded; a scorecard stored first by the other worker wins."""

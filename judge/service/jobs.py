@@ -32,6 +32,7 @@ from judge.service.scoring import (
     store_scorecard,
 )
 from judge.service.worlds import WorldRefusedError, check_world
+from judge.service.write_behind import WriteBehind
 from judge.settings import Settings
 from judge.store import runs as run_repo
 from judge.store.db import is_transient, retry_transient, transaction
@@ -87,16 +88,22 @@ async def score_one(
         scenario = find_scenario(job.run.scenario_id, scenarios) if scenarios else None
         if scenario is not None:
             check_world(job.run, policy=job.world, self_reported=job.self_reported)
+        writer = pass_writer(engine, run_id=run_id, retry_s=retry_s, cancel=cancel)
+        passes = WriteBehind(observed(fence.guard(writer)))
         try:
             card = await score_run_async(
                 job.run, options=options, rubrics=job.snapshot.rubrics, backend=backends(options.judge_model),
-                done=job.done,
-                on_pass=observed(fence.guard(pass_writer(engine, run_id=run_id, retry_s=retry_s, cancel=cancel))),
-                scenario=scenario, base_dir=scenarios,
+                done=job.done, on_pass=passes, scenario=scenario, base_dir=scenarios,
             )
-        except asyncio.CancelledError:  # a clean shutdown: not a crash
+            await passes.drain()  # every pass is stored before the scorecard
+        except asyncio.CancelledError:  # a clean shutdown: not a crash (writes still under way finish)
             release(engine, run_id)
             raise
+        except BaseException:
+            await passes.settle()  # the passes paid for are stored before the run is given up
+            raise
+        finally:
+            passes.close()
         fence.store(lambda: store_scorecard(engine, card=card, retry_s=retry_s, cancel=cancel))
     except ScoringTakenOver as exc:  # another worker holds the run now (docs/deploy.md)
         log.warning("%s; this job stops", exc)
@@ -197,6 +204,7 @@ class ScoringWorkers:
             while (run_id := self._queue.get()) is not None:
                 self._run(loop, run_id)
         finally:
+            loop.run_until_complete(loop.shutdown_asyncgens())  # closes the judge client's session
             loop.close()
 
     def _run(self, loop: asyncio.AbstractEventLoop, run_id: str) -> None:

@@ -24,7 +24,7 @@ from judge.errors import JudgeError
 from judge.judging.backends import JudgeBackend
 from judge.judging.providers import backend_for
 from judge.judging.runner import RunnerConfig
-from judge.pipeline import OnSeatPass, ScoringOptions
+from judge.pipeline import ScoringOptions
 from judge.service import platform
 from judge.service.worlds import WorldPolicy
 from judge.settings import Settings
@@ -111,18 +111,30 @@ def claim(engine: Engine, *, run_id: str, settings: Settings) -> Job | None:
     return Job(run, snapshot, done, world, run_repo.is_self_reported(row.submitted_by))
 
 
-def pass_writer(engine: Engine, *, run_id: str, retry_s: float, cancel: threading.Event | None = None) -> OnSeatPass:
-    """Store each pass in its own short transaction the moment it finishes; a store that is
-    locked or full for a while is waited for (``retry_s``), so a paid pass is not dropped."""
+class PassWriter:
+    """Stores each pass the moment it finishes, as one INSERT that commits by itself; a store
+    that is locked or full for a while is waited for (``retry_s``), so a paid pass is not
+    dropped. Called with the claim a job holds (:class:`judge.service.fencing.Fence`), the
+    same statement checks that the claim still stands."""
 
-    def write(seat: str, judge_pass: JudgePass) -> None:
-        with transaction(engine) as session:
-            pass_repo.insert_pass(session, run_id=run_id, seat=seat, judge_pass=judge_pass)
+    def __init__(self, engine: Engine, *, run_id: str, retry_s: float, cancel: threading.Event | None = None):
+        self.engine = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.run_id, self.retry_s, self.cancel = run_id, retry_s, cancel
 
-    def on_pass(seat: str, judge_pass: JudgePass) -> None:
-        retry_transient(lambda: write(seat, judge_pass), budget_s=retry_s, cancel=cancel)
+    def _write(self, seat: str, judge_pass: JudgePass, claimed: int | None) -> bool:
+        with self.engine.connect() as connection:
+            return pass_repo.insert_pass(connection, run_id=self.run_id, seat=seat, judge_pass=judge_pass,
+                                         claimed=claimed)
 
-    return on_pass
+    def __call__(self, seat: str, judge_pass: JudgePass, claimed: int | None = None) -> bool:
+        """Store the pass; False when ``claimed`` no longer holds (nothing was stored)."""
+        return retry_transient(lambda: self._write(seat, judge_pass, claimed), budget_s=self.retry_s,
+                               cancel=self.cancel)
+
+
+def pass_writer(engine: Engine, *, run_id: str, retry_s: float, cancel: threading.Event | None = None) -> PassWriter:
+    """The writer of a run's passes (see :class:`PassWriter`)."""
+    return PassWriter(engine, run_id=run_id, retry_s=retry_s, cancel=cancel)
 
 
 def self_reported_card(card: Scorecard, row: RunRow | None) -> Scorecard:

@@ -1,5 +1,5 @@
 """Real processes for the scale-out tests: `judge serve` and `judge worker` on one
-PostgreSQL database, judging through litellm against the fake OpenAI-compatible judge."""
+PostgreSQL database, judging as `openai/fake-judge` on the fake OpenAI-compatible judge."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ FAST_STALL = {"JUDGE_HEARTBEAT_S": "1", "JUDGE_STALLED_AFTER_S": "6"}
 
 
 def service_env(database_url: str, api_base: str, **extra: str) -> dict[str, str]:
-    """Environment of every node: dev mode (public dev secret), the fake judge via litellm."""
+    """Environment of every node: dev mode (public dev secret), the fake judge as `openai/fake-judge`."""
     return {
         **os.environ, "PYTHONPATH": str(ROOT), "JUDGE_DEV_MODE": "1", "JUDGE_DATABASE_URL": database_url,
         "JUDGE_MODEL": "openai/fake-judge", "OPENAI_API_BASE": api_base, "OPENAI_API_KEY": "sk-fake",

@@ -1,5 +1,5 @@
 """Scale-out on the job queue, with real processes: one API-only `judge serve`, several
-`judge worker` processes and the fake OpenAI-compatible judge (reached through litellm).
+`judge worker` processes and the fake OpenAI-compatible judge (reached as `openai/fake-judge`).
 
 Every run is judged exactly once per pass: the fake judge counts the calls it answers, and
 the totals must equal runs x scored seats x traits x passes, even when a worker is killed

@@ -1,0 +1,175 @@
+"""The light client for OpenAI-compatible judge servers, against real servers on loopback:
+what it sends, what it reads back, how it maps failures, and when litellm is used instead."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+
+from judge.errors import PermanentJudgeError, TransientJudgeError
+from judge.judging.backends import JudgeRequest, LiteLLMBackend
+from judge.judging.openai_http import OpenAICompatibleClient, direct_client
+from judge.judging.runner import RunnerConfig, call_with_retries
+from tests.fake_judge import VERDICT, FakeJudge, completion, http_response
+from tests.service.pg import free_port
+
+REQUEST = JudgeRequest(
+    messages=[{"role": "user", "content": [{"type": "text", "text": "transcript"}]}], max_tokens=64
+)
+
+
+@pytest.fixture(autouse=True)
+def _no_openai_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OPENAI_BASE_URL", "OPENAI_API_BASE", "OPENAI_API_KEY", "JUDGE_OPENAI_CLIENT"):
+        monkeypatch.delenv(name, raising=False)
+
+
+class Recorder:
+    """A one-route server: answers every POST with ``status`` and ``body``, keeping what it got."""
+
+    def __init__(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+        self.status, self.body, self.headers = status, body, headers or {}
+        self.requests: list[tuple[str, dict[str, str], dict[str, Any]]] = []
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+        fields = dict(line.split(": ", 1) for line in head[1:] if ": " in line)
+        headers = {k.lower(): v for k, v in fields.items()}
+        body = await reader.readexactly(int(headers.get("content-length", "0")))
+        self.requests.append((head[0].split(" ")[1], headers, json.loads(body)))
+        writer.write(http_response(self.status, self.body, self.headers))
+        await writer.drain()
+        writer.close()
+
+
+@asynccontextmanager
+async def serving(recorder: Recorder) -> AsyncIterator[str]:
+    server = await asyncio.start_server(recorder.handle, "127.0.0.1", 0)
+    try:
+        yield f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/v1"
+    finally:
+        server.close()
+
+
+def test_a_call_sends_what_litellm_would_and_reads_the_reply_back() -> None:
+    async def scenario() -> tuple[Any, Recorder]:
+        recorder = Recorder(200, completion("qwen", VERDICT))
+        async with serving(recorder) as base:
+            backend = LiteLLMBackend("openai/qwen", api_base=base + "/", api_key="sk-test")
+            assert backend.direct is not None
+            return await backend.complete(REQUEST), recorder
+
+    reply, recorder = asyncio.run(scenario())
+    assert (reply.text, reply.prompt_tokens, reply.completion_tokens, reply.cost_usd) == (
+        VERDICT,
+        120,
+        20,
+        None,
+    )
+    [(path, headers, body)] = recorder.requests
+    assert path == "/v1/chat/completions"
+    assert headers["authorization"] == "Bearer sk-test"
+    assert body == {
+        "model": "qwen",
+        "messages": [{"role": "user", "content": "transcript"}],
+        "temperature": 0.0,
+        "max_tokens": 64,
+    }
+
+
+def test_a_refusal_and_cached_tokens_are_read_like_litellm_reads_them() -> None:
+    answer = json.loads(completion("qwen", ""))
+    answer["choices"][0].update(
+        finish_reason="content_filter", message={"role": "assistant", "content": None}
+    )
+    answer["usage"]["prompt_tokens_details"] = {"cached_tokens": 96}
+
+    async def scenario() -> Any:
+        async with serving(Recorder(200, json.dumps(answer).encode())) as base:
+            return await LiteLLMBackend("openai/qwen", api_base=base).complete(REQUEST)
+
+    reply = asyncio.run(scenario())
+    assert (reply.text, reply.refused, reply.cached_prompt_tokens) == ("", True, 96)
+
+
+@pytest.mark.parametrize(
+    ("status", "headers", "error", "retry_after"),
+    [
+        (429, {"Retry-After": "3"}, TransientJudgeError, 3.0),
+        (503, {}, TransientJudgeError, None),
+        (408, {}, TransientJudgeError, None),
+        (400, {}, PermanentJudgeError, None),
+        (401, {}, PermanentJudgeError, None),
+    ],
+)
+def test_failures_are_transient_or_permanent_as_through_litellm(
+    status: int, headers: dict[str, str], error: type[Exception], retry_after: float | None
+) -> None:
+    body = b'{"error": {"message": "no such thing"}}'
+
+    async def scenario() -> None:
+        async with serving(Recorder(status, body, headers)) as base:
+            await LiteLLMBackend("openai/qwen", api_base=base).complete(REQUEST)
+
+    with pytest.raises(error) as raised:
+        asyncio.run(scenario())
+    assert str(status) in str(raised.value) and "no such thing" in str(raised.value)
+    if isinstance(raised.value, TransientJudgeError):
+        assert raised.value.retry_after == retry_after
+
+
+def test_an_unreachable_server_or_a_reply_without_choices_is_transient() -> None:
+    client = OpenAICompatibleClient(
+        "openai/qwen", base=f"http://127.0.0.1:{free_port()}/v1", api_key=None, timeout=5
+    )
+    with pytest.raises(TransientJudgeError, match="Connect"):
+        asyncio.run(client.complete({"messages": []}))
+
+    async def empty() -> None:
+        async with serving(Recorder(200, b'{"choices": []}')) as base:
+            await LiteLLMBackend("openai/qwen", api_base=base).complete(REQUEST)
+
+    with pytest.raises(TransientJudgeError, match="no completion choices"):
+        asyncio.run(empty())
+
+
+def test_the_runner_waits_out_retry_after_and_a_429_is_not_counted_as_answered() -> None:
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        judge.rate_limited = False
+
+    with FakeJudge(rate_limited=True, retry_after=2.0) as judge:
+        backend = LiteLLMBackend("openai/fake", api_base=judge.api_base)
+        started = time.monotonic()
+        attempt = asyncio.run(call_with_retries(backend, REQUEST, RunnerConfig(), sleep))
+        stats = judge.snapshot()
+    assert waits == [2.0] and attempt.attempts == 2 and attempt.reply.text == VERDICT
+    assert (stats["rejected"], stats["answered"]) == (1, 1)
+    assert time.monotonic() - started < 5
+
+
+def test_which_models_take_the_light_client(monkeypatch: pytest.MonkeyPatch) -> None:
+    base = "http://127.0.0.1:8000/v1"
+    assert direct_client("openai/qwen", {"api_base": base}, timeout=5) is not None
+    assert direct_client("openai/gpt-4o-mini", {}, timeout=5) is None  # OpenAI itself: litellm
+    assert (
+        direct_client("openai/gpt-4o-mini", {"api_base": "https://api.openai.com/v1"}, timeout=5)
+        is None
+    )
+    assert direct_client("hosted_vllm/qwen", {"api_base": base}, timeout=5) is None
+    assert (
+        direct_client("openai/qwen", {"api_base": base, "extra_headers": {"x": "y"}}, timeout=5)
+        is None
+    )
+    monkeypatch.setenv("OPENAI_API_BASE", base)
+    assert direct_client("openai/qwen", {}, timeout=5) is not None
+    monkeypatch.setenv("JUDGE_OPENAI_CLIENT", "litellm")
+    assert LiteLLMBackend("openai/qwen").direct is None
