@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -189,3 +190,9 @@ def test_an_unknown_perturbation_is_named() -> None:
 def test_judged_alone_scores_only_the_given_seat() -> None:
     run = make_run(seats=[{"seat": "buyer", "agent_id": "a"}, {"seat": "seller", "agent_id": "b"}])
     assert pt.judged_alone(run, "seller").scored_seats == ["seller"]
+
+
+def test_the_docs_list_every_perturbation_and_text_verbatim() -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "audit.md").read_text()
+    for text in [*pt.PLANTED.values(), *pt.FILLER, *pt.HOSTILE, *pt.PERTURBATIONS, pt.RENAMED_SEAT]:
+        assert f"`{text}`" in docs, text
