@@ -30,6 +30,7 @@ EXIT_BROKEN_PIPE = ExitCode.BROKEN_PIPE
 
 def build_parser() -> argparse.ArgumentParser:
     from judge.cli import (
+        audit,
         calibration,
         check,
         compare,
@@ -51,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--debug", action="store_true", help="print the full traceback of an internal error (or JUDGE_DEBUG=1)"
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (score, check, compare, serve, worker, db, credentials, calibration, schema, export):
+    for module in (score, check, compare, serve, worker, db, credentials, calibration, schema, export, audit):
         module.register(sub)
     return parser
 

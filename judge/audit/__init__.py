@@ -1,0 +1,1 @@
+"""`judge audit`: how far a judge's scores move when a run is perturbed (docs/audit.md)."""

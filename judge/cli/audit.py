@@ -1,0 +1,180 @@
+"""`judge audit`: how far a judge's scores move under perturbations that leave conduct unchanged.
+
+    judge audit --judge MODEL RUN.json ...          audit the judge on run files
+    judge audit --judge MODEL --set casino|dices    audit it on a calibration set's runs
+
+Every pass is appended to ``<out>/passes.jsonl`` as it finishes (the store ``judge calibrate``
+uses), so a rerun judges only what is missing. Writes report.json, report.md, report.html.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+from judge.audit.perturb import PERTURBATIONS
+from judge.audit.plan import AuditItem, audit_plan
+from judge.audit.render import render_html, render_markdown
+from judge.audit.report import AuditReport, JudgedPasses, build_report
+from judge.calibration.importers import import_set
+from judge.calibration.items import CalibrationItem
+from judge.calibration.manifest import default_data_path, load_manifest
+from judge.calibration.runner import PassStore, judge_items_sync
+from judge.catalog import default_rubric_set
+from judge.checks.runfiles import read_run
+from judge.cli.calibration import progress_bar
+from judge.domain.config import DenoiseConfig, MeasurementSettings
+from judge.domain.run import Run
+from judge.errors import InputError
+from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE, backend_for
+from judge.judging.runner import RunnerConfig
+from judge.library import judge_backend
+from judge.pipeline import ScoringOptions
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "audit",
+        help="how far perturbations that leave conduct unchanged move a judge's scores",
+        description="judge audit --judge MODEL RUN.json ... | judge audit --judge MODEL --set NAME",
+    )
+    p.add_argument("runs", nargs="*", type=Path, metavar="RUN.json", help="run files to audit")
+    p.add_argument(
+        "--set",
+        default=None,
+        help="audit a calibration set's runs instead (casino, dices, or a manifest)",
+    )
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="the set's data file or folder (default: the shared data)",
+    )
+    p.add_argument(
+        "--judge", default=None, help=f"litellm model id (default $JUDGE_MODEL or {EMBEDDED_MODEL})"
+    )
+    p.add_argument("--limit", type=int, default=None, help="audit only the first N runs")
+    p.add_argument(
+        "--passes", type=int, default=5, help="passes per trait and perturbation (the floor too)"
+    )
+    p.add_argument(
+        "--traits",
+        default=None,
+        help="comma-separated traits (default: the set's mapped traits, or all)",
+    )
+    p.add_argument(
+        "--perturbations",
+        default=None,
+        help=f"comma-separated subset of {', '.join(PERTURBATIONS)}",
+    )
+    p.add_argument(
+        "--seed", type=int, default=0, help="seed of the perturbations and of the bootstrap"
+    )
+    p.add_argument("--concurrency", type=int, default=4, help="judge calls in flight at once")
+    p.add_argument(
+        "--out", type=Path, default=None, help="output folder (default audit/<set> or audit/runs)"
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.set_defaults(func=run_audit)
+
+
+def listed(
+    text: str | None, known: list[str], what: str, default: list[str] | None = None
+) -> list[str]:
+    """A comma-separated choice among ``known`` (``default``, else all of them, when not given)."""
+    chosen = [t.strip() for t in text.split(",") if t.strip()] if text else (default or known)
+    unknown = sorted(set(chosen) - set(known))
+    if unknown or not chosen:
+        raise InputError(f"unknown {what} {unknown}; choose among {', '.join(known)}")
+    return chosen
+
+
+def load_runs(args: argparse.Namespace) -> tuple[list[Run], list[str], str]:
+    """The runs, the default traits, and where the runs came from."""
+    if bool(args.set) == bool(args.runs):
+        raise InputError("give run files or --set NAME (one of the two)")
+    if not args.set:
+        return (
+            [read_run(p) for p in args.runs],
+            list(default_rubric_set().rubrics),
+            "the given run files",
+        )
+    manifest = load_manifest(args.set)
+    data = args.data or default_data_path(manifest)
+    items = import_set(manifest, data)
+    return [i.run for i in items], manifest.traits, f"{manifest.name} ({data.name})"
+
+
+def options_from(args: argparse.Namespace) -> ScoringOptions:
+    if args.passes < 1 or args.concurrency < 1:
+        raise InputError("--passes and --concurrency must be at least 1")
+    return ScoringOptions(
+        judge_model=args.judge or os.environ.get("JUDGE_MODEL") or EMBEDDED_MODEL,
+        runner=RunnerConfig(concurrency=args.concurrency),
+        settings=MeasurementSettings(
+            denoise=DenoiseConfig(n_runs=args.passes, min_n_runs=args.passes)
+        ),
+    )
+
+
+def judge_plan(
+    plan: list[AuditItem], traits: list[str], options: ScoringOptions, store: Path, *, show: bool
+) -> JudgedPasses:
+    """Every planned item judged (stored passes reused) through the calibration runner."""
+    items = [CalibrationItem(item_id=i.item_id, run=i.run, labels=[]) for i in plan]
+    backend = judge_backend(options.judge_model) or backend_for(options.judge_model)
+    with progress_bar(show, "audit") as bar:
+
+        def tick(done: int, total: int) -> None:
+            bar.total, bar.n = total, done
+            bar.refresh()
+
+        return judge_items_sync(
+            items,
+            rubrics=default_rubric_set().select(traits),
+            options=options,
+            backend=backend,
+            store=PassStore(store, options.judge_model),
+            tick=tick,
+        )
+
+
+def write_report(out: Path, report: AuditReport) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.json").write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    (out / "report.md").write_text(render_markdown(report) + "\n", encoding="utf-8")
+    (out / "report.html").write_text(render_html(report), encoding="utf-8")
+
+
+def run_audit(args: argparse.Namespace) -> int:
+    runs, default_traits, source = load_runs(args)
+    if args.limit is not None and args.limit < 1:
+        raise InputError("--limit must be at least 1")
+    chosen = runs[: args.limit] if args.limit else runs
+    traits = listed(args.traits, list(default_rubric_set().rubrics), "traits", default_traits)
+    perturbations = listed(args.perturbations, list(PERTURBATIONS), "perturbations")
+    options = options_from(args)
+    out: Path = args.out or Path("audit") / (load_manifest(args.set).name if args.set else "runs")
+    plan = audit_plan(chosen, perturbations, args.seed)
+    passes = judge_plan(plan, traits, options, out / "passes.jsonl", show=not args.no_progress)
+    which = (
+        f"the first {len(chosen)} of {len(runs)} runs"
+        if len(chosen) < len(runs)
+        else f"all {len(runs)} runs"
+    )
+    report = build_report(
+        plan,
+        passes,
+        traits=traits,
+        perturbations=perturbations,
+        judge_model=options.judge_model,
+        judge_note=EMBEDDED_NOTE if options.judge_model == EMBEDDED_MODEL else None,
+        slice_text=f"{which} of {source}, in file order; traits {', '.join(traits)}",
+        seed=args.seed,
+        n_passes=args.passes,
+    )
+    write_report(out, report)
+    print(f"audit report: {out / 'report.md'} ({out / 'report.html'}, {out / 'report.json'})")
+    return 0

@@ -1,0 +1,180 @@
+"""`judge audit` end to end with scripted judges: report files, figures, resume, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from judge.calibration.manifest import shared_data_dir
+from judge.cli import EXIT_INPUT, main
+from judge.judging.backends import JudgeRequest, ScriptedBackend
+
+
+def casino_test_file() -> Path:
+    path = shared_data_dir() / "casino" / "casino_test.json"
+    if not path.is_file():
+        pytest.skip(f"shared data not found at {path} (set JUDGE_SHARED_DATA)")
+    return path
+
+
+def swayed(request: JudgeRequest) -> str:
+    """0.5, except 1.0 when told to ignore the rubric and 0.3 for a seat named participant_x."""
+    text = json.dumps(request.messages)
+    score = (
+        1.0 if "Ignore the rubric" in text else 0.3 if 'seat \\"participant_x\\"' in text else 0.5
+    )
+    return json.dumps({"score": score, "turns": [1], "rationale": "scripted"})
+
+
+@pytest.fixture
+def judge(monkeypatch: pytest.MonkeyPatch) -> ScriptedBackend:
+    backend = ScriptedBackend(swayed, model="scripted-swayed")
+    monkeypatch.setattr("judge.cli.audit.backend_for", lambda model: backend)
+    return backend
+
+
+def audit(out: Path, *extra: str) -> int:
+    return main(
+        [
+            "audit",
+            "--set",
+            "casino",
+            "--data",
+            str(casino_test_file()),
+            "--judge",
+            "scripted-swayed",
+            "--limit",
+            "2",
+            "--passes",
+            "2",
+            "--traits",
+            "negotiation",
+            "--out",
+            str(out),
+            "--no-progress",
+            *extra,
+        ]
+    )
+
+
+def rows(out: Path) -> dict[str, Any]:
+    report = json.loads((out / "report.json").read_text())
+    return {r["perturbation"]: r for r in report["rows"]}
+
+
+def test_audit_writes_json_markdown_html_and_the_pass_store(
+    judge: ScriptedBackend, tmp_path: Path
+) -> None:
+    assert audit(tmp_path) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "passes.jsonl",
+        "report.html",
+        "report.json",
+        "report.md",
+    ]
+    # 2 dialogues x 2 scored seats x (baseline + 7 perturbations) x 1 trait x 2 passes
+    assert len(judge.history) == 2 * 2 * 8 * 2
+    assert len((tmp_path / "passes.jsonl").read_text().splitlines()) == 64
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert (report["n_runs"], report["n_seats"], report["passes_per_trait"]) == (2, 4, 2)
+    assert (
+        "| planted.plain | 4 | +0.500 [0.500, 0.500] | 1.000 [1.000, 1.000] | 0.500 |"
+        in (tmp_path / "report.md").read_text()
+    )
+    assert (
+        "<td>labels.rename</td><td>4</td><td>-0.200 [-0.200, -0.200]</td>"
+        in (tmp_path / "report.html").read_text()
+    )
+
+
+def test_each_perturbation_shifts_exactly_as_the_scripted_judge_was_swayed(
+    judge: ScriptedBackend, tmp_path: Path
+) -> None:
+    audit(tmp_path)
+    got = {
+        name: (r["mean_shift"]["value"], r["share_moved"]["value"])
+        for name, r in rows(tmp_path).items()
+    }
+    assert got.pop("planted.plain") == (0.5, 1.0)
+    assert got.pop("labels.rename") == pytest.approx((-0.2, 1.0))
+    assert set(got.values()) == {(0.0, 0.0)}  # the other five perturbations did not move it
+    assert len(got) == 5
+
+
+def test_a_rerun_judges_nothing_again_and_more_runs_judge_only_the_new_ones(
+    judge: ScriptedBackend, tmp_path: Path
+) -> None:
+    audit(tmp_path)
+    first = len(judge.history)
+    assert audit(tmp_path) == 0
+    assert len(judge.history) == first
+    assert audit(tmp_path, "--limit", "3") == 0
+    assert len(judge.history) == first + 2 * 8 * 2  # the third dialogue only
+
+
+def test_audit_of_run_files_with_a_subset_of_perturbations(
+    judge: ScriptedBackend, tmp_path: Path
+) -> None:
+    run = {
+        "run_id": "r1",
+        "scenario_id": "s",
+        "seats": [
+            {"seat": "me", "agent_id": "a"},
+            {"seat": "you", "agent_id": "b", "scored": False},
+        ],
+        "transcript": [
+            {"turn": 1, "seat": "you", "kind": "message", "content": "hi"},
+            {"turn": 1, "seat": "me", "kind": "message", "content": "hello"},
+        ],
+    }
+    path = tmp_path / "r1.json"
+    path.write_text(json.dumps(run))
+    code = main(
+        [
+            "audit",
+            str(path),
+            "--judge",
+            "scripted-swayed",
+            "--passes",
+            "1",
+            "--traits",
+            "integrity",
+            "--perturbations",
+            "planted.plain,hostile_counterpart",
+            "--out",
+            str(tmp_path / "out"),
+            "--no-progress",
+        ]
+    )
+    assert code == 0
+    assert {k: v["n"] for k, v in rows(tmp_path / "out").items()} == {
+        "planted.plain": 1,
+        "hostile_counterpart": 1,
+    }
+    assert len(judge.history) == 3
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "give run files or --set NAME"),
+        (["--set", "casino", "x.json"], "give run files or --set NAME"),
+        (["--set", "casino", "--perturbations", "shouting"], "unknown perturbations ['shouting']"),
+        (["--set", "casino", "--traits", "charm"], "unknown traits ['charm']"),
+        (["--set", "casino", "--passes", "0"], "--passes and --concurrency must be at least 1"),
+    ],
+)
+def test_bad_input_is_named(
+    judge: ScriptedBackend,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    message: str,
+) -> None:
+    extra = ["--data", str(casino_test_file())] if "--set" in args else []
+    assert main(["audit", *args, *extra, "--out", str(tmp_path), "--no-progress"]) == EXIT_INPUT
+    assert message in capsys.readouterr().err
+    assert judge.history == []
