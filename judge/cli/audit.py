@@ -10,7 +10,6 @@ uses), so a rerun judges only what is missing. Writes report.json, report.md, re
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +27,11 @@ from judge.cli.calibration import progress_bar
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.run import Run
 from judge.errors import InputError
-from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE, backend_for
+from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
+from judge.judging.providers import backend_for
 from judge.judging.runner import RunnerConfig
-from judge.library import judge_backend
 from judge.pipeline import ScoringOptions
+from judge.settings import judge_model_settings
 
 
 def register(sub: Any) -> None:
@@ -111,7 +111,7 @@ def options_from(args: argparse.Namespace) -> ScoringOptions:
     if args.passes < 1 or args.concurrency < 1:
         raise InputError("--passes and --concurrency must be at least 1")
     return ScoringOptions(
-        judge_model=args.judge or os.environ.get("JUDGE_MODEL") or EMBEDDED_MODEL,
+        judge_model=judge_model_settings(model=args.judge).model,
         runner=RunnerConfig(concurrency=args.concurrency),
         settings=MeasurementSettings(
             denoise=DenoiseConfig(n_runs=args.passes, min_n_runs=args.passes)
@@ -124,7 +124,7 @@ def judge_plan(
 ) -> JudgedPasses:
     """Every planned item judged (stored passes reused) through the calibration runner."""
     items = [CalibrationItem(item_id=i.item_id, run=i.run, labels=[]) for i in plan]
-    backend = judge_backend(options.judge_model) or backend_for(options.judge_model)
+    backend = backend_for(options.judge_model)
     with progress_bar(show, "audit") as bar:
 
         def tick(done: int, total: int) -> None:
