@@ -32,17 +32,18 @@ RULES: dict[str, set[str]] = {
     "catalog": {"domain", "errors"},
     "auth": {"domain", "errors"},
     "schemas": {"domain", "errors"},
-    "testing": {"errors", "judging"},
-    "settings": {"domain", "errors", "judging", "testing"},
+    "settings": {"domain", "errors", "judging"},
     "pipeline": {"domain", "errors", "scoring", "judging", "checks", "catalog"},
-    "library": {"domain", "errors", "judging", "testing", "pipeline", "catalog"},
+    "library": {"domain", "errors", "judging", "pipeline", "catalog"},
     "calibration": {"domain", "errors", "scoring", "judging", "checks", "catalog", "pipeline"},
-    "integrations": {"domain", "errors", "scoring", "judging", "catalog", "pipeline", "library"},
+    "integrations": {
+        "domain", "errors", "scoring", "judging", "catalog", "pipeline", "library", "settings",
+    },
+    "audit": {"domain", "errors", "scoring", "calibration"},
     "store": {"domain", "errors", "scoring"},
     "tabular": {"domain", "errors", "store"},
     "service": {
-        "domain", "errors", "scoring", "judging", "checks", "catalog", "auth", "testing",
-        "settings", "pipeline", "store", "telemetry",
+        "domain", "errors", "scoring", "judging", "checks", "catalog", "auth", "settings", "pipeline", "store", "telemetry",
     },
     "telemetry": {"domain", "errors", "pipeline", "service"},
     "api": {
@@ -55,7 +56,7 @@ RULES: dict[str, set[str]] = {
     },
     "cli": {
         "domain", "errors", "scoring", "judging", "checks", "catalog", "auth", "schemas",
-        "testing", "settings", "pipeline", "library", "calibration", "integrations", "store",
+        "settings", "pipeline", "library", "calibration", "integrations", "audit", "store",
         "tabular", "service", "telemetry", "api",
     },
     "__main__": {"cli"},

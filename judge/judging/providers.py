@@ -18,8 +18,11 @@ The CLI, the service and the Python API all ask :func:`backend_for`; a new provi
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from pydantic import TypeAdapter, ValidationError
 
 from judge.errors import ConfigError
 from judge.judging.backends import JudgeBackend, LiteLLMBackend
@@ -121,21 +124,34 @@ def refusal(model: str, *, dev_mode: bool) -> str | None:
     return None
 
 
+def dev_mode_from_environment() -> bool:
+    """Whether ``JUDGE_DEV_MODE`` is on, parsed as a pydantic bool like the settings field.
+
+    The judging layer sits below :mod:`judge.settings`, so it reads the one variable itself;
+    a value pydantic cannot read as a bool counts as off.
+    """
+    raw = os.environ.get("JUDGE_DEV_MODE", "").strip()
+    if not raw:
+        return False
+    try:
+        return TypeAdapter(bool).validate_python(raw)
+    except ValidationError:
+        return False
+
+
 def backend_for(model: str, *, dev_mode: bool | None = None) -> JudgeBackend:
     """The backend for a model id, from the provider that claims it.
 
     Args:
         model: a model id (see the table in this module's docstring).
         dev_mode: whether test judges are allowed; None reads ``JUDGE_DEV_MODE``
-            through :mod:`judge.settings`.
+            (:func:`dev_mode_from_environment`, parsed as the settings parse it).
 
     Raises:
         ConfigError: a test judge outside dev mode, or a malformed id for its provider.
     """
     if dev_mode is None:
-        from judge.settings import env_dev_mode
-
-        dev_mode = env_dev_mode()
+        dev_mode = dev_mode_from_environment()
     if (reason := refusal(model, dev_mode=dev_mode)) is not None:
         raise ConfigError(f"judge model {reason}")
     return provider_for(model).build(model)
