@@ -49,7 +49,13 @@ class Settings(BaseSettings):
     database_url: str = "sqlite:///./judge.db"
     jwt_secret: SecretStr = SecretStr("")
     jwt_audience: str = Field(default="judge", min_length=1)
-    model: str = Field(default=EMBEDDED_MODEL, min_length=1, description="litellm model id of the judge")
+    model: str = Field(
+        default=EMBEDDED_MODEL, min_length=1,
+        description="litellm model id of the judge; several ids joined by commas make a judge panel",
+    )
+    pass_score: Literal["sampled", "expected"] = Field(
+        default="sampled", description="what a judge pass counts with (docs/judge-signal.md)"
+    )
     dev_mode: bool = False
     scenarios_dir: Path | None = Field(
         default=None,

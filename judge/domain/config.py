@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 #: The fewest judge passes per trait the platform allows: fewer cannot support a stable mean.
@@ -61,3 +63,8 @@ class MeasurementSettings(_Setting):
     denoise: DenoiseConfig = DenoiseConfig()
     participation: ParticipationConfig = ParticipationConfig()
     reward_weights: RewardWeights = RewardWeights()
+    pass_score: Literal["sampled", "expected"] = Field(
+        default="sampled",
+        description="what a pass counts with: the score the judge wrote, or the expected value of its "
+        "distribution over the score grid where the backend gives log-probabilities (docs/judge-signal.md)",
+    )

@@ -13,6 +13,7 @@ the backend decodes several passes at once.
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 from collections import deque
 from collections.abc import AsyncGenerator, Callable, Sequence
@@ -23,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from judge.errors import PermanentJudgeError, TransientJudgeError
 from judge.judging.prompt import flatten_content
+from judge.judging.score_grid import TokenStep, steps_from_logprobs
 
 # litellm otherwise fetches its model price map over the network when imported.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -47,6 +49,13 @@ class JudgeReply(BaseModel):
     cached_prompt_tokens: int | None = None
     completion_tokens: int | None = None
     cost_usd: float | None = None
+    token_logprobs: list[TokenStep] | None = Field(
+        default=None, description="the reply's tokens with their alternatives, when the backend gives them"
+    )
+    zero_branch: dict[str, float] | None = Field(
+        default=None, description="tenths alternatives after '0.' when the reply did not go through it"
+    )
+    structured_output: bool = False
 
 
 class JudgeBackend(Protocol):
@@ -223,7 +232,8 @@ class LiteLLMBackend:
             response = await litellm.acompletion(**kwargs)
         except Exception as exc:  # mapped to our tree; nothing is swallowed
             raise classify_litellm_error(exc) from exc
-        return reply_from_response(response)
+        reply = reply_from_response(response)
+        return reply.model_copy(update={"structured_output": "response_format" in kwargs})
 
     def _kwargs(self, request: JudgeRequest) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
@@ -238,7 +248,55 @@ class LiteLLMBackend:
         }
         if request.response_schema is not None and self.model.startswith("embedded/"):
             kwargs["response_format"] = {"type": "json_object", "schema": request.response_schema}
+        elif request.response_schema is not None and supports_response_schema(self.model):
+            kwargs.setdefault("response_format", verdict_response_format(request.response_schema))
+        if "logprobs" not in kwargs and supports_logprobs(self.model):
+            kwargs |= {"logprobs": True, "top_logprobs": TOP_LOGPROBS}
         return kwargs
+
+
+#: Alternatives asked for at each token (OpenAI's maximum); the score grid needs the ten digits.
+TOP_LOGPROBS = 20
+#: Schema keywords OpenAI's strict structured outputs refuse; dropped from the schema sent.
+_UNSTRICT_KEYWORDS = ("maxLength", "minLength")
+
+
+@functools.lru_cache(maxsize=256)
+def supports_response_schema(model: str) -> bool:
+    """litellm's word on whether the provider enforces a JSON schema for this model."""
+    import litellm
+
+    try:
+        return bool(litellm.supports_response_schema(model=model))
+    except Exception:  # noqa: BLE001 - an unknown model is one without schema support
+        return False
+
+
+@functools.lru_cache(maxsize=256)
+def supports_logprobs(model: str) -> bool:
+    """litellm's word on whether the provider returns token log-probabilities with alternatives."""
+    import litellm
+
+    try:
+        _, provider, _, _ = litellm.get_llm_provider(model)
+        params = litellm.get_supported_openai_params(model=model.split("/", 1)[-1], custom_llm_provider=provider)
+    except Exception:  # noqa: BLE001 - an unknown provider is one without log-probabilities
+        return False
+    supported = params or []
+    return "logprobs" in supported and "top_logprobs" in supported
+
+
+def verdict_response_format(schema: dict[str, Any]) -> dict[str, Any]:
+    """The verdict schema as an OpenAI-style ``json_schema`` response format (strict)."""
+    return {"type": "json_schema", "json_schema": {"name": "verdict", "schema": _strict(schema), "strict": True}}
+
+
+def _strict(schema: Any) -> Any:
+    if isinstance(schema, dict):
+        return {k: _strict(v) for k, v in schema.items() if k not in _UNSTRICT_KEYWORDS}
+    if isinstance(schema, list):
+        return [_strict(v) for v in schema]
+    return schema
 
 
 def mark_prefix_cacheable(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -271,6 +329,7 @@ def reply_from_response(response: Any) -> JudgeReply:
         cached_prompt_tokens=cached,
         completion_tokens=getattr(usage, "completion_tokens", None),
         cost_usd=hidden.get("response_cost"),
+        token_logprobs=steps_from_logprobs(getattr(choice, "logprobs", None)),
     )
 
 

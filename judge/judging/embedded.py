@@ -49,10 +49,12 @@ N_CTX = 8192
 #: The verdict as a grammar rather than a converted schema: llama.cpp's schema conversion
 #: does not enforce numeric bounds, and a tiny model readily writes "score": 100. The reason
 #: comes first and the score last, so the model states why before it commits to a number
-#: (with the score first, SmolLM2 answered 0.0 for every trait of the example run).
+#: (with the score first, SmolLM2 answered 0.0 for every trait of the example run). The score
+#: is written on the grid 0.0, 0.1, ..., 1.0 itself, so the sampled score is a grid point and
+#: the tokens around it give the distribution over the grid (judge.judging.score_grid).
 VERDICT_GRAMMAR = r"""
 root      ::= "{" ws "\"rationale\":" ws rationale "," ws "\"turns\":" ws turns "," ws "\"score\":" ws score ws "}"
-score     ::= "0" ("." [0-9] [0-9]?)? | "1" (".0" "0"?)?
+score     ::= "0." [0-9] | "1.0"
 turns     ::= "[" ws (turn ("," ws turn){0,4})? ws "]"
 turn      ::= [0-9] [0-9]? [0-9]? [0-9]?
 rationale ::= "\"" [^"\\\x00-\x1f]{0,100} "\""
@@ -167,7 +169,9 @@ class EmbeddedModel:
                     f"prompt of {size} tokens does not fit the embedded judge's {N_CTX}-token context"
                 )
         with self.lock:
-            yield from self.decoder.run(prompts, max_tokens=max_tokens, grammar=grammar_for(schema))
+            yield from self.decoder.run(
+                prompts, max_tokens=max_tokens, grammar=grammar_for(schema), capture=schema == VERDICT_SCHEMA
+            )
 
 
 def grammar_for(schema: dict[str, Any] | None) -> str | None:
@@ -271,6 +275,8 @@ def reply_from_decoded(decoded: Decoded) -> JudgeReply:
     return JudgeReply(
         text=decoded.text, prompt_tokens=decoded.prompt_tokens,
         cached_prompt_tokens=decoded.cached_tokens, completion_tokens=decoded.completion_tokens,
+        token_logprobs=list(decoded.steps) if decoded.steps is not None else None,
+        zero_branch=decoded.zero_branch, structured_output=True,
     )
 
 
@@ -307,9 +313,14 @@ async def _in_thread(
 
 def backend_for(model: str) -> JudgeBackend:
     """The litellm backend for a model id; ``embedded/...`` registers the embedded provider first;
-    ``router:<file.yaml>`` sends calls through a litellm Router (judge.judging.router)."""
+    ``router:<file.yaml>`` sends calls through a litellm Router (judge.judging.router); model ids
+    joined by commas make a judge panel (judge.judging.panel)."""
+    from judge.judging.panel import PanelBackend, panel_models
     from judge.judging.router import is_router_model, router_backend
 
+    models = panel_models(model)
+    if len(models) > 1:
+        return PanelBackend([backend_for(m) for m in models])
     if is_router_model(model):
         return router_backend(model)
     if model.startswith(f"{EMBEDDED_PROVIDER}/"):
