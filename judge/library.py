@@ -53,8 +53,13 @@ def judge_backend(model: str) -> JudgeBackend | None:
     Raises:
         ConfigError: a scripted judge outside dev mode, or a malformed scripted model id.
     """
+    from judge.judging.embedded import backend_for
+    from judge.judging.panel import PanelBackend, panel_models
     from judge.testing import SCRIPTED_PREFIX, scripted_backend
 
+    models = panel_models(model)
+    if len(models) > 1 and any(m.startswith(SCRIPTED_PREFIX) for m in models):
+        return PanelBackend([judge_backend(m) or backend_for(m) for m in models])
     if not model.startswith(SCRIPTED_PREFIX):
         return None
     if not dev_mode():

@@ -20,6 +20,7 @@ from judge.domain.scorecard import Scorecard
 from judge.errors import InputError
 from judge.judging.embedded import EMBEDDED_MODEL
 from judge.judging.runner import RunnerConfig
+from judge.judging.score_grid import SCORE_MODES
 from judge.library import judge_backend
 from judge.pipeline import ScoringOptions, score_run
 from judge.scoring.thresholds import Threshold, gate_failures, parse_threshold
@@ -29,7 +30,10 @@ def register(sub: Any) -> None:
     p = sub.add_parser("score", help="score run files and print their scorecards")
     p.add_argument("runs", nargs="+", type=Path, metavar="RUN.json")
     p.add_argument("--json", action="store_true", help="print the full owner scorecard(s) as JSON")
-    p.add_argument("--judge", default=None, help=f"litellm model id (default $JUDGE_MODEL or {EMBEDDED_MODEL})")
+    p.add_argument("--judge", default=None, help=f"litellm model id, or several joined by commas for a judge panel "
+                   f"(default $JUDGE_MODEL or {EMBEDDED_MODEL})")
+    p.add_argument("--pass-score", choices=["sampled", "expected"], default=None,
+                   help="what each pass counts with (default $JUDGE_PASS_SCORE or sampled; docs/judge-signal.md)")
     p.add_argument("--passes", type=int, default=None, help="passes per trait (raised to the floor of 5)")
     p.add_argument("--concurrency", type=int, default=4, help="judge calls in flight at once")
     p.add_argument("--attempts", type=int, default=5, help="tries per judge call on transient errors")
@@ -50,10 +54,13 @@ def options_from(args: argparse.Namespace) -> ScoringOptions:
     if args.concurrency < 1 or args.attempts < 1:
         raise InputError("--concurrency and --attempts must be at least 1")
     denoise = DenoiseConfig(n_runs=args.passes) if args.passes else DenoiseConfig()
+    mode = args.pass_score or os.environ.get("JUDGE_PASS_SCORE") or "sampled"
+    if mode not in SCORE_MODES:
+        raise InputError(f"JUDGE_PASS_SCORE must be one of {list(SCORE_MODES)}, not {mode!r}")
     return ScoringOptions(
         judge_model=args.judge or os.environ.get("JUDGE_MODEL") or EMBEDDED_MODEL,
         runner=RunnerConfig(concurrency=args.concurrency, max_attempts=args.attempts),
-        settings=MeasurementSettings(denoise=denoise),
+        settings=MeasurementSettings(denoise=denoise, pass_score=mode),
     )
 
 

@@ -223,6 +223,8 @@ class LiteLLMBackend:
         self.extra = extra
         self.profile = serving_profile(model, api_base=extra.get("api_base"))
         self.timeout = timeout if timeout is not None else self.profile.timeout_s
+        #: the server refused a request for log-probabilities once; none are asked for again
+        self.logprobs_refused = False
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
         import litellm
@@ -231,7 +233,15 @@ class LiteLLMBackend:
         try:
             response = await litellm.acompletion(**kwargs)
         except Exception as exc:  # mapped to our tree; nothing is swallowed
-            raise classify_litellm_error(exc) from exc
+            if not refuses_logprobs(exc, kwargs):
+                raise classify_litellm_error(exc) from exc
+            # e.g. llama-cpp-python's server without --logits_all: ask again, and never again ask for them
+            self.logprobs_refused = True
+            kwargs = self._kwargs(request)
+            try:
+                response = await litellm.acompletion(**kwargs)
+            except Exception as retry_exc:
+                raise classify_litellm_error(retry_exc) from retry_exc
         reply = reply_from_response(response)
         return reply.model_copy(update={"structured_output": "response_format" in kwargs})
 
@@ -250,9 +260,14 @@ class LiteLLMBackend:
             kwargs["response_format"] = {"type": "json_object", "schema": request.response_schema}
         elif request.response_schema is not None and supports_response_schema(self.model):
             kwargs.setdefault("response_format", verdict_response_format(request.response_schema))
-        if "logprobs" not in kwargs and supports_logprobs(self.model):
+        if "logprobs" not in kwargs and not self.logprobs_refused and supports_logprobs(self.model):
             kwargs |= {"logprobs": True, "top_logprobs": TOP_LOGPROBS}
         return kwargs
+
+
+def refuses_logprobs(exc: Exception, kwargs: dict[str, Any]) -> bool:
+    """The server turned the call down because log-probabilities were asked for."""
+    return bool(kwargs.get("logprobs")) and "logprobs" in str(exc).lower() and not isinstance(exc, TimeoutError)
 
 
 #: Alternatives asked for at each token (OpenAI's maximum); the score grid needs the ten digits.

@@ -22,6 +22,7 @@ from judge.domain.scorecard import Scorecard
 from judge.errors import ConfigError, JudgeError
 from judge.judging.backends import JudgeBackend
 from judge.judging.embedded import backend_for
+from judge.judging.panel import PanelBackend, panel_models
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import OnSeatPass, ScoringOptions, SeatPassKey
 from judge.service import platform
@@ -67,6 +68,9 @@ def resolve_backend(settings: Settings) -> BackendFactory:
     """Model id -> backend; ``scripted/...`` test judges only in dev mode (judge.testing)."""
 
     def factory(model: str) -> JudgeBackend:
+        models = panel_models(model)
+        if len(models) > 1:
+            return PanelBackend([factory(m) for m in models])
         if model.startswith("scripted/"):
             if not settings.dev_mode:
                 raise ConfigError(f"judge model {model!r} is a test hook; it only works with JUDGE_DEV_MODE=1")
