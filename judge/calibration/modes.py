@@ -8,7 +8,7 @@ the difference (expected minus sampled), so "expected agrees better" is read off
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
@@ -58,6 +58,7 @@ class ModeRow(BaseModel):
     spearman_difference: Interval
     mae_sampled: float | None
     mae_expected: float | None
+    mae_difference: Interval | None = None
 
 
 class ModeComparison(BaseModel):
@@ -74,15 +75,20 @@ def _interval(e: ag.Estimate) -> Interval:
 
 
 def paired_difference(
-    sampled: ag.Array, expected: ag.Array, human: ag.Array, *, seed: int = 0
+    sampled: ag.Array,
+    expected: ag.Array,
+    human: ag.Array,
+    *,
+    seed: int = 0,
+    statistic: Callable[[ag.Array, ag.Array], float | None] = ag.spearman,
 ) -> Interval:
-    """Spearman(expected, human) - Spearman(sampled, human), with a 95% percentile interval from
-    resampling items (the same draw for both modes)."""
+    """statistic(expected, human) - statistic(sampled, human) (Spearman by default), with a 95%
+    percentile interval from resampling items (the same draw for both modes)."""
     keep = np.isfinite(sampled) & np.isfinite(expected) & np.isfinite(human)
     s, e, h = sampled[keep], expected[keep], human[keep]
 
     def diff(idx: np.ndarray[tuple[int], np.dtype[np.int64]]) -> float | None:
-        a, b = ag.spearman(e[idx], h[idx]), ag.spearman(s[idx], h[idx])
+        a, b = statistic(e[idx], h[idx]), statistic(s[idx], h[idx])
         return None if a is None or b is None else a - b
 
     value = diff(np.arange(s.size)) if s.size else None
@@ -144,6 +150,9 @@ def compare_modes(
                     spearman_difference=paired_difference(js, je, human),
                     mae_sampled=ag.mean_absolute_error(js, human),
                     mae_expected=ag.mean_absolute_error(je, human),
+                    mae_difference=paired_difference(
+                        js, je, human, statistic=ag.mean_absolute_error
+                    ),
                 )
             )
     return ModeComparison(set=manifest.name, judge_model=judge_model, slice=slice_text, rows=rows)
@@ -182,15 +191,23 @@ def render_modes(c: ModeComparison) -> str:
         "",
         (
             "| trait vs label | items | passes (with distribution, spread) | mean entropy (bits) | Spearman sampled | "
-            "Spearman expected | difference | MAE sampled / expected | reading |"
+            "Spearman expected | difference | MAE sampled / expected | MAE difference | reading |"
         ),
-        "|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in c.rows:
         lines.append(
             f"| {r.trait} vs {r.label} | {r.n_items} | {r.n_passes} ({r.n_with_distribution}, {r.n_spread}) | "
             f"{_num(r.mean_entropy_bits)} | {_ci(r.spearman_sampled)} | {_ci(r.spearman_expected)} | "
-            f"{_ci(r.spearman_difference)} | {_num(r.mae_sampled)} / {_num(r.mae_expected)} | {verdict(r)} |"
+            f"{_ci(r.spearman_difference)} | {_num(r.mae_sampled)} / {_num(r.mae_expected)} | "
+            f"{_ci(r.mae_difference) if r.mae_difference else 'n/a'} | {verdict(r)} |"
         )
-    lines += ["", "A pass is *spread* when no grid point holds 99% of its distribution."]
+    lines += [
+        "",
+        (
+            "A pass is *spread* when no grid point holds 99% of its distribution. Differences are expected minus "
+            "sampled: above 0 is better for Spearman, below 0 is better for MAE. The reading is on Spearman "
+            "(ranking), the statistic the set's human ceiling is stated in."
+        ),
+    ]
     return "\n".join(lines) + "\n"
