@@ -80,3 +80,26 @@ def test_sampled_mode_counts_the_written_score_from_the_same_decode() -> None:
                 and result.sampled_mean == other.sampled_mean
             )
     assert sampled.measurement_era.era_id != expected.measurement_era.era_id
+
+
+def test_identical_prompts_give_identical_distributions_probe_included(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from judge.judging.embedded import embedded_model
+    from judge.judging.prompt import VERDICT_SCHEMA, judge_messages, rubric_block, transcript_block
+    from judge.judging.score_grid import grid_distribution
+
+    run = example("haggle.json")
+    shared = transcript_block(run.transcript, "buyer")
+    rubrics = default_rubric_set().select(TRAITS).rubrics.values()
+    requests = [judge_messages(shared, rubric_block(r, "buyer")) for r in rubrics for _ in range(3)]
+    model = embedded_model()
+    monkeypatch.setattr(model.decoder, "width", 2)  # two groups of two traits, three rounds each
+    decoded = sorted(model.complete_many(requests, max_tokens=160, schema=VERDICT_SCHEMA))
+    dists = [grid_distribution(d.text, d.steps or (), zero_branch=d.zero_branch) for d in decoded]
+    assert all(d is not None for d in dists)
+    for t in range(len(TRAITS)):
+        same = dists[t * 3 : t * 3 + 3]
+        assert same[0] == same[1] == same[2]  # rounds repeat to the bit, the probe changes nothing
+    probed = [d for d in decoded if d.zero_branch is not None]
+    assert all('"score": 1.0' in d.text or '"score":1.0' in d.text for d in probed)
