@@ -63,4 +63,9 @@ def test_a_server_started_without_logits_all_still_judges_every_pass(tmp_path) -
         )
         passes = _passes(backend, traits=1)
     # the request for log-probabilities does not break the call, whatever the server gives back
-    assert len(passes) == 1 and passes[0].raw_output and passes[0].parse_status == "ok"
+    # (the tiny model may write a score out of range: the reply was read either way)
+    assert (
+        len(passes) == 1
+        and passes[0].raw_output
+        and passes[0].parse_status in ("ok", "out_of_range")
+    )
