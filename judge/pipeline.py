@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -14,14 +14,15 @@ from judge import JUDGE_PROMPT_VERSION
 from judge.catalog import RubricSet, default_rubric_set
 from judge.checks import evaluate_run
 from judge.domain.checks import StateOutcome
-from judge.domain.config import MeasurementSettings
+from judge.domain.config import MeasurementSettings, ScoreMode
 from judge.domain.judging import JudgePass, SeatPassKey, TraitResult
 from judge.domain.run import Run
 from judge.domain.scenario import Scenario
-from judge.domain.scorecard import Scorecard, SeatScorecard
+from judge.domain.scorecard import JudgeParseRate, Scorecard, SeatScorecard
 from judge.domain.status import leaderboard_class
 from judge.judging.backends import JudgeBackend
 from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
+from judge.judging.panel import panel_members, panel_models, panel_slot
 from judge.judging.providers import backend_for
 from judge.judging.runner import RunnerConfig, pass_specs, run_passes
 from judge.scoring.composite import composite_score
@@ -29,6 +30,13 @@ from judge.scoring.era import measurement_era
 from judge.scoring.gates import participation
 from judge.scoring.objectives import conditions_for_seat, objectives
 from judge.scoring.passes import pass_stats
+from judge.scoring.signal import (
+    judge_stats,
+    panel_agreement,
+    panel_mean,
+    signal_fields,
+    unparseable_by_model,
+)
 
 OnSeatPass = Callable[[str, JudgePass], None]
 Progress = Callable[[int, int], None]
@@ -46,38 +54,52 @@ class ScoringOptions(BaseModel):
 
 
 def trait_result(
-    trait: str, passes: list[JudgePass], rubrics: RubricSet, floor: int
+    trait: str, passes: list[JudgePass], rubrics: RubricSet, floor: int,
+    mode: ScoreMode = "sampled", judges: Sequence[str] = (),
 ) -> TraitResult:
+    """One trait's result; with a panel (``judges``: two or more models) each judge's passes
+    are summarised apart and the mean is the mean of the judges' means."""
     rubric = rubrics.rubrics[trait]
     stats = pass_stats(passes, floor)
+    signal = signal_fields(passes, mode)
+    per_judge = judge_stats(passes, judges, floor) if len(judges) > 1 else []
     return TraitResult(
         trait=trait,
         pack=rubrics.packs[trait],
         pass_scores=stats.scores,
-        mean=stats.mean,
+        mean=panel_mean(per_judge) if per_judge else stats.mean,
         variance=stats.variance,
         n_passes=len(passes),
         n_scored=stats.n_scored,
         n_unscored=stats.n_unscored,
         n_identical=stats.n_identical,
         floor=floor,
-        complete=stats.complete,
+        complete=all(j.n_scored >= floor for j in per_judge) if per_judge else stats.complete,
         unscored_reasons=stats.unscored_reasons,
         rubric_version=rubric.version,
         rubric_hash=rubric.content_hash,
         rubric_source=rubric.source,
         rubric={k: getattr(rubric, k) for k in ("definition", "anchor_0", "anchor_5", "anchor_1")},
         passes=sorted(passes, key=lambda p: p.index),
+        score_mode=mode,
+        sampled_mean=signal.sampled_mean,
+        expected_mean=signal.expected_mean,
+        mean_entropy_bits=signal.mean_entropy_bits,
+        n_with_distribution=signal.n_with_distribution,
+        score_note=signal.score_note,
+        judges=per_judge,
     )
 
 
 def seat_scorecard(
-    run: Run, seat: str, passes: list[JudgePass], rubrics: RubricSet, settings: MeasurementSettings
+    run: Run, seat: str, passes: list[JudgePass], rubrics: RubricSet, settings: MeasurementSettings,
+    judges: Sequence[str] = (),
 ) -> SeatScorecard:
     """Assemble one seat's card from its passes (pure: no judge call here)."""
     floor = settings.denoise.min_n_runs
     results = {
-        t: trait_result(t, [p for p in passes if p.trait == t], rubrics, floor) for t in rubrics.rubrics
+        t: trait_result(t, [p for p in passes if p.trait == t], rubrics, floor, settings.pass_score, judges)
+        for t in rubrics.rubrics
     }
     composite = composite_score(results, left_out=rubrics.capability_left_out)
     return SeatScorecard(
@@ -89,6 +111,7 @@ def seat_scorecard(
         composite_note=composite.note,
         safety_block={t: r for t, r in results.items() if r.pack == "safety"},
         participation=participation(run.transcript, seat, settings.participation),
+        panel=panel_agreement(results, judges) if len(judges) > 1 else None,
     )
 
 
@@ -99,7 +122,10 @@ def assemble_scorecard(
     options: ScoringOptions,
     state_outcome: StateOutcome | None = None,
 ) -> Scorecard:
-    seats = {s: seat_scorecard(run, s, passes.get(s, []), rubrics, options.settings) for s in run.scored_seats}
+    judges = panel_models(options.judge_model)
+    seats = {
+        s: seat_scorecard(run, s, passes.get(s, []), rubrics, options.settings, judges) for s in run.scored_seats
+    }
     custom = rubrics.uses_custom
     return Scorecard(
         run_id=run.run_id,
@@ -111,13 +137,24 @@ def assemble_scorecard(
         ranked_eligible=not custom,
         leaderboard_class=leaderboard_class(custom_rubric=custom, self_reported=False),
         judge_model=options.judge_model,
-        judge_note=EMBEDDED_NOTE if options.judge_model == EMBEDDED_MODEL else None,
+        judge_note=EMBEDDED_NOTE if EMBEDDED_MODEL in judges else None,
         prompt_version=JUDGE_PROMPT_VERSION,
         measurement_era=measurement_era(
             judge_model=options.judge_model, rubric_hashes=rubrics.hashes, settings=options.settings
         ),
         state_outcome=state_outcome,
+        pass_score=options.settings.pass_score,
+        judge_parse=parse_rates([p for seat in passes.values() for p in seat]),
     )
+
+
+def parse_rates(passes: Sequence[JudgePass]) -> dict[str, JudgeParseRate]:
+    """The card's per-model unparseable rates."""
+    return {
+        model: JudgeParseRate(passes=r.passes, unparseable=r.unparseable, unparseable_rate=r.unparseable / r.passes,
+                              structured_passes=r.structured)
+        for model, r in sorted(unparseable_by_model(passes).items())
+    }
 
 
 async def judge_run(
@@ -135,23 +172,28 @@ async def judge_run(
     n = options.settings.denoise.passes
     total = len(run.scored_seats) * len(rubrics.rubrics) * n
     counter = [sum(1 for (s, t, _) in done if s in run.scored_seats and t in rubrics.rubrics)]
+    members = panel_members(backend)
+    total *= len(members)
     turns = {e.turn for e in run.transcript}
+    runner = options.runner.model_copy(update={"score_mode": options.settings.pass_score})
     out: dict[str, list[JudgePass]] = {}
     for seat in run.scored_seats:
-        specs = pass_specs(run.transcript, seat, list(rubrics.rubrics.values()), n, options.runner)
-        wanted = {(s.trait, s.index) for s in specs}
-        seat_done = {(t, i): p for (s, t, i), p in done.items() if s == seat and (t, i) in wanted}
+        out[seat] = []
+        for slot, member in enumerate(members):
+            specs = panel_slot(pass_specs(run.transcript, seat, list(rubrics.rubrics.values()), n, runner), slot, n)
+            wanted = {(s.trait, s.index) for s in specs}
+            seat_done = {(t, i): p for (s, t, i), p in done.items() if s == seat and (t, i) in wanted}
 
-        def record(p: JudgePass, seat: str = seat) -> None:
-            counter[0] += 1
-            if on_pass is not None:
-                on_pass(seat, p)
-            if progress is not None:
-                progress(counter[0], total)
+            def record(p: JudgePass, seat: str = seat) -> None:
+                counter[0] += 1
+                if on_pass is not None:
+                    on_pass(seat, p)
+                if progress is not None:
+                    progress(counter[0], total)
 
-        out[seat] = await run_passes(
-            specs, backend, known_turns=turns, config=options.runner, done=seat_done, on_pass=record
-        )
+            out[seat] += await run_passes(
+                specs, member, known_turns=turns, config=runner, done=seat_done, on_pass=record
+            )
     return out
 
 

@@ -49,7 +49,11 @@ class JudgeModelSettings(BaseSettings):
 
     model: str = Field(
         default=EMBEDDED_MODEL, min_length=1,
-        description="model id of the judge (judge.judging.providers: litellm, embedded/, router:, scripted/)",
+        description="model id of the judge (judge.judging.providers: litellm, embedded/, router:, "
+        "scripted/); several ids joined by commas make a judge panel",
+    )
+    pass_score: Literal["sampled", "expected"] = Field(
+        default="sampled", description="what a judge pass counts with (docs/judge-signal.md)"
     )
     dev_mode: bool = False
 

@@ -38,6 +38,13 @@ PASSES = Counter("judge_passes", "Judge passes stored, by parse status", ["model
                  registry=REGISTRY)
 UNSCORED = Counter("judge_unscored_passes", "Passes whose verdict could not be used", ["model"],
                    registry=REGISTRY)
+UNPARSEABLE = Counter(
+    "judge_unparseable_passes", "Passes whose reply held no readable verdict, by whether the verdict schema was "
+    "enforced (the unparseable rate is this over judge_passes_total)", ["model", "structured"], registry=REGISTRY,
+)
+DISTRIBUTIONS = Counter(
+    "judge_distribution_passes", "Passes that recorded a distribution over the score grid", ["model"], registry=REGISTRY
+)
 
 
 def observe_pass(judge_pass: JudgePass) -> None:
@@ -51,6 +58,10 @@ def observe_pass(judge_pass: JudgePass) -> None:
     PASSES.labels(model, judge_pass.parse_status).inc()
     if judge_pass.score is None:
         UNSCORED.labels(model).inc()
+    if judge_pass.parse_status in ("unparseable", "out_of_range"):
+        UNPARSEABLE.labels(model, str(judge_pass.structured_output).lower()).inc()
+    if judge_pass.score_distribution is not None:
+        DISTRIBUTIONS.labels(model).inc()
 
 
 def observed(on_pass: OnSeatPass) -> OnSeatPass:

@@ -103,7 +103,10 @@ def render_markdown(report: CalibrationReport) -> str:
     if report.judge_note:
         lines += [TINY_JUDGE_WARNING, ""]
     lines += [
-        f"- judge: `{report.judge_model}`, {report.passes_per_trait} passes per trait",
+        (
+            f"- judge: `{report.judge_model}`, {report.passes_per_trait} passes per trait, "
+            f"each counting with its {report.pass_score} score"
+        ),
         f"- slice: {report.slice}",
         f"- source: {s.source} (licence {s.licence})",
         f"- cite: {s.citation}", "",

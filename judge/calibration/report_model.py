@@ -127,3 +127,6 @@ class CalibrationReport(_Out):
     traits: list[TraitAgreement]
     disagreements: list[Disagreement]
     disagreement_threshold: float
+    pass_score: str = Field(
+        default="sampled", description="what each pass counted with: the written score or the expected value"
+    )

@@ -23,14 +23,16 @@ from judge.calibration.manifest import (
     default_data_path,
     load_manifest,
 )
+from judge.calibration.modes import compare_modes, render_modes, rescored
 from judge.calibration.queue import RaterComparison, compare
 from judge.calibration.render import render_html, render_markdown
 from judge.calibration.report import JudgedPasses, build_report, human_rows, judge_rows
 from judge.calibration.runner import PassStore, judge_items_sync
 from judge.catalog import default_rubric_set
 from judge.cli import imports
-from judge.domain.config import DenoiseConfig, MeasurementSettings
+from judge.domain.config import SCORE_MODES, DenoiseConfig, MeasurementSettings, ScoreMode
 from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
+from judge.judging.panel import panel_models
 from judge.judging.providers import backend_for
 from judge.judging.runner import RUNNER_DEFAULTS, RunnerConfig
 from judge.pipeline import ScoringOptions
@@ -54,7 +56,8 @@ def register(sub: Any) -> None:
 
     c = sub.add_parser("calibrate", help="judge a human-labelled set and report agreement")
     c.add_argument("set", help="calibration set name (casino, dices) or manifest path")
-    c.add_argument("--judge", default=None, help=f"litellm model id (default $JUDGE_MODEL or {EMBEDDED_MODEL})")
+    c.add_argument("--judge", default=None, help=f"litellm model id, or several joined by commas for a judge panel "
+                   f"(default $JUDGE_MODEL or {EMBEDDED_MODEL})")
     c.add_argument("--data", type=Path, default=None, help="the set's data file or folder")
     c.add_argument("--limit", type=int, default=None, help="judge only the first N items")
     c.add_argument("--passes", type=int, default=5, help="passes per trait (this sets the floor too)")
@@ -63,6 +66,9 @@ def register(sub: Any) -> None:
     c.add_argument("--concurrency", type=int, default=RUNNER_DEFAULTS.concurrency, help="judge calls in flight at once")
     c.add_argument("--out", type=Path, default=None, help="output folder (default calibration/<set>)")
     c.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    c.add_argument("--pass-score", choices=[*SCORE_MODES, "both"], default="sampled",
+                   help="what each pass counts with; 'both' reports each mode from one judging "
+                   "(OUT/sampled, OUT/expected and OUT/modes.md)")
     c.set_defaults(func=run_calibrate)
 
     a = sub.add_parser("agreement", help="compare two score files item by item; list disagreements")
@@ -120,13 +126,28 @@ def run_calibrate(args: argparse.Namespace) -> int:
     items = everything[: args.limit] if args.limit else everything
     options = scoring_options(args)
     out: Path = args.out or Path("calibration") / manifest.name
-    passes = judge_with_progress(items, traits, options, out / "passes.jsonl", show=not args.no_progress)
-    note = EMBEDDED_NOTE if options.judge_model == EMBEDDED_MODEL else None
-    report = build_report(items, manifest, passes, traits=traits, n_passes=args.passes, judge_model=options.judge_model,
-                          judge_note=note, slice_text=slice_text(manifest, len(items), len(everything), traits, args.passes),
-                          threshold=args.threshold)
-    write_outputs(out, report, judge_rows(items, passes, traits, options.judge_model), human_rows(items, manifest, traits))
-    print(f"calibration report: {out / 'report.md'} ({out / 'report.html'}, {out / 'report.json'})")
+    # one judging serves every mode: each pass keeps its written score and its expected value
+    judged = judge_with_progress(items, traits, options, out / "passes.jsonl", show=not args.no_progress)
+    judges = panel_models(options.judge_model)
+    width = args.passes * len(judges)
+    note = EMBEDDED_NOTE if EMBEDDED_MODEL in judges else None
+    text = slice_text(manifest, len(items), len(everything), traits, args.passes)
+    modes: list[ScoreMode] = list(SCORE_MODES) if args.pass_score == "both" else [args.pass_score]
+    for mode in modes:
+        passes = rescored(judged, mode)
+        report = build_report(items, manifest, passes, traits=traits, n_passes=width, judge_model=options.judge_model,
+                              judge_note=note, slice_text=text, threshold=args.threshold)
+        report.pass_score = mode
+        folder = out / mode if len(modes) > 1 else out
+        write_outputs(folder, report, judge_rows(items, passes, traits, options.judge_model),
+                      human_rows(items, manifest, traits))
+        print(f"calibration report: {folder / 'report.md'} ({folder / 'report.html'}, {folder / 'report.json'})")
+    if len(modes) > 1:
+        comparison = compare_modes(items, manifest, judged, traits=traits, n_passes=width,
+                                   judge_model=options.judge_model, slice_text=text)
+        (out / "modes.json").write_text(comparison.model_dump_json(indent=2) + "\n", encoding="utf-8")
+        (out / "modes.md").write_text(render_modes(comparison), encoding="utf-8")
+        print(f"sampled against expected: {out / 'modes.md'}")
     return 0
 
 

@@ -14,7 +14,26 @@ def trait_line(t: TraitResult) -> str:
     scores = " ".join(_num(s, 2) for s in t.pass_scores) or "none"
     status = "" if t.complete else f"  INCOMPLETE ({t.n_scored}/{t.floor} scored)"
     identical = f"  identical={t.n_identical}/{t.n_scored}" if t.n_scored else ""
-    return f"  {t.trait:<36} mean {_num(t.mean)}  var {_num(t.variance, 4)}  passes [{scores}]{identical}{status}"
+    line = f"  {t.trait:<36} mean {_num(t.mean)}  var {_num(t.variance, 4)}  passes [{scores}]{identical}{status}"
+    return "\n".join([line, *signal_lines(t)])
+
+
+def signal_lines(t: TraitResult) -> list[str]:
+    """Sampled and expected means, the within-pass entropy, the fallback note, each judge."""
+    lines = []
+    if t.n_with_distribution or t.score_note:
+        lines.append(
+            f"    sampled mean {_num(t.sampled_mean)}  expected mean {_num(t.expected_mean)}  "
+            f"entropy {_num(t.mean_entropy_bits, 2)} bits  ({t.n_with_distribution} passes with a distribution)"
+        )
+    if t.score_note:
+        lines.append(f"    note: {t.score_note}")
+    lines += [
+        f"    judge {j.model}: mean {_num(j.mean)}  var {_num(j.variance, 4)}  "
+        f"passes [{' '.join(_num(s, 2) for s in j.pass_scores) or 'none'}]"
+        for j in t.judges
+    ]
+    return lines
 
 
 def seat_lines(card: SeatScorecard) -> list[str]:
@@ -36,6 +55,14 @@ def seat_lines(card: SeatScorecard) -> list[str]:
     if card.safety_block:
         lines.append(" safety block (owner view):")
         lines += [trait_line(t) for t in card.safety_block.values()]
+    if card.panel is not None:
+        p = card.panel
+        worst = (
+            f"; largest disagreement {p.largest_disagreement_trait} ({_num(p.largest_disagreement)}: "
+            + ", ".join(f"{m} {_num(v)}" for m, v in p.largest_disagreement_means.items()) + ")"
+            if p.largest_disagreement_trait else ""
+        )
+        lines.append(f"  panel agreement: Krippendorff alpha (interval) {_num(p.alpha_interval)} over {p.n_traits} traits{worst}")
     return lines
 
 
@@ -48,6 +75,9 @@ def render_scorecard(card: Scorecard) -> str:
             f"participation_gated {card.participation_gated}"
         ),
         "variance: sample variance of the scored passes (n-1)",
+        f"pass score: {card.pass_score}  unparseable: "
+        + ", ".join(f"{m} {r.unparseable}/{r.passes} (schema enforced on {r.structured_passes})"
+                    for m, r in card.judge_parse.items()),
     ]
     if card.judge_note:
         head.insert(0, f"NOTE: {card.judge_note}")

@@ -44,13 +44,16 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--judge", default=None,
-        help=f"judge model id: litellm, embedded/, router:FILE.yaml, scripted/SCORE in dev mode "
+        help=f"judge model id: litellm, embedded/, router:FILE.yaml, scripted/SCORE in dev mode; "
+        f"several joined by commas make a judge panel "
         f"(default $JUDGE_MODEL or {EMBEDDED_MODEL})",
     )
     p.add_argument(
         "--traits", default=None, metavar="A,B",
         help="judge only these traits (comma-separated); the composite is withheld when a capability trait is left out",
     )
+    p.add_argument("--pass-score", choices=["sampled", "expected"], default=None,
+                   help="what each pass counts with (default $JUDGE_PASS_SCORE or sampled; docs/judge-signal.md)")
     p.add_argument("--passes", type=int, default=None, help="passes per trait (raised to the floor of 5)")
     p.add_argument("--concurrency", type=int, default=RUNNER_DEFAULTS.concurrency, help="judge calls in flight at once")
     p.add_argument("--attempts", type=int, default=RUNNER_DEFAULTS.max_attempts, help="tries per judge call on transient errors")
@@ -71,10 +74,11 @@ def options_from(args: argparse.Namespace) -> ScoringOptions:
     if args.concurrency < 1 or args.attempts < 1:
         raise InputError("--concurrency and --attempts must be at least 1")
     denoise = DenoiseConfig(n_runs=args.passes) if args.passes else DenoiseConfig()
+    judge = judge_model_settings(model=args.judge, pass_score=args.pass_score)
     return ScoringOptions(
-        judge_model=judge_model_settings(model=args.judge).model,
+        judge_model=judge.model,
         runner=RunnerConfig(concurrency=args.concurrency, max_attempts=args.attempts),
-        settings=MeasurementSettings(denoise=denoise),
+        settings=MeasurementSettings(denoise=denoise, pass_score=judge.pass_score),
     )
 
 

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 #: The fewest judge passes per trait the platform allows: fewer cannot support a stable mean.
 MIN_PASSES_FLOOR = 5
 #: Reward weights stay in this range so no turn's reward can overflow to infinity.
 WEIGHT_BOUND = 1_000.0
+
+
+#: What a judge pass counts with: the sampled score, or the expected value of its grid
+#: distribution (docs/judge-signal.md).
+ScoreMode = Literal["sampled", "expected"]
+SCORE_MODES: tuple[ScoreMode, ...] = ("sampled", "expected")
 
 
 class _Setting(BaseModel):
@@ -61,3 +69,8 @@ class MeasurementSettings(_Setting):
     denoise: DenoiseConfig = DenoiseConfig()
     participation: ParticipationConfig = ParticipationConfig()
     reward_weights: RewardWeights = RewardWeights()
+    pass_score: ScoreMode = Field(
+        default="sampled",
+        description="what a pass counts with: the score the judge wrote, or the expected value of its "
+        "distribution over the score grid where the backend gives log-probabilities (docs/judge-signal.md)",
+    )

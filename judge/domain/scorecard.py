@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from judge.domain.checks import StateOutcome
-from judge.domain.judging import TraitResult
+from judge.domain.judging import PanelAgreement, TraitResult
 from judge.domain.status import LeaderboardClass
 
 
@@ -50,6 +50,16 @@ class MeasurementEra(_Out):
     denoise: dict[str, Any]
     reward_weights: dict[str, float]
     scoring_version: int
+    pass_score: Literal["sampled", "expected"] = "sampled"
+
+
+class JudgeParseRate(_Out):
+    """One judge model's passes on a card: how many held no readable verdict."""
+
+    passes: int
+    unparseable: int
+    unparseable_rate: float
+    structured_passes: int = Field(description="passes made with the verdict schema enforced by the backend")
 
 
 class SeatScorecard(_Out):
@@ -61,6 +71,7 @@ class SeatScorecard(_Out):
     composite_note: str | None = None
     safety_block: dict[str, TraitResult] | None = None
     participation: ParticipationResult
+    panel: PanelAgreement | None = Field(default=None, description="a judge panel's agreement on this seat")
 
     @property
     def participation_gated(self) -> bool:
@@ -86,6 +97,12 @@ class Scorecard(_Out):
     measurement_era: MeasurementEra
     state_outcome: StateOutcome | None = Field(
         default=None, description="state checks, hard rules, verdict and run summary, when the scenario declares checks"
+    )
+    pass_score: Literal["sampled", "expected"] = Field(
+        default="sampled", description="what each judge pass counts with (docs/judge-signal.md)"
+    )
+    judge_parse: dict[str, JudgeParseRate] = Field(
+        default_factory=dict, description="per judge model: passes and the unparseable rate"
     )
 
     def to_rows(self, table: Literal["traits", "passes"] = "traits") -> list[dict[str, Any]]:

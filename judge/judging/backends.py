@@ -13,6 +13,7 @@ the backend decodes several passes at once.
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 from collections import deque
 from collections.abc import AsyncGenerator, Callable, Sequence
@@ -21,9 +22,10 @@ from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from judge.errors import PermanentJudgeError, TransientJudgeError
+from judge.errors import JudgeError, PermanentJudgeError, TransientJudgeError
 from judge.judging.openai_http import direct_client
 from judge.judging.prompt import flatten_content
+from judge.judging.score_grid import TokenStep, steps_from_logprobs
 
 # litellm otherwise fetches its model price map over the network when imported.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -48,6 +50,13 @@ class JudgeReply(BaseModel):
     cached_prompt_tokens: int | None = None
     completion_tokens: int | None = None
     cost_usd: float | None = None
+    token_logprobs: list[TokenStep] | None = Field(
+        default=None, description="the reply's tokens with their alternatives, when the backend gives them"
+    )
+    zero_branch: dict[str, float] | None = Field(
+        default=None, description="tenths alternatives after '0.' when the reply did not go through it"
+    )
+    structured_output: bool = False
 
 
 class JudgeBackend(Protocol):
@@ -219,18 +228,37 @@ class LiteLLMBackend:
         self.profile = serving_profile(model, api_base=extra.get("api_base"))
         self.timeout = timeout if timeout is not None else self.profile.timeout_s
         self.direct = direct_client(model, extra, timeout=self.timeout)
+        #: the server refused a request for log-probabilities once; none are asked for again
+        self.logprobs_refused = False
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
         kwargs = self._kwargs(request)
+        try:
+            response = await self._send(kwargs)
+        except Exception as exc:  # mapped to our tree; nothing is swallowed
+            if not refuses_logprobs(exc, kwargs):
+                if isinstance(exc, JudgeError):
+                    raise
+                raise classify_litellm_error(exc) from exc
+            # e.g. llama-cpp-python's server without --logits_all: ask again, and never again ask for them
+            self.logprobs_refused = True
+            kwargs = self._kwargs(request)
+            try:
+                response = await self._send(kwargs)
+            except JudgeError:
+                raise
+            except Exception as retry_exc:
+                raise classify_litellm_error(retry_exc) from retry_exc
+        reply = reply_from_response(response)
+        return reply.model_copy(update={"structured_output": "response_format" in kwargs})
+
+    async def _send(self, kwargs: dict[str, Any]) -> Any:
+        """One call: straight to an OpenAI-compatible server when one is named, else litellm."""
         if self.direct is not None:
-            return reply_from_response(await self.direct.complete(kwargs))
+            return await self.direct.complete(kwargs)
         import litellm
 
-        try:
-            response = await litellm.acompletion(**kwargs)
-        except Exception as exc:  # mapped to our tree; nothing is swallowed
-            raise classify_litellm_error(exc) from exc
-        return reply_from_response(response)
+        return await litellm.acompletion(**kwargs)
 
     def _kwargs(self, request: JudgeRequest) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
@@ -245,7 +273,60 @@ class LiteLLMBackend:
         }
         if request.response_schema is not None and self.model.startswith("embedded/"):
             kwargs["response_format"] = {"type": "json_object", "schema": request.response_schema}
+        elif request.response_schema is not None and supports_response_schema(self.model):
+            kwargs.setdefault("response_format", verdict_response_format(request.response_schema))
+        if "logprobs" not in kwargs and not self.logprobs_refused and supports_logprobs(self.model):
+            kwargs |= {"logprobs": True, "top_logprobs": TOP_LOGPROBS}
         return kwargs
+
+
+def refuses_logprobs(exc: Exception, kwargs: dict[str, Any]) -> bool:
+    """The server turned the call down because log-probabilities were asked for."""
+    return bool(kwargs.get("logprobs")) and "logprobs" in str(exc).lower() and not isinstance(exc, TimeoutError)
+
+
+#: Alternatives asked for at each token (OpenAI's maximum); the score grid needs the ten digits.
+TOP_LOGPROBS = 20
+#: Schema keywords OpenAI's strict structured outputs refuse; dropped from the schema sent.
+_UNSTRICT_KEYWORDS = ("maxLength", "minLength")
+
+
+@functools.lru_cache(maxsize=256)
+def supports_response_schema(model: str) -> bool:
+    """litellm's word on whether the provider enforces a JSON schema for this model."""
+    import litellm
+
+    try:
+        return bool(litellm.supports_response_schema(model=model))
+    except Exception:  # noqa: BLE001 - an unknown model is one without schema support
+        return False
+
+
+@functools.lru_cache(maxsize=256)
+def supports_logprobs(model: str) -> bool:
+    """litellm's word on whether the provider returns token log-probabilities with alternatives."""
+    import litellm
+
+    try:
+        _, provider, _, _ = litellm.get_llm_provider(model)
+        params = litellm.get_supported_openai_params(model=model.split("/", 1)[-1], custom_llm_provider=provider)
+    except Exception:  # noqa: BLE001 - an unknown provider is one without log-probabilities
+        return False
+    supported = params or []
+    return "logprobs" in supported and "top_logprobs" in supported
+
+
+def verdict_response_format(schema: dict[str, Any]) -> dict[str, Any]:
+    """The verdict schema as an OpenAI-style ``json_schema`` response format (strict)."""
+    return {"type": "json_schema", "json_schema": {"name": "verdict", "schema": _strict(schema), "strict": True}}
+
+
+def _strict(schema: Any) -> Any:
+    if isinstance(schema, dict):
+        return {k: _strict(v) for k, v in schema.items() if k not in _UNSTRICT_KEYWORDS}
+    if isinstance(schema, list):
+        return [_strict(v) for v in schema]
+    return schema
 
 
 def mark_prefix_cacheable(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -278,6 +359,7 @@ def reply_from_response(response: Any) -> JudgeReply:
         cached_prompt_tokens=cached,
         completion_tokens=getattr(usage, "completion_tokens", None),
         cost_usd=hidden.get("response_cost"),
+        token_logprobs=steps_from_logprobs(getattr(choice, "logprobs", None)),
     )
 
 

@@ -20,6 +20,7 @@ sequence through its own grammar sampler.
 
 from __future__ import annotations
 
+import codecs
 import ctypes
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from judge.errors import PermanentJudgeError
+from judge.judging.score_grid import TokenStep, score_token
 
 if TYPE_CHECKING:
     from llama_cpp import Llama
@@ -47,13 +49,20 @@ class PromptTokens(NamedTuple):
 
 
 class Decoded(NamedTuple):
-    """One finished reply, for the request at position ``request``."""
+    """One finished reply, for the request at position ``request``.
+
+    With score capture on, ``steps`` holds every reply token with the log-probabilities of
+    the score tokens (digits and ``.``) at its position, and ``zero_branch`` the tenths
+    digits' log-probabilities after ``0.`` when the reply answered ``1.0`` (a probe).
+    """
 
     request: int
     text: str
     prompt_tokens: int
     cached_tokens: int
     completion_tokens: int
+    steps: tuple[TokenStep, ...] | None = None
+    zero_branch: dict[str, float] | None = None
 
 
 @dataclass
@@ -144,6 +153,10 @@ class LlamaBatchContext:
     def drop_seq(self, seq: int) -> None:
         self._lib.llama_memory_seq_rm(self.memory, seq, -1, -1)
 
+    def trim_seq(self, seq: int, start: int) -> None:
+        """Forget a sequence's cells from position ``start`` on."""
+        self._lib.llama_memory_seq_rm(self.memory, seq, start, -1)
+
     def decode(self, items: Sequence[SeqToken]) -> None:
         """One llama_decode of at most _CHUNK tokens; logits kept where asked."""
         b = self._batch
@@ -223,6 +236,51 @@ class _Reply:
     tokens: list[int] = field(default_factory=list)
     next_token: int = -1
     done: bool = False
+    #: per chosen token: its log-probability and those of the watched (score) tokens
+    seen: list[tuple[float, np.ndarray[Any, np.dtype[np.float64]]]] = field(default_factory=list)
+    zero_branch: dict[str, float] | None = None
+
+
+class ScoreWatch:
+    """The score tokens (``0``-``9`` and ``.``) whose log-probabilities each step records.
+
+    Log-probabilities are the model's own (a softmax over the whole vocabulary); the grammar's
+    restriction to the tokens it allows is applied when the grid distribution renormalises
+    over them (judge.judging.score_grid).
+    """
+
+    TEXTS = (*"0123456789", ".")
+
+    def __init__(self, ids: dict[str, int]) -> None:
+        self.ids = ids
+        self.order = np.array([ids[t] for t in self.TEXTS], dtype=np.int64)
+
+    @classmethod
+    def for_model(cls, llm: Llama) -> ScoreWatch | None:
+        """The watch for a model whose tokenizer spells each score character as one token."""
+        ids = {}
+        for text in cls.TEXTS:
+            tokens = llm.tokenize(text.encode(), add_bos=False, special=False)
+            if len(tokens) != 1:
+                return None
+            ids[text] = int(tokens[0])
+        return cls(ids)
+
+    def note(self, reply: _Reply, logits: np.ndarray[Any, np.dtype[np.float32]], token: int) -> None:
+        top = float(logits.max())
+        lse = top + float(np.log(np.exp(logits.astype(np.float64) - top).sum()))
+        reply.seen.append((float(logits[token]) - lse, logits[self.order].astype(np.float64) - lse))
+
+    def digits(self, logits: np.ndarray[Any, np.dtype[np.float32]]) -> dict[str, float]:
+        top = float(logits.max())
+        lse = top + float(np.log(np.exp(logits.astype(np.float64) - top).sum()))
+        return {t: float(logits[self.ids[t]]) - lse for t in self.TEXTS[:10]}
+
+    def steps(self, texts: Sequence[str], reply: _Reply) -> tuple[TokenStep, ...]:
+        return tuple(
+            TokenStep(text, chosen, dict(zip(self.TEXTS, (float(v) for v in watched), strict=True)))
+            for text, (chosen, watched) in zip(texts, reply.seen, strict=False)
+        )
 
 
 class BatchDecoder:
@@ -234,11 +292,17 @@ class BatchDecoder:
         self.width = width
         self._context: LlamaBatchContext | None = None
         self._held: tuple[int, ...] | None = None
+        self._watch = ScoreWatch.for_model(llm)
+        self._capture: ScoreWatch | None = None
 
     def run(
-        self, requests: Sequence[PromptTokens], *, max_tokens: int, grammar: str | None
+        self, requests: Sequence[PromptTokens], *, max_tokens: int, grammar: str | None, capture: bool = False
     ) -> Iterator[Decoded]:
-        """Decode one reply per request; yields each round's replies as the round ends."""
+        """Decode one reply per request; yields each round's replies as the round ends.
+
+        ``capture`` records the score tokens' log-probabilities (see :class:`Decoded`).
+        """
+        self._capture = self._watch if capture else None
         prompts = distinct_prompts(requests)
         families: dict[tuple[int, ...], list[int]] = {}
         for n, p in enumerate(prompts):
@@ -266,10 +330,42 @@ class BatchDecoder:
                     fresh = (len(prompt.rest) if r == 0 else 0) + (0 if prefix_charged else len(prefix))
                     prefix_charged = True
                     total = len(prompt.prefix) + len(prompt.rest)
-                    text = self.llm.detokenize(reply.tokens).decode("utf-8", errors="ignore")
-                    yield Decoded(reply.request, text, total, total - fresh, len(reply.tokens))
+                    texts = self._texts(reply.tokens)
+                    text = "".join(texts)
+                    steps = self._capture.steps(texts, reply) if self._capture is not None else None
+                    yield Decoded(reply.request, text, total, total - fresh, len(reply.tokens), steps, reply.zero_branch)
             for slot in range(len(group.prompts)):
                 ctx.drop_seq(1 + slot)
+
+    def _texts(self, tokens: Sequence[int]) -> list[str]:
+        """Each token's text, decoded incrementally so that the pieces join to the reply."""
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="ignore")
+        texts = [decoder.decode(self.llm.detokenize([t])) for t in tokens]
+        if texts:
+            texts[-1] += decoder.decode(b"", final=True)
+        return texts
+
+    def _probe_zero_branch(self, ctx: LlamaBatchContext, replies: Sequence[_Reply]) -> None:
+        """For replies that answered ``1...``, decode ``0.`` at the score instead (on the reply's
+        own sequence, before it is dropped) and keep the tenths digits' log-probabilities."""
+        watch = self._capture
+        if watch is None:
+            return
+        probes: list[tuple[_Reply, int]] = []
+        for reply in replies:
+            texts = self._texts(reply.tokens)
+            k = score_token("".join(texts), watch.steps(texts, reply))
+            if k is not None and texts[k].strip() == "1":
+                probes.append((reply, reply.pos + k))
+        if not probes:
+            return
+        items: list[SeqToken] = []
+        for reply, start in probes:
+            ctx.trim_seq(reply.seq, start)
+            items += [SeqToken(watch.ids["0"], start, reply.seq, False), SeqToken(watch.ids["."], start + 1, reply.seq, True)]
+        ctx.decode(items)
+        for row, (reply, _) in enumerate(probes):
+            reply.zero_branch = watch.digits(ctx.logits(2 * row + 1))
 
     def _hold_prefix(self, ctx: LlamaBatchContext, prefix: tuple[int, ...]) -> bool:
         """Leave exactly ``prefix`` in sequence 0; True when it was there already. It is always
@@ -330,9 +426,12 @@ class BatchDecoder:
             tokens = prompts[p].tokens
             reply = _Reply(prompts[p].requests[r], seq, len(tokens.prefix) + len(tokens.rest), GreedyChooser(ctx, grammar))
             reply.next_token = reply.chooser.choose(starts[slot])
+            if self._capture is not None:
+                self._capture.note(reply, starts[slot], reply.next_token)
             replies.append(reply)
         try:
-            self._decode_round(ctx, replies, max_tokens)
+            self._decode_round(ctx, replies, max_tokens, self._capture)
+            self._probe_zero_branch(ctx, replies)
         finally:
             for reply in replies:
                 reply.chooser.close()
@@ -340,7 +439,9 @@ class BatchDecoder:
         return replies
 
     @staticmethod
-    def _decode_round(ctx: LlamaBatchContext, replies: list[_Reply], max_tokens: int) -> None:
+    def _decode_round(
+        ctx: LlamaBatchContext, replies: list[_Reply], max_tokens: int, watch: ScoreWatch | None = None
+    ) -> None:
         while True:
             for reply in replies:
                 if not reply.done:
@@ -354,4 +455,7 @@ class BatchDecoder:
                 return
             ctx.decode([SeqToken(a.next_token, a.pos + len(a.tokens) - 1, a.seq, True) for a in active])
             for row, reply in enumerate(active):
-                reply.next_token = reply.chooser.choose(ctx.logits(row))
+                logits = ctx.logits(row)
+                reply.next_token = reply.chooser.choose(logits)
+                if watch is not None:
+                    watch.note(reply, logits, reply.next_token)

@@ -48,10 +48,12 @@ N_CTX = 8192
 #: The verdict as a grammar rather than a converted schema: llama.cpp's schema conversion
 #: does not enforce numeric bounds, and a tiny model readily writes "score": 100. The reason
 #: comes first and the score last, so the model states why before it commits to a number
-#: (with the score first, SmolLM2 answered 0.0 for every trait of the example run).
+#: (with the score first, SmolLM2 answered 0.0 for every trait of the example run). The score
+#: is written on the grid 0.0, 0.1, ..., 1.0 itself, so the sampled score is a grid point and
+#: the tokens around it give the distribution over the grid (judge.judging.score_grid).
 VERDICT_GRAMMAR = r"""
 root      ::= "{" ws "\"rationale\":" ws rationale "," ws "\"turns\":" ws turns "," ws "\"score\":" ws score ws "}"
-score     ::= "0" ("." [0-9] [0-9]?)? | "1" (".0" "0"?)?
+score     ::= "0." [0-9] | "1.0"
 turns     ::= "[" ws (turn ("," ws turn){0,4})? ws "]"
 turn      ::= [0-9] [0-9]? [0-9]? [0-9]?
 rationale ::= "\"" [^"\\\x00-\x1f]{0,100} "\""
@@ -166,7 +168,9 @@ class EmbeddedModel:
                     f"prompt of {size} tokens does not fit the embedded judge's {N_CTX}-token context"
                 )
         with self.lock:
-            yield from self.decoder.run(prompts, max_tokens=max_tokens, grammar=grammar_for(schema))
+            yield from self.decoder.run(
+                prompts, max_tokens=max_tokens, grammar=grammar_for(schema), capture=schema == VERDICT_SCHEMA
+            )
 
 
 def grammar_for(schema: dict[str, Any] | None) -> str | None:
@@ -270,6 +274,8 @@ def reply_from_decoded(decoded: Decoded) -> JudgeReply:
     return JudgeReply(
         text=decoded.text, prompt_tokens=decoded.prompt_tokens,
         cached_prompt_tokens=decoded.cached_tokens, completion_tokens=decoded.completion_tokens,
+        token_logprobs=list(decoded.steps) if decoded.steps is not None else None,
+        zero_branch=decoded.zero_branch, structured_output=True,
     )
 
 

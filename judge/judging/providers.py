@@ -114,7 +114,13 @@ def provider_for(model: str) -> Provider:
 
 def refusal(model: str, *, dev_mode: bool) -> str | None:
     """Why ``model`` may not judge here (a test judge outside dev mode), or None; the text
-    starts with the model id, for the caller to say where it came from."""
+    starts with the model id, for the caller to say where it came from. A judge panel
+    (ids joined by commas) is refused when any member is."""
+    from judge.judging.panel import panel_models
+
+    members = panel_models(model)
+    if len(members) > 1:
+        return next((r for m in members if (r := refusal(m, dev_mode=dev_mode))), None)
     provider = provider_for(model)
     if provider.dev_only and not dev_mode:
         return (
@@ -154,4 +160,9 @@ def backend_for(model: str, *, dev_mode: bool | None = None) -> JudgeBackend:
         dev_mode = dev_mode_from_environment()
     if (reason := refusal(model, dev_mode=dev_mode)) is not None:
         raise ConfigError(f"judge model {reason}")
+    from judge.judging.panel import PanelBackend, panel_models
+
+    members = panel_models(model)
+    if len(members) > 1:
+        return PanelBackend([backend_for(m, dev_mode=dev_mode) for m in members])
     return provider_for(model).build(model)

@@ -42,6 +42,8 @@ from judge.judging.backends import (
     JudgeRequest,
     classify_litellm_error,
     reply_from_response,
+    supports_response_schema,
+    verdict_response_format,
 )
 
 ROUTER_PREFIX = "router:"
@@ -130,12 +132,20 @@ class RouterBackend:
     """A judge backend that sends every call through one litellm Router."""
 
     def __init__(self, model: str, router: Any, group: str, *, timeout: float = 120.0,
-                 capacity_wait_s: float = CAPACITY_WAIT_S) -> None:
+                 capacity_wait_s: float = CAPACITY_WAIT_S, deployment_model: str | None = None) -> None:
         self.model = model
         self.router = router
         self.group = group
         self.timeout = timeout
         self.capacity_wait_s = capacity_wait_s
+        #: the first deployment's model: what decides structured output (deployments serve one model)
+        self.deployment_model = deployment_model
+
+    def _signal_kwargs(self, request: JudgeRequest) -> dict[str, Any]:
+        """The verdict schema where litellm says the deployments' model enforces one."""
+        if self.deployment_model and request.response_schema and supports_response_schema(self.deployment_model):
+            return {"response_format": verdict_response_format(request.response_schema)}
+        return {}
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
         deadline = time.monotonic() + self.capacity_wait_s
@@ -144,13 +154,15 @@ class RouterBackend:
                 response = await self.router.acompletion(
                     model=self.group, messages=request.messages, temperature=request.temperature,
                     max_tokens=request.max_tokens, timeout=self.timeout, caching=False,
+                    **self._signal_kwargs(request),
                 )
             except Exception as exc:  # mapped to our tree; local limits wait for capacity
                 if is_local_limit(exc) and time.monotonic() < deadline:
                     await asyncio.sleep(CAPACITY_POLL_S)
                     continue
                 raise classify_litellm_error(exc) from exc
-            return reply_from_response(response)
+            reply = reply_from_response(response)
+            return reply.model_copy(update={"structured_output": bool(self._signal_kwargs(request))})
 
 
 _routers: dict[str, RouterBackend] = {}
@@ -175,4 +187,5 @@ def build_router_backend(model: str) -> RouterBackend:
         router = Router(**arguments)
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"JUDGE_MODEL: router file {path}: litellm.Router refused it: {exc}") from None
-    return RouterBackend(model, router, parsed.model_list[0].model_name)
+    first = str(parsed.model_list[0].litellm_params["model"])
+    return RouterBackend(model, router, parsed.model_list[0].model_name, deployment_model=first)

@@ -25,6 +25,7 @@ from typing import NamedTuple, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
 
+from judge.domain.config import ScoreMode
 from judge.domain.judging import JudgePass
 from judge.domain.rubric import Rubric
 from judge.domain.run import TranscriptEvent
@@ -44,6 +45,7 @@ from judge.judging.prompt import (
     rubric_block,
     transcript_block,
 )
+from judge.judging.score_grid import grid_distribution, pass_score
 from judge.judging.verdict import parse_verdict
 
 PassKey = tuple[str, int]
@@ -70,6 +72,7 @@ class RunnerConfig(BaseModel):
     backoff_max_s: float = Field(default=60.0, ge=0.0)
     max_tokens: int = Field(default=160, ge=16)
     layout: Layout = "transcript_first"
+    score_mode: ScoreMode = "sampled"
 
     @classmethod
     def from_settings(cls, settings: RunnerSettings) -> RunnerConfig:
@@ -167,13 +170,25 @@ async def call_with_retries(
     return Attempt(reply, retrying.statistics.get("attempt_number", 1))
 
 
-def _to_pass(spec: PassSpec, attempt: Attempt, model: str, latency_ms: float, turns: set[int]) -> JudgePass:
+def _to_pass(
+    spec: PassSpec, attempt: Attempt, model: str, latency_ms: float, turns: set[int], mode: ScoreMode = "sampled"
+) -> JudgePass:
     reply = attempt.reply
     verdict = parse_verdict(reply.text, turns, refused=reply.refused)
+    dist = None
+    if verdict.score is not None and reply.token_logprobs:
+        dist = grid_distribution(reply.text, reply.token_logprobs, zero_branch=reply.zero_branch)
+    expected = dist.expected if dist is not None else None
     return JudgePass(
         trait=spec.trait,
         index=spec.index,
-        score=verdict.score,
+        score=pass_score(verdict.score, expected, mode),
+        sampled_score=verdict.score,
+        expected_score=expected,
+        score_distribution=dist.probabilities if dist is not None else None,
+        score_entropy_bits=dist.entropy_bits if dist is not None else None,
+        distribution_partial=dist.partial if dist is not None else False,
+        structured_output=reply.structured_output,
         rationale=verdict.rationale,
         cited_turns=verdict.cited_turns,
         raw_output=reply.text,
@@ -225,7 +240,7 @@ class _Job:
     on_pass: OnPass | None
 
     def finish(self, spec: PassSpec, attempt: Attempt, latency_ms: float) -> JudgePass:
-        result = _to_pass(spec, attempt, self.model, latency_ms, self.known_turns)
+        result = _to_pass(spec, attempt, self.model, latency_ms, self.known_turns, self.config.score_mode)
         if self.on_pass is not None:
             self.on_pass(result)
         return result

@@ -29,5 +29,8 @@ def measurement_era(
         "reward_weights": settings.reward_weights.model_dump(),
         "scoring_version": scoring_version,
     }
+    if settings.pass_score != "sampled":
+        # hashed only off the default, so eras measured before the setting existed stay current
+        stack["pass_score"] = settings.pass_score
     digest = hashlib.sha256(json.dumps(stack, sort_keys=True).encode()).hexdigest()
     return MeasurementEra(era_id=f"era-{digest[:16]}", **stack)

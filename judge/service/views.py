@@ -134,7 +134,8 @@ def agent_view(card: Scorecard, seat: str) -> AgentScorecardPublic:
     mine = card.seats[seat]
     return AgentScorecardPublic(
         run_id=card.run_id, scenario_id=card.scenario_id, seed=card.seed, adversary_config=card.adversary_config,
-        seat=AgentSeatScorecard.model_validate(mine.model_dump(exclude={"safety_block"})),
+        # the panel agreement spans every trait, safety included: owner-only
+        seat=AgentSeatScorecard.model_validate(mine.model_dump(exclude={"safety_block", "panel"})),
         participation_gated=mine.participation_gated, ranked_eligible=card.ranked_eligible,
         leaderboard_class=card.leaderboard_class, judge_model=card.judge_model, judge_note=card.judge_note,
         prompt_version=card.prompt_version, measurement_era=card.measurement_era.era_id,

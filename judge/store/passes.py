@@ -19,12 +19,14 @@ _statements: dict[str, sa.Insert] = {}
 
 
 def pass_row(*, run_id: str, seat: str, judge_pass: JudgePass) -> PassRow:
-    data = judge_pass.model_dump(exclude={"index", "cited_turns"})
+    data = judge_pass.model_dump(exclude={"index", "cited_turns", "score_distribution"})
+    distribution = judge_pass.score_distribution
     return PassRow(
         run_id=run_id,
         seat=seat,
         pass_index=judge_pass.index,
         cited_turns_json=json.dumps(judge_pass.cited_turns),
+        score_distribution_json=json.dumps(distribution) if distribution is not None else None,
         **data,
     )
 
@@ -46,13 +48,22 @@ def judge_pass(row: PassRow) -> JudgePass:
         attempts=row.attempts,
         parse_status=row.parse_status,
         unscored_reason=row.unscored_reason,
+        sampled_score=row.sampled_score,
+        expected_score=row.expected_score,
+        score_distribution=json.loads(row.score_distribution_json) if row.score_distribution_json else None,
+        score_entropy_bits=row.score_entropy_bits,
+        distribution_partial=row.distribution_partial,
+        structured_output=row.structured_output,
     )
 
 
 def _values(*, run_id: str, seat: str, judge_pass: JudgePass) -> dict[str, Any]:
-    data = judge_pass.model_dump(exclude={"index", "cited_turns"})
+    data = judge_pass.model_dump(exclude={"index", "cited_turns", "score_distribution"})
+    distribution = judge_pass.score_distribution
     return {**data, "run_id": run_id, "seat": seat, "pass_index": judge_pass.index,
-            "cited_turns_json": json.dumps(judge_pass.cited_turns), "created_at": utcnow()}
+            "cited_turns_json": json.dumps(judge_pass.cited_turns),
+            "score_distribution_json": json.dumps(distribution) if distribution is not None else None,
+            "created_at": utcnow()}
 
 
 def _insert_if_claimed(dialect: str) -> sa.Insert:

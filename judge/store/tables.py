@@ -96,6 +96,12 @@ class PassRow(SQLModel, table=True):
     attempts: int = 1
     parse_status: str = Field(max_length=20)
     unscored_reason: str | None = Field(default=None, sa_type=_text())
+    sampled_score: float | None = None
+    expected_score: float | None = None
+    score_distribution_json: str | None = Field(default=None, sa_type=_text())
+    score_entropy_bits: float | None = None
+    distribution_partial: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
+    structured_output: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
     created_at: datetime = Field(default_factory=utcnow, sa_type=_when())
 
 

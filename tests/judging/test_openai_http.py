@@ -17,7 +17,7 @@ from judge.judging.backends import JudgeRequest, LiteLLMBackend
 from judge.judging.openai_http import OpenAICompatibleClient, direct_client
 from judge.judging.runner import RunnerConfig, call_with_retries
 from tests.fake_judge import VERDICT, FakeJudge, completion, http_response
-from tests.service.pg import free_port
+from tests.pg import free_port
 
 REQUEST = JudgeRequest(
     messages=[{"role": "user", "content": [{"type": "text", "text": "transcript"}]}], max_tokens=64
@@ -80,6 +80,8 @@ def test_a_call_sends_what_litellm_would_and_reads_the_reply_back() -> None:
         "messages": [{"role": "user", "content": "transcript"}],
         "temperature": 0.0,
         "max_tokens": 64,
+        "logprobs": True,  # asked of every OpenAI-compatible server (docs/judge-signal.md)
+        "top_logprobs": 20,
     }
 
 

@@ -1,0 +1,214 @@
+"""Sampled against expected pass scores on one calibration set (no I/O).
+
+Both come from the same passes: each stored pass holds the score the judge wrote and, where
+the backend gave log-probabilities, the expected value of its grid distribution. Per trait
+the judge-vs-human Spearman is computed in each mode, with a paired bootstrap over items of
+the difference (expected minus sampled), so "expected agrees better" is read off an interval.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from judge.calibration.items import CalibrationItem
+from judge.calibration.manifest import CalibrationManifest
+from judge.calibration.report import JudgedPasses, pass_table, ratings_table, targets_for
+from judge.domain.config import ScoreMode
+from judge.judging.score_grid import pass_score
+from judge.scoring import agreement as ag
+
+N_RESAMPLES = 1000
+
+
+def rescored(passes: JudgedPasses, mode: ScoreMode) -> JudgedPasses:
+    """The passes with ``score`` set to what they count with in ``mode``."""
+    return {
+        key: [
+            p.model_copy(update={"score": pass_score(p.written_score, p.expected_score, mode)})
+            for p in made
+        ]
+        for key, made in passes.items()
+    }
+
+
+class Interval(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    value: float | None
+    low: float | None
+    high: float | None
+
+
+class ModeRow(BaseModel):
+    """One trait read against one label, in both modes."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    trait: str
+    label: str
+    n_items: int
+    n_passes: int
+    n_with_distribution: int
+    n_spread: int
+    mean_entropy_bits: float | None
+    spearman_sampled: Interval
+    spearman_expected: Interval
+    spearman_difference: Interval
+    mae_sampled: float | None
+    mae_expected: float | None
+    mae_difference: Interval | None = None
+
+
+class ModeComparison(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    set: str
+    judge_model: str
+    slice: str
+    rows: list[ModeRow]
+
+
+def _interval(e: ag.Estimate) -> Interval:
+    return Interval(value=e.value, low=e.low, high=e.high)
+
+
+def paired_difference(
+    sampled: ag.Array,
+    expected: ag.Array,
+    human: ag.Array,
+    *,
+    seed: int = 0,
+    statistic: Callable[[ag.Array, ag.Array], float | None] = ag.spearman,
+) -> Interval:
+    """statistic(expected, human) - statistic(sampled, human) (Spearman by default), with a 95%
+    percentile interval from resampling items (the same draw for both modes)."""
+    keep = np.isfinite(sampled) & np.isfinite(expected) & np.isfinite(human)
+    s, e, h = sampled[keep], expected[keep], human[keep]
+
+    def diff(idx: np.ndarray[tuple[int], np.dtype[np.int64]]) -> float | None:
+        a, b = statistic(e[idx], h[idx]), statistic(s[idx], h[idx])
+        return None if a is None or b is None else a - b
+
+    value = diff(np.arange(s.size)) if s.size else None
+    rng = np.random.default_rng(seed)
+    draws = [diff(i) for i in rng.integers(0, s.size, (N_RESAMPLES, s.size))] if s.size else []
+    defined = np.array([d for d in draws if d is not None], dtype=np.float64)
+    if value is None or defined.size < N_RESAMPLES / 2:
+        return Interval(value=value, low=None, high=None)
+    return Interval(
+        value=value,
+        low=float(np.percentile(defined, 2.5)),
+        high=float(np.percentile(defined, 97.5)),
+    )
+
+
+def compare_modes(
+    items: Sequence[CalibrationItem],
+    manifest: CalibrationManifest,
+    passes: JudgedPasses,
+    *,
+    traits: Sequence[str],
+    n_passes: int,
+    judge_model: str,
+    slice_text: str,
+) -> ModeComparison:
+    """Per (label, trait): agreement with the human panel mean in sampled and expected mode."""
+    sampled, expected = rescored(passes, "sampled"), rescored(passes, "expected")
+    rows = []
+    for spec in manifest.labels:
+        for trait in (t for t in spec.traits if t in traits):
+            targets = targets_for(items, spec.name)
+            panel = {g for g in spec.rated_by if manifest.group(g).panel}
+            human = ag.row_means(ratings_table(items, targets, spec.name, panel))
+            js = ag.row_means(pass_table(sampled, targets, trait, n_passes))
+            je = ag.row_means(pass_table(expected, targets, trait, n_passes))
+            made = [
+                p
+                for t in targets
+                for p in passes.get((t[0], t[1], trait), [])
+                if p.written_score is not None
+            ]
+            dist = [p for p in made if p.score_distribution is not None]
+            entropies = [p.score_entropy_bits for p in dist if p.score_entropy_bits is not None]
+            rows.append(
+                ModeRow(
+                    trait=trait,
+                    label=spec.name,
+                    n_items=int(np.isfinite(js).sum()),
+                    n_passes=len(made),
+                    n_with_distribution=len(dist),
+                    n_spread=sum(1 for p in dist if max(p.score_distribution or [1.0]) < 0.99),
+                    mean_entropy_bits=float(np.mean(entropies)) if entropies else None,
+                    spearman_sampled=_interval(
+                        ag.bootstrap_interval(ag.spearman, js, human, seed=0)
+                    ),
+                    spearman_expected=_interval(
+                        ag.bootstrap_interval(ag.spearman, je, human, seed=0)
+                    ),
+                    spearman_difference=paired_difference(js, je, human),
+                    mae_sampled=ag.mean_absolute_error(js, human),
+                    mae_expected=ag.mean_absolute_error(je, human),
+                    mae_difference=paired_difference(
+                        js, je, human, statistic=ag.mean_absolute_error
+                    ),
+                )
+            )
+    return ModeComparison(set=manifest.name, judge_model=judge_model, slice=slice_text, rows=rows)
+
+
+def _num(v: float | None) -> str:
+    return "n/a" if v is None else f"{v:.3f}"
+
+
+def _ci(i: Interval) -> str:
+    if i.low is None or i.high is None:
+        return _num(i.value)
+    return f"{_num(i.value)} [{_num(i.low)}, {_num(i.high)}]"
+
+
+def verdict(row: ModeRow) -> str:
+    """Plain words on whether the expected score agrees better with people."""
+    d = row.spearman_difference
+    if d.low is None or d.high is None:
+        return "not measurable"
+    if d.low > 0:
+        return "expected agrees better (interval above 0)"
+    if d.high < 0:
+        return "sampled agrees better (interval below 0)"
+    return "no measurable difference (interval includes 0)"
+
+
+def render_modes(c: ModeComparison) -> str:
+    lines = [
+        f"# {c.set}: sampled against expected pass scores",
+        "",
+        f"- judge: `{c.judge_model}`; slice: {c.slice}",
+        "- one judging: each pass holds the written score and its grid distribution (docs/judge-signal.md)",
+        "- Spearman against the human panel mean, 95% percentile bootstrap over items (1000 resamples, seeded);",
+        "  the difference is expected minus sampled on the same resampled items",
+        "",
+        (
+            "| trait vs label | items | passes (with distribution, spread) | mean entropy (bits) | Spearman sampled | "
+            "Spearman expected | difference | MAE sampled / expected | MAE difference | reading |"
+        ),
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in c.rows:
+        lines.append(
+            f"| {r.trait} vs {r.label} | {r.n_items} | {r.n_passes} ({r.n_with_distribution}, {r.n_spread}) | "
+            f"{_num(r.mean_entropy_bits)} | {_ci(r.spearman_sampled)} | {_ci(r.spearman_expected)} | "
+            f"{_ci(r.spearman_difference)} | {_num(r.mae_sampled)} / {_num(r.mae_expected)} | "
+            f"{_ci(r.mae_difference) if r.mae_difference else 'n/a'} | {verdict(r)} |"
+        )
+    lines += [
+        "",
+        (
+            "A pass is *spread* when no grid point holds 99% of its distribution. Differences are expected minus "
+            "sampled: above 0 is better for Spearman, below 0 is better for MAE. The reading is on Spearman "
+            "(ranking), the statistic the set's human ceiling is stated in."
+        ),
+    ]
+    return "\n".join(lines) + "\n"
