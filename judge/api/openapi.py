@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Response
+from fastapi import FastAPI, HTTPException, Request, Response
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, TypeAdapter
@@ -108,8 +108,8 @@ def install_openapi(app: FastAPI) -> None:
 
     app.openapi = openapi  # type: ignore[method-assign]
 
-    @app.get("/docs", include_in_schema=False)
-    def docs() -> HTMLResponse:
+    # plain Starlette routes, as FastAPI mounts its own docs: public pages outside the API
+    async def docs(_request: Request) -> HTMLResponse:
         return get_swagger_ui_html(
             openapi_url=app.openapi_url or "/openapi.json",
             title=f"{app.title} API",
@@ -118,11 +118,14 @@ def install_openapi(app: FastAPI) -> None:
             swagger_favicon_url=f"{DOCS_STATIC}/favicon-32x32.png",
         )
 
-    @app.get(DOCS_STATIC + "/{name}", include_in_schema=False)
-    def docs_asset(name: str) -> Response:
+    async def docs_asset(request: Request) -> Response:
+        name = request.path_params["name"]
         if name not in DOCS_ASSETS:
             raise HTTPException(404, f"no docs asset {name!r}")
         data = (Path(str(swagger_ui_path)) / name).read_bytes()
         return Response(
             data, media_type=DOCS_ASSETS[name], headers={"Cache-Control": "public, max-age=86400"}
         )
+
+    app.add_route("/docs", docs, methods=["GET"], include_in_schema=False)
+    app.add_route(DOCS_STATIC + "/{name}", docs_asset, methods=["GET"], include_in_schema=False)

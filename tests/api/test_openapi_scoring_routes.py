@@ -29,5 +29,6 @@ def test_each_route_names_its_credentials_and_documents_its_answer(svc: Service)
 
 def test_the_export_documents_its_jsonl_body(svc: Service) -> None:
     op = svc.client.get("/openapi.json").json()["paths"]["/api/evals/{run_id}/trajectory"]["get"]
-    schema = op["responses"]["200"]["content"]["application/x-ndjson"]["schema"]
+    ref = op["responses"]["200"]["content"]["application/x-ndjson"]["schema"]["$ref"]
+    schema = svc.client.get("/openapi.json").json()["components"]["schemas"][ref.rsplit("/", 1)[-1]]
     assert {"reward", "components", "done", "action"} <= set(schema["properties"])

@@ -193,7 +193,7 @@ def test_an_owner_allow_listed_database_url_is_accepted_and_audited(client: Test
 
     assert answer.status_code == 202
     audit = client.get("/api/evals/config/state_database_urls/audit", headers=owner).json()
-    assert [a["changed_by"] for a in audit] == ["ops"]
+    assert [a["changed_by"] for a in audit] == ["owner:ops"]
 
 
 def test_the_allow_list_holds_only_database_urls(client: TestClient) -> None:
