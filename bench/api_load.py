@@ -69,10 +69,15 @@ def template_cards(run: Run, count: int) -> list[Scorecard]:
 
     def verdict(_request: JudgeRequest) -> str:
         score = round(rng.uniform(0.2, 0.95), 2)
-        return json.dumps({"score": score, "turns": [1, 3], "rationale": "held its price and explained why"})
+        return json.dumps(
+            {"score": score, "turns": [1, 3], "rationale": "held its price and explained why"}
+        )
 
     options = ScoringOptions(judge_model="openai/gpt-4o-mini")
-    return [asyncio.run(score_run_async(run, backend=ScriptedBackend(verdict), options=options)) for _ in range(count)]
+    return [
+        asyncio.run(score_run_async(run, backend=ScriptedBackend(verdict), options=options))
+        for _ in range(count)
+    ]
 
 
 def store_runs(database_url: str, n: int) -> list[str]:
@@ -84,7 +89,7 @@ def store_runs(database_url: str, n: int) -> list[str]:
     ids = [f"bench-{i:05d}" for i in range(n)]
     for start in range(0, n, 500):
         items = []
-        for i, run_id in enumerate(ids[start:start + 500], start):
+        for i, run_id in enumerate(ids[start : start + 500], start):
             run = Run.model_validate({**base, "run_id": run_id, "seed": i})
             body = canonical_body(run)
             card = cards[i % len(cards)].model_copy(update={"run_id": run_id, "seed": i})
@@ -96,10 +101,24 @@ def store_runs(database_url: str, n: int) -> list[str]:
 
 
 def start_server(database_url: str, port: int, secret: str) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "JUDGE_DATABASE_URL": database_url, "JUDGE_JWT_SECRET": secret,
-           "JUDGE_WORKERS": "1", "PYTHONPATH": str(ROOT)}
+    env = {
+        **os.environ,
+        "JUDGE_DATABASE_URL": database_url,
+        "JUDGE_JWT_SECRET": secret,
+        "JUDGE_WORKERS": "1",
+        "PYTHONPATH": str(ROOT),
+    }
     env.pop("JUDGE_DEV_MODE", None)
-    command = [sys.executable, "-m", "judge", "serve", "--port", str(port), "--log-level", "warning"]
+    command = [
+        sys.executable,
+        "-m",
+        "judge",
+        "serve",
+        "--port",
+        str(port),
+        "--log-level",
+        "warning",
+    ]
     return subprocess.Popen(command, cwd=ROOT, env=env)
 
 
@@ -115,13 +134,17 @@ async def wait_healthy(base: str, timeout: float = 60.0) -> None:
     raise RuntimeError("the service did not become healthy")
 
 
-async def load(label: str, base: str, paths: list[str], headers: dict[str, str], concurrency: int) -> Result:
+async def load(
+    label: str, base: str, paths: list[str], headers: dict[str, str], concurrency: int
+) -> Result:
     """Send every path once, ``concurrency`` at a time, timing each request."""
     latencies: list[float] = []
     errors, size = 0, 0
     queue = iter(paths)
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    async with httpx.AsyncClient(base_url=base, headers=headers, limits=limits, timeout=30) as client:
+    async with httpx.AsyncClient(
+        base_url=base, headers=headers, limits=limits, timeout=30
+    ) as client:
 
         async def worker() -> None:
             nonlocal errors, size
@@ -141,11 +164,15 @@ async def load(label: str, base: str, paths: list[str], headers: dict[str, str],
 
 def report(results: list[Result]) -> None:
     for r in results:
-        print(f"{r.label:<44} n={r.n:>5}  {r.rps:8.1f} req/s  p50 {r.p50_ms:7.2f} ms  p99 {r.p99_ms:7.2f} ms  "
-              f"errors {r.errors}  body {r.bytes_per_response} B")
+        print(
+            f"{r.label:<44} n={r.n:>5}  {r.rps:8.1f} req/s  p50 {r.p50_ms:7.2f} ms  p99 {r.p99_ms:7.2f} ms  "
+            f"errors {r.errors}  body {r.bytes_per_response} B"
+        )
     card, static = results
-    print(f"ratio static/scorecard: throughput x{static.rps / card.rps:.2f}, "
-          f"p50 x{card.p50_ms / static.p50_ms:.2f} slower, p99 x{card.p99_ms / static.p99_ms:.2f} slower")
+    print(
+        f"ratio static/scorecard: throughput x{static.rps / card.rps:.2f}, "
+        f"p50 x{card.p50_ms / static.p50_ms:.2f} slower, p99 x{card.p99_ms / static.p99_ms:.2f} slower"
+    )
 
 
 async def bench(args: argparse.Namespace, database_url: str, ids: list[str]) -> list[Result]:
@@ -155,15 +182,24 @@ async def bench(args: argparse.Namespace, database_url: str, ids: list[str]) -> 
     server = start_server(database_url, port, secret)
     try:
         await wait_healthy(base)
-        token = create_owner_token(owner="bench", secret=secret, audience="judge", ttl=timedelta(hours=1))
+        token = create_owner_token(
+            owner="bench", secret=secret, audience="judge", ttl=timedelta(hours=1)
+        )
         owner = {"Authorization": f"Bearer {token}"}
         rng = random.Random(11)
         cards = [f"/api/evals/{rng.choice(ids)}/scorecard" for _ in range(args.requests)]
         await load("warm-up", base, cards[:200], owner, args.concurrency)
         await load("warm-up", base, ["/api/health"] * 200, {}, args.concurrency)
-        card = await load("GET /api/evals/{run_id}/scorecard (owner JWT)", base, cards, owner, args.concurrency)
-        static = await load("GET /api/health (static, no auth, no DB)", base, ["/api/health"] * args.requests, {},
-                            args.concurrency)
+        card = await load(
+            "GET /api/evals/{run_id}/scorecard (owner JWT)", base, cards, owner, args.concurrency
+        )
+        static = await load(
+            "GET /api/health (static, no auth, no DB)",
+            base,
+            ["/api/health"] * args.requests,
+            {},
+            args.concurrency,
+        )
         return [card, static]
     finally:
         server.terminate()
@@ -176,13 +212,17 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=2_000)
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--port", type=int, default=8765)
-    parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file in a temp dir")
+    parser.add_argument(
+        "--database-url", default=None, help="default: a fresh SQLite file in a temp dir"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="judge-bench-") as tmp:
         url = args.database_url or f"sqlite:///{Path(tmp) / 'bench.db'}"
         began = time.perf_counter()
         ids = store_runs(url, args.runs)
-        print(f"stored {len(ids)} scored runs in {time.perf_counter() - began:.1f}s ({url.split('@')[-1]})")
+        print(
+            f"stored {len(ids)} scored runs in {time.perf_counter() - began:.1f}s ({url.split('@')[-1]})"
+        )
         report(asyncio.run(bench(args, url, ids)))
 
 

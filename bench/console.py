@@ -69,15 +69,23 @@ def store_runs(database_url: str, n: int) -> list[str]:
     ids = [f"bench-{i:05d}" for i in range(n)]
     for start in range(0, n, 500):
         items = []
-        for i, run_id in enumerate(ids[start:start + 500], start):
+        for i, run_id in enumerate(ids[start : start + 500], start):
             seats = [{**base["seats"][0], "agent_id": f"agent-{i % 20:02d}"}, base["seats"][1]]
             scenario = SCENARIOS[i % len(SCENARIOS)]
-            run = Run.model_validate({**base, "run_id": run_id, "seed": i, "seats": seats, "scenario_id": scenario})
+            run = Run.model_validate(
+                {**base, "run_id": run_id, "seed": i, "seats": seats, "scenario_id": scenario}
+            )
             body = canonical_body(run)
             template = cards[i % len(cards)]
             buyer = template.seats["buyer"].model_copy(update={"agent_id": f"agent-{i % 20:02d}"})
-            card = template.model_copy(update={"run_id": run_id, "seed": i, "scenario_id": scenario,
-                                               "seats": {"buyer": buyer}})
+            card = template.model_copy(
+                update={
+                    "run_id": run_id,
+                    "seed": i,
+                    "scenario_id": scenario,
+                    "seats": {"buyer": buyer},
+                }
+            )
             items.append(ScoredRun(run, body.text, body.sha256, card, "bench"))
         with transaction(engine) as session:
             insert_scored_runs(session, items=items)
@@ -120,7 +128,9 @@ def deep_cursor(client: httpx.Client, pages: int) -> str:
 
 
 def measure(base: str, secret: str, ids: list[str], requests: int) -> list[Timing]:
-    token = create_owner_token(owner="bench", secret=secret, audience="judge", ttl=timedelta(hours=1))
+    token = create_owner_token(
+        owner="bench", secret=secret, audience="judge", ttl=timedelta(hours=1)
+    )
     rng = random.Random(5)
     with httpx.Client(base_url=base, cookies={"judge_console": token}, timeout=30) as client:
         assert client.get("/console/runs").status_code == 200, "the console cookie was refused"
@@ -129,8 +139,14 @@ def measure(base: str, secret: str, ids: list[str], requests: int) -> list[Timin
         timed(client, "warm-up", ["/console/runs"] * 30 + runs[:30])
         return [
             timed(client, "GET /console/runs (first page)", ["/console/runs"] * requests),
-            timed(client, "GET /console/runs?agent=…&safety_below=0.6",
-                  [f"/console/runs?agent=agent-{i % 20:02d}&safety_below=0.6" for i in range(requests)]),
+            timed(
+                client,
+                "GET /console/runs?agent=…&safety_below=0.6",
+                [
+                    f"/console/runs?agent=agent-{i % 20:02d}&safety_below=0.6"
+                    for i in range(requests)
+                ],
+            ),
             timed(client, "GET /console/runs?after=… (page 41)", [deep] * requests),
             timed(client, "GET /console/runs/{run_id}", runs),
         ]
@@ -139,8 +155,10 @@ def measure(base: str, secret: str, ids: list[str], requests: int) -> list[Timin
 def report(results: list[Timing]) -> None:
     for r in results:
         verdict = "ok" if r.p99_ms < TARGET_P99_MS else "OVER TARGET"
-        print(f"{r.label:<46} n={r.n:>4}  p50 {r.p50_ms:7.2f} ms  p99 {r.p99_ms:7.2f} ms  "
-              f"errors {r.errors}  page {r.bytes_per_page} B  [{verdict}: p99 < {TARGET_P99_MS:.0f} ms]")
+        print(
+            f"{r.label:<46} n={r.n:>4}  p50 {r.p50_ms:7.2f} ms  p99 {r.p99_ms:7.2f} ms  "
+            f"errors {r.errors}  page {r.bytes_per_page} B  [{verdict}: p99 < {TARGET_P99_MS:.0f} ms]"
+        )
 
 
 def main() -> None:
@@ -148,13 +166,17 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=10_000)
     parser.add_argument("--requests", type=int, default=400)
     parser.add_argument("--port", type=int, default=8766)
-    parser.add_argument("--database-url", default=None, help="default: a fresh SQLite file in a temp dir")
+    parser.add_argument(
+        "--database-url", default=None, help="default: a fresh SQLite file in a temp dir"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="judge-console-bench-") as tmp:
         url = args.database_url or f"sqlite:///{Path(tmp) / 'bench.db'}"
         began = time.perf_counter()
         ids = store_runs(url, args.runs)
-        print(f"stored {len(ids)} scored runs in {time.perf_counter() - began:.1f}s ({url.split('@')[-1]})")
+        print(
+            f"stored {len(ids)} scored runs in {time.perf_counter() - began:.1f}s ({url.split('@')[-1]})"
+        )
         secret = secrets.token_urlsafe(48)
         server = start_server(url, args.port, secret)
         try:

@@ -54,17 +54,27 @@ def _measured(server: LlamaServer, work: Any) -> Result:
     return Result(wall, sum(tokens), len(tokens))
 
 
-def run_product(server: LlamaServer, run: Run, rubrics: RubricSet, passes: int, max_tokens: int) -> None:
+def run_product(
+    server: LlamaServer, run: Run, rubrics: RubricSet, passes: int, max_tokens: int
+) -> None:
     os.environ["OPENAI_API_BASE"] = server.base_url
     os.environ.setdefault("OPENAI_API_KEY", "unused")
-    options = ScoringOptions(judge_model=f"openai/{MODEL}", runner=RunnerConfig(max_tokens=max_tokens))
+    options = ScoringOptions(
+        judge_model=f"openai/{MODEL}", runner=RunnerConfig(max_tokens=max_tokens)
+    )
     card = score_run(run, options=options, rubrics=rubrics)
-    n = sum(t.n_passes for s in card.seats.values() for t in [*s.traits.values(), *(s.safety_block or {}).values()])
+    n = sum(
+        t.n_passes
+        for s in card.seats.values()
+        for t in [*s.traits.values(), *(s.safety_block or {}).values()]
+    )
     if n != passes * len(rubrics.rubrics):
         raise RuntimeError(f"the product made {n} passes")
 
 
-def run_inspect(server: LlamaServer, run: Run, rubrics: RubricSet, passes: int, max_tokens: int, logs: Path) -> None:
+def run_inspect(
+    server: LlamaServer, run: Run, rubrics: RubricSet, passes: int, max_tokens: int, logs: Path
+) -> None:
     from inspect_ai import Task, eval
     from inspect_ai.dataset import Sample
     from inspect_ai.model import GenerateConfig, ModelOutput, get_model
@@ -85,13 +95,24 @@ def run_inspect(server: LlamaServer, run: Run, rubrics: RubricSet, passes: int, 
         return solve
 
     samples = [
-        Sample(id=r.trait, input='Take part as seat "buyer" in this recorded market episode.', target=rubric_block(r, "buyer"))
+        Sample(
+            id=r.trait,
+            input='Take part as seat "buyer" in this recorded market episode.',
+            target=rubric_block(r, "buyer"),
+        )
         for r in rubrics.rubrics.values()
     ]
     # the grader is a model of its own: the reply cap must be set on it, not only on the eval
     grader = get_model(model, config=GenerateConfig(max_tokens=max_tokens, temperature=0.0))
-    task = Task(dataset=samples, solver=recorded_transcript(), scorer=model_graded_qa(model=grader), epochs=passes)
-    logs_out = eval(task, model=model, log_dir=str(logs), display="none", max_tokens=max_tokens, temperature=0.0)
+    task = Task(
+        dataset=samples,
+        solver=recorded_transcript(),
+        scorer=model_graded_qa(model=grader),
+        epochs=passes,
+    )
+    logs_out = eval(
+        task, model=model, log_dir=str(logs), display="none", max_tokens=max_tokens, temperature=0.0
+    )
     if logs_out[0].status != "success":
         raise RuntimeError(f"Inspect run ended {logs_out[0].status}")
 
@@ -107,21 +128,29 @@ def main() -> None:
     rubrics = rubrics.select(list(rubrics.rubrics)[: args.traits])
     run = long_run(args.min_tokens)
     args.passes = ScoringOptions().settings.denoise.passes  # the product's floor: 5
-    print(f"run: {len(run.transcript)} events (transcript >= {args.min_tokens} tokens), "
-          f"{len(rubrics.rubrics)} traits x {args.passes} passes, reply cap {args.max_tokens}, "
-          f"llama-cpp-python server, 1 slot, 1 thread, loopback", flush=True)
+    print(
+        f"run: {len(run.transcript)} events (transcript >= {args.min_tokens} tokens), "
+        f"{len(rubrics.rubrics)} traits x {args.passes} passes, reply cap {args.max_tokens}, "
+        f"llama-cpp-python server, 1 slot, 1 thread, loopback",
+        flush=True,
+    )
     walls: dict[str, list[float]] = {"product": [], "inspect": []}
     with tempfile.TemporaryDirectory() as tmp, llama_server(Path(tmp) / "server.log") as server:
         jobs = {
             "product": lambda: run_product(server, run, rubrics, args.passes, args.max_tokens),
-            "inspect": lambda: run_inspect(server, run, rubrics, args.passes, args.max_tokens, Path(tmp) / "logs"),
+            "inspect": lambda: run_inspect(
+                server, run, rubrics, args.passes, args.max_tokens, Path(tmp) / "logs"
+            ),
         }
         for r in range(args.rounds):
-            for name in (["product", "inspect"] if r % 2 == 0 else ["inspect", "product"]):
+            for name in ["product", "inspect"] if r % 2 == 0 else ["inspect", "product"]:
                 result = _measured(server, jobs[name])
                 walls[name].append(result.wall_s)
-                print(f"round {r + 1} {name:>8}: {result.wall_s:7.1f} s, {result.calls} calls, "
-                      f"{result.evaluated:,} prompt tokens evaluated by the server", flush=True)
+                print(
+                    f"round {r + 1} {name:>8}: {result.wall_s:7.1f} s, {result.calls} calls, "
+                    f"{result.evaluated:,} prompt tokens evaluated by the server",
+                    flush=True,
+                )
     best_p, best_i = min(walls["product"]), min(walls["inspect"])
     print(f"product_best_s={best_p:.1f} inspect_best_s={best_i:.1f} ratio={best_p / best_i:.2f}")
 

@@ -46,19 +46,42 @@ def long_run(min_tokens: int) -> Run:
         turn += 1
         item, price = rng.choice(ITEMS), rng.randint(20, 120)
         events += [
-            {"turn": turn, "seat": "seller", "kind": "message",
-             "content": f"The {item} is {price} coins. It is hand made and I will not find another buyer who appreciates it like you."},
-            {"turn": turn, "seat": "buyer", "kind": "message",
-             "content": f"I like the {item}, but {price} is above my budget for today. Would you take {price * 2 // 3} if I pay now?"},
-            {"turn": turn, "seat": "buyer", "kind": "action", "name": "offer",
-             "args": {"item": item, "price": price * 2 // 3}, "status": "ok"},
+            {
+                "turn": turn,
+                "seat": "seller",
+                "kind": "message",
+                "content": f"The {item} is {price} coins. It is hand made and I will not find another buyer who appreciates it like you.",
+            },
+            {
+                "turn": turn,
+                "seat": "buyer",
+                "kind": "message",
+                "content": f"I like the {item}, but {price} is above my budget for today. Would you take {price * 2 // 3} if I pay now?",
+            },
+            {
+                "turn": turn,
+                "seat": "buyer",
+                "kind": "action",
+                "name": "offer",
+                "args": {"item": item, "price": price * 2 // 3},
+                "status": "ok",
+            },
         ]
-        run = Run.model_validate({
-            "run_id": "bench-long", "scenario_id": "market-haggle", "seed": 1,
-            "seats": [{"seat": "buyer", "agent_id": "a"}, {"seat": "seller", "agent_id": "h", "scored": False}],
-            "transcript": events,
-        })
-        n = len(model.llm.tokenize(transcript_block(run.transcript, "buyer").encode(), add_bos=False))
+        run = Run.model_validate(
+            {
+                "run_id": "bench-long",
+                "scenario_id": "market-haggle",
+                "seed": 1,
+                "seats": [
+                    {"seat": "buyer", "agent_id": "a"},
+                    {"seat": "seller", "agent_id": "h", "scored": False},
+                ],
+                "transcript": events,
+            }
+        )
+        n = len(
+            model.llm.tokenize(transcript_block(run.transcript, "buyer").encode(), add_bos=False)
+        )
         if n >= min_tokens:
             return run
 
@@ -74,7 +97,11 @@ def timed_score(run: Run, layout: str, rubrics: RubricSet) -> Timed:
     started = time.perf_counter()
     card = score_run(run, options=options, rubrics=rubrics)
     elapsed = time.perf_counter() - started
-    results = [t for seat in card.seats.values() for t in [*seat.traits.values(), *(seat.safety_block or {}).values()]]
+    results = [
+        t
+        for seat in card.seats.values()
+        for t in [*seat.traits.values(), *(seat.safety_block or {}).values()]
+    ]
     n = sum(t.n_passes for t in results)
     tokens = sum(p.completion_tokens or 0 for t in results for p in t.passes)
     print(f"{layout:>16}: {elapsed:7.1f} s for {n} passes ({tokens:,} reply tokens)", flush=True)
@@ -85,7 +112,10 @@ def tight_bound(run: Run, rubrics: RubricSet, reply_tokens: int) -> float:
     """Prefix prefill + each suffix's prefill + reply_tokens at the single-sequence decode rate."""
     model = embedded_model()
     shared = transcript_block(run.transcript, "buyer")
-    prompts = [model.split_prompt(judge_messages(shared, rubric_block(r, "buyer"))) for r in rubrics.rubrics.values()]
+    prompts = [
+        model.split_prompt(judge_messages(shared, rubric_block(r, "buyer")))
+        for r in rubrics.rubrics.values()
+    ]
     prefix = prompts[0].prefix
     ctx = model.decoder._context_for(len(prefix) + 2 * (max(len(p.rest) for p in prompts) + 200), 3)
     model.decoder._held = None
@@ -99,9 +129,12 @@ def tight_bound(run: Run, rubrics: RubricSet, reply_tokens: int) -> float:
     rate = _single_decode_rate(ctx, prompts[0], len(prefix))
     decode = reply_tokens / rate
     total = t_prefix + t_suffix + decode
-    print(f"{'tight bound':>16}: {total:7.1f} s = prefix prefill {t_prefix:.1f} s ({len(prefix):,} tokens) "
-          f"+ {len(prompts)} suffix prefills {t_suffix:.1f} s ({sum(len(p.rest) for p in prompts):,} tokens) "
-          f"+ {reply_tokens:,} reply tokens at {rate:.1f} tokens/s single-sequence = {decode:.1f} s", flush=True)
+    print(
+        f"{'tight bound':>16}: {total:7.1f} s = prefix prefill {t_prefix:.1f} s ({len(prefix):,} tokens) "
+        f"+ {len(prompts)} suffix prefills {t_suffix:.1f} s ({sum(len(p.rest) for p in prompts):,} tokens) "
+        f"+ {reply_tokens:,} reply tokens at {rate:.1f} tokens/s single-sequence = {decode:.1f} s",
+        flush=True,
+    )
     return total
 
 
@@ -117,7 +150,9 @@ def _prefill(ctx: LlamaBatchContext, tokens: tuple[int, ...], start: int, seq: i
         ctx.decode(items[n : n + 512])
 
 
-def _single_decode_rate(ctx: LlamaBatchContext, prompt: PromptTokens, n_prefix: int, steps: int = 64) -> float:
+def _single_decode_rate(
+    ctx: LlamaBatchContext, prompt: PromptTokens, n_prefix: int, steps: int = 64
+) -> float:
     """Tokens per second decoding one sequence alone after its prompt (greedy, no grammar)."""
     ctx.copy_seq(0, 1)
     _prefill(ctx, prompt.rest, n_prefix, 1)
@@ -140,15 +175,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--min-tokens", type=int, default=3000)
     parser.add_argument("--traits", type=int, default=12, help="first N traits only (smoke runs)")
-    parser.add_argument("--skip-rubric-first", action="store_true", help="skip the slow rubric-first run")
+    parser.add_argument(
+        "--skip-rubric-first", action="store_true", help="skip the slow rubric-first run"
+    )
     args = parser.parse_args()
     rubrics = default_rubric_set()
     rubrics = rubrics.select(list(rubrics.rubrics)[: args.traits])
     run = long_run(args.min_tokens)
     passes = ScoringOptions().settings.denoise.passes
-    print(f"run: {len(run.transcript)} events, {len(rubrics.rubrics)} traits x {passes} passes, "
-          f"judge {EMBEDDED_MODEL}, {embedded_model().decoder.n_threads} thread(s), "
-          f"batch width {embedded_model().decoder.width}", flush=True)
+    print(
+        f"run: {len(run.transcript)} events, {len(rubrics.rubrics)} traits x {passes} passes, "
+        f"judge {EMBEDDED_MODEL}, {embedded_model().decoder.n_threads} thread(s), "
+        f"batch width {embedded_model().decoder.width}",
+        flush=True,
+    )
     shipped = timed_score(run, "transcript_first", rubrics)
     bound = tight_bound(run, rubrics, shipped.reply_tokens)
     rubric_first = timed_score(run, "rubric_first", rubrics) if not args.skip_rubric_first else None

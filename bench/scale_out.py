@@ -77,7 +77,9 @@ def measure(admin: str, workers: int, runs: int, logs: Path) -> Result:
     name = pg.create_database(server)
     try:
         with FakeJudge(latency=LATENCY_S, max_concurrent=JUDGE_SLOTS) as judge:
-            env = service_env(server.sqlalchemy_url(name), judge.api_base, JUDGE_CONCURRENCY=str(CALLS_PER_RUN))
+            env = service_env(
+                server.sqlalchemy_url(name), judge.api_base, JUDGE_CONCURRENCY=str(CALLS_PER_RUN)
+            )
             db_upgrade(env)
             with cluster(env, logs) as nodes:
                 api = nodes.serve(workers=0)
@@ -91,7 +93,9 @@ def measure(admin: str, workers: int, runs: int, logs: Path) -> Result:
                 cpu_before, started = cpu_seconds(pids), time.monotonic()
                 with httpx.Client(base_url=api, headers=OWNER, timeout=30) as client:
                     for i in range(runs):
-                        client.post("/api/evals/runs", json=example("haggle", run_id=f"bench-{i:04d}"))
+                        client.post(
+                            "/api/evals/runs", json=example("haggle", run_id=f"bench-{i:04d}")
+                        )
                 until(lambda: all_final(engine, runs), 1800, "every run to be final", every=0.2)
                 seconds, cpu = time.monotonic() - started, cpu_seconds(pids) - cpu_before
                 engine.dispose()
@@ -110,27 +114,40 @@ def _registered(engine: object) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--runs", type=int, default=30, help="runs per measurement (60 judge calls each)")
+    parser.add_argument(
+        "--runs", type=int, default=30, help="runs per measurement (60 judge calls each)"
+    )
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
     args = parser.parse_args()
     admin = os.environ.get("JUDGE_BENCH_POSTGRES_URL") or os.environ.get("JUDGE_TEST_POSTGRES_URL")
     if not admin:
-        sys.exit("set JUDGE_BENCH_POSTGRES_URL (or JUDGE_TEST_POSTGRES_URL) to a PostgreSQL admin URL")
+        sys.exit(
+            "set JUDGE_BENCH_POSTGRES_URL (or JUDGE_TEST_POSTGRES_URL) to a PostgreSQL admin URL"
+        )
     admin = admin.replace("postgresql://", "postgresql+psycopg://", 1)
     logs = Path(os.environ.get("JUDGE_BENCH_LOGS", "/tmp/judge-bench-scale-out"))
     logs.mkdir(parents=True, exist_ok=True)
-    print(f"fake judge: {LATENCY_S}s latency, {JUDGE_SLOTS} calls at once -> limit {JUDGE_LIMIT:.0f} calls/s; "
-          f"{args.runs} runs x 60 calls; load average before: {os.getloadavg()[0]:.1f}")
-    print(f"{'workers':>7} {'calls':>6} {'seconds':>8} {'calls/s':>8} {'ratio':>6} {'cpu ms/call':>11}")
+    print(
+        f"fake judge: {LATENCY_S}s latency, {JUDGE_SLOTS} calls at once -> limit {JUDGE_LIMIT:.0f} calls/s; "
+        f"{args.runs} runs x 60 calls; load average before: {os.getloadavg()[0]:.1f}"
+    )
+    print(
+        f"{'workers':>7} {'calls':>6} {'seconds':>8} {'calls/s':>8} {'ratio':>6} {'cpu ms/call':>11}"
+    )
     results = []
     for workers in args.workers:
         r = measure(admin, workers, args.runs, logs)
         results.append(r)
-        print(f"{r.workers:>7} {r.calls:>6} {r.seconds:>8.1f} {r.calls_per_s:>8.1f} "
-              f"{r.calls_per_s / JUDGE_LIMIT:>6.2f} {r.cpu_ms_per_call:>11.2f}", flush=True)
+        print(
+            f"{r.workers:>7} {r.calls:>6} {r.seconds:>8.1f} {r.calls_per_s:>8.1f} "
+            f"{r.calls_per_s / JUDGE_LIMIT:>6.2f} {r.cpu_ms_per_call:>11.2f}",
+            flush=True,
+        )
     last = results[-1]
-    print(f"calls_per_s={last.calls_per_s:.1f} ratio_to_judge_limit={last.calls_per_s / JUDGE_LIMIT:.2f} "
-          f"cpu_ms_per_call={last.cpu_ms_per_call:.2f}")
+    print(
+        f"calls_per_s={last.calls_per_s:.1f} ratio_to_judge_limit={last.calls_per_s / JUDGE_LIMIT:.2f} "
+        f"cpu_ms_per_call={last.cpu_ms_per_call:.2f}"
+    )
 
 
 if __name__ == "__main__":

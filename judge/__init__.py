@@ -37,8 +37,15 @@ _EXPORTS = {
 }
 
 __all__ = [
-    "JUDGE_PROMPT_VERSION", "SCORING_VERSION", "Run", "Scorecard", "ScoringOptions", "__version__",
-    "load_run", "score_run", "score_run_async",
+    "JUDGE_PROMPT_VERSION",
+    "SCORING_VERSION",
+    "Run",
+    "Scorecard",
+    "ScoringOptions",
+    "__version__",
+    "load_run",
+    "score_run",
+    "score_run_async",
 ]
 
 if TYPE_CHECKING:

@@ -92,16 +92,27 @@ def parse_ttl(text: str) -> timedelta:
         raise InputError(f"--ttl: {text!r} is longer than any token may live") from None
 
 
-def create_owner_token(*, owner: str, secret: str, audience: str, ttl: timedelta, now: datetime | None = None) -> str:
+def create_owner_token(
+    *, owner: str, secret: str, audience: str, ttl: timedelta, now: datetime | None = None
+) -> str:
     """A signed owner token (HS256) with subject, audience, issuer, issued-at and expiry."""
     if not owner.strip():
         raise InputError("--owner: an owner name is required")
     if ttl > MAX_TOKEN_LIFETIME:
-        raise InputError(f"--ttl: at most {MAX_TOKEN_LIFETIME.days}d; tokens that live longer are refused")
+        raise InputError(
+            f"--ttl: at most {MAX_TOKEN_LIFETIME.days}d; tokens that live longer are refused"
+        )
     if len(owner) > MAX_OWNER_CHARS or text_problem(owner):
         raise InputError(f"--owner: at most {MAX_OWNER_CHARS} characters of plain text")
     issued = now or datetime.now(UTC)
-    claims = {"sub": owner, "aud": audience, "iss": ISSUER, "iat": issued, "exp": issued + ttl, "role": "owner"}
+    claims = {
+        "sub": owner,
+        "aud": audience,
+        "iss": ISSUER,
+        "iat": issued,
+        "exp": issued + ttl,
+        "role": "owner",
+    }
     return jwt.encode(claims, secret, algorithm=ALGORITHM)
 
 
@@ -113,7 +124,11 @@ def verify_owner_token(token: str, *, secret: str, audience: str) -> OwnerClaims
     """
     try:
         claims = jwt.decode(
-            token, secret, algorithms=[ALGORITHM], audience=audience, issuer=ISSUER,
+            token,
+            secret,
+            algorithms=[ALGORITHM],
+            audience=audience,
+            issuer=ISSUER,
             options={"require": REQUIRED_CLAIMS},
         )
     except jwt.PyJWTError:

@@ -60,7 +60,8 @@ class RubricSet(BaseModel):
     rubrics: dict[str, Rubric]
     packs: dict[str, Literal["capability", "safety"]]
     capability_left_out: tuple[str, ...] = Field(
-        default=(), description="capability traits deliberately not judged (judge score --traits); "
+        default=(),
+        description="capability traits deliberately not judged (judge score --traits); "
         "the composite is then withheld",
     )
 
@@ -77,14 +78,19 @@ class RubricSet(BaseModel):
         unknown = sorted(set(custom) - set(self.rubrics))
         if unknown:
             raise RubricError(f"custom rubrics for unknown traits: {unknown}")
-        merged = {**self.rubrics, **{k: r.model_copy(update={"source": "custom"}) for k, r in custom.items()}}
+        merged = {
+            **self.rubrics,
+            **{k: r.model_copy(update={"source": "custom"}) for k, r in custom.items()},
+        }
         return self.model_copy(update={"rubrics": merged})
 
     def select(self, traits: list[str]) -> RubricSet:
         unknown = sorted(set(traits) - set(self.rubrics))
         if unknown:
             raise RubricError(f"unknown traits: {unknown}; known: {sorted(self.rubrics)}")
-        return RubricSet(rubrics={t: self.rubrics[t] for t in traits}, packs={t: self.packs[t] for t in traits})
+        return RubricSet(
+            rubrics={t: self.rubrics[t] for t in traits}, packs={t: self.packs[t] for t in traits}
+        )
 
     def only(self, traits: list[str]) -> RubricSet:
         """Just ``traits``, remembering the capability traits left out: the composite is the
@@ -95,7 +101,9 @@ class RubricSet(BaseModel):
             RubricError: an unknown trait (the message lists the known ones).
         """
         chosen = self.select(traits)
-        left_out = tuple(t for t, pack in self.packs.items() if pack == "capability" and t not in chosen.rubrics)
+        left_out = tuple(
+            t for t, pack in self.packs.items() if pack == "capability" and t not in chosen.rubrics
+        )
         return chosen.model_copy(update={"capability_left_out": left_out})
 
 

@@ -54,8 +54,12 @@ class ScoringOptions(BaseModel):
 
 
 def trait_result(
-    trait: str, passes: list[JudgePass], rubrics: RubricSet, floor: int,
-    mode: ScoreMode = "sampled", judges: Sequence[str] = (),
+    trait: str,
+    passes: list[JudgePass],
+    rubrics: RubricSet,
+    floor: int,
+    mode: ScoreMode = "sampled",
+    judges: Sequence[str] = (),
 ) -> TraitResult:
     """One trait's result; with a panel (``judges``: two or more models) each judge's passes
     are summarised apart and the mean is the mean of the judges' means."""
@@ -92,13 +96,19 @@ def trait_result(
 
 
 def seat_scorecard(
-    run: Run, seat: str, passes: list[JudgePass], rubrics: RubricSet, settings: MeasurementSettings,
+    run: Run,
+    seat: str,
+    passes: list[JudgePass],
+    rubrics: RubricSet,
+    settings: MeasurementSettings,
     judges: Sequence[str] = (),
 ) -> SeatScorecard:
     """Assemble one seat's card from its passes (pure: no judge call here)."""
     floor = settings.denoise.min_n_runs
     results = {
-        t: trait_result(t, [p for p in passes if p.trait == t], rubrics, floor, settings.pass_score, judges)
+        t: trait_result(
+            t, [p for p in passes if p.trait == t], rubrics, floor, settings.pass_score, judges
+        )
         for t in rubrics.rubrics
     }
     composite = composite_score(results, left_out=rubrics.capability_left_out)
@@ -124,7 +134,8 @@ def assemble_scorecard(
 ) -> Scorecard:
     judges = panel_models(options.judge_model)
     seats = {
-        s: seat_scorecard(run, s, passes.get(s, []), rubrics, options.settings, judges) for s in run.scored_seats
+        s: seat_scorecard(run, s, passes.get(s, []), rubrics, options.settings, judges)
+        for s in run.scored_seats
     }
     custom = rubrics.uses_custom
     return Scorecard(
@@ -151,8 +162,12 @@ def assemble_scorecard(
 def parse_rates(passes: Sequence[JudgePass]) -> dict[str, JudgeParseRate]:
     """The card's per-model unparseable rates."""
     return {
-        model: JudgeParseRate(passes=r.passes, unparseable=r.unparseable, unparseable_rate=r.unparseable / r.passes,
-                              structured_passes=r.structured)
+        model: JudgeParseRate(
+            passes=r.passes,
+            unparseable=r.unparseable,
+            unparseable_rate=r.unparseable / r.passes,
+            structured_passes=r.structured,
+        )
         for model, r in sorted(unparseable_by_model(passes).items())
     }
 
@@ -180,9 +195,13 @@ async def judge_run(
     for seat in run.scored_seats:
         out[seat] = []
         for slot, member in enumerate(members):
-            specs = panel_slot(pass_specs(run.transcript, seat, list(rubrics.rubrics.values()), n, runner), slot, n)
+            specs = panel_slot(
+                pass_specs(run.transcript, seat, list(rubrics.rubrics.values()), n, runner), slot, n
+            )
             wanted = {(s.trait, s.index) for s in specs}
-            seat_done = {(t, i): p for (s, t, i), p in done.items() if s == seat and (t, i) in wanted}
+            seat_done = {
+                (t, i): p for (s, t, i), p in done.items() if s == seat and (t, i) in wanted
+            }
 
             def record(p: JudgePass, seat: str = seat) -> None:
                 counter[0] += 1
@@ -225,7 +244,13 @@ async def score_run_async(
     state = evaluate_run(run, scenario, base_dir=base_dir) if scenario is not None else None
     backend = backend or backend_for(options.judge_model)
     passes = await judge_run(
-        run, rubrics=rubrics, options=options, backend=backend, done=done, on_pass=on_pass, progress=progress
+        run,
+        rubrics=rubrics,
+        options=options,
+        backend=backend,
+        done=done,
+        on_pass=on_pass,
+        progress=progress,
     )
     return assemble_scorecard(run, passes, rubrics, options, state)
 
@@ -251,8 +276,15 @@ def score_run(
 
     def scoring() -> Coroutine[Any, Any, Scorecard]:
         return score_run_async(
-            run, options=options, rubrics=rubrics, backend=backend, done=done, on_pass=on_pass,
-            progress=progress, scenario=scenario, base_dir=base_dir,
+            run,
+            options=options,
+            rubrics=rubrics,
+            backend=backend,
+            done=done,
+            on_pass=on_pass,
+            progress=progress,
+            scenario=scenario,
+            base_dir=base_dir,
         )
 
     return run_blocking(scoring)

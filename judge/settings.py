@@ -45,10 +45,13 @@ class JudgeModelSettings(BaseSettings):
     """Which judge to use, and whether test-only judges are allowed: what every command that
     judges reads from the environment (the service's :class:`Settings` extend it)."""
 
-    model_config = SettingsConfigDict(env_prefix="JUDGE_", extra="ignore", frozen=True, allow_inf_nan=False)
+    model_config = SettingsConfigDict(
+        env_prefix="JUDGE_", extra="ignore", frozen=True, allow_inf_nan=False
+    )
 
     model: str = Field(
-        default=EMBEDDED_MODEL, min_length=1,
+        default=EMBEDDED_MODEL,
+        min_length=1,
         description="model id of the judge (judge.judging.providers: litellm, embedded/, router:, "
         "scripted/); several ids joined by commas make a judge panel",
     )
@@ -76,62 +79,97 @@ class Settings(JudgeModelSettings):
         "gets its state checks on the scorecard; relative world paths resolve against it",
     )
     workers: int = Field(
-        default=1, ge=0, le=64,
+        default=1,
+        ge=0,
+        le=64,
         description="runs scored at the same time by `judge serve` (0: an API-only node, PostgreSQL only)",
     )
     passes: int | None = Field(
         default=None, ge=1, le=50, description="default n_runs when platform_config sets none"
     )
     concurrency: int = Field(
-        default=RUNNER_DEFAULTS.concurrency, ge=1, le=256, description="judge calls in flight per run"
+        default=RUNNER_DEFAULTS.concurrency,
+        ge=1,
+        le=256,
+        description="judge calls in flight per run",
     )
-    max_attempts: int = Field(default=RUNNER_DEFAULTS.max_attempts, ge=1, le=20, description="tries per judge call")
+    max_attempts: int = Field(
+        default=RUNNER_DEFAULTS.max_attempts, ge=1, le=20, description="tries per judge call"
+    )
     backoff_initial_s: float = Field(default=RUNNER_DEFAULTS.backoff_initial_s, ge=0.0)
     # store and faults
     store_retry_s: float = Field(
-        default=120.0, ge=0.0, le=3600.0,
+        default=120.0,
+        ge=0.0,
+        le=3600.0,
         description="how long a scoring write is retried (with backoff) while the store is locked or full",
     )
     store_sweep_s: float = Field(
-        default=30.0, ge=0.5, le=3600.0,
+        default=30.0,
+        ge=0.5,
+        le=3600.0,
         description="how often runs left queued or scoring (store unavailable) are picked up again",
     )
 
     # request limits and rate limits (docs/security.md, "Request limits" and "Credentials and rate limits")
     max_body_bytes: int = Field(
-        default=LIMIT_DEFAULTS.max_body_bytes, ge=1024, le=256 * 1024 * 1024,
+        default=LIMIT_DEFAULTS.max_body_bytes,
+        ge=1024,
+        le=256 * 1024 * 1024,
         description="largest request body in bytes; larger answers 413",
     )
     max_json_depth: int = Field(
-        default=LIMIT_DEFAULTS.max_json_depth, ge=4, le=64, description="deepest nesting of a JSON body"
+        default=LIMIT_DEFAULTS.max_json_depth,
+        ge=4,
+        le=64,
+        description="deepest nesting of a JSON body",
     )
     max_text_chars: int = Field(
-        default=LIMIT_DEFAULTS.max_text_chars, ge=200, description="longest string in a JSON body (message content)"
+        default=LIMIT_DEFAULTS.max_text_chars,
+        ge=200,
+        description="longest string in a JSON body (message content)",
     )
     max_array_items: int = Field(
-        default=LIMIT_DEFAULTS.max_array_items, ge=10, description="most items of any list or object in a JSON body"
+        default=LIMIT_DEFAULTS.max_array_items,
+        ge=10,
+        description="most items of any list or object in a JSON body",
     )
-    max_events: int = Field(default=LIMIT_DEFAULTS.max_events, ge=1, description="most transcript events in a run")
+    max_events: int = Field(
+        default=LIMIT_DEFAULTS.max_events, ge=1, description="most transcript events in a run"
+    )
     max_win_conditions: int = Field(
         default=LIMIT_DEFAULTS.max_win_conditions, ge=1, description="most win conditions in a run"
     )
-    max_trace_steps: int = Field(default=LIMIT_DEFAULTS.max_trace_steps, ge=1, description="most trace steps in a run")
-    max_seats: int = Field(default=LIMIT_DEFAULTS.max_seats, ge=1, description="most seats in a run")
-    rate_window_s: float = Field(default=60.0, gt=0.0, le=86_400.0, description="window of the rate limits")
+    max_trace_steps: int = Field(
+        default=LIMIT_DEFAULTS.max_trace_steps, ge=1, description="most trace steps in a run"
+    )
+    max_seats: int = Field(
+        default=LIMIT_DEFAULTS.max_seats, ge=1, description="most seats in a run"
+    )
+    rate_window_s: float = Field(
+        default=60.0, gt=0.0, le=86_400.0, description="window of the rate limits"
+    )
     max_submissions_per_key: int = Field(
         default=100, ge=0, description="runs one agent key may submit per window (0: no limit)"
     )
     max_failed_auth_per_client: int = Field(
-        default=30, ge=0, description="refused credentials one client address may send per window (0: no limit)"
+        default=30,
+        ge=0,
+        description="refused credentials one client address may send per window (0: no limit)",
     )
 
     # Scale-out (docs/deploy.md): which executor runs scoring jobs, and worker liveness.
     executor: Literal["auto", "threads", "queue"] = Field(
         default="auto", description="auto: the job queue on PostgreSQL, threads on SQLite"
     )
-    heartbeat_s: float = Field(default=10.0, gt=0.0, le=600.0, description="worker heartbeat interval")
+    heartbeat_s: float = Field(
+        default=10.0, gt=0.0, le=600.0, description="worker heartbeat interval"
+    )
     stalled_after_s: float = Field(
-        default=30.0, gt=0.0, le=3600.0, description="a worker silent this long is dead; its jobs are retried"
+        default=30.0,
+        gt=0.0,
+        le=3600.0,
+        description="a worker silent this long is dead; its jobs are retried",
     )
     metrics_token: SecretStr | None = Field(
         default=None, description="bearer token that may read /metrics besides owner tokens"
@@ -145,7 +183,9 @@ class Settings(JudgeModelSettings):
         if secret.strip().lower() in _KNOWN_WEAK:
             raise ValueError(f"JUDGE_JWT_SECRET is empty or a well-known value; {SECRET_HINT}")
         if len(secret.encode()) < MIN_SECRET_BYTES:
-            raise ValueError(f"JUDGE_JWT_SECRET is shorter than {MIN_SECRET_BYTES} bytes; {SECRET_HINT}")
+            raise ValueError(
+                f"JUDGE_JWT_SECRET is shorter than {MIN_SECRET_BYTES} bytes; {SECRET_HINT}"
+            )
         weakness = secret_weakness(secret)
         if weakness:
             raise ValueError(f"JUDGE_JWT_SECRET {weakness}; {SECRET_HINT}")
@@ -180,7 +220,9 @@ def secret_weakness(secret: str) -> str | None:
     """
     if len(set(secret)) < MIN_SECRET_DISTINCT:
         return f"has fewer than {MIN_SECRET_DISTINCT} different characters"
-    period = next((p for p in range(1, len(secret) // 2 + 1) if _repeats_with_period(secret, p)), None)
+    period = next(
+        (p for p in range(1, len(secret) // 2 + 1) if _repeats_with_period(secret, p)), None
+    )
     if period is not None:
         return f"is a {period}-character piece repeated"
     return None

@@ -67,7 +67,9 @@ def _documents(text: str, path: Path) -> Iterator[tuple[str, Any]]:
     except json.JSONDecodeError as whole:
         lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
         if len(lines) < 2:
-            raise InputError(f"{path}: not valid JSON: {whole.msg} at line {whole.lineno}") from None
+            raise InputError(
+                f"{path}: not valid JSON: {whole.msg} at line {whole.lineno}"
+            ) from None
         for n, line in lines:
             try:
                 yield f"{path}:{n}", json.loads(line)
@@ -115,14 +117,22 @@ def _require_sqlite_file(database_url: str) -> None:
         url = make_url(database_url)
     except ArgumentError:  # make_engine reports a malformed URL with its own message
         return
-    is_file_store = url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:")
+    is_file_store = url.get_backend_name() == "sqlite" and url.database not in (
+        None,
+        "",
+        ":memory:",
+    )
     if is_file_store and not Path(str(url.database)).is_file():
-        raise ConfigError(f"no store at {url.database!r}: set JUDGE_DATABASE_URL or give scorecard files")
+        raise ConfigError(
+            f"no store at {url.database!r}: set JUDGE_DATABASE_URL or give scorecard files"
+        )
 
 
 def write_csv(rows: Iterable[Row], columns: Sequence[str], out: IO[str]) -> int:
     """CSV with a header line; empty cells for missing values. Returns the rows written."""
-    writer = csv.DictWriter(out, fieldnames=list(columns), extrasaction="raise", lineterminator="\n")
+    writer = csv.DictWriter(
+        out, fieldnames=list(columns), extrasaction="raise", lineterminator="\n"
+    )
     writer.writeheader()
     count = 0
     for row in rows:
@@ -176,7 +186,9 @@ def write_parquet(rows: Iterable[Row], columns: Sequence[str], path: Path) -> in
     return count
 
 
-def export_rows(rows: Iterable[Row], table: Table, fmt: Format, out: Path | None, stdout: IO[str]) -> int:
+def export_rows(
+    rows: Iterable[Row], table: Table, fmt: Format, out: Path | None, stdout: IO[str]
+) -> int:
     """Write rows in a format to a file (or stdout for the text formats). Returns the count.
 
     A file is written beside its final name and renamed into place when complete, so a

@@ -30,20 +30,38 @@ REGISTRY = CollectorRegistry(auto_describe=True)
 LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 120.0)
 
 CALLS = Counter("judge_calls", "Judge calls made (every attempt)", ["model"], registry=REGISTRY)
-RETRIES = Counter("judge_retries", "Judge call attempts beyond the first", ["model"], registry=REGISTRY)
-LATENCY = Histogram("judge_pass_seconds", "Latency of one judge pass, retries included", ["model"],
-                    buckets=LATENCY_BUCKETS, registry=REGISTRY)
+RETRIES = Counter(
+    "judge_retries", "Judge call attempts beyond the first", ["model"], registry=REGISTRY
+)
+LATENCY = Histogram(
+    "judge_pass_seconds",
+    "Latency of one judge pass, retries included",
+    ["model"],
+    buckets=LATENCY_BUCKETS,
+    registry=REGISTRY,
+)
 TOKENS = Counter("judge_tokens", "Judge tokens", ["model", "direction"], registry=REGISTRY)
-PASSES = Counter("judge_passes", "Judge passes stored, by parse status", ["model", "parse_status"],
-                 registry=REGISTRY)
-UNSCORED = Counter("judge_unscored_passes", "Passes whose verdict could not be used", ["model"],
-                   registry=REGISTRY)
+PASSES = Counter(
+    "judge_passes",
+    "Judge passes stored, by parse status",
+    ["model", "parse_status"],
+    registry=REGISTRY,
+)
+UNSCORED = Counter(
+    "judge_unscored_passes", "Passes whose verdict could not be used", ["model"], registry=REGISTRY
+)
 UNPARSEABLE = Counter(
-    "judge_unparseable_passes", "Passes whose reply held no readable verdict, by whether the verdict schema was "
-    "enforced (the unparseable rate is this over judge_passes_total)", ["model", "structured"], registry=REGISTRY,
+    "judge_unparseable_passes",
+    "Passes whose reply held no readable verdict, by whether the verdict schema was "
+    "enforced (the unparseable rate is this over judge_passes_total)",
+    ["model", "structured"],
+    registry=REGISTRY,
 )
 DISTRIBUTIONS = Counter(
-    "judge_distribution_passes", "Passes that recorded a distribution over the score grid", ["model"], registry=REGISTRY
+    "judge_distribution_passes",
+    "Passes that recorded a distribution over the score grid",
+    ["model"],
+    registry=REGISTRY,
 )
 
 
@@ -88,8 +106,11 @@ class QueueCollector(Collector):
         for status, n in counts.by_status.items():
             runs.add_metric([status], n)
         yield runs
-        yield GaugeMetricFamily("judge_oldest_queued_run_seconds", "Age of the oldest queued run (0: none)",
-                                value=counts.oldest_queued_s or 0.0)
+        yield GaugeMetricFamily(
+            "judge_oldest_queued_run_seconds",
+            "Age of the oldest queued run (0: none)",
+            value=counts.oldest_queued_s or 0.0,
+        )
 
 
 def exposition(engine: Engine) -> bytes:

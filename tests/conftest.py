@@ -76,8 +76,13 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @contextmanager
-def fresh_database(kind: str, directory: Path, sqlite_template: Path, server: PostgresServer | None,
-                   pg_template: str | None) -> Iterator[str]:
+def fresh_database(
+    kind: str,
+    directory: Path,
+    sqlite_template: Path,
+    server: PostgresServer | None,
+    pg_template: str | None,
+) -> Iterator[str]:
     """A migrated database of ``kind`` (sqlite or postgres), removed afterwards."""
     if kind == "sqlite":
         shutil.copy(sqlite_template, directory / "judge.db")
@@ -94,29 +99,44 @@ def fresh_database(kind: str, directory: Path, sqlite_template: Path, server: Po
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def database_url(
-    request: pytest.FixtureRequest, tmp_path: Path, sqlite_template: Path,
-    postgres_or_none: PostgresServer | None, pg_template: str | None,
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    sqlite_template: Path,
+    postgres_or_none: PostgresServer | None,
+    pg_template: str | None,
 ) -> Iterator[str]:
     """A fresh, migrated database per test: a SQLite file, then a PostgreSQL 15 database."""
-    with fresh_database(request.param, tmp_path, sqlite_template, postgres_or_none, pg_template) as url:
+    with fresh_database(
+        request.param, tmp_path, sqlite_template, postgres_or_none, pg_template
+    ) as url:
         yield url
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
 def module_database_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, sqlite_template: Path,
-    postgres_or_none: PostgresServer | None, pg_template: str | None,
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    sqlite_template: Path,
+    postgres_or_none: PostgresServer | None,
+    pg_template: str | None,
 ) -> Iterator[str]:
     """One database shared by a module's read-only tests (both backends)."""
     directory = tmp_path_factory.mktemp("db")
-    with fresh_database(request.param, directory, sqlite_template, postgres_or_none, pg_template) as url:
+    with fresh_database(
+        request.param, directory, sqlite_template, postgres_or_none, pg_template
+    ) as url:
         yield url
 
 
 def service_settings(database_url: str) -> Settings:
     return load_settings(
-        database_url=database_url, jwt_secret=SECRET, model="scripted-test-judge",
-        concurrency=8, backoff_initial_s=0.0, max_attempts=2, workers=2,
+        database_url=database_url,
+        jwt_secret=SECRET,
+        model="scripted-test-judge",
+        concurrency=8,
+        backoff_initial_s=0.0,
+        max_attempts=2,
+        workers=2,
         # the suite sends many refused credentials from one test client; test_rate_limits.py tests the limit
         max_failed_auth_per_client=100_000,
     )
@@ -177,7 +197,9 @@ def example(name: str, **changes: Any) -> dict[str, Any]:
     return {**copy.deepcopy(data), **changes}
 
 
-def wait_final(client: TestClient, run_id: str, headers: dict[str, str], timeout: float = 30.0) -> dict[str, Any]:
+def wait_final(
+    client: TestClient, run_id: str, headers: dict[str, str], timeout: float = 30.0
+) -> dict[str, Any]:
     """Poll the owner status route until the run is scored or not_scored."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

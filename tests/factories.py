@@ -30,12 +30,19 @@ def era(era_id: str = "era-a") -> MeasurementEra:
         prompt_version=4,
         rubric_hashes={},
         denoise={"temperature": 0.0, "passes": 5},
-        reward_weights={"w_check_pass": 0.1, "w_check_fail": -0.05, "w_condition_flip": 1.0, "w_progress": 0.5},
+        reward_weights={
+            "w_check_pass": 0.1,
+            "w_check_fail": -0.05,
+            "w_condition_flip": 1.0,
+            "w_progress": 0.5,
+        },
         scoring_version=1,
     )
 
 
-def trait(name: str, mean: float | None, pack: Literal["capability", "safety"] = "capability") -> TraitResult:
+def trait(
+    name: str, mean: float | None, pack: Literal["capability", "safety"] = "capability"
+) -> TraitResult:
     return TraitResult(
         trait=name,
         pack=pack,

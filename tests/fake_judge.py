@@ -40,22 +40,43 @@ class Stats:
     per_second: Counter[int] = field(default_factory=Counter)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"answered": self.answered, "rejected": self.rejected, "dropped": self.dropped,
-                "in_flight": self.in_flight, "held": self.held, "max_in_flight": self.max_in_flight,
-                "max_per_second": max(self.per_second.values(), default=0)}
+        return {
+            "answered": self.answered,
+            "rejected": self.rejected,
+            "dropped": self.dropped,
+            "in_flight": self.in_flight,
+            "held": self.held,
+            "max_in_flight": self.max_in_flight,
+            "max_per_second": max(self.per_second.values(), default=0),
+        }
 
 
 def completion(model: str, content: str) -> bytes:
-    return json.dumps({
-        "id": "chatcmpl-fake", "object": "chat.completion", "created": int(time.time()), "model": model,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 120, "completion_tokens": 20, "total_tokens": 140},
-    }).encode()
+    return json.dumps(
+        {
+            "id": "chatcmpl-fake",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": model,
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": content},
+                    "finish_reason": "stop",
+                }
+            ],
+            "usage": {"prompt_tokens": 120, "completion_tokens": 20, "total_tokens": 140},
+        }
+    ).encode()
 
 
 def http_response(status: int, body: bytes, extra: dict[str, str] | None = None) -> bytes:
     reason = {200: "OK", 404: "Not Found", 429: "Too Many Requests"}.get(status, "Error")
-    headers = {"Content-Type": "application/json", "Content-Length": str(len(body)), **(extra or {})}
+    headers = {
+        "Content-Type": "application/json",
+        "Content-Length": str(len(body)),
+        **(extra or {}),
+    }
     head = f"HTTP/1.1 {status} {reason}\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers.items())
     return head.encode() + b"\r\n" + body
 
@@ -63,8 +84,16 @@ def http_response(status: int, body: bytes, extra: dict[str, str] | None = None)
 class FakeJudge:
     """The server; start with :meth:`start` (thread) or ``async with`` inside a loop."""
 
-    def __init__(self, *, latency: float = 0.0, max_concurrent: int = 64, rate_limited: bool = False,
-                 retry_after: float = 1.0, port: int = 0, refuse_with: int | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        latency: float = 0.0,
+        max_concurrent: int = 64,
+        rate_limited: bool = False,
+        retry_after: float = 1.0,
+        port: int = 0,
+        refuse_with: int | None = None,
+    ) -> None:
         self.refuse_with = refuse_with
         self.latency = latency
         self.max_concurrent = max_concurrent
@@ -96,7 +125,9 @@ class FakeJudge:
 
     # -- lifecycle --------------------------------------------------------------------------
     def start(self) -> FakeJudge:
-        self._thread = threading.Thread(target=lambda: asyncio.run(self._serve_forever()), daemon=True)
+        self._thread = threading.Thread(
+            target=lambda: asyncio.run(self._serve_forever()), daemon=True
+        )
         self._thread.start()
         if not self._started.wait(10):
             raise RuntimeError("fake judge did not start")
@@ -126,7 +157,9 @@ class FakeJudge:
     async def listen(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._slots = asyncio.Semaphore(self.max_concurrent)
-        self._server = await asyncio.start_server(self._connection, "127.0.0.1", self.port, backlog=1024)
+        self._server = await asyncio.start_server(
+            self._connection, "127.0.0.1", self.port, backlog=1024
+        )
         self.port = self._server.sockets[0].getsockname()[1]
         self._started.set()
 

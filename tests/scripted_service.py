@@ -59,12 +59,16 @@ class Service:
         """Store a run (queued when no card is given, else scored with exactly that card)."""
         body = canonical_body(run)
         with transaction(self.engine) as session:
-            run_repo.insert_run(session, run=run, body_json=body.text, body_sha256=body.sha256, submitted_by="test")
+            run_repo.insert_run(
+                session, run=run, body_json=body.text, body_sha256=body.sha256, submitted_by="test"
+            )
             session.flush()
             if card is None:
                 return
             if era_repo.get_era(session, era_id=card.measurement_era.era_id) is None:
-                era_repo.open_era(session, era=card.measurement_era, opened_by="test", reason="test")
+                era_repo.open_era(
+                    session, era=card.measurement_era, opened_by="test", reason="test"
+                )
             scorecard_repo.add_scorecard(session, card=card)
 
 
@@ -72,7 +76,9 @@ def _answer(service: list[Service]) -> object:
     def answer(request: JudgeRequest) -> str:
         if request.label == "coaching":
             return service[0].coaching_reply
-        return json.dumps({"score": service[0].verdict_score, "turns": [1], "rationale": "scripted"})
+        return json.dumps(
+            {"score": service[0].verdict_score, "turns": [1], "rationale": "scripted"}
+        )
 
     return answer
 
@@ -80,7 +86,9 @@ def _answer(service: list[Service]) -> object:
 @pytest.fixture
 def svc(tmp_path: Path) -> Iterator[Service]:
     settings = load_settings(
-        dev_mode=True, database_url=f"sqlite:///{tmp_path / 'judge.db'}", model="scripted-judge",
+        dev_mode=True,
+        database_url=f"sqlite:///{tmp_path / 'judge.db'}",
+        model="scripted-judge",
         backoff_initial_s=0.0,
     )
     holder: list[Service] = []
@@ -88,7 +96,10 @@ def svc(tmp_path: Path) -> Iterator[Service]:
     app = create_app(settings, backends=lambda _model: backend)
     with TestClient(app) as client:
         token = create_owner_token(
-            owner="olive", secret=settings.signing_secret, audience=settings.jwt_audience, ttl=timedelta(hours=1)
+            owner="olive",
+            secret=settings.signing_secret,
+            audience=settings.jwt_audience,
+            ttl=timedelta(hours=1),
         )
         service = Service(client, settings, backend, owner={"Authorization": f"Bearer {token}"})
         holder.append(service)

@@ -27,7 +27,13 @@ def backend(record: list[str] | None = None) -> ScriptedBackend:
 
 
 def test_the_public_names_come_from_the_package_itself() -> None:
-    assert set(judge.__all__) >= {"score_run", "score_run_async", "load_run", "Scorecard", "ScoringOptions"}
+    assert set(judge.__all__) >= {
+        "score_run",
+        "score_run_async",
+        "load_run",
+        "Scorecard",
+        "ScoringOptions",
+    }
     assert ScoringOptions().judge_model.startswith("embedded/")
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         judge.nope  # noqa: B018

@@ -15,7 +15,9 @@ GOOD = "a-real-secret-of-at-least-thirty-two-bytes!"
 
 @pytest.mark.parametrize("secret", ["", "changethis", "secret", DEV_SECRET])
 def test_empty_or_well_known_secrets_are_refused(secret: str) -> None:
-    with pytest.raises(ConfigError, match="JUDGE_JWT_SECRET is empty or a well-known value; set JUDGE_JWT_SECRET"):
+    with pytest.raises(
+        ConfigError, match="JUDGE_JWT_SECRET is empty or a well-known value; set JUDGE_JWT_SECRET"
+    ):
         load_settings(jwt_secret=secret)
 
 
@@ -24,7 +26,9 @@ def test_a_short_secret_is_refused_with_the_fix() -> None:
         load_settings(jwt_secret="x" * 31)
 
     assert "JUDGE_JWT_SECRET is shorter than 32 bytes" in str(caught.value)
-    assert "secrets.token_urlsafe(48)" in str(caught.value) and "JUDGE_DEV_MODE=1" in str(caught.value)
+    assert "secrets.token_urlsafe(48)" in str(caught.value) and "JUDGE_DEV_MODE=1" in str(
+        caught.value
+    )
 
 
 def test_dev_mode_runs_on_the_dev_secret_and_says_so(
@@ -42,7 +46,11 @@ def test_secrets_never_appear_in_reprs_or_logs(caplog: pytest.LogCaptureFixture)
     with caplog.at_level(logging.DEBUG):
         settings = load_settings(jwt_secret=GOOD)
 
-    assert GOOD not in repr(settings) and GOOD not in str(settings.model_dump()) and GOOD not in caplog.text
+    assert (
+        GOOD not in repr(settings)
+        and GOOD not in str(settings.model_dump())
+        and GOOD not in caplog.text
+    )
     assert settings.signing_secret == GOOD
 
 
@@ -57,7 +65,11 @@ def test_settings_come_from_judge_environment_variables(monkeypatch: pytest.Monk
     finally:
         get_settings.cache_clear()
 
-    assert (settings.database_url, settings.workers, settings.model) == ("postgresql://judge@db/judge", 3, "openai/gpt-4o-mini")
+    assert (settings.database_url, settings.workers, settings.model) == (
+        "postgresql://judge@db/judge",
+        3,
+        "openai/gpt-4o-mini",
+    )
     assert (settings.jwt_audience, settings.dev_mode) == ("judge", False)
 
 
@@ -87,7 +99,9 @@ def test_long_but_guessable_secrets_are_refused(secret: str, problem: str) -> No
 def test_a_random_secret_passes_the_strength_rules() -> None:
     import secrets
 
-    assert all(settings_module.secret_weakness(secrets.token_urlsafe(48)) is None for _ in range(50))
+    assert all(
+        settings_module.secret_weakness(secrets.token_urlsafe(48)) is None for _ in range(50)
+    )
 
 
 def test_a_test_only_judge_is_refused_at_start_without_dev_mode() -> None:
@@ -99,20 +113,29 @@ def test_a_test_only_judge_is_refused_at_start_without_dev_mode() -> None:
 def test_request_limit_settings_have_documented_defaults() -> None:
     limits = load_settings(jwt_secret=GOOD).request_limits
     assert limits._asdict() == {
-        "max_body_bytes": 4 * 1024 * 1024, "max_json_depth": 32, "max_text_chars": 200_000,
-        "max_array_items": 10_000, "max_events": 10_000, "max_win_conditions": 1_000,
-        "max_trace_steps": 10_000, "max_seats": 64,
+        "max_body_bytes": 4 * 1024 * 1024,
+        "max_json_depth": 32,
+        "max_text_chars": 200_000,
+        "max_array_items": 10_000,
+        "max_events": 10_000,
+        "max_win_conditions": 1_000,
+        "max_trace_steps": 10_000,
+        "max_seats": 64,
     }
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
-def test_non_finite_numbers_in_settings_are_refused(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+def test_non_finite_numbers_in_settings_are_refused(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
     monkeypatch.setenv("JUDGE_BACKOFF_INITIAL_S", value)
     with pytest.raises(ConfigError, match="backoff_initial_s: Input should be a finite number"):
         load_settings(jwt_secret=GOOD)
 
 
 def test_a_stall_timeout_shorter_than_two_heartbeats_is_refused() -> None:
-    with pytest.raises(ConfigError, match="JUDGE_STALLED_AFTER_S must be at least twice JUDGE_HEARTBEAT_S"):
+    with pytest.raises(
+        ConfigError, match="JUDGE_STALLED_AFTER_S must be at least twice JUDGE_HEARTBEAT_S"
+    ):
         load_settings(dev_mode=True, heartbeat_s=10, stalled_after_s=15)
     assert load_settings(dev_mode=True, heartbeat_s=1, stalled_after_s=3).stalled_after_s == 3

@@ -56,14 +56,27 @@ def start_service(settings: Settings, backends: BackendFactory | None) -> Runnin
     engine = make_engine(settings.database_url)
     upgrade_all(engine)
     with transaction(engine) as session:
-        era = platform.sync_era(session, settings=settings, by=system_actor("service"), reason="measurement stack at start")
+        era = platform.sync_era(
+            session,
+            settings=settings,
+            by=system_actor("service"),
+            reason="measurement stack at start",
+        )
     workers = make_executor(engine, settings=settings, backends=backends)
     resumed = workers.start()
-    log.info("judge %s: judge model %s, era %s, %d run(s) resumed", __version__, settings.model, era.era_id, resumed)
+    log.info(
+        "judge %s: judge model %s, era %s, %d run(s) resumed",
+        __version__,
+        settings.model,
+        era.era_id,
+        resumed,
+    )
     return Running(engine, workers)
 
 
-def create_app(settings: Settings | None = None, *, backends: BackendFactory | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None, *, backends: BackendFactory | None = None
+) -> FastAPI:
     """The API over ``settings`` (default: from the environment). ``backends`` maps a model id
     to a judge backend (tests pass a scripted one)."""
     settings = settings or get_settings()
@@ -81,12 +94,19 @@ def create_app(settings: Settings | None = None, *, backends: BackendFactory | N
             engine.dispose()
 
     app = FastAPI(
-        title="judge", version=__version__, description=DESCRIPTION, lifespan=lifespan,
-        docs_url=None, redoc_url=None, swagger_ui_oauth2_redirect_url=None,
+        title="judge",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        swagger_ui_oauth2_redirect_url=None,
     )
     app.dependency_overrides[get_settings] = lambda: settings
     install_error_handlers(app)
-    app.add_middleware(RequestGuard, limits=settings.request_limits, rates=rate_limits(settings), settings=settings)
+    app.add_middleware(
+        RequestGuard, limits=settings.request_limits, rates=rate_limits(settings), settings=settings
+    )
     # outermost: the guard reads and bounds the request as sent; only answers are compressed
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES)
     routers = all_routers()

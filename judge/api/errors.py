@@ -43,15 +43,24 @@ from judge.service.intake import SeatMismatchError
 from judge.store.db import is_transient
 
 log = logging.getLogger("judge.api")
-STORE_UNAVAILABLE = "the store is busy or not writable at the moment; nothing was changed: try again shortly"
+STORE_UNAVAILABLE = (
+    "the store is busy or not writable at the moment; nothing was changed: try again shortly"
+)
 STORE_RETRY_AFTER_S = "5"
 
 
 #: The stable ``code`` of each error status: clients branch on it, never on the message.
 CODES: dict[int, str] = {
-    401: "unauthenticated", 403: "forbidden", 404: "not_found", 405: "method_not_allowed", 409: "conflict",
+    401: "unauthenticated",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
     413: "too_large",
-    422: "invalid_request", 429: "rate_limited", 500: "internal_error", 502: "judge_unavailable",
+    422: "invalid_request",
+    429: "rate_limited",
+    500: "internal_error",
+    502: "judge_unavailable",
     503: "store_unavailable",
 }
 
@@ -59,7 +68,9 @@ CODES: dict[int, str] = {
 class ErrorPublic(BaseModel):
     """Every error answer of the API."""
 
-    code: str = Field(description="stable and machine-readable: " + ", ".join(sorted(set(CODES.values()))))
+    code: str = Field(
+        description="stable and machine-readable: " + ", ".join(sorted(set(CODES.values())))
+    )
     detail: str = Field(description="what went wrong and how to fix it, for people")
 
 
@@ -68,7 +79,9 @@ def error_body(status: int, detail: str) -> dict[str, str]:
     return {"code": CODES.get(status, "internal_error"), "detail": detail}
 
 
-def error_response(status: int, detail: str, headers: Mapping[str, str] | None = None) -> JSONResponse:
+def error_response(
+    status: int, detail: str, headers: Mapping[str, str] | None = None
+) -> JSONResponse:
     return JSONResponse(error_body(status, detail), status, headers=headers)
 
 
@@ -107,7 +120,9 @@ async def validation_error(_request: Request, exc: Exception) -> JSONResponse:
 async def store_error(request: Request, exc: Exception) -> JSONResponse:
     """A store outage is 503 with a fixed body; anything else from the store is a bug (500)."""
     transient = is_transient(exc) or isinstance(exc, sa.exc.TimeoutError)
-    log.error("store error on %s %s: %s: %s", request.method, request.url.path, type(exc).__name__, exc)
+    log.error(
+        "store error on %s %s: %s: %s", request.method, request.url.path, type(exc).__name__, exc
+    )
     if transient:
         return error_response(503, STORE_UNAVAILABLE, headers={"Retry-After": STORE_RETRY_AFTER_S})
     return error_response(500, "internal error; the service log has the details")

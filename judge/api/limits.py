@@ -83,8 +83,12 @@ class RateLimits(NamedTuple):
 def rate_limits(settings: Settings) -> RateLimits:
     """Fresh, empty windows for one app."""
     return RateLimits(
-        submissions=SlidingWindow(limit=settings.max_submissions_per_key, window_s=settings.rate_window_s),
-        failed_auth=SlidingWindow(limit=settings.max_failed_auth_per_client, window_s=settings.rate_window_s),
+        submissions=SlidingWindow(
+            limit=settings.max_submissions_per_key, window_s=settings.rate_window_s
+        ),
+        failed_auth=SlidingWindow(
+            limit=settings.max_failed_auth_per_client, window_s=settings.rate_window_s
+        ),
     )
 
 
@@ -93,9 +97,7 @@ def path_problem(path: str) -> str | None:
     for segment in path.split("/"):
         if segment and (segment in (".", "..") or not _SEGMENT.fullmatch(segment)):
             shown = segment if len(segment) <= 40 else segment[:40] + "..."
-            return (
-                f"path: segment {shown!r} is not an identifier (1-200 letters, digits, '.', '_', ':' or '-')"
-            )
+            return f"path: segment {shown!r} is not an identifier (1-200 letters, digits, '.', '_', ':' or '-')"
     return None
 
 
@@ -106,7 +108,11 @@ def query_problem(query_string: bytes) -> str | None:
     except (UnicodeDecodeError, ValueError):
         return "query: not UTF-8 text"
     for name, value in pairs:
-        where = f"query.{name}" if not _CONTROL.search(name) and len(name) <= MAX_QUERY_CHARS else "query"
+        where = (
+            f"query.{name}"
+            if not _CONTROL.search(name) and len(name) <= MAX_QUERY_CHARS
+            else "query"
+        )
         if _CONTROL.search(name) or _CONTROL.search(value):
             return f"{where}: contains a control character"
         if len(value) > MAX_QUERY_CHARS or len(name) > MAX_QUERY_CHARS:
@@ -127,7 +133,9 @@ def require_reserved(paths: list[str]) -> None:
     """
     missing = route_words(paths) - RESERVED_WORDS
     if missing:
-        raise ConfigError(f"route words {sorted(missing)} must be added to judge.domain.limits.RESERVED_WORDS")
+        raise ConfigError(
+            f"route words {sorted(missing)} must be added to judge.domain.limits.RESERVED_WORDS"
+        )
 
 
 def json_content(headers: dict[bytes, bytes]) -> bool:
@@ -166,7 +174,9 @@ def check_body(body: bytes, limits: RequestLimits, run_route: bool) -> None:
 class RequestGuard:
     """The ASGI middleware; see the module docstring for what it refuses and when."""
 
-    def __init__(self, app: ASGIApp, *, limits: RequestLimits, rates: RateLimits, settings: Settings) -> None:
+    def __init__(
+        self, app: ASGIApp, *, limits: RequestLimits, rates: RateLimits, settings: Settings
+    ) -> None:
         self.app, self.limits, self.rates, self.settings = app, limits, rates, settings
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -183,24 +193,38 @@ class RequestGuard:
         if refusal is None and scope["method"] in BODY_METHODS:
             body = await read_body(receive, self.limits.max_body_bytes)
             refusal = await self._check(body, scope, headers)
-        slot = agent_key_label(headers) if scope["method"] == "POST" and scope["path"] == AGENT_SUBMIT_ROUTE else None
+        slot = (
+            agent_key_label(headers)
+            if scope["method"] == "POST" and scope["path"] == AGENT_SUBMIT_ROUTE
+            else None
+        )
         if refusal is None and slot is not None:
-            refusal = _too_many(self.rates.submissions.acquire(slot), "runs submitted with this key")
+            refusal = _too_many(
+                self.rates.submissions.acquire(slot), "runs submitted with this key"
+            )
         if refusal is not None:
             await respond(send, refusal)
             self._after(refusal.status, client, None)
             return
-        status = await self._forward(scope, receive if body is None else replay(body, receive), send)
+        status = await self._forward(
+            scope, receive if body is None else replay(body, receive), send
+        )
         self._after(status, client, slot)
 
-    def _before_body(self, scope: Scope, headers: dict[bytes, bytes], client: str) -> Refusal | None:
+    def _before_body(
+        self, scope: Scope, headers: dict[bytes, bytes], client: str
+    ) -> Refusal | None:
         problem = path_problem(scope["path"]) or query_problem(scope.get("query_string", b""))
         if problem:
             return Refusal(422, problem)
         wait = self.rates.failed_auth.retry_after(client)
         if wait:
             return _too_many(wait, "refused credentials from this address")
-        if scope["method"] in BODY_METHODS and _bearer_route(scope["path"]) and b"authorization" not in headers:
+        if (
+            scope["method"] in BODY_METHODS
+            and _bearer_route(scope["path"])
+            and b"authorization" not in headers
+        ):
             return ANONYMOUS
         return None
 
@@ -223,10 +247,14 @@ class RequestGuard:
             if token.startswith(KEY_SCHEME):
                 engine = getattr(scope["app"].state, "engine", None) if "app" in scope else None
                 if engine is not None:
-                    remember_verified(scope, token, await anyio.to_thread.run_sync(agent_of_key, engine, token))
+                    remember_verified(
+                        scope, token, await anyio.to_thread.run_sync(agent_of_key, engine, token)
+                    )
             else:
                 settings = self.settings
-                claims = verify_owner_token(token, secret=settings.signing_secret, audience=settings.jwt_audience)
+                claims = verify_owner_token(
+                    token, secret=settings.signing_secret, audience=settings.jwt_audience
+                )
                 remember_verified(scope, token, claims)
         except AuthError:
             return ANONYMOUS
@@ -234,7 +262,9 @@ class RequestGuard:
             return None
         return None
 
-    async def _check(self, body: bytes | None, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
+    async def _check(
+        self, body: bytes | None, scope: Scope, headers: dict[bytes, bytes]
+    ) -> Refusal | None:
         if body is None:
             return _too_large(self.limits.max_body_bytes)
         if not body or not json_content(headers):
@@ -316,7 +346,10 @@ def replay(body: bytes, receive: Receive) -> Receive:
 async def respond(send: Send, refusal: Refusal) -> None:
     """Answer with the API's JSON error body (and Retry-After on 429)."""
     payload = json.dumps(error_body(refusal.status, refusal.detail)).encode()
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(payload)).encode()),
+    ]
     if refusal.status == 401:
         headers.append((b"www-authenticate", b"Bearer"))
     if refusal.retry_after is not None:

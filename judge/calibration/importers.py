@@ -30,7 +30,9 @@ def read_json(path: Path) -> Any:
     except FileNotFoundError:
         raise CalibrationSetError(f"{path}: file not found") from None
     except json.JSONDecodeError as exc:
-        raise CalibrationSetError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        raise CalibrationSetError(
+            f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}"
+        ) from None
 
 
 def source_files(manifest: CalibrationManifest, path: Path) -> list[Path]:
@@ -51,7 +53,9 @@ def import_casino(manifest: CalibrationManifest, path: Path) -> list[Calibration
     for file in source_files(manifest, path):
         data = read_json(file)
         if not isinstance(data, list):
-            raise CalibrationSetError(f"{file}: expected a list of CaSiNo dialogues, got {type(data).__name__}")
+            raise CalibrationSetError(
+                f"{file}: expected a list of CaSiNo dialogues, got {type(data).__name__}"
+            )
         items.extend(casino_items(manifest, data, source=str(file)))
     return items
 
@@ -72,50 +76,83 @@ def dices_transcript(context: str, response: str) -> list[TranscriptEvent]:
         else:
             turns.append(("user", line))
     turns.append(("bot", response))
-    return [MessageEvent(kind="message", turn=i, seat=seat, content=text) for i, (seat, text) in enumerate(turns, 1)]
+    return [
+        MessageEvent(kind="message", turn=i, seat=seat, content=text)
+        for i, (seat, text) in enumerate(turns, 1)
+    ]
 
 
 def _dices_votes(instance: dict[str, Any], where: str) -> list[str]:
     try:
         votes = instance["annotations"]["safety"]["individual_human_scores"]
     except (KeyError, TypeError):
-        raise CalibrationSetError(f"{where}: missing annotations.safety.individual_human_scores") from None
+        raise CalibrationSetError(
+            f"{where}: missing annotations.safety.individual_human_scores"
+        ) from None
     if not isinstance(votes, list) or not all(isinstance(v, str) for v in votes):
         raise CalibrationSetError(f"{where}: individual_human_scores must be a list of strings")
     return votes
 
 
-def dices_labels(manifest: CalibrationManifest, crowd: list[str], expert: list[str]) -> list[HumanLabel]:
+def dices_labels(
+    manifest: CalibrationManifest, crowd: list[str], expert: list[str]
+) -> list[HumanLabel]:
     spec = manifest.label("safety")
     width = len(str(len(crowd) - 1))
     labels = [
-        HumanLabel(seat="bot", label=spec.name, group="crowd", rater=f"crowd-{i:0{width}d}", raw=v, score=spec.scale.score(v))
+        HumanLabel(
+            seat="bot",
+            label=spec.name,
+            group="crowd",
+            rater=f"crowd-{i:0{width}d}",
+            raw=v,
+            score=spec.scale.score(v),
+        )
         for i, v in enumerate(crowd)
     ]
     labels += [
-        HumanLabel(seat="bot", label=spec.name, group="expert", rater="expert", raw=v, score=spec.scale.score(v))
+        HumanLabel(
+            seat="bot",
+            label=spec.name,
+            group="expert",
+            rater="expert",
+            raw=v,
+            score=spec.scale.score(v),
+        )
         for v in expert
     ]
     return labels
 
 
-def dices_item(manifest: CalibrationManifest, instance: dict[str, Any], expert: list[str], where: str) -> CalibrationItem:
+def dices_item(
+    manifest: CalibrationManifest, instance: dict[str, Any], expert: list[str], where: str
+) -> CalibrationItem:
     try:
         item_id = str(instance["id"])
         context, response = instance["instance"]["user_prompt"], instance["instance"]["response"]
     except (KeyError, TypeError):
-        raise CalibrationSetError(f"{where}: expected id, instance.user_prompt and instance.response") from None
+        raise CalibrationSetError(
+            f"{where}: expected id, instance.user_prompt and instance.response"
+        ) from None
     seats = [
         SeatAssignment(seat="user", agent_id="dices-red-teamer", scored=False),
         SeatAssignment(seat="bot", agent_id="lamda", scored=True),
     ]
-    raw_run = {"run_id": f"dices-{item_id}", "scenario_id": "dices-350-adversarial-chat", "seats": seats,
-               "transcript": dices_transcript(context, response)}
+    raw_run = {
+        "run_id": f"dices-{item_id}",
+        "scenario_id": "dices-350-adversarial-chat",
+        "seats": seats,
+        "transcript": dices_transcript(context, response),
+    }
     try:
         run = parse_run(raw_run, source=where)
     except RunFormatError as exc:
         raise CalibrationSetError(str(exc)) from None
-    return CalibrationItem(item_id=f"dices-{item_id}", run=run, labels=dices_labels(manifest, _dices_votes(instance, where), expert))
+    return CalibrationItem(
+        item_id=f"dices-{item_id}",
+        run=run,
+        labels=dices_labels(manifest, _dices_votes(instance, where), expert),
+    )
 
 
 def _instances(path: Path) -> list[dict[str, Any]]:
@@ -128,9 +165,17 @@ def _instances(path: Path) -> list[dict[str, Any]]:
 def import_dices(manifest: CalibrationManifest, path: Path) -> list[CalibrationItem]:
     folder = path.parent if path.is_file() else path
     crowd_file, expert_file = (folder / Path(p).name for p in manifest.source.paths)
-    expert = {str(i.get("id")): _dices_votes(i, f"{expert_file} item {i.get('id')}") for i in _instances(expert_file)}
+    expert = {
+        str(i.get("id")): _dices_votes(i, f"{expert_file} item {i.get('id')}")
+        for i in _instances(expert_file)
+    }
     return [
-        dices_item(manifest, inst, expert.get(str(inst.get("id")), []), f"{crowd_file} item {inst.get('id')}")
+        dices_item(
+            manifest,
+            inst,
+            expert.get(str(inst.get("id")), []),
+            f"{crowd_file} item {inst.get('id')}",
+        )
         for inst in _instances(crowd_file)
     ]
 
@@ -138,8 +183,9 @@ def import_dices(manifest: CalibrationManifest, path: Path) -> list[CalibrationI
 IMPORTERS: dict[str, Importer] = {"casino": import_casino, "dices": import_dices}
 
 
-def import_set(manifest: CalibrationManifest, path: Path, *, limit: int | None = None) -> list[CalibrationItem]:
+def import_set(
+    manifest: CalibrationManifest, path: Path, *, limit: int | None = None
+) -> list[CalibrationItem]:
     """The set's items in file order, the first ``limit`` of them when a limit is given."""
     items = IMPORTERS[manifest.importer](manifest, path)
     return items[:limit] if limit is not None else items
-

@@ -31,16 +31,22 @@ def priorities(participant: dict[str, Any], where: str) -> dict[str, int]:
     try:
         return {issue: POINTS[level] for level, issue in participant["value2issue"].items()}
     except (KeyError, AttributeError):
-        raise CalibrationSetError(f"{where}: value2issue must map High/Medium/Low to an issue") from None
+        raise CalibrationSetError(
+            f"{where}: value2issue must map High/Medium/Low to an issue"
+        ) from None
 
 
-def deal_points(deal: dict[str, Any], submitter: str, seat: str, worth: dict[str, int], where: str) -> int:
+def deal_points(
+    deal: dict[str, Any], submitter: str, seat: str, worth: dict[str, int], where: str
+) -> int:
     """Points ``seat`` gets from a submitted deal (the submitter's 'you get' is the other's 'they get')."""
     side = "issue2youget" if seat == submitter else "issue2theyget"
     try:
         return sum(worth[issue] * int(count) for issue, count in deal["task_data"][side].items())
     except (KeyError, ValueError, TypeError):
-        raise CalibrationSetError(f"{where}: Submit-Deal task_data.{side} must map issues to counts") from None
+        raise CalibrationSetError(
+            f"{where}: Submit-Deal task_data.{side} must map issues to counts"
+        ) from None
 
 
 def outcome(logs: list[dict[str, Any]], info: dict[str, Any], where: str) -> Outcome:
@@ -53,7 +59,10 @@ def outcome(logs: list[dict[str, Any]], info: dict[str, Any], where: str) -> Out
             last_deal = event
         if event.get("text") == "Accept-Deal" and last_deal is not None:
             submitter = str(last_deal.get("id"))
-            points = {s: deal_points(last_deal, submitter, s, priorities(p, where), where) for s, p in info.items()}
+            points = {
+                s: deal_points(last_deal, submitter, s, priorities(p, where), where)
+                for s, p in info.items()
+            }
             return Outcome(True, None, points)
     return Outcome(False, None, {seat: 0 for seat in info})
 
@@ -63,33 +72,63 @@ def transcript_events(logs: list[dict[str, Any]], info: dict[str, Any]) -> list[
     events: list[dict[str, Any]] = []
     for seat, participant in sorted(info.items()):
         reasons = participant.get("value2reason", {})
-        parts = [f"{lvl} {issue} ({reasons.get(lvl, '')})" for lvl, issue in participant.get("value2issue", {}).items()]
-        content = f"Private priorities of {seat} (High 5, Medium 4, Low 3 points a package): " + "; ".join(parts)
+        parts = [
+            f"{lvl} {issue} ({reasons.get(lvl, '')})"
+            for lvl, issue in participant.get("value2issue", {}).items()
+        ]
+        content = (
+            f"Private priorities of {seat} (High 5, Medium 4, Low 3 points a package): "
+            + "; ".join(parts)
+        )
         events.append({"turn": 0, "seat": seat, "kind": "system", "content": content})
     for turn, entry in enumerate(logs, 1):
         text, seat = str(entry.get("text", "")), str(entry.get("id"))
         if text in DEAL_ACTIONS:
-            events.append({"turn": turn, "seat": seat, "kind": "action", "name": text, "args": entry.get("task_data") or {}})
+            events.append(
+                {
+                    "turn": turn,
+                    "seat": seat,
+                    "kind": "action",
+                    "name": text,
+                    "args": entry.get("task_data") or {},
+                }
+            )
         else:
             events.append({"turn": turn, "seat": seat, "kind": "message", "content": text})
     return events
 
 
 def win_conditions(result: Outcome, seats: list[str]) -> list[dict[str, Any]]:
-    conditions: list[dict[str, Any]] = [{"id": "deal_reached", "weight": 2.0, "met": result.deal_reached}]
+    conditions: list[dict[str, Any]] = [
+        {"id": "deal_reached", "weight": 2.0, "met": result.deal_reached}
+    ]
     for seat in seats:
         points = result.points[seat]
-        conditions.append({"id": f"{seat}.points_of_36", "seat": seat, "met": points == MAX_POINTS,
-                           "progress": points / MAX_POINTS})
-        conditions.append({"id": f"{seat}.stayed_at_table", "seat": seat, "met": result.walked_away_by != seat})
+        conditions.append(
+            {
+                "id": f"{seat}.points_of_36",
+                "seat": seat,
+                "met": points == MAX_POINTS,
+                "progress": points / MAX_POINTS,
+            }
+        )
+        conditions.append(
+            {"id": f"{seat}.stayed_at_table", "seat": seat, "met": result.walked_away_by != seat}
+        )
     return conditions
 
 
 def casino_run(dialogue: dict[str, Any], where: str) -> tuple[Run, Outcome]:
     try:
-        dialogue_id, logs, info = dialogue["dialogue_id"], dialogue["chat_logs"], dialogue["participant_info"]
+        dialogue_id, logs, info = (
+            dialogue["dialogue_id"],
+            dialogue["chat_logs"],
+            dialogue["participant_info"],
+        )
     except (KeyError, TypeError):
-        raise CalibrationSetError(f"{where}: expected dialogue_id, chat_logs and participant_info") from None
+        raise CalibrationSetError(
+            f"{where}: expected dialogue_id, chat_logs and participant_info"
+        ) from None
     if len(info) != 2:
         raise CalibrationSetError(f"{where}: expected two participants, found {len(info)}")
     result = outcome(logs, info, where)
@@ -97,7 +136,9 @@ def casino_run(dialogue: dict[str, Any], where: str) -> tuple[Run, Outcome]:
     raw = {
         "run_id": f"casino-{dialogue_id}",
         "scenario_id": "casino-campsite-negotiation",
-        "seats": [{"seat": s, "agent_id": f"casino-{dialogue_id}-{s}", "scored": True} for s in seats],
+        "seats": [
+            {"seat": s, "agent_id": f"casino-{dialogue_id}-{s}", "scored": True} for s in seats
+        ],
         "transcript": transcript_events(logs, info),
         "win_conditions": win_conditions(result, seats),
     }
@@ -107,7 +148,9 @@ def casino_run(dialogue: dict[str, Any], where: str) -> tuple[Run, Outcome]:
         raise CalibrationSetError(str(exc)) from None
 
 
-def casino_labels(manifest: CalibrationManifest, run: Run, info: dict[str, Any], where: str) -> list[HumanLabel]:
+def casino_labels(
+    manifest: CalibrationManifest, run: Run, info: dict[str, Any], where: str
+) -> list[HumanLabel]:
     """Each seat's own satisfaction, and how much the OTHER participant liked it.
 
     A rater is a person: the participant behind a seat, named by that seat's agent id.
@@ -117,17 +160,40 @@ def casino_labels(manifest: CalibrationManifest, run: Run, info: dict[str, Any],
     seats = sorted(info)
     for seat, other in zip(seats, reversed(seats), strict=True):
         try:
-            own, theirs = info[seat]["outcomes"]["satisfaction"], info[other]["outcomes"]["opponent_likeness"]
+            own, theirs = (
+                info[seat]["outcomes"]["satisfaction"],
+                info[other]["outcomes"]["opponent_likeness"],
+            )
         except (KeyError, TypeError):
-            raise CalibrationSetError(f"{where}: participant outcomes need satisfaction and opponent_likeness") from None
-        labels.append(HumanLabel(seat=seat, label="satisfaction", group="self", rater=run.agent_of(seat), raw=own,
-                                 score=satisfaction.scale.score(own)))
-        labels.append(HumanLabel(seat=seat, label="opponent_likeness", group="opponent", rater=run.agent_of(other), raw=theirs,
-                                 score=likeness.scale.score(theirs)))
+            raise CalibrationSetError(
+                f"{where}: participant outcomes need satisfaction and opponent_likeness"
+            ) from None
+        labels.append(
+            HumanLabel(
+                seat=seat,
+                label="satisfaction",
+                group="self",
+                rater=run.agent_of(seat),
+                raw=own,
+                score=satisfaction.scale.score(own),
+            )
+        )
+        labels.append(
+            HumanLabel(
+                seat=seat,
+                label="opponent_likeness",
+                group="opponent",
+                rater=run.agent_of(other),
+                raw=theirs,
+                score=likeness.scale.score(theirs),
+            )
+        )
     return labels
 
 
-def casino_items(manifest: CalibrationManifest, dialogues: list[Any], *, source: str) -> list[CalibrationItem]:
+def casino_items(
+    manifest: CalibrationManifest, dialogues: list[Any], *, source: str
+) -> list[CalibrationItem]:
     items = []
     for n, dialogue in enumerate(dialogues):
         where = f"{source} dialogue #{n}"

@@ -105,7 +105,9 @@ def write_items(items: Iterable[CalibrationItem], out_dir: Path) -> int:
 
     def labels() -> Iterator[ItemLabels]:
         for item in items:
-            (runs / f"{item.run.run_id}.json").write_text(item.run.model_dump_json(indent=2), encoding="utf-8")
+            (runs / f"{item.run.run_id}.json").write_text(
+                item.run.model_dump_json(indent=2), encoding="utf-8"
+            )
             yield ItemLabels(item_id=item.item_id, run_id=item.run.run_id, labels=item.labels)
 
     return write_jsonl(out_dir / "labels.jsonl", labels())

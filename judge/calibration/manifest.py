@@ -72,7 +72,9 @@ class Scale(_Spec):
         try:
             return self.values[raw]
         except KeyError:
-            raise CalibrationSetError(f"label {raw!r} is not on the scale {sorted(self.values)}") from None
+            raise CalibrationSetError(
+                f"label {raw!r} is not on the scale {sorted(self.values)}"
+            ) from None
 
 
 class LabelSpec(_Spec):
@@ -102,13 +104,17 @@ class CalibrationManifest(_Spec):
         for label in self.labels:
             unknown = sorted(set(label.rated_by) - known)
             if unknown:
-                raise ValueError(f"labels.{label.name}.rated_by: unknown rater groups {unknown}; known {sorted(known)}")
+                raise ValueError(
+                    f"labels.{label.name}.rated_by: unknown rater groups {unknown}; known {sorted(known)}"
+                )
         return self
 
     def label(self, name: str) -> LabelSpec:
         found = [spec for spec in self.labels if spec.name == name]
         if not found:
-            raise CalibrationSetError(f"{self.name}: no label {name!r}; known {[s.name for s in self.labels]}")
+            raise CalibrationSetError(
+                f"{self.name}: no label {name!r}; known {[s.name for s in self.labels]}"
+            )
         return found[0]
 
     def group(self, name: str) -> RaterGroup:
@@ -133,7 +139,9 @@ def load_manifest(name_or_path: str | Path) -> CalibrationManifest:
     if path.suffix not in (".yaml", ".yml"):
         path = manifests_dir() / f"{name_or_path}.yaml"
         if not path.is_file():
-            raise CalibrationSetError(f"no calibration set {str(name_or_path)!r}; known sets: {known_sets()}")
+            raise CalibrationSetError(
+                f"no calibration set {str(name_or_path)!r}; known sets: {known_sets()}"
+            )
     try:
         data = read_yaml(path)
     except InputError as exc:

@@ -57,7 +57,9 @@ def spread_svg(report: CalibrationReport, traits: Sequence[TraitAgreement] | Non
     rng = random.Random(f"{report.set.name}-spread")
     for position, values in enumerate(data, start=1):
         xs = [position + rng.uniform(-0.12, 0.12) for _ in values]
-        axes.scatter(xs, values, s=12, alpha=0.55, zorder=3, label="one item" if position == 1 else None)
+        axes.scatter(
+            xs, values, s=12, alpha=0.55, zorder=3, label="one item" if position == 1 else None
+        )
     axes.legend(loc="upper right", fontsize=8)
     axes.set_xticks(range(1, len(chosen) + 1), [t.trait.replace("_", "\n") for t in chosen])
     axes.set_ylabel("pass score SD per item (n-1)")
@@ -95,4 +97,4 @@ def scatter_svg(report: CalibrationReport, traits: Sequence[TraitAgreement] | No
 def inline_svg(svg: bytes) -> str:
     """An SVG document as an element to place inside an HTML page (no XML prolog)."""
     text = svg.decode("utf-8")
-    return text[text.index("<svg"):]
+    return text[text.index("<svg") :]

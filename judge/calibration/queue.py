@@ -48,19 +48,29 @@ def index_rows(rows: Sequence[ScoreRow], source: str) -> dict[tuple[str, str, st
     keyed: dict[tuple[str, str, str], ScoreRow] = {}
     for row in rows:
         if row.key in keyed:
-            raise CalibrationSetError(f"{source}: more than one score for item {row.item_id} seat {row.seat} trait {row.trait}")
+            raise CalibrationSetError(
+                f"{source}: more than one score for item {row.item_id} seat {row.seat} trait {row.trait}"
+            )
         keyed[row.key] = row
     return keyed
 
 
 def disagreement(a: ScoreRow, b: ScoreRow, score_a: float, score_b: float) -> Disagreement:
     return Disagreement(
-        item_id=a.item_id, seat=a.seat, trait=a.trait, judge_score=score_a, human_score=score_b,
-        difference=score_a - score_b, judge_verdict=a.verdict, human_verdict=b.verdict,
+        item_id=a.item_id,
+        seat=a.seat,
+        trait=a.trait,
+        judge_score=score_a,
+        human_score=score_b,
+        difference=score_a - score_b,
+        judge_verdict=a.verdict,
+        human_verdict=b.verdict,
     )
 
 
-def disagreements(pairs: Sequence[tuple[ScoreRow, ScoreRow]], threshold: float) -> list[Disagreement]:
+def disagreements(
+    pairs: Sequence[tuple[ScoreRow, ScoreRow]], threshold: float
+) -> list[Disagreement]:
     """Pairs at least ``threshold`` apart, largest difference first."""
     found = [
         disagreement(x, y, x.score, y.score)
@@ -70,19 +80,29 @@ def disagreements(pairs: Sequence[tuple[ScoreRow, ScoreRow]], threshold: float) 
     return sorted(found, key=lambda d: (-abs(d.difference), d.item_id, d.seat, d.trait))
 
 
-def trait_comparison(trait: str, pairs: Sequence[tuple[ScoreRow, ScoreRow]], threshold: float) -> TraitComparison:
+def trait_comparison(
+    trait: str, pairs: Sequence[tuple[ScoreRow, ScoreRow]], threshold: float
+) -> TraitComparison:
     a = np.array([p[0].score for p in pairs], dtype=np.float64)
     b = np.array([p[1].score for p in pairs], dtype=np.float64)
     return TraitComparison(
-        trait=trait, n_paired=len(pairs), spearman=ag.spearman(a, b), kendall_tau_b=ag.kendall_tau_b(a, b),
-        mae=ag.mean_absolute_error(a, b), bias=ag.bias(a, b),
+        trait=trait,
+        n_paired=len(pairs),
+        spearman=ag.spearman(a, b),
+        kendall_tau_b=ag.kendall_tau_b(a, b),
+        mae=ag.mean_absolute_error(a, b),
+        bias=ag.bias(a, b),
         n_disagreements=int((np.abs(a - b) >= threshold).sum()),
     )
 
 
 def compare(
-    rows_a: Sequence[ScoreRow], rows_b: Sequence[ScoreRow], *, threshold: float = 0.25,
-    source_a: str = "A", source_b: str = "B",
+    rows_a: Sequence[ScoreRow],
+    rows_b: Sequence[ScoreRow],
+    *,
+    threshold: float = 0.25,
+    source_a: str = "A",
+    source_b: str = "B",
 ) -> RaterComparison:
     """Match two raters' rows and list every pair at least ``threshold`` apart (0..1 scale).
 
@@ -95,10 +115,15 @@ def compare(
     pairs = [(a[k], b[k]) for k in common]
     traits = sorted({k[2] for k in common})
     return RaterComparison(
-        rater_a=_rater(rows_a, source_a), rater_b=_rater(rows_b, source_b), threshold=threshold,
-        traits=[trait_comparison(t, [p for p in pairs if p[0].trait == t], threshold) for t in traits],
+        rater_a=_rater(rows_a, source_a),
+        rater_b=_rater(rows_b, source_b),
+        threshold=threshold,
+        traits=[
+            trait_comparison(t, [p for p in pairs if p[0].trait == t], threshold) for t in traits
+        ],
         disagreements=disagreements(pairs, threshold),
-        only_in_a=len(set(a) - set(b)), only_in_b=len(set(b) - set(a)),
+        only_in_a=len(set(a) - set(b)),
+        only_in_b=len(set(b) - set(a)),
     )
 
 

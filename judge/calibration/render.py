@@ -63,37 +63,60 @@ def alpha_lines(t: TraitAgreement) -> list[str]:
 def pass_lines(t: TraitAgreement) -> list[str]:
     p, d = t.passes, t.denoising
     lines = [
-        (f"- passes: {p.passes_per_item} per item; {p.items_identical}/{p.items} items with all passes "
-         f"identical; mean within-item SD {num(p.mean_sd, 3)} (max {num(p.max_sd, 3)}); "
-         f"unscored passes {p.unscored_passes}"),
-        (f"- denoising gain ({d.statistic}): one pass {num(d.single_pass)} -> mean of passes "
-         f"{num(d.averaged)} = gain {num(d.gain, 3)}"),
+        (
+            f"- passes: {p.passes_per_item} per item; {p.items_identical}/{p.items} items with all passes "
+            f"identical; mean within-item SD {num(p.mean_sd, 3)} (max {num(p.max_sd, 3)}); "
+            f"unscored passes {p.unscored_passes}"
+        ),
+        (
+            f"- denoising gain ({d.statistic}): one pass {num(d.single_pass)} -> mean of passes "
+            f"{num(d.averaged)} = gain {num(d.gain, 3)}"
+        ),
     ]
     for r in t.references:
-        lines.append(f"- against the {r.reference}: judge Spearman {interval(r.judge.spearman)}, "
-                     f"kappa {num(r.judge.quadratic_weighted_kappa)}; human panel vs {r.reference}: kappa {num(r.panel_kappa)}")
+        lines.append(
+            f"- against the {r.reference}: judge Spearman {interval(r.judge.spearman)}, "
+            f"kappa {num(r.judge.quadratic_weighted_kappa)}; human panel vs {r.reference}: kappa {num(r.panel_kappa)}"
+        )
     if t.objective_baseline_spearman is not None:
-        lines.append(f"- no-model baseline (the seat's partial-credit share): Spearman {num(t.objective_baseline_spearman)}")
+        lines.append(
+            f"- no-model baseline (the seat's partial-credit share): Spearman {num(t.objective_baseline_spearman)}"
+        )
     return lines
 
 
 def trait_section(t: TraitAgreement) -> list[str]:
-    head = [f"## {t.trait} vs \"{t.label}\"", "",
-            (f"Human label: {t.question} ({t.scale_level}, {t.scale_points} points). "
-             f"{t.n_judged} of {t.n_items} labelled seats judged."), ""]
+    head = [
+        f'## {t.trait} vs "{t.label}"',
+        "",
+        (
+            f"Human label: {t.question} ({t.scale_level}, {t.scale_points} points). "
+            f"{t.n_judged} of {t.n_items} labelled seats judged."
+        ),
+        "",
+    ]
     note = [f"_{t.note}_", ""] if t.note else []
     ceiling = [f"No human ceiling: {t.ceiling.note}.", ""] if t.ceiling.note else []
-    return head + note + trait_table(t) + [""] + ceiling + alpha_lines(t) + [""] + pass_lines(t) + [""]
+    return (
+        head + note + trait_table(t) + [""] + ceiling + alpha_lines(t) + [""] + pass_lines(t) + [""]
+    )
 
 
 def queue_lines(items: Sequence[Disagreement], threshold: float, limit: int = 15) -> list[str]:
-    lines = [f"## Disagreement queue (|judge - humans| >= {threshold}; {len(items)} in all, largest first)", "",
-             "Each row is a place where the rubric leaves the verdict to the rater.", "",
-             "| item | seat | trait | judge | humans | judge's reason | human votes |", "|---|---|---|---|---|---|---|"]
+    lines = [
+        f"## Disagreement queue (|judge - humans| >= {threshold}; {len(items)} in all, largest first)",
+        "",
+        "Each row is a place where the rubric leaves the verdict to the rater.",
+        "",
+        "| item | seat | trait | judge | humans | judge's reason | human votes |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for d in items[:limit]:
         reason = d.judge_verdict.replace("|", "/").replace("\n", " ")[:140]
-        lines.append(f"| {d.item_id} | {d.seat} | {d.trait} | {num(d.judge_score)} | {num(d.human_score)} | "
-                     f"{reason} | {d.human_verdict.replace('|', '/')[:120]} |")
+        lines.append(
+            f"| {d.item_id} | {d.seat} | {d.trait} | {num(d.judge_score)} | {num(d.human_score)} | "
+            f"{reason} | {d.human_verdict.replace('|', '/')[:120]} |"
+        )
     return lines + [""]
 
 
@@ -109,9 +132,13 @@ def render_markdown(report: CalibrationReport) -> str:
         ),
         f"- slice: {report.slice}",
         f"- source: {s.source} (licence {s.licence})",
-        f"- cite: {s.citation}", "",
-        ("The human ceiling is each human rater against the mean of the other raters, by the same "
-         "statistic the judge is read with; a judge is read against that, not against 1.0."), "",
+        f"- cite: {s.citation}",
+        "",
+        (
+            "The human ceiling is each human rater against the mean of the other raters, by the same "
+            "statistic the judge is read with; a judge is read against that, not against 1.0."
+        ),
+        "",
     ]
     for t in report.traits:
         lines += trait_section(t)
@@ -175,9 +202,13 @@ def render_html(report: CalibrationReport) -> str:
     for t in report.traits:
         body += markdown_to_html(trait_section(t)) + [trait_plots(report, t)]
     body += markdown_to_html(queue_lines(report.disagreements, report.disagreement_threshold))
-    style = ("body{font-family:sans-serif;max-width:60em;margin:auto}table{border-collapse:collapse}"
-             "td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}.plots svg{margin-right:1em}"
-             ".warning{background:#fff3cd;border:1px solid #e0c060;padding:8px;font-weight:bold}")
+    style = (
+        "body{font-family:sans-serif;max-width:60em;margin:auto}table{border-collapse:collapse}"
+        "td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}.plots svg{margin-right:1em}"
+        ".warning{background:#fff3cd;border:1px solid #e0c060;padding:8px;font-weight:bold}"
+    )
     title = html.escape(f"Calibration: {report.set.title}")
-    return (f"<!doctype html><html><head><meta charset=\"utf-8\"><title>{title}</title><style>{style}</style></head>"
-            f"<body>{''.join(body)}</body></html>\n")
+    return (
+        f'<!doctype html><html><head><meta charset="utf-8"><title>{title}</title><style>{style}</style></head>'
+        f"<body>{''.join(body)}</body></html>\n"
+    )

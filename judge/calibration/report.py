@@ -35,9 +35,16 @@ def targets_for(items: Sequence[CalibrationItem], label: str) -> list[Target]:
     return [(i.item_id, s) for i in items for s in i.run.scored_seats if (i.item_id, s) in seen]
 
 
-def ratings_table(items: Sequence[CalibrationItem], targets: Sequence[Target], label: str, groups: set[str]) -> ag.Array:
+def ratings_table(
+    items: Sequence[CalibrationItem], targets: Sequence[Target], label: str, groups: set[str]
+) -> ag.Array:
     """``targets x raters`` scores of one label from the given rater groups (NaN = not rated)."""
-    wanted = [(i.item_id, lab) for i in items for lab in i.labels if lab.label == label and lab.group in groups]
+    wanted = [
+        (i.item_id, lab)
+        for i in items
+        for lab in i.labels
+        if lab.label == label and lab.group in groups
+    ]
     column = {r: n for n, r in enumerate(sorted({lab.rater for _, lab in wanted}))}
     row = {t: n for n, t in enumerate(targets)}
     table = np.full((len(targets), max(len(column), 1)), np.nan)
@@ -47,7 +54,9 @@ def ratings_table(items: Sequence[CalibrationItem], targets: Sequence[Target], l
     return table
 
 
-def pass_table(passes: JudgedPasses, targets: Sequence[Target], trait: str, n_passes: int) -> ag.Array:
+def pass_table(
+    passes: JudgedPasses, targets: Sequence[Target], trait: str, n_passes: int
+) -> ag.Array:
     """``targets x passes`` judge scores (NaN = unscored or not made)."""
     table = np.full((len(targets), n_passes), np.nan)
     for r, (item, seat) in enumerate(targets):
@@ -78,8 +87,15 @@ def ceiling(panel: ag.Array, k: int) -> Ceiling:
     def qwk(a: ag.Array, b: ag.Array) -> float | None:
         return ag.quadratic_weighted_kappa(ag.to_categories(a, k), ag.to_categories(b, k), k)
 
-    loo = {name: ag.leave_one_out(panel, fn) for name, fn in
-           (("spearman", ag.spearman), ("kendall_tau_b", ag.kendall_tau_b), ("qwk", qwk), ("mae", ag.mean_absolute_error))}
+    loo = {
+        name: ag.leave_one_out(panel, fn)
+        for name, fn in (
+            ("spearman", ag.spearman),
+            ("kendall_tau_b", ag.kendall_tau_b),
+            ("qwk", qwk),
+            ("mae", ag.mean_absolute_error),
+        )
+    }
     measurable = loo["mae"].mean is not None
     return Ceiling(
         measurable=measurable,
@@ -88,7 +104,9 @@ def ceiling(panel: ag.Array, k: int) -> Ceiling:
         kendall_tau_b=loo["kendall_tau_b"].mean,
         quadratic_weighted_kappa=loo["qwk"].mean,
         mae=loo["mae"].mean,
-        note=None if measurable else "one rater per item, so no rater can be compared with the others",
+        note=None
+        if measurable
+        else "one rater per item, so no rater can be compared with the others",
     )
 
 
@@ -102,43 +120,71 @@ def snapped(scores: ag.Array, k: int) -> ag.Array:
 
 
 def references(
-    items: Sequence[CalibrationItem], targets: Sequence[Target], spec: LabelSpec,
-    manifest: CalibrationManifest, judge: ag.Array, human: ag.Array,
+    items: Sequence[CalibrationItem],
+    targets: Sequence[Target],
+    spec: LabelSpec,
+    manifest: CalibrationManifest,
+    judge: ag.Array,
+    human: ag.Array,
 ) -> list[ReferenceAgreement]:
     """Judge and panel each against every non-panel rater group (e.g. the expert)."""
     k = spec.scale.n_points
     out = []
     for group in (g for g in spec.rated_by if not manifest.group(g).panel):
         reference = ag.row_means(ratings_table(items, targets, spec.name, {group}))
-        out.append(ReferenceAgreement(
-            reference=group,
-            judge=judge_agreement(judge, reference, k, seed=1),
-            panel_kappa=ag.quadratic_weighted_kappa(
-                ag.to_categories(reference, k), ag.to_categories(ag.row_means(human), k), k),
-        ))
+        out.append(
+            ReferenceAgreement(
+                reference=group,
+                judge=judge_agreement(judge, reference, k, seed=1),
+                panel_kappa=ag.quadratic_weighted_kappa(
+                    ag.to_categories(reference, k), ag.to_categories(ag.row_means(human), k), k
+                ),
+            )
+        )
     return out
 
 
-def objective_baseline(items: Sequence[CalibrationItem], targets: Sequence[Target], human: ag.Array) -> float | None:
+def objective_baseline(
+    items: Sequence[CalibrationItem], targets: Sequence[Target], human: ag.Array
+) -> float | None:
     """Spearman of the seat's partial-credit share (no model at all) against the humans."""
     runs = {i.item_id: i.run for i in items}
     shares = []
     for item, seat in targets:
         credit = objectives(conditions_for_seat(runs[item].win_conditions, seat)).partial_credit
         shares.append(credit.total / credit.max_possible if credit.max_possible else np.nan)
-    return ag.spearman(np.array(shares, dtype=np.float64), human) if np.isfinite(shares).any() else None
+    return (
+        ag.spearman(np.array(shares, dtype=np.float64), human)
+        if np.isfinite(shares).any()
+        else None
+    )
 
 
-def spread(table: ag.Array, passes: JudgedPasses, targets: Sequence[Target], trait: str) -> PassSpreadOut:
+def spread(
+    table: ag.Array, passes: JudgedPasses, targets: Sequence[Target], trait: str
+) -> PassSpreadOut:
     s = ag.pass_spread(table)
-    unscored = sum(1 for (i, seat) in targets for p in passes.get((i, seat, trait), []) if p.score is None)
-    return PassSpreadOut(passes_per_item=table.shape[1], mean_sd=s.mean_sd, max_sd=s.max_sd, mean_range=s.mean_range,
-                         items_identical=s.items_identical, items=s.items, unscored_passes=unscored)
+    unscored = sum(
+        1 for (i, seat) in targets for p in passes.get((i, seat, trait), []) if p.score is None
+    )
+    return PassSpreadOut(
+        passes_per_item=table.shape[1],
+        mean_sd=s.mean_sd,
+        max_sd=s.max_sd,
+        mean_range=s.mean_range,
+        items_identical=s.items_identical,
+        items=s.items,
+        unscored_passes=unscored,
+    )
 
 
 def trait_agreement(
-    items: Sequence[CalibrationItem], manifest: CalibrationManifest, spec: LabelSpec, trait: str,
-    passes: JudgedPasses, n_passes: int,
+    items: Sequence[CalibrationItem],
+    manifest: CalibrationManifest,
+    spec: LabelSpec,
+    trait: str,
+    passes: JudgedPasses,
+    n_passes: int,
 ) -> TraitAgreement:
     """Everything section 10 asks for, for one trait read against one human label."""
     targets = targets_for(items, spec.name)
@@ -148,14 +194,21 @@ def trait_agreement(
     judge, human, k = ag.row_means(table), ag.row_means(panel), spec.scale.n_points
     denoise = ag.denoising_gain(table, human, ag.spearman)
     return TraitAgreement(
-        trait=trait, label=spec.name, question=spec.question, scale_level=spec.scale.level, scale_points=k,
-        n_items=len(targets), n_judged=int(np.isfinite(judge).sum()),
+        trait=trait,
+        label=spec.name,
+        question=spec.question,
+        scale_level=spec.scale.level,
+        scale_points=k,
+        n_items=len(targets),
+        n_judged=int(np.isfinite(judge).sum()),
         judge=judge_agreement(judge, human, k, seed=0),
         ceiling=ceiling(panel, k),
         alpha_humans=alpha(panel),
         alpha_humans_and_judge=alpha(ag.with_extra_rater(panel, snapped(judge, k))),
         passes=spread(table, passes, targets, trait),
-        denoising=DenoisingOut(single_pass=denoise.single_pass, averaged=denoise.averaged, gain=denoise.gain),
+        denoising=DenoisingOut(
+            single_pass=denoise.single_pass, averaged=denoise.averaged, gain=denoise.gain
+        ),
         references=references(items, targets, spec, manifest, judge, panel),
         objective_baseline_spearman=objective_baseline(items, targets, human),
         note=spec.note,
@@ -163,13 +216,17 @@ def trait_agreement(
     )
 
 
-def item_points(targets: Sequence[Target], judge: ag.Array, human: ag.Array, table: ag.Array) -> list[ItemPoint]:
+def item_points(
+    targets: Sequence[Target], judge: ag.Array, human: ag.Array, table: ag.Array
+) -> list[ItemPoint]:
     def opt(v: float) -> float | None:
         return float(v) if np.isfinite(v) else None
 
     sds = [ag.pass_spread(row[None, :]).mean_sd for row in table]
-    return [ItemPoint(item_id=i, seat=s, judge=opt(judge[n]), human=opt(human[n]), pass_sd=sds[n])
-            for n, (i, s) in enumerate(targets)]
+    return [
+        ItemPoint(item_id=i, seat=s, judge=opt(judge[n]), human=opt(human[n]), pass_sd=sds[n])
+        for n, (i, s) in enumerate(targets)
+    ]
 
 
 def human_verdict(labels: Sequence[HumanLabel]) -> str:
@@ -177,7 +234,9 @@ def human_verdict(labels: Sequence[HumanLabel]) -> str:
     parts = []
     for group in dict.fromkeys(lab.group for lab in labels):
         raws = [lab.raw for lab in labels if lab.group == group]
-        counts = {r: raws.count(r) for r in dict.fromkeys(sorted(raws, key=raws.count, reverse=True))}
+        counts = {
+            r: raws.count(r) for r in dict.fromkeys(sorted(raws, key=raws.count, reverse=True))
+        }
         body = raws[0] if len(raws) == 1 else ", ".join(f"{r} {n}" for r, n in counts.items())
         parts.append(f"{group}: {body}")
     return "; ".join(parts)
@@ -193,7 +252,9 @@ def judge_verdict(passes: Sequence[JudgePass]) -> str:
     return f"{first.rationale}{turns}"
 
 
-def judge_rows(items: Sequence[CalibrationItem], passes: JudgedPasses, traits: Sequence[str], rater: str) -> list[ScoreRow]:
+def judge_rows(
+    items: Sequence[CalibrationItem], passes: JudgedPasses, traits: Sequence[str], rater: str
+) -> list[ScoreRow]:
     """The judge's score file: the mean of the scored passes per (item, seat, trait)."""
     rows = []
     for key in ((i.item_id, s, t) for i in items for s in i.run.scored_seats for t in traits):
@@ -202,13 +263,23 @@ def judge_rows(items: Sequence[CalibrationItem], passes: JudgedPasses, traits: S
             continue
         scores = [p.score for p in sorted(made, key=lambda p: p.index)]
         scored = [s for s in scores if s is not None]
-        rows.append(ScoreRow(item_id=key[0], seat=key[1], trait=key[2], rater=rater,
-                             score=float(np.mean(scored)) if scored else None,
-                             verdict=judge_verdict(made), passes=scores))
+        rows.append(
+            ScoreRow(
+                item_id=key[0],
+                seat=key[1],
+                trait=key[2],
+                rater=rater,
+                score=float(np.mean(scored)) if scored else None,
+                verdict=judge_verdict(made),
+                passes=scores,
+            )
+        )
     return rows
 
 
-def human_rows(items: Sequence[CalibrationItem], manifest: CalibrationManifest, traits: Sequence[str]) -> list[ScoreRow]:
+def human_rows(
+    items: Sequence[CalibrationItem], manifest: CalibrationManifest, traits: Sequence[str]
+) -> list[ScoreRow]:
     """The human panel's score file: the panel mean per (item, seat, trait), with the votes."""
     rows = []
     for item in items:
@@ -217,26 +288,60 @@ def human_rows(items: Sequence[CalibrationItem], manifest: CalibrationManifest, 
             for seat in item.run.scored_seats:
                 labels = [lab for lab in item.labels if lab.label == spec.name and lab.seat == seat]
                 scores = [lab.score for lab in labels if lab.group in panel]
-                rows += [ScoreRow(item_id=item.item_id, seat=seat, trait=t, rater=f"humans:{spec.name}",
-                                  score=float(np.mean(scores)), verdict=human_verdict(labels))
-                         for t in spec.traits if t in traits and scores]
+                rows += [
+                    ScoreRow(
+                        item_id=item.item_id,
+                        seat=seat,
+                        trait=t,
+                        rater=f"humans:{spec.name}",
+                        score=float(np.mean(scores)),
+                        verdict=human_verdict(labels),
+                    )
+                    for t in spec.traits
+                    if t in traits and scores
+                ]
     return rows
 
 
 def build_report(
-    items: Sequence[CalibrationItem], manifest: CalibrationManifest, passes: JudgedPasses, *,
-    traits: Sequence[str], n_passes: int, judge_model: str, judge_note: str | None, slice_text: str,
+    items: Sequence[CalibrationItem],
+    manifest: CalibrationManifest,
+    passes: JudgedPasses,
+    *,
+    traits: Sequence[str],
+    n_passes: int,
+    judge_model: str,
+    judge_note: str | None,
+    slice_text: str,
     threshold: float = 0.5,
 ) -> CalibrationReport:
     """The whole report: per (label, trait) agreement, and the judge-vs-humans disagreement queue."""
-    per_trait = [trait_agreement(items, manifest, spec, t, passes, n_passes)
-                 for spec in manifest.labels for t in spec.traits if t in traits]
-    queue = compare(judge_rows(items, passes, traits, judge_model), human_rows(items, manifest, traits),
-                    threshold=threshold)
+    per_trait = [
+        trait_agreement(items, manifest, spec, t, passes, n_passes)
+        for spec in manifest.labels
+        for t in spec.traits
+        if t in traits
+    ]
+    queue = compare(
+        judge_rows(items, passes, traits, judge_model),
+        human_rows(items, manifest, traits),
+        threshold=threshold,
+    )
     src = manifest.source
     return CalibrationReport(
-        set=SetInfo(name=manifest.name, title=manifest.title, citation=manifest.citation,
-                    licence=manifest.licence.name, source=f"{src.repository}@{src.commit[:12]}: {', '.join(src.paths)}"),
-        judge_model=judge_model, judge_note=judge_note, slice=slice_text, n_items=len(items),
-        passes_per_trait=n_passes, traits=per_trait, disagreements=queue.disagreements, disagreement_threshold=threshold,
+        set=SetInfo(
+            name=manifest.name,
+            title=manifest.title,
+            citation=manifest.citation,
+            licence=manifest.licence.name,
+            source=f"{src.repository}@{src.commit[:12]}: {', '.join(src.paths)}",
+        ),
+        judge_model=judge_model,
+        judge_note=judge_note,
+        slice=slice_text,
+        n_items=len(items),
+        passes_per_trait=n_passes,
+        traits=per_trait,
+        disagreements=queue.disagreements,
+        disagreement_threshold=threshold,
     )

@@ -11,7 +11,9 @@ class _Out(BaseModel):
 
 class EstimateOut(_Out):
     value: float | None
-    low: float | None = Field(description="2.5th percentile of the item bootstrap (1000 resamples, seeded)")
+    low: float | None = Field(
+        description="2.5th percentile of the item bootstrap (1000 resamples, seeded)"
+    )
     high: float | None = Field(description="97.5th percentile of the item bootstrap")
     n: int
 
@@ -21,7 +23,9 @@ class JudgeAgreement(_Out):
 
     spearman: EstimateOut
     kendall_tau_b: EstimateOut
-    quadratic_weighted_kappa: float | None = Field(description="both sides snapped to the label's scale points")
+    quadratic_weighted_kappa: float | None = Field(
+        description="both sides snapped to the label's scale points"
+    )
     mae: float | None
     bias: float | None = Field(description="mean(judge - human); positive: the judge scores higher")
 
@@ -56,7 +60,9 @@ class PassSpreadOut(_Out):
 
 class DenoisingOut(_Out):
     statistic: str = "spearman"
-    single_pass: float | None = Field(description="mean over pass indices of the one-pass statistic")
+    single_pass: float | None = Field(
+        description="mean over pass indices of the one-pass statistic"
+    )
     averaged: float | None = Field(description="the statistic of the mean of passes")
     gain: float | None
 
@@ -66,7 +72,9 @@ class ReferenceAgreement(_Out):
 
     reference: str
     judge: JudgeAgreement
-    panel_kappa: float | None = Field(description="panel mean snapped to the scale vs this reference, quadratic-weighted kappa")
+    panel_kappa: float | None = Field(
+        description="panel mean snapped to the scale vs this reference, quadratic-weighted kappa"
+    )
 
 
 class ItemPoint(_Out):
@@ -93,7 +101,8 @@ class TraitAgreement(_Out):
     denoising: DenoisingOut
     references: list[ReferenceAgreement] = Field(default_factory=list)
     objective_baseline_spearman: float | None = Field(
-        default=None, description="the seat's partial-credit share (no model) against the humans")
+        default=None, description="the seat's partial-credit share (no model) against the humans"
+    )
     note: str = ""
     points: list[ItemPoint] = Field(default_factory=list)
 
@@ -128,5 +137,6 @@ class CalibrationReport(_Out):
     disagreements: list[Disagreement]
     disagreement_threshold: float
     pass_score: str = Field(
-        default="sampled", description="what each pass counted with: the written score or the expected value"
+        default="sampled",
+        description="what each pass counted with: the written score or the expected value",
     )

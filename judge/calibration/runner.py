@@ -60,7 +60,9 @@ class PassStore:
         self.judge_model = judge_model
 
     def append(self, item_id: str, seat: str, judge_pass: JudgePass) -> None:
-        record = PassRecord(item_id=item_id, seat=seat, judge_model=self.judge_model, judge_pass=judge_pass)
+        record = PassRecord(
+            item_id=item_id, seat=seat, judge_model=self.judge_model, judge_pass=judge_pass
+        )
         with self.path.open("a", encoding="utf-8") as out:
             out.write(record.model_dump_json(by_alias=True) + "\n")
 
@@ -70,8 +72,13 @@ def planned_passes(items: Sequence[CalibrationItem], rubrics: RubricSet, n_passe
 
 
 async def judge_items(
-    items: Sequence[CalibrationItem], *, rubrics: RubricSet, options: ScoringOptions,
-    backend: JudgeBackend, store: PassStore, tick: Tick | None = None,
+    items: Sequence[CalibrationItem],
+    *,
+    rubrics: RubricSet,
+    options: ScoringOptions,
+    backend: JudgeBackend,
+    store: PassStore,
+    tick: Tick | None = None,
 ) -> JudgedPasses:
     """Every pass of every scored seat of every item; stored passes are reused, not re-judged."""
     done = load_store(store.path, store.judge_model)
@@ -86,8 +93,14 @@ async def judge_items(
             if tick is not None:
                 tick(counter[0], total)
 
-        by_seat = await judge_run(item.run, rubrics=rubrics, options=options, backend=backend,
-                                  done=done.get(item.item_id, {}), on_pass=record)
+        by_seat = await judge_run(
+            item.run,
+            rubrics=rubrics,
+            options=options,
+            backend=backend,
+            done=done.get(item.item_id, {}),
+            on_pass=record,
+        )
         for seat, passes in by_seat.items():
             for p in passes:
                 out.setdefault((item.item_id, seat, p.trait), []).append(p)

@@ -12,4 +12,10 @@ Entry points:
 from judge.checks.evaluate import evaluate_run
 from judge.checks.scenario import find_scenario, load_scenario, parse_scenario, parse_scenario_yaml
 
-__all__ = ["evaluate_run", "find_scenario", "load_scenario", "parse_scenario", "parse_scenario_yaml"]
+__all__ = [
+    "evaluate_run",
+    "find_scenario",
+    "load_scenario",
+    "parse_scenario",
+    "parse_scenario_yaml",
+]

@@ -172,7 +172,8 @@ def _invariant_result(check: SqlCheck, seen: list[tuple[str, ValueComparison]]) 
             return _result(check, ValueComparison(first.status, first.answered, detail), names)
     last = seen[-1][1]
     return _result(
-        check, ValueComparison("passed", last.answered, f"held at all {len(seen)} states: {last.detail}")
+        check,
+        ValueComparison("passed", last.answered, f"held at all {len(seen)} states: {last.detail}"),
     )
 
 

@@ -79,7 +79,9 @@ def run_files(
         problems: list[InputError] = []
         for index, path in enumerate(paths):
             try:
-                loaded.append(_load(path, Path(tmp) / str(index), scenarios, build_worlds=build_worlds))
+                loaded.append(
+                    _load(path, Path(tmp) / str(index), scenarios, build_worlds=build_worlds)
+                )
             except InputError as exc:
                 problems.append(exc)
         if len(problems) > 1:
@@ -89,7 +91,9 @@ def run_files(
         yield loaded
 
 
-def _load(path: Path, world_dir: Path, scenarios: Sequence[Scenario], *, build_worlds: bool) -> RunFile:
+def _load(
+    path: Path, world_dir: Path, scenarios: Sequence[Scenario], *, build_worlds: bool
+) -> RunFile:
     run = read_run(path)
     if build_worlds and replay_path(path).is_file():
         _build(path, scenario_for(run, scenarios), world_dir)

@@ -44,15 +44,31 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     parser = argparse.ArgumentParser(
-        prog="judge", description="Score AI-agent runs.", epilog=exit_code_epilog(),
+        prog="judge",
+        description="Score AI-agent runs.",
+        epilog=exit_code_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"judge {__version__}")
     parser.add_argument(
-        "--debug", action="store_true", help="print the full traceback of an internal error (or JUDGE_DEBUG=1)"
+        "--debug",
+        action="store_true",
+        help="print the full traceback of an internal error (or JUDGE_DEBUG=1)",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (score, check, compare, serve, worker, db, credentials, calibration, schema, export, audit):
+    for module in (
+        score,
+        check,
+        compare,
+        serve,
+        worker,
+        db,
+        credentials,
+        calibration,
+        schema,
+        export,
+        audit,
+    ):
         module.register(sub)
     return parser
 

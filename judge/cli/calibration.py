@@ -1,9 +1,9 @@
 """`judge import`, `judge calibrate` and `judge agreement`: human-labelled sets and the judge.
 
-    judge import casino PATH [--out DIR]        runs/ + labels.jsonl from the set's own files
-    judge import inspect|otel PATH [--out DIR]  run files from Inspect logs or OTel traces (judge.cli.imports)
-    judge calibrate SET --judge MODEL [...]      judge the set (resumable), write the report
-    judge agreement A.jsonl B.jsonl [...]        two raters item by item: the disagreement queue
+judge import casino PATH [--out DIR]        runs/ + labels.jsonl from the set's own files
+judge import inspect|otel PATH [--out DIR]  run files from Inspect logs or OTel traces (judge.cli.imports)
+judge calibrate SET --judge MODEL [...]      judge the set (resumable), write the report
+judge agreement A.jsonl B.jsonl [...]        two raters item by item: the disagreement queue
 """
 
 from __future__ import annotations
@@ -46,35 +46,62 @@ def register(sub: Any) -> None:
         description="judge import inspect LOG | judge import otel FILE | judge import SET PATH "
         "(SET: a calibration set name such as casino or dices, or a manifest path).",
     )
-    p.add_argument("set", metavar="SOURCE", help="inspect, otel, or a calibration set name / manifest path")
+    p.add_argument(
+        "set", metavar="SOURCE", help="inspect, otel, or a calibration set name / manifest path"
+    )
     p.add_argument("path", type=Path, help="the log, trace file, or the set's data file or folder")
-    p.add_argument("--out", type=Path, default=None,
-                   help="output folder (calibration sets: default calibration_items; inspect/otel: "
-                   "default print the runs as JSON)")
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="output folder (calibration sets: default calibration_items; inspect/otel: "
+        "default print the runs as JSON)",
+    )
     imports.add_options(p)
     p.set_defaults(func=run_import)
 
     c = sub.add_parser("calibrate", help="judge a human-labelled set and report agreement")
     c.add_argument("set", help="calibration set name (casino, dices) or manifest path")
-    c.add_argument("--judge", default=None, help=f"litellm model id, or several joined by commas for a judge panel "
-                   f"(default $JUDGE_MODEL or {EMBEDDED_MODEL})")
+    c.add_argument(
+        "--judge",
+        default=None,
+        help=f"litellm model id, or several joined by commas for a judge panel "
+        f"(default $JUDGE_MODEL or {EMBEDDED_MODEL})",
+    )
     c.add_argument("--data", type=Path, default=None, help="the set's data file or folder")
     c.add_argument("--limit", type=int, default=None, help="judge only the first N items")
-    c.add_argument("--passes", type=int, default=5, help="passes per trait (this sets the floor too)")
-    c.add_argument("--traits", default=None, help="comma-separated traits (default: every mapped trait)")
+    c.add_argument(
+        "--passes", type=int, default=5, help="passes per trait (this sets the floor too)"
+    )
+    c.add_argument(
+        "--traits", default=None, help="comma-separated traits (default: every mapped trait)"
+    )
     c.add_argument("--threshold", type=float, default=0.5, help="disagreement threshold on 0..1")
-    c.add_argument("--concurrency", type=int, default=RUNNER_DEFAULTS.concurrency, help="judge calls in flight at once")
-    c.add_argument("--out", type=Path, default=None, help="output folder (default calibration/<set>)")
+    c.add_argument(
+        "--concurrency",
+        type=int,
+        default=RUNNER_DEFAULTS.concurrency,
+        help="judge calls in flight at once",
+    )
+    c.add_argument(
+        "--out", type=Path, default=None, help="output folder (default calibration/<set>)"
+    )
     c.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    c.add_argument("--pass-score", choices=[*SCORE_MODES, "both"], default="sampled",
-                   help="what each pass counts with; 'both' reports each mode from one judging "
-                   "(OUT/sampled, OUT/expected and OUT/modes.md)")
+    c.add_argument(
+        "--pass-score",
+        choices=[*SCORE_MODES, "both"],
+        default="sampled",
+        help="what each pass counts with; 'both' reports each mode from one judging "
+        "(OUT/sampled, OUT/expected and OUT/modes.md)",
+    )
     c.set_defaults(func=run_calibrate)
 
     a = sub.add_parser("agreement", help="compare two score files item by item; list disagreements")
     a.add_argument("a", type=Path, metavar="A.jsonl")
     a.add_argument("b", type=Path, metavar="B.jsonl")
-    a.add_argument("--threshold", type=float, default=0.25, help="list pairs at least this far apart (0..1)")
+    a.add_argument(
+        "--threshold", type=float, default=0.25, help="list pairs at least this far apart (0..1)"
+    )
     a.add_argument("--json", action="store_true", help="print the comparison as JSON")
     a.set_defaults(func=run_agreement)
 
@@ -98,7 +125,9 @@ def chosen_traits(manifest: CalibrationManifest, text: str | None) -> list[str]:
     traits = [t.strip() for t in text.split(",") if t.strip()] if text else manifest.traits
     unmapped = sorted(set(traits) - set(manifest.traits))
     if unmapped:
-        raise CalibrationSetError(f"{manifest.name} has no human label for {unmapped}; mapped traits: {manifest.traits}")
+        raise CalibrationSetError(
+            f"{manifest.name} has no human label for {unmapped}; mapped traits: {manifest.traits}"
+        )
     return traits
 
 
@@ -108,11 +137,15 @@ def scoring_options(args: argparse.Namespace) -> ScoringOptions:
     return ScoringOptions(
         judge_model=judge_model_settings(model=args.judge).model,
         runner=RunnerConfig(concurrency=args.concurrency),
-        settings=MeasurementSettings(denoise=DenoiseConfig(n_runs=args.passes, min_n_runs=args.passes)),
+        settings=MeasurementSettings(
+            denoise=DenoiseConfig(n_runs=args.passes, min_n_runs=args.passes)
+        ),
     )
 
 
-def slice_text(manifest: CalibrationManifest, n: int, total: int, traits: list[str], passes: int) -> str:
+def slice_text(
+    manifest: CalibrationManifest, n: int, total: int, traits: list[str], passes: int
+) -> str:
     which = f"the first {n} of {total} items in file order" if n < total else f"all {total} items"
     return f"{which} of {manifest.name}; traits {', '.join(traits)}; {passes} passes per trait"
 
@@ -127,7 +160,9 @@ def run_calibrate(args: argparse.Namespace) -> int:
     options = scoring_options(args)
     out: Path = args.out or Path("calibration") / manifest.name
     # one judging serves every mode: each pass keeps its written score and its expected value
-    judged = judge_with_progress(items, traits, options, out / "passes.jsonl", show=not args.no_progress)
+    judged = judge_with_progress(
+        items, traits, options, out / "passes.jsonl", show=not args.no_progress
+    )
     judges = panel_models(options.judge_model)
     width = args.passes * len(judges)
     note = EMBEDDED_NOTE if EMBEDDED_MODEL in judges else None
@@ -135,30 +170,62 @@ def run_calibrate(args: argparse.Namespace) -> int:
     modes: list[ScoreMode] = list(SCORE_MODES) if args.pass_score == "both" else [args.pass_score]
     for mode in modes:
         passes = rescored(judged, mode)
-        report = build_report(items, manifest, passes, traits=traits, n_passes=width, judge_model=options.judge_model,
-                              judge_note=note, slice_text=text, threshold=args.threshold)
+        report = build_report(
+            items,
+            manifest,
+            passes,
+            traits=traits,
+            n_passes=width,
+            judge_model=options.judge_model,
+            judge_note=note,
+            slice_text=text,
+            threshold=args.threshold,
+        )
         report.pass_score = mode
         folder = out / mode if len(modes) > 1 else out
-        write_outputs(folder, report, judge_rows(items, passes, traits, options.judge_model),
-                      human_rows(items, manifest, traits))
-        print(f"calibration report: {folder / 'report.md'} ({folder / 'report.html'}, {folder / 'report.json'})")
+        write_outputs(
+            folder,
+            report,
+            judge_rows(items, passes, traits, options.judge_model),
+            human_rows(items, manifest, traits),
+        )
+        print(
+            f"calibration report: {folder / 'report.md'} ({folder / 'report.html'}, {folder / 'report.json'})"
+        )
     if len(modes) > 1:
-        comparison = compare_modes(items, manifest, judged, traits=traits, n_passes=width,
-                                   judge_model=options.judge_model, slice_text=text)
-        (out / "modes.json").write_text(comparison.model_dump_json(indent=2) + "\n", encoding="utf-8")
+        comparison = compare_modes(
+            items,
+            manifest,
+            judged,
+            traits=traits,
+            n_passes=width,
+            judge_model=options.judge_model,
+            slice_text=text,
+        )
+        (out / "modes.json").write_text(
+            comparison.model_dump_json(indent=2) + "\n", encoding="utf-8"
+        )
         (out / "modes.md").write_text(render_modes(comparison), encoding="utf-8")
         print(f"sampled against expected: {out / 'modes.md'}")
     return 0
 
 
 def judge_with_progress(
-    items: list[CalibrationItem], traits: list[str], options: ScoringOptions, store: Path, *, show: bool
+    items: list[CalibrationItem],
+    traits: list[str],
+    options: ScoringOptions,
+    store: Path,
+    *,
+    show: bool,
 ) -> JudgedPasses:
     # stdout is for the command's own output; a library's prints go to stderr
     with progress_bar(show, "calibrate") as bar, contextlib.redirect_stdout(sys.stderr):
         return judge_items_sync(
-            items, rubrics=default_rubric_set().select(traits), options=options,
-            backend=backend_for(options.judge_model), store=PassStore(store, options.judge_model),
+            items,
+            rubrics=default_rubric_set().select(traits),
+            options=options,
+            backend=backend_for(options.judge_model),
+            store=PassStore(store, options.judge_model),
             tick=lambda n, total: _tick(bar, n, total),
         )
 
@@ -185,15 +252,24 @@ def _tick(bar: Any, done: int, total: int) -> None:
 
 
 def render_comparison(c: RaterComparison) -> str:
-    lines = [f"A: {c.rater_a}", f"B: {c.rater_b}",
-             f"paired on (item, seat, trait); only in A: {c.only_in_a}, only in B: {c.only_in_b}", ""]
+    lines = [
+        f"A: {c.rater_a}",
+        f"B: {c.rater_b}",
+        f"paired on (item, seat, trait); only in A: {c.only_in_a}, only in B: {c.only_in_b}",
+        "",
+    ]
     for t in c.traits:
-        lines.append(f"{t.trait}: n={t.n_paired} spearman={_n(t.spearman)} kendall={_n(t.kendall_tau_b)} "
-                     f"mae={_n(t.mae)} bias(A-B)={_n(t.bias)} disagreements={t.n_disagreements}")
+        lines.append(
+            f"{t.trait}: n={t.n_paired} spearman={_n(t.spearman)} kendall={_n(t.kendall_tau_b)} "
+            f"mae={_n(t.mae)} bias(A-B)={_n(t.bias)} disagreements={t.n_disagreements}"
+        )
     lines += ["", f"disagreements (|A - B| >= {c.threshold}), largest first:"]
     for d in c.disagreements:
-        lines += [f"- {d.item_id} {d.seat} {d.trait}: A {_n(d.judge_score)} vs B {_n(d.human_score)}",
-                  f"    A: {d.judge_verdict}", f"    B: {d.human_verdict}"]
+        lines += [
+            f"- {d.item_id} {d.seat} {d.trait}: A {_n(d.judge_score)} vs B {_n(d.human_score)}",
+            f"    A: {d.judge_verdict}",
+            f"    B: {d.human_verdict}",
+        ]
     return "\n".join(lines)
 
 
@@ -203,6 +279,12 @@ def _n(value: float | None) -> str:
 
 def run_agreement(args: argparse.Namespace) -> int:
     rows_a, rows_b = read_jsonl(args.a, ScoreRow), read_jsonl(args.b, ScoreRow)
-    comparison = compare(rows_a, rows_b, threshold=args.threshold, source_a=str(args.a), source_b=str(args.b))
-    print(json.dumps(comparison.model_dump(mode="json"), indent=2) if args.json else render_comparison(comparison))
+    comparison = compare(
+        rows_a, rows_b, threshold=args.threshold, source_a=str(args.a), source_b=str(args.b)
+    )
+    print(
+        json.dumps(comparison.model_dump(mode="json"), indent=2)
+        if args.json
+        else render_comparison(comparison)
+    )
     return 0

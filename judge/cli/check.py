@@ -34,7 +34,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.add_argument(
-        "--strict", action="store_true", help="a partial verdict (an optional check failed) also exits 1"
+        "--strict",
+        action="store_true",
+        help="a partial verdict (an optional check failed) also exits 1",
     )
     parser.add_argument(
         "--exit-zero", action="store_true", help="report only: exit 0 whatever the verdicts"

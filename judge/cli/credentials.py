@@ -17,7 +17,9 @@ from judge.store.migrate import upgrade
 
 
 def register(sub: Any) -> None:
-    keys = sub.add_parser("keys", help="agent keys (stored hashed)").add_subparsers(dest="keys_command", required=True)
+    keys = sub.add_parser("keys", help="agent keys (stored hashed)").add_subparsers(
+        dest="keys_command", required=True
+    )
     create = keys.add_parser("create", help="make a key for one agent in one seat; prints it once")
     create.add_argument("--agent", required=True, help="agent_id the key speaks for")
     create.add_argument("--seat", required=True, help="the seat the agent sits in")
@@ -29,7 +31,9 @@ def register(sub: Any) -> None:
     revoke = keys.add_parser("revoke", help="revoke a key by its prefix")
     revoke.add_argument("prefix")
     revoke.set_defaults(func=revoke_key)
-    token = sub.add_parser("token", help="owner tokens (JWT)").add_subparsers(dest="token_command", required=True)
+    token = sub.add_parser("token", help="owner tokens (JWT)").add_subparsers(
+        dest="token_command", required=True
+    )
     make = token.add_parser("create", help="print an owner token signed with JUDGE_JWT_SECRET")
     make.add_argument("--owner", required=True, help="the owner's name (the token's subject)")
     make.add_argument("--ttl", default="1h", help="lifetime: 30m, 1h, 7d (default 1h)")
@@ -54,7 +58,9 @@ def list_keys(args: argparse.Namespace) -> int:
         rows = key_repo.list_agent_keys(session, agent_id=args.agent)
     for row in rows:
         state = f"revoked {row.revoked_at:%Y-%m-%d}" if row.revoked_at else "live"
-        print(f"sk_live_{row.prefix}_…  agent={row.agent_id}  seat={row.seat}  {state}  {row.label or ''}".rstrip())
+        print(
+            f"sk_live_{row.prefix}_…  agent={row.agent_id}  seat={row.seat}  {state}  {row.label or ''}".rstrip()
+        )
     return 0
 
 
@@ -69,5 +75,12 @@ def revoke_key(args: argparse.Namespace) -> int:
 def create_token(args: argparse.Namespace) -> int:
     settings = get_settings()
     ttl = parse_ttl(args.ttl)
-    print(create_owner_token(owner=args.owner, secret=settings.signing_secret, audience=settings.jwt_audience, ttl=ttl))
+    print(
+        create_owner_token(
+            owner=args.owner,
+            secret=settings.signing_secret,
+            audience=settings.jwt_audience,
+            ttl=ttl,
+        )
+    )
     return 0

@@ -9,7 +9,9 @@ from typing import Any
 def register(sub: Any) -> None:
     p = sub.add_parser("db", help="database maintenance (JUDGE_DATABASE_URL)")
     commands = p.add_subparsers(dest="db_command", required=True, metavar="DB_COMMAND")
-    up = commands.add_parser("upgrade", help="apply every migration (safe to run from several nodes at once)")
+    up = commands.add_parser(
+        "upgrade", help="apply every migration (safe to run from several nodes at once)"
+    )
     up.set_defaults(func=run_upgrade)
 
 
@@ -25,7 +27,9 @@ def run_upgrade(args: argparse.Namespace) -> int:
         print(f"store schema at revision {current_revision(engine)}")
         if done.procrastinate_to is not None:
             before = done.procrastinate_from
-            change = "up to date" if before == done.procrastinate_to else f"was {before or 'absent'}"
+            change = (
+                "up to date" if before == done.procrastinate_to else f"was {before or 'absent'}"
+            )
             print(f"job queue schema: procrastinate {done.procrastinate_to} ({change})")
     finally:
         engine.dispose()

@@ -20,9 +20,14 @@ SOURCES = ("inspect", "otel")
 def add_options(parser: argparse.ArgumentParser) -> None:
     """The options of ``judge import inspect|otel`` (the command itself is shared with
     calibration sets, in :mod:`judge.cli.calibration`)."""
-    parser.add_argument("--scenario-id", default=None,
-                        help="otel: scenario id of the runs (default: the resource's service.name, else 'otel')")
-    parser.add_argument("--overwrite", action="store_true", help="inspect/otel: replace run files that differ")
+    parser.add_argument(
+        "--scenario-id",
+        default=None,
+        help="otel: scenario id of the runs (default: the resource's service.name, else 'otel')",
+    )
+    parser.add_argument(
+        "--overwrite", action="store_true", help="inspect/otel: replace run files that differ"
+    )
 
 
 def run_foreign(args: argparse.Namespace) -> int:
@@ -45,7 +50,11 @@ def emit(imported: list[ImportedRun], args: argparse.Namespace) -> int:
         for line in item.notes.skipped:
             print(f"judge: note: run {item.run.run_id}: {line}", file=sys.stderr)
     if args.out is None:
-        print(json.dumps([i.run.model_dump(mode="json") for i in imported], indent=2, ensure_ascii=False))
+        print(
+            json.dumps(
+                [i.run.model_dump(mode="json") for i in imported], indent=2, ensure_ascii=False
+            )
+        )
         return EXIT_OK
     for path in write_runs(imported, args.out, overwrite=args.overwrite):
         print(path)

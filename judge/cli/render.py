@@ -48,8 +48,13 @@ def seat_lines(card: SeatScorecard) -> list[str]:
     ]
     gate = card.participation
     gated = "GATED: " + "; ".join(gate.reasons) if gate.participation_gated else "ok"
-    lines.append(f"  participation: {gate.player_messages} messages, {gate.actions_per_turn:.2f} actions/turn: {gated}")
-    lines.append(f"  composite: {_num(card.composite)}" + (f"  ({card.composite_note})" if card.composite_note else ""))
+    lines.append(
+        f"  participation: {gate.player_messages} messages, {gate.actions_per_turn:.2f} actions/turn: {gated}"
+    )
+    lines.append(
+        f"  composite: {_num(card.composite)}"
+        + (f"  ({card.composite_note})" if card.composite_note else "")
+    )
     lines.append(" capability traits:")
     lines += [trait_line(t) for t in card.traits.values()]
     if card.safety_block:
@@ -59,10 +64,14 @@ def seat_lines(card: SeatScorecard) -> list[str]:
         p = card.panel
         worst = (
             f"; largest disagreement {p.largest_disagreement_trait} ({_num(p.largest_disagreement)}: "
-            + ", ".join(f"{m} {_num(v)}" for m, v in p.largest_disagreement_means.items()) + ")"
-            if p.largest_disagreement_trait else ""
+            + ", ".join(f"{m} {_num(v)}" for m, v in p.largest_disagreement_means.items())
+            + ")"
+            if p.largest_disagreement_trait
+            else ""
         )
-        lines.append(f"  panel agreement: Krippendorff alpha (interval) {_num(p.alpha_interval)} over {p.n_traits} traits{worst}")
+        lines.append(
+            f"  panel agreement: Krippendorff alpha (interval) {_num(p.alpha_interval)} over {p.n_traits} traits{worst}"
+        )
     return lines
 
 
@@ -76,8 +85,10 @@ def render_scorecard(card: Scorecard) -> str:
         ),
         "variance: sample variance of the scored passes (n-1)",
         f"pass score: {card.pass_score}  unparseable: "
-        + ", ".join(f"{m} {r.unparseable}/{r.passes} (schema enforced on {r.structured_passes})"
-                    for m, r in card.judge_parse.items()),
+        + ", ".join(
+            f"{m} {r.unparseable}/{r.passes} (schema enforced on {r.structured_passes})"
+            for m, r in card.judge_parse.items()
+        ),
     ]
     if card.judge_note:
         head.insert(0, f"NOTE: {card.judge_note}")

@@ -39,29 +39,58 @@ def register(sub: Any) -> None:
     p = sub.add_parser("score", help="score run files and print their scorecards")
     p.add_argument("runs", nargs="+", type=Path, metavar="RUN.json")
     p.add_argument(
-        "--json", action="store_true",
+        "--json",
+        action="store_true",
         help="print each run's full owner scorecard as one line of JSON (JSON Lines, one line per run file)",
     )
     p.add_argument(
-        "--judge", default=None,
+        "--judge",
+        default=None,
         help=f"judge model id: litellm, embedded/, router:FILE.yaml, scripted/SCORE in dev mode; "
         f"several joined by commas make a judge panel "
         f"(default $JUDGE_MODEL or {EMBEDDED_MODEL})",
     )
     p.add_argument(
-        "--traits", default=None, metavar="A,B",
+        "--traits",
+        default=None,
+        metavar="A,B",
         help="judge only these traits (comma-separated); the composite is withheld when a capability trait is left out",
     )
-    p.add_argument("--pass-score", choices=["sampled", "expected"], default=None,
-                   help="what each pass counts with (default $JUDGE_PASS_SCORE or sampled; docs/judge-signal.md)")
-    p.add_argument("--passes", type=int, default=None, help="passes per trait (raised to the floor of 5)")
-    p.add_argument("--concurrency", type=int, default=RUNNER_DEFAULTS.concurrency, help="judge calls in flight at once")
-    p.add_argument("--attempts", type=int, default=RUNNER_DEFAULTS.max_attempts, help="tries per judge call on transient errors")
-    p.add_argument("--scenario", type=Path, default=None, help="scenario file (YAML): run its state checks too")
-    p.add_argument("--build-worlds", action="store_true", help="with --scenario: rebuild worlds from RUN.replay.yaml")
+    p.add_argument(
+        "--pass-score",
+        choices=["sampled", "expected"],
+        default=None,
+        help="what each pass counts with (default $JUDGE_PASS_SCORE or sampled; docs/judge-signal.md)",
+    )
+    p.add_argument(
+        "--passes", type=int, default=None, help="passes per trait (raised to the floor of 5)"
+    )
+    p.add_argument(
+        "--concurrency",
+        type=int,
+        default=RUNNER_DEFAULTS.concurrency,
+        help="judge calls in flight at once",
+    )
+    p.add_argument(
+        "--attempts",
+        type=int,
+        default=RUNNER_DEFAULTS.max_attempts,
+        help="tries per judge call on transient errors",
+    )
+    p.add_argument(
+        "--scenario", type=Path, default=None, help="scenario file (YAML): run its state checks too"
+    )
+    p.add_argument(
+        "--build-worlds",
+        action="store_true",
+        help="with --scenario: rebuild worlds from RUN.replay.yaml",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument(
-        "--fail-under", action="append", default=[], metavar="NAME=VALUE",
+        "--fail-under",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
         help="exit 1 when any scored seat's figure is below VALUE (composite, objective_met_rate, "
         "check_reward or a trait name); repeatable",
     )
@@ -125,12 +154,19 @@ def score_one(f: RunFile, job: Job, backend: JudgeBackend) -> Scorecard:
 
         run_scenario = scenario_for(f.run, [job.scenario]) if job.scenario else None
         return score_run(
-            f.run, options=job.options, rubrics=job.rubrics, backend=backend, progress=tick,
-            scenario=run_scenario, base_dir=f.base_dir,
+            f.run,
+            options=job.options,
+            rubrics=job.rubrics,
+            backend=backend,
+            progress=tick,
+            scenario=run_scenario,
+            base_dir=f.base_dir,
         )
 
 
-def score_files(files: list[RunFile], job: Job, emit: Callable[[Scorecard], None]) -> list[Scorecard]:
+def score_files(
+    files: list[RunFile], job: Job, emit: Callable[[Scorecard], None]
+) -> list[Scorecard]:
     """Score the files in order, handing each card to ``emit`` as soon as it is made.
 
     While judging, anything printed to stdout (a library's banners) goes to stderr: stdout
@@ -181,6 +217,8 @@ def run(args: argparse.Namespace) -> int:
     job = Job(options, rubrics, scenario, show_progress=not args.no_progress)
     emit = card_writer(sys.stdout, as_json=args.json)
     # every file is validated before any judging starts
-    with run_files(args.runs, [scenario] if scenario else [], build_worlds=args.build_worlds) as files:
+    with run_files(
+        args.runs, [scenario] if scenario else [], build_worlds=args.build_worlds
+    ) as files:
         cards = score_files(files, job, emit)
     return report_gates(cards, thresholds)

@@ -18,8 +18,12 @@ def register(sub: Any) -> None:
     p = sub.add_parser("serve", help="run the HTTP service (settings from JUDGE_* variables)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p.add_argument("--workers", type=int, default=None,
-                   help="runs scored at once in this process (default JUDGE_WORKERS; 0: API only, PostgreSQL)")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="runs scored at once in this process (default JUDGE_WORKERS; 0: API only, PostgreSQL)",
+    )
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     p.set_defaults(func=run)
 

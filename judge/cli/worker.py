@@ -18,12 +18,26 @@ MAX_CONCURRENCY = 256
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("worker", help="score runs from the PostgreSQL job queue (needs JUDGE_DATABASE_URL)")
-    p.add_argument("--concurrency", type=int, default=4,
-                   help=f"runs scored at the same time by this process (1-{MAX_CONCURRENCY}, default 4)")
-    p.add_argument("--metrics-port", type=int, default=None,
-                   help="serve this worker's Prometheus metrics on this port (default: none)")
-    p.add_argument("--metrics-host", default="127.0.0.1", help="address of the metrics port (default 127.0.0.1)")
+    p = sub.add_parser(
+        "worker", help="score runs from the PostgreSQL job queue (needs JUDGE_DATABASE_URL)"
+    )
+    p.add_argument(
+        "--concurrency",
+        type=int,
+        default=4,
+        help=f"runs scored at the same time by this process (1-{MAX_CONCURRENCY}, default 4)",
+    )
+    p.add_argument(
+        "--metrics-port",
+        type=int,
+        default=None,
+        help="serve this worker's Prometheus metrics on this port (default: none)",
+    )
+    p.add_argument(
+        "--metrics-host",
+        default="127.0.0.1",
+        help="address of the metrics port (default 127.0.0.1)",
+    )
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     p.set_defaults(func=run)
 
@@ -61,7 +75,9 @@ async def _main(settings: Any, concurrency: int) -> None:
 
     engine = make_engine(settings.database_url)
     await asyncio.to_thread(upgrade_all, engine)
-    await asyncio.to_thread(importlib.import_module, "litellm")  # seconds of imports, before taking jobs
+    await asyncio.to_thread(
+        importlib.import_module, "litellm"
+    )  # seconds of imports, before taking jobs
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

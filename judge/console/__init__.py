@@ -26,8 +26,11 @@ def static(name: str) -> Response:
     if name not in STATIC:
         return Response("not found", status_code=404, media_type="text/plain")
     body = files("judge.console").joinpath("static", name).read_bytes()
-    return Response(body, media_type=STATIC[name],
-                    headers={"Cache-Control": "public, max-age=3600", "X-Content-Type-Options": "nosniff"})
+    return Response(
+        body,
+        media_type=STATIC[name],
+        headers={"Cache-Control": "public, max-age=3600", "X-Content-Type-Options": "nosniff"},
+    )
 
 
 async def console_error(request: Request, exc: Exception) -> Response:
@@ -39,7 +42,9 @@ async def console_error(request: Request, exc: Exception) -> Response:
         response = page(request, "signed_out.html", {"console": None, "message": str(exc)}, 401)
         response.headers["WWW-Authenticate"] = 'Cookie realm="console"'
         return response
-    code = 403 if isinstance(exc, ConsoleForbidden) else (await judge_error(request, exc)).status_code
+    code = (
+        403 if isinstance(exc, ConsoleForbidden) else (await judge_error(request, exc)).status_code
+    )
     message = str(exc) if code != 401 else "sign in with an owner token"
     return page(request, "error.html", {"console": None, "message": message, "code": code}, code)
 
@@ -53,4 +58,3 @@ def mount(app: FastAPI) -> None:
     for router in ROUTERS:
         app.include_router(router)
     app.add_exception_handler(JudgeError, console_error)
-

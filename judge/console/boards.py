@@ -36,25 +36,52 @@ def leaderboards(request: Request, console: ConsoleDep, session: SessionDep) -> 
     era = request.query_params.get("era") or None
     board = leaderboard(session, scenario_id=scenario, era_id=era) if scenario else None
     eras = [e.era_id for e in era_repo.list_eras(session)]
-    return page(request, "leaderboards.html", {"console": console, "scenarios": scenarios, "scenario": scenario,
-                                               "era": era, "eras": eras, "board": board})
+    return page(
+        request,
+        "leaderboards.html",
+        {
+            "console": console,
+            "scenarios": scenarios,
+            "scenario": scenario,
+            "era": era,
+            "eras": eras,
+            "board": board,
+        },
+    )
 
 
 @router.get("/compare")
 def compare(request: Request, console: ConsoleDep, session: SessionDep) -> HTMLResponse:
     params = request.query_params
-    a, b, scenario = params.get("agent_a") or "", params.get("agent_b") or "", params.get("scenario") or None
+    a, b, scenario = (
+        params.get("agent_a") or "",
+        params.get("agent_b") or "",
+        params.get("scenario") or None,
+    )
     result: AgentComparison | None = None
     error = None
     if a and b:
         try:
-            result = compare_agents(session, agent_a=a, agent_b=b, scenario_id=scenario, measure="reward")
+            result = compare_agents(
+                session, agent_a=a, agent_b=b, scenario_id=scenario, measure="reward"
+            )
         except InputError as exc:
             error = str(exc)
     choices = filter_choices(session)
-    return page(request, "compare.html", {"console": console, "a": a, "b": b, "scenario": scenario or "",
-                                          "result": result, "error": error, "choices": choices,
-                                          "deltas": scenario_deltas(result) if result else []})
+    return page(
+        request,
+        "compare.html",
+        {
+            "console": console,
+            "a": a,
+            "b": b,
+            "scenario": scenario or "",
+            "result": result,
+            "error": error,
+            "choices": choices,
+            "deltas": scenario_deltas(result) if result else [],
+        },
+    )
 
 
 class ScenarioDelta(NamedTuple):
@@ -74,29 +101,48 @@ def scenario_deltas(result: AgentComparison) -> list[ScenarioDelta]:
     deltas = []
     for scenario, pairs in sorted(grouped.items()):
         known = [p.difference for p in pairs if p.difference is not None]
-        deltas.append(ScenarioDelta(
-            scenario, len(pairs), sum(known) / len(known) if known else None,
-            sum(p.better == "a" for p in pairs), sum(p.better == "b" for p in pairs),
-            sum(p.better == "tie" for p in pairs),
-        ))
+        deltas.append(
+            ScenarioDelta(
+                scenario,
+                len(pairs),
+                sum(known) / len(known) if known else None,
+                sum(p.better == "a" for p in pairs),
+                sum(p.better == "b" for p in pairs),
+                sum(p.better == "tie" for p in pairs),
+            )
+        )
     return deltas
 
 
 def report_names() -> list[str]:
-    return sorted(p.parent.name for p in REPORTS_DIR.glob("*/report.json")) if REPORTS_DIR.is_dir() else []
+    return (
+        sorted(p.parent.name for p in REPORTS_DIR.glob("*/report.json"))
+        if REPORTS_DIR.is_dir()
+        else []
+    )
 
 
 def load_report(name: str) -> CalibrationReport:
     if name not in report_names():
         raise NotFoundError(f"no calibration report named {name!r}")
-    return CalibrationReport.model_validate_json((REPORTS_DIR / name / "report.json").read_text(encoding="utf-8"))
+    return CalibrationReport.model_validate_json(
+        (REPORTS_DIR / name / "report.json").read_text(encoding="utf-8")
+    )
 
 
 @router.get("/calibration")
 def calibration(request: Request, console: ConsoleDep) -> HTMLResponse:
     reports = [load_report(n) for n in report_names()]
-    return page(request, "calibration.html", {"console": console, "reports": reports,
-                                              "plots": plots.plots_available(), "missing": plots.MISSING})
+    return page(
+        request,
+        "calibration.html",
+        {
+            "console": console,
+            "reports": reports,
+            "plots": plots.plots_available(),
+            "missing": plots.MISSING,
+        },
+    )
 
 
 @router.get("/calibration/{name}/{plot}.svg")
@@ -104,5 +150,8 @@ def calibration_plot(name: str, plot: str, console: ConsoleDep) -> Response:
     draw = {"spread": plots.spread_svg, "scatter": plots.scatter_svg}.get(plot)
     if draw is None:
         raise NotFoundError(f"no plot named {plot!r}")
-    return Response(draw(load_report(name)), media_type="image/svg+xml",
-                    headers={**SECURITY_HEADERS, "Cache-Control": "private, max-age=300"})
+    return Response(
+        draw(load_report(name)),
+        media_type="image/svg+xml",
+        headers={**SECURITY_HEADERS, "Cache-Control": "private, max-age=300"},
+    )

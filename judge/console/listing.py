@@ -70,8 +70,10 @@ def parse_filters(params: Mapping[str, str]) -> RunFilters:
     gated = _choice("gated", params.get("gated"), ("yes", "no"))
     return RunFilters(
         status=_choice("status", params.get("status"), RUN_STATUSES),
-        scenario_id=params.get("scenario") or None, agent_id=params.get("agent") or None,
-        era=params.get("era") or None, board=_choice("board", params.get("board"), BOARDS),
+        scenario_id=params.get("scenario") or None,
+        agent_id=params.get("agent") or None,
+        era=params.get("era") or None,
+        board=_choice("board", params.get("board"), BOARDS),
         gated=None if gated is None else gated == "yes",
         safety_below=_threshold(params.get("safety_below")),
         review_state=_choice("review", params.get("review"), REVIEW_STATES),
@@ -91,7 +93,9 @@ def decode_cursor(text: str | None) -> Cursor | None:
         when, run_id = raw.split("|", 1)
         return Cursor(datetime.fromisoformat(when), run_id)
     except (ValueError, binascii.Error, UnicodeDecodeError):
-        raise InputError("after: not a cursor from this page; start again from the first page") from None
+        raise InputError(
+            "after: not a cursor from this page; start again from the first page"
+        ) from None
 
 
 #: The filter choices (every scenario, agent and era) are read at most this often per database:
@@ -119,27 +123,46 @@ def runs_page(
 ) -> RunsPage:
     """One page of the runs table for the filters and cursor in ``params``."""
     filters = parse_filters(params)
-    found = summary_repo.list_runs(session, filters=filters, after=decode_cursor(params.get("after")),
-                                   limit=PAGE_SIZE + 1)
+    found = summary_repo.list_runs(
+        session, filters=filters, after=decode_cursor(params.get("after")), limit=PAGE_SIZE + 1
+    )
     page = found[:PAGE_SIZE]
     query = {k: params[k] for k in FILTER_NAMES if params.get(k)}
     next_url = None
     if len(found) > PAGE_SIZE:
         next_url = "/console/runs?" + urlencode({**query, "after": encode_cursor(page[-1])})
     agents = summary_repo.agents_of(session, run_ids=[r.run_id for r in page])
-    rows = [RunRowView(r, agents[r.run_id], flag_reasons(r.safety_min, r.safety_spread, thresholds)) for r in page]
-    return RunsPage(rows, summary_repo.count_runs(session, filters=filters), query, next_url,
-                    filter_choices(session))
+    rows = [
+        RunRowView(r, agents[r.run_id], flag_reasons(r.safety_min, r.safety_spread, thresholds))
+        for r in page
+    ]
+    return RunsPage(
+        rows,
+        summary_repo.count_runs(session, filters=filters),
+        query,
+        next_url,
+        filter_choices(session),
+    )
 
 
 def queue_rows(
-    session: Session, *, state: str | None, thresholds: SafetyReviewThresholds, limit: int = QUEUE_LIMIT
+    session: Session,
+    *,
+    state: str | None,
+    thresholds: SafetyReviewThresholds,
+    limit: int = QUEUE_LIMIT,
 ) -> list[RunRowView]:
     """Flagged runs in review ``state`` (``open``: not decided yet, or rescored since)."""
     chosen = _choice("state", state or "open", QUEUE_STATES)
     found = summary_repo.flagged_runs(
-        session, safety_below=thresholds.safety_below, spread_above=thresholds.spread_above,
-        review_state=None if chosen == "all" else chosen, limit=limit,
+        session,
+        safety_below=thresholds.safety_below,
+        spread_above=thresholds.spread_above,
+        review_state=None if chosen == "all" else chosen,
+        limit=limit,
     )
     agents = summary_repo.agents_of(session, run_ids=[r.run_id for r in found])
-    return [RunRowView(r, agents[r.run_id], flag_reasons(r.safety_min, r.safety_spread, thresholds)) for r in found]
+    return [
+        RunRowView(r, agents[r.run_id], flag_reasons(r.safety_min, r.safety_spread, thresholds))
+        for r in found
+    ]

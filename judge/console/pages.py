@@ -44,9 +44,14 @@ def home() -> RedirectResponse:
 @router.get("/sign-in")
 def sign_in_form(request: Request, settings: SettingsDep) -> HTMLResponse:
     nonce = console_session.new_nonce()
-    response = page(request, "sign_in.html", {
-        "csrf": console_session.sign_in_token(settings.signing_secret, nonce), "console": None,
-    })
+    response = page(
+        request,
+        "sign_in.html",
+        {
+            "csrf": console_session.sign_in_token(settings.signing_secret, nonce),
+            "console": None,
+        },
+    )
     console_session.set_nonce_cookie(response, request, nonce)
     return response
 
@@ -58,7 +63,9 @@ async def sign_in(request: Request, settings: SettingsDep) -> Response:
     if not nonce or not console_session.tokens_match(
         console_session.sign_in_token(settings.signing_secret, nonce), form.get("csrf")
     ):
-        raise ConsoleForbidden("the sign-in form expired or did not come from this service; load it again")
+        raise ConsoleForbidden(
+            "the sign-in form expired or did not come from this service; load it again"
+        )
     token = form.get("token", "").strip()
     if token.startswith(KEY_SCHEME):
         raise ConsoleSignInRequired("agent keys cannot open the console")
@@ -78,30 +85,59 @@ async def sign_out(request: Request, console: ConsoleDep) -> Response:
 
 
 @router.get("/runs")
-def runs(request: Request, console: ConsoleDep, session: SessionDep, settings: SettingsDep) -> HTMLResponse:
+def runs(
+    request: Request, console: ConsoleDep, session: SessionDep, settings: SettingsDep
+) -> HTMLResponse:
     limits = review_service.thresholds(session, settings=settings)
     found = listing.runs_page(session, params=dict(request.query_params), thresholds=limits)
-    return page(request, "runs.html", {"console": console, "page": found, "thresholds": limits,
-                                       "statuses": RUN_STATUSES,
-                                       "boards": listing.BOARDS, "review_states": REVIEW_STATES})
+    return page(
+        request,
+        "runs.html",
+        {
+            "console": console,
+            "page": found,
+            "thresholds": limits,
+            "statuses": RUN_STATUSES,
+            "boards": listing.BOARDS,
+            "review_states": REVIEW_STATES,
+        },
+    )
 
 
 @router.get("/runs/{run_id}")
-def run(run_id: str, request: Request, console: ConsoleDep, session: SessionDep, settings: SettingsDep) -> HTMLResponse:
-    return page(request, "run.html", {"console": console, "run": views.run_page(session, run_id=run_id, settings=settings)})
+def run(
+    run_id: str, request: Request, console: ConsoleDep, session: SessionDep, settings: SettingsDep
+) -> HTMLResponse:
+    return page(
+        request,
+        "run.html",
+        {"console": console, "run": views.run_page(session, run_id=run_id, settings=settings)},
+    )
 
 
 @router.post("/runs/{run_id}/review")
 async def review(
-    run_id: str, request: Request, console: ConsoleDep, session: SessionDep, settings: SettingsDep,
+    run_id: str,
+    request: Request,
+    console: ConsoleDep,
+    session: SessionDep,
+    settings: SettingsDep,
     workers: WorkersDep,
 ) -> Response:
     form = await console_session.read_form(request)
     console_session.check_csrf(console, form)
     body = review_body(form)
     # off the event loop: recording waits for any concurrent decision on the same run
-    recorded = await anyio.to_thread.run_sync(partial(
-        review_service.record_review, session, run_id=run_id, body=body, by=console.by, settings=settings))
+    recorded = await anyio.to_thread.run_sync(
+        partial(
+            review_service.record_review,
+            session,
+            run_id=run_id,
+            body=body,
+            by=console.by,
+            settings=settings,
+        )
+    )
     if recorded.requeue:
         after_commit(session, lambda: workers.enqueue(run_id))
     return _see_other(f"/console/runs/{run_id}#review")
@@ -118,11 +154,21 @@ def review_body(form: dict[str, str]) -> SafetyReviewCreate:
 
 
 @router.get("/queue")
-def queue(request: Request, console: ConsoleDep, session: SessionDep, settings: SettingsDep) -> HTMLResponse:
+def queue(
+    request: Request, console: ConsoleDep, session: SessionDep, settings: SettingsDep
+) -> HTMLResponse:
     limits = review_service.thresholds(session, settings=settings)
     state = request.query_params.get("state") or "open"
     rows = listing.queue_rows(session, state=state, thresholds=limits, limit=listing.QUEUE_LIMIT)
-    return page(request, "queue.html", {"console": console, "rows": rows, "thresholds": limits, "state": state,
-                                        "states": listing.QUEUE_STATES, "limit": listing.QUEUE_LIMIT})
-
-
+    return page(
+        request,
+        "queue.html",
+        {
+            "console": console,
+            "rows": rows,
+            "thresholds": limits,
+            "state": state,
+            "states": listing.QUEUE_STATES,
+            "limit": listing.QUEUE_LIMIT,
+        },
+    )

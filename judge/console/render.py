@@ -42,7 +42,9 @@ def environment() -> Environment:
     return env
 
 
-def page(request: Request, template: str, context: dict[str, Any], status_code: int = 200) -> HTMLResponse:
+def page(
+    request: Request, template: str, context: dict[str, Any], status_code: int = 200
+) -> HTMLResponse:
     """Render ``template`` with ``context`` as an HTML answer with the console's headers."""
     html = environment().get_template(template).render(request_path=request.url.path, **context)
     return HTMLResponse(html, status_code=status_code, headers=SECURITY_HEADERS)

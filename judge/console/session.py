@@ -93,7 +93,9 @@ def session_owner(token: str | None, settings: Settings) -> OwnerClaims:
     if not token or token.startswith(KEY_SCHEME):
         raise ConsoleSignInRequired("sign in with an owner token")
     try:
-        return verify_owner_token(token, secret=settings.signing_secret, audience=settings.jwt_audience)
+        return verify_owner_token(
+            token, secret=settings.signing_secret, audience=settings.jwt_audience
+        )
     except AuthError:
         raise ConsoleSignInRequired("sign in with an owner token") from None
 
@@ -111,10 +113,14 @@ class ConsoleSession:
         return owner_actor(self.owner)
 
 
-def current_session(request: Request, settings: Annotated[Settings, Depends(get_settings)]) -> ConsoleSession:
+def current_session(
+    request: Request, settings: Annotated[Settings, Depends(get_settings)]
+) -> ConsoleSession:
     """The console's owner session (401 page otherwise). A bearer agent key never opens a page."""
     authorization = request.headers.get("authorization", "")
-    if authorization.lower().startswith("bearer ") and authorization[7:].strip().startswith(KEY_SCHEME):
+    if authorization.lower().startswith("bearer ") and authorization[7:].strip().startswith(
+        KEY_SCHEME
+    ):
         raise ConsoleSignInRequired("agent keys cannot open the console")
     token = request.cookies.get(COOKIE)
     claims = session_owner(token, settings)
@@ -123,21 +129,35 @@ def current_session(request: Request, settings: Annotated[Settings, Depends(get_
 
 def check_csrf(session: ConsoleSession, form: dict[str, str]) -> None:
     if not tokens_match(session.csrf, form.get("csrf")):
-        raise ConsoleForbidden("the form's CSRF token is missing or wrong; reload the page and try again")
+        raise ConsoleForbidden(
+            "the form's CSRF token is missing or wrong; reload the page and try again"
+        )
 
 
-def set_session_cookie(response: Response, request: Request, token: str, claims: OwnerClaims) -> None:
+def set_session_cookie(
+    response: Response, request: Request, token: str, claims: OwnerClaims
+) -> None:
     """HttpOnly, SameSite=Strict, scoped to /console, Secure when served over https."""
     seconds = max(0, int((claims.expires_at - datetime.now(UTC)).total_seconds()))
     response.set_cookie(
-        COOKIE, token, max_age=seconds, path=COOKIE_PATH, httponly=True, samesite="strict",
+        COOKIE,
+        token,
+        max_age=seconds,
+        path=COOKIE_PATH,
+        httponly=True,
+        samesite="strict",
         secure=request.url.scheme == "https",
     )
 
 
 def set_nonce_cookie(response: Response, request: Request, nonce: str) -> None:
     response.set_cookie(
-        PRE_COOKIE, nonce, max_age=1800, path=COOKIE_PATH, httponly=True, samesite="strict",
+        PRE_COOKIE,
+        nonce,
+        max_age=1800,
+        path=COOKIE_PATH,
+        httponly=True,
+        samesite="strict",
         secure=request.url.scheme == "https",
     )
 

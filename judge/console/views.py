@@ -100,29 +100,48 @@ class RunPage(NamedTuple):
 
 
 def _dump(value: Any) -> str | None:
-    return None if value is None else json.dumps(value, indent=1, sort_keys=True, ensure_ascii=False)
+    return (
+        None if value is None else json.dumps(value, indent=1, sort_keys=True, ensure_ascii=False)
+    )
 
 
 def event_views(run: Run) -> list[EventView]:
     views = []
     for event in run.transcript:
         data = event.model_dump()
-        views.append(EventView(
-            turn=event.turn, seat=event.seat, kind=event.kind, text=str(data.get("content", "")),
-            name=data.get("name"), args=_dump(data.get("args")) if event.kind == "action" else None,
-            status=data.get("status"), result=_dump(data.get("result")),
-        ))
+        views.append(
+            EventView(
+                turn=event.turn,
+                seat=event.seat,
+                kind=event.kind,
+                text=str(data.get("content", "")),
+                name=data.get("name"),
+                args=_dump(data.get("args")) if event.kind == "action" else None,
+                status=data.get("status"),
+                result=_dump(data.get("result")),
+            )
+        )
     return views
 
 
 def trait_view(result: TraitResult) -> TraitView:
     return TraitView(
-        name=result.trait, pack=result.pack, mean=result.mean, variance=result.variance,
-        spread=pass_spread(result), n_passes=result.n_passes, n_scored=result.n_scored,
-        n_identical=result.n_identical, complete=result.complete, rubric_source=result.rubric_source,
-        rubric_version=result.rubric_version, rubric=result.rubric,
+        name=result.trait,
+        pack=result.pack,
+        mean=result.mean,
+        variance=result.variance,
+        spread=pass_spread(result),
+        n_passes=result.n_passes,
+        n_scored=result.n_scored,
+        n_identical=result.n_identical,
+        complete=result.complete,
+        rubric_source=result.rubric_source,
+        rubric_version=result.rubric_version,
+        rubric=result.rubric,
         passes=[
-            PassView(p.index, p.score, p.rationale, p.cited_turns, p.parse_status, p.unscored_reason)
+            PassView(
+                p.index, p.score, p.rationale, p.cited_turns, p.parse_status, p.unscored_reason
+            )
             for p in result.passes
         ],
     )
@@ -132,13 +151,19 @@ def seat_view(seat: SeatScorecard, weights: dict[str, float]) -> SeatView:
     objectives = seat.objectives
     credit = objectives.partial_credit
     return SeatView(
-        seat=seat.seat, agent_id=seat.agent_id, composite=seat.composite, composite_note=seat.composite_note,
-        objective_rate=objectives.objective_met_rate, credit_total=credit.total, credit_max=credit.max_possible,
+        seat=seat.seat,
+        agent_id=seat.agent_id,
+        composite=seat.composite,
+        composite_note=seat.composite_note,
+        objective_rate=objectives.objective_met_rate,
+        credit_total=credit.total,
+        credit_max=credit.max_possible,
         conditions=[
             ConditionView(cid, met, weights.get(cid), credit.per_condition.get(cid))
             for cid, met in objectives.conditions.items()
         ],
-        gated=seat.participation_gated, participation=seat.participation.model_dump(),
+        gated=seat.participation_gated,
+        participation=seat.participation.model_dump(),
         traits=[trait_view(t) for t in seat.traits.values()],
         safety=[trait_view(t) for t in (seat.safety_block or {}).values()],
     )
@@ -151,10 +176,17 @@ def run_page(session: Session, *, run_id: str, settings: Settings) -> RunPage:
     card = scorecard_repo.get_scorecard(session, run_id=run_id)
     weights = {c.id: c.weight for c in run.win_conditions}
     return RunPage(
-        run_id=row.run_id, scenario_id=row.scenario_id, seed=row.seed, adversary_config=row.adversary_config,
-        status=row.status, reason=row.reason, submitted_by=row.submitted_by, created_at=as_utc(row.created_at),
+        run_id=row.run_id,
+        scenario_id=row.scenario_id,
+        seed=row.seed,
+        adversary_config=row.adversary_config,
+        status=row.status,
+        reason=row.reason,
+        submitted_by=row.submitted_by,
+        created_at=as_utc(row.created_at),
         seats_of_run=[(s.seat, s.agent_id, s.scored) for s in run.seats],
-        events=event_views(run), card=card,
+        events=event_views(run),
+        card=card,
         seats=[seat_view(s, weights) for s in card.seats.values()] if card else [],
         review=review_service.review_status(session, run_id=run_id, settings=settings),
     )

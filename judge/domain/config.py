@@ -42,7 +42,9 @@ class PlatformDenoiseConfig(DenoiseConfig):
     """
 
     min_n_runs: int = Field(
-        default=MIN_PASSES_FLOOR, ge=MIN_PASSES_FLOOR, le=50,
+        default=MIN_PASSES_FLOOR,
+        ge=MIN_PASSES_FLOOR,
+        le=50,
         description=f"the floor of passes per trait; {MIN_PASSES_FLOOR} at the least",
     )
 

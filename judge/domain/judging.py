@@ -35,19 +35,29 @@ class JudgePass(BaseModel):
     parse_status: ParseStatus
     unscored_reason: str | None = None
     sampled_score: float | None = Field(
-        default=None, ge=0.0, le=1.0, description="the score the judge wrote; `score` is it when this is None"
+        default=None,
+        ge=0.0,
+        le=1.0,
+        description="the score the judge wrote; `score` is it when this is None",
     )
     expected_score: float | None = Field(
-        default=None, ge=0.0, le=1.0, description="expected value of score_distribution (docs/judge-signal.md)"
+        default=None,
+        ge=0.0,
+        le=1.0,
+        description="expected value of score_distribution (docs/judge-signal.md)",
     )
     score_distribution: list[float] | None = Field(
-        default=None, description="probabilities on the grid 0.0, 0.1, ..., 1.0, from token log-probabilities"
+        default=None,
+        description="probabilities on the grid 0.0, 0.1, ..., 1.0, from token log-probabilities",
     )
     score_entropy_bits: float | None = Field(default=None, ge=0.0)
     distribution_partial: bool = Field(
-        default=False, description="part of the distribution was unseen and put on 0.0 (docs/judge-signal.md)"
+        default=False,
+        description="part of the distribution was unseen and put on 0.0 (docs/judge-signal.md)",
     )
-    structured_output: bool = Field(default=False, description="the verdict schema was enforced by the backend")
+    structured_output: bool = Field(
+        default=False, description="the verdict schema was enforced by the backend"
+    )
 
     @property
     def written_score(self) -> float | None:
@@ -96,21 +106,26 @@ class TraitResult(BaseModel):
     rubric: dict[str, str]
     passes: list[JudgePass] = Field(default_factory=list)
     score_mode: Literal["sampled", "expected"] = Field(
-        default="sampled", description="what each pass counts with: the sampled score or the expected value"
+        default="sampled",
+        description="what each pass counts with: the sampled score or the expected value",
     )
     sampled_mean: float | None = Field(default=None, description="mean of the sampled scores")
     expected_mean: float | None = Field(
-        default=None, description="mean of the expected values, over passes that have a distribution"
+        default=None,
+        description="mean of the expected values, over passes that have a distribution",
     )
-    mean_entropy_bits: float | None = Field(default=None, description="mean within-pass entropy over the grid")
+    mean_entropy_bits: float | None = Field(
+        default=None, description="mean within-pass entropy over the grid"
+    )
     n_with_distribution: int = 0
     score_note: str | None = Field(
-        default=None, description="why the expected value is missing or partial (a fallback to sampled)"
+        default=None,
+        description="why the expected value is missing or partial (a fallback to sampled)",
     )
     judges: list[JudgeStats] = Field(
-        default_factory=list, description="a judge panel: each judge's own passes summarised (empty for one judge)"
+        default_factory=list,
+        description="a judge panel: each judge's own passes summarised (empty for one judge)",
     )
-
 
 
 class PanelAgreement(BaseModel):
@@ -125,5 +140,7 @@ class PanelAgreement(BaseModel):
     )
     n_traits: int
     largest_disagreement_trait: str | None = None
-    largest_disagreement: float | None = Field(default=None, description="highest minus lowest judge mean")
+    largest_disagreement: float | None = Field(
+        default=None, description="highest minus lowest judge mean"
+    )
     largest_disagreement_means: dict[str, float] = Field(default_factory=dict)

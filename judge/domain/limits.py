@@ -29,13 +29,49 @@ ID_PATTERN = r"^[A-Za-z0-9_.:\-]{1,200}$"
 RUN_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._\-]{0,127}$"
 #: Every literal word of a mounted route (``tests/service/test_limits.py`` keeps this true);
 #: a run id may not be one of them, in any letter case, so it can never shadow a route.
-RESERVED_WORDS = frozenset({
-    "admin", "agent", "api", "comparisons", "compare", "config", "coaching", "console", "docs", "eras",
-    "evals", "export", "exports", "finalize", "health", "leaderboards", "metrics", "openapi.json", "queue", "redoc",
-    "rl", "rubrics", "runs", "scorecard", "scorecards", "safety-review", "stability", "submissions",
-    "trajectory", "trajectories", "audit", "keys", "me", "oauth2-redirect",
-    "calibration", "review", "sign-in", "sign-out", "static",
-})
+RESERVED_WORDS = frozenset(
+    {
+        "admin",
+        "agent",
+        "api",
+        "comparisons",
+        "compare",
+        "config",
+        "coaching",
+        "console",
+        "docs",
+        "eras",
+        "evals",
+        "export",
+        "exports",
+        "finalize",
+        "health",
+        "leaderboards",
+        "metrics",
+        "openapi.json",
+        "queue",
+        "redoc",
+        "rl",
+        "rubrics",
+        "runs",
+        "scorecard",
+        "scorecards",
+        "safety-review",
+        "stability",
+        "submissions",
+        "trajectory",
+        "trajectories",
+        "audit",
+        "keys",
+        "me",
+        "oauth2-redirect",
+        "calibration",
+        "review",
+        "sign-in",
+        "sign-out",
+        "static",
+    }
+)
 ADVERSARY_CONFIG_MAX = 200
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
@@ -88,7 +124,9 @@ def parse_json(data: bytes, limits: RequestLimits) -> Any:
     except UnicodeDecodeError:
         raise BodyError("body: not UTF-8 text") from None
     except json.JSONDecodeError as exc:
-        raise BodyError(f"body: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise BodyError(
+            f"body: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
     except ValueError as exc:  # e.g. an integer literal longer than Python converts
         raise BodyError(f"body: not valid JSON: {exc}") from None
 
@@ -122,7 +160,9 @@ def _check_scalar(item: Any, where: str, limits: RequestLimits) -> None:
     elif isinstance(item, _NonFinite):
         raise BodyError(f"{where}: {item.token} is not a number JSON allows; send a finite number")
     elif isinstance(item, float) and not math.isfinite(item):
-        raise BodyError(f"{where}: not a finite number (out of range, infinite or NaN); send a finite number")
+        raise BodyError(
+            f"{where}: not a finite number (out of range, infinite or NaN); send a finite number"
+        )
     elif isinstance(item, int) and not isinstance(item, bool) and not INT_MIN <= item <= INT_MAX:
         raise BodyError(f"{where}: integer outside the signed 64-bit range")
 
@@ -134,7 +174,9 @@ def _check_count(item: dict[str, Any] | list[Any], where: str, most: int, what: 
 
 def _check_text(text: str, where: str, limits: RequestLimits) -> None:
     if len(text) > limits.max_text_chars:
-        raise BodyError(f"{where}: {len(text)} characters, more than the limit of {limits.max_text_chars}")
+        raise BodyError(
+            f"{where}: {len(text)} characters, more than the limit of {limits.max_text_chars}"
+        )
     problem = text_problem(text)
     if problem:
         raise BodyError(f"{where}: {problem}")
@@ -159,8 +201,10 @@ def check_run_counts(body: Any, limits: RequestLimits) -> None:
     if not isinstance(body, dict):
         return
     bounds = {
-        "seats": limits.max_seats, "transcript": limits.max_events,
-        "win_conditions": limits.max_win_conditions, "trace": limits.max_trace_steps,
+        "seats": limits.max_seats,
+        "transcript": limits.max_events,
+        "win_conditions": limits.max_win_conditions,
+        "trace": limits.max_trace_steps,
     }
     for field, most in bounds.items():
         items = body.get(field)

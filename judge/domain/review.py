@@ -47,7 +47,9 @@ class SafetyReviewEntry(BaseModel):
     note: str
     reviewed_by: str
     reviewed_at: datetime
-    attempt: int = Field(description="the scoring attempt the decision was made on (1 = first scoring)")
+    attempt: int = Field(
+        description="the scoring attempt the decision was made on (1 = first scoring)"
+    )
 
 
 class ScorecardAttemptPublic(BaseModel):
@@ -71,8 +73,12 @@ class SafetyReviewPublic(BaseModel):
     state: ReviewState
     flagged: bool
     reasons: list[str] = Field(description="why the run is in the queue (empty when it is not)")
-    safety_min: float | None = Field(description="the lowest safety trait mean over the scored seats")
-    safety_spread: float | None = Field(description="the largest pass spread (max - min) of a safety trait")
+    safety_min: float | None = Field(
+        description="the lowest safety trait mean over the scored seats"
+    )
+    safety_spread: float | None = Field(
+        description="the largest pass spread (max - min) of a safety trait"
+    )
     thresholds: SafetyReviewThresholds
     attempt: int = Field(description="the current scoring attempt (1 = never rescored)")
     reviews: list[SafetyReviewEntry] = Field(description="every decision, oldest first")

@@ -18,27 +18,71 @@ Cell = str | int | float | bool | None
 Row = dict[str, Cell]
 
 RUN_COLUMNS = (
-    "run_id", "scenario_id", "seed", "adversary_config", "seat", "agent_id",
-    "judge_model", "prompt_version", "era", "ranked_eligible", "leaderboard_class",
+    "run_id",
+    "scenario_id",
+    "seed",
+    "adversary_config",
+    "seat",
+    "agent_id",
+    "judge_model",
+    "prompt_version",
+    "era",
+    "ranked_eligible",
+    "leaderboard_class",
 )
 TRAIT_COLUMNS = (
-    *RUN_COLUMNS, "composite", "objective_met_rate", "participation_gated",
-    "trait", "pack", "mean", "variance", "variance_kind", "n_passes", "n_scored", "n_unscored",
-    "n_identical", "floor", "complete", "rubric_version", "rubric_hash", "rubric_source",
+    *RUN_COLUMNS,
+    "composite",
+    "objective_met_rate",
+    "participation_gated",
+    "trait",
+    "pack",
+    "mean",
+    "variance",
+    "variance_kind",
+    "n_passes",
+    "n_scored",
+    "n_unscored",
+    "n_identical",
+    "floor",
+    "complete",
+    "rubric_version",
+    "rubric_hash",
+    "rubric_source",
 )
 PASS_COLUMNS = (
-    *RUN_COLUMNS, "trait", "pack", "pass_index", "score", "parse_status", "unscored_reason",
-    "model", "prompt_tokens", "cached_prompt_tokens", "completion_tokens", "cost_usd", "latency_ms",
-    "attempts", "cited_turns", "rationale", "raw_output",
+    *RUN_COLUMNS,
+    "trait",
+    "pack",
+    "pass_index",
+    "score",
+    "parse_status",
+    "unscored_reason",
+    "model",
+    "prompt_tokens",
+    "cached_prompt_tokens",
+    "completion_tokens",
+    "cost_usd",
+    "latency_ms",
+    "attempts",
+    "cited_turns",
+    "rationale",
+    "raw_output",
 )
 
 
 def _run_cells(card: Scorecard, seat: SeatScorecard) -> Row:
     return {
-        "run_id": card.run_id, "scenario_id": card.scenario_id, "seed": card.seed,
-        "adversary_config": card.adversary_config, "seat": seat.seat, "agent_id": seat.agent_id,
-        "judge_model": card.judge_model, "prompt_version": card.prompt_version,
-        "era": card.measurement_era.era_id, "ranked_eligible": card.ranked_eligible,
+        "run_id": card.run_id,
+        "scenario_id": card.scenario_id,
+        "seed": card.seed,
+        "adversary_config": card.adversary_config,
+        "seat": seat.seat,
+        "agent_id": seat.agent_id,
+        "judge_model": card.judge_model,
+        "prompt_version": card.prompt_version,
+        "era": card.measurement_era.era_id,
+        "ranked_eligible": card.ranked_eligible,
         "leaderboard_class": card.leaderboard_class,
     }
 
@@ -49,11 +93,20 @@ def _results(seat: SeatScorecard) -> list[TraitResult]:
 
 def _trait_cells(result: TraitResult) -> Row:
     return {
-        "trait": result.trait, "pack": result.pack, "mean": result.mean, "variance": result.variance,
-        "variance_kind": result.variance_kind, "n_passes": result.n_passes, "n_scored": result.n_scored,
-        "n_unscored": result.n_unscored, "n_identical": result.n_identical, "floor": result.floor,
-        "complete": result.complete, "rubric_version": result.rubric_version,
-        "rubric_hash": result.rubric_hash, "rubric_source": result.rubric_source,
+        "trait": result.trait,
+        "pack": result.pack,
+        "mean": result.mean,
+        "variance": result.variance,
+        "variance_kind": result.variance_kind,
+        "n_passes": result.n_passes,
+        "n_scored": result.n_scored,
+        "n_unscored": result.n_unscored,
+        "n_identical": result.n_identical,
+        "floor": result.floor,
+        "complete": result.complete,
+        "rubric_version": result.rubric_version,
+        "rubric_hash": result.rubric_hash,
+        "rubric_source": result.rubric_source,
     }
 
 
@@ -62,7 +115,8 @@ def trait_rows(card: Scorecard) -> list[Row]:
     rows = []
     for seat in card.seats.values():
         seat_cells: Row = {
-            **_run_cells(card, seat), "composite": seat.composite,
+            **_run_cells(card, seat),
+            "composite": seat.composite,
             "objective_met_rate": seat.objectives.objective_met_rate,
             "participation_gated": seat.participation_gated,
         }
@@ -72,11 +126,20 @@ def trait_rows(card: Scorecard) -> list[Row]:
 
 def _pass_cells(p: JudgePass) -> Row:
     return {
-        "pass_index": p.index, "score": p.score, "parse_status": p.parse_status,
-        "unscored_reason": p.unscored_reason, "model": p.model, "prompt_tokens": p.prompt_tokens,
-        "cached_prompt_tokens": p.cached_prompt_tokens, "completion_tokens": p.completion_tokens,
-        "cost_usd": p.cost_usd, "latency_ms": p.latency_ms, "attempts": p.attempts,
-        "cited_turns": json.dumps(p.cited_turns), "rationale": p.rationale, "raw_output": p.raw_output,
+        "pass_index": p.index,
+        "score": p.score,
+        "parse_status": p.parse_status,
+        "unscored_reason": p.unscored_reason,
+        "model": p.model,
+        "prompt_tokens": p.prompt_tokens,
+        "cached_prompt_tokens": p.cached_prompt_tokens,
+        "completion_tokens": p.completion_tokens,
+        "cost_usd": p.cost_usd,
+        "latency_ms": p.latency_ms,
+        "attempts": p.attempts,
+        "cited_turns": json.dumps(p.cited_turns),
+        "rationale": p.rationale,
+        "raw_output": p.raw_output,
     }
 
 
@@ -90,22 +153,54 @@ def pass_rows(card: Scorecard) -> list[Row]:
             rows += [{**head, **_pass_cells(p)} for p in result.passes]
     return rows
 
+
 #: The type of every column (what parquet stores; CSV cells are text).
 COLUMN_TYPES: dict[str, type] = {
     **dict.fromkeys(
-        ("run_id", "scenario_id", "adversary_config", "seat", "agent_id", "judge_model", "era",
-         "leaderboard_class", "trait", "pack", "variance_kind", "rubric_hash", "rubric_source",
-         "parse_status", "unscored_reason", "model", "cited_turns", "rationale", "raw_output"),
+        (
+            "run_id",
+            "scenario_id",
+            "adversary_config",
+            "seat",
+            "agent_id",
+            "judge_model",
+            "era",
+            "leaderboard_class",
+            "trait",
+            "pack",
+            "variance_kind",
+            "rubric_hash",
+            "rubric_source",
+            "parse_status",
+            "unscored_reason",
+            "model",
+            "cited_turns",
+            "rationale",
+            "raw_output",
+        ),
         str,
     ),
     **dict.fromkeys(
-        ("seed", "prompt_version", "n_passes", "n_scored", "n_unscored", "n_identical", "floor",
-         "rubric_version", "pass_index", "prompt_tokens", "cached_prompt_tokens", "completion_tokens",
-         "attempts"),
+        (
+            "seed",
+            "prompt_version",
+            "n_passes",
+            "n_scored",
+            "n_unscored",
+            "n_identical",
+            "floor",
+            "rubric_version",
+            "pass_index",
+            "prompt_tokens",
+            "cached_prompt_tokens",
+            "completion_tokens",
+            "attempts",
+        ),
         int,
     ),
     **dict.fromkeys(
-        ("composite", "objective_met_rate", "mean", "variance", "score", "cost_usd", "latency_ms"), float
+        ("composite", "objective_met_rate", "mean", "variance", "score", "cost_usd", "latency_ms"),
+        float,
     ),
     **dict.fromkeys(("ranked_eligible", "participation_gated", "complete"), bool),
 }

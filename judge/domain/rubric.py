@@ -27,7 +27,9 @@ class Rubric(BaseModel):
     @property
     def content_hash(self) -> str:
         """sha256 over the texts that reach the judge; the era identity of this rubric."""
-        body = {k: getattr(self, k) for k in ("trait", "definition", "anchor_0", "anchor_5", "anchor_1")}
+        body = {
+            k: getattr(self, k) for k in ("trait", "definition", "anchor_0", "anchor_5", "anchor_1")
+        }
         canonical = json.dumps(body, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(canonical.encode()).hexdigest()
 

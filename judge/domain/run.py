@@ -26,7 +26,9 @@ Identifier = Annotated[str, Field(min_length=1, max_length=200, pattern=ID_PATTE
 #: How deep an action's ``args`` or ``result`` may nest: deeper values could not be read back.
 VALUE_DEPTH_CEILING = 64
 #: The bounds a run's free-form values keep wherever the run comes from (sizes are the API's job).
-_VALUE_LIMITS = RequestLimits(max_json_depth=VALUE_DEPTH_CEILING, max_text_chars=10**9, max_array_items=10**9)
+_VALUE_LIMITS = RequestLimits(
+    max_json_depth=VALUE_DEPTH_CEILING, max_text_chars=10**9, max_array_items=10**9
+)
 
 
 def _storable(text: str) -> str:
@@ -152,8 +154,12 @@ class Run(Strict):
 
     run_id: RunId
     scenario_id: Identifier
-    seed: int | None = Field(default=None, ge=SEED_MIN, le=SEED_MAX, description="a signed 32-bit integer")
-    adversary_config: Annotated[str, Field(max_length=ADVERSARY_CONFIG_MAX), AfterValidator(_storable)] | None = None
+    seed: int | None = Field(
+        default=None, ge=SEED_MIN, le=SEED_MAX, description="a signed 32-bit integer"
+    )
+    adversary_config: (
+        Annotated[str, Field(max_length=ADVERSARY_CONFIG_MAX), AfterValidator(_storable)] | None
+    ) = None
     seats: list[SeatAssignment] = Field(min_length=1)
     transcript: list[TranscriptEvent] = Field(default_factory=list)
     win_conditions: list[WinCondition] = Field(default_factory=list)
@@ -192,7 +198,9 @@ def _repeated(values: list[str]) -> list[str]:
 def _check_seat_refs(field: str, used: list[str], known: list[str]) -> None:
     unknown = sorted(set(used) - set(known))
     if unknown:
-        raise ValueError(f"{field}: refers to seats not listed in seats: {unknown} (known: {known})")
+        raise ValueError(
+            f"{field}: refers to seats not listed in seats: {unknown} (known: {known})"
+        )
 
 
 def parse_run(data: Any, *, source: str = "run") -> Run:

@@ -59,7 +59,9 @@ class JudgeParseRate(_Out):
     passes: int
     unparseable: int
     unparseable_rate: float
-    structured_passes: int = Field(description="passes made with the verdict schema enforced by the backend")
+    structured_passes: int = Field(
+        description="passes made with the verdict schema enforced by the backend"
+    )
 
 
 class SeatScorecard(_Out):
@@ -71,7 +73,9 @@ class SeatScorecard(_Out):
     composite_note: str | None = None
     safety_block: dict[str, TraitResult] | None = None
     participation: ParticipationResult
-    panel: PanelAgreement | None = Field(default=None, description="a judge panel's agreement on this seat")
+    panel: PanelAgreement | None = Field(
+        default=None, description="a judge panel's agreement on this seat"
+    )
 
     @property
     def participation_gated(self) -> bool:
@@ -96,7 +100,8 @@ class Scorecard(_Out):
     prompt_version: int
     measurement_era: MeasurementEra
     state_outcome: StateOutcome | None = Field(
-        default=None, description="state checks, hard rules, verdict and run summary, when the scenario declares checks"
+        default=None,
+        description="state checks, hard rules, verdict and run summary, when the scenario declares checks",
     )
     pass_score: Literal["sampled", "expected"] = Field(
         default="sampled", description="what each judge pass counts with (docs/judge-signal.md)"

@@ -31,7 +31,7 @@ def safe_id(*parts: object, fallback: str = "x") -> str:
     text = text.strip("-._") or fallback
     if len(text) > MAX_ID:
         digest = hashlib.sha256(text.encode()).hexdigest()[:10]
-        text = f"{text[:MAX_ID - 11]}-{digest}"
+        text = f"{text[: MAX_ID - 11]}-{digest}"
     return text
 
 
@@ -71,7 +71,9 @@ def _write_atomically(path: Path, text: str) -> None:
     os.replace(partial, path)
 
 
-def write_runs(imported: Sequence[ImportedRun], out_dir: Path, *, overwrite: bool = False) -> list[Path]:
+def write_runs(
+    imported: Sequence[ImportedRun], out_dir: Path, *, overwrite: bool = False
+) -> list[Path]:
     """Write ``RUN_ID.json`` and ``RUN_ID.import.json`` for each run into ``out_dir``.
 
     Every target is checked before anything is written, so a refused import writes nothing.
@@ -100,10 +102,16 @@ def run_text(run: Run) -> str:
 
 #: Inspect's letter grades as (met, progress): correct, incorrect, partial, no answer.
 LETTER_GRADES: dict[str, tuple[bool, float | None]] = {
-    "C": (True, None), "I": (False, 0.0), "P": (False, 0.5), "N": (False, 0.0),
+    "C": (True, None),
+    "I": (False, 0.0),
+    "P": (False, 0.5),
+    "N": (False, 0.0),
 }
 _WORDS: dict[str, tuple[bool, float | None]] = {
-    "yes": (True, None), "true": (True, None), "no": (False, 0.0), "false": (False, 0.0),
+    "yes": (True, None),
+    "true": (True, None),
+    "no": (False, 0.0),
+    "false": (False, 0.0),
 }
 
 

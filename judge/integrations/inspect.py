@@ -45,7 +45,11 @@ def trait_mean() -> Metric:
     """Mean of a trait over the samples where it was scored (NaN values are left out)."""
 
     def compute(scores: list[SampleScore]) -> float:
-        values = [float(v) for s in scores if isinstance(v := s.score.value, int | float) and math.isfinite(v)]
+        values = [
+            float(v)
+            for s in scores
+            if isinstance(v := s.score.value, int | float) and math.isfinite(v)
+        ]
         return statistics.fmean(values) if values else math.nan
 
     return compute
@@ -54,10 +58,18 @@ def trait_mean() -> Metric:
 def trait_metadata(result: TraitResult) -> dict[str, Any]:
     """Everything behind one trait's value: passes, mean, variance, counts, reasons."""
     return {
-        "pack": result.pack, "passes": result.pass_scores, "mean": result.mean, "variance": result.variance,
-        "variance_kind": result.variance_kind, "n_passes": result.n_passes, "n_scored": result.n_scored,
-        "n_unscored": result.n_unscored, "n_identical": result.n_identical, "complete": result.complete,
-        "unscored_reasons": result.unscored_reasons, "rubric_version": result.rubric_version,
+        "pack": result.pack,
+        "passes": result.pass_scores,
+        "mean": result.mean,
+        "variance": result.variance,
+        "variance_kind": result.variance_kind,
+        "n_passes": result.n_passes,
+        "n_scored": result.n_scored,
+        "n_unscored": result.n_unscored,
+        "n_identical": result.n_identical,
+        "complete": result.complete,
+        "unscored_reasons": result.unscored_reasons,
+        "rubric_version": result.rubric_version,
     }
 
 
@@ -65,14 +77,24 @@ def score_from_card(card: Scorecard) -> Score:
     """The Inspect score of the agent seat's card: trait means as the value, the rest as metadata."""
     seat = card.seats[AGENT]
     results = {**seat.traits, **(seat.safety_block or {})}
-    value: dict[str, float] = {t: math.nan if r.mean is None else r.mean for t, r in results.items()}
-    scored = ", ".join(f"{t} {r.mean:.2f} ({r.n_scored}/{r.n_passes})" for t, r in results.items() if r.mean is not None)
+    value: dict[str, float] = {
+        t: math.nan if r.mean is None else r.mean for t, r in results.items()
+    }
+    scored = ", ".join(
+        f"{t} {r.mean:.2f} ({r.n_scored}/{r.n_passes})"
+        for t, r in results.items()
+        if r.mean is not None
+    )
     return Score(
         value=value,
         explanation=f"judged by {card.judge_model}: {scored or 'no trait scored'}",
         metadata={
-            "judge_model": card.judge_model, "judge_note": card.judge_note, "prompt_version": card.prompt_version,
-            "era": card.measurement_era.era_id, "composite": seat.composite, "composite_note": seat.composite_note,
+            "judge_model": card.judge_model,
+            "judge_note": card.judge_note,
+            "prompt_version": card.prompt_version,
+            "era": card.measurement_era.era_id,
+            "composite": seat.composite,
+            "composite_note": seat.composite_note,
             "participation_gated": seat.participation_gated,
             "traits": {t: trait_metadata(r) for t, r in results.items()},
         },
@@ -118,7 +140,9 @@ def traits(
             "seats": [s.model_dump() for s in seats_for(events, safe_id(str(state.model)))],
             "transcript": [e.model_dump() for e in events],
         }
-        card = await score_run_async(parse_run(run), options=options, rubrics=rubrics, backend=backend)
+        card = await score_run_async(
+            parse_run(run), options=options, rubrics=rubrics, backend=backend
+        )
         return score_from_card(card)
 
     return score

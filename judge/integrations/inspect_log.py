@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 AGENT = "agent"
 USER = "user"
 
+
 def read_log(path: Path) -> EvalLog:
     """Read an Inspect log (.eval or .json) with Inspect's own reader, attachments resolved.
 
@@ -48,7 +49,9 @@ def read_log(path: Path) -> EvalLog:
     try:
         from inspect_ai.log import read_eval_log
     except ImportError:
-        raise ConfigError("reading Inspect logs needs inspect_ai: pip install 'judge[inspect]'") from None
+        raise ConfigError(
+            "reading Inspect logs needs inspect_ai: pip install 'judge[inspect]'"
+        ) from None
     if not path.is_file():
         raise InputError(f"{path}: no such Inspect log file")
     try:
@@ -91,14 +94,24 @@ def _tool_statuses(messages: Sequence[ChatMessage]) -> dict[str, str]:
     return statuses
 
 
-def _assistant_events(message: Any, turn: int, statuses: Mapping[str, str]) -> list[TranscriptEvent]:
-    events: list[TranscriptEvent] = [MessageEvent(kind="message", turn=turn, seat=AGENT, content=message.text)]
+def _assistant_events(
+    message: Any, turn: int, statuses: Mapping[str, str]
+) -> list[TranscriptEvent]:
+    events: list[TranscriptEvent] = [
+        MessageEvent(kind="message", turn=turn, seat=AGENT, content=message.text)
+    ]
     for call in message.tool_calls or []:
         status = "rejected" if call.parse_error else statuses.get(call.id, "unknown")
         args = call.arguments if isinstance(call.arguments, dict) else {"arguments": call.arguments}
         events.append(
-            ActionEvent(kind="action", turn=turn, seat=AGENT, name=call.function or "tool", args=args,
-                        status=status)
+            ActionEvent(
+                kind="action",
+                turn=turn,
+                seat=AGENT,
+                name=call.function or "tool",
+                args=args,
+                status=status,
+            )
         )
     return events
 
@@ -160,8 +173,15 @@ def sample_run(log: EvalLog, sample: EvalSample, source: str) -> ImportedRun:
     )
     notes = ImportNotes(
         source=source,
-        origin={"format": "inspect", "task": spec.task, "eval_id": spec.eval_id, "inspect_run_id": spec.run_id,
-                "sample_id": sample.id, "epoch": sample.epoch, "model": spec.model},
+        origin={
+            "format": "inspect",
+            "task": spec.task,
+            "eval_id": spec.eval_id,
+            "inspect_run_id": spec.run_id,
+            "sample_id": sample.id,
+            "epoch": sample.epoch,
+            "model": spec.model,
+        },
         unmapped=_unmapped(sample),
         skipped=skipped + ([f"sample error: {sample.error.message}"] if sample.error else []),
     )

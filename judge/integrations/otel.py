@@ -37,12 +37,26 @@ AGENT, USER = "agent", "user"
 INFERENCE = {"chat", "text_completion", "generate_content"}
 DETAILS_EVENT = "gen_ai.client.inference.operation.details"
 EVALUATION_EVENT = "gen_ai.evaluation.result"
-LEGACY_EVENTS = {"gen_ai.content.prompt": "gen_ai.prompt", "gen_ai.content.completion": "gen_ai.completion"}
+LEGACY_EVENTS = {
+    "gen_ai.content.prompt": "gen_ai.prompt",
+    "gen_ai.content.completion": "gen_ai.completion",
+}
 READ_ATTRIBUTES = {
-    "gen_ai.operation.name", "gen_ai.input.messages", "gen_ai.output.messages", "gen_ai.system_instructions",
-    "gen_ai.agent.name", "gen_ai.agent.id", "gen_ai.request.model", "gen_ai.response.model",
-    "gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens", "gen_ai.tool.name", "gen_ai.tool.call.id",
-    "gen_ai.tool.call.arguments", "gen_ai.tool.call.result", "error.type",
+    "gen_ai.operation.name",
+    "gen_ai.input.messages",
+    "gen_ai.output.messages",
+    "gen_ai.system_instructions",
+    "gen_ai.agent.name",
+    "gen_ai.agent.id",
+    "gen_ai.request.model",
+    "gen_ai.response.model",
+    "gen_ai.usage.input_tokens",
+    "gen_ai.usage.output_tokens",
+    "gen_ai.tool.name",
+    "gen_ai.tool.call.id",
+    "gen_ai.tool.call.arguments",
+    "gen_ai.tool.call.result",
+    "error.type",
 }
 
 
@@ -78,7 +92,11 @@ def span_messages(span: Span) -> SpanMessages:
     for event in span.events:
         if event.name == DETAILS_EVENT:
             return _attribute_messages(event.attributes)
-    legacy = {e.name: e.attributes.get(LEGACY_EVENTS[e.name]) for e in span.events if e.name in LEGACY_EVENTS}
+    legacy = {
+        e.name: e.attributes.get(LEGACY_EVENTS[e.name])
+        for e in span.events
+        if e.name in LEGACY_EVENTS
+    }
     return SpanMessages(
         None,
         messages(legacy.get("gen_ai.content.prompt") or [], "gen_ai.prompt"),
@@ -117,7 +135,9 @@ class TranscriptBuilder:
 
     def add_output(self, message: Message) -> None:
         if message.text:
-            self.events.append({"turn": self.turn, "seat": AGENT, "kind": "message", "content": message.text})
+            self.events.append(
+                {"turn": self.turn, "seat": AGENT, "kind": "message", "content": message.text}
+            )
         for part in message.parts:
             if part.kind == "tool_call":
                 self.action(part.call_id, part.name or "tool", part.arguments or {})
@@ -126,7 +146,14 @@ class TranscriptBuilder:
     def action(self, call_id: str | None, name: str, args: dict[str, Any]) -> dict[str, Any]:
         if call_id and call_id in self.actions:
             return self.actions[call_id]
-        event = {"turn": self.turn, "seat": AGENT, "kind": "action", "name": name, "args": args, "status": "unknown"}
+        event = {
+            "turn": self.turn,
+            "seat": AGENT,
+            "kind": "action",
+            "name": name,
+            "args": args,
+            "status": "unknown",
+        }
         self.events.append(event)
         self.replied = True
         if call_id:
@@ -149,7 +176,7 @@ class TranscriptBuilder:
 def _new_inputs(history: Sequence[Message], inputs: Sequence[Message]) -> list[Message]:
     """The inputs the conversation has not shown yet (history is usually resent whole)."""
     if list(inputs[: len(history)]) == list(history):
-        return list(inputs[len(history):])
+        return list(inputs[len(history) :])
     return [m for m in inputs if m not in history]
 
 
@@ -177,7 +204,9 @@ def add_inference(builder: TranscriptBuilder, span: Span) -> None:
 def add_tool(builder: TranscriptBuilder, span: Span) -> None:
     attrs = span.attributes
     call_id = attrs.get("gen_ai.tool.call.id")
-    name = str(attrs.get("gen_ai.tool.name") or span.name.removeprefix("execute_tool ").strip() or "tool")
+    name = str(
+        attrs.get("gen_ai.tool.name") or span.name.removeprefix("execute_tool ").strip() or "tool"
+    )
     error = span.status_code == STATUS_ERROR or "error.type" in attrs
     action = builder.action(call_id, name, as_arguments(attrs.get("gen_ai.tool.call.arguments")))
     step = builder.steps[action["turn"]]
@@ -198,7 +227,9 @@ def evaluation_conditions(spans: Iterable[Span], skipped: list[str]) -> list[dic
         for event in (e for e in span.events if e.name == EVALUATION_EVENT):
             attrs = event.attributes
             cid = safe_id(attrs.get("gen_ai.evaluation.name"), fallback="evaluation")
-            value = attrs.get("gen_ai.evaluation.score.value", attrs.get("gen_ai.evaluation.score.label"))
+            value = attrs.get(
+                "gen_ai.evaluation.score.value", attrs.get("gen_ai.evaluation.score.label")
+            )
             mapped = map_score_value(value)
             if mapped.met is None:
                 skipped.append(f"span {span.span_id}: evaluation {cid}: {mapped.reason}")
@@ -209,7 +240,12 @@ def evaluation_conditions(spans: Iterable[Span], skipped: list[str]) -> list[dic
 
 def agent_id(spans: Sequence[Span]) -> str:
     """Who the agent is: an agent id or name, else the model of the first inference span."""
-    for key in ("gen_ai.agent.id", "gen_ai.agent.name", "gen_ai.response.model", "gen_ai.request.model"):
+    for key in (
+        "gen_ai.agent.id",
+        "gen_ai.agent.name",
+        "gen_ai.response.model",
+        "gen_ai.request.model",
+    ):
         for span in spans:
             if span.attributes.get(key):
                 return safe_id(span.attributes[key], fallback="agent")
@@ -223,8 +259,11 @@ def unmapped_of(spans: Iterable[Span]) -> dict[str, Any]:
     for span in spans:
         resource.update(span.resource)
         extra = {k: v for k, v in span.attributes.items() if k not in READ_ATTRIBUTES}
-        events = [{"name": e.name, "attributes": e.attributes} for e in span.events
-                  if e.name not in {DETAILS_EVENT, EVALUATION_EVENT, *LEGACY_EVENTS}]
+        events = [
+            {"name": e.name, "attributes": e.attributes}
+            for e in span.events
+            if e.name not in {DETAILS_EVENT, EVALUATION_EVENT, *LEGACY_EVENTS}
+        ]
         if extra or events:
             per_span[span.span_id] = {"name": span.name, "attributes": extra, "events": events}
     return {"resource": resource, "spans": per_span}
@@ -233,15 +272,23 @@ def unmapped_of(spans: Iterable[Span]) -> dict[str, Any]:
 def trace_steps(builder: TranscriptBuilder) -> list[dict[str, Any]]:
     steps = []
     for turn, figures in sorted(builder.steps.items()):
-        steps.append({
-            "turn": turn, "seat": AGENT, "latency_ms": figures["latency_ms"],
-            "tokens_in": int(figures["tokens_in"]), "tokens_out": int(figures["tokens_out"]),
-            "tool_calls": int(figures["tool_calls"]), "tool_errors": int(figures["tool_errors"]),
-        })
+        steps.append(
+            {
+                "turn": turn,
+                "seat": AGENT,
+                "latency_ms": figures["latency_ms"],
+                "tokens_in": int(figures["tokens_in"]),
+                "tokens_out": int(figures["tokens_out"]),
+                "tool_calls": int(figures["tool_calls"]),
+                "tool_errors": int(figures["tool_errors"]),
+            }
+        )
     return steps
 
 
-def transcript_of(spans: Sequence[Span], skipped: list[str]) -> tuple[TranscriptBuilder, list[Span]]:
+def transcript_of(
+    spans: Sequence[Span], skipped: list[str]
+) -> tuple[TranscriptBuilder, list[Span]]:
     """Feed the spans in time order; a span whose messages cannot be read is reported and left out."""
     builder, used = TranscriptBuilder(), []
     for span in sorted(spans, key=lambda s: (s.start_ns, s.end_ns)):
@@ -258,7 +305,9 @@ def transcript_of(spans: Sequence[Span], skipped: list[str]) -> tuple[Transcript
     return builder, used
 
 
-def trace_run(trace_id: str, spans: Sequence[Span], scenario_id: str, source: str, broken: list[str]) -> ImportedRun:
+def trace_run(
+    trace_id: str, spans: Sequence[Span], scenario_id: str, source: str, broken: list[str]
+) -> ImportedRun:
     """One trace as a run, with what could not be mapped in its notes."""
     skipped = list(broken)
     builder, used = transcript_of(spans, skipped)
@@ -267,22 +316,29 @@ def trace_run(trace_id: str, spans: Sequence[Span], scenario_id: str, source: st
         seats.append({"seat": USER, "agent_id": "otel-user", "scored": False})
     run: Run = parse_run(
         {
-            "run_id": safe_id("otel", trace_id), "scenario_id": scenario_id, "seats": seats,
+            "run_id": safe_id("otel", trace_id),
+            "scenario_id": scenario_id,
+            "seats": seats,
             "transcript": builder.events,
-            "win_conditions": evaluation_conditions(used, skipped), "trace": trace_steps(builder),
+            "win_conditions": evaluation_conditions(used, skipped),
+            "trace": trace_steps(builder),
         },
         source=f"{source} trace {trace_id}",
     )
     notes = ImportNotes(
-        source=source, origin={"format": "otlp-json", "trace_id": trace_id, "spans": len(spans)},
-        unmapped=unmapped_of(used), skipped=skipped,
+        source=source,
+        origin={"format": "otlp-json", "trace_id": trace_id, "spans": len(spans)},
+        unmapped=unmapped_of(used),
+        skipped=skipped,
     )
     return ImportedRun(run, notes)
 
 
 def default_scenario(spans: Sequence[Span]) -> str:
     """The resource's ``service.name`` (unless the SDK's placeholder), else ``otel``."""
-    name = next((s.resource.get("service.name") for s in spans if s.resource.get("service.name")), None)
+    name = next(
+        (s.resource.get("service.name") for s in spans if s.resource.get("service.name")), None
+    )
     if not isinstance(name, str) or name.startswith("unknown_service"):
         return "otel"
     return safe_id(name, fallback="otel")
@@ -300,7 +356,9 @@ def read_otel(path: Path, *, scenario_id: str | None = None) -> OtelImport:
     """
     decoded = read_otlp_json(path)
     if not decoded.spans:
-        problems = "; ".join(_broken_line(b) for b in decoded.broken[:5]) or "the file holds no spans"
+        problems = (
+            "; ".join(_broken_line(b) for b in decoded.broken[:5]) or "the file holds no spans"
+        )
         raise InputError(f"{path}: no readable span: {problems}")
     traces: dict[str, list[Span]] = defaultdict(list)
     for span in decoded.spans:

@@ -44,7 +44,9 @@ class MessageFormatError(ValueError):
 
 def as_text(value: Any) -> str:
     """A tool result or other JSON value as the text the judge reads."""
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return (
+        value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True)
+    )
 
 
 def as_arguments(value: Any) -> dict[str, Any]:
@@ -75,8 +77,12 @@ def _part(raw: Any) -> Part:
     if kind == "text":
         return Part("text", as_text(raw.get("content", "")))
     if kind == "tool_call":
-        return Part("tool_call", call_id=raw.get("id"), name=str(raw.get("name") or "tool"),
-                    arguments=as_arguments(raw.get("arguments")))
+        return Part(
+            "tool_call",
+            call_id=raw.get("id"),
+            name=str(raw.get("name") or "tool"),
+            arguments=as_arguments(raw.get("arguments")),
+        )
     if kind == "tool_call_response":
         return Part("tool_call_response", as_text(raw.get("response")), call_id=raw.get("id"))
     return Part("text", f"[{kind} part]")
@@ -86,12 +92,20 @@ def _chat_parts(raw: Mapping[str, Any]) -> tuple[Part, ...]:
     """Parts of a message in the older chat shape."""
     content = raw.get("content")
     if raw.get("role") == "tool" or raw.get("tool_call_id"):
-        return (Part("tool_call_response", as_text(content or ""), call_id=raw.get("tool_call_id")),)
+        return (
+            Part("tool_call_response", as_text(content or ""), call_id=raw.get("tool_call_id")),
+        )
     parts = [Part("text", as_text(content))] if content not in (None, "") else []
     for call in raw.get("tool_calls") or []:
         function = call.get("function", {}) if isinstance(call, Mapping) else {}
-        parts.append(Part("tool_call", call_id=call.get("id"), name=str(function.get("name") or "tool"),
-                          arguments=as_arguments(function.get("arguments"))))
+        parts.append(
+            Part(
+                "tool_call",
+                call_id=call.get("id"),
+                name=str(function.get("name") or "tool"),
+                arguments=as_arguments(function.get("arguments")),
+            )
+        )
     return tuple(parts)
 
 

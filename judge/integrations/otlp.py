@@ -87,7 +87,7 @@ def any_value(value: Any) -> Any:
         raise SpanFormatError(f"not an attribute value: {value!r}")
     if not value:
         return None
-    (kind, inner), = value.items()
+    ((kind, inner),) = value.items()
     if kind in ("stringValue", "boolValue", "doubleValue"):
         return inner
     if kind == "intValue":
@@ -144,14 +144,26 @@ def decode_span(raw: Mapping[str, Any], resource: dict[str, Any]) -> Span:
     if not isinstance(raw_events, list) or not all(isinstance(e, Mapping) for e in raw_events):
         raise SpanFormatError("events must be a list of objects")
     events = [
-        SpanEvent(str(e.get("name", "")), _nanos(e.get("timeUnixNano"), "event time"), attributes(e.get("attributes", [])))
+        SpanEvent(
+            str(e.get("name", "")),
+            _nanos(e.get("timeUnixNano"), "event time"),
+            attributes(e.get("attributes", [])),
+        )
         for e in raw_events
     ]
     code, message = _status(raw.get("status"))
     return Span(
-        trace_id, span_id, parent, str(raw.get("name", "")), _nanos(raw.get("startTimeUnixNano"), "startTimeUnixNano"),
-        _nanos(raw.get("endTimeUnixNano"), "endTimeUnixNano"), attributes(raw.get("attributes", [])), events,
-        code, message, resource,
+        trace_id,
+        span_id,
+        parent,
+        str(raw.get("name", "")),
+        _nanos(raw.get("startTimeUnixNano"), "startTimeUnixNano"),
+        _nanos(raw.get("endTimeUnixNano"), "endTimeUnixNano"),
+        attributes(raw.get("attributes", [])),
+        events,
+        code,
+        message,
+        resource,
     )
 
 
@@ -181,8 +193,12 @@ def decode_request(data: Any) -> Decoded:
             resource = attributes(_object(resource_spans, "resource").get("attributes", []))
         except SpanFormatError as exc:
             raise InputError(f"resourceSpans[{r}].resource: {exc}") from None
-        for s, scope_spans in enumerate(_items(resource_spans, "scopeSpans", f"resourceSpans[{r}]")):
-            for n, raw in enumerate(_items(scope_spans, "spans", f"resourceSpans[{r}].scopeSpans[{s}]")):
+        for s, scope_spans in enumerate(
+            _items(resource_spans, "scopeSpans", f"resourceSpans[{r}]")
+        ):
+            for n, raw in enumerate(
+                _items(scope_spans, "spans", f"resourceSpans[{r}].scopeSpans[{s}]")
+            ):
                 position = f"resourceSpans[{r}].scopeSpans[{s}].spans[{n}]"
                 if not isinstance(raw, Mapping):
                     broken.append(BrokenSpan(position, None, "a span must be a JSON object"))
@@ -190,7 +206,9 @@ def decode_request(data: Any) -> Decoded:
                 try:
                     spans.append(decode_span(raw, resource))
                 except SpanFormatError as exc:
-                    broken.append(BrokenSpan(_where(raw, position), _partial_trace_id(raw), str(exc)))
+                    broken.append(
+                        BrokenSpan(_where(raw, position), _partial_trace_id(raw), str(exc))
+                    )
     return Decoded(spans, broken)
 
 

@@ -51,10 +51,12 @@ class JudgeReply(BaseModel):
     completion_tokens: int | None = None
     cost_usd: float | None = None
     token_logprobs: list[TokenStep] | None = Field(
-        default=None, description="the reply's tokens with their alternatives, when the backend gives them"
+        default=None,
+        description="the reply's tokens with their alternatives, when the backend gives them",
     )
     zero_branch: dict[str, float] | None = Field(
-        default=None, description="tenths alternatives after '0.' when the reply did not go through it"
+        default=None,
+        description="tenths alternatives after '0.' when the reply did not go through it",
     )
     structured_output: bool = False
 
@@ -80,7 +82,9 @@ class BatchJudgeBackend(Protocol):
 
     async def complete(self, request: JudgeRequest) -> JudgeReply: ...
 
-    def complete_batch(self, requests: Sequence[JudgeRequest]) -> AsyncGenerator[IndexedReply, None]: ...
+    def complete_batch(
+        self, requests: Sequence[JudgeRequest]
+    ) -> AsyncGenerator[IndexedReply, None]: ...
 
 
 Content = Literal["string", "parts", "marked_parts"]
@@ -118,7 +122,17 @@ class ServingProfile:
 _MANY_PREFIXES = ("anthropic", "hosted_vllm", "vllm")
 _MARKED_PARTS = ("anthropic",)
 #: Providers that are hosted APIs (answering within seconds) unless pointed elsewhere.
-_HOSTED = ("anthropic", "openai", "gemini", "vertex_ai", "azure", "bedrock", "mistral", "groq", "together_ai")
+_HOSTED = (
+    "anthropic",
+    "openai",
+    "gemini",
+    "vertex_ai",
+    "azure",
+    "bedrock",
+    "mistral",
+    "groq",
+    "together_ai",
+)
 
 
 def provider_of(model: str) -> str:
@@ -282,7 +296,11 @@ class LiteLLMBackend:
 
 def refuses_logprobs(exc: Exception, kwargs: dict[str, Any]) -> bool:
     """The server turned the call down because log-probabilities were asked for."""
-    return bool(kwargs.get("logprobs")) and "logprobs" in str(exc).lower() and not isinstance(exc, TimeoutError)
+    return (
+        bool(kwargs.get("logprobs"))
+        and "logprobs" in str(exc).lower()
+        and not isinstance(exc, TimeoutError)
+    )
 
 
 #: Alternatives asked for at each token (OpenAI's maximum); the score grid needs the ten digits.
@@ -309,7 +327,9 @@ def supports_logprobs(model: str) -> bool:
 
     try:
         _, provider, _, _ = litellm.get_llm_provider(model)
-        params = litellm.get_supported_openai_params(model=model.split("/", 1)[-1], custom_llm_provider=provider)
+        params = litellm.get_supported_openai_params(
+            model=model.split("/", 1)[-1], custom_llm_provider=provider
+        )
     except Exception:  # noqa: BLE001 - an unknown provider is one without log-probabilities
         return False
     supported = params or []
@@ -318,7 +338,10 @@ def supports_logprobs(model: str) -> bool:
 
 def verdict_response_format(schema: dict[str, Any]) -> dict[str, Any]:
     """The verdict schema as an OpenAI-style ``json_schema`` response format (strict)."""
-    return {"type": "json_schema", "json_schema": {"name": "verdict", "schema": _strict(schema), "strict": True}}
+    return {
+        "type": "json_schema",
+        "json_schema": {"name": "verdict", "schema": _strict(schema), "strict": True},
+    }
 
 
 def _strict(schema: Any) -> Any:

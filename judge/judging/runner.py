@@ -139,7 +139,9 @@ def _wait(config: RunnerConfig) -> Callable[[RetryCallState], float]:
         exc = state.outcome.exception() if state.outcome else None
         if isinstance(exc, TransientJudgeError) and exc.retry_after is not None:
             return min(exc.retry_after, config.backoff_max_s)
-        return float(min(config.backoff_initial_s * 2 ** (state.attempt_number - 1), config.backoff_max_s))
+        return float(
+            min(config.backoff_initial_s * 2 ** (state.attempt_number - 1), config.backoff_max_s)
+        )
 
     return wait
 
@@ -171,7 +173,12 @@ async def call_with_retries(
 
 
 def _to_pass(
-    spec: PassSpec, attempt: Attempt, model: str, latency_ms: float, turns: set[int], mode: ScoreMode = "sampled"
+    spec: PassSpec,
+    attempt: Attempt,
+    model: str,
+    latency_ms: float,
+    turns: set[int],
+    mode: ScoreMode = "sampled",
 ) -> JudgePass:
     reply = attempt.reply
     verdict = parse_verdict(reply.text, turns, refused=reply.refused)
@@ -240,13 +247,17 @@ class _Job:
     on_pass: OnPass | None
 
     def finish(self, spec: PassSpec, attempt: Attempt, latency_ms: float) -> JudgePass:
-        result = _to_pass(spec, attempt, self.model, latency_ms, self.known_turns, self.config.score_mode)
+        result = _to_pass(
+            spec, attempt, self.model, latency_ms, self.known_turns, self.config.score_mode
+        )
         if self.on_pass is not None:
             self.on_pass(result)
         return result
 
 
-async def _run_one_by_one(todo: Sequence[PassSpec], backend: JudgeBackend, job: _Job) -> list[JudgePass]:
+async def _run_one_by_one(
+    todo: Sequence[PassSpec], backend: JudgeBackend, job: _Job
+) -> list[JudgePass]:
     """One call per pass, at most ``concurrency`` in flight, started in ``todo`` order.
 
     The first backend failure that outlasts the retries stops the run: no pass still waiting
@@ -279,7 +290,9 @@ async def _run_one_by_one(todo: Sequence[PassSpec], backend: JudgeBackend, job: 
         raise
 
 
-async def _run_batched(todo: Sequence[PassSpec], backend: BatchJudgeBackend, job: _Job) -> list[JudgePass]:
+async def _run_batched(
+    todo: Sequence[PassSpec], backend: BatchJudgeBackend, job: _Job
+) -> list[JudgePass]:
     """Every pass in one batch; replies are kept as they arrive, and a transient failure
     retries only the passes still missing, under the same retry policy as single calls."""
     finished: dict[int, JudgePass] = {}
@@ -298,7 +311,11 @@ async def _run_batched(todo: Sequence[PassSpec], backend: BatchJudgeBackend, job
 
 
 async def _batch_attempt(
-    todo: Sequence[PassSpec], backend: BatchJudgeBackend, job: _Job, finished: dict[int, JudgePass], number: int
+    todo: Sequence[PassSpec],
+    backend: BatchJudgeBackend,
+    job: _Job,
+    finished: dict[int, JudgePass],
+    number: int,
 ) -> None:
     missing = [n for n in range(len(todo)) if n not in finished]
     started = time.perf_counter()
@@ -308,4 +325,6 @@ async def _batch_attempt(
             latency = (time.perf_counter() - started) * 1000
             finished[n] = job.finish(todo[n], Attempt(item.reply, number), latency)
     if len(finished) < len(todo):
-        raise PermanentJudgeError(f"the batch backend answered {len(finished)} of {len(todo)} passes")
+        raise PermanentJudgeError(
+            f"the batch backend answered {len(finished)} of {len(todo)} passes"
+        )

@@ -128,7 +128,11 @@ def bootstrap_interval(
     a, b = paired(x, y)
     value = statistic(a, b)
     rng = np.random.default_rng(seed)
-    draws = [statistic(a[i], b[i]) for i in rng.integers(0, a.size, (n_resamples, a.size))] if a.size else []
+    draws = (
+        [statistic(a[i], b[i]) for i in rng.integers(0, a.size, (n_resamples, a.size))]
+        if a.size
+        else []
+    )
     defined = np.array([d for d in draws if d is not None], dtype=np.float64)
     if value is None or defined.size < n_resamples / 2:
         return Estimate(value, None, None, int(a.size))
@@ -229,7 +233,9 @@ def leave_one_out(ratings: npt.ArrayLike, statistic: Statistic) -> LeaveOneOut:
     defined = [v for v in per_rater if v is not None]
     if not defined:
         return LeaveOneOut(per_rater, None, None, table.shape[1])
-    return LeaveOneOut(per_rater, float(np.mean(defined)), float(np.median(defined)), table.shape[1])
+    return LeaveOneOut(
+        per_rater, float(np.mean(defined)), float(np.median(defined)), table.shape[1]
+    )
 
 
 def row_means(table: npt.ArrayLike) -> Array:
@@ -263,7 +269,9 @@ def pass_spread(passes: npt.ArrayLike) -> PassSpread:
     )
 
 
-def denoising_gain(passes: npt.ArrayLike, reference: npt.ArrayLike, statistic: Statistic) -> DenoisingGain:
+def denoising_gain(
+    passes: npt.ArrayLike, reference: npt.ArrayLike, statistic: Statistic
+) -> DenoisingGain:
     """What averaging passes buys: statistic(mean of passes) minus the mean single-pass statistic."""
     table = as_array(passes)
     ref = as_array(reference)

@@ -13,7 +13,9 @@ class Composite(NamedTuple):
     note: str | None
 
 
-def composite_score(traits: Mapping[str, TraitResult], *, left_out: Sequence[str] = ()) -> Composite:
+def composite_score(
+    traits: Mapping[str, TraitResult], *, left_out: Sequence[str] = ()
+) -> Composite:
     """Mean of the capability traits' means.
 
     The composite is withheld (None, with a note) when a capability trait has fewer scored
@@ -21,7 +23,9 @@ def composite_score(traits: Mapping[str, TraitResult], *, left_out: Sequence[str
     of the pack would read as the composite while measuring something else.
     """
     if left_out:
-        return Composite(None, f"withheld: capability traits not judged: {', '.join(sorted(left_out))}")
+        return Composite(
+            None, f"withheld: capability traits not judged: {', '.join(sorted(left_out))}"
+        )
     capability = {name: t for name, t in traits.items() if t.pack == "capability"}
     if not capability:
         return Composite(None, "no capability traits were judged")

@@ -63,7 +63,9 @@ def last_step_index(run: Run) -> dict[str, int]:
     return {step.seat: i for i, step in enumerate(run.trace)}
 
 
-def trajectory(run: Run, weights: RewardWeights, *, seats: Collection[str] | None = None) -> list[TrajectoryStep]:
+def trajectory(
+    run: Run, weights: RewardWeights, *, seats: Collection[str] | None = None
+) -> list[TrajectoryStep]:
     """Every trace step of the run (of ``seats`` only, when given), with reward and done."""
     rewards = step_rewards(run.trace, weights)
     last = last_step_index(run)

@@ -47,10 +47,15 @@ class Finalization(BaseModel):
     ranked_eligible: bool
     leaderboard_class: LeaderboardClass
     visibility: Visibility
-    gated_run_ids: list[str] = Field(description="runs where the agent's seat was participation-gated")
-    custom_rubric_run_ids: list[str] = Field(description="runs scored with at least one custom rubric")
+    gated_run_ids: list[str] = Field(
+        description="runs where the agent's seat was participation-gated"
+    )
+    custom_rubric_run_ids: list[str] = Field(
+        description="runs scored with at least one custom rubric"
+    )
     self_reported_run_ids: list[str] = Field(
-        default_factory=list, description="runs submitted with an agent key (self-reported, never ranked)"
+        default_factory=list,
+        description="runs submitted with an agent key (self-reported, never ranked)",
     )
     flags: list[str] = Field(description="human-readable notes on anything that limits comparison")
 
@@ -72,10 +77,14 @@ def check_membership(cards: Sequence[Scorecard], *, agent_id: str, scenario_id: 
         InputError: no runs, a run of another scenario, or a run the agent has no scored seat in.
     """
     if not cards:
-        raise InputError("the submission has no runs: add at least one scored run before finalizing")
+        raise InputError(
+            "the submission has no runs: add at least one scored run before finalizing"
+        )
     other = sorted(c.run_id for c in cards if c.scenario_id != scenario_id)
     if other:
-        raise InputError(f"runs {other} are not on scenario {scenario_id!r}; remove them from the submission")
+        raise InputError(
+            f"runs {other} are not on scenario {scenario_id!r}; remove them from the submission"
+        )
     absent = sorted(c.run_id for c in cards if not agent_seats(c, agent_id))
     if absent:
         raise InputError(f"agent {agent_id!r} holds no scored seat in runs {absent}; remove them")
@@ -89,7 +98,10 @@ def shared_era(cards: Sequence[Scorecard]) -> MeasurementEra:
     """
     eras = {c.measurement_era.era_id: c.measurement_era for c in cards}
     if len(eras) > 1:
-        by_era = {e: sorted(c.run_id for c in cards if c.measurement_era.era_id == e) for e in sorted(eras)}
+        by_era = {
+            e: sorted(c.run_id for c in cards if c.measurement_era.era_id == e)
+            for e in sorted(eras)
+        }
         listing = "; ".join(f"{era}: {runs}" for era, runs in by_era.items())
         raise InputError(
             f"runs were scored in {len(eras)} measurement eras ({listing}); a submission is stamped "
@@ -99,7 +111,10 @@ def shared_era(cards: Sequence[Scorecard]) -> MeasurementEra:
 
 
 def choose_visibility(
-    requested: Visibility | None, ranked_eligible: bool, custom: list[str], self_reported: Sequence[str] = ()
+    requested: Visibility | None,
+    ranked_eligible: bool,
+    custom: list[str],
+    self_reported: Sequence[str] = (),
 ) -> Visibility:
     """Public only for ranked-eligible submissions; the widest allowed when none is requested.
 
@@ -129,7 +144,11 @@ def submission_class(custom: Sequence[str], self_reported: Sequence[str]) -> Lea
 
 
 def _flags(
-    era: MeasurementEra, current: MeasurementEra, gated: list[str], custom: list[str], self_reported: list[str]
+    era: MeasurementEra,
+    current: MeasurementEra,
+    gated: list[str],
+    custom: list[str],
+    self_reported: list[str],
 ) -> list[str]:
     flags = []
     if era.era_id != current.era_id:
@@ -140,9 +159,13 @@ def _flags(
     if gated:
         flags.append(f"incomplete: participation-gated runs {gated} are left out of leaderboards")
     if custom:
-        flags.append(f"custom rubrics in runs {custom}: self_hosted_facilitator class, never ranked")
+        flags.append(
+            f"custom rubrics in runs {custom}: self_hosted_facilitator class, never ranked"
+        )
     if self_reported:
-        flags.append(f"self-reported runs {self_reported} (submitted with an agent key): self_reported class, never ranked")
+        flags.append(
+            f"self-reported runs {self_reported} (submitted with an agent key): self_reported class, never ranked"
+        )
     return flags
 
 
@@ -164,7 +187,9 @@ def finalize_submission(
     era = shared_era(cards)
     gated = sorted(c.run_id for c in cards if agent_gated(c, agent_id))
     self_reported = sorted(c.run_id for c in cards if c.leaderboard_class == "self_reported")
-    custom = sorted(c.run_id for c in cards if not c.ranked_eligible and c.leaderboard_class != "self_reported")
+    custom = sorted(
+        c.run_id for c in cards if not c.ranked_eligible and c.leaderboard_class != "self_reported"
+    )
     eligible = not custom and not self_reported
     return Finalization(
         agent_id=agent_id,

@@ -104,7 +104,10 @@ def submission_entries(
     mine = [e for e in entries_from_scorecard(card) if e.agent_id == agent_id]
     if leaderboard_class == "ranked":
         return mine
-    return [e.model_copy(update={"leaderboard_class": leaderboard_class, "ranked_eligible": False}) for e in mine]
+    return [
+        e.model_copy(update={"leaderboard_class": leaderboard_class, "ranked_eligible": False})
+        for e in mine
+    ]
 
 
 def unique_entries(entries: Sequence[LeaderboardEntry]) -> list[LeaderboardEntry]:
@@ -178,7 +181,9 @@ def build_leaderboard(
     each ranked on its own, and a board spanning several eras is flagged.
     """
     mine = [
-        e for e in unique_entries(entries) if e.scenario_id == scenario_id and (era_id is None or e.era_id == era_id)
+        e
+        for e in unique_entries(entries)
+        if e.scenario_id == scenario_id and (era_id is None or e.era_id == era_id)
     ]
     eras = sorted({e.era_id for e in mine})
     mixed = len(eras) > 1
@@ -194,8 +199,11 @@ def build_leaderboard(
         mixed_eras=mixed,
         ranked=board_rows([e for e in mine if is_ranked(e)], ranked=True),
         self_hosted_facilitator=board_rows(
-            [e for e in mine if not is_ranked(e) and e.leaderboard_class != "self_reported"], ranked=False
+            [e for e in mine if not is_ranked(e) and e.leaderboard_class != "self_reported"],
+            ranked=False,
         ),
-        self_reported=board_rows([e for e in mine if e.leaderboard_class == "self_reported"], ranked=False),
+        self_reported=board_rows(
+            [e for e in mine if e.leaderboard_class == "self_reported"], ranked=False
+        ),
         note=note,
     )

@@ -76,15 +76,28 @@ def turn_metrics(run: Run, weights: RewardWeights) -> list[TurnMetrics]:
 
 
 def _row(
-    step: TraceStep, reward: float, components: RewardComponents,
-    faults: Counter[tuple[int, str]], failed: Counter[tuple[int, str]],
+    step: TraceStep,
+    reward: float,
+    components: RewardComponents,
+    faults: Counter[tuple[int, str]],
+    failed: Counter[tuple[int, str]],
 ) -> TurnMetrics:
     key = (step.turn, step.seat)
     return TurnMetrics(
-        turn=step.turn, seat=step.seat, latency_ms=step.latency_ms, tokens_in=step.tokens_in,
-        tokens_out=step.tokens_out, tool_calls=step.tool_calls, tool_errors=step.tool_errors,
-        checks_passed=step.checks_passed, checks_failed=step.checks_failed, progress=step.progress,
-        faults=faults[key], failed_actions=failed[key], reward=reward, reward_components=components,
+        turn=step.turn,
+        seat=step.seat,
+        latency_ms=step.latency_ms,
+        tokens_in=step.tokens_in,
+        tokens_out=step.tokens_out,
+        tool_calls=step.tool_calls,
+        tool_errors=step.tool_errors,
+        checks_passed=step.checks_passed,
+        checks_failed=step.checks_failed,
+        progress=step.progress,
+        faults=faults[key],
+        failed_actions=failed[key],
+        reward=reward,
+        reward_components=components,
     )
 
 
@@ -94,15 +107,23 @@ def seat_totals(run: Run, turns: list[TurnMetrics]) -> dict[str, SeatTotals]:
     for seat in run.seats:
         mine = [t for t in turns if t.seat == seat.seat]
         totals[seat.seat] = SeatTotals(
-            seat=seat.seat, agent_id=seat.agent_id, steps=len(mine),
-            latency_ms=sum(t.latency_ms or 0.0 for t in mine), tokens_in=sum(t.tokens_in or 0 for t in mine),
-            tokens_out=sum(t.tokens_out or 0 for t in mine), tool_calls=sum(t.tool_calls for t in mine),
-            tool_errors=sum(t.tool_errors for t in mine), faults=sum(t.faults for t in mine),
-            failed_actions=sum(t.failed_actions for t in mine), total_reward=sum(t.reward for t in mine),
+            seat=seat.seat,
+            agent_id=seat.agent_id,
+            steps=len(mine),
+            latency_ms=sum(t.latency_ms or 0.0 for t in mine),
+            tokens_in=sum(t.tokens_in or 0 for t in mine),
+            tokens_out=sum(t.tokens_out or 0 for t in mine),
+            tool_calls=sum(t.tool_calls for t in mine),
+            tool_errors=sum(t.tool_errors for t in mine),
+            faults=sum(t.faults for t in mine),
+            failed_actions=sum(t.failed_actions for t in mine),
+            total_reward=sum(t.reward for t in mine),
         )
     return totals
 
 
 def run_metrics(run: Run, weights: RewardWeights) -> RunMetrics:
     turns = turn_metrics(run, weights)
-    return RunMetrics(run_id=run.run_id, reward_weights=weights, turns=turns, seats=seat_totals(run, turns))
+    return RunMetrics(
+        run_id=run.run_id, reward_weights=weights, turns=turns, seats=seat_totals(run, turns)
+    )

@@ -66,7 +66,11 @@ def flag_reasons(
     """Why a run belongs in the safety review queue; empty when it does not."""
     reasons = []
     if safety_min is not None and safety_min < thresholds.safety_below:
-        reasons.append(f"a safety trait mean {safety_min:.2f} is below {thresholds.safety_below:.2f}")
+        reasons.append(
+            f"a safety trait mean {safety_min:.2f} is below {thresholds.safety_below:.2f}"
+        )
     if safety_spread is not None and safety_spread > thresholds.spread_above:
-        reasons.append(f"safety passes disagree: spread {safety_spread:.2f} above {thresholds.spread_above:.2f}")
+        reasons.append(
+            f"safety passes disagree: spread {safety_spread:.2f} above {thresholds.spread_above:.2f}"
+        )
     return reasons

@@ -45,7 +45,9 @@ class StabilityThresholds(_Value):
     """When a spread counts as input-sensitive, and how many repetitions a verdict needs."""
 
     min_repetitions: int = Field(default=3, ge=2, le=1000)
-    trait_variance_max: float = Field(default=0.01, ge=0.0, description="sample variance of trait means")
+    trait_variance_max: float = Field(
+        default=0.01, ge=0.0, description="sample variance of trait means"
+    )
     objective_variance_max: float = Field(
         default=0.05, ge=0.0, description="sample variance of the per-repetition achieved fraction"
     )
@@ -90,8 +92,12 @@ class ObjectiveStability(_Value):
     n: int
     met_count: int
     met_rate: float
-    achieved: StabilitySpread = Field(description="per repetition: 1 if met, else progress (the verdict's basis)")
-    partial_credit: StabilitySpread = Field(description="per repetition: weighted credit, 0..weight")
+    achieved: StabilitySpread = Field(
+        description="per repetition: 1 if met, else progress (the verdict's basis)"
+    )
+    partial_credit: StabilitySpread = Field(
+        description="per repetition: weighted credit, 0..weight"
+    )
     verdict: StabilityVerdict
 
 
@@ -107,10 +113,14 @@ class StabilityReport(_Value):
     thresholds: StabilityThresholds
     traits: dict[str, TraitStability]
     objectives: dict[str, ObjectiveStability]
-    input_sensitive: list[str] = Field(description="'trait:<name>' / 'objective:<id>' judged input-sensitive")
+    input_sensitive: list[str] = Field(
+        description="'trait:<name>' / 'objective:<id>' judged input-sensitive"
+    )
 
 
-def repetition_from(run: Run, seat: SeatScorecard, *, era_id: str, with_safety: bool = True) -> Repetition:
+def repetition_from(
+    run: Run, seat: SeatScorecard, *, era_id: str, with_safety: bool = True
+) -> Repetition:
     """The agent's seat of a scored run, with the seat's own win conditions. The safety
     traits are left out when ``with_safety`` is false (what an agent key may read)."""
     traits = {**seat.traits, **(seat.safety_block or {})} if with_safety else dict(seat.traits)
@@ -137,13 +147,17 @@ def spread(values: Sequence[float]) -> StabilitySpread:
     )
 
 
-def verdict(s: StabilitySpread, *, variance_max: float, thresholds: StabilityThresholds) -> StabilityVerdict:
+def verdict(
+    s: StabilitySpread, *, variance_max: float, thresholds: StabilityThresholds
+) -> StabilityVerdict:
     if s.n < thresholds.min_repetitions or s.variance is None:
         return "insufficient_repetitions"
     return "input_sensitive" if s.variance > variance_max else "stable"
 
 
-def trait_stability(trait: str, reps: Sequence[Repetition], thresholds: StabilityThresholds) -> TraitStability:
+def trait_stability(
+    trait: str, reps: Sequence[Repetition], thresholds: StabilityThresholds
+) -> TraitStability:
     means = [r.trait_means.get(trait) for r in reps]
     s = spread([m for m in means if m is not None])
     return TraitStability(
@@ -173,7 +187,9 @@ def objective_stability(
         met_rate=met / len(conditions),
         achieved=achieved,
         partial_credit=spread([condition_credit(c) for c in conditions]),
-        verdict=verdict(achieved, variance_max=thresholds.objective_variance_max, thresholds=thresholds),
+        verdict=verdict(
+            achieved, variance_max=thresholds.objective_variance_max, thresholds=thresholds
+        ),
     )
 
 
@@ -184,7 +200,9 @@ def check_same_inputs(reps: Sequence[Repetition]) -> None:
         InputError: no repetitions, or differing scenario, seed, adversary config or agent.
     """
     if not reps:
-        raise InputError("no repetitions: stability needs runs of one agent on one scenario, seed and adversary")
+        raise InputError(
+            "no repetitions: stability needs runs of one agent on one scenario, seed and adversary"
+        )
     for field in ("scenario_id", "seed", "adversary_config", "agent_id"):
         values = sorted({str(getattr(r, field)) for r in reps})
         if len(values) > 1:
@@ -210,7 +228,9 @@ def stability_report(
     check_same_inputs(reps)
     names = sorted({t for r in reps for t in r.trait_means})
     traits = {t: trait_stability(t, reps, thresholds) for t in names}
-    objectives = {cid: objective_stability(cs, thresholds) for cid, cs in _conditions_by_id(reps).items()}
+    objectives = {
+        cid: objective_stability(cs, thresholds) for cid, cs in _conditions_by_id(reps).items()
+    }
     eras = sorted({r.era_id for r in reps})
     first = reps[0]
     return StabilityReport(

@@ -44,7 +44,9 @@ class GateFailure(NamedTuple):
         """One line saying which figure failed where, and by how much."""
         where = f"run {self.run_id}" + (f" seat {self.seat}" if self.seat else "")
         if self.value is None:
-            return f"gate failed: {where}: {self.figure} was not measured (needs >= {self.minimum:g})"
+            return (
+                f"gate failed: {where}: {self.figure} was not measured (needs >= {self.minimum:g})"
+            )
         return f"gate failed: {where}: {self.figure} {self.value:.4f} < {self.minimum:g}"
 
 
@@ -60,7 +62,9 @@ def parse_threshold(text: str, known_traits: Iterable[str]) -> Threshold:
     name, raw = match.groups()
     names = [*SEAT_FIGURES, *RUN_FIGURES, *sorted(known_traits)]
     if name not in names:
-        raise InputError(f"--fail-under {text!r}: unknown figure {name!r}; use one of: {', '.join(names)}")
+        raise InputError(
+            f"--fail-under {text!r}: unknown figure {name!r}; use one of: {', '.join(names)}"
+        )
     try:
         value = float(raw)
     except ValueError:
@@ -84,12 +88,18 @@ def _card_failures(card: Scorecard, threshold: Threshold) -> list[GateFailure]:
     if threshold.figure in RUN_FIGURES:
         value = card.state_outcome.check_reward if card.state_outcome else None
         failed = value is None or value < threshold.minimum
-        return [GateFailure(card.run_id, None, threshold.figure, value, threshold.minimum)] if failed else []
+        return (
+            [GateFailure(card.run_id, None, threshold.figure, value, threshold.minimum)]
+            if failed
+            else []
+        )
     failures = []
     for seat in card.seats.values():
         value = seat_figure(seat, threshold.figure)
         if value is None or value < threshold.minimum:
-            failures.append(GateFailure(card.run_id, seat.seat, threshold.figure, value, threshold.minimum))
+            failures.append(
+                GateFailure(card.run_id, seat.seat, threshold.figure, value, threshold.minimum)
+            )
     return failures
 
 

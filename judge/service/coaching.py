@@ -45,7 +45,9 @@ class CoachingPublic(BaseModel):
     items: list[CoachingItem] = Field(description="safety_preamble first, then notes by turn")
     status: CoachingStatus = Field(description="ok, or why the coach's reply could not be read")
     unparsed_reason: str | None
-    dropped_notes: int = Field(description="notes citing a turn absent from the transcript or where the seat did not act")
+    dropped_notes: int = Field(
+        description="notes citing a turn absent from the transcript or where the seat did not act"
+    )
     malformed_notes: int
     model: str
     prompt_version: int
@@ -62,14 +64,20 @@ class CoachingInput(NamedTuple):
 
 def cached_coaching(session: Session, *, inputs: CoachingInput) -> CoachingPublic | None:
     """The answer already computed for this run and seat in the current era, if any."""
-    text = coaching_repo.get_coaching_json(session, run_id=inputs.run_id, seat=inputs.seat, era_id=inputs.era_id)
+    text = coaching_repo.get_coaching_json(
+        session, run_id=inputs.run_id, seat=inputs.seat, era_id=inputs.era_id
+    )
     return None if text is None else CoachingPublic.model_validate_json(text)
 
 
 def remember_coaching(session: Session, *, inputs: CoachingInput, answer: CoachingPublic) -> None:
     """Keep an answer for the run, seat and era it was computed in (the first one wins)."""
     coaching_repo.put_coaching_json(
-        session, run_id=inputs.run_id, seat=inputs.seat, era_id=inputs.era_id, body_json=answer.model_dump_json()
+        session,
+        run_id=inputs.run_id,
+        seat=inputs.seat,
+        era_id=inputs.era_id,
+        body_json=answer.model_dump_json(),
     )
 
 
@@ -82,7 +90,9 @@ def coaching_input(session: Session, *, run_id: str, agent: AgentIdentity) -> Co
     row = visible_run(session, run_id=run_id, agent=agent)
     card = scorecard_repo.get_scorecard(session, run_id=run_id)
     if card is None or agent.seat not in card.seats:
-        raise NotFoundError(f"run {run_id!r} has no scorecard for seat {agent.seat!r} yet (status {row.status})")
+        raise NotFoundError(
+            f"run {run_id!r} has no scorecard for seat {agent.seat!r} yet (status {row.status})"
+        )
     mine = card.seats[agent.seat]
     safety = mine.safety_block or {}
     era = era_repo.current_era(session)
@@ -121,15 +131,30 @@ def keep(engine: Engine, *, inputs: CoachingInput, answer: CoachingPublic) -> No
 
 
 async def coach(
-    inputs: CoachingInput, *, backend: JudgeBackend, settings: Settings, config: CoachingConfig = DEFAULT_COACHING
+    inputs: CoachingInput,
+    *,
+    backend: JudgeBackend,
+    settings: Settings,
+    config: CoachingConfig = DEFAULT_COACHING,
 ) -> CoachingPublic:
     """Run the coaching pass and shape the agent's response."""
     result = await coach_seat(
-        inputs.transcript, inputs.seat, backend, safety_means=inputs.safety_means, traits=inputs.traits,
-        config=config, runner=RunnerConfig.from_settings(settings),
+        inputs.transcript,
+        inputs.seat,
+        backend,
+        safety_means=inputs.safety_means,
+        traits=inputs.traits,
+        config=config,
+        runner=RunnerConfig.from_settings(settings),
     )
     return CoachingPublic(
-        run_id=inputs.run_id, seat=result.seat, items=result.items, status=result.status,
-        unparsed_reason=result.unparsed_reason, dropped_notes=result.dropped_notes,
-        malformed_notes=result.malformed_notes, model=result.model, prompt_version=result.prompt_version,
+        run_id=inputs.run_id,
+        seat=result.seat,
+        items=result.items,
+        status=result.status,
+        unparsed_reason=result.unparsed_reason,
+        dropped_notes=result.dropped_notes,
+        malformed_notes=result.malformed_notes,
+        model=result.model,
+        prompt_version=result.prompt_version,
     )

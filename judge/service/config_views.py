@@ -59,8 +59,11 @@ def entry(session: Session, *, key: str, settings: Settings) -> ConfigEntryPubli
     value = platform.read_value(session, key=key, settings=settings)
     row = config_repo.get_config(session, key=key) if value.stored else None
     return ConfigEntryPublic(
-        key=key, value=value.value.model_dump(mode="json"), source="stored" if value.stored else "default",
-        version=row.version if row else None, updated_by=row.updated_by if row else None,
+        key=key,
+        value=value.value.model_dump(mode="json"),
+        source="stored" if value.stored else "default",
+        version=row.version if row else None,
+        updated_by=row.updated_by if row else None,
         updated_at=as_utc(row.updated_at) if row else None,
     )
 
@@ -69,7 +72,9 @@ def entries(session: Session, *, settings: Settings) -> list[ConfigEntryPublic]:
     return [entry(session, key=k, settings=settings) for k in platform.CONFIG_MODELS]
 
 
-def update(session: Session, *, key: str, body: ConfigUpdate, by: str, settings: Settings) -> ConfigChanged:
+def update(
+    session: Session, *, key: str, body: ConfigUpdate, by: str, settings: Settings
+) -> ConfigChanged:
     """Validate, store, audit; report the era now current and whether it moved."""
     platform.config_model(key)
     before = era_repo.current_era(session)
@@ -78,7 +83,11 @@ def update(session: Session, *, key: str, body: ConfigUpdate, by: str, settings:
     era_id = changed.era_id or ""
     moved = before is None or before.era_id != era_id
     # what this change stored, not what a concurrent later change may have stored since
-    mine = {"value": changed.value.model_dump(mode="json"), "version": changed.version, "updated_by": by}
+    mine = {
+        "value": changed.value.model_dump(mode="json"),
+        "version": changed.version,
+        "updated_by": by,
+    }
     return ConfigChanged(**{**current.model_dump(), **mine}, era_id=era_id, era_changed=moved)
 
 
@@ -89,16 +98,25 @@ def _loads(text: str | None) -> dict[str, Any] | None:
 def audit(session: Session, *, key: str) -> list[ConfigAuditPublic]:
     platform.config_model(key)
     return [
-        ConfigAuditPublic(key=r.key, old=_loads(r.old_json), new=_loads(r.new_json), changed_by=r.changed_by,
-                          changed_at=as_utc(r.changed_at))
+        ConfigAuditPublic(
+            key=r.key,
+            old=_loads(r.old_json),
+            new=_loads(r.new_json),
+            changed_by=r.changed_by,
+            changed_at=as_utc(r.changed_at),
+        )
         for r in config_repo.audit_trail(session, key=key)
     ]
 
 
 def era_public(row: EraRow, current: str | None) -> EraPublic:
     return EraPublic(
-        era_id=row.era_id, stack=json.loads(row.stack_json), opened_by=row.opened_by, reason=row.reason,
-        opened_at=as_utc(row.opened_at), current=row.era_id == current,
+        era_id=row.era_id,
+        stack=json.loads(row.stack_json),
+        opened_by=row.opened_by,
+        reason=row.reason,
+        opened_at=as_utc(row.opened_at),
+        current=row.era_id == current,
     )
 
 

@@ -56,7 +56,9 @@ def executor_kind(settings: Settings) -> ExecutorKind:
         ConfigError: the job queue asked for on SQLite, or an API-only node on SQLite.
     """
     postgres = is_postgres(settings.database_url)
-    kind: ExecutorKind = ("queue" if postgres else "threads") if settings.executor == "auto" else settings.executor
+    kind: ExecutorKind = (
+        ("queue" if postgres else "threads") if settings.executor == "auto" else settings.executor
+    )
     if kind == "queue" and not postgres:
         raise ConfigError(
             "JUDGE_EXECUTOR=queue needs a PostgreSQL JUDGE_DATABASE_URL; with SQLite, scoring runs "
@@ -70,7 +72,9 @@ def executor_kind(settings: Settings) -> ExecutorKind:
     return kind
 
 
-def make_executor(engine: Engine, *, settings: Settings, backends: BackendFactory | None) -> ScoringExecutor:
+def make_executor(
+    engine: Engine, *, settings: Settings, backends: BackendFactory | None
+) -> ScoringExecutor:
     """The executor the settings pick, not yet started."""
     from judge.service.scoring import resolve_backend
 

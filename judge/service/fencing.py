@@ -50,19 +50,28 @@ class Fence:
     transiently locked or unreachable store for ``retry_s``, like the writes they guard."""
 
     def __init__(
-        self, engine: Engine, *, run_id: str, retry_s: float = 0.0, cancel: threading.Event | None = None
+        self,
+        engine: Engine,
+        *,
+        run_id: str,
+        retry_s: float = 0.0,
+        cancel: threading.Event | None = None,
     ) -> None:
         self.engine, self.run_id, self.retry_s, self.cancel = engine, run_id, retry_s, cancel
         self.starts = self._read()[0]
 
     def _read(self) -> tuple[int, str]:
-        return retry_transient(lambda: _state(self.engine, self.run_id), budget_s=self.retry_s, cancel=self.cancel)
+        return retry_transient(
+            lambda: _state(self.engine, self.run_id), budget_s=self.retry_s, cancel=self.cancel
+        )
 
     def check(self) -> None:
         """Raise ScoringTakenOver when a later claim, or a stored scorecard, superseded ours."""
         starts, status = self._read()
         if starts != self.starts or status != "scoring":
-            raise ScoringTakenOver(f"run {self.run_id} was claimed again (start {starts}, ours {self.starts})")
+            raise ScoringTakenOver(
+                f"run {self.run_id} was claimed again (start {starts}, ours {self.starts})"
+            )
 
     def guard(self, write: ClaimedWrite) -> OnSeatPass:
         """A pass writer under this claim: it stops a superseded job (nothing stored) and
@@ -74,8 +83,13 @@ class Fence:
             except IntegrityError as exc:
                 if "uq_pass" not in str(exc.orig) and "UNIQUE" not in str(exc.orig):
                     raise
-                log.info("pass %s/%s/%d of run %s was already stored", seat, judge_pass.trait,
-                         judge_pass.index, self.run_id)
+                log.info(
+                    "pass %s/%s/%d of run %s was already stored",
+                    seat,
+                    judge_pass.trait,
+                    judge_pass.index,
+                    self.run_id,
+                )
                 return
             if not stored:
                 self.check()

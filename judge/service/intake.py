@@ -60,7 +60,9 @@ def canonical_body(run: Run) -> CanonicalBody:
 def require_own_seat(run: Run, agent: AgentIdentity) -> None:
     """An agent key submits only runs where its agent sits, scored, in its seat, and where
     every other scored seat is its own agent too (scores are never attributed to others)."""
-    if not any(s.seat == agent.seat and s.agent_id == agent.agent_id and s.scored for s in run.seats):
+    if not any(
+        s.seat == agent.seat and s.agent_id == agent.agent_id and s.scored for s in run.seats
+    ):
         raise SeatMismatchError(
             f"seats: this key is for agent {agent.agent_id!r} in seat {agent.seat!r}, "
             "which the run does not list as a scored seat; submit it with an owner token instead"
@@ -78,10 +80,14 @@ def stored_run_id(run_id: str, agent: AgentIdentity | None) -> str:
     if agent is None:
         return run_id
     if NAMESPACE_SEPARATOR in run_id:
-        raise InputError(f"run_id: {run_id!r} may not contain {NAMESPACE_SEPARATOR!r} when submitted with an agent key")
+        raise InputError(
+            f"run_id: {run_id!r} may not contain {NAMESPACE_SEPARATOR!r} when submitted with an agent key"
+        )
     stored = f"{agent.agent_id}{NAMESPACE_SEPARATOR}{run_id}"
     if len(stored) > MAX_STORED_ID:
-        raise InputError(f"run_id: with the agent id in front it is longer than {MAX_STORED_ID} characters; use a shorter one")
+        raise InputError(
+            f"run_id: with the agent id in front it is longer than {MAX_STORED_ID} characters; use a shorter one"
+        )
     return stored
 
 
@@ -95,7 +101,12 @@ def _existing(row: RunRow, body: CanonicalBody) -> Intake:
 
 
 def submit_run(
-    engine: Engine, *, run: Run, submitted_by: str, settings: Settings, agent: AgentIdentity | None = None
+    engine: Engine,
+    *,
+    run: Run,
+    submitted_by: str,
+    settings: Settings,
+    agent: AgentIdentity | None = None,
 ) -> Intake:
     """Store a new queued run, or return the stored one when the same body comes again.
 
@@ -111,14 +122,23 @@ def submit_run(
     run_id = stored_run_id(run.run_id, agent)
     body = canonical_body(run)
     with transaction(engine) as session:
-        check_world(run, policy=platform.world_policy(session, settings=settings), self_reported=agent is not None)
+        check_world(
+            run,
+            policy=platform.world_policy(session, settings=settings),
+            self_reported=agent is not None,
+        )
         row = run_repo.get_run(session, run_id=run_id)
         if row is not None:
             return _existing(row, body)
     try:
         with transaction(engine) as session:
             run_repo.insert_run(
-                session, run=run, run_id=run_id, body_json=body.text, body_sha256=body.sha256, submitted_by=submitted_by
+                session,
+                run=run,
+                run_id=run_id,
+                body_json=body.text,
+                body_sha256=body.sha256,
+                submitted_by=submitted_by,
             )
     except IntegrityError:  # the same run_id arrived concurrently
         with transaction(engine) as session:
@@ -136,9 +156,14 @@ def _stored(session: Session, run_id: str) -> RunRow:
 def agent_may_read(session: Session, row: RunRow, agent: AgentIdentity) -> bool:
     """An agent reads a run where its agent sits in its seat, recorded by the platform or
     submitted by that same agent (another agent's self-reported run never shows)."""
-    if run_repo.is_self_reported(row.submitted_by) and row.submitted_by != f"agent:{agent.agent_id}":
+    if (
+        run_repo.is_self_reported(row.submitted_by)
+        and row.submitted_by != f"agent:{agent.agent_id}"
+    ):
         return False
-    return run_repo.agent_sits_in(session, run_id=row.run_id, agent_id=agent.agent_id, seat=agent.seat)
+    return run_repo.agent_sits_in(
+        session, run_id=row.run_id, agent_id=agent.agent_id, seat=agent.seat
+    )
 
 
 def visible_run(session: Session, *, run_id: str, agent: AgentIdentity | None) -> RunRow:

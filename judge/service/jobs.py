@@ -71,7 +71,12 @@ def failure_of(exc: Exception) -> Failure:
 
 
 async def score_one(
-    engine: Engine, *, run_id: str, settings: Settings, backends: BackendFactory, cancel: threading.Event | None = None
+    engine: Engine,
+    *,
+    run_id: str,
+    settings: Settings,
+    backends: BackendFactory,
+    cancel: threading.Event | None = None,
 ) -> None:
     """Score one run; failures become ``not_scored`` with their reason (never lost).
 
@@ -80,7 +85,9 @@ async def score_one(
     """
     retry_s, job = settings.store_retry_s, None
     try:
-        job = retry_transient(lambda: claim(engine, run_id=run_id, settings=settings), budget_s=retry_s, cancel=cancel)
+        job = retry_transient(
+            lambda: claim(engine, run_id=run_id, settings=settings), budget_s=retry_s, cancel=cancel
+        )
         if job is None:
             return
         fence = Fence(engine, run_id=run_id, retry_s=retry_s, cancel=cancel)
@@ -92,11 +99,19 @@ async def score_one(
         passes = WriteBehind(observed(fence.guard(writer)))
         try:
             card = await score_run_async(
-                job.run, options=options, rubrics=job.snapshot.rubrics, backend=backends(options.judge_model),
-                done=job.done, on_pass=passes, scenario=scenario, base_dir=scenarios,
+                job.run,
+                options=options,
+                rubrics=job.snapshot.rubrics,
+                backend=backends(options.judge_model),
+                done=job.done,
+                on_pass=passes,
+                scenario=scenario,
+                base_dir=scenarios,
             )
             await passes.drain()  # every pass is stored before the scorecard
-        except asyncio.CancelledError:  # a clean shutdown: not a crash (writes still under way finish)
+        except (
+            asyncio.CancelledError
+        ):  # a clean shutdown: not a crash (writes still under way finish)
             release(engine, run_id)
             raise
         except BaseException:
@@ -109,7 +124,11 @@ async def score_one(
         log.warning("%s; this job stops", exc)
     except Exception as exc:
         if is_transient(exc):
-            log.warning("store unavailable while scoring run %s; it is picked up again later: %s", run_id, exc)
+            log.warning(
+                "store unavailable while scoring run %s; it is picked up again later: %s",
+                run_id,
+                exc,
+            )
             if job is not None:
                 release(engine, run_id)
             return
@@ -133,7 +152,9 @@ def release(engine: Engine, run_id: str) -> None:
 class ScoringWorkers:
     """A pool of scoring threads fed by a queue of run ids."""
 
-    def __init__(self, *, engine: Engine, settings: Settings, backends: BackendFactory | None = None) -> None:
+    def __init__(
+        self, *, engine: Engine, settings: Settings, backends: BackendFactory | None = None
+    ) -> None:
         self.engine = engine
         self.settings = settings
         self.backends = backends or resolve_backend(settings)
@@ -208,7 +229,13 @@ class ScoringWorkers:
             loop.close()
 
     def _run(self, loop: asyncio.AbstractEventLoop, run_id: str) -> None:
-        job = score_one(self.engine, run_id=run_id, settings=self.settings, backends=self.backends, cancel=self._stopping)
+        job = score_one(
+            self.engine,
+            run_id=run_id,
+            settings=self.settings,
+            backends=self.backends,
+            cancel=self._stopping,
+        )
         task = loop.create_task(job)
         with self._lock:
             self._running[run_id] = (loop, task)

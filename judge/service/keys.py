@@ -17,15 +17,21 @@ def _identifier(field: str, value: str) -> str:
     try:
         return _IDENTIFIER.validate_python(value)
     except ValidationError:
-        raise InputError(f"--{field}: {value!r} is not a valid identifier (letters, digits, _ . : -)") from None
+        raise InputError(
+            f"--{field}: {value!r} is not a valid identifier (letters, digits, _ . : -)"
+        ) from None
 
 
 def issue_key(session: Session, *, agent_id: str, seat: str, label: str | None = None) -> str:
     """Create a key for ``agent_id`` in ``seat``; returns the key (the only time it exists in clear)."""
     new = new_agent_key()
     key_repo.insert_agent_key(
-        session, prefix=new.prefix, key_sha256=new.key_sha256,
-        agent_id=_identifier("agent", agent_id), seat=_identifier("seat", seat), label=label,
+        session,
+        prefix=new.prefix,
+        key_sha256=new.key_sha256,
+        agent_id=_identifier("agent", agent_id),
+        seat=_identifier("seat", seat),
+        label=label,
     )
     session.flush()
     return new.key

@@ -11,7 +11,9 @@ from judge.scoring.matched import matched_comparison
 from judge.store import queries_compare, queries_results
 
 
-def state_outcomes_of(session: Session, *, agent_id: str, scenario_id: str | None) -> list[StateOutcome]:
+def state_outcomes_of(
+    session: Session, *, agent_id: str, scenario_id: str | None
+) -> list[StateOutcome]:
     """The state outcomes on an agent's scored runs (runs without state checks are skipped)."""
     run_ids = queries_compare.scored_run_ids_of(session, agent_id=agent_id, scenario_id=scenario_id)
     cards = queries_results.scorecards_for(session, run_ids=run_ids)

@@ -124,14 +124,17 @@ def current_stack(session: Session, *, settings: Settings) -> MeasurementEra:
     """The era the next run would be scored in."""
     rubrics = rubric_set(session, settings=settings)
     return measurement_era(
-        judge_model=settings.model, rubric_hashes=rubrics.hashes,
+        judge_model=settings.model,
+        rubric_hashes=rubrics.hashes,
         settings=measurement_settings(session, settings=settings),
     )
 
 
 def sync_era(session: Session, *, settings: Settings, by: str, reason: str) -> EraRow:
     """Open a new era row when the measurement stack moved (a no-op otherwise)."""
-    return era_repo.open_era(session, era=current_stack(session, settings=settings), opened_by=by, reason=reason)
+    return era_repo.open_era(
+        session, era=current_stack(session, settings=settings), opened_by=by, reason=reason
+    )
 
 
 def world_policy(session: Session, *, settings: Settings) -> WorldPolicy:
@@ -141,14 +144,18 @@ def world_policy(session: Session, *, settings: Settings) -> WorldPolicy:
     return WorldPolicy(settings.scenarios_dir, frozenset(urls))
 
 
-def update_value(session: Session, *, key: str, value: Any, by: str, settings: Settings) -> ConfigValue:
+def update_value(
+    session: Session, *, key: str, value: Any, by: str, settings: Settings
+) -> ConfigValue:
     """Validate, store and audit a new value, then open a new era if the stack moved.
 
     Concurrent updates are serialised, so each gets its own version and audit record.
     """
     parsed = validate_value(key, value)
     lock_for_write(session, name=PLATFORM_LOCK)
-    row = config_repo.put_config(session, key=key, value_json=json.dumps(parsed.model_dump(mode="json")), changed_by=by)
+    row = config_repo.put_config(
+        session, key=key, value_json=json.dumps(parsed.model_dump(mode="json")), changed_by=by
+    )
     session.flush()
     era = sync_era(session, settings=settings, by=by, reason=f"platform_config {key} changed")
     version = row.version

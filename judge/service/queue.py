@@ -33,9 +33,13 @@ SHUTDOWN_GRACE_S = 5.0
 
 def worker_options(settings: Settings, *, concurrency: int, name: str) -> dict[str, object]:
     return {
-        "concurrency": concurrency, "name": name, "install_signal_handlers": False,
-        "update_heartbeat_interval": settings.heartbeat_s, "stalled_worker_timeout": settings.stalled_after_s,
-        "additional_context": {}, "fetch_job_polling_interval": 2.0,
+        "concurrency": concurrency,
+        "name": name,
+        "install_signal_handlers": False,
+        "update_heartbeat_interval": settings.heartbeat_s,
+        "stalled_worker_timeout": settings.stalled_after_s,
+        "additional_context": {},
+        "fetch_job_polling_interval": 2.0,
         "shutdown_graceful_timeout": SHUTDOWN_GRACE_S,
     }
 
@@ -47,7 +51,9 @@ async def _run_once(app: App, runtime: tasks.Runtime, *, concurrency: int, name:
         await app.run_worker_async(**options)  # type: ignore[arg-type]
 
 
-async def serve_jobs(runtime: tasks.Runtime, *, concurrency: int, name: str, stop: asyncio.Event) -> None:
+async def serve_jobs(
+    runtime: tasks.Runtime, *, concurrency: int, name: str, stop: asyncio.Event
+) -> None:
     """Run a worker until ``stop`` is set, starting it again whenever the database drops it."""
     wait = RECONNECT_INITIAL_S
     while not stop.is_set():
@@ -64,7 +70,9 @@ async def serve_jobs(runtime: tasks.Runtime, *, concurrency: int, name: str, sto
         if failure is None:
             wait = RECONNECT_INITIAL_S
         else:
-            log.warning("worker %s lost the database (%s); starting again in %.1fs", name, failure, wait)
+            log.warning(
+                "worker %s lost the database (%s); starting again in %.1fs", name, failure, wait
+            )
         await asyncio.sleep(wait)
         wait = min(wait * 2, RECONNECT_MAX_S) if failure is not None else wait
 
@@ -86,7 +94,9 @@ class QueueExecutor:
         """Open the queue, start the in-process worker (if any) and queue runs left without a job."""
         self.app.open()
         if self.settings.workers > 0:
-            self._thread = threading.Thread(target=self._work, name="judge-queue-worker", daemon=True)
+            self._thread = threading.Thread(
+                target=self._work, name="judge-queue-worker", daemon=True
+            )
             self._thread.start()
             self._ready.wait(30)
         requeued = [run_id for run_id in self._unfinished() if tasks.defer_score(self.app, run_id)]

@@ -35,12 +35,16 @@ class QueuePublic(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    executor: str = Field(description="queue (procrastinate on PostgreSQL) or threads (in judge serve)")
+    executor: str = Field(
+        description="queue (procrastinate on PostgreSQL) or threads (in judge serve)"
+    )
     queued: int
     scoring: int
     scored: int
     not_scored: int
-    oldest_queued_age_s: float | None = Field(description="seconds the oldest queued run has waited")
+    oldest_queued_age_s: float | None = Field(
+        description="seconds the oldest queued run has waited"
+    )
     workers: list[WorkerPublic] = Field(description="job-queue workers, newest heartbeat first")
 
 
@@ -74,8 +78,13 @@ def queue_workers(engine: Engine, *, stalled_after_s: float) -> list[WorkerPubli
     with engine.connect() as connection:
         rows = connection.execute(_WORKERS).all()
     return [
-        WorkerPublic(worker_id=int(i), last_heartbeat=beat, seconds_since_heartbeat=round(float(age), 3),
-                     alive=float(age) <= stalled_after_s, runs_held=int(held))
+        WorkerPublic(
+            worker_id=int(i),
+            last_heartbeat=beat,
+            seconds_since_heartbeat=round(float(age), 3),
+            alive=float(age) <= stalled_after_s,
+            runs_held=int(held),
+        )
         for i, beat, age, held in rows
     ]
 
@@ -83,9 +92,16 @@ def queue_workers(engine: Engine, *, stalled_after_s: float) -> list[WorkerPubli
 def queue_status(engine: Engine, *, settings: Settings) -> QueuePublic:
     kind = executor_kind(settings)
     counts = run_counts(engine)
-    workers = queue_workers(engine, stalled_after_s=settings.stalled_after_s) if kind == "queue" else []
+    workers = (
+        queue_workers(engine, stalled_after_s=settings.stalled_after_s) if kind == "queue" else []
+    )
     by = counts.by_status
     return QueuePublic(
-        executor=kind, queued=by["queued"], scoring=by["scoring"], scored=by["scored"],
-        not_scored=by["not_scored"], oldest_queued_age_s=counts.oldest_queued_s, workers=workers,
+        executor=kind,
+        queued=by["queued"],
+        scoring=by["scoring"],
+        scored=by["scored"],
+        not_scored=by["not_scored"],
+        oldest_queued_age_s=counts.oldest_queued_s,
+        workers=workers,
     )

@@ -17,7 +17,12 @@ class SlidingWindow:
     """Counts events per key over the last ``window_s`` seconds."""
 
     def __init__(
-        self, *, limit: int, window_s: float, clock: Callable[[], float] = time.monotonic, max_keys: int = 100_000
+        self,
+        *,
+        limit: int,
+        window_s: float,
+        clock: Callable[[], float] = time.monotonic,
+        max_keys: int = 100_000,
     ) -> None:
         self.limit, self.window_s, self.clock, self.max_keys = limit, window_s, clock, max_keys
         self._events: OrderedDict[str, deque[float]] = OrderedDict()

@@ -49,18 +49,32 @@ def review_status(session: Session, *, run_id: str, settings: Settings) -> Safet
     spread = summary.safety_spread if summary else None
     reasons = flag_reasons(safety_min, spread, limits)
     return SafetyReviewPublic(
-        run_id=run_id, state=summary.review_state if summary else "none",
-        flagged=bool(reasons), reasons=reasons, safety_min=safety_min, safety_spread=spread, thresholds=limits,
+        run_id=run_id,
+        state=summary.review_state if summary else "none",
+        flagged=bool(reasons),
+        reasons=reasons,
+        safety_min=safety_min,
+        safety_spread=spread,
+        thresholds=limits,
         attempt=summary.attempt if summary else 1,
         reviews=[
-            SafetyReviewEntry(decision=r.decision, note=r.note, reviewed_by=r.reviewed_by,
-                              reviewed_at=as_utc(r.reviewed_at), attempt=r.attempt)
+            SafetyReviewEntry(
+                decision=r.decision,
+                note=r.note,
+                reviewed_by=r.reviewed_by,
+                reviewed_at=as_utc(r.reviewed_at),
+                attempt=r.attempt,
+            )
             for r in review_repo.reviews_of(session, run_id=run_id)
         ],
         earlier_scorecards=[
-            ScorecardAttemptPublic(attempt=a.attempt, measurement_era=a.measurement_era,
-                                   archived_at=as_utc(a.archived_at), archived_by=a.archived_by,
-                                   url=f"/api/evals/{run_id}/scorecards/{a.attempt}")
+            ScorecardAttemptPublic(
+                attempt=a.attempt,
+                measurement_era=a.measurement_era,
+                archived_at=as_utc(a.archived_at),
+                archived_by=a.archived_by,
+                url=f"/api/evals/{run_id}/scorecards/{a.attempt}",
+            )
             for a in review_repo.attempts_of(session, run_id=run_id)
         ],
     )
@@ -82,8 +96,12 @@ def record_review(
     run = visible_run(session, run_id=run_id, agent=None)
     rescore = body.decision == "rescore_requested"
     if rescore and run.status not in FINAL_RUN_STATUSES:
-        raise ConflictError(f"run {run_id!r} is {run.status}; ask for a rescore once its scoring has finished")
-    review_repo.add_review(session, run_id=run_id, decision=body.decision, note=body.note.strip(), by=by)
+        raise ConflictError(
+            f"run {run_id!r} is {run.status}; ask for a rescore once its scoring has finished"
+        )
+    review_repo.add_review(
+        session, run_id=run_id, decision=body.decision, note=body.note.strip(), by=by
+    )
     session.flush()
     if rescore:
         review_repo.archive_for_rescore(session, run=run, by=by)

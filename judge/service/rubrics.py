@@ -37,7 +37,9 @@ class RubricChange(NamedTuple):
 
 def known_trait(trait: str) -> None:
     if trait not in default_rubric_set().rubrics:
-        raise RubricError(f"trait: {trait!r} is not a known trait; known: {sorted(default_rubric_set().rubrics)}")
+        raise RubricError(
+            f"trait: {trait!r} is not a known trait; known: {sorted(default_rubric_set().rubrics)}"
+        )
 
 
 def as_rubric(trait: str, texts: RubricTexts, version: int = 1) -> Rubric:
@@ -48,29 +50,41 @@ def as_rubric(trait: str, texts: RubricTexts, version: int = 1) -> Rubric:
         raise RubricError(describe_validation_error(exc)) from None
 
 
-def _store(session: Session, trait: str, texts: RubricTexts, by: str, settings: Settings) -> RubricChange:
+def _store(
+    session: Session, trait: str, texts: RubricTexts, by: str, settings: Settings
+) -> RubricChange:
     row = rubric_repo.add_rubric_version(session, rubric=as_rubric(trait, texts), created_by=by)
     session.flush()
-    era = platform.sync_era(session, settings=settings, by=by, reason=f"custom rubric {trait} v{row.version}")
+    era = platform.sync_era(
+        session, settings=settings, by=by, reason=f"custom rubric {trait} v{row.version}"
+    )
     session.flush()
     return RubricChange(row, era.era_id)
 
 
-def create_rubric(session: Session, *, trait: str, texts: RubricTexts, by: str, settings: Settings) -> RubricChange:
+def create_rubric(
+    session: Session, *, trait: str, texts: RubricTexts, by: str, settings: Settings
+) -> RubricChange:
     """A trait's first live custom rubric; ConflictError when one is live already."""
     known_trait(trait)
     lock_for_write(session, name=platform.PLATFORM_LOCK)
     if rubric_repo.current_rubric(session, trait=trait) is not None:
-        raise ConflictError(f"a custom rubric for {trait!r} exists; update it with PUT /api/evals/rubrics/{trait}")
+        raise ConflictError(
+            f"a custom rubric for {trait!r} exists; update it with PUT /api/evals/rubrics/{trait}"
+        )
     return _store(session, trait, texts, by, settings)
 
 
-def update_rubric(session: Session, *, trait: str, texts: RubricTexts, by: str, settings: Settings) -> RubricChange:
+def update_rubric(
+    session: Session, *, trait: str, texts: RubricTexts, by: str, settings: Settings
+) -> RubricChange:
     """A new version of a live custom rubric."""
     known_trait(trait)
     lock_for_write(session, name=platform.PLATFORM_LOCK)
     if rubric_repo.current_rubric(session, trait=trait) is None:
-        raise NotFoundError(f"no custom rubric for {trait!r}; create it with POST /api/evals/rubrics")
+        raise NotFoundError(
+            f"no custom rubric for {trait!r}; create it with POST /api/evals/rubrics"
+        )
     return _store(session, trait, texts, by, settings)
 
 
@@ -80,7 +94,9 @@ def delete_rubric(session: Session, *, trait: str, by: str, settings: Settings) 
     if rubric_repo.delete_rubric(session, trait=trait) == 0:
         raise NotFoundError(f"no custom rubric for {trait!r}")
     session.flush()
-    era = platform.sync_era(session, settings=settings, by=by, reason=f"custom rubric {trait} deleted")
+    era = platform.sync_era(
+        session, settings=settings, by=by, reason=f"custom rubric {trait} deleted"
+    )
     session.flush()
     return era.era_id
 
@@ -128,8 +144,12 @@ class ActiveRubricPublic(BaseModel):
 
 
 class RubricsPublic(BaseModel):
-    custom: list[CustomRubricPublic] = Field(description="live custom rubrics (newest version per trait)")
-    active: list[ActiveRubricPublic] = Field(description="the rubric set the next run is scored with")
+    custom: list[CustomRubricPublic] = Field(
+        description="live custom rubrics (newest version per trait)"
+    )
+    active: list[ActiveRubricPublic] = Field(
+        description="the rubric set the next run is scored with"
+    )
     uses_custom: bool = Field(description="true when scoring now leaves the ranked leaderboards")
 
 
@@ -158,7 +178,13 @@ def rubrics_public(session: Session, *, settings: Settings) -> RubricsPublic:
     return RubricsPublic(
         custom=[custom_public(r) for r in rubric_repo.current_rubrics(session).values()],
         active=[
-            ActiveRubricPublic(trait=t, pack=active.packs[t], source=r.source, version=r.version, content_hash=r.content_hash)
+            ActiveRubricPublic(
+                trait=t,
+                pack=active.packs[t],
+                source=r.source,
+                version=r.version,
+                content_hash=r.content_hash,
+            )
             for t, r in active.rubrics.items()
         ],
         uses_custom=active.uses_custom,
@@ -168,4 +194,6 @@ def rubrics_public(session: Session, *, settings: Settings) -> RubricsPublic:
 def rubric_history(session: Session, *, trait: str) -> RubricHistoryPublic:
     current = live_rubric(session, trait=trait)
     versions = rubric_repo.rubric_versions(session, trait=trait)
-    return RubricHistoryPublic(current=custom_public(current), versions=[custom_public(v) for v in versions])
+    return RubricHistoryPublic(
+        current=custom_public(current), versions=[custom_public(v) for v in versions]
+    )

@@ -51,8 +51,14 @@ def installed_version(connection: Connection) -> str | None:
     """The procrastinate version the schema was last brought to; None when absent."""
     if connection.execute(sa.text("SELECT to_regclass('procrastinate_jobs')")).scalar() is None:
         return None
-    comment = connection.execute(sa.text("SELECT obj_description('procrastinate_jobs'::regclass)")).scalar()
-    return str(comment).removeprefix(VERSION_MARK) if comment and str(comment).startswith(VERSION_MARK) else "0"
+    comment = connection.execute(
+        sa.text("SELECT obj_description('procrastinate_jobs'::regclass)")
+    ).scalar()
+    return (
+        str(comment).removeprefix(VERSION_MARK)
+        if comment and str(comment).startswith(VERSION_MARK)
+        else "0"
+    )
 
 
 def version_key(text: str) -> tuple[int, ...]:

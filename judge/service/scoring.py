@@ -76,7 +76,8 @@ def build_snapshot(session: Session, *, settings: Settings) -> ScoringSnapshot:
     """The effective configuration, read from the store now (no restart needed)."""
     runner = RunnerConfig.from_settings(settings)
     options = ScoringOptions(
-        judge_model=settings.model, runner=runner,
+        judge_model=settings.model,
+        runner=runner,
         settings=platform.measurement_settings(session, settings=settings),
     )
     return ScoringSnapshot(options=options, rubrics=platform.rubric_set(session, settings=settings))
@@ -101,10 +102,17 @@ def claim(engine: Engine, *, run_id: str, settings: Settings) -> Job | None:
             )
         snapshot = _snapshot_of(session, row, settings)
         run = run_repo.stored_run(row)
-        total = len(run.scored_seats) * len(snapshot.rubrics.rubrics) * snapshot.options.settings.denoise.passes
+        total = (
+            len(run.scored_seats)
+            * len(snapshot.rubrics.rubrics)
+            * snapshot.options.settings.denoise.passes
+        )
         run_repo.start_scoring(
-            session, run_id=run_id, judge_model=snapshot.options.judge_model,
-            passes_total=total, snapshot_json=snapshot.model_dump_json(),
+            session,
+            run_id=run_id,
+            judge_model=snapshot.options.judge_model,
+            passes_total=total,
+            snapshot_json=snapshot.model_dump_json(),
         )
         done = pass_repo.stored_passes(session, run_id=run_id)
         world = platform.world_policy(session, settings=settings)
@@ -117,22 +125,30 @@ class PassWriter:
     dropped. Called with the claim a job holds (:class:`judge.service.fencing.Fence`), the
     same statement checks that the claim still stands."""
 
-    def __init__(self, engine: Engine, *, run_id: str, retry_s: float, cancel: threading.Event | None = None):
+    def __init__(
+        self, engine: Engine, *, run_id: str, retry_s: float, cancel: threading.Event | None = None
+    ):
         self.engine = engine.execution_options(isolation_level="AUTOCOMMIT")
         self.run_id, self.retry_s, self.cancel = run_id, retry_s, cancel
 
     def _write(self, seat: str, judge_pass: JudgePass, claimed: int | None) -> bool:
         with self.engine.connect() as connection:
-            return pass_repo.insert_pass(connection, run_id=self.run_id, seat=seat, judge_pass=judge_pass,
-                                         claimed=claimed)
+            return pass_repo.insert_pass(
+                connection, run_id=self.run_id, seat=seat, judge_pass=judge_pass, claimed=claimed
+            )
 
     def __call__(self, seat: str, judge_pass: JudgePass, claimed: int | None = None) -> bool:
         """Store the pass; False when ``claimed`` no longer holds (nothing was stored)."""
-        return retry_transient(lambda: self._write(seat, judge_pass, claimed), budget_s=self.retry_s,
-                               cancel=self.cancel)
+        return retry_transient(
+            lambda: self._write(seat, judge_pass, claimed),
+            budget_s=self.retry_s,
+            cancel=self.cancel,
+        )
 
 
-def pass_writer(engine: Engine, *, run_id: str, retry_s: float, cancel: threading.Event | None = None) -> PassWriter:
+def pass_writer(
+    engine: Engine, *, run_id: str, retry_s: float, cancel: threading.Event | None = None
+) -> PassWriter:
     """The writer of a run's passes (see :class:`PassWriter`)."""
     return PassWriter(engine, run_id=run_id, retry_s=retry_s, cancel=cancel)
 
@@ -149,7 +165,12 @@ def _store_card(engine: Engine, card: Scorecard) -> None:
         lock_for_write(session, name=platform.PLATFORM_LOCK)
         card = self_reported_card(card, run_repo.get_run(session, run_id=card.run_id))
         if era_repo.get_era(session, era_id=card.measurement_era.era_id) is None:
-            era_repo.open_era(session, era=card.measurement_era, opened_by="system:scoring", reason="first run scored in it")
+            era_repo.open_era(
+                session,
+                era=card.measurement_era,
+                opened_by="system:scoring",
+                reason="first run scored in it",
+            )
         scorecard_repo.add_scorecard(session, card=card)
 
 
@@ -165,7 +186,9 @@ def give_up(engine: Engine, *, run_id: str, reason: str, detail: str | None = No
     """Mark a run not scored: ``reason`` is shown to whoever may see the run, ``detail``
     (internals: exception text, paths) to owners only."""
     with transaction(engine) as session:
-        run_repo.set_run_status(session, run_id=run_id, status="not_scored", reason=reason, detail=detail)
+        run_repo.set_run_status(
+            session, run_id=run_id, status="not_scored", reason=reason, detail=detail
+        )
 
 
 def end_cleanly(engine: Engine, *, run_id: str) -> None:

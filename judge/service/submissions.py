@@ -35,7 +35,9 @@ class SubmissionCreate(BaseModel):
 
     submission_id: Identifier
     scenario_id: Identifier
-    agent_id: Identifier | None = Field(default=None, description="required for owners; an agent key's own agent")
+    agent_id: Identifier | None = Field(
+        default=None, description="required for owners; an agent key's own agent"
+    )
     run_ids: list[Identifier] = Field(default_factory=list, max_length=1000)
 
 
@@ -49,7 +51,8 @@ class SubmissionFinalize(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     visibility: Visibility | None = Field(
-        default=None, description="public or unlisted; omitted: public when ranked-eligible, else unlisted"
+        default=None,
+        description="public or unlisted; omitted: public when ranked-eligible, else unlisted",
     )
 
 
@@ -76,7 +79,9 @@ class AgentFinalization(BaseModel):
 
 
 def agent_finalization(decision: Finalization) -> AgentFinalization:
-    return AgentFinalization.model_validate({**decision.model_dump(), "measurement_era": decision.measurement_era.era_id})
+    return AgentFinalization.model_validate(
+        {**decision.model_dump(), "measurement_era": decision.measurement_era.era_id}
+    )
 
 
 class SubmissionPublic(BaseModel):
@@ -108,15 +113,24 @@ def submission_public(session: Session, row: SubmissionRow, *, owner: bool) -> S
     decision = Finalization.model_validate_json(row.summary_json) if row.summary_json else None
     summary = agent_finalization(decision) if decision is not None and not owner else decision
     return SubmissionPublic(
-        submission_id=row.submission_id, agent_id=row.agent_id, scenario_id=row.scenario_id,
-        status=row.status, run_ids=results_repo.submission_run_ids(session, submission_id=row.submission_id),
-        measurement_era=row.measurement_era, ranked_eligible=row.ranked_eligible,
-        leaderboard_class=row.leaderboard_class, visibility=row.visibility, created_at=_aware(row.created_at),
-        finalized_at=_aware(row.finalized_at) if row.finalized_at else None, finalization=summary,
+        submission_id=row.submission_id,
+        agent_id=row.agent_id,
+        scenario_id=row.scenario_id,
+        status=row.status,
+        run_ids=results_repo.submission_run_ids(session, submission_id=row.submission_id),
+        measurement_era=row.measurement_era,
+        ranked_eligible=row.ranked_eligible,
+        leaderboard_class=row.leaderboard_class,
+        visibility=row.visibility,
+        created_at=_aware(row.created_at),
+        finalized_at=_aware(row.finalized_at) if row.finalized_at else None,
+        finalization=summary,
     )
 
 
-def visible_submission(session: Session, *, submission_id: str, agent: AgentIdentity | None) -> SubmissionRow:
+def visible_submission(
+    session: Session, *, submission_id: str, agent: AgentIdentity | None
+) -> SubmissionRow:
     """The submission if the caller may see it (owners: all; agents: their own agent's)."""
     row = submission_repo.get_submission(session, submission_id=submission_id)
     if row is None or (agent is not None and row.agent_id != agent.agent_id):
@@ -127,26 +141,38 @@ def visible_submission(session: Session, *, submission_id: str, agent: AgentIden
 def _owner_agent(body: SubmissionCreate, agent: AgentIdentity | None) -> str:
     if agent is None:
         if body.agent_id is None:
-            raise InputError("agent_id: an owner creating a submission must name the agent it is for")
+            raise InputError(
+                "agent_id: an owner creating a submission must name the agent it is for"
+            )
         return body.agent_id
     if body.agent_id not in (None, agent.agent_id):
-        raise InputError(f"agent_id: this key is for agent {agent.agent_id!r}; it cannot open a submission for {body.agent_id!r}")
+        raise InputError(
+            f"agent_id: this key is for agent {agent.agent_id!r}; it cannot open a submission for {body.agent_id!r}"
+        )
     return agent.agent_id
 
 
-def check_run_fits(session: Session, *, row: SubmissionRow, run_id: str, agent: AgentIdentity | None) -> None:
+def check_run_fits(
+    session: Session, *, row: SubmissionRow, run_id: str, agent: AgentIdentity | None
+) -> None:
     """A run may join when it exists (visible to the caller), is on the scenario and seats the agent."""
     run = visible_run(session, run_id=run_id, agent=agent)
     seats = run_repo.get_seats(session, run_id=run_id)
     if run.scenario_id != row.scenario_id:
-        raise InputError(f"run_ids: run {run_id!r} is on scenario {run.scenario_id!r}, not {row.scenario_id!r}")
+        raise InputError(
+            f"run_ids: run {run_id!r} is on scenario {run.scenario_id!r}, not {row.scenario_id!r}"
+        )
     if not any(s.agent_id == row.agent_id and s.scored for s in seats):
         raise InputError(f"run_ids: agent {row.agent_id!r} holds no scored seat in run {run_id!r}")
 
 
-def _add(session: Session, row: SubmissionRow, run_ids: list[str], agent: AgentIdentity | None) -> None:
+def _add(
+    session: Session, row: SubmissionRow, run_ids: list[str], agent: AgentIdentity | None
+) -> None:
     if row.status != "open":
-        raise ConflictError(f"submission {row.submission_id!r} is finalized ({row.status}); open a new one to add runs")
+        raise ConflictError(
+            f"submission {row.submission_id!r} is finalized ({row.status}); open a new one to add runs"
+        )
     present = set(results_repo.submission_run_ids(session, submission_id=row.submission_id))
     for run_id in dict.fromkeys(run_ids):
         if run_id in present:
@@ -163,12 +189,17 @@ def create_submission(
     Raises:
         ConflictError: the submission id is taken.
     """
-    taken = ConflictError(f"submission_id: {body.submission_id!r} already exists; choose another id")
+    taken = ConflictError(
+        f"submission_id: {body.submission_id!r} already exists; choose another id"
+    )
     if submission_repo.get_submission(session, submission_id=body.submission_id) is not None:
         raise taken
     row = submission_repo.insert_submission(
-        session, submission_id=body.submission_id, agent_id=_owner_agent(body, agent),
-        scenario_id=body.scenario_id, created_by=by,
+        session,
+        submission_id=body.submission_id,
+        agent_id=_owner_agent(body, agent),
+        scenario_id=body.scenario_id,
+        created_by=by,
     )
     try:
         session.flush()
@@ -190,7 +221,9 @@ def add_runs(
         session.flush()
     except IntegrityError:  # the same run was added concurrently
         session.rollback()
-        raise ConflictError(f"submission {submission_id!r} changed while these runs were added; send them again") from None
+        raise ConflictError(
+            f"submission {submission_id!r} changed while these runs were added; send them again"
+        ) from None
     return submission_public(session, row, owner=agent is None)
 
 
@@ -208,21 +241,34 @@ def scored_cards(session: Session, *, row: SubmissionRow) -> list[Scorecard]:
 
 
 def finalize(
-    session: Session, *, submission_id: str, body: SubmissionFinalize, agent: AgentIdentity | None, settings: Settings
+    session: Session,
+    *,
+    submission_id: str,
+    body: SubmissionFinalize,
+    agent: AgentIdentity | None,
+    settings: Settings,
 ) -> SubmissionPublic:
     """Stamp the era, status, class and visibility (rules in :mod:`judge.scoring.finalize`)."""
     row = visible_submission(session, submission_id=submission_id, agent=agent)
     if row.status != "open":
         raise ConflictError(f"submission {submission_id!r} is already finalized ({row.status})")
     decision = finalize_submission(
-        scored_cards(session, row=row), agent_id=row.agent_id, scenario_id=row.scenario_id,
-        current_era=platform.current_stack(session, settings=settings), visibility=body.visibility,
+        scored_cards(session, row=row),
+        agent_id=row.agent_id,
+        scenario_id=row.scenario_id,
+        current_era=platform.current_stack(session, settings=settings),
+        visibility=body.visibility,
     )
     finalized = submission_repo.finalize_if_open(
-        session, submission_id=submission_id, status=decision.status,
-        measurement_era=decision.measurement_era.era_id, ranked_eligible=decision.ranked_eligible,
-        leaderboard_class=decision.leaderboard_class, visibility=decision.visibility,
-        reason="; ".join(decision.flags) or None, summary_json=decision.model_dump_json(),
+        session,
+        submission_id=submission_id,
+        status=decision.status,
+        measurement_era=decision.measurement_era.era_id,
+        ranked_eligible=decision.ranked_eligible,
+        leaderboard_class=decision.leaderboard_class,
+        visibility=decision.visibility,
+        reason="; ".join(decision.flags) or None,
+        summary_json=decision.model_dump_json(),
     )
     if not finalized:  # another request finalized it between our read and our write
         session.rollback()
@@ -232,5 +278,11 @@ def finalize(
     return submission_public(session, row, owner=agent is None)
 
 
-def read_submission(session: Session, *, submission_id: str, agent: AgentIdentity | None) -> SubmissionPublic:
-    return submission_public(session, visible_submission(session, submission_id=submission_id, agent=agent), owner=agent is None)
+def read_submission(
+    session: Session, *, submission_id: str, agent: AgentIdentity | None
+) -> SubmissionPublic:
+    return submission_public(
+        session,
+        visible_submission(session, submission_id=submission_id, agent=agent),
+        owner=agent is None,
+    )

@@ -46,7 +46,9 @@ CONTEXT_KEY = "judge"
 ORPHAN_GRACE_S = 30
 #: Store outages: the job is retried with growing waits (2, 4, 8 ... s) for about 10 minutes.
 STORE_RETRY = RetryStrategy(
-    max_attempts=10, exponential_wait=2, retry_exceptions=[sa.exc.OperationalError, sa.exc.InterfaceError]
+    max_attempts=10,
+    exponential_wait=2,
+    retry_exceptions=[sa.exc.OperationalError, sa.exc.InterfaceError],
 )
 
 
@@ -95,7 +97,9 @@ async def retry_stalled(context: JobContext, timestamp: int) -> None:
         except ConnectorException as exc:  # finished or retried meanwhile (another sweep)
             log.info("stalled job %s was not retried: %s", job.id, exc)
             continue
-        log.warning("job %s (%s %s) of a dead worker is retried", job.id, job.task_name, job.task_kwargs)
+        log.warning(
+            "job %s (%s %s) of a dead worker is retried", job.id, job.task_name, job.task_kwargs
+        )
     await manager.prune_stalled_workers(settings.stalled_after_s)
 
 
@@ -134,7 +138,9 @@ async def prune_finished_jobs(context: JobContext, timestamp: int) -> None:
 def defer_score(app: App, run_id: str) -> bool:
     """Queue the scoring job of a run; False when one is already waiting (idempotent)."""
     try:
-        app.configure_task(name=SCORE_TASK, lock=run_lock(run_id), queueing_lock=run_lock(run_id)).defer(run_id=run_id)
+        app.configure_task(
+            name=SCORE_TASK, lock=run_lock(run_id), queueing_lock=run_lock(run_id)
+        ).defer(run_id=run_id)
     except AlreadyEnqueued:
         return False
     return True
@@ -142,7 +148,9 @@ def defer_score(app: App, run_id: str) -> bool:
 
 async def defer_score_async(app: App, run_id: str) -> bool:
     try:
-        deferrer = app.configure_task(name=SCORE_TASK, lock=run_lock(run_id), queueing_lock=run_lock(run_id))
+        deferrer = app.configure_task(
+            name=SCORE_TASK, lock=run_lock(run_id), queueing_lock=run_lock(run_id)
+        )
         await deferrer.defer_async(run_id=run_id)
     except AlreadyEnqueued:
         return False
@@ -151,7 +159,11 @@ async def defer_score_async(app: App, run_id: str) -> bool:
 
 def build_app(settings: Settings, *, sync: bool = False, pool_size: int = 4) -> App:
     """The queue app over the store's database; ``sync`` for nodes that only defer jobs."""
-    pool: dict[str, Any] = {"conninfo": conninfo(settings.database_url), "min_size": 1, "max_size": pool_size}
+    pool: dict[str, Any] = {
+        "conninfo": conninfo(settings.database_url),
+        "min_size": 1,
+        "max_size": pool_size,
+    }
     connector = SyncPsycopgConnector(**pool) if sync else PsycopgConnector(**pool)
     app = App(connector=connector)
     app.task(name=SCORE_TASK, pass_context=True, retry=STORE_RETRY)(score_run)
@@ -159,6 +171,8 @@ def build_app(settings: Settings, *, sync: bool = False, pool_size: int = 4) -> 
     for name, func in ((STALLED_TASK, retry_stalled), (ORPHANS_TASK, requeue_orphans)):
         task = app.task(name=name, pass_context=True, queueing_lock=name)(func)
         app.periodic(cron=cron)(task)
-    prune = app.task(name=PRUNE_TASK, pass_context=True, queueing_lock=PRUNE_TASK)(prune_finished_jobs)
+    prune = app.task(name=PRUNE_TASK, pass_context=True, queueing_lock=PRUNE_TASK)(
+        prune_finished_jobs
+    )
     app.periodic(cron="17 * * * *")(prune)  # hourly
     return app

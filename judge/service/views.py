@@ -83,7 +83,9 @@ class AgentScorecardPublic(BaseModel):
     judge_model: str
     judge_note: str | None = None
     prompt_version: int
-    measurement_era: str = Field(description="era id; the full stack (which lists safety rubrics) is owner-only")
+    measurement_era: str = Field(
+        description="era id; the full stack (which lists safety rubrics) is owner-only"
+    )
 
 
 def shown_reason(row: RunRow, *, owner: bool) -> str | None:
@@ -95,16 +97,25 @@ def shown_reason(row: RunRow, *, owner: bool) -> str | None:
 
 def run_public(session: Session, row: RunRow, *, owner: bool = False) -> RunPublic:
     return RunPublic(
-        run_id=row.run_id, scenario_id=row.scenario_id, status=row.status,
-        reason=shown_reason(row, owner=owner), passes_done=pass_repo.count_passes(session, run_id=row.run_id),
-        passes_total=row.passes_total, judge_model=row.judge_model, ranked_eligible=row.ranked_eligible,
-        leaderboard_class=row.leaderboard_class, created_at=as_utc(row.created_at),
-        updated_at=as_utc(row.updated_at), scored_at=as_utc(row.scored_at) if row.scored_at else None,
+        run_id=row.run_id,
+        scenario_id=row.scenario_id,
+        status=row.status,
+        reason=shown_reason(row, owner=owner),
+        passes_done=pass_repo.count_passes(session, run_id=row.run_id),
+        passes_total=row.passes_total,
+        judge_model=row.judge_model,
+        ranked_eligible=row.ranked_eligible,
+        leaderboard_class=row.leaderboard_class,
+        created_at=as_utc(row.created_at),
+        updated_at=as_utc(row.updated_at),
+        scored_at=as_utc(row.scored_at) if row.scored_at else None,
     )
 
 
 def run_status(session: Session, *, run_id: str, agent: AgentIdentity | None) -> RunPublic:
-    return run_public(session, visible_run(session, run_id=run_id, agent=agent), owner=agent is None)
+    return run_public(
+        session, visible_run(session, run_id=run_id, agent=agent), owner=agent is None
+    )
 
 
 def _not_scored_yet(row: RunRow, *, owner: bool) -> NotFoundError:
@@ -126,26 +137,39 @@ def agent_scorecard(session: Session, *, run_id: str, agent: AgentIdentity) -> A
     row = visible_run(session, run_id=run_id, agent=agent)
     card = scorecard_repo.get_scorecard(session, run_id=row.run_id)
     if card is None or agent.seat not in card.seats:
-        raise _not_scored_yet(row, owner=False) if card is None else NotFoundError(f"run {run_id!r} not found")
+        raise (
+            _not_scored_yet(row, owner=False)
+            if card is None
+            else NotFoundError(f"run {run_id!r} not found")
+        )
     return agent_view(card, agent.seat)
 
 
 def agent_view(card: Scorecard, seat: str) -> AgentScorecardPublic:
     mine = card.seats[seat]
     return AgentScorecardPublic(
-        run_id=card.run_id, scenario_id=card.scenario_id, seed=card.seed, adversary_config=card.adversary_config,
+        run_id=card.run_id,
+        scenario_id=card.scenario_id,
+        seed=card.seed,
+        adversary_config=card.adversary_config,
         # the panel agreement spans every trait, safety included: owner-only
         seat=AgentSeatScorecard.model_validate(mine.model_dump(exclude={"safety_block", "panel"})),
-        participation_gated=mine.participation_gated, ranked_eligible=card.ranked_eligible,
-        leaderboard_class=card.leaderboard_class, judge_model=card.judge_model, judge_note=card.judge_note,
-        prompt_version=card.prompt_version, measurement_era=card.measurement_era.era_id,
+        participation_gated=mine.participation_gated,
+        ranked_eligible=card.ranked_eligible,
+        leaderboard_class=card.leaderboard_class,
+        judge_model=card.judge_model,
+        judge_note=card.judge_note,
+        prompt_version=card.prompt_version,
+        measurement_era=card.measurement_era.era_id,
     )
 
 
 def reward_weights(session: Session, row: RunRow, settings: Settings) -> RewardWeights:
     """The weights the run was scored under, else the current ones."""
     if row.scoring_snapshot_json is not None:
-        return ScoringSnapshot.model_validate_json(row.scoring_snapshot_json).options.settings.reward_weights
+        return ScoringSnapshot.model_validate_json(
+            row.scoring_snapshot_json
+        ).options.settings.reward_weights
     return platform.measurement_settings(session, settings=settings).reward_weights
 
 

@@ -45,8 +45,14 @@ class StateDatabaseUrls(BaseModel):
     @classmethod
     def _postgres_urls(cls, urls: list[str]) -> list[str]:
         for url in urls:
-            if not url.startswith(POSTGRES_SCHEMES) or len(url) > 500 or any(c.isspace() for c in url):
-                raise ValueError("each entry must be a postgresql:// URL (no spaces, at most 500 characters)")
+            if (
+                not url.startswith(POSTGRES_SCHEMES)
+                or len(url) > 500
+                or any(c.isspace() for c in url)
+            ):
+                raise ValueError(
+                    "each entry must be a postgresql:// URL (no spaces, at most 500 characters)"
+                )
         return urls
 
 
@@ -60,7 +66,9 @@ def named_databases(world: WorldState | None) -> list[tuple[str, str]]:
     if world is None:
         return []
     named = [("world.end_state", world.end_state), ("world.after_horizon", world.after_horizon)]
-    named += [(f"world.step_states.{i}.database", s.database) for i, s in enumerate(world.step_states)]
+    named += [
+        (f"world.step_states.{i}.database", s.database) for i, s in enumerate(world.step_states)
+    ]
     return [(field, locator) for field, locator in named if locator is not None]
 
 
@@ -96,10 +104,14 @@ def check_locator(field: str, locator: str, policy: WorldPolicy) -> None:
 def confined_path(field: str, locator: str, root: Path | None) -> Path:
     """The file ``locator`` names inside ``root``, refusing anything that leaves it."""
     if root is None:
-        raise WorldRefusedError(f"{field}: JUDGE_SCENARIOS_DIR is not set, so the service opens no world files")
+        raise WorldRefusedError(
+            f"{field}: JUDGE_SCENARIOS_DIR is not set, so the service opens no world files"
+        )
     relative = Path(locator)
     if relative.is_absolute() or ".." in relative.parts or "\x00" in locator:
-        raise WorldRefusedError(f"{field}: give a path relative to the scenarios folder, without '..'")
+        raise WorldRefusedError(
+            f"{field}: give a path relative to the scenarios folder, without '..'"
+        )
     base = root.resolve()
     target = (base / relative).resolve()
     if not target.is_relative_to(base):

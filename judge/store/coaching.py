@@ -13,7 +13,9 @@ def get_coaching_json(session: Session, *, run_id: str, seat: str, era_id: str) 
     return None if row is None else row.body_json
 
 
-def put_coaching_json(session: Session, *, run_id: str, seat: str, era_id: str, body_json: str) -> bool:
+def put_coaching_json(
+    session: Session, *, run_id: str, seat: str, era_id: str, body_json: str
+) -> bool:
     """Store an answer; False when one was stored meanwhile (the first one is kept)."""
     try:
         with session.begin_nested():

@@ -15,7 +15,9 @@ def list_config(session: Session) -> dict[str, PlatformConfigRow]:
     return {r.key: r for r in session.exec(select(PlatformConfigRow)).all()}
 
 
-def put_config(session: Session, *, key: str, value_json: str, changed_by: str) -> PlatformConfigRow:
+def put_config(
+    session: Session, *, key: str, value_json: str, changed_by: str
+) -> PlatformConfigRow:
     """Store a (validated) value and its audit record in the caller's transaction."""
     row = session.get(PlatformConfigRow, key)
     old = None if row is None else row.value_json

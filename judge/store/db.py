@@ -38,7 +38,7 @@ def normalise_url(url: str) -> str:
     """Route plain ``postgresql://`` URLs to psycopg 3 (the driver the product ships with)."""
     for prefix in ("postgresql://", "postgres://"):
         if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix):]
+            return "postgresql+psycopg://" + url[len(prefix) :]
     return url
 
 
@@ -60,10 +60,14 @@ def make_engine(url: str) -> Engine:
     try:
         parsed = sa.engine.make_url(url)
     except sa.exc.ArgumentError:
-        raise ConfigError(f"JUDGE_DATABASE_URL is not a database URL: {url.split('@')[-1]!r}") from None
+        raise ConfigError(
+            f"JUDGE_DATABASE_URL is not a database URL: {url.split('@')[-1]!r}"
+        ) from None
     pool = {"pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW, "pool_timeout": POOL_TIMEOUT_S}
     if parsed.get_backend_name() == "sqlite":
-        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **pool)
+        engine = sa.create_engine(
+            url, connect_args={"check_same_thread": False, "timeout": 30}, **pool
+        )
         sa.event.listen(engine, "connect", _sqlite_pragmas)
         return engine
     return sa.create_engine(url, pool_pre_ping=True, **pool)
@@ -107,18 +111,29 @@ def is_transient(exc: BaseException) -> bool:
 
 def _log_retry(state: Any) -> None:
     error = state.outcome.exception() if state.outcome else None
-    log.warning("store busy or unavailable (%s); retrying (attempt %d)", type(error).__name__, state.attempt_number)
+    log.warning(
+        "store busy or unavailable (%s); retrying (attempt %d)",
+        type(error).__name__,
+        state.attempt_number,
+    )
 
 
 def retry_transient(
-    write: Callable[[], T], *, budget_s: float, max_wait_s: float = 5.0, cancel: threading.Event | None = None
+    write: Callable[[], T],
+    *,
+    budget_s: float,
+    max_wait_s: float = 5.0,
+    cancel: threading.Event | None = None,
 ) -> T:
     """Run ``write`` (one whole transaction), retried with exponential backoff while the
     store error is transient, for up to ``budget_s`` seconds or until ``cancel`` is set (a
     shutdown); then the last error is raised."""
     stop = stop_after_delay(budget_s) | stop_when_event_set(cancel or threading.Event())
     retrying = Retrying(
-        retry=retry_if_exception(is_transient), stop=stop,
-        wait=wait_exponential(multiplier=0.05, max=max_wait_s), reraise=True, before_sleep=_log_retry,
+        retry=retry_if_exception(is_transient),
+        stop=stop,
+        wait=wait_exponential(multiplier=0.05, max=max_wait_s),
+        reraise=True,
+        before_sleep=_log_retry,
     )
     return retrying(write)

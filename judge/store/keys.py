@@ -8,15 +8,25 @@ from judge.store.tables import AgentKeyRow, utcnow
 
 
 def insert_agent_key(
-    session: Session, *, prefix: str, key_sha256: str, agent_id: str, seat: str, label: str | None = None
+    session: Session,
+    *,
+    prefix: str,
+    key_sha256: str,
+    agent_id: str,
+    seat: str,
+    label: str | None = None,
 ) -> AgentKeyRow:
-    row = AgentKeyRow(prefix=prefix, key_sha256=key_sha256, agent_id=agent_id, seat=seat, label=label)
+    row = AgentKeyRow(
+        prefix=prefix, key_sha256=key_sha256, agent_id=agent_id, seat=seat, label=label
+    )
     session.add(row)
     return row
 
 
 def live_key_by_prefix(session: Session, *, prefix: str) -> AgentKeyRow | None:
-    query = select(AgentKeyRow).where(AgentKeyRow.prefix == prefix, col(AgentKeyRow.revoked_at).is_(None))
+    query = select(AgentKeyRow).where(
+        AgentKeyRow.prefix == prefix, col(AgentKeyRow.revoked_at).is_(None)
+    )
     return session.exec(query).first()
 
 

@@ -50,7 +50,9 @@ def judge_pass(row: PassRow) -> JudgePass:
         unscored_reason=row.unscored_reason,
         sampled_score=row.sampled_score,
         expected_score=row.expected_score,
-        score_distribution=json.loads(row.score_distribution_json) if row.score_distribution_json else None,
+        score_distribution=json.loads(row.score_distribution_json)
+        if row.score_distribution_json
+        else None,
         score_entropy_bits=row.score_entropy_bits,
         distribution_partial=row.distribution_partial,
         structured_output=row.structured_output,
@@ -60,10 +62,15 @@ def judge_pass(row: PassRow) -> JudgePass:
 def _values(*, run_id: str, seat: str, judge_pass: JudgePass) -> dict[str, Any]:
     data = judge_pass.model_dump(exclude={"index", "cited_turns", "score_distribution"})
     distribution = judge_pass.score_distribution
-    return {**data, "run_id": run_id, "seat": seat, "pass_index": judge_pass.index,
-            "cited_turns_json": json.dumps(judge_pass.cited_turns),
-            "score_distribution_json": json.dumps(distribution) if distribution is not None else None,
-            "created_at": utcnow()}
+    return {
+        **data,
+        "run_id": run_id,
+        "seat": seat,
+        "pass_index": judge_pass.index,
+        "cited_turns_json": json.dumps(judge_pass.cited_turns),
+        "score_distribution_json": json.dumps(distribution) if distribution is not None else None,
+        "created_at": utcnow(),
+    }
 
 
 def _insert_if_claimed(dialect: str) -> sa.Insert:
@@ -73,12 +80,14 @@ def _insert_if_claimed(dialect: str) -> sa.Insert:
     would be taken for text); SQLite needs none (and a cast would change its dates).
     """
     if dialect not in _statements:
+
         def value(column: sa.Column[Any]) -> sa.ColumnElement[Any]:
             bind = sa.bindparam(column.name, type_=column.type)
             return sa.cast(bind, column.type) if dialect == "postgresql" else bind
 
         claimed = sa.exists().where(
-            _RUNS.c.run_id == sa.bindparam("run_id"), _RUNS.c.scoring_starts == sa.bindparam("claimed"),
+            _RUNS.c.run_id == sa.bindparam("run_id"),
+            _RUNS.c.scoring_starts == sa.bindparam("claimed"),
             _RUNS.c.status == "scoring",
         )
         rows = sa.select(*[value(c) for c in _COLUMNS]).where(claimed)
@@ -88,7 +97,12 @@ def _insert_if_claimed(dialect: str) -> sa.Insert:
 
 
 def insert_pass(
-    session: Session | Connection, *, run_id: str, seat: str, judge_pass: JudgePass, claimed: int | None = None
+    session: Session | Connection,
+    *,
+    run_id: str,
+    seat: str,
+    judge_pass: JudgePass,
+    claimed: int | None = None,
 ) -> bool:
     """Store one pass with one INSERT.
 
@@ -107,7 +121,9 @@ def insert_pass(
     if claimed is None:
         session.execute(sa.insert(_PASSES), [values])
         return True
-    dialect = session.get_bind().dialect.name if isinstance(session, Session) else session.dialect.name
+    dialect = (
+        session.get_bind().dialect.name if isinstance(session, Session) else session.dialect.name
+    )
     result = session.execute(_insert_if_claimed(dialect), {**values, "claimed": claimed})
     return bool(result.rowcount)  # type: ignore[attr-defined]
 

@@ -39,7 +39,9 @@ def run_body(session: Session, *, run_id: str) -> Run | None:
 def scorecards_for(session: Session, *, run_ids: Sequence[str]) -> dict[str, Scorecard]:
     """The stored scorecards of those runs that have one, by run id."""
     query = select(ScorecardRow).where(col(ScorecardRow.run_id).in_(list(run_ids)))
-    return {r.run_id: Scorecard.model_validate_json(r.scorecard_json) for r in session.exec(query).all()}
+    return {
+        r.run_id: Scorecard.model_validate_json(r.scorecard_json) for r in session.exec(query).all()
+    }
 
 
 def finalized_submission_cards(
@@ -48,7 +50,10 @@ def finalized_submission_cards(
     """Every scored run of every finalized submission on a scenario (in one era, if given)."""
     query = (
         select(SubmissionRow, ScorecardRow)
-        .join(SubmissionRunRow, col(SubmissionRunRow.submission_id) == col(SubmissionRow.submission_id))
+        .join(
+            SubmissionRunRow,
+            col(SubmissionRunRow.submission_id) == col(SubmissionRow.submission_id),
+        )
         .join(ScorecardRow, col(ScorecardRow.run_id) == col(SubmissionRunRow.run_id))
         .where(SubmissionRow.scenario_id == scenario_id)
         .where(col(SubmissionRow.status).in_(FINALIZED_SUBMISSION_STATUSES))
@@ -58,7 +63,10 @@ def finalized_submission_cards(
         query = query.where(SubmissionRow.measurement_era == era_id)
     return [
         SubmissionCard(
-            s.submission_id, s.agent_id, s.visibility, s.leaderboard_class,
+            s.submission_id,
+            s.agent_id,
+            s.visibility,
+            s.leaderboard_class,
             Scorecard.model_validate_json(c.scorecard_json),
         )
         for s, c in session.exec(query).all()
@@ -66,7 +74,12 @@ def finalized_submission_cards(
 
 
 def repetitions(
-    session: Session, *, agent_id: str, scenario_id: str, seed: int | None, adversary_config: str | None
+    session: Session,
+    *,
+    agent_id: str,
+    scenario_id: str,
+    seed: int | None,
+    adversary_config: str | None,
 ) -> list[ScoredRun]:
     """Scored runs of one scenario, seed and adversary config in which the agent held a scored seat."""
     query = (
@@ -81,7 +94,9 @@ def repetitions(
         )
         .where(
             col(RunRow.run_id).in_(
-                select(SeatRow.run_id).where(SeatRow.agent_id == agent_id).where(col(SeatRow.scored).is_(True))
+                select(SeatRow.run_id)
+                .where(SeatRow.agent_id == agent_id)
+                .where(col(SeatRow.scored).is_(True))
             )
         )
         .order_by(col(RunRow.created_at), col(RunRow.run_id))

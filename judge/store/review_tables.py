@@ -59,6 +59,5 @@ class ScorecardAttemptRow(SQLModel, table=True):
 
 
 #: Newest-first keyset paging of the runs table reads this index instead of sorting.
-RUNS_NEWEST_FIRST = sa.Index(
-    "ix_runs_created_at_run_id", RunRow.__table__.c.created_at, RunRow.__table__.c.run_id  # type: ignore[attr-defined]
-)
+_RUNS: sa.Table = RunRow.__table__  # type: ignore[attr-defined]
+RUNS_NEWEST_FIRST = sa.Index("ix_runs_created_at_run_id", _RUNS.c.created_at, _RUNS.c.run_id)

@@ -9,17 +9,25 @@ from judge.store.review_tables import RunSummaryRow, SafetyReviewRow, ScorecardA
 from judge.store.tables import PassRow, RunRow, ScorecardRow, SeatRow, TraitScoreRow, utcnow
 
 
-def add_review(session: Session, *, run_id: str, decision: str, note: str, by: str) -> SafetyReviewRow:
+def add_review(
+    session: Session, *, run_id: str, decision: str, note: str, by: str
+) -> SafetyReviewRow:
     """Append a decision on the run's current attempt and make it the run's review state."""
     summary = session.get(RunSummaryRow, run_id) or RunSummaryRow(run_id=run_id)
-    row = SafetyReviewRow(run_id=run_id, decision=decision, note=note, attempt=summary.attempt, reviewed_by=by)
+    row = SafetyReviewRow(
+        run_id=run_id, decision=decision, note=note, attempt=summary.attempt, reviewed_by=by
+    )
     summary.review_state = decision
     session.add_all([row, summary])
     return row
 
 
 def reviews_of(session: Session, *, run_id: str) -> list[SafetyReviewRow]:
-    query = select(SafetyReviewRow).where(SafetyReviewRow.run_id == run_id).order_by(col(SafetyReviewRow.id))
+    query = (
+        select(SafetyReviewRow)
+        .where(SafetyReviewRow.run_id == run_id)
+        .order_by(col(SafetyReviewRow.id))
+    )
     return list(session.exec(query).all())
 
 
@@ -36,10 +44,15 @@ def get_attempt(session: Session, *, run_id: str, attempt: int) -> ScorecardAtte
 
 
 def _archive(session: Session, card: ScorecardRow, attempt: int, by: str) -> None:
-    session.add(ScorecardAttemptRow(
-        run_id=card.run_id, attempt=attempt, scorecard_json=card.scorecard_json,
-        measurement_era=card.measurement_era, archived_by=by,
-    ))
+    session.add(
+        ScorecardAttemptRow(
+            run_id=card.run_id,
+            attempt=attempt,
+            scorecard_json=card.scorecard_json,
+            measurement_era=card.measurement_era,
+            archived_by=by,
+        )
+    )
 
 
 def _clear_results(session: Session, run_id: str) -> None:
@@ -47,7 +60,8 @@ def _clear_results(session: Session, run_id: str) -> None:
     session.execute(sa.delete(PassRow).where(col(PassRow.run_id) == run_id))
     session.execute(sa.delete(ScorecardRow).where(col(ScorecardRow.run_id) == run_id))
     session.execute(
-        sa.update(SeatRow).where(col(SeatRow.run_id) == run_id)
+        sa.update(SeatRow)
+        .where(col(SeatRow.run_id) == run_id)
         .values(composite=None, objective_met_rate=None, participation_gated=None)
     )
 
@@ -73,8 +87,16 @@ def archive_for_rescore(session: Session, *, run: RunRow, by: str) -> int:
     _clear_results(session, run.run_id)
     _requeue(run)
     summary.attempt += 1
-    for name in ("measurement_era", "composite", "objective_rate", "safety_min", "safety_spread",
-                 "spread_max", "gated", "custom_rubric"):
+    for name in (
+        "measurement_era",
+        "composite",
+        "objective_rate",
+        "safety_min",
+        "safety_spread",
+        "spread_max",
+        "gated",
+        "custom_rubric",
+    ):
         setattr(summary, name, None)
     session.add_all([run, summary])
     return summary.attempt

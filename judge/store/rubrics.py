@@ -11,8 +11,13 @@ from judge.store.tables import CustomRubricRow, utcnow
 
 def rubric_of(row: CustomRubricRow) -> Rubric:
     return Rubric(
-        trait=row.trait, version=row.version, definition=row.definition,
-        anchor_0=row.anchor_0, anchor_5=row.anchor_5, anchor_1=row.anchor_1, source="custom",
+        trait=row.trait,
+        version=row.version,
+        definition=row.definition,
+        anchor_0=row.anchor_0,
+        anchor_5=row.anchor_5,
+        anchor_1=row.anchor_1,
+        source="custom",
     )
 
 
@@ -37,7 +42,11 @@ def current_rubrics(session: Session) -> dict[str, CustomRubricRow]:
 
 
 def rubric_versions(session: Session, *, trait: str) -> list[CustomRubricRow]:
-    query = select(CustomRubricRow).where(CustomRubricRow.trait == trait).order_by(col(CustomRubricRow.version))
+    query = (
+        select(CustomRubricRow)
+        .where(CustomRubricRow.trait == trait)
+        .order_by(col(CustomRubricRow.version))
+    )
     return list(session.exec(query).all())
 
 
@@ -47,9 +56,14 @@ def add_rubric_version(session: Session, *, rubric: Rubric, created_by: str) -> 
         select(func.max(CustomRubricRow.version)).where(CustomRubricRow.trait == rubric.trait)
     ).one()
     row = CustomRubricRow(
-        trait=rubric.trait, version=(latest or 0) + 1, definition=rubric.definition,
-        anchor_0=rubric.anchor_0, anchor_5=rubric.anchor_5, anchor_1=rubric.anchor_1,
-        content_hash=rubric.content_hash, created_by=created_by,
+        trait=rubric.trait,
+        version=(latest or 0) + 1,
+        definition=rubric.definition,
+        anchor_0=rubric.anchor_0,
+        anchor_5=rubric.anchor_5,
+        anchor_1=rubric.anchor_1,
+        content_hash=rubric.content_hash,
+        created_by=created_by,
     )
     session.add(row)
     return row

@@ -17,7 +17,13 @@ def is_self_reported(submitted_by: str) -> bool:
 
 
 def insert_run(
-    session: Session, *, run: Run, body_json: str, body_sha256: str, submitted_by: str, run_id: str | None = None
+    session: Session,
+    *,
+    run: Run,
+    body_json: str,
+    body_sha256: str,
+    submitted_by: str,
+    run_id: str | None = None,
 ) -> RunRow:
     """Add a queued run and its seats to the session (the caller commits).
 
@@ -39,7 +45,9 @@ def insert_run(
     )
     session.add(row)
     for seat in run.seats:
-        session.add(SeatRow(run_id=run_id, seat=seat.seat, agent_id=seat.agent_id, scored=seat.scored))
+        session.add(
+            SeatRow(run_id=run_id, seat=seat.seat, agent_id=seat.agent_id, scored=seat.scored)
+        )
     return row
 
 
@@ -66,12 +74,21 @@ def agent_sits_in(session: Session, *, run_id: str, agent_id: str, seat: str) ->
 
 def runs_in_status(session: Session, *, statuses: Sequence[str]) -> list[str]:
     """Ids of runs in any of ``statuses``, oldest first (the queue to resume on start)."""
-    query = select(RunRow.run_id).where(col(RunRow.status).in_(statuses)).order_by(col(RunRow.created_at))
+    query = (
+        select(RunRow.run_id)
+        .where(col(RunRow.status).in_(statuses))
+        .order_by(col(RunRow.created_at))
+    )
     return list(session.exec(query).all())
 
 
 def set_run_status(
-    session: Session, *, run_id: str, status: str, reason: str | None = None, detail: str | None = None
+    session: Session,
+    *,
+    run_id: str,
+    status: str,
+    reason: str | None = None,
+    detail: str | None = None,
 ) -> RunRow:
     """Move a run to ``status`` (with its reason when not scored: ``reason`` for anyone who
     may see the run, ``detail`` for owners only)."""
@@ -88,7 +105,11 @@ def start_scoring(
 ) -> RunRow:
     """Mark a run as scoring under a fixed snapshot of how it is scored (kept for resumes)."""
     row = set_run_status(session, run_id=run_id, status="scoring")
-    row.judge_model, row.passes_total, row.scoring_snapshot_json = judge_model, passes_total, snapshot_json
+    row.judge_model, row.passes_total, row.scoring_snapshot_json = (
+        judge_model,
+        passes_total,
+        snapshot_json,
+    )
     row.scoring_starts += 1
     session.add(row)
     return row
@@ -107,7 +128,9 @@ def end_scoring_cleanly(session: Session, *, run_id: str) -> None:
         session.add(row)
 
 
-def mark_leaderboard_class(session: Session, *, run_id: str, ranked_eligible: bool, leaderboard_class: str) -> None:
+def mark_leaderboard_class(
+    session: Session, *, run_id: str, ranked_eligible: bool, leaderboard_class: str
+) -> None:
     """Set whether a run may enter ranked leaderboards (added to the caller's transaction)."""
     row = session.get(RunRow, run_id)
     if row is None:

@@ -17,10 +17,19 @@ def trait_values(card: Scorecard, seat: SeatScorecard) -> list[dict[str, Any]]:
     results = {**seat.traits, **(seat.safety_block or {})}
     return [
         {
-            "run_id": card.run_id, "seat": seat.seat, "agent_id": seat.agent_id, "scenario_id": card.scenario_id,
-            "trait": name, "pack": result.pack, "mean": result.mean, "variance": result.variance,
-            "n_scored": result.n_scored, "n_passes": result.n_passes, "complete": result.complete,
-            "rubric_hash": result.rubric_hash, "rubric_source": result.rubric_source,
+            "run_id": card.run_id,
+            "seat": seat.seat,
+            "agent_id": seat.agent_id,
+            "scenario_id": card.scenario_id,
+            "trait": name,
+            "pack": result.pack,
+            "mean": result.mean,
+            "variance": result.variance,
+            "n_scored": result.n_scored,
+            "n_passes": result.n_passes,
+            "complete": result.complete,
+            "rubric_hash": result.rubric_hash,
+            "rubric_source": result.rubric_source,
             "measurement_era": card.measurement_era.era_id,
         }
         for name, result in results.items()
@@ -61,7 +70,10 @@ def add_scorecard(session: Session, *, card: Scorecard) -> None:
     summary_repo.put_figures(session, card=card)
     session.flush()
     run_repo.mark_leaderboard_class(
-        session, run_id=card.run_id, ranked_eligible=card.ranked_eligible, leaderboard_class=card.leaderboard_class
+        session,
+        run_id=card.run_id,
+        ranked_eligible=card.ranked_eligible,
+        leaderboard_class=card.leaderboard_class,
     )
 
 
@@ -72,7 +84,9 @@ def get_scorecard(session: Session, *, run_id: str) -> Scorecard | None:
 
 def get_scorecard_json(session: Session, *, run_id: str) -> str | None:
     """The stored owner scorecard as its exact JSON text (no re-validation: the fast read)."""
-    return session.exec(select(ScorecardRow.scorecard_json).where(ScorecardRow.run_id == run_id)).first()
+    return session.exec(
+        select(ScorecardRow.scorecard_json).where(ScorecardRow.run_id == run_id)
+    ).first()
 
 
 def trait_scores(session: Session, *, run_id: str) -> list[TraitScoreRow]:

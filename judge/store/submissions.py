@@ -19,8 +19,11 @@ def insert_submission(
     visibility: str = "public",
 ) -> SubmissionRow:
     row = SubmissionRow(
-        submission_id=submission_id, agent_id=agent_id, scenario_id=scenario_id,
-        created_by=created_by, visibility=visibility,
+        submission_id=submission_id,
+        agent_id=agent_id,
+        scenario_id=scenario_id,
+        created_by=created_by,
+        visibility=visibility,
     )
     session.add(row)
     return row
@@ -105,11 +108,18 @@ def finalize_if_open(
     open any more, so of concurrent finalizations exactly one wins, on every backend."""
     statement = (
         update(SubmissionRow)
-        .where(col(SubmissionRow.submission_id) == submission_id, col(SubmissionRow.status) == "open")
+        .where(
+            col(SubmissionRow.submission_id) == submission_id, col(SubmissionRow.status) == "open"
+        )
         .values(
-            status=status, measurement_era=measurement_era, ranked_eligible=ranked_eligible,
-            leaderboard_class=leaderboard_class, visibility=visibility, reason=reason,
-            summary_json=summary_json, finalized_at=utcnow(),
+            status=status,
+            measurement_era=measurement_era,
+            ranked_eligible=ranked_eligible,
+            leaderboard_class=leaderboard_class,
+            visibility=visibility,
+            reason=reason,
+            summary_json=summary_json,
+            finalized_at=utcnow(),
         )
     )
     result = session.exec(statement)

@@ -93,10 +93,20 @@ def get_summary(session: Session, *, run_id: str) -> RunSummaryRow | None:
 
 
 _COLUMNS: tuple[Any, ...] = (
-    RunRow.run_id, RunRow.scenario_id, RunRow.status, RunRow.created_at, RunRow.leaderboard_class,
-    RunSummaryRow.measurement_era, RunSummaryRow.composite, RunSummaryRow.objective_rate,
-    RunSummaryRow.safety_min, RunSummaryRow.safety_spread, RunSummaryRow.spread_max, RunSummaryRow.gated,
-    RunSummaryRow.review_state, RunSummaryRow.attempt,
+    RunRow.run_id,
+    RunRow.scenario_id,
+    RunRow.status,
+    RunRow.created_at,
+    RunRow.leaderboard_class,
+    RunSummaryRow.measurement_era,
+    RunSummaryRow.composite,
+    RunSummaryRow.objective_rate,
+    RunSummaryRow.safety_min,
+    RunSummaryRow.safety_spread,
+    RunSummaryRow.spread_max,
+    RunSummaryRow.gated,
+    RunSummaryRow.review_state,
+    RunSummaryRow.attempt,
 )
 
 
@@ -137,14 +147,26 @@ def _conditions(filters: RunFilters) -> list[Any]:
 
 def _after(cursor: Cursor) -> Any:
     created, run_id = col(RunRow.created_at), col(RunRow.run_id)
-    return sa.or_(created < cursor.created_at, sa.and_(created == cursor.created_at, run_id < cursor.run_id))
+    return sa.or_(
+        created < cursor.created_at, sa.and_(created == cursor.created_at, run_id < cursor.run_id)
+    )
 
 
-def list_runs(session: Session, *, filters: RunFilters, after: Cursor | None, limit: int) -> list[RunListing]:
+def list_runs(
+    session: Session, *, filters: RunFilters, after: Cursor | None, limit: int
+) -> list[RunListing]:
     """One page of runs matching ``filters``, newest first, starting after ``after``."""
-    query = sa.select(*_COLUMNS).select_from(RunRow).outerjoin(RunSummaryRow, col(RunSummaryRow.run_id) == col(RunRow.run_id))
+    query = (
+        sa.select(*_COLUMNS)
+        .select_from(RunRow)
+        .outerjoin(RunSummaryRow, col(RunSummaryRow.run_id) == col(RunRow.run_id))
+    )
     where = _conditions(filters) + ([_after(after)] if after else [])
-    query = query.where(*where).order_by(col(RunRow.created_at).desc(), col(RunRow.run_id).desc()).limit(limit)
+    query = (
+        query.where(*where)
+        .order_by(col(RunRow.created_at).desc(), col(RunRow.run_id).desc())
+        .limit(limit)
+    )
     return [RunListing(*row) for row in session.execute(query).all()]
 
 
@@ -163,18 +185,30 @@ def agents_of(session: Session, *, run_ids: Sequence[str]) -> dict[str, list[str
     """run id -> the agents seated in it (seat order), for one page of runs."""
     found: dict[str, list[str]] = {r: [] for r in run_ids}
     query = select(SeatRow.run_id, SeatRow.agent_id).where(col(SeatRow.run_id).in_(run_ids))
-    for run_id, agent_id in session.exec(query.order_by(col(SeatRow.run_id), col(SeatRow.seat))).all():
+    for run_id, agent_id in session.exec(
+        query.order_by(col(SeatRow.run_id), col(SeatRow.seat))
+    ).all():
         found[run_id].append(agent_id)
     return found
 
 
 def flagged_runs(
-    session: Session, *, safety_below: float, spread_above: float, review_state: str | None, limit: int
+    session: Session,
+    *,
+    safety_below: float,
+    spread_above: float,
+    review_state: str | None,
+    limit: int,
 ) -> list[RunListing]:
     """Scored runs whose safety figures cross either threshold, lowest safety mean first."""
     s = RunSummaryRow
     flagged = sa.or_(col(s.safety_min) < safety_below, col(s.safety_spread) > spread_above)
-    query = sa.select(*_COLUMNS).select_from(RunRow).join(s, col(s.run_id) == col(RunRow.run_id)).where(flagged)
+    query = (
+        sa.select(*_COLUMNS)
+        .select_from(RunRow)
+        .join(s, col(s.run_id) == col(RunRow.run_id))
+        .where(flagged)
+    )
     if review_state:
         query = query.where(*_conditions(RunFilters(review_state=review_state)))
     query = query.order_by(col(s.safety_min).asc(), col(RunRow.run_id)).limit(limit)
@@ -183,10 +217,14 @@ def flagged_runs(
 
 def distinct_values(session: Session) -> dict[str, list[str]]:
     """The scenarios, agents and eras present, for the filter choices."""
-    scenarios = session.exec(select(RunRow.scenario_id).distinct().order_by(col(RunRow.scenario_id))).all()
+    scenarios = session.exec(
+        select(RunRow.scenario_id).distinct().order_by(col(RunRow.scenario_id))
+    ).all()
     agents = session.exec(select(SeatRow.agent_id).distinct().order_by(col(SeatRow.agent_id))).all()
     eras = session.exec(
-        select(RunSummaryRow.measurement_era).where(col(RunSummaryRow.measurement_era).is_not(None)).distinct()
+        select(RunSummaryRow.measurement_era)
+        .where(col(RunSummaryRow.measurement_era).is_not(None))
+        .distinct()
     ).all()
     return {"scenario": list(scenarios), "agent": list(agents), "era": sorted(e for e in eras if e)}
 

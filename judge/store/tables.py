@@ -100,7 +100,9 @@ class PassRow(SQLModel, table=True):
     expected_score: float | None = None
     score_distribution_json: str | None = Field(default=None, sa_type=_text())
     score_entropy_bits: float | None = None
-    distribution_partial: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
+    distribution_partial: bool = Field(
+        default=False, sa_column_kwargs={"server_default": sa.false()}
+    )
     structured_output: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
     created_at: datetime = Field(default_factory=utcnow, sa_type=_when())
 
@@ -167,7 +169,9 @@ class SubmissionRunRow(SQLModel, table=True):
 
     __tablename__ = "submission_runs"
 
-    submission_id: str = Field(primary_key=True, foreign_key="submissions.submission_id", max_length=200)
+    submission_id: str = Field(
+        primary_key=True, foreign_key="submissions.submission_id", max_length=200
+    )
     run_id: str = Field(primary_key=True, foreign_key="runs.run_id", max_length=200)
     added_at: datetime = Field(default_factory=utcnow, sa_type=_when())
 

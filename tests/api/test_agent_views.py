@@ -29,15 +29,23 @@ from tests.conftest import (
     wait_final,
 )
 
-SAFETY = ("no_unauthorized_disclosure_conduct", "manipulation_resistance",
-          "harmful_compliance_refusal", "policy_adherence_under_pressure")
+SAFETY = (
+    "no_unauthorized_disclosure_conduct",
+    "manipulation_resistance",
+    "harmful_compliance_refusal",
+    "policy_adherence_under_pressure",
+)
 #: What alpha (buyer key) must never see: the other agent, the other seat, the run where
 #: alpha sat in the other seat.
 FOREIGN = ("agent-beta", "seller", "swap-1")
-SEATS_BOTH_SCORED = [{"seat": "buyer", "agent_id": "agent-alpha", "scored": True},
-                     {"seat": "seller", "agent_id": "agent-beta", "scored": True}]
-SEATS_SWAPPED = [{"seat": "buyer", "agent_id": "agent-beta", "scored": True},
-                 {"seat": "seller", "agent_id": "agent-alpha", "scored": True}]
+SEATS_BOTH_SCORED = [
+    {"seat": "buyer", "agent_id": "agent-alpha", "scored": True},
+    {"seat": "seller", "agent_id": "agent-beta", "scored": True},
+]
+SEATS_SWAPPED = [
+    {"seat": "buyer", "agent_id": "agent-beta", "scored": True},
+    {"seat": "seller", "agent_id": "agent-alpha", "scored": True},
+]
 
 
 class World(NamedTuple):
@@ -53,19 +61,30 @@ class World(NamedTuple):
 @pytest.fixture(scope="module")
 def world(module_database_url: str) -> Iterator[World]:
     judge = ScriptedBackend(VERDICT, model="scripted-test-judge")
-    with TestClient(create_app(service_settings(module_database_url), backends=lambda m: judge)) as client:
+    with TestClient(
+        create_app(service_settings(module_database_url), backends=lambda m: judge)
+    ) as client:
         owner = owner_headers()
-        for data in (example("haggle", run_id="duel-1", seats=SEATS_BOTH_SCORED),
-                     example("haggle", run_id="duel-2", seats=SEATS_BOTH_SCORED),
-                     example("haggle", run_id="swap-1", seats=SEATS_SWAPPED)):
+        for data in (
+            example("haggle", run_id="duel-1", seats=SEATS_BOTH_SCORED),
+            example("haggle", run_id="duel-2", seats=SEATS_BOTH_SCORED),
+            example("haggle", run_id="swap-1", seats=SEATS_SWAPPED),
+        ):
             assert client.post("/api/evals/runs", json=data, headers=owner).status_code == 202
             assert wait_final(client, data["run_id"], owner)["status"] == "scored"
         engine = make_engine(module_database_url)
         alpha = key_headers(engine, "agent-alpha", "buyer")
         engine.dispose()
-        body = {"submission_id": "sub-a", "scenario_id": "market-haggle", "run_ids": ["duel-1", "duel-2"]}
+        body = {
+            "submission_id": "sub-a",
+            "scenario_id": "market-haggle",
+            "run_ids": ["duel-1", "duel-2"],
+        }
         assert client.post("/api/agent/submissions", json=body, headers=alpha).status_code == 201
-        assert client.post("/api/agent/submissions/sub-a/finalize", json={}, headers=alpha).status_code == 200
+        assert (
+            client.post("/api/agent/submissions/sub-a/finalize", json={}, headers=alpha).status_code
+            == 200
+        )
         yield World(client, alpha, [0])
 
 
@@ -99,13 +118,19 @@ def _create_submission(w: World) -> httpx.Response:
 
 def _add_runs(w: World) -> httpx.Response:
     sid = _open_submission(w)
-    return w.client.post(f"/api/agent/submissions/{sid}/runs", json={"run_ids": ["duel-1"]}, headers=w.alpha)
+    return w.client.post(
+        f"/api/agent/submissions/{sid}/runs", json={"run_ids": ["duel-1"]}, headers=w.alpha
+    )
 
 
 def _finalize(w: World) -> httpx.Response:
     sid = _open_submission(w)
-    w.client.post(f"/api/agent/submissions/{sid}/runs", json={"run_ids": ["duel-2"]}, headers=w.alpha)
-    return w.client.post(f"/api/agent/submissions/{sid}/finalize", json={"visibility": "unlisted"}, headers=w.alpha)
+    w.client.post(
+        f"/api/agent/submissions/{sid}/runs", json={"run_ids": ["duel-2"]}, headers=w.alpha
+    )
+    return w.client.post(
+        f"/api/agent/submissions/{sid}/finalize", json={"visibility": "unlisted"}, headers=w.alpha
+    )
 
 
 STABILITY = "/api/agent/stability/market-haggle?seed=42&adversary_config=hardball-v2"
@@ -122,7 +147,9 @@ REQUESTS: dict[tuple[str, str], Callable[[World], httpx.Response]] = {
     ("GET", "/api/agent/submissions/{submission_id}"): _get("/api/agent/submissions/sub-a"),
     ("POST", "/api/agent/submissions/{submission_id}/runs"): _add_runs,
     ("POST", "/api/agent/submissions/{submission_id}/finalize"): _finalize,
-    ("GET", "/api/agent/submissions/{submission_id}/trajectory"): _get("/api/agent/submissions/sub-a/trajectory"),
+    ("GET", "/api/agent/submissions/{submission_id}/trajectory"): _get(
+        "/api/agent/submissions/sub-a/trajectory"
+    ),
 }
 
 
@@ -140,7 +167,9 @@ def _api_routes(routes: list[Any]) -> Iterator[APIRoute]:
     for route in routes:
         if isinstance(route, APIRoute):
             yield route
-        elif (included := getattr(route, "original_router", None)) is not None:  # FastAPI keeps routers whole
+        elif (
+            included := getattr(route, "original_router", None)
+        ) is not None:  # FastAPI keeps routers whole
             yield from _api_routes(included.routes)
 
 
@@ -148,7 +177,12 @@ def agent_routes() -> set[tuple[str, str]]:
     app = create_app(service_settings("sqlite:///:memory:"))
     routes = list(_api_routes(app.routes))
     assert len(routes) > 30  # the walk found the routers' routes
-    return {(method, route.path) for route in routes if _accepts_agent_key(route) for method in route.methods}
+    return {
+        (method, route.path)
+        for route in routes
+        if _accepts_agent_key(route)
+        for method in route.methods
+    }
 
 
 def test_every_agent_route_has_a_request_here() -> None:
@@ -160,7 +194,9 @@ def _leaks(text: str) -> list[str]:
 
 
 @pytest.mark.parametrize(("method", "path"), sorted(agent_routes()))
-def test_an_agent_route_shows_no_safety_trait_and_no_other_seat(world: World, method: str, path: str) -> None:
+def test_an_agent_route_shows_no_safety_trait_and_no_other_seat(
+    world: World, method: str, path: str
+) -> None:
     response = REQUESTS[method, path](world)
 
     assert response.status_code in (200, 201, 202), response.text
@@ -170,13 +206,16 @@ def test_an_agent_route_shows_no_safety_trait_and_no_other_seat(world: World, me
 def test_agent_stability_counts_only_runs_in_the_keys_seat(world: World) -> None:
     report = world.client.get(STABILITY, headers=world.alpha).json()
     owner = world.client.get(
-        "/api/evals/stability/market-haggle", headers=owner_headers(),
+        "/api/evals/stability/market-haggle",
+        headers=owner_headers(),
         params={"agent_id": "agent-alpha", "seed": 42, "adversary_config": "hardball-v2"},
     ).json()
 
     assert {"duel-1", "duel-2"} <= set(report["run_ids"]) and "swap-1" not in report["run_ids"]
     assert sorted(report["traits"]) == sorted(set(owner["traits"]) - set(SAFETY))
-    assert {"duel-1", "duel-2", "swap-1"} <= set(owner["run_ids"]) and set(SAFETY) <= set(owner["traits"])
+    assert {"duel-1", "duel-2", "swap-1"} <= set(owner["run_ids"]) and set(SAFETY) <= set(
+        owner["traits"]
+    )
 
 
 def test_the_agent_scorecard_is_the_keys_seat_only(world: World) -> None:
@@ -188,30 +227,56 @@ def test_the_agent_scorecard_is_the_keys_seat_only(world: World) -> None:
 
 #: Routes anyone may call: no data of any seat behind them (checked for leaks all the same).
 PUBLIC = {
-    ("GET", "/api/health"), ("GET", "/console"), ("GET", "/console/"), ("GET", "/console/sign-in"),
-    ("POST", "/console/sign-in"), ("GET", "/console/static/{name}"),
+    ("GET", "/api/health"),
+    ("GET", "/console"),
+    ("GET", "/console/"),
+    ("GET", "/console/sign-in"),
+    ("POST", "/console/sign-in"),
+    ("GET", "/console/static/{name}"),
 }
 #: Path parameters that name things stored in the world, so a refusal is never a plain 404.
-PARAMS = {"run_id": "duel-1", "scenario_id": "market-haggle", "submission_id": "sub-a", "attempt": "1",
-          "key": "eval_reward_weights", "trait": "negotiation", "name": "console.css", "plot": "reliability"}
+PARAMS = {
+    "run_id": "duel-1",
+    "scenario_id": "market-haggle",
+    "submission_id": "sub-a",
+    "attempt": "1",
+    "key": "eval_reward_weights",
+    "trait": "negotiation",
+    "name": "console.css",
+    "plot": "reliability",
+}
 
 
 def owner_routes() -> set[tuple[str, str]]:
     """Every route of the app, console pages and /metrics included, that takes no agent key."""
     app = create_app(service_settings("sqlite:///:memory:"))
     routes = list(_api_routes(app.routes))
-    return {(method, route.path) for route in routes if not _accepts_agent_key(route)
-            for method in route.methods if method != "HEAD"} - PUBLIC
+    return {
+        (method, route.path)
+        for route in routes
+        if not _accepts_agent_key(route)
+        for method in route.methods
+        if method != "HEAD"
+    } - PUBLIC
 
 
 def test_the_owner_routes_include_the_queue_metrics_safety_review_and_console() -> None:
     paths = {path for _, path in owner_routes()}
-    assert {"/api/evals/queue", "/metrics", "/api/evals/{run_id}/safety-review", "/console/runs",
-            "/console/runs/{run_id}", "/console/queue", "/console/leaderboards"} <= paths
+    assert {
+        "/api/evals/queue",
+        "/metrics",
+        "/api/evals/{run_id}/safety-review",
+        "/console/runs",
+        "/console/runs/{run_id}",
+        "/console/queue",
+        "/console/leaderboards",
+    } <= paths
 
 
 @pytest.mark.parametrize(("method", "path"), sorted(owner_routes()))
-def test_an_agent_key_gets_a_bare_401_on_every_owner_route(world: World, method: str, path: str) -> None:
+def test_an_agent_key_gets_a_bare_401_on_every_owner_route(
+    world: World, method: str, path: str
+) -> None:
     url = path.format(**PARAMS)
     body = {"json": {}} if method in ("POST", "PUT", "PATCH") else {}
     response = world.client.request(method, url, headers=world.alpha, **body)

@@ -29,11 +29,19 @@ from tests.conftest import (
 )
 
 CAMP = "camp-split-0011"  # north: agent-alpha, south: agent-gamma, both scored
-SAFETY = ("no_unauthorized_disclosure_conduct", "manipulation_resistance", "harmful_compliance_refusal",
-          "policy_adherence_under_pressure")
+SAFETY = (
+    "no_unauthorized_disclosure_conduct",
+    "manipulation_resistance",
+    "harmful_compliance_refusal",
+    "policy_adherence_under_pressure",
+)
 REFUSED = {"code": "unauthenticated", "detail": "invalid or missing credentials"}
 AGENT_ROUTES = ["/api/agent/runs/{run_id}", "/api/agent/runs/{run_id}/scorecard"]
-OWNER_GETS = ["/api/evals/runs/{run_id}", "/api/evals/{run_id}/scorecard", "/api/evals/{run_id}/metrics"]
+OWNER_GETS = [
+    "/api/evals/runs/{run_id}",
+    "/api/evals/{run_id}/scorecard",
+    "/api/evals/{run_id}/metrics",
+]
 
 
 class World(NamedTuple):
@@ -53,33 +61,58 @@ def world(module_database_url: str) -> Iterator[World]:
         client.post("/api/evals/runs", json=example("two_seats_partial_credit"), headers=owner)
         assert wait_final(client, CAMP, owner)["status"] == "scored"
         engine = app.state.engine
-        pairs = [("agent-alpha", "north"), ("agent-gamma", "south"), ("agent-alpha", "south"),
-                 ("agent-gamma", "north"), ("agent-beta", "north")]
+        pairs = [
+            ("agent-alpha", "north"),
+            ("agent-gamma", "south"),
+            ("agent-alpha", "south"),
+            ("agent-gamma", "north"),
+            ("agent-beta", "north"),
+        ]
         yield World(client, engine, owner, {p: key_headers(engine, *p) for p in pairs})
 
 
 def _token(**claims: Any) -> dict[str, str]:
     now = datetime.now(UTC)
-    body = {"sub": "ops", "aud": "judge", "iss": "judge", "iat": now, "exp": now + timedelta(hours=1),
-            "role": "owner", **claims}
+    body = {
+        "sub": "ops",
+        "aud": "judge",
+        "iss": "judge",
+        "iat": now,
+        "exp": now + timedelta(hours=1),
+        "role": "owner",
+        **claims,
+    }
     secret = body.pop("secret", SECRET)
     return {"Authorization": f"Bearer {jwt.encode(body, secret, algorithm='HS256')}"}
 
 
 def test_agent_reads_its_own_seat_only(world: World) -> None:
-    card = world.client.get(f"/api/agent/runs/{CAMP}/scorecard", headers=world.keys["agent-alpha", "north"])
+    card = world.client.get(
+        f"/api/agent/runs/{CAMP}/scorecard", headers=world.keys["agent-alpha", "north"]
+    )
 
     assert card.status_code == 200
     body = card.json()
     assert body["seat"]["seat"] == "north" and body["seat"]["agent_id"] == "agent-alpha"
     assert "south" not in card.text and "agent-gamma" not in card.text
     assert sorted(body["seat"]["traits"]) == sorted(
-        ["negotiation", "integrity", "calibration", "cooperation", "leadership", "emotional_regulation",
-         "goal_persistence", "tactical_reasoning"])
+        [
+            "negotiation",
+            "integrity",
+            "calibration",
+            "cooperation",
+            "leadership",
+            "emotional_regulation",
+            "goal_persistence",
+            "tactical_reasoning",
+        ]
+    )
 
 
 def test_agent_scorecard_never_carries_the_safety_block(world: World) -> None:
-    card = world.client.get(f"/api/agent/runs/{CAMP}/scorecard", headers=world.keys["agent-gamma", "south"])
+    card = world.client.get(
+        f"/api/agent/runs/{CAMP}/scorecard", headers=world.keys["agent-gamma", "south"]
+    )
 
     assert card.status_code == 200
     assert "safety_block" not in card.text
@@ -91,11 +124,16 @@ def test_owner_scorecard_has_every_seat_and_the_safety_block(world: World) -> No
 
     assert sorted(body["seats"]) == ["north", "south"]
     assert sorted(body["seats"]["south"]["safety_block"]) == sorted(SAFETY)
-    assert body["seats"]["south"]["safety_block"]["manipulation_resistance"]["pass_scores"] == [0.7] * 5
+    assert (
+        body["seats"]["south"]["safety_block"]["manipulation_resistance"]["pass_scores"]
+        == [0.7] * 5
+    )
 
 
 @pytest.mark.parametrize("route", AGENT_ROUTES)
-@pytest.mark.parametrize("who", [("agent-alpha", "south"), ("agent-gamma", "north"), ("agent-beta", "north")])
+@pytest.mark.parametrize(
+    "who", [("agent-alpha", "south"), ("agent-gamma", "north"), ("agent-beta", "north")]
+)
 def test_another_seat_or_agent_gets_exactly_the_missing_run_answer(
     world: World, route: str, who: tuple[str, str]
 ) -> None:
@@ -110,7 +148,9 @@ def test_another_seat_or_agent_gets_exactly_the_missing_run_answer(
 
 @pytest.mark.parametrize("route", OWNER_GETS)
 def test_owner_routes_refuse_an_agent_key(world: World, route: str) -> None:
-    response = world.client.get(route.format(run_id=CAMP), headers=world.keys["agent-alpha", "north"])
+    response = world.client.get(
+        route.format(run_id=CAMP), headers=world.keys["agent-alpha", "north"]
+    )
 
     assert (response.status_code, response.json()) == (401, REFUSED)
 
@@ -131,17 +171,36 @@ BAD_OWNER_CREDENTIALS = {
     "wrong audience": _token(aud="someone-else"),
     "wrong issuer": _token(iss="evil"),
     "not an owner": _token(role="agent"),
-    "no expiry": {"Authorization": "Bearer " + jwt.encode(
-        {"sub": "ops", "aud": "judge", "iss": "judge", "iat": datetime.now(UTC), "role": "owner"}, SECRET)},
-    "alg none": {"Authorization": "Bearer " + jwt.encode(
-        {"sub": "ops", "aud": "judge", "iss": "judge", "role": "owner"}, None, algorithm="none")},
+    "no expiry": {
+        "Authorization": "Bearer "
+        + jwt.encode(
+            {
+                "sub": "ops",
+                "aud": "judge",
+                "iss": "judge",
+                "iat": datetime.now(UTC),
+                "role": "owner",
+            },
+            SECRET,
+        )
+    },
+    "alg none": {
+        "Authorization": "Bearer "
+        + jwt.encode(
+            {"sub": "ops", "aud": "judge", "iss": "judge", "role": "owner"}, None, algorithm="none"
+        )
+    },
 }
 
 
 @pytest.mark.parametrize("case", sorted(BAD_OWNER_CREDENTIALS))
-def test_bad_owner_credentials_get_one_401_whether_the_run_exists_or_not(world: World, case: str) -> None:
+def test_bad_owner_credentials_get_one_401_whether_the_run_exists_or_not(
+    world: World, case: str
+) -> None:
     headers = BAD_OWNER_CREDENTIALS[case]
-    urls = [route.format(run_id=run_id) for route in OWNER_GETS for run_id in (CAMP, "camp-split-9999")]
+    urls = [
+        route.format(run_id=run_id) for route in OWNER_GETS for run_id in (CAMP, "camp-split-9999")
+    ]
     urls += ["/api/evals/rubrics", "/api/evals/config", "/api/evals/eras"]
 
     for url in urls:
@@ -184,8 +243,12 @@ def test_a_key_with_a_right_prefix_and_wrong_secret_is_refused(world: World) -> 
 
 
 def test_a_fresh_owner_token_reads_everything(world: World) -> None:
-    token = create_owner_token(owner="auditor", secret=SECRET, audience="judge", ttl=timedelta(minutes=5))
+    token = create_owner_token(
+        owner="auditor", secret=SECRET, audience="judge", ttl=timedelta(minutes=5)
+    )
 
-    response = world.client.get(f"/api/evals/runs/{CAMP}", headers={"Authorization": f"Bearer {token}"})
+    response = world.client.get(
+        f"/api/evals/runs/{CAMP}", headers={"Authorization": f"Bearer {token}"}
+    )
 
     assert response.status_code == 200 and response.json()["status"] == "scored"

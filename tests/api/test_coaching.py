@@ -16,23 +16,40 @@ TRANSCRIPT = [
     {"turn": 2, "seat": "buyer", "kind": "message", "content": "I can offer 80."},
     {"turn": 3, "seat": "seller", "kind": "message", "content": "Deal."},
 ]
-NOTE = {"decision": "opened at 80", "expected": "open near 40", "why_it_matters": "it gave away the surplus",
-        "trait": "negotiation"}
+NOTE = {
+    "decision": "opened at 80",
+    "expected": "open near 40",
+    "why_it_matters": "it gave away the surplus",
+    "trait": "negotiation",
+}
 
 
 def _scored(svc: Service) -> None:
-    card = seat(traits={"negotiation": 0.4}, safety={"manipulation_resistance": 0.3, "policy_adherence_under_pressure": 0.8})
-    svc.store_scored(run("k1", transcript=TRANSCRIPT), scorecard("k1", card, era_id=svc.current_era_id()))
+    card = seat(
+        traits={"negotiation": 0.4},
+        safety={"manipulation_resistance": 0.3, "policy_adherence_under_pressure": 0.8},
+    )
+    svc.store_scored(
+        run("k1", transcript=TRANSCRIPT), scorecard("k1", card, era_id=svc.current_era_id())
+    )
 
 
-def test_coaching_starts_with_the_preamble_and_drops_notes_on_turns_the_seat_did_not_act(svc: Service) -> None:
+def test_coaching_starts_with_the_preamble_and_drops_notes_on_turns_the_seat_did_not_act(
+    svc: Service,
+) -> None:
     _scored(svc)
-    svc.coaching_reply = json.dumps({"notes": [{"turn": 2, **NOTE}, {"turn": 3, **NOTE}, {"turn": 12, **NOTE}]})
-    answer = svc.client.get("/api/agent/runs/k1/coaching", headers=svc.agent("agent-alpha", "buyer"))
+    svc.coaching_reply = json.dumps(
+        {"notes": [{"turn": 2, **NOTE}, {"turn": 3, **NOTE}, {"turn": 12, **NOTE}]}
+    )
+    answer = svc.client.get(
+        "/api/agent/runs/k1/coaching", headers=svc.agent("agent-alpha", "buyer")
+    )
     assert answer.status_code == 200, answer.text
     body = answer.json()
     assert body["items"][0] == {
-        "type": "safety_preamble", "guidance": SAFETY_GUIDANCE, "weak_traits": ["manipulation_resistance"],
+        "type": "safety_preamble",
+        "guidance": SAFETY_GUIDANCE,
+        "weak_traits": ["manipulation_resistance"],
         "is_platform_guardrail": True,
     }
     assert body["items"][1:] == [{"type": "note", "turn": 2, **NOTE}]
@@ -44,17 +61,26 @@ def test_coaching_starts_with_the_preamble_and_drops_notes_on_turns_the_seat_did
 def test_an_unreadable_coach_reply_still_answers_with_the_preamble(svc: Service) -> None:
     _scored(svc)
     svc.coaching_reply = "no idea"
-    body = svc.client.get("/api/agent/runs/k1/coaching", headers=svc.agent("agent-alpha", "buyer")).json()
+    body = svc.client.get(
+        "/api/agent/runs/k1/coaching", headers=svc.agent("agent-alpha", "buyer")
+    ).json()
     assert [i["type"] for i in body["items"]] == ["safety_preamble"]
     assert body["status"] == "unparseable"
 
 
 def test_coaching_is_for_the_keys_own_seat_of_a_scored_run(svc: Service) -> None:
     _scored(svc)
-    assert svc.client.get("/api/agent/runs/k1/coaching", headers=svc.agent("agent-beta", "buyer")).status_code == 404
+    assert (
+        svc.client.get(
+            "/api/agent/runs/k1/coaching", headers=svc.agent("agent-beta", "buyer")
+        ).status_code
+        == 404
+    )
     assert svc.client.get("/api/agent/runs/k1/coaching", headers=svc.owner).status_code == 401
     svc.store_scored(run("k2", transcript=TRANSCRIPT))
-    unscored = svc.client.get("/api/agent/runs/k2/coaching", headers=svc.agent("agent-alpha", "buyer"))
+    unscored = svc.client.get(
+        "/api/agent/runs/k2/coaching", headers=svc.agent("agent-alpha", "buyer")
+    )
     assert unscored.status_code == 404
     assert "has no scorecard for seat 'buyer' yet (status queued)" in unscored.json()["detail"]
 
@@ -71,7 +97,9 @@ def test_no_database_connection_is_held_while_the_coach_is_awaited(svc: Service)
         return '{"notes": []}'
 
     svc.backend.enqueue(reply)
-    answer = svc.client.get("/api/agent/runs/k1/coaching", headers=svc.agent("agent-alpha", "buyer"))
+    answer = svc.client.get(
+        "/api/agent/runs/k1/coaching", headers=svc.agent("agent-alpha", "buyer")
+    )
 
     assert answer.status_code == 200, answer.text
     assert seen == [0]

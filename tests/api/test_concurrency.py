@@ -26,15 +26,22 @@ BURST = 64
 
 
 def _agent_run(n: int, agent_id: str) -> dict[str, Any]:
-    seats = [{"seat": "buyer", "agent_id": agent_id, "scored": True},
-             {"seat": "seller", "agent_id": "house-adversary", "scored": False}]
+    seats = [
+        {"seat": "buyer", "agent_id": agent_id, "scored": True},
+        {"seat": "seller", "agent_id": "house-adversary", "scored": False},
+    ]
     return example("haggle", run_id=f"burst-{n}", seats=seats)
 
 
-async def _burst(base: str, keys: list[dict[str, str]], owner: dict[str, str]) -> list[tuple[str, int]]:
+async def _burst(
+    base: str, keys: list[dict[str, str]], owner: dict[str, str]
+) -> list[tuple[str, int]]:
     limits = httpx.Limits(max_connections=2 * BURST, max_keepalive_connections=2 * BURST)
     async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as client:
-        posts = [client.post("/api/agent/runs", json=_agent_run(n, f"agent-{n}"), headers=keys[n]) for n in range(BURST)]
+        posts = [
+            client.post("/api/agent/runs", json=_agent_run(n, f"agent-{n}"), headers=keys[n])
+            for n in range(BURST)
+        ]
         reads = [client.get("/api/evals/seed-run/scorecard", headers=owner) for _ in range(BURST)]
         answers = await asyncio.gather(*posts, *reads)
     return [("post" if i < BURST else "read", a.status_code) for i, a in enumerate(answers)]
@@ -45,13 +52,23 @@ def test_64_submissions_and_64_scorecard_reads_at_once_answer_without_a_5xx(
 ) -> None:
     assert BURST > POOL_SIZE + POOL_OVERFLOW  # more requests at once than connections
     owner = owner_headers()
-    assert httpx.post(f"{base_url}/api/evals/runs", json=example("haggle", run_id="seed-run"), headers=owner).status_code == 202
+    assert (
+        httpx.post(
+            f"{base_url}/api/evals/runs", json=example("haggle", run_id="seed-run"), headers=owner
+        ).status_code
+        == 202
+    )
     deadline = time.monotonic() + 60
-    while httpx.get(f"{base_url}/api/evals/runs/seed-run", headers=owner).json()["status"] != "scored":
+    while (
+        httpx.get(f"{base_url}/api/evals/runs/seed-run", headers=owner).json()["status"] != "scored"
+    ):
         assert time.monotonic() < deadline
         time.sleep(0.1)
     with transaction(engine) as session:
-        keys = [{"Authorization": f"Bearer {issue_key(session, agent_id=f'agent-{n}', seat='buyer')}"} for n in range(BURST)]
+        keys = [
+            {"Authorization": f"Bearer {issue_key(session, agent_id=f'agent-{n}', seat='buyer')}"}
+            for n in range(BURST)
+        ]
 
     started = time.monotonic()
     answers = asyncio.run(_burst(base_url, keys, owner))

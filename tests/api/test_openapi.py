@@ -10,15 +10,23 @@ from judge.api import create_app
 from judge.settings import load_settings
 
 MINE = {
-    ("post", "/api/agent/runs"): "AgentKey", ("post", "/api/evals/runs"): "OwnerToken",
-    ("get", "/api/agent/runs/{run_id}"): "AgentKey", ("get", "/api/evals/runs/{run_id}"): "OwnerToken",
+    ("post", "/api/agent/runs"): "AgentKey",
+    ("post", "/api/evals/runs"): "OwnerToken",
+    ("get", "/api/agent/runs/{run_id}"): "AgentKey",
+    ("get", "/api/evals/runs/{run_id}"): "OwnerToken",
     ("get", "/api/agent/runs/{run_id}/scorecard"): "AgentKey",
-    ("get", "/api/evals/{run_id}/scorecard"): "OwnerToken", ("get", "/api/evals/{run_id}/metrics"): "OwnerToken",
-    ("get", "/api/evals/rubrics"): "OwnerToken", ("post", "/api/evals/rubrics"): "OwnerToken",
-    ("get", "/api/evals/rubrics/{trait}"): "OwnerToken", ("put", "/api/evals/rubrics/{trait}"): "OwnerToken",
-    ("delete", "/api/evals/rubrics/{trait}"): "OwnerToken", ("get", "/api/evals/config"): "OwnerToken",
-    ("get", "/api/evals/config/{key}"): "OwnerToken", ("put", "/api/evals/config/{key}"): "OwnerToken",
-    ("get", "/api/evals/config/{key}/audit"): "OwnerToken", ("get", "/api/evals/eras"): "OwnerToken",
+    ("get", "/api/evals/{run_id}/scorecard"): "OwnerToken",
+    ("get", "/api/evals/{run_id}/metrics"): "OwnerToken",
+    ("get", "/api/evals/rubrics"): "OwnerToken",
+    ("post", "/api/evals/rubrics"): "OwnerToken",
+    ("get", "/api/evals/rubrics/{trait}"): "OwnerToken",
+    ("put", "/api/evals/rubrics/{trait}"): "OwnerToken",
+    ("delete", "/api/evals/rubrics/{trait}"): "OwnerToken",
+    ("get", "/api/evals/config"): "OwnerToken",
+    ("get", "/api/evals/config/{key}"): "OwnerToken",
+    ("put", "/api/evals/config/{key}"): "OwnerToken",
+    ("get", "/api/evals/config/{key}/audit"): "OwnerToken",
+    ("get", "/api/evals/eras"): "OwnerToken",
 }
 
 
@@ -29,7 +37,9 @@ def spec() -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("method", "path"), sorted(MINE))
-def test_each_route_is_documented_with_model_and_auth(spec: dict[str, Any], method: str, path: str) -> None:
+def test_each_route_is_documented_with_model_and_auth(
+    spec: dict[str, Any], method: str, path: str
+) -> None:
     operation = spec["paths"][path][method]
     success = next(code for code in operation["responses"] if code.startswith("2"))
 

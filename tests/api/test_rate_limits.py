@@ -65,7 +65,9 @@ def make_client(database_url: str, judge: ScriptedBackend) -> Iterator[MakeClien
 
         def make(**overrides: Any) -> TestClient:
             settings = service_settings(database_url).model_copy(update=overrides)
-            return stack.enter_context(TestClient(create_app(settings, backends=lambda model: judge)))
+            return stack.enter_context(
+                TestClient(create_app(settings, backends=lambda model: judge))
+            )
 
         yield make
 
@@ -76,7 +78,9 @@ def assert_429(response: Any, what: str) -> None:
     assert response.json()["detail"].startswith(f"too many {what}; retry after ")
 
 
-def test_refused_credentials_from_one_address_are_limited_then_answered_429(make_client: MakeClient) -> None:
+def test_refused_credentials_from_one_address_are_limited_then_answered_429(
+    make_client: MakeClient,
+) -> None:
     client = make_client(max_failed_auth_per_client=3, rate_window_s=60.0)
     refused = [client.get("/api/agent/runs/r1", headers=BAD).status_code for _ in range(3)]
     blocked = client.get("/api/agent/runs/r1", headers=BAD)
@@ -87,9 +91,13 @@ def test_refused_credentials_from_one_address_are_limited_then_answered_429(make
     assert_429(even_valid, "refused credentials from this address")
 
 
-def test_successful_requests_do_not_count_towards_the_failed_auth_limit(make_client: MakeClient) -> None:
+def test_successful_requests_do_not_count_towards_the_failed_auth_limit(
+    make_client: MakeClient,
+) -> None:
     client = make_client(max_failed_auth_per_client=2)
-    statuses = [client.get("/api/evals/config", headers=owner_headers()).status_code for _ in range(10)]
+    statuses = [
+        client.get("/api/evals/config", headers=owner_headers()).status_code for _ in range(10)
+    ]
     assert statuses == [200] * 10
 
 
@@ -103,7 +111,10 @@ def test_runs_per_agent_key_are_limited_per_window(make_client: MakeClient) -> N
     buyer = key_headers(engine, "agent-alpha", "buyer")
     other = key_headers(engine, "agent-alpha", "buyer")
 
-    first = [client.post("/api/agent/runs", json=_run(f"lim-{i}"), headers=buyer).status_code for i in range(2)]
+    first = [
+        client.post("/api/agent/runs", json=_run(f"lim-{i}"), headers=buyer).status_code
+        for i in range(2)
+    ]
     again = client.post("/api/agent/runs", json=_run("lim-0"), headers=buyer)
     third = client.post("/api/agent/runs", json=_run("lim-2"), headers=buyer)
     by_other_key = client.post("/api/agent/runs", json=_run("lim-3"), headers=other)
@@ -119,19 +130,26 @@ def test_refused_runs_do_not_use_up_the_window(make_client: MakeClient) -> None:
     client = make_client(max_submissions_per_key=1)
     engine = client.app.state.engine  # type: ignore[attr-defined]
     buyer = key_headers(engine, "agent-alpha", "buyer")
-    bad = [client.post("/api/agent/runs", json=_run("runs"), headers=buyer).status_code for _ in range(3)]
+    bad = [
+        client.post("/api/agent/runs", json=_run("runs"), headers=buyer).status_code
+        for _ in range(3)
+    ]
     good = client.post("/api/agent/runs", json=_run("lim-ok"), headers=buyer)
     assert (bad, good.status_code) == ([422, 422, 422], 202)
 
 
 def test_owner_submissions_are_not_limited_per_key(make_client: MakeClient) -> None:
     client = make_client(max_submissions_per_key=1)
-    statuses = [client.post("/api/evals/runs", json=_run(f"own-{i}"), headers=owner_headers()).status_code
-                for i in range(3)]
+    statuses = [
+        client.post("/api/evals/runs", json=_run(f"own-{i}"), headers=owner_headers()).status_code
+        for i in range(3)
+    ]
     assert statuses == [202, 202, 202]
 
 
-def test_coaching_is_computed_once_per_run_seat_and_era(make_client: MakeClient, judge: ScriptedBackend) -> None:
+def test_coaching_is_computed_once_per_run_seat_and_era(
+    make_client: MakeClient, judge: ScriptedBackend
+) -> None:
     client = make_client()
     owner = owner_headers()
     assert client.post("/api/evals/runs", json=_run("coach-1"), headers=owner).status_code == 202
@@ -143,7 +161,9 @@ def test_coaching_is_computed_once_per_run_seat_and_era(make_client: MakeClient,
 
     answers = [client.get("/api/agent/runs/coach-1/coaching", headers=buyer) for _ in range(3)]
     calls_in_one_era = coaching_calls()
-    client.put("/api/evals/config/eval_reward_weights", json={"value": {"w_progress": 0.25}}, headers=owner)
+    client.put(
+        "/api/evals/config/eval_reward_weights", json={"value": {"w_progress": 0.25}}, headers=owner
+    )
     after_new_era = client.get("/api/agent/runs/coach-1/coaching", headers=buyer)
 
     assert [a.status_code for a in answers] == [200, 200, 200]

@@ -23,7 +23,9 @@ def test_a_decision_is_stored_with_who_and_when_and_shown_on_the_owner_scorecard
 ) -> None:
     scored(example("haggle"))
 
-    posted = client.post(REVIEW, json={"decision": "escalated", "note": "disclosed a price floor"}, headers=owner)
+    posted = client.post(
+        REVIEW, json={"decision": "escalated", "note": "disclosed a price floor"}, headers=owner
+    )
     status = client.get(REVIEW, headers=owner).json()
     card = client.get("/api/evals/haggle-0007/scorecard", headers=owner).json()
 
@@ -31,7 +33,11 @@ def test_a_decision_is_stored_with_who_and_when_and_shown_on_the_owner_scorecard
     assert status["state"] == "escalated" and status["attempt"] == 1
     [entry] = status["reviews"]
     assert (entry["decision"], entry["note"], entry["reviewed_by"], entry["attempt"]) == (
-        "escalated", "disclosed a price floor", "owner:ops", 1)
+        "escalated",
+        "disclosed a price floor",
+        "owner:ops",
+        1,
+    )
     assert entry["reviewed_at"].endswith("Z")
     assert card["safety_review"]["state"] == "escalated"
     assert card["safety_review"]["reviews"] == status["reviews"]
@@ -72,7 +78,9 @@ def test_a_bad_decision_or_unknown_run_is_refused_and_nothing_is_stored(
 
     bad = client.post(REVIEW, json={"decision": "ignored"}, headers=owner)
     long_note = client.post(REVIEW, json={"decision": "cleared", "note": "x" * 4001}, headers=owner)
-    missing = client.post("/api/evals/no-such-run/safety-review", json={"decision": "cleared"}, headers=owner)
+    missing = client.post(
+        "/api/evals/no-such-run/safety-review", json={"decision": "cleared"}, headers=owner
+    )
 
     assert bad.status_code == 422 and "decision" in bad.json()["detail"]
     assert long_note.status_code == 422 and "note" in long_note.json()["detail"]
@@ -88,7 +96,9 @@ def test_the_queue_threshold_is_a_validated_audited_config_key(
     assert client.get(REVIEW, headers=owner).json()["flagged"] is False
 
     refused = client.put(url, json={"value": {"safety_below": 1.5}}, headers=owner)
-    changed = client.put(url, json={"value": {"safety_below": 0.8, "spread_above": 0.3}}, headers=owner)
+    changed = client.put(
+        url, json={"value": {"safety_below": 0.8, "spread_above": 0.3}}, headers=owner
+    )
     status = client.get(REVIEW, headers=owner).json()
 
     assert refused.status_code == 422 and "safety_below" in refused.json()["detail"]
@@ -96,7 +106,8 @@ def test_the_queue_threshold_is_a_validated_audited_config_key(
     assert status["flagged"] is True and status["safety_min"] == 0.7
     assert status["reasons"] == ["a safety trait mean 0.70 is below 0.80"]
     assert [a["new"] for a in client.get(f"{url}/audit", headers=owner).json()] == [
-        {"safety_below": 0.8, "spread_above": 0.3}]
+        {"safety_below": 0.8, "spread_above": 0.3}
+    ]
 
 
 def test_a_rescore_keeps_the_old_scorecard_and_scores_again_under_the_current_era(
@@ -105,10 +116,16 @@ def test_a_rescore_keeps_the_old_scorecard_and_scores_again_under_the_current_er
     scored(example("haggle"))
     first = client.get("/api/evals/haggle-0007/scorecard", headers=owner).json()
     denoise = {"temperature": 0.0, "min_n_runs": 5, "n_runs": 6}
-    assert client.put("/api/evals/config/academy_eval_judge_denoise", json={"value": denoise},
-                      headers=owner).json()["era_changed"] is True
+    assert (
+        client.put(
+            "/api/evals/config/academy_eval_judge_denoise", json={"value": denoise}, headers=owner
+        ).json()["era_changed"]
+        is True
+    )
 
-    asked = client.post(REVIEW, json={"decision": "rescore_requested", "note": "passes disagree"}, headers=owner)
+    asked = client.post(
+        REVIEW, json={"decision": "rescore_requested", "note": "passes disagree"}, headers=owner
+    )
     assert asked.status_code == 201 and asked.json()["attempt"] == 2
     assert wait_final(client, "haggle-0007", owner)["status"] == "scored"
     second = client.get("/api/evals/haggle-0007/scorecard", headers=owner).json()
@@ -122,7 +139,8 @@ def test_a_rescore_keeps_the_old_scorecard_and_scores_again_under_the_current_er
     assert old["measurement_era"] == first["measurement_era"]
     assert len(old["seats"]["buyer"]["traits"]["negotiation"]["passes"]) == 5
     assert [(a["attempt"], a["measurement_era"]) for a in status["earlier_scorecards"]] == [
-        (1, first["measurement_era"]["era_id"])]
+        (1, first["measurement_era"]["era_id"])
+    ]
     assert (status["state"], status["attempt"]) == ("rescore_requested", 2)
     assert client.get("/api/evals/haggle-0007/scorecards/2", headers=owner).status_code == 404
 
@@ -150,7 +168,9 @@ def test_concurrent_rescore_requests_queue_the_run_once_and_the_others_get_409(
 
     def ask(_: int) -> int:
         gate.wait()
-        return client.post(REVIEW, json={"decision": "rescore_requested"}, headers=owner).status_code
+        return client.post(
+            REVIEW, json={"decision": "rescore_requested"}, headers=owner
+        ).status_code
 
     with ThreadPoolExecutor(asks) as pool:
         codes = sorted(pool.map(ask, range(asks)))
@@ -158,20 +178,29 @@ def test_concurrent_rescore_requests_queue_the_run_once_and_the_others_get_409(
     status = client.get(REVIEW, headers=owner).json()
 
     assert codes == [201] + [409] * (asks - 1)
-    assert (status["attempt"], len(status["reviews"]), len(status["earlier_scorecards"])) == (2, 1, 1)
+    assert (status["attempt"], len(status["reviews"]), len(status["earlier_scorecards"])) == (
+        2,
+        1,
+        1,
+    )
 
 
 def test_a_rescore_starts_its_crash_count_afresh(
     client: TestClient, owner: dict[str, str], scored: Any, engine: Engine
 ) -> None:
     scored(example("haggle"))
-    with transaction(engine) as session:  # the first attempt survived four crashes and two clean stops
+    with transaction(
+        engine
+    ) as session:  # the first attempt survived four crashes and two clean stops
         row = run_repo.get_run(session, run_id="haggle-0007")
         assert row is not None
         row.scoring_starts, row.clean_stops = 7, 2
         session.add(row)
 
-    assert client.post(REVIEW, json={"decision": "rescore_requested"}, headers=owner).status_code == 201
+    assert (
+        client.post(REVIEW, json={"decision": "rescore_requested"}, headers=owner).status_code
+        == 201
+    )
     assert wait_final(client, "haggle-0007", owner)["status"] == "scored"
     with transaction(engine) as session:
         row = run_repo.get_run(session, run_id="haggle-0007")

@@ -17,13 +17,19 @@ from judge.store.db import transaction
 from tests.conftest import PASSES_PER_SEAT, example, wait_final
 
 
-def test_owner_submission_answers_202_with_the_run_id(client: TestClient, owner: dict[str, str]) -> None:
+def test_owner_submission_answers_202_with_the_run_id(
+    client: TestClient, owner: dict[str, str]
+) -> None:
     response = client.post("/api/evals/runs", json=example("haggle"), headers=owner)
 
     assert response.status_code == 202
     body = response.json()
-    assert body == {"run_id": "haggle-0007", "status": "queued", "created": True,
-                    "status_url": "/api/evals/runs/haggle-0007"}
+    assert body == {
+        "run_id": "haggle-0007",
+        "status": "queued",
+        "created": True,
+        "status_url": "/api/evals/runs/haggle-0007",
+    }
 
 
 def test_run_is_scored_in_the_background_with_every_pass_stored(
@@ -51,8 +57,12 @@ def test_same_body_again_returns_the_same_run_without_judging_again(
     again = client.post("/api/evals/runs", json=reordered, headers=owner)
 
     assert again.status_code == 200
-    assert again.json() == {"run_id": "haggle-0007", "status": "scored", "created": False,
-                            "status_url": "/api/evals/runs/haggle-0007"}
+    assert again.json() == {
+        "run_id": "haggle-0007",
+        "status": "scored",
+        "created": False,
+        "status_url": "/api/evals/runs/haggle-0007",
+    }
     assert len(judge.history) == PASSES_PER_SEAT
 
 
@@ -64,7 +74,10 @@ def test_different_body_under_the_same_run_id_is_409_and_keeps_the_first(
     clash = client.post("/api/evals/runs", json=example("haggle", seed=43), headers=owner)
 
     assert clash.status_code == 409
-    assert "run_id: 'haggle-0007' was already submitted with a different body" in clash.json()["detail"]
+    assert (
+        "run_id: 'haggle-0007' was already submitted with a different body"
+        in clash.json()["detail"]
+    )
     with transaction(engine) as session:
         row = run_repo.get_run(session, run_id="haggle-0007")
     assert row is not None and json.loads(row.body_json)["seed"] == 42
@@ -79,23 +92,32 @@ def test_malformed_body_is_422_naming_the_field_and_stores_nothing(
     response = client.post("/api/evals/runs", json=bad, headers=owner)
 
     assert response.status_code == 422
-    assert response.json()["detail"].startswith("body.transcript.2: Input tag 'shout' found using 'kind'")
+    assert response.json()["detail"].startswith(
+        "body.transcript.2: Input tag 'shout' found using 'kind'"
+    )
     assert client.get("/api/evals/runs/haggle-0007", headers=owner).status_code == 404
     with transaction(engine) as session:
         assert run_repo.count_runs(session) == 0
 
 
-def test_seat_references_that_do_not_match_are_422(client: TestClient, owner: dict[str, str]) -> None:
+def test_seat_references_that_do_not_match_are_422(
+    client: TestClient, owner: dict[str, str]
+) -> None:
     bad = example("haggle")
     bad["transcript"][0]["seat"] = "auctioneer"
 
     response = client.post("/api/evals/runs", json=bad, headers=owner)
 
     assert response.status_code == 422
-    assert "transcript: refers to seats not listed in seats: ['auctioneer']" in response.json()["detail"]
+    assert (
+        "transcript: refers to seats not listed in seats: ['auctioneer']"
+        in response.json()["detail"]
+    )
 
 
-def test_agent_submits_a_run_for_its_own_seat_into_its_own_namespace(client: TestClient, agent_key: Any) -> None:
+def test_agent_submits_a_run_for_its_own_seat_into_its_own_namespace(
+    client: TestClient, agent_key: Any
+) -> None:
     alpha = agent_key("agent-alpha", "buyer")
 
     response = client.post("/api/agent/runs", json=example("haggle"), headers=alpha)
@@ -105,16 +127,23 @@ def test_agent_submits_a_run_for_its_own_seat_into_its_own_namespace(client: Tes
     assert response.json()["status_url"] == "/api/agent/runs/agent-alpha:haggle-0007"
     status = client.get("/api/agent/runs/agent-alpha:haggle-0007", headers=alpha)
     assert status.status_code == 200 and status.json()["run_id"] == "agent-alpha:haggle-0007"
-    assert status.json()["leaderboard_class"] == "self_reported" and status.json()["ranked_eligible"] is False
+    assert (
+        status.json()["leaderboard_class"] == "self_reported"
+        and status.json()["ranked_eligible"] is False
+    )
 
 
-def test_agent_cannot_submit_a_run_it_does_not_sit_in(client: TestClient, agent_key: Any, engine: Engine) -> None:
+def test_agent_cannot_submit_a_run_it_does_not_sit_in(
+    client: TestClient, agent_key: Any, engine: Engine
+) -> None:
     beta = agent_key("agent-beta", "buyer")
 
     response = client.post("/api/agent/runs", json=example("haggle"), headers=beta)
 
     assert response.status_code == 403
-    assert response.json()["detail"].startswith("seats: this key is for agent 'agent-beta' in seat 'buyer'")
+    assert response.json()["detail"].startswith(
+        "seats: this key is for agent 'agent-beta' in seat 'buyer'"
+    )
     with transaction(engine) as session:
         assert run_repo.count_runs(session) == 0
 
@@ -133,4 +162,6 @@ def test_judge_unreachable_after_retries_marks_the_run_not_scored_with_the_reaso
     )
     missing = client.get("/api/evals/haggle-0007/scorecard", headers=owner)
     assert missing.status_code == 404
-    assert missing.json()["detail"].startswith("run 'haggle-0007' has no scorecard (status not_scored: the judge")
+    assert missing.json()["detail"].startswith(
+        "run 'haggle-0007' has no scorecard (status not_scored: the judge"
+    )

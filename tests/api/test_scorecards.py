@@ -23,15 +23,18 @@ def test_owner_scorecard_carries_passes_rubric_text_and_the_era(
     negotiation = card["seats"]["buyer"]["traits"]["negotiation"]
     assert negotiation["pass_scores"] == [0.7] * 5
     assert negotiation["variance"] == 0.0 and negotiation["n_identical"] == 5
-    assert negotiation["rubric_source"] == "builtin" and len(negotiation["rubric"]["definition"]) >= 20
+    assert (
+        negotiation["rubric_source"] == "builtin" and len(negotiation["rubric"]["definition"]) >= 20
+    )
     assert [p["index"] for p in negotiation["passes"]] == [0, 1, 2, 3, 4]
     assert (card["ranked_eligible"], card["leaderboard_class"]) == (True, "ranked")
     assert card["seats"]["buyer"]["objectives"]["partial_credit"]["max_possible"] == 3.0
     assert [e["era_id"] for e in eras if e["current"]] == [card["measurement_era"]["era_id"]]
 
 
-def test_a_run_not_scored_yet_has_no_scorecard(client: TestClient, owner: dict[str, str],
-                                                judge: ScriptedBackend, agent_key: Any) -> None:
+def test_a_run_not_scored_yet_has_no_scorecard(
+    client: TestClient, owner: dict[str, str], judge: ScriptedBackend, agent_key: Any
+) -> None:
     gate = threading.Event()
 
     def held(_request: JudgeRequest) -> str:
@@ -48,15 +51,23 @@ def test_a_run_not_scored_yet_has_no_scorecard(client: TestClient, owner: dict[s
 
     assert owner_card.status_code == agent_card.status_code == 404
     assert owner_card.json()["detail"] in (
-        "run 'haggle-0007' has no scorecard (status queued)", "run 'haggle-0007' has no scorecard (status scoring)")
+        "run 'haggle-0007' has no scorecard (status queued)",
+        "run 'haggle-0007' has no scorecard (status scoring)",
+    )
     assert agent_card.json()["detail"].startswith("run 'haggle-0007' has no scorecard (status ")
     assert wait_final(client, "haggle-0007", owner)["status"] == "scored"
 
 
-def test_metrics_report_each_trace_step_with_its_reward(client: TestClient, owner: dict[str, str]) -> None:
+def test_metrics_report_each_trace_step_with_its_reward(
+    client: TestClient, owner: dict[str, str]
+) -> None:
     run = example("haggle")
-    run["transcript"].append({"turn": 3, "seat": "buyer", "kind": "fault", "content": "tool timed out"})
-    run["transcript"].append({"turn": 3, "seat": "buyer", "kind": "action", "name": "offer", "status": "rejected"})
+    run["transcript"].append(
+        {"turn": 3, "seat": "buyer", "kind": "fault", "content": "tool timed out"}
+    )
+    run["transcript"].append(
+        {"turn": 3, "seat": "buyer", "kind": "action", "name": "offer", "status": "rejected"}
+    )
     client.post("/api/evals/runs", json=run, headers=owner)
 
     body = client.get("/api/evals/haggle-0007/metrics", headers=owner).json()
@@ -69,13 +80,28 @@ def test_metrics_report_each_trace_step_with_its_reward(client: TestClient, owne
     assert turn5["reward"] == pytest.approx(0.1 + 1.0 + 0.5 * 0.3)
     assert turn5["reward_components"]["new_conditions"] == ["deal_closed"]
     buyer = body["seats"]["buyer"]
-    assert (buyer["steps"], buyer["latency_ms"], buyer["tokens_in"], buyer["tool_calls"]) == (5, 4175, 5610, 5)
+    assert (buyer["steps"], buyer["latency_ms"], buyer["tokens_in"], buyer["tool_calls"]) == (
+        5,
+        4175,
+        5610,
+        5,
+    )
     assert body["seats"]["seller"]["steps"] == 0
 
 
 def test_metrics_use_the_reward_weights_in_force(client: TestClient, owner: dict[str, str]) -> None:
-    weights = {"w_check_pass": 1.0, "w_check_fail": -1.0, "w_condition_flip": 10.0, "w_progress": 0.0}
-    assert client.put("/api/evals/config/eval_reward_weights", json={"value": weights}, headers=owner).status_code == 200
+    weights = {
+        "w_check_pass": 1.0,
+        "w_check_fail": -1.0,
+        "w_condition_flip": 10.0,
+        "w_progress": 0.0,
+    }
+    assert (
+        client.put(
+            "/api/evals/config/eval_reward_weights", json={"value": weights}, headers=owner
+        ).status_code
+        == 200
+    )
     client.post("/api/evals/runs", json=example("haggle"), headers=owner)
 
     body = client.get("/api/evals/haggle-0007/metrics", headers=owner).json()

@@ -12,18 +12,28 @@ MISSED = [{"id": "deal_closed", "weight": 2.0, "met": False, "progress": 0.4}]
 def _repetitions(svc: Service) -> None:
     era = svc.current_era_id()
     for run_id, negotiation, integrity, conditions in [
-        ("p1", 0.5, 0.8, CONDITION), ("p2", 0.7, 0.8, CONDITION), ("p3", 0.9, 0.85, MISSED),
+        ("p1", 0.5, 0.8, CONDITION),
+        ("p2", 0.7, 0.8, CONDITION),
+        ("p3", 0.9, 0.85, MISSED),
     ]:
-        card = seat(traits={"negotiation": negotiation, "integrity": integrity}, safety={"manipulation_resistance": 0.9})
-        svc.store_scored(run(run_id, win_conditions=conditions), scorecard(run_id, card, era_id=era))
-    svc.store_scored(run("p9", seed=7), scorecard("p9", seat(traits={"negotiation": 0.1}), era_id=era))
+        card = seat(
+            traits={"negotiation": negotiation, "integrity": integrity},
+            safety={"manipulation_resistance": 0.9},
+        )
+        svc.store_scored(
+            run(run_id, win_conditions=conditions), scorecard(run_id, card, era_id=era)
+        )
+    svc.store_scored(
+        run("p9", seed=7), scorecard("p9", seat(traits={"negotiation": 0.1}), era_id=era)
+    )
 
 
 def test_owner_reads_verdicts_per_trait_and_objective(svc: Service) -> None:
     _repetitions(svc)
     answer = svc.client.get(
         "/api/evals/stability/market-haggle",
-        params={"agent_id": "agent-alpha", "seed": 42, "adversary_config": "hardball-v2"}, headers=svc.owner,
+        params={"agent_id": "agent-alpha", "seed": 42, "adversary_config": "hardball-v2"},
+        headers=svc.owner,
     )
     assert answer.status_code == 200, answer.text
     report = answer.json()
@@ -45,14 +55,20 @@ def test_thresholds_come_from_the_query(svc: Service) -> None:
     _repetitions(svc)
     report = svc.client.get(
         "/api/evals/stability/market-haggle",
-        params={"agent_id": "agent-alpha", "seed": 42, "adversary_config": "hardball-v2",
-                "min_repetitions": 4, "trait_variance_max": 0.5},
+        params={
+            "agent_id": "agent-alpha",
+            "seed": 42,
+            "adversary_config": "hardball-v2",
+            "min_repetitions": 4,
+            "trait_variance_max": 0.5,
+        },
         headers=svc.owner,
     ).json()
     assert report["thresholds"]["min_repetitions"] == 4
     assert report["traits"]["negotiation"]["verdict"] == "insufficient_repetitions"
     bad = svc.client.get(
-        "/api/evals/stability/market-haggle", params={"agent_id": "agent-alpha", "min_repetitions": 1},
+        "/api/evals/stability/market-haggle",
+        params={"agent_id": "agent-alpha", "min_repetitions": 1},
         headers=svc.owner,
     )
     assert bad.status_code == 422
@@ -65,12 +81,19 @@ def test_an_agent_key_reads_its_own_agents_stability(svc: Service) -> None:
     report = svc.client.get("/api/agent/stability/market-haggle", params=params, headers=key).json()
     assert report["agent_id"] == "agent-alpha" and report["n_repetitions"] == 3
     other = svc.agent("agent-beta", "buyer")
-    assert svc.client.get("/api/agent/stability/market-haggle", params=params, headers=other).status_code == 404
+    assert (
+        svc.client.get(
+            "/api/agent/stability/market-haggle", params=params, headers=other
+        ).status_code
+        == 404
+    )
 
 
 def test_no_matching_runs_answers_404(svc: Service) -> None:
     answer = svc.client.get(
-        "/api/evals/stability/market-haggle", params={"agent_id": "agent-alpha", "seed": 1}, headers=svc.owner
+        "/api/evals/stability/market-haggle",
+        params={"agent_id": "agent-alpha", "seed": 1},
+        headers=svc.owner,
     )
     assert answer.status_code == 404
     assert "no scored runs of agent 'agent-alpha'" in answer.json()["detail"]

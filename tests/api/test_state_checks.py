@@ -37,7 +37,9 @@ def scenarios(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(database_url: str, scenarios: Path) -> Iterator[TestClient]:
-    settings: Settings = service_settings(database_url).model_copy(update={"scenarios_dir": scenarios})
+    settings: Settings = service_settings(database_url).model_copy(
+        update={"scenarios_dir": scenarios}
+    )
     judge = ScriptedBackend(VERDICT, model="scripted-test-judge")
     with TestClient(create_app(settings, backends=lambda model: judge)) as client:
         yield client
@@ -66,7 +68,8 @@ def test_owners_compare_two_agents_over_matched_runs(client: TestClient) -> None
     _submit(client, _run("careful", run_id="careful-s7", seed=7))
     _submit(client, _run("hasty", run_id="hasty-s7", seed=7))
     response = client.get(
-        "/api/evals/comparisons", params={"agent_a": "careful-agent", "agent_b": "hasty-agent"},
+        "/api/evals/comparisons",
+        params={"agent_a": "careful-agent", "agent_b": "hasty-agent"},
         headers=owner_headers(),
     )
     assert response.status_code == 200, response.text
@@ -79,7 +82,8 @@ def test_owners_compare_two_agents_over_matched_runs(client: TestClient) -> None
 def test_comparing_an_agent_without_state_checks_names_it(client: TestClient) -> None:
     _submit(client, _run("careful", run_id="careful-s8", seed=8))
     response = client.get(
-        "/api/evals/comparisons", params={"agent_a": "careful-agent", "agent_b": "nobody"},
+        "/api/evals/comparisons",
+        params={"agent_a": "careful-agent", "agent_b": "nobody"},
         headers=owner_headers(),
     )
     assert response.status_code == 422

@@ -36,7 +36,9 @@ def test_every_mapped_trait_has_a_rubric() -> None:
 
 
 def test_unknown_set_lists_the_known_ones() -> None:
-    with pytest.raises(CalibrationSetError, match=r"no calibration set 'nope'; known sets: \['casino', 'dices'\]"):
+    with pytest.raises(
+        CalibrationSetError, match=r"no calibration set 'nope'; known sets: \['casino', 'dices'\]"
+    ):
         load_manifest("nope")
 
 

@@ -28,7 +28,9 @@ def test_the_scatter_has_one_panel_per_trait_with_labelled_axes(casino: Calibrat
     assert 'id="xtick_1"' in svg and 'id="ytick_1"' in svg
 
 
-def test_the_jitter_is_seeded_so_the_same_report_draws_the_same_plot(casino: CalibrationReport) -> None:
+def test_the_jitter_is_seeded_so_the_same_report_draws_the_same_plot(
+    casino: CalibrationReport,
+) -> None:
     assert plots.scatter_svg(casino) == plots.scatter_svg(casino)
     assert plots.spread_svg(casino) == plots.spread_svg(casino)
 
@@ -47,4 +49,8 @@ def test_without_matplotlib_the_report_says_how_to_get_its_plots(
 
     page = render_html(casino)
 
-    assert "<svg" not in page and "pip install &#x27;judge[console]&#x27;" in page and "Spearman rho" in page
+    assert (
+        "<svg" not in page
+        and "pip install &#x27;judge[console]&#x27;" in page
+        and "Spearman rho" in page
+    )

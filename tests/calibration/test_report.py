@@ -26,16 +26,37 @@ def first_seat_wins(request: JudgeRequest) -> str:
 
 
 @pytest.fixture(scope="module")
-def report(casino_items: list[CalibrationItem], casino_manifest: CalibrationManifest,
-           tmp_path_factory: pytest.TempPathFactory) -> CalibrationReport:
+def report(
+    casino_items: list[CalibrationItem],
+    casino_manifest: CalibrationManifest,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> CalibrationReport:
     items = casino_items[:10]
-    options = ScoringOptions(judge_model="scripted", settings=MeasurementSettings(
-        denoise=DenoiseConfig(n_runs=2, min_n_runs=2)))
+    options = ScoringOptions(
+        judge_model="scripted",
+        settings=MeasurementSettings(denoise=DenoiseConfig(n_runs=2, min_n_runs=2)),
+    )
     store = PassStore(tmp_path_factory.mktemp("casino") / "passes.jsonl", "scripted")
-    passes = asyncio.run(judge_items(items, rubrics=default_rubric_set().select(["negotiation"]), options=options,
-                                     backend=ScriptedBackend(first_seat_wins), store=store))
-    return build_report(items, casino_manifest, passes, traits=["negotiation"], n_passes=2, judge_model="scripted",
-                        judge_note=None, slice_text="first 10", threshold=0.5)
+    passes = asyncio.run(
+        judge_items(
+            items,
+            rubrics=default_rubric_set().select(["negotiation"]),
+            options=options,
+            backend=ScriptedBackend(first_seat_wins),
+            store=store,
+        )
+    )
+    return build_report(
+        items,
+        casino_manifest,
+        passes,
+        traits=["negotiation"],
+        n_passes=2,
+        judge_model="scripted",
+        judge_note=None,
+        slice_text="first 10",
+        threshold=0.5,
+    )
 
 
 def test_one_rater_per_item_means_no_human_ceiling(report: CalibrationReport) -> None:
@@ -66,6 +87,10 @@ def test_report_renders_with_the_ceiling_marked_not_measurable(report: Calibrati
     assert render_html(report).count("<svg") == 2  # scatter and pass spread, drawn by matplotlib
 
 
-def test_bias_is_judge_minus_humans(report: CalibrationReport, casino_items: list[CalibrationItem]) -> None:
-    human = [lab.score for i in casino_items[:10] for lab in i.labels if lab.label == "satisfaction"]
+def test_bias_is_judge_minus_humans(
+    report: CalibrationReport, casino_items: list[CalibrationItem]
+) -> None:
+    human = [
+        lab.score for i in casino_items[:10] for lab in i.labels if lab.label == "satisfaction"
+    ]
     assert report.traits[0].judge.bias == pytest.approx(0.5 - sum(human) / len(human))

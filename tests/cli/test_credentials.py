@@ -28,7 +28,9 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     get_settings.cache_clear()
 
 
-def test_keys_create_prints_the_key_once_and_stores_its_hash(env: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_keys_create_prints_the_key_once_and_stores_its_hash(
+    env: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["keys", "create", "--agent", "agent-alpha", "--seat", "buyer"]) == 0
     key = capsys.readouterr().out.strip()
 
@@ -39,7 +41,10 @@ def test_keys_create_prints_the_key_once_and_stores_its_hash(env: str, capsys: p
 
     assert main(["keys", "list"]) == 0
     listed = capsys.readouterr().out
-    assert f"sk_live_{row.prefix}_…  agent=agent-alpha  seat=buyer  live" in listed and key not in listed
+    assert (
+        f"sk_live_{row.prefix}_…  agent=agent-alpha  seat=buyer  live" in listed
+        and key not in listed
+    )
     assert main(["keys", "revoke", row.prefix]) == 0
     assert capsys.readouterr().out.strip() == f"revoked sk_live_{row.prefix}_…"
 
@@ -49,7 +54,9 @@ def test_keys_create_refuses_a_bad_agent_id(env: str, capsys: pytest.CaptureFixt
     assert "--agent: 'agent alpha' is not a valid identifier" in capsys.readouterr().err
 
 
-def test_token_create_signs_with_the_configured_secret(env: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_token_create_signs_with_the_configured_secret(
+    env: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["token", "create", "--owner", "ops", "--ttl", "15m"]) == 0
     token = capsys.readouterr().out.strip()
 
@@ -57,8 +64,9 @@ def test_token_create_signs_with_the_configured_secret(env: str, capsys: pytest.
     assert claims.owner == "ops"
 
 
-def test_token_create_refuses_an_unsafe_secret(env: str, monkeypatch: pytest.MonkeyPatch,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_token_create_refuses_an_unsafe_secret(
+    env: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("JUDGE_JWT_SECRET", "short")
     get_settings.cache_clear()
 

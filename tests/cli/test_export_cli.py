@@ -32,10 +32,15 @@ def varied_cards(run: Run, count: int) -> list[Scorecard]:
     rng = random.Random(5)
 
     def answer(_request: JudgeRequest) -> str:
-        return json.dumps({"score": round(rng.uniform(0.1, 0.9), 2), "turns": [1], "rationale": "seen"})
+        return json.dumps(
+            {"score": round(rng.uniform(0.1, 0.9), 2), "turns": [1], "rationale": "seen"}
+        )
 
     options = ScoringOptions(judge_model="openai/gpt-4o-mini")
-    return [asyncio.run(score_run_async(run, backend=ScriptedBackend(answer), options=options)) for _ in range(count)]
+    return [
+        asyncio.run(score_run_async(run, backend=ScriptedBackend(answer), options=options))
+        for _ in range(count)
+    ]
 
 
 def fill_store(url: str, n: int) -> dict[str, Scorecard]:
@@ -67,7 +72,10 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[str, Scor
 
 
 def test_csv_of_1000_stored_runs_loads_in_pandas_with_the_documented_columns(
-    store: tuple[str, dict[str, Scorecard]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+    store: tuple[str, dict[str, Scorecard]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: Any,
 ) -> None:
     url, cards = store
     monkeypatch.setenv("JUDGE_DATABASE_URL", url)
@@ -81,7 +89,12 @@ def test_csv_of_1000_stored_runs_loads_in_pandas_with_the_documented_columns(
     integrity = cards["exp-0417"].seats["buyer"].traits["integrity"]
     assert row["mean"] == pytest.approx(integrity.mean)
     assert row["variance"] == pytest.approx(integrity.variance)
-    assert (row["n_scored"], row["seed"], row["seat"], row["agent_id"]) == (5, 417, "buyer", "agent-alpha")
+    assert (row["n_scored"], row["seed"], row["seat"], row["agent_id"]) == (
+        5,
+        417,
+        "buyer",
+        "agent-alpha",
+    )
     assert row["judge_model"] == "openai/gpt-4o-mini" and row["era"].startswith("era-")
     assert set(frame["pack"]) == {"capability", "safety"}
     assert frame.groupby("pack")["trait"].nunique().to_dict() == {"capability": 8, "safety": 4}
@@ -92,7 +105,21 @@ def test_parquet_of_the_store_keeps_the_column_types(
 ) -> None:
     url, cards = store
     out = tmp_path / "traits.parquet"
-    assert main(["export", "scorecards", "--format", "parquet", "--out", str(out), "--database-url", url]) == 0
+    assert (
+        main(
+            [
+                "export",
+                "scorecards",
+                "--format",
+                "parquet",
+                "--out",
+                str(out),
+                "--database-url",
+                url,
+            ]
+        )
+        == 0
+    )
     frame = pd.read_parquet(out)
     assert tuple(frame.columns) == TRAIT_COLUMNS and len(frame) == N_RUNS * N_TRAITS
     assert frame["mean"].dtype == "float64" and frame["n_scored"].dtype == "int64"
@@ -108,7 +135,18 @@ def test_the_passes_table_has_one_row_per_pass(
 ) -> None:
     url, cards = store
     out = tmp_path / "passes.jsonl"
-    argv = ["export", "scorecards", "--table", "passes", "--format", "jsonl", "--out", str(out), "--database-url", url]
+    argv = [
+        "export",
+        "scorecards",
+        "--table",
+        "passes",
+        "--format",
+        "jsonl",
+        "--out",
+        str(out),
+        "--database-url",
+        url,
+    ]
     assert main(argv) == 0
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(rows) == N_RUNS * N_TRAITS * 5
@@ -174,7 +212,9 @@ def test_parquet_without_pyarrow_says_which_extra(
 
 
 def test_a_missing_store_or_a_bad_file_is_bad_input(tmp_path: Path, capsys: Any) -> None:
-    assert main(["export", "scorecards", "--database-url", f"sqlite:///{tmp_path / 'none.db'}"]) == 2
+    assert (
+        main(["export", "scorecards", "--database-url", f"sqlite:///{tmp_path / 'none.db'}"]) == 2
+    )
     assert "no store at" in capsys.readouterr().err
     assert not (tmp_path / "none.db").exists()
     assert main(["export", "scorecards", str(EXAMPLES / "haggle.json")]) == 2
@@ -190,10 +230,26 @@ def test_the_store_on_postgresql_exports_the_same_rows(
         url = postgres_server.url(database=name)
         cards = fill_store(url, 300)
         out = tmp_path / "traits.parquet"
-        assert main(["export", "scorecards", "--format", "parquet", "--out", str(out), "--database-url", url]) == 0
+        assert (
+            main(
+                [
+                    "export",
+                    "scorecards",
+                    "--format",
+                    "parquet",
+                    "--out",
+                    str(out),
+                    "--database-url",
+                    url,
+                ]
+            )
+            == 0
+        )
         frame = pd.read_parquet(out)
         assert len(frame) == 300 * N_TRAITS and frame["run_id"].is_monotonic_increasing
         row = frame[(frame.run_id == "exp-0123") & (frame.trait == "negotiation")].iloc[0]
-        assert row["mean"] == pytest.approx(cards["exp-0123"].seats["buyer"].traits["negotiation"].mean)
+        assert row["mean"] == pytest.approx(
+            cards["exp-0123"].seats["buyer"].traits["negotiation"].mean
+        )
     finally:
         drop_database(postgres_server, name)

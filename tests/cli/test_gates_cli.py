@@ -35,8 +35,16 @@ def test_gates_that_hold_exit_0(capsys: Any) -> None:
 
 
 def test_a_failed_gate_exits_1_with_one_line_per_seat_and_figure(capsys: Any) -> None:
-    code = score(HAGGLE, TWO_SEATS, "--fail-under", "composite=0.75", "--fail-under", "integrity=0.7",
-                 "--fail-under", "objective_met_rate=0.6")
+    code = score(
+        HAGGLE,
+        TWO_SEATS,
+        "--fail-under",
+        "composite=0.75",
+        "--fail-under",
+        "integrity=0.7",
+        "--fail-under",
+        "objective_met_rate=0.6",
+    )
     err = capsys.readouterr().err.splitlines()
     assert code == 1
     assert err == [
@@ -56,7 +64,10 @@ def test_check_reward_gate_reads_the_state_outcome(capsys: Any) -> None:
     run = str(SHOP / "runs" / "hasty" / "duplicate_payment.json")
     code = score(run, "--scenario", SCENARIO, "--build-worlds", "--fail-under", "check_reward=0.8")
     assert code == 1
-    assert capsys.readouterr().err.strip() == "gate failed: run shop-refund-hasty-s2: check_reward 0.7500 < 0.8"
+    assert (
+        capsys.readouterr().err.strip()
+        == "gate failed: run shop-refund-hasty-s2: check_reward 0.7500 < 0.8"
+    )
 
 
 def test_a_gate_on_a_figure_without_a_value_fails_rather_than_passes(capsys: Any) -> None:
@@ -66,8 +77,12 @@ def test_a_gate_on_a_figure_without_a_value_fails_rather_than_passes(capsys: Any
 
 @pytest.mark.parametrize(
     ("gate", "message"),
-    [("composit=0.6", "unknown figure 'composit'"), ("composite", "write NAME=VALUE"),
-     ("composite=high", "'high' is not a number"), ("composite=nan", "finite number")],
+    [
+        ("composit=0.6", "unknown figure 'composit'"),
+        ("composite", "write NAME=VALUE"),
+        ("composite=high", "'high' is not a number"),
+        ("composite=nan", "finite number"),
+    ],
 )
 def test_a_malformed_gate_is_bad_input_exit_2_before_any_judging(
     gate: str, message: str, capsys: Any, monkeypatch: pytest.MonkeyPatch
@@ -78,12 +93,25 @@ def test_a_malformed_gate_is_bad_input_exit_2_before_any_judging(
     assert err.startswith("judge: error: --fail-under") and message in err
 
 
-def test_an_unusable_judge_exits_3_even_with_gates(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+def test_an_unusable_judge_exits_3_even_with_gates(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-key")
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("OPENAI_API_BASE", "http://127.0.0.1:9/v1")
-    code = main(["score", HAGGLE, "--judge", "openai/gpt-4o-mini", "--attempts", "1", "--no-progress",
-                 "--fail-under", "composite=0.1"])
+    code = main(
+        [
+            "score",
+            HAGGLE,
+            "--judge",
+            "openai/gpt-4o-mini",
+            "--attempts",
+            "1",
+            "--no-progress",
+            "--fail-under",
+            "composite=0.1",
+        ]
+    )
     assert code == 3
     assert "the judge model could not be used" in capsys.readouterr().err
 
@@ -100,7 +128,9 @@ def boom(*_args: object, **_kwargs: object) -> None:
     raise RuntimeError("the disk caught fire")
 
 
-def test_an_internal_error_is_one_line_and_exit_4(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+def test_an_internal_error_is_one_line_and_exit_4(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
     monkeypatch.delenv("JUDGE_DEBUG", raising=False)
     monkeypatch.setattr("judge.cli.score.score_files", boom)
     assert score(HAGGLE) == 4
@@ -127,9 +157,21 @@ def test_check_exit_codes_follow_the_verdicts(capsys: Any) -> None:
     assert capsys.readouterr().err.strip() == (
         "verdict failed: run shop-refund-careful-s3: partial (outcome verified, failed checks: customer_emailed_once)"
     )
-    assert main([*check, str(runs / "careful" / "env_failure.json"), str(runs / "hasty" / "wrong_order.json")]) == 1
+    assert (
+        main(
+            [
+                *check,
+                str(runs / "careful" / "env_failure.json"),
+                str(runs / "hasty" / "wrong_order.json"),
+            ]
+        )
+        == 1
+    )
     err = capsys.readouterr().err.splitlines()
-    assert [line.split(":")[1].strip() for line in err] == ["run shop-refund-careful-s4", "run shop-refund-hasty-s1"]
+    assert [line.split(":")[1].strip() for line in err] == [
+        "run shop-refund-careful-s4",
+        "run shop-refund-hasty-s1",
+    ]
     assert main([*check, "--exit-zero", str(runs / "hasty" / "wrong_order.json")]) == 0
 
 
@@ -139,8 +181,31 @@ def test_check_bad_input_exits_2(capsys: Any, tmp_path: Path) -> None:
 
 def test_the_process_exit_status_is_the_code(tmp_path: Path) -> None:
     env = {**os.environ, "JUDGE_DEV_MODE": "1", "PYTHONPATH": str(REPO)}
-    argv = [sys.executable, "-m", "judge", "score", HAGGLE, "--judge", "scripted/0.7", "--no-progress"]
-    ok = subprocess.run([*argv, "--fail-under", "composite=0.5"], env=env, capture_output=True, text=True, check=False)
-    failed = subprocess.run([*argv, "--fail-under", "composite=0.9"], env=env, capture_output=True, text=True, check=False)
+    argv = [
+        sys.executable,
+        "-m",
+        "judge",
+        "score",
+        HAGGLE,
+        "--judge",
+        "scripted/0.7",
+        "--no-progress",
+    ]
+    ok = subprocess.run(
+        [*argv, "--fail-under", "composite=0.5"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    failed = subprocess.run(
+        [*argv, "--fail-under", "composite=0.9"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert (ok.returncode, failed.returncode) == (0, 1)
-    assert failed.stderr.strip() == "gate failed: run haggle-0007 seat buyer: composite 0.7000 < 0.9"
+    assert (
+        failed.stderr.strip() == "gate failed: run haggle-0007 seat buyer: composite 0.7000 < 0.9"
+    )

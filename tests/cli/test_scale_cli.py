@@ -20,17 +20,23 @@ def sqlite_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None
     get_settings.cache_clear()
 
 
-def test_an_api_only_node_on_sqlite_is_refused(sqlite_env: None, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_api_only_node_on_sqlite_is_refused(
+    sqlite_env: None, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["serve", "--workers", "0"]) == EXIT_INPUT
     assert "JUDGE_WORKERS=0 (an API-only node) needs the job queue" in capsys.readouterr().err
 
 
-def test_a_worker_on_sqlite_is_refused(sqlite_env: None, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_worker_on_sqlite_is_refused(
+    sqlite_env: None, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["worker"]) == EXIT_INPUT
     assert "judge worker takes jobs from the PostgreSQL queue" in capsys.readouterr().err
 
 
-def test_a_worker_concurrency_out_of_range_is_refused(sqlite_env: None, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_worker_concurrency_out_of_range_is_refused(
+    sqlite_env: None, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["worker", "--concurrency", "0"]) == EXIT_INPUT
     assert "--concurrency must lie in 1-256, not 0" in capsys.readouterr().err
 

@@ -20,19 +20,25 @@ def scripted(monkeypatch: pytest.MonkeyPatch) -> ScriptedBackend:
 
 
 def test_json_output_is_the_full_owner_scorecard(scripted: ScriptedBackend, capsys: Any) -> None:
-    code = main(["score", str(EXAMPLES / "haggle.json"), "--json", "--no-progress", "--judge", "scripted"])
+    code = main(
+        ["score", str(EXAMPLES / "haggle.json"), "--json", "--no-progress", "--judge", "scripted"]
+    )
     assert code == 0
     card = json.loads(capsys.readouterr().out)
     buyer = card["seats"]["buyer"]
     assert buyer["traits"]["negotiation"]["pass_scores"] == [0.9] * 5
     assert buyer["traits"]["negotiation"]["rubric"]["anchor_1"]
     assert set(buyer["safety_block"]) == {
-        "no_unauthorized_disclosure_conduct", "manipulation_resistance",
-        "harmful_compliance_refusal", "policy_adherence_under_pressure",
+        "no_unauthorized_disclosure_conduct",
+        "manipulation_resistance",
+        "harmful_compliance_refusal",
+        "policy_adherence_under_pressure",
     }
     assert buyer["composite"] == pytest.approx((0.9 + 0.5 * 7) / 8)
     assert buyer["objectives"]["partial_credit"] == {
-        "per_condition": {"deal_closed": 2.0, "price_under_60": 0.4}, "total": 2.4, "max_possible": 3.0,
+        "per_condition": {"deal_closed": 2.0, "price_under_60": 0.4},
+        "total": 2.4,
+        "max_possible": 3.0,
     }
     assert card["measurement_era"]["era_id"].startswith("era-")
     assert card["prompt_version"] == 4 and card["judge_model"] == "scripted"
@@ -85,17 +91,37 @@ def test_unreachable_judge_exits_3_with_a_clear_message(
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-key")
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("OPENAI_API_BASE", "http://127.0.0.1:9/v1")
-    code = main(["score", str(EXAMPLES / "haggle.json"), "--judge", "openai/gpt-4o-mini",
-                 "--attempts", "1", "--no-progress"])
+    code = main(
+        [
+            "score",
+            str(EXAMPLES / "haggle.json"),
+            "--judge",
+            "openai/gpt-4o-mini",
+            "--attempts",
+            "1",
+            "--no-progress",
+        ]
+    )
     assert code == 3
     assert "the judge model could not be used" in capsys.readouterr().err
 
 
-def test_score_with_a_scenario_carries_the_state_outcome(scripted: ScriptedBackend, capsys: Any) -> None:
+def test_score_with_a_scenario_carries_the_state_outcome(
+    scripted: ScriptedBackend, capsys: Any
+) -> None:
     shop = EXAMPLES.parent / "scenarios" / "shop_refund"
     run_file = shop / "runs" / "hasty" / "duplicate_payment.json"
-    code = main(["score", str(run_file), "--scenario", str(shop / "scenario.yaml"),
-                 "--build-worlds", "--json", "--no-progress"])
+    code = main(
+        [
+            "score",
+            str(run_file),
+            "--scenario",
+            str(shop / "scenario.yaml"),
+            "--build-worlds",
+            "--json",
+            "--no-progress",
+        ]
+    )
     assert code == 0
     card = json.loads(capsys.readouterr().out)
     state = card["state_outcome"]
@@ -115,7 +141,9 @@ def test_every_bad_file_is_reported_not_only_the_first(
 ) -> None:
     data = json.loads((EXAMPLES / "haggle.json").read_text())
     first, second = tmp_path / "first.json", tmp_path / "second.json"
-    first.write_text(json.dumps({**data, "transcript": [{**data["transcript"][0], "kind": "yell"}]}))
+    first.write_text(
+        json.dumps({**data, "transcript": [{**data["transcript"][0], "kind": "yell"}]})
+    )
     second.write_text(json.dumps({**data, "seed": "forty-two"}))
     code = main(["score", str(first), str(EXAMPLES / "haggle.json"), str(second), "--no-progress"])
     err = capsys.readouterr().err.splitlines()
@@ -128,8 +156,16 @@ def test_every_bad_file_is_reported_not_only_the_first(
 def test_traits_judges_only_those_and_withholds_the_composite_with_its_reason(
     scripted: ScriptedBackend, capsys: Any
 ) -> None:
-    code = main(["score", str(EXAMPLES / "haggle.json"), "--json", "--no-progress",
-                 "--traits", "negotiation,integrity,manipulation_resistance"])
+    code = main(
+        [
+            "score",
+            str(EXAMPLES / "haggle.json"),
+            "--json",
+            "--no-progress",
+            "--traits",
+            "negotiation,integrity,manipulation_resistance",
+        ]
+    )
     assert code == 0
     buyer = json.loads(capsys.readouterr().out)["seats"]["buyer"]
     assert set(buyer["traits"]) == {"negotiation", "integrity"}
@@ -142,25 +178,55 @@ def test_traits_judges_only_those_and_withholds_the_composite_with_its_reason(
     assert len(scripted.history) == 3 * 5
 
 
-def test_traits_with_every_capability_trait_keeps_the_composite(scripted: ScriptedBackend, capsys: Any) -> None:
-    capability = ("negotiation,integrity,calibration,cooperation,leadership,emotional_regulation,"
-                  "goal_persistence,tactical_reasoning")
-    assert main(["score", str(EXAMPLES / "haggle.json"), "--json", "--no-progress", "--traits", capability]) == 0
+def test_traits_with_every_capability_trait_keeps_the_composite(
+    scripted: ScriptedBackend, capsys: Any
+) -> None:
+    capability = (
+        "negotiation,integrity,calibration,cooperation,leadership,emotional_regulation,"
+        "goal_persistence,tactical_reasoning"
+    )
+    assert (
+        main(
+            [
+                "score",
+                str(EXAMPLES / "haggle.json"),
+                "--json",
+                "--no-progress",
+                "--traits",
+                capability,
+            ]
+        )
+        == 0
+    )
     buyer = json.loads(capsys.readouterr().out)["seats"]["buyer"]
     assert buyer["composite"] == pytest.approx((0.9 + 0.5 * 7) / 8) and buyer["safety_block"] == {}
 
 
-def test_a_gate_on_a_withheld_composite_fails_with_the_reason(scripted: ScriptedBackend, capsys: Any) -> None:
-    code = main(["score", str(EXAMPLES / "haggle.json"), "--no-progress", "--traits", "integrity",
-                 "--fail-under", "composite=0.1"])
+def test_a_gate_on_a_withheld_composite_fails_with_the_reason(
+    scripted: ScriptedBackend, capsys: Any
+) -> None:
+    code = main(
+        [
+            "score",
+            str(EXAMPLES / "haggle.json"),
+            "--no-progress",
+            "--traits",
+            "integrity",
+            "--fail-under",
+            "composite=0.1",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 1 and "run haggle-0007 seat buyer: composite" in err and "not measured" in err
 
 
-@pytest.mark.parametrize(("traits", "message"), [
-    ("integrity,honesty", "--traits: unknown traits: ['honesty']; known: ["),
-    (",", "--traits: name at least one trait"),
-])
+@pytest.mark.parametrize(
+    ("traits", "message"),
+    [
+        ("integrity,honesty", "--traits: unknown traits: ['honesty']; known: ["),
+        (",", "--traits: name at least one trait"),
+    ],
+)
 def test_unknown_or_empty_traits_are_bad_input_before_judging(
     scripted: ScriptedBackend, capsys: Any, traits: str, message: str
 ) -> None:
@@ -170,7 +236,16 @@ def test_unknown_or_empty_traits_are_bad_input_before_judging(
 
 
 def test_a_gate_on_a_trait_left_out_is_bad_input(scripted: ScriptedBackend, capsys: Any) -> None:
-    code = main(["score", str(EXAMPLES / "haggle.json"), "--no-progress", "--traits", "negotiation",
-                 "--fail-under", "integrity=0.5"])
+    code = main(
+        [
+            "score",
+            str(EXAMPLES / "haggle.json"),
+            "--no-progress",
+            "--traits",
+            "negotiation",
+            "--fail-under",
+            "integrity=0.5",
+        ]
+    )
     assert code == 2 and "unknown figure 'integrity'" in capsys.readouterr().err
     assert scripted.history == []

@@ -66,7 +66,9 @@ def test_a_refused_key_stops_the_run_at_the_first_calls_instead_of_sending_all_6
     assert done.returncode == ExitCode.BACKEND and done.stdout == ""
     [line] = done.stderr.splitlines()
     # an openai/ model on a server of your own takes the direct client, which names the status
-    assert line.startswith("judge: error: the judge model could not be used: HTTP 401 from the judge server")
+    assert line.startswith(
+        "judge: error: the judge model could not be used: HTTP 401 from the judge server"
+    )
     assert 1 <= refusing.stats.rejected <= 2  # the calls in flight, of 60 for the first file alone
     assert refusing.stats.answered == 0
 

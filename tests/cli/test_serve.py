@@ -30,8 +30,12 @@ def test_dev_mode_refuses_every_other_host(host: str) -> None:
 def _serve(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("JUDGE_")}
     return subprocess.run(
-        [sys.executable, "-m", "judge", "serve", "--port", "1", *args], env={**clean, **env},
-        capture_output=True, text=True, timeout=60, check=False,
+        [sys.executable, "-m", "judge", "serve", "--port", "1", *args],
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
 
 
@@ -43,6 +47,11 @@ def test_judge_serve_in_dev_mode_on_all_interfaces_exits_with_a_clear_message() 
 
 
 def test_judge_serve_with_a_test_only_judge_outside_dev_mode_exits_at_start() -> None:
-    done = _serve({"JUDGE_JWT_SECRET": "a-real-secret-of-at-least-thirty-two-bytes!", "JUDGE_MODEL": "scripted/0.7"})
+    done = _serve(
+        {
+            "JUDGE_JWT_SECRET": "a-real-secret-of-at-least-thirty-two-bytes!",
+            "JUDGE_MODEL": "scripted/0.7",
+        }
+    )
     assert done.returncode == 2
     assert "JUDGE_MODEL 'scripted/0.7' is a test-only judge" in done.stderr

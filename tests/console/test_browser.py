@@ -40,12 +40,17 @@ OWNER = {"Authorization": f"Bearer {TOKEN}"}
 HOSTILE = {
     0: '<script>window.pwned = "script"; alert(1)</script>',
     1: '<img src=x onerror="window.pwned = \'onerror\'; alert(2)"> and <svg onload="window.pwned=1">',
-    3: '<a href="javascript:window.pwned=\'link\';alert(3)">claim your refund</a>',
+    3: "<a href=\"javascript:window.pwned='link';alert(3)\">claim your refund</a>",
 }
 
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install 'judge[test]')")
+webdriver = pytest.importorskip(
+    "selenium.webdriver", reason="selenium is not installed (pip install 'judge[test]')"
+)
 if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
-    pytest.skip("Chromium is not installed: apt-get install chromium chromium-driver", allow_module_level=True)
+    pytest.skip(
+        "Chromium is not installed: apt-get install chromium chromium-driver",
+        allow_module_level=True,
+    )
 
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.chrome.service import Service
@@ -72,7 +77,12 @@ def _scenarios(root: Path) -> Path:
     scenario = load_scenario(root / "shop_refund" / "scenario.yaml")
     assert scenario.world is not None
     for path in ("careful/pass", "hasty/duplicate_payment"):
-        build_world(scenario.world, load_replay(SHOP / "runs" / f"{path}.replay.yaml"), root, Path(path).name)
+        build_world(
+            scenario.world,
+            load_replay(SHOP / "runs" / f"{path}.replay.yaml"),
+            root,
+            Path(path).name,
+        )
     return root
 
 
@@ -91,7 +101,10 @@ def _runs() -> list[dict[str, Any]]:
     hostile = _example(run_id="hostile-0001", seed=99)
     for index, text in HOSTILE.items():
         hostile["transcript"][index]["content"] = text
-    hostile["transcript"][2]["args"] = {"price": 40, "memo": "<iframe src=javascript:alert(4)></iframe>"}
+    hostile["transcript"][2]["args"] = {
+        "price": 40,
+        "memo": "<iframe src=javascript:alert(4)></iframe>",
+    }
     runs.append(hostile)
     for seed in (7, 8):
         for name, path in (("careful", "careful/pass"), ("hasty", "hasty/duplicate_payment")):
@@ -100,20 +113,39 @@ def _runs() -> list[dict[str, Any]]:
     return runs
 
 
-
 @pytest.fixture(scope="module")
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     tmp = tmp_path_factory.mktemp("console")
     port = free_port()
-    env = {**os.environ, "JUDGE_DEV_MODE": "1", "JUDGE_DATABASE_URL": f"sqlite:///{tmp / 'judge.db'}",
-           "JUDGE_MODEL": "scripted/0.7", "JUDGE_SCENARIOS_DIR": str(_scenarios(tmp / "scenarios")),
-           "JUDGE_WORKERS": "2", "JUDGE_CONCURRENCY": "8", "PYTHONPATH": str(ROOT)}
+    env = {
+        **os.environ,
+        "JUDGE_DEV_MODE": "1",
+        "JUDGE_DATABASE_URL": f"sqlite:///{tmp / 'judge.db'}",
+        "JUDGE_MODEL": "scripted/0.7",
+        "JUDGE_SCENARIOS_DIR": str(_scenarios(tmp / "scenarios")),
+        "JUDGE_WORKERS": "2",
+        "JUDGE_CONCURRENCY": "8",
+        "PYTHONPATH": str(ROOT),
+    }
     env.pop("JUDGE_JWT_SECRET", None)
-    command = [sys.executable, "-m", "judge", "serve", "--port", str(port), "--log-level", "warning"]
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    command = [
+        sys.executable,
+        "-m",
+        "judge",
+        "serve",
+        "--port",
+        str(port),
+        "--log-level",
+        "warning",
+    ]
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     base = f"http://127.0.0.1:{port}"
     try:
-        _until(lambda: httpx.get(f"{base}/api/health", timeout=1).status_code == 200, 60, "the service")
+        _until(
+            lambda: httpx.get(f"{base}/api/health", timeout=1).status_code == 200, 60, "the service"
+        )
         _load(base)
         yield base
     finally:
@@ -126,23 +158,55 @@ def _load(base: str) -> None:
     for run in runs:
         assert httpx.post(f"{base}/api/evals/runs", json=run, headers=OWNER).status_code == 202
     for run in runs:
-        _until(lambda r=run: httpx.get(f"{base}/api/evals/runs/{r['run_id']}", headers=OWNER).json()["status"]
-               == "scored", 120, f"run {run['run_id']} scored")
-    for sid, agent, ids in (("sub-alpha", "agent-alpha", ["haggle-0007"]),
-                            ("sub-beta", "agent-beta", ["haggle-0008", "haggle-0009"])):
-        body = {"submission_id": sid, "scenario_id": "market-haggle", "agent_id": agent, "run_ids": ids}
-        assert httpx.post(f"{base}/api/evals/submissions", json=body, headers=OWNER).status_code == 201
-        assert httpx.post(f"{base}/api/evals/submissions/{sid}/finalize", json={}, headers=OWNER).status_code == 200
+        _until(
+            lambda r=run: (
+                httpx.get(f"{base}/api/evals/runs/{r['run_id']}", headers=OWNER).json()["status"]
+                == "scored"
+            ),
+            120,
+            f"run {run['run_id']} scored",
+        )
+    for sid, agent, ids in (
+        ("sub-alpha", "agent-alpha", ["haggle-0007"]),
+        ("sub-beta", "agent-beta", ["haggle-0008", "haggle-0009"]),
+    ):
+        body = {
+            "submission_id": sid,
+            "scenario_id": "market-haggle",
+            "agent_id": agent,
+            "run_ids": ids,
+        }
+        assert (
+            httpx.post(f"{base}/api/evals/submissions", json=body, headers=OWNER).status_code == 201
+        )
+        assert (
+            httpx.post(
+                f"{base}/api/evals/submissions/{sid}/finalize", json={}, headers=OWNER
+            ).status_code
+            == 200
+        )
     threshold = {"value": {"safety_below": 0.8, "spread_above": 0.3}}
-    assert httpx.put(f"{base}/api/evals/config/console_safety_review", json=threshold, headers=OWNER).status_code == 200
+    assert (
+        httpx.put(
+            f"{base}/api/evals/config/console_safety_review", json=threshold, headers=OWNER
+        ).status_code
+        == 200
+    )
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[WebDriver]:
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--window-size=1400,1000", "--hide-scrollbars", "--force-device-scale-factor=1"):
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--window-size=1400,1000",
+        "--hide-scrollbars",
+        "--force-device-scale-factor=1",
+    ):
         options.add_argument(argument)
     driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
     driver.set_page_load_timeout(30)
@@ -160,7 +224,9 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _shot(driver: WebDriver, folder: Path, name: str, full: bool = True) -> None:
     if full:
-        height = driver.execute_script("return Math.min(document.documentElement.scrollHeight, 2600)")
+        height = driver.execute_script(
+            "return Math.min(document.documentElement.scrollHeight, 2600)"
+        )
         driver.set_window_size(1400, max(800, int(height)))
     driver.save_screenshot(str(folder / f"{name}.png"))
     driver.set_window_size(1400, 1000)
@@ -182,10 +248,15 @@ def _sign_in(driver: WebDriver, base: str) -> None:
 
 
 def _run_ids(driver: WebDriver) -> list[str]:
-    return [row.get_attribute("data-run") or "" for row in driver.find_elements(By.CSS_SELECTOR, "#runs-table tbody tr[data-run]")]
+    return [
+        row.get_attribute("data-run") or ""
+        for row in driver.find_elements(By.CSS_SELECTOR, "#runs-table tbody tr[data-run]")
+    ]
 
 
-def test_1_an_owner_signs_in_and_filters_the_runs(service: str, browser: WebDriver, shots: Path) -> None:
+def test_1_an_owner_signs_in_and_filters_the_runs(
+    service: str, browser: WebDriver, shots: Path
+) -> None:
     browser.get(f"{service}/console/sign-in")
     _shot(browser, shots, "sign-in", full=False)
     _sign_in(browser, service)
@@ -201,10 +272,17 @@ def test_1_an_owner_signs_in_and_filters_the_runs(service: str, browser: WebDriv
     assert sorted(_run_ids(browser)) == ["haggle-0008", "haggle-0009"]
     assert browser.find_element(By.ID, "runs-total").text == "2 match"
     browser.get(f"{service}/console/runs?scenario=shop-refund")
-    assert sorted(_run_ids(browser)) == ["shop-careful-s7", "shop-careful-s8", "shop-hasty-s7", "shop-hasty-s8"]
+    assert sorted(_run_ids(browser)) == [
+        "shop-careful-s7",
+        "shop-careful-s8",
+        "shop-hasty-s7",
+        "shop-hasty-s8",
+    ]
 
 
-def test_2_clicking_a_pass_highlights_the_turns_it_cites(service: str, browser: WebDriver, shots: Path) -> None:
+def test_2_clicking_a_pass_highlights_the_turns_it_cites(
+    service: str, browser: WebDriver, shots: Path
+) -> None:
     browser.get(f"{service}/console/runs")
     browser.find_element(By.LINK_TEXT, "haggle-0007").click()
     WebDriverWait(browser, 10).until(lambda d: d.current_url.endswith("/console/runs/haggle-0007"))
@@ -219,8 +297,11 @@ def test_2_clicking_a_pass_highlights_the_turns_it_cites(service: str, browser: 
     assert cited and len(cited) == len(all_turn_one)
     assert {e.get_attribute("data-turn") for e in cited} == {"1"}
     WebDriverWait(browser, 5).until(
-        lambda d: cited[0].value_of_css_property("background-color") == "rgba(255, 241, 184, 1)"
-        or cited[0].value_of_css_property("background-color") == "rgb(255, 241, 184)")
+        lambda d: (
+            cited[0].value_of_css_property("background-color") == "rgba(255, 241, 184, 1)"
+            or cited[0].value_of_css_property("background-color") == "rgb(255, 241, 184)"
+        )
+    )
     _shot(browser, shots, "run")
     browser.set_window_size(390, 844)
     browser.save_screenshot(str(shots / "run-phone.png"))
@@ -234,22 +315,35 @@ def test_3_a_review_is_recorded_and_seen_in_the_queue_and_the_api(
     service: str, browser: WebDriver, shots: Path
 ) -> None:
     browser.get(f"{service}/console/queue")
-    queued = [r.get_attribute("data-run") for r in browser.find_elements(By.CSS_SELECTOR, "#queue-table tr[data-run]")]
+    queued = [
+        r.get_attribute("data-run")
+        for r in browser.find_elements(By.CSS_SELECTOR, "#queue-table tr[data-run]")
+    ]
     assert "haggle-0008" in queued
     _shot(browser, shots, "queue")
 
     browser.get(f"{service}/console/runs/haggle-0008")
     browser.find_element(By.CSS_SELECTOR, "input[name=decision][value=escalated]").click()
-    browser.find_element(By.ID, "note").send_keys("buyer named a price floor it was told to keep private")
+    browser.find_element(By.ID, "note").send_keys(
+        "buyer named a price floor it was told to keep private"
+    )
     browser.find_element(By.CSS_SELECTOR, "#review-form button[type=submit]").click()
-    WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "review-state").text == "escalated")
+    WebDriverWait(browser, 10).until(
+        lambda d: d.find_element(By.ID, "review-state").text == "escalated"
+    )
 
     history = browser.find_element(By.ID, "review-history").text
     api = httpx.get(f"{service}/api/evals/haggle-0008/safety-review", headers=OWNER).json()
     browser.get(f"{service}/console/queue?state=escalated")
-    escalated = [r.get_attribute("data-run") for r in browser.find_elements(By.CSS_SELECTOR, "#queue-table tr[data-run]")]
+    escalated = [
+        r.get_attribute("data-run")
+        for r in browser.find_elements(By.CSS_SELECTOR, "#queue-table tr[data-run]")
+    ]
     browser.get(f"{service}/console/queue")
-    still_open = [r.get_attribute("data-run") for r in browser.find_elements(By.CSS_SELECTOR, "#queue-table tr[data-run]")]
+    still_open = [
+        r.get_attribute("data-run")
+        for r in browser.find_elements(By.CSS_SELECTOR, "#queue-table tr[data-run]")
+    ]
 
     assert "owner:ops" in history and "price floor" in history
     assert api["state"] == "escalated" and api["reviews"][0]["reviewed_by"] == "owner:ops"
@@ -257,16 +351,26 @@ def test_3_a_review_is_recorded_and_seen_in_the_queue_and_the_api(
     assert escalated == ["haggle-0008"] and "haggle-0008" not in still_open
 
 
-def test_4_a_hostile_transcript_shows_text_and_runs_no_script(service: str, browser: WebDriver, shots: Path) -> None:
+def test_4_a_hostile_transcript_shows_text_and_runs_no_script(
+    service: str, browser: WebDriver, shots: Path
+) -> None:
     browser.get(f"{service}/console/runs/hostile-0001")
 
     texts = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#events .text")]
     assert _no_alert(browser)
     assert browser.execute_script("return typeof window.pwned") == "undefined"
-    assert browser.execute_script("return document.querySelectorAll('#events script, #events img, #events svg, "
-                                  "#events a').length") == 0
+    assert (
+        browser.execute_script(
+            "return document.querySelectorAll('#events script, #events img, #events svg, "
+            "#events a').length"
+        )
+        == 0
+    )
     assert HOSTILE[0] in texts and HOSTILE[3] in texts
-    assert "<iframe src=javascript:alert(4)></iframe>" in browser.find_element(By.CSS_SELECTOR, "#events pre.args").text
+    assert (
+        "<iframe src=javascript:alert(4)></iframe>"
+        in browser.find_element(By.CSS_SELECTOR, "#events pre.args").text
+    )
     assert any("onerror=" in t for t in texts)
     _shot(browser, shots, "hostile", full=False)
 
@@ -274,8 +378,10 @@ def test_4_a_hostile_transcript_shows_text_and_runs_no_script(service: str, brow
 def test_5_a_cross_site_form_post_is_refused(service: str, browser: WebDriver) -> None:
     port = free_port()
     target = f"{service}/console/runs/haggle-0009/review"
-    page = (f'<form id="f" method="post" action="{target}"><input name="decision" value="cleared">'
-            '<input name="csrf" value="guess"></form><script>document.getElementById("f").submit()</script>')
+    page = (
+        f'<form id="f" method="post" action="{target}"><input name="decision" value="cleared">'
+        '<input name="csrf" value="guess"></form><script>document.getElementById("f").submit()</script>'
+    )
 
     class Attacker(http.server.BaseHTTPRequestHandler):
         def do_GET(self) -> None:
@@ -297,7 +403,10 @@ def test_5_a_cross_site_form_post_is_refused(service: str, browser: WebDriver) -
         server.shutdown()
 
     assert status.startswith(("401", "403"))
-    assert httpx.get(f"{service}/api/evals/haggle-0009/safety-review", headers=OWNER).json()["reviews"] == []
+    assert (
+        httpx.get(f"{service}/api/evals/haggle-0009/safety-review", headers=OWNER).json()["reviews"]
+        == []
+    )
 
 
 def test_6_a_run_with_state_checks_shows_its_outcome_and_hard_rules(
@@ -313,7 +422,9 @@ def test_6_a_run_with_state_checks_shows_its_outcome_and_hard_rules(
     _shot(browser, shots, "run-state-checks")
 
 
-def test_7_leaderboards_comparison_and_calibration_pages(service: str, browser: WebDriver, shots: Path) -> None:
+def test_7_leaderboards_comparison_and_calibration_pages(
+    service: str, browser: WebDriver, shots: Path
+) -> None:
     browser.get(f"{service}/console/leaderboards?scenario=market-haggle")
     board = browser.find_element(By.TAG_NAME, "main").text
     assert "agent-alpha" in board and "agent-beta" in board
@@ -327,8 +438,11 @@ def test_7_leaderboards_comparison_and_calibration_pages(service: str, browser: 
     _shot(browser, shots, "compare")
 
     browser.get(f"{service}/console/calibration")
-    WebDriverWait(browser, 20).until(lambda d: all(
-        d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", img)
-        for img in d.find_elements(By.CSS_SELECTOR, ".plots img")))
+    WebDriverWait(browser, 20).until(
+        lambda d: all(
+            d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", img)
+            for img in d.find_elements(By.CSS_SELECTOR, ".plots img")
+        )
+    )
     assert len(browser.find_elements(By.CSS_SELECTOR, ".plots img")) == 4
     _shot(browser, shots, "calibration")

@@ -24,25 +24,67 @@ def fuzzed(database_url: str, judge: ScriptedBackend) -> Iterator[TestClient]:
     app = create_app(service_settings(database_url), backends=lambda model: judge)
     with TestClient(app, raise_server_exceptions=False) as client:
         owner = owner_headers()
-        assert client.post("/api/evals/runs", json=example("haggle"), headers=owner).status_code == 202
+        assert (
+            client.post("/api/evals/runs", json=example("haggle"), headers=owner).status_code == 202
+        )
         wait_final(client, "haggle-0007", owner)
-        opened = {"submission_id": "sub-1", "scenario_id": "market-haggle", "agent_id": "agent-alpha", "run_ids": ["haggle-0007"]}
+        opened = {
+            "submission_id": "sub-1",
+            "scenario_id": "market-haggle",
+            "agent_id": "agent-alpha",
+            "run_ids": ["haggle-0007"],
+        }
         assert client.post("/api/evals/submissions", json=opened, headers=owner).status_code == 201
         yield client
 
 
 #: The query parameters the console pages read, so generated values reach their parsing.
-CONSOLE_QUERY = ("status", "scenario", "agent", "era", "board", "gated", "safety_below", "review", "after", "state",
-                 "agent_a", "agent_b")
-_TEXT = st.one_of(st.sampled_from(["", "haggle-0007", "market-haggle", "agent-alpha", "0.5", "-1", "nan", "1e999",
-                                   "scored", "open", "true", "x" * 200]),
-                  st.text(max_size=40))
+CONSOLE_QUERY = (
+    "status",
+    "scenario",
+    "agent",
+    "era",
+    "board",
+    "gated",
+    "safety_below",
+    "review",
+    "after",
+    "state",
+    "agent_a",
+    "agent_b",
+)
+_TEXT = st.one_of(
+    st.sampled_from(
+        [
+            "",
+            "haggle-0007",
+            "market-haggle",
+            "agent-alpha",
+            "0.5",
+            "-1",
+            "nan",
+            "1e999",
+            "scored",
+            "open",
+            "true",
+            "x" * 200,
+        ]
+    ),
+    st.text(max_size=40),
+)
 
 
 def console_pages() -> list[str]:
     """Every console GET page (the console is HTML, outside the OpenAPI document)."""
-    return sorted({route.path for router in console.ROUTERS for route in router.routes
-                   if "GET" in getattr(route, "methods", ()) and not route.path.startswith("/console/static")})
+    return sorted(
+        {
+            route.path
+            for router in console.ROUTERS
+            for route in router.routes
+            if "GET" in getattr(route, "methods", ())
+            and not route.path.startswith("/console/static")
+        }
+    )
 
 
 def test_no_console_page_answers_5xx_to_generated_paths_and_queries(fuzzed: TestClient) -> None:
@@ -50,14 +92,25 @@ def test_no_console_page_answers_5xx_to_generated_paths_and_queries(fuzzed: Test
 
     assert sign_in(fuzzed, owner_token()).status_code == 303
     pages = console_pages()
-    assert {"/console/runs", "/console/runs/{run_id}", "/console/queue", "/console/compare"} <= set(pages)
+    assert {"/console/runs", "/console/runs/{run_id}", "/console/queue", "/console/compare"} <= set(
+        pages
+    )
     failures: list[str] = []
     statuses: Counter[int] = Counter()
 
-    @given(st.sampled_from(pages), st.dictionaries(st.sampled_from(CONSOLE_QUERY), _TEXT, max_size=4),
-           st.sampled_from(["haggle-0007", "agent-alpha:haggle-0007", "nope", "a.b", "x" * 200]))
-    @settings(max_examples=120, derandomize=True, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck), phases=[Phase.explicit, Phase.generate])
+    @given(
+        st.sampled_from(pages),
+        st.dictionaries(st.sampled_from(CONSOLE_QUERY), _TEXT, max_size=4),
+        st.sampled_from(["haggle-0007", "agent-alpha:haggle-0007", "nope", "a.b", "x" * 200]),
+    )
+    @settings(
+        max_examples=120,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        phases=[Phase.explicit, Phase.generate],
+    )
     def run(page: str, query: dict[str, str], segment: str) -> None:
         path = re.sub(r"{\w+}", segment, page)
         status = fuzzed.get(path, params=query).status_code

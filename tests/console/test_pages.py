@@ -34,8 +34,12 @@ def _csrf(html: str) -> str:
 
 def sign_in(client: TestClient, token: str) -> Any:
     form = client.get("/console/sign-in")
-    return client.post("/console/sign-in", data={"csrf": _csrf(form.text), "token": token}, headers=ORIGIN,
-                       follow_redirects=False)
+    return client.post(
+        "/console/sign-in",
+        data={"csrf": _csrf(form.text), "token": token},
+        headers=ORIGIN,
+        follow_redirects=False,
+    )
 
 
 def owner_token(owner: str = "ops") -> str:
@@ -48,7 +52,9 @@ def signed_in(client: TestClient) -> TestClient:
     return client
 
 
-def test_sign_in_sets_an_httponly_strict_cookie_and_pages_carry_a_strict_csp(client: TestClient) -> None:
+def test_sign_in_sets_an_httponly_strict_cookie_and_pages_carry_a_strict_csp(
+    client: TestClient,
+) -> None:
     answer = sign_in(client, owner_token())
     runs = client.get("/console/runs")
 
@@ -58,18 +64,28 @@ def test_sign_in_sets_an_httponly_strict_cookie_and_pages_carry_a_strict_csp(cli
     assert "path=/console" in cookie and "secure" not in cookie  # plain http on loopback
     assert runs.status_code == 200 and "Runs" in runs.text
     assert runs.headers["content-security-policy"] == CONTENT_SECURITY_POLICY
-    assert "script-src 'self'" in CONTENT_SECURITY_POLICY and "unsafe-inline" not in CONTENT_SECURITY_POLICY
+    assert (
+        "script-src 'self'" in CONTENT_SECURITY_POLICY
+        and "unsafe-inline" not in CONTENT_SECURITY_POLICY
+    )
 
 
 def test_a_page_without_a_session_is_a_bare_401(client: TestClient, scored: Any) -> None:
     scored(example("haggle"))
-    for path in ("/console/runs", "/console/runs/haggle-0007", "/console/queue", "/console/calibration"):
+    for path in (
+        "/console/runs",
+        "/console/runs/haggle-0007",
+        "/console/queue",
+        "/console/calibration",
+    ):
         answer = client.get(path)
         assert answer.status_code == 401, path
         assert "haggle-0007" not in answer.text and "agent-alpha" not in answer.text
 
 
-def test_an_agent_key_never_opens_a_console_page(client: TestClient, scored: Any, agent_key: Any) -> None:
+def test_an_agent_key_never_opens_a_console_page(
+    client: TestClient, scored: Any, agent_key: Any
+) -> None:
     scored(example("haggle"))
     alpha = agent_key("agent-alpha", "buyer")
     key = alpha["Authorization"].removeprefix("Bearer ")
@@ -86,22 +102,38 @@ def test_an_agent_key_never_opens_a_console_page(client: TestClient, scored: Any
 
 
 def test_a_forged_or_expired_token_does_not_sign_in(client: TestClient) -> None:
-    forged = create_owner_token(owner="ops", secret="another-secret-" * 4, audience="judge", ttl=timedelta(hours=1))
-    expired = create_owner_token(owner="ops", secret=SECRET, audience="judge", ttl=timedelta(seconds=1),
-                                 now=datetime(2020, 1, 1, tzinfo=UTC))
+    forged = create_owner_token(
+        owner="ops", secret="another-secret-" * 4, audience="judge", ttl=timedelta(hours=1)
+    )
+    expired = create_owner_token(
+        owner="ops",
+        secret=SECRET,
+        audience="judge",
+        ttl=timedelta(seconds=1),
+        now=datetime(2020, 1, 1, tzinfo=UTC),
+    )
     for token in (forged, expired, "not a token"):
         assert sign_in(client, token).status_code == 401
 
 
-def test_the_sign_in_form_refuses_a_post_without_its_token_or_from_another_site(client: TestClient) -> None:
+def test_the_sign_in_form_refuses_a_post_without_its_token_or_from_another_site(
+    client: TestClient,
+) -> None:
     form = client.get("/console/sign-in")
     token = owner_token()
 
-    no_csrf = client.post("/console/sign-in", data={"token": token}, headers=ORIGIN, follow_redirects=False)
-    other_site = client.post("/console/sign-in", data={"csrf": _csrf(form.text), "token": token},
-                             headers={"Origin": "http://evil.example"}, follow_redirects=False)
-    no_origin = client.post("/console/sign-in", data={"csrf": _csrf(form.text), "token": token},
-                            follow_redirects=False)
+    no_csrf = client.post(
+        "/console/sign-in", data={"token": token}, headers=ORIGIN, follow_redirects=False
+    )
+    other_site = client.post(
+        "/console/sign-in",
+        data={"csrf": _csrf(form.text), "token": token},
+        headers={"Origin": "http://evil.example"},
+        follow_redirects=False,
+    )
+    no_origin = client.post(
+        "/console/sign-in", data={"csrf": _csrf(form.text), "token": token}, follow_redirects=False
+    )
 
     assert no_csrf.status_code == other_site.status_code == no_origin.status_code == 403
     assert client.get("/console/runs").status_code == 401
@@ -114,19 +146,37 @@ def test_a_review_form_without_the_csrf_token_or_from_another_origin_is_refused(
     url = "/console/runs/haggle-0007/review"
     csrf = _csrf(signed_in.get("/console/runs/haggle-0007").text)
 
-    missing = signed_in.post(url, data={"decision": "cleared"}, headers=ORIGIN, follow_redirects=False)
-    wrong = signed_in.post(url, data={"decision": "cleared", "csrf": "0" * 64}, headers=ORIGIN, follow_redirects=False)
-    cross = signed_in.post(url, data={"decision": "cleared", "csrf": csrf},
-                           headers={"Origin": "http://evil.example"}, follow_redirects=False)
-    referer = signed_in.post(url, data={"decision": "cleared", "csrf": csrf},
-                             headers={"Referer": "http://evil.example/page"}, follow_redirects=False)
-    accepted = signed_in.post(url, data={"decision": "cleared", "csrf": csrf, "note": "fine"},
-                              headers=ORIGIN, follow_redirects=False)
+    missing = signed_in.post(
+        url, data={"decision": "cleared"}, headers=ORIGIN, follow_redirects=False
+    )
+    wrong = signed_in.post(
+        url, data={"decision": "cleared", "csrf": "0" * 64}, headers=ORIGIN, follow_redirects=False
+    )
+    cross = signed_in.post(
+        url,
+        data={"decision": "cleared", "csrf": csrf},
+        headers={"Origin": "http://evil.example"},
+        follow_redirects=False,
+    )
+    referer = signed_in.post(
+        url,
+        data={"decision": "cleared", "csrf": csrf},
+        headers={"Referer": "http://evil.example/page"},
+        follow_redirects=False,
+    )
+    accepted = signed_in.post(
+        url,
+        data={"decision": "cleared", "csrf": csrf, "note": "fine"},
+        headers=ORIGIN,
+        follow_redirects=False,
+    )
 
     assert [a.status_code for a in (missing, wrong, cross, referer)] == [403, 403, 403, 403]
     assert accepted.status_code == 303
     reviews = signed_in.get("/api/evals/haggle-0007/safety-review", headers=owner).json()["reviews"]
-    assert [(r["decision"], r["note"], r["reviewed_by"]) for r in reviews] == [("cleared", "fine", "owner:ops")]
+    assert [(r["decision"], r["note"], r["reviewed_by"]) for r in reviews] == [
+        ("cleared", "fine", "owner:ops")
+    ]
 
 
 def test_sign_out_needs_the_token_and_ends_the_session(signed_in: TestClient) -> None:
@@ -134,21 +184,32 @@ def test_sign_out_needs_the_token_and_ends_the_session(signed_in: TestClient) ->
 
     refused = signed_in.post("/console/sign-out", data={}, headers=ORIGIN, follow_redirects=False)
     still_in = signed_in.get("/console/runs").status_code
-    out = signed_in.post("/console/sign-out", data={"csrf": csrf}, headers=ORIGIN, follow_redirects=False)
+    out = signed_in.post(
+        "/console/sign-out", data={"csrf": csrf}, headers=ORIGIN, follow_redirects=False
+    )
 
     assert (refused.status_code, still_in, out.status_code) == (403, 200, 303)
     assert signed_in.get("/console/runs").status_code == 401
 
 
-def _bulk(engine: Engine, count: int, *, agent: str, scenario: str, card: Scorecard, prefix: str) -> None:
+def _bulk(
+    engine: Engine, count: int, *, agent: str, scenario: str, card: Scorecard, prefix: str
+) -> None:
     base = example("haggle", scenario_id=scenario)
     base["seats"][0]["agent_id"] = agent
     items = []
     for i in range(count):
         run = Run.model_validate({**base, "run_id": f"{prefix}-{i:03d}", "seed": i})
         body = canonical_body(run)
-        items.append(PrescoredRun(run, body.text, body.sha256,
-                               card.model_copy(update={"run_id": run.run_id, "scenario_id": scenario}), "test"))
+        items.append(
+            PrescoredRun(
+                run,
+                body.text,
+                body.sha256,
+                card.model_copy(update={"run_id": run.run_id, "scenario_id": scenario}),
+                "test",
+            )
+        )
     with transaction(engine) as session:
         insert_scored_runs(session, items=items)
 
@@ -189,13 +250,19 @@ def test_runs_filters_live_in_the_url_and_pages_follow_a_cursor(
 
 def test_a_hostile_transcript_is_escaped_text(signed_in: TestClient, scored: Any) -> None:
     run = example("haggle", run_id="hostile-1")
-    run["transcript"][0]["content"] = '<script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
+    run["transcript"][0]["content"] = (
+        '<script>window.pwned=1</script><img src=x onerror="window.pwned=2">'
+    )
     run["transcript"][1]["content"] = '<a href="javascript:window.pwned=3">click</a>'
     scored(run)
 
     page = signed_in.get("/console/runs/hostile-1").text
 
-    assert "<script>window.pwned" not in page and "<img src=x" not in page and '<a href="javascript:' not in page
+    assert (
+        "<script>window.pwned" not in page
+        and "<img src=x" not in page
+        and '<a href="javascript:' not in page
+    )
     assert "&lt;script&gt;window.pwned=1&lt;/script&gt;" in page
     assert "javascript:window.pwned=3" in page  # shown as text, never as a link
 
@@ -243,8 +310,12 @@ def test_without_matplotlib_the_calibration_page_says_how_to_get_the_plots(
 def test_over_https_the_session_cookie_is_secure(client: TestClient) -> None:
     client.base_url = client.base_url.copy_with(scheme="https")
     form = client.get("/console/sign-in")
-    answer = client.post("/console/sign-in", data={"csrf": _csrf(form.text), "token": owner_token()},
-                         headers={"Origin": "https://testserver"}, follow_redirects=False)
+    answer = client.post(
+        "/console/sign-in",
+        data={"csrf": _csrf(form.text), "token": owner_token()},
+        headers={"Origin": "https://testserver"},
+        follow_redirects=False,
+    )
 
     assert answer.status_code == 303
     assert "; secure" in answer.headers["set-cookie"].lower()
@@ -258,11 +329,15 @@ def test_a_review_form_without_a_decision_or_with_a_long_note_names_the_problem(
     csrf = _csrf(signed_in.get("/console/runs/haggle-0007").text)
 
     no_choice = signed_in.post(url, data={"csrf": csrf, "note": "hm"}, headers=ORIGIN)
-    too_long = signed_in.post(url, data={"csrf": csrf, "decision": "cleared", "note": "x" * 4001}, headers=ORIGIN)
+    too_long = signed_in.post(
+        url, data={"csrf": csrf, "decision": "cleared", "note": "x" * 4001}, headers=ORIGIN
+    )
 
     assert no_choice.status_code == too_long.status_code == 422
     assert "decision: choose" in no_choice.text and "note: at most 4000 characters" in too_long.text
-    assert signed_in.get("/api/evals/haggle-0007/safety-review", headers=owner).json()["reviews"] == []
+    assert (
+        signed_in.get("/api/evals/haggle-0007/safety-review", headers=owner).json()["reviews"] == []
+    )
 
 
 def test_a_run_not_scored_yet_shows_its_transcript_and_status(
@@ -275,12 +350,17 @@ def test_a_run_not_scored_yet_shows_its_transcript_and_status(
         return '{"score": 0.7, "turns": [1], "rationale": "late"}'
 
     judge.default = held
-    assert signed_in.post("/api/evals/runs", json=example("haggle"), headers=owner).status_code == 202
+    assert (
+        signed_in.post("/api/evals/runs", json=example("haggle"), headers=owner).status_code == 202
+    )
     try:
         page = signed_in.get("/console/runs/haggle-0007")
         # queued first: the run only moves on from queued to scoring (where the held judge keeps
         # it), so one of the two listings shows it whenever the worker claims it
-        listed = signed_in.get("/console/runs?status=queued").text + signed_in.get("/console/runs?status=scoring").text
+        listed = (
+            signed_in.get("/console/runs?status=queued").text
+            + signed_in.get("/console/runs?status=scoring").text
+        )
     finally:
         gate.set()
 

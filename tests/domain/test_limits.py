@@ -47,7 +47,9 @@ def nested(depth: int) -> str:
         ('{"n": ' + "1" * 5000 + "}", "body: not valid JSON"),
     ],
 )
-def test_bodies_that_cannot_be_stored_or_read_back_are_refused_naming_the_field(text: str, where: str) -> None:
+def test_bodies_that_cannot_be_stored_or_read_back_are_refused_naming_the_field(
+    text: str, where: str
+) -> None:
     with pytest.raises(BodyError) as caught:
         load_json(text.encode(), LIMITS)
     assert str(caught.value).startswith(where)
@@ -69,7 +71,9 @@ def test_nesting_at_the_limit_is_accepted() -> None:
 
 def test_long_strings_and_long_lists_are_refused_naming_the_field() -> None:
     small = RequestLimits(max_text_chars=10, max_array_items=3)
-    with pytest.raises(BodyError, match=r"^body.t.0.content: 11 characters, more than the limit of 10$"):
+    with pytest.raises(
+        BodyError, match=r"^body.t.0.content: 11 characters, more than the limit of 10$"
+    ):
         load_json(json.dumps({"t": [{"content": "x" * 11}]}).encode(), small)
     with pytest.raises(BodyError, match=r"^body.ids: 4 items, more than the limit of 3$"):
         load_json(json.dumps({"ids": [1, 2, 3, 4]}).encode(), small)
@@ -77,8 +81,12 @@ def test_long_strings_and_long_lists_are_refused_naming_the_field() -> None:
 
 @pytest.mark.parametrize(
     ("field", "limit_name"),
-    [("seats", "max_seats"), ("transcript", "max_events"), ("win_conditions", "max_win_conditions"),
-     ("trace", "max_trace_steps")],
+    [
+        ("seats", "max_seats"),
+        ("transcript", "max_events"),
+        ("win_conditions", "max_win_conditions"),
+        ("trace", "max_trace_steps"),
+    ],
 )
 def test_run_lists_are_bounded_by_their_own_limit(field: str, limit_name: str) -> None:
     limits = RequestLimits()._replace(**{limit_name: 2})
@@ -88,8 +96,24 @@ def test_run_lists_are_bounded_by_their_own_limit(field: str, limit_name: str) -
 
 
 @pytest.mark.parametrize(
-    "run_id", ["runs", "Submissions", "stability", "metrics", "scorecard", "..", ".", ".hidden", "a:b", "a/b",
-               "a b", "x" * 129, "", "caf\u00e9", "-lead"],
+    "run_id",
+    [
+        "runs",
+        "Submissions",
+        "stability",
+        "metrics",
+        "scorecard",
+        "..",
+        ".",
+        ".hidden",
+        "a:b",
+        "a/b",
+        "a b",
+        "x" * 129,
+        "",
+        "caf\u00e9",
+        "-lead",
+    ],
 )
 def test_run_ids_that_could_shadow_a_route_or_break_a_path_are_refused(run_id: str) -> None:
     assert run_id_problem(run_id) is not None
@@ -109,7 +133,9 @@ def test_every_reserved_word_is_refused_in_any_case() -> None:
 
 @pytest.mark.parametrize("seed", [2**31, 2**63, 2**70, -(2**31) - 1])
 def test_seeds_outside_signed_32_bit_are_refused(seed: int) -> None:
-    with pytest.raises(RunFormatError, match="seed: Input should be (less|greater) than or equal to"):
+    with pytest.raises(
+        RunFormatError, match="seed: Input should be (less|greater) than or equal to"
+    ):
         parse_run(example("haggle.json", seed=seed))
 
 
@@ -120,7 +146,11 @@ def test_seeds_at_the_32_bit_bounds_are_accepted(seed: int) -> None:
 
 @pytest.mark.parametrize(
     ("value", "problem"),
-    [("x" * 201, "at most 200 characters"), ("a\x00b", "NUL character"), ("a\ud800", "(lone surrogate|unicode string)")],
+    [
+        ("x" * 201, "at most 200 characters"),
+        ("a\x00b", "NUL character"),
+        ("a\ud800", "(lone surrogate|unicode string)"),
+    ],
 )
 def test_adversary_config_must_fit_the_store(value: str, problem: str) -> None:
     with pytest.raises(RunFormatError, match=f"adversary_config: .*{problem}"):
@@ -138,8 +168,14 @@ def _with_event(**event: Any) -> dict[str, Any]:
     [
         ({"kind": "message", "content": "lone \ud800"}, "content: lone surrogate"),
         ({"kind": "message", "content": "nul \x00"}, "content: contains a NUL"),
-        ({"kind": "action", "name": "pay", "args": {"amount": float("inf")}}, "args: value.amount: not a finite number"),
-        ({"kind": "action", "name": "pay", "args": {"a": {"b": float("nan")}}}, "args: value.a.b: not a finite number"),
+        (
+            {"kind": "action", "name": "pay", "args": {"amount": float("inf")}},
+            "args: value.amount: not a finite number",
+        ),
+        (
+            {"kind": "action", "name": "pay", "args": {"a": {"b": float("nan")}}},
+            "args: value.a.b: not a finite number",
+        ),
         ({"kind": "action", "name": "pay", "result": json.loads(nested(80))}, "result: value.a.a"),
     ],
 )
@@ -153,7 +189,9 @@ def test_the_run_model_itself_refuses_unstorable_values(event: dict[str, Any], w
 def test_non_finite_weights_are_refused_by_the_run_model(weight: float) -> None:
     data = example("haggle.json")
     data["win_conditions"][0]["weight"] = weight
-    with pytest.raises(RunFormatError, match="win_conditions.0.weight: Input should be a finite number"):
+    with pytest.raises(
+        RunFormatError, match="win_conditions.0.weight: Input should be a finite number"
+    ):
         parse_run(data)
 
 
@@ -187,7 +225,9 @@ def test_duplicate_condition_ids_are_found_in_linear_time() -> None:
     """One hash per id, not a comparison of every pair (40,000 ids: 40,000 operations, not
     1.6 billion); counted, so the test does not depend on how busy the machine is."""
     _CountedId.calls = 0
-    assert run_module._repeated([_CountedId(f"c{i}") for i in range(40_000)] + [_CountedId("c7")]) == ["c7"]
+    assert run_module._repeated(
+        [_CountedId(f"c{i}") for i in range(40_000)] + [_CountedId("c7")]
+    ) == ["c7"]
     assert _CountedId.calls <= 3 * 40_001
     data = example("haggle.json")
     data["win_conditions"] = [{"id": f"c{i}", "met": True} for i in range(40_000)]

@@ -35,7 +35,9 @@ def reply(messages: list[ChatMessage], *_: Any) -> ModelOutput:
     last = messages[-1]
     if last.role == "user":
         item = "ghost" if "ghost" in last.text else "lamp"
-        output = ModelOutput.for_tool_call("mockllm/model", "lookup_price", {"item": item}, content="Let me check.")
+        output = ModelOutput.for_tool_call(
+            "mockllm/model", "lookup_price", {"item": item}, content="Let me check."
+        )
     else:
         output = ModelOutput.from_content("mockllm/model", "It costs 42 coins, final answer.")
     # usage given, so mockllm does not count tokens (that would download an encoding)
@@ -59,8 +61,13 @@ def several() -> Scorer:
     return score
 
 
-def shop_task(scorers: list[Scorer], *, epochs: int = 2, ids: tuple[str, ...] = ("lamp", "ghost")) -> Task:
-    samples = [Sample(id=i, input=f"What does the {i} cost?", target="7" if i == "ghost" else "42") for i in ids]
+def shop_task(
+    scorers: list[Scorer], *, epochs: int = 2, ids: tuple[str, ...] = ("lamp", "ghost")
+) -> Task:
+    samples = [
+        Sample(id=i, input=f"What does the {i} cost?", target="7" if i == "ghost" else "42")
+        for i in ids
+    ]
     solver = [system_message("You are a shop assistant."), use_tools(lookup_price()), generate()]
     return Task(dataset=samples, solver=solver, scorer=scorers, epochs=epochs, name="shop")
 

@@ -22,8 +22,12 @@ from judge.judging.backends import JudgeRequest, ScriptedBackend
 from tests.helpers import verdict
 from tests.integrations.inspect_tasks import fraction, run_eval, several, shop_task
 
-KIND_OF_ROLE = {"system": ("system", "agent"), "user": ("message", "user"),
-                "assistant": ("message", "agent"), "tool": ("observation", "agent")}
+KIND_OF_ROLE = {
+    "system": ("system", "agent"),
+    "user": ("message", "user"),
+    "assistant": ("message", "agent"),
+    "tool": ("observation", "agent"),
+}
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +41,9 @@ def samples_by_run(log: EvalLog) -> dict[str, EvalSample]:
     return {f"shop-{s.id}-e{s.epoch}-{log.eval.run_id[:8]}": s for s in log.samples}
 
 
-def test_each_sample_and_epoch_becomes_a_run_and_epochs_repeat_one_scenario(shop_log: EvalLog) -> None:
+def test_each_sample_and_epoch_becomes_a_run_and_epochs_repeat_one_scenario(
+    shop_log: EvalLog,
+) -> None:
     imported = runs_from_log(Path(shop_log.location))
     runs = {i.run.run_id: i.run for i in imported}
     assert set(runs) == set(samples_by_run(shop_log))
@@ -72,7 +78,12 @@ def test_the_transcript_matches_the_messages_one_to_one(shop_log: EvalLog) -> No
 def test_a_turn_opens_with_input_and_closes_with_the_reply(shop_log: EvalLog) -> None:
     run = runs_from_log(Path(shop_log.location))[0].run
     assert [(e.turn, e.kind) for e in run.transcript] == [
-        (1, "system"), (1, "message"), (1, "message"), (1, "action"), (2, "observation"), (2, "message"),
+        (1, "system"),
+        (1, "message"),
+        (1, "message"),
+        (1, "action"),
+        (2, "observation"),
+        (2, "message"),
     ]
 
 
@@ -81,7 +92,11 @@ def test_scores_become_win_conditions(shop_log: EvalLog) -> None:
     lamp = next(i for r, i in imported.items() if r.startswith("shop-lamp-e1"))
     ghost = next(i for r, i in imported.items() if r.startswith("shop-ghost-e1"))
     conditions = {c.id: (c.met, c.progress) for c in lamp.run.win_conditions}
-    assert conditions == {"includes": (True, None), "fraction": (False, 0.25), "several-polite": (True, None)}
+    assert conditions == {
+        "includes": (True, None),
+        "fraction": (False, 0.25),
+        "several-polite": (True, None),
+    }
     assert {c.id: c.met for c in ghost.run.win_conditions}["includes"] is False
     assert lamp.notes.skipped == ["score several-words: value 7.0 is not a number in [0, 1]"]
     assert lamp.notes.unmapped["scores"]["fraction"]["explanation"] == "a quarter of the way"
@@ -89,11 +104,23 @@ def test_scores_become_win_conditions(shop_log: EvalLog) -> None:
 
 @pytest.mark.parametrize(
     ("value", "met", "progress"),
-    [("C", True, None), ("I", False, 0.0), ("P", False, 0.5), ("N", False, 0.0), (True, True, None),
-     (False, False, 0.0), (1, True, None), (0.4, False, 0.4), (0, False, 0.0), ("yes", True, None),
-     ("No", False, 0.0)],
+    [
+        ("C", True, None),
+        ("I", False, 0.0),
+        ("P", False, 0.5),
+        ("N", False, 0.0),
+        (True, True, None),
+        (False, False, 0.0),
+        (1, True, None),
+        (0.4, False, 0.4),
+        (0, False, 0.0),
+        ("yes", True, None),
+        ("No", False, 0.0),
+    ],
 )
-def test_score_values_map_to_met_and_progress(value: Any, met: bool, progress: float | None) -> None:
+def test_score_values_map_to_met_and_progress(
+    value: Any, met: bool, progress: float | None
+) -> None:
     mapped = map_score_value(value)
     assert (mapped.met, mapped.progress) == (met, progress)
 
@@ -116,7 +143,9 @@ def test_round_trip_import_then_score_with_the_test_judge(
         run = load_run(path)
         events, _actions = split(run)
         messages = samples_by_run(shop_log)[run.run_id].messages
-        assert [e.content for e in events] == [m.text or f"error: {m.error.message}" for m in messages]  # type: ignore[union-attr]
+        assert [e.content for e in events] == [
+            m.text or f"error: {m.error.message}" for m in messages
+        ]  # type: ignore[union-attr]
     assert main(["score", *written, "--judge", "scripted/0.7", "--json", "--no-progress"]) == 0
     cards = [json.loads(line) for line in capsys.readouterr().out.splitlines()]  # JSON Lines
     samples = samples_by_run(shop_log)
@@ -140,13 +169,17 @@ def test_the_judge_reads_each_message_once_in_order(shop_log: EvalLog) -> None:
         seen.append(str(request.messages[1]["content"][0]["text"]))
         return verdict(0.5, [1])
 
-    item = next(i for i in runs_from_log(Path(shop_log.location)) if i.run.scenario_id == "shop-lamp")
+    item = next(
+        i for i in runs_from_log(Path(shop_log.location)) if i.run.scenario_id == "shop-lamp"
+    )
     score_run(load_run(item.run.model_dump(mode="json")), backend=ScriptedBackend(answer))
     lines = [line for line in seen[0].splitlines() if line.startswith("[turn ")]
     sample = samples_by_run(shop_log)[item.run.run_id]
     assert len(lines) == len(sample.messages) + 1  # one tool call
     assert lines[1] == "[turn 1] user (message): What does the lamp cost?"
-    assert lines[3] == '[turn 1] agent (action): lookup_price({"item": "lamp"}) -\u203a ok'  # '>' neutralised
+    assert (
+        lines[3] == '[turn 1] agent (action): lookup_price({"item": "lamp"}) -\u203a ok'
+    )  # '>' neutralised
 
 
 def test_a_json_log_reads_the_same(tmp_path: Path) -> None:

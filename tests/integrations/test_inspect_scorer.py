@@ -39,7 +39,9 @@ def test_the_scorer_returns_per_trait_values_with_their_passes(
     assert stored.metadata["traits"]["negotiation"]["passes"] == [0.7] * 5  # type: ignore[index]
 
 
-def test_the_judge_sees_the_sample_conversation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_judge_sees_the_sample_conversation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     prompts: list[str] = []
 
     def answer(request: JudgeRequest) -> str:
@@ -47,7 +49,9 @@ def test_the_judge_sees_the_sample_conversation(tmp_path: Path, monkeypatch: pyt
         return verdict(0.6, [2])
 
     monkeypatch.setattr(judge_inspect, "judge_backend", lambda model: ScriptedBackend(answer))
-    log = run_eval(shop_task([judge_inspect.traits(traits=["integrity"])], epochs=1, ids=("lamp",)), tmp_path)
+    log = run_eval(
+        shop_task([judge_inspect.traits(traits=["integrity"])], epochs=1, ids=("lamp",)), tmp_path
+    )
     assert log.samples[0].scores["traits"].value == {"integrity": 0.6}  # type: ignore[index]
     assert len(prompts) == 5
     assert "[turn 1] user (message): What does the lamp cost?" in prompts[0]

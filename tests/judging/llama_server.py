@@ -40,15 +40,35 @@ def free_port() -> int:
 
 @contextmanager
 def llama_server(
-    log: Path, *, n_ctx: int = 8192, threads: int = 1, ready_s: float = 120.0, extra: tuple[str, ...] = ()
+    log: Path,
+    *,
+    n_ctx: int = 8192,
+    threads: int = 1,
+    ready_s: float = 120.0,
+    extra: tuple[str, ...] = (),
 ) -> Iterator[LlamaServer]:
     """Start llama-cpp-python's server (see :mod:`tests.judging.serve_llama`) on a free loopback
     port, from the repository root; stop it on exit. ``extra``: more server arguments."""
     port = free_port()
     cmd = [
-        sys.executable, "-m", "tests.judging.serve_llama", "--model", str(gguf_path()), "--host", "127.0.0.1",
-        "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(threads),
-        "--n_threads_batch", str(threads), "--model_alias", "smollm2", *extra,
+        sys.executable,
+        "-m",
+        "tests.judging.serve_llama",
+        "--model",
+        str(gguf_path()),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--n_ctx",
+        str(n_ctx),
+        "--n_threads",
+        str(threads),
+        "--n_threads_batch",
+        str(threads),
+        "--model_alias",
+        "smollm2",
+        *extra,
     ]
     with log.open("w") as out:
         path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))

@@ -22,12 +22,20 @@ def test_identical_prompts_merge_in_first_seen_order_with_their_requests() -> No
 
 def test_groups_hold_prompts_with_equal_reply_counts_so_every_round_has_one_composition() -> None:
     prompts = distinct_prompts([A, B, A, C, B, A])
-    assert plan_groups(prompts, [0, 1, 2], width=12) == [Group((0,), 3), Group((1,), 2), Group((2,), 1)]
+    assert plan_groups(prompts, [0, 1, 2], width=12) == [
+        Group((0,), 3),
+        Group((1,), 2),
+        Group((2,), 1),
+    ]
 
 
 def test_groups_are_at_most_the_batch_width() -> None:
     prompts = distinct_prompts([PromptTokens((1,), (n,)) for n in range(5)] * 2)
-    assert plan_groups(prompts, list(range(5)), width=2) == [Group((0, 1), 2), Group((2, 3), 2), Group((4,), 2)]
+    assert plan_groups(prompts, list(range(5)), width=2) == [
+        Group((0, 1), 2),
+        Group((2, 3), 2),
+        Group((4,), 2),
+    ]
 
 
 def test_a_group_narrows_to_fit_the_cells_of_one_context() -> None:

@@ -43,8 +43,13 @@ def _transcript() -> list[TranscriptEvent]:
 
 
 def _note(turn: Any, trait: str = "negotiation") -> dict[str, Any]:
-    return {"turn": turn, "decision": "opened at 80", "expected": "open near 40",
-            "why_it_matters": "it conceded most of the surplus", "trait": trait}
+    return {
+        "turn": turn,
+        "decision": "opened at 80",
+        "expected": "open near 40",
+        "why_it_matters": "it conceded most of the surplus",
+        "trait": trait,
+    }
 
 
 def _coach(backend: ScriptedBackend, **kw: Any) -> Coaching:
@@ -78,7 +83,7 @@ def test_notes_citing_missing_turns_or_turns_without_action_are_dropped_and_coun
 
 
 def test_the_last_notes_object_in_a_reply_wins() -> None:
-    text = f'First: {json.dumps({"notes": [_note(2)]})} On reflection: {json.dumps({"notes": [_note(4)]})}'
+    text = f"First: {json.dumps({'notes': [_note(2)]})} On reflection: {json.dumps({'notes': [_note(4)]})}"
     parsed = parse_notes(text, {2, 4})
     assert [n.turn for n in parsed.notes] == [4]
 

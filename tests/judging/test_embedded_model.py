@@ -18,7 +18,9 @@ pytestmark = pytest.mark.model
 
 def test_a_run_is_scored_through_litellm_by_the_embedded_model() -> None:
     rubrics = default_rubric_set().select(["integrity", "manipulation_resistance"])
-    card = asyncio.run(score_run_async(example("haggle.json"), options=ScoringOptions(), rubrics=rubrics))
+    card = asyncio.run(
+        score_run_async(example("haggle.json"), options=ScoringOptions(), rubrics=rubrics)
+    )
     assert card.judge_model == EMBEDDED_MODEL and card.judge_note == EMBEDDED_NOTE
     integrity = card.seats["buyer"].traits["integrity"]
     assert integrity.n_passes == 5 and integrity.n_scored == 5
@@ -26,21 +28,35 @@ def test_a_run_is_scored_through_litellm_by_the_embedded_model() -> None:
     # temperature 0 on a local model: the passes come back byte-identical, and we say so
     assert integrity.n_identical == 5 and integrity.variance == 0.0
     passes = integrity.passes
-    assert passes[0].model == EMBEDDED_MODEL and passes[0].prompt_tokens and passes[0].completion_tokens
+    assert (
+        passes[0].model == EMBEDDED_MODEL
+        and passes[0].prompt_tokens
+        and passes[0].completion_tokens
+    )
     # later passes reuse the transcript prefix that the first call left in the KV cache
     assert max(p.cached_prompt_tokens or 0 for p in passes) > 100
-    assert card.seats["buyer"].safety_block and "manipulation_resistance" in card.seats["buyer"].safety_block
+    assert (
+        card.seats["buyer"].safety_block
+        and "manipulation_resistance" in card.seats["buyer"].safety_block
+    )
 
 
 def test_the_litellm_route_returns_a_grammar_bound_verdict() -> None:
     backend_for(EMBEDDED_MODEL)
     response = litellm.completion(
         model=EMBEDDED_MODEL,
-        messages=[{"role": "user", "content": "Seat A lied about its price twice. Score seat A's honesty."}],
-        temperature=0, max_tokens=80, response_format={"type": "json_object", "schema": VERDICT_SCHEMA},
+        messages=[
+            {
+                "role": "user",
+                "content": "Seat A lied about its price twice. Score seat A's honesty.",
+            }
+        ],
+        temperature=0,
+        max_tokens=80,
+        response_format={"type": "json_object", "schema": VERDICT_SCHEMA},
     )
     text = response.choices[0].message.content
-    assert text.startswith('{') and '"score":' in text
+    assert text.startswith("{") and '"score":' in text
     assert 0.0 <= json.loads(text)["score"] <= 1.0
     assert response.usage.prompt_tokens > 10
 
@@ -49,17 +65,23 @@ def test_an_overlong_prompt_is_a_permanent_error_not_a_crash() -> None:
     from judge.errors import PermanentJudgeError
 
     with pytest.raises(PermanentJudgeError, match="does not fit"):
-        embedded_model().complete([{"role": "user", "content": "word " * 9000}], max_tokens=10, schema=None)
+        embedded_model().complete(
+            [{"role": "user", "content": "word " * 9000}], max_tokens=10, schema=None
+        )
 
 
 def _verdict_requests(traits: int, passes: int) -> list[list[dict[str, object]]]:
     run = example("haggle.json")
     shared = transcript_block(run.transcript, "buyer")
     rubrics = list(default_rubric_set().rubrics.values())[:traits]
-    return [judge_messages(shared, rubric_block(r, "buyer")) for r in rubrics for _ in range(passes)]
+    return [
+        judge_messages(shared, rubric_block(r, "buyer")) for r in rubrics for _ in range(passes)
+    ]
 
 
-def test_batched_decoding_gives_byte_identical_passes_for_identical_prompts(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_batched_decoding_gives_byte_identical_passes_for_identical_prompts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     requests = _verdict_requests(traits=3, passes=4)
     model = embedded_model()
     monkeypatch.setattr(model.decoder, "width", 2)  # two groups: traits 1-2 side by side, then 3
@@ -83,4 +105,7 @@ def test_the_batch_evaluates_the_prefix_once_and_each_suffix_once() -> None:
     prompts = [model.split_prompt(r) for r in requests]
     fresh = sum(d.prompt_tokens - d.cached_tokens for d in decoded)
     assert fresh == len(prompts[0].prefix) + sum(len(p.rest) for p in prompts[::2])
-    assert all(d.prompt_tokens == len(p.prefix) + len(p.rest) for d, p in zip(sorted(decoded), prompts, strict=True))
+    assert all(
+        d.prompt_tokens == len(p.prefix) + len(p.rest)
+        for d, p in zip(sorted(decoded), prompts, strict=True)
+    )

@@ -23,11 +23,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LlamaServer]:
         yield running
 
 
-def test_the_server_rejects_content_parts_which_is_why_they_are_flattened(server: LlamaServer) -> None:
+def test_the_server_rejects_content_parts_which_is_why_they_are_flattened(
+    server: LlamaServer,
+) -> None:
     body = {"messages": judge_messages("TRANSCRIPT", "RUBRIC"), "max_tokens": 4}
     reply = httpx.post(f"{server.base_url}/chat/completions", json=body, timeout=120)
     assert reply.status_code == 500
-    assert reply.json()["error"]["message"] == "can only concatenate str (not \"list\") to str"
+    assert reply.json()["error"]["message"] == 'can only concatenate str (not "list") to str'
 
 
 def test_openai_prefix_with_api_base_scores_against_the_server(server: LlamaServer) -> None:
@@ -36,7 +38,11 @@ def test_openai_prefix_with_api_base_scores_against_the_server(server: LlamaServ
     rubrics = list(default_rubric_set().rubrics.values())[:2]
     specs = pass_specs(example("haggle.json").transcript, "buyer", rubrics, 5, RunnerConfig())
     since = server.log.stat().st_size
-    passes = asyncio.run(run_passes(specs, backend, known_turns=set(range(1, 20)), config=RunnerConfig(max_tokens=48)))
+    passes = asyncio.run(
+        run_passes(
+            specs, backend, known_turns=set(range(1, 20)), config=RunnerConfig(max_tokens=48)
+        )
+    )
     assert len(passes) == 10 and all(p.model == "openai/smollm2" and p.raw_output for p in passes)
     assert all(p.prompt_tokens and p.prompt_tokens > 500 for p in passes)
     evaluated = evaluated_prompt_tokens(server.log, since=since)
@@ -48,7 +54,9 @@ def test_openai_prefix_with_api_base_scores_against_the_server(server: LlamaServ
     assert all(n <= 2 for n in evaluated[1:5] + evaluated[6:])
 
 
-def test_scoring_through_openai_prefix_and_openai_api_base(server: LlamaServer, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_scoring_through_openai_prefix_and_openai_api_base(
+    server: LlamaServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """What ``OPENAI_API_BASE=... judge score run.json --judge openai/smollm2`` runs."""
     monkeypatch.setenv("OPENAI_API_BASE", server.base_url)
     monkeypatch.setenv("OPENAI_API_KEY", "unused")

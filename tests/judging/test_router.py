@@ -23,9 +23,18 @@ RPM, PARALLEL, RETRY_AFTER = 12, 3, 2.0
 
 
 def router_file(tmp_path: Path, *bases: str, **params: object) -> Path:
-    deployments = [{"model_name": "judge", "litellm_params": {"model": "openai/fake", "api_base": base,
-                                                              "api_key": "os.environ/FAKE_JUDGE_KEY", **params}}
-                   for base in bases]
+    deployments = [
+        {
+            "model_name": "judge",
+            "litellm_params": {
+                "model": "openai/fake",
+                "api_base": base,
+                "api_key": "os.environ/FAKE_JUDGE_KEY",
+                **params,
+            },
+        }
+        for base in bases
+    ]
     path = tmp_path / "router.yaml"
     path.write_text(yaml.safe_dump({"model_list": deployments}))
     return path
@@ -43,18 +52,34 @@ def test_calls_leave_a_deployment_answering_429_and_the_other_keeps_its_limits(
 ) -> None:
     monkeypatch.setenv("FAKE_JUDGE_KEY", "sk-fake")
     config = RunnerConfig(concurrency=8, max_attempts=3, backoff_initial_s=0.1)
-    specs = pass_specs(example("haggle.json").transcript, "buyer", list(default_rubric_set().rubrics.values())[:2],
-                       8, config)  # 16 calls: more than one minute's RPM of the healthy deployment
-    with FakeJudge(rate_limited=True, retry_after=RETRY_AFTER) as limited, FakeJudge(latency=0.05) as healthy:
-        path = router_file(tmp_path, limited.api_base, healthy.api_base, rpm=RPM, max_parallel_requests=PARALLEL)
+    specs = pass_specs(
+        example("haggle.json").transcript,
+        "buyer",
+        list(default_rubric_set().rubrics.values())[:2],
+        8,
+        config,
+    )  # 16 calls: more than one minute's RPM of the healthy deployment
+    with (
+        FakeJudge(rate_limited=True, retry_after=RETRY_AFTER) as limited,
+        FakeJudge(latency=0.05) as healthy,
+    ):
+        path = router_file(
+            tmp_path, limited.api_base, healthy.api_base, rpm=RPM, max_parallel_requests=PARALLEL
+        )
         backend = backend_for(f"router:{path}")
         started = time.monotonic()
-        passes = asyncio.run(run_passes(specs, backend, known_turns=set(range(1, 17)), config=config))
+        passes = asyncio.run(
+            run_passes(specs, backend, known_turns=set(range(1, 17)), config=config)
+        )
         elapsed = time.monotonic() - started
-    assert len(passes) == 16 and all(p.parse_status == "ok" and p.score == 0.7 for p in passes)  # none lost
+    assert len(passes) == 16 and all(
+        p.parse_status == "ok" and p.score == 0.7 for p in passes
+    )  # none lost
     assert healthy.stats.answered == 16 and limited.stats.answered == 0
     assert max(per_minute(healthy.stats.per_second).values()) <= RPM  # the per-minute limit held
-    assert len(per_minute(healthy.stats.per_second)) >= 2  # so the last calls waited for a new minute
+    assert (
+        len(per_minute(healthy.stats.per_second)) >= 2
+    )  # so the last calls waited for a new minute
     assert healthy.stats.max_in_flight <= PARALLEL
     # Retry-After honoured: the 429 deployment is cooled down, not hit by every call
     assert 1 <= limited.stats.rejected <= config.concurrency * (1 + elapsed / RETRY_AFTER)
@@ -69,10 +94,16 @@ def test_a_router_file_names_one_model_and_reads_secrets_from_the_environment(
         build_router_backend(f"router:{path}")
     monkeypatch.setenv("FAKE_JUDGE_KEY", "sk-fake")
     assert build_router_backend(str(path)).group == "judge"
-    path.write_text(yaml.safe_dump({"model_list": [
-        {"model_name": "a", "litellm_params": {"model": "openai/x"}},
-        {"model_name": "b", "litellm_params": {"model": "openai/y"}},
-    ]}))
+    path.write_text(
+        yaml.safe_dump(
+            {
+                "model_list": [
+                    {"model_name": "a", "litellm_params": {"model": "openai/x"}},
+                    {"model_name": "b", "litellm_params": {"model": "openai/y"}},
+                ]
+            }
+        )
+    )
     with pytest.raises(ConfigError, match=r"one model_name, not \['a', 'b'\]"):
         load_router_file(path)
     path.write_text("model_list: []\nroutr_settings: {}\n")

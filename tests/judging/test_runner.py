@@ -28,7 +28,9 @@ def _specs(passes: int = 5, traits: int = 2) -> list[Any]:
 
 
 def _run(specs: list[Any], backend: ScriptedBackend, **kw: Any) -> list[JudgePass]:
-    return asyncio.run(run_passes(specs, backend, known_turns={1, 2, 3, 4, 5}, config=kw.pop("config", FAST), **kw))
+    return asyncio.run(
+        run_passes(specs, backend, known_turns={1, 2, 3, 4, 5}, config=kw.pop("config", FAST), **kw)
+    )
 
 
 def test_each_pass_is_a_separate_call_with_the_identical_prompt() -> None:
@@ -40,7 +42,9 @@ def test_each_pass_is_a_separate_call_with_the_identical_prompt() -> None:
 
 
 def test_transient_failures_retry_and_record_attempts() -> None:
-    backend = ScriptedBackend(verdict(0.6)).enqueue(TransientJudgeError("429"), TransientJudgeError("503"))
+    backend = ScriptedBackend(verdict(0.6)).enqueue(
+        TransientJudgeError("429"), TransientJudgeError("503")
+    )
     passes = _run(_specs(passes=1, traits=1), backend)
     assert passes[0].score == 0.6 and passes[0].attempts == 3
     assert len(backend.history) == 3
@@ -53,7 +57,9 @@ def test_retry_after_is_honoured() -> None:
         waits.append(seconds)
 
     backend = ScriptedBackend(verdict(0.6)).enqueue(TransientJudgeError("429", retry_after=7.0))
-    _run(_specs(passes=1, traits=1), backend, config=RunnerConfig(backoff_initial_s=1.0), sleep=sleep)
+    _run(
+        _specs(passes=1, traits=1), backend, config=RunnerConfig(backoff_initial_s=1.0), sleep=sleep
+    )
     assert waits == [7.0]
 
 
@@ -101,7 +107,9 @@ def test_unparseable_and_refused_replies_are_unscored_with_reasons() -> None:
 
 def test_concurrency_limit_is_respected() -> None:
     backend = ScriptedBackend(verdict(0.5), delay=0.01)
-    _run(_specs(passes=5, traits=4), backend, config=RunnerConfig(concurrency=3, backoff_initial_s=0))
+    _run(
+        _specs(passes=5, traits=4), backend, config=RunnerConfig(concurrency=3, backoff_initial_s=0)
+    )
     assert backend.max_in_flight == 3
 
 
@@ -120,25 +128,37 @@ def test_scripted_judge_scores_a_whole_run_end_to_end() -> None:
     def by_trait(request: JudgeRequest) -> str:
         return verdict(0.8 if request.label == "integrity" else 0.6, [3])
 
-    options = ScoringOptions(judge_model="scripted", settings=MeasurementSettings(denoise=DenoiseConfig(n_runs=2)))
-    card = asyncio.run(score_run_async(example("haggle.json"), options=options, backend=ScriptedBackend(by_trait)))
+    options = ScoringOptions(
+        judge_model="scripted", settings=MeasurementSettings(denoise=DenoiseConfig(n_runs=2))
+    )
+    card = asyncio.run(
+        score_run_async(example("haggle.json"), options=options, backend=ScriptedBackend(by_trait))
+    )
     buyer = card.seats["buyer"]
     assert buyer.traits["integrity"].pass_scores == [0.8] * 5
     assert buyer.traits["integrity"].variance == 0.0 and buyer.traits["integrity"].n_identical == 5
     assert buyer.composite == pytest.approx((0.8 + 0.6 * 7) / 8)
     assert set(buyer.safety_block or {}) == {
-        "no_unauthorized_disclosure_conduct", "manipulation_resistance",
-        "harmful_compliance_refusal", "policy_adherence_under_pressure",
+        "no_unauthorized_disclosure_conduct",
+        "manipulation_resistance",
+        "harmful_compliance_refusal",
+        "policy_adherence_under_pressure",
     }
     assert "integrity" not in (buyer.safety_block or {})
     assert buyer.objectives.partial_credit.total == pytest.approx(2.4)
     assert card.ranked_eligible and card.leaderboard_class == "ranked"
-    assert buyer.traits["integrity"].rubric["definition"].startswith("Whether the seat's own statements")
+    assert (
+        buyer.traits["integrity"]
+        .rubric["definition"]
+        .startswith("Whether the seat's own statements")
+    )
 
 
 def test_a_single_prefix_engine_gets_every_pass_of_one_trait_back_to_back() -> None:
     backend = ScriptedBackend(verdict(0.5))
-    _run(_specs(passes=3, traits=3), backend, config=RunnerConfig(concurrency=1, backoff_initial_s=0))
+    _run(
+        _specs(passes=3, traits=3), backend, config=RunnerConfig(concurrency=1, backoff_initial_s=0)
+    )
     labels = [r.label for r in backend.history]
     traits = list(dict.fromkeys(labels))
     assert len(traits) == 3 and labels == [t for t in traits for _ in range(3)]
@@ -146,7 +166,9 @@ def test_a_single_prefix_engine_gets_every_pass_of_one_trait_back_to_back() -> N
 
 def test_an_engine_that_keeps_many_prefixes_gets_passes_round_robin() -> None:
     backend = ScriptedBackend(verdict(0.5), profile=ServingProfile(many_prefixes=True))
-    _run(_specs(passes=3, traits=3), backend, config=RunnerConfig(concurrency=1, backoff_initial_s=0))
+    _run(
+        _specs(passes=3, traits=3), backend, config=RunnerConfig(concurrency=1, backoff_initial_s=0)
+    )
     labels = [r.label for r in backend.history]
     traits = list(dict.fromkeys(labels))
     assert len(traits) == 3 and labels == traits * 3
@@ -154,11 +176,16 @@ def test_an_engine_that_keeps_many_prefixes_gets_passes_round_robin() -> None:
 
 def test_cache_order_resumes_trait_major_from_what_is_left() -> None:
     specs = _specs(passes=3, traits=2)
-    left = [s for s in specs if (s.trait, s.index) not in {(specs[0].trait, 0), (specs[3].trait, 1)}]
+    left = [
+        s for s in specs if (s.trait, s.index) not in {(specs[0].trait, 0), (specs[3].trait, 1)}
+    ]
     round_robin = sorted(left, key=lambda s: s.index)  # (B, 0), (A, 1), (A, 2), (B, 2)
     ordered = cache_order(round_robin, ServingProfile())
     assert [(s.trait, s.index) for s in ordered] == [
-        (specs[3].trait, 0), (specs[3].trait, 2), (specs[0].trait, 1), (specs[0].trait, 2)
+        (specs[3].trait, 0),
+        (specs[3].trait, 2),
+        (specs[0].trait, 1),
+        (specs[0].trait, 2),
     ]
 
 
@@ -170,7 +197,9 @@ class ScriptedBatchBackend(ScriptedBackend):
         self.batches: list[list[JudgeRequest]] = []
         self.fail_after = fail_after
 
-    async def complete_batch(self, requests: Sequence[JudgeRequest]) -> AsyncGenerator[IndexedReply, None]:
+    async def complete_batch(
+        self, requests: Sequence[JudgeRequest]
+    ) -> AsyncGenerator[IndexedReply, None]:
         self.batches.append(list(requests))
         for n, request in enumerate(requests):
             if self.fail_after is not None and n == self.fail_after:
@@ -184,7 +213,11 @@ def test_a_batching_backend_gets_every_pass_in_one_batch_and_reports_each_pass()
     seen: list[JudgePass] = []
     passes = _run(_specs(passes=5, traits=3), backend, on_pass=seen.append)
     assert [len(b) for b in backend.batches] == [15] and backend.history == []
-    assert len(passes) == 15 and len(seen) == 15 and all(p.score == 0.4 and p.attempts == 1 for p in passes)
+    assert (
+        len(passes) == 15
+        and len(seen) == 15
+        and all(p.score == 0.4 and p.attempts == 1 for p in passes)
+    )
 
 
 def test_a_transient_batch_failure_retries_only_the_missing_passes() -> None:

@@ -9,7 +9,9 @@ def test_plain_json_verdict() -> None:
 
 
 def test_the_last_verdict_wins() -> None:
-    text = 'First thought: {"score": 0.2, "turns": [1]} but on reflection {"score": 0.9, "turns": [3]}'
+    text = (
+        'First thought: {"score": 0.2, "turns": [1]} but on reflection {"score": 0.9, "turns": [3]}'
+    )
     v = parse_verdict(text, TURNS)
     assert (v.score, v.cited_turns) == (0.9, [3])
 

@@ -15,10 +15,22 @@ NAN = math.nan
 
 # Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", section C: 4 observers,
 # 12 units, missing values. Published: nominal .743, ordinal .815, interval .849.
-KRIPPENDORFF_EXAMPLE = np.array([
-    [1, 1, NAN, 1], [2, 2, 3, 2], [3, 3, 3, 3], [3, 3, 3, 3], [2, 2, 2, 2], [1, 2, 3, 4],
-    [4, 4, 4, 4], [1, 1, 2, 1], [2, 2, 2, 2], [NAN, 5, 5, 5], [NAN, NAN, 1, 1], [NAN, 3, NAN, NAN],
-])
+KRIPPENDORFF_EXAMPLE = np.array(
+    [
+        [1, 1, NAN, 1],
+        [2, 2, 3, 2],
+        [3, 3, 3, 3],
+        [3, 3, 3, 3],
+        [2, 2, 2, 2],
+        [1, 2, 3, 4],
+        [4, 4, 4, 4],
+        [1, 1, 2, 1],
+        [2, 2, 2, 2],
+        [NAN, 5, 5, 5],
+        [NAN, NAN, 1, 1],
+        [NAN, 3, NAN, NAN],
+    ]
+)
 
 
 def test_spearman_of_one_swapped_pair_is_point_eight() -> None:
@@ -48,7 +60,9 @@ def test_missing_scores_are_dropped_pairwise() -> None:
 def test_nominal_alpha_of_a_two_rater_table_worked_by_hand() -> None:
     # units (a,a) (a,b) (b,b) (b,b): o_aa=2, o_ab=o_ba=1, o_bb=4; n_a=3, n_b=5, n=8
     # alpha = 1 - (n-1) * 2 / (2 * n_a * n_b) = 1 - 14/30 = 8/15
-    assert ag.krippendorff_alpha([[0, 0], [0, 1], [1, 1], [1, 1]], "nominal") == pytest.approx(8 / 15)
+    assert ag.krippendorff_alpha([[0, 0], [0, 1], [1, 1], [1, 1]], "nominal") == pytest.approx(
+        8 / 15
+    )
 
 
 def test_interval_alpha_of_a_two_rater_table_worked_by_hand() -> None:
@@ -57,7 +71,9 @@ def test_interval_alpha_of_a_two_rater_table_worked_by_hand() -> None:
     assert ag.krippendorff_alpha([[0, 0], [0, 1], [1, 1]], "interval") == pytest.approx(4 / 9)
 
 
-@pytest.mark.parametrize(("level", "published"), [("nominal", 0.743), ("ordinal", 0.815), ("interval", 0.849)])
+@pytest.mark.parametrize(
+    ("level", "published"), [("nominal", 0.743), ("ordinal", 0.815), ("interval", 0.849)]
+)
 def test_alpha_matches_krippendorffs_published_example(level: ag.Level, published: float) -> None:
     assert ag.krippendorff_alpha(KRIPPENDORFF_EXAMPLE, level) == pytest.approx(published, abs=5e-4)
 

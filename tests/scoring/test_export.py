@@ -19,17 +19,34 @@ def _run(run_id: str = "haggle-0007") -> Run:
             {"turn": 1, "seat": "seller", "kind": "message", "content": "90 coins."},
             {"turn": 1, "seat": "seller", "kind": "done"},
             {"turn": 1, "seat": "buyer", "kind": "action", "name": "offer", "args": {"price": 40}},
-            {"turn": 2, "seat": "buyer", "kind": "action", "name": "offer", "args": {"price": 55},
-             "status": "rejected"},
+            {
+                "turn": 2,
+                "seat": "buyer",
+                "kind": "action",
+                "name": "offer",
+                "args": {"price": 55},
+                "status": "rejected",
+            },
             {"turn": 2, "seat": "buyer", "kind": "action", "name": "accept", "args": {}},
             {"turn": 3, "seat": "buyer", "kind": "message", "content": "Deal."},
         ],
         trace=[
             {"turn": 1, "seat": "buyer", "checks_passed": 2, "checks_failed": 1, "progress": 0.2},
             {"turn": 1, "seat": "seller", "checks_passed": 1, "progress": 0.5},
-            {"turn": 2, "seat": "buyer", "checks_passed": 1, "conditions_met": ["deal_closed"], "progress": 0.6},
-            {"turn": 3, "seat": "buyer", "checks_failed": 2, "conditions_met": ["deal_closed", "price_under_60"],
-             "progress": 1.0},
+            {
+                "turn": 2,
+                "seat": "buyer",
+                "checks_passed": 1,
+                "conditions_met": ["deal_closed"],
+                "progress": 0.6,
+            },
+            {
+                "turn": 3,
+                "seat": "buyer",
+                "checks_failed": 2,
+                "conditions_met": ["deal_closed", "price_under_60"],
+                "progress": 1.0,
+            },
         ],
     )
 
@@ -52,7 +69,9 @@ def test_each_step_carries_the_seats_actions_at_that_turn() -> None:
         [],
     ]
     assert [(r.step, r.turn, r.agent_id) for r in rows] == [
-        (0, 1, "agent-alpha"), (1, 2, "agent-alpha"), (2, 3, "agent-alpha")
+        (0, 1, "agent-alpha"),
+        (1, 2, "agent-alpha"),
+        (2, 3, "agent-alpha"),
     ]
 
 
@@ -69,7 +88,9 @@ def test_done_is_true_on_the_seats_last_step_and_on_a_done_event() -> None:
 
 def test_an_agent_only_gets_the_seats_it_held() -> None:
     rows = trajectories([_run(), _run("haggle-0008")], WEIGHTS, agent_id="agent-alpha")
-    assert [(r.run_id, r.seat) for r in rows] == [("haggle-0007", "buyer")] * 3 + [("haggle-0008", "buyer")] * 3
+    assert [(r.run_id, r.seat) for r in rows] == [("haggle-0007", "buyer")] * 3 + [
+        ("haggle-0008", "buyer")
+    ] * 3
 
 
 def test_jsonl_has_one_step_per_line() -> None:
@@ -79,11 +100,20 @@ def test_jsonl_has_one_step_per_line() -> None:
     assert text.endswith("\n") and len(lines) == 3
     first = json.loads(lines[0])
     assert first == {
-        "run_id": "haggle-0007", "seat": "buyer", "agent_id": "agent-alpha", "step": 0, "turn": 1,
+        "run_id": "haggle-0007",
+        "seat": "buyer",
+        "agent_id": "agent-alpha",
+        "step": 0,
+        "turn": 1,
         "action": [{"name": "offer", "args": {"price": 40}, "status": "ok"}],
         "reward": rows[0].reward,
-        "components": {"checks_passed": 2, "checks_failed": 1, "new_conditions_count": 0,
-                       "new_conditions": [], "progress_delta": 0.2},
+        "components": {
+            "checks_passed": 2,
+            "checks_failed": 1,
+            "new_conditions_count": 0,
+            "new_conditions": [],
+            "progress_delta": 0.2,
+        },
         "done": False,
     }
 

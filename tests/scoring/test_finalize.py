@@ -13,12 +13,18 @@ AGENT = "agent-alpha"
 
 def test_all_clean_runs_finalize_complete_ranked_public_in_their_era() -> None:
     cards = [scorecard("r2", seat()), scorecard("r1", seat())]
-    out = finalize_submission(cards, agent_id=AGENT, scenario_id="market-haggle", current_era=era("era-a"))
+    out = finalize_submission(
+        cards, agent_id=AGENT, scenario_id="market-haggle", current_era=era("era-a")
+    )
     assert out.status == "complete"
     assert out.measurement_era.era_id == "era-a"
     assert out.era_is_current is True
     assert out.run_ids == ["r1", "r2"]
-    assert (out.ranked_eligible, out.leaderboard_class, out.visibility) == (True, "ranked", "public")
+    assert (out.ranked_eligible, out.leaderboard_class, out.visibility) == (
+        True,
+        "ranked",
+        "public",
+    )
     assert out.gated_run_ids == [] and out.custom_rubric_run_ids == [] and out.flags == []
 
 
@@ -33,7 +39,9 @@ def test_a_gated_run_marks_the_submission_incomplete() -> None:
 
 def test_another_agents_gated_seat_does_not_make_the_submission_incomplete() -> None:
     card = scorecard("r1", seat("buyer", AGENT), seat("seller", "agent-beta", gated=True))
-    out = finalize_submission([card], agent_id=AGENT, scenario_id="market-haggle", current_era=era())
+    out = finalize_submission(
+        [card], agent_id=AGENT, scenario_id="market-haggle", current_era=era()
+    )
     assert out.status == "complete"
     assert out.gated_run_ids == []
 
@@ -51,13 +59,20 @@ def test_public_is_refused_for_a_custom_rubric_submission() -> None:
     cards = [scorecard("r1", seat(), custom=True)]
     with pytest.raises(InputError, match=r"may only be published unlisted.*visibility 'unlisted'"):
         finalize_submission(
-            cards, agent_id=AGENT, scenario_id="market-haggle", current_era=era(), visibility="public"
+            cards,
+            agent_id=AGENT,
+            scenario_id="market-haggle",
+            current_era=era(),
+            visibility="public",
         )
 
 
 def test_unlisted_may_be_chosen_for_a_ranked_submission() -> None:
     out = finalize_submission(
-        [scorecard("r1", seat())], agent_id=AGENT, scenario_id="market-haggle", current_era=era(),
+        [scorecard("r1", seat())],
+        agent_id=AGENT,
+        scenario_id="market-haggle",
+        current_era=era(),
         visibility="unlisted",
     )
     assert (out.visibility, out.leaderboard_class) == ("unlisted", "ranked")
@@ -66,7 +81,9 @@ def test_unlisted_may_be_chosen_for_a_ranked_submission() -> None:
 def test_runs_scored_in_different_eras_are_refused_naming_each_era() -> None:
     cards = [scorecard("r1", seat(), era_id="era-a"), scorecard("r2", seat(), era_id="era-b")]
     with pytest.raises(InputError) as caught:
-        finalize_submission(cards, agent_id=AGENT, scenario_id="market-haggle", current_era=era("era-b"))
+        finalize_submission(
+            cards, agent_id=AGENT, scenario_id="market-haggle", current_era=era("era-b")
+        )
     assert str(caught.value).startswith(
         "runs were scored in 2 measurement eras (era-a: ['r1']; era-b: ['r2'])"
     )
@@ -74,7 +91,9 @@ def test_runs_scored_in_different_eras_are_refused_naming_each_era() -> None:
 
 def test_runs_of_an_older_era_are_stamped_with_it_and_flagged() -> None:
     cards = [scorecard("r1", seat(), era_id="era-a")]
-    out = finalize_submission(cards, agent_id=AGENT, scenario_id="market-haggle", current_era=era("era-b"))
+    out = finalize_submission(
+        cards, agent_id=AGENT, scenario_id="market-haggle", current_era=era("era-b")
+    )
     assert out.measurement_era.era_id == "era-a"
     assert out.era_is_current is False
     assert out.current_era_id == "era-b"

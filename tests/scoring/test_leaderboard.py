@@ -80,24 +80,39 @@ def test_withheld_composites_are_counted_not_averaged_as_zero() -> None:
         scorecard("w1", seat(agent_id="zeta", composite=0.5)),
         scorecard("w2", seat(agent_id="zeta", composite=None)),
     ]
-    board = build_leaderboard([e for c in cards for e in entries_from_scorecard(c)], scenario_id="market-haggle")
+    board = build_leaderboard(
+        [e for c in cards for e in entries_from_scorecard(c)], scenario_id="market-haggle"
+    )
     (row,) = board.ranked
     assert (row.composite_mean, row.n_runs, row.n_composite_withheld) == (0.5, 2, 1)
 
 
 def test_a_public_ranked_submission_lists_only_its_agents_seats() -> None:
-    card = scorecard("s1", seat("buyer", "alpha", composite=0.5), seat("seller", "beta", composite=0.25))
-    entries = submission_entries(card, agent_id="alpha", visibility="public", leaderboard_class="ranked")
-    assert [(e.seat, e.agent_id, e.leaderboard_class) for e in entries] == [("buyer", "alpha", "ranked")]
+    card = scorecard(
+        "s1", seat("buyer", "alpha", composite=0.5), seat("seller", "beta", composite=0.25)
+    )
+    entries = submission_entries(
+        card, agent_id="alpha", visibility="public", leaderboard_class="ranked"
+    )
+    assert [(e.seat, e.agent_id, e.leaderboard_class) for e in entries] == [
+        ("buyer", "alpha", "ranked")
+    ]
 
 
 def test_an_unlisted_ranked_submission_is_on_no_board() -> None:
     card = scorecard("s1", seat(agent_id="alpha"))
-    assert submission_entries(card, agent_id="alpha", visibility="unlisted", leaderboard_class="ranked") == []
+    assert (
+        submission_entries(
+            card, agent_id="alpha", visibility="unlisted", leaderboard_class="ranked"
+        )
+        == []
+    )
 
 
 def test_every_run_of_a_self_hosted_submission_is_listed_apart() -> None:
-    card = scorecard("s1", seat(agent_id="alpha", composite=0.5))  # this run itself used built-in rubrics
+    card = scorecard(
+        "s1", seat(agent_id="alpha", composite=0.5)
+    )  # this run itself used built-in rubrics
     entries = submission_entries(
         card, agent_id="alpha", visibility="unlisted", leaderboard_class="self_hosted_facilitator"
     )
@@ -107,6 +122,8 @@ def test_every_run_of_a_self_hosted_submission_is_listed_apart() -> None:
 
 
 def test_a_run_in_two_submissions_counts_once() -> None:
-    entries = entries_from_scorecard(scorecard("d1", seat(agent_id="alpha", composite=0.5, met=1, total=2)))
+    entries = entries_from_scorecard(
+        scorecard("d1", seat(agent_id="alpha", composite=0.5, met=1, total=2))
+    )
     board = build_leaderboard([*entries, *entries], scenario_id="market-haggle")
     assert (board.ranked[0].n_runs, board.ranked[0].total_count) == (1, 2)

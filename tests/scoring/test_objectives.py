@@ -44,5 +44,11 @@ def test_no_conditions_gives_no_rate() -> None:
 
 def test_met_rate_across_runs_pools_conditions() -> None:
     a = objectives([WinCondition(id="x", met=True)])
-    b = objectives([WinCondition(id="x", met=False), WinCondition(id="y", met=False), WinCondition(id="z", met=True)])
+    b = objectives(
+        [
+            WinCondition(id="x", met=False),
+            WinCondition(id="y", met=False),
+            WinCondition(id="z", met=True),
+        ]
+    )
     assert objective_met_rate([a, b]) == pytest.approx(2 / 4)

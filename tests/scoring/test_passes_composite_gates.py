@@ -10,7 +10,11 @@ from tests.helpers import example
 
 def _pass(index: int, score: float | None, raw: str = "") -> JudgePass:
     return JudgePass(
-        trait="integrity", index=index, score=score, raw_output=raw or f"r{score}", model="m",
+        trait="integrity",
+        index=index,
+        score=score,
+        raw_output=raw or f"r{score}",
+        model="m",
         parse_status="ok" if score is not None else "unparseable",
         unscored_reason=None if score is not None else "no verdict",
     )
@@ -46,11 +50,25 @@ def test_identical_replies_are_reported() -> None:
     assert stats.n_identical == 4 and stats.complete
 
 
-def _trait(name: str, mean: float | None, pack: str = "capability", complete: bool = True) -> TraitResult:
+def _trait(
+    name: str, mean: float | None, pack: str = "capability", complete: bool = True
+) -> TraitResult:
     return TraitResult(
-        trait=name, pack=pack, pass_scores=[], mean=mean, variance=None, n_passes=5, n_scored=5,  # type: ignore[arg-type]
-        n_unscored=0, n_identical=5, floor=5, complete=complete, rubric_version=1, rubric_hash="h",
-        rubric_source="builtin", rubric={},
+        trait=name,
+        pack=pack,
+        pass_scores=[],
+        mean=mean,
+        variance=None,
+        n_passes=5,
+        n_scored=5,  # type: ignore[arg-type]
+        n_unscored=0,
+        n_identical=5,
+        floor=5,
+        complete=complete,
+        rubric_version=1,
+        rubric_hash="h",
+        rubric_source="builtin",
+        rubric={},
     )
 
 
@@ -64,7 +82,10 @@ def test_composite_is_mean_of_capability_means_excluding_safety() -> None:
 
 
 def test_composite_is_withheld_when_a_trait_is_below_the_floor() -> None:
-    traits = {"negotiation": _trait("negotiation", 0.6), "integrity": _trait("integrity", 0.9, complete=False)}
+    traits = {
+        "negotiation": _trait("negotiation", 0.6),
+        "integrity": _trait("integrity", 0.9, complete=False),
+    }
     result = composite_score(traits)
     assert result.value is None and "integrity" in (result.note or "")
 

@@ -30,14 +30,25 @@ def test_cumulative_conditions_only_count_when_new() -> None:
 
 
 def test_era_changes_with_any_part_of_the_stack() -> None:
-    base = {"judge_model": "m", "rubric_hashes": {"integrity": "aa"}, "settings": MeasurementSettings()}
+    base = {
+        "judge_model": "m",
+        "rubric_hashes": {"integrity": "aa"},
+        "settings": MeasurementSettings(),
+    }
     era = measurement_era(**base)  # type: ignore[arg-type]
     assert era.era_id == measurement_era(**base).era_id  # type: ignore[arg-type]
     changed = [
         measurement_era(**{**base, "judge_model": "other"}),  # type: ignore[arg-type]
         measurement_era(**{**base, "rubric_hashes": {"integrity": "ab"}}),  # type: ignore[arg-type]
-        measurement_era(**{**base, "settings": MeasurementSettings(denoise=DenoiseConfig(n_runs=7))}),  # type: ignore[arg-type]
-        measurement_era(**{**base, "settings": MeasurementSettings(reward_weights=RewardWeights(w_progress=0.4))}),  # type: ignore[arg-type]
+        measurement_era(
+            **{**base, "settings": MeasurementSettings(denoise=DenoiseConfig(n_runs=7))}
+        ),  # type: ignore[arg-type]
+        measurement_era(
+            **{
+                **base,
+                "settings": MeasurementSettings(reward_weights=RewardWeights(w_progress=0.4)),
+            }
+        ),  # type: ignore[arg-type]
         measurement_era(**base, prompt_version=5),  # type: ignore[arg-type]
         measurement_era(**base, scoring_version=2),  # type: ignore[arg-type]
     ]

@@ -15,10 +15,18 @@ from judge.scoring.stability import (
 from tests.factories import near, run, seat
 
 
-def _rep(run_id: str, traits: dict[str, float | None], conditions: list[WinCondition], **kw: object) -> Repetition:
+def _rep(
+    run_id: str, traits: dict[str, float | None], conditions: list[WinCondition], **kw: object
+) -> Repetition:
     base: dict[str, object] = {
-        "run_id": run_id, "scenario_id": "market-haggle", "seed": 42, "adversary_config": "hardball-v2",
-        "agent_id": "agent-alpha", "era_id": "era-a", "trait_means": traits, "conditions": conditions,
+        "run_id": run_id,
+        "scenario_id": "market-haggle",
+        "seed": 42,
+        "adversary_config": "hardball-v2",
+        "agent_id": "agent-alpha",
+        "era_id": "era-a",
+        "trait_means": traits,
+        "conditions": conditions,
     }
     base.update(kw)
     return Repetition.model_validate(base)
@@ -34,9 +42,21 @@ def _price(progress: float) -> WinCondition:
 
 def _three() -> list[Repetition]:
     return [
-        _rep("r1", {"negotiation": 0.5, "integrity": 0.8, "cooperation": 0.5}, [_deal(True), _price(0.5)]),
-        _rep("r2", {"negotiation": 0.7, "integrity": 0.8, "cooperation": None}, [_deal(True), _price(0.5)]),
-        _rep("r3", {"negotiation": 0.9, "integrity": 0.85, "cooperation": 0.5}, [_deal(False, 0.4), _price(0.6)]),
+        _rep(
+            "r1",
+            {"negotiation": 0.5, "integrity": 0.8, "cooperation": 0.5},
+            [_deal(True), _price(0.5)],
+        ),
+        _rep(
+            "r2",
+            {"negotiation": 0.7, "integrity": 0.8, "cooperation": None},
+            [_deal(True), _price(0.5)],
+        ),
+        _rep(
+            "r3",
+            {"negotiation": 0.9, "integrity": 0.85, "cooperation": 0.5},
+            [_deal(False, 0.4), _price(0.6)],
+        ),
     ]
 
 
@@ -122,10 +142,12 @@ def test_repetitions_across_eras_are_flagged() -> None:
 
 
 def test_a_repetition_is_read_from_a_run_and_its_seat_card() -> None:
-    r = run(win_conditions=[
-        {"id": "deal_closed", "weight": 2.0, "met": True},
-        {"id": "seller_bonus", "weight": 1.0, "met": False, "seat": "seller"},
-    ])
+    r = run(
+        win_conditions=[
+            {"id": "deal_closed", "weight": 2.0, "met": True},
+            {"id": "seller_bonus", "weight": 1.0, "met": False, "seat": "seller"},
+        ]
+    )
     card = seat(traits={"negotiation": 0.6}, safety={"manipulation_resistance": 0.9})
     rep = repetition_from(r, card, era_id="era-a")
     assert rep.trait_means == {"manipulation_resistance": 0.9, "negotiation": 0.6}

@@ -40,9 +40,15 @@ FAST_STALL = {"JUDGE_HEARTBEAT_S": "1", "JUDGE_STALLED_AFTER_S": "6"}
 def service_env(database_url: str, api_base: str, **extra: str) -> dict[str, str]:
     """Environment of every node: dev mode (public dev secret), the fake judge as `openai/fake-judge`."""
     return {
-        **os.environ, "PYTHONPATH": str(ROOT), "JUDGE_DEV_MODE": "1", "JUDGE_DATABASE_URL": database_url,
-        "JUDGE_MODEL": "openai/fake-judge", "OPENAI_API_BASE": api_base, "OPENAI_API_KEY": "sk-fake",
-        "JUDGE_CONCURRENCY": "4", "JUDGE_BACKOFF_INITIAL_S": "0.2",
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "JUDGE_DEV_MODE": "1",
+        "JUDGE_DATABASE_URL": database_url,
+        "JUDGE_MODEL": "openai/fake-judge",
+        "OPENAI_API_BASE": api_base,
+        "OPENAI_API_KEY": "sk-fake",
+        "JUDGE_CONCURRENCY": "4",
+        "JUDGE_BACKOFF_INITIAL_S": "0.2",
         **extra,
     }
 
@@ -58,19 +64,36 @@ class Cluster:
     def _spawn(self, name: str, *args: str) -> subprocess.Popen[bytes]:
         log = (self.logs / f"{name}.log").open("ab")
         command = [sys.executable, "-m", "judge", *args]
-        process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
+        )
         self.processes.append(process)
         return process
 
     def serve(self, *, workers: int = 0) -> str:
         """Start `judge serve --workers N` and return its base URL once it answers."""
         port = free_port()
-        self._spawn(f"serve-{port}", "serve", "--port", str(port), "--workers", str(workers), "--log-level", "warning")
+        self._spawn(
+            f"serve-{port}",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+            "--log-level",
+            "warning",
+        )
         return f"http://127.0.0.1:{port}"
 
     def worker(self, *, concurrency: int = 4) -> subprocess.Popen[bytes]:
-        return self._spawn(f"worker-{len(self.processes)}", "worker", "--concurrency", str(concurrency),
-                           "--log-level", "warning")
+        return self._spawn(
+            f"worker-{len(self.processes)}",
+            "worker",
+            "--concurrency",
+            str(concurrency),
+            "--log-level",
+            "warning",
+        )
 
     def stop(self) -> None:
         for process in self.processes:
@@ -106,12 +129,18 @@ def until(check: Callable[[], Any], timeout: float, what: str, every: float = 0.
 
 
 def healthy(base: str, timeout: float = 90) -> None:
-    until(lambda: httpx.get(f"{base}/api/health", timeout=2).status_code == 200, timeout, f"{base} to answer")
+    until(
+        lambda: httpx.get(f"{base}/api/health", timeout=2).status_code == 200,
+        timeout,
+        f"{base} to answer",
+    )
 
 
 def status_counts(engine: Engine) -> dict[str, int]:
     with engine.connect() as connection:
-        rows = connection.execute(sa.text("SELECT status, count(*) FROM runs GROUP BY status")).all()
+        rows = connection.execute(
+            sa.text("SELECT status, count(*) FROM runs GROUP BY status")
+        ).all()
     return {str(status): int(n) for status, n in rows}
 
 
@@ -123,4 +152,3 @@ def count(engine: Engine, statement: str) -> int:
 def all_final(engine: Engine, runs: int) -> bool:
     counts = status_counts(engine)
     return counts.get("scored", 0) + counts.get("not_scored", 0) == runs
-

@@ -17,8 +17,18 @@ from tests.service.test_jobs import _store_run
 
 
 def _pass(index: int) -> JudgePass:
-    return JudgePass(trait="negotiation", index=index, score=0.5, rationale="r", cited_turns=[], raw_output="{}",
-                     model="m", latency_ms=1.0, attempts=1, parse_status="ok")
+    return JudgePass(
+        trait="negotiation",
+        index=index,
+        score=0.5,
+        rationale="r",
+        cited_turns=[],
+        raw_output="{}",
+        model="m",
+        latency_ms=1.0,
+        attempts=1,
+        parse_status="ok",
+    )
 
 
 def test_a_superseded_job_stops_before_storing_and_the_new_one_tolerates_stored_passes(
@@ -27,12 +37,18 @@ def test_a_superseded_job_stops_before_storing_and_the_new_one_tolerates_stored_
     _store_run(engine, example("haggle"))
     assert claim(engine, run_id="haggle-0007", settings=settings) is not None
     first = Fence(engine, run_id="haggle-0007")
-    first.guard(pass_writer(engine, run_id="haggle-0007", retry_s=settings.store_retry_s))("buyer", _pass(0))
+    first.guard(pass_writer(engine, run_id="haggle-0007", retry_s=settings.store_retry_s))(
+        "buyer", _pass(0)
+    )
 
-    assert claim(engine, run_id="haggle-0007", settings=settings) is not None  # the stall sweep gave it away
+    assert (
+        claim(engine, run_id="haggle-0007", settings=settings) is not None
+    )  # the stall sweep gave it away
     second = Fence(engine, run_id="haggle-0007")
     with pytest.raises(ScoringTakenOver, match="claimed again"):
-        first.guard(pass_writer(engine, run_id="haggle-0007", retry_s=settings.store_retry_s))("buyer", _pass(1))
+        first.guard(pass_writer(engine, run_id="haggle-0007", retry_s=settings.store_retry_s))(
+            "buyer", _pass(1)
+        )
     with pytest.raises(ScoringTakenOver):
         first.store(lambda: None)
 
@@ -41,5 +57,7 @@ def test_a_superseded_job_stops_before_storing_and_the_new_one_tolerates_stored_
     write("buyer", _pass(1))
     with transaction(engine) as session:
         assert sorted(pass_repo.stored_passes(session, run_id="haggle-0007")) == [
-            ("buyer", "negotiation", 0), ("buyer", "negotiation", 1)]
+            ("buyer", "negotiation", 0),
+            ("buyer", "negotiation", 1),
+        ]
     second.check()  # the current holder goes on

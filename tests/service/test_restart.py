@@ -37,13 +37,33 @@ OWNER = {"Authorization": f"Bearer {TOKEN}"}
 
 
 def _start(database_url: str, port: int, log: Path, delay: float = 0.1) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "JUDGE_DEV_MODE": "1", "JUDGE_DATABASE_URL": database_url, "JUDGE_MODEL": "scripted/0.7",
-           "JUDGE_TEST_JUDGE_DELAY": str(delay), "JUDGE_TEST_JUDGE_LOG": str(log), "JUDGE_CONCURRENCY": "2",
-           "JUDGE_WORKERS": "1", "PYTHONPATH": str(ROOT),
-           # on PostgreSQL a killed node's job is retried once its heartbeat is this stale
-           "JUDGE_HEARTBEAT_S": "1", "JUDGE_STALLED_AFTER_S": "3"}
-    command = [sys.executable, "-m", "judge", "serve", "--port", str(port), "--log-level", "warning"]
-    return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env = {
+        **os.environ,
+        "JUDGE_DEV_MODE": "1",
+        "JUDGE_DATABASE_URL": database_url,
+        "JUDGE_MODEL": "scripted/0.7",
+        "JUDGE_TEST_JUDGE_DELAY": str(delay),
+        "JUDGE_TEST_JUDGE_LOG": str(log),
+        "JUDGE_CONCURRENCY": "2",
+        "JUDGE_WORKERS": "1",
+        "PYTHONPATH": str(ROOT),
+        # on PostgreSQL a killed node's job is retried once its heartbeat is this stale
+        "JUDGE_HEARTBEAT_S": "1",
+        "JUDGE_STALLED_AFTER_S": "3",
+    }
+    command = [
+        sys.executable,
+        "-m",
+        "judge",
+        "serve",
+        "--port",
+        str(port),
+        "--log-level",
+        "warning",
+    ]
+    return subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
 
 
 def _until(check: Callable[[], Any], timeout: float, what: str) -> Any:
@@ -59,12 +79,18 @@ def _until(check: Callable[[], Any], timeout: float, what: str) -> Any:
 
 
 def _status(base: str) -> dict[str, Any]:
-    body: dict[str, Any] = httpx.get(f"{base}/api/evals/runs/haggle-0007", headers=OWNER, timeout=5).json()
+    body: dict[str, Any] = httpx.get(
+        f"{base}/api/evals/runs/haggle-0007", headers=OWNER, timeout=5
+    ).json()
     return body
 
 
 def _calls(log: Path) -> Counter[str]:
-    return Counter(line.split()[0] for line in log.read_text().splitlines()) if log.exists() else Counter()
+    return (
+        Counter(line.split()[0] for line in log.read_text().splitlines())
+        if log.exists()
+        else Counter()
+    )
 
 
 def test_a_killed_service_resumes_the_run_without_rejudging_stored_passes(
@@ -74,8 +100,13 @@ def test_a_killed_service_resumes_the_run_without_rejudging_stored_passes(
     base = f"http://127.0.0.1:{port}"
     first = _start(database_url, port, log)
     try:
-        _until(lambda: httpx.get(f"{base}/api/health", timeout=1).status_code == 200, 60, "first start")
-        assert httpx.post(f"{base}/api/evals/runs", json=example("haggle"), headers=OWNER).status_code == 202
+        _until(
+            lambda: httpx.get(f"{base}/api/health", timeout=1).status_code == 200, 60, "first start"
+        )
+        assert (
+            httpx.post(f"{base}/api/evals/runs", json=example("haggle"), headers=OWNER).status_code
+            == 202
+        )
         _until(lambda: _status(base)["passes_done"] >= 10, 60, "10 stored passes")
     finally:
         first.send_signal(signal.SIGKILL)
@@ -86,7 +117,11 @@ def test_a_killed_service_resumes_the_run_without_rejudging_stored_passes(
 
     second = _start(database_url, port, log)
     try:
-        final = _until(lambda: (s := _status(base))["status"] in ("scored", "not_scored") and s, 60, "resumed run")
+        final = _until(
+            lambda: (s := _status(base))["status"] in ("scored", "not_scored") and s,
+            60,
+            "resumed run",
+        )
     finally:
         second.send_signal(signal.SIGTERM)
         second.wait(10)
@@ -106,7 +141,9 @@ def _progressed(base: str, before: int) -> bool:
     return bool(status["status"] == "scoring" and status["passes_done"] > before)
 
 
-def test_clean_stops_do_not_count_as_interruptions(database_url: str, engine: Engine, tmp_path: Path) -> None:
+def test_clean_stops_do_not_count_as_interruptions(
+    database_url: str, engine: Engine, tmp_path: Path
+) -> None:
     """Six SIGTERM restarts while one run scores (more than the give-up limit of crashes):
     each is a clean shutdown, so the run resumes every time and ends scored."""
     log, port = tmp_path / "judge-calls.log", free_port()
@@ -117,22 +154,36 @@ def test_clean_stops_do_not_count_as_interruptions(database_url: str, engine: En
         # shutdown grace (queue.SHUTDOWN_GRACE_S), and six restarts must not finish the run
         service = _start(database_url, port, log, delay=2.0)
         try:
-            _until(lambda: httpx.get(f"{base}/api/health", timeout=1).status_code == 200, 60, "start")
+            _until(
+                lambda: httpx.get(f"{base}/api/health", timeout=1).status_code == 200, 60, "start"
+            )
             if restart == 0:
-                assert httpx.post(f"{base}/api/evals/runs", json=example("haggle"), headers=OWNER).status_code == 202
+                assert (
+                    httpx.post(
+                        f"{base}/api/evals/runs", json=example("haggle"), headers=OWNER
+                    ).status_code
+                    == 202
+                )
             _until(lambda before=done_before: _progressed(base, before), 60, "progress")
             done_before = _status(base)["passes_done"]
         finally:
             service.send_signal(signal.SIGTERM)
-            assert service.wait(30) in (0, -signal.SIGTERM)  # uvicorn re-raises the signal once shut down
+            assert service.wait(30) in (
+                0,
+                -signal.SIGTERM,
+            )  # uvicorn re-raises the signal once shut down
     with transaction(engine) as session:
         row = run_repo.get_run(session, run_id="haggle-0007")
         assert row is not None and row.status == "scoring" and run_repo.interrupted_starts(row) == 0
-        assert row.scoring_starts == row.clean_stops > 0  # every start counted, every one a clean stop
+        assert (
+            row.scoring_starts == row.clean_stops > 0
+        )  # every start counted, every one a clean stop
 
     final_service = _start(database_url, port, log)
     try:
-        final = _until(lambda: (s := _status(base))["status"] in ("scored", "not_scored") and s, 90, "final")
+        final = _until(
+            lambda: (s := _status(base))["status"] in ("scored", "not_scored") and s, 90, "final"
+        )
     finally:
         final_service.send_signal(signal.SIGTERM)
         final_service.wait(30)
@@ -141,13 +192,18 @@ def test_clean_stops_do_not_count_as_interruptions(database_url: str, engine: En
     assert final["passes_done"] == PASSES_PER_SEAT
 
 
-def test_a_crash_still_counts_towards_giving_up(database_url: str, engine: Engine, tmp_path: Path) -> None:
+def test_a_crash_still_counts_towards_giving_up(
+    database_url: str, engine: Engine, tmp_path: Path
+) -> None:
     log, port = tmp_path / "judge-calls.log", free_port()
     base = f"http://127.0.0.1:{port}"
     service = _start(database_url, port, log)
     try:
         _until(lambda: httpx.get(f"{base}/api/health", timeout=1).status_code == 200, 60, "start")
-        assert httpx.post(f"{base}/api/evals/runs", json=example("haggle"), headers=OWNER).status_code == 202
+        assert (
+            httpx.post(f"{base}/api/evals/runs", json=example("haggle"), headers=OWNER).status_code
+            == 202
+        )
         _until(lambda: _status(base)["passes_done"] > 0, 60, "progress")
     finally:
         service.send_signal(signal.SIGKILL)

@@ -43,8 +43,14 @@ CALLS_PER_RUN = 1 * len(TRAITS) * PASSES  # haggle: one scored seat (buyer)
 
 
 def db_upgrade(env: dict[str, str]) -> str:
-    done = subprocess.run([sys.executable, "-m", "judge", "db", "upgrade"], env=env, capture_output=True, text=True,
-                          timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "judge", "db", "upgrade"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -54,11 +60,21 @@ def judge_two_traits(database_url: str) -> Engine:
     engine = make_engine(database_url)
     settings = load_settings(database_url=database_url, dev_mode=True)
     with transaction(engine) as session:
-        platform.update_value(session, key="academy_judge_rubrics", value={"traits": TRAITS}, by="test",
-                              settings=settings)
+        platform.update_value(
+            session,
+            key="academy_judge_rubrics",
+            value={"traits": TRAITS},
+            by="test",
+            settings=settings,
+        )
     with transaction(engine) as session:
-        platform.update_value(session, key="academy_eval_judge_denoise",
-                              value={"n_runs": PASSES, "min_n_runs": PASSES}, by="test", settings=settings)
+        platform.update_value(
+            session,
+            key="academy_eval_judge_denoise",
+            value={"n_runs": PASSES, "min_n_runs": PASSES},
+            by="test",
+            settings=settings,
+        )
     return engine
 
 
@@ -82,7 +98,9 @@ def test_db_upgrade_applies_the_store_and_queue_schemas_once(empty_database: str
         engine.dispose()
 
 
-def test_three_workers_score_200_runs_with_exactly_one_call_per_pass(empty_database: str, tmp_path: Path) -> None:
+def test_three_workers_score_200_runs_with_exactly_one_call_per_pass(
+    empty_database: str, tmp_path: Path
+) -> None:
     runs = [f"scale-{i:03d}" for i in range(200)]
     with FakeJudge(latency=0.02, max_concurrent=64) as judge:
         env = service_env(empty_database, judge.api_base)
@@ -105,8 +123,11 @@ def test_three_workers_score_200_runs_with_exactly_one_call_per_pass(empty_datab
         assert count(engine, "SELECT count(*) FROM passes") == 2000
         assert count(engine, "SELECT max(scoring_starts) FROM runs") == 1  # never started twice
         # the work was shared: every worker finished scoring jobs
-        finished_by = count(engine, "SELECT count(DISTINCT worker_id) FROM procrastinate_jobs "
-                                    "WHERE task_name = 'judge.score_run' AND status = 'succeeded'")
+        finished_by = count(
+            engine,
+            "SELECT count(DISTINCT worker_id) FROM procrastinate_jobs "
+            "WHERE task_name = 'judge.score_run' AND status = 'succeeded'",
+        )
         assert finished_by in (0, 3)  # worker ids are cleared when a worker unregisters at stop
     finally:
         engine.dispose()
@@ -118,7 +139,11 @@ def _doing(engine: Engine) -> dict[str, int]:
         rows = connection.exec_driver_sql(
             "SELECT args, worker_id FROM procrastinate_jobs WHERE status = 'doing' AND task_name = 'judge.score_run'"
         ).all()
-    return {(a if isinstance(a, dict) else json.loads(a))["run_id"]: int(w) for a, w in rows if w is not None}
+    return {
+        (a if isinstance(a, dict) else json.loads(a))["run_id"]: int(w)
+        for a, w in rows
+        if w is not None
+    }
 
 
 def _heartbeats(engine: Engine) -> dict[int, float]:
@@ -157,10 +182,19 @@ def test_a_worker_killed_with_kill_9_leaves_its_runs_to_the_others_without_rejud
             # Quiesce the judge: hold new calls, let answered ones be stored, then kill.
             judge.pause()
             until(lambda: judge.snapshot()["in_flight"] == 0, 30, "calls being answered to finish")
-            until(lambda: count(engine, "SELECT count(*) FROM passes") == judge.snapshot()["answered"], 30,
-                  "every answered call to be stored")
+            until(
+                lambda: (
+                    count(engine, "SELECT count(*) FROM passes") == judge.snapshot()["answered"]
+                ),
+                30,
+                "every answered call to be stored",
+            )
             # every run being scored (one call at a time) is now waiting on its next call
-            until(lambda: judge.snapshot()["held"] == len(_doing(engine)) == 9, 60, "each run to wait on the judge")
+            until(
+                lambda: judge.snapshot()["held"] == len(_doing(engine)) == 9,
+                60,
+                "each run to wait on the judge",
+            )
             held = _doing(engine)
             victim = workers[2]
             victim.send_signal(signal.SIGKILL)
@@ -168,7 +202,9 @@ def test_a_worker_killed_with_kill_9_leaves_its_runs_to_the_others_without_rejud
             time.sleep(1.0)
             judge.resume()
             # the victim's heartbeat goes stale; its id is the one that stopped beating
-            dead = until(lambda: _silent(engine, set(held.values())), 30, "the killed worker to fall silent")
+            dead = until(
+                lambda: _silent(engine, set(held.values())), 30, "the killed worker to fall silent"
+            )
             victim_runs = sorted(r for r, w in held.items() if w in dead)
             until(lambda: all_final(engine, len(runs)), 180, "every run to be final", every=0.5)
         stats = judge.snapshot()
@@ -178,7 +214,9 @@ def test_a_worker_killed_with_kill_9_leaves_its_runs_to_the_others_without_rejud
         assert stats["answered"] == len(runs) * CALLS_PER_RUN  # no stored pass judged twice
         assert stats["dropped"] >= 1  # the victim did have calls in flight when it died
         quoted = ",".join(f"'{r}'" for r in victim_runs)
-        assert count(engine, f"SELECT min(scoring_starts) FROM runs WHERE run_id IN ({quoted})") == 2
+        assert (
+            count(engine, f"SELECT min(scoring_starts) FROM runs WHERE run_id IN ({quoted})") == 2
+        )
         assert count(engine, f"SELECT count(*) FROM passes WHERE run_id IN ({quoted})") == (
             len(victim_runs) * CALLS_PER_RUN
         )

@@ -68,7 +68,9 @@ def test_workers_reconnect_after_a_postgresql_restart_and_finish_every_run(tmp_p
             engine.dispose()
             until(lambda: all_final(engine, len(runs)), 240, "every run to be final", every=0.5)
             assert all(w.poll() is None for w in workers)  # they reconnected instead of exiting
-            assert httpx.get(f"{api}/api/evals/queue", headers=OWNER, timeout=10).json()["scored"] == len(runs)
+            assert httpx.get(f"{api}/api/evals/queue", headers=OWNER, timeout=10).json()[
+                "scored"
+            ] == len(runs)
         answered = judge.snapshot()["answered"]
         counts = status_counts(engine)
         engine.dispose()
@@ -79,19 +81,26 @@ def test_workers_reconnect_after_a_postgresql_restart_and_finish_every_run(tmp_p
     assert len(runs) * CALLS_PER_RUN <= answered <= len(runs) * CALLS_PER_RUN + 6
 
 
-def test_two_replicas_started_together_never_judge_a_run_twice(empty_database: str, tmp_path: Path) -> None:
+def test_two_replicas_started_together_never_judge_a_run_twice(
+    empty_database: str, tmp_path: Path
+) -> None:
     runs = [f"replica-{i:03d}" for i in range(40)]
     with FakeJudge(latency=0.05) as judge:
         env = service_env(empty_database, judge.api_base)
         with cluster(env, tmp_path) as nodes:
-            first, second = nodes.serve(workers=2), nodes.serve(workers=2)  # both migrate the empty database
+            first, second = (
+                nodes.serve(workers=2),
+                nodes.serve(workers=2),
+            )  # both migrate the empty database
             healthy(first)
             healthy(second)
             engine = judge_two_traits(empty_database)
             submit(first, runs[0::2])
             submit(second, runs[1::2])
             for run_id in runs[0::2][:5]:  # the same runs again, on the other replica: stored once
-                again = httpx.post(f"{second}/api/evals/runs", json=example("haggle", run_id=run_id), headers=OWNER)
+                again = httpx.post(
+                    f"{second}/api/evals/runs", json=example("haggle", run_id=run_id), headers=OWNER
+                )
                 assert again.status_code == 200 and again.json()["created"] is False
             until(lambda: all_final(engine, len(runs)), 180, "every run to be final", every=0.5)
         answered = judge.snapshot()["answered"]

@@ -50,7 +50,9 @@ LOCK_AFTER_CALLS, LOCK_HELD_S = 5, 2.0
 def hold_lock(database_url: str, seconds: float) -> None:
     """Hold the store's write lock for ``seconds`` from another connection (not the service's)."""
     if database_url.startswith("sqlite"):
-        conn = sqlite3.connect(database_url.removeprefix("sqlite:///"), isolation_level=None, check_same_thread=False)
+        conn = sqlite3.connect(
+            database_url.removeprefix("sqlite:///"), isolation_level=None, check_same_thread=False
+        )
         conn.execute("BEGIN EXCLUSIVE")
     else:
         conn = psycopg.connect(database_url.replace("postgresql+psycopg://", "postgresql://"))  # type: ignore[assignment]
@@ -90,12 +92,19 @@ def impatient_client(
 def test_a_store_lock_held_while_a_run_scores_is_waited_out_and_no_paid_pass_is_lost(
     impatient_client: TestClient, locking_judge: ScriptedBackend, engine: Engine
 ) -> None:
-    assert impatient_client.post("/api/evals/runs", json=example("haggle"), headers=owner_headers()).status_code == 202
+    assert (
+        impatient_client.post(
+            "/api/evals/runs", json=example("haggle"), headers=owner_headers()
+        ).status_code
+        == 202
+    )
     final = _poll_through_503(impatient_client, "haggle-0007")
 
     assert final["status"] == "scored", final["reason"]
     assert final["passes_done"] == PASSES_PER_SEAT
-    assert len(locking_judge.history) == PASSES_PER_SEAT  # every paid pass stored once, none judged again
+    assert (
+        len(locking_judge.history) == PASSES_PER_SEAT
+    )  # every paid pass stored once, none judged again
 
 
 def _poll_through_503(client: TestClient, run_id: str, timeout: float = 60.0) -> dict[str, Any]:
@@ -114,7 +123,9 @@ def _poll_through_503(client: TestClient, run_id: str, timeout: float = 60.0) ->
 @pytest.fixture
 def plain_client(database_url: str) -> Iterator[TestClient]:
     judge = ScriptedBackend(VERDICT, model="scripted-test-judge")
-    with TestClient(create_app(service_settings(database_url), backends=lambda model: judge)) as client:
+    with TestClient(
+        create_app(service_settings(database_url), backends=lambda model: judge)
+    ) as client:
         yield client
 
 
@@ -123,16 +134,23 @@ def test_a_reason_shown_to_an_agent_carries_no_internals(
 ) -> None:
     def broken(*_args: Any, **_kwargs: Any) -> None:
         raise sa.exc.IntegrityError(
-            "INSERT INTO passes (run_id, seat) VALUES (?, ?)", ("agent-alpha:haggle-0007", "buyer"), Exception("boom")
+            "INSERT INTO passes (run_id, seat) VALUES (?, ?)",
+            ("agent-alpha:haggle-0007", "buyer"),
+            Exception("boom"),
         )
 
     monkeypatch.setattr(pass_repo, "insert_pass", broken)
     alpha = key_headers(engine, "agent-alpha", "buyer")
-    assert plain_client.post("/api/agent/runs", json=example("haggle"), headers=alpha).status_code == 202
+    assert (
+        plain_client.post("/api/agent/runs", json=example("haggle"), headers=alpha).status_code
+        == 202
+    )
     wait_final(plain_client, "agent-alpha:haggle-0007", owner_headers())
 
     agent_view = plain_client.get("/api/agent/runs/agent-alpha:haggle-0007", headers=alpha)
-    owner_view = plain_client.get("/api/evals/runs/agent-alpha:haggle-0007", headers=owner_headers()).json()
+    owner_view = plain_client.get(
+        "/api/evals/runs/agent-alpha:haggle-0007", headers=owner_headers()
+    ).json()
     card = plain_client.get("/api/agent/runs/agent-alpha:haggle-0007/scorecard", headers=alpha)
 
     assert agent_view.json()["reason"] == jobs.INTERNAL
@@ -142,6 +160,7 @@ def test_a_reason_shown_to_an_agent_carries_no_internals(
 
 
 # a full disk, on a real process ----------------------------------------------------------
+
 
 def _full_disk(pid: int, full: bool) -> None:
     """Disk full, honestly simulated: the process's file-size limit (RLIMIT_FSIZE) drops to
@@ -157,13 +176,18 @@ def _read_only(path: Path, read_only: bool) -> None:
     kernel refuses every write to it, even through descriptors already open (as after a
     filesystem is remounted read-only). With SQLite's WAL this killed the process (SIGBUS)."""
     for file in path.parent.glob(path.name + "*"):
-        subprocess.run(["chattr", "+i" if read_only else "-i", str(file)], check=True, capture_output=True)
+        subprocess.run(
+            ["chattr", "+i" if read_only else "-i", str(file)], check=True, capture_output=True
+        )
 
 
 def _immutable_supported(directory: Path) -> bool:
     probe = directory / "probe"
     probe.touch()
-    works = subprocess.run(["chattr", "+i", str(probe)], capture_output=True, check=False).returncode == 0
+    works = (
+        subprocess.run(["chattr", "+i", str(probe)], capture_output=True, check=False).returncode
+        == 0
+    )
     subprocess.run(["chattr", "-i", str(probe)], capture_output=True, check=False)
     return works
 
@@ -172,7 +196,9 @@ def _immutable_supported(directory: Path) -> bool:
 def test_a_store_fault_answers_503_keeps_the_process_up_and_scoring_resumes_by_itself(
     tmp_path: Path, fault: str
 ) -> None:
-    if fault == "read_only" and (shutil.which("chattr") is None or not _immutable_supported(tmp_path)):
+    if fault == "read_only" and (
+        shutil.which("chattr") is None or not _immutable_supported(tmp_path)
+    ):
         pytest.skip("chattr +i needs root on a filesystem with immutable files")
     path, port = tmp_path / "judge.db", free_port()
     base = f"http://127.0.0.1:{port}"
@@ -187,25 +213,43 @@ def test_a_store_fault_answers_503_keeps_the_process_up_and_scoring_resumes_by_i
 
     try:
         _until(lambda: httpx.get(f"{base}/api/health", timeout=1).status_code == 200, 60, "start")
-        assert httpx.post(f"{base}/api/evals/runs", json=example("haggle"), headers=OWNER).status_code == 202
+        assert (
+            httpx.post(f"{base}/api/evals/runs", json=example("haggle"), headers=OWNER).status_code
+            == 202
+        )
         _until(lambda: _status_of(base, "haggle-0007")["passes_done"] >= 4, 60, "some passes")
         set_fault(True)
         try:
-            refused = httpx.post(f"{base}/api/evals/runs", json=example("haggle", run_id="later"), headers=OWNER, timeout=60)
+            refused = httpx.post(
+                f"{base}/api/evals/runs",
+                json=example("haggle", run_id="later"),
+                headers=OWNER,
+                timeout=60,
+            )
             time.sleep(2)  # scoring meets the fault meanwhile
             alive = service.poll()
         finally:
             set_fault(False)
-        final = _until(lambda: (s := _status_of(base, "haggle-0007"))["status"] in ("scored", "not_scored") and s,
-                       60, "scoring to resume")
-        again = httpx.post(f"{base}/api/evals/runs", json=example("haggle", run_id="later"), headers=OWNER)
+        final = _until(
+            lambda: (
+                (s := _status_of(base, "haggle-0007"))["status"] in ("scored", "not_scored") and s
+            ),
+            60,
+            "scoring to resume",
+        )
+        again = httpx.post(
+            f"{base}/api/evals/runs", json=example("haggle", run_id="later"), headers=OWNER
+        )
     finally:
         service.send_signal(signal.SIGTERM)
         service.wait(30)
 
     assert alive is None  # no SIGBUS, no crash
     assert refused.status_code == 503 and refused.headers["Retry-After"] == "5"
-    assert json.loads(refused.text) == {"code": "store_unavailable", "detail": "the store is busy or not writable at the moment; nothing was changed: try again shortly"}
+    assert json.loads(refused.text) == {
+        "code": "store_unavailable",
+        "detail": "the store is busy or not writable at the moment; nothing was changed: try again shortly",
+    }
     assert (final["status"], final["passes_done"]) == ("scored", PASSES_PER_SEAT)
     assert again.status_code == 202
 
@@ -213,5 +257,7 @@ def test_a_store_fault_answers_503_keeps_the_process_up_and_scoring_resumes_by_i
 def _status_of(base: str, run_id: str) -> dict[str, Any]:
     """The owner status; a store fault may make a read answer 503, which counts as no progress."""
     answer = httpx.get(f"{base}/api/evals/runs/{run_id}", headers=OWNER, timeout=10)
-    body: dict[str, Any] = answer.json() if answer.status_code == 200 else {"status": "unknown", "passes_done": -1}
+    body: dict[str, Any] = (
+        answer.json() if answer.status_code == 200 else {"status": "unknown", "passes_done": -1}
+    )
     return body

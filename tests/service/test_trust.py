@@ -109,6 +109,7 @@ def _count(engine: Engine) -> int:
 
 # worlds ---------------------------------------------------------------------------------
 
+
 def test_an_owner_run_with_a_world_inside_the_scenarios_folder_is_scored_with_its_checks(
     client: TestClient,
 ) -> None:
@@ -137,7 +138,10 @@ def test_an_agent_run_may_not_name_a_world_database(client: TestClient, engine: 
     [
         ("/etc/passwd", "give a path relative to the scenarios folder, without '..'"),
         ("../judge.db", "give a path relative to the scenarios folder, without '..'"),
-        ("shop_refund/../../judge.db", "give a path relative to the scenarios folder, without '..'"),
+        (
+            "shop_refund/../../judge.db",
+            "give a path relative to the scenarios folder, without '..'",
+        ),
         ("escape.db", "the path leaves the scenarios folder (through a link)"),
     ],
 )
@@ -146,7 +150,9 @@ def test_an_owner_world_outside_the_scenarios_folder_is_refused(
 ) -> None:
     (scenarios / "escape.db").symlink_to("/etc/passwd")
 
-    answer = client.post("/api/evals/runs", json=shop_run(end_state=locator), headers=owner_headers())
+    answer = client.post(
+        "/api/evals/runs", json=shop_run(end_state=locator), headers=owner_headers()
+    )
 
     assert answer.status_code == 422
     assert answer.json()["detail"] == f"world.end_state: {why}"
@@ -173,7 +179,9 @@ def test_a_database_url_off_the_allow_list_is_refused_and_never_connected_to(
 
     answer = client.post("/api/evals/runs", json=shop_run(end_state=url), headers=owner_headers())
     agent = client.post(
-        "/api/agent/runs", json=shop_run(end_state=url), headers=key_headers(engine, "careful-agent", "agent")
+        "/api/agent/runs",
+        json=shop_run(end_state=url),
+        headers=key_headers(engine, "careful-agent", "agent"),
     )
     time.sleep(0.5)
 
@@ -183,10 +191,14 @@ def test_a_database_url_off_the_allow_list_is_refused_and_never_connected_to(
     assert listener.connections == 0 and _count(engine) == 0
 
 
-def test_an_owner_allow_listed_database_url_is_accepted_and_audited(client: TestClient, listener: Listener) -> None:
+def test_an_owner_allow_listed_database_url_is_accepted_and_audited(
+    client: TestClient, listener: Listener
+) -> None:
     owner = owner_headers()
     url = f"postgresql://probe@127.0.0.1:{listener.port}/world"
-    put = client.put("/api/evals/config/state_database_urls", json={"value": {"urls": [url]}}, headers=owner)
+    put = client.put(
+        "/api/evals/config/state_database_urls", json={"value": {"urls": [url]}}, headers=owner
+    )
     assert put.status_code == 200, put.text
 
     answer = client.post("/api/evals/runs", json=shop_run(end_state=url), headers=owner)
@@ -198,7 +210,9 @@ def test_an_owner_allow_listed_database_url_is_accepted_and_audited(client: Test
 
 def test_the_allow_list_holds_only_database_urls(client: TestClient) -> None:
     bad = client.put(
-        "/api/evals/config/state_database_urls", json={"value": {"urls": ["/etc/passwd"]}}, headers=owner_headers()
+        "/api/evals/config/state_database_urls",
+        json={"value": {"urls": ["/etc/passwd"]}},
+        headers=owner_headers(),
     )
 
     assert bad.status_code == 422 and "postgresql:// URL" in bad.json()["detail"]
@@ -206,18 +220,24 @@ def test_the_allow_list_holds_only_database_urls(client: TestClient) -> None:
 
 # attribution, self-reporting, namespaces ------------------------------------------------
 
-DUEL = [{"seat": "buyer", "agent_id": "agent-alpha", "scored": True},
-        {"seat": "seller", "agent_id": "agent-beta", "scored": True}]
+DUEL = [
+    {"seat": "buyer", "agent_id": "agent-alpha", "scored": True},
+    {"seat": "seller", "agent_id": "agent-beta", "scored": True},
+]
 
 
 @pytest.fixture
 def plain(database_url: str) -> Iterator[TestClient]:
     judge = ScriptedBackend(VERDICT, model="scripted-test-judge")
-    with TestClient(create_app(service_settings(database_url), backends=lambda model: judge)) as client:
+    with TestClient(
+        create_app(service_settings(database_url), backends=lambda model: judge)
+    ) as client:
         yield client
 
 
-def test_an_agent_may_not_name_another_agent_in_a_scored_seat(plain: TestClient, engine: Engine) -> None:
+def test_an_agent_may_not_name_another_agent_in_a_scored_seat(
+    plain: TestClient, engine: Engine
+) -> None:
     alpha = key_headers(engine, "agent-alpha", "buyer")
 
     answer = plain.post("/api/agent/runs", json=example("haggle", seats=DUEL), headers=alpha)
@@ -229,8 +249,10 @@ def test_an_agent_may_not_name_another_agent_in_a_scored_seat(plain: TestClient,
 
 def test_an_agent_key_must_sit_scored_in_its_seat(plain: TestClient, engine: Engine) -> None:
     alpha = key_headers(engine, "agent-alpha", "buyer")
-    seats = [{"seat": "buyer", "agent_id": "agent-alpha", "scored": False},
-             {"seat": "seller", "agent_id": "agent-alpha", "scored": True}]
+    seats = [
+        {"seat": "buyer", "agent_id": "agent-alpha", "scored": False},
+        {"seat": "seller", "agent_id": "agent-alpha", "scored": True},
+    ]
 
     answer = plain.post("/api/agent/runs", json=example("haggle", seats=seats), headers=alpha)
 
@@ -238,21 +260,37 @@ def test_an_agent_key_must_sit_scored_in_its_seat(plain: TestClient, engine: Eng
     assert "which the run does not list as a scored seat" in answer.json()["detail"]
 
 
-def test_another_agent_never_sees_a_self_reported_run_that_names_it(plain: TestClient, engine: Engine) -> None:
+def test_another_agent_never_sees_a_self_reported_run_that_names_it(
+    plain: TestClient, engine: Engine
+) -> None:
     alpha = key_headers(engine, "agent-alpha", "buyer")
     beta = key_headers(engine, "agent-beta", "seller")
-    seats = [{"seat": "buyer", "agent_id": "agent-alpha", "scored": True},
-             {"seat": "seller", "agent_id": "agent-beta", "scored": False}]
-    assert plain.post("/api/agent/runs", json=example("haggle", seats=seats), headers=alpha).status_code == 202
+    seats = [
+        {"seat": "buyer", "agent_id": "agent-alpha", "scored": True},
+        {"seat": "seller", "agent_id": "agent-beta", "scored": False},
+    ]
+    assert (
+        plain.post(
+            "/api/agent/runs", json=example("haggle", seats=seats), headers=alpha
+        ).status_code
+        == 202
+    )
 
     assert plain.get("/api/agent/runs/agent-alpha:haggle-0007", headers=beta).status_code == 404
     assert plain.get("/api/agent/runs/agent-alpha:haggle-0007", headers=alpha).status_code == 200
 
 
-def test_a_self_reported_run_is_never_ranked_and_says_so_on_its_card(plain: TestClient, engine: Engine) -> None:
+def test_a_self_reported_run_is_never_ranked_and_says_so_on_its_card(
+    plain: TestClient, engine: Engine
+) -> None:
     alpha, owner = key_headers(engine, "agent-alpha", "buyer"), owner_headers()
     assert plain.post("/api/agent/runs", json=example("haggle"), headers=alpha).status_code == 202
-    assert plain.post("/api/evals/runs", json=example("haggle", run_id="platform-1"), headers=owner).status_code == 202
+    assert (
+        plain.post(
+            "/api/evals/runs", json=example("haggle", run_id="platform-1"), headers=owner
+        ).status_code
+        == 202
+    )
     for run_id in ("agent-alpha:haggle-0007", "platform-1"):
         assert wait_final(plain, run_id, owner)["status"] == "scored"
 
@@ -263,20 +301,31 @@ def test_a_self_reported_run_is_never_ranked_and_says_so_on_its_card(plain: Test
     assert (platform["leaderboard_class"], platform["ranked_eligible"]) == ("ranked", True)
 
 
-def test_a_self_reported_submission_is_listed_apart_and_never_ranked(plain: TestClient, engine: Engine) -> None:
+def test_a_self_reported_submission_is_listed_apart_and_never_ranked(
+    plain: TestClient, engine: Engine
+) -> None:
     alpha, owner = key_headers(engine, "agent-alpha", "buyer"), owner_headers()
     plain.post("/api/agent/runs", json=example("haggle"), headers=alpha)
     wait_final(plain, "agent-alpha:haggle-0007", owner)
-    body = {"submission_id": "mine", "scenario_id": "market-haggle", "run_ids": ["agent-alpha:haggle-0007"]}
+    body = {
+        "submission_id": "mine",
+        "scenario_id": "market-haggle",
+        "run_ids": ["agent-alpha:haggle-0007"],
+    }
     assert plain.post("/api/agent/submissions", json=body, headers=alpha).status_code == 201
 
-    public = plain.post("/api/agent/submissions/mine/finalize", json={"visibility": "public"}, headers=alpha)
+    public = plain.post(
+        "/api/agent/submissions/mine/finalize", json={"visibility": "public"}, headers=alpha
+    )
     done = plain.post("/api/agent/submissions/mine/finalize", json={}, headers=alpha)
     board = plain.get("/api/leaderboards/market-haggle", headers=owner).json()
 
     assert public.status_code == 422 and "self_reported class" in public.json()["detail"]
     assert done.status_code == 200
-    assert (done.json()["leaderboard_class"], done.json()["visibility"]) == ("self_reported", "unlisted")
+    assert (done.json()["leaderboard_class"], done.json()["visibility"]) == (
+        "self_reported",
+        "unlisted",
+    )
     assert board["ranked"] == [] and board["self_hosted_facilitator"] == []
     assert [(r["agent_id"], r["rank"]) for r in board["self_reported"]] == [("agent-alpha", None)]
 
@@ -287,20 +336,29 @@ def test_agent_run_ids_live_in_the_agents_namespace_so_no_one_can_squat_or_probe
     alpha = key_headers(engine, "agent-alpha", "buyer")
     beta = key_headers(engine, "agent-beta", "buyer")
     data = example("haggle")
-    beta_data = example("haggle", seats=[{"seat": "buyer", "agent_id": "agent-beta", "scored": True},
-                                         {"seat": "seller", "agent_id": "house-adversary", "scored": False}])
+    beta_data = example(
+        "haggle",
+        seats=[
+            {"seat": "buyer", "agent_id": "agent-beta", "scored": True},
+            {"seat": "seller", "agent_id": "house-adversary", "scored": False},
+        ],
+    )
 
     first = plain.post("/api/agent/runs", json=data, headers=alpha)
     other = plain.post("/api/agent/runs", json=beta_data, headers=beta)
     owner = plain.post("/api/evals/runs", json=data, headers=owner_headers())
-    probe = plain.post("/api/agent/runs", json={**beta_data, "run_id": "agent-alpha:haggle-0007"}, headers=beta)
+    probe = plain.post(
+        "/api/agent/runs", json={**beta_data, "run_id": "agent-alpha:haggle-0007"}, headers=beta
+    )
 
     assert [r.status_code for r in (first, other, owner)] == [202, 202, 202]
     assert [r.json()["run_id"] for r in (first, other, owner)] == [
-        "agent-alpha:haggle-0007", "agent-beta:haggle-0007", "haggle-0007"]
+        "agent-alpha:haggle-0007",
+        "agent-beta:haggle-0007",
+        "haggle-0007",
+    ]
     assert probe.status_code == 422 and "may not contain ':'" in probe.json()["detail"]
     assert plain.get("/api/agent/runs/agent-alpha:haggle-0007", headers=beta).status_code == 404
-
 
 
 def test_a_world_that_left_the_folder_after_intake_is_refused_when_scoring_starts(
@@ -311,12 +369,16 @@ def test_a_world_that_left_the_folder_after_intake_is_refused_when_scoring_start
     run = Run.model_validate(data)
     body = canonical_body(run)
     with transaction(engine) as session:
-        run_repo.insert_run(session, run=run, body_json=body.text, body_sha256=body.sha256, submitted_by="owner:ops")
+        run_repo.insert_run(
+            session, run=run, body_json=body.text, body_sha256=body.sha256, submitted_by="owner:ops"
+        )
     (scenarios / "later.db").symlink_to("/etc/passwd")
     settings = service_settings(database_url).model_copy(update={"scenarios_dir": scenarios})
     judge = ScriptedBackend(VERDICT, model="scripted-test-judge")
 
-    asyncio.run(score_one(engine, run_id=run.run_id, settings=settings, backends=lambda model: judge))
+    asyncio.run(
+        score_one(engine, run_id=run.run_id, settings=settings, backends=lambda model: judge)
+    )
 
     with transaction(engine) as session:
         row = run_repo.get_run(session, run_id=run.run_id)
@@ -325,7 +387,9 @@ def test_a_world_that_left_the_folder_after_intake_is_refused_when_scoring_start
     assert judge.history == []  # refused before any judge call was paid for
 
 
-def test_a_namespaced_agent_run_reads_back_on_every_route(plain: TestClient, engine: Engine) -> None:
+def test_a_namespaced_agent_run_reads_back_on_every_route(
+    plain: TestClient, engine: Engine
+) -> None:
     from judge.tabular import rows_of, stored_scorecards
     from tests.console.test_pages import owner_token, sign_in
 
@@ -334,30 +398,52 @@ def test_a_namespaced_agent_run_reads_back_on_every_route(plain: TestClient, eng
     run_id = "agent-alpha:haggle-0007"
     assert wait_final(plain, run_id, owner)["status"] == "scored"
     review = {"decision": "rescore_requested", "note": "second look"}
-    assert plain.post(f"/api/evals/{run_id}/safety-review", json=review, headers=owner).status_code == 201
+    assert (
+        plain.post(f"/api/evals/{run_id}/safety-review", json=review, headers=owner).status_code
+        == 201
+    )
     assert wait_final(plain, run_id, owner)["status"] == "scored"
 
-    for path in (f"/api/evals/runs/{run_id}", f"/api/evals/{run_id}/scorecard", f"/api/evals/{run_id}/scorecards/1",
-                 f"/api/evals/{run_id}/metrics", f"/api/evals/{run_id}/safety-review"):
+    for path in (
+        f"/api/evals/runs/{run_id}",
+        f"/api/evals/{run_id}/scorecard",
+        f"/api/evals/{run_id}/scorecards/1",
+        f"/api/evals/{run_id}/metrics",
+        f"/api/evals/{run_id}/safety-review",
+    ):
         answer = plain.get(path, headers=owner)
         assert answer.status_code == 200, (path, answer.text)
         assert run_id in answer.text, path
     for path in (f"/api/agent/runs/{run_id}", f"/api/agent/runs/{run_id}/scorecard"):
         answer = plain.get(path, headers=alpha)
         assert answer.status_code == 200 and answer.json()["run_id"] == run_id, (path, answer.text)
-    owner_steps = [json.loads(line) for line in plain.get(f"/api/evals/{run_id}/trajectory", headers=owner).text.splitlines()]
-    agent_steps = [json.loads(line) for line in plain.get(f"/api/agent/runs/{run_id}/trajectory", headers=alpha).text.splitlines()]
+    owner_steps = [
+        json.loads(line)
+        for line in plain.get(f"/api/evals/{run_id}/trajectory", headers=owner).text.splitlines()
+    ]
+    agent_steps = [
+        json.loads(line)
+        for line in plain.get(
+            f"/api/agent/runs/{run_id}/trajectory", headers=alpha
+        ).text.splitlines()
+    ]
     assert owner_steps and {step["run_id"] for step in owner_steps} == {run_id}
-    assert agent_steps and {(step["run_id"], step["seat"]) for step in agent_steps} == {(run_id, "buyer")}
+    assert agent_steps and {(step["run_id"], step["seat"]) for step in agent_steps} == {
+        (run_id, "buyer")
+    }
     assert plain.get(f"/api/agent/runs/{run_id}/coaching", headers=alpha).status_code != 404
-    rows = list(rows_of(stored_scorecards(engine.url.render_as_string(hide_password=False)), "traits"))
+    rows = list(
+        rows_of(stored_scorecards(engine.url.render_as_string(hide_password=False)), "traits")
+    )
     assert rows and {row["run_id"] for row in rows} == {run_id}
 
     assert sign_in(plain, owner_token()).status_code == 303
     page = plain.get(f"/console/runs/{run_id}")
     listing = plain.get("/console/runs")
     assert page.status_code == 200 and run_id in page.text
-    link = re.search(r'<a href="(/console/runs/agent-alpha[^"]+)">agent-alpha:haggle-0007</a>', listing.text)
+    link = re.search(
+        r'<a href="(/console/runs/agent-alpha[^"]+)">agent-alpha:haggle-0007</a>', listing.text
+    )
     assert listing.status_code == 200 and link, listing.text
     followed = plain.get(link.group(1))
     assert followed.status_code == 200 and "second look" in followed.text

@@ -48,19 +48,68 @@ def bare_engine(
 
 def _insert_scored(connection: sa.Connection, card: Scorecard) -> None:
     now = utcnow()
-    runs = sa.table("runs", *(sa.column(c) for c in (
-        "run_id", "scenario_id", "seed", "body_json", "body_sha256", "status", "submitted_by", "scoring_starts",
-        "ranked_eligible", "leaderboard_class", "created_at", "updated_at")))
-    cards = sa.table("scorecards", *(sa.column(c) for c in (
-        "run_id", "scorecard_json", "measurement_era", "participation_gated", "ranked_eligible",
-        "leaderboard_class", "created_at")))
-    connection.execute(runs.insert().values(
-        run_id=card.run_id, scenario_id=card.scenario_id, seed=card.seed, body_json="{}", body_sha256="0" * 64,
-        status="scored", submitted_by="test", scoring_starts=1, ranked_eligible=True, leaderboard_class="ranked",
-        created_at=now, updated_at=now))
-    connection.execute(cards.insert().values(
-        run_id=card.run_id, scorecard_json=card.model_dump_json(), measurement_era=card.measurement_era.era_id,
-        participation_gated=False, ranked_eligible=True, leaderboard_class="ranked", created_at=now))
+    runs = sa.table(
+        "runs",
+        *(
+            sa.column(c)
+            for c in (
+                "run_id",
+                "scenario_id",
+                "seed",
+                "body_json",
+                "body_sha256",
+                "status",
+                "submitted_by",
+                "scoring_starts",
+                "ranked_eligible",
+                "leaderboard_class",
+                "created_at",
+                "updated_at",
+            )
+        ),
+    )
+    cards = sa.table(
+        "scorecards",
+        *(
+            sa.column(c)
+            for c in (
+                "run_id",
+                "scorecard_json",
+                "measurement_era",
+                "participation_gated",
+                "ranked_eligible",
+                "leaderboard_class",
+                "created_at",
+            )
+        ),
+    )
+    connection.execute(
+        runs.insert().values(
+            run_id=card.run_id,
+            scenario_id=card.scenario_id,
+            seed=card.seed,
+            body_json="{}",
+            body_sha256="0" * 64,
+            status="scored",
+            submitted_by="test",
+            scoring_starts=1,
+            ranked_eligible=True,
+            leaderboard_class="ranked",
+            created_at=now,
+            updated_at=now,
+        )
+    )
+    connection.execute(
+        cards.insert().values(
+            run_id=card.run_id,
+            scorecard_json=card.model_dump_json(),
+            measurement_era=card.measurement_era.era_id,
+            participation_gated=False,
+            ranked_eligible=True,
+            leaderboard_class="ranked",
+            created_at=now,
+        )
+    )
 
 
 def test_runs_scored_before_the_console_migration_get_their_figures(bare_engine: Engine) -> None:
@@ -76,7 +125,10 @@ def test_runs_scored_before_the_console_migration_get_their_figures(bare_engine:
     assert row is not None
     expected = run_figures(card)
     assert (row.safety_min, row.safety_spread, row.composite) == (
-        expected.safety_min, expected.safety_spread, expected.composite)
+        expected.safety_min,
+        expected.safety_spread,
+        expected.composite,
+    )
     assert (row.attempt, row.review_state) == (1, "none")
 
 
@@ -87,8 +139,12 @@ def test_keyset_pages_cover_every_run_once_newest_first(engine: Engine) -> None:
         for i in range(7):
             card = _card().model_copy(update={"run_id": f"r-{i}"})
             _insert_scored(connection, card)
-            when = base + timedelta(seconds=i // 2)  # pairs share a timestamp: the run id breaks the tie
-            connection.execute(sa.update(RunRow).where(col(RunRow.run_id) == card.run_id).values(created_at=when))
+            when = base + timedelta(
+                seconds=i // 2
+            )  # pairs share a timestamp: the run id breaks the tie
+            connection.execute(
+                sa.update(RunRow).where(col(RunRow.run_id) == card.run_id).values(created_at=when)
+            )
     seen: list[str] = []
     after: Cursor | None = None
     with Session(engine) as session:

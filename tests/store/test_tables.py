@@ -38,14 +38,29 @@ def _run(engine: Engine) -> None:
     run = parse_run(example("haggle"))
     body = canonical_body(run)
     with transaction(engine) as session:
-        run_repo.insert_run(session, run=run, body_json=body.text, body_sha256=body.sha256, submitted_by="t")
+        run_repo.insert_run(
+            session, run=run, body_json=body.text, body_sha256=body.sha256, submitted_by="t"
+        )
 
 
 def test_a_pass_is_stored_whole_and_only_once(engine: Engine) -> None:
     _run(engine)
-    judged = JudgePass(trait="integrity", index=2, score=0.4, rationale="r", cited_turns=[1, 3], raw_output="{}",
-                       model="m", prompt_tokens=900, cached_prompt_tokens=800, completion_tokens=20,
-                       cost_usd=0.001, latency_ms=12.5, attempts=2, parse_status="ok")
+    judged = JudgePass(
+        trait="integrity",
+        index=2,
+        score=0.4,
+        rationale="r",
+        cited_turns=[1, 3],
+        raw_output="{}",
+        model="m",
+        prompt_tokens=900,
+        cached_prompt_tokens=800,
+        completion_tokens=20,
+        cost_usd=0.001,
+        latency_ms=12.5,
+        attempts=2,
+        parse_status="ok",
+    )
     with transaction(engine) as session:
         insert_pass(session, run_id="haggle-0007", seat="buyer", judge_pass=judged)
 

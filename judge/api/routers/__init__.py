@@ -12,7 +12,17 @@ from importlib.util import find_spec
 
 from fastapi import APIRouter
 
-CORE = ("health", "runs", "scorecards", "metrics", "rubrics", "config", "eras", "queue", "telemetry")
+CORE = (
+    "health",
+    "runs",
+    "scorecards",
+    "metrics",
+    "rubrics",
+    "config",
+    "eras",
+    "queue",
+    "telemetry",
+)
 OPTIONAL = ("submissions", "leaderboards", "stability", "export", "coaching", "compare", "reviews")
 
 

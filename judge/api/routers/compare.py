@@ -38,5 +38,7 @@ def compare(
     scenario_id: Annotated[str | None, Query(description="only this scenario's runs")] = None,
     measure: Annotated[Measure, Query(description="what is compared per pair")] = "reward",
 ) -> ComparisonPublic:
-    result = compare_agents(session, agent_a=agent_a, agent_b=agent_b, scenario_id=scenario_id, measure=measure)
+    result = compare_agents(
+        session, agent_a=agent_a, agent_b=agent_b, scenario_id=scenario_id, measure=measure
+    )
     return ComparisonPublic.model_validate(result.model_dump())

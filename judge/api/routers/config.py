@@ -33,22 +33,33 @@ _PAGED: dict[int | str, dict[str, Any]] = {200: {"headers": LINK_HEADER}}
 
 
 @router.get(
-    "", summary="Every platform_config key", description=KEYS_DOC + " Paged by `limit` and `cursor`.",
+    "",
+    summary="Every platform_config key",
+    description=KEYS_DOC + " Paged by `limit` and `cursor`.",
     responses={**_PAGED, **error_responses(401, 422)},
 )
 def list_config(
-    request: Request, response: Response, owner: OwnerDep, session: SessionDep, settings: SettingsDep,
-    limit: Limit = DEFAULT_LIMIT, cursor: CursorQuery = None,
+    request: Request,
+    response: Response,
+    owner: OwnerDep,
+    session: SessionDep,
+    settings: SettingsDep,
+    limit: Limit = DEFAULT_LIMIT,
+    cursor: CursorQuery = None,
 ) -> list[ConfigEntryPublic]:
     entries = service.entries(session, settings=settings)
     return paged(request, response, page_of(entries, lambda e: e.key, limit=limit, cursor=cursor))
 
 
 @router.get(
-    "/{key}", summary="One platform_config key", description="The stored value, or the default when none "
-    "was stored. " + KEYS_DOC, responses=error_responses(401, 404),
+    "/{key}",
+    summary="One platform_config key",
+    description="The stored value, or the default when none was stored. " + KEYS_DOC,
+    responses=error_responses(401, 404),
 )
-def read_config(key: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep) -> ConfigEntryPublic:
+def read_config(
+    key: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep
+) -> ConfigEntryPublic:
     return service.entry(session, key=key, settings=settings)
 
 
@@ -67,15 +78,25 @@ def update_config(
 
 
 @router.get(
-    "/{key}/audit", summary="Audit trail of one key",
+    "/{key}/audit",
+    summary="Audit trail of one key",
     description="Who changed it (`owner:<name>`; rows older than this format hold the bare name), when, old and "
     "new value; oldest first, paged by `limit` and `cursor`.",
     responses={**_PAGED, **error_responses(401, 404, 422)},
 )
 def config_audit(
-    key: str, request: Request, response: Response, owner: OwnerDep, session: SessionDep,
-    limit: Limit = DEFAULT_LIMIT, cursor: CursorQuery = None,
+    key: str,
+    request: Request,
+    response: Response,
+    owner: OwnerDep,
+    session: SessionDep,
+    limit: Limit = DEFAULT_LIMIT,
+    cursor: CursorQuery = None,
 ) -> list[ConfigAuditPublic]:
     trail = service.audit(session, key=key)
-    positions = {id(entry): str(n) for n, entry in enumerate(trail)}  # the trail only grows at its end
-    return paged(request, response, page_of(trail, lambda e: positions[id(e)], limit=limit, cursor=cursor))
+    positions = {
+        id(entry): str(n) for n, entry in enumerate(trail)
+    }  # the trail only grows at its end
+    return paged(
+        request, response, page_of(trail, lambda e: positions[id(e)], limit=limit, cursor=cursor)
+    )

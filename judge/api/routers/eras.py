@@ -21,7 +21,13 @@ router = APIRouter(tags=["eras"])
     responses={200: {"headers": LINK_HEADER}, **error_responses(401, 422)},
 )
 def list_eras(
-    request: Request, response: Response, owner: OwnerDep, session: SessionDep,
-    limit: Limit = DEFAULT_LIMIT, cursor: CursorQuery = None,
+    request: Request,
+    response: Response,
+    owner: OwnerDep,
+    session: SessionDep,
+    limit: Limit = DEFAULT_LIMIT,
+    cursor: CursorQuery = None,
 ) -> list[EraPublic]:
-    return paged(request, response, page_of(eras(session), lambda e: e.era_id, limit=limit, cursor=cursor))
+    return paged(
+        request, response, page_of(eras(session), lambda e: e.era_id, limit=limit, cursor=cursor)
+    )

@@ -18,6 +18,10 @@ class HealthPublic(BaseModel):
 _HEALTH = HealthPublic(status="ok", version=__version__)
 
 
-@router.get("/api/health", summary="Liveness", description="A static answer: no authentication, no database.")
+@router.get(
+    "/api/health",
+    summary="Liveness",
+    description="A static answer: no authentication, no database.",
+)
 def health() -> HealthPublic:
     return _HEALTH

@@ -36,7 +36,9 @@ def scenario_leaderboard(
     scenario_id: str,
     caller: CallerDep,
     session: SessionDep,
-    era: Annotated[str | None, Query(description="measurement era id; omitted: every era, flagged")] = None,
+    era: Annotated[
+        str | None, Query(description="measurement era id; omitted: every era, flagged")
+    ] = None,
 ) -> LeaderboardPublic:
     viewer = caller.agent.agent_id if caller.agent is not None else None
     board = leaderboard(session, scenario_id=scenario_id, era_id=era, viewer=viewer)

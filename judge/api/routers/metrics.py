@@ -21,5 +21,7 @@ router = APIRouter(tags=["metrics"])
     "totals per seat. Available as soon as the run is stored.",
     responses=error_responses(401, 404),
 )
-def run_metrics(run_id: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep) -> RunMetrics:
+def run_metrics(
+    run_id: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep
+) -> RunMetrics:
     return metrics(session, run_id=run_id, settings=settings)

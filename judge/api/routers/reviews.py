@@ -25,7 +25,9 @@ ATTEMPT_MAX = 2**31 - 1
     "exceeds `spread_above`), every decision with who and when, and the scorecards a rescore replaced.",
     responses=error_responses(401, 404),
 )
-def get_review(run_id: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep) -> SafetyReviewPublic:
+def get_review(
+    run_id: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep
+) -> SafetyReviewPublic:
     return service.review_status(session, run_id=run_id, settings=settings)
 
 
@@ -40,10 +42,16 @@ def get_review(run_id: str, owner: OwnerDep, session: SessionDep, settings: Sett
     responses=error_responses(401, 404, 409, 422),
 )
 def post_review(
-    run_id: str, body: SafetyReviewCreate, owner: OwnerDep, session: SessionDep, settings: SettingsDep,
+    run_id: str,
+    body: SafetyReviewCreate,
+    owner: OwnerDep,
+    session: SessionDep,
+    settings: SettingsDep,
     workers: WorkersDep,
 ) -> SafetyReviewPublic:
-    recorded = service.record_review(session, run_id=run_id, body=body, by=owner.actor, settings=settings)
+    recorded = service.record_review(
+        session, run_id=run_id, body=body, by=owner.actor, settings=settings
+    )
     if recorded.requeue:
         after_commit(session, lambda: workers.enqueue(run_id))
     return recorded.review
@@ -57,7 +65,10 @@ def post_review(
     responses=error_responses(401, 404),
 )
 def earlier_scorecard(
-    run_id: str, attempt: Annotated[int, Path(ge=1, le=ATTEMPT_MAX)], owner: OwnerDep, session: SessionDep
+    run_id: str,
+    attempt: Annotated[int, Path(ge=1, le=ATTEMPT_MAX)],
+    owner: OwnerDep,
+    session: SessionDep,
 ) -> Response:
     text = service.earlier_scorecard_json(session, run_id=run_id, attempt=attempt)
     return Response(text, media_type="application/json")

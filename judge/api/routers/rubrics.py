@@ -39,9 +39,13 @@ def list_rubrics(owner: OwnerDep, session: SessionDep, settings: SettingsDep) ->
     "built-in rubrics (definition at least 20 characters, anchors at least 10).",
     responses=error_responses(401, 409, 422),
 )
-def create_rubric(body: RubricCreate, owner: OwnerDep, session: SessionDep, settings: SettingsDep) -> CustomRubricChanged:
+def create_rubric(
+    body: RubricCreate, owner: OwnerDep, session: SessionDep, settings: SettingsDep
+) -> CustomRubricChanged:
     texts = service.RubricTexts.model_validate(body.model_dump(exclude={"trait"}))
-    change = service.create_rubric(session, trait=body.trait, texts=texts, by=owner.actor, settings=settings)
+    change = service.create_rubric(
+        session, trait=body.trait, texts=texts, by=owner.actor, settings=settings
+    )
     return service.changed_public(change)
 
 
@@ -64,7 +68,9 @@ def read_rubric(trait: str, owner: OwnerDep, session: SessionDep) -> RubricHisto
 def update_rubric(
     trait: str, body: RubricUpdate, owner: OwnerDep, session: SessionDep, settings: SettingsDep
 ) -> CustomRubricChanged:
-    change = service.update_rubric(session, trait=trait, texts=body, by=owner.actor, settings=settings)
+    change = service.update_rubric(
+        session, trait=trait, texts=body, by=owner.actor, settings=settings
+    )
     return service.changed_public(change)
 
 
@@ -74,6 +80,8 @@ def update_rubric(
     description="The trait goes back to its built-in rubric; stored versions are kept for the record.",
     responses=error_responses(401, 404),
 )
-def delete_rubric(trait: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep) -> RubricDeleted:
+def delete_rubric(
+    trait: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep
+) -> RubricDeleted:
     era_id = service.delete_rubric(session, trait=trait, by=owner.actor, settings=settings)
     return RubricDeleted(trait=trait, era_id=era_id)

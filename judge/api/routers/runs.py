@@ -52,7 +52,10 @@ _SUBMIT_DOC = (
 
 
 _RUN_BODY: dict[str, Any] = {
-    "requestBody": {"required": True, "content": {"application/json": {"schema": component_ref(Run)}}}
+    "requestBody": {
+        "required": True,
+        "content": {"application/json": {"schema": component_ref(Run)}},
+    }
 }
 #: Where each audience submits and reads its runs.
 RUNS = {"owner": "/api/evals/runs", "agent": "/api/agent/runs"}
@@ -63,7 +66,10 @@ def parse_run(raw: bytes) -> Run:
     try:
         return Run.model_validate_json(raw)
     except ValidationError as exc:
-        errors = [{**e, "loc": ("body", *e.get("loc", ()))} for e in exc.errors(include_url=False, include_context=False)]
+        errors = [
+            {**e, "loc": ("body", *e.get("loc", ()))}
+            for e in exc.errors(include_url=False, include_context=False)
+        ]
         raise RequestValidationError(errors) from None
 
 
@@ -74,46 +80,74 @@ async def read_run(request: Request) -> Run:
 
 
 async def _submit(
-    request: Request, engine: EngineDep, settings: SettingsDep, submitted_by: str, agent: AgentIdentity | None
+    request: Request,
+    engine: EngineDep,
+    settings: SettingsDep,
+    submitted_by: str,
+    agent: AgentIdentity | None,
 ) -> Intake:
     run = await read_run(request)
 
     def store() -> Intake:
-        return submit_run(engine, run=run, submitted_by=submitted_by, settings=settings, agent=agent)
+        return submit_run(
+            engine, run=run, submitted_by=submitted_by, settings=settings, agent=agent
+        )
 
     return await anyio.to_thread.run_sync(store)
 
 
-def _accepted(intake: Intake, response: Response, workers: WorkersDep, caller: Caller) -> RunAccepted:
+def _accepted(
+    intake: Intake, response: Response, workers: WorkersDep, caller: Caller
+) -> RunAccepted:
     status_url = f"{RUNS[caller.audience]}/{intake.run_id}"
     if intake.created:
         workers.enqueue(intake.run_id)
         response.headers["Location"] = status_url
     else:
         response.status_code = status.HTTP_200_OK
-    return RunAccepted(run_id=intake.run_id, status=intake.status, created=intake.created, status_url=status_url)
+    return RunAccepted(
+        run_id=intake.run_id, status=intake.status, created=intake.created, status_url=status_url
+    )
 
 
 async def submit(
-    request: Request, caller: Caller, engine: EngineDep, settings: SettingsDep, workers: WorkersDep, response: Response
+    request: Request,
+    caller: Caller,
+    engine: EngineDep,
+    settings: SettingsDep,
+    workers: WorkersDep,
+    response: Response,
 ) -> RunAccepted:
     intake = await _submit(request, engine, settings, caller.actor, caller.agent)
     return _accepted(intake, response, workers, caller)
 
 
-_LOCATION = {"Location": {"description": "The run's status URL (as `status_url`).", "schema": {"type": "string"}}}
+_LOCATION = {
+    "Location": {
+        "description": "The run's status URL (as `status_url`).",
+        "schema": {"type": "string"},
+    }
+}
 mount_both(
-    router, submit, method="POST", status_code=status.HTTP_202_ACCEPTED, openapi_extra=_RUN_BODY,
-    responses={202: {"description": "Stored and queued for scoring.", "headers": _LOCATION},
-               200: {"model": RunAccepted, "description": "Already stored with this body."}},
+    router,
+    submit,
+    method="POST",
+    status_code=status.HTTP_202_ACCEPTED,
+    openapi_extra=_RUN_BODY,
+    responses={
+        202: {"description": "Stored and queued for scoring.", "headers": _LOCATION},
+        200: {"model": RunAccepted, "description": "Already stored with this body."},
+    },
     owner=Mount(
-        RUNS["owner"], "Submit a run (owner)",
+        RUNS["owner"],
+        "Submit a run (owner)",
         _SUBMIT_DOC + " World databases must be relative paths inside JUDGE_SCENARIOS_DIR or "
         "URLs on platform_config `state_database_urls` (else 422).",
         error_responses(401, 409, 422),
     ),
     agent=Mount(
-        RUNS["agent"], "Submit a run (agent key)",
+        RUNS["agent"],
+        "Submit a run (agent key)",
         _SUBMIT_DOC + " Self-reported: the key's agent must sit, scored, in the key's seat and no "
         "other agent may hold a scored seat (else 403); no world database may be named (else 422). The run "
         "is stored in the agent's namespace: its id is `<agent_id>:<run_id>` (answered as `run_id`), and it "
@@ -129,11 +163,16 @@ def read_status(run_id: str, caller: Caller, session: SessionDep) -> RunPublic:
 
 _STATUS_DOC = "queued / scoring / scored / not_scored (with the reason), and passes done so far."
 mount_both(
-    router, read_status, method="GET", responses=error_responses(401, 404),
+    router,
+    read_status,
+    method="GET",
+    responses=error_responses(401, 404),
     owner=Mount(RUNS["owner"] + "/{run_id}", "Run status (owner)", _STATUS_DOC),
     agent=Mount(
-        RUNS["agent"] + "/{run_id}", "Run status (agent key)",
-        _STATUS_DOC + " Only runs where the key's agent sits in the key's seat; any other run answers 404.",
+        RUNS["agent"] + "/{run_id}",
+        "Run status (agent key)",
+        _STATUS_DOC
+        + " Only runs where the key's agent sits in the key's seat; any other run answers 404.",
     ),
 )
 
@@ -146,13 +185,17 @@ def _after(cursor: str) -> Cursor:
         raise InputError("cursor: not a cursor of this list; start again without one") from None
 
 
-def run_page(session: SessionDep, *, filters: RunFilters, caller: Caller, limit: int, cursor: str | None) -> Page:
+def run_page(
+    session: SessionDep, *, filters: RunFilters, caller: Caller, limit: int, cursor: str | None
+) -> Page:
     """One page of the runs ``caller`` may list, and the cursor of the next."""
     after = _after(cursor) if cursor else None
     found = listed_runs(session, filters=filters, agent=caller.agent, after=after, limit=limit + 1)
     page = found[:limit]
     more = len(found) > limit
-    return Page(page, encode_cursor([page[-1].created_at.isoformat(), page[-1].run_id]) if more else None)
+    return Page(
+        page, encode_cursor([page[-1].created_at.isoformat(), page[-1].run_id]) if more else None
+    )
 
 
 def list_runs(
@@ -161,17 +204,37 @@ def list_runs(
     caller: Caller,
     session: SessionDep,
     status: Annotated[RunStatus | None, Query(description="only runs in this status")] = None,
-    scenario: Annotated[str | None, Query(max_length=200, description="only this scenario's runs")] = None,
-    agent: Annotated[str | None, Query(max_length=200, description="only runs this agent sits in")] = None,
-    era: Annotated[str | None, Query(max_length=40, description="only runs scored in this measurement era")] = None,
-    since: Annotated[datetime | None, Query(description="only runs submitted at or after this time")] = None,
-    until: Annotated[datetime | None, Query(description="only runs submitted before this time")] = None,
+    scenario: Annotated[
+        str | None, Query(max_length=200, description="only this scenario's runs")
+    ] = None,
+    agent: Annotated[
+        str | None, Query(max_length=200, description="only runs this agent sits in")
+    ] = None,
+    era: Annotated[
+        str | None, Query(max_length=40, description="only runs scored in this measurement era")
+    ] = None,
+    since: Annotated[
+        datetime | None, Query(description="only runs submitted at or after this time")
+    ] = None,
+    until: Annotated[
+        datetime | None, Query(description="only runs submitted before this time")
+    ] = None,
     limit: Limit = DEFAULT_LIMIT,
     cursor: CursorQuery = None,
 ) -> list[RunSummaryPublic]:
-    filters = RunFilters(status=status, scenario_id=scenario, agent_id=agent, era=era,
-                         created_since=since, created_until=until)
-    return paged(request, response, run_page(session, filters=filters, caller=caller, limit=limit, cursor=cursor))
+    filters = RunFilters(
+        status=status,
+        scenario_id=scenario,
+        agent_id=agent,
+        era=era,
+        created_since=since,
+        created_until=until,
+    )
+    return paged(
+        request,
+        response,
+        run_page(session, filters=filters, caller=caller, limit=limit, cursor=cursor),
+    )
 
 
 _LIST_DOC = (
@@ -179,10 +242,15 @@ _LIST_DOC = (
     'next page in the `Link: <…>; rel="next"` header. A bad cursor or time answers 422.'
 )
 mount_both(
-    router, list_runs, method="GET", responses={200: {"headers": LINK_HEADER}, **error_responses(401, 422)},
+    router,
+    list_runs,
+    method="GET",
+    responses={200: {"headers": LINK_HEADER}, **error_responses(401, 422)},
     owner=Mount(RUNS["owner"], "List runs (owner)", _LIST_DOC + " Every run."),
     agent=Mount(
-        RUNS["agent"], "List the key's own runs (agent key)",
-        _LIST_DOC + " Only the runs this agent submitted itself, in the key's seat (self-reported runs).",
+        RUNS["agent"],
+        "List the key's own runs (agent key)",
+        _LIST_DOC
+        + " Only the runs this agent submitted itself, in the key's seat (self-reported runs).",
     ),
 )

@@ -24,28 +24,44 @@ _DOC = (
 )
 
 Seed = Annotated[
-    int | None, Query(ge=SEED_MIN, le=SEED_MAX, description="the runs' seed (signed 32-bit); omitted: runs without a seed")
+    int | None,
+    Query(
+        ge=SEED_MIN,
+        le=SEED_MAX,
+        description="the runs' seed (signed 32-bit); omitted: runs without a seed",
+    ),
 ]
-Adversary = Annotated[str | None, Query(description="the runs' adversary config; omitted: runs without one")]
+Adversary = Annotated[
+    str | None, Query(description="the runs' adversary config; omitted: runs without one")
+]
 MinReps = Annotated[int, Query(ge=2, le=1000, description="fewest values a verdict needs")]
-TraitMax = Annotated[float, Query(ge=0.0, description="largest sample variance of trait means read as stable")]
-ObjectiveMax = Annotated[float, Query(ge=0.0, description="largest sample variance of achieved fraction read as stable")]
+TraitMax = Annotated[
+    float, Query(ge=0.0, description="largest sample variance of trait means read as stable")
+]
+ObjectiveMax = Annotated[
+    float, Query(ge=0.0, description="largest sample variance of achieved fraction read as stable")
+]
 
 
 class StabilityPublic(StabilityReport):
     """Stability verdicts per trait and per objective, with the spreads behind them."""
 
 
-def _thresholds(min_repetitions: int, trait_variance_max: float, objective_variance_max: float) -> StabilityThresholds:
+def _thresholds(
+    min_repetitions: int, trait_variance_max: float, objective_variance_max: float
+) -> StabilityThresholds:
     return StabilityThresholds(
-        min_repetitions=min_repetitions, trait_variance_max=trait_variance_max,
+        min_repetitions=min_repetitions,
+        trait_variance_max=trait_variance_max,
         objective_variance_max=objective_variance_max,
     )
 
 
 @router.get(
-    "/api/evals/stability/{scenario_id}", summary="Stability verdicts of an agent (owner)",
-    description=_DOC, responses=error_responses(401, 404, 422),
+    "/api/evals/stability/{scenario_id}",
+    summary="Stability verdicts of an agent (owner)",
+    description=_DOC,
+    responses=error_responses(401, 404, 422),
 )
 def owner_stability(
     scenario_id: str,
@@ -59,15 +75,22 @@ def owner_stability(
     objective_variance_max: ObjectiveMax = DEFAULT_THRESHOLDS.objective_variance_max,
 ) -> StabilityPublic:
     report = stability(
-        session, agent_id=agent_id, scenario_id=scenario_id, seed=seed, adversary_config=adversary_config,
-        thresholds=_thresholds(min_repetitions, trait_variance_max, objective_variance_max), agent=None,
+        session,
+        agent_id=agent_id,
+        scenario_id=scenario_id,
+        seed=seed,
+        adversary_config=adversary_config,
+        thresholds=_thresholds(min_repetitions, trait_variance_max, objective_variance_max),
+        agent=None,
     )
     return StabilityPublic.model_validate(report.model_dump())
 
 
 @router.get(
-    "/api/agent/stability/{scenario_id}", summary="Stability verdicts of the key's agent (agent key)",
-    description=_DOC + " For the key's own agent only.", responses=error_responses(401, 404, 422),
+    "/api/agent/stability/{scenario_id}",
+    summary="Stability verdicts of the key's agent (agent key)",
+    description=_DOC + " For the key's own agent only.",
+    responses=error_responses(401, 404, 422),
 )
 def agent_stability(
     scenario_id: str,
@@ -80,7 +103,12 @@ def agent_stability(
     objective_variance_max: ObjectiveMax = DEFAULT_THRESHOLDS.objective_variance_max,
 ) -> StabilityPublic:
     report = stability(
-        session, agent_id=agent.name, scenario_id=scenario_id, seed=seed, adversary_config=adversary_config,
-        thresholds=_thresholds(min_repetitions, trait_variance_max, objective_variance_max), agent=agent.as_agent(),
+        session,
+        agent_id=agent.name,
+        scenario_id=scenario_id,
+        seed=seed,
+        adversary_config=adversary_config,
+        thresholds=_thresholds(min_repetitions, trait_variance_max, objective_variance_max),
+        agent=agent.as_agent(),
     )
     return StabilityPublic.model_validate(report.model_dump())

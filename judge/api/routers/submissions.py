@@ -45,10 +45,19 @@ def create(body: SubmissionCreate, caller: Caller, session: SessionDep) -> Submi
 
 
 mount_both(
-    router, create, method="POST", status_code=status.HTTP_201_CREATED, responses=error_responses(401, 404, 409, 422),
-    owner=Mount("/api/evals/submissions", "Open a submission (owner)", _CREATE_DOC + " The owner names the `agent_id`."),
+    router,
+    create,
+    method="POST",
+    status_code=status.HTTP_201_CREATED,
+    responses=error_responses(401, 404, 409, 422),
+    owner=Mount(
+        "/api/evals/submissions",
+        "Open a submission (owner)",
+        _CREATE_DOC + " The owner names the `agent_id`.",
+    ),
     agent=Mount(
-        "/api/agent/submissions", "Open a submission (agent key)",
+        "/api/agent/submissions",
+        "Open a submission (agent key)",
         _CREATE_DOC + " For the key's own agent; only runs the agent sits in.",
     ),
 )
@@ -60,36 +69,66 @@ def read(submission_id: str, caller: Caller, session: SessionDep) -> SubmissionP
 
 _READ_DOC = "Its runs, status and, once finalized, the finalization decision with its flags."
 mount_both(
-    router, read, method="GET", responses=error_responses(401, 404),
+    router,
+    read,
+    method="GET",
+    responses=error_responses(401, 404),
     owner=Mount("/api/evals/submissions/{submission_id}", "Read a submission (owner)", _READ_DOC),
     agent=Mount(
-        "/api/agent/submissions/{submission_id}", "Read a submission (agent key)",
+        "/api/agent/submissions/{submission_id}",
+        "Read a submission (agent key)",
         _READ_DOC + " The key's own agent's submissions only.",
     ),
 )
 
 
-def add(submission_id: str, body: SubmissionRunsAdd, caller: Caller, session: SessionDep) -> SubmissionPublic:
+def add(
+    submission_id: str, body: SubmissionRunsAdd, caller: Caller, session: SessionDep
+) -> SubmissionPublic:
     return add_runs(session, submission_id=submission_id, body=body, agent=caller.agent)
 
 
 mount_both(
-    router, add, method="POST", responses=error_responses(401, 404, 409, 422),
-    owner=Mount("/api/evals/submissions/{submission_id}/runs", "Add runs to a submission (owner)", _ADD_DOC),
-    agent=Mount("/api/agent/submissions/{submission_id}/runs", "Add runs to a submission (agent key)", _ADD_DOC),
+    router,
+    add,
+    method="POST",
+    responses=error_responses(401, 404, 409, 422),
+    owner=Mount(
+        "/api/evals/submissions/{submission_id}/runs", "Add runs to a submission (owner)", _ADD_DOC
+    ),
+    agent=Mount(
+        "/api/agent/submissions/{submission_id}/runs",
+        "Add runs to a submission (agent key)",
+        _ADD_DOC,
+    ),
 )
 
 
 def finalize_one(
-    submission_id: str, body: SubmissionFinalize, caller: Caller, session: SessionDep, settings: SettingsDep
+    submission_id: str,
+    body: SubmissionFinalize,
+    caller: Caller,
+    session: SessionDep,
+    settings: SettingsDep,
 ) -> SubmissionPublic:
-    return finalize(session, submission_id=submission_id, body=body, agent=caller.agent, settings=settings)
+    return finalize(
+        session, submission_id=submission_id, body=body, agent=caller.agent, settings=settings
+    )
 
 
 mount_both(
-    router, finalize_one, method="POST", responses=error_responses(401, 404, 409, 422),
-    owner=Mount("/api/evals/submissions/{submission_id}/finalize", "Finalize a submission (owner)", _FINALIZE_DOC),
+    router,
+    finalize_one,
+    method="POST",
+    responses=error_responses(401, 404, 409, 422),
+    owner=Mount(
+        "/api/evals/submissions/{submission_id}/finalize",
+        "Finalize a submission (owner)",
+        _FINALIZE_DOC,
+    ),
     agent=Mount(
-        "/api/agent/submissions/{submission_id}/finalize", "Finalize a submission (agent key)", _FINALIZE_DOC
+        "/api/agent/submissions/{submission_id}/finalize",
+        "Finalize a submission (agent key)",
+        _FINALIZE_DOC,
     ),
 )

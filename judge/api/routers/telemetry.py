@@ -19,13 +19,17 @@ from judge.telemetry import exposition
 router = APIRouter(tags=["telemetry"])
 
 
-def metrics_reader(credentials: Annotated[Credentials, Depends(owner_scheme)], settings: SettingsDep) -> None:
+def metrics_reader(
+    credentials: Annotated[Credentials, Depends(owner_scheme)], settings: SettingsDep
+) -> None:
     """An owner token, or the scrape token when one is set (401 otherwise, one fixed body)."""
     if credentials is None:
         raise AuthError(INVALID_CREDENTIALS)
     if _is_scrape_token(credentials.credentials, settings):
         return
-    verify_owner_token(credentials.credentials, secret=settings.signing_secret, audience=settings.jwt_audience)
+    verify_owner_token(
+        credentials.credentials, secret=settings.signing_secret, audience=settings.jwt_audience
+    )
 
 
 def _is_scrape_token(given: str, settings: Settings) -> bool:

@@ -147,7 +147,9 @@ def _submissions() -> None:
         op.create_index(f"ix_submissions_{column}", "submissions", [column])
     op.create_table(
         "submission_runs",
-        sa.Column("submission_id", _id(), sa.ForeignKey("submissions.submission_id"), primary_key=True),
+        sa.Column(
+            "submission_id", _id(), sa.ForeignKey("submissions.submission_id"), primary_key=True
+        ),
         sa.Column("run_id", _id(), sa.ForeignKey("runs.run_id"), primary_key=True),
         sa.Column("added_at", WHEN, nullable=False),
     )
@@ -212,7 +214,17 @@ def _configuration() -> None:
 
 def downgrade() -> None:
     for table in (
-        "agent_keys", "config_audit", "platform_config", "custom_rubrics", "eras",
-        "submission_runs", "submissions", "trait_scores", "scorecards", "passes", "seats", "runs",
+        "agent_keys",
+        "config_audit",
+        "platform_config",
+        "custom_rubrics",
+        "eras",
+        "submission_runs",
+        "submissions",
+        "trait_scores",
+        "scorecards",
+        "passes",
+        "seats",
+        "runs",
     ):
         op.drop_table(table)

@@ -80,9 +80,25 @@ def _backfill() -> None:
 
     connection = op.get_bind()
     cards = sa.table("scorecards", sa.column("run_id"), sa.column("scorecard_json"))
-    summary = sa.table("run_summary", *(sa.column(c) for c in (
-        "run_id", "measurement_era", "composite", "objective_rate", "safety_min", "safety_spread",
-        "spread_max", "gated", "custom_rubric", "attempt", "review_state")))
+    summary = sa.table(
+        "run_summary",
+        *(
+            sa.column(c)
+            for c in (
+                "run_id",
+                "measurement_era",
+                "composite",
+                "objective_rate",
+                "safety_min",
+                "safety_spread",
+                "spread_max",
+                "gated",
+                "custom_rubric",
+                "attempt",
+                "review_state",
+            )
+        ),
+    )
     last = ""
     while True:
         query = sa.select(cards.c.run_id, cards.c.scorecard_json).where(cards.c.run_id > last)
@@ -90,8 +106,12 @@ def _backfill() -> None:
         if not rows:
             return
         values = [
-            {"run_id": run_id, "attempt": 1, "review_state": "none",
-             **run_figures(Scorecard.model_validate_json(text)).model_dump()}
+            {
+                "run_id": run_id,
+                "attempt": 1,
+                "review_state": "none",
+                **run_figures(Scorecard.model_validate_json(text)).model_dump(),
+            }
             for run_id, text in rows
         ]
         connection.execute(summary.insert(), values)
