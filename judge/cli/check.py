@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -32,7 +31,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="rebuild each run's databases from RUN.replay.yaml into a temporary folder",
     )
-    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.add_argument(
+        "--json", action="store_true", help="print JSON Lines, one outcome per run file"
+    )
     parser.add_argument(
         "--strict",
         action="store_true",
@@ -84,15 +85,11 @@ def _verdict_reason(outcome: StateOutcome) -> str:
 
 
 def _render(outcomes: list[StateOutcome], *, as_json: bool) -> str:
-    """One outcome as text or JSON; several also get their rollout summary."""
-    if as_json and len(outcomes) == 1:
-        return outcomes[0].model_dump_json(indent=2)
+    """Text: each outcome, and the rollout summary when there are several. JSON: JSON Lines,
+    one outcome per run file whatever their number (the summary is text-only; it is
+    ``rollout_summary`` over the same outcomes)."""
     if as_json:
-        data = {
-            "outcomes": [o.model_dump(mode="json") for o in outcomes],
-            "rollouts": rollout_summary(outcomes).model_dump(mode="json"),
-        }
-        return json.dumps(data, indent=2)
+        return "\n".join(o.model_dump_json() for o in outcomes)
     text = "\n\n".join(render_outcome(o) for o in outcomes)
     if len(outcomes) > 1:
         text += "\n\n" + render_rollouts(rollout_summary(outcomes))

@@ -46,7 +46,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--build-worlds", action="store_true", help="rebuild databases from RUN.replay.yaml files"
     )
-    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.add_argument(
+        "--json", action="store_true", help="print the comparison as one line of JSON"
+    )
     parser.set_defaults(func=run_compare)
 
 
@@ -69,7 +71,7 @@ def run_compare(args: argparse.Namespace) -> int:
         measure=args.measure,
         alpha=args.alpha,
     )
-    print(comparison.model_dump_json(indent=2) if args.json else render_comparison(comparison))
+    print(comparison.model_dump_json() if args.json else render_comparison(comparison))
     return 0
 
 

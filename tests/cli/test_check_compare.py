@@ -85,6 +85,20 @@ def test_check_of_several_runs_adds_the_rollout_summary(capsys: pytest.CaptureFi
     assert "metric refunded_cents: failed, mean over 8 runs is 2587.5, expected at most 2500" in out
 
 
+def test_check_json_is_one_line_per_run_file_whatever_their_number(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    files = [*runs("careful"), *runs("hasty")]
+    judge("check", *files, "--scenario", SCENARIO, "--build-worlds", "--json")
+    lines = capsys.readouterr().out.splitlines()
+    outcomes = [json.loads(line) for line in lines]
+    assert len(lines) == len(files) == 9
+    assert sorted(o["run_id"] for o in outcomes) == sorted(
+        json.loads(Path(f).read_text())["run_id"] for f in files
+    )
+    assert all("rollouts" not in o for o in outcomes)
+
+
 def test_without_built_worlds_the_missing_databases_make_the_run_not_scored(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
