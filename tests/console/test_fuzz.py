@@ -88,7 +88,7 @@ def console_pages() -> list[str]:
 
 
 def test_no_console_page_answers_5xx_to_generated_paths_and_queries(fuzzed: TestClient) -> None:
-    from tests.service.test_console_pages import owner_token, sign_in
+    from tests.console.test_pages import owner_token, sign_in
 
     assert sign_in(fuzzed, owner_token()).status_code == 303
     pages = console_pages()
