@@ -113,4 +113,7 @@ def test_metrics_use_the_reward_weights_in_force(client: TestClient, owner: dict
 def test_metrics_of_a_missing_run_are_404(client: TestClient, owner: dict[str, str]) -> None:
     response = client.get("/api/evals/nope/metrics", headers=owner)
 
-    assert (response.status_code, response.json()) == (404, {"code": "not_found", "detail": "run 'nope' not found"})
+    assert (response.status_code, response.json()) == (
+        404,
+        {"code": "not_found", "detail": "run 'nope' not found"},
+    )
