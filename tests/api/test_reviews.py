@@ -11,6 +11,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 
+from judge.judging.backends import ScriptedBackend
 from judge.store import runs as run_repo
 from judge.store.db import transaction
 from tests.conftest import example, wait_final
@@ -160,9 +161,13 @@ def test_a_rescore_is_refused_while_the_run_is_being_scored(
 
 
 def test_concurrent_rescore_requests_queue_the_run_once_and_the_others_get_409(
-    client: TestClient, owner: dict[str, str], scored: Any
+    client: TestClient, owner: dict[str, str], scored: Any, judge: ScriptedBackend
 ) -> None:
     scored(example("haggle"))
+    # the rescore's judge calls wait until every request is answered: a rescore that had
+    # already finished would rightly accept a later request, and that is not what this tests
+    answered, verdict = threading.Event(), judge.default
+    judge.default = lambda request: verdict if answered.wait(30) else "timed out"
     asks = 4
     gate = threading.Barrier(asks)
 
@@ -174,6 +179,7 @@ def test_concurrent_rescore_requests_queue_the_run_once_and_the_others_get_409(
 
     with ThreadPoolExecutor(asks) as pool:
         codes = sorted(pool.map(ask, range(asks)))
+    answered.set()
     assert wait_final(client, "haggle-0007", owner)["status"] == "scored"
     status = client.get(REVIEW, headers=owner).json()
 
