@@ -18,7 +18,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from judge.domain.limits import RequestLimits
 from judge.errors import ConfigError, describe_validation_error
 from judge.judging.embedded import EMBEDDED_MODEL
-from judge.judging.providers import refusal
+from judge.judging.providers import dev_mode_from_environment, refusal
 from judge.judging.runner import RUNNER_DEFAULTS
 
 log = logging.getLogger("judge.settings")
@@ -263,11 +263,8 @@ def judge_model_settings(**overrides: object) -> JudgeModelSettings:
 
 
 def env_dev_mode() -> bool:
-    """Whether ``JUDGE_DEV_MODE`` is on (read the way the settings read it)."""
-    try:
-        return JudgeModelSettings(model=EMBEDDED_MODEL).dev_mode
-    except ValidationError:
-        return False
+    """Whether ``JUDGE_DEV_MODE`` is on: the provider registry's one reading of it."""
+    return dev_mode_from_environment()
 
 
 _announced: list[bool] = []

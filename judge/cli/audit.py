@@ -23,15 +23,12 @@ from judge.calibration.manifest import default_data_path, load_manifest
 from judge.calibration.runner import PassStore, judge_items_sync
 from judge.catalog import default_rubric_set
 from judge.checks.runfiles import read_run
-from judge.cli.calibration import progress_bar
-from judge.domain.config import DenoiseConfig, MeasurementSettings
+from judge.cli.calibration import progress_bar, scoring_options
 from judge.domain.run import Run
 from judge.errors import InputError
 from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
 from judge.judging.providers import backend_for
-from judge.judging.runner import RunnerConfig
 from judge.pipeline import ScoringOptions
-from judge.settings import judge_model_settings
 
 
 def register(sub: Any) -> None:
@@ -107,18 +104,6 @@ def load_runs(args: argparse.Namespace) -> tuple[list[Run], list[str], str]:
     return [i.run for i in items], manifest.traits, f"{manifest.name} ({data.name})"
 
 
-def options_from(args: argparse.Namespace) -> ScoringOptions:
-    if args.passes < 1 or args.concurrency < 1:
-        raise InputError("--passes and --concurrency must be at least 1")
-    return ScoringOptions(
-        judge_model=judge_model_settings(model=args.judge).model,
-        runner=RunnerConfig(concurrency=args.concurrency),
-        settings=MeasurementSettings(
-            denoise=DenoiseConfig(n_runs=args.passes, min_n_runs=args.passes)
-        ),
-    )
-
-
 def judge_plan(
     plan: list[AuditItem], traits: list[str], options: ScoringOptions, store: Path, *, show: bool
 ) -> JudgedPasses:
@@ -155,7 +140,7 @@ def run_audit(args: argparse.Namespace) -> int:
     chosen = runs[: args.limit] if args.limit else runs
     traits = listed(args.traits, list(default_rubric_set().rubrics), "traits", default_traits)
     perturbations = listed(args.perturbations, list(PERTURBATIONS), "perturbations")
-    options = options_from(args)
+    options = scoring_options(args)
     out: Path = args.out or Path("audit") / (load_manifest(args.set).name if args.set else "runs")
     plan = audit_plan(chosen, perturbations, args.seed)
     passes = judge_plan(plan, traits, options, out / "passes.jsonl", show=not args.no_progress)

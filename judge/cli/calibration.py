@@ -31,6 +31,7 @@ from judge.calibration.runner import PassStore, judge_items_sync
 from judge.catalog import default_rubric_set
 from judge.cli import imports
 from judge.domain.config import SCORE_MODES, DenoiseConfig, MeasurementSettings, ScoreMode
+from judge.errors import InputError
 from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
 from judge.judging.panel import panel_models
 from judge.judging.providers import backend_for
@@ -132,8 +133,10 @@ def chosen_traits(manifest: CalibrationManifest, text: str | None) -> list[str]:
 
 
 def scoring_options(args: argparse.Namespace) -> ScoringOptions:
+    """The judge, its concurrency and a fixed pass count from ``--judge/--concurrency/--passes``
+    (shared by ``judge calibrate`` and ``judge audit``)."""
     if args.passes < 1 or args.concurrency < 1:
-        raise CalibrationSetError("--passes and --concurrency must be at least 1")
+        raise InputError("--passes and --concurrency must be at least 1")
     return ScoringOptions(
         judge_model=judge_model_settings(model=args.judge).model,
         runner=RunnerConfig(concurrency=args.concurrency),
