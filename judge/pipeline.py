@@ -23,7 +23,7 @@ from judge.domain.status import leaderboard_class
 from judge.judging.backends import JudgeBackend
 from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
 from judge.judging.panel import panel_members, panel_models, panel_slot
-from judge.judging.providers import backend_for
+from judge.judging.providers import backend_for, decoder_identities
 from judge.judging.runner import RunnerConfig, pass_specs, run_passes
 from judge.scoring.composite import composite_score
 from judge.scoring.era import measurement_era
@@ -151,7 +151,10 @@ def assemble_scorecard(
         judge_note=EMBEDDED_NOTE if EMBEDDED_MODEL in judges else None,
         prompt_version=JUDGE_PROMPT_VERSION,
         measurement_era=measurement_era(
-            judge_model=options.judge_model, rubric_hashes=rubrics.hashes, settings=options.settings
+            judge_model=options.judge_model,
+            rubric_hashes=rubrics.hashes,
+            settings=options.settings,
+            decoders=decoder_identities(options.judge_model),
         ),
         state_outcome=state_outcome,
         pass_score=options.settings.pass_score,

@@ -51,6 +51,10 @@ class MeasurementEra(_Out):
     reward_weights: dict[str, float]
     scoring_version: int
     pass_score: Literal["sampled", "expected"] = "sampled"
+    decoders: dict[str, str] = Field(
+        default_factory=dict,
+        description="identity of each in-process decode (embedded judge): grammar and weights",
+    )
 
 
 class JudgeParseRate(_Out):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import glob
+import hashlib
 import json
 import os
 import threading
@@ -60,6 +61,20 @@ rationale ::= "\"" [^"\\\x00-\x1f]{0,100} "\""
 ws        ::= " "?
 """
 _model_lock = threading.RLock()
+#: Bump when the embedded decode changes in a way the grammar text does not show (the score
+#: probe, greedy selection, the distribution reading); the grammar is hashed on its own.
+DECODE_VERSION = 1
+
+
+def decode_identity() -> str:
+    """What the embedded judge's scores depend on beyond its model id: the decode version,
+    a hash of the verdict grammar and the weights file when ``JUDGE_EMBEDDED_GGUF`` names one.
+    Part of the measurement era, so a changed grammar starts a new era."""
+    grammar = hashlib.sha256(VERDICT_GRAMMAR.encode()).hexdigest()[:12]
+    identity = f"decode v{DECODE_VERSION}, grammar {grammar}"
+    if env := os.environ.get("JUDGE_EMBEDDED_GGUF"):
+        identity += f", weights {Path(env).name}"
+    return identity
 
 
 def gguf_path() -> Path:

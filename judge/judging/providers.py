@@ -40,6 +40,8 @@ class Provider:
         prefixes: model ids starting with one of these belong to it (``""`` claims all).
         suffixes: model ids ending with one of these belong to it too.
         dev_only: a test judge, refused outside dev mode.
+        decoder: for a judge decoded in this process, the identity of its decode (what moves
+            its scores beyond the model id); hashed into the measurement era.
     """
 
     name: str
@@ -47,6 +49,7 @@ class Provider:
     prefixes: tuple[str, ...] = ()
     suffixes: tuple[str, ...] = ()
     dev_only: bool = False
+    decoder: Callable[[], str] | None = None
 
     def claims(self, model: str) -> bool:
         """Whether ``model`` names a backend of this provider."""
@@ -76,6 +79,12 @@ def _embedded(model: str) -> JudgeBackend:
     return EmbeddedBackend(model)
 
 
+def _embedded_decoder() -> str:
+    from judge.judging.embedded import decode_identity
+
+    return decode_identity()
+
+
 def _router(model: str) -> JudgeBackend:
     from judge.judging.router import router_backend
 
@@ -91,7 +100,7 @@ def _litellm(model: str) -> JudgeBackend:
 LITELLM = Provider("litellm", _litellm, prefixes=("",))
 _providers: list[Provider] = [
     Provider("scripted", _scripted, prefixes=("scripted/",), dev_only=True),
-    Provider("embedded", _embedded, prefixes=("embedded/",)),
+    Provider("embedded", _embedded, prefixes=("embedded/",), decoder=_embedded_decoder),
     Provider("router", _router, prefixes=("router:",), suffixes=(".yaml", ".yml")),
 ]
 
@@ -128,6 +137,18 @@ def refusal(model: str, *, dev_mode: bool) -> str | None:
             "a run; it only works with JUDGE_DEV_MODE=1 (local development): set a real judge model"
         )
     return None
+
+
+def decoder_identities(model: str) -> dict[str, str]:
+    """The decode identity of every judge of ``model`` (a panel's members too) decoded in this
+    process, by model id; empty for remote judges, whose decode is the server's business."""
+    from judge.judging.panel import panel_models
+
+    return {
+        m: provider.decoder()
+        for m in panel_models(model)
+        if (provider := provider_for(m)).decoder is not None
+    }
 
 
 def dev_mode_from_environment() -> bool:

@@ -18,8 +18,15 @@ def measurement_era(
     settings: MeasurementSettings,
     prompt_version: int = JUDGE_PROMPT_VERSION,
     scoring_version: int = SCORING_VERSION,
+    decoders: Mapping[str, str] | None = None,
 ) -> MeasurementEra:
-    """Hash every part of the stack that can move a score; any change gives a new era."""
+    """Hash every part of the stack that can move a score; any change gives a new era.
+
+    Args:
+        decoders: for judges decoded in this process (the embedded model), the identity of
+            the decode (grammar, weights file) by model id: a change there moves scores as
+            surely as a new model does (``judge.judging.providers.decoder_identities``).
+    """
     denoise = settings.denoise
     stack = {
         "judge_model": judge_model,
@@ -32,5 +39,8 @@ def measurement_era(
     if settings.pass_score != "sampled":
         # hashed only off the default, so eras measured before the setting existed stay current
         stack["pass_score"] = settings.pass_score
+    if decoders:
+        # hashed only when present, so remote judges keep the era ids they had
+        stack["decoders"] = dict(sorted(decoders.items()))
     digest = hashlib.sha256(json.dumps(stack, sort_keys=True).encode()).hexdigest()
     return MeasurementEra(era_id=f"era-{digest[:16]}", **stack)

@@ -112,3 +112,39 @@ def test_building_a_litellm_backend_silences_litellms_stdout_banners() -> None:
     litellm.suppress_debug_info = False
     backend_for("openai/gpt-4o-mini", dev_mode=False)
     assert litellm.suppress_debug_info is True
+
+
+def test_only_judges_decoded_here_have_a_decode_identity_and_it_follows_the_grammar(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from judge.judging import embedded
+
+    monkeypatch.delenv("JUDGE_EMBEDDED_GGUF", raising=False)
+    assert providers.decoder_identities("openai/gpt-4o-mini") == {}
+    ids = providers.decoder_identities(f"openai/gpt-4o-mini,{EMBEDDED_MODEL}")
+    assert list(ids) == [EMBEDDED_MODEL]
+    before = ids[EMBEDDED_MODEL]
+    assert before.startswith(f"decode v{embedded.DECODE_VERSION}, grammar ")
+    monkeypatch.setattr(embedded, "VERDICT_GRAMMAR", embedded.VERDICT_GRAMMAR.replace("0.", "0,"))
+    assert providers.decoder_identities(EMBEDDED_MODEL)[EMBEDDED_MODEL] != before
+    monkeypatch.undo()
+    monkeypatch.setenv("JUDGE_EMBEDDED_GGUF", "/models/other-q8.gguf")
+    assert providers.decoder_identities(EMBEDDED_MODEL)[EMBEDDED_MODEL] == (
+        before + ", weights other-q8.gguf"
+    )
+
+
+def test_a_scorecard_by_the_embedded_judge_names_its_decode_in_the_era() -> None:
+    from judge.judging.embedded import decode_identity
+    from judge.catalog import default_rubric_set
+    from judge.pipeline import ScoringOptions, assemble_scorecard
+    from tests.helpers import example
+
+    run = example("haggle.json")
+    options = ScoringOptions(judge_model=EMBEDDED_MODEL)
+    card = assemble_scorecard(run, {}, default_rubric_set(), options)
+    assert card.measurement_era.decoders == {EMBEDDED_MODEL: decode_identity()}
+    remote = assemble_scorecard(
+        run, {}, default_rubric_set(), ScoringOptions(judge_model="openai/gpt-4o-mini")
+    )
+    assert remote.measurement_era.decoders == {}

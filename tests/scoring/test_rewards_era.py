@@ -53,3 +53,20 @@ def test_era_changes_with_any_part_of_the_stack() -> None:
         measurement_era(**base, scoring_version=2),  # type: ignore[arg-type]
     ]
     assert len({era.era_id, *(c.era_id for c in changed)}) == 7
+
+
+def test_a_decode_identity_moves_the_era_and_its_absence_keeps_the_old_id() -> None:
+    settings = MeasurementSettings()
+    base = measurement_era(judge_model="m", rubric_hashes={"integrity": "aa"}, settings=settings)
+    empty = measurement_era(
+        judge_model="m", rubric_hashes={"integrity": "aa"}, settings=settings, decoders={}
+    )
+    one = measurement_era(
+        judge_model="m", rubric_hashes={"integrity": "aa"}, settings=settings, decoders={"m": "g1"}
+    )
+    other = measurement_era(
+        judge_model="m", rubric_hashes={"integrity": "aa"}, settings=settings, decoders={"m": "g2"}
+    )
+    assert empty.era_id == base.era_id and base.decoders == {}
+    assert len({base.era_id, one.era_id, other.era_id}) == 3
+    assert one.decoders == {"m": "g1"}
