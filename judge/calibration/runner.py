@@ -2,7 +2,9 @@
 
 Every pass is appended to ``passes.jsonl`` the moment it finishes; a rerun reads that file
 back and judges only what is missing, so an interrupted calibration loses at most the calls
-in flight. A store made by one judge model is never mixed with another's.
+in flight. A store made by one judge model is never mixed with another's, nor with passes
+made under another prompt version or another in-process decode (the embedded judge's
+grammar): each line names both, and lines written before they were recorded name neither.
 """
 
 from __future__ import annotations
@@ -14,12 +16,14 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from judge import JUDGE_PROMPT_VERSION
 from judge.calibration.items import CalibrationItem, read_jsonl
 from judge.calibration.manifest import CalibrationSetError
 from judge.calibration.report import JudgedPasses
 from judge.catalog import RubricSet
 from judge.domain.judging import JudgePass, SeatPassKey
 from judge.judging.backends import JudgeBackend
+from judge.judging.providers import decoder_identities
 from judge.pipeline import ScoringOptions, judge_run
 
 Tick = Callable[[int, int], None]
@@ -34,17 +38,34 @@ class PassRecord(BaseModel):
     seat: str
     judge_model: str
     judge_pass: JudgePass = Field(alias="pass")
+    prompt_version: int | None = None
+    decoders: dict[str, str] | None = None
 
 
 def load_store(path: Path, judge_model: str) -> dict[str, dict[SeatPassKey, JudgePass]]:
-    """Passes already made, per item, keyed (seat, trait, pass index); none if no store yet."""
+    """Passes already made, per item, keyed (seat, trait, pass index); none if no store yet.
+
+    Raises:
+        CalibrationSetError: a line made by another judge model, prompt version or decode.
+    """
     if not path.exists():
         return {}
+    decoders = decoder_identities(judge_model)
     done: dict[str, dict[SeatPassKey, JudgePass]] = defaultdict(dict)
     for record in read_jsonl(path, PassRecord):
         if record.judge_model != judge_model:
             raise CalibrationSetError(
                 f"{path} holds passes by {record.judge_model!r}, not {judge_model!r}: use another --out folder"
+            )
+        if record.prompt_version not in (None, JUDGE_PROMPT_VERSION):
+            raise CalibrationSetError(
+                f"{path}: a pass of {record.item_id} was judged with prompt version {record.prompt_version}, "
+                f"not {JUDGE_PROMPT_VERSION}: use another --out folder"
+            )
+        if record.decoders is not None and record.decoders != decoders:
+            raise CalibrationSetError(
+                f"{path}: a pass of {record.item_id} was judged with decode {record.decoders}, not {decoders}: "
+                "use another --out folder"
             )
         p = record.judge_pass
         done[record.item_id][(record.seat, p.trait, p.index)] = p
@@ -58,10 +79,16 @@ class PassStore:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self.judge_model = judge_model
+        self.decoders = decoder_identities(judge_model)
 
     def append(self, item_id: str, seat: str, judge_pass: JudgePass) -> None:
         record = PassRecord(
-            item_id=item_id, seat=seat, judge_model=self.judge_model, judge_pass=judge_pass
+            item_id=item_id,
+            seat=seat,
+            judge_model=self.judge_model,
+            judge_pass=judge_pass,
+            prompt_version=JUDGE_PROMPT_VERSION,
+            decoders=self.decoders,
         )
         with self.path.open("a", encoding="utf-8") as out:
             out.write(record.model_dump_json(by_alias=True) + "\n")

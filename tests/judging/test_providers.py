@@ -135,8 +135,8 @@ def test_only_judges_decoded_here_have_a_decode_identity_and_it_follows_the_gram
 
 
 def test_a_scorecard_by_the_embedded_judge_names_its_decode_in_the_era() -> None:
-    from judge.judging.embedded import decode_identity
     from judge.catalog import default_rubric_set
+    from judge.judging.embedded import decode_identity
     from judge.pipeline import ScoringOptions, assemble_scorecard
     from tests.helpers import example
 
