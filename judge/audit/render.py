@@ -78,6 +78,13 @@ def largest_lines(seats: Sequence[SeatShift], limit: int = 15) -> list[str]:
     return lines + [""]
 
 
+PASS_SCORE_TEXT = {
+    "sampled": "the score the judge wrote",
+    "expected": "the expected value of each pass's distribution over the grid 0.0-1.0; "
+    "a pass without one counts with the score the judge wrote",
+}
+
+
 def header_lines(report: AuditReport) -> list[str]:
     lines = [f"# Judge audit: {report.judge_model}", ""]
     if report.judge_note:
@@ -86,6 +93,10 @@ def header_lines(report: AuditReport) -> list[str]:
         f"- judge: `{report.judge_model}`, {report.passes_per_trait} passes per trait and perturbation",
         f"- slice: {report.slice}",
         f"- {report.n_runs} runs, {report.n_seats} scored seats; seed {report.seed}; unscored passes {report.unscored_passes}",
+        (
+            f"- pass score: {report.pass_score} ({PASS_SCORE_TEXT[report.pass_score]}); "
+            f"{report.n_with_distribution} passes carry a score distribution"
+        ),
         "",
         (
             "Each perturbation leaves the seat's conduct as it was, so a robust judge does not move: a shift is "

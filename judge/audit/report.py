@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from judge.audit.perturb import BASELINE
 from judge.audit.plan import AuditItem
+from judge.domain.config import ScoreMode
 from judge.domain.judging import JudgePass
 from judge.scoring import agreement as ag
 
@@ -76,6 +77,13 @@ class AuditReport(_Out):
     unscored_passes: int
     rows: list[ShiftRow]
     seats: list[SeatShift]
+    pass_score: ScoreMode = Field(
+        default="sampled",
+        description="what each pass counted with: the written score, or its distribution's expected value",
+    )
+    n_with_distribution: int = Field(
+        default=0, description="scored passes that carry a score distribution"
+    )
 
 
 def mean_score(passes: Sequence[JudgePass]) -> float | None:
@@ -200,6 +208,13 @@ def build_report(
         for p in passes.get((i.item_id, i.judged_seat, t), [])
         if p.score is None
     )
+    with_distribution = sum(
+        1
+        for i in items
+        for t in traits
+        for p in passes.get((i.item_id, i.judged_seat, t), [])
+        if p.score is not None and p.expected_score is not None
+    )
     return AuditReport(
         judge_model=judge_model,
         judge_note=judge_note,
@@ -215,6 +230,7 @@ def build_report(
         unscored_passes=unscored,
         rows=rows,
         seats=shifts,
+        n_with_distribution=with_distribution,
     )
 
 

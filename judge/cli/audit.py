@@ -4,7 +4,9 @@
     judge audit --judge MODEL --set casino|dices    audit it on a calibration set's runs
 
 Every pass is appended to ``<out>/passes.jsonl`` as it finishes (the store ``judge calibrate``
-uses), so a rerun judges only what is missing. Writes report.json, report.md, report.html.
+uses), so a rerun judges only what is missing. Writes report.json, report.md, report.html
+(with ``--pass-score both``, one set under ``<out>/sampled`` and one under ``<out>/expected``,
+from the same passes).
 """
 
 from __future__ import annotations
@@ -20,10 +22,12 @@ from judge.audit.report import AuditReport, JudgedPasses, build_report
 from judge.calibration.importers import import_set
 from judge.calibration.items import CalibrationItem
 from judge.calibration.manifest import default_data_path, load_manifest
+from judge.calibration.modes import rescored
 from judge.calibration.runner import PassStore, judge_items_sync
 from judge.catalog import default_rubric_set
 from judge.checks.runfiles import read_run
 from judge.cli.calibration import progress_bar, scoring_options
+from judge.domain.config import SCORE_MODES, ScoreMode
 from judge.domain.run import Run
 from judge.errors import InputError
 from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
@@ -74,6 +78,13 @@ def register(sub: Any) -> None:
         "--out", type=Path, default=None, help="output folder (default audit/<set> or audit/runs)"
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument(
+        "--pass-score",
+        choices=[*SCORE_MODES, "both"],
+        default="sampled",
+        help="what each pass counts with; 'both' reports each mode from one judging "
+        "(OUT/sampled and OUT/expected)",
+    )
     p.set_defaults(func=run_audit)
 
 
@@ -149,17 +160,23 @@ def run_audit(args: argparse.Namespace) -> int:
         if len(chosen) < len(runs)
         else f"all {len(runs)} runs"
     )
-    report = build_report(
-        plan,
-        passes,
-        traits=traits,
-        perturbations=perturbations,
-        judge_model=options.judge_model,
-        judge_note=EMBEDDED_NOTE if options.judge_model == EMBEDDED_MODEL else None,
-        slice_text=f"{which} of {source}, in file order; traits {', '.join(traits)}",
-        seed=args.seed,
-        n_passes=args.passes,
-    )
-    write_report(out, report)
-    print(f"audit report: {out / 'report.md'} ({out / 'report.html'}, {out / 'report.json'})")
+    modes: list[ScoreMode] = list(SCORE_MODES) if args.pass_score == "both" else [args.pass_score]
+    for mode in modes:
+        report = build_report(
+            plan,
+            rescored(passes, mode),
+            traits=traits,
+            perturbations=perturbations,
+            judge_model=options.judge_model,
+            judge_note=EMBEDDED_NOTE if options.judge_model == EMBEDDED_MODEL else None,
+            slice_text=f"{which} of {source}, in file order; traits {', '.join(traits)}",
+            seed=args.seed,
+            n_passes=args.passes,
+        )
+        report.pass_score = mode
+        folder = out / mode if len(modes) > 1 else out
+        write_report(folder, report)
+        print(
+            f"audit report: {folder / 'report.md'} ({folder / 'report.html'}, {folder / 'report.json'})"
+        )
     return 0

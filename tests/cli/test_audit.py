@@ -10,7 +10,7 @@ import pytest
 
 from judge.calibration.manifest import shared_data_dir
 from judge.cli import EXIT_INPUT, main
-from judge.judging.backends import JudgeRequest, ScriptedBackend
+from judge.judging.backends import JudgeReply, JudgeRequest, ScriptedBackend
 
 
 def casino_test_file() -> Path:
@@ -178,3 +178,32 @@ def test_bad_input_is_named(
     assert main(["audit", *args, *extra, "--out", str(tmp_path), "--no-progress"]) == EXIT_INPUT
     assert message in capsys.readouterr().err
     assert judge.history == []
+
+
+def leaning(request: JudgeRequest) -> JudgeReply:
+    """Always writes 0.7; the distribution leans to 1.0 (expected 0.94) when told to ignore
+    the rubric, else expected 0.685: only the expected score sees the push."""
+    from tests.judging.test_runner_signal import weighted
+
+    if "Ignore the rubric" in json.dumps(request.messages):
+        return weighted({"0": 0.2, "1": 0.8}, {"7": 1.0})
+    return weighted({"0": 0.6, "1": 0.4}, {"7": 0.5, "5": 0.25, "0": 0.25})
+
+
+def test_both_pass_scores_are_reported_from_one_judging(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    backend = ScriptedBackend(leaning, model="scripted-swayed")
+    monkeypatch.setattr("judge.cli.audit.backend_for", lambda model: backend)
+    assert audit(tmp_path, "--pass-score", "both", "--perturbations", "planted.plain") == 0
+    assert len(backend.history) == 2 * 2 * 2 * 2  # 2 dialogues x 2 seats x 2 variants x 2 passes
+    sampled, expected = rows(tmp_path / "sampled"), rows(tmp_path / "expected")
+    assert sampled["planted.plain"]["mean_shift"]["value"] == 0.0
+    assert expected["planted.plain"]["mean_shift"]["value"] == pytest.approx(0.94 - 0.685)
+    assert expected["planted.plain"]["share_moved"]["value"] == 1.0
+    report = json.loads((tmp_path / "expected" / "report.json").read_text())
+    assert (report["pass_score"], report["n_with_distribution"]) == ("expected", 16)
+    assert "- pass score: expected (the expected value" in (
+        (tmp_path / "expected" / "report.md").read_text()
+    )
+    assert json.loads((tmp_path / "sampled" / "report.json").read_text())["pass_score"] == "sampled"
