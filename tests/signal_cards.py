@@ -53,6 +53,7 @@ def _judge_a(trait: str, index: int) -> JudgePass:
         parse_status="ok",
         rationale="held the line",
         cited_turns=[1],
+        raw_output='{"score": 0.7, "turns": [1], "rationale": "held the line"}',
     )
 
 
@@ -74,6 +75,7 @@ def _judge_b(trait: str, index: int) -> JudgePass:
         sampled_score=score,
         model="judge-b",
         parse_status="ok",
+        raw_output=f'{{"score": {score}, "turns": [], "rationale": ""}}',
     )
 
 
