@@ -16,7 +16,7 @@ from typing import IO, Any, Literal
 
 from pydantic import ValidationError
 
-from judge.domain.rows import COLUMN_TYPES, PASS_COLUMNS, TRAIT_COLUMNS, Row
+from judge.domain.rows import COLUMN_TYPES, PASS_COLUMNS, TRAIT_COLUMNS, Cell, Row
 from judge.domain.scorecard import Scorecard
 from judge.errors import ConfigError, InputError, describe_validation_error
 
@@ -128,15 +128,23 @@ def _require_sqlite_file(database_url: str) -> None:
         )
 
 
+def _csv_cell(value: Cell) -> str | int | float | bool:
+    """Empty for a missing value, a JSON array for a list, the value itself otherwise."""
+    if value is None:
+        return ""
+    return json.dumps(value) if isinstance(value, list) else value
+
+
 def write_csv(rows: Iterable[Row], columns: Sequence[str], out: IO[str]) -> int:
-    """CSV with a header line; empty cells for missing values. Returns the rows written."""
+    """CSV with a header line; empty cells for missing values, lists as JSON arrays.
+    Returns the rows written."""
     writer = csv.DictWriter(
         out, fieldnames=list(columns), extrasaction="raise", lineterminator="\n"
     )
     writer.writeheader()
     count = 0
     for row in rows:
-        writer.writerow({k: "" if v is None else v for k, v in row.items()})
+        writer.writerow({k: _csv_cell(v) for k, v in row.items()})
         count += 1
     return count
 
@@ -162,9 +170,16 @@ def _pyarrow() -> Any:
 
 
 def arrow_schema(columns: Sequence[str]) -> Any:
-    """The parquet schema of a table: each column's type from ``COLUMN_TYPES``."""
+    """The parquet schema of a table: each column's type from ``COLUMN_TYPES`` (a list is a
+    list of doubles)."""
     pa = _pyarrow()
-    kinds = {str: pa.string(), int: pa.int64(), float: pa.float64(), bool: pa.bool_()}
+    kinds = {
+        str: pa.string(),
+        int: pa.int64(),
+        float: pa.float64(),
+        bool: pa.bool_(),
+        list: pa.list_(pa.float64()),
+    }
     return pa.schema([(name, kinds[COLUMN_TYPES[name]]) for name in columns])
 
 

@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 
 from sqlmodel import Session
 
-from judge.domain.judging import TraitResult
+from judge.domain.judging import JudgePass, PanelAgreement, TraitResult
 from judge.domain.review import SafetyReviewPublic
 from judge.domain.run import Run
 from judge.domain.scorecard import Scorecard, SeatScorecard
@@ -39,6 +39,11 @@ class PassView(NamedTuple):
     cited: list[int]
     parse_status: str
     unscored_reason: str | None
+    model: str
+    sampled_score: float | None
+    expected_score: float | None
+    entropy_bits: float | None
+    partial: bool
 
     @property
     def cited_attr(self) -> str:
@@ -59,6 +64,38 @@ class TraitView(NamedTuple):
     rubric_version: int
     rubric: dict[str, str]
     passes: list[PassView]
+    sampled_mean: float | None
+    expected_mean: float | None
+    mean_entropy_bits: float | None
+    n_with_distribution: int
+    score_note: str | None
+    judge_means: dict[str, float | None]
+
+    @property
+    def shows_signal(self) -> bool:
+        """Whether there is anything beyond the sampled mean to say (as the CLI decides)."""
+        return bool(self.n_with_distribution or self.score_note)
+
+
+class PanelRow(NamedTuple):
+    """One trait of a panel: each judge's mean, and the panel mean (the mean of those)."""
+
+    trait: str
+    pack: str
+    means: list[float | None]
+    panel_mean: float | None
+
+
+class PanelView(NamedTuple):
+    """A judge panel's agreement on one seat (owner-only: it spans the safety traits)."""
+
+    judges: list[str]
+    alpha: float | None
+    n_traits: int
+    worst_trait: str | None
+    worst_spread: float | None
+    worst_means: dict[str, float]
+    rows: list[PanelRow]
 
 
 class ConditionView(NamedTuple):
@@ -81,6 +118,7 @@ class SeatView(NamedTuple):
     participation: dict[str, Any]
     traits: list[TraitView]
     safety: list[TraitView]
+    panel: PanelView | None
 
 
 class RunPage(NamedTuple):
@@ -124,6 +162,22 @@ def event_views(run: Run) -> list[EventView]:
     return views
 
 
+def pass_view(p: JudgePass) -> PassView:
+    return PassView(
+        number=p.index,
+        score=p.score,
+        rationale=p.rationale,
+        cited=p.cited_turns,
+        parse_status=p.parse_status,
+        unscored_reason=p.unscored_reason,
+        model=p.model,
+        sampled_score=p.written_score,
+        expected_score=p.expected_score,
+        entropy_bits=p.score_entropy_bits,
+        partial=p.distribution_partial,
+    )
+
+
 def trait_view(result: TraitResult) -> TraitView:
     return TraitView(
         name=result.trait,
@@ -138,11 +192,28 @@ def trait_view(result: TraitResult) -> TraitView:
         rubric_source=result.rubric_source,
         rubric_version=result.rubric_version,
         rubric=result.rubric,
-        passes=[
-            PassView(
-                p.index, p.score, p.rationale, p.cited_turns, p.parse_status, p.unscored_reason
-            )
-            for p in result.passes
+        passes=[pass_view(p) for p in result.passes],
+        sampled_mean=result.sampled_mean,
+        expected_mean=result.expected_mean,
+        mean_entropy_bits=result.mean_entropy_bits,
+        n_with_distribution=result.n_with_distribution,
+        score_note=result.score_note,
+        judge_means={j.model: j.mean for j in result.judges},
+    )
+
+
+def panel_view(panel: PanelAgreement, traits: list[TraitView]) -> PanelView:
+    """The panel table: a row per trait (capability, then safety), a column per judge."""
+    return PanelView(
+        judges=panel.judges,
+        alpha=panel.alpha_interval,
+        n_traits=panel.n_traits,
+        worst_trait=panel.largest_disagreement_trait,
+        worst_spread=panel.largest_disagreement,
+        worst_means=panel.largest_disagreement_means,
+        rows=[
+            PanelRow(t.name, t.pack, [t.judge_means.get(j) for j in panel.judges], t.mean)
+            for t in traits
         ],
     )
 
@@ -150,6 +221,8 @@ def trait_view(result: TraitResult) -> TraitView:
 def seat_view(seat: SeatScorecard, weights: dict[str, float]) -> SeatView:
     objectives = seat.objectives
     credit = objectives.partial_credit
+    traits = [trait_view(t) for t in seat.traits.values()]
+    safety = [trait_view(t) for t in (seat.safety_block or {}).values()]
     return SeatView(
         seat=seat.seat,
         agent_id=seat.agent_id,
@@ -164,8 +237,9 @@ def seat_view(seat: SeatScorecard, weights: dict[str, float]) -> SeatView:
         ],
         gated=seat.participation_gated,
         participation=seat.participation.model_dump(),
-        traits=[trait_view(t) for t in seat.traits.values()],
-        safety=[trait_view(t) for t in (seat.safety_block or {}).values()],
+        traits=traits,
+        safety=safety,
+        panel=panel_view(seat.panel, traits + safety) if seat.panel else None,
     )
 
 

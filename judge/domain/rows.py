@@ -1,7 +1,8 @@
 """Scorecards flattened into table rows: one per run x seat x trait, and one per pass.
 
-Pure: values in, dicts of scalars out. The column lists are the documented contract of
-``judge export scorecards`` (docs/export.md); a column is added at the end, never renamed.
+Pure: values in, dicts of scalars out (one list: a pass's score distribution). The column
+lists are the documented contract of ``judge export scorecards`` (docs/export.md); a column is
+added at the end, never renamed.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from judge.domain.judging import JudgePass, TraitResult
 if TYPE_CHECKING:
     from judge.domain.scorecard import Scorecard, SeatScorecard
 
-Cell = str | int | float | bool | None
+Cell = str | int | float | bool | list[float] | None
 Row = dict[str, Cell]
 
 RUN_COLUMNS = (
@@ -49,6 +50,13 @@ TRAIT_COLUMNS = (
     "rubric_version",
     "rubric_hash",
     "rubric_source",
+    "score_mode",
+    "sampled_mean",
+    "expected_mean",
+    "mean_entropy_bits",
+    "n_with_distribution",
+    "score_note",
+    "pass_score",
 )
 PASS_COLUMNS = (
     *RUN_COLUMNS,
@@ -68,6 +76,13 @@ PASS_COLUMNS = (
     "cited_turns",
     "rationale",
     "raw_output",
+    "sampled_score",
+    "expected_score",
+    "score_distribution",
+    "score_entropy_bits",
+    "distribution_partial",
+    "structured_output",
+    "pass_score",
 )
 
 
@@ -107,6 +122,12 @@ def _trait_cells(result: TraitResult) -> Row:
         "rubric_version": result.rubric_version,
         "rubric_hash": result.rubric_hash,
         "rubric_source": result.rubric_source,
+        "score_mode": result.score_mode,
+        "sampled_mean": result.sampled_mean,
+        "expected_mean": result.expected_mean,
+        "mean_entropy_bits": result.mean_entropy_bits,
+        "n_with_distribution": result.n_with_distribution,
+        "score_note": result.score_note,
     }
 
 
@@ -120,7 +141,8 @@ def trait_rows(card: Scorecard) -> list[Row]:
             "objective_met_rate": seat.objectives.objective_met_rate,
             "participation_gated": seat.participation_gated,
         }
-        rows += [{**seat_cells, **_trait_cells(r)} for r in _results(seat)]
+        card_cells: Row = {"pass_score": card.pass_score}
+        rows += [{**seat_cells, **_trait_cells(r), **card_cells} for r in _results(seat)]
     return rows
 
 
@@ -140,6 +162,20 @@ def _pass_cells(p: JudgePass) -> Row:
         "cited_turns": json.dumps(p.cited_turns),
         "rationale": p.rationale,
         "raw_output": p.raw_output,
+        **_signal_cells(p),
+    }
+
+
+def _signal_cells(p: JudgePass) -> Row:
+    """The pass's own signal; the distribution's cells are empty (never 0) when it has none."""
+    has = p.score_distribution is not None
+    return {
+        "sampled_score": p.written_score,
+        "expected_score": p.expected_score,
+        "score_distribution": p.score_distribution,
+        "score_entropy_bits": p.score_entropy_bits,
+        "distribution_partial": p.distribution_partial if has else None,
+        "structured_output": p.structured_output,
     }
 
 
@@ -150,11 +186,12 @@ def pass_rows(card: Scorecard) -> list[Row]:
         run_cells = _run_cells(card, seat)
         for result in _results(seat):
             head: Row = {**run_cells, "trait": result.trait, "pack": result.pack}
-            rows += [{**head, **_pass_cells(p)} for p in result.passes]
+            tail: Row = {"pass_score": card.pass_score}
+            rows += [{**head, **_pass_cells(p), **tail} for p in result.passes]
     return rows
 
 
-#: The type of every column (what parquet stores; CSV cells are text).
+#: The type of every column (what parquet stores; CSV cells are text, a list as a JSON array).
 COLUMN_TYPES: dict[str, type] = {
     **dict.fromkeys(
         (
@@ -177,6 +214,9 @@ COLUMN_TYPES: dict[str, type] = {
             "cited_turns",
             "rationale",
             "raw_output",
+            "score_mode",
+            "score_note",
+            "pass_score",
         ),
         str,
     ),
@@ -195,12 +235,38 @@ COLUMN_TYPES: dict[str, type] = {
             "cached_prompt_tokens",
             "completion_tokens",
             "attempts",
+            "n_with_distribution",
         ),
         int,
     ),
     **dict.fromkeys(
-        ("composite", "objective_met_rate", "mean", "variance", "score", "cost_usd", "latency_ms"),
+        (
+            "composite",
+            "objective_met_rate",
+            "mean",
+            "variance",
+            "score",
+            "cost_usd",
+            "latency_ms",
+            "sampled_mean",
+            "expected_mean",
+            "mean_entropy_bits",
+            "sampled_score",
+            "expected_score",
+            "score_entropy_bits",
+        ),
         float,
     ),
-    **dict.fromkeys(("ranked_eligible", "participation_gated", "complete"), bool),
+    **dict.fromkeys(
+        (
+            "ranked_eligible",
+            "participation_gated",
+            "complete",
+            "distribution_partial",
+            "structured_output",
+        ),
+        bool,
+    ),
+    # eleven probabilities on the grid 0.0 ... 1.0 (judge.judging.score_grid.GRID)
+    "score_distribution": list,
 }
