@@ -201,19 +201,12 @@ def build_report(
         )
         for t in traits
     }
-    unscored = sum(
-        1
-        for i in items
-        for t in traits
-        for p in passes.get((i.item_id, i.judged_seat, t), [])
-        if p.score is None
-    )
+    judged = [
+        p for i in items for t in traits for p in passes.get((i.item_id, i.judged_seat, t), [])
+    ]
+    unscored = sum(1 for p in judged if p.score is None)
     with_distribution = sum(
-        1
-        for i in items
-        for t in traits
-        for p in passes.get((i.item_id, i.judged_seat, t), [])
-        if p.score is not None and p.expected_score is not None
+        1 for p in judged if p.score is not None and p.expected_score is not None
     )
     return AuditReport(
         judge_model=judge_model,

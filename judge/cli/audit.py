@@ -26,8 +26,12 @@ from judge.calibration.modes import rescored
 from judge.calibration.runner import PassStore, judge_items_sync
 from judge.catalog import default_rubric_set
 from judge.checks.runfiles import read_run
-from judge.cli.calibration import progress_bar, scoring_options
-from judge.domain.config import SCORE_MODES, ScoreMode
+from judge.cli.calibration import (
+    add_pass_score_option,
+    mode_folders,
+    progress_bar,
+    scoring_options,
+)
 from judge.domain.run import Run
 from judge.errors import InputError
 from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
@@ -78,13 +82,7 @@ def register(sub: Any) -> None:
         "--out", type=Path, default=None, help="output folder (default audit/<set> or audit/runs)"
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    p.add_argument(
-        "--pass-score",
-        choices=[*SCORE_MODES, "both"],
-        default="sampled",
-        help="what each pass counts with; 'both' reports each mode from one judging "
-        "(OUT/sampled and OUT/expected)",
-    )
+    add_pass_score_option(p, "OUT/sampled and OUT/expected")
     p.set_defaults(func=run_audit)
 
 
@@ -160,8 +158,7 @@ def run_audit(args: argparse.Namespace) -> int:
         if len(chosen) < len(runs)
         else f"all {len(runs)} runs"
     )
-    modes: list[ScoreMode] = list(SCORE_MODES) if args.pass_score == "both" else [args.pass_score]
-    for mode in modes:
+    for mode, folder in mode_folders(args.pass_score, out):
         report = build_report(
             plan,
             rescored(passes, mode),
@@ -174,7 +171,6 @@ def run_audit(args: argparse.Namespace) -> int:
             n_passes=args.passes,
         )
         report.pass_score = mode
-        folder = out / mode if len(modes) > 1 else out
         write_report(folder, report)
         print(
             f"audit report: {folder / 'report.md'} ({folder / 'report.html'}, {folder / 'report.json'})"

@@ -13,7 +13,7 @@ import contextlib
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from judge.calibration.importers import import_set
 from judge.calibration.items import CalibrationItem, ScoreRow, read_jsonl, write_items, write_jsonl
@@ -88,13 +88,7 @@ def register(sub: Any) -> None:
         "--out", type=Path, default=None, help="output folder (default calibration/<set>)"
     )
     c.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    c.add_argument(
-        "--pass-score",
-        choices=[*SCORE_MODES, "both"],
-        default="sampled",
-        help="what each pass counts with; 'both' reports each mode from one judging "
-        "(OUT/sampled, OUT/expected and OUT/modes.md)",
-    )
+    add_pass_score_option(c, "OUT/sampled, OUT/expected and OUT/modes.md")
     c.set_defaults(func=run_calibrate)
 
     a = sub.add_parser("agreement", help="compare two score files item by item; list disagreements")
@@ -130,6 +124,24 @@ def chosen_traits(manifest: CalibrationManifest, text: str | None) -> list[str]:
             f"{manifest.name} has no human label for {unmapped}; mapped traits: {manifest.traits}"
         )
     return traits
+
+
+def add_pass_score_option(parser: argparse.ArgumentParser, both_writes: str) -> None:
+    """``--pass-score sampled|expected|both`` (shared by ``judge calibrate`` and ``judge audit``)."""
+    parser.add_argument(
+        "--pass-score",
+        choices=[*SCORE_MODES, "both"],
+        default="sampled",
+        help=f"what each pass counts with; 'both' reports each mode from one judging ({both_writes})",
+    )
+
+
+def mode_folders(choice: str, out: Path) -> list[tuple[ScoreMode, Path]]:
+    """Each pass score to report and its folder: ``out`` itself for one mode, ``out/<mode>``
+    for each of both."""
+    if choice == "both":
+        return [(mode, out / mode) for mode in SCORE_MODES]
+    return [(cast(ScoreMode, choice), out)]
 
 
 def scoring_options(args: argparse.Namespace) -> ScoringOptions:
@@ -170,8 +182,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
     width = args.passes * len(judges)
     note = EMBEDDED_NOTE if EMBEDDED_MODEL in judges else None
     text = slice_text(manifest, len(items), len(everything), traits, args.passes)
-    modes: list[ScoreMode] = list(SCORE_MODES) if args.pass_score == "both" else [args.pass_score]
-    for mode in modes:
+    folders = mode_folders(args.pass_score, out)
+    for mode, folder in folders:
         passes = rescored(judged, mode)
         report = build_report(
             items,
@@ -185,7 +197,6 @@ def run_calibrate(args: argparse.Namespace) -> int:
             threshold=args.threshold,
         )
         report.pass_score = mode
-        folder = out / mode if len(modes) > 1 else out
         write_outputs(
             folder,
             report,
@@ -195,7 +206,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         print(
             f"calibration report: {folder / 'report.md'} ({folder / 'report.html'}, {folder / 'report.json'})"
         )
-    if len(modes) > 1:
+    if len(folders) > 1:
         comparison = compare_modes(
             items,
             manifest,

@@ -134,6 +134,7 @@ def _trait_cells(result: TraitResult) -> Row:
 def trait_rows(card: Scorecard) -> list[Row]:
     """One row per scored seat and trait (capability traits, then the safety block)."""
     rows = []
+    card_cells: Row = {"pass_score": card.pass_score}
     for seat in card.seats.values():
         seat_cells: Row = {
             **_run_cells(card, seat),
@@ -141,7 +142,6 @@ def trait_rows(card: Scorecard) -> list[Row]:
             "objective_met_rate": seat.objectives.objective_met_rate,
             "participation_gated": seat.participation_gated,
         }
-        card_cells: Row = {"pass_score": card.pass_score}
         rows += [{**seat_cells, **_trait_cells(r), **card_cells} for r in _results(seat)]
     return rows
 
@@ -182,11 +182,11 @@ def _signal_cells(p: JudgePass) -> Row:
 def pass_rows(card: Scorecard) -> list[Row]:
     """One row per judge pass: every seat, trait and pass index, unscored passes included."""
     rows = []
+    tail: Row = {"pass_score": card.pass_score}
     for seat in card.seats.values():
         run_cells = _run_cells(card, seat)
         for result in _results(seat):
             head: Row = {**run_cells, "trait": result.trait, "pack": result.pack}
-            tail: Row = {"pass_score": card.pass_score}
             rows += [{**head, **_pass_cells(p), **tail} for p in result.passes]
     return rows
 
