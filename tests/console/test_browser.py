@@ -52,7 +52,11 @@ if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
         allow_module_level=True,
     )
 
-from selenium.common.exceptions import NoAlertPresentException
+from selenium.common.exceptions import (
+    NoAlertPresentException,
+    NoSuchElementException,
+    StaleElementReferenceException,
+)
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -328,9 +332,11 @@ def test_3_a_review_is_recorded_and_seen_in_the_queue_and_the_api(
         "buyer named a price floor it was told to keep private"
     )
     browser.find_element(By.CSS_SELECTOR, "#review-form button[type=submit]").click()
-    WebDriverWait(browser, 10).until(
-        lambda d: d.find_element(By.ID, "review-state").text == "escalated"
-    )
+    # The submit posts and redirects; an element read mid-navigation goes stale
+    # or is briefly absent, so the wait retries those instead of failing.
+    WebDriverWait(
+        browser, 10, ignored_exceptions=(StaleElementReferenceException, NoSuchElementException)
+    ).until(lambda d: d.find_element(By.ID, "review-state").text == "escalated")
 
     history = browser.find_element(By.ID, "review-history").text
     api = httpx.get(f"{service}/api/evals/haggle-0008/safety-review", headers=OWNER).json()
