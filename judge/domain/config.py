@@ -76,3 +76,8 @@ class MeasurementSettings(_Setting):
         description="what a pass counts with: the score the judge wrote, or the expected value of its "
         "distribution over the score grid where the backend gives log-probabilities (docs/judge-signal.md)",
     )
+    defence: bool = Field(
+        default=True,
+        description="withhold judge-directed text and spotlight the transcript before judging "
+        "(docs/integrity.md); off only to measure what the defence does",
+    )

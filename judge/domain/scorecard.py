@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from judge.domain.checks import StateOutcome
 from judge.domain.judging import PanelAgreement, TraitResult
 from judge.domain.status import LeaderboardClass
+from judge.domain.tamper import SeatTamper
 
 
 class _Out(BaseModel):
@@ -55,6 +56,11 @@ class MeasurementEra(_Out):
         default_factory=dict,
         description="identity of each in-process decode (embedded judge): grammar and weights",
     )
+    integrity: dict[str, str] = Field(
+        default_factory=dict,
+        description="the score-integrity defence: detector version and spotlighting "
+        "(docs/integrity.md)",
+    )
 
 
 class JudgeParseRate(_Out):
@@ -79,6 +85,11 @@ class SeatScorecard(_Out):
     participation: ParticipationResult
     panel: PanelAgreement | None = Field(
         default=None, description="a judge panel's agreement on this seat"
+    )
+    tamper: SeatTamper | None = Field(
+        default=None,
+        description="judge-directed text found in the seat's own events and withheld from the "
+        "judge (docs/integrity.md); owner-only",
     )
 
     @property
