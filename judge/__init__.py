@@ -25,7 +25,11 @@ __version__ = "0.1.0"
 SCORING_VERSION = 1
 
 #: Version of the judge prompt (docs/scoring.md). Part of the era.
-JUDGE_PROMPT_VERSION = 4
+JUDGE_PROMPT_VERSION = 5
+
+#: The prompt without the score-integrity defence (docs/integrity.md): version 4 exactly, kept
+#: byte for byte so an audit with the defence off reuses passes judged before the defence.
+UNDEFENDED_PROMPT_VERSION = 4
 
 _EXPORTS = {
     "score_run": "judge.pipeline",
@@ -38,6 +42,7 @@ _EXPORTS = {
 
 __all__ = [
     "JUDGE_PROMPT_VERSION",
+    "UNDEFENDED_PROMPT_VERSION",
     "SCORING_VERSION",
     "Run",
     "Scorecard",

@@ -10,26 +10,27 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-from judge import JUDGE_PROMPT_VERSION
 from judge.catalog import RubricSet, default_rubric_set
 from judge.checks import evaluate_run
 from judge.domain.checks import StateOutcome
 from judge.domain.config import MeasurementSettings, ScoreMode
 from judge.domain.judging import JudgePass, SeatPassKey, TraitResult
-from judge.domain.run import Run
+from judge.domain.run import Run, TranscriptEvent
 from judge.domain.scenario import Scenario
 from judge.domain.scorecard import JudgeParseRate, Scorecard, SeatScorecard
 from judge.domain.status import leaderboard_class
+from judge.domain.tamper import SeatTamper
 from judge.judging.backends import JudgeBackend
 from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
 from judge.judging.panel import panel_members, panel_models, panel_slot
 from judge.judging.providers import backend_for, decoder_identities
 from judge.judging.runner import RunnerConfig, pass_specs, run_passes
 from judge.scoring.composite import composite_score
-from judge.scoring.era import measurement_era
+from judge.scoring.era import measurement_era, prompt_version_for
 from judge.scoring.gates import participation
 from judge.scoring.objectives import conditions_for_seat, objectives
 from judge.scoring.passes import pass_stats
+from judge.scoring.tamper import scan_seat, withhold
 from judge.scoring.signal import (
     judge_stats,
     panel_agreement,
@@ -102,6 +103,7 @@ def seat_scorecard(
     rubrics: RubricSet,
     settings: MeasurementSettings,
     judges: Sequence[str] = (),
+    tamper: SeatTamper | None = None,
 ) -> SeatScorecard:
     """Assemble one seat's card from its passes (pure: no judge call here)."""
     floor = settings.denoise.min_n_runs
@@ -122,7 +124,26 @@ def seat_scorecard(
         safety_block={t: r for t, r in results.items() if r.pack == "safety"},
         participation=participation(run.transcript, seat, settings.participation),
         panel=panel_agreement(results, judges) if len(judges) > 1 else None,
+        tamper=tamper,
     )
+
+
+def tamper_findings(run: Run, settings: MeasurementSettings) -> dict[str, SeatTamper]:
+    """What the detector finds in each seat's own events, every seat that acts in the run
+    (none with the defence off). Pure and deterministic: recomputed wherever a card is
+    assembled, so it always matches the transcript the judge was given."""
+    if not settings.defence:
+        return {}
+    seats = dict.fromkeys(e.seat for e in run.transcript)
+    return {seat: scan_seat(run.transcript, seat) for seat in seats}
+
+
+def judged_transcript(run: Run, tamper: Mapping[str, SeatTamper]) -> list[TranscriptEvent]:
+    """The transcript as the judge reads it: every seat's judge-directed spans withheld (a
+    counterpart's text aimed at the scorer is no more evidence than the seat's own). The
+    stored run is not changed."""
+    spans = [span for found in tamper.values() for span in found.withheld]
+    return withhold(run.transcript, spans) if spans else list(run.transcript)
 
 
 def assemble_scorecard(
@@ -133,8 +154,11 @@ def assemble_scorecard(
     state_outcome: StateOutcome | None = None,
 ) -> Scorecard:
     judges = panel_models(options.judge_model)
+    tamper = tamper_findings(run, options.settings)
     seats = {
-        s: seat_scorecard(run, s, passes.get(s, []), rubrics, options.settings, judges)
+        s: seat_scorecard(
+            run, s, passes.get(s, []), rubrics, options.settings, judges, tamper.get(s)
+        )
         for s in run.scored_seats
     }
     custom = rubrics.uses_custom
@@ -149,7 +173,7 @@ def assemble_scorecard(
         leaderboard_class=leaderboard_class(custom_rubric=custom, self_reported=False),
         judge_model=options.judge_model,
         judge_note=EMBEDDED_NOTE if EMBEDDED_MODEL in judges else None,
-        prompt_version=JUDGE_PROMPT_VERSION,
+        prompt_version=prompt_version_for(options.settings),
         measurement_era=measurement_era(
             judge_model=options.judge_model,
             rubric_hashes=rubrics.hashes,
@@ -193,13 +217,17 @@ async def judge_run(
     members = panel_members(backend)
     total *= len(members)
     turns = {e.turn for e in run.transcript}
-    runner = options.runner.model_copy(update={"score_mode": options.settings.pass_score})
+    settings = options.settings
+    transcript = judged_transcript(run, tamper_findings(run, settings))
+    runner = options.runner.model_copy(
+        update={"score_mode": settings.pass_score, "spotlight": settings.defence}
+    )
     out: dict[str, list[JudgePass]] = {}
     for seat in run.scored_seats:
         out[seat] = []
         for slot, member in enumerate(members):
             specs = panel_slot(
-                pass_specs(run.transcript, seat, list(rubrics.rubrics.values()), n, runner), slot, n
+                pass_specs(transcript, seat, list(rubrics.rubrics.values()), n, runner), slot, n
             )
             wanted = {(s.trait, s.index) for s in specs}
             seat_done = {

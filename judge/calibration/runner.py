@@ -42,8 +42,12 @@ class PassRecord(BaseModel):
     decoders: dict[str, str] | None = None
 
 
-def load_store(path: Path, judge_model: str) -> dict[str, dict[SeatPassKey, JudgePass]]:
+def load_store(
+    path: Path, judge_model: str, prompt_version: int = JUDGE_PROMPT_VERSION
+) -> dict[str, dict[SeatPassKey, JudgePass]]:
     """Passes already made, per item, keyed (seat, trait, pass index); none if no store yet.
+
+    ``prompt_version`` is the prompt the caller judges with (version 4 with the defence off).
 
     Raises:
         CalibrationSetError: a line made by another judge model, prompt version or decode.
@@ -57,10 +61,10 @@ def load_store(path: Path, judge_model: str) -> dict[str, dict[SeatPassKey, Judg
             raise CalibrationSetError(
                 f"{path} holds passes by {record.judge_model!r}, not {judge_model!r}: use another --out folder"
             )
-        if record.prompt_version not in (None, JUDGE_PROMPT_VERSION):
+        if record.prompt_version not in (None, prompt_version):
             raise CalibrationSetError(
                 f"{path}: a pass of {record.item_id} was judged with prompt version {record.prompt_version}, "
-                f"not {JUDGE_PROMPT_VERSION}: use another --out folder"
+                f"not {prompt_version}: use another --out folder (or the --defence it was judged with)"
             )
         if record.decoders is not None and record.decoders != decoders:
             raise CalibrationSetError(
@@ -75,10 +79,13 @@ def load_store(path: Path, judge_model: str) -> dict[str, dict[SeatPassKey, Judg
 class PassStore:
     """Append-only JSON lines of finished passes, flushed one by one."""
 
-    def __init__(self, path: Path, judge_model: str) -> None:
+    def __init__(
+        self, path: Path, judge_model: str, prompt_version: int = JUDGE_PROMPT_VERSION
+    ) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self.judge_model = judge_model
+        self.prompt_version = prompt_version
         self.decoders = decoder_identities(judge_model)
 
     def append(self, item_id: str, seat: str, judge_pass: JudgePass) -> None:
@@ -87,7 +94,7 @@ class PassStore:
             seat=seat,
             judge_model=self.judge_model,
             judge_pass=judge_pass,
-            prompt_version=JUDGE_PROMPT_VERSION,
+            prompt_version=self.prompt_version,
             decoders=self.decoders,
         )
         with self.path.open("a", encoding="utf-8") as out:
@@ -108,7 +115,7 @@ async def judge_items(
     tick: Tick | None = None,
 ) -> JudgedPasses:
     """Every pass of every scored seat of every item; stored passes are reused, not re-judged."""
-    done = load_store(store.path, store.judge_model)
+    done = load_store(store.path, store.judge_model, store.prompt_version)
     total = planned_passes(items, rubrics, options.settings.denoise.passes)
     counter = [sum(1 for i in items for k in done.get(i.item_id, {}) if k[1] in rubrics.rubrics)]
     out: dict[tuple[str, str, str], list[JudgePass]] = {}

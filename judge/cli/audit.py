@@ -6,7 +6,9 @@
 Every pass is appended to ``<out>/passes.jsonl`` as it finishes (the store ``judge calibrate``
 uses), so a rerun judges only what is missing. Writes report.json, report.md, report.html
 (with ``--pass-score both``, one set under ``<out>/sampled`` and one under ``<out>/expected``,
-from the same passes).
+from the same passes). ``--defence both`` judges every item with the score-integrity defence
+off and on, under ``<out>/defence-off`` and ``<out>/defence-on``, and writes the two side by
+side in ``<out>/defence.md``.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 
 from judge.audit.perturb import PERTURBATIONS
 from judge.audit.plan import AuditItem, audit_plan
-from judge.audit.render import render_html, render_markdown
+from judge.audit.render import render_defence, render_html, render_markdown
 from judge.audit.report import AuditReport, JudgedPasses, build_report
 from judge.calibration.importers import import_set
 from judge.calibration.items import CalibrationItem
@@ -27,7 +29,9 @@ from judge.calibration.runner import PassStore, judge_items_sync
 from judge.catalog import default_rubric_set
 from judge.checks.runfiles import read_run
 from judge.cli.calibration import (
+    add_defence_option,
     add_pass_score_option,
+    defence_folders,
     mode_folders,
     progress_bar,
     scoring_options,
@@ -37,6 +41,7 @@ from judge.errors import InputError
 from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
 from judge.judging.providers import backend_for
 from judge.pipeline import ScoringOptions
+from judge.scoring.era import prompt_version_for
 
 
 def register(sub: Any) -> None:
@@ -83,6 +88,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     add_pass_score_option(p, "OUT/sampled and OUT/expected")
+    add_defence_option(p, "OUT/defence-off, OUT/defence-on and OUT/defence.md")
     p.set_defaults(func=run_audit)
 
 
@@ -130,7 +136,7 @@ def judge_plan(
             rubrics=default_rubric_set().select(traits),
             options=options,
             backend=backend,
-            store=PassStore(store, options.judge_model),
+            store=PassStore(store, options.judge_model, prompt_version_for(options.settings)),
             tick=tick,
         )
 
@@ -149,30 +155,41 @@ def run_audit(args: argparse.Namespace) -> int:
     chosen = runs[: args.limit] if args.limit else runs
     traits = listed(args.traits, list(default_rubric_set().rubrics), "traits", default_traits)
     perturbations = listed(args.perturbations, list(PERTURBATIONS), "perturbations")
-    options = scoring_options(args)
     out: Path = args.out or Path("audit") / (load_manifest(args.set).name if args.set else "runs")
     plan = audit_plan(chosen, perturbations, args.seed)
-    passes = judge_plan(plan, traits, options, out / "passes.jsonl", show=not args.no_progress)
     which = (
         f"the first {len(chosen)} of {len(runs)} runs"
         if len(chosen) < len(runs)
         else f"all {len(runs)} runs"
     )
-    for mode, folder in mode_folders(args.pass_score, out):
-        report = build_report(
-            plan,
-            rescored(passes, mode),
-            traits=traits,
-            perturbations=perturbations,
-            judge_model=options.judge_model,
-            judge_note=EMBEDDED_NOTE if options.judge_model == EMBEDDED_MODEL else None,
-            slice_text=f"{which} of {source}, in file order; traits {', '.join(traits)}",
-            seed=args.seed,
-            n_passes=args.passes,
+    sides: dict[bool, dict[str, AuditReport]] = {}
+    for defence, folder in defence_folders(args.defence, out):
+        options = scoring_options(args, defence=defence)
+        passes = judge_plan(
+            plan, traits, options, folder / "passes.jsonl", show=not args.no_progress
         )
-        report.pass_score = mode
-        write_report(folder, report)
-        print(
-            f"audit report: {folder / 'report.md'} ({folder / 'report.html'}, {folder / 'report.json'})"
-        )
+        sides[defence] = {}
+        for mode, mode_folder in mode_folders(args.pass_score, folder):
+            report = build_report(
+                plan,
+                rescored(passes, mode),
+                traits=traits,
+                perturbations=perturbations,
+                judge_model=options.judge_model,
+                judge_note=EMBEDDED_NOTE if options.judge_model == EMBEDDED_MODEL else None,
+                slice_text=f"{which} of {source}, in file order; traits {', '.join(traits)}; "
+                f"defence {'on' if defence else 'off'}",
+                seed=args.seed,
+                n_passes=args.passes,
+            )
+            report.pass_score = mode
+            sides[defence][mode] = report
+            write_report(mode_folder, report)
+            print(
+                f"audit report: {mode_folder / 'report.md'} "
+                f"({mode_folder / 'report.html'}, {mode_folder / 'report.json'})"
+            )
+    if len(sides) == 2:
+        (out / "defence.md").write_text(render_defence(sides[False], sides[True]), encoding="utf-8")
+        print(f"defence off against on: {out / 'defence.md'}")
     return 0

@@ -37,6 +37,7 @@ from judge.judging.panel import panel_models
 from judge.judging.providers import backend_for
 from judge.judging.runner import RUNNER_DEFAULTS, RunnerConfig
 from judge.pipeline import ScoringOptions
+from judge.scoring.era import prompt_version_for
 from judge.settings import judge_model_settings
 
 
@@ -89,6 +90,7 @@ def register(sub: Any) -> None:
     )
     c.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     add_pass_score_option(c, "OUT/sampled, OUT/expected and OUT/modes.md")
+    add_defence_option(c)
     c.set_defaults(func=run_calibrate)
 
     a = sub.add_parser("agreement", help="compare two score files item by item; list disagreements")
@@ -144,16 +146,38 @@ def mode_folders(choice: str, out: Path) -> list[tuple[ScoreMode, Path]]:
     return [(cast(ScoreMode, choice), out)]
 
 
-def scoring_options(args: argparse.Namespace) -> ScoringOptions:
-    """The judge, its concurrency and a fixed pass count from ``--judge/--concurrency/--passes``
-    (shared by ``judge calibrate`` and ``judge audit``)."""
+def add_defence_option(parser: argparse.ArgumentParser, both_writes: str | None = None) -> None:
+    """``--defence on|off`` (``|both`` where ``both_writes`` says where both go)."""
+    parser.add_argument(
+        "--defence",
+        choices=["on", "off", "both"] if both_writes else ["on", "off"],
+        default="on",
+        help="withhold judge-directed text and spotlight the transcript (docs/integrity.md); "
+        "off judges with prompt version 4 as before the defence"
+        + (f"; 'both' judges each way ({both_writes})" if both_writes else ""),
+    )
+
+
+def defence_folders(choice: str, out: Path) -> list[tuple[bool, Path]]:
+    """Each defence setting to judge with and its folder: ``out`` itself for one, and
+    ``out/defence-off`` and ``out/defence-on`` for both."""
+    if choice == "both":
+        return [(False, out / "defence-off"), (True, out / "defence-on")]
+    return [(choice == "on", out)]
+
+
+def scoring_options(args: argparse.Namespace, *, defence: bool | None = None) -> ScoringOptions:
+    """The judge, its concurrency, a fixed pass count and the defence from ``--judge``,
+    ``--concurrency``, ``--passes`` and ``--defence`` (shared by ``judge calibrate`` and
+    ``judge audit``; ``defence`` overrides the option)."""
     if args.passes < 1 or args.concurrency < 1:
         raise InputError("--passes and --concurrency must be at least 1")
     return ScoringOptions(
         judge_model=judge_model_settings(model=args.judge).model,
         runner=RunnerConfig(concurrency=args.concurrency),
         settings=MeasurementSettings(
-            denoise=DenoiseConfig(n_runs=args.passes, min_n_runs=args.passes)
+            denoise=DenoiseConfig(n_runs=args.passes, min_n_runs=args.passes),
+            defence=(getattr(args, "defence", "on") == "on") if defence is None else defence,
         ),
     )
 
@@ -239,7 +263,7 @@ def judge_with_progress(
             rubrics=default_rubric_set().select(traits),
             options=options,
             backend=backend_for(options.judge_model),
-            store=PassStore(store, options.judge_model),
+            store=PassStore(store, options.judge_model, prompt_version_for(options.settings)),
             tick=lambda n, total: _tick(bar, n, total),
         )
 

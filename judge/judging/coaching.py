@@ -153,7 +153,7 @@ def coaching_request(
     """One request: system prompt, then the transcript block, then the coaching question."""
     question = coaching_question(seat, traits, config.max_notes)
     user = [
-        {"type": "text", "text": transcript_block(transcript, seat)},
+        {"type": "text", "text": transcript_block(transcript, seat, spotlight=False)},
         {"type": "text", "text": question},
     ]
     return JudgeRequest(

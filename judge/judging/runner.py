@@ -73,6 +73,9 @@ class RunnerConfig(BaseModel):
     max_tokens: int = Field(default=160, ge=16)
     layout: Layout = "transcript_first"
     score_mode: ScoreMode = "sampled"
+    spotlight: bool = Field(
+        default=True, description="datamark the transcript (prompt version 5; docs/integrity.md)"
+    )
 
     @classmethod
     def from_settings(cls, settings: RunnerSettings) -> RunnerConfig:
@@ -106,10 +109,12 @@ def pass_specs(
 
     Passes of one trait get the identical request; the transcript part is shared by all.
     """
-    shared = transcript_block(transcript, seat)
+    shared = transcript_block(transcript, seat, spotlight=config.spotlight)
     requests = {
         r.trait: JudgeRequest(
-            messages=judge_messages(shared, rubric_block(r, seat), layout=config.layout),
+            messages=judge_messages(
+                shared, rubric_block(r, seat), layout=config.layout, spotlight=config.spotlight
+            ),
             max_tokens=config.max_tokens,
             response_schema=VERDICT_SCHEMA,
             label=r.trait,

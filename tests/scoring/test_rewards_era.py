@@ -1,6 +1,7 @@
 import pytest
 
 from judge.domain.config import DenoiseConfig, MeasurementSettings, RewardWeights
+from judge.scoring.tamper import DETECTOR_VERSION
 from judge.scoring.era import measurement_era
 from judge.scoring.rewards import step_rewards
 from tests.helpers import example
@@ -49,7 +50,7 @@ def test_era_changes_with_any_part_of_the_stack() -> None:
                 "settings": MeasurementSettings(reward_weights=RewardWeights(w_progress=0.4)),
             }
         ),  # type: ignore[arg-type]
-        measurement_era(**base, prompt_version=5),  # type: ignore[arg-type]
+        measurement_era(**base, prompt_version=99),  # type: ignore[arg-type]
         measurement_era(**base, scoring_version=2),  # type: ignore[arg-type]
     ]
     assert len({era.era_id, *(c.era_id for c in changed)}) == 7
@@ -70,3 +71,15 @@ def test_a_decode_identity_moves_the_era_and_its_absence_keeps_the_old_id() -> N
     assert empty.era_id == base.era_id and base.decoders == {}
     assert len({base.era_id, one.era_id, other.era_id}) == 3
     assert one.decoders == {"m": "g1"}
+
+
+def test_the_defence_is_part_of_the_era_and_off_is_the_stack_measured_before_it() -> None:
+    hashes = {"negotiation": "ab"}
+    on = measurement_era(judge_model="m", rubric_hashes=hashes, settings=MeasurementSettings())
+    off = measurement_era(
+        judge_model="m", rubric_hashes=hashes, settings=MeasurementSettings(defence=False)
+    )
+    assert on.era_id != off.era_id
+    assert on.prompt_version == 5 and off.prompt_version == 4
+    assert on.integrity == {"detector": DETECTOR_VERSION, "spotlight": "datamark"}
+    assert off.integrity == {}
