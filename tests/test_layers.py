@@ -80,9 +80,10 @@ OWNERS: dict[str, set[str]] = {
 #: The pure core computes and nothing else: these are all it may import from outside judge.
 PURE = {"domain", "scoring", "errors"}
 PURE_IMPORTS = {
-    "__future__", "bisect", "collections", "dataclasses", "datetime", "decimal", "enum",
-    "functools", "hashlib", "itertools", "json", "math", "numpy", "operator", "pydantic",
-    "random", "re", "scipy", "statistics", "typing",
+    "__future__", "base64", "binascii", "bisect", "codecs", "collections",
+    "confusable_homoglyphs", "dataclasses", "datetime", "decimal", "enum", "functools",
+    "hashlib", "itertools", "json", "math", "numpy", "operator", "pydantic", "random", "re",
+    "scipy", "statistics", "typing", "unicodedata",
 }  # fmt: skip
 
 

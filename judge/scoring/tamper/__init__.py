@@ -1,0 +1,55 @@
+"""The detector of judge-directed text in a seat's own events (docs/integrity.md).
+
+Pure and deterministic: the same transcript always gives the same findings. The pipeline
+withholds what it finds before the judge reads the transcript; ``judge scan`` runs it alone.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+
+from judge.domain.run import Run, TranscriptEvent
+from judge.domain.tamper import SeatTamper
+from judge.scoring.tamper.scan import (
+    MAX_FINDINGS,
+    Piece,
+    TextField,
+    field_pieces,
+    finding,
+    merge_sorted,
+    seam_pieces,
+    seat_fields,
+)
+from judge.scoring.tamper.withhold import withhold
+
+#: Part of the measurement era: bumped on any change of the rules (docs/integrity.md).
+DETECTOR_VERSION = "1"
+
+__all__ = ["DETECTOR_VERSION", "scan_run", "scan_seat", "withhold"]
+
+
+def scan_seat(transcript: Sequence[TranscriptEvent], seat: str) -> SeatTamper:
+    """What the seat wrote that is addressed to whoever scores it.
+
+    Only the seat's own messages and actions are read; the result lists one finding per
+    merged withheld span (at most ``MAX_FINDINGS``) and every span to withhold.
+    """
+    fields = list(seat_fields(transcript, seat))
+    pieces: dict[TextField, list[Piece]] = {f: field_pieces(f) for f in fields}
+    messages = [f for f in fields if f.pointer == "/content"]
+    for first, second in zip(messages, messages[1:], strict=False):
+        for piece in seam_pieces(first, second, pieces[first] + pieces[second]):
+            pieces[piece.field] = [*pieces[piece.field], piece]
+    ordered = [p for f in fields for p in merge_sorted(pieces[f])]
+    return SeatTamper(
+        flagged=bool(ordered),
+        detector_version=DETECTOR_VERSION,
+        findings=[finding(p) for p in ordered[:MAX_FINDINGS]],
+        withheld=[finding(p).span for p in ordered],
+    )
+
+
+def scan_run(run: Run) -> dict[str, SeatTamper]:
+    """The detector's answer for every scored seat of the run."""
+    return {seat: scan_seat(run.transcript, seat) for seat in run.scored_seats}

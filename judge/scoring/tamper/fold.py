@@ -1,0 +1,122 @@
+"""Folding text to one comparable form, keeping the way back to the original offsets.
+
+The rules read *folded* text: compatibility forms undone (NFKC: fullwidth and mathematical
+letters), accents and other combining marks dropped, format characters (Unicode category
+Cf: zero-width, bidi controls, soft hyphens) removed, letters that look like Latin ones
+(the Unicode confusables table, from ``confusable_homoglyphs``) mapped to them, and all of
+it case-folded. Each original character folds on its own, through one table that
+``str.translate`` applies at C speed; a folded offset maps back to the original by the
+running length of each character's folding, computed only when a rule has matched.
+
+A character whose folding is more than dropping an accent or its case (a format character,
+a compatibility form, a confusable letter) is a *trick*: a finding that covers one is of
+kind ``obfuscated`` (docs/integrity.md).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from functools import cache
+from itertools import accumulate
+
+from confusable_homoglyphs import confusables
+
+#: Scripts whose confusable letters are mapped to Latin (the ones attackers draw look-alikes
+#: from); letters of other scripts keep their own form, so CJK text is read as CJK.
+_LOOKALIKE_SCRIPTS = ("CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC", "LISU", "MATHEMATICAL")
+
+
+@cache
+def _latin_lookalikes() -> dict[str, str]:
+    """Each non-ASCII letter of a look-alike script that Unicode lists as confusable with one
+    ASCII letter or digit, and that letter."""
+    out: dict[str, str] = {}
+    for char, glyphs in confusables.confusables_data.items():
+        if len(char) != 1 or char.isascii() or char.casefold() != char:
+            continue  # text is case-folded before the look-up
+        name = unicodedata.name(char, "")
+        if not name.startswith(_LOOKALIKE_SCRIPTS):
+            continue
+        latin = [g["c"] for g in glyphs if len(g["c"]) == 1 and g["c"].isascii() and g["c"].isalnum()]
+        if latin:
+            out[char] = latin[0].lower()
+    return out
+
+
+class _FoldTable(dict[int, str]):
+    """``ord(char) -> folded text``, filled on first sight of each character."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tricks: set[int] = set()
+        self.lookalikes: set[int] = set()
+
+    def __missing__(self, code: int) -> str:
+        folded, trick, lookalike = _fold_char(chr(code))
+        self[code] = folded
+        if trick:
+            self.tricks.add(code)
+        if lookalike:
+            self.lookalikes.add(code)
+        return folded
+
+
+def _fold_char(char: str) -> tuple[str, bool, bool]:
+    """A character's folded form; whether folding it undid a format character or a
+    compatibility form; whether it mapped a look-alike letter to Latin."""
+    if char.isascii():
+        return char.lower(), False, False
+    if unicodedata.category(char) == "Cf":
+        return "", True, False
+    compat = unicodedata.normalize("NFKC", char)
+    trick = compat != unicodedata.normalize("NFC", char) and char.isalpha()
+    bare = "".join(
+        c for c in unicodedata.normalize("NFD", compat) if not unicodedata.combining(c)
+    ).casefold()
+    lookalikes = _latin_lookalikes()
+    mapped = "".join(lookalikes.get(c, c) for c in bare)
+    return mapped, trick, mapped != bare
+
+
+_TABLE = _FoldTable()
+
+
+@dataclass
+class Folded:
+    """A text in folded form, with the way back to the original offsets."""
+
+    original: str
+    text: str
+    _ends: list[int] | None = field(default=None, repr=False)
+
+    def original_span(self, start: int, end: int) -> tuple[int, int]:
+        """The original characters ``[a, b)`` that fold to ``text[start:end]``."""
+        if self.original.isascii():
+            return start, end
+        if self._ends is None:
+            lengths = map(len, map(_TABLE.__getitem__, map(ord, self.original)))
+            self._ends = list(accumulate(lengths))
+        first = bisect_right(self._ends, start)
+        last = bisect_right(self._ends, max(start, end - 1))
+        return first, min(last + 1, len(self.original))
+
+    def has_trick(self, start: int, end: int) -> bool:
+        """Whether the original characters ``[start, end)`` hold a trick: a format character,
+        a compatibility form, or a look-alike letter among ASCII ones (a Russian word alone
+        is Russian, not a disguise)."""
+        region = self.original[start:end]
+        if region.isascii():
+            return False
+        codes = set(map(ord, region))
+        if codes & _TABLE.tricks:
+            return True
+        return bool(codes & _TABLE.lookalikes) and any(c.isascii() and c.isalpha() for c in region)
+
+
+def fold(text: str) -> Folded:
+    """Fold ``text`` (see the module docstring)."""
+    if text.isascii():
+        return Folded(text, text.lower())
+    return Folded(text, text.translate(_TABLE))

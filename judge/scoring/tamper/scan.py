@@ -1,0 +1,180 @@
+"""Scanning a seat's own events for judge-directed text (docs/integrity.md).
+
+Only what the seat wrote is read: its messages' content, and its actions' names and the
+strings inside their arguments (at any depth). Results, observations, system and fault
+events come from the engine. Each match is widened to the line it stands on (at most
+:data:`WIDEN_CHARS` either side), so the judge reads none of the line; overlapping
+widened spans of one field merge into one finding. Two consecutive messages of the seat are
+also read across their seam, so a line split between them is found (kind ``split``, one
+finding in each message).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple
+
+from judge.domain.run import ActionEvent, MessageEvent, TranscriptEvent
+from judge.domain.tamper import EXCERPT_MAX_CHARS, TamperFinding, TamperKind, WithheldSpan
+from judge.scoring.tamper.matching import Hit, find_hits
+
+#: How far a withheld span reaches either side of a match when its line is longer.
+WIDEN_CHARS = 300
+#: How much of each of two consecutive messages is read across their seam.
+SEAM_CHARS = 240
+#: At most this many findings are kept per seat (every match is still withheld).
+MAX_FINDINGS = 200
+
+#: When matches of several kinds merge, the finding takes the first kind in this order:
+#: how it was hidden comes before what it tries to do.
+_PRIORITY: tuple[TamperKind, ...] = (
+    "split",
+    "encoded",
+    "obfuscated",
+    "role_spoof",
+    "forged_verdict",
+    "bribe",
+    "threat",
+    "instruction",
+    "appeal",
+)
+
+
+class TextField(NamedTuple):
+    """One string the seat wrote: where it is (event and JSON pointer) and its text."""
+
+    event_index: int
+    turn: int
+    pointer: str
+    text: str
+
+
+def pointer_part(key: str | int) -> str:
+    """One JSON-pointer reference token (RFC 6901 escaping)."""
+    return str(key).replace("~", "~0").replace("/", "~1")
+
+
+def _strings(value: Any, pointer: str) -> Iterator[tuple[str, str]]:
+    if isinstance(value, str):
+        yield pointer, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(item, f"{pointer}/{pointer_part(key)}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _strings(item, f"{pointer}/{index}")
+
+
+def seat_fields(transcript: Sequence[TranscriptEvent], seat: str) -> Iterator[TextField]:
+    """The strings the seat wrote, in event order."""
+    for index, event in enumerate(transcript):
+        if event.seat != seat:
+            continue
+        if isinstance(event, MessageEvent):
+            yield TextField(index, event.turn, "/content", event.content)
+        elif isinstance(event, ActionEvent):
+            yield TextField(index, event.turn, "/name", event.name)
+            for pointer, text in _strings(event.args, "/args"):
+                yield TextField(index, event.turn, pointer, text)
+
+
+class Piece(NamedTuple):
+    """A widened match in one field: the span to withhold, the match, and its kind."""
+
+    field: TextField
+    start: int
+    end: int
+    hit_start: int
+    hit_end: int
+    kind: TamperKind
+
+
+def widen(text: str, start: int, end: int) -> tuple[int, int]:
+    """The match's line, at most :data:`WIDEN_CHARS` either side of it."""
+    line_start = text.rfind("\n", max(0, start - WIDEN_CHARS), start) + 1
+    line_end = text.find("\n", end, end + WIDEN_CHARS)
+    low = max(line_start, start - WIDEN_CHARS)
+    high = min(len(text), end + WIDEN_CHARS) if line_end < 0 else line_end
+    return low, high
+
+
+def field_pieces(field: TextField) -> list[Piece]:
+    """The field's matches, widened and merged where they overlap."""
+    pieces = []
+    for hit in find_hits(field.text):
+        low, high = widen(field.text, hit.start, hit.end)
+        pieces.append(Piece(field, low, high, hit.start, hit.end, hit.kind))
+    return merge_sorted(pieces)
+
+
+def merge_sorted(pieces: list[Piece]) -> list[Piece]:
+    """The pieces of one field in order, overlapping or touching ones merged into one that
+    keeps the first match and the kind that comes first in ``_PRIORITY``."""
+    merged: list[Piece] = []
+    for new in sorted(pieces, key=lambda p: (p.start, p.end)):
+        if merged and merged[-1].end >= new.start:
+            last = merged[-1]
+            kind = min(last.kind, new.kind, key=_PRIORITY.index)
+            merged[-1] = last._replace(end=max(last.end, new.end), kind=kind)
+        else:
+            merged.append(new)
+    return merged
+
+
+def excerpt(text: str, start: int, end: int) -> str:
+    """At most :data:`EXCERPT_MAX_CHARS` characters of the original around a match."""
+    if end - start >= EXCERPT_MAX_CHARS:
+        return text[start : start + EXCERPT_MAX_CHARS]
+    room = EXCERPT_MAX_CHARS - (end - start)
+    low = max(0, start - room // 2)
+    high = min(len(text), end + (room - (start - low)))
+    low = max(0, low - (EXCERPT_MAX_CHARS - (high - low)))
+    return text[low:high]
+
+
+def finding(piece: Piece) -> TamperFinding:
+    f = piece.field
+    span = WithheldSpan(
+        event_index=f.event_index, turn=f.turn, field=f.pointer, start=piece.start, end=piece.end
+    )
+    return TamperFinding(
+        turn=f.turn,
+        event_index=f.event_index,
+        kind=piece.kind,
+        excerpt=excerpt(f.text, piece.hit_start, piece.hit_end),
+        span=span,
+    )
+
+
+def seam_pieces(first: TextField, second: TextField, known: list[Piece]) -> list[Piece]:
+    """Matches that cross the seam of two consecutive messages and neither holds alone."""
+    tail = first.text[-SEAM_CHARS:]
+    head = second.text[:SEAM_CHARS]
+    offset = len(first.text) - len(tail)
+    for joiner in ("", " ", "\n"):
+        for hit in find_hits(tail + joiner + head):
+            if hit.start < len(tail) and hit.end > len(tail) + len(joiner):
+                if _already_known(known, first, second):
+                    return []
+                return _split_pair(first, second, hit, offset, len(tail) + len(joiner))
+    return []
+
+
+def _already_known(known: list[Piece], first: TextField, second: TextField) -> bool:
+    """Whether the end of ``first`` and the start of ``second`` are already withheld."""
+    ends = any(p.field == first and p.end == len(first.text) for p in known)
+    starts = any(p.field == second and p.start == 0 for p in known)
+    return ends and starts
+
+
+def _split_pair(
+    first: TextField, second: TextField, hit: Hit, offset: int, seam: int
+) -> list[Piece]:
+    start = offset + hit.start
+    low, _ = widen(first.text, start, len(first.text))
+    end = hit.end - seam
+    _, high = widen(second.text, 0, max(end, 1))
+    return [
+        Piece(first, low, len(first.text), start, len(first.text), "split"),
+        Piece(second, 0, high, 0, end, "split"),
+    ]
