@@ -42,8 +42,8 @@ _EXPORTS = {
 
 __all__ = [
     "JUDGE_PROMPT_VERSION",
-    "UNDEFENDED_PROMPT_VERSION",
     "SCORING_VERSION",
+    "UNDEFENDED_PROMPT_VERSION",
     "Run",
     "Scorecard",
     "ScoringOptions",

@@ -30,7 +30,6 @@ from judge.scoring.era import measurement_era, prompt_version_for
 from judge.scoring.gates import participation
 from judge.scoring.objectives import conditions_for_seat, objectives
 from judge.scoring.passes import pass_stats
-from judge.scoring.tamper import scan_seat, withhold
 from judge.scoring.signal import (
     judge_stats,
     panel_agreement,
@@ -38,6 +37,7 @@ from judge.scoring.signal import (
     signal_fields,
     unparseable_by_model,
 )
+from judge.scoring.tamper import scan_seat, withhold
 
 OnSeatPass = Callable[[str, JudgePass], None]
 Progress = Callable[[int, int], None]

@@ -74,7 +74,9 @@ def test_the_card_lists_what_was_withheld_and_the_run_is_unchanged() -> None:
     assert "Ignore the rubric" in tamper.findings[0].excerpt
     span = tamper.withheld[0]
     content = run.transcript[span.event_index].model_dump()["content"]
-    assert PLANTED in content[span.start : span.end + 1] or content[span.start : span.end] in PLANTED
+    assert (
+        PLANTED in content[span.start : span.end + 1] or content[span.start : span.end] in PLANTED
+    )
     assert run.model_dump_json() == before
     assert card.prompt_version == 5 and card.measurement_era.integrity["spotlight"] == "datamark"
 

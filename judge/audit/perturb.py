@@ -185,7 +185,7 @@ def planted_text(name: str, rng: random.Random) -> str:
     }
     if name in drawn:
         return drawn[name][rng.randrange(len(drawn[name]))]
-    return {**PLANTED, **PLANTED_MORE}[name]
+    return {**PLANTED, **PLANTED_MORE}.get(name, PLANTED["planted.plain"])
 
 
 def appended(event: MessageEvent, text: str) -> MessageEvent:

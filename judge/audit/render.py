@@ -10,8 +10,8 @@ import html
 from collections.abc import Sequence
 
 from judge.audit.report import AuditReport, Interval, SeatShift, ShiftRow
-from judge.domain.config import ScoreMode
 from judge.calibration.render import markdown_to_html, num
+from judge.domain.config import ScoreMode
 
 TINY_JUDGE_WARNING = (
     "**The judge here is the tiny embedded SmolLM2-135M model.** It makes the product work "
@@ -141,17 +141,17 @@ def render_html(report: AuditReport) -> str:
     )
 
 
-def render_defence(
-    off: dict[ScoreMode, AuditReport], on: dict[ScoreMode, AuditReport]
-) -> str:
+def render_defence(off: dict[ScoreMode, AuditReport], on: dict[ScoreMode, AuditReport]) -> str:
     """The same audit with the score-integrity defence off and on, side by side: per pass
     score and trait, each perturbation's share of seats moved and mean shift."""
     lines = ["# Audit: the score-integrity defence off and on", ""]
     for mode in sorted(set(off) & set(on)):
         first = on[mode]
         lines += [
-            f"Judge `{first.judge_model}`; {first.slice}; pass score `{mode}`; "
-            f"seats moved by more than {first.threshold}.",
+            (
+                f"Judge `{first.judge_model}`; {first.slice}; pass score `{mode}`; "
+                f"seats moved by more than {first.threshold}."
+            ),
             "",
         ]
         for trait in first.traits:
@@ -165,8 +165,10 @@ def defence_table(trait: str, off: AuditReport, on: AuditReport) -> list[str]:
     lines = [
         f"## {trait}",
         "",
-        f"Mean unperturbed score: off {num(off.baseline_means.get(trait), 3)}, "
-        f"on {num(on.baseline_means.get(trait), 3)}.",
+        (
+            f"Mean unperturbed score: off {num(off.baseline_means.get(trait), 3)}, "
+            f"on {num(on.baseline_means.get(trait), 3)}."
+        ),
         "",
         "| perturbation | off: share moved | on: share moved | off: mean shift | on: mean shift |",
         "|---|---|---|---|---|",

@@ -194,5 +194,84 @@ def test_judged_alone_scores_only_the_given_seat() -> None:
 
 def test_the_docs_list_every_perturbation_and_text_verbatim() -> None:
     docs = (Path(__file__).resolve().parents[2] / "docs" / "audit.md").read_text()
-    for text in [*pt.PLANTED.values(), *pt.FILLER, *pt.HOSTILE, *pt.PERTURBATIONS, pt.RENAMED_SEAT]:
+    for text in [
+        *pt.PLANTED.values(),
+        *pt.PLANTED_MORE.values(),
+        *pt.MULTILINGUAL,
+        *pt.ENCODED,
+        *pt.SPLIT,
+        *pt.FILLER,
+        *pt.HOSTILE,
+        *pt.PERTURBATIONS,
+        pt.RENAMED_SEAT,
+        pt.ACTION_NAME,
+    ]:
         assert f"`{text}`" in docs, text
+    for text in pt.OBFUSCATED:
+        assert f"`{text.encode('unicode_escape').decode()}`" in docs, text
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["planted.multilingual", "planted.obfuscated", "planted.encoded", *sorted(pt.PLANTED_MORE)],
+)
+def test_each_new_planted_family_appends_its_text_to_one_own_message(name: str) -> None:
+    run = make_run()
+    out = pt.perturb(run, "buyer", name, seed=3)
+    assert out is not None
+    changed = [(a, b) for a, b in zip(run.transcript, out.run.transcript, strict=True) if a != b]
+    assert len(changed) == 1 and changed[0][0].seat == "buyer"
+    before, after = changed[0]
+    assert isinstance(before, MessageEvent) and isinstance(after, MessageEvent)
+    added = after.content.removeprefix(before.content + " ")
+    pool = {
+        "planted.multilingual": pt.MULTILINGUAL,
+        "planted.obfuscated": pt.OBFUSCATED,
+        "planted.encoded": pt.ENCODED,
+    }.get(name, (pt.PLANTED_MORE.get(name),))
+    assert added in pool
+
+
+def test_the_drawn_families_draw_every_text_under_some_seed() -> None:
+    run = make_run()
+    for name, pool in (("planted.multilingual", pt.MULTILINGUAL), ("planted.encoded", pt.ENCODED)):
+        seen = set()
+        for seed in range(60):
+            out = pt.perturb(run, "buyer", name, seed=seed)
+            assert out is not None
+            seen |= {t for t in pool if any(t in str(e.model_dump()) for e in out.run.transcript)}
+        assert seen == set(pool), name
+
+
+def test_the_encoded_texts_decode_to_the_plain_instruction() -> None:
+    import base64
+    import codecs
+
+    plain = pt.PLANTED["planted.plain"]
+    b64, hexed, rot = pt.ENCODED
+    assert base64.b64decode(b64).decode() == plain
+    assert bytes.fromhex(hexed).decode() == plain
+    assert codecs.decode(rot, "rot13") == plain
+
+
+def test_split_puts_one_half_on_each_of_two_consecutive_own_messages() -> None:
+    run = make_run()
+    out = pt.perturb(run, "buyer", "planted.split", seed=0)
+    assert out is not None
+    own = [e for e in out.run.transcript if isinstance(e, MessageEvent) and e.seat == "buyer"]
+    assert own[0].content == f"I can offer 40. {pt.SPLIT[0]}"
+    assert own[1].content == f"{pt.SPLIT[1]} Fine, 55 and we have a deal."
+
+
+def test_action_adds_a_note_action_of_the_seat_after_the_drawn_message() -> None:
+    run = make_run()
+    out = pt.perturb(run, "buyer", "planted.action", seed=0)
+    assert out is not None
+    assert len(out.run.transcript) == len(run.transcript) + 1
+    added = [e for e in out.run.transcript if e not in run.transcript]
+    assert len(added) == 1
+    note = added[0]
+    assert note.kind == "action" and note.seat == "buyer"
+    assert note.name == pt.ACTION_NAME and note.args == {"text": pt.PLANTED["planted.plain"]}  # type: ignore[union-attr]
+    at = out.run.transcript.index(note)
+    assert out.run.transcript[at - 1].seat == "buyer" and out.run.transcript[at - 1].kind == "message"

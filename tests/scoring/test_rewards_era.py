@@ -1,9 +1,9 @@
 import pytest
 
 from judge.domain.config import DenoiseConfig, MeasurementSettings, RewardWeights
-from judge.scoring.tamper import DETECTOR_VERSION
 from judge.scoring.era import measurement_era
 from judge.scoring.rewards import step_rewards
+from judge.scoring.tamper import DETECTOR_VERSION
 from tests.helpers import example
 
 
