@@ -100,7 +100,7 @@ def test_the_prompt_puts_the_transcript_first_and_constrains_the_reply() -> None
     _coach(backend)
     (request,) = backend.history
     user = request.messages[1]["content"]
-    assert user[0]["text"] == transcript_block(_transcript(), "buyer")
+    assert user[0]["text"] == transcript_block(_transcript(), "buyer", spotlight=False)
     assert user[1]["text"].startswith('Coach seat "buyer".')
     assert request.response_schema == COACHING_SCHEMA
     assert request.temperature == 0.0
