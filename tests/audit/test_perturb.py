@@ -274,4 +274,6 @@ def test_action_adds_a_note_action_of_the_seat_after_the_drawn_message() -> None
     assert note.kind == "action" and note.seat == "buyer"
     assert note.name == pt.ACTION_NAME and note.args == {"text": pt.PLANTED["planted.plain"]}  # type: ignore[union-attr]
     at = out.run.transcript.index(note)
-    assert out.run.transcript[at - 1].seat == "buyer" and out.run.transcript[at - 1].kind == "message"
+    assert (
+        out.run.transcript[at - 1].seat == "buyer" and out.run.transcript[at - 1].kind == "message"
+    )

@@ -19,6 +19,7 @@ from judge.domain.run import ActionEvent, Run
 from judge.integrations.common import map_score_value
 from judge.integrations.inspect_log import runs_from_log
 from judge.judging.backends import JudgeRequest, ScriptedBackend
+from judge.judging.prompt import DATAMARK
 from tests.helpers import verdict
 from tests.integrations.inspect_tasks import fraction, run_eval, several, shop_task
 
@@ -173,7 +174,8 @@ def test_the_judge_reads_each_message_once_in_order(shop_log: EvalLog) -> None:
         i for i in runs_from_log(Path(shop_log.location)) if i.run.scenario_id == "shop-lamp"
     )
     score_run(load_run(item.run.model_dump(mode="json")), backend=ScriptedBackend(answer))
-    lines = [line for line in seen[0].splitlines() if line.startswith("[turn ")]
+    unmarked = seen[0].replace(DATAMARK, " ")  # the spotlighting mark read back as spaces
+    lines = [line for line in unmarked.splitlines() if line.startswith("[turn ")]
     sample = samples_by_run(shop_log)[item.run.run_id]
     assert len(lines) == len(sample.messages) + 1  # one tool call
     assert lines[1] == "[turn 1] user (message): What does the lamp cost?"

@@ -14,6 +14,7 @@ from inspect_ai.log import read_eval_log
 from judge.errors import RubricError
 from judge.integrations import inspect as judge_inspect
 from judge.judging.backends import JudgeRequest, ScriptedBackend
+from judge.judging.prompt import DATAMARK
 from tests.helpers import verdict
 from tests.integrations.inspect_tasks import run_eval, shop_task
 
@@ -54,9 +55,10 @@ def test_the_judge_sees_the_sample_conversation(
     )
     assert log.samples[0].scores["traits"].value == {"integrity": 0.6}  # type: ignore[index]
     assert len(prompts) == 5
-    assert "[turn 1] user (message): What does the lamp cost?" in prompts[0]
-    assert "[turn 2] agent (observation): lamp costs 42 coins" in prompts[0]
-    assert "[turn 2] agent (message): It costs 42 coins, final answer." in prompts[0]
+    seen = prompts[0].replace(DATAMARK, " ")  # the spotlighting mark read back as spaces
+    assert "[turn 1] user (message): What does the lamp cost?" in seen
+    assert "[turn 2] agent (observation): lamp costs 42 coins" in seen
+    assert "[turn 2] agent (message): It costs 42 coins, final answer." in seen
 
 
 def test_an_unscored_trait_is_nan_with_its_reasons_never_zero(
