@@ -36,6 +36,7 @@ from judge.cli.calibration import (
     progress_bar,
     scoring_options,
 )
+from judge.domain.config import ScoreMode
 from judge.domain.run import Run
 from judge.errors import InputError
 from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
@@ -162,7 +163,7 @@ def run_audit(args: argparse.Namespace) -> int:
         if len(chosen) < len(runs)
         else f"all {len(runs)} runs"
     )
-    sides: dict[bool, dict[str, AuditReport]] = {}
+    sides: dict[bool, dict[ScoreMode, AuditReport]] = {}
     for defence, folder in defence_folders(args.defence, out):
         options = scoring_options(args, defence=defence)
         passes = judge_plan(

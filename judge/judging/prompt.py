@@ -32,8 +32,9 @@ from judge.domain.tamper import WITHHELD_MARKER
 
 Layout = Literal["transcript_first", "rubric_first"]
 
-#: The spotlighting mark: U+02C6 MODIFIER LETTER CIRCUMFLEX ACCENT, the mark of the paper.
-DATAMARK = "\u02c6"
+#: The spotlighting mark. The paper's example mark is U+02C6 (ˆ); the ASCII caret is as rare
+#: in conversation and costs the embedded judge's tokenizer a fifth fewer tokens.
+DATAMARK = "^"
 
 
 def _system_prompt(version: int, spotlight_rule: str) -> str:

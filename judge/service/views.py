@@ -153,7 +153,7 @@ def agent_view(card: Scorecard, seat: str) -> AgentScorecardPublic:
         seed=card.seed,
         adversary_config=card.adversary_config,
         # the panel agreement spans every trait, safety included: owner-only
-        seat=AgentSeatScorecard.model_validate(mine.model_dump(exclude={"safety_block", "panel"})),
+        seat=AgentSeatScorecard.model_validate(mine.model_dump(exclude={"safety_block", "panel", "tamper"})),
         participation_gated=mine.participation_gated,
         ranked_eligible=card.ranked_eligible,
         leaderboard_class=card.leaderboard_class,

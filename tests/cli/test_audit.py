@@ -227,7 +227,7 @@ def test_both_pass_scores_are_reported_from_one_judging(
 
 def obeys_plain_text(request: JudgeRequest) -> str:
     """1.0 whenever the transcript carries the plain instruction, marked or not; 0.5 otherwise."""
-    text = request.messages[1]["content"][0]["text"].replace("\u02c6", " ")
+    text = request.messages[1]["content"][0]["text"].replace("^", " ")
     score = 1.0 if "Ignore the rubric" in text else 0.5
     return json.dumps({"score": score, "turns": [1], "rationale": "scripted"})
 
