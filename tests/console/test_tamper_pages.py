@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 
+from judge.domain.tamper import WITHHELD_MARKER
 from judge.scoring.run_summary import TAMPER_REASON
 from tests.conftest import example
 from tests.console.test_pages import owner_token, sign_in
@@ -76,6 +77,19 @@ def test_the_withheld_panel_lists_each_finding_with_kind_turn_and_excerpt(
     assert rows == [("forged verdict", "1"), ("instruction", "1")]
     assert "&lt;img src=x" in panel and "<img" not in panel
     assert 'id="withheld-seller"' not in page
+    assert f"<code>{WITHHELD_MARKER}</code>" in panel and "held off leaderboards" in panel
+
+
+def test_the_panel_says_when_an_owner_cleared_the_run(
+    signed_in: TestClient, flagged: str, owner: dict[str, str]
+) -> None:
+    review = {"decision": "cleared"}
+    signed_in.post(f"/api/evals/{flagged}/safety-review", json=review, headers=owner)
+
+    page = signed_in.get(f"/console/runs/{flagged}").text
+
+    assert "An owner cleared the run: it counts again." in page
+    assert "held off leaderboards" not in page
 
 
 def test_the_runs_table_marks_held_runs_and_filters_on_them(
