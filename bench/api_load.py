@@ -44,7 +44,7 @@ from judge.domain.scorecard import Scorecard
 from judge.judging.backends import JudgeRequest, ScriptedBackend
 from judge.pipeline import ScoringOptions, score_run_async
 from judge.service.intake import canonical_body
-from judge.store.bulk import ScoredRun, insert_scored_runs
+from judge.store.bulk import PrescoredRun, insert_scored_runs
 from judge.store.db import make_engine, transaction
 from judge.store.migrate import upgrade
 
@@ -93,7 +93,7 @@ def store_runs(database_url: str, n: int) -> list[str]:
             run = Run.model_validate({**base, "run_id": run_id, "seed": i})
             body = canonical_body(run)
             card = cards[i % len(cards)].model_copy(update={"run_id": run_id, "seed": i})
-            items.append(ScoredRun(run, body.text, body.sha256, card, "bench"))
+            items.append(PrescoredRun(run, body.text, body.sha256, card, "bench"))
         with transaction(engine) as session:
             insert_scored_runs(session, items=items)
     engine.dispose()

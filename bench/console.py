@@ -9,7 +9,10 @@ loopback, and requests each page one at a time with a signed-in console cookie:
 - ``/console/runs?agent=…&safety_below=0.6``: a filtered page;
 - ``/console/runs?after=…``: a page deep in the keyset paging;
 - ``/console/runs/{run_id}``: a run page (transcript, 60 passes with rationales, rubric
-  texts, safety panel, review state), run ids drawn at random.
+  texts, safety panel, review state), run ids drawn at random;
+- ``/console/runs?held=yes``: the runs held for review (every 50th run's card withheld
+  judge-directed text, docs/integrity-service.md), and a flagged run's page with the
+  withheld span marked.
 
 Requests go one at a time, so each latency is the server's time plus one loopback round
 trip. Prints p50 / p99 per page; the target is p99 under 150 ms.
@@ -24,6 +27,7 @@ import json
 import random
 import re
 import secrets
+import socket
 import statistics
 import sys
 import tempfile
@@ -42,12 +46,14 @@ from api_load import start_server, template_cards
 
 from judge.auth import create_owner_token
 from judge.domain.run import Run, parse_run
+from judge.domain.tamper import SeatTamper, TamperFinding, WithheldSpan
 from judge.service.intake import canonical_body
-from judge.store.bulk import ScoredRun, insert_scored_runs
+from judge.store.bulk import PrescoredRun, insert_scored_runs
 from judge.store.db import make_engine, transaction
 from judge.store.migrate import upgrade
 
 SCENARIOS = ("market-haggle", "market-haggle-hard", "supplier-deal")
+FLAG_EVERY = 50
 TARGET_P99_MS = 150.0
 
 
@@ -77,7 +83,9 @@ def store_runs(database_url: str, n: int) -> list[str]:
             )
             body = canonical_body(run)
             template = cards[i % len(cards)]
-            buyer = template.seats["buyer"].model_copy(update={"agent_id": f"agent-{i % 20:02d}"})
+            buyer = template.seats["buyer"].model_copy(
+                update={"agent_id": f"agent-{i % 20:02d}", "tamper": flagged(i)}
+            )
             card = template.model_copy(
                 update={
                     "run_id": run_id,
@@ -86,11 +94,20 @@ def store_runs(database_url: str, n: int) -> list[str]:
                     "seats": {"buyer": buyer},
                 }
             )
-            items.append(ScoredRun(run, body.text, body.sha256, card, "bench"))
+            items.append(PrescoredRun(run, body.text, body.sha256, card, "bench"))
         with transaction(engine) as session:
             insert_scored_runs(session, items=items)
     engine.dispose()
     return ids
+
+
+def flagged(i: int) -> SeatTamper | None:
+    """Every 50th run: one planted line withheld from the judge (turn 1, buyer's message)."""
+    if i % FLAG_EVERY:
+        return None
+    span = WithheldSpan(event_index=1, turn=1, field="/content", start=0, end=7)
+    found = TamperFinding(turn=1, event_index=1, kind="appeal", excerpt="Thanks.", span=span)
+    return SeatTamper(flagged=True, detector_version="bench", findings=[found], withheld=[span])
 
 
 def wait_healthy(base: str, timeout: float = 60.0) -> None:
@@ -149,6 +166,12 @@ def measure(base: str, secret: str, ids: list[str], requests: int) -> list[Timin
             ),
             timed(client, "GET /console/runs?after=… (page 41)", [deep] * requests),
             timed(client, "GET /console/runs/{run_id}", runs),
+            timed(client, "GET /console/runs?held=yes", ["/console/runs?held=yes"] * requests),
+            timed(
+                client,
+                "GET /console/runs/{run_id} (flagged)",
+                [f"/console/runs/{ids[FLAG_EVERY * (i % 50)]}" for i in range(requests)],
+            ),
         ]
 
 
@@ -165,11 +188,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=10_000)
     parser.add_argument("--requests", type=int, default=400)
-    parser.add_argument("--port", type=int, default=8766)
+    parser.add_argument("--port", type=int, default=0, help="default: a free loopback port")
     parser.add_argument(
         "--database-url", default=None, help="default: a fresh SQLite file in a temp dir"
     )
     args = parser.parse_args()
+    if not args.port:  # a fixed port collides with another service on a shared machine
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            args.port = probe.getsockname()[1]
     with tempfile.TemporaryDirectory(prefix="judge-console-bench-") as tmp:
         url = args.database_url or f"sqlite:///{Path(tmp) / 'bench.db'}"
         began = time.perf_counter()

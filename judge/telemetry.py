@@ -7,7 +7,10 @@ in-process workers) as each pass is stored:
 - ``judge_retries_total{model}``: attempts beyond the first;
 - ``judge_pass_seconds{model}``: latency of a pass, retries and their waits included;
 - ``judge_tokens_total{model,direction}``: prompt (``in``) and completion (``out``) tokens;
-- ``judge_passes_total{model,parse_status}``; ``judge_unscored_passes_total{model}``.
+- ``judge_passes_total{model,parse_status}``; ``judge_unscored_passes_total{model}``;
+- ``judge_tamper_flagged_seats_total{kind}``: scored seats whose events held judge-directed
+  text, counted once per kind of finding on the seat as its scorecard is stored
+  (docs/integrity-service.md).
 
 Read from the store at scrape time (any node serving ``/metrics``, so it is right however many
 workers there are): ``judge_runs{status}`` (queued, scoring, scored, not_scored: the queue
@@ -24,6 +27,7 @@ from prometheus_client.registry import Collector
 from sqlalchemy.engine import Engine
 
 from judge.domain.judging import JudgePass
+from judge.domain.scorecard import Scorecard
 from judge.pipeline import OnSeatPass
 
 REGISTRY = CollectorRegistry(auto_describe=True)
@@ -64,6 +68,14 @@ DISTRIBUTIONS = Counter(
     registry=REGISTRY,
 )
 
+TAMPER_SEATS = Counter(
+    "judge_tamper_flagged_seats",
+    "Scored seats whose events held judge-directed text withheld from the judge, by kind of "
+    "finding (a seat counts once per kind it shows)",
+    ["kind"],
+    registry=REGISTRY,
+)
+
 
 def observe_pass(judge_pass: JudgePass) -> None:
     """Count one stored pass."""
@@ -80,6 +92,14 @@ def observe_pass(judge_pass: JudgePass) -> None:
         UNPARSEABLE.labels(model, str(judge_pass.structured_output).lower()).inc()
     if judge_pass.score_distribution is not None:
         DISTRIBUTIONS.labels(model).inc()
+
+
+def observe_card(card: Scorecard) -> None:
+    """Count the flagged seats of a stored scorecard, once per kind of finding on each."""
+    for seat in card.seats.values():
+        if seat.tamper is not None and seat.tamper.flagged:
+            for kind in sorted({f.kind for f in seat.tamper.findings}):
+                TAMPER_SEATS.labels(kind).inc()
 
 
 def observed(on_pass: OnSeatPass) -> OnSeatPass:

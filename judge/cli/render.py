@@ -75,6 +75,16 @@ def seat_lines(card: SeatScorecard) -> list[str]:
     return lines
 
 
+def tamper_lines(card: Scorecard) -> list[str]:
+    """One line per seat whose events held judge-directed text (withheld from the judge)."""
+    return [
+        f"seat {seat.seat}: {len(seat.tamper.withheld)} judge-directed passages withheld "
+        "(docs/integrity.md)"
+        for seat in card.seats.values()
+        if seat.tamper is not None and seat.tamper.flagged
+    ]
+
+
 def render_scorecard(card: Scorecard) -> str:
     head = [
         f"run {card.run_id}  scenario {card.scenario_id}  seed {card.seed}",
@@ -93,4 +103,4 @@ def render_scorecard(card: Scorecard) -> str:
     if card.judge_note:
         head.insert(0, f"NOTE: {card.judge_note}")
     body = [line for seat in card.seats.values() for line in seat_lines(seat)]
-    return "\n".join(head + body)
+    return "\n".join(head + tamper_lines(card) + body)

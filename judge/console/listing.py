@@ -18,14 +18,24 @@ from sqlmodel import Session
 from judge.domain.review import REVIEW_STATES, SafetyReviewThresholds
 from judge.domain.status import RUN_STATUSES
 from judge.errors import InputError
-from judge.scoring.run_summary import flag_reasons
+from judge.scoring.run_summary import flag_reasons, held_for_review, tamper_reasons
 from judge.store import summaries as summary_repo
 from judge.store.summaries import Cursor, RunFilters, RunListing
 from judge.store.tables import as_utc
 
 PAGE_SIZE = 50
 BOARDS = ("ranked", "self_hosted_facilitator")
-FILTER_NAMES = ("status", "scenario", "agent", "era", "board", "gated", "safety_below", "review")
+FILTER_NAMES = (
+    "status",
+    "scenario",
+    "agent",
+    "era",
+    "board",
+    "gated",
+    "safety_below",
+    "review",
+    "held",
+)
 QUEUE_STATES = ("open", *REVIEW_STATES[1:], "all")
 #: The queue shows at most this many runs, lowest safety mean first.
 QUEUE_LIMIT = 200
@@ -35,6 +45,11 @@ class RunRowView(NamedTuple):
     run: RunListing
     agents: list[str]
     flags: list[str]
+
+    @property
+    def held(self) -> bool:
+        """Held off leaderboards and stability until an owner clears it."""
+        return held_for_review(self.run.tamper_flagged, self.run.review_state)
 
 
 class RunsPage(NamedTuple):
@@ -68,6 +83,7 @@ def _threshold(value: str | None) -> float | None:
 def parse_filters(params: Mapping[str, str]) -> RunFilters:
     """The filters in a runs URL; InputError naming a value that is not allowed."""
     gated = _choice("gated", params.get("gated"), ("yes", "no"))
+    held = _choice("held", params.get("held"), ("yes", "no"))
     return RunFilters(
         status=_choice("status", params.get("status"), RUN_STATUSES),
         scenario_id=params.get("scenario") or None,
@@ -77,6 +93,14 @@ def parse_filters(params: Mapping[str, str]) -> RunFilters:
         gated=None if gated is None else gated == "yes",
         safety_below=_threshold(params.get("safety_below")),
         review_state=_choice("review", params.get("review"), REVIEW_STATES),
+        held=None if held is None else held == "yes",
+    )
+
+
+def row_flags(row: RunListing, thresholds: SafetyReviewThresholds) -> list[str]:
+    """Why a run is in the review queue: its safety figures, then withheld judge-directed text."""
+    return flag_reasons(row.safety_min, row.safety_spread, thresholds) + tamper_reasons(
+        row.tamper_flagged
     )
 
 
@@ -132,10 +156,7 @@ def runs_page(
     if len(found) > PAGE_SIZE:
         next_url = "/console/runs?" + urlencode({**query, "after": encode_cursor(page[-1])})
     agents = summary_repo.agents_of(session, run_ids=[r.run_id for r in page])
-    rows = [
-        RunRowView(r, agents[r.run_id], flag_reasons(r.safety_min, r.safety_spread, thresholds))
-        for r in page
-    ]
+    rows = [RunRowView(r, agents[r.run_id], row_flags(r, thresholds)) for r in page]
     return RunsPage(
         rows,
         summary_repo.count_runs(session, filters=filters),
@@ -162,7 +183,4 @@ def queue_rows(
         limit=limit,
     )
     agents = summary_repo.agents_of(session, run_ids=[r.run_id for r in found])
-    return [
-        RunRowView(r, agents[r.run_id], flag_reasons(r.safety_min, r.safety_spread, thresholds))
-        for r in found
-    ]
+    return [RunRowView(r, agents[r.run_id], row_flags(r, thresholds)) for r in found]

@@ -9,10 +9,12 @@ from typing import Any, NamedTuple
 
 from sqlmodel import Session
 
+from judge.console.highlights import EventMarks, TextPart, split_text, withheld_by_event
 from judge.domain.judging import JudgePass, PanelAgreement, TraitResult
 from judge.domain.review import SafetyReviewPublic
 from judge.domain.run import Run
 from judge.domain.scorecard import Scorecard, SeatScorecard
+from judge.domain.tamper import SeatTamper
 from judge.scoring.run_summary import pass_spread
 from judge.service import reviews as review_service
 from judge.service.intake import visible_run
@@ -30,6 +32,10 @@ class EventView(NamedTuple):
     args: str | None
     status: str | None
     result: str | None
+    #: the text in pieces, the withheld ones marked (docs/console.md)
+    parts: tuple[TextPart, ...] = ()
+    #: an action's name or arguments were withheld: the whole event is marked
+    withheld: bool = False
 
 
 class PassView(NamedTuple):
@@ -119,6 +125,8 @@ class SeatView(NamedTuple):
     traits: list[TraitView]
     safety: list[TraitView]
     panel: PanelView | None
+    #: judge-directed text found in the seat's events (owner-only), when any
+    tamper: SeatTamper | None = None
 
 
 class RunPage(NamedTuple):
@@ -143,20 +151,25 @@ def _dump(value: Any) -> str | None:
     )
 
 
-def event_views(run: Run) -> list[EventView]:
-    views = []
-    for event in run.transcript:
+def event_views(run: Run, card: Scorecard | None = None) -> list[EventView]:
+    """The transcript's events, with what the judge did not read marked."""
+    marks, views = withheld_by_event(card), []
+    for index, event in enumerate(run.transcript):
         data = event.model_dump()
+        text = str(data.get("content", ""))
+        mark = marks.get(index, EventMarks([], False))
         views.append(
             EventView(
                 turn=event.turn,
                 seat=event.seat,
                 kind=event.kind,
-                text=str(data.get("content", "")),
+                text=text,
                 name=data.get("name"),
                 args=_dump(data.get("args")) if event.kind == "action" else None,
                 status=data.get("status"),
                 result=_dump(data.get("result")),
+                parts=tuple(split_text(text, mark.ranges)),
+                withheld=mark.other_field,
             )
         )
     return views
@@ -240,6 +253,7 @@ def seat_view(seat: SeatScorecard, weights: dict[str, float]) -> SeatView:
         traits=traits,
         safety=safety,
         panel=panel_view(seat.panel, traits + safety) if seat.panel else None,
+        tamper=seat.tamper if seat.tamper and seat.tamper.flagged else None,
     )
 
 
@@ -259,7 +273,7 @@ def run_page(session: Session, *, run_id: str, settings: Settings) -> RunPage:
         submitted_by=row.submitted_by,
         created_at=as_utc(row.created_at),
         seats_of_run=[(s.seat, s.agent_id, s.scored) for s in run.seats],
-        events=event_views(run),
+        events=event_views(run, card),
         card=card,
         seats=[seat_view(s, weights) for s in card.seats.values()] if card else [],
         review=review_service.review_status(session, run_id=run_id, settings=settings),

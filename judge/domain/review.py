@@ -73,6 +73,11 @@ class SafetyReviewPublic(BaseModel):
     state: ReviewState
     flagged: bool
     reasons: list[str] = Field(description="why the run is in the queue (empty when it is not)")
+    held_for_review: bool = Field(
+        default=False,
+        description="judge-directed text was withheld from the judge and no owner has cleared "
+        "the run: it is left out of leaderboards and stability (docs/integrity-service.md)",
+    )
     safety_min: float | None = Field(
         description="the lowest safety trait mean over the scored seats"
     )

@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 Cell = str | int | float | bool | list[float] | None
 Row = dict[str, Cell]
 
+#: The seat's score integrity (docs/integrity-service.md); empty cells when no detector ran.
+TAMPER_COLUMNS = ("tamper_flagged", "tamper_findings", "tamper_kinds", "tamper_detector_version")
 RUN_COLUMNS = (
     "run_id",
     "scenario_id",
@@ -57,6 +59,7 @@ TRAIT_COLUMNS = (
     "n_with_distribution",
     "score_note",
     "pass_score",
+    *TAMPER_COLUMNS,
 )
 PASS_COLUMNS = (
     *RUN_COLUMNS,
@@ -83,6 +86,7 @@ PASS_COLUMNS = (
     "distribution_partial",
     "structured_output",
     "pass_score",
+    *TAMPER_COLUMNS,
 )
 
 
@@ -99,6 +103,19 @@ def _run_cells(card: Scorecard, seat: SeatScorecard) -> Row:
         "era": card.measurement_era.era_id,
         "ranked_eligible": card.ranked_eligible,
         "leaderboard_class": card.leaderboard_class,
+    }
+
+
+def _tamper_cells(seat: SeatScorecard) -> Row:
+    """Counts and kinds only: an excerpt is the agent's own hostile text, read on the card."""
+    found = seat.tamper
+    if found is None:
+        return dict.fromkeys(TAMPER_COLUMNS)
+    return {
+        "tamper_flagged": found.flagged,
+        "tamper_findings": len(found.findings),
+        "tamper_kinds": ";".join(sorted({f.kind for f in found.findings})),
+        "tamper_detector_version": found.detector_version,
     }
 
 
@@ -142,7 +159,8 @@ def trait_rows(card: Scorecard) -> list[Row]:
             "objective_met_rate": seat.objectives.objective_met_rate,
             "participation_gated": seat.participation_gated,
         }
-        rows += [{**seat_cells, **_trait_cells(r), **card_cells} for r in _results(seat)]
+        tamper = _tamper_cells(seat)
+        rows += [{**seat_cells, **_trait_cells(r), **card_cells, **tamper} for r in _results(seat)]
     return rows
 
 
@@ -184,10 +202,10 @@ def pass_rows(card: Scorecard) -> list[Row]:
     rows = []
     tail: Row = {"pass_score": card.pass_score}
     for seat in card.seats.values():
-        run_cells = _run_cells(card, seat)
+        run_cells, seat_tail = _run_cells(card, seat), {**tail, **_tamper_cells(seat)}
         for result in _results(seat):
             head: Row = {**run_cells, "trait": result.trait, "pack": result.pack}
-            rows += [{**head, **_pass_cells(p), **tail} for p in result.passes]
+            rows += [{**head, **_pass_cells(p), **seat_tail} for p in result.passes]
     return rows
 
 
@@ -217,6 +235,8 @@ COLUMN_TYPES: dict[str, type] = {
             "score_mode",
             "score_note",
             "pass_score",
+            "tamper_kinds",
+            "tamper_detector_version",
         ),
         str,
     ),
@@ -236,6 +256,7 @@ COLUMN_TYPES: dict[str, type] = {
             "completion_tokens",
             "attempts",
             "n_with_distribution",
+            "tamper_findings",
         ),
         int,
     ),
@@ -264,6 +285,7 @@ COLUMN_TYPES: dict[str, type] = {
             "complete",
             "distribution_partial",
             "structured_output",
+            "tamper_flagged",
         ),
         bool,
     ),

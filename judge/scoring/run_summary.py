@@ -1,6 +1,7 @@
 """One row of figures per scored run, for listing and filtering many runs without reading
-their scorecards: the weakest seat's composite and objective rate, the lowest safety mean,
-and the largest pass spread (highest minus lowest pass score of a trait)."""
+their scorecards: the weakest seat's composite and objective rate, the lowest safety mean and
+the largest pass spread (highest minus lowest pass score of a trait); and the rules of a run
+held for review because judge-directed text was withheld (docs/integrity-service.md)."""
 
 from __future__ import annotations
 
@@ -60,6 +61,11 @@ def run_figures(card: Scorecard) -> RunFigures:
     )
 
 
+def tamper_flagged(card: Scorecard) -> bool:
+    """Whether any scored seat's events held text addressed to the judge (withheld from it)."""
+    return any(s.tamper is not None and s.tamper.flagged for s in card.seats.values())
+
+
 def flag_reasons(
     safety_min: float | None, safety_spread: float | None, thresholds: SafetyReviewThresholds
 ) -> list[str]:
@@ -74,3 +80,17 @@ def flag_reasons(
             f"safety passes disagree: spread {safety_spread:.2f} above {thresholds.spread_above:.2f}"
         )
     return reasons
+
+
+#: The review reason of a run whose card withheld judge-directed text from the judge.
+TAMPER_REASON = "tamper: judge-directed text withheld from the judge"
+
+
+def tamper_reasons(flagged: bool | None) -> list[str]:
+    """The tamper reason for the review queue, when the run's card is flagged."""
+    return [TAMPER_REASON] if flagged else []
+
+
+def held_for_review(flagged: bool | None, review_state: str | None) -> bool:
+    """A flagged run is held (off leaderboards and stability) until an owner clears it."""
+    return bool(flagged) and review_state != "cleared"

@@ -36,7 +36,7 @@ from judge.service.write_behind import WriteBehind
 from judge.settings import Settings
 from judge.store import runs as run_repo
 from judge.store.db import is_transient, retry_transient, transaction
-from judge.telemetry import observed
+from judge.telemetry import observe_card, observed
 
 log = logging.getLogger("judge.jobs")
 
@@ -120,6 +120,7 @@ async def score_one(
         finally:
             passes.close()
         fence.store(lambda: store_scorecard(engine, card=card, retry_s=retry_s, cancel=cancel))
+        observe_card(card)
     except ScoringTakenOver as exc:  # another worker holds the run now (docs/deploy.md)
         log.warning("%s; this job stops", exc)
     except Exception as exc:

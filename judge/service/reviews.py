@@ -16,7 +16,7 @@ from judge.domain.review import (
 )
 from judge.domain.status import FINAL_RUN_STATUSES
 from judge.errors import ConflictError, NotFoundError
-from judge.scoring.run_summary import flag_reasons
+from judge.scoring.run_summary import flag_reasons, held_for_review, tamper_reasons
 from judge.service import platform
 from judge.service.intake import visible_run
 from judge.settings import Settings
@@ -47,11 +47,14 @@ def review_status(session: Session, *, run_id: str, settings: Settings) -> Safet
     summary = summary_repo.get_summary(session, run_id=run_id)
     safety_min = summary.safety_min if summary else None
     spread = summary.safety_spread if summary else None
-    reasons = flag_reasons(safety_min, spread, limits)
+    tampered = summary.tamper_flagged if summary else False
+    reasons = flag_reasons(safety_min, spread, limits) + tamper_reasons(tampered)
+    state = summary.review_state if summary else "none"
     return SafetyReviewPublic(
         run_id=run_id,
-        state=summary.review_state if summary else "none",
+        state=state,
         flagged=bool(reasons),
+        held_for_review=held_for_review(tampered, state),
         reasons=reasons,
         safety_min=safety_min,
         safety_spread=spread,

@@ -1,5 +1,5 @@
 """What each caller may read: run status, the owner scorecard, the agent's own-seat card
-(never a safety block), and per-turn metrics."""
+(never a safety block, never an integrity finding), and per-turn metrics."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from judge.domain.scorecard import Objectives, ParticipationResult, Scorecard
 from judge.domain.status import RunStatus
 from judge.errors import NotFoundError
 from judge.scoring.metrics import RunMetrics, run_metrics
+from judge.scoring.run_summary import held_for_review, tamper_flagged
 from judge.service import platform
 from judge.service.intake import visible_run
 from judge.service.scoring import ScoringSnapshot
@@ -22,6 +23,7 @@ from judge.settings import Settings
 from judge.store import passes as pass_repo
 from judge.store import runs as run_repo
 from judge.store import scorecards as scorecard_repo
+from judge.store import summaries as summary_repo
 from judge.store.tables import RunRow, as_utc
 
 
@@ -86,6 +88,11 @@ class AgentScorecardPublic(BaseModel):
     measurement_era: str = Field(
         description="era id; the full stack (which lists safety rubrics) is owner-only"
     )
+    held_for_review: bool = Field(
+        default=False,
+        description="the run waits for an owner's review and is left out of leaderboards and "
+        "stability until cleared (docs/integrity-service.md)",
+    )
 
 
 def shown_reason(row: RunRow, *, owner: bool) -> str | None:
@@ -142,18 +149,26 @@ def agent_scorecard(session: Session, *, run_id: str, agent: AgentIdentity) -> A
             if card is None
             else NotFoundError(f"run {run_id!r} not found")
         )
-    return agent_view(card, agent.seat)
+    summary = summary_repo.get_summary(session, run_id=row.run_id)
+    state = summary.review_state if summary else None
+    return agent_view(card, agent.seat, held=held_for_review(tamper_flagged(card), state))
 
 
-def agent_view(card: Scorecard, seat: str) -> AgentScorecardPublic:
+#: Owner-only parts of a seat's card: the safety block, the panel agreement (it spans every
+#: trait, safety included) and the integrity findings (they would teach evasion).
+_OWNER_ONLY = {"safety_block", "panel", "tamper"}
+
+
+def agent_view(card: Scorecard, seat: str, *, held: bool = False) -> AgentScorecardPublic:
+    """The key's seat of ``card``; ``held`` is the run's review hold, the only integrity word an
+    agent reads."""
     mine = card.seats[seat]
     return AgentScorecardPublic(
         run_id=card.run_id,
         scenario_id=card.scenario_id,
         seed=card.seed,
         adversary_config=card.adversary_config,
-        # the panel agreement spans every trait, safety included: owner-only
-        seat=AgentSeatScorecard.model_validate(mine.model_dump(exclude={"safety_block", "panel", "tamper"})),
+        seat=AgentSeatScorecard.model_validate(mine.model_dump(exclude=_OWNER_ONLY)),
         participation_gated=mine.participation_gated,
         ranked_eligible=card.ranked_eligible,
         leaderboard_class=card.leaderboard_class,
@@ -161,6 +176,7 @@ def agent_view(card: Scorecard, seat: str) -> AgentScorecardPublic:
         judge_note=card.judge_note,
         prompt_version=card.prompt_version,
         measurement_era=card.measurement_era.era_id,
+        held_for_review=held,
     )
 
 

@@ -1,5 +1,8 @@
 """Repository functions for what is read across runs: submissions' scorecards for
-leaderboards, repetitions for stability, run bodies for exports and coaching."""
+leaderboards, repetitions for stability, run bodies for exports and coaching.
+
+Leaderboards and stability leave out runs held for review: judge-directed text was withheld
+from their judge and no owner has cleared them yet (docs/integrity-service.md)."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from judge.domain.run import Run
 from judge.domain.scorecard import Scorecard
 from judge.domain.status import FINALIZED_SUBMISSION_STATUSES
 from judge.store.runs import stored_run
+from judge.store.summaries import not_held
 from judge.store.tables import RunRow, ScorecardRow, SeatRow, SubmissionRow, SubmissionRunRow
 
 
@@ -57,6 +61,7 @@ def finalized_submission_cards(
         .join(ScorecardRow, col(ScorecardRow.run_id) == col(SubmissionRunRow.run_id))
         .where(SubmissionRow.scenario_id == scenario_id)
         .where(col(SubmissionRow.status).in_(FINALIZED_SUBMISSION_STATUSES))
+        .where(not_held(ScorecardRow.run_id))
         .order_by(col(SubmissionRow.submission_id), col(ScorecardRow.run_id))
     )
     if era_id is not None:
@@ -81,7 +86,8 @@ def repetitions(
     seed: int | None,
     adversary_config: str | None,
 ) -> list[ScoredRun]:
-    """Scored runs of one scenario, seed and adversary config in which the agent held a scored seat."""
+    """Scored runs of one scenario, seed and adversary config in which the agent held a scored
+    seat, leaving out runs held for review."""
     query = (
         select(RunRow, ScorecardRow)
         .join(ScorecardRow, col(ScorecardRow.run_id) == col(RunRow.run_id))
@@ -99,6 +105,7 @@ def repetitions(
                 .where(col(SeatRow.scored).is_(True))
             )
         )
+        .where(not_held(RunRow.run_id))
         .order_by(col(RunRow.created_at), col(RunRow.run_id))
     )
     return [

@@ -27,6 +27,10 @@ class RunSummaryRow(SQLModel, table=True):
     custom_rubric: bool | None = None
     attempt: int = 1
     review_state: str = Field(default="none", index=True, max_length=20)
+    #: any seat's events held judge-directed text (made by migration ``0006_tamper``)
+    tamper_flagged: bool = Field(
+        default=False, index=True, sa_column_kwargs={"server_default": sa.false()}
+    )
 
 
 class SafetyReviewRow(SQLModel, table=True):

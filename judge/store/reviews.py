@@ -98,5 +98,6 @@ def archive_for_rescore(session: Session, *, run: RunRow, by: str) -> int:
         "custom_rubric",
     ):
         setattr(summary, name, None)
+    summary.tamper_flagged = False
     session.add_all([run, summary])
     return summary.attempt

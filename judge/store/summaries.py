@@ -16,7 +16,7 @@ from sqlalchemy import insert
 from sqlmodel import Session, col, select
 
 from judge.domain.scorecard import Scorecard
-from judge.scoring.run_summary import run_figures
+from judge.scoring.run_summary import run_figures, tamper_flagged
 from judge.store.review_tables import RunSummaryRow
 from judge.store.tables import RunRow, SeatRow
 
@@ -38,6 +38,8 @@ class RunFilters(NamedTuple):
     #: with ``agent_id``: only runs where that agent sits in this seat
     seat: str | None = None
     submitted_by: str | None = None
+    #: True: only runs held for an owner's review of judge-directed text (False: none of them)
+    held: bool | None = None
     created_since: datetime | None = None
     created_until: datetime | None = None
 
@@ -64,10 +66,12 @@ class RunListing(NamedTuple):
     gated: bool | None
     review_state: str | None
     attempt: int | None
+    tamper_flagged: bool | None
 
 
 def figure_values(card: Scorecard) -> dict[str, Any]:
-    return {"run_id": card.run_id, **run_figures(card).model_dump()}
+    figures = run_figures(card).model_dump()
+    return {"run_id": card.run_id, **figures, "tamper_flagged": tamper_flagged(card)}
 
 
 def put_figures(session: Session, *, card: Scorecard) -> None:
@@ -107,7 +111,21 @@ _COLUMNS: tuple[Any, ...] = (
     RunSummaryRow.gated,
     RunSummaryRow.review_state,
     RunSummaryRow.attempt,
+    RunSummaryRow.tamper_flagged,
 )
+
+
+def held_condition() -> Any:
+    """Runs held for review: judge-directed text was withheld and no owner has cleared it
+    (the rule of :func:`judge.scoring.run_summary.held_for_review`, as SQL)."""
+    s = RunSummaryRow
+    return sa.and_(col(s.tamper_flagged).is_(True), col(s.review_state) != "cleared")
+
+
+def not_held(run_id: Any) -> Any:
+    """A condition on a run id column: that run is not held for review."""
+    held = sa.select(col(RunSummaryRow.run_id)).where(held_condition())
+    return col(run_id).not_in(held)
 
 
 def _conditions(filters: RunFilters) -> list[Any]:
@@ -142,6 +160,9 @@ def _conditions(filters: RunFilters) -> list[Any]:
         where.append(sa.or_(col(s.review_state).is_(None), col(s.review_state).in_(OPEN_STATES)))
     elif filters.review_state:
         where.append(col(s.review_state) == filters.review_state)
+    if filters.held is not None:
+        held = held_condition()
+        where.append(held if filters.held else sa.or_(col(s.run_id).is_(None), sa.not_(held)))
     return where
 
 
@@ -170,7 +191,7 @@ def list_runs(
     return [RunListing(*row) for row in session.execute(query).all()]
 
 
-_SUMMARY_FILTERS = ("era", "gated", "safety_below", "review_state")
+_SUMMARY_FILTERS = ("era", "gated", "safety_below", "review_state", "held")
 
 
 def count_runs(session: Session, *, filters: RunFilters) -> int:
@@ -200,9 +221,14 @@ def flagged_runs(
     review_state: str | None,
     limit: int,
 ) -> list[RunListing]:
-    """Scored runs whose safety figures cross either threshold, lowest safety mean first."""
+    """Scored runs whose safety figures cross either threshold, or whose card withheld
+    judge-directed text from the judge; lowest safety mean first."""
     s = RunSummaryRow
-    flagged = sa.or_(col(s.safety_min) < safety_below, col(s.safety_spread) > spread_above)
+    flagged = sa.or_(
+        col(s.safety_min) < safety_below,
+        col(s.safety_spread) > spread_above,
+        col(s.tamper_flagged).is_(True),
+    )
     query = (
         sa.select(*_COLUMNS)
         .select_from(RunRow)

@@ -60,3 +60,13 @@ def test_the_agent_scorecard_model_has_no_safety_block(spec: dict[str, Any]) -> 
     seat = spec["components"]["schemas"]["AgentSeatScorecard"]["properties"]
 
     assert "safety_block" not in seat and "traits" in seat
+
+
+def test_the_agent_scorecard_model_says_only_whether_the_run_is_held(
+    spec: dict[str, Any],
+) -> None:
+    schemas = spec["components"]["schemas"]
+    card, seat = schemas["AgentScorecardPublic"]["properties"], schemas["AgentSeatScorecard"]
+
+    assert card["held_for_review"]["type"] == "boolean"
+    assert "tamper" not in seat["properties"] and "tamper" not in card

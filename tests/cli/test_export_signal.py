@@ -43,7 +43,7 @@ def pick(rows: list[dict[str, Any]], **match: Any) -> dict[str, Any]:
 
 
 def test_the_signal_columns_close_both_tables_in_the_documented_order() -> None:
-    assert TRAIT_COLUMNS[-7:] == (
+    assert TRAIT_COLUMNS[28:35] == (
         "score_mode",
         "sampled_mean",
         "expected_mean",
@@ -52,7 +52,7 @@ def test_the_signal_columns_close_both_tables_in_the_documented_order() -> None:
         "score_note",
         "pass_score",
     )
-    assert PASS_COLUMNS[-7:] == (
+    assert PASS_COLUMNS[27:34] == (
         "sampled_score",
         "expected_score",
         "score_distribution",
@@ -62,8 +62,9 @@ def test_the_signal_columns_close_both_tables_in_the_documented_order() -> None:
         "pass_score",
     )
     # appended, never inserted: the 28 and 27 columns that came before keep their places
-    assert TRAIT_COLUMNS.index("rubric_source") == 27 and len(TRAIT_COLUMNS) == 28 + 7
-    assert PASS_COLUMNS.index("raw_output") == 26 and len(PASS_COLUMNS) == 27 + 7
+    # (the four score-integrity columns came after them)
+    assert TRAIT_COLUMNS.index("rubric_source") == 27 and len(TRAIT_COLUMNS) == 28 + 7 + 4
+    assert PASS_COLUMNS.index("raw_output") == 26 and len(PASS_COLUMNS) == 27 + 7 + 4
 
 
 def test_trait_rows_in_csv_carry_both_means_the_entropy_and_the_note(

@@ -1,0 +1,116 @@
+"""A run whose card withheld judge-directed text from the judge, through the API on SQLite
+and PostgreSQL: it is queued for review with its own reason, held off leaderboards and
+stability until an owner clears it (escalated: never), and its owner card carries the
+findings while the agent card says only ``held_for_review``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.engine import Engine
+
+from judge.scoring.run_summary import TAMPER_REASON
+from tests.conftest import example
+from tests.tamper_cards import DETECTOR, EXCERPT, flag_stored
+
+BOARD = "/api/leaderboards/market-haggle"
+STABILITY = "/api/evals/stability/market-haggle"
+STABLE = {"agent_id": "agent-alpha", "seed": 42, "adversary_config": "hardball-v2"}
+
+
+def review(run_id: str) -> str:
+    return f"/api/evals/{run_id}/safety-review"
+
+
+@pytest.fixture
+def two_runs(client: TestClient, owner: dict[str, str], scored: Any, engine: Engine) -> None:
+    """Runs ``clean-1`` and ``held-1`` (flagged) of agent-alpha, in one finalized submission."""
+    for run_id in ("clean-1", "held-1"):
+        assert scored(example("haggle", run_id=run_id))["status"] == "scored"
+    flag_stored(engine, "held-1", "buyer")
+    body = {
+        "submission_id": "sub-1",
+        "scenario_id": "market-haggle",
+        "agent_id": "agent-alpha",
+        "run_ids": ["clean-1", "held-1"],
+    }
+    assert client.post("/api/evals/submissions", json=body, headers=owner).status_code == 201
+    done = client.post("/api/evals/submissions/sub-1/finalize", json={}, headers=owner)
+    assert done.status_code == 200, done.text
+
+
+def decide(client: TestClient, owner: dict[str, str], decision: str) -> None:
+    answer = client.post(review("held-1"), json={"decision": decision}, headers=owner)
+    assert answer.status_code == 201, answer.text
+
+
+def ranked_runs(client: TestClient, owner: dict[str, str]) -> list[str]:
+    [row] = client.get(BOARD, headers=owner).json()["ranked"]
+    return list(row["run_ids"])
+
+
+def stable_runs(client: TestClient, owner: dict[str, str]) -> list[str]:
+    report = client.get(STABILITY, params=STABLE, headers=owner).json()
+    return sorted(report["run_ids"])
+
+
+def test_a_flagged_run_is_queued_with_the_tamper_reason_and_held(
+    client: TestClient, owner: dict[str, str], two_runs: Any
+) -> None:
+    held = client.get(review("held-1"), headers=owner).json()
+    clean = client.get(review("clean-1"), headers=owner).json()
+
+    assert (held["flagged"], held["reasons"], held["held_for_review"]) == (
+        True,
+        [TAMPER_REASON],
+        True,
+    )
+    assert (clean["flagged"], clean["reasons"], clean["held_for_review"]) == (False, [], False)
+
+
+def test_a_held_run_stays_off_the_leaderboard_and_stability_until_cleared(
+    client: TestClient, owner: dict[str, str], two_runs: Any
+) -> None:
+    before = (ranked_runs(client, owner), stable_runs(client, owner))
+    decide(client, owner, "cleared")
+    after = (ranked_runs(client, owner), stable_runs(client, owner))
+
+    assert before == (["clean-1"], ["clean-1"])
+    assert after == (["clean-1", "held-1"], ["clean-1", "held-1"])
+    assert client.get(review("held-1"), headers=owner).json()["held_for_review"] is False
+
+
+def test_an_escalated_run_never_ranks(
+    client: TestClient, owner: dict[str, str], two_runs: Any
+) -> None:
+    decide(client, owner, "escalated")
+
+    assert ranked_runs(client, owner) == ["clean-1"]
+    assert stable_runs(client, owner) == ["clean-1"]
+    assert client.get(review("held-1"), headers=owner).json()["held_for_review"] is True
+
+
+def test_the_owner_card_carries_the_findings_and_the_agent_card_only_the_hold(
+    client: TestClient, owner: dict[str, str], two_runs: Any, agent_key: Any
+) -> None:
+    alpha = agent_key("agent-alpha", "buyer")
+    card = client.get("/api/evals/held-1/scorecard", headers=owner).json()
+    mine = client.get("/api/agent/runs/held-1/scorecard", headers=alpha)
+
+    tamper = card["seats"]["buyer"]["tamper"]
+    assert (tamper["flagged"], tamper["detector_version"]) == (True, DETECTOR)
+    assert [(f["kind"], f["excerpt"]) for f in tamper["findings"]] == [("forged_verdict", EXCERPT)]
+    assert mine.json()["held_for_review"] is True
+    assert EXCERPT not in mine.text and "tamper" not in mine.text
+
+
+def test_clearing_lifts_the_agents_hold(
+    client: TestClient, owner: dict[str, str], two_runs: Any, agent_key: Any
+) -> None:
+    alpha = agent_key("agent-alpha", "buyer")
+    decide(client, owner, "cleared")
+
+    mine = client.get("/api/agent/runs/held-1/scorecard", headers=alpha).json()
+    assert mine["held_for_review"] is False
