@@ -1,0 +1,93 @@
+"""Rate windows kept in PostgreSQL (judge_rate_events): every window object on one database,
+as every replica has, counts against the same events (docs/security.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+from judge.service.ratelimit import SharedWindow
+from judge.store import rate_events
+from judge.store.db import make_engine
+from tests.pg import free_port
+
+
+@pytest.fixture
+def pg_engine(engine: Engine) -> Iterator[Engine]:
+    if engine.dialect.name != "postgresql":
+        pytest.skip("shared windows live in PostgreSQL; on SQLite the service is one process")
+    with engine.begin() as connection:
+        connection.exec_driver_sql(rate_events.TABLE_DDL)
+    yield engine
+
+
+def _window(engine: Engine | None, limit: int = 2, bucket: str = "submissions") -> SharedWindow:
+    return SharedWindow(bucket=bucket, limit=limit, window_s=60.0, engine=lambda: engine)
+
+
+def _rows(engine: Engine) -> int:
+    with engine.connect() as connection:
+        return int(connection.execute(sa.text("SELECT count(*) FROM judge_rate_events")).scalar())
+
+
+def test_two_replicas_windows_count_against_one_limit(pg_engine: Engine) -> None:
+    one, other = _window(pg_engine), _window(pg_engine)
+
+    assert (one.acquire("k"), other.acquire("k")) == (0.0, 0.0)
+    assert 59.0 < one.acquire("k") <= 60.0
+    assert 59.0 < other.retry_after("k") <= 60.0
+    assert other.acquire("another-key") == 0.0
+
+
+def test_a_slot_given_back_on_one_replica_is_free_on_the_other(pg_engine: Engine) -> None:
+    one, other = _window(pg_engine, limit=1), _window(pg_engine, limit=1)
+    assert one.acquire("k") == 0.0
+    one.release("k")
+
+    assert other.acquire("k") == 0.0
+    assert one.retry_after("k") > 0
+
+
+def test_buckets_do_not_share_counts(pg_engine: Engine) -> None:
+    submissions, failed = _window(pg_engine, 1), _window(pg_engine, 1, bucket="failed_auth")
+    failed.record("k")
+
+    assert submissions.acquire("k") == 0.0
+
+
+def test_concurrent_acquires_from_many_threads_take_exactly_the_limit(pg_engine: Engine) -> None:
+    windows = [_window(pg_engine, limit=5) for _ in range(4)]
+    with ThreadPoolExecutor(20) as pool:
+        waits = list(pool.map(lambda n: windows[n % 4].acquire("k"), range(20)))
+
+    assert waits.count(0.0) == 5
+
+
+def test_a_key_keeps_at_most_the_limit_of_rows(pg_engine: Engine) -> None:
+    window = _window(pg_engine, limit=3, bucket="failed_auth")
+    for _ in range(50):
+        window.record("203.0.113.7")
+
+    assert _rows(pg_engine) == 3
+    assert window.retry_after("203.0.113.7") > 0
+
+
+def test_a_store_that_does_not_answer_lets_the_request_through() -> None:
+    dead = make_engine(f"postgresql://judge@127.0.0.1:{free_port()}/none?connect_timeout=2")
+    try:
+        window = _window(dead, limit=1)
+        assert (window.acquire("k"), window.acquire("k"), window.retry_after("k")) == (
+            0.0,
+            0.0,
+            0.0,
+        )
+    finally:
+        dead.dispose()
+
+
+def test_before_the_service_has_a_store_nothing_is_counted() -> None:
+    assert _window(None, limit=1).acquire("k") == 0.0
