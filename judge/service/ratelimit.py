@@ -109,6 +109,9 @@ class SlidingWindow:
 
 #: Every this many writes, a shared window also deletes the expired events of every key.
 SWEEP_EVERY = 200
+#: After the store failed to answer, a shared window lets requests through without asking it
+#: for this long, so an outage does not make every request wait for a connection first.
+OUTAGE_PAUSE_S = 5.0
 
 
 class SharedWindow:
@@ -116,20 +119,29 @@ class SharedWindow:
     counts against it (:mod:`judge.store.rate_events`).
 
     ``engine`` is asked for the database on each use (None until the service has started).
-    A database that does not answer lets the request through (``fail open``, logged): the
-    route meets the same fault and answers 503, and a limiter must not turn an outage of
-    the store into a refusal of every request.
+    A database that does not answer lets the request through (``fail open``, logged), and
+    the window does not ask it again for :data:`OUTAGE_PAUSE_S`: the route meets the same
+    fault and answers 503, and a limiter must not turn an outage of the store into a refusal
+    (or a slow answer) of every request.
     """
 
     shared = True
 
     def __init__(
-        self, *, bucket: str, limit: int, window_s: float, engine: Callable[[], Engine | None]
+        self,
+        *,
+        bucket: str,
+        limit: int,
+        window_s: float,
+        engine: Callable[[], Engine | None],
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.limit, self.window_s = limit, window_s
         self.window = rate_events.Window(bucket, limit, window_s)
         self._engine = engine
         self._writes = itertools.count(1)
+        self.clock = clock
+        self._down_until = 0.0
 
     @property
     def enabled(self) -> bool:
@@ -167,12 +179,13 @@ class SharedWindow:
 
     def _run(self, step: Callable[[Connection], T], unavailable: U) -> T | U:
         engine = self._engine()
-        if engine is None:
+        if engine is None or self.clock() < self._down_until:
             return unavailable
         try:
             with engine.begin() as connection:
                 return step(connection)
         except SQLAlchemyError as exc:
+            self._down_until = self.clock() + OUTAGE_PAUSE_S
             log.warning(
                 "rate limit %s not checked, the store did not answer: %s", self.window.bucket, exc
             )

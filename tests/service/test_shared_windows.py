@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from judge.service.ratelimit import SharedWindow
+from judge.service.ratelimit import OUTAGE_PAUSE_S, SharedWindow
 from judge.store import rate_events
 from judge.store.db import make_engine
 from tests.pg import free_port
@@ -87,6 +87,30 @@ def test_a_store_that_does_not_answer_lets_the_request_through() -> None:
         )
     finally:
         dead.dispose()
+
+
+def test_after_a_failure_the_store_is_not_asked_again_for_a_pause(pg_engine: Engine) -> None:
+    now = [100.0]
+    engines: list[Engine | None] = [None]
+    window = SharedWindow(
+        bucket="failed_auth",
+        limit=1,
+        window_s=60.0,
+        engine=lambda: engines[0],
+        clock=lambda: now[0],
+    )
+    dead = make_engine(f"postgresql://judge@127.0.0.1:{free_port()}/none?connect_timeout=2")
+    engines[0] = dead
+    window.record("k")  # fails: the pause starts
+    engines[0] = pg_engine
+    window.record("k")
+    paused = window.retry_after("k")
+    now[0] += OUTAGE_PAUSE_S
+    window.record("k")
+    dead.dispose()
+
+    assert paused == 0.0
+    assert window.retry_after("k") > 0
 
 
 def test_before_the_service_has_a_store_nothing_is_counted() -> None:
