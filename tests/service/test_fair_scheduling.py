@@ -25,7 +25,7 @@ from judge.settings import Settings, load_settings
 from judge.store import runs as run_repo
 from judge.store.db import transaction
 from judge.store.tables import RunRow, utcnow
-from tests.conftest import SECRET, VERDICT, example, owner_headers, wait_final
+from tests.conftest import SECRET, VERDICT, example, key_headers, owner_headers, wait_final
 
 FLOOD = 15
 
@@ -142,3 +142,20 @@ def test_a_closed_fair_queue_wakes_its_waiting_workers_with_none() -> None:
     waiter.join(5)
 
     assert got == [None]
+
+
+def test_the_keys_of_one_agent_share_its_rank(database_url: str) -> None:
+    judge = GatedJudge()  # the gate stays shut: every run stays unfinished
+    with TestClient(create_app(_one_worker(database_url), backends=lambda m: judge)) as client:
+        engine = client.app.state.engine  # type: ignore[attr-defined]
+        keys = [key_headers(engine, "agent-alpha", "buyer") for _ in range(2)]
+        ids = [
+            client.post(
+                "/api/agent/runs", json=example("haggle", run_id=f"k-{n}"), headers=keys[n % 2]
+            ).json()["run_id"]
+            for n in range(3)
+        ]
+        ranks = [run_priority(engine, run_id) for run_id in ids]
+        judge.gate.set()
+
+    assert ranks == [0, -1, -2]
