@@ -75,14 +75,28 @@ def forwarding_chain(headers: dict[bytes, bytes]) -> Forwarding:
 
 
 def client_address(peer: str, headers: dict[bytes, bytes], networks: Sequence[Network]) -> str:
-    """The client's address: the peer, unless the peer is a trusted proxy (module docstring)."""
+    """The client's address: the peer, unless the peer is a trusted proxy (module docstring).
+
+    An entry that is no IP address (``unknown``, an obfuscated name, garbage) is not taken as
+    the client: the trusted hop that reported it is counted instead, so no request chooses
+    the key its refusals are counted under.
+    """
     if not is_trusted(peer, networks):
         return peer
-    chain = forwarding_chain(headers).chain
-    for address in reversed(chain):
+    reporter = peer
+    for address in reversed(forwarding_chain(headers).chain):
         if not is_trusted(address, networks):
-            return address
-    return chain[0] if chain else peer
+            return address if _is_address(address) else reporter
+        reporter = address
+    return reporter
+
+
+def _is_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 class ProxyHeaders:
