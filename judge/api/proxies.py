@@ -30,10 +30,13 @@ class Forwarding(NamedTuple):
 
 
 def is_trusted(address: str, networks: Sequence[Network]) -> bool:
+    """Whether ``address`` is in a trusted network (an IPv4-mapped IPv6 peer as its IPv4)."""
     try:
         ip = ipaddress.ip_address(address)
     except ValueError:
         return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
     return any(ip in network for network in networks)
 
 

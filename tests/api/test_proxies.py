@@ -119,6 +119,12 @@ def test_a_chain_of_trusted_proxies_is_walked_to_the_first_untrusted_address() -
     assert client_address("10.0.0.5", headers, trusted) == VICTIM
 
 
+def test_an_ipv4_proxy_reached_over_ipv6_is_still_trusted() -> None:
+    headers = {b"x-forwarded-for": b"203.0.113.7"}
+
+    assert client_address("::ffff:10.0.0.2", headers, parse_networks("10.0.0.0/8")) == VICTIM
+
+
 def test_an_entry_that_is_no_address_counts_as_the_proxy_that_reported_it() -> None:
     trusted = parse_networks("10.0.0.0/8")
     headers = {b"x-forwarded-for": b"203.0.113.7, not-an-address, 10.0.0.3"}
