@@ -114,9 +114,10 @@ def rate_limits(
     )
 
 
-async def ask(call: Callable[[str], T], window: Window, key: str) -> T:
-    """A window's answer for ``key``; a shared window (database I/O) is asked on a thread."""
-    if window.shared:
+async def ask(call: Callable[[str], T], key: str) -> T:
+    """Call a window's method for ``key`` (``await ask(window.acquire, key)``): a shared
+    window does database I/O, so it is asked on a worker thread, never on the event loop."""
+    if getattr(getattr(call, "__self__", None), "shared", False):
         return await anyio.to_thread.run_sync(call, key)
     return call(key)
 
@@ -228,9 +229,8 @@ class RequestGuard:
             else None
         )
         if refusal is None and slot is not None:
-            submissions = self.rates.submissions
             refusal = _too_many(
-                await ask(submissions.acquire, submissions, slot), "runs submitted with this key"
+                await ask(self.rates.submissions.acquire, slot), "runs submitted with this key"
             )
         if refusal is not None:
             await respond(send, refusal)
@@ -247,8 +247,7 @@ class RequestGuard:
         problem = path_problem(scope["path"]) or query_problem(scope.get("query_string", b""))
         if problem:
             return Refusal(422, problem)
-        failed_auth = self.rates.failed_auth
-        wait = await ask(failed_auth.retry_after, failed_auth, client)
+        wait = await ask(self.rates.failed_auth.retry_after, client)
         if wait:
             return _too_many(wait, "refused credentials from this address")
         if (
@@ -324,9 +323,9 @@ class RequestGuard:
 
     async def _after(self, status: int, client: str, slot: str | None) -> None:
         if status == 401:
-            await ask(self.rates.failed_auth.record, self.rates.failed_auth, client)
+            await ask(self.rates.failed_auth.record, client)
         if slot is not None and status != 202:
-            await ask(self.rates.submissions.release, self.rates.submissions, slot)
+            await ask(self.rates.submissions.release, slot)
 
 
 def _bearer_route(path: str) -> bool:

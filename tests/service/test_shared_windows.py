@@ -3,6 +3,8 @@ as every replica has, counts against the same events (docs/security.md)."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -10,6 +12,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from judge.api.limits import ask
 from judge.service.ratelimit import OUTAGE_PAUSE_S, SharedWindow
 from judge.store import rate_events
 from judge.store.db import make_engine
@@ -115,3 +118,29 @@ def test_after_a_failure_the_store_is_not_asked_again_for_a_pause(pg_engine: Eng
 
 def test_before_the_service_has_a_store_nothing_is_counted() -> None:
     assert _window(None, limit=1).acquire("k") == 0.0
+
+
+class _Probe:
+    """A window that notes the thread it was asked on."""
+
+    def __init__(self, shared: bool) -> None:
+        self.shared = shared
+        self.threads: list[int] = []
+
+    def retry_after(self, key: str) -> float:
+        self.threads.append(threading.get_ident())
+        return 0.0
+
+
+def test_the_guard_asks_a_shared_window_off_the_event_loop() -> None:
+    shared, local = _Probe(shared=True), _Probe(shared=False)
+
+    async def both() -> int:
+        await ask(shared.retry_after, "k")
+        await ask(local.retry_after, "k")
+        return threading.get_ident()
+
+    loop_thread = asyncio.run(both())
+
+    assert shared.threads != [loop_thread]
+    assert local.threads == [loop_thread]
