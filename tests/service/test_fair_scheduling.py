@@ -89,7 +89,7 @@ def test_a_flood_from_one_agent_waits_behind_the_platform_and_another_agent(
     _flood(engine)
     judge = GatedJudge()
     with TestClient(create_app(_one_worker(database_url), backends=lambda m: judge)) as client:
-        judge.gate.set()  # every run is queued now (the workers start before this returns)
+        judge.gate.set()  # the service queued every stored run before its start returned
         for run_id in ("p-00", "b-00", f"a-{FLOOD - 1:02d}"):
             assert wait_final(client, run_id, owner_headers(), timeout=120)["status"] == "scored"
         order = _scoring_order(engine)
