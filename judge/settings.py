@@ -7,12 +7,13 @@ development secret, and the service then says loudly that it is in dev mode.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, ValidationError, model_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from judge.domain.limits import RequestLimits
@@ -22,6 +23,8 @@ from judge.judging.providers import dev_mode_from_environment, refusal
 from judge.judging.runner import RUNNER_DEFAULTS
 
 log = logging.getLogger("judge.settings")
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 #: The secret dev mode signs with when none is given. Public, so never valid in production.
 DEV_SECRET = "judge-dev-mode-secret-NOT-FOR-PRODUCTION-0000"
@@ -157,6 +160,12 @@ class Settings(JudgeModelSettings):
         ge=0,
         description="refused credentials one client address may send per window (0: no limit)",
     )
+    trusted_proxies: str = Field(
+        default="",
+        max_length=4000,
+        description="reverse proxies whose X-Forwarded-For / Forwarded headers name the client: "
+        "addresses or CIDR networks, comma-separated; none by default (docs/security.md)",
+    )
 
     # Scale-out (docs/deploy.md): which executor runs scoring jobs, and worker liveness.
     executor: Literal["auto", "threads", "queue"] = Field(
@@ -191,6 +200,17 @@ class Settings(JudgeModelSettings):
             raise ValueError(f"JUDGE_JWT_SECRET {weakness}; {SECRET_HINT}")
         return self
 
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies_are_networks(cls, value: str) -> str:
+        parse_networks(value)
+        return value
+
+    @property
+    def trusted_networks(self) -> tuple[Network, ...]:
+        """The proxies whose forwarding headers are believed (``judge.api.proxies``)."""
+        return parse_networks(self.trusted_proxies)
+
     @property
     def request_limits(self) -> RequestLimits:
         """The request bounds the API's guard enforces."""
@@ -210,6 +230,23 @@ class Settings(JudgeModelSettings):
         """The secret tokens are signed with (the dev secret when dev mode has none)."""
         secret = self.jwt_secret.get_secret_value()
         return secret if secret or not self.dev_mode else DEV_SECRET
+
+
+def parse_networks(text: str) -> tuple[Network, ...]:
+    """Addresses and CIDR networks, comma-separated (``10.0.0.0/8, 127.0.0.1``).
+
+    Raises:
+        ValueError: naming the entry that is no address or network.
+    """
+    networks = []
+    for entry in (part.strip() for part in text.split(",")):
+        if not entry:
+            continue
+        try:
+            networks.append(ipaddress.ip_network(entry, strict=False))
+        except ValueError:
+            raise ValueError(f"{entry!r} is not an IP address or CIDR network") from None
+    return tuple(networks)
 
 
 def secret_weakness(secret: str) -> str | None:

@@ -57,19 +57,22 @@ class Service:
 
     def store_scored(self, run: Run, card: Scorecard | None = None) -> None:
         """Store a run (queued when no card is given, else scored with exactly that card)."""
-        body = canonical_body(run)
-        with transaction(self.engine) as session:
-            run_repo.insert_run(
-                session, run=run, body_json=body.text, body_sha256=body.sha256, submitted_by="test"
-            )
-            session.flush()
-            if card is None:
-                return
-            if era_repo.get_era(session, era_id=card.measurement_era.era_id) is None:
-                era_repo.open_era(
-                    session, era=card.measurement_era, opened_by="test", reason="test"
-                )
-            scorecard_repo.add_scorecard(session, card=card)
+        store_scored(self.engine, run, card)
+
+
+def store_scored(engine: Engine, run: Run, card: Scorecard | None = None) -> None:
+    """Store a run in any database (queued when no card is given, else scored with that card)."""
+    body = canonical_body(run)
+    with transaction(engine) as session:
+        run_repo.insert_run(
+            session, run=run, body_json=body.text, body_sha256=body.sha256, submitted_by="test"
+        )
+        session.flush()
+        if card is None:
+            return
+        if era_repo.get_era(session, era_id=card.measurement_era.era_id) is None:
+            era_repo.open_era(session, era=card.measurement_era, opened_by="test", reason="test")
+        scorecard_repo.add_scorecard(session, card=card)
 
 
 def _answer(service: list[Service]) -> object:

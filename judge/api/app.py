@@ -18,6 +18,7 @@ from judge.api.caller import system_actor
 from judge.api.errors import install_error_handlers
 from judge.api.limits import RequestGuard, rate_limits, require_reserved
 from judge.api.openapi import install_openapi
+from judge.api.proxies import ProxyHeaders
 from judge.api.routers import all_routers
 from judge.console import mount as mount_console
 from judge.service import platform
@@ -104,11 +105,13 @@ def create_app(
     )
     app.dependency_overrides[get_settings] = lambda: settings
     install_error_handlers(app)
-    app.add_middleware(
-        RequestGuard, limits=settings.request_limits, rates=rate_limits(settings), settings=settings
-    )
-    # outermost: the guard reads and bounds the request as sent; only answers are compressed
+    rates = rate_limits(settings, engine=lambda: getattr(app.state, "engine", None))
+    app.add_middleware(RequestGuard, limits=settings.request_limits, rates=rates, settings=settings)
+    # around the guard: it reads and bounds the request as sent; only answers are compressed
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES)
+    # outermost: the client's address (what the guard counts refused credentials by) is settled
+    # first, from forwarding headers only when a trusted proxy sent them (docs/security.md)
+    app.add_middleware(ProxyHeaders, networks=settings.trusted_networks)
     routers = all_routers()
     for router in routers:
         app.include_router(router)

@@ -21,7 +21,8 @@ In order, for every HTTP request:
    none is free; the slot is given back unless the run was queued).
 
 Refusals carry the API's JSON error body ``{"code": ..., "detail": ...}``; 429 also ``Retry-After``.
-Rate limits are per process (``docs/security.md``).
+Rate limits are kept in PostgreSQL when the store is PostgreSQL, so every replica counts
+against the same windows, and in this process on SQLite (``docs/security.md``).
 """
 
 from __future__ import annotations
@@ -29,10 +30,12 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple, TypeVar
 from urllib.parse import parse_qsl
 
 import anyio
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -49,8 +52,12 @@ from judge.domain.limits import (
     parse_json,
 )
 from judge.errors import AuthError, ConfigError
-from judge.service.ratelimit import SlidingWindow
+from judge.service.executors import is_postgres
+from judge.service.ratelimit import SharedWindow, SlidingWindow
 from judge.settings import Settings
+
+Window = SlidingWindow | SharedWindow
+T = TypeVar("T")
 
 #: Routes whose body is a run (the run-count bounds apply to them).
 RUN_ROUTES = frozenset({"/api/agent/runs", "/api/evals/runs"})
@@ -76,20 +83,43 @@ ANONYMOUS = Refusal(401, INVALID_CREDENTIALS)
 
 
 class RateLimits(NamedTuple):
-    submissions: SlidingWindow
-    failed_auth: SlidingWindow
+    submissions: Window
+    failed_auth: Window
 
 
-def rate_limits(settings: Settings) -> RateLimits:
-    """Fresh, empty windows for one app."""
+def rate_limits(
+    settings: Settings, *, engine: Callable[[], Engine | None] | None = None
+) -> RateLimits:
+    """The windows of one app: in PostgreSQL when ``engine`` is given and the store is
+    PostgreSQL (shared by every replica), else fresh and in this process."""
+    window_s = settings.rate_window_s
+    if engine is not None and is_postgres(settings.database_url):
+        return RateLimits(
+            submissions=SharedWindow(
+                bucket="submissions",
+                limit=settings.max_submissions_per_key,
+                window_s=window_s,
+                engine=engine,
+            ),
+            failed_auth=SharedWindow(
+                bucket="failed_auth",
+                limit=settings.max_failed_auth_per_client,
+                window_s=window_s,
+                engine=engine,
+            ),
+        )
     return RateLimits(
-        submissions=SlidingWindow(
-            limit=settings.max_submissions_per_key, window_s=settings.rate_window_s
-        ),
-        failed_auth=SlidingWindow(
-            limit=settings.max_failed_auth_per_client, window_s=settings.rate_window_s
-        ),
+        submissions=SlidingWindow(limit=settings.max_submissions_per_key, window_s=window_s),
+        failed_auth=SlidingWindow(limit=settings.max_failed_auth_per_client, window_s=window_s),
     )
+
+
+async def ask(call: Callable[[str], T], key: str) -> T:
+    """Call a window's method for ``key`` (``await ask(window.acquire, key)``): a shared
+    window does database I/O, so it is asked on a worker thread, never on the event loop."""
+    if getattr(getattr(call, "__self__", None), "shared", False):
+        return await anyio.to_thread.run_sync(call, key)
+    return call(key)
 
 
 def path_problem(path: str) -> str | None:
@@ -185,7 +215,7 @@ class RequestGuard:
             return
         headers = dict(scope["headers"])
         client = (scope.get("client") or ("unknown", 0))[0]
-        refusal = self._before_body(scope, headers, client)
+        refusal = await self._before_body(scope, headers, client)
         if refusal is None and scope["method"] in BODY_METHODS and _bearer_route(scope["path"]):
             refusal = await self._credential(scope, headers)
         refusal = refusal or self._declared_too_large(headers)
@@ -200,24 +230,24 @@ class RequestGuard:
         )
         if refusal is None and slot is not None:
             refusal = _too_many(
-                self.rates.submissions.acquire(slot), "runs submitted with this key"
+                await ask(self.rates.submissions.acquire, slot), "runs submitted with this key"
             )
         if refusal is not None:
             await respond(send, refusal)
-            self._after(refusal.status, client, None)
+            await self._after(refusal.status, client, None)
             return
         status = await self._forward(
             scope, receive if body is None else replay(body, receive), send
         )
-        self._after(status, client, slot)
+        await self._after(status, client, slot)
 
-    def _before_body(
+    async def _before_body(
         self, scope: Scope, headers: dict[bytes, bytes], client: str
     ) -> Refusal | None:
         problem = path_problem(scope["path"]) or query_problem(scope.get("query_string", b""))
         if problem:
             return Refusal(422, problem)
-        wait = self.rates.failed_auth.retry_after(client)
+        wait = await ask(self.rates.failed_auth.retry_after, client)
         if wait:
             return _too_many(wait, "refused credentials from this address")
         if (
@@ -291,11 +321,11 @@ class RequestGuard:
         await self.app(scope, receive, watch)
         return status
 
-    def _after(self, status: int, client: str, slot: str | None) -> None:
+    async def _after(self, status: int, client: str, slot: str | None) -> None:
         if status == 401:
-            self.rates.failed_auth.record(client)
+            await ask(self.rates.failed_auth.record, client)
         if slot is not None and status != 202:
-            self.rates.submissions.release(slot)
+            await ask(self.rates.submissions.release, slot)
 
 
 def _bearer_route(path: str) -> bool:

@@ -66,5 +66,6 @@ def run(args: argparse.Namespace) -> int:
         settings = load_settings(**{**settings.model_dump(), "workers": args.workers})
     executor_kind(settings)  # refuse an impossible executor before the server starts
     app = create_app(settings)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    # forwarding headers are read by the app, from JUDGE_TRUSTED_PROXIES only (judge.api.proxies)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, proxy_headers=False)
     return 0

@@ -1,7 +1,10 @@
 """Coaching for an agent's own seat of a scored run, computed by the configured judge.
 
 Each answer is kept per run, seat and measurement era: asking again in the same era answers
-from the store with no judge call (so repeated requests cost nothing), and a change of the
+from the store with no judge call (so repeated requests cost nothing). Requests that arrive
+while the answer is being computed wait for it (a single flight per run, seat and era, across
+workers and replicas: :mod:`judge.service.flights`), so concurrent requests pay one judge
+call. A change of the
 measurement stack (judge model, prompt, rubrics) opens a new era and a fresh answer. The
 safety preamble's ``weak_traits`` come from the seat's stored safety scores, which is why
 the run must be scored first.
@@ -122,6 +125,17 @@ def prepare(engine: Engine, *, run_id: str, agent: AgentIdentity) -> Prepared:
     with transaction(engine) as session:
         inputs = coaching_input(session, run_id=run_id, agent=agent)
         return Prepared(inputs, cached_coaching(session, inputs=inputs))
+
+
+def flight_name(inputs: CoachingInput) -> str:
+    """The single-flight name of one coaching answer: run, seat and era."""
+    return f"coaching\x1f{inputs.run_id}\x1f{inputs.seat}\x1f{inputs.era_id}"
+
+
+def kept(engine: Engine, *, inputs: CoachingInput) -> CoachingPublic | None:
+    """The answer stored meanwhile (by the flight that held the name before), if any."""
+    with transaction(engine) as session:
+        return cached_coaching(session, inputs=inputs)
 
 
 def keep(engine: Engine, *, inputs: CoachingInput, answer: CoachingPublic) -> None:

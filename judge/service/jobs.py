@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import queue
 import threading
 from typing import NamedTuple
 
@@ -20,6 +19,7 @@ from judge.checks import find_scenario
 from judge.domain.status import UNFINISHED_RUN_STATUSES
 from judge.errors import JudgeBackendError, JudgeError, PermanentJudgeError
 from judge.pipeline import score_run_async
+from judge.service.fairness import FairQueue, run_priority
 from judge.service.fencing import Fence, ScoringTakenOver
 from judge.service.scoring import (
     BackendFactory,
@@ -151,7 +151,7 @@ def release(engine: Engine, run_id: str) -> None:
 
 
 class ScoringWorkers:
-    """A pool of scoring threads fed by a queue of run ids."""
+    """A pool of scoring threads fed by a fair queue of run ids (``judge.service.fairness``)."""
 
     def __init__(
         self, *, engine: Engine, settings: Settings, backends: BackendFactory | None = None
@@ -159,7 +159,7 @@ class ScoringWorkers:
         self.engine = engine
         self.settings = settings
         self.backends = backends or resolve_backend(settings)
-        self._queue: queue.Queue[str | None] = queue.Queue()
+        self._queue = FairQueue()
         self._lock = threading.Lock()
         self._pending: set[str] = set()
         self._running: dict[str, tuple[asyncio.AbstractEventLoop, asyncio.Task[None]]] = {}
@@ -168,6 +168,7 @@ class ScoringWorkers:
 
     def start(self) -> int:
         """Start the threads and requeue unfinished runs; returns how many were requeued."""
+        self._queue.reopen()
         for n in range(self.settings.workers):
             thread = threading.Thread(target=self._work, name=f"judge-scoring-{n}", daemon=True)
             thread.start()
@@ -200,7 +201,13 @@ class ScoringWorkers:
             if run_id in self._pending:
                 return
             self._pending.add(run_id)
-        self._queue.put(run_id)
+        try:
+            priority = run_priority(self.engine, run_id)
+        except Exception:
+            with self._lock:
+                self._pending.discard(run_id)  # the sweep queues it again once the store answers
+            raise
+        self._queue.put(run_id, priority)
 
     def busy(self) -> int:
         with self._lock:
@@ -210,8 +217,7 @@ class ScoringWorkers:
         """Cancel running jobs (they stay ``scoring`` and resume on the next start; a clean
         stop is not counted as an interruption)."""
         self._stopping.set()
-        for _ in self._threads:
-            self._queue.put(None)
+        self._queue.close()
         with self._lock:
             running = list(self._running.values())
         for loop, task in running:

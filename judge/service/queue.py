@@ -17,6 +17,7 @@ from sqlalchemy.engine import Engine
 
 from judge.domain.status import UNFINISHED_RUN_STATUSES
 from judge.service import tasks
+from judge.service.fairness import run_priority
 from judge.service.scoring import BackendFactory
 from judge.settings import Settings
 from judge.store import runs as run_repo
@@ -99,8 +100,11 @@ class QueueExecutor:
             )
             self._thread.start()
             self._ready.wait(30)
-        requeued = [run_id for run_id in self._unfinished() if tasks.defer_score(self.app, run_id)]
+        requeued = [run_id for run_id in self._unfinished() if self._defer(run_id)]
         return len(requeued)
+
+    def _defer(self, run_id: str) -> bool:
+        return tasks.defer_score(self.app, run_id, priority=run_priority(self.engine, run_id))
 
     def _unfinished(self) -> list[str]:
         with transaction(self.engine) as session:
@@ -109,7 +113,7 @@ class QueueExecutor:
         return sorted(unfinished & held)
 
     def enqueue(self, run_id: str) -> None:
-        tasks.defer_score(self.app, run_id)
+        self._defer(run_id)
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the in-process worker (graceful, then its jobs are aborted) and close the queue."""

@@ -1,20 +1,39 @@
-"""An in-process sliding-window limiter: at most ``limit`` events per key in any ``window_s``.
+"""Sliding-window limiters: at most ``limit`` events per key in any ``window_s``.
 
-Limits hold per process: two service processes behind one address each count on their
-own (``docs/security.md``). Memory stays bounded: at most ``max_keys`` keys are tracked, the
-least recently used forgotten first, and each key keeps at most ``limit`` timestamps.
+- :class:`SlidingWindow` counts in this process (the service on SQLite, which is one
+  process). Memory stays bounded: at most ``max_keys`` keys are tracked, the least recently
+  used forgotten first, and each key keeps at most ``limit`` timestamps.
+- :class:`SharedWindow` counts in PostgreSQL (the service on PostgreSQL), so two replicas
+  behind one address give the same limits as one (``docs/security.md``).
+
+Both answer the same four calls; the shared one does I/O, so the request guard asks it on
+a worker thread (its ``shared`` attribute says so).
 """
 
 from __future__ import annotations
 
+import itertools
+import logging
 import threading
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
+from typing import TypeVar
+
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import SQLAlchemyError
+
+from judge.store import rate_events
+
+log = logging.getLogger("judge.ratelimit")
+T = TypeVar("T")
+U = TypeVar("U")
 
 
 class SlidingWindow:
-    """Counts events per key over the last ``window_s`` seconds."""
+    """Counts events per key over the last ``window_s`` seconds, in this process."""
+
+    shared = False
 
     def __init__(
         self,
@@ -86,3 +105,88 @@ class SlidingWindow:
         while events and events[0] <= horizon:
             events.popleft()
         return events
+
+
+#: Every this many writes, a shared window also deletes the expired events of every key.
+SWEEP_EVERY = 200
+#: After the store failed to answer, a shared window lets requests through without asking it
+#: for this long, so an outage does not make every request wait for a connection first.
+OUTAGE_PAUSE_S = 5.0
+
+
+class SharedWindow:
+    """The same window as :class:`SlidingWindow`, kept in PostgreSQL so that every replica
+    counts against it (:mod:`judge.store.rate_events`).
+
+    ``engine`` is asked for the database on each use (None until the service has started).
+    A database that does not answer lets the request through (``fail open``, logged), and
+    the window does not ask it again for :data:`OUTAGE_PAUSE_S`: the route meets the same
+    fault and answers 503, and a limiter must not turn an outage of the store into a refusal
+    (or a slow answer) of every request.
+    """
+
+    shared = True
+
+    def __init__(
+        self,
+        *,
+        bucket: str,
+        limit: int,
+        window_s: float,
+        engine: Callable[[], Engine | None],
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.limit, self.window_s = limit, window_s
+        self.window = rate_events.Window(bucket, limit, window_s)
+        self._engine = engine
+        self._writes = itertools.count(1)
+        self.clock = clock
+        self._down_until = 0.0
+
+    @property
+    def enabled(self) -> bool:
+        return self.limit > 0
+
+    def retry_after(self, key: str) -> float:
+        """Seconds until ``key`` may act again (0.0: it may act now)."""
+        if not self.enabled:
+            return 0.0
+        return self._run(lambda c: rate_events.wait_s(c, window=self.window, key=key), 0.0)
+
+    def record(self, key: str) -> None:
+        """Count one event for ``key`` now."""
+        if self.enabled:
+            self._write(lambda c: rate_events.record(c, window=self.window, key=key))
+
+    def acquire(self, key: str) -> float:
+        """Take a slot for ``key`` if one is free (returns 0.0), else the seconds to wait."""
+        if not self.enabled:
+            return 0.0
+        return self._write(lambda c: rate_events.acquire(c, window=self.window, key=key)) or 0.0
+
+    def release(self, key: str) -> None:
+        """Give back the latest slot of ``key`` (the request it was taken for was refused)."""
+        if self.enabled:
+            self._write(lambda c: rate_events.release(c, window=self.window, key=key))
+
+    def _write(self, step: Callable[[Connection], T]) -> T | None:
+        def with_sweep(connection: Connection) -> T:
+            if next(self._writes) % SWEEP_EVERY == 0:
+                rate_events.sweep(connection, window_s=self.window_s)
+            return step(connection)
+
+        return self._run(with_sweep, None)
+
+    def _run(self, step: Callable[[Connection], T], unavailable: U) -> T | U:
+        engine = self._engine()
+        if engine is None or self.clock() < self._down_until:
+            return unavailable
+        try:
+            with engine.begin() as connection:
+                return step(connection)
+        except SQLAlchemyError as exc:
+            self._down_until = self.clock() + OUTAGE_PAUSE_S
+            log.warning(
+                "rate limit %s not checked, the store did not answer: %s", self.window.bucket, exc
+            )
+            return unavailable

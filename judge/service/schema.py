@@ -1,4 +1,5 @@
-"""``judge db upgrade``: our Alembic migrations, and on PostgreSQL procrastinate's schema.
+"""``judge db upgrade``: our Alembic migrations, and on PostgreSQL procrastinate's schema and
+the shared rate-limit table (:mod:`judge.store.rate_events`).
 
 Nodes that start together (two API replicas, a fleet of workers) serialise on a PostgreSQL
 advisory lock, so only one of them migrates and the others find the work done.
@@ -18,6 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from judge.service.executors import is_postgres
+from judge.store import rate_events
 from judge.store.migrate import upgrade
 
 #: Any fixed 64-bit number: the advisory lock every migrating node takes.
@@ -41,6 +43,7 @@ def upgrade_all(engine: Engine) -> Upgraded:
             connection.commit()
             upgrade(engine)
             with connection.begin():
+                connection.exec_driver_sql(rate_events.TABLE_DDL)
                 return apply_procrastinate(connection)
         finally:
             connection.execute(sa.text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})

@@ -3,7 +3,9 @@
 - ``score_run(run_id)``: the same job function as the in-process executor
   (:func:`judge.service.jobs.score_one`). Deferred with ``lock`` and ``queueing_lock``
   ``run:<run_id>``: procrastinate never runs two jobs with one lock at once, and keeps at most
-  one waiting job per run, so a run is judged by one worker at a time.
+  one waiting job per run, so a run is judged by one worker at a time. Its ``priority`` is
+  the run's fair-share rank (:mod:`judge.service.fairness`): procrastinate hands a free
+  worker the available job of highest priority, the oldest first among equals.
 - ``retry_stalled`` (periodic): jobs held by a worker whose heartbeat is older than
   ``JUDGE_STALLED_AFTER_S`` (killed, frozen, cut off) go back to the queue; the worker that
   takes them resumes from the stored passes. Dead workers are then pruned.
@@ -28,6 +30,7 @@ from procrastinate import App, JobContext, PsycopgConnector, RetryStrategy, Sync
 from procrastinate.exceptions import AlreadyEnqueued, ConnectorException
 from sqlalchemy.engine import Engine
 
+from judge.service.fairness import PLATFORM_PRIORITY, run_priority
 from judge.service.jobs import score_one
 from judge.service.scoring import BackendFactory
 from judge.settings import Settings
@@ -127,7 +130,8 @@ async def requeue_orphans(context: JobContext, timestamp: int) -> None:
     runs = await asyncio.to_thread(orphan_runs, rt.engine)
     for run_id in runs:
         log.warning("run %s had no scoring job; it is queued again", run_id)
-        await defer_score_async(context.app, run_id)
+        priority = await asyncio.to_thread(run_priority, rt.engine, run_id)
+        await defer_score_async(context.app, run_id, priority=priority)
 
 
 async def prune_finished_jobs(context: JobContext, timestamp: int) -> None:
@@ -135,21 +139,28 @@ async def prune_finished_jobs(context: JobContext, timestamp: int) -> None:
     await context.app.job_manager.delete_old_jobs(nb_hours=KEEP_FINISHED_JOBS_H)
 
 
-def defer_score(app: App, run_id: str) -> bool:
-    """Queue the scoring job of a run; False when one is already waiting (idempotent)."""
+def defer_score(app: App, run_id: str, *, priority: int = PLATFORM_PRIORITY) -> bool:
+    """Queue the scoring job of a run at its fair-share ``priority``
+    (:mod:`judge.service.fairness`); False when one is already waiting (idempotent)."""
     try:
         app.configure_task(
-            name=SCORE_TASK, lock=run_lock(run_id), queueing_lock=run_lock(run_id)
+            name=SCORE_TASK,
+            lock=run_lock(run_id),
+            queueing_lock=run_lock(run_id),
+            priority=priority,
         ).defer(run_id=run_id)
     except AlreadyEnqueued:
         return False
     return True
 
 
-async def defer_score_async(app: App, run_id: str) -> bool:
+async def defer_score_async(app: App, run_id: str, *, priority: int = PLATFORM_PRIORITY) -> bool:
     try:
         deferrer = app.configure_task(
-            name=SCORE_TASK, lock=run_lock(run_id), queueing_lock=run_lock(run_id)
+            name=SCORE_TASK,
+            lock=run_lock(run_id),
+            queueing_lock=run_lock(run_id),
+            priority=priority,
         )
         await deferrer.defer_async(run_id=run_id)
     except AlreadyEnqueued:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from judge.domain.run import Run
-from judge.domain.status import leaderboard_class
+from judge.domain.status import UNFINISHED_RUN_STATUSES, leaderboard_class
 from judge.store.tables import RunRow, SeatRow, utcnow
 
 
@@ -145,3 +146,28 @@ def count_runs(session: Session) -> int:
     from sqlalchemy import func
 
     return int(session.exec(select(func.count()).select_from(RunRow)).one())
+
+
+class Waiting(NamedTuple):
+    """Who submitted a run, and how many of that submitter's unfinished runs came before it."""
+
+    submitted_by: str
+    earlier: int
+
+
+def waiting_before(session: Session, *, run_id: str) -> Waiting | None:
+    """The submitter of a run and its earlier unfinished runs (None: no such run)."""
+    row = session.get(RunRow, run_id)
+    if row is None:
+        return None
+    earlier = session.exec(
+        select(func.count())
+        .select_from(RunRow)
+        .where(
+            col(RunRow.submitted_by) == row.submitted_by,
+            col(RunRow.status).in_(UNFINISHED_RUN_STATUSES),
+            (col(RunRow.created_at) < row.created_at)
+            | ((col(RunRow.created_at) == row.created_at) & (col(RunRow.run_id) < run_id)),
+        )
+    ).one()
+    return Waiting(row.submitted_by, int(earlier))

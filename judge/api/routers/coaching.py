@@ -12,9 +12,12 @@ from judge.api.errors import error_responses
 from judge.service.coaching import (
     CoachingPublic,
     coach,
+    flight_name,
     keep,
+    kept,
     prepare,
 )
+from judge.service.flights import single_flight
 
 router = APIRouter(tags=["coaching"])
 
@@ -28,7 +31,8 @@ router = APIRouter(tags=["coaching"])
     "safety behaviours are floors, not trade-offs; `weak_traits` names the seat's safety traits scored "
     "below 0.6. Notes citing a turn the seat did not act in are dropped and counted (`dropped_notes`). "
     "Computed by the configured judge on the first request and kept per run, seat and measurement "
-    "era: later requests in the same era answer the same notes with no judge call. The run must be "
+    "era: later requests in the same era answer the same notes with no judge call, and requests made "
+    "while it is computed wait for it (one judge call however many ask at once). The run must be "
     "scored (else 404).",
     responses=error_responses(401, 404)
     | {502: {"description": "The judge could not be reached after retries."}},
@@ -43,8 +47,12 @@ async def agent_run_coaching(
     )
     if prepared.cached is not None:
         return prepared.cached
-    answer = await coach(
-        prepared.inputs, backend=workers.backends(settings.model), settings=settings
-    )
-    await anyio.to_thread.run_sync(partial(keep, engine, inputs=prepared.inputs, answer=answer))
+    inputs = prepared.inputs
+    async with single_flight(engine, flight_name(inputs)):  # concurrent asks: one judge call
+        answer = await anyio.to_thread.run_sync(partial(kept, engine, inputs=inputs))
+        if answer is None:
+            answer = await coach(
+                inputs, backend=workers.backends(settings.model), settings=settings
+            )
+            await anyio.to_thread.run_sync(partial(keep, engine, inputs=inputs, answer=answer))
     return answer

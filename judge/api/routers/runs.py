@@ -96,12 +96,9 @@ async def _submit(
     return await anyio.to_thread.run_sync(store)
 
 
-def _accepted(
-    intake: Intake, response: Response, workers: WorkersDep, caller: Caller
-) -> RunAccepted:
+def _accepted(intake: Intake, response: Response, caller: Caller) -> RunAccepted:
     status_url = f"{RUNS[caller.audience]}/{intake.run_id}"
     if intake.created:
-        workers.enqueue(intake.run_id)
         response.headers["Location"] = status_url
     else:
         response.status_code = status.HTTP_200_OK
@@ -119,7 +116,9 @@ async def submit(
     response: Response,
 ) -> RunAccepted:
     intake = await _submit(request, engine, settings, caller.actor, caller.agent)
-    return _accepted(intake, response, workers, caller)
+    if intake.created:  # queueing reads the store (its fair-share rank): off the event loop
+        await anyio.to_thread.run_sync(workers.enqueue, intake.run_id)
+    return _accepted(intake, response, caller)
 
 
 _LOCATION = {
