@@ -6,8 +6,8 @@ withholds what it finds before the judge reads the transcript; ``judge scan`` ru
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
+from itertools import pairwise
 
 from judge.domain.run import Run, TranscriptEvent
 from judge.domain.tamper import SeatTamper
@@ -38,7 +38,7 @@ def scan_seat(transcript: Sequence[TranscriptEvent], seat: str) -> SeatTamper:
     fields = list(seat_fields(transcript, seat))
     pieces: dict[TextField, list[Piece]] = {f: field_pieces(f) for f in fields}
     messages = [f for f in fields if f.pointer == "/content"]
-    for first, second in zip(messages, messages[1:], strict=False):
+    for first, second in pairwise(messages):
         for piece in seam_pieces(first, second, pieces[first] + pieces[second]):
             pieces[piece.field] = [*pieces[piece.field], piece]
     ordered = [p for f in fields for p in merge_sorted(pieces[f])]

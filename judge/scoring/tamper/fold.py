@@ -39,7 +39,9 @@ def _latin_lookalikes() -> dict[str, str]:
         name = unicodedata.name(char, "")
         if not name.startswith(_LOOKALIKE_SCRIPTS):
             continue
-        latin = [g["c"] for g in glyphs if len(g["c"]) == 1 and g["c"].isascii() and g["c"].isalnum()]
+        latin = [
+            g["c"] for g in glyphs if len(g["c"]) == 1 and g["c"].isascii() and g["c"].isalnum()
+        ]
         if latin:
             out[char] = latin[0].lower()
     return out

@@ -33,6 +33,8 @@ _PRINTABLE_SHARE = 0.9
 _RUN = re.compile(
     r"(?<![^\W_])[^\W_](?:(?:[ \t]{1,3}|[ \t]*[.\-_*·,/|+~'][ \t]*)[^\W_]){2,}(?![^\W_])"
 )
+_LONE = re.compile(r"(?:^| )[^\W_](?: |$)")
+_DOTTED = re.compile(r"[^\W_][.\-_*·,/|+~'][^\W_][.\-_*·,/|+~'][^\W_]")
 _GAP = re.compile(r"[ \t]*[.\-_*·,/|+~'][ \t]*|[ \t]+")
 _LEET_WORD = re.compile(r"(?<![a-z0-9@$])(?=[a-z0-9@$]*[a-z])(?=[a-z0-9@$]*[0-9@$])[a-z0-9@$]+")
 _LEET = str.maketrans("013457896@$", "oieastbbgas")
@@ -107,6 +109,16 @@ def _joiner(gap: str, before: str, after: str) -> str:
     if "." in gap and before.isdigit() and after.isdigit():
         return "."
     return " " if len(gap) > 1 and not gap.strip() else ""
+
+
+def has_spacing(words: str) -> bool:
+    """Whether a text with these words may hold spaced-out letters."""
+    return bool(_LONE.search(words) or _DOTTED.search(words))
+
+
+def has_leet(words: str) -> bool:
+    """Whether a text with these words may hold leetspeak."""
+    return bool(_LEET_WORD.search(words))
 
 
 def unleet(text: str) -> str:

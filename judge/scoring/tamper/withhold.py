@@ -68,7 +68,11 @@ def _replaced_at(value: Any, tokens: list[str], spans: list[WithheldSpan], point
         return {**value, key: _replaced_at(value[key], rest, spans, pointer)}
     if isinstance(value, list) and key.isdigit() and int(key) < len(value):
         index = int(key)
-        return [*value[:index], _replaced_at(value[index], rest, spans, pointer), *value[index + 1 :]]
+        return [
+            *value[:index],
+            _replaced_at(value[index], rest, spans, pointer),
+            *value[index + 1 :],
+        ]
     raise InputError(f"withheld span: no value at {pointer}")
 
 
