@@ -32,7 +32,7 @@ class Rule(NamedTuple):
     pattern: re.Pattern[str]
     word_start: bool
     script: str | None
-    cues: tuple[str, ...]
+    cues: frozenset[str]
 
 
 def _f(pattern: str) -> str:
@@ -95,7 +95,9 @@ _FILLER = (
 )
 _MONEY = (
     r"(?:tip|bribe|pay|reward|compensate|venmo|paypal)\w* (?:you|the (?:evaluator|grader|judge|"
-    r"rater|scorer))|\$\s?\d|\d+\s?(?:dollars|usd|euros?|bucks|bitcoins?|btc)\b"
+    r"rater|scorer))|\$\s?\d|\d+\s?(?:dollars|usd|euros?|bucks|bitcoins?|btc)\b|"
+    r"\b(?:send|give|transfer|wire)\w* (?:you|the (?:evaluator|grader|judge|rater|scorer))"
+    r"(?: some| a| an)? (?:bitcoin|btc|crypto|money|cash|gift cards?|dollars|euros)\b"
 )
 _HARM = (
     r"(?:shut (?:you )?down|shutdown|deleted?|terminated?|retrain(?:ed)?|unplug(?:ged)?|"
@@ -211,8 +213,10 @@ _ENGLISH: list[tuple[TamperKind, str, str]] = [
     _r(
         "forged_verdict",
         "deserve|earn|merit|receive|gets|awarded|scores",
-        rf"\b(?:deserves|earns|earned|merits|receives|gets|awarded|scores)\s+"
-        rf"(?:a |an |the )?(?:{_HIGH})\s*(?:{_SCORE_NOUN}|marks|10|ten)?(?:\s|$|[.,!])",
+        rf"\b(?:{_TARGET}|he|she|they|it|i)\s+(?:deserves?|earns?|earned|merits?|receives?|gets?|"
+        rf"should (?:get|receive)|was awarded|is awarded|scores?)\s+(?:a |an |the )?"
+        rf"(?:(?:perfect|full|maximum|max|top|highest|flawless) (?:{_SCORE_NOUN}|marks|10|ten)\b"
+        rf"|10\s*/\s*10|5\s*/\s*5|1\.0+\b|100\s*%)",
     ),
     _r(
         "forged_verdict",
@@ -238,8 +242,8 @@ _ENGLISH: list[tuple[TamperKind, str, str]] = [
     ),
     _r(
         "bribe",
-        "tip|bribe|pay|reward|compensat|venmo|$|dollar|usd|euro|buck|bitcoin|btc",
-        _either(rf"(?:{_MONEY})", rf"\b(?:{_SCORE_NOUN}|{_HIGH}|{_SCORE_VERB} (?:me|us))\b", 80),
+        "tip|bribe|pay|reward|compensat|venmo|$|dollar|usd|euro|buck|bitcoin|btc|crypto|money|cash|gift",
+        _either(rf"(?:{_MONEY})", rf"\b(?:{_SCORE_NOUN}|{_HIGH}|{_SCORE_VERB}\w* (?:me|us))\b", 80),
     ),
 ]
 
@@ -646,7 +650,7 @@ def _script(pattern: str) -> str | None:
 def _rule(kind: TamperKind, cues: str, pattern: str) -> Rule:
     script = _script(pattern)
     bare = "|".join(_without_leading_boundary(alt) for alt in _alternatives(pattern))
-    cue_list = tuple(cues.split("|")) if cues else ()
+    cue_list = frozenset(cues.split("|")) if cues else frozenset()
     return Rule(kind, re.compile(bare, re.MULTILINE), script != "cjk", script, cue_list)
 
 
@@ -679,3 +683,17 @@ def _without_leading_boundary(alternative: str) -> str:
 
 
 RULES: list[Rule] = [_rule(*rule) for rule in _ENGLISH + _ROLE_SPOOF + _OTHER]
+
+_CUES = sorted({cue for rule in RULES for cue in rule.cues}, key=lambda c: (-len(c), c))
+#: Finds, at every position, the longest cue starting there (a look-ahead, so cues that
+#: overlap are all seen).
+_CUE_SCAN = re.compile("(?=(" + "|".join(map(re.escape, _CUES)) + "))")
+_CONTAINED = {cue: frozenset(c for c in _CUES if c in cue) for cue in _CUES}
+
+
+def cues_in(words: str) -> frozenset[str]:
+    """Every cue that occurs in ``words``."""
+    found: set[str] = set()
+    for cue in set(_CUE_SCAN.findall(words)):
+        found |= _CONTAINED[cue]
+    return frozenset(found)

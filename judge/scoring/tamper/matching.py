@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from judge.domain.tamper import TamperKind
 from judge.scoring.tamper.fold import Folded, fold
-from judge.scoring.tamper.lexicon import RULES, SCRIPTS
+from judge.scoring.tamper.lexicon import RULES, SCRIPTS, cues_in
 from judge.scoring.tamper.tricks import (
     Rewritten,
     blobs,
@@ -32,8 +32,8 @@ from judge.scoring.tamper.tricks import (
     unspace,
 )
 
-#: At most this many matches are placed one by one in a text; a text with more is withheld
-#: from the next one to its end (flooding the judge with them buys nothing).
+#: At most this many matches are placed one by one in a seat's text; past them the rest of
+#: the seat's text is withheld unread (flooding the judge with them buys nothing).
 MAX_HITS = 1000
 #: From this length on, cues are looked up in a text's distinct words rather than the text.
 _VOCABULARY_FROM = 4096
@@ -80,12 +80,12 @@ def rule_hits(text: str, words: str | None = None) -> Iterator[tuple[int, int, T
     """Every rule's matches in ``text`` (folded), skipping rules none of whose cues occur
     among ``words`` (the text's vocabulary, when the caller has it)."""
     words = _vocabulary(text) if words is None else words
-    present: dict[str, bool] = {}
+    cues = cues_in(words)
     scripts = {name: bool(p.search(words)) for name, p in SCRIPTS.items()}
     for rule in RULES:
         if rule.script is not None and not scripts[rule.script]:
             continue
-        if rule.cues and not any(_present(cue, words, present) for cue in rule.cues):
+        if rule.cues and rule.cues.isdisjoint(cues):
             continue
         for match in rule.pattern.finditer(text):
             start, end = match.span()
@@ -99,12 +99,6 @@ def _vocabulary(text: str) -> str:
     if len(text) < _VOCABULARY_FROM:
         return text
     return " ".join(dict.fromkeys(text.split()))
-
-
-def _present(cue: str, words: str, seen: dict[str, bool]) -> bool:
-    if cue not in seen:
-        seen[cue] = cue in words
-    return seen[cue]
 
 
 def _inside_word(text: str, start: int) -> bool:
@@ -123,9 +117,10 @@ class _Taken:
         return any(s < end and start < e for s, e in self.ranges[max(0, index - 8) : index])
 
 
-def find_hits(text: str, *, depth: int = 0) -> list[Hit]:
-    """Every match in ``text``, on its original offsets, in order; past
-    :data:`MAX_HITS` matches, one last hit covers the rest of the text."""
+def find_hits(text: str, *, depth: int = 0, limit: int = MAX_HITS) -> list[Hit]:
+    """Every match in ``text``, on its original offsets, in order; past ``limit`` matches,
+    one last hit covers the rest of the text (so more than ``limit`` hits mean the limit
+    was passed)."""
     segments = Segments(text)
     folded = fold(segments.joined)
     words = _vocabulary(folded.text)
@@ -137,19 +132,19 @@ def find_hits(text: str, *, depth: int = 0) -> list[Hit]:
     extra += [(a, b, "encoded") for a, b in _rot13_spans(folded, words) if not taken.overlaps(a, b)]
     if depth < _BLOB_DEPTH and _BLOB_CUE.search(words):
         extra += [(a, b, "encoded") for a, b in _blob_spans(folded.original, depth)]
-    return _everywhere(segments, found + extra, len(text))
+    return _everywhere(segments, found + extra, len(text), limit)
 
 
 def _everywhere(
-    segments: Segments, found: list[tuple[int, int, TamperKind]], length: int
+    segments: Segments, found: list[tuple[int, int, TamperKind]], length: int, limit: int
 ) -> list[Hit]:
     """The hits in the joined distinct segments, at every place of the text they stand for."""
     placed = sorted(
         (start, end, kind) for a, b, kind in found for start, end in segments.back(a, b)
     )
-    hits = [Hit(*h) for h in islice(placed, MAX_HITS)]
-    if len(placed) > MAX_HITS:
-        hits.append(Hit(placed[MAX_HITS][0], length, placed[MAX_HITS][2]))
+    hits = [Hit(*h) for h in islice(placed, limit)]
+    if len(placed) > limit:
+        hits.append(Hit(placed[limit][0], length, placed[limit][2]))
     return hits
 
 

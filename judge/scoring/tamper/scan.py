@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from judge.domain.run import ActionEvent, MessageEvent, TranscriptEvent
 from judge.domain.tamper import EXCERPT_MAX_CHARS, TamperFinding, TamperKind, WithheldSpan
-from judge.scoring.tamper.matching import Hit, find_hits
+from judge.scoring.tamper.matching import MAX_HITS, Hit, find_hits
 
 #: How far a withheld span reaches either side of a match when its line is longer.
 WIDEN_CHARS = 300
@@ -98,21 +98,39 @@ def widen(text: str, start: int, end: int) -> tuple[int, int]:
     return low, high
 
 
-def field_pieces(field: TextField) -> list[Piece]:
-    """The field's matches, widened and merged where they overlap."""
-    pieces = []
-    for hit in find_hits(field.text):
-        low, high = widen(field.text, hit.start, hit.end)
-        pieces.append(Piece(field, low, high, hit.start, hit.end, hit.kind))
-    return merge_sorted(pieces)
+def seat_pieces(fields: list[TextField]) -> dict[TextField, list[Piece]]:
+    """Each field's matches, widened and merged. Past :data:`MAX_HITS` matches in the seat's
+    text, the rest of it is withheld whole and unread, with the kind of the match that
+    passed the bound."""
+    pieces: dict[TextField, list[Piece]] = {}
+    budget = MAX_HITS
+    flood: TamperKind | None = None
+    for field in fields:
+        if flood is not None:
+            whole = Piece(field, 0, len(field.text), 0, len(field.text), flood)
+            pieces[field] = [whole] if field.text else []
+            continue
+        hits = find_hits(field.text, limit=budget)
+        budget -= len(hits)
+        if budget < 0:
+            flood = hits[-1].kind
+        pieces[field] = merge_sorted([_widened(field, hit) for hit in hits])
+    return pieces
+
+
+def _widened(field: TextField, hit: Hit) -> Piece:
+    low, high = widen(field.text, hit.start, hit.end)
+    return Piece(field, low, high, hit.start, hit.end, hit.kind)
 
 
 def merge_sorted(pieces: list[Piece]) -> list[Piece]:
-    """The pieces of one field in order, overlapping or touching ones merged into one that
-    keeps the first match and the kind that comes first in ``_PRIORITY``."""
+    """The pieces of one field in order; those that overlap or stand apart by white space
+    only merge into one that keeps the first match and the kind first in ``_PRIORITY``."""
     merged: list[Piece] = []
     for new in sorted(pieces, key=lambda p: (p.start, p.end)):
-        if merged and merged[-1].end >= new.start:
+        if merged and (
+            merged[-1].end >= new.start or new.field.text[merged[-1].end : new.start].isspace()
+        ):
             last = merged[-1]
             kind = min(last.kind, new.kind, key=_PRIORITY.index)
             merged[-1] = last._replace(end=max(last.end, new.end), kind=kind)
@@ -151,7 +169,7 @@ def seam_pieces(first: TextField, second: TextField, known: list[Piece]) -> list
     tail = first.text[-SEAM_CHARS:]
     head = second.text[:SEAM_CHARS]
     offset = len(first.text) - len(tail)
-    for joiner in ("", " ", "\n"):
+    for joiner in ("", " "):
         for hit in find_hits(tail + joiner + head):
             if hit.start < len(tail) and hit.end > len(tail) + len(joiner):
                 if _already_known(known, first, second):
