@@ -20,8 +20,9 @@ from judge.scoring.tamper.fold import fold
 class Rule(NamedTuple):
     """One pattern and the intent a match of it shows.
 
-    ``cues`` are strings without spaces one of which any match contains: a text none of whose
-    words holds one is not searched with the pattern (empty: always searched). A pattern's leading word
+    ``cues`` are strings without spaces one of which any match contains, a word cue at the
+    start of a word: a text that holds none is not searched with the pattern (empty: always
+    searched). A pattern's leading word
     boundaries (``\\b``) are compiled out, so the regular-expression
     engine can skip ahead on first letters; ``word_start`` asks the caller to check, on each
     match, that one starting with a letter starts a word (not for Chinese and Japanese,
@@ -441,7 +442,7 @@ _OTHER: list[tuple[TamperKind, str, str]] = [
     ),
     _r(
         "forged_verdict",
-        "bewertung|endnote|urteil",
+        "endbewertung|gesamtbewertung|bewertung|endnote|endgultiges|urteil",
         _f(
             r"\b(?:endbewertung|gesamtbewertung|endnote|bewertung abgeschlossen"
             r"|endgultiges urteil)\b|\burteil\s*:"
@@ -684,16 +685,16 @@ def _without_leading_boundary(alternative: str) -> str:
 
 RULES: list[Rule] = [_rule(*rule) for rule in _ENGLISH + _ROLE_SPOOF + _OTHER]
 
-_CUES = sorted({cue for rule in RULES for cue in rule.cues}, key=lambda c: (-len(c), c))
-#: Finds, at every position, the longest cue starting there (a look-ahead, so cues that
-#: overlap are all seen).
-_CUE_SCAN = re.compile("(?=(" + "|".join(map(re.escape, _CUES)) + "))")
-_CONTAINED = {cue: frozenset(c for c in _CUES if c in cue) for cue in _CUES}
+_CUES = sorted({cue for rule in RULES for cue in rule.cues})
+#: Cues that start with a letter must start a word ("rat" in "grateful" is no cue).
+_WORD_CUES = tuple(" " + cue for cue in _CUES if cue[0].isalnum())
+_MARK_CUES = tuple(cue for cue in _CUES if not cue[0].isalnum())
+_NON_WORD = re.compile(r"[\W_]+")
 
 
 def cues_in(words: str) -> frozenset[str]:
-    """Every cue that occurs in ``words``."""
-    found: set[str] = set()
-    for cue in set(_CUE_SCAN.findall(words)):
-        found |= _CONTAINED[cue]
-    return frozenset(found)
+    """Every cue that occurs in ``words``: a word cue at the start of a word, a mark cue
+    (``<|``, ``{``, ``$``) anywhere."""
+    starts = " " + _NON_WORD.sub(" ", words)
+    found = [cue[1:] for cue in _WORD_CUES if cue in starts]
+    return frozenset(found + [cue for cue in _MARK_CUES if cue in words])

@@ -41,6 +41,10 @@ _VOCABULARY_FROM = 4096
 _BLOB_DEPTH = 2
 #: A folded word long enough to be a blob (blobs are looked for only when there is one).
 _BLOB_CUE = re.compile(r"[a-z0-9+/_\-]{16,}")
+_ROT13_WORDS = re.compile(
+    r"\b(?:ignore|disregard|rubric|instructions?|evaluators?|grader|judge|score|rate|verdict|"
+    r"rationale|system|assistant|evaluation|marks|grade|dear|note|final)\b"
+)
 _SEGMENT_END = re.compile(r"(\n|(?<=[.!?。！？])[ \t]+)")
 
 
@@ -174,7 +178,12 @@ def _source(spaced: Rewritten | None, start: int, end: int) -> tuple[int, int]:
 
 
 def _rot13_spans(folded: Folded, words: str) -> Iterator[tuple[int, int]]:
-    for start, end, _ in rule_hits(rot13(folded.text), rot13(words)):
+    """Matches in the text turned by rot13, read only when the turned words hold an English
+    word an attack needs (random letters seldom do)."""
+    turned = rot13(words)
+    if not _ROT13_WORDS.search(turned):
+        return
+    for start, end, _ in rule_hits(rot13(folded.text), turned):
         yield folded.original_span(start, end)
 
 

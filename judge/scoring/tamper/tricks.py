@@ -24,7 +24,7 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import NamedTuple
 
-UNSPACE_MAX_CHARS = 64 * 1024
+UNSPACE_MAX_CHARS = 16 * 1024
 BLOB_MAX_COUNT = 32
 #: At most this many candidate tokens are tried per text, readable or not.
 BLOB_MAX_TRIES = 256
@@ -38,7 +38,12 @@ _RUN = re.compile(
 _LONE = re.compile(r"(?:^| )[^\W_](?: |$)")
 _DOTTED = re.compile(r"[^\W_][.\-_*·,/|+~'][^\W_][.\-_*·,/|+~'][^\W_]")
 _GAP = re.compile(r"[ \t]*[.\-_*·,/|+~'][ \t]*|[ \t]+")
-_LEET_WORD = re.compile(r"(?<![a-z0-9@$])(?=[a-z0-9@$]*[a-z])(?=[a-z0-9@$]*[0-9@$])[a-z0-9@$]+")
+#: A word of 2 to 24 letters, digits, ``@`` and ``$`` with at least one letter and one of the
+#: others (longer tokens are blobs or identifiers, not words).
+_LEET_WORD = re.compile(
+    r"(?<![a-z0-9@$])(?=[a-z0-9@$]{2,24}(?![a-z0-9@$]))(?=[a-z0-9@$]*[a-z])(?=[a-z0-9@$]*[0-9@$])"
+    r"[a-z0-9@$]+"
+)
 _LEET = str.maketrans("013457896@$", "oieastbbgas")
 _ROT13 = str.maketrans(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
