@@ -165,24 +165,24 @@ def finding(piece: Piece) -> TamperFinding:
 
 
 def seam_pieces(first: TextField, second: TextField, known: list[Piece]) -> list[Piece]:
-    """Matches that cross the seam of two consecutive messages and neither holds alone."""
+    """A match that crosses the seam of two consecutive messages, unless both messages'
+    parts of it are already withheld."""
     tail = first.text[-SEAM_CHARS:]
     head = second.text[:SEAM_CHARS]
     offset = len(first.text) - len(tail)
     for joiner in ("", " "):
+        seam = len(tail) + len(joiner)
         for hit in find_hits(tail + joiner + head):
-            if hit.start < len(tail) and hit.end > len(tail) + len(joiner):
-                if _already_known(known, first, second):
-                    return []
-                return _split_pair(first, second, hit, offset, len(tail) + len(joiner))
+            if hit.start >= len(tail) or hit.end <= seam:
+                continue
+            in_first = _overlaps_known(known, first, offset + hit.start, len(first.text))
+            if not (in_first and _overlaps_known(known, second, 0, hit.end - seam)):
+                return _split_pair(first, second, hit, offset, seam)
     return []
 
 
-def _already_known(known: list[Piece], first: TextField, second: TextField) -> bool:
-    """Whether the end of ``first`` and the start of ``second`` are already withheld."""
-    ends = any(p.field == first and p.end == len(first.text) for p in known)
-    starts = any(p.field == second and p.start == 0 for p in known)
-    return ends and starts
+def _overlaps_known(known: list[Piece], field: TextField, start: int, end: int) -> bool:
+    return any(p.field == field and p.start < end and start < p.end for p in known)
 
 
 def _split_pair(
