@@ -340,7 +340,7 @@ _OTHER: list[tuple[TamperKind, str, str]] = [
     ),
     _r(
         "forged_verdict",
-        "finale|final|terminee|verdict",
+        "finale|score|terminee|verdict",
         _f(
             r"\b(?:note finale|score final|evaluation terminee|verdict final)\b|"
             r"\bverdict\s*:"
@@ -392,7 +392,7 @@ _OTHER: list[tuple[TamperKind, str, str]] = [
     ),
     _r(
         "forged_verdict",
-        "final|completa|veredicto",
+        "puntuacion|calificacion|evaluacion|veredicto",
         _f(
             r"\b(?:puntuacion final|calificacion final|evaluacion completada|"
             r"evaluacion completa|veredicto final)\b|\bveredicto\s*:"
@@ -493,7 +493,7 @@ _OTHER: list[tuple[TamperKind, str, str]] = [
     ),
     _r(
         "forged_verdict",
-        "final|concluida|veredito",
+        "nota|pontuacao|avaliacao|veredito",
         _f(
             r"\b(?:nota final|pontuacao final|avaliacao concluida|veredito "
             r"final)\b|\bveredito\s*:"

@@ -38,10 +38,12 @@ _RUN = re.compile(
 _LONE = re.compile(r"(?:^| )[^\W_](?: |$)")
 _DOTTED = re.compile(r"[^\W_][.\-_*·,/|+~'][^\W_][.\-_*·,/|+~'][^\W_]")
 _GAP = re.compile(r"[ \t]*[.\-_*·,/|+~'][ \t]*|[ \t]+")
-#: A word of 2 to 24 letters, digits, ``@`` and ``$`` with at least one letter and one of the
-#: others (longer tokens are blobs or identifiers, not words).
+#: A word of 2 to 24 letters, digits, ``@`` and ``$`` that reads as leetspeak: a digit or
+#: symbol between two letters ("rubr1c"), leading two letters ("5core"), or ending a word of
+#: at most three ("th3"). A word that only ends in digits ("agent12") is a name, not leet.
 _LEET_WORD = re.compile(
-    r"(?<![a-z0-9@$])(?=[a-z0-9@$]{2,24}(?![a-z0-9@$]))(?=[a-z0-9@$]*[a-z])(?=[a-z0-9@$]*[0-9@$])"
+    r"(?<![a-z0-9@$])(?=[a-z0-9@$]{2,24}(?![a-z0-9@$]))"
+    r"(?:(?=[a-z0-9@$]*[a-z][0-9@$]+[a-z])|(?=[0-9@$]+[a-z]{2})|(?=[a-z]{1,2}[0-9@$](?![a-z0-9@$])))"
     r"[a-z0-9@$]+"
 )
 _LEET = str.maketrans("013457896@$", "oieastbbgas")
