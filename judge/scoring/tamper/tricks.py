@@ -33,16 +33,17 @@ BLOB_MAX_CHARS = 16 * 1024
 _PRINTABLE_SHARE = 0.9
 
 _RUN = re.compile(
-    r"(?<![^\W_])[^\W_](?:(?:[ \t]{1,3}|[ \t]*[.\-_*·,/|+~'][ \t]*)[^\W_]){2,}(?![^\W_])"
+    r"(?<![^\W_])[^\W_](?:(?:[ \t]{1,3}|[ \t]*[.\-_*·,|~'][ \t]*)[^\W_]){2,}(?![^\W_])"
 )
 _LONE = re.compile(r"(?:^| )[^\W_](?: |$)")
-_DOTTED = re.compile(r"[^\W_][.\-_*·,/|+~'][^\W_][.\-_*·,/|+~'][^\W_]")
-_GAP = re.compile(r"[ \t]*[.\-_*·,/|+~'][ \t]*|[ \t]+")
+_DOTTED = re.compile(r"[^\W_][.\-_*·,|~'][^\W_][.\-_*·,|~'][^\W_]")
+_GAP = re.compile(r"[ \t]*[.\-_*·,|~'][ \t]*|[ \t]+")
 #: A word of 2 to 24 letters, digits, ``@`` and ``$`` that reads as leetspeak: a digit or
 #: symbol between two letters ("rubr1c"), leading two letters ("5core"), or ending a word of
-#: at most three ("th3"). A word that only ends in digits ("agent12") is a name, not leet.
+#: at most three ("th3"). A word that only ends in digits ("agent12") is a name, not leet, and
+#: a piece of a base64 token (next to ``+``, ``/`` or ``=``) is no word.
 _LEET_WORD = re.compile(
-    r"(?<![a-z0-9@$])(?=[a-z0-9@$]{2,24}(?![a-z0-9@$]))"
+    r"(?<![a-z0-9@$+/=])(?=[a-z0-9@$]{2,24}(?![a-z0-9@$+/=]))"
     r"(?:(?=[a-z0-9@$]*[a-z][0-9@$]+[a-z])|(?=[0-9@$]+[a-z]{2})|(?=[a-z]{1,2}[0-9@$](?![a-z0-9@$])))"
     r"[a-z0-9@$]+"
 )
