@@ -68,6 +68,12 @@ _LOW = (
 ENGLISH: list[Written] = [
     written(
         "appeal",
+        "evaluat|grader|scorer|assessor|grading|judge|scoring",
+        r"\b(?:the|this|our|my|any|an|every|each) (?:evaluator|grader|scorer|assessor|grading model|"
+        r"judge model|scoring model|evaluation model|ai judge|llm judge)s?\b",
+    ),
+    written(
+        "appeal",
         "evaluat|grader|rater|scorer|assessor|examiner|reviewer|marker|adjudicat|judg|grading|scoring|reward",
         rf"\b(?:dear|hey|hi|hello|attention|note (?:to|for)|message (?:to|for)|"
         rf"memo (?:to|for)|p\.?s\.? (?:to|for)|reminder (?:to|for)|instructions? (?:to|for)|"
