@@ -11,6 +11,7 @@ finding in each message).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
@@ -140,14 +141,26 @@ def merge_sorted(pieces: list[Piece]) -> list[Piece]:
 
 
 def excerpt(text: str, start: int, end: int) -> str:
-    """At most :data:`EXCERPT_MAX_CHARS` characters of the original around a match."""
+    """At most :data:`EXCERPT_MAX_CHARS` characters of the original around a match, with
+    invisible characters (format and control characters, but line breaks and tabs) shown as
+    ``<U+XXXX>``, so a bidi override cannot reorder what an owner reads."""
     if end - start >= EXCERPT_MAX_CHARS:
-        return text[start : start + EXCERPT_MAX_CHARS]
+        return _visible(text[start : start + EXCERPT_MAX_CHARS])[:EXCERPT_MAX_CHARS]
     room = EXCERPT_MAX_CHARS - (end - start)
     low = max(0, start - room // 2)
     high = min(len(text), end + (room - (start - low)))
     low = max(0, low - (EXCERPT_MAX_CHARS - (high - low)))
-    return text[low:high]
+    shown = _visible(text[low:high])
+    if len(shown) <= EXCERPT_MAX_CHARS:
+        return shown
+    return _visible(text[start:high])[:EXCERPT_MAX_CHARS]
+
+
+def _visible(text: str) -> str:
+    return "".join(
+        f"<U+{ord(c):04X}>" if unicodedata.category(c) in ("Cf", "Cc") and c not in "\n\t" else c
+        for c in text
+    )
 
 
 def finding(piece: Piece) -> TamperFinding:
