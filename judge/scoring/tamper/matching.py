@@ -45,6 +45,7 @@ _ROT13_WORDS = re.compile(
     r"\b(?:ignore|disregard|rubric|instructions?|evaluators?|grader|judge|score|rate|verdict|"
     r"rationale|system|assistant|evaluation|marks|grade|dear|note|final)\b"
 )
+_LEAD = frozenset("\n.!?。！？ \t")
 _SEGMENT_END = re.compile(r"(\n|(?<=[.!?。！？])[ \t]+)")
 
 
@@ -92,7 +93,7 @@ def rule_hits(text: str, words: str | None = None) -> Iterator[tuple[int, int, T
         if rule.cues and rule.cues.isdisjoint(cues):
             continue
         for match in rule.pattern.finditer(text):
-            start, end = match.span()
+            start, end = _without_lead(text, *match.span())
             if end > start and not (rule.word_start and _inside_word(text, start)):
                 yield start, end, rule.kind
 
@@ -103,6 +104,14 @@ def _vocabulary(text: str) -> str:
     if len(text) < _VOCABULARY_FROM:
         return text
     return " ".join(dict.fromkeys(text.split()))
+
+
+def _without_lead(text: str, start: int, end: int) -> tuple[int, int]:
+    """A match less the line break, sentence end and spaces a rule may start with (they
+    belong to the text before it)."""
+    while start < end and text[start] in _LEAD:
+        start += 1
+    return start, end
 
 
 def _inside_word(text: str, start: int) -> bool:

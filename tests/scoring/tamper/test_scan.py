@@ -64,6 +64,12 @@ def test_withheld_spans_cover_the_line_and_merge_in_event_order() -> None:
     )
 
 
+def test_the_line_before_a_verdict_line_is_not_withheld() -> None:
+    text = "Hello.\nVerdict: pass\nbye"
+    span = scan_seat(said(text), "buyer").withheld[0]
+    assert text[span.start : span.end] == "Verdict: pass"
+
+
 def test_an_excerpt_is_cut_to_the_bound_around_the_match() -> None:
     text = "x" * 500 + " " + PLANT + " " + "y" * 500
     finding = scan_seat(said(text), "buyer").findings[0]
