@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from itertools import accumulate, islice
 from typing import NamedTuple
 
-from judge.domain.tamper import TamperKind
+from judge.domain.tamper import WITHHELD_MARKER, TamperKind
 from judge.scoring.tamper.fold import Folded, fold
 from judge.scoring.tamper.lexicon import RULES, SCRIPTS, cues_in
 from judge.scoring.tamper.tricks import (
@@ -133,7 +133,10 @@ class _Taken:
 def find_hits(text: str, *, depth: int = 0, limit: int = MAX_HITS) -> list[Hit]:
     """Every match in ``text``, on its original offsets, in order; past ``limit`` matches,
     one last hit covers the rest of the text (so more than ``limit`` hits mean the limit
-    was passed)."""
+    was passed). The platform's own marker is not read, so a withheld transcript scans
+    clean."""
+    if WITHHELD_MARKER in text:
+        text = text.replace(WITHHELD_MARKER, " " * len(WITHHELD_MARKER))
     segments = Segments(text)
     folded = fold(segments.joined)
     words = _vocabulary(folded.text)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.scoring.tamper import scan_seat
+from judge.scoring.tamper import scan_seat, withhold
 from tests.scoring.tamper.corpus import TRICK_KINDS, Positive, negatives, positives
 from tests.scoring.tamper.helpers import said
 
@@ -26,6 +26,13 @@ def test_each_attack_is_flagged(attack: Positive) -> None:
     assert result.flagged, attack.messages
     if attack.family in TRICK_KINDS:
         assert TRICK_KINDS[attack.family] in {f.kind for f in result.findings}
+
+
+@pytest.mark.parametrize("attack", POSITIVES, ids=lambda p: f"{p.family}:{p.messages[0][:30]}")
+def test_each_attack_once_withheld_scans_clean(attack: Positive) -> None:
+    transcript = said(*attack.messages)
+    withheld = withhold(transcript, scan_seat(transcript, "buyer").withheld)
+    assert scan_seat(withheld, "buyer").findings == []
 
 
 @pytest.mark.parametrize("text", NEGATIVES)
