@@ -4,7 +4,8 @@
 * false positives on the written ordinary talk (tests/scoring/tamper/negatives.txt);
 * false positives on every seat of real human conversations: CaSiNo (test and valid, each
   participant of each dialogue one seat, as ``judge calibrate`` imports them) and DICES-350
-  (the USER turns of each conversation as one seat), read from ``--data`` (never copied here);
+  (the USER turns of each conversation as one seat, and the LaMDA turns as another), read
+  from ``--data`` (never copied here);
 * scan throughput over all CaSiNo runs, and the time of 4 MiB hostile transcripts (both in
   CPU seconds of this process, so a busy machine does not inflate them).
 
@@ -98,12 +99,17 @@ def real_rates(data: Path) -> tuple[dict[str, Any], float]:
         hits = [flagged_entry(run.run_id, s, r) for run, s, r in seats if r.flagged]
         out[f"casino/{name}"] = {"seats": len(seats), "flagged": len(hits), "cases": hits}
     dices = dices_seats(data)
-    hits = []
-    for item_id, transcript in dices.items():
-        result = scan_seat(transcript, "user")
-        if result.flagged:
-            hits.append(flagged_entry(f"dices-{item_id}", "user", result))
-    out["dices/dices-350 (user turns)"] = {"seats": len(dices), "flagged": len(hits), "cases": hits}
+    for seat, label in (("user", "user turns"), ("bot", "LaMDA turns")):
+        hits = []
+        for item_id, transcript in dices.items():
+            result = scan_seat(transcript, seat)
+            if result.flagged:
+                hits.append(flagged_entry(f"dices-{item_id}", seat, result))
+        out[f"dices/dices-350 ({label})"] = {
+            "seats": len(dices),
+            "flagged": len(hits),
+            "cases": hits,
+        }
     for entry in out.values():
         entry["rate"] = entry["flagged"] / entry["seats"]
     return out, runs_per_s
