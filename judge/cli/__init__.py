@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         credentials,
         db,
         export,
+        scan,
         schema,
         score,
         serve,
@@ -58,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in (
         score,
+        scan,
         check,
         compare,
         serve,

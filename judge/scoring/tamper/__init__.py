@@ -6,20 +6,18 @@ withholds what it finds before the judge reads the transcript; ``judge scan`` ru
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
+from itertools import pairwise
 
 from judge.domain.run import Run, TranscriptEvent
 from judge.domain.tamper import SeatTamper
 from judge.scoring.tamper.scan import (
     MAX_FINDINGS,
-    Piece,
-    TextField,
-    field_pieces,
     finding,
     merge_sorted,
     seam_pieces,
     seat_fields,
+    seat_pieces,
 )
 from judge.scoring.tamper.withhold import withhold
 
@@ -36,17 +34,17 @@ def scan_seat(transcript: Sequence[TranscriptEvent], seat: str) -> SeatTamper:
     merged withheld span (at most ``MAX_FINDINGS``) and every span to withhold.
     """
     fields = list(seat_fields(transcript, seat))
-    pieces: dict[TextField, list[Piece]] = {f: field_pieces(f) for f in fields}
+    pieces = seat_pieces(fields)
     messages = [f for f in fields if f.pointer == "/content"]
-    for first, second in zip(messages, messages[1:], strict=False):
+    for first, second in pairwise(messages):
         for piece in seam_pieces(first, second, pieces[first] + pieces[second]):
             pieces[piece.field] = [*pieces[piece.field], piece]
-    ordered = [p for f in fields for p in merge_sorted(pieces[f])]
+    findings = [finding(p) for f in fields for p in merge_sorted(pieces[f])]
     return SeatTamper(
-        flagged=bool(ordered),
+        flagged=bool(findings),
         detector_version=DETECTOR_VERSION,
-        findings=[finding(p) for p in ordered[:MAX_FINDINGS]],
-        withheld=[finding(p).span for p in ordered],
+        findings=findings[:MAX_FINDINGS],
+        withheld=[f.span for f in findings],
     )
 
 

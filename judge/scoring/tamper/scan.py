@@ -11,12 +11,13 @@ finding in each message).
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
 from judge.domain.run import ActionEvent, MessageEvent, TranscriptEvent
 from judge.domain.tamper import EXCERPT_MAX_CHARS, TamperFinding, TamperKind, WithheldSpan
-from judge.scoring.tamper.matching import Hit, find_hits
+from judge.scoring.tamper.matching import MAX_HITS, Hit, find_hits
 
 #: How far a withheld span reaches either side of a match when its line is longer.
 WIDEN_CHARS = 300
@@ -98,21 +99,39 @@ def widen(text: str, start: int, end: int) -> tuple[int, int]:
     return low, high
 
 
-def field_pieces(field: TextField) -> list[Piece]:
-    """The field's matches, widened and merged where they overlap."""
-    pieces = []
-    for hit in find_hits(field.text):
-        low, high = widen(field.text, hit.start, hit.end)
-        pieces.append(Piece(field, low, high, hit.start, hit.end, hit.kind))
-    return merge_sorted(pieces)
+def seat_pieces(fields: list[TextField]) -> dict[TextField, list[Piece]]:
+    """Each field's matches, widened and merged. Past :data:`MAX_HITS` matches in the seat's
+    text, the rest of it is withheld whole and unread, with the kind of the match that
+    passed the bound."""
+    pieces: dict[TextField, list[Piece]] = {}
+    budget = MAX_HITS
+    flood: TamperKind | None = None
+    for field in fields:
+        if flood is not None:
+            whole = Piece(field, 0, len(field.text), 0, len(field.text), flood)
+            pieces[field] = [whole] if field.text else []
+            continue
+        hits = find_hits(field.text, limit=budget)
+        budget -= len(hits)
+        if budget < 0:
+            flood = hits[-1].kind
+        pieces[field] = merge_sorted([_widened(field, hit) for hit in hits])
+    return pieces
+
+
+def _widened(field: TextField, hit: Hit) -> Piece:
+    low, high = widen(field.text, hit.start, hit.end)
+    return Piece(field, low, high, hit.start, hit.end, hit.kind)
 
 
 def merge_sorted(pieces: list[Piece]) -> list[Piece]:
-    """The pieces of one field in order, overlapping or touching ones merged into one that
-    keeps the first match and the kind that comes first in ``_PRIORITY``."""
+    """The pieces of one field in order; those that overlap or stand apart by white space
+    only merge into one that keeps the first match and the kind first in ``_PRIORITY``."""
     merged: list[Piece] = []
     for new in sorted(pieces, key=lambda p: (p.start, p.end)):
-        if merged and merged[-1].end >= new.start:
+        if merged and (
+            merged[-1].end >= new.start or new.field.text[merged[-1].end : new.start].isspace()
+        ):
             last = merged[-1]
             kind = min(last.kind, new.kind, key=_PRIORITY.index)
             merged[-1] = last._replace(end=max(last.end, new.end), kind=kind)
@@ -122,14 +141,26 @@ def merge_sorted(pieces: list[Piece]) -> list[Piece]:
 
 
 def excerpt(text: str, start: int, end: int) -> str:
-    """At most :data:`EXCERPT_MAX_CHARS` characters of the original around a match."""
+    """At most :data:`EXCERPT_MAX_CHARS` characters of the original around a match, with
+    invisible characters (format and control characters, but line breaks and tabs) shown as
+    ``<U+XXXX>``, so a bidi override cannot reorder what an owner reads."""
     if end - start >= EXCERPT_MAX_CHARS:
-        return text[start : start + EXCERPT_MAX_CHARS]
+        return _visible(text[start : start + EXCERPT_MAX_CHARS])[:EXCERPT_MAX_CHARS]
     room = EXCERPT_MAX_CHARS - (end - start)
     low = max(0, start - room // 2)
     high = min(len(text), end + (room - (start - low)))
     low = max(0, low - (EXCERPT_MAX_CHARS - (high - low)))
-    return text[low:high]
+    shown = _visible(text[low:high])
+    if len(shown) <= EXCERPT_MAX_CHARS:
+        return shown
+    return _visible(text[start:high])[:EXCERPT_MAX_CHARS]
+
+
+def _visible(text: str) -> str:
+    return "".join(
+        f"<U+{ord(c):04X}>" if unicodedata.category(c) in ("Cf", "Cc") and c not in "\n\t" else c
+        for c in text
+    )
 
 
 def finding(piece: Piece) -> TamperFinding:
@@ -147,24 +178,24 @@ def finding(piece: Piece) -> TamperFinding:
 
 
 def seam_pieces(first: TextField, second: TextField, known: list[Piece]) -> list[Piece]:
-    """Matches that cross the seam of two consecutive messages and neither holds alone."""
+    """A match that crosses the seam of two consecutive messages, unless both messages'
+    parts of it are already withheld."""
     tail = first.text[-SEAM_CHARS:]
     head = second.text[:SEAM_CHARS]
     offset = len(first.text) - len(tail)
-    for joiner in ("", " ", "\n"):
+    for joiner in ("", " "):
+        seam = len(tail) + len(joiner)
         for hit in find_hits(tail + joiner + head):
-            if hit.start < len(tail) and hit.end > len(tail) + len(joiner):
-                if _already_known(known, first, second):
-                    return []
-                return _split_pair(first, second, hit, offset, len(tail) + len(joiner))
+            if hit.start >= len(tail) or hit.end <= seam:
+                continue
+            in_first = _overlaps_known(known, first, offset + hit.start, len(first.text))
+            if not (in_first and _overlaps_known(known, second, 0, hit.end - seam)):
+                return _split_pair(first, second, hit, offset, seam)
     return []
 
 
-def _already_known(known: list[Piece], first: TextField, second: TextField) -> bool:
-    """Whether the end of ``first`` and the start of ``second`` are already withheld."""
-    ends = any(p.field == first and p.end == len(first.text) for p in known)
-    starts = any(p.field == second and p.start == 0 for p in known)
-    return ends and starts
+def _overlaps_known(known: list[Piece], field: TextField, start: int, end: int) -> bool:
+    return any(p.field == field and p.start < end and start < p.end for p in known)
 
 
 def _split_pair(

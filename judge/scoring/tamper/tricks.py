@@ -10,8 +10,8 @@
 * :func:`blobs` finds base64 and hex tokens and decodes those that decode to readable text.
 
 Work is bounded (docs/integrity.md): at most :data:`UNSPACE_MAX_CHARS` characters of spaced
-runs and :data:`BLOB_MAX_COUNT` blobs of at most :data:`BLOB_MAX_CHARS` characters each are
-undone per text.
+runs and :data:`BLOB_MAX_COUNT` blobs of at most :data:`BLOB_MAX_CHARS` characters each
+(among the first :data:`BLOB_MAX_TRIES` candidates) are undone per text.
 """
 
 from __future__ import annotations
@@ -24,17 +24,29 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import NamedTuple
 
-UNSPACE_MAX_CHARS = 64 * 1024
+UNSPACE_MAX_CHARS = 16 * 1024
 BLOB_MAX_COUNT = 32
+#: At most this many candidate tokens are tried per text, readable or not.
+BLOB_MAX_TRIES = 256
 BLOB_MAX_CHARS = 16 * 1024
 #: The least share of printable characters a decoded blob needs to be read as text.
 _PRINTABLE_SHARE = 0.9
 
 _RUN = re.compile(
-    r"(?<![^\W_])[^\W_](?:(?:[ \t]{1,3}|[ \t]*[.\-_*·,/|+~'][ \t]*)[^\W_]){2,}(?![^\W_])"
+    r"(?<![^\W_])[^\W_](?:(?:[ \t]{1,3}|[ \t]*[.\-_*·,|~'][ \t]*)[^\W_]){2,}(?![^\W_])"
 )
-_GAP = re.compile(r"[ \t]*[.\-_*·,/|+~'][ \t]*|[ \t]+")
-_LEET_WORD = re.compile(r"(?<![a-z0-9@$])(?=[a-z0-9@$]*[a-z])(?=[a-z0-9@$]*[0-9@$])[a-z0-9@$]+")
+_LONE = re.compile(r"(?:^| )[^\W_](?: |$)")
+_DOTTED = re.compile(r"[^\W_][.\-_*·,|~'][^\W_][.\-_*·,|~'][^\W_]")
+_GAP = re.compile(r"[ \t]*[.\-_*·,|~'][ \t]*|[ \t]+")
+#: A word of 2 to 24 letters, digits, ``@`` and ``$`` that reads as leetspeak: a digit or
+#: symbol between two letters ("rubr1c"), leading two letters ("5core"), or ending a word of
+#: at most three ("th3"). A word that only ends in digits ("agent12") is a name, not leet, and
+#: a piece of a base64 token (next to ``+``, ``/`` or ``=``) is no word.
+_LEET_WORD = re.compile(
+    r"(?<![a-z0-9@$+/=])(?=[a-z0-9@$]{2,24}(?![a-z0-9@$+/=]))"
+    r"(?:(?=[a-z0-9@$]*[a-z][0-9@$]+[a-z])|(?=[0-9@$]+[a-z]{2})|(?=[a-z]{1,2}[0-9@$](?![a-z0-9@$])))"
+    r"[a-z0-9@$]+"
+)
 _LEET = str.maketrans("013457896@$", "oieastbbgas")
 _ROT13 = str.maketrans(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
@@ -109,6 +121,16 @@ def _joiner(gap: str, before: str, after: str) -> str:
     return " " if len(gap) > 1 and not gap.strip() else ""
 
 
+def has_spacing(words: str) -> bool:
+    """Whether a text with these words may hold spaced-out letters."""
+    return bool(_LONE.search(words) or _DOTTED.search(words))
+
+
+def has_leet(words: str) -> bool:
+    """Whether a text with these words may hold leetspeak."""
+    return bool(_LEET_WORD.search(words))
+
+
 def unleet(text: str) -> str:
     """``text`` with digits and symbols inside words read as letters (same length)."""
     return _LEET_WORD.sub(lambda m: m.group().translate(_LEET), text)
@@ -129,9 +151,11 @@ class Blob(NamedTuple):
 def blobs(text: str) -> list[Blob]:
     """The base64 and hex tokens of ``text`` that decode to readable text (bounded)."""
     found: list[Blob] = []
+    tries = 0
     for pattern, decode in ((_BASE64, _from_base64), (_HEX, _from_hex)):
         for match in pattern.finditer(text):
-            if len(found) >= BLOB_MAX_COUNT:
+            tries += 1
+            if len(found) >= BLOB_MAX_COUNT or tries > BLOB_MAX_TRIES:
                 return found
             token = match.group()
             if len(token) > BLOB_MAX_CHARS:
