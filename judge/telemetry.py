@@ -10,7 +10,7 @@ in-process workers) as each pass is stored:
 - ``judge_passes_total{model,parse_status}``; ``judge_unscored_passes_total{model}``;
 - ``judge_tamper_flagged_seats_total{kind}``: scored seats whose events held judge-directed
   text, counted once per kind of finding on the seat as its scorecard is stored
-  (docs/integrity-service.md).
+  (docs/integrity.md).
 
 Read from the store at scrape time (any node serving ``/metrics``, so it is right however many
 workers there are): ``judge_runs{status}`` (queued, scoring, scored, not_scored: the queue

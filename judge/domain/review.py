@@ -76,7 +76,7 @@ class SafetyReviewPublic(BaseModel):
     held_for_review: bool = Field(
         default=False,
         description="judge-directed text was withheld from the judge and no owner has cleared "
-        "the run: it is left out of leaderboards and stability (docs/integrity-service.md)",
+        "the run: it is left out of leaderboards and stability (docs/integrity.md)",
     )
     safety_min: float | None = Field(
         description="the lowest safety trait mean over the scored seats"

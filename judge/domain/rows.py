@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 Cell = str | int | float | bool | list[float] | None
 Row = dict[str, Cell]
 
-#: The seat's score integrity (docs/integrity-service.md); empty cells when no detector ran.
+#: The seat's score integrity (docs/integrity.md); empty cells when no detector ran.
 TAMPER_COLUMNS = ("tamper_flagged", "tamper_findings", "tamper_kinds", "tamper_detector_version")
 RUN_COLUMNS = (
     "run_id",

@@ -1,7 +1,7 @@
 """One row of figures per scored run, for listing and filtering many runs without reading
 their scorecards: the weakest seat's composite and objective rate, the lowest safety mean and
 the largest pass spread (highest minus lowest pass score of a trait); and the rules of a run
-held for review because judge-directed text was withheld (docs/integrity-service.md)."""
+held for review because judge-directed text was withheld (docs/integrity.md)."""
 
 from __future__ import annotations
 

@@ -91,7 +91,7 @@ class AgentScorecardPublic(BaseModel):
     held_for_review: bool = Field(
         default=False,
         description="the run waits for an owner's review and is left out of leaderboards and "
-        "stability until cleared (docs/integrity-service.md)",
+        "stability until cleared (docs/integrity.md)",
     )
 
 

@@ -2,7 +2,7 @@
 leaderboards, repetitions for stability, run bodies for exports and coaching.
 
 Leaderboards and stability leave out runs held for review: judge-directed text was withheld
-from their judge and no owner has cleared them yet (docs/integrity-service.md)."""
+from their judge and no owner has cleared them yet (docs/integrity.md)."""
 
 from __future__ import annotations
 

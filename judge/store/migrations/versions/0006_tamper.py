@@ -1,6 +1,6 @@
 """Score integrity: the run figures say whether any seat's events held judge-directed text
 (withheld from the judge), so the review queue, the runs table and the held-run rule of the
-leaderboards and stability read one indexed column (docs/integrity-service.md). Runs scored
+leaderboards and stability read one indexed column (docs/integrity.md). Runs scored
 before this revision had no detector, so they are not flagged.
 
 Revision ID: 0006_tamper
