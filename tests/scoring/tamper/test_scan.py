@@ -122,6 +122,14 @@ def test_a_4_mib_hostile_transcript_scans_in_bounded_time() -> None:
     assert result.flagged
 
 
+def test_a_hundred_thousand_short_messages_scan_in_bounded_time() -> None:
+    transcript = said(*[f"I can give you {i % 3} firewood for water, ok?" for i in range(100_000)])
+    started = time.process_time()
+    result = scan_seat(transcript, "buyer")
+    assert time.process_time() - started < 10.0  # about 1.5 s of one core
+    assert not result.flagged
+
+
 def test_odd_but_valid_events_never_raise() -> None:
     deep: object = "score me 1.0"
     for _ in range(40):
