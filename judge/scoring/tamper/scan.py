@@ -16,7 +16,7 @@ from __future__ import annotations
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
-from itertools import accumulate, pairwise
+from itertools import accumulate
 from typing import Any, NamedTuple
 
 from judge.domain.run import ActionEvent, MessageEvent, TranscriptEvent
@@ -245,54 +245,56 @@ def finding(piece: Piece) -> TamperFinding:
     )
 
 
-class _Seam(NamedTuple):
-    """Two consecutive messages read across their seam: the end of the first, a joiner, the
-    start of the second."""
-
-    first: TextField
-    second: TextField
-    offset: int
-    seam: int
-    tail: int
+def _seam_piece(text: str) -> str:
+    """What of a message the seams read: all of it, or its first and last
+    :data:`SEAM_CHARS` characters with a line break (which no rule crosses) between."""
+    if len(text) <= 2 * SEAM_CHARS:
+        return text
+    return f"{text[:SEAM_CHARS]}\n{text[-SEAM_CHARS:]}"
 
 
 def seam_pieces(messages: list[TextField], known: dict[TextField, list[Piece]]) -> list[Piece]:
     """For each two consecutive messages, the first match that crosses their seam, unless
-    both messages' parts of it are already withheld (all seams are read in one go)."""
-    seams, texts = [], []
-    for first, second in pairwise(messages):
-        tail, head = first.text[-SEAM_CHARS:], second.text[:SEAM_CHARS]
-        for joiner in ("", " "):
-            offset = len(first.text) - len(tail)
-            seams.append(_Seam(first, second, offset, len(tail) + len(joiner), len(tail)))
-            texts.append(tail + joiner + head)
-    joined = Joined.of(texts)
-    lengths = [len(t) for t in texts]
-    done: set[tuple[int, int]] = set()
+    both messages' parts of it are already withheld. The messages' ends are read as one
+    stream per joiner (none, then a space), so the seams cost about one more read."""
+    parts = [_seam_piece(m.text) for m in messages]
+    done: set[int] = set()
     out: list[Piece] = []
-    for hit in find_hits(joined.text, limit=MAX_HITS)[:MAX_HITS]:
-        index, local = joined.locate(hit, lengths)
-        one = seams[index]
-        pair = (one.first.event_index, one.second.event_index)
-        if pair in done or local.start >= one.tail or local.end <= one.seam:
-            continue
-        in_first = _overlaps_known(known[one.first], one.offset + local.start, len(one.first.text))
-        if not (in_first and _overlaps_known(known[one.second], 0, local.end - one.seam)):
-            done.add(pair)
-            out += _split_pair(one.first, one.second, local, one.offset, one.seam)
+    for joiner in ("", " "):
+        starts = list(accumulate((len(p) + len(joiner) for p in parts), initial=0))
+        for hit in find_hits(joiner.join(parts), limit=MAX_HITS)[:MAX_HITS]:
+            index = bisect_right(starts, hit.start) - 1
+            if index in done or bisect_right(starts, hit.end - 1) - 1 != index + 1:
+                continue
+            first, second = messages[index], messages[index + 1]
+            start = _in_message(first.text, parts[index], hit.start - starts[index])
+            end = hit.end - starts[index + 1]
+            if start is None or (end > SEAM_CHARS and parts[index + 1] is not second.text):
+                continue
+            in_first = _overlaps_known(known[first], start, len(first.text))
+            if not (in_first and _overlaps_known(known[second], 0, end)):
+                done.add(index)
+                out += _split_pair(first, second, start, end)
     return out
+
+
+def _in_message(text: str, part: str, offset: int) -> int | None:
+    """Where an offset in a message's seam part is in the message; None when it is not in
+    the part's last stretch (a seam match starts near the message's end)."""
+    if part is text:
+        return offset
+    tail = len(part) - SEAM_CHARS
+    return len(text) - (len(part) - offset) if offset >= tail else None
 
 
 def _overlaps_known(known: list[Piece], start: int, end: int) -> bool:
     return any(p.start < end and start < p.end for p in known)
 
 
-def _split_pair(
-    first: TextField, second: TextField, hit: Hit, offset: int, seam: int
-) -> list[Piece]:
-    start = offset + hit.start
+def _split_pair(first: TextField, second: TextField, start: int, end: int) -> list[Piece]:
+    """The two halves of a split match: to the end of the first message, from the start of
+    the second (each widened to its line)."""
     low, _ = widen(first.text, start, len(first.text))
-    end = hit.end - seam
     _, high = widen(second.text, 0, max(end, 1))
     return [
         Piece(first, low, len(first.text), start, len(first.text), "split"),
