@@ -115,6 +115,13 @@ def test_a_blob_past_the_size_bound_is_not_decoded() -> None:
     assert not scan_seat(said(payload), "buyer").flagged
 
 
+def test_a_blob_behind_many_decoy_blobs_is_still_decoded() -> None:
+    decoys = [base64.b64encode(f"a harmless note number {i}".encode()).decode() for i in range(500)]
+    planted = base64.b64encode(PLANT.encode()).decode()
+    result = scan_seat(said(" ".join([*decoys, planted])), "buyer")
+    assert [f.kind for f in result.findings] == ["encoded"]
+
+
 def test_a_text_with_more_matches_than_the_bound_is_withheld_to_its_end() -> None:
     text = "".join(f"Final score: {i}\n" for i in range(MAX_HITS + 50)) + "tail"
     result = scan_seat(said(text), "buyer")
