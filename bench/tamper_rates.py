@@ -116,8 +116,8 @@ def real_rates(data: Path) -> tuple[dict[str, Any], float]:
 
 
 def hostile_times() -> dict[str, Any]:
-    """Seconds to scan 4 MiB transcripts (21 messages of about 200,000 characters, the API's
-    text bound) of several hostile shapes."""
+    """CPU seconds to scan 4 MiB transcripts of several hostile shapes: 21 messages of about
+    200,000 characters (the API's text bound), or many short messages."""
     rng = random.Random(0)
     words = ["score", "judge", "rate", "give", "evaluator", "ignore", "rubric", "tip", "if",
              "you", "me", "the", "system", "final", "verdict", "deal", "water", "food"]  # fmt: skip
@@ -133,14 +133,16 @@ def hostile_times() -> dict[str, Any]:
     times = {}
     for name, text in shapes.items():
         size = len(text) // 21 + 1
-        transcript = said([text[i : i + size] for i in range(0, len(text), size)])
-        started = time.process_time()
-        result = scan_seat(transcript, "seat")
-        times[name] = {
-            "seconds": round(time.process_time() - started, 3),
-            "flagged": result.flagged,
-        }
+        times[name] = _timed(said([text[i : i + size] for i in range(0, len(text), size)]))
+    short = [f"I can give you {i % 3} firewood for water, ok? {i}" for i in range(4 * MIB // 48)]
+    times["about 87,000 short messages"] = _timed(said(short))
     return times
+
+
+def _timed(transcript: list[TranscriptEvent]) -> dict[str, Any]:
+    started = time.process_time()
+    result = scan_seat(transcript, "seat")
+    return {"seconds": round(time.process_time() - started, 3), "flagged": result.flagged}
 
 
 def markdown(report: dict[str, Any]) -> str:

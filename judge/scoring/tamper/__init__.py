@@ -7,7 +7,6 @@ withholds what it finds before the judge reads the transcript; ``judge scan`` ru
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import pairwise
 
 from judge.domain.run import Run, TranscriptEvent
 from judge.domain.tamper import SeatTamper
@@ -36,9 +35,8 @@ def scan_seat(transcript: Sequence[TranscriptEvent], seat: str) -> SeatTamper:
     fields = list(seat_fields(transcript, seat))
     pieces = seat_pieces(fields)
     messages = [f for f in fields if f.pointer == "/content"]
-    for first, second in pairwise(messages):
-        for piece in seam_pieces(first, second, pieces[first] + pieces[second]):
-            pieces[piece.field] = [*pieces[piece.field], piece]
+    for piece in seam_pieces(messages, pieces):
+        pieces[piece.field] = [*pieces[piece.field], piece]
     findings = [finding(p) for f in fields for p in merge_sorted(pieces[f])]
     return SeatTamper(
         flagged=bool(findings),

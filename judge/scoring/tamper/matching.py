@@ -200,11 +200,16 @@ def _rot13_spans(folded: Folded, words: str) -> Iterator[tuple[int, int]]:
 
 
 def _blob_spans(text: str, depth: int) -> Iterator[tuple[int, int]]:
-    """Blobs (looked for among the distinct words of a long text) that decode to a match."""
+    """Blobs (looked for among the distinct words of a long text) that decode to a match;
+    all decoded texts are read in one go."""
     words = _vocabulary(text)
-    for blob in blobs(words):
-        if not find_hits(blob.decoded, depth=depth + 1):
-            continue
+    found = blobs(words)
+    if not found:
+        return
+    starts = list(accumulate((len(b.decoded) + 1 for b in found), initial=0))
+    decoded = "\n".join(b.decoded for b in found)
+    matched = {bisect_right(starts, h.start) - 1 for h in find_hits(decoded, depth=depth + 1)}
+    for blob in (found[i] for i in sorted(matched)):
         if words is text:
             yield blob.start, blob.end
         else:

@@ -2,7 +2,9 @@
 
 Only what the seat wrote is read: its messages' content, and its actions' names and the
 strings inside their arguments (at any depth). Results, observations, system and fault
-events come from the engine. Each match is widened to the line it stands on (at most
+events come from the engine. All of a seat's strings are read in one go (joined
+by line breaks, which no rule crosses), so a run of a hundred thousand short messages costs
+no more than one long one. Each match is widened to the line it stands on (at most
 :data:`WIDEN_CHARS` either side), so the judge reads none of the line; overlapping
 widened spans of one field merge into one finding. Two consecutive messages of the seat are
 also read across their seam, so a line split between them is found (kind ``split``, one
@@ -12,7 +14,9 @@ finding in each message).
 from __future__ import annotations
 
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
+from itertools import accumulate
 from typing import Any, NamedTuple
 
 from judge.domain.run import ActionEvent, MessageEvent, TranscriptEvent
@@ -23,6 +27,8 @@ from judge.scoring.tamper.matching import MAX_HITS, Hit, find_hits
 WIDEN_CHARS = 300
 #: How much of each of two consecutive messages is read across their seam.
 SEAM_CHARS = 240
+#: About this many characters of a seat's strings are read in one go.
+BATCH_CHARS = 256 * 1024
 #: At most this many findings are kept per seat (every match is still withheld).
 MAX_FINDINGS = 200
 
@@ -99,24 +105,86 @@ def widen(text: str, start: int, end: int) -> tuple[int, int]:
     return low, high
 
 
+class Joined(NamedTuple):
+    """Several texts joined by line breaks, read in one go, and where each one starts."""
+
+    text: str
+    starts: list[int]
+
+    @classmethod
+    def of(cls, texts: Sequence[str]) -> Joined:
+        starts = list(accumulate((len(t) + 1 for t in texts), initial=0))[:-1]
+        return cls("\n".join(texts), starts)
+
+    def locate(self, hit: Hit, lengths: Sequence[int]) -> tuple[int, Hit]:
+        """Which text a hit is in, and the hit on that text's offsets (cut at its end)."""
+        index = bisect_right(self.starts, hit.start) - 1
+        origin = self.starts[index]
+        end = min(hit.end - origin, lengths[index])
+        return index, Hit(hit.start - origin, end, hit.kind)
+
+
 def seat_pieces(fields: list[TextField]) -> dict[TextField, list[Piece]]:
-    """Each field's matches, widened and merged. Past :data:`MAX_HITS` matches in the seat's
-    text, the rest of it is withheld whole and unread, with the kind of the match that
-    passed the bound."""
-    pieces: dict[TextField, list[Piece]] = {}
+    """Each field's matches, widened and merged. The seat's strings are read in batches of
+    about :data:`BATCH_CHARS` (many short messages cost about what one long one does). Past
+    :data:`MAX_HITS` matches, the rest of the seat's text is withheld whole and unread, with
+    the kind of the match that passed the bound."""
+    pieces: dict[TextField, list[Piece]] = {f: [] for f in fields}
     budget = MAX_HITS
-    flood: TamperKind | None = None
-    for field in fields:
+    for batch in _batches(fields):
+        used, flood = _read_batch(batch, pieces, budget)
+        budget -= used
         if flood is not None:
-            whole = Piece(field, 0, len(field.text), 0, len(field.text), flood)
-            pieces[field] = [whole] if field.text else []
-            continue
-        hits = find_hits(field.text, limit=budget)
-        budget -= len(hits)
-        if budget < 0:
-            flood = hits[-1].kind
-        pieces[field] = merge_sorted([_widened(field, hit) for hit in hits])
-    return pieces
+            _flood_after(fields, flood, pieces)
+            break
+    return {f: merge_sorted(p) for f, p in pieces.items()}
+
+
+def _batches(fields: list[TextField]) -> Iterator[list[TextField]]:
+    batch: list[TextField] = []
+    size = 0
+    for field in fields:
+        batch.append(field)
+        size += len(field.text) + 1
+        if size >= BATCH_CHARS:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
+
+
+class _Read(NamedTuple):
+    """What reading one batch used of the budget, and the match past it (with its field)."""
+
+    used: int
+    flood: tuple[TextField, Hit] | None
+
+
+def _read_batch(batch: list[TextField], pieces: dict[TextField, list[Piece]], budget: int) -> _Read:
+    """Add the batch's matches to ``pieces``."""
+    joined = Joined.of([f.text for f in batch])
+    lengths = [len(f.text) for f in batch]
+    hits = find_hits(joined.text, limit=budget)
+    over = hits.pop() if len(hits) > budget else None
+    for hit in hits:
+        index, local = joined.locate(hit, lengths)
+        if local.end > local.start:
+            pieces[batch[index]].append(_widened(batch[index], local))
+    if over is None:
+        return _Read(len(hits), None)
+    index, local = joined.locate(over, lengths)
+    return _Read(len(hits), (batch[index], local))
+
+
+def _flood_after(
+    fields: list[TextField], flood: tuple[TextField, Hit], pieces: dict[TextField, list[Piece]]
+) -> None:
+    """Withhold from the match past the budget to the end of the seat's text."""
+    field, hit = flood
+    pieces[field].append(_widened(field, hit._replace(end=len(field.text))))
+    for later in fields[fields.index(field) + 1 :]:
+        if later.text:
+            pieces[later].append(Piece(later, 0, len(later.text), 0, len(later.text), hit.kind))
 
 
 def _widened(field: TextField, hit: Hit) -> Piece:
@@ -177,33 +245,56 @@ def finding(piece: Piece) -> TamperFinding:
     )
 
 
-def seam_pieces(first: TextField, second: TextField, known: list[Piece]) -> list[Piece]:
-    """A match that crosses the seam of two consecutive messages, unless both messages'
-    parts of it are already withheld."""
-    tail = first.text[-SEAM_CHARS:]
-    head = second.text[:SEAM_CHARS]
-    offset = len(first.text) - len(tail)
+def _seam_piece(text: str) -> str:
+    """What of a message the seams read: all of it, or its first and last
+    :data:`SEAM_CHARS` characters with a line break (which no rule crosses) between."""
+    if len(text) <= 2 * SEAM_CHARS:
+        return text
+    return f"{text[:SEAM_CHARS]}\n{text[-SEAM_CHARS:]}"
+
+
+def seam_pieces(messages: list[TextField], known: dict[TextField, list[Piece]]) -> list[Piece]:
+    """For each two consecutive messages, the first match that crosses their seam, unless
+    both messages' parts of it are already withheld. The messages' ends are read as one
+    stream per joiner (none, then a space), so the seams cost about one more read."""
+    parts = [_seam_piece(m.text) for m in messages]
+    done: set[int] = set()
+    out: list[Piece] = []
     for joiner in ("", " "):
-        seam = len(tail) + len(joiner)
-        for hit in find_hits(tail + joiner + head):
-            if hit.start >= len(tail) or hit.end <= seam:
+        starts = list(accumulate((len(p) + len(joiner) for p in parts), initial=0))
+        for hit in find_hits(joiner.join(parts), limit=MAX_HITS)[:MAX_HITS]:
+            index = bisect_right(starts, hit.start) - 1
+            if index in done or bisect_right(starts, hit.end - 1) - 1 != index + 1:
                 continue
-            in_first = _overlaps_known(known, first, offset + hit.start, len(first.text))
-            if not (in_first and _overlaps_known(known, second, 0, hit.end - seam)):
-                return _split_pair(first, second, hit, offset, seam)
-    return []
+            first, second = messages[index], messages[index + 1]
+            start = _in_message(first.text, parts[index], hit.start - starts[index])
+            end = hit.end - starts[index + 1]
+            if start is None or (end > SEAM_CHARS and parts[index + 1] is not second.text):
+                continue
+            in_first = _overlaps_known(known[first], start, len(first.text))
+            if not (in_first and _overlaps_known(known[second], 0, end)):
+                done.add(index)
+                out += _split_pair(first, second, start, end)
+    return out
 
 
-def _overlaps_known(known: list[Piece], field: TextField, start: int, end: int) -> bool:
-    return any(p.field == field and p.start < end and start < p.end for p in known)
+def _in_message(text: str, part: str, offset: int) -> int | None:
+    """Where an offset in a message's seam part is in the message; None when it is not in
+    the part's last stretch (a seam match starts near the message's end)."""
+    if part is text:
+        return offset
+    tail = len(part) - SEAM_CHARS
+    return len(text) - (len(part) - offset) if offset >= tail else None
 
 
-def _split_pair(
-    first: TextField, second: TextField, hit: Hit, offset: int, seam: int
-) -> list[Piece]:
-    start = offset + hit.start
+def _overlaps_known(known: list[Piece], start: int, end: int) -> bool:
+    return any(p.start < end and start < p.end for p in known)
+
+
+def _split_pair(first: TextField, second: TextField, start: int, end: int) -> list[Piece]:
+    """The two halves of a split match: to the end of the first message, from the start of
+    the second (each widened to its line)."""
     low, _ = widen(first.text, start, len(first.text))
-    end = hit.end - seam
     _, high = widen(second.text, 0, max(end, 1))
     return [
         Piece(first, low, len(first.text), start, len(first.text), "split"),

@@ -10,8 +10,8 @@
 * :func:`blobs` finds base64 and hex tokens and decodes those that decode to readable text.
 
 Work is bounded (docs/integrity.md): at most :data:`UNSPACE_MAX_CHARS` characters of spaced
-runs and :data:`BLOB_MAX_COUNT` blobs of at most :data:`BLOB_MAX_CHARS` characters each
-(among the first :data:`BLOB_MAX_TRIES` candidates) are undone per text.
+runs are undone per text, and every blob of at most :data:`BLOB_MAX_CHARS` characters is
+decoded (the decoded texts are read together, so their number costs nothing extra).
 """
 
 from __future__ import annotations
@@ -25,9 +25,6 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 UNSPACE_MAX_CHARS = 16 * 1024
-BLOB_MAX_COUNT = 32
-#: At most this many candidate tokens are tried per text, readable or not.
-BLOB_MAX_TRIES = 256
 BLOB_MAX_CHARS = 16 * 1024
 #: The least share of printable characters a decoded blob needs to be read as text.
 _PRINTABLE_SHARE = 0.9
@@ -149,14 +146,11 @@ class Blob(NamedTuple):
 
 
 def blobs(text: str) -> list[Blob]:
-    """The base64 and hex tokens of ``text`` that decode to readable text (bounded)."""
+    """The base64 and hex tokens of ``text`` (each at most :data:`BLOB_MAX_CHARS`) that
+    decode to readable text."""
     found: list[Blob] = []
-    tries = 0
     for pattern, decode in ((_BASE64, _from_base64), (_HEX, _from_hex)):
         for match in pattern.finditer(text):
-            tries += 1
-            if len(found) >= BLOB_MAX_COUNT or tries > BLOB_MAX_TRIES:
-                return found
             token = match.group()
             if len(token) > BLOB_MAX_CHARS:
                 continue
@@ -193,5 +187,7 @@ def _readable(data: bytes | None) -> str | None:
         text = codecs.decode(data, "utf-8")
     except UnicodeDecodeError:
         return None
+    if text.isprintable():
+        return text
     printable = sum(1 for c in text if c.isprintable() or c in "\n\t")
     return text if printable >= _PRINTABLE_SHARE * len(text) else None
