@@ -4,8 +4,10 @@ Only what the seat wrote is read: its messages' content, and its actions' names 
 strings inside their arguments (at any depth). Results, observations, system and fault
 events come from the engine. All of a seat's strings are read in one go (joined
 by line breaks, which no rule crosses), so a run of a hundred thousand short messages costs
-no more than one long one. Each match is widened to the line it stands on (at most
-:data:`WIDEN_CHARS` either side), so the judge reads none of the line; overlapping
+no more than one long one. Each match is widened to the sentence it stands in (from the
+sentence's start when the match opens the sentence or nearly so, else from the match's first
+word; to the sentence's end; at most :data:`WIDEN_CHARS` either side), so the judge reads
+none of the judge-directed sentence and all of the seat's own words before it; overlapping
 widened spans of one field merge into one finding. Two consecutive messages of the seat are
 also read across their seam, so a line split between them is found (kind ``split``, one
 finding in each message).
@@ -13,6 +15,7 @@ finding in each message).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
@@ -23,8 +26,18 @@ from judge.domain.run import ActionEvent, MessageEvent, TranscriptEvent
 from judge.domain.tamper import EXCERPT_MAX_CHARS, TamperFinding, TamperKind, WithheldSpan
 from judge.scoring.tamper.matching import MAX_HITS, Hit, find_hits
 
-#: How far a withheld span reaches either side of a match when its line is longer.
+#: How far a withheld span reaches either side of a match when its sentence is longer.
 WIDEN_CHARS = 300
+#: How much of a sentence may stand before a match for the whole sentence to be withheld.
+LEAD_CHARS = 24
+#: Where a sentence ends: its closing punctuation (with any closing brackets, quotes and
+#: the spaces after them), or a line break.
+_SENTENCE_END = re.compile(
+    r"(?:[.!?\u2026]+(?=[\s\])}\"'\u201d\u2019]|$)|[\u3002\uff01\uff1f]+)"
+    r"[\])}\"'\u201d\u2019]*[^\S\n]*|\n"
+)
+#: A sentence that opens with one of these is withheld to its closing one.
+_CLOSERS = {"[": "]", "(": ")", "{": "}"}
 #: How much of each of two consecutive messages is read across their seam.
 SEAM_CHARS = 240
 #: About this many characters of a seat's strings are read in one go.
@@ -97,12 +110,26 @@ class Piece(NamedTuple):
 
 
 def widen(text: str, start: int, end: int) -> tuple[int, int]:
-    """The match's line, at most :data:`WIDEN_CHARS` either side of it."""
-    line_start = text.rfind("\n", max(0, start - WIDEN_CHARS), start) + 1
-    line_end = text.find("\n", end, end + WIDEN_CHARS)
-    low = max(line_start, start - WIDEN_CHARS)
-    high = min(len(text), end + WIDEN_CHARS) if line_end < 0 else line_end
-    return low, high
+    """The match's sentence: from the sentence's start when at most :data:`LEAD_CHARS` of
+    it stand before the match (a lead-in such as "Dear" or "Note:"), else from the start
+    of the match's first word; to the end of the sentence the match ends in. At most
+    :data:`WIDEN_CHARS` either side of the match, and never across a line break."""
+    floor = max(0, start - WIDEN_CHARS)
+    opening = max((m.end() for m in _SENTENCE_END.finditer(text, floor, start)), default=floor)
+    line_start = text.rfind("\n", floor, start) + 1
+    opening = max(opening, line_start)
+    if start - opening > LEAD_CHARS:
+        opening = start
+        while opening > floor and not text[opening - 1].isspace():
+            opening -= 1
+    limit = min(len(text), end + WIDEN_CHARS)
+    closing = _SENTENCE_END.search(text, end, limit)
+    high = closing.end() if closing else limit
+    if opening < len(text) and text[opening] in _CLOSERS:
+        bracket = text.find(_CLOSERS[text[opening]], end, limit)
+        high = max(high, bracket + 1)
+    line_end = text.find("\n", end, high)
+    return opening, high if line_end < 0 else line_end
 
 
 class Joined(NamedTuple):
