@@ -1,0 +1,107 @@
+"""Pairwise eras and ratings: verdicts of one era and scenario, fitted together and never
+mixed with another era's (docs/scoring.md, "Pairwise judging")."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+
+from judge.domain.config import MeasurementSettings
+from judge.domain.pairwise import (
+    PairVerdict,
+    PairwiseComparison,
+    PairwiseRatings,
+    UnpairedSide,
+)
+from judge.scoring.bradley_terry import TIE_RULE, Game, rate
+from judge.scoring.era import integrity_identity
+from judge.scoring.pairwise import position_bias
+
+#: Resamples behind each rating interval.
+N_BOOTSTRAP = 500
+
+
+def pairwise_era(
+    *,
+    judge_model: str,
+    rubric_hash: str,
+    prompt_version: int,
+    settings: MeasurementSettings,
+    decoders: Mapping[str, str] | None = None,
+) -> str:
+    """A stable id for everything that can move a pairwise verdict: the judge and its decode,
+    the pairwise prompt, the trait's rubric, passes per order and floor, the defence."""
+    stack: dict[str, object] = {
+        "mode": "pairwise",
+        "judge_model": judge_model,
+        "prompt_version": prompt_version,
+        "rubric_hash": rubric_hash,
+        "passes": settings.denoise.passes,
+        "floor": settings.denoise.min_n_runs,
+        "integrity": integrity_identity(settings),
+        "decoders": dict(sorted((decoders or {}).items())),
+    }
+    digest = hashlib.sha256(json.dumps(stack, sort_keys=True).encode()).hexdigest()
+    return f"pw-era-{digest[:16]}"
+
+
+def games_of(verdicts: Sequence[PairVerdict]) -> list[Game]:
+    """The pairs with an outcome, as games between the two seats' agents."""
+    return [
+        Game(v.side_a.agent_id, v.side_b.agent_id, v.outcome)
+        for v in verdicts
+        if v.outcome is not None
+    ]
+
+
+def ratings_by_era(
+    verdicts: Sequence[PairVerdict], *, n_bootstrap: int = N_BOOTSTRAP, ranked: bool = True
+) -> list[PairwiseRatings]:
+    """One Bradley-Terry fit per (era, scenario, trait): eras are never pooled."""
+    groups: dict[tuple[str, str, str], list[PairVerdict]] = defaultdict(list)
+    for verdict in verdicts:
+        groups[(verdict.era_id, verdict.key.scenario_id, verdict.trait)].append(verdict)
+    boards = []
+    for (era, scenario, _trait), mine in sorted(groups.items()):
+        games = games_of(mine)
+        boards.append(
+            PairwiseRatings(
+                scenario_id=scenario,
+                era_id=era,
+                ratings=rate(games, n_bootstrap=n_bootstrap, ranked=ranked),
+                n_pairs=len(games),
+                n_bootstrap=n_bootstrap,
+                confidence=0.95,
+                tie_rule=TIE_RULE,
+            )
+        )
+    return boards
+
+
+def pairwise_comparison(
+    verdicts: Sequence[PairVerdict],
+    *,
+    label_a: str,
+    label_b: str,
+    trait: str,
+    judge_model: str,
+    era_id: str,
+    passes_per_order: int,
+    unpaired: Sequence[UnpairedSide] = (),
+    n_bootstrap: int = N_BOOTSTRAP,
+) -> PairwiseComparison:
+    """Every pair's verdict with the judge's position bias and the agents' ratings."""
+    return PairwiseComparison(
+        label_a=label_a,
+        label_b=label_b,
+        trait=trait,
+        judge_model=judge_model,
+        era_id=era_id,
+        passes_per_order=passes_per_order,
+        pairs=list(verdicts),
+        bias=position_bias(verdicts, judge_model, trait),
+        ratings=ratings_by_era(verdicts, n_bootstrap=n_bootstrap),
+        unpaired=list(unpaired),
+    )
