@@ -25,7 +25,12 @@ from judge.domain.tamper import SeatTamper
 from judge.errors import InputError
 from judge.judging.backends import JudgeBackend
 from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
-from judge.judging.pairwise import PAIRWISE_PROMPT_VERSION, pair_specs, run_pair_passes
+from judge.judging.pairwise import (
+    PAIRWISE_PROMPT_VERSION,
+    pair_specs,
+    pairwise_decoders,
+    run_pair_passes,
+)
 from judge.judging.panel import panel_members, panel_models, panel_slot
 from judge.judging.providers import backend_for, decoder_identities
 from judge.judging.runner import RunnerConfig, pass_specs, run_passes
@@ -186,7 +191,7 @@ async def judge_pair(
         rubric_hash=rubric.content_hash,
         prompt_version=PAIRWISE_PROMPT_VERSION,
         settings=settings,
-        decoders=decoder_identities(backend.model),
+        decoders=pairwise_decoders(decoder_identities(backend.model)),
     )
     return PairVerdict(
         key=key,

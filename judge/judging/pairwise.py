@@ -17,6 +17,7 @@ and one that names nothing the question offered is an unscored pass with its rea
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -41,7 +42,7 @@ PAIRWISE_PROMPT_VERSION = 1
 PAIRWISE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "rationale": {"type": "string", "maxLength": 160},
+        "rationale": {"type": "string", "maxLength": 100},
         "turns_first": {"type": "array", "items": {"type": "integer"}, "maxItems": 5},
         "turns_second": {"type": "array", "items": {"type": "integer"}, "maxItems": 5},
         "better": {"type": "string", "enum": ["first", "second", "neither"]},
@@ -49,6 +50,24 @@ PAIRWISE_SCHEMA: dict[str, Any] = {
     "required": ["rationale", "turns_first", "turns_second", "better"],
     "additionalProperties": False,
 }
+
+#: The pairwise verdict as a grammar for the embedded judge, in the schema's order: the
+#: reason first, the answer last, as the single-seat verdict grammar does.
+PAIRWISE_GRAMMAR = r"""
+root      ::= "{" ws "\"rationale\":" ws rationale "," ws "\"turns_first\":" ws turns "," ws "\"turns_second\":" ws turns "," ws "\"better\":" ws better ws "}"
+better    ::= "\"first\"" | "\"second\"" | "\"neither\""
+turns     ::= "[" ws (turn ("," ws turn){0,4})? ws "]"
+turn      ::= [0-9] [0-9]? [0-9]? [0-9]?
+rationale ::= "\"" [^"\\\x00-\x1f]{0,100} "\""
+ws        ::= " "?
+"""
+
+
+def pairwise_decoders(decoders: dict[str, str]) -> dict[str, str]:
+    """The embedded judge's decode identity with the pairwise grammar added: a changed
+    grammar starts a new pairwise era."""
+    digest = hashlib.sha256(PAIRWISE_GRAMMAR.encode()).hexdigest()[:12]
+    return {model: f"{identity}, pairwise grammar {digest}" for model, identity in decoders.items()}
 
 
 def pairwise_system_prompt(*, spotlight: bool = True) -> str:
