@@ -140,29 +140,30 @@ def main() -> None:
     args = parser.parse_args()
     settings = MeasurementSettings(denoise=DenoiseConfig(n_runs=args.passes))
     chosen = pairs_from(args.data, args.pairs, settings)
-    rubric = default_rubric_set().rubrics[args.trait]
-    started = time.perf_counter()
-
-    def tick(done: int, total: int) -> None:
-        print(f"pair {done}/{total} after {time.perf_counter() - started:.0f} s", file=sys.stderr)
-
-    verdicts = asyncio.run(
-        judge_pairs(
-            [p for p, _ in chosen],
-            rubric,
-            backend_for(args.judge),
-            settings=settings,
-            progress=tick,
-        )
-    )
-    seconds = time.perf_counter() - started
     args.out.mkdir(parents=True, exist_ok=True)
-    with (args.out / "verdicts.jsonl").open("w", encoding="utf-8") as handle:
-        for verdict in verdicts:
-            handle.write(verdict.model_dump_json(exclude={"side_a", "side_b"}) + "\n")
-    text = report(verdicts, [h for _, h in chosen], args, seconds)
-    (args.out / "report.md").write_text(text, encoding="utf-8")
-    print(text)
+    (args.out / "verdicts.jsonl").write_text("", encoding="utf-8")
+    asyncio.run(judge_all(chosen, args, settings))
+    print((args.out / "report.md").read_text(encoding="utf-8"), end="")
+
+
+async def judge_all(
+    chosen: list[tuple[PairToJudge, str]], args: argparse.Namespace, settings: MeasurementSettings
+) -> list[PairVerdict]:
+    """One pair at a time, the report rewritten after each: a stopped run keeps its pairs."""
+    rubric = default_rubric_set().rubrics[args.trait]
+    backend = backend_for(args.judge)
+    started = time.perf_counter()
+    verdicts: list[PairVerdict] = []
+    for pair, _ in chosen:
+        verdicts += await judge_pairs([pair], rubric, backend, settings=settings)
+        seconds = time.perf_counter() - started
+        print(f"pair {len(verdicts)}/{len(chosen)} after {seconds:.0f} s", file=sys.stderr)
+        with (args.out / "verdicts.jsonl").open("a", encoding="utf-8") as handle:
+            handle.write(verdicts[-1].model_dump_json(exclude={"side_a", "side_b"}) + "\n")
+        humans = [h for _, h in chosen[: len(verdicts)]]
+        text = report(verdicts, humans, args, seconds)
+        (args.out / "report.md").write_text(text, encoding="utf-8")
+    return verdicts
 
 
 if __name__ == "__main__":

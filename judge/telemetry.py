@@ -1,7 +1,7 @@
 """Prometheus metrics (prometheus-client): what the judge costs and how the queue stands.
 
 Per process, counted where the judge calls happen (``judge worker``, or ``judge serve`` with
-in-process workers) as each pass is stored:
+in-process workers, and pairwise comparisons) as each pass is stored:
 
 - ``judge_calls_total{model}``: judge calls made (every attempt, retries included);
 - ``judge_retries_total{model}``: attempts beyond the first;
@@ -24,6 +24,7 @@ from prometheus_client.registry import Collector
 from sqlalchemy.engine import Engine
 
 from judge.domain.judging import JudgePass
+from judge.domain.pairwise import PairwisePass
 from judge.pipeline import OnSeatPass
 
 REGISTRY = CollectorRegistry(auto_describe=True)
@@ -80,6 +81,20 @@ def observe_pass(judge_pass: JudgePass) -> None:
         UNPARSEABLE.labels(model, str(judge_pass.structured_output).lower()).inc()
     if judge_pass.score_distribution is not None:
         DISTRIBUTIONS.labels(model).inc()
+
+
+def observe_pairwise_pass(judge_pass: PairwisePass) -> None:
+    """Count one stored pairwise pass like any judge pass (calls, retries, latency, tokens,
+    parse status; an unscored one names no seat)."""
+    model = judge_pass.model
+    CALLS.labels(model).inc(judge_pass.attempts)
+    RETRIES.labels(model).inc(max(0, judge_pass.attempts - 1))
+    LATENCY.labels(model).observe(judge_pass.latency_ms / 1000)
+    TOKENS.labels(model, "in").inc(judge_pass.prompt_tokens or 0)
+    TOKENS.labels(model, "out").inc(judge_pass.completion_tokens or 0)
+    PASSES.labels(model, judge_pass.parse_status).inc()
+    if judge_pass.winner is None:
+        UNSCORED.labels(model).inc()
 
 
 def observed(on_pass: OnSeatPass) -> OnSeatPass:

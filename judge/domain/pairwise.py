@@ -108,6 +108,15 @@ class PairVerdict(_Model):
     flipped: bool | None
     passes: list[PairwisePass]
 
+    def without_transcripts(self) -> PairVerdict:
+        """The verdict as stored and answered: the transcripts stay with their runs."""
+        return self.model_copy(
+            update={
+                "side_a": self.side_a.model_copy(update={"transcript": []}),
+                "side_b": self.side_b.model_copy(update={"transcript": []}),
+            }
+        )
+
 
 class Interval(_Model):
     low: float

@@ -8,6 +8,8 @@ import json
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
+from pydantic import BaseModel, ConfigDict
+
 from judge.domain.config import MeasurementSettings
 from judge.domain.pairwise import (
     PairVerdict,
@@ -17,6 +19,7 @@ from judge.domain.pairwise import (
 )
 from judge.scoring.bradley_terry import TIE_RULE, Game, rate
 from judge.scoring.era import integrity_identity
+from judge.scoring.leaderboard import LeaderboardEntry, is_ranked, unique_entries
 from judge.scoring.pairwise import position_bias
 
 #: Resamples behind each rating interval.
@@ -104,4 +107,69 @@ def pairwise_comparison(
         bias=position_bias(verdicts, judge_model, trait),
         ratings=ratings_by_era(verdicts, n_bootstrap=n_bootstrap),
         unpaired=list(unpaired),
+    )
+
+
+class PairwiseLeaderboard(BaseModel):
+    """``mode=pairwise``: a scenario's ratings on one trait, one fit per pairwise era.
+
+    Attributes:
+        ranked: fits over pairs whose two seats are both on the ranked score board.
+        unranked: fits over pairs with a seat in an unranked class (self-hosted facilitator,
+            self-reported), without ranks.
+        n_left_out: pairs with a participation-gated seat or a seat on no board.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    scenario_id: str
+    trait: str
+    eras: list[str]
+    mixed_eras: bool
+    ranked: list[PairwiseRatings]
+    unranked: list[PairwiseRatings]
+    n_left_out: int
+    note: str | None
+
+
+def pairwise_leaderboard(
+    verdicts: Sequence[PairVerdict],
+    entries: Sequence[LeaderboardEntry],
+    *,
+    scenario_id: str,
+    trait: str,
+    era_id: str | None = None,
+    n_bootstrap: int = N_BOOTSTRAP,
+) -> PairwiseLeaderboard:
+    """The pairwise board beside the score board: the same classes and gates, decided by
+    the score board's entries of both seats of each pair; eras are fitted apart."""
+    on_board = {(e.run_id, e.seat): e for e in unique_entries(entries)}
+    ranked: list[PairVerdict] = []
+    unranked: list[PairVerdict] = []
+    left_out = 0
+    for v in verdicts:
+        if v.key.scenario_id != scenario_id or v.trait != trait:
+            continue
+        if era_id is not None and v.era_id != era_id:
+            continue
+        a = on_board.get((v.side_a.run_id, v.side_a.seat))
+        b = on_board.get((v.side_b.run_id, v.side_b.seat))
+        if a is None or b is None or a.participation_gated or b.participation_gated:
+            left_out += 1
+            continue
+        (ranked if is_ranked(a) and is_ranked(b) else unranked).append(v)
+    eras = sorted({v.era_id for v in [*ranked, *unranked]})
+    return PairwiseLeaderboard(
+        scenario_id=scenario_id,
+        trait=trait,
+        eras=eras,
+        mixed_eras=len(eras) > 1,
+        ranked=ratings_by_era(ranked, n_bootstrap=n_bootstrap),
+        unranked=ratings_by_era(unranked, n_bootstrap=n_bootstrap, ranked=False),
+        n_left_out=left_out,
+        note=(
+            f"verdicts span {len(eras)} pairwise eras; each is fitted and ranked on its own"
+            if len(eras) > 1
+            else None
+        ),
     )
