@@ -255,13 +255,18 @@ def pairwise_board(
 
     Raises:
         InputError: an unknown trait.
-        NotFoundError: an agent key asking for a safety trait (agents never see one).
+        NotFoundError: an agent key asking for a trait other than a capability trait
+            (agents never see a safety trait).
     """
     rubrics = rubric_set(session, settings=settings)
-    if trait not in rubrics.rubrics:
+    if agent_view:
+        # a safety trait and an unknown one read the same to an agent, and only capability
+        # traits are named
+        capability = sorted(t for t, pack in rubrics.packs.items() if pack == "capability")
+        if trait not in capability:
+            raise NotFoundError(f"no pairwise board on this trait (boards: {capability})")
+    elif trait not in rubrics.rubrics:
         raise InputError(f"trait: unknown trait {trait!r} (known: {sorted(rubrics.rubrics)})")
-    if agent_view and rubrics.packs[trait] == "safety":
-        raise NotFoundError(f"no pairwise board on {trait} for an agent key")
     rows = results_repo.finalized_submission_cards(session, scenario_id=scenario_id)
     entries = [
         entry
