@@ -20,11 +20,13 @@ from judge.console.render import SECURITY_HEADERS, page
 from judge.console.session import SessionDep as ConsoleDep
 from judge.domain.comparison import AgentComparison, ComparedPair
 from judge.errors import InputError, NotFoundError
+from judge.scoring.pairwise import position_biases
 from judge.service.leaderboards import leaderboard
 from judge.service.matched import compare_agents
 from judge.service.pairwise import PairwiseComparisonPublic, stored_comparison
 from judge.settings import Settings
 from judge.store import eras as era_repo
+from judge.store import pairwise as pairwise_repo
 from judge.store import summaries as summary_repo
 
 router = APIRouter(prefix="/console", include_in_schema=False)
@@ -163,7 +165,7 @@ def load_report(name: str) -> CalibrationReport:
 
 
 @router.get("/calibration")
-def calibration(request: Request, console: ConsoleDep) -> HTMLResponse:
+def calibration(request: Request, console: ConsoleDep, session: SessionDep) -> HTMLResponse:
     reports = [load_report(n) for n in report_names()]
     return page(
         request,
@@ -171,6 +173,7 @@ def calibration(request: Request, console: ConsoleDep) -> HTMLResponse:
         {
             "console": console,
             "reports": reports,
+            "biases": position_biases(pairwise_repo.verdicts_of(session)),
             "plots": plots.plots_available(),
             "missing": plots.MISSING,
         },

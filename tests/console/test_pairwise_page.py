@@ -50,3 +50,11 @@ def test_each_pair_shows_both_orders_the_outcome_and_the_flip(judged: TestClient
 def test_a_trait_never_judged_says_how_to_judge_it(judged: TestClient) -> None:
     html = page(judged, "integrity")
     assert "POST /api/evals/comparisons with mode pairwise first" in html
+
+
+def test_the_calibration_page_shows_each_judges_position_bias(judged: TestClient) -> None:
+    html = judged.get("/console/calibration").text
+    section = html.split('id="position-bias"', 1)[1]
+    cells = re.findall(r'<td class="n">([^<]*)', section)
+    assert cells[:3] == ["1", "1 / 1", "1.00 [0.21, 1.00]"]
+    assert cells[3:5] == ["2 / 2", "1.00 [0.34, 1.00]"]
