@@ -164,5 +164,11 @@ def render_pairwise(c: PairwiseComparison) -> str:
             + f"W{r.wins} L{r.losses} T{r.ties}"
             for r in board.ratings
         ]
+    cost = c.cost
+    dollars = "-" if cost.cost_usd is None else f"${cost.cost_usd:.4f}"
+    lines.append(
+        f"cost: {cost.n_passes} passes ({cost.n_attempts} calls), tokens in "
+        f"{cost.prompt_tokens} out {cost.completion_tokens}, {dollars}"
+    )
     lines += [f"unpaired ({u.side.upper()}) {u.run_id}: {u.reason}" for u in c.unpaired]
     return "\n".join(lines)

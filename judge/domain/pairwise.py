@@ -178,6 +178,16 @@ class UnpairedSide(_Model):
     reason: str
 
 
+class PairwiseCost(_Model):
+    """What the pairs' judge calls cost, summed over their passes (None where no pass said)."""
+
+    n_passes: int
+    n_attempts: int
+    prompt_tokens: int
+    completion_tokens: int
+    cost_usd: float | None
+
+
 class PairwiseComparison(_Model):
     """``judge compare --pairwise``: every matched pair's verdict, the judge's position bias
     and the agents' ratings."""
@@ -191,4 +201,5 @@ class PairwiseComparison(_Model):
     pairs: list[PairVerdict]
     bias: PositionBias
     ratings: list[PairwiseRatings]
+    cost: PairwiseCost
     unpaired: list[UnpairedSide] = Field(default_factory=list)

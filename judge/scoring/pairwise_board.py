@@ -14,6 +14,7 @@ from judge.domain.config import MeasurementSettings
 from judge.domain.pairwise import (
     PairVerdict,
     PairwiseComparison,
+    PairwiseCost,
     PairwiseRatings,
     UnpairedSide,
 )
@@ -83,6 +84,19 @@ def ratings_by_era(
     return boards
 
 
+def pairwise_cost(verdicts: Sequence[PairVerdict]) -> PairwiseCost:
+    """Calls, tokens and cost of every pass of the verdicts."""
+    passes = [p for v in verdicts for p in v.passes]
+    costs = [p.cost_usd for p in passes if p.cost_usd is not None]
+    return PairwiseCost(
+        n_passes=len(passes),
+        n_attempts=sum(p.attempts for p in passes),
+        prompt_tokens=sum(p.prompt_tokens or 0 for p in passes),
+        completion_tokens=sum(p.completion_tokens or 0 for p in passes),
+        cost_usd=sum(costs) if costs else None,
+    )
+
+
 def pairwise_comparison(
     verdicts: Sequence[PairVerdict],
     *,
@@ -106,6 +120,7 @@ def pairwise_comparison(
         pairs=list(verdicts),
         bias=position_bias(verdicts, judge_model, trait),
         ratings=ratings_by_era(verdicts, n_bootstrap=n_bootstrap),
+        cost=pairwise_cost(verdicts),
         unpaired=list(unpaired),
     )
 

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
-from judge.domain.pairwise import PairKey, PairOutcome, PairSide, PairVerdict
+import pytest
+
+from judge.domain.pairwise import PairKey, PairOutcome, PairSide, PairVerdict, PairwisePass
 from judge.domain.status import LeaderboardClass
 from judge.scoring.leaderboard import LeaderboardEntry
-from judge.scoring.pairwise_board import PairwiseLeaderboard, pairwise_leaderboard
+from judge.scoring.pairwise_board import PairwiseLeaderboard, pairwise_cost, pairwise_leaderboard
 from tests.factories import objectives
 
 
@@ -80,3 +82,22 @@ def test_one_era_asked_for_shows_only_that_era() -> None:
     verdicts = [verdict("x", "y", "a", "pw-1"), verdict("x", "y", "b", "pw-2")]
     result = board(verdicts, [entry("x"), entry("y")], era="pw-2")
     assert [f.era_id for f in result.ranked] == ["pw-2"] and not result.mixed_eras
+
+
+def test_the_cost_sums_every_pass_of_every_pair() -> None:
+    def judged(cost: float | None) -> PairwisePass:
+        return PairwisePass(
+            order="ab", index=0, position="first", winner="a", model="m", prompt_tokens=100,
+            completion_tokens=10, cost_usd=cost, attempts=2, parse_status="ok",
+        )  # fmt: skip
+
+    first = verdict("x", "y", "a").model_copy(update={"passes": [judged(0.01), judged(None)]})
+    second = verdict("x", "y", "a").model_copy(update={"passes": [judged(0.02)]})
+    cost = pairwise_cost([first, second])
+    assert (cost.n_passes, cost.n_attempts, cost.prompt_tokens, cost.completion_tokens) == (
+        3,
+        6,
+        300,
+        30,
+    )
+    assert cost.cost_usd == pytest.approx(0.03)
