@@ -25,12 +25,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from judge.calibration.importers_casino import casino_run
 from judge.catalog import default_rubric_set
-from judge.cli.pairwise import render_bias
+from judge.cli.pairwise import judge_pairs, render_bias
 from judge.domain.config import DenoiseConfig, MeasurementSettings
-from judge.domain.pairwise import PairKey, PairVerdict
+from judge.domain.pairwise import PairKey, PairToJudge, PairVerdict
 from judge.judging.embedded import EMBEDDED_MODEL
 from judge.judging.providers import backend_for
-from judge.pipeline import PairToJudge, judge_pairs, pairwise_side
+from judge.pipeline import pairwise_side
 from judge.scoring.pairwise import position_bias
 from judge.scoring.pairwise_board import ratings_by_era
 

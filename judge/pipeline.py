@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -15,7 +15,7 @@ from judge.checks import evaluate_run
 from judge.domain.checks import StateOutcome
 from judge.domain.config import MeasurementSettings, ScoreMode
 from judge.domain.judging import JudgePass, SeatPassKey, TraitResult
-from judge.domain.pairwise import PairKey, PairSide, PairVerdict, UnpairedSide
+from judge.domain.pairwise import PairKey, PairSide, PairVerdict
 from judge.domain.rubric import Rubric
 from judge.domain.run import Run, TranscriptEvent
 from judge.domain.scenario import Scenario
@@ -38,7 +38,7 @@ from judge.scoring.composite import composite_score
 from judge.scoring.era import measurement_era, prompt_version_for
 from judge.scoring.gates import participation
 from judge.scoring.objectives import conditions_for_seat, objectives
-from judge.scoring.pairwise import match_runs, pair_result
+from judge.scoring.pairwise import pair_result
 from judge.scoring.pairwise_board import pairwise_era
 from judge.scoring.passes import pass_stats
 from judge.scoring.signal import (
@@ -206,68 +206,6 @@ async def judge_pair(
         flipped=result.flipped,
         passes=passes,
     )
-
-
-class PairToJudge(NamedTuple):
-    side_a: PairSide
-    side_b: PairSide
-    key: PairKey
-
-
-def matched_pairs(
-    runs_a: Sequence[Run],
-    runs_b: Sequence[Run],
-    settings: MeasurementSettings,
-    *,
-    seat_a: str | None = None,
-    seat_b: str | None = None,
-) -> tuple[list[PairToJudge], list[UnpairedSide]]:
-    """Matched runs (same scenario, seed, adversary) as pairs of screened seats; the seat of
-    each side is the one named, else the run's only scored seat."""
-    matching = match_runs(runs_a, runs_b)
-    pairs = [
-        PairToJudge(
-            pairwise_side(m.a, _seat_of(m.a, seat_a), settings),
-            pairwise_side(m.b, _seat_of(m.b, seat_b), settings),
-            PairKey(
-                scenario_id=m.a.scenario_id, seed=m.a.seed, adversary_config=m.a.adversary_config
-            ),
-        )
-        for m in matching.pairs
-    ]
-    unpaired = [
-        UnpairedSide(side=x.side, run_id=x.run.run_id, reason=x.reason) for x in matching.leftovers
-    ]
-    return pairs, unpaired
-
-
-def _seat_of(run: Run, seat: str | None) -> str:
-    if seat is not None:
-        return seat
-    if len(run.scored_seats) != 1:
-        raise InputError(
-            f"run {run.run_id} has {len(run.scored_seats)} scored seats "
-            f"({run.scored_seats}); name the one to compare with --seat-a/--seat-b"
-        )
-    return run.scored_seats[0]
-
-
-async def judge_pairs(
-    pairs: Sequence[PairToJudge],
-    rubric: Rubric,
-    backend: JudgeBackend,
-    *,
-    settings: MeasurementSettings,
-    runner: RunnerConfig | None = None,
-    progress: Progress | None = None,
-) -> list[PairVerdict]:
-    """Judge pairs one after another (each pair's two prefixes stay hot in the engine)."""
-    verdicts = []
-    for n, pair in enumerate(pairs, 1):
-        verdicts.append(await judge_pair(*pair, rubric, backend, settings=settings, runner=runner))
-        if progress is not None:
-            progress(n, len(pairs))
-    return verdicts
 
 
 def assemble_scorecard(

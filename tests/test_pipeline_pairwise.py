@@ -8,13 +8,14 @@ import asyncio
 import pytest
 
 from judge.catalog import default_rubric_set
+from judge.cli.pairwise import judge_pairs, matched_pairs
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.pairwise import PairKey, PairVerdict
 from judge.domain.tamper import WITHHELD_MARKER
 from judge.errors import InputError
 from judge.judging.backends import JudgeBackend
 from judge.judging.prompt import flatten_content
-from judge.pipeline import judge_pair, judge_pairs, matched_pairs, pairwise_side
+from judge.pipeline import judge_pair, pairwise_side
 from judge.scoring.pairwise import position_bias
 from judge.scoring.pairwise_board import ratings_by_era
 from tests.pairwise_builders import agent_run, always_first, prefers

@@ -11,12 +11,22 @@ from typing import Literal
 from judge.catalog import default_rubric_set
 from judge.checks.runfiles import read_run
 from judge.domain.config import DenoiseConfig, MeasurementSettings
-from judge.domain.pairwise import PairVerdict, PairwiseComparison, PositionBias
+from judge.domain.pairwise import (
+    PairKey,
+    PairToJudge,
+    PairVerdict,
+    PairwiseComparison,
+    PositionBias,
+    UnpairedSide,
+)
+from judge.domain.rubric import Rubric
 from judge.domain.run import Run
 from judge.errors import InputError
+from judge.judging.backends import JudgeBackend
 from judge.judging.providers import backend_for
 from judge.judging.runner import RunnerConfig
-from judge.pipeline import PairToJudge, judge_pairs, matched_pairs, run_blocking
+from judge.pipeline import Progress, judge_pair, pairwise_side, run_blocking
+from judge.scoring.pairwise import match_runs
 from judge.scoring.pairwise_board import pairwise_comparison
 from judge.settings import judge_model_settings
 
@@ -40,6 +50,62 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--bootstrap", type=int, default=500, help="resamples for the rating intervals"
     )
+
+
+def matched_pairs(
+    runs_a: Sequence[Run],
+    runs_b: Sequence[Run],
+    settings: MeasurementSettings,
+    *,
+    seat_a: str | None = None,
+    seat_b: str | None = None,
+) -> tuple[list[PairToJudge], list[UnpairedSide]]:
+    """Matched runs (same scenario, seed, adversary) as pairs of screened seats; the seat of
+    each side is the one named, else the run's only scored seat."""
+    matching = match_runs(runs_a, runs_b)
+    pairs = [
+        PairToJudge(
+            pairwise_side(m.a, _seat_of(m.a, seat_a), settings),
+            pairwise_side(m.b, _seat_of(m.b, seat_b), settings),
+            PairKey(
+                scenario_id=m.a.scenario_id, seed=m.a.seed, adversary_config=m.a.adversary_config
+            ),
+        )
+        for m in matching.pairs
+    ]
+    unpaired = [
+        UnpairedSide(side=x.side, run_id=x.run.run_id, reason=x.reason) for x in matching.leftovers
+    ]
+    return pairs, unpaired
+
+
+def _seat_of(run: Run, seat: str | None) -> str:
+    if seat is not None:
+        return seat
+    if len(run.scored_seats) != 1:
+        raise InputError(
+            f"run {run.run_id} has {len(run.scored_seats)} scored seats "
+            f"({run.scored_seats}); name the one to compare with --seat-a/--seat-b"
+        )
+    return run.scored_seats[0]
+
+
+async def judge_pairs(
+    pairs: Sequence[PairToJudge],
+    rubric: Rubric,
+    backend: JudgeBackend,
+    *,
+    settings: MeasurementSettings,
+    runner: RunnerConfig | None = None,
+    progress: Progress | None = None,
+) -> list[PairVerdict]:
+    """Judge pairs one after another (each pair's two prefixes stay hot in the engine)."""
+    verdicts = []
+    for n, pair in enumerate(pairs, 1):
+        verdicts.append(await judge_pair(*pair, rubric, backend, settings=settings, runner=runner))
+        if progress is not None:
+            progress(n, len(pairs))
+    return verdicts
 
 
 def run_files_in(paths: Sequence[Path]) -> list[Path]:

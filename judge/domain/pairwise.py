@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -43,6 +43,14 @@ class PairKey(_Model):
     scenario_id: str
     seed: int | None
     adversary_config: str | None
+
+
+class PairToJudge(NamedTuple):
+    """Two seats to compare and what matched them."""
+
+    side_a: PairSide
+    side_b: PairSide
+    key: PairKey
 
 
 class PairwisePass(_Model):

@@ -17,7 +17,13 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from judge.domain.config import MeasurementSettings
-from judge.domain.pairwise import PairKey, PairVerdict, PairwiseComparison, UnpairedSide
+from judge.domain.pairwise import (
+    PairKey,
+    PairToJudge,
+    PairVerdict,
+    PairwiseComparison,
+    UnpairedSide,
+)
 from judge.domain.rubric import Rubric
 from judge.domain.run import Run
 from judge.domain.status import stored_class
@@ -26,7 +32,7 @@ from judge.judging.backends import JudgeBackend
 from judge.judging.pairwise import PAIRWISE_PROMPT_VERSION, pairwise_decoders
 from judge.judging.providers import decoder_identities
 from judge.judging.runner import RunnerConfig
-from judge.pipeline import PairToJudge, judge_pair, pairwise_side
+from judge.pipeline import judge_pair, pairwise_side
 from judge.scoring.leaderboard import submission_entries
 from judge.scoring.pairwise import match_runs
 from judge.scoring.pairwise_board import (
