@@ -91,3 +91,11 @@ def test_a_run_with_several_scored_seats_needs_the_seat_named() -> None:
     )
     with pytest.raises(InputError, match="name the one to compare with --seat-a/--seat-b"):
         matched_pairs([both], [agent_run("agent-b", "b-1")], SETTINGS)
+
+
+def test_fewer_passes_than_the_floor_are_raised_to_it_in_each_order() -> None:
+    few = MeasurementSettings(denoise=DenoiseConfig(n_runs=2))
+    side_a = pairwise_side(agent_run("agent-a", "a-1"), "buyer", few)
+    side_b = pairwise_side(agent_run("agent-b", "b-1"), "buyer", few)
+    verdict = asyncio.run(judge_pair(side_a, side_b, KEY, RUBRIC, always_first(), settings=few))
+    assert [(o.n_passes, o.floor, o.complete) for o in verdict.orders] == [(5, 5, True)] * 2
