@@ -26,7 +26,15 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from judge.domain.judging import ParseStatus
-from judge.domain.pairwise import ORDERS, Order, PairSide, PairwisePass, Position, Winner
+from judge.domain.pairwise import (
+    ORDERS,
+    POSITIONS,
+    Order,
+    PairSide,
+    PairwisePass,
+    Position,
+    Winner,
+)
 from judge.domain.rubric import Rubric
 from judge.errors import PermanentJudgeError
 from judge.judging.backends import BatchJudgeBackend, JudgeBackend, JudgeRequest, profile_of
@@ -158,6 +166,7 @@ class PairReply(NamedTuple):
     reason: str | None
 
 
+_ANSWERS: dict[str, Position] = {p: p for p in POSITIONS}
 _LOOSE = re.compile(r"[\"']?better[\"']?\s*[:=]\s*[\"']?(\w+)", re.IGNORECASE)
 
 
@@ -170,12 +179,9 @@ def _turns(value: Any, known: set[int]) -> list[int]:
 def _answer(
     value: Any, obj: dict[str, Any], known_first: set[int], known_second: set[int]
 ) -> PairReply:
-    answer = str(value).strip().lower()
-    if answer not in ("first", "second", "neither"):
+    position = _ANSWERS.get(str(value).strip().lower())
+    if position is None:
         return PairReply("out_of_range", None, "", [], [], f"better is not one offered: {value!r}")
-    position: Position = (
-        "first" if answer == "first" else "second" if answer == "second" else "neither"
-    )
     return PairReply(
         "ok",
         position,
