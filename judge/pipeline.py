@@ -15,13 +15,22 @@ from judge.checks import evaluate_run
 from judge.domain.checks import StateOutcome
 from judge.domain.config import MeasurementSettings, ScoreMode
 from judge.domain.judging import JudgePass, SeatPassKey, TraitResult
+from judge.domain.pairwise import PairKey, PairSide, PairVerdict
+from judge.domain.rubric import Rubric
 from judge.domain.run import Run, TranscriptEvent
 from judge.domain.scenario import Scenario
 from judge.domain.scorecard import JudgeParseRate, Scorecard, SeatScorecard
 from judge.domain.status import leaderboard_class
 from judge.domain.tamper import SeatTamper
+from judge.errors import InputError
 from judge.judging.backends import JudgeBackend
 from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
+from judge.judging.pairwise import (
+    PAIRWISE_PROMPT_VERSION,
+    pair_specs,
+    pairwise_decoders,
+    run_pair_passes,
+)
 from judge.judging.panel import panel_members, panel_models, panel_slot
 from judge.judging.providers import backend_for, decoder_identities
 from judge.judging.runner import RunnerConfig, pass_specs, run_passes
@@ -29,6 +38,8 @@ from judge.scoring.composite import composite_score
 from judge.scoring.era import measurement_era, prompt_version_for
 from judge.scoring.gates import participation
 from judge.scoring.objectives import conditions_for_seat, objectives
+from judge.scoring.pairwise import pair_result
+from judge.scoring.pairwise_board import pairwise_era
 from judge.scoring.passes import pass_stats
 from judge.scoring.signal import (
     judge_stats,
@@ -144,6 +155,57 @@ def judged_transcript(run: Run, tamper: Mapping[str, SeatTamper]) -> list[Transc
     stored run is not changed."""
     spans = [span for found in tamper.values() for span in found.withheld]
     return withhold(run.transcript, spans) if spans else list(run.transcript)
+
+
+def pairwise_side(run: Run, seat: str, settings: MeasurementSettings) -> PairSide:
+    """One seat of a pair, its transcript screened as the single-seat judge reads it (every
+    seat's judge-directed spans withheld; docs/integrity.md)."""
+    if seat not in run.scored_seats:
+        raise InputError(
+            f"run {run.run_id} has no scored seat {seat!r} (scored seats: {run.scored_seats})"
+        )
+    transcript = judged_transcript(run, tamper_findings(run, settings))
+    return PairSide(
+        run_id=run.run_id, seat=seat, agent_id=run.agent_of(seat), transcript=transcript
+    )
+
+
+async def judge_pair(
+    side_a: PairSide,
+    side_b: PairSide,
+    key: PairKey,
+    rubric: Rubric,
+    backend: JudgeBackend,
+    *,
+    settings: MeasurementSettings,
+    runner: RunnerConfig | None = None,
+) -> PairVerdict:
+    """Judge one pair on one trait in both orders, ``settings.denoise.passes`` passes per
+    order, and read the verdict (the floor applies per order; docs/scoring.md)."""
+    runner = (runner or RunnerConfig()).model_copy(update={"spotlight": settings.defence})
+    specs = pair_specs(side_a, side_b, rubric, settings.denoise.passes, runner)
+    passes = await run_pair_passes(specs, backend, (side_a, side_b), config=runner)
+    result = pair_result(passes, settings.denoise.min_n_runs)
+    era = pairwise_era(
+        judge_model=backend.model,
+        rubric_hash=rubric.content_hash,
+        prompt_version=PAIRWISE_PROMPT_VERSION,
+        settings=settings,
+        decoders=pairwise_decoders(decoder_identities(backend.model)),
+    )
+    return PairVerdict(
+        key=key,
+        era_id=era,
+        trait=rubric.trait,
+        judge_model=backend.model,
+        prompt_version=PAIRWISE_PROMPT_VERSION,
+        side_a=side_a,
+        side_b=side_b,
+        orders=result.orders,
+        outcome=result.outcome,
+        flipped=result.flipped,
+        passes=passes,
+    )
 
 
 def assemble_scorecard(

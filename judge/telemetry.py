@@ -1,7 +1,7 @@
 """Prometheus metrics (prometheus-client): what the judge costs and how the queue stands.
 
 Per process, counted where the judge calls happen (``judge worker``, or ``judge serve`` with
-in-process workers) as each pass is stored:
+in-process workers, and pairwise comparisons) as each pass is stored:
 
 - ``judge_calls_total{model}``: judge calls made (every attempt, retries included);
 - ``judge_retries_total{model}``: attempts beyond the first;
@@ -27,6 +27,7 @@ from prometheus_client.registry import Collector
 from sqlalchemy.engine import Engine
 
 from judge.domain.judging import JudgePass
+from judge.domain.pairwise import PairwisePass
 from judge.domain.scorecard import Scorecard
 from judge.pipeline import OnSeatPass
 
@@ -100,6 +101,20 @@ def observe_card(card: Scorecard) -> None:
         if seat.tamper is not None and seat.tamper.flagged:
             for kind in sorted({f.kind for f in seat.tamper.findings}):
                 TAMPER_SEATS.labels(kind).inc()
+
+
+def observe_pairwise_pass(judge_pass: PairwisePass) -> None:
+    """Count one stored pairwise pass like any judge pass (calls, retries, latency, tokens,
+    parse status; an unscored one names no seat)."""
+    model = judge_pass.model
+    CALLS.labels(model).inc(judge_pass.attempts)
+    RETRIES.labels(model).inc(max(0, judge_pass.attempts - 1))
+    LATENCY.labels(model).observe(judge_pass.latency_ms / 1000)
+    TOKENS.labels(model, "in").inc(judge_pass.prompt_tokens or 0)
+    TOKENS.labels(model, "out").inc(judge_pass.completion_tokens or 0)
+    PASSES.labels(model, judge_pass.parse_status).inc()
+    if judge_pass.winner is None:
+        UNSCORED.labels(model).inc()
 
 
 def observed(on_pass: OnSeatPass) -> OnSeatPass:

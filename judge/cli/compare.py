@@ -1,4 +1,5 @@
-"""``judge compare``: two agents over the same scenarios and seeds, pair by pair."""
+"""``judge compare``: two agents over the same scenarios and seeds, pair by pair (outcomes, or
+the judge's pairwise verdicts with ``--pairwise``)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ from judge.checks.evaluate import evaluate_run
 from judge.checks.report import render_comparison
 from judge.checks.runfiles import RunFile, run_files, scenario_for
 from judge.checks.scenario import load_scenario
+from judge.cli import pairwise
 from judge.domain.checks import StateOutcome
 from judge.domain.scenario import Scenario
-from judge.errors import InputError, JudgeError
+from judge.errors import ConfigError, InputError, JudgeError
 from judge.scoring.matched import matched_comparison
 
 
@@ -34,10 +36,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--scenario",
-        required=True,
         action="append",
         type=Path,
-        help="scenario file; repeat for several",
+        help="scenario file; repeat for several (needed unless --pairwise)",
     )
     parser.add_argument("--label-a", help="name for A (default: its agent id)")
     parser.add_argument("--label-b", help="name for B (default: its agent id)")
@@ -49,12 +50,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--json", action="store_true", help="print the comparison as one line of JSON"
     )
+    pairwise.add_arguments(parser)
     parser.set_defaults(func=run_compare)
 
 
 def run_compare(args: argparse.Namespace) -> int:
     """Handle ``judge compare``; 0 when the comparison was made, 2 on bad input."""
+    if args.pairwise:
+        return _run_pairwise(args)
     try:
+        if not args.scenario:
+            raise InputError("--scenario is needed to evaluate outcomes (or use --pairwise)")
         if not 0.0 < args.alpha < 1.0:
             raise InputError(f"--alpha must be between 0 and 1, not {args.alpha}")
         scenarios = [load_scenario(path) for path in args.scenario]
@@ -72,6 +78,16 @@ def run_compare(args: argparse.Namespace) -> int:
         alpha=args.alpha,
     )
     print(comparison.model_dump_json() if args.json else render_comparison(comparison))
+    return 0
+
+
+def _run_pairwise(args: argparse.Namespace) -> int:
+    try:
+        comparison = pairwise.compare_pairwise(args)
+    except JudgeError as exc:
+        print(f"judge: error: {exc}", file=sys.stderr)
+        return 2 if isinstance(exc, InputError | ConfigError) else 1
+    print(comparison.model_dump_json() if args.json else pairwise.render_pairwise(comparison))
     return 0
 
 

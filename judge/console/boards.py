@@ -9,18 +9,24 @@ from typing import NamedTuple
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
+from sqlmodel import Session
 
-from judge.api.deps import SessionDep
+from judge.api.deps import SessionDep, SettingsDep
 from judge.calibration import plots
 from judge.calibration.report_model import CalibrationReport
+from judge.catalog import default_rubric_set
 from judge.console.listing import filter_choices
 from judge.console.render import SECURITY_HEADERS, page
 from judge.console.session import SessionDep as ConsoleDep
 from judge.domain.comparison import AgentComparison, ComparedPair
 from judge.errors import InputError, NotFoundError
+from judge.scoring.pairwise import position_biases
 from judge.service.leaderboards import leaderboard
 from judge.service.matched import compare_agents
+from judge.service.pairwise import PairwiseComparisonPublic, stored_comparison
+from judge.settings import Settings
 from judge.store import eras as era_repo
+from judge.store import pairwise as pairwise_repo
 from judge.store import summaries as summary_repo
 
 router = APIRouter(prefix="/console", include_in_schema=False)
@@ -51,12 +57,15 @@ def leaderboards(request: Request, console: ConsoleDep, session: SessionDep) -> 
 
 
 @router.get("/compare")
-def compare(request: Request, console: ConsoleDep, session: SessionDep) -> HTMLResponse:
+def compare(
+    request: Request, console: ConsoleDep, session: SessionDep, settings: SettingsDep
+) -> HTMLResponse:
     params = request.query_params
-    a, b, scenario = (
+    a, b, scenario, trait = (
         params.get("agent_a") or "",
         params.get("agent_b") or "",
         params.get("scenario") or None,
+        params.get("trait") or "",
     )
     result: AgentComparison | None = None
     error = None
@@ -67,6 +76,7 @@ def compare(request: Request, console: ConsoleDep, session: SessionDep) -> HTMLR
             )
         except InputError as exc:
             error = str(exc)
+    pairwise = stored_pairwise(session, a, b, trait, scenario, settings)
     choices = filter_choices(session)
     return page(
         request,
@@ -80,8 +90,32 @@ def compare(request: Request, console: ConsoleDep, session: SessionDep) -> HTMLR
             "error": error,
             "choices": choices,
             "deltas": scenario_deltas(result) if result else [],
+            "trait": trait,
+            "traits": sorted(default_rubric_set().rubrics),
+            "pairwise": pairwise,
         },
     )
+
+
+class PairwiseView(NamedTuple):
+    comparison: PairwiseComparisonPublic | None
+    note: str | None
+
+
+def stored_pairwise(
+    session: Session, a: str, b: str, trait: str, scenario: str | None, settings: Settings
+) -> PairwiseView | None:
+    """The pairwise verdicts kept for the two agents on a trait (the page makes no judge
+    call: verdicts are made with ``POST /api/evals/comparisons``)."""
+    if not (a and b and trait):
+        return None
+    try:
+        found = stored_comparison(
+            session, agent_a=a, agent_b=b, trait=trait, scenario_id=scenario, settings=settings
+        )
+    except (InputError, NotFoundError) as exc:
+        return PairwiseView(None, str(exc))
+    return PairwiseView(found, None)
 
 
 class ScenarioDelta(NamedTuple):
@@ -131,7 +165,7 @@ def load_report(name: str) -> CalibrationReport:
 
 
 @router.get("/calibration")
-def calibration(request: Request, console: ConsoleDep) -> HTMLResponse:
+def calibration(request: Request, console: ConsoleDep, session: SessionDep) -> HTMLResponse:
     reports = [load_report(n) for n in report_names()]
     return page(
         request,
@@ -139,6 +173,7 @@ def calibration(request: Request, console: ConsoleDep) -> HTMLResponse:
         {
             "console": console,
             "reports": reports,
+            "biases": position_biases(pairwise_repo.verdicts_of(session)),
             "plots": plots.plots_available(),
             "missing": plots.MISSING,
         },

@@ -47,6 +47,7 @@ RESERVED_WORDS = frozenset(
         "finalize",
         "health",
         "leaderboards",
+        "pairwise",
         "metrics",
         "openapi.json",
         "queue",

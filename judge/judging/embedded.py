@@ -207,11 +207,16 @@ class EmbeddedModel:
 
 
 def grammar_for(schema: dict[str, Any] | None) -> str | None:
-    """The verdict grammar for the verdict schema; any other schema converted by llama.cpp."""
+    """The hand-written grammar of the verdict or the pairwise verdict; any other schema
+    converted by llama.cpp (whose conversion of a bounded string is slow to sample)."""
     if schema is None:
         return None
     if schema == VERDICT_SCHEMA:
         return VERDICT_GRAMMAR
+    from judge.judging.pairwise import PAIRWISE_GRAMMAR, PAIRWISE_SCHEMA
+
+    if schema == PAIRWISE_SCHEMA:
+        return PAIRWISE_GRAMMAR
     from llama_cpp.llama_grammar import json_schema_to_gbnf
 
     return str(json_schema_to_gbnf(json.dumps(schema, sort_keys=True)))

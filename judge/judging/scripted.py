@@ -1,7 +1,8 @@
 """The scripted test judge: ``scripted/<score>`` (e.g. ``scripted/0.7``) answers every call
-with that score. It is a provider like any other (:mod:`judge.judging.providers`), allowed
-only in dev mode (``JUDGE_DEV_MODE=1``), like Inspect's ``mockllm``: the CLI, the service and
-the Python API can then run end to end without a model.
+with that score, and every pairwise call with "the seat shown first". It is a provider like
+any other (:mod:`judge.judging.providers`), allowed only in dev mode (``JUDGE_DEV_MODE=1``),
+like Inspect's ``mockllm``: the CLI, the service and the Python API can then run end to end
+without a model.
 
 Two environment variables shape it, for tests that run the CLI or the service as a real
 process:
@@ -18,8 +19,14 @@ import os
 
 from judge.errors import ConfigError
 from judge.judging.backends import JudgeRequest, ScriptedBackend
+from judge.judging.pairwise import PAIRWISE_SCHEMA
 
 SCRIPTED_PREFIX = "scripted/"
+#: A pairwise call (judge/judging/pairwise.py) always gets this answer: the seat shown first
+#: is better, the purest position bias, whose flip rate must read 100% (docs/scoring.md).
+PAIRWISE_REPLY = json.dumps(
+    {"rationale": "scripted test judge", "turns_first": [1], "turns_second": [1], "better": "first"}
+)
 
 
 def scripted_score(model: str) -> float:
@@ -50,7 +57,7 @@ def scripted_backend(model: str) -> ScriptedBackend:
         if log:
             with open(log, "a", encoding="utf-8") as handle:
                 handle.write(f"{os.getpid()} {request.label}\n")
-        return reply
+        return PAIRWISE_REPLY if request.response_schema == PAIRWISE_SCHEMA else reply
 
     delay = float(os.environ.get("JUDGE_TEST_JUDGE_DELAY", "0"))
     return ScriptedBackend(answer, model=model, delay=delay)

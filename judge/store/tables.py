@@ -258,3 +258,32 @@ class CoachingRow(SQLModel, table=True):
     era_id: str = Field(primary_key=True, max_length=40)
     body_json: str = Field(sa_type=_text())
     created_at: datetime = Field(default_factory=utcnow, sa_type=_when())
+
+
+class PairwiseVerdictRow(SQLModel, table=True):
+    """One pair's pairwise verdict on one trait in one pairwise era: both orders, every pass
+    (``verdict_json``, the transcripts left to the runs); docs/scoring.md."""
+
+    __tablename__ = "pairwise_verdicts"
+    __table_args__ = (
+        sa.UniqueConstraint(
+            "era_id", "trait", "run_a", "seat_a", "run_b", "seat_b", name="uq_pairwise_verdict"
+        ),
+        sa.Index("ix_pairwise_board", "scenario_id", "era_id", "trait"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    era_id: str = Field(max_length=40)
+    scenario_id: str = Field(max_length=200)
+    trait: str = Field(max_length=200)
+    judge_model: str = Field(max_length=200)
+    run_a: str = Field(foreign_key="runs.run_id", max_length=200)
+    seat_a: str = Field(max_length=200)
+    agent_a: str = Field(index=True, max_length=200)
+    run_b: str = Field(foreign_key="runs.run_id", max_length=200)
+    seat_b: str = Field(max_length=200)
+    agent_b: str = Field(index=True, max_length=200)
+    outcome: str | None = Field(default=None, max_length=8)
+    flipped: bool | None = None
+    verdict_json: str = Field(sa_type=_text())
+    created_at: datetime = Field(default_factory=utcnow, sa_type=_when())

@@ -319,3 +319,26 @@ def test_an_agent_key_gets_a_bare_401_on_every_owner_route(
 
     assert response.status_code == 401, response.text
     assert _leaks(response.text) == [] and "duel-1" not in response.text
+
+
+def test_an_agent_sees_the_pairwise_board_of_a_capability_trait(world: World) -> None:
+    response = world.client.get(
+        "/api/leaderboards/market-haggle",
+        params={"mode": "pairwise", "trait": "negotiation"},
+        headers=world.alpha,
+    )
+    assert response.status_code == 200, response.text
+    assert response.json()["trait"] == "negotiation" and _leaks(response.text) == []
+
+
+@pytest.mark.parametrize("trait", [*SAFETY, "no-such-trait"])
+def test_an_agent_gets_no_pairwise_board_of_a_safety_or_unknown_trait(
+    world: World, trait: str
+) -> None:
+    response = world.client.get(
+        "/api/leaderboards/market-haggle",
+        params={"mode": "pairwise", "trait": trait},
+        headers=world.alpha,
+    )
+    assert response.status_code == 404
+    assert _leaks(response.text) == [] and trait not in response.text

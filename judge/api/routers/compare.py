@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated
 
+import anyio
 from fastapi import APIRouter, Query
 
-from judge.api.deps import OwnerDep, SessionDep
+from judge.api.deps import EngineDep, OwnerDep, SessionDep, SettingsDep, WorkersDep
 from judge.api.errors import error_responses
 from judge.domain.comparison import AgentComparison, Measure
+from judge.service import pairwise
 from judge.service.matched import compare_agents
+from judge.service.pairwise import PairwiseComparisonCreate, PairwiseComparisonPublic
 
 router = APIRouter(tags=["comparisons"])
 
@@ -42,3 +46,66 @@ def compare(
         session, agent_a=agent_a, agent_b=agent_b, scenario_id=scenario_id, measure=measure
     )
     return ComparisonPublic.model_validate(result.model_dump())
+
+
+@router.post(
+    "/api/evals/comparisons",
+    summary="Judge two agents pair by pair, in both orders (owner)",
+    description=(
+        "`mode: pairwise`: every matched pair of the two agents' scored runs (same scenario, seed "
+        "and adversary config) is judged on one trait by the configured judge, with each seat "
+        "shown first in turn, at least five passes per order; a pair whose orders disagree is a "
+        "tie. Answers each pair's two orders (votes, every pass with its winner, rationale and "
+        "both seats' cited turns), the judge's flip rate and first-position rate with Wilson "
+        "intervals, and Bradley-Terry ratings with bootstrap intervals. Verdicts are kept per "
+        "pair, trait and pairwise era: asking again judges only new pairs (`n_judged`). At most "
+        f"{pairwise.MAX_NEW_PAIRS} new pairs per request (narrow with `scenario_id`). "
+        "Pairwise calls are counted on `/metrics` like any judge call (docs/scoring.md)."
+    ),
+    responses=error_responses(401, 422)
+    | {502: {"description": "The judge could not be reached after retries."}},
+)
+async def compare_pairwise(
+    body: PairwiseComparisonCreate,
+    owner: OwnerDep,
+    engine: EngineDep,
+    settings: SettingsDep,
+    workers: WorkersDep,
+) -> PairwiseComparisonPublic:
+    # the store is read and written on worker threads in short transactions; no connection
+    # is held while the judge answers
+    prepared = await anyio.to_thread.run_sync(
+        partial(pairwise.prepare, engine, body=body, settings=settings)
+    )
+    backend = workers.backends(settings.model)
+    judged = await pairwise.judge_new(prepared, backend=backend, settings=settings, engine=engine)
+    return pairwise.result(prepared, judged)
+
+
+@router.get(
+    "/api/evals/comparisons/pairwise",
+    summary="Stored pairwise verdicts of two agents on a trait (owner)",
+    description=(
+        "The pairwise comparison from the verdicts kept in the current pairwise era, with no "
+        "judge call: every pair's two orders, the position bias, the ratings. 404 when nothing "
+        "was judged yet (POST `/api/evals/comparisons` with `mode: pairwise`)."
+    ),
+    responses=error_responses(401, 404, 422),
+)
+def stored_pairwise(
+    owner: OwnerDep,
+    session: SessionDep,
+    settings: SettingsDep,
+    agent_a: Annotated[str, Query(min_length=1, max_length=200)],
+    agent_b: Annotated[str, Query(min_length=1, max_length=200)],
+    trait: Annotated[str, Query(min_length=1, max_length=200)],
+    scenario_id: Annotated[str | None, Query(max_length=200)] = None,
+) -> PairwiseComparisonPublic:
+    return pairwise.stored_comparison(
+        session,
+        agent_a=agent_a,
+        agent_b=agent_b,
+        trait=trait,
+        scenario_id=scenario_id,
+        settings=settings,
+    )

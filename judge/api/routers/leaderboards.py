@@ -2,21 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 
 from judge.api.caller import CallerDep
-from judge.api.deps import SessionDep
+from judge.api.deps import SessionDep, SettingsDep
 from judge.api.errors import error_responses
+from judge.errors import InputError
 from judge.scoring.leaderboard import Leaderboard
+from judge.scoring.pairwise_board import PairwiseLeaderboard
 from judge.service.leaderboards import leaderboard
+from judge.service.pairwise import pairwise_board
 
 router = APIRouter(tags=["leaderboards"])
 
 
 class LeaderboardPublic(Leaderboard):
     """A scenario's ranked board and, apart, its self-hosted facilitator class."""
+
+
+class PairwiseLeaderboardPublic(PairwiseLeaderboard):
+    """A scenario's pairwise ratings on one trait: ranked and unranked fits per pairwise era."""
 
 
 @router.get(
@@ -29,17 +36,41 @@ class LeaderboardPublic(Leaderboard):
     "other agents' rows without their run ids. Per "
     "agent: mean composite, objective met rate (met over all conditions across runs), runs counted. "
     "Rows and ranks are per era; without `era` a board spanning several eras answers "
-    "`mixed_eras: true` with the list rather than merging them.",
-    responses=error_responses(401),
+    "`mixed_eras: true` with the list rather than merging them. "
+    "`mode=pairwise&trait=T`: Bradley-Terry ratings from the stored pairwise verdicts on trait T "
+    "(docs/scoring.md), one fit per pairwise era (`era` then names a pairwise era), with the "
+    "same classes and gates: pairs whose two seats are on the ranked board are ranked, pairs "
+    "with an unranked seat are fitted apart without ranks, pairs with a gated seat are left "
+    "out. An agent key sees no pairwise board on a safety trait.",
+    responses=error_responses(401, 404, 422),
 )
 def scenario_leaderboard(
     scenario_id: str,
     caller: CallerDep,
     session: SessionDep,
+    settings: SettingsDep,
     era: Annotated[
         str | None, Query(description="measurement era id; omitted: every era, flagged")
     ] = None,
-) -> LeaderboardPublic:
+    mode: Annotated[
+        Literal["score", "pairwise"], Query(description="score board, or pairwise ratings")
+    ] = "score",
+    trait: Annotated[
+        str | None, Query(max_length=200, description="with mode=pairwise: the trait")
+    ] = None,
+) -> LeaderboardPublic | PairwiseLeaderboardPublic:
     viewer = caller.agent.agent_id if caller.agent is not None else None
+    if mode == "pairwise":
+        if trait is None:
+            raise InputError("trait: mode=pairwise needs a trait, e.g. trait=negotiation")
+        pairs = pairwise_board(
+            session,
+            scenario_id=scenario_id,
+            trait=trait,
+            era_id=era,
+            settings=settings,
+            agent_view=viewer is not None,
+        )
+        return PairwiseLeaderboardPublic.model_validate(pairs.model_dump())
     board = leaderboard(session, scenario_id=scenario_id, era_id=era, viewer=viewer)
     return LeaderboardPublic.model_validate(board.model_dump())
