@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any, cast
 
+from judge.calibration.defence import compare_defence, render_defence
 from judge.calibration.importers import import_set
 from judge.calibration.items import CalibrationItem, ScoreRow, read_jsonl, write_items, write_jsonl
 from judge.calibration.manifest import (
@@ -90,7 +91,7 @@ def register(sub: Any) -> None:
     )
     c.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     add_pass_score_option(c, "OUT/sampled, OUT/expected and OUT/modes.md")
-    add_defence_option(c)
+    add_defence_option(c, "OUT/defence-off, OUT/defence-on and OUT/defence.md")
     c.set_defaults(func=run_calibrate)
 
     a = sub.add_parser("agreement", help="compare two score files item by item; list disagreements")
@@ -196,8 +197,45 @@ def run_calibrate(args: argparse.Namespace) -> int:
         raise CalibrationSetError("--limit must be at least 1")
     everything = load_items(manifest, args.data)
     items = everything[: args.limit] if args.limit else everything
-    options = scoring_options(args)
     out: Path = args.out or Path("calibration") / manifest.name
+    text = slice_text(manifest, len(items), len(everything), traits, args.passes)
+    sides = {
+        defence: calibrate_side(args, manifest, items, traits, text, defence=defence, out=folder)
+        for defence, folder in defence_folders(args.defence, out)
+    }
+    if len(sides) == 2:
+        options = scoring_options(args)
+        comparison = compare_defence(
+            items,
+            manifest,
+            sides[False],
+            sides[True],
+            traits=traits,
+            n_passes=args.passes * len(panel_models(options.judge_model)),
+            modes=[mode for mode, _ in mode_folders(args.pass_score, out)],
+            judge_model=options.judge_model,
+            slice_text=text,
+        )
+        (out / "defence.json").write_text(
+            comparison.model_dump_json(indent=2) + "\n", encoding="utf-8"
+        )
+        (out / "defence.md").write_text(render_defence(comparison), encoding="utf-8")
+        print(f"defence off against on: {out / 'defence.md'}")
+    return 0
+
+
+def calibrate_side(
+    args: argparse.Namespace,
+    manifest: CalibrationManifest,
+    items: list[CalibrationItem],
+    traits: list[str],
+    text: str,
+    *,
+    defence: bool,
+    out: Path,
+) -> JudgedPasses:
+    """Judge the items with the defence on or off and write that side's reports under ``out``."""
+    options = scoring_options(args, defence=defence)
     # one judging serves every mode: each pass keeps its written score and its expected value
     judged = judge_with_progress(
         items, traits, options, out / "passes.jsonl", show=not args.no_progress
@@ -205,7 +243,6 @@ def run_calibrate(args: argparse.Namespace) -> int:
     judges = panel_models(options.judge_model)
     width = args.passes * len(judges)
     note = EMBEDDED_NOTE if EMBEDDED_MODEL in judges else None
-    text = slice_text(manifest, len(items), len(everything), traits, args.passes)
     folders = mode_folders(args.pass_score, out)
     for mode, folder in folders:
         passes = rescored(judged, mode)
@@ -245,7 +282,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         )
         (out / "modes.md").write_text(render_modes(comparison), encoding="utf-8")
         print(f"sampled against expected: {out / 'modes.md'}")
-    return 0
+    return judged
 
 
 def judge_with_progress(

@@ -1,0 +1,133 @@
+"""The score-integrity defence off against on, on one calibration set (no I/O).
+
+The same items are judged twice, once with the defence off (prompt version 4, nothing
+withheld) and once with it on (docs/integrity.md). Per trait and pass score the judge-vs-human
+Spearman and MAE are given for each side, with a paired bootstrap over items of the
+difference (on minus off), so "the defence costs agreement" is read off an interval.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from judge.calibration.items import CalibrationItem
+from judge.calibration.manifest import CalibrationManifest
+from judge.calibration.modes import Interval, _ci, _interval, _num, paired_difference, rescored
+from judge.calibration.report import JudgedPasses, pass_table, ratings_table, targets_for
+from judge.domain.config import ScoreMode
+from judge.scoring import agreement as ag
+
+
+class DefenceRow(BaseModel):
+    """One trait read against one label, in one pass-score mode, with the defence off and on."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    trait: str
+    label: str
+    pass_score: ScoreMode
+    n_items: int
+    spearman_off: Interval
+    spearman_on: Interval
+    spearman_difference: Interval
+    mae_off: float | None
+    mae_on: float | None
+    mae_difference: Interval
+
+
+class DefenceComparison(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    set: str
+    judge_model: str
+    slice: str
+    rows: list[DefenceRow]
+
+
+def compare_defence(
+    items: Sequence[CalibrationItem],
+    manifest: CalibrationManifest,
+    off: JudgedPasses,
+    on: JudgedPasses,
+    *,
+    traits: Sequence[str],
+    n_passes: int,
+    modes: Sequence[ScoreMode],
+    judge_model: str,
+    slice_text: str,
+) -> DefenceComparison:
+    """Per (label, trait, mode): agreement with the human panel mean, defence off and on."""
+    rows = []
+    for spec in manifest.labels:
+        targets = targets_for(items, spec.name)
+        panel = {g for g in spec.rated_by if manifest.group(g).panel}
+        human = ag.row_means(ratings_table(items, targets, spec.name, panel))
+        for trait in (t for t in spec.traits if t in traits):
+            for mode in modes:
+                a = ag.row_means(pass_table(rescored(off, mode), targets, trait, n_passes))
+                b = ag.row_means(pass_table(rescored(on, mode), targets, trait, n_passes))
+                rows.append(
+                    DefenceRow(
+                        trait=trait,
+                        label=spec.name,
+                        pass_score=mode,
+                        n_items=int((np.isfinite(a) & np.isfinite(b)).sum()),
+                        spearman_off=_interval(
+                            ag.bootstrap_interval(ag.spearman, a, human, seed=0)
+                        ),
+                        spearman_on=_interval(ag.bootstrap_interval(ag.spearman, b, human, seed=0)),
+                        spearman_difference=paired_difference(a, b, human),
+                        mae_off=ag.mean_absolute_error(a, human),
+                        mae_on=ag.mean_absolute_error(b, human),
+                        mae_difference=paired_difference(
+                            a, b, human, statistic=ag.mean_absolute_error
+                        ),
+                    )
+                )
+    return DefenceComparison(
+        set=manifest.name, judge_model=judge_model, slice=slice_text, rows=rows
+    )
+
+
+def reading(row: DefenceRow) -> str:
+    """Plain words on whether the defence costs agreement with people (on Spearman)."""
+    d = row.spearman_difference
+    if d.low is None or d.high is None:
+        return "not measurable"
+    if d.high < 0:
+        return "worse with the defence (interval below 0)"
+    if d.low > 0:
+        return "better with the defence (interval above 0)"
+    return "no measurable difference (interval includes 0)"
+
+
+def render_defence(c: DefenceComparison) -> str:
+    lines = [
+        f"# {c.set}: the score-integrity defence off against on",
+        "",
+        f"- judge: `{c.judge_model}`; slice: {c.slice}",
+        (
+            "- off: prompt version 4, nothing withheld; on: judge-directed text withheld and the "
+            "transcript spotlit (prompt version 5, docs/integrity.md)"
+        ),
+        (
+            "- Spearman against the human panel mean, 95% percentile bootstrap over items (1000 "
+            "resamples, seeded); differences are on minus off on the same resampled items"
+        ),
+        "",
+        (
+            "| trait vs label | pass score | items | Spearman off | Spearman on | difference "
+            "| MAE off / on | MAE difference | reading |"
+        ),
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in c.rows:
+        lines.append(
+            f"| {r.trait} vs {r.label} | {r.pass_score} | {r.n_items} | {_ci(r.spearman_off)} "
+            f"| {_ci(r.spearman_on)} | {_ci(r.spearman_difference)} | {_num(r.mae_off)} / "
+            f"{_num(r.mae_on)} | {_ci(r.mae_difference)} | {reading(r)} |"
+        )
+    return "\n".join(lines) + "\n"
