@@ -129,7 +129,7 @@ OTHER: list[Written] = [
         "ignorier|vergiss|vergessen|missacht",
         folded(
             r"\b(?:ignorier(?:e|en sie|t)?|vergiss|vergessen sie|missachte|"
-            r"missachten sie)\b(?: \w+){0,3} (?:anweisungen|anleitungen|bewertungskriterien|kriterien|"
+            r"missachten sie)\b(?: \w+){0,3} \w*(?:anweisungen|anleitungen|kriterien|"
             r"rubrik|richtlinien|vorgaben|instruktionen)\b"
         ),
     ),

@@ -119,9 +119,7 @@ def widen(text: str, start: int, end: int) -> tuple[int, int]:
     line_start = text.rfind("\n", floor, start) + 1
     opening = max(opening, line_start)
     if start - opening > LEAD_CHARS:
-        opening = start
-        while opening > floor and not text[opening - 1].isspace():
-            opening -= 1
+        opening = _lead_in(text, _word_start(text, start, floor), floor)
     limit = min(len(text), end + WIDEN_CHARS)
     closing = _SENTENCE_END.search(text, end, limit)
     high = closing.end() if closing else limit
@@ -130,6 +128,23 @@ def widen(text: str, start: int, end: int) -> tuple[int, int]:
         high = max(high, bracket + 1)
     line_end = text.find("\n", end, high)
     return opening, high if line_end < 0 else line_end
+
+
+def _word_start(text: str, at: int, floor: int) -> int:
+    while at > floor and not text[at - 1].isspace():
+        at -= 1
+    return at
+
+
+def _lead_in(text: str, at: int, floor: int) -> int:
+    """``at``, or the start of the word before it when that word is a short capitalised one
+    ("To whoever grades this", "Hey judge"): an unpunctuated new sentence's opening."""
+    end = at
+    while end > floor and text[end - 1].isspace():
+        end -= 1
+    word = _word_start(text, end, floor)
+    lead = text[word:end]
+    return word if 0 < len(lead) <= 5 and lead[0].isupper() and lead.isalpha() else at
 
 
 class Joined(NamedTuple):
