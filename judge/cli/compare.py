@@ -29,11 +29,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "ties dominate). Runs without a partner are listed.",
     )
     parser.add_argument(
-        "--a", required=True, nargs="+", type=Path, metavar="RUN.json", help="agent A's runs"
+        "sides",
+        nargs="*",
+        type=Path,
+        metavar="A B",
+        help="agent A's and agent B's runs: two run files or folders (or --a and --b)",
     )
-    parser.add_argument(
-        "--b", required=True, nargs="+", type=Path, metavar="RUN.json", help="agent B's runs"
-    )
+    parser.add_argument("--a", nargs="+", type=Path, metavar="RUN.json", help="agent A's runs")
+    parser.add_argument("--b", nargs="+", type=Path, metavar="RUN.json", help="agent B's runs")
     parser.add_argument(
         "--scenario",
         action="append",
@@ -56,6 +59,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run_compare(args: argparse.Namespace) -> int:
     """Handle ``judge compare``; 0 when the comparison was made, 2 on bad input."""
+    try:
+        args.a, args.b = _sides(args)
+    except InputError as exc:
+        print(f"judge: error: {exc}", file=sys.stderr)
+        return 2
     if args.pairwise:
         return _run_pairwise(args)
     try:
@@ -79,6 +87,19 @@ def run_compare(args: argparse.Namespace) -> int:
     )
     print(comparison.model_dump_json() if args.json else render_comparison(comparison))
     return 0
+
+
+def _sides(args: argparse.Namespace) -> tuple[list[Path], list[Path]]:
+    """A's and B's runs: ``A B`` as two positional paths, or ``--a ... --b ...``."""
+    if args.sides and (args.a or args.b):
+        raise InputError("give A and B either as two paths or with --a and --b, not both")
+    if args.sides:
+        if len(args.sides) != 2:
+            raise InputError(f"give two paths, A and B, not {len(args.sides)}")
+        return [args.sides[0]], [args.sides[1]]
+    if not args.a or not args.b:
+        raise InputError("give A's and B's runs: judge compare A B, or --a ... --b ...")
+    return list(args.a), list(args.b)
 
 
 def _run_pairwise(args: argparse.Namespace) -> int:

@@ -74,3 +74,28 @@ def test_without_pairwise_the_outcome_comparison_still_needs_a_scenario(
 ) -> None:
     code = main(["compare", "--a", str(folders[0] / "1.json"), "--b", str(folders[1] / "1.json")])
     assert code == 2 and "--scenario is needed" in capsys.readouterr().err
+
+
+def test_two_positional_folders_read_as_a_and_b(
+    folders: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    a, b = folders
+    code = main(["compare", str(a), str(b), "--pairwise", "--judge", "scripted/0.5", "--json"])
+    assert code == 0
+    result = json.loads(capsys.readouterr().out)
+    assert len(result["pairs"]) == 3
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["only-one"], "give two paths, A and B, not 1"),
+        (["x", "y", "--a", "z"], "not both"),
+        ([], "give A's and B's runs"),
+    ],
+)
+def test_the_sides_are_named_when_given_wrong(
+    extra: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["compare", "--pairwise", *extra]) == 2
+    assert message in capsys.readouterr().err
