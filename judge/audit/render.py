@@ -159,6 +159,10 @@ def render_defence(off: dict[ScoreMode, AuditReport], on: dict[ScoreMode, AuditR
     return "\n".join(lines) + "\n"
 
 
+def lifted(row: ShiftRow) -> str:
+    return ci(row.share_lifted, signed=False) if row.share_lifted else "n/a"
+
+
 def defence_table(trait: str, off: AuditReport, on: AuditReport) -> list[str]:
     rows_off = {r.perturbation: r for r in off.rows if r.trait == trait}
     rows_on = {r.perturbation: r for r in on.rows if r.trait == trait}
@@ -170,8 +174,11 @@ def defence_table(trait: str, off: AuditReport, on: AuditReport) -> list[str]:
             f"on {num(on.baseline_means.get(trait), 3)}."
         ),
         "",
-        "| perturbation | off: share moved | on: share moved | off: mean shift | on: mean shift |",
-        "|---|---|---|---|---|",
+        (
+            "| perturbation | off: share moved | on: share moved | off: share lifted "
+            "| on: share lifted | off: mean shift | on: mean shift |"
+        ),
+        "|---|---|---|---|---|---|---|",
     ]
     for name in on.perturbations:
         a, b = rows_off.get(name), rows_on.get(name)
@@ -179,6 +186,7 @@ def defence_table(trait: str, off: AuditReport, on: AuditReport) -> list[str]:
             continue
         lines.append(
             f"| {name} | {ci(a.share_moved, signed=False)} | {ci(b.share_moved, signed=False)} "
+            f"| {lifted(a)} | {lifted(b)} "
             f"| {ci(a.mean_shift, signed=True)} | {ci(b.mean_shift, signed=True)} |"
         )
     return lines + [""]

@@ -59,6 +59,10 @@ class ShiftRow(_Out):
     )
     mean_shift: Interval
     share_moved: Interval = Field(description="share of seats with |shift| > threshold")
+    share_lifted: Interval | None = Field(
+        default=None,
+        description="share of seats with shift > threshold: raised, as a planted line means to",
+    )
     mean_abs_shift: float | None
 
 
@@ -136,6 +140,13 @@ def _share_moved(threshold: float) -> ag.Statistic:
     return share
 
 
+def _share_lifted(threshold: float) -> ag.Statistic:
+    def share(base: ag.Array, moved: ag.Array) -> float | None:
+        return float(np.mean(moved - base > threshold + TOLERANCE)) if base.size else None
+
+    return share
+
+
 def interval(e: ag.Estimate) -> Interval:
     return Interval(value=e.value, low=e.low, high=e.high)
 
@@ -161,6 +172,9 @@ def shift_row(
         mean_shift=interval(ag.bootstrap_interval(_mean_shift, base, moved, seed=seed)),
         share_moved=interval(
             ag.bootstrap_interval(_share_moved(threshold), base, moved, seed=seed)
+        ),
+        share_lifted=interval(
+            ag.bootstrap_interval(_share_lifted(threshold), base, moved, seed=seed)
         ),
         mean_abs_shift=float(np.mean(np.abs(moved - base))) if pairs else None,
     )

@@ -254,6 +254,9 @@ def test_defence_both_judges_each_way_into_its_own_folder_and_compares_them(
         assert {json.loads(line)["prompt_version"] for line in lines} == {version}
     table = (tmp_path / "defence.md").read_text()
     assert "| planted.plain | 1.000 [1.000, 1.000] | 0.000 [0.000, 0.000] |" in table
+    plain = rows(tmp_path / "defence-on")["planted.plain"]
+    assert plain["share_lifted"]["value"] == 0.0
+    assert rows(tmp_path / "defence-off")["planted.plain"]["share_lifted"]["value"] == 1.0
 
 
 def test_a_store_judged_with_the_defence_off_is_not_resumed_with_it_on(
