@@ -30,6 +30,10 @@ LIMIT_DEFAULTS = RequestLimits()
 #: A secret needs this many different characters: "aaaa..." or a repeated word is guessable.
 MIN_SECRET_DISTINCT = 12
 _KNOWN_WEAK = {s.lower() for s in ("", "secret", "changethis", "changeme", "change-me", DEV_SECRET)}
+METRICS_TOKEN_HINT = (
+    "set it to a random value of at least 32 bytes (`secrets.token_urlsafe(48)`), or leave it "
+    "unset so that only owner tokens read /metrics"
+)
 SECRET_HINT = (
     "set JUDGE_JWT_SECRET to a random value of at least 32 bytes, e.g. "
     "`export JUDGE_JWT_SECRET=$(python -c 'import secrets; print(secrets.token_urlsafe(48))')`, "
@@ -179,16 +183,13 @@ class Settings(JudgeModelSettings):
     def _secret_is_safe(self) -> Settings:
         if self.dev_mode:
             return self
-        secret = self.jwt_secret.get_secret_value()
-        if secret.strip().lower() in _KNOWN_WEAK:
-            raise ValueError(f"JUDGE_JWT_SECRET is empty or a well-known value; {SECRET_HINT}")
-        if len(secret.encode()) < MIN_SECRET_BYTES:
-            raise ValueError(
-                f"JUDGE_JWT_SECRET is shorter than {MIN_SECRET_BYTES} bytes; {SECRET_HINT}"
-            )
-        weakness = secret_weakness(secret)
-        if weakness:
-            raise ValueError(f"JUDGE_JWT_SECRET {weakness}; {SECRET_HINT}")
+        problem = secret_problem(self.jwt_secret.get_secret_value())
+        if problem:
+            raise ValueError(f"JUDGE_JWT_SECRET {problem}; {SECRET_HINT}")
+        token = self.metrics_token.get_secret_value() if self.metrics_token else None
+        problem = secret_problem(token) if token is not None else None
+        if problem:  # a weak scrape token reads /metrics as well as a guessed owner token
+            raise ValueError(f"JUDGE_METRICS_TOKEN {problem}; {METRICS_TOKEN_HINT}")
         return self
 
     @property
@@ -210,6 +211,15 @@ class Settings(JudgeModelSettings):
         """The secret tokens are signed with (the dev secret when dev mode has none)."""
         secret = self.jwt_secret.get_secret_value()
         return secret if secret or not self.dev_mode else DEV_SECRET
+
+
+def secret_problem(secret: str) -> str | None:
+    """Why ``secret`` may not sign tokens or guard ``/metrics`` outside dev mode, or None."""
+    if secret.strip().lower() in _KNOWN_WEAK:
+        return "is empty or a well-known value"
+    if len(secret.encode()) < MIN_SECRET_BYTES:
+        return f"is shorter than {MIN_SECRET_BYTES} bytes"
+    return secret_weakness(secret)
 
 
 def secret_weakness(secret: str) -> str | None:
