@@ -128,11 +128,23 @@ def _require_sqlite_file(database_url: str) -> None:
         )
 
 
+#: A text cell starting with one of these is read as a formula by spreadsheet programs.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(text: str) -> str:
+    """Text made inert for spreadsheets: a cell that would start a formula gets a leading
+    single quote (the OWASP rule against CSV injection; docs/export.md)."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def _csv_cell(value: Cell) -> str | int | float | bool:
-    """Empty for a missing value, a JSON array for a list, the value itself otherwise."""
+    """Empty for a missing value, a JSON array for a list, inert text, numbers as they are."""
     if value is None:
         return ""
-    return json.dumps(value) if isinstance(value, list) else value
+    if isinstance(value, list):
+        return json.dumps(value)
+    return csv_text(value) if isinstance(value, str) else value
 
 
 def write_csv(rows: Iterable[Row], columns: Sequence[str], out: IO[str]) -> int:
