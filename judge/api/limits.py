@@ -10,15 +10,21 @@ In order, for every HTTP request:
    once, its body unread (every API route that takes a body needs a credential; a test keeps
    that true; the console's forms sign in by cookie and check their own CSRF token), and so
    does one whose bearer credential is neither a live agent key nor a valid owner token;
-3. a body larger than ``max_body_bytes`` gets 413, by its ``Content-Length`` or, when the
-   length is not declared or lies, by counting the bytes as they stream in (reading stops
-   at the limit);
-4. a JSON body is parsed once and checked: depth, finite numbers, storable text, string
-   lengths and list sizes, and for a run submission the number of seats, events, win
-   conditions and trace steps (422 naming the field); large bodies are checked on a worker
-   thread so the event loop stays free;
-5. a run submitted with an agent key takes a slot of the key's submission window (429 when
-   none is free; the slot is given back unless the run was queued).
+3. a run submitted with an agent key takes a slot of the key's submission window (429 when
+   none is free), before its body is read; the slot is given back when the run was refused
+   for a reason other than its body (a 413 or 422 keeps it, so bad bodies cost the sender);
+4. a body larger than ``max_body_bytes`` (a console form: ``MAX_FORM_BYTES``, 16 KiB) gets
+   413, by its ``Content-Length`` or, when the length is not declared or lies, by counting
+   the bytes as they stream in (reading stops at the limit);
+5. an API route's JSON body is parsed once and checked: depth, finite numbers, storable
+   text, string lengths and list sizes, and for a run submission the number of seats,
+   events, win conditions and trace steps (422 naming the field); large bodies are checked
+   on a worker thread so the event loop stays free. A console body is never parsed here: the
+   console reads its urlencoded forms itself, after its session check.
+
+A 401 counts towards the client address's refused-credential window, and so does a 413 or
+422 answered to a request that carried no verified credential: floods of bad bodies or
+queries from an anonymous client are bounded like floods of bad tokens.
 
 Refusals carry the API's JSON error body ``{"code": ..., "detail": ...}``; 429 also ``Retry-After``.
 Rate limits are per process (``docs/security.md``).
@@ -29,6 +35,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from http.cookies import CookieError, SimpleCookie
 from typing import NamedTuple
 from urllib.parse import parse_qsl
 
@@ -41,12 +48,14 @@ from judge.api.errors import error_body
 from judge.auth import INVALID_CREDENTIALS, KEY_SCHEME, key_prefix, verify_owner_token
 from judge.domain.limits import (
     ID_PATTERN,
+    MAX_FORM_BYTES,
     RESERVED_WORDS,
     BodyError,
     RequestLimits,
     check_json,
     check_run_counts,
     parse_json,
+    query_value_problem,
 )
 from judge.errors import AuthError, ConfigError
 from judge.service.ratelimit import SlidingWindow
@@ -57,12 +66,15 @@ RUN_ROUTES = frozenset({"/api/agent/runs", "/api/evals/runs"})
 #: The route where an agent key queues scoring work (the submission window applies).
 AGENT_SUBMIT_ROUTE = "/api/agent/runs"
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+#: Answers that keep an agent key's submission slot: the run was queued, or its body was bad.
+KEEPS_SLOT = frozenset({202, 413, 422})
+#: Answers that count as a refused credential when the request carried no verified one.
+ANONYMOUS_FLOOD = frozenset({413, 422})
+#: The console's session cookie (``judge.console.session.COOKIE``).
+CONSOLE_COOKIE = "judge_console"
 #: Bodies up to this size are checked on the event loop; larger ones on a worker thread.
 INLINE_CHECK_BYTES = 64 * 1024
 _SEGMENT = re.compile(ID_PATTERN)
-#: Query values are ids, era ids, seeds, numbers and names: none is longer than an id.
-MAX_QUERY_CHARS = 200
-_CONTROL = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
 
 
 class Refusal(NamedTuple):
@@ -108,15 +120,10 @@ def query_problem(query_string: bytes) -> str | None:
     except (UnicodeDecodeError, ValueError):
         return "query: not UTF-8 text"
     for name, value in pairs:
-        where = (
-            f"query.{name}"
-            if not _CONTROL.search(name) and len(name) <= MAX_QUERY_CHARS
-            else "query"
-        )
-        if _CONTROL.search(name) or _CONTROL.search(value):
-            return f"{where}: contains a control character"
-        if len(value) > MAX_QUERY_CHARS or len(name) > MAX_QUERY_CHARS:
-            return f"{where}: longer than {MAX_QUERY_CHARS} characters"
+        name_problem = query_value_problem(name)
+        problem = name_problem or query_value_problem(value)
+        if problem:
+            return f"{'query' if name_problem else f'query.{name}'}: {problem}"
     return None
 
 
@@ -185,14 +192,16 @@ class RequestGuard:
             return
         headers = dict(scope["headers"])
         client = (scope.get("client") or ("unknown", 0))[0]
+        has_body = scope["method"] in BODY_METHODS
+        console = not _bearer_route(scope["path"])
+        limit = MAX_FORM_BYTES if console else self.limits.max_body_bytes
         refusal = self._before_body(scope, headers, client)
-        if refusal is None and scope["method"] in BODY_METHODS and _bearer_route(scope["path"]):
-            refusal = await self._credential(scope, headers)
-        refusal = refusal or self._declared_too_large(headers)
-        body: bytes | None = None
-        if refusal is None and scope["method"] in BODY_METHODS:
-            body = await read_body(receive, self.limits.max_body_bytes)
-            refusal = await self._check(body, scope, headers)
+        verified = False
+        if refusal is None and has_body:
+            verified = self._console_session(headers) if console else False
+            if not console:
+                refusal = await self._credential(scope, headers)
+                verified = refusal is None
         slot = (
             agent_key_label(headers)
             if scope["method"] == "POST" and scope["path"] == AGENT_SUBMIT_ROUTE
@@ -202,14 +211,22 @@ class RequestGuard:
             refusal = _too_many(
                 self.rates.submissions.acquire(slot), "runs submitted with this key"
             )
+        held = slot if refusal is None else None
+        refusal = refusal or self._declared_too_large(headers, limit, console=console)
+        body: bytes | None = None
+        if refusal is None and has_body:
+            body = await read_body(receive, limit)
+            refusal = _too_large(limit, console=console) if body is None else None
+            if refusal is None and not console:
+                refusal = await self._check(body or b"", scope, headers)
         if refusal is not None:
             await respond(send, refusal)
-            self._after(refusal.status, client, None)
+            await self._after(refusal.status, scope, headers, verified=verified, slot=held)
             return
         status = await self._forward(
             scope, receive if body is None else replay(body, receive), send
         )
-        self._after(status, client, slot)
+        await self._after(status, scope, headers, verified=verified, slot=held)
 
     def _before_body(
         self, scope: Scope, headers: dict[bytes, bytes], client: str
@@ -228,11 +245,39 @@ class RequestGuard:
             return ANONYMOUS
         return None
 
-    def _declared_too_large(self, headers: dict[bytes, bytes]) -> Refusal | None:
+    def _declared_too_large(
+        self, headers: dict[bytes, bytes], limit: int, *, console: bool
+    ) -> Refusal | None:
         length = declared_length(headers)
-        if length is not None and length > self.limits.max_body_bytes:
-            return _too_large(self.limits.max_body_bytes)
+        if length is not None and length > limit:
+            return _too_large(limit, console=console)
         return None
+
+    def _console_session(self, headers: dict[bytes, bytes]) -> bool:
+        """Whether the request carries a console session cookie holding a valid owner token."""
+        jar = SimpleCookie()
+        try:
+            jar.load(headers.get(b"cookie", b"").decode("latin-1"))
+        except CookieError:
+            return False
+        morsel = jar.get(CONSOLE_COOKIE)
+        if morsel is None or not morsel.value or morsel.value.startswith(KEY_SCHEME):
+            return False
+        try:
+            verify_owner_token(
+                morsel.value,
+                secret=self.settings.signing_secret,
+                audience=self.settings.jwt_audience,
+            )
+        except AuthError:
+            return False
+        return True
+
+    async def _verified(self, scope: Scope, headers: dict[bytes, bytes]) -> bool:
+        """Whether the request carries a credential that verifies (asked only of refusals)."""
+        if not _bearer_route(scope["path"]):
+            return self._console_session(headers)
+        return b"authorization" in headers and await self._credential(scope, headers) is None
 
     async def _credential(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
         """The fixed 401 for a bearer credential that is neither a live agent key nor a valid
@@ -263,10 +308,8 @@ class RequestGuard:
         return None
 
     async def _check(
-        self, body: bytes | None, scope: Scope, headers: dict[bytes, bytes]
+        self, body: bytes, scope: Scope, headers: dict[bytes, bytes]
     ) -> Refusal | None:
-        if body is None:
-            return _too_large(self.limits.max_body_bytes)
         if not body or not json_content(headers):
             return None
         run_route = scope["method"] == "POST" and scope["path"] in RUN_ROUTES
@@ -291,10 +334,20 @@ class RequestGuard:
         await self.app(scope, receive, watch)
         return status
 
-    def _after(self, status: int, client: str, slot: str | None) -> None:
-        if status == 401:
-            self.rates.failed_auth.record(client)
-        if slot is not None and status != 202:
+    async def _after(
+        self,
+        status: int,
+        scope: Scope,
+        headers: dict[bytes, bytes],
+        *,
+        verified: bool,
+        slot: str | None,
+    ) -> None:
+        if status == 401 or (
+            status in ANONYMOUS_FLOOD and not verified and not await self._verified(scope, headers)
+        ):
+            self.rates.failed_auth.record((scope.get("client") or ("unknown", 0))[0])
+        if slot is not None and status not in KEEPS_SLOT:
             self.rates.submissions.release(slot)
 
 
@@ -303,8 +356,9 @@ def _bearer_route(path: str) -> bool:
     return not (path == "/console" or path.startswith("/console/"))
 
 
-def _too_large(limit: int) -> Refusal:
-    return Refusal(413, f"body: larger than the limit of {limit} bytes (JUDGE_MAX_BODY_BYTES)")
+def _too_large(limit: int, *, console: bool = False) -> Refusal:
+    source = "a console form" if console else "JUDGE_MAX_BODY_BYTES"
+    return Refusal(413, f"body: larger than the limit of {limit} bytes ({source})")
 
 
 def _too_many(wait: float, what: str) -> Refusal | None:
