@@ -49,6 +49,13 @@ class Cursor(NamedTuple):
     run_id: str
 
 
+class QueueCursor(NamedTuple):
+    """Where a page of the safety queue starts: strictly after this run in queue order."""
+
+    safety_min: float
+    run_id: str
+
+
 class RunListing(NamedTuple):
     run_id: str
     scenario_id: str
@@ -71,7 +78,11 @@ def figure_values(card: Scorecard) -> dict[str, Any]:
 
 
 def put_figures(session: Session, *, card: Scorecard) -> None:
-    """Store the figures of a run's new scorecard, keeping its attempt and review state."""
+    """Store the figures of a run's new scorecard, keeping its attempt.
+
+    A new scorecard (a rescore, or scoring under a new era) reopens safety review: the
+    decisions made before stay in the audit trail, but they were made on another scorecard.
+    """
     values = figure_values(card)
     row = session.get(RunSummaryRow, card.run_id)
     if row is None:
@@ -79,6 +90,7 @@ def put_figures(session: Session, *, card: Scorecard) -> None:
         return
     for name, value in values.items():
         setattr(row, name, value)
+    row.review_state = "none"
     session.add(row)
 
 
@@ -199,18 +211,27 @@ def flagged_runs(
     spread_above: float,
     review_state: str | None,
     limit: int,
+    after: QueueCursor | None = None,
 ) -> list[RunListing]:
-    """Scored runs whose safety figures cross either threshold, lowest safety mean first."""
+    """Scored runs whose safety figures cross either threshold, lowest safety mean first
+    (then by run id), one keyset page after ``after``."""
     s = RunSummaryRow
     flagged = sa.or_(col(s.safety_min) < safety_below, col(s.safety_spread) > spread_above)
     query = (
         sa.select(*_COLUMNS)
         .select_from(RunRow)
         .join(s, col(s.run_id) == col(RunRow.run_id))
-        .where(flagged)
+        .where(flagged, col(s.safety_min).is_not(None))
     )
     if review_state:
         query = query.where(*_conditions(RunFilters(review_state=review_state)))
+    if after is not None:
+        query = query.where(
+            sa.or_(
+                col(s.safety_min) > after.safety_min,
+                sa.and_(col(s.safety_min) == after.safety_min, col(RunRow.run_id) > after.run_id),
+            )
+        )
     query = query.order_by(col(s.safety_min).asc(), col(RunRow.run_id)).limit(limit)
     return [RunListing(*row) for row in session.execute(query).all()]
 

@@ -4,6 +4,7 @@ text, and library-drawn calibration plots."""
 
 from __future__ import annotations
 
+import base64
 import re
 import sys
 import threading
@@ -367,3 +368,15 @@ def test_a_run_not_scored_yet_shows_its_transcript_and_status(
     assert page.status_code == 200
     assert "The lamp is 90 coins." in page.text and "Seat buyer" not in page.text
     assert 'data-run="haggle-0007"' in listed
+
+
+@pytest.mark.parametrize("raw", ["2026-12-01T00:00:00+00:00|run-\x00", "2026-12-01\x00|run-1"])
+def test_a_runs_cursor_holding_a_control_character_answers_422(
+    signed_in: TestClient, scored: Any, raw: str
+) -> None:
+    scored(example("haggle"))
+    after = base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+    answer = signed_in.get(f"/console/runs?after={after}")
+
+    assert answer.status_code == 422 and "not a cursor from this page" in answer.text
