@@ -87,6 +87,20 @@ class Refusal(NamedTuple):
 ANONYMOUS = Refusal(401, INVALID_CREDENTIALS)
 
 
+class Admission(NamedTuple):
+    """What the guard decided before the body: a refusal, whether the request carries a
+    credential that verifies, and the submission slot it holds (given back after)."""
+
+    refusal: Refusal | None
+    verified: bool = False
+    slot: str | None = None
+
+
+class Read(NamedTuple):
+    body: bytes | None
+    refusal: Refusal | None
+
+
 class RateLimits(NamedTuple):
     submissions: SlidingWindow
     failed_auth: SlidingWindow
@@ -191,42 +205,47 @@ class RequestGuard:
             await self.app(scope, receive, send)
             return
         headers = dict(scope["headers"])
-        client = (scope.get("client") or ("unknown", 0))[0]
-        has_body = scope["method"] in BODY_METHODS
-        console = not _bearer_route(scope["path"])
-        limit = MAX_FORM_BYTES if console else self.limits.max_body_bytes
-        refusal = self._before_body(scope, headers, client)
-        verified = False
-        if refusal is None and has_body:
-            verified = self._console_session(headers) if console else False
-            if not console:
-                refusal = await self._credential(scope, headers)
-                verified = refusal is None
-        slot = (
-            agent_key_label(headers)
-            if scope["method"] == "POST" and scope["path"] == AGENT_SUBMIT_ROUTE
-            else None
-        )
-        if refusal is None and slot is not None:
-            refusal = _too_many(
-                self.rates.submissions.acquire(slot), "runs submitted with this key"
-            )
-        held = slot if refusal is None else None
-        refusal = refusal or self._declared_too_large(headers, limit, console=console)
-        body: bytes | None = None
-        if refusal is None and has_body:
-            body = await read_body(receive, limit)
-            refusal = _too_large(limit, console=console) if body is None else None
-            if refusal is None and not console:
-                refusal = await self._check(body or b"", scope, headers)
+        admission = await self._admit(scope, headers)
+        refusal, body = admission.refusal, None
+        if refusal is None:
+            refusal = self._declared_too_large(scope, headers)
+        if refusal is None and scope["method"] in BODY_METHODS:
+            body, refusal = await self._read(scope, headers, receive)
         if refusal is not None:
             await respond(send, refusal)
-            await self._after(refusal.status, scope, headers, verified=verified, slot=held)
-            return
-        status = await self._forward(
-            scope, receive if body is None else replay(body, receive), send
-        )
-        await self._after(status, scope, headers, verified=verified, slot=held)
+            status = refusal.status
+        else:
+            status = await self._forward(
+                scope, receive if body is None else replay(body, receive), send
+            )
+        await self._after(status, scope, headers, admission)
+
+    async def _admit(self, scope: Scope, headers: dict[bytes, bytes]) -> Admission:
+        """Everything decided before the body: path and query, the address's refused-credential
+        window, the credential, and an agent key's submission slot."""
+        refusal = self._before_body(scope, headers, _client(scope))
+        if refusal is not None or scope["method"] not in BODY_METHODS:
+            return Admission(refusal)
+        if not _bearer_route(scope["path"]):
+            return Admission(None, verified=self._console_session(headers))
+        refusal = await self._credential(scope, headers)
+        if refusal is not None:
+            return Admission(refusal)
+        submitting = scope["method"] == "POST" and scope["path"] == AGENT_SUBMIT_ROUTE
+        slot = agent_key_label(headers) if submitting else None
+        if slot is not None:
+            wait = self.rates.submissions.acquire(slot)
+            refusal = _too_many(wait, "runs submitted with this key")
+        return Admission(refusal, verified=True, slot=slot if refusal is None else None)
+
+    async def _read(self, scope: Scope, headers: dict[bytes, bytes], receive: Receive) -> Read:
+        """The body, read up to its limit; an API route's JSON body is also checked."""
+        body = await read_body(receive, _body_limit(scope, self.limits))
+        if body is None:
+            return Read(None, _too_large(scope, self.limits))
+        if not _bearer_route(scope["path"]):  # a console form: the console reads it itself
+            return Read(body, None)
+        return Read(body, await self._check(body, scope, headers))
 
     def _before_body(
         self, scope: Scope, headers: dict[bytes, bytes], client: str
@@ -245,12 +264,10 @@ class RequestGuard:
             return ANONYMOUS
         return None
 
-    def _declared_too_large(
-        self, headers: dict[bytes, bytes], limit: int, *, console: bool
-    ) -> Refusal | None:
+    def _declared_too_large(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
         length = declared_length(headers)
-        if length is not None and length > limit:
-            return _too_large(limit, console=console)
+        if length is not None and length > _body_limit(scope, self.limits):
+            return _too_large(scope, self.limits)
         return None
 
     def _console_session(self, headers: dict[bytes, bytes]) -> bool:
@@ -335,20 +352,17 @@ class RequestGuard:
         return status
 
     async def _after(
-        self,
-        status: int,
-        scope: Scope,
-        headers: dict[bytes, bytes],
-        *,
-        verified: bool,
-        slot: str | None,
+        self, status: int, scope: Scope, headers: dict[bytes, bytes], admission: Admission
     ) -> None:
-        if status == 401 or (
-            status in ANONYMOUS_FLOOD and not verified and not await self._verified(scope, headers)
-        ):
-            self.rates.failed_auth.record((scope.get("client") or ("unknown", 0))[0])
-        if slot is not None and status not in KEEPS_SLOT:
-            self.rates.submissions.release(slot)
+        anonymous_flood = (
+            status in ANONYMOUS_FLOOD
+            and not admission.verified
+            and not await self._verified(scope, headers)
+        )
+        if status == 401 or anonymous_flood:
+            self.rates.failed_auth.record(_client(scope))
+        if admission.slot is not None and status not in KEEPS_SLOT:
+            self.rates.submissions.release(admission.slot)
 
 
 def _bearer_route(path: str) -> bool:
@@ -356,8 +370,18 @@ def _bearer_route(path: str) -> bool:
     return not (path == "/console" or path.startswith("/console/"))
 
 
-def _too_large(limit: int, *, console: bool = False) -> Refusal:
-    source = "a console form" if console else "JUDGE_MAX_BODY_BYTES"
+def _client(scope: Scope) -> str:
+    return str((scope.get("client") or ("unknown", 0))[0])
+
+
+def _body_limit(scope: Scope, limits: RequestLimits) -> int:
+    """A console form is small; an API body may be as large as the setting allows."""
+    return limits.max_body_bytes if _bearer_route(scope["path"]) else MAX_FORM_BYTES
+
+
+def _too_large(scope: Scope, limits: RequestLimits) -> Refusal:
+    limit = _body_limit(scope, limits)
+    source = "JUDGE_MAX_BODY_BYTES" if _bearer_route(scope["path"]) else "a console form"
     return Refusal(413, f"body: larger than the limit of {limit} bytes ({source})")
 
 
