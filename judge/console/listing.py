@@ -22,7 +22,7 @@ from judge.domain.review import REVIEW_STATES, SafetyReviewThresholds
 from judge.domain.status import RUN_STATUSES
 from judge.errors import InputError
 from judge.scoring.run_summary import flag_reasons
-from judge.service.reviews import queue_cursor
+from judge.service.reviews import queue_cursor, queue_cursor_values
 from judge.store import summaries as summary_repo
 from judge.store.summaries import Cursor, QueueCursor, RunFilters, RunListing
 from judge.store.tables import as_utc
@@ -196,6 +196,6 @@ def queue_page(
     next_url = None
     if len(found) > QUEUE_LIMIT:
         last = rows[-1].run
-        values = [repr(last.safety_min), last.run_id]
-        next_url = "/console/queue?" + urlencode({"state": state, "after": encode_values(values)})
+        after_last = encode_values(queue_cursor_values(last.safety_min, last.run_id))
+        next_url = "/console/queue?" + urlencode({"state": state, "after": after_last})
     return QueuePage(rows, next_url)

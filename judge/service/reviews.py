@@ -142,9 +142,9 @@ def queue_cursor(values: list[str]) -> QueueCursor:
     return QueueCursor(safety, values[1])
 
 
-def queue_cursor_values(entry: ReviewQueueEntry) -> list[str]:
-    """What a cursor after ``entry`` carries (the float written exactly)."""
-    return [repr(entry.safety_min), entry.run_id]
+def queue_cursor_values(safety_min: float | None, run_id: str) -> list[str]:
+    """What a cursor after a queue row carries (the float written exactly)."""
+    return [repr(safety_min), run_id]
 
 
 def review_queue(

@@ -57,7 +57,10 @@ def review_queue(
     )
     page = found[:limit]
     more = len(found) > limit and bool(page)
-    next_cursor = encode_cursor(service.queue_cursor_values(page[-1])) if more else None
+    last = page[-1] if more else None
+    next_cursor = (
+        encode_cursor(service.queue_cursor_values(last.safety_min, last.run_id)) if last else None
+    )
     return paged(request, response, Page(page, next_cursor))
 
 
