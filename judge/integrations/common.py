@@ -44,28 +44,37 @@ class Bounds(NamedTuple):
 DEFAULT_BOUNDS = Bounds()
 
 
-def read_json_file(path: Path, bounds: Bounds = DEFAULT_BOUNDS) -> bytes:
-    """A JSON (or JSON Lines) file's bytes, read only when its size and nesting are in bounds.
+def check_json_file(path: Path, bounds: Bounds = DEFAULT_BOUNDS) -> None:
+    """Refuse a JSON (or JSON Lines) file larger than ``bounds.max_bytes`` or nested deeper
+    than ``bounds.max_depth``, followed as a stream before any parser sees it.
 
     Raises:
-        InputError: the file is missing or unreadable, larger than ``bounds.max_bytes``, or
-            nested deeper than ``bounds.max_depth`` (checked before any parser sees it).
+        InputError: naming the file and the bound it breaks, or why it cannot be read.
     """
     try:
         size = path.stat().st_size
-        if size > bounds.max_bytes:
-            raise InputError(
-                f"{path}: {size} bytes, more than the import limit of {bounds.max_bytes}"
-            )
-        data = path.read_bytes()
     except OSError as exc:
         raise InputError(f"{path}: cannot read the file: {exc.strerror}") from None
+    if size > bounds.max_bytes:
+        raise InputError(f"{path}: {size} bytes, more than the import limit of {bounds.max_bytes}")
     gauge = DepthGauge(bounds.max_depth)
     try:
-        gauge.feed(data)
+        with path.open("rb") as stream:
+            while chunk := stream.read(_CHUNK):
+                gauge.feed(chunk)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read the file: {exc.strerror}") from None
     except InputError as exc:
         raise InputError(f"{path}: {exc}") from None
-    return data
+
+
+def read_json_file(path: Path, bounds: Bounds = DEFAULT_BOUNDS) -> bytes:
+    """A JSON (or JSON Lines) file's bytes, read once :func:`check_json_file` let it through."""
+    check_json_file(path, bounds)
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read the file: {exc.strerror}") from None
 
 
 def check_archive(path: Path, bounds: Bounds = DEFAULT_BOUNDS) -> None:

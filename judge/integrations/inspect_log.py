@@ -32,8 +32,8 @@ from judge.integrations.common import (
     ImportedRun,
     ImportNotes,
     check_archive,
+    check_json_file,
     map_score_value,
-    read_json_file,
     safe_id,
 )
 
@@ -68,7 +68,7 @@ def read_log(path: Path) -> EvalLog:
     if zipfile.is_zipfile(path):
         check_archive(path)
     else:
-        read_json_file(path)
+        check_json_file(path)
     try:
         return read_eval_log(str(path), resolve_attachments=True)
     except (ValueError, KeyError, OSError, zipfile.BadZipFile) as exc:

@@ -18,7 +18,7 @@ from judge.cli import main
 from judge.domain.limits import MAX_IMPORT_DEPTH, bounded_loads, json_depth_problem
 from judge.domain.run import parse_run_json
 from judge.errors import InputError, RunFormatError
-from judge.integrations.common import Bounds, check_archive, read_json_file
+from judge.integrations.common import Bounds, check_archive, check_json_file, read_json_file
 
 DEEP = b"[" * 200_000 + b"]" * 200_000
 
@@ -142,3 +142,14 @@ def test_a_calibration_set_file_nested_too_deep_is_a_set_error(tmp_path: Path) -
 
     with pytest.raises(CalibrationSetError, match="nested deeper than 128 levels"):
         read_json(path)
+
+
+def test_a_json_file_is_followed_across_read_chunks(tmp_path: Path) -> None:
+    deep, honest = tmp_path / "deep.json", tmp_path / "honest.json"
+    deep.write_bytes(b" " * (1024 * 1024 - 3) + b"[" * 200 + b"]" * 200)
+    # an escaped quote right at the chunk border, then brackets that are text
+    honest.write_bytes(b'["' + b"x" * (1024 * 1024 - 3) + b'\\"' + b"[" * 500 + b'"]')
+
+    with pytest.raises(InputError, match=f"^{deep}: nested deeper than 128 levels"):
+        check_json_file(deep)
+    check_json_file(honest)
