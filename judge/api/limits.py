@@ -22,9 +22,11 @@ In order, for every HTTP request:
    on a worker thread so the event loop stays free. A console body is never parsed here: the
    console reads its urlencoded forms itself, after its session check.
 
-A 401 counts towards the client address's refused-credential window, and so does a 413 or
-422 answered to a request that carried no verified credential: floods of bad bodies or
-queries from an anonymous client are bounded like floods of bad tokens.
+A 401 counts towards the client address's refused-credential window, and so does, for a
+request that carried no credential that verifies, a 413 or 422, or any other refusal (4xx but
+429) of a body-carrying request (a console post to no page, a form without its CSRF token):
+floods of bad bodies, queries or posts from an anonymous client are bounded like floods of bad
+tokens.
 
 Refusals carry the API's JSON error body ``{"code": ..., "detail": ...}``; 429 also ``Retry-After``.
 Rate limits are per process (``docs/security.md``).
@@ -68,7 +70,8 @@ AGENT_SUBMIT_ROUTE = "/api/agent/runs"
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 #: Answers that keep an agent key's submission slot: the run was queued, or its body was bad.
 KEEPS_SLOT = frozenset({202, 413, 422})
-#: Answers that count as a refused credential when the request carried no verified one.
+#: Answers that count as a refused credential when the request carried no verified one (for
+#: a body-carrying request, every refusal but 429 does).
 ANONYMOUS_FLOOD = frozenset({413, 422})
 #: The console's session cookie (``judge.console.session.COOKIE``).
 CONSOLE_COOKIE = "judge_console"
@@ -354,10 +357,11 @@ class RequestGuard:
     async def _after(
         self, status: int, scope: Scope, headers: dict[bytes, bytes], admission: Admission
     ) -> None:
+        refused = status in ANONYMOUS_FLOOD or (
+            scope["method"] in BODY_METHODS and 400 <= status < 500 and status != 429
+        )
         anonymous_flood = (
-            status in ANONYMOUS_FLOOD
-            and not admission.verified
-            and not await self._verified(scope, headers)
+            refused and not admission.verified and not await self._verified(scope, headers)
         )
         if status == 401 or anonymous_flood:
             self.rates.failed_auth.record(_client(scope))

@@ -138,3 +138,31 @@ def test_an_agent_keys_422_is_not_counted_as_a_refused_credential(
 
     assert [b.status_code for b in bad] == [422] * 3
     assert client.get("/api/evals/config", headers=owner_headers()).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("path", "headers"),
+    [("/console/nowhere", ORIGIN), ("/console/sign-in", {"Origin": "http://evil.example"})],
+)
+def test_anonymous_console_posts_refused_for_any_reason_are_counted(
+    make_client: MakeClient, path: str, headers: dict[str, str]
+) -> None:
+    client = make_client(max_failed_auth_per_client=3, rate_window_s=60.0)
+    refused = [client.post(path, content=b"a=b", headers=headers).status_code for _ in range(3)]
+
+    assert all(400 <= code < 500 and code != 429 for code in refused)
+    assert client.get("/api/health").status_code == 429
+
+
+def test_a_signed_in_owners_refused_console_post_is_not_counted(make_client: MakeClient) -> None:
+    from tests.console.test_pages import owner_token, sign_in
+
+    client = make_client(max_failed_auth_per_client=2, rate_window_s=60.0)
+    assert sign_in(client, owner_token()).status_code == 303
+    refused = [
+        client.post("/console/runs/nope/review", data={"csrf": "x"}, headers=ORIGIN).status_code
+        for _ in range(3)
+    ]
+
+    assert refused == [403, 403, 403]
+    assert client.get("/api/health").status_code == 200
