@@ -16,6 +16,7 @@ from typing import IO, Any, Literal
 
 from pydantic import ValidationError
 
+from judge.domain.limits import json_depth_problem
 from judge.domain.rows import COLUMN_TYPES, PASS_COLUMNS, TRAIT_COLUMNS, Cell, Row
 from judge.domain.scorecard import Scorecard
 from judge.errors import ConfigError, InputError, describe_validation_error
@@ -61,7 +62,10 @@ def read_scorecard_files(paths: Sequence[Path]) -> Iterator[Scorecard]:
 
 def _documents(text: str, path: Path) -> Iterator[tuple[str, Any]]:
     """(where, data) of each card in a file: the whole file when it is one JSON document,
-    else each non-empty line (JSON Lines)."""
+    else each non-empty line (JSON Lines). Nesting is bounded before parsing (exit 2)."""
+    problem = json_depth_problem(text.encode("utf-8", errors="surrogatepass"))
+    if problem:
+        raise InputError(f"{path}: {problem}")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as whole:

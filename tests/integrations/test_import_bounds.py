@@ -153,3 +153,15 @@ def test_a_json_file_is_followed_across_read_chunks(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=f"^{deep}: nested deeper than 128 levels"):
         check_json_file(deep)
     check_json_file(honest)
+
+
+def test_a_scorecard_file_nested_too_deep_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "deep.json"
+    path.write_bytes(DEEP)
+
+    code = main(["export", "scorecards", str(path), "--format", "csv"])
+
+    err = capsys.readouterr().err
+    assert code == 2 and "nested deeper than 128 levels" in err and "internal error" not in err
