@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from judge.calibration.importers import read_json
+from judge.calibration.items import ItemLabels, read_jsonl
 from judge.calibration.manifest import CalibrationSetError
 from judge.cli import main
 from judge.domain.limits import MAX_IMPORT_DEPTH, bounded_loads, json_depth_problem
@@ -165,3 +166,11 @@ def test_a_scorecard_file_nested_too_deep_exits_2(
 
     err = capsys.readouterr().err
     assert code == 2 and "nested deeper than 128 levels" in err and "internal error" not in err
+
+
+def test_a_labels_line_nested_too_deep_is_a_set_error(tmp_path: Path) -> None:
+    path = tmp_path / "labels.jsonl"
+    path.write_bytes(b"\n" + DEEP + b"\n")
+
+    with pytest.raises(CalibrationSetError, match=":2: nested deeper than 128 levels"):
+        read_jsonl(path, ItemLabels)
