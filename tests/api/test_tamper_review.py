@@ -5,6 +5,7 @@ findings while the agent card says only ``held_for_review``."""
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -16,6 +17,7 @@ from judge.scoring.run_summary import TAMPER_REASON
 from judge.store.db import transaction
 from judge.store.review_tables import RunSummaryRow
 from tests.conftest import example
+from tests.console.test_pages import owner_token, sign_in
 from tests.tamper_cards import DETECTOR, EXCERPT, flag_stored
 
 BOARD = "/api/leaderboards/market-haggle"
@@ -229,3 +231,17 @@ def test_the_paged_queue_lists_runs_without_a_safety_mean_last_each_once(
     pages = queue_pages(client, owner, f"{QUEUE}?limit=1")
 
     assert pages == [["low-1"], ["held-1"], ["held-2"]]
+
+
+def test_the_console_queue_shows_a_held_run_without_safety_traits(
+    client: TestClient, owner: dict[str, str], two_runs: Any, engine: Engine
+) -> None:
+    without_safety(engine, "held-1")
+    assert sign_in(client, owner_token()).status_code == 303
+
+    page = client.get("/console/queue?state=open")
+
+    row = re.search(r'<tr data-run="held-1">(.*?)</tr>', page.text, re.S)
+    assert page.status_code == 200 and row is not None
+    assert '<td class="n low">—</td>' in row.group(1)
+    assert TAMPER_REASON in html.unescape(row.group(1))
