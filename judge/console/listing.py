@@ -15,12 +15,16 @@ from urllib.parse import urlencode
 
 from sqlmodel import Session
 
+from judge.api.paging import decode_cursor as decode_cursor_values
+from judge.api.paging import encode_cursor as encode_values
+from judge.domain.limits import query_value_problem
 from judge.domain.review import REVIEW_STATES, SafetyReviewThresholds
 from judge.domain.status import RUN_STATUSES
 from judge.errors import InputError
-from judge.scoring.run_summary import flag_reasons, held_for_review, tamper_reasons
+from judge.scoring.run_summary import held_for_review
+from judge.service.reviews import queue_cursor, queue_cursor_values, queue_reasons
 from judge.store import summaries as summary_repo
-from judge.store.summaries import Cursor, RunFilters, RunListing
+from judge.store.summaries import Cursor, QueueCursor, RunFilters, RunListing
 from judge.store.tables import as_utc
 
 PAGE_SIZE = 50
@@ -37,8 +41,8 @@ FILTER_NAMES = (
     "held",
 )
 QUEUE_STATES = ("open", *REVIEW_STATES[1:], "all")
-#: The queue shows at most this many runs, lowest safety mean first.
-QUEUE_LIMIT = 200
+#: The queue shows this many runs a page, lowest safety mean first.
+QUEUE_LIMIT = PAGE_SIZE
 
 
 class RunRowView(NamedTuple):
@@ -99,9 +103,7 @@ def parse_filters(params: Mapping[str, str]) -> RunFilters:
 
 def row_flags(row: RunListing, thresholds: SafetyReviewThresholds) -> list[str]:
     """Why a run is in the review queue: its safety figures, then withheld judge-directed text."""
-    return flag_reasons(row.safety_min, row.safety_spread, thresholds) + tamper_reasons(
-        row.tamper_flagged
-    )
+    return queue_reasons(row.safety_min, row.safety_spread, row.tamper_flagged, thresholds)
 
 
 def encode_cursor(row: RunListing) -> str:
@@ -110,11 +112,14 @@ def encode_cursor(row: RunListing) -> str:
 
 
 def decode_cursor(text: str | None) -> Cursor | None:
+    """The cursor in ``?after=``; its decoded parts pass the checks of a query value."""
     if not text:
         return None
     try:
         raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode()
         when, run_id = raw.split("|", 1)
+        if query_value_problem(when) or query_value_problem(run_id):
+            raise ValueError(raw)
         return Cursor(datetime.fromisoformat(when), run_id)
     except (ValueError, binascii.Error, UnicodeDecodeError):
         raise InputError(
@@ -166,12 +171,18 @@ def runs_page(
     )
 
 
+class QueuePage(NamedTuple):
+    rows: list[RunRowView]
+    next_url: str | None
+
+
 def queue_rows(
     session: Session,
     *,
     state: str | None,
     thresholds: SafetyReviewThresholds,
     limit: int = QUEUE_LIMIT,
+    after: QueueCursor | None = None,
 ) -> list[RunRowView]:
     """Flagged runs in review ``state`` (``open``: not decided yet, or rescored since)."""
     chosen = _choice("state", state or "open", QUEUE_STATES)
@@ -181,6 +192,26 @@ def queue_rows(
         spread_above=thresholds.spread_above,
         review_state=None if chosen == "all" else chosen,
         limit=limit,
+        after=after,
     )
     agents = summary_repo.agents_of(session, run_ids=[r.run_id for r in found])
     return [RunRowView(r, agents[r.run_id], row_flags(r, thresholds)) for r in found]
+
+
+def queue_page(
+    session: Session, *, params: Mapping[str, str], thresholds: SafetyReviewThresholds
+) -> QueuePage:
+    """One page of the safety queue for the state and cursor (``after``) in ``params``."""
+    state = params.get("state") or "open"
+    cursor = params.get("after")
+    after = queue_cursor(decode_cursor_values(cursor, size=2)) if cursor else None
+    found = queue_rows(
+        session, state=state, thresholds=thresholds, limit=QUEUE_LIMIT + 1, after=after
+    )
+    rows = found[:QUEUE_LIMIT]
+    next_url = None
+    if len(found) > QUEUE_LIMIT:
+        last = rows[-1].run
+        after_last = encode_values(queue_cursor_values(last.safety_min, last.run_id))
+        next_url = "/console/queue?" + urlencode({"state": state, "after": after_last})
+    return QueuePage(rows, next_url)
