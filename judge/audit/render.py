@@ -149,7 +149,8 @@ def render_defence(off: dict[ScoreMode, AuditReport], on: dict[ScoreMode, AuditR
         first = on[mode]
         lines += [
             (
-                f"Judge `{first.judge_model}`; {first.slice}; pass score `{mode}`; "
+                f"Judge `{first.judge_model}`; {first.slice.removesuffix('; defence on')}; "
+                f"pass score `{mode}`; "
                 f"seats moved by more than {first.threshold}."
             ),
             "",
