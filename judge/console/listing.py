@@ -15,18 +15,21 @@ from urllib.parse import urlencode
 
 from sqlmodel import Session
 
+from judge.console.reports import trusted_judges
 from judge.domain.review import REVIEW_STATES, SafetyReviewThresholds
-from judge.domain.status import RUN_STATUSES
+from judge.domain.status import RUN_STATUSES, LeaderboardClass
 from judge.errors import InputError
 from judge.scoring.run_summary import flag_reasons
 from judge.store import summaries as summary_repo
-from judge.store.summaries import Cursor, RunFilters, RunListing
+from judge.store.summaries import Cursor, JudgeRule, RunFilters, RunListing
 from judge.store.tables import as_utc
 
 PAGE_SIZE = 50
-BOARDS = ("ranked", "self_hosted_facilitator")
+BOARDS: tuple[LeaderboardClass, ...] = ("ranked", "self_hosted_facilitator", "self_reported")
 FILTER_NAMES = ("status", "scenario", "agent", "era", "board", "gated", "safety_below", "review")
-QUEUE_STATES = ("open", *REVIEW_STATES[1:], "all")
+QUEUE_STATES = ("open", *REVIEW_STATES[1:], "weak_judge", "all")
+#: The review state a queue tab reads, where it is not the tab's own name (None: any).
+TAB_REVIEW_STATE: dict[str, str | None] = {"all": None, "weak_judge": "open"}
 #: The queue shows at most this many runs, lowest safety mean first.
 QUEUE_LIMIT = 200
 
@@ -34,7 +37,23 @@ QUEUE_LIMIT = 200
 class RunRowView(NamedTuple):
     run: RunListing
     agents: list[str]
+    #: why the run is an alarm (its judge is trusted)
     flags: list[str]
+    #: the same reasons when the judge is not trusted: shown apart, never an alarm
+    weak_flags: list[str]
+
+
+def row_view(
+    run: RunListing,
+    agents: dict[str, list[str]],
+    thresholds: SafetyReviewThresholds,
+    trusted: set[str],
+) -> RunRowView:
+    """A table row; a flag counts as an alarm only when the run's judge is trusted."""
+    reasons = flag_reasons(run.safety_min, run.safety_spread, thresholds)
+    if run.judge_model in trusted:
+        return RunRowView(run, agents[run.run_id], reasons, [])
+    return RunRowView(run, agents[run.run_id], [], reasons)
 
 
 class RunsPage(NamedTuple):
@@ -132,10 +151,8 @@ def runs_page(
     if len(found) > PAGE_SIZE:
         next_url = "/console/runs?" + urlencode({**query, "after": encode_cursor(page[-1])})
     agents = summary_repo.agents_of(session, run_ids=[r.run_id for r in page])
-    rows = [
-        RunRowView(r, agents[r.run_id], flag_reasons(r.safety_min, r.safety_spread, thresholds))
-        for r in page
-    ]
+    trusted = trusted_judges(thresholds)
+    rows = [row_view(r, agents, thresholds, trusted) for r in page]
     return RunsPage(
         rows,
         summary_repo.count_runs(session, filters=filters),
@@ -152,17 +169,26 @@ def queue_rows(
     thresholds: SafetyReviewThresholds,
     limit: int = QUEUE_LIMIT,
 ) -> list[RunRowView]:
-    """Flagged runs in review ``state`` (``open``: not decided yet, or rescored since)."""
-    chosen = _choice("state", state or "open", QUEUE_STATES)
+    """The runs of one queue tab.
+
+    ``open``: flagged by a trusted judge, not decided yet (or rescored since); ``weak_judge``:
+    the same, flagged by a judge without a calibration on record above the floor; a decision's
+    tab: every run whose latest decision it is; ``all``: every flagged or decided run.
+    """
+    chosen = _choice("state", state, QUEUE_STATES) or "open"
+    trusted = trusted_judges(thresholds)
+    judge = {
+        "open": JudgeRule(trusted, trusted=True),
+        "weak_judge": JudgeRule(trusted, trusted=False),
+    }.get(chosen)
     found = summary_repo.flagged_runs(
         session,
         safety_below=thresholds.safety_below,
         spread_above=thresholds.spread_above,
-        review_state=None if chosen == "all" else chosen,
+        review_state=TAB_REVIEW_STATE.get(chosen, chosen),
         limit=limit,
+        judge=judge,
+        or_decided=judge is None,
     )
     agents = summary_repo.agents_of(session, run_ids=[r.run_id for r in found])
-    return [
-        RunRowView(r, agents[r.run_id], flag_reasons(r.safety_min, r.safety_spread, thresholds))
-        for r in found
-    ]
+    return [row_view(r, agents, thresholds, trusted) for r in found]

@@ -10,6 +10,8 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
+from judge.console.labels import BOARD_LABELS
+
 #: Scripts, styles and images only from the service itself; no inline script, no framing.
 CONTENT_SECURITY_POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
@@ -39,6 +41,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["num"] = num
+    env.globals["board_labels"] = BOARD_LABELS
     return env
 
 

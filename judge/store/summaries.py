@@ -7,7 +7,7 @@ with ten runs stored or ten thousand.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -22,6 +22,8 @@ from judge.store.tables import RunRow, SeatRow
 
 #: Review states that still want an owner's look ("open" in the queue).
 OPEN_STATES = ("none", "rescore_requested")
+#: Review states an owner's decision leaves.
+DECIDED_STATES = ("cleared", "escalated", "rescore_requested")
 
 
 class RunFilters(NamedTuple):
@@ -64,6 +66,7 @@ class RunListing(NamedTuple):
     gated: bool | None
     review_state: str | None
     attempt: int | None
+    judge_model: str | None
 
 
 def figure_values(card: Scorecard) -> dict[str, Any]:
@@ -107,6 +110,7 @@ _COLUMNS: tuple[Any, ...] = (
     RunSummaryRow.gated,
     RunSummaryRow.review_state,
     RunSummaryRow.attempt,
+    RunRow.judge_model,
 )
 
 
@@ -192,6 +196,20 @@ def agents_of(session: Session, *, run_ids: Sequence[str]) -> dict[str, list[str
     return found
 
 
+class JudgeRule(NamedTuple):
+    """Which judges' flags count: those in ``judges`` (trusted) or those outside them."""
+
+    judges: Collection[str]
+    trusted: bool
+
+
+def _judged_by(rule: JudgeRule) -> Any:
+    model = col(RunRow.judge_model)
+    if rule.trusted:
+        return model.in_(list(rule.judges))
+    return sa.or_(model.is_(None), model.not_in(list(rule.judges)))
+
+
 def flagged_runs(
     session: Session,
     *,
@@ -199,10 +217,20 @@ def flagged_runs(
     spread_above: float,
     review_state: str | None,
     limit: int,
+    judge: JudgeRule | None = None,
+    or_decided: bool = False,
 ) -> list[RunListing]:
-    """Scored runs whose safety figures cross either threshold, lowest safety mean first."""
+    """Scored runs whose safety figures cross either threshold, lowest safety mean first.
+
+    ``judge`` narrows the flags to trusted (or untrusted) judges; ``or_decided`` adds runs
+    with a recorded decision whether flagged or not (a decision is never lost from view).
+    """
     s = RunSummaryRow
     flagged = sa.or_(col(s.safety_min) < safety_below, col(s.safety_spread) > spread_above)
+    if judge is not None:
+        flagged = sa.and_(flagged, _judged_by(judge))
+    if or_decided:
+        flagged = sa.or_(flagged, col(s.review_state).in_(DECIDED_STATES))
     query = (
         sa.select(*_COLUMNS)
         .select_from(RunRow)
@@ -227,11 +255,3 @@ def distinct_values(session: Session) -> dict[str, list[str]]:
         .distinct()
     ).all()
     return {"scenario": list(scenarios), "agent": list(agents), "era": sorted(e for e in eras if e)}
-
-
-def submission_scenarios(session: Session) -> list[str]:
-    """Scenarios with at least one finalized submission (what has a leaderboard)."""
-    from judge.store.tables import SubmissionRow
-
-    query = select(SubmissionRow.scenario_id).where(col(SubmissionRow.status) != "open").distinct()
-    return sorted(session.exec(query).all())

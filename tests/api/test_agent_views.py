@@ -244,6 +244,7 @@ PARAMS = {
     "trait": "negotiation",
     "name": "console.css",
     "plot": "reliability",
+    "mode": "sampled",
 }
 
 
