@@ -142,3 +142,17 @@ def test_an_empty_board_says_why_and_what_fills_it(svc: Service) -> None:
         "submission (POST /api/evals/submissions) and finalize it "
         "(POST /api/evals/submissions/{id}/finalize)"
     )
+
+
+def test_a_board_answers_figures_to_twelve_significant_digits(svc: Service) -> None:
+    era = svc.current_era_id()
+    noisy = [
+        scorecard("n1", seat(agent_id="alpha", composite=0.1 + 0.2, met=1, total=3), era_id=era),
+        scorecard("n2", seat(agent_id="alpha", composite=0.4, met=1, total=3), era_id=era),
+    ]
+    _submit(svc, "s-noisy", "alpha", noisy)
+
+    answer = svc.client.get("/api/leaderboards/market-haggle", headers=svc.owner)
+
+    assert answer.json()["ranked"][0]["composite_mean"] == 0.35  # stored mean 0.35000000000000003
+    assert "0.35000000000000003" not in answer.text
