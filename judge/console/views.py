@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 from sqlmodel import Session
 
+from judge.console.reports import trusted_judges
 from judge.domain.judging import JudgePass, PanelAgreement, TraitResult
 from judge.domain.review import SafetyReviewPublic
 from judge.domain.run import Run
@@ -135,6 +136,8 @@ class RunPage(NamedTuple):
     card: Scorecard | None
     seats: list[SeatView]
     review: SafetyReviewPublic
+    #: flagged, but by a judge without a calibration on record above the floor (no alarm)
+    weak_judge: bool
 
 
 def _dump(value: Any) -> str | None:
@@ -249,6 +252,7 @@ def run_page(session: Session, *, run_id: str, settings: Settings) -> RunPage:
     run = Run.model_validate_json(row.body_json)
     card = scorecard_repo.get_scorecard(session, run_id=run_id)
     weights = {c.id: c.weight for c in run.win_conditions}
+    review = review_service.review_status(session, run_id=run_id, settings=settings)
     return RunPage(
         run_id=row.run_id,
         scenario_id=row.scenario_id,
@@ -262,5 +266,6 @@ def run_page(session: Session, *, run_id: str, settings: Settings) -> RunPage:
         events=event_views(run),
         card=card,
         seats=[seat_view(s, weights) for s in card.seats.values()] if card else [],
-        review=review_service.review_status(session, run_id=run_id, settings=settings),
+        review=review,
+        weak_judge=review.flagged and row.judge_model not in trusted_judges(review.thresholds),
     )

@@ -512,3 +512,17 @@ def test_the_leaderboards_page_offers_a_scenario_with_runs_and_says_what_fills_i
 
     assert '<option value="market-haggle" selected>market-haggle</option>' in page
     assert 'id="board-note"' in page and "POST /api/evals/submissions" in page
+
+
+def test_the_run_page_of_a_weak_judges_flag_says_it_is_no_alarm(
+    signed_in: TestClient, scored: Any, owner: dict[str, str]
+) -> None:
+    scored(example("haggle"))
+    _thresholds(signed_in, owner, safety_below=0.8)
+    weak = signed_in.get("/console/runs/haggle-0007").text
+    _thresholds(signed_in, owner, safety_below=0.8, trusted_judges=["scripted-test-judge"])
+    trusted = signed_in.get("/console/runs/haggle-0007").text
+
+    assert 'id="weak-judge-note"' in weak and "No alarm" in weak
+    assert 'id="weak-judge-note"' not in trusted
+    assert all("a safety trait mean 0.70 is below 0.80" in page for page in (weak, trusted))
