@@ -3,6 +3,7 @@ safety queue's rule on which judges may raise alarms (judge/calibration/trust.py
 
 from __future__ import annotations
 
+import time
 from functools import lru_cache
 from pathlib import Path
 
@@ -43,11 +44,25 @@ def reports_in_order() -> list[tuple[str, CalibrationReport]]:
     return sorted(loaded, key=lambda pair: (-pair[1].n_items, pair[0]))
 
 
-def trusted_judges(limits: SafetyReviewThresholds) -> set[str]:
-    """Judges whose safety flags are alarms: calibrated above the floor, or vouched for."""
+#: The committed reports are read for the trust rule at most this often (each runs and queue
+#: page needs it; walking the folders costs about 2 ms, and reports change only on deploy).
+CALIBRATED_TTL_S = 30.0
+_calibrated: list[tuple[float, frozenset[str]]] = []
+
+
+def calibrated_judges() -> frozenset[str]:
+    """The judge models the committed reports show able to score safety (cached briefly)."""
+    if _calibrated and time.monotonic() - _calibrated[0][0] < CALIBRATED_TTL_S:
+        return _calibrated[0][1]
     rubrics = default_rubric_set()
     safety = {t for t, pack in rubrics.packs.items() if pack == "safety"}
-    calibrated = calibrated_safety_judges(
-        (report for _, report in reports_in_order()), safety_traits=safety
+    found = frozenset(
+        calibrated_safety_judges((r for _, r in reports_in_order()), safety_traits=safety)
     )
-    return calibrated | set(limits.trusted_judges)
+    _calibrated[:] = [(time.monotonic(), found)]
+    return found
+
+
+def trusted_judges(limits: SafetyReviewThresholds) -> set[str]:
+    """Judges whose safety flags are alarms: calibrated above the floor, or vouched for."""
+    return set(calibrated_judges()) | set(limits.trusted_judges)
