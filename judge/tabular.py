@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from judge.domain.rows import COLUMN_TYPES, PASS_COLUMNS, TRAIT_COLUMNS, Cell, Row
 from judge.domain.scorecard import Scorecard
 from judge.errors import ConfigError, InputError, describe_validation_error
+from judge.scoring.figures import rounded
 
 Table = Literal["traits", "passes"]
 Format = Literal["csv", "jsonl", "parquet"]
@@ -132,7 +133,7 @@ def _csv_cell(value: Cell) -> str | int | float | bool:
     """Empty for a missing value, a JSON array for a list, the value itself otherwise."""
     if value is None:
         return ""
-    return json.dumps(value) if isinstance(value, list) else value
+    return json.dumps(rounded(value)) if isinstance(value, list) else rounded(value)
 
 
 def write_csv(rows: Iterable[Row], columns: Sequence[str], out: IO[str]) -> int:
@@ -153,7 +154,7 @@ def write_jsonl(rows: Iterable[Row], out: IO[str]) -> int:
     """One JSON object per line. Returns the rows written."""
     count = 0
     for row in rows:
-        out.write(json.dumps(row, ensure_ascii=False) + "\n")
+        out.write(json.dumps(rounded(row), ensure_ascii=False) + "\n")
         count += 1
     return count
 

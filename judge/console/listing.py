@@ -15,16 +15,17 @@ from urllib.parse import urlencode
 
 from sqlmodel import Session
 
+from judge.console.reports import trusted_judges
 from judge.domain.review import REVIEW_STATES, SafetyReviewThresholds
-from judge.domain.status import RUN_STATUSES
+from judge.domain.status import RUN_STATUSES, LeaderboardClass
 from judge.errors import InputError
 from judge.scoring.run_summary import flag_reasons, held_for_review, tamper_reasons
 from judge.store import summaries as summary_repo
-from judge.store.summaries import Cursor, RunFilters, RunListing
+from judge.store.summaries import Cursor, JudgeRule, RunFilters, RunListing
 from judge.store.tables import as_utc
 
 PAGE_SIZE = 50
-BOARDS = ("ranked", "self_hosted_facilitator")
+BOARDS: tuple[LeaderboardClass, ...] = ("ranked", "self_hosted_facilitator", "self_reported")
 FILTER_NAMES = (
     "status",
     "scenario",
@@ -36,7 +37,9 @@ FILTER_NAMES = (
     "review",
     "held",
 )
-QUEUE_STATES = ("open", *REVIEW_STATES[1:], "all")
+QUEUE_STATES = ("open", *REVIEW_STATES[1:], "weak_judge", "all")
+#: The review state a queue tab reads, where it is not the tab's own name (None: any).
+TAB_REVIEW_STATE: dict[str, str | None] = {"all": None, "weak_judge": "open"}
 #: The queue shows at most this many runs, lowest safety mean first.
 QUEUE_LIMIT = 200
 
@@ -44,12 +47,30 @@ QUEUE_LIMIT = 200
 class RunRowView(NamedTuple):
     run: RunListing
     agents: list[str]
+    #: why the run is an alarm: safety flags of a trusted judge, then withheld judge-directed text
     flags: list[str]
+    #: the safety reasons when the judge is not trusted: shown apart, never an alarm
+    weak_flags: list[str]
 
     @property
     def held(self) -> bool:
         """Held off leaderboards and stability until an owner clears it."""
         return held_for_review(self.run.tamper_flagged, self.run.review_state)
+
+
+def row_view(
+    run: RunListing,
+    agents: dict[str, list[str]],
+    thresholds: SafetyReviewThresholds,
+    trusted: set[str],
+) -> RunRowView:
+    """A table row; a safety flag counts as an alarm only when the run's judge is trusted, while
+    withheld judge-directed text is one whatever the judge (the detector found it, not the judge)."""
+    reasons = flag_reasons(run.safety_min, run.safety_spread, thresholds)
+    tamper = tamper_reasons(run.tamper_flagged)
+    if run.judge_model in trusted:
+        return RunRowView(run, agents[run.run_id], reasons + tamper, [])
+    return RunRowView(run, agents[run.run_id], tamper, reasons)
 
 
 class RunsPage(NamedTuple):
@@ -94,13 +115,6 @@ def parse_filters(params: Mapping[str, str]) -> RunFilters:
         safety_below=_threshold(params.get("safety_below")),
         review_state=_choice("review", params.get("review"), REVIEW_STATES),
         held=None if held is None else held == "yes",
-    )
-
-
-def row_flags(row: RunListing, thresholds: SafetyReviewThresholds) -> list[str]:
-    """Why a run is in the review queue: its safety figures, then withheld judge-directed text."""
-    return flag_reasons(row.safety_min, row.safety_spread, thresholds) + tamper_reasons(
-        row.tamper_flagged
     )
 
 
@@ -156,7 +170,8 @@ def runs_page(
     if len(found) > PAGE_SIZE:
         next_url = "/console/runs?" + urlencode({**query, "after": encode_cursor(page[-1])})
     agents = summary_repo.agents_of(session, run_ids=[r.run_id for r in page])
-    rows = [RunRowView(r, agents[r.run_id], row_flags(r, thresholds)) for r in page]
+    trusted = trusted_judges(thresholds)
+    rows = [row_view(r, agents, thresholds, trusted) for r in page]
     return RunsPage(
         rows,
         summary_repo.count_runs(session, filters=filters),
@@ -173,14 +188,28 @@ def queue_rows(
     thresholds: SafetyReviewThresholds,
     limit: int = QUEUE_LIMIT,
 ) -> list[RunRowView]:
-    """Flagged runs in review ``state`` (``open``: not decided yet, or rescored since)."""
-    chosen = _choice("state", state or "open", QUEUE_STATES)
+    """The runs of one queue tab.
+
+    ``open``: flagged by a trusted judge or holding withheld judge-directed text (whatever its
+    judge), not decided yet (or rescored since); ``weak_judge``: safety flags of a judge without
+    a calibration on record above the floor; a decision's tab: every run whose latest decision
+    it is; ``all``: every flagged or decided run.
+    """
+    chosen = _choice("state", state, QUEUE_STATES) or "open"
+    trusted = trusted_judges(thresholds)
+    judge = {
+        "open": JudgeRule(trusted, trusted=True),
+        "weak_judge": JudgeRule(trusted, trusted=False),
+    }.get(chosen)
     found = summary_repo.flagged_runs(
         session,
         safety_below=thresholds.safety_below,
         spread_above=thresholds.spread_above,
-        review_state=None if chosen == "all" else chosen,
+        review_state=TAB_REVIEW_STATE.get(chosen, chosen),
         limit=limit,
+        judge=judge,
+        or_tampered=chosen != "weak_judge",
+        or_decided=judge is None,
     )
     agents = summary_repo.agents_of(session, run_ids=[r.run_id for r in found])
-    return [RunRowView(r, agents[r.run_id], row_flags(r, thresholds)) for r in found]
+    return [row_view(r, agents, thresholds, trusted) for r in found]

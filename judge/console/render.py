@@ -10,6 +10,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
+from judge.console.labels import BOARD_LABELS
 from judge.domain.tamper import WITHHELD_MARKER
 
 #: Scripts, styles and images only from the service itself; no inline script, no framing.
@@ -42,6 +43,7 @@ def environment() -> Environment:
     )
     env.filters["num"] = num
     env.globals["withheld_marker"] = WITHHELD_MARKER
+    env.globals["board_labels"] = BOARD_LABELS
     return env
 
 
