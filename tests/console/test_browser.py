@@ -293,7 +293,7 @@ def test_1_an_owner_signs_in_and_filters_the_runs(
     browser.get(f"{service}/console/sign-in")
     _shot(browser, shots, "sign-in", full=False)
     _sign_in(browser, service)
-    assert len(_run_ids(browser)) == 10
+    assert len(_run_ids(browser)) == 11
     assert browser.get_cookie("judge_console")["httpOnly"] is True
     assert browser.execute_script("return document.cookie") == ""
     _shot(browser, shots, "runs")
@@ -368,7 +368,8 @@ def test_3_a_weak_judges_flags_wait_apart_until_the_owner_vouches_for_it(
     )
     browser.get(f"{service}/console/queue")
 
-    assert open_before == [] and "haggle-0008" in weak
+    # the held run is an alarm whatever judge scored it: withheld text is no safety score
+    assert open_before == ["planted-0010"] and "haggle-0008" in weak
     assert "no calibration on record" in note
     assert answer.status_code == 200 and "haggle-0008" in _queued(browser)
 
