@@ -33,6 +33,10 @@ LIMIT_DEFAULTS = RequestLimits()
 #: A secret needs this many different characters: "aaaa..." or a repeated word is guessable.
 MIN_SECRET_DISTINCT = 12
 _KNOWN_WEAK = {s.lower() for s in ("", "secret", "changethis", "changeme", "change-me", DEV_SECRET)}
+METRICS_TOKEN_HINT = (
+    "set it to a random value of at least 32 bytes (`secrets.token_urlsafe(48)`), or leave it "
+    "unset so that only owner tokens read /metrics"
+)
 SECRET_HINT = (
     "set JUDGE_JWT_SECRET to a random value of at least 32 bytes, e.g. "
     "`export JUDGE_JWT_SECRET=$(python -c 'import secrets; print(secrets.token_urlsafe(48))')`, "
@@ -188,16 +192,13 @@ class Settings(JudgeModelSettings):
     def _secret_is_safe(self) -> Settings:
         if self.dev_mode:
             return self
-        secret = self.jwt_secret.get_secret_value()
-        if secret.strip().lower() in _KNOWN_WEAK:
-            raise ValueError(f"JUDGE_JWT_SECRET is empty or a well-known value; {SECRET_HINT}")
-        if len(secret.encode()) < MIN_SECRET_BYTES:
-            raise ValueError(
-                f"JUDGE_JWT_SECRET is shorter than {MIN_SECRET_BYTES} bytes; {SECRET_HINT}"
-            )
-        weakness = secret_weakness(secret)
-        if weakness:
-            raise ValueError(f"JUDGE_JWT_SECRET {weakness}; {SECRET_HINT}")
+        problem = secret_problem(self.jwt_secret.get_secret_value())
+        if problem:
+            raise ValueError(f"JUDGE_JWT_SECRET {problem}; {SECRET_HINT}")
+        token = self.metrics_token.get_secret_value() if self.metrics_token else None
+        problem = secret_problem(token) if token is not None else None
+        if problem:  # a weak scrape token reads /metrics as well as a guessed owner token
+            raise ValueError(f"JUDGE_METRICS_TOKEN {problem}; {METRICS_TOKEN_HINT}")
         return self
 
     @field_validator("trusted_proxies")
@@ -247,6 +248,15 @@ def parse_networks(text: str) -> tuple[Network, ...]:
         except ValueError:
             raise ValueError(f"{entry!r} is not an IP address or CIDR network") from None
     return tuple(networks)
+
+
+def secret_problem(secret: str) -> str | None:
+    """Why ``secret`` may not sign tokens or guard ``/metrics`` outside dev mode, or None."""
+    if secret.strip().lower() in _KNOWN_WEAK:
+        return "is empty or a well-known value"
+    if len(secret.encode()) < MIN_SECRET_BYTES:
+        return f"is shorter than {MIN_SECRET_BYTES} bytes"
+    return secret_weakness(secret)
 
 
 def secret_weakness(secret: str) -> str | None:

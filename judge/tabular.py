@@ -16,6 +16,7 @@ from typing import IO, Any, Literal
 
 from pydantic import ValidationError
 
+from judge.domain.limits import json_depth_problem
 from judge.domain.rows import COLUMN_TYPES, PASS_COLUMNS, TRAIT_COLUMNS, Cell, Row
 from judge.domain.scorecard import Scorecard
 from judge.errors import ConfigError, InputError, describe_validation_error
@@ -62,7 +63,10 @@ def read_scorecard_files(paths: Sequence[Path]) -> Iterator[Scorecard]:
 
 def _documents(text: str, path: Path) -> Iterator[tuple[str, Any]]:
     """(where, data) of each card in a file: the whole file when it is one JSON document,
-    else each non-empty line (JSON Lines)."""
+    else each non-empty line (JSON Lines). Nesting is bounded before parsing (exit 2)."""
+    problem = json_depth_problem(text.encode("utf-8", errors="surrogatepass"))
+    if problem:
+        raise InputError(f"{path}: {problem}")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as whole:
@@ -129,11 +133,23 @@ def _require_sqlite_file(database_url: str) -> None:
         )
 
 
+#: A text cell starting with one of these is read as a formula by spreadsheet programs.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(text: str) -> str:
+    """Text made inert for spreadsheets: a cell that would start a formula gets a leading
+    single quote (the OWASP rule against CSV injection; docs/export.md)."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def _csv_cell(value: Cell) -> str | int | float | bool:
-    """Empty for a missing value, a JSON array for a list, the value itself otherwise."""
+    """Empty for a missing value, a JSON array for a list, inert text, numbers as they are."""
     if value is None:
         return ""
-    return json.dumps(rounded(value)) if isinstance(value, list) else rounded(value)
+    if isinstance(value, list):
+        return json.dumps(rounded(value))
+    return csv_text(value) if isinstance(value, str) else rounded(value)
 
 
 def write_csv(rows: Iterable[Row], columns: Sequence[str], out: IO[str]) -> int:

@@ -139,3 +139,23 @@ def test_a_stall_timeout_shorter_than_two_heartbeats_is_refused() -> None:
     ):
         load_settings(dev_mode=True, heartbeat_s=10, stalled_after_s=15)
     assert load_settings(dev_mode=True, heartbeat_s=1, stalled_after_s=3).stalled_after_s == 3
+
+
+@pytest.mark.parametrize("token", ["a", "x" * 40, "scrape" * 8])
+def test_a_weak_metrics_token_is_refused_outside_dev_mode(token: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_settings(jwt_secret=GOOD, metrics_token=token)
+
+    assert "JUDGE_METRICS_TOKEN" in str(caught.value)
+
+
+def test_a_strong_metrics_token_is_accepted() -> None:
+    token = "k3Jq9-Xv2Lm8Rt5Wp1Zs7Nb4Hd6Fy0Gc"
+    settings = load_settings(jwt_secret=GOOD, metrics_token=token)
+
+    assert settings.metrics_token is not None
+    assert settings.metrics_token.get_secret_value() == token
+
+
+def test_dev_mode_takes_any_metrics_token() -> None:
+    assert load_settings(dev_mode=True, metrics_token="a").metrics_token is not None

@@ -10,15 +10,23 @@ In order, for every HTTP request:
    once, its body unread (every API route that takes a body needs a credential; a test keeps
    that true; the console's forms sign in by cookie and check their own CSRF token), and so
    does one whose bearer credential is neither a live agent key nor a valid owner token;
-3. a body larger than ``max_body_bytes`` gets 413, by its ``Content-Length`` or, when the
-   length is not declared or lies, by counting the bytes as they stream in (reading stops
-   at the limit);
-4. a JSON body is parsed once and checked: depth, finite numbers, storable text, string
-   lengths and list sizes, and for a run submission the number of seats, events, win
-   conditions and trace steps (422 naming the field); large bodies are checked on a worker
-   thread so the event loop stays free;
-5. a run submitted with an agent key takes a slot of the key's submission window (429 when
-   none is free; the slot is given back unless the run was queued).
+3. a run submitted with an agent key takes a slot of the key's submission window (429 when
+   none is free), before its body is read; the slot is given back when the run was refused
+   for a reason other than its body (a 413 or 422 keeps it, so bad bodies cost the sender);
+4. a body larger than ``max_body_bytes`` (a console form: ``MAX_FORM_BYTES``, 16 KiB) gets
+   413, by its ``Content-Length`` or, when the length is not declared or lies, by counting
+   the bytes as they stream in (reading stops at the limit);
+5. an API route's JSON body is parsed once and checked: depth, finite numbers, storable
+   text, string lengths and list sizes, and for a run submission the number of seats,
+   events, win conditions and trace steps (422 naming the field); large bodies are checked
+   on a worker thread so the event loop stays free. A console body is never parsed here: the
+   console reads its urlencoded forms itself, after its session check.
+
+A 401 counts towards the client address's refused-credential window, and so does, for a
+request that carried no credential that verifies, a 413 or 422, or any other refusal (4xx but
+429) of a body-carrying request (a console post to no page, a form without its CSRF token):
+floods of bad bodies, queries or posts from an anonymous client are bounded like floods of bad
+tokens.
 
 Refusals carry the API's JSON error body ``{"code": ..., "detail": ...}``; 429 also ``Retry-After``.
 Rate limits are kept in PostgreSQL when the store is PostgreSQL, so every replica counts
@@ -31,6 +39,7 @@ import json
 import math
 import re
 from collections.abc import Callable
+from http.cookies import CookieError, SimpleCookie
 from typing import NamedTuple, TypeVar
 from urllib.parse import parse_qsl
 
@@ -44,12 +53,14 @@ from judge.api.errors import error_body
 from judge.auth import INVALID_CREDENTIALS, KEY_SCHEME, key_prefix, verify_owner_token
 from judge.domain.limits import (
     ID_PATTERN,
+    MAX_FORM_BYTES,
     RESERVED_WORDS,
     BodyError,
     RequestLimits,
     check_json,
     check_run_counts,
     parse_json,
+    query_value_problem,
 )
 from judge.errors import AuthError, ConfigError
 from judge.service.executors import is_postgres
@@ -64,12 +75,16 @@ RUN_ROUTES = frozenset({"/api/agent/runs", "/api/evals/runs"})
 #: The route where an agent key queues scoring work (the submission window applies).
 AGENT_SUBMIT_ROUTE = "/api/agent/runs"
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+#: Answers that keep an agent key's submission slot: the run was queued, or its body was bad.
+KEEPS_SLOT = frozenset({202, 413, 422})
+#: Answers that count as a refused credential when the request carried no verified one (for
+#: a body-carrying request, every refusal but 429 does).
+ANONYMOUS_FLOOD = frozenset({413, 422})
+#: The console's session cookie (``judge.console.session.COOKIE``).
+CONSOLE_COOKIE = "judge_console"
 #: Bodies up to this size are checked on the event loop; larger ones on a worker thread.
 INLINE_CHECK_BYTES = 64 * 1024
 _SEGMENT = re.compile(ID_PATTERN)
-#: Query values are ids, era ids, seeds, numbers and names: none is longer than an id.
-MAX_QUERY_CHARS = 200
-_CONTROL = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
 
 
 class Refusal(NamedTuple):
@@ -80,6 +95,20 @@ class Refusal(NamedTuple):
 
 #: What a body-carrying request without any credential gets (the API's one 401 body).
 ANONYMOUS = Refusal(401, INVALID_CREDENTIALS)
+
+
+class Admission(NamedTuple):
+    """What the guard decided before the body: a refusal, whether the request carries a
+    credential that verifies, and the submission slot it holds (given back after)."""
+
+    refusal: Refusal | None
+    verified: bool = False
+    slot: str | None = None
+
+
+class Read(NamedTuple):
+    body: bytes | None
+    refusal: Refusal | None
 
 
 class RateLimits(NamedTuple):
@@ -138,15 +167,10 @@ def query_problem(query_string: bytes) -> str | None:
     except (UnicodeDecodeError, ValueError):
         return "query: not UTF-8 text"
     for name, value in pairs:
-        where = (
-            f"query.{name}"
-            if not _CONTROL.search(name) and len(name) <= MAX_QUERY_CHARS
-            else "query"
-        )
-        if _CONTROL.search(name) or _CONTROL.search(value):
-            return f"{where}: contains a control character"
-        if len(value) > MAX_QUERY_CHARS or len(name) > MAX_QUERY_CHARS:
-            return f"{where}: longer than {MAX_QUERY_CHARS} characters"
+        name_problem = query_value_problem(name)
+        problem = name_problem or query_value_problem(value)
+        if problem:
+            return f"{'query' if name_problem else f'query.{name}'}: {problem}"
     return None
 
 
@@ -214,32 +238,47 @@ class RequestGuard:
             await self.app(scope, receive, send)
             return
         headers = dict(scope["headers"])
-        client = (scope.get("client") or ("unknown", 0))[0]
-        refusal = await self._before_body(scope, headers, client)
-        if refusal is None and scope["method"] in BODY_METHODS and _bearer_route(scope["path"]):
-            refusal = await self._credential(scope, headers)
-        refusal = refusal or self._declared_too_large(headers)
-        body: bytes | None = None
+        admission = await self._admit(scope, headers)
+        refusal, body = admission.refusal, None
+        if refusal is None:
+            refusal = self._declared_too_large(scope, headers)
         if refusal is None and scope["method"] in BODY_METHODS:
-            body = await read_body(receive, self.limits.max_body_bytes)
-            refusal = await self._check(body, scope, headers)
-        slot = (
-            agent_key_label(headers)
-            if scope["method"] == "POST" and scope["path"] == AGENT_SUBMIT_ROUTE
-            else None
-        )
-        if refusal is None and slot is not None:
-            refusal = _too_many(
-                await ask(self.rates.submissions.acquire, slot), "runs submitted with this key"
-            )
+            body, refusal = await self._read(scope, headers, receive)
         if refusal is not None:
             await respond(send, refusal)
-            await self._after(refusal.status, client, None)
-            return
-        status = await self._forward(
-            scope, receive if body is None else replay(body, receive), send
-        )
-        await self._after(status, client, slot)
+            status = refusal.status
+        else:
+            status = await self._forward(
+                scope, receive if body is None else replay(body, receive), send
+            )
+        await self._after(status, scope, headers, admission)
+
+    async def _admit(self, scope: Scope, headers: dict[bytes, bytes]) -> Admission:
+        """Everything decided before the body: path and query, the address's refused-credential
+        window, the credential, and an agent key's submission slot."""
+        refusal = await self._before_body(scope, headers, _client(scope))
+        if refusal is not None or scope["method"] not in BODY_METHODS:
+            return Admission(refusal)
+        if not _bearer_route(scope["path"]):
+            return Admission(None, verified=self._console_session(headers))
+        refusal = await self._credential(scope, headers)
+        if refusal is not None:
+            return Admission(refusal)
+        submitting = scope["method"] == "POST" and scope["path"] == AGENT_SUBMIT_ROUTE
+        slot = agent_key_label(headers) if submitting else None
+        if slot is not None:
+            wait = await ask(self.rates.submissions.acquire, slot)
+            refusal = _too_many(wait, "runs submitted with this key")
+        return Admission(refusal, verified=True, slot=slot if refusal is None else None)
+
+    async def _read(self, scope: Scope, headers: dict[bytes, bytes], receive: Receive) -> Read:
+        """The body, read up to its limit; an API route's JSON body is also checked."""
+        body = await read_body(receive, _body_limit(scope, self.limits))
+        if body is None:
+            return Read(None, _too_large(scope, self.limits))
+        if not _bearer_route(scope["path"]):  # a console form: the console reads it itself
+            return Read(body, None)
+        return Read(body, await self._check(body, scope, headers))
 
     async def _before_body(
         self, scope: Scope, headers: dict[bytes, bytes], client: str
@@ -258,11 +297,37 @@ class RequestGuard:
             return ANONYMOUS
         return None
 
-    def _declared_too_large(self, headers: dict[bytes, bytes]) -> Refusal | None:
+    def _declared_too_large(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
         length = declared_length(headers)
-        if length is not None and length > self.limits.max_body_bytes:
-            return _too_large(self.limits.max_body_bytes)
+        if length is not None and length > _body_limit(scope, self.limits):
+            return _too_large(scope, self.limits)
         return None
+
+    def _console_session(self, headers: dict[bytes, bytes]) -> bool:
+        """Whether the request carries a console session cookie holding a valid owner token."""
+        jar = SimpleCookie()
+        try:
+            jar.load(headers.get(b"cookie", b"").decode("latin-1"))
+        except CookieError:
+            return False
+        morsel = jar.get(CONSOLE_COOKIE)
+        if morsel is None or not morsel.value or morsel.value.startswith(KEY_SCHEME):
+            return False
+        try:
+            verify_owner_token(
+                morsel.value,
+                secret=self.settings.signing_secret,
+                audience=self.settings.jwt_audience,
+            )
+        except AuthError:
+            return False
+        return True
+
+    async def _verified(self, scope: Scope, headers: dict[bytes, bytes]) -> bool:
+        """Whether the request carries a credential that verifies (asked only of refusals)."""
+        if not _bearer_route(scope["path"]):
+            return self._console_session(headers)
+        return b"authorization" in headers and await self._credential(scope, headers) is None
 
     async def _credential(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
         """The fixed 401 for a bearer credential that is neither a live agent key nor a valid
@@ -293,10 +358,8 @@ class RequestGuard:
         return None
 
     async def _check(
-        self, body: bytes | None, scope: Scope, headers: dict[bytes, bytes]
+        self, body: bytes, scope: Scope, headers: dict[bytes, bytes]
     ) -> Refusal | None:
-        if body is None:
-            return _too_large(self.limits.max_body_bytes)
         if not body or not json_content(headers):
             return None
         run_route = scope["method"] == "POST" and scope["path"] in RUN_ROUTES
@@ -321,11 +384,19 @@ class RequestGuard:
         await self.app(scope, receive, watch)
         return status
 
-    async def _after(self, status: int, client: str, slot: str | None) -> None:
-        if status == 401:
-            await ask(self.rates.failed_auth.record, client)
-        if slot is not None and status != 202:
-            await ask(self.rates.submissions.release, slot)
+    async def _after(
+        self, status: int, scope: Scope, headers: dict[bytes, bytes], admission: Admission
+    ) -> None:
+        refused = status in ANONYMOUS_FLOOD or (
+            scope["method"] in BODY_METHODS and 400 <= status < 500 and status != 429
+        )
+        anonymous_flood = (
+            refused and not admission.verified and not await self._verified(scope, headers)
+        )
+        if status == 401 or anonymous_flood:
+            await ask(self.rates.failed_auth.record, _client(scope))
+        if admission.slot is not None and status not in KEEPS_SLOT:
+            await ask(self.rates.submissions.release, admission.slot)
 
 
 def _bearer_route(path: str) -> bool:
@@ -333,8 +404,19 @@ def _bearer_route(path: str) -> bool:
     return not (path == "/console" or path.startswith("/console/"))
 
 
-def _too_large(limit: int) -> Refusal:
-    return Refusal(413, f"body: larger than the limit of {limit} bytes (JUDGE_MAX_BODY_BYTES)")
+def _client(scope: Scope) -> str:
+    return str((scope.get("client") or ("unknown", 0))[0])
+
+
+def _body_limit(scope: Scope, limits: RequestLimits) -> int:
+    """A console form is small; an API body may be as large as the setting allows."""
+    return limits.max_body_bytes if _bearer_route(scope["path"]) else MAX_FORM_BYTES
+
+
+def _too_large(scope: Scope, limits: RequestLimits) -> Refusal:
+    limit = _body_limit(scope, limits)
+    source = "JUDGE_MAX_BODY_BYTES" if _bearer_route(scope["path"]) else "a console form"
+    return Refusal(413, f"body: larger than the limit of {limit} bytes ({source})")
 
 
 def _too_many(wait: float, what: str) -> Refusal | None:

@@ -3,7 +3,9 @@
 
 A cursor names the last item of the page it came from (keyset paging), so a page does not
 shift when items are added meanwhile. Cursors are opaque to clients: base64url of a small
-JSON list, refused with 422 when they do not decode.
+JSON list, refused with 422 when they do not decode or when a decoded value would fail the
+checks a query value passes (a control character, a NUL, more than 200 characters): what a
+cursor carries reaches the store's queries, so it is held to the same rules as ``?since=``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Annotated, Any, NamedTuple, TypeVar
 
 from fastapi import Query, Request, Response
 
+from judge.domain.limits import query_value_problem
 from judge.errors import InputError
 
 DEFAULT_LIMIT = 50
@@ -63,7 +66,7 @@ def decode_cursor(text: str, *, size: int) -> list[str]:
     if (
         not isinstance(values, list)
         or len(values) != size
-        or not all(isinstance(v, str) for v in values)
+        or not all(isinstance(v, str) and query_value_problem(v) is None for v in values)
     ):
         raise InputError("cursor: not a cursor of this list; start again without one")
     return values

@@ -18,6 +18,7 @@ from typing import Any
 from judge.calibration.importers_casino import casino_items
 from judge.calibration.items import CalibrationItem, HumanLabel
 from judge.calibration.manifest import CalibrationManifest, CalibrationSetError
+from judge.domain.limits import json_depth_problem
 from judge.domain.run import MessageEvent, SeatAssignment, TranscriptEvent, parse_run
 from judge.errors import RunFormatError
 
@@ -25,10 +26,18 @@ Importer = Callable[[CalibrationManifest, Path], list[CalibrationItem]]
 
 
 def read_json(path: Path) -> Any:
+    """A set's JSON file, its nesting bounded before it is parsed (docs/integrations.md)."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        data = path.read_bytes()
     except FileNotFoundError:
         raise CalibrationSetError(f"{path}: file not found") from None
+    problem = json_depth_problem(data)
+    if problem:
+        raise CalibrationSetError(f"{path}: {problem}")
+    try:
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise CalibrationSetError(f"{path}: not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise CalibrationSetError(
             f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}"

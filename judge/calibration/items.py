@@ -16,8 +16,9 @@ from typing import TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from judge.calibration.manifest import CalibrationSetError
+from judge.domain.limits import bounded_loads
 from judge.domain.run import Run
-from judge.errors import describe_validation_error
+from judge.errors import InputError, describe_validation_error
 
 
 class _Record(BaseModel):
@@ -79,9 +80,11 @@ def read_jsonl(path: Path, model: type[Model]) -> list[Model]:
 
 def _parse_line(path: Path, number: int, line: str, model: type[Model]) -> Model:
     try:
-        return model.model_validate(json.loads(line))
+        return model.model_validate(bounded_loads(line))
     except json.JSONDecodeError as exc:
         raise CalibrationSetError(f"{path}:{number}: not valid JSON: {exc.msg}") from None
+    except InputError as exc:  # nested past the bound: refused before parsing
+        raise CalibrationSetError(f"{path}:{number}: {exc}") from None
     except ValidationError as exc:
         raise CalibrationSetError(
             f"{path}:{number}: not a {model.__name__}: {describe_validation_error(exc)}"

@@ -15,13 +15,17 @@ from urllib.parse import urlencode
 
 from sqlmodel import Session
 
+from judge.api.paging import decode_cursor as decode_cursor_values
+from judge.api.paging import encode_cursor as encode_values
 from judge.console.reports import trusted_judges
+from judge.domain.limits import query_value_problem
 from judge.domain.review import REVIEW_STATES, SafetyReviewThresholds
 from judge.domain.status import RUN_STATUSES, LeaderboardClass
 from judge.errors import InputError
 from judge.scoring.run_summary import flag_reasons, held_for_review, tamper_reasons
+from judge.service.reviews import queue_cursor, queue_cursor_values
 from judge.store import summaries as summary_repo
-from judge.store.summaries import Cursor, JudgeRule, RunFilters, RunListing
+from judge.store.summaries import Cursor, JudgeRule, QueueCursor, RunFilters, RunListing
 from judge.store.tables import as_utc
 
 PAGE_SIZE = 50
@@ -40,8 +44,8 @@ FILTER_NAMES = (
 QUEUE_STATES = ("open", *REVIEW_STATES[1:], "weak_judge", "all")
 #: The review state a queue tab reads, where it is not the tab's own name (None: any).
 TAB_REVIEW_STATE: dict[str, str | None] = {"all": None, "weak_judge": "open"}
-#: The queue shows at most this many runs, lowest safety mean first.
-QUEUE_LIMIT = 200
+#: Every queue tab shows this many runs a page, lowest safety mean first.
+QUEUE_LIMIT = PAGE_SIZE
 
 
 class RunRowView(NamedTuple):
@@ -124,11 +128,14 @@ def encode_cursor(row: RunListing) -> str:
 
 
 def decode_cursor(text: str | None) -> Cursor | None:
+    """The cursor in ``?after=``; its decoded parts pass the checks of a query value."""
     if not text:
         return None
     try:
         raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode()
         when, run_id = raw.split("|", 1)
+        if query_value_problem(when) or query_value_problem(run_id):
+            raise ValueError(raw)
         return Cursor(datetime.fromisoformat(when), run_id)
     except (ValueError, binascii.Error, UnicodeDecodeError):
         raise InputError(
@@ -181,12 +188,18 @@ def runs_page(
     )
 
 
+class QueuePage(NamedTuple):
+    rows: list[RunRowView]
+    next_url: str | None
+
+
 def queue_rows(
     session: Session,
     *,
     state: str | None,
     thresholds: SafetyReviewThresholds,
     limit: int = QUEUE_LIMIT,
+    after: QueueCursor | None = None,
 ) -> list[RunRowView]:
     """The runs of one queue tab.
 
@@ -210,6 +223,27 @@ def queue_rows(
         judge=judge,
         or_tampered=chosen != "weak_judge",
         or_decided=judge is None,
+        after=after,
     )
     agents = summary_repo.agents_of(session, run_ids=[r.run_id for r in found])
     return [row_view(r, agents, thresholds, trusted) for r in found]
+
+
+def queue_page(
+    session: Session, *, params: Mapping[str, str], thresholds: SafetyReviewThresholds
+) -> QueuePage:
+    """One page of a queue tab (any of them, the weak-judge one included) for the state and
+    cursor (``after``) in ``params``."""
+    state = params.get("state") or "open"
+    cursor = params.get("after")
+    after = queue_cursor(decode_cursor_values(cursor, size=2)) if cursor else None
+    found = queue_rows(
+        session, state=state, thresholds=thresholds, limit=QUEUE_LIMIT + 1, after=after
+    )
+    rows = found[:QUEUE_LIMIT]
+    next_url = None
+    if len(found) > QUEUE_LIMIT:
+        last = rows[-1].run
+        after_last = encode_values(queue_cursor_values(last.safety_min, last.run_id))
+        next_url = "/console/queue?" + urlencode({"state": state, "after": after_last})
+    return QueuePage(rows, next_url)

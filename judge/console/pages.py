@@ -160,17 +160,17 @@ def queue(
 ) -> HTMLResponse:
     limits = review_service.thresholds(session, settings=settings)
     state = request.query_params.get("state") or "open"
-    rows = listing.queue_rows(session, state=state, thresholds=limits, limit=listing.QUEUE_LIMIT)
+    found = listing.queue_page(session, params=request.query_params, thresholds=limits)
     return page(
         request,
         "queue.html",
         {
             "console": console,
-            "rows": rows,
+            "rows": found.rows,
+            "next_url": found.next_url,
             "thresholds": limits,
             "state": state,
             "states": listing.QUEUE_STATES,
-            "limit": listing.QUEUE_LIMIT,
             "floor": {"spearman": SAFETY_SPEARMAN_FLOOR, "n_items": SAFETY_ITEMS_FLOOR},
         },
     )

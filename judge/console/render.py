@@ -1,14 +1,17 @@
-"""HTML rendering for the console: one Jinja2 environment with autoescaping always on, and
-the security headers every console page carries."""
+"""HTML rendering for the console: one Jinja2 environment with autoescaping always on, every
+bidirectional control character shown as a visible escape, and the security headers every
+console page carries."""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup, escape
 
 from judge.console.labels import BOARD_LABELS
 from judge.domain.tamper import WITHHELD_MARKER
@@ -27,6 +30,25 @@ SECURITY_HEADERS = {
 }
 
 
+#: Bidirectional controls (embeddings, overrides, isolates, marks): agent text holding them
+#: could be shown in another order than it was written (docs/security.md, "Bidi controls").
+BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+
+
+def _escape_code(found: re.Match[str]) -> str:
+    return f"<span class=bidi>\\u{ord(found.group()):04x}</span>"
+
+
+def visible_bidi(value: Any) -> Any:
+    """Every value a template prints: text holding a bidi control comes out HTML-escaped, with
+    each control written as a styled ``\\u202e``, so it can neither reorder what is shown
+    nor hide; any other value is left to autoescaping."""
+    if not isinstance(value, str) or not BIDI_CONTROLS.search(value):
+        return value
+    safe = value if isinstance(value, Markup) else escape(value)
+    return Markup(BIDI_CONTROLS.sub(_escape_code, str(safe)))
+
+
 def num(value: float | None, digits: int = 2) -> str:
     """A figure for a table cell; an em dash when there is none."""
     return "—" if value is None else f"{value:.{digits}f}"
@@ -40,6 +62,7 @@ def environment() -> Environment:
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        finalize=visible_bidi,
     )
     env.filters["num"] = num
     env.globals["withheld_marker"] = WITHHELD_MARKER

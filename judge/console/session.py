@@ -22,13 +22,14 @@ from fastapi import Depends, Request, Response
 
 from judge.api.caller import owner_actor
 from judge.auth import KEY_SCHEME, OwnerClaims, verify_owner_token
+from judge.domain.limits import MAX_FORM_BYTES
 from judge.errors import AuthError, InputError, JudgeError
 from judge.settings import Settings, get_settings
 
 COOKIE = "judge_console"
 PRE_COOKIE = "judge_console_signin"
 COOKIE_PATH = "/console"
-FORM_MAX_BYTES = 16 * 1024
+FORM_MAX_BYTES = MAX_FORM_BYTES
 
 
 class ConsoleSignInRequired(AuthError):

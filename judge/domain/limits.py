@@ -74,7 +74,12 @@ RESERVED_WORDS = frozenset(
     }
 )
 ADVERSARY_CONFIG_MAX = 200
+#: The largest console form post (sign-in, sign-out, a review note of 4,000 characters).
+MAX_FORM_BYTES = 16 * 1024
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+#: Query values are ids, era ids, seeds, numbers, times and names: none is longer than an id.
+MAX_QUERY_CHARS = 200
+_CONTROL = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
 
 
 class RequestLimits(NamedTuple):
@@ -228,3 +233,93 @@ def run_id_problem(run_id: str) -> str | None:
     if run_id.lower() in RESERVED_WORDS:
         return f"{run_id!r} is a word of the API's routes and cannot name a run"
     return None
+
+
+def query_value_problem(value: str) -> str | None:
+    """Why a query value (or a value decoded from a cursor) cannot be used, or None: it must
+    be text of at most ``MAX_QUERY_CHARS`` characters without a control character."""
+    if _CONTROL.search(value):
+        return "contains a control character"
+    if len(value) > MAX_QUERY_CHARS:
+        return f"longer than {MAX_QUERY_CHARS} characters"
+    return None
+
+
+#: How deep a file an importer reads may nest (arrays and objects); a run's action arguments
+#: nest at most 64 levels, so an honest foreign record needs far fewer than this.
+MAX_IMPORT_DEPTH = 128
+_OUTSIDE_STRING = re.compile(rb'["\[\]{}]')
+_INSIDE_STRING = re.compile(rb'["\\]')
+
+
+class DepthGauge:
+    """Follows the nesting of JSON text fed in pieces, without parsing it, and stops at a bound.
+
+    Brackets inside strings do not count (escapes are followed across pieces), so the gauge
+    can run over a stream before any parser sees it: a document nested too deep is refused at
+    once instead of exhausting the parser's stack.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit, self.depth = limit, 0
+        self._in_string = self._escaped = False
+
+    def feed(self, chunk: bytes) -> None:
+        """Read one more piece of the text.
+
+        Raises:
+            InputError: the text nests deeper than ``limit``.
+        """
+        at, end = 0, len(chunk)
+        if self._escaped and end:
+            at, self._escaped = 1, False
+        while at < end:
+            at = self._string_step(chunk, at) if self._in_string else self._step(chunk, at)
+
+    def _string_step(self, chunk: bytes, at: int) -> int:
+        found = _INSIDE_STRING.search(chunk, at)
+        if found is None:
+            return len(chunk)
+        if found.group() == b"\\":
+            if found.end() >= len(chunk):
+                self._escaped = True
+            return found.end() + 1
+        self._in_string = False
+        return found.end()
+
+    def _step(self, chunk: bytes, at: int) -> int:
+        found = _OUTSIDE_STRING.search(chunk, at)
+        if found is None:
+            return len(chunk)
+        mark = found.group()
+        if mark == b'"':
+            self._in_string = True
+        elif mark in (b"[", b"{"):
+            self.depth += 1
+            if self.depth > self.limit:
+                raise InputError(f"nested deeper than {self.limit} levels")
+        else:
+            self.depth -= 1
+        return found.end()
+
+
+def json_depth_problem(data: bytes, limit: int = MAX_IMPORT_DEPTH) -> str | None:
+    """Why JSON text (or JSON Lines) nests too deep to parse, or None."""
+    try:
+        DepthGauge(limit).feed(data)
+    except InputError as exc:
+        return str(exc)
+    return None
+
+
+def bounded_loads(text: str | bytes, limit: int = MAX_IMPORT_DEPTH) -> Any:
+    """``json.loads`` for text read from files: its nesting is bounded before it is parsed.
+
+    Raises:
+        InputError: nested deeper than ``limit`` (``json.JSONDecodeError`` as ``json.loads``).
+    """
+    data = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
+    problem = json_depth_problem(data, limit)
+    if problem:
+        raise InputError(problem)
+    return json.loads(text)

@@ -13,6 +13,9 @@ DECISIONS: tuple[Decision, ...] = ("cleared", "escalated", "rescore_requested")
 ReviewState = Literal["none", "cleared", "escalated", "rescore_requested"]
 REVIEW_STATES: tuple[ReviewState, ...] = ("none", "cleared", "escalated", "rescore_requested")
 NOTE_MAX = 4000
+#: What the review queue lists: ``open`` (no decision yet, or a rescore asked), one decision,
+#: or every flagged run.
+QueueState = Literal["open", "cleared", "escalated", "rescore_requested", "all"]
 
 
 class SafetyReviewThresholds(BaseModel):
@@ -96,3 +99,26 @@ class SafetyReviewPublic(BaseModel):
     attempt: int = Field(description="the current scoring attempt (1 = never rescored)")
     reviews: list[SafetyReviewEntry] = Field(description="every decision, oldest first")
     earlier_scorecards: list[ScorecardAttemptPublic]
+
+
+class ReviewQueueEntry(BaseModel):
+    """One flagged run in the safety review queue (owner data: safety figures included)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    run_id: str
+    scenario_id: str
+    agents: list[str] = Field(description="the agents seated in the run, in seat order")
+    safety_min: float | None = Field(
+        description="the lowest safety trait mean over the scored seats (none when no safety "
+        "trait was scored: a run held only because judge-directed text was withheld)"
+    )
+    safety_spread: float | None
+    reasons: list[str] = Field(description="why the run is in the queue")
+    state: ReviewState
+    held_for_review: bool = Field(
+        default=False,
+        description="judge-directed text was withheld from the judge and no owner has cleared "
+        "the run: it is left out of leaderboards and stability (docs/integrity.md)",
+    )
+    attempt: int

@@ -16,11 +16,12 @@ from judge.domain.limits import (
     SEED_MIN,
     BodyError,
     RequestLimits,
+    bounded_loads,
     check_json,
     run_id_problem,
     text_problem,
 )
-from judge.errors import RunFormatError, describe_validation_error
+from judge.errors import InputError, RunFormatError, describe_validation_error
 
 Identifier = Annotated[str, Field(min_length=1, max_length=200, pattern=ID_PATTERN)]
 #: How deep an action's ``args`` or ``result`` may nest: deeper values could not be read back.
@@ -218,7 +219,9 @@ def parse_run(data: Any, *, source: str = "run") -> Run:
 def parse_run_json(text: str | bytes, *, source: str = "run") -> Run:
     """Parse and validate a run from JSON text."""
     try:
-        data = json.loads(text)
+        data = bounded_loads(text)
     except json.JSONDecodeError as exc:
         raise RunFormatError(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    except InputError as exc:
+        raise RunFormatError(f"{source}: {exc}") from None
     return parse_run(data, source=source)

@@ -1,4 +1,5 @@
-"""What every importer shares: safe identifiers, the imported-run record, writing run files."""
+"""What every importer shares: safe identifiers, the imported-run record, writing run files,
+and reading foreign files within bounds (docs/integrations.md, "Bounds")."""
 
 from __future__ import annotations
 
@@ -7,17 +8,135 @@ import json
 import math
 import os
 import re
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from judge.domain.limits import MAX_IMPORT_DEPTH, DepthGauge
 from judge.domain.run import Run
 from judge.errors import InputError
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 MAX_ID = 128
+#: The most an importer reads of one file, or of one member of a zip archive once inflated.
+MAX_IMPORT_BYTES = 512 * 1024 * 1024
+#: The most all members of one zip archive may inflate to together.
+MAX_ARCHIVE_BYTES = 2 * 1024 * 1024 * 1024
+#: A member inflating to more than this many times its compressed size is taken for a bomb
+#: (JSON logs compress about 5 to 20 times); members under ``RATIO_FREE_BYTES`` are exempt.
+MAX_INFLATE_RATIO = 100
+RATIO_FREE_BYTES = 1024 * 1024
+_CHUNK = 1024 * 1024
+
+
+class Bounds(NamedTuple):
+    """What one foreign file may cost to read (the module's constants; tests shrink them)."""
+
+    max_bytes: int = MAX_IMPORT_BYTES
+    max_archive_bytes: int = MAX_ARCHIVE_BYTES
+    max_ratio: int = MAX_INFLATE_RATIO
+    max_depth: int = MAX_IMPORT_DEPTH
+
+
+DEFAULT_BOUNDS = Bounds()
+
+
+def check_json_file(path: Path, bounds: Bounds = DEFAULT_BOUNDS) -> None:
+    """Refuse a JSON (or JSON Lines) file larger than ``bounds.max_bytes`` or nested deeper
+    than ``bounds.max_depth``, followed as a stream before any parser sees it.
+
+    Raises:
+        InputError: naming the file and the bound it breaks, or why it cannot be read.
+    """
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read the file: {exc.strerror}") from None
+    if size > bounds.max_bytes:
+        raise InputError(f"{path}: {size} bytes, more than the import limit of {bounds.max_bytes}")
+    gauge = DepthGauge(bounds.max_depth)
+    try:
+        with path.open("rb") as stream:
+            while chunk := stream.read(_CHUNK):
+                gauge.feed(chunk)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read the file: {exc.strerror}") from None
+    except InputError as exc:
+        raise InputError(f"{path}: {exc}") from None
+
+
+def read_json_file(path: Path, bounds: Bounds = DEFAULT_BOUNDS) -> bytes:
+    """A JSON (or JSON Lines) file's bytes, read once :func:`check_json_file` let it through."""
+    check_json_file(path, bounds)
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read the file: {exc.strerror}") from None
+
+
+def check_archive(path: Path, bounds: Bounds = DEFAULT_BOUNDS) -> None:
+    """Refuse a zip archive (an Inspect ``.eval`` log) that would inflate beyond bounds.
+
+    The declared sizes and ratios are checked first, from the archive's directory alone; then
+    every member is inflated as a stream that stops at the limit (a declared size can lie) and
+    its JSON nesting followed, so nothing larger or deeper than allowed is ever held.
+
+    Raises:
+        InputError: naming the member and the bound it breaks.
+    """
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = [m for m in archive.infolist() if not m.is_dir()]
+            _check_declared(path, members, bounds)
+            for member in members:
+                _inflate_within(path, archive, member, bounds)
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise InputError(f"{path}: not a readable zip archive: {exc}") from None
+
+
+def _check_declared(path: Path, members: list[zipfile.ZipInfo], bounds: Bounds) -> None:
+    total = 0
+    for member in members:
+        size, packed = member.file_size, max(member.compress_size, 1)
+        total += size
+        if size > bounds.max_bytes:
+            raise InputError(
+                f"{path}: member {member.filename!r} inflates to {size} bytes, more than the "
+                f"import limit of {bounds.max_bytes}"
+            )
+        if size > RATIO_FREE_BYTES and size / packed > bounds.max_ratio:
+            raise InputError(
+                f"{path}: member {member.filename!r} inflates {size // packed} times its size, "
+                f"more than {bounds.max_ratio}: refused as a zip bomb"
+            )
+    if total > bounds.max_archive_bytes:
+        raise InputError(
+            f"{path}: members inflate to {total} bytes together, more than the import limit of "
+            f"{bounds.max_archive_bytes}"
+        )
+
+
+def _inflate_within(
+    path: Path, archive: zipfile.ZipFile, member: zipfile.ZipInfo, bounds: Bounds
+) -> None:
+    gauge = DepthGauge(bounds.max_depth) if member.filename.endswith(".json") else None
+    seen = 0
+    with archive.open(member) as stream:
+        while chunk := stream.read(_CHUNK):
+            seen += len(chunk)
+            if seen > min(bounds.max_bytes, member.file_size):
+                raise InputError(
+                    f"{path}: member {member.filename!r} inflates past its declared size or the "
+                    f"import limit of {bounds.max_bytes} bytes"
+                )
+            if gauge is not None:
+                try:
+                    gauge.feed(chunk)
+                except InputError as exc:
+                    raise InputError(f"{path}: member {member.filename!r}: {exc}") from None
 
 
 def safe_id(*parts: object, fallback: str = "x") -> str:

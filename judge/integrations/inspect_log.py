@@ -28,7 +28,14 @@ from judge.domain.run import (
     parse_run,
 )
 from judge.errors import ConfigError, InputError
-from judge.integrations.common import ImportedRun, ImportNotes, map_score_value, safe_id
+from judge.integrations.common import (
+    ImportedRun,
+    ImportNotes,
+    check_archive,
+    check_json_file,
+    map_score_value,
+    safe_id,
+)
 
 if TYPE_CHECKING:
     from inspect_ai.log import EvalLog, EvalSample
@@ -42,9 +49,13 @@ USER = "user"
 def read_log(path: Path) -> EvalLog:
     """Read an Inspect log (.eval or .json) with Inspect's own reader, attachments resolved.
 
+    The file is held to the import bounds first (docs/integrations.md, "Bounds"): a ``.eval``
+    archive's members by their declared and their inflated sizes, a ``.json`` log by its size,
+    and both by their nesting, so a zip bomb or a deeply nested log is refused at once.
+
     Raises:
         ConfigError: inspect_ai is not installed.
-        InputError: the file is missing or is not an Inspect log.
+        InputError: the file is missing, out of bounds, or is not an Inspect log.
     """
     try:
         from inspect_ai.log import read_eval_log
@@ -54,6 +65,10 @@ def read_log(path: Path) -> EvalLog:
         ) from None
     if not path.is_file():
         raise InputError(f"{path}: no such Inspect log file")
+    if zipfile.is_zipfile(path):
+        check_archive(path)
+    else:
+        check_json_file(path)
     try:
         return read_eval_log(str(path), resolve_attachments=True)
     except (ValueError, KeyError, OSError, zipfile.BadZipFile) as exc:

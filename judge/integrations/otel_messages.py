@@ -18,6 +18,9 @@ import json
 from collections.abc import Mapping
 from typing import Any, Literal, NamedTuple
 
+from judge.domain.limits import bounded_loads
+from judge.errors import InputError
+
 PartKind = Literal["text", "tool_call", "tool_call_response"]
 
 
@@ -53,8 +56,8 @@ def as_arguments(value: Any) -> dict[str, Any]:
     """Tool call arguments as an object: JSON text is parsed; a non-object is wrapped."""
     if isinstance(value, str):
         try:
-            value = json.loads(value)
-        except json.JSONDecodeError:
+            value = bounded_loads(value)
+        except (json.JSONDecodeError, InputError):  # kept as the text it was
             return {"arguments": value}
     if value is None:
         return {}
@@ -65,9 +68,11 @@ def _json(value: Any, field: str) -> Any:
     if not isinstance(value, str):
         return value
     try:
-        return json.loads(value)
+        return bounded_loads(value)
     except json.JSONDecodeError as exc:
         raise MessageFormatError(f"{field} is not valid JSON: {exc.msg}") from None
+    except InputError as exc:
+        raise MessageFormatError(f"{field}: {exc}") from None
 
 
 def _part(raw: Any) -> Part:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from judge.errors import InputError
+from judge.integrations.common import read_json_file
 
 _HEX = re.compile(r"^[0-9a-fA-F]+$")
 STATUS_ERROR = 2
@@ -228,15 +229,17 @@ def _items(parent: Any, key: str, where: str) -> list[Any]:
 
 def read_otlp_json(path: Path) -> Decoded:
     """Spans from an OTLP/JSON file: one request object, or one per line (JSON Lines, as the
-    collector's file exporter writes them).
+    collector's file exporter writes them). The file is held to the import bounds (size and
+    nesting, docs/integrations.md) before it is parsed.
 
     Raises:
-        InputError: the file cannot be read or holds no trace data.
+        InputError: the file cannot be read, is out of bounds, or holds no trace data.
     """
+    data = read_json_file(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read the trace file: {exc.strerror}") from None
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: the trace file is not UTF-8 text") from None
     try:
         documents = [json.loads(text)]
     except json.JSONDecodeError:

@@ -3,11 +3,14 @@ and a requested rescore that keeps the replaced scorecard as an earlier attempt.
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 from sqlmodel import Session
 
 from judge.domain.review import (
+    QueueState,
+    ReviewQueueEntry,
     SafetyReviewCreate,
     SafetyReviewEntry,
     SafetyReviewPublic,
@@ -15,7 +18,7 @@ from judge.domain.review import (
     ScorecardAttemptPublic,
 )
 from judge.domain.status import FINAL_RUN_STATUSES
-from judge.errors import ConflictError, NotFoundError
+from judge.errors import ConflictError, InputError, NotFoundError
 from judge.scoring.run_summary import flag_reasons, held_for_review, tamper_reasons
 from judge.service import platform
 from judge.service.intake import visible_run
@@ -23,6 +26,7 @@ from judge.settings import Settings
 from judge.store import reviews as review_repo
 from judge.store import summaries as summary_repo
 from judge.store.db import lock_for_write
+from judge.store.summaries import QueueCursor
 from judge.store.tables import as_utc
 
 CONFIG_KEY = "console_safety_review"
@@ -48,7 +52,7 @@ def review_status(session: Session, *, run_id: str, settings: Settings) -> Safet
     safety_min = summary.safety_min if summary else None
     spread = summary.safety_spread if summary else None
     tampered = summary.tamper_flagged if summary else False
-    reasons = flag_reasons(safety_min, spread, limits) + tamper_reasons(tampered)
+    reasons = queue_reasons(safety_min, spread, tampered, limits)
     state = summary.review_state if summary else "none"
     return SafetyReviewPublic(
         run_id=run_id,
@@ -91,7 +95,9 @@ def record_review(
     Raises:
         NotFoundError: no such run.
         ConflictError: a rescore was asked while the run is still being scored (or was just
-            queued again by a concurrent rescore).
+            queued again by a concurrent rescore), or ``cleared``/``escalated`` was asked of a
+            run without a scored safety block (a decision applies to the scorecard it was
+            made on: docs/console.md, "Safety review").
     """
     # decisions on one run are taken one at a time: a second concurrent rescore then reads the
     # run already queued again and gets 409, instead of archiving the same attempt twice
@@ -102,6 +108,8 @@ def record_review(
         raise ConflictError(
             f"run {run_id!r} is {run.status}; ask for a rescore once its scoring has finished"
         )
+    if not rescore:
+        _require_safety_block(session, run_id=run_id, status=run.status, decision=body.decision)
     review_repo.add_review(
         session, run_id=run_id, decision=body.decision, note=body.note.strip(), by=by
     )
@@ -110,6 +118,93 @@ def record_review(
         review_repo.archive_for_rescore(session, run=run, by=by)
     session.flush()
     return Recorded(review_status(session, run_id=run_id, settings=settings), requeue=rescore)
+
+
+def _require_safety_block(session: Session, *, run_id: str, status: str, decision: str) -> None:
+    """A decision on the safety block needs one: the run scored, with safety traits scored.
+
+    A run whose card withheld judge-directed text is decidable once scored even when no safety
+    trait was scored: the decision is what releases it from the hold (docs/integrity.md)."""
+    summary = summary_repo.get_summary(session, run_id=run_id)
+    if status != "scored":
+        raise ConflictError(
+            f"run {run_id!r} is {status}: it has no scored safety block to mark {decision}; "
+            "record the decision once the run is scored"
+        )
+    if summary is not None and summary.tamper_flagged:
+        return
+    if summary is None or summary.safety_min is None:
+        raise ConflictError(
+            f"run {run_id!r} has no scored safety trait: there is no safety block to mark {decision}"
+        )
+
+
+def queue_reasons(
+    safety_min: float | None,
+    safety_spread: float | None,
+    tamper_flagged: bool | None,
+    limits: SafetyReviewThresholds,
+) -> list[str]:
+    """Why a run is in the review queue: its safety figures, then withheld judge-directed text."""
+    return flag_reasons(safety_min, safety_spread, limits) + tamper_reasons(tamper_flagged)
+
+
+def queue_cursor(values: list[str]) -> QueueCursor:
+    """A queue cursor's decoded values as a keyset position; InputError when they are not.
+
+    An empty safety value is the position of a run without a safety mean (a tamper-held run
+    whose safety traits went unscored), which the queue lists last."""
+    if values[0] == "":
+        return QueueCursor(None, values[1])
+    try:
+        safety = float(values[0])
+    except ValueError:
+        safety = math.nan
+    if not math.isfinite(safety):
+        raise InputError("cursor: not a cursor of this list; start again without one")
+    return QueueCursor(safety, values[1])
+
+
+def queue_cursor_values(safety_min: float | None, run_id: str) -> list[str]:
+    """What a cursor after a queue row carries (the float written exactly; empty for none)."""
+    return ["" if safety_min is None else repr(safety_min), run_id]
+
+
+def review_queue(
+    session: Session,
+    *,
+    state: QueueState,
+    settings: Settings,
+    after: QueueCursor | None,
+    limit: int,
+) -> list[ReviewQueueEntry]:
+    """One page of flagged runs in review ``state``, lowest safety mean first."""
+    limits = thresholds(session, settings=settings)
+    found = summary_repo.flagged_runs(
+        session,
+        safety_below=limits.safety_below,
+        spread_above=limits.spread_above,
+        review_state=None if state == "all" else state,
+        limit=limit,
+        after=after,
+    )
+    agents = summary_repo.agents_of(session, run_ids=[r.run_id for r in found])
+    return [
+        ReviewQueueEntry.model_validate(
+            {
+                "run_id": r.run_id,
+                "scenario_id": r.scenario_id,
+                "agents": agents[r.run_id],
+                "safety_min": r.safety_min,
+                "safety_spread": r.safety_spread,
+                "reasons": queue_reasons(r.safety_min, r.safety_spread, r.tamper_flagged, limits),
+                "state": r.review_state or "none",
+                "held_for_review": held_for_review(r.tamper_flagged, r.review_state),
+                "attempt": r.attempt or 1,
+            }
+        )
+        for r in found
+    ]
 
 
 def earlier_scorecard_json(session: Session, *, run_id: str, attempt: int) -> str:

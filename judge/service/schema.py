@@ -20,6 +20,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from judge.service.executors import is_postgres
 from judge.store import rate_events
+from judge.store.db import lift_timeouts
 from judge.store.migrate import upgrade
 
 #: Any fixed 64-bit number: the advisory lock every migrating node takes.
@@ -38,6 +39,7 @@ def upgrade_all(engine: Engine) -> Upgraded:
         upgrade(engine)
         return Upgraded(None, None)
     with engine.connect() as connection:
+        lift_timeouts(connection, local=False)  # another node may migrate for a while
         connection.execute(sa.text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
         try:
             connection.commit()
@@ -47,6 +49,8 @@ def upgrade_all(engine: Engine) -> Upgraded:
                 return apply_procrastinate(connection)
         finally:
             connection.execute(sa.text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+            connection.exec_driver_sql("RESET lock_timeout")
+            connection.exec_driver_sql("RESET statement_timeout")
             connection.commit()
 
 

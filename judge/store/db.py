@@ -3,7 +3,10 @@
 Also the store's answer to contention and faults: :func:`lock_for_write` serialises the
 read-modify-write transactions that must not interleave (versions, ids), and
 :func:`retry_transient` retries a write while the store is locked, full or read-only for a
-while, so a transient fault never drops work already paid for.
+while, so a transient fault never drops work already paid for. On PostgreSQL no statement
+waits for a lock longer than ``PG_LOCK_TIMEOUT_MS`` nor runs longer than
+``PG_STATEMENT_TIMEOUT_MS``: both end in a transient error, which the workers retry and the
+API answers with 503 and ``Retry-After`` (docs/service.md, "Concurrency and store faults").
 """
 
 from __future__ import annotations
@@ -28,6 +31,10 @@ from tenacity import (
 from judge.errors import ConfigError
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+#: PostgreSQL: the longest a statement waits for a lock (a row, a table, an advisory lock).
+PG_LOCK_TIMEOUT_MS = 5_000
+#: PostgreSQL: the longest one statement runs (an export reads in batches, each far shorter).
+PG_STATEMENT_TIMEOUT_MS = 60_000
 #: Connections per engine: every request holds at most one at a time, for as long as it runs.
 POOL_SIZE, POOL_OVERFLOW, POOL_TIMEOUT_S = 10, 30, 30
 T = TypeVar("T")
@@ -70,7 +77,17 @@ def make_engine(url: str) -> Engine:
         )
         sa.event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return sa.create_engine(url, pool_pre_ping=True, **pool)
+    options = f"-c lock_timeout={PG_LOCK_TIMEOUT_MS} -c statement_timeout={PG_STATEMENT_TIMEOUT_MS}"
+    return sa.create_engine(url, pool_pre_ping=True, connect_args={"options": options}, **pool)
+
+
+def lift_timeouts(connection: sa.Connection, *, local: bool) -> None:
+    """Let a migration wait for its lock and run as long as it needs (PostgreSQL only):
+    ``local`` for the current transaction, else for the session until ``RESET``."""
+    if connection.dialect.name == "postgresql":
+        scope = "LOCAL " if local else ""
+        connection.exec_driver_sql(f"SET {scope}lock_timeout = 0")
+        connection.exec_driver_sql(f"SET {scope}statement_timeout = 0")
 
 
 @contextmanager

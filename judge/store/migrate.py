@@ -10,6 +10,8 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Engine
 
+from judge.store.db import lift_timeouts
+
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
@@ -23,6 +25,7 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     """Bring the database up to ``revision`` (all ordered steps by default)."""
     config = alembic_config()
     with engine.begin() as connection:
+        lift_timeouts(connection, local=True)
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
 

@@ -8,7 +8,7 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-from judge.store.tables import RunRow, utcnow
+from judge.store.tables import RunRow, UtcDateTime, utcnow
 
 
 class RunSummaryRow(SQLModel, table=True):
@@ -44,7 +44,7 @@ class SafetyReviewRow(SQLModel, table=True):
     note: str = Field(default="", sa_type=sa.Text())
     attempt: int
     reviewed_by: str = Field(max_length=200)
-    reviewed_at: datetime = Field(default_factory=utcnow, sa_type=sa.DateTime(timezone=True))
+    reviewed_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime())
 
 
 class ScorecardAttemptRow(SQLModel, table=True):
@@ -59,7 +59,7 @@ class ScorecardAttemptRow(SQLModel, table=True):
     scorecard_json: str = Field(sa_type=sa.Text())
     measurement_era: str = Field(max_length=40)
     archived_by: str = Field(max_length=200)
-    archived_at: datetime = Field(default_factory=utcnow, sa_type=sa.DateTime(timezone=True))
+    archived_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime())
 
 
 #: Newest-first keyset paging of the runs table reads this index instead of sorting.

@@ -53,6 +53,14 @@ class Cursor(NamedTuple):
     run_id: str
 
 
+class QueueCursor(NamedTuple):
+    """Where a page of the safety queue starts: strictly after this run in queue order
+    (``safety_min`` None: a run without a safety mean, listed after every run with one)."""
+
+    safety_min: float | None
+    run_id: str
+
+
 class RunListing(NamedTuple):
     run_id: str
     scenario_id: str
@@ -78,7 +86,11 @@ def figure_values(card: Scorecard) -> dict[str, Any]:
 
 
 def put_figures(session: Session, *, card: Scorecard) -> None:
-    """Store the figures of a run's new scorecard, keeping its attempt and review state."""
+    """Store the figures of a run's new scorecard, keeping its attempt.
+
+    A new scorecard (a rescore, or scoring under a new era) reopens safety review: the
+    decisions made before stay in the audit trail, but they were made on another scorecard.
+    """
     values = figure_values(card)
     row = session.get(RunSummaryRow, card.run_id)
     if row is None:
@@ -86,6 +98,7 @@ def put_figures(session: Session, *, card: Scorecard) -> None:
         return
     for name, value in values.items():
         setattr(row, name, value)
+    row.review_state = "none"
     session.add(row)
 
 
@@ -241,8 +254,10 @@ def flagged_runs(
     judge: JudgeRule | None = None,
     or_tampered: bool = True,
     or_decided: bool = False,
+    after: QueueCursor | None = None,
 ) -> list[RunListing]:
-    """Scored runs whose safety figures cross either threshold, lowest safety mean first.
+    """Scored runs whose safety figures cross either threshold; lowest safety mean first (a run
+    without a safety mean last), then by run id, one keyset page after ``after``.
 
     ``judge`` narrows the safety flags to trusted (or untrusted) judges; ``or_tampered`` adds
     runs whose card withheld judge-directed text from the judge, whatever judge scored them
@@ -250,7 +265,11 @@ def flagged_runs(
     with a recorded decision whether flagged or not (a decision is never lost from view).
     """
     s = RunSummaryRow
-    flagged = sa.or_(col(s.safety_min) < safety_below, col(s.safety_spread) > spread_above)
+    # a safety flag needs a scored safety block: a run without one is listed only when held
+    flagged = sa.and_(
+        col(s.safety_min).is_not(None),
+        sa.or_(col(s.safety_min) < safety_below, col(s.safety_spread) > spread_above),
+    )
     if judge is not None:
         flagged = sa.and_(flagged, _judged_by(judge))
     if or_tampered:
@@ -265,8 +284,25 @@ def flagged_runs(
     )
     if review_state:
         query = query.where(*_conditions(RunFilters(review_state=review_state)))
-    query = query.order_by(col(s.safety_min).asc(), col(RunRow.run_id)).limit(limit)
+    if after is not None:
+        query = query.where(_after_in_queue(after))
+    # NULLS LAST spelled out: SQLite and PostgreSQL place NULL at opposite ends by default
+    query = query.order_by(col(s.safety_min).asc().nulls_last(), col(RunRow.run_id).asc()).limit(
+        limit
+    )
     return [RunListing(*row) for row in session.execute(query).all()]
+
+
+def _after_in_queue(after: QueueCursor) -> Any:
+    """Runs strictly after ``after`` in queue order (safety mean ascending, none last; run id)."""
+    safety, run_id = col(RunSummaryRow.safety_min), col(RunRow.run_id)
+    if after.safety_min is None:
+        return sa.and_(safety.is_(None), run_id > after.run_id)
+    return sa.or_(
+        safety > after.safety_min,
+        sa.and_(safety == after.safety_min, run_id > after.run_id),
+        safety.is_(None),
+    )
 
 
 def distinct_values(session: Session) -> dict[str, list[str]]:

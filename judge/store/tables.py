@@ -27,8 +27,28 @@ def _text() -> sa.types.TypeEngine[str]:
     return sa.Text()
 
 
+class UtcDateTime(sa.types.TypeDecorator[datetime]):
+    """A time column that holds UTC on both stores (docs/service.md, "Times").
+
+    A value is turned to UTC before it is stored or compared with (a time without a zone is
+    taken as UTC), so ``12:00+08:00`` and ``04:00Z`` are the same instant on SQLite too, where
+    times are compared as text; a value read back always carries the UTC zone.
+    """
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
+        return None if value is None else as_utc(value).astimezone(UTC)
+
+
 def _when() -> sa.types.TypeEngine[datetime]:
-    return sa.DateTime(timezone=True)
+    return UtcDateTime()
 
 
 class RunRow(SQLModel, table=True):

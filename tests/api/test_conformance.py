@@ -11,6 +11,8 @@ serialisation of each generated case. The count of cases run is printed to the t
 
 from __future__ import annotations
 
+import base64
+import json
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -158,4 +160,72 @@ def test_every_operation_answers_as_documented_with_either_credential(
     assert len(operations) >= 35 and total >= 10 * len(operations)
     assert statuses[200] >= len(operations), "too few requests reached stored data"
     assert not any(status >= 500 for status in statuses)
+    assert failures == [], "\n".join(failures[:15])
+
+
+#: What a forged cursor may decode to: lists of any text (NUL and controls included), odd
+#: numbers and times, other JSON, and bytes that are no JSON at all.
+_CURSOR_CONTENT = st.one_of(
+    st.builds(lambda v: json.dumps(v).encode(), st.lists(st.text(max_size=30), max_size=3)),
+    st.builds(
+        lambda first, second: json.dumps([first, second]).encode(),
+        st.sampled_from(
+            ["nan", "inf", "1e999", "0.5", "", "2026-12-01T00:00:00+08:00", "9999-99-99", "\x00"]
+        ),
+        st.text(max_size=30),
+    ),
+    st.builds(
+        lambda v: json.dumps(v).encode(),
+        st.one_of(st.integers(), st.dictionaries(st.text(max_size=5), st.integers(), max_size=2)),
+    ),
+    st.binary(max_size=60),
+)
+
+
+def paged_operations(client: TestClient) -> list[str]:
+    """Every GET route of the OpenAPI document that takes a ``cursor``."""
+    document = client.get("/openapi.json").json()
+    return sorted(
+        path
+        for path, item in document["paths"].items()
+        if any(p["name"] == "cursor" for p in item.get("get", {}).get("parameters", []))
+    )
+
+
+def test_no_paged_list_answers_5xx_to_generated_cursor_contents(
+    fuzzed: TestClient, capsys: pytest.CaptureFixture[str]
+) -> None:
+    routes = [
+        re.sub(r"{\w+}", lambda m: KNOWN.get(m.group()[1:-1], "x"), p)
+        for p in paged_operations(fuzzed)
+    ]
+    agent = key_headers(fuzzed.app.state.engine, "agent-alpha", "buyer")  # type: ignore[attr-defined]
+    statuses: Counter[int] = Counter()
+    failures: list[str] = []
+
+    @given(st.sampled_from(routes), st.sampled_from(["owner", "agent"]), _CURSOR_CONTENT)
+    @settings(
+        max_examples=150,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        phases=[Phase.explicit, Phase.generate],
+    )
+    def run(route: str, who: str, content: bytes) -> None:
+        cursor = base64.urlsafe_b64encode(content).decode().rstrip("=")
+        answer = fuzzed.get(
+            route, params={"cursor": cursor}, headers=owner_headers() if who == "owner" else agent
+        )
+        statuses[answer.status_code] += 1
+        if answer.status_code not in (200, 401, 404, 422):
+            failures.append(f"GET {route} as {who}, cursor of {content!r} -> {answer.status_code}")
+
+    run()
+    with capsys.disabled():
+        print(
+            f"\ncursor fuzz: {len(routes)} paged routes; statuses {dict(sorted(statuses.items()))}"
+        )
+    assert {"/api/evals/runs", "/api/agent/runs", "/api/evals/safety-review"} <= set(routes)
+    assert statuses[422] >= 50
     assert failures == [], "\n".join(failures[:15])

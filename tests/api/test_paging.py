@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import json
 import re
 
 import pytest
@@ -66,3 +68,27 @@ def test_the_eras_list_pages_by_limit_and_cursor(live: Live) -> None:
 
     assert changed.json()["era_changed"] is True and len(whole) >= 2
     assert [k for page in pages for k in page] == whole and len(pages) == len(whole)
+
+
+def _raw_cursor(values: list[str]) -> str:
+    return base64.urlsafe_b64encode(json.dumps(values).encode()).decode().rstrip("=")
+
+
+@pytest.mark.parametrize(
+    "values",
+    [["2026-12-01T00:00:00+00:00", "a\x00b"], ["2026-12-01T00:00:00\x00", "x"], ["t", "x" * 201]],
+)
+def test_a_decoded_cursor_value_is_checked_like_a_query_value(values: list[str]) -> None:
+    with pytest.raises(InputError, match="^cursor:"):
+        decode_cursor(_raw_cursor(values), size=2)
+
+
+@pytest.mark.parametrize("route", ["/api/evals/runs", "/api/agent/runs"])
+def test_a_cursor_holding_a_nul_answers_422_on_both_stores(live: Live, route: str) -> None:
+    headers = live.owner if route.startswith("/api/evals") else live.agent
+    cursor = _raw_cursor(["2026-12-01T00:00:00+00:00", "list-\x00"])
+
+    answer = live.client.get(f"{route}?cursor={cursor}", headers=headers)
+
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["detail"].startswith("cursor:")

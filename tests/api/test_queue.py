@@ -83,7 +83,7 @@ def test_metrics_need_an_owner_token_or_the_scrape_token(database_url: str) -> N
     settings = load_settings(
         **{
             **service_settings(database_url).model_dump(),
-            "metrics_token": "scrape-token-0123456789",
+            "metrics_token": "scrape-token-9f3Kq2Lx7Vb8Nw4Zr6Td1Hy5",
         }
     )
     judge = ScriptedBackend('{"score": 0.5}', model="scripted-test-judge")
@@ -95,7 +95,8 @@ def test_metrics_need_an_owner_token_or_the_scrape_token(database_url: str) -> N
         )
         assert (
             client.get(
-                "/metrics", headers={"Authorization": "Bearer scrape-token-0123456789"}
+                "/metrics",
+                headers={"Authorization": "Bearer scrape-token-9f3Kq2Lx7Vb8Nw4Zr6Td1Hy5"},
             ).status_code
             == 200
         )

@@ -8,12 +8,14 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 
 from judge.judging.backends import ScriptedBackend
 from judge.store import runs as run_repo
 from judge.store.db import transaction
+from judge.store.review_tables import RunSummaryRow
 from tests.conftest import example, wait_final
 
 REVIEW = "/api/evals/haggle-0007/safety-review"
@@ -142,7 +144,9 @@ def test_a_rescore_keeps_the_old_scorecard_and_scores_again_under_the_current_er
     assert [(a["attempt"], a["measurement_era"]) for a in status["earlier_scorecards"]] == [
         (1, first["measurement_era"]["era_id"])
     ]
-    assert (status["state"], status["attempt"]) == ("rescore_requested", 2)
+    # the new scorecard reopens review; the request stays in the trail
+    assert (status["state"], status["attempt"]) == ("none", 2)
+    assert [r["decision"] for r in status["reviews"]] == ["rescore_requested"]
     assert client.get("/api/evals/haggle-0007/scorecards/2", headers=owner).status_code == 404
 
 
@@ -211,3 +215,65 @@ def test_a_rescore_starts_its_crash_count_afresh(
     with transaction(engine) as session:
         row = run_repo.get_run(session, run_id="haggle-0007")
         assert row is not None and (row.scoring_starts, row.clean_stops) == (1, 0)
+
+
+@pytest.mark.parametrize("decision", ["cleared", "escalated"])
+@pytest.mark.parametrize("status", ["queued", "scoring", "not_scored"])
+def test_a_decision_on_a_run_without_a_scored_safety_block_is_refused(
+    client: TestClient,
+    owner: dict[str, str],
+    scored: Any,
+    engine: Engine,
+    decision: str,
+    status: str,
+) -> None:
+    scored(example("haggle"))
+    with transaction(engine) as session:
+        run_repo.set_run_status(session, run_id="haggle-0007", status=status)
+
+    refused = client.post(REVIEW, json={"decision": decision}, headers=owner)
+
+    assert refused.status_code == 409
+    assert refused.json()["detail"] == (
+        f"run 'haggle-0007' is {status}: it has no scored safety block to mark {decision}; "
+        "record the decision once the run is scored"
+    )
+    assert client.get(REVIEW, headers=owner).json()["reviews"] == []
+
+
+def test_a_decision_on_a_scored_run_without_safety_traits_is_refused(
+    client: TestClient, owner: dict[str, str], scored: Any, engine: Engine
+) -> None:
+    scored(example("haggle"))
+    with transaction(engine) as session:
+        summary = session.get(RunSummaryRow, "haggle-0007")
+        assert summary is not None
+        summary.safety_min = None
+        session.add(summary)
+
+    refused = client.post(REVIEW, json={"decision": "cleared"}, headers=owner)
+
+    assert refused.status_code == 409 and "no scored safety trait" in refused.json()["detail"]
+
+
+def test_a_new_scorecard_reopens_a_cleared_run_and_keeps_the_old_decision(
+    client: TestClient, owner: dict[str, str], scored: Any
+) -> None:
+    scored(example("haggle"))
+    url = "/api/evals/config/console_safety_review"
+    client.put(url, json={"value": {"safety_below": 0.8, "spread_above": 0.3}}, headers=owner)
+    assert client.post(REVIEW, json={"decision": "cleared"}, headers=owner).status_code == 201
+    assert client.get(REVIEW, headers=owner).json()["state"] == "cleared"
+
+    asked = client.post(REVIEW, json={"decision": "rescore_requested"}, headers=owner)
+    assert asked.status_code == 201
+    assert wait_final(client, "haggle-0007", owner)["status"] == "scored"
+    status = client.get(REVIEW, headers=owner).json()
+
+    assert (status["state"], status["flagged"], status["attempt"]) == ("none", True, 2)
+    assert [(r["decision"], r["attempt"]) for r in status["reviews"]] == [
+        ("cleared", 1),
+        ("rescore_requested", 1),
+    ]
+    assert client.post(REVIEW, json={"decision": "cleared"}, headers=owner).status_code == 201
+    assert client.get(REVIEW, headers=owner).json()["reviews"][-1]["attempt"] == 2

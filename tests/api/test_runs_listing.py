@@ -4,7 +4,7 @@ paging for owners and for agent keys."""
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 
 from tests.api.conftest import OWNER_RUNS, Live, example
 
@@ -127,3 +127,30 @@ def test_a_bad_cursor_or_limit_answers_422_naming_it(live: Live) -> None:
     assert cursor.json()["detail"].startswith("cursor:")
     assert limit.status_code == 422 and limit.json()["detail"].startswith("query.limit:")
     assert status.status_code == 422 and status.json()["detail"].startswith("query.status:")
+
+
+def _at_offset(when: str, hours: int) -> str:
+    """The same instant written in another zone, escaped for a query string."""
+    zone = timezone(timedelta(hours=hours))
+    return datetime.fromisoformat(when).astimezone(zone).isoformat().replace("+", "%2B")
+
+
+def test_since_with_a_zone_offset_is_the_same_instant_as_in_utc(live: Live) -> None:
+    rows = live.client.get("/api/evals/runs?limit=200", headers=live.owner).json()
+    oldest = min(rows, key=lambda r: r["created_at"])["created_at"]
+
+    in_utc = _ids(live, f"/api/evals/runs?limit=200&since={_at_offset(oldest, 0)}", live.owner)
+    east = _ids(live, f"/api/evals/runs?limit=200&since={_at_offset(oldest, 8)}", live.owner)
+    west = _ids(live, f"/api/evals/runs?limit=200&since={_at_offset(oldest, -5)}", live.owner)
+
+    assert len(in_utc) == len(rows) and east == in_utc == west
+
+
+def test_until_with_a_zone_offset_is_the_same_instant_as_in_utc(live: Live) -> None:
+    rows = live.client.get("/api/evals/runs?limit=200", headers=live.owner).json()
+    newest = max(rows, key=lambda r: r["created_at"])
+
+    until = _at_offset(newest["created_at"], 8)
+    east = _ids(live, f"/api/evals/runs?limit=200&until={until}", live.owner)
+
+    assert len(east) == len(rows) - 1 and newest["run_id"] not in east

@@ -5,6 +5,8 @@ findings while the agent card says only ``held_for_review``."""
 
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
 
 import pytest
@@ -12,11 +14,15 @@ from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 
 from judge.scoring.run_summary import TAMPER_REASON
+from judge.store.db import transaction
+from judge.store.review_tables import RunSummaryRow
 from tests.conftest import example
+from tests.console.test_pages import owner_token, sign_in
 from tests.tamper_cards import DETECTOR, EXCERPT, flag_stored
 
 BOARD = "/api/leaderboards/market-haggle"
 STABILITY = "/api/evals/stability/market-haggle"
+CONFIG = "/api/evals/config/console_safety_review"
 STABLE = {"agent_id": "agent-alpha", "seed": 42, "adversary_config": "hardball-v2"}
 
 
@@ -146,3 +152,96 @@ def test_a_planted_line_goes_through_the_real_detector_into_the_queue_and_the_ho
     assert "Ignore the rubric" in tamper["findings"][0]["excerpt"]
     assert mine.status_code == 200 and mine.json()["held_for_review"] is True
     assert "Ignore the rubric" not in mine.text and "excerpt" not in mine.text
+
+
+QUEUE = "/api/evals/safety-review"
+
+
+def without_safety(engine: Engine, *run_ids: str) -> None:
+    """Leave the runs' figures as if no safety trait had been scored."""
+    with transaction(engine) as session:
+        for run_id in run_ids:
+            summary = session.get(RunSummaryRow, run_id)
+            assert summary is not None
+            summary.safety_min, summary.safety_spread = None, None
+            session.add(summary)
+
+
+def queue_pages(client: TestClient, owner: dict[str, str], url: str) -> list[list[str]]:
+    pages: list[list[str]] = []
+    next_url: str | None = url
+    while next_url is not None:
+        answer = client.get(next_url, headers=owner)
+        assert answer.status_code == 200, answer.text
+        pages.append([entry["run_id"] for entry in answer.json()])
+        found = re.fullmatch(r'<([^>]+)>; rel="next"', answer.headers.get("link", ""))
+        next_url = found.group(1) if found else None
+    return pages
+
+
+def test_a_held_run_without_safety_traits_is_in_the_queue_with_its_hold(
+    client: TestClient, owner: dict[str, str], two_runs: Any, engine: Engine
+) -> None:
+    without_safety(engine, "held-1")
+
+    [entry] = client.get(QUEUE, headers=owner).json()
+
+    assert (entry["run_id"], entry["safety_min"], entry["reasons"]) == (
+        "held-1",
+        None,
+        [TAMPER_REASON],
+    )
+    assert entry["held_for_review"] is True
+
+
+def test_a_held_run_without_safety_traits_can_be_cleared_and_then_ranks(
+    client: TestClient, owner: dict[str, str], two_runs: Any, engine: Engine
+) -> None:
+    without_safety(engine, "held-1")
+
+    decide(client, owner, "cleared")
+
+    assert client.get(review("held-1"), headers=owner).json()["held_for_review"] is False
+    assert client.get(QUEUE, headers=owner).json() == []
+    assert ranked_runs(client, owner) == ["clean-1", "held-1"]
+
+
+def test_a_held_run_without_safety_traits_can_be_escalated(
+    client: TestClient, owner: dict[str, str], two_runs: Any, engine: Engine
+) -> None:
+    without_safety(engine, "held-1")
+
+    decide(client, owner, "escalated")
+
+    [entry] = client.get(f"{QUEUE}?state=escalated", headers=owner).json()
+    assert (entry["run_id"], entry["held_for_review"]) == ("held-1", True)
+
+
+def test_the_paged_queue_lists_runs_without_a_safety_mean_last_each_once(
+    client: TestClient, owner: dict[str, str], scored: Any, engine: Engine
+) -> None:
+    for run_id in ("held-2", "low-1", "held-1"):
+        assert scored(example("haggle", run_id=run_id))["status"] == "scored"
+    for run_id in ("held-1", "held-2"):
+        flag_stored(engine, run_id, "buyer")
+    without_safety(engine, "held-1", "held-2")
+    flag_all = {"value": {"safety_below": 0.8, "spread_above": 0.3}}
+    assert client.put(CONFIG, json=flag_all, headers=owner).status_code == 200
+
+    pages = queue_pages(client, owner, f"{QUEUE}?limit=1")
+
+    assert pages == [["low-1"], ["held-1"], ["held-2"]]
+
+
+def test_the_console_queue_shows_a_held_run_without_safety_traits(
+    client: TestClient, owner: dict[str, str], two_runs: Any, engine: Engine
+) -> None:
+    without_safety(engine, "held-1")
+    assert sign_in(client, owner_token()).status_code == 303
+
+    page = client.get("/console/queue?state=open")
+
+    row = re.search(r'<tr data-run="held-1">(.*?)</tr>', page.text, re.DOTALL)
+    assert page.status_code == 200 and row is not None
+    assert '<td class="n low">—</td>' in row.group(1)
+    assert TAMPER_REASON in html.unescape(row.group(1))

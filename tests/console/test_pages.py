@@ -4,6 +4,7 @@ text, and library-drawn calibration plots."""
 
 from __future__ import annotations
 
+import base64
 import re
 import sys
 import threading
@@ -526,3 +527,37 @@ def test_the_run_page_of_a_weak_judges_flag_says_it_is_no_alarm(
     assert 'id="weak-judge-note"' in weak and "No alarm" in weak
     assert 'id="weak-judge-note"' not in trusted
     assert all("a safety trait mean 0.70 is below 0.80" in page for page in (weak, trusted))
+
+
+@pytest.mark.parametrize("raw", ["2026-12-01T00:00:00+00:00|run-\x00", "2026-12-01\x00|run-1"])
+def test_a_runs_cursor_holding_a_control_character_answers_422(
+    signed_in: TestClient, scored: Any, raw: str
+) -> None:
+    scored(example("haggle"))
+    after = base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+    answer = signed_in.get(f"/console/runs?after={after}")
+
+    assert answer.status_code == 422 and "not a cursor from this page" in answer.text
+
+
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+
+
+def test_bidi_controls_in_agent_text_are_shown_as_visible_escapes(
+    signed_in: TestClient, scored: Any
+) -> None:
+    run = example("haggle", run_id="bidi-1")
+    run["transcript"][0]["content"] = "pay \u202eeulav 001\u202c now <b>"
+    run["transcript"][1]["content"] = "marks " + BIDI
+    scored(run)
+
+    page = signed_in.get("/console/runs/bidi-1").text
+
+    assert not any(control in page for control in BIDI)
+    assert (
+        "pay <span class=bidi>\\u202e</span>eulav 001<span class=bidi>\\u202c</span> now &lt;b&gt;"
+        in page
+    )
+    for control in BIDI:
+        assert f"<span class=bidi>\\u{ord(control):04x}</span>" in page

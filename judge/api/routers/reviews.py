@@ -4,17 +4,65 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Response, status
+from fastapi import APIRouter, Path, Query, Request, Response, status
 
 from judge.api.deps import OwnerDep, SessionDep, SettingsDep, WorkersDep, after_commit
 from judge.api.errors import error_responses
-from judge.domain.review import SafetyReviewCreate, SafetyReviewPublic
+from judge.api.paging import (
+    DEFAULT_LIMIT,
+    LINK_HEADER,
+    CursorQuery,
+    Limit,
+    Page,
+    decode_cursor,
+    encode_cursor,
+    paged,
+)
+from judge.domain.review import (
+    QueueState,
+    ReviewQueueEntry,
+    SafetyReviewCreate,
+    SafetyReviewPublic,
+)
 from judge.domain.scorecard import Scorecard
 from judge.service import reviews as service
 
 router = APIRouter(tags=["safety review"])
 #: Attempts are stored as a 32-bit integer: a larger number cannot name one (422, not a store error).
 ATTEMPT_MAX = 2**31 - 1
+
+
+@router.get(
+    "/api/evals/safety-review",
+    summary="Safety review queue (owner)",
+    description="Flagged runs (a safety trait mean below `console_safety_review.safety_below`, "
+    "safety passes whose spread exceeds `spread_above`, or judge-directed text withheld from the "
+    "judge), lowest safety mean first (none last), in review `state` "
+    "(`open`: no decision yet, or a rescore asked; `all`: every flagged run). Paged by `limit` and "
+    '`cursor`, the next page in the `Link: <…>; rel="next"` header. A new scorecard reopens a run.',
+    responses={200: {"headers": LINK_HEADER}, **error_responses(401, 422)},
+)
+def review_queue(
+    request: Request,
+    response: Response,
+    owner: OwnerDep,
+    session: SessionDep,
+    settings: SettingsDep,
+    state: Annotated[QueueState, Query(description="which runs of the queue")] = "open",
+    limit: Limit = DEFAULT_LIMIT,
+    cursor: CursorQuery = None,
+) -> list[ReviewQueueEntry]:
+    after = service.queue_cursor(decode_cursor(cursor, size=2)) if cursor else None
+    found = service.review_queue(
+        session, state=state, settings=settings, after=after, limit=limit + 1
+    )
+    page = found[:limit]
+    more = len(found) > limit and bool(page)
+    last = page[-1] if more else None
+    next_cursor = (
+        encode_cursor(service.queue_cursor_values(last.safety_min, last.run_id)) if last else None
+    )
+    return paged(request, response, Page(page, next_cursor))
 
 
 @router.get(
