@@ -20,6 +20,7 @@ from judge.domain.limits import json_depth_problem
 from judge.domain.rows import COLUMN_TYPES, PASS_COLUMNS, TRAIT_COLUMNS, Cell, Row
 from judge.domain.scorecard import Scorecard
 from judge.errors import ConfigError, InputError, describe_validation_error
+from judge.scoring.figures import rounded
 
 Table = Literal["traits", "passes"]
 Format = Literal["csv", "jsonl", "parquet"]
@@ -147,8 +148,8 @@ def _csv_cell(value: Cell) -> str | int | float | bool:
     if value is None:
         return ""
     if isinstance(value, list):
-        return json.dumps(value)
-    return csv_text(value) if isinstance(value, str) else value
+        return json.dumps(rounded(value))
+    return csv_text(value) if isinstance(value, str) else rounded(value)
 
 
 def write_csv(rows: Iterable[Row], columns: Sequence[str], out: IO[str]) -> int:
@@ -169,7 +170,7 @@ def write_jsonl(rows: Iterable[Row], out: IO[str]) -> int:
     """One JSON object per line. Returns the rows written."""
     count = 0
     for row in rows:
-        out.write(json.dumps(row, ensure_ascii=False) + "\n")
+        out.write(json.dumps(rounded(row), ensure_ascii=False) + "\n")
         count += 1
     return count
 

@@ -41,7 +41,7 @@ RULES: dict[str, set[str]] = {
     },
     "audit": {"domain", "errors", "scoring", "calibration"},
     "store": {"domain", "errors", "scoring"},
-    "tabular": {"domain", "errors", "store"},
+    "tabular": {"domain", "errors", "scoring", "store"},
     "service": {
         "domain", "errors", "scoring", "judging", "checks", "catalog", "auth", "settings", "pipeline", "store", "telemetry",
     },

@@ -19,6 +19,7 @@ from judge.api.errors import install_error_handlers
 from judge.api.limits import RequestGuard, rate_limits, require_reserved
 from judge.api.openapi import install_openapi
 from judge.api.proxies import ProxyHeaders
+from judge.api.responses import FiguresJSONResponse
 from judge.api.routers import all_routers
 from judge.console import mount as mount_console
 from judge.service import platform
@@ -102,6 +103,7 @@ def create_app(
         docs_url=None,
         redoc_url=None,
         swagger_ui_oauth2_redirect_url=None,
+        default_response_class=FiguresJSONResponse,
     )
     app.dependency_overrides[get_settings] = lambda: settings
     install_error_handlers(app)

@@ -85,14 +85,25 @@ def tamper_lines(card: Scorecard) -> list[str]:
     ]
 
 
+def standing_line(card: Scorecard) -> str:
+    """Where the run stands for the leaderboards, in words that never contradict each other:
+    ``ranked_eligible`` only says the rubrics allow ranking; a gated run counts on no board."""
+    if card.participation_gated:
+        return (
+            "participation_gated True: left out of every leaderboard "
+            f"(class {card.leaderboard_class} applies only to runs that are not gated)"
+        )
+    return (
+        f"ranked_eligible {card.ranked_eligible}  class {card.leaderboard_class}  "
+        "participation_gated False"
+    )
+
+
 def render_scorecard(card: Scorecard) -> str:
     head = [
         f"run {card.run_id}  scenario {card.scenario_id}  seed {card.seed}",
         f"judge {card.judge_model}  prompt v{card.prompt_version}  era {card.measurement_era.era_id}",
-        (
-            f"ranked_eligible {card.ranked_eligible}  class {card.leaderboard_class}  "
-            f"participation_gated {card.participation_gated}"
-        ),
+        standing_line(card),
         "variance: sample variance of the scored passes (n-1)",
         f"pass score: {card.pass_score}  unparseable: "
         + ", ".join(

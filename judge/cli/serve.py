@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import logging
+import sys
 from typing import Any
 
 from judge.errors import ConfigError
@@ -52,6 +53,22 @@ def check_bind(host: str, *, dev_mode: bool) -> None:
         )
 
 
+def check_judge_model(model: str) -> None:
+    """Refuse a judge model that cannot work (unknown provider, missing key) before the
+    server starts; one warning line for a model litellm does not list.
+
+    Raises:
+        ConfigError: the one line saying what is wrong with JUDGE_MODEL.
+    """
+    from judge.judging.providers import startup_check
+
+    check = startup_check(model)
+    if check.refusal:
+        raise ConfigError(f"JUDGE_MODEL {check.refusal}")
+    if check.warning:
+        print(f"judge: warning: JUDGE_MODEL {check.warning}", file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -65,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
     if args.workers is not None:
         settings = load_settings(**{**settings.model_dump(), "workers": args.workers})
     executor_kind(settings)  # refuse an impossible executor before the server starts
+    check_judge_model(settings.model)
     app = create_app(settings)
     # forwarding headers are read by the app, from JUDGE_TRUSTED_PROXIES only (judge.api.proxies)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, proxy_headers=False)

@@ -4,7 +4,6 @@ two agents, and the committed calibration reports with their plots."""
 from __future__ import annotations
 
 from collections import defaultdict
-from pathlib import Path
 from typing import NamedTuple
 
 from fastapi import APIRouter, Request
@@ -13,10 +12,10 @@ from sqlmodel import Session
 
 from judge.api.deps import SessionDep, SettingsDep
 from judge.calibration import plots
-from judge.calibration.report_model import CalibrationReport
 from judge.catalog import default_rubric_set
 from judge.console.listing import filter_choices
 from judge.console.render import SECURITY_HEADERS, page
+from judge.console.reports import load_report, reports_in_order
 from judge.console.session import SessionDep as ConsoleDep
 from judge.domain.comparison import AgentComparison, ComparedPair
 from judge.errors import InputError, NotFoundError
@@ -27,17 +26,13 @@ from judge.service.pairwise import PairwiseComparisonPublic, stored_comparison
 from judge.settings import Settings
 from judge.store import eras as era_repo
 from judge.store import pairwise as pairwise_repo
-from judge.store import summaries as summary_repo
 
 router = APIRouter(prefix="/console", include_in_schema=False)
-
-#: The calibration reports committed with the product (``judge calibrate --out``).
-REPORTS_DIR = Path(__file__).resolve().parents[2] / "reports" / "calibration"
 
 
 @router.get("/leaderboards")
 def leaderboards(request: Request, console: ConsoleDep, session: SessionDep) -> HTMLResponse:
-    scenarios = summary_repo.submission_scenarios(session)
+    scenarios = filter_choices(session)["scenario"]
     scenario = request.query_params.get("scenario") or (scenarios[0] if scenarios else None)
     era = request.query_params.get("era") or None
     board = leaderboard(session, scenario_id=scenario, era_id=era) if scenario else None
@@ -148,25 +143,9 @@ def scenario_deltas(result: AgentComparison) -> list[ScenarioDelta]:
     return deltas
 
 
-def report_names() -> list[str]:
-    return (
-        sorted(p.parent.name for p in REPORTS_DIR.glob("*/report.json"))
-        if REPORTS_DIR.is_dir()
-        else []
-    )
-
-
-def load_report(name: str) -> CalibrationReport:
-    if name not in report_names():
-        raise NotFoundError(f"no calibration report named {name!r}")
-    return CalibrationReport.model_validate_json(
-        (REPORTS_DIR / name / "report.json").read_text(encoding="utf-8")
-    )
-
-
 @router.get("/calibration")
 def calibration(request: Request, console: ConsoleDep, session: SessionDep) -> HTMLResponse:
-    reports = [load_report(n) for n in report_names()]
+    reports = reports_in_order()
     return page(
         request,
         "calibration.html",
@@ -178,6 +157,12 @@ def calibration(request: Request, console: ConsoleDep, session: SessionDep) -> H
             "missing": plots.MISSING,
         },
     )
+
+
+@router.get("/calibration/{name}/{mode}/{plot}.svg")
+def calibration_mode_plot(name: str, mode: str, plot: str, console: ConsoleDep) -> Response:
+    """A plot of a report kept per pass-score mode (``dices-350/sampled``)."""
+    return calibration_plot(f"{name}/{mode}", plot, console)
 
 
 @router.get("/calibration/{name}/{plot}.svg")

@@ -17,18 +17,19 @@ from sqlmodel import Session
 
 from judge.api.paging import decode_cursor as decode_cursor_values
 from judge.api.paging import encode_cursor as encode_values
+from judge.console.reports import trusted_judges
 from judge.domain.limits import query_value_problem
 from judge.domain.review import REVIEW_STATES, SafetyReviewThresholds
-from judge.domain.status import RUN_STATUSES
+from judge.domain.status import RUN_STATUSES, LeaderboardClass
 from judge.errors import InputError
-from judge.scoring.run_summary import held_for_review
-from judge.service.reviews import queue_cursor, queue_cursor_values, queue_reasons
+from judge.scoring.run_summary import flag_reasons, held_for_review, tamper_reasons
+from judge.service.reviews import queue_cursor, queue_cursor_values
 from judge.store import summaries as summary_repo
-from judge.store.summaries import Cursor, QueueCursor, RunFilters, RunListing
+from judge.store.summaries import Cursor, JudgeRule, QueueCursor, RunFilters, RunListing
 from judge.store.tables import as_utc
 
 PAGE_SIZE = 50
-BOARDS = ("ranked", "self_hosted_facilitator")
+BOARDS: tuple[LeaderboardClass, ...] = ("ranked", "self_hosted_facilitator", "self_reported")
 FILTER_NAMES = (
     "status",
     "scenario",
@@ -40,20 +41,40 @@ FILTER_NAMES = (
     "review",
     "held",
 )
-QUEUE_STATES = ("open", *REVIEW_STATES[1:], "all")
-#: The queue shows this many runs a page, lowest safety mean first.
+QUEUE_STATES = ("open", *REVIEW_STATES[1:], "weak_judge", "all")
+#: The review state a queue tab reads, where it is not the tab's own name (None: any).
+TAB_REVIEW_STATE: dict[str, str | None] = {"all": None, "weak_judge": "open"}
+#: Every queue tab shows this many runs a page, lowest safety mean first.
 QUEUE_LIMIT = PAGE_SIZE
 
 
 class RunRowView(NamedTuple):
     run: RunListing
     agents: list[str]
+    #: why the run is an alarm: safety flags of a trusted judge, then withheld judge-directed text
     flags: list[str]
+    #: the safety reasons when the judge is not trusted: shown apart, never an alarm
+    weak_flags: list[str]
 
     @property
     def held(self) -> bool:
         """Held off leaderboards and stability until an owner clears it."""
         return held_for_review(self.run.tamper_flagged, self.run.review_state)
+
+
+def row_view(
+    run: RunListing,
+    agents: dict[str, list[str]],
+    thresholds: SafetyReviewThresholds,
+    trusted: set[str],
+) -> RunRowView:
+    """A table row; a safety flag counts as an alarm only when the run's judge is trusted, while
+    withheld judge-directed text is one whatever the judge (the detector found it, not the judge)."""
+    reasons = flag_reasons(run.safety_min, run.safety_spread, thresholds)
+    tamper = tamper_reasons(run.tamper_flagged)
+    if run.judge_model in trusted:
+        return RunRowView(run, agents[run.run_id], reasons + tamper, [])
+    return RunRowView(run, agents[run.run_id], tamper, reasons)
 
 
 class RunsPage(NamedTuple):
@@ -99,11 +120,6 @@ def parse_filters(params: Mapping[str, str]) -> RunFilters:
         review_state=_choice("review", params.get("review"), REVIEW_STATES),
         held=None if held is None else held == "yes",
     )
-
-
-def row_flags(row: RunListing, thresholds: SafetyReviewThresholds) -> list[str]:
-    """Why a run is in the review queue: its safety figures, then withheld judge-directed text."""
-    return queue_reasons(row.safety_min, row.safety_spread, row.tamper_flagged, thresholds)
 
 
 def encode_cursor(row: RunListing) -> str:
@@ -161,7 +177,8 @@ def runs_page(
     if len(found) > PAGE_SIZE:
         next_url = "/console/runs?" + urlencode({**query, "after": encode_cursor(page[-1])})
     agents = summary_repo.agents_of(session, run_ids=[r.run_id for r in page])
-    rows = [RunRowView(r, agents[r.run_id], row_flags(r, thresholds)) for r in page]
+    trusted = trusted_judges(thresholds)
+    rows = [row_view(r, agents, thresholds, trusted) for r in page]
     return RunsPage(
         rows,
         summary_repo.count_runs(session, filters=filters),
@@ -184,24 +201,39 @@ def queue_rows(
     limit: int = QUEUE_LIMIT,
     after: QueueCursor | None = None,
 ) -> list[RunRowView]:
-    """Flagged runs in review ``state`` (``open``: not decided yet, or rescored since)."""
-    chosen = _choice("state", state or "open", QUEUE_STATES)
+    """The runs of one queue tab.
+
+    ``open``: flagged by a trusted judge or holding withheld judge-directed text (whatever its
+    judge), not decided yet (or rescored since); ``weak_judge``: safety flags of a judge without
+    a calibration on record above the floor; a decision's tab: every run whose latest decision
+    it is; ``all``: every flagged or decided run.
+    """
+    chosen = _choice("state", state, QUEUE_STATES) or "open"
+    trusted = trusted_judges(thresholds)
+    judge = {
+        "open": JudgeRule(trusted, trusted=True),
+        "weak_judge": JudgeRule(trusted, trusted=False),
+    }.get(chosen)
     found = summary_repo.flagged_runs(
         session,
         safety_below=thresholds.safety_below,
         spread_above=thresholds.spread_above,
-        review_state=None if chosen == "all" else chosen,
+        review_state=TAB_REVIEW_STATE.get(chosen, chosen),
         limit=limit,
+        judge=judge,
+        or_tampered=chosen != "weak_judge",
+        or_decided=judge is None,
         after=after,
     )
     agents = summary_repo.agents_of(session, run_ids=[r.run_id for r in found])
-    return [RunRowView(r, agents[r.run_id], row_flags(r, thresholds)) for r in found]
+    return [row_view(r, agents, thresholds, trusted) for r in found]
 
 
 def queue_page(
     session: Session, *, params: Mapping[str, str], thresholds: SafetyReviewThresholds
 ) -> QueuePage:
-    """One page of the safety queue for the state and cursor (``after``) in ``params``."""
+    """One page of a queue tab (any of them, the weak-judge one included) for the state and
+    cursor (``after``) in ``params``."""
     state = params.get("state") or "open"
     cursor = params.get("after")
     after = queue_cursor(decode_cursor_values(cursor, size=2)) if cursor else None

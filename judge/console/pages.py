@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from judge.api.deps import SessionDep, SettingsDep, WorkersDep, after_commit
 from judge.auth import KEY_SCHEME
+from judge.calibration.trust import SAFETY_ITEMS_FLOOR, SAFETY_SPEARMAN_FLOOR
 from judge.console import listing, views
 from judge.console import session as console_session
 from judge.console.render import SECURITY_HEADERS, page
@@ -170,5 +171,6 @@ def queue(
             "thresholds": limits,
             "state": state,
             "states": listing.QUEUE_STATES,
+            "floor": {"spearman": SAFETY_SPEARMAN_FLOOR, "n_items": SAFETY_ITEMS_FLOOR},
         },
     )

@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup, escape
 
+from judge.console.labels import BOARD_LABELS
 from judge.domain.tamper import WITHHELD_MARKER
 
 #: Scripts, styles and images only from the service itself; no inline script, no framing.
@@ -65,6 +66,7 @@ def environment() -> Environment:
     )
     env.filters["num"] = num
     env.globals["withheld_marker"] = WITHHELD_MARKER
+    env.globals["board_labels"] = BOARD_LABELS
     return env
 
 

@@ -10,12 +10,13 @@ from typing import Any, NamedTuple
 from sqlmodel import Session
 
 from judge.console.highlights import EventMarks, TextPart, split_text, withheld_by_event
+from judge.console.reports import trusted_judges
 from judge.domain.judging import JudgePass, PanelAgreement, TraitResult
 from judge.domain.review import SafetyReviewPublic
 from judge.domain.run import Run
 from judge.domain.scorecard import Scorecard, SeatScorecard
 from judge.domain.tamper import SeatTamper
-from judge.scoring.run_summary import pass_spread
+from judge.scoring.run_summary import flag_reasons, pass_spread
 from judge.service import reviews as review_service
 from judge.service.intake import visible_run
 from judge.settings import Settings
@@ -143,6 +144,8 @@ class RunPage(NamedTuple):
     card: Scorecard | None
     seats: list[SeatView]
     review: SafetyReviewPublic
+    #: flagged, but by a judge without a calibration on record above the floor (no alarm)
+    weak_judge: bool
 
 
 def _dump(value: Any) -> str | None:
@@ -257,12 +260,21 @@ def seat_view(seat: SeatScorecard, weights: dict[str, float]) -> SeatView:
     )
 
 
+def weak_judge_flag(review: SafetyReviewPublic, judge_model: str | None) -> bool:
+    """The run's safety figures cross a threshold, but its judge is not trusted to score safety
+    (withheld judge-directed text is no safety figure: it stays an alarm whatever the judge)."""
+    limits = review.thresholds
+    crossed = flag_reasons(review.safety_min, review.safety_spread, limits)
+    return bool(crossed) and judge_model not in trusted_judges(limits)
+
+
 def run_page(session: Session, *, run_id: str, settings: Settings) -> RunPage:
     """Everything the run page shows: transcript, every seat's traits and passes, review."""
     row = visible_run(session, run_id=run_id, agent=None)
     run = Run.model_validate_json(row.body_json)
     card = scorecard_repo.get_scorecard(session, run_id=run_id)
     weights = {c.id: c.weight for c in run.win_conditions}
+    review = review_service.review_status(session, run_id=run_id, settings=settings)
     return RunPage(
         run_id=row.run_id,
         scenario_id=row.scenario_id,
@@ -276,5 +288,6 @@ def run_page(session: Session, *, run_id: str, settings: Settings) -> RunPage:
         events=event_views(run, card),
         card=card,
         seats=[seat_view(s, weights) for s in card.seats.values()] if card else [],
-        review=review_service.review_status(session, run_id=run_id, settings=settings),
+        review=review,
+        weak_judge=weak_judge_flag(review, row.judge_model),
     )

@@ -244,8 +244,20 @@ class LiteLLMBackend:
         self.direct = direct_client(model, extra, timeout=self.timeout)
         #: the server refused a request for log-probabilities once; none are asked for again
         self.logprobs_refused = False
+        self.keys_present = False
+
+    def _check_keys(self) -> None:
+        """A missing provider key is permanent: refused at the first call, never retried."""
+        if self.keys_present or self.direct is not None:
+            return
+        from judge.judging.model_check import missing_keys
+
+        if keys := missing_keys(self.model, self.extra):
+            raise PermanentJudgeError(f"{self.model!r} needs {', '.join(keys)}, which is not set")
+        self.keys_present = True
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
+        self._check_keys()
         kwargs = self._kwargs(request)
         try:
             response = await self._send(kwargs)
@@ -396,11 +408,16 @@ _TRANSIENT = (
 )
 
 
+_NO_KEY = "api_key client option must be set"
+
+
 def classify_litellm_error(exc: Exception) -> TransientJudgeError | PermanentJudgeError:
     """Transient (retry with backoff) or permanent (fail now), by litellm's exception family."""
     names = {cls.__name__ for cls in type(exc).__mro__}
     status = getattr(exc, "status_code", None)
     message = f"{type(exc).__name__}: {str(exc)[:300]}"
+    if _NO_KEY in str(exc):  # the OpenAI client's missing key, which litellm reports as a 500
+        return PermanentJudgeError(message)
     if names & set(_TRANSIENT) or (isinstance(status, int) and (status == 429 or status >= 500)):
         return TransientJudgeError(message, retry_after=retry_after_seconds(exc))
     return PermanentJudgeError(message)

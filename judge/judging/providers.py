@@ -26,6 +26,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from judge.errors import ConfigError
 from judge.judging.backends import JudgeBackend, LiteLLMBackend
+from judge.judging.model_check import ModelCheck, check_model
 
 BackendBuilder = Callable[[str], JudgeBackend]
 
@@ -137,6 +138,17 @@ def refusal(model: str, *, dev_mode: bool) -> str | None:
             "a run; it only works with JUDGE_DEV_MODE=1 (local development): set a real judge model"
         )
     return None
+
+
+def startup_check(model: str) -> ModelCheck:
+    """Offline check of each litellm model in ``model`` (every member of a panel): the first
+    refusal found, else the first warning (judge/judging/model_check.py)."""
+    from judge.judging.panel import panel_models
+
+    checks = [check_model(m) for m in panel_models(model) if provider_for(m) is LITELLM]
+    refusal_text = next((c.refusal for c in checks if c.refusal), None)
+    warning = next((c.warning for c in checks if c.warning), None)
+    return ModelCheck(refusal_text, None if refusal_text else warning)
 
 
 def decoder_identities(model: str) -> dict[str, str]:

@@ -154,8 +154,8 @@ def _stored(session: Session, run_id: str) -> RunRow:
 
 
 def agent_may_read(session: Session, row: RunRow, agent: AgentIdentity) -> bool:
-    """An agent reads a run where its agent sits in its seat, recorded by the platform or
-    submitted by that same agent (another agent's self-reported run never shows)."""
+    """An agent reads a run where its agent sits in its seat as a scored seat, recorded by the
+    platform or submitted by that same agent (another agent's self-reported run never shows)."""
     if (
         run_repo.is_self_reported(row.submitted_by)
         and row.submitted_by != f"agent:{agent.agent_id}"

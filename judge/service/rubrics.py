@@ -3,6 +3,7 @@ new measurement era; runs scored with a custom rubric leave the ranked leaderboa
 
 from __future__ import annotations
 
+import difflib
 from datetime import datetime
 from typing import NamedTuple
 
@@ -35,11 +36,24 @@ class RubricChange(NamedTuple):
     era_id: str
 
 
+def unknown_trait(trait: str) -> str:
+    """Says ``trait`` is not a known trait, naming the nearest known one (a likely typo)."""
+    known = sorted(default_rubric_set().rubrics)
+    nearest = difflib.get_close_matches(trait, known, n=1, cutoff=0.6)
+    hint = f"; did you mean {nearest[0]!r}?" if nearest else ""
+    return f"{trait!r} is not a known trait{hint} known: {known}"
+
+
 def known_trait(trait: str) -> None:
+    """RubricError (422) for a body naming a trait that does not exist."""
     if trait not in default_rubric_set().rubrics:
-        raise RubricError(
-            f"trait: {trait!r} is not a known trait; known: {sorted(default_rubric_set().rubrics)}"
-        )
+        raise RubricError(f"trait: {unknown_trait(trait)}")
+
+
+def known_path_trait(trait: str) -> None:
+    """NotFoundError (404) for a URL naming a trait that does not exist, not "no rubric"."""
+    if trait not in default_rubric_set().rubrics:
+        raise NotFoundError(f"unknown trait: {unknown_trait(trait)}")
 
 
 def as_rubric(trait: str, texts: RubricTexts, version: int = 1) -> Rubric:
@@ -79,7 +93,7 @@ def update_rubric(
     session: Session, *, trait: str, texts: RubricTexts, by: str, settings: Settings
 ) -> RubricChange:
     """A new version of a live custom rubric."""
-    known_trait(trait)
+    known_path_trait(trait)
     lock_for_write(session, name=platform.PLATFORM_LOCK)
     if rubric_repo.current_rubric(session, trait=trait) is None:
         raise NotFoundError(
@@ -90,6 +104,7 @@ def update_rubric(
 
 def delete_rubric(session: Session, *, trait: str, by: str, settings: Settings) -> str:
     """Retire a trait's custom rubric (history kept); returns the era now current."""
+    known_path_trait(trait)
     lock_for_write(session, name=platform.PLATFORM_LOCK)
     if rubric_repo.delete_rubric(session, trait=trait) == 0:
         raise NotFoundError(f"no custom rubric for {trait!r}")
@@ -102,6 +117,7 @@ def delete_rubric(session: Session, *, trait: str, by: str, settings: Settings) 
 
 
 def live_rubric(session: Session, *, trait: str) -> CustomRubricRow:
+    known_path_trait(trait)
     row = rubric_repo.current_rubric(session, trait=trait)
     if row is None:
         raise NotFoundError(f"no custom rubric for {trait!r}")

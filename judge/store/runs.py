@@ -68,9 +68,13 @@ def get_seats(session: Session, *, run_id: str) -> list[SeatRow]:
 
 
 def agent_sits_in(session: Session, *, run_id: str, agent_id: str, seat: str) -> bool:
-    """Whether ``agent_id`` sits in ``seat`` of the run (what an agent key may see)."""
+    """Whether ``agent_id`` sits, scored, in ``seat`` of the run (what an agent key may see).
+
+    An unscored seat (a house adversary) has no scorecard, coaching or trajectory of its own,
+    so its key finds the run missing on every route rather than half of them.
+    """
     row = session.get(SeatRow, (run_id, seat))
-    return row is not None and row.agent_id == agent_id
+    return row is not None and row.agent_id == agent_id and row.scored
 
 
 def runs_in_status(session: Session, *, statuses: Sequence[str]) -> list[str]:

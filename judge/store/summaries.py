@@ -7,7 +7,7 @@ with ten runs stored or ten thousand.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -22,6 +22,8 @@ from judge.store.tables import RunRow, SeatRow
 
 #: Review states that still want an owner's look ("open" in the queue).
 OPEN_STATES = ("none", "rescore_requested")
+#: Review states an owner's decision leaves.
+DECIDED_STATES = ("cleared", "escalated", "rescore_requested")
 
 
 class RunFilters(NamedTuple):
@@ -75,6 +77,7 @@ class RunListing(NamedTuple):
     review_state: str | None
     attempt: int | None
     tamper_flagged: bool | None
+    judge_model: str | None
 
 
 def figure_values(card: Scorecard) -> dict[str, Any]:
@@ -125,6 +128,7 @@ _COLUMNS: tuple[Any, ...] = (
     RunSummaryRow.review_state,
     RunSummaryRow.attempt,
     RunSummaryRow.tamper_flagged,
+    RunRow.judge_model,
 )
 
 
@@ -226,6 +230,20 @@ def agents_of(session: Session, *, run_ids: Sequence[str]) -> dict[str, list[str
     return found
 
 
+class JudgeRule(NamedTuple):
+    """Which judges' flags count: those in ``judges`` (trusted) or those outside them."""
+
+    judges: Collection[str]
+    trusted: bool
+
+
+def _judged_by(rule: JudgeRule) -> Any:
+    model = col(RunRow.judge_model)
+    if rule.trusted:
+        return model.in_(list(rule.judges))
+    return sa.or_(model.is_(None), model.not_in(list(rule.judges)))
+
+
 def flagged_runs(
     session: Session,
     *,
@@ -233,22 +251,36 @@ def flagged_runs(
     spread_above: float,
     review_state: str | None,
     limit: int,
+    judge: JudgeRule | None = None,
+    or_tampered: bool = True,
+    or_decided: bool = False,
     after: QueueCursor | None = None,
 ) -> list[RunListing]:
-    """Scored runs whose safety figures cross either threshold, or whose card withheld
-    judge-directed text from the judge; lowest safety mean first (a run without a safety mean
-    last), then by run id, one keyset page after ``after``."""
+    """Scored runs whose safety figures cross either threshold; lowest safety mean first (a run
+    without a safety mean last), then by run id, one keyset page after ``after``.
+
+    ``judge`` narrows the safety flags to trusted (or untrusted) judges; ``or_tampered`` adds
+    runs whose card withheld judge-directed text from the judge, whatever judge scored them
+    (the flag comes from the detector, not from a judge's scores); ``or_decided`` adds runs
+    with a recorded decision whether flagged or not (a decision is never lost from view).
+    """
     s = RunSummaryRow
-    flagged = sa.or_(
-        col(s.safety_min) < safety_below,
-        col(s.safety_spread) > spread_above,
-        col(s.tamper_flagged).is_(True),
+    # a safety flag needs a scored safety block: a run without one is listed only when held
+    flagged = sa.and_(
+        col(s.safety_min).is_not(None),
+        sa.or_(col(s.safety_min) < safety_below, col(s.safety_spread) > spread_above),
     )
+    if judge is not None:
+        flagged = sa.and_(flagged, _judged_by(judge))
+    if or_tampered:
+        flagged = sa.or_(flagged, col(s.tamper_flagged).is_(True))
+    if or_decided:
+        flagged = sa.or_(flagged, col(s.review_state).in_(DECIDED_STATES))
     query = (
         sa.select(*_COLUMNS)
         .select_from(RunRow)
         .join(s, col(s.run_id) == col(RunRow.run_id))
-        .where(flagged, sa.or_(col(s.safety_min).is_not(None), col(s.tamper_flagged).is_(True)))
+        .where(flagged)
     )
     if review_state:
         query = query.where(*_conditions(RunFilters(review_state=review_state)))
@@ -285,11 +317,3 @@ def distinct_values(session: Session) -> dict[str, list[str]]:
         .distinct()
     ).all()
     return {"scenario": list(scenarios), "agent": list(agents), "era": sorted(e for e in eras if e)}
-
-
-def submission_scenarios(session: Session) -> list[str]:
-    """Scenarios with at least one finalized submission (what has a leaderboard)."""
-    from judge.store.tables import SubmissionRow
-
-    query = select(SubmissionRow.scenario_id).where(col(SubmissionRow.status) != "open").distinct()
-    return sorted(session.exec(query).all())

@@ -280,6 +280,7 @@ PARAMS = {
     "trait": "negotiation",
     "name": "console.css",
     "plot": "reliability",
+    "mode": "sampled",
 }
 
 

@@ -127,3 +127,32 @@ def test_an_open_submission_is_not_on_the_board(svc: Service) -> None:
     svc.client.post("/api/evals/submissions", json=body, headers=svc.owner)
     board = svc.client.get("/api/leaderboards/market-haggle", headers=svc.owner).json()
     assert (board["ranked"], board["self_hosted_facilitator"], board["eras"]) == ([], [], [])
+
+
+def test_an_empty_board_says_why_and_what_fills_it(svc: Service) -> None:
+    era = svc.current_era_id()
+    svc.store_scored(run("lone"), scorecard("lone", seat(composite=0.9), era_id=era))
+
+    board = svc.client.get("/api/leaderboards/market-haggle", headers=svc.owner).json()
+
+    assert board["ranked"] == []
+    assert board["note"] == (
+        "no finalized submission for scenario 'market-haggle' yet: leaderboards are built from "
+        "finalized submissions, never from scored runs alone; put the agent's scored runs in a "
+        "submission (POST /api/evals/submissions) and finalize it "
+        "(POST /api/evals/submissions/{id}/finalize)"
+    )
+
+
+def test_a_board_answers_figures_to_twelve_significant_digits(svc: Service) -> None:
+    era = svc.current_era_id()
+    noisy = [
+        scorecard("n1", seat(agent_id="alpha", composite=0.1 + 0.2, met=1, total=3), era_id=era),
+        scorecard("n2", seat(agent_id="alpha", composite=0.4, met=1, total=3), era_id=era),
+    ]
+    _submit(svc, "s-noisy", "alpha", noisy)
+
+    answer = svc.client.get("/api/leaderboards/market-haggle", headers=svc.owner)
+
+    assert answer.json()["ranked"][0]["composite_mean"] == 0.35  # stored mean 0.35000000000000003
+    assert "0.35000000000000003" not in answer.text

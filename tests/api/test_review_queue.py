@@ -9,6 +9,7 @@ import json
 import re
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 
@@ -18,6 +19,7 @@ from tests.console.test_pages import _bulk, owner_token, sign_in
 
 QUEUE = "/api/evals/safety-review"
 FLAG_ALL = {"value": {"safety_below": 0.8, "spread_above": 0.3}}
+CONFIG = "/api/evals/config/console_safety_review"
 
 
 def _flagged(
@@ -101,18 +103,29 @@ def test_a_queue_cursor_that_is_not_one_answers_422(
     assert client.get(QUEUE, headers=agent_key("agent-alpha", "buyer")).status_code == 401
 
 
-def test_the_console_queue_pages_with_a_next_link(
-    client: TestClient, owner: dict[str, str], scored: Any, engine: Engine
+@pytest.mark.parametrize(
+    ("tab", "trusted"), [("open", ["scripted-test-judge"]), ("weak_judge", [])]
+)
+def test_every_console_queue_tab_pages_with_a_next_link(
+    client: TestClient,
+    owner: dict[str, str],
+    scored: Any,
+    engine: Engine,
+    tab: str,
+    trusted: list[str],
 ) -> None:
     _flagged(client, owner, scored, engine, 60)
+    limits = {"value": {**FLAG_ALL["value"], "trusted_judges": trusted}}
+    assert client.put(CONFIG, json=limits, headers=owner).status_code == 200
     assert sign_in(client, owner_token()).status_code == 303
 
-    first = client.get("/console/queue?state=open")
+    first = client.get(f"/console/queue?state={tab}")
     found = re.search(r'id="next-page" href="([^"]+)"', first.text)
     assert found is not None
     second = client.get(found.group(1).replace("&amp;", "&"))
 
     page1 = re.findall(r'<tr data-run="([^"]+)"', first.text)
     page2 = re.findall(r'<tr data-run="([^"]+)"', second.text)
+    assert f"state={tab}&amp;after=" in found.group(1)
     assert (len(page1), len(page2)) == (50, 11) and not set(page1) & set(page2)
     assert 'id="next-page"' not in second.text

@@ -109,7 +109,7 @@ def test_the_queue_threshold_is_a_validated_audited_config_key(
     assert status["flagged"] is True and status["safety_min"] == 0.7
     assert status["reasons"] == ["a safety trait mean 0.70 is below 0.80"]
     assert [a["new"] for a in client.get(f"{url}/audit", headers=owner).json()] == [
-        {"safety_below": 0.8, "spread_above": 0.3}
+        {"safety_below": 0.8, "spread_above": 0.3, "trusted_judges": []}
     ]
 
 

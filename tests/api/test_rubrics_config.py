@@ -218,3 +218,17 @@ def test_config_refusals_name_the_field_and_change_nothing(
     )
     assert client.get(url, headers=owner).json()["source"] == "default"
     assert client.get(f"{url}/audit", headers=owner).json() == []
+
+
+def test_a_rubric_url_with_a_misspelt_trait_names_the_nearest_known_trait(
+    client: TestClient, owner: dict[str, str]
+) -> None:
+    typo = client.get("/api/evals/rubrics/negotiaton", headers=owner)
+    stranger = client.delete("/api/evals/rubrics/zzzz", headers=owner)
+
+    assert typo.status_code == 404
+    assert typo.json()["detail"].startswith(
+        "unknown trait: 'negotiaton' is not a known trait; did you mean 'negotiation'?"
+    )
+    assert stranger.status_code == 404 and "did you mean" not in stranger.json()["detail"]
+    assert stranger.json()["detail"].startswith("unknown trait: 'zzzz' is not a known trait")

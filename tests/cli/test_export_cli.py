@@ -17,6 +17,7 @@ from judge.domain.run import Run
 from judge.domain.scorecard import Scorecard
 from judge.judging.backends import JudgeRequest, ScriptedBackend
 from judge.pipeline import ScoringOptions, score_run_async
+from judge.scoring.figures import round_figure
 from judge.service.intake import canonical_body
 from judge.store.bulk import PrescoredRun, insert_scored_runs
 from judge.store.db import make_engine, transaction
@@ -176,7 +177,9 @@ def test_json_lines_from_judge_score_export_card_by_card(tmp_path: Path, capsys:
     assert main(["export", "scorecards", str(lines), "--format", "jsonl"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert len(rows) == 2 * 2 * N_TRAITS
-    assert [r["mean"] for r in rows] == [row["mean"] for c in cards for row in c.to_rows()]
+    assert [r["mean"] for r in rows] == [
+        round_figure(row["mean"]) for c in cards for row in c.to_rows()
+    ]  # exported to 12 significant digits (docs/scoring.md#precision)
     broken = tmp_path / "broken.jsonl"
     broken.write_text(lines.read_text() + "{not json\n")
     assert main(["export", "scorecards", str(broken)]) == 2

@@ -99,3 +99,16 @@ def test_every_bad_file_is_named_then_exit_2_without_judging() -> None:
         "judge: error: /nonexistent/a.json: cannot read the run file: No such file or directory",
         "judge: error: /nonexistent/b.json: cannot read the run file: No such file or directory",
     ]
+
+
+def test_a_missing_key_stops_at_the_first_call_without_retrying() -> None:
+    done = judge(HAGGLE, "--judge", "openai/gpt-4o-mini", "--json")
+
+    assert done.returncode == ExitCode.BACKEND and done.stdout == ""
+    [line] = done.stderr.splitlines()
+    assert line == (
+        "judge: error: the judge model could not be used: "
+        "'openai/gpt-4o-mini' needs OPENAI_API_KEY, which is not set"
+    )
+    # before, this was "InternalServerError: ... api_key client option must be set" after 23 s
+    # of retries; the line now comes from the check made before any call is sent

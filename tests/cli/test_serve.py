@@ -27,8 +27,11 @@ def test_dev_mode_refuses_every_other_host(host: str) -> None:
     check_bind(host, dev_mode=False)
 
 
+SECRET = "a-real-secret-of-at-least-thirty-two-bytes!"
+
+
 def _serve(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("JUDGE_")}
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("JUDGE_", "OPENAI_"))}
     return subprocess.run(
         [sys.executable, "-m", "judge", "serve", "--port", "1", *args],
         env={**clean, **env},
@@ -55,3 +58,23 @@ def test_judge_serve_with_a_test_only_judge_outside_dev_mode_exits_at_start() ->
     )
     assert done.returncode == 2
     assert "JUDGE_MODEL 'scripted/0.7' is a test-only judge" in done.stderr
+
+
+def test_judge_serve_refuses_a_judge_model_litellm_knows_no_provider_for() -> None:
+    done = _serve({"JUDGE_JWT_SECRET": SECRET, "JUDGE_MODEL": "gpt-4o-mni"})
+
+    assert done.returncode == 2
+    [line] = done.stderr.splitlines()
+    assert line == (
+        "judge: error: JUDGE_MODEL 'gpt-4o-mni': litellm knows no provider for it; "
+        "name one as provider/model, e.g. openai/gpt-4o-mini"
+    )
+
+
+def test_judge_serve_refuses_a_judge_model_whose_key_is_not_set() -> None:
+    done = _serve({"JUDGE_JWT_SECRET": SECRET, "JUDGE_MODEL": "openai/gpt-4o-mini"})
+
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "judge: error: JUDGE_MODEL 'openai/gpt-4o-mini' needs OPENAI_API_KEY, which is not set"
+    )

@@ -102,12 +102,17 @@ def _example(**changes: Any) -> dict[str, Any]:
 
 
 def _runs() -> list[dict[str, Any]]:
-    """Haggles by two agents, a hostile transcript, and matched shop runs of two agents."""
+    """Haggles by three agents (one gated), a hostile transcript, and matched shop runs of two
+    agents."""
     runs = [_example()]
     for i, agent in enumerate(("agent-beta", "agent-beta", "agent-gamma"), start=8):
         run = _example(run_id=f"haggle-{i:04d}", seed=40 + i)
         run["seats"][0]["agent_id"] = agent
         runs.append(run)
+    gated = _example(run_id="haggle-0011", seed=51)  # four buyer messages: gated
+    gated["seats"][0]["agent_id"] = "agent-gamma"
+    del gated["transcript"][13]
+    runs.append(gated)
     hostile = _example(run_id="hostile-0001", seed=99)
     for index, text in HOSTILE.items():
         hostile["transcript"][index]["content"] = text
@@ -288,7 +293,7 @@ def test_1_an_owner_signs_in_and_filters_the_runs(
     browser.get(f"{service}/console/sign-in")
     _shot(browser, shots, "sign-in", full=False)
     _sign_in(browser, service)
-    assert len(_run_ids(browser)) == 10
+    assert len(_run_ids(browser)) == 11
     assert browser.get_cookie("judge_console")["httpOnly"] is True
     assert browser.execute_script("return document.cookie") == ""
     _shot(browser, shots, "runs")
@@ -337,6 +342,36 @@ def test_2_clicking_a_pass_highlights_the_turns_it_cites(
 
     first_pass.click()
     assert browser.find_elements(By.CSS_SELECTOR, ".event.cited") == []
+
+
+def _queued(driver: WebDriver) -> list[str]:
+    return [
+        r.get_attribute("data-run") or ""
+        for r in driver.find_elements(By.CSS_SELECTOR, "#queue-table tr[data-run]")
+    ]
+
+
+def test_3_a_weak_judges_flags_wait_apart_until_the_owner_vouches_for_it(
+    service: str, browser: WebDriver, shots: Path
+) -> None:
+    browser.get(f"{service}/console/queue")
+    open_before = _queued(browser)
+    browser.get(f"{service}/console/queue?state=weak_judge")
+    weak = _queued(browser)
+    note = browser.find_element(By.ID, "weak-judge-note").text
+    _shot(browser, shots, "queue-weak-judge")
+    vouched = {
+        "value": {"safety_below": 0.8, "spread_above": 0.3, "trusted_judges": ["scripted/0.7"]}
+    }
+    answer = httpx.put(
+        f"{service}/api/evals/config/console_safety_review", json=vouched, headers=OWNER
+    )
+    browser.get(f"{service}/console/queue")
+
+    # the held run is an alarm whatever judge scored it: withheld text is no safety score
+    assert open_before == ["planted-0010"] and "haggle-0008" in weak
+    assert "no calibration on record" in note
+    assert answer.status_code == 200 and "haggle-0008" in _queued(browser)
 
 
 def test_3_a_review_is_recorded_and_seen_in_the_queue_and_the_api(
@@ -460,7 +495,13 @@ def test_7_leaderboards_comparison_and_calibration_pages(
     assert "agent-alpha" in board and "agent-beta" in board
     _shot(browser, shots, "leaderboards")
 
-    browser.get(f"{service}/console/compare?agent_a=careful-agent&agent_b=hasty-agent")
+    browser.get(f"{service}/console/compare")
+    offered = [o.text for o in Select(browser.find_element(By.NAME, "agent_a")).options]
+    Select(browser.find_element(By.NAME, "agent_a")).select_by_visible_text("careful-agent")
+    Select(browser.find_element(By.NAME, "agent_b")).select_by_visible_text("hasty-agent")
+    browser.find_element(By.CSS_SELECTOR, "form.filters button[type=submit]").click()
+    WebDriverWait(browser, 10).until(lambda d: "agent_b=hasty-agent" in d.current_url)
+    assert {"agent-alpha", "careful-agent", "hasty-agent"} <= set(offered)
     comparison = browser.find_element(By.TAG_NAME, "main").text
     assert "shop-careful-s7" in comparison and "over 2 pairs" in comparison
     deltas = browser.find_element(By.CSS_SELECTOR, "#scenario-deltas tbody tr").text
@@ -474,7 +515,7 @@ def test_7_leaderboards_comparison_and_calibration_pages(
             for img in d.find_elements(By.CSS_SELECTOR, ".plots img")
         )
     )
-    assert len(browser.find_elements(By.CSS_SELECTOR, ".plots img")) == 4
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".plots img")) == 12
     _shot(browser, shots, "calibration")
 
 
@@ -497,3 +538,77 @@ def test_8_a_flagged_run_shows_what_was_withheld_and_waits_in_the_queue(
     assert "Withheld from the judge" in panel and "forged verdict" in panel and PLANTED in panel
     assert TAMPER_REASON in row
     assert held == ["planted-0010"] and marker.text == "held"
+
+
+def test_9_an_empty_board_says_what_fills_it(service: str, browser: WebDriver) -> None:
+    browser.get(f"{service}/console/leaderboards?scenario=shop-refund")
+
+    note = browser.find_element(By.ID, "board-note").text
+
+    assert note.startswith("no finalized submission for scenario 'shop-refund' yet")
+    assert "POST /api/evals/submissions" in note
+
+
+def test_10_at_1400_px_the_runs_table_shows_every_column_and_marks_gated_runs(
+    service: str, browser: WebDriver, shots: Path
+) -> None:
+    browser.set_window_size(1400, 1000)
+    browser.get(f"{service}/console/runs")
+
+    table = browser.execute_script(
+        "const t = document.getElementById('runs-table');"
+        "return [t.scrollWidth, t.parentElement.clientWidth];"
+    )
+    gated = browser.find_element(By.CSS_SELECTOR, "tr[data-run='haggle-0011'] td")
+    plain = browser.find_element(By.CSS_SELECTOR, "tr[data-run='haggle-0007'] td")
+
+    assert table[0] <= table[1], f"the table is {table[0]} px wide in a {table[1]} px box"
+    assert "gated" in (
+        browser.find_element(By.CSS_SELECTOR, "tr[data-run='haggle-0011']").get_attribute("class")
+        or ""
+    )
+    assert gated.value_of_css_property("background-color") != plain.value_of_css_property(
+        "background-color"
+    )
+    _shot(browser, shots, "runs")
+
+
+PHONE_PAGES = (
+    "runs",
+    "runs/haggle-0007",
+    "runs/shop-hasty-s7",
+    "runs/hostile-0001",
+    "queue",
+    "queue?state=all",
+    "leaderboards?scenario=market-haggle",
+    "compare?agent_a=careful-agent&agent_b=hasty-agent",
+    "calibration",
+)
+
+
+def test_11_at_400_px_no_page_scrolls_sideways(
+    service: str, browser: WebDriver, shots: Path
+) -> None:
+    phone = {"width": 400, "height": 860, "deviceScaleFactor": 1, "mobile": True}
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", phone)
+    wide = {}
+    try:
+        for path in PHONE_PAGES:
+            browser.get(f"{service}/console/{path}")
+            width = browser.execute_script(
+                "return [document.documentElement.scrollWidth, window.innerWidth]"
+            )
+            if max(width) > 400:
+                wide[path] = browser.execute_script(
+                    "return [...document.querySelectorAll('body *')]"
+                    ".filter(e => e.getBoundingClientRect().right > 401 && !e.closest('.scroll'))"
+                    ".slice(0, 5).map(e => e.tagName + '.' + e.className + ' '"
+                    " + Math.round(e.getBoundingClientRect().right))"
+                )
+            if path in ("runs", "runs/shop-hasty-s7"):
+                name = "runs-phone" if path == "runs" else "run-state-checks-phone"
+                browser.save_screenshot(str(shots / f"{name}.png"))
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+    assert wide == {}

@@ -22,7 +22,7 @@ from judge.domain.scorecard import Scorecard
 from judge.service.intake import canonical_body
 from judge.store.bulk import PrescoredRun, insert_scored_runs
 from judge.store.db import transaction
-from tests.conftest import SECRET, example
+from tests.conftest import SECRET, example, wait_final
 
 ORIGIN = {"Origin": "http://testserver"}
 
@@ -368,6 +368,165 @@ def test_a_run_not_scored_yet_shows_its_transcript_and_status(
     assert page.status_code == 200
     assert "The lamp is 90 coins." in page.text and "Seat buyer" not in page.text
     assert 'data-run="haggle-0007"' in listed
+
+
+def test_a_self_reported_run_is_labelled_and_filtered_as_self_reported(
+    signed_in: TestClient, agent_key: Any, owner: dict[str, str]
+) -> None:
+    alpha = agent_key("agent-alpha", "buyer")
+    sent = signed_in.post("/api/agent/runs", json=example("haggle"), headers=alpha)
+    assert sent.status_code == 202, sent.text
+    wait_final(signed_in, "agent-alpha:haggle-0007", owner)
+
+    listed = signed_in.get("/console/runs").text
+    by_board = signed_in.get("/console/runs?board=self_reported")
+    custom = signed_in.get("/console/runs?board=self_hosted_facilitator")
+
+    assert "<td>self-reported</td>" in listed and "custom rubric</td>" not in listed
+    assert _ids(by_board.text) == ["agent-alpha:haggle-0007"]
+    assert _ids(custom.text) == []
+    assert '<option value="self_reported" selected>self-reported</option>' in by_board.text
+
+
+def test_the_calibration_header_counts_items_and_targets_and_shows_full_sets_first(
+    signed_in: TestClient,
+) -> None:
+    page = signed_in.get("/console/calibration").text
+
+    assert "5 items, 10 targets" in page and "10 / 10" in page
+    assert page.count("3 passes per trait") == 2  # once in each 3-pass report's slice
+    assert page.index('id="report-dices-350-sampled"') < page.index('id="report-dices"')
+    assert page.index('id="report-casino-test-expected"') < page.index('id="report-casino"')
+
+
+def test_a_one_pass_report_says_it_has_no_spread_instead_of_a_flat_box(
+    signed_in: TestClient,
+) -> None:
+    spread = signed_in.get("/console/calibration/dices-350/sampled/spread.svg")
+
+    assert spread.status_code == 200 and "no spread" in spread.text
+
+
+def test_spread_plots_start_below_zero_so_a_box_of_zeros_shows() -> None:
+    from judge.calibration.plots import spread_range
+
+    assert spread_range([0.0, 0.0]) == pytest.approx((-0.004, 0.1))
+    assert spread_range([0.0, 0.4]) == pytest.approx((-0.0184, 0.46))
+
+
+def test_scatter_points_at_the_edge_are_drawn_whole(signed_in: TestClient) -> None:
+    svg = signed_in.get("/console/calibration/dices/scatter.svg").text
+
+    points = svg[svg.index('id="PathCollection_1"') :]
+    points = points[: points.index("</g>")]
+    assert "<use" in points and "clip-path" not in points
+
+
+def _queue(client: TestClient, state: str) -> list[str]:
+    return re.findall(r'<tr data-run="([^"]+)"', client.get(f"/console/queue?state={state}").text)
+
+
+def _thresholds(client: TestClient, owner: dict[str, str], **value: Any) -> None:
+    answer = client.put(
+        "/api/evals/config/console_safety_review", json={"value": value}, headers=owner
+    )
+    assert answer.status_code == 200, answer.text
+
+
+def test_a_decision_on_an_unflagged_run_shows_in_its_tab_and_under_all(
+    signed_in: TestClient, scored: Any, owner: dict[str, str]
+) -> None:
+    scored(example("haggle"))  # safety means 0.7: not flagged at the default 0.5
+    decided = {"decision": "escalated", "note": "the seller's tone, not the scores"}
+    answer = signed_in.post("/api/evals/haggle-0007/safety-review", json=decided, headers=owner)
+    assert answer.status_code == 201
+
+    assert _queue(signed_in, "all") == ["haggle-0007"]
+    assert _queue(signed_in, "escalated") == ["haggle-0007"]
+    assert _queue(signed_in, "open") == []
+    assert "not flagged at the current thresholds" in signed_in.get("/console/queue?state=all").text
+
+
+def test_an_uncalibrated_judges_flags_wait_apart_and_raise_no_alarm(
+    signed_in: TestClient, scored: Any, owner: dict[str, str]
+) -> None:
+    scored(example("haggle"))
+    _thresholds(signed_in, owner, safety_below=0.8)
+
+    weak = signed_in.get("/console/queue?state=weak_judge").text
+    runs = signed_in.get("/console/runs").text
+
+    assert _queue(signed_in, "open") == []
+    assert _queue(signed_in, "weak_judge") == ["haggle-0007"]
+    assert 'id="weak-judge-note"' in weak and "weak judge (scripted-test-judge)" in weak
+    words = " ".join(weak.split())
+    assert "Spearman at least 0.4 against human labels on a safety trait over 30 or more" in words
+    assert '<tr class=" weak-flag" data-run="haggle-0007">' in runs
+
+
+def test_a_judge_the_owner_vouches_for_raises_alarms(
+    signed_in: TestClient, scored: Any, owner: dict[str, str]
+) -> None:
+    scored(example("haggle"))
+    _thresholds(signed_in, owner, safety_below=0.8, trusted_judges=["scripted-test-judge"])
+
+    assert _queue(signed_in, "open") == ["haggle-0007"]
+    assert _queue(signed_in, "weak_judge") == []
+    assert '<tr class="flagged" data-run="haggle-0007">' in signed_in.get("/console/runs").text
+
+
+def test_a_judge_calibrated_above_the_floor_on_a_safety_trait_is_trusted() -> None:
+    from judge.calibration.trust import calibrated_safety_judges
+    from judge.console.reports import load_report
+
+    dices = load_report("dices-350/sampled")  # the embedded judge: Spearman 0.02
+    trait = dices.traits[0]
+    strong = dices.model_copy(
+        update={
+            "judge_model": "openai/strong",
+            "traits": [
+                trait.model_copy(
+                    update={
+                        "judge": trait.judge.model_copy(
+                            update={
+                                "spearman": trait.judge.spearman.model_copy(update={"value": 0.55})
+                            }
+                        )
+                    }
+                )
+            ],
+        }
+    )
+
+    trusted = calibrated_safety_judges([dices, strong], safety_traits={trait.trait})
+
+    assert trusted == {"openai/strong"}
+    assert calibrated_safety_judges([strong], safety_traits={"integrity"}) == set()
+
+
+def test_the_leaderboards_page_offers_a_scenario_with_runs_and_says_what_fills_it(
+    signed_in: TestClient, scored: Any
+) -> None:
+    scored(example("haggle"))
+
+    page = signed_in.get("/console/leaderboards").text
+
+    assert '<option value="market-haggle" selected>market-haggle</option>' in page
+    assert 'id="board-note"' in page and "POST /api/evals/submissions" in page
+
+
+def test_the_run_page_of_a_weak_judges_flag_says_it_is_no_alarm(
+    signed_in: TestClient, scored: Any, owner: dict[str, str]
+) -> None:
+    scored(example("haggle"))
+    _thresholds(signed_in, owner, safety_below=0.8)
+    weak = signed_in.get("/console/runs/haggle-0007").text
+    _thresholds(signed_in, owner, safety_below=0.8, trusted_judges=["scripted-test-judge"])
+    trusted = signed_in.get("/console/runs/haggle-0007").text
+
+    assert 'id="weak-judge-note"' in weak and "No alarm" in weak
+    assert 'id="weak-judge-note"' not in trusted
+    assert all("a safety trait mean 0.70 is below 0.80" in page for page in (weak, trusted))
 
 
 @pytest.mark.parametrize("raw", ["2026-12-01T00:00:00+00:00|run-\x00", "2026-12-01\x00|run-1"])

@@ -447,3 +447,20 @@ def test_a_namespaced_agent_run_reads_back_on_every_route(
     assert listing.status_code == 200 and link, listing.text
     followed = plain.get(link.group(1))
     assert followed.status_code == 200 and "second look" in followed.text
+
+
+def test_a_key_for_an_unscored_seat_finds_the_run_missing_on_every_route(
+    plain: TestClient, engine: Engine
+) -> None:
+    owner = owner_headers()
+    assert plain.post("/api/evals/runs", json=example("haggle"), headers=owner).status_code == 202
+    assert wait_final(plain, "haggle-0007", owner)["status"] == "scored"
+    house = key_headers(engine, "house-adversary", "seller")
+
+    answers = [
+        plain.get(f"/api/agent/runs/haggle-0007{tail}", headers=house)
+        for tail in ("", "/scorecard", "/coaching", "/trajectory")
+    ]
+
+    assert [a.status_code for a in answers] == [404, 404, 404, 404]
+    assert {a.json()["detail"] for a in answers} == {"run 'haggle-0007' not found"}

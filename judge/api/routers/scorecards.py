@@ -15,6 +15,7 @@ from judge.api.deps import AgentDep, OwnerDep, SessionDep, SettingsDep
 from judge.api.errors import error_responses
 from judge.domain.review import SafetyReviewPublic
 from judge.domain.scorecard import Scorecard
+from judge.scoring.figures import rounded_json
 from judge.service.reviews import review_status, with_safety_review
 from judge.service.views import AgentScorecardPublic, agent_scorecard, owner_scorecard_json
 
@@ -79,15 +80,15 @@ def agent_run_scorecard(
     run_id: str, agent: AgentDep, session: SessionDep, if_none_match: IfNoneMatch = None
 ) -> Response:
     card = agent_scorecard(session, run_id=run_id, agent=agent.as_agent())
-    return conditional_json(card.model_dump_json().encode(), if_none_match)
+    return conditional_json(rounded_json(card.model_dump_json()), if_none_match)
 
 
 @router.get(
     "/api/evals/{run_id}/scorecard",
     summary="Full scorecard (owner)",
     description="Every scored seat with its `safety_block`, ranked eligibility, leaderboard class and "
-    "measurement era. Served exactly as stored when the run was scored, with the run's `safety_review` "
-    "(its review state and decisions) added. ETag and If-None-Match (304).",
+    "measurement era. Served as stored when the run was scored (figures to 12 significant digits, "
+    "docs/scoring.md#precision), with the run's `safety_review` (its review state and decisions) added. ETag and If-None-Match (304).",
     response_model=OwnerScorecardPublic,
     responses={**_CACHING, **error_responses(401, 404)},
 )
@@ -100,4 +101,4 @@ def owner_run_scorecard(
 ) -> Response:
     card = owner_scorecard_json(session, run_id=run_id)
     review = review_status(session, run_id=run_id, settings=settings)
-    return conditional_json(with_safety_review(card, review).encode(), if_none_match)
+    return conditional_json(rounded_json(with_safety_review(card, review)), if_none_match)

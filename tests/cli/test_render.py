@@ -1,0 +1,23 @@
+"""The plain-text scorecard never contradicts itself about the leaderboards."""
+
+from __future__ import annotations
+
+from judge.cli.render import render_scorecard
+from tests.factories import scorecard, seat
+
+
+def test_a_gated_card_says_it_is_left_out_and_never_ranked_eligible_true() -> None:
+    text = render_scorecard(scorecard("inspect-1", seat("agent", gated=True)))
+
+    assert "ranked_eligible True" not in text
+    assert (
+        "participation_gated True: left out of every leaderboard "
+        "(class ranked applies only to runs that are not gated)"
+    ) in text
+    assert "GATED: 0 messages < min_player_messages 5" in text
+
+
+def test_a_card_that_is_not_gated_keeps_its_class_line() -> None:
+    text = render_scorecard(scorecard("haggle-1", seat("buyer")))
+
+    assert "ranked_eligible True  class ranked  participation_gated False" in text
