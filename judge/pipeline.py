@@ -13,8 +13,8 @@ from pydantic import BaseModel, ConfigDict
 from judge.catalog import RubricSet, default_rubric_set
 from judge.checks import evaluate_run
 from judge.domain.checks import StateOutcome
-from judge.domain.config import MeasurementSettings, ScoreMode
-from judge.domain.judging import JudgePass, SeatPassKey, TraitResult
+from judge.domain.config import MeasurementSettings
+from judge.domain.judging import JudgePass, ScoreMode, SeatPassKey, TraitResult
 from judge.domain.pairwise import PairKey, PairSide, PairVerdict
 from judge.domain.rubric import Rubric
 from judge.domain.run import Run, TranscriptEvent
@@ -120,7 +120,7 @@ def seat_scorecard(
     floor = settings.denoise.min_n_runs
     results = {
         t: trait_result(
-            t, [p for p in passes if p.trait == t], rubrics, floor, settings.pass_score, judges
+            t, [p for p in passes if p.trait == t], rubrics, floor, settings.score_mode, judges
         )
         for t in rubrics.rubrics
     }
@@ -243,7 +243,7 @@ def assemble_scorecard(
             decoders=decoder_identities(options.judge_model),
         ),
         state_outcome=state_outcome,
-        pass_score=options.settings.pass_score,
+        pass_score=options.settings.score_mode,
         judge_parse=parse_rates([p for seat in passes.values() for p in seat]),
     )
 
@@ -282,7 +282,7 @@ async def judge_run(
     settings = options.settings
     transcript = judged_transcript(run, tamper_findings(run, settings))
     runner = options.runner.model_copy(
-        update={"score_mode": settings.pass_score, "spotlight": settings.defence}
+        update={"score_mode": settings.score_mode, "spotlight": settings.defence}
     )
     out: dict[str, list[JudgePass]] = {}
     for seat in run.scored_seats:

@@ -13,9 +13,17 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic import (
+    AliasChoices,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from judge.domain.judging import ScoreMode
 from judge.domain.limits import RequestLimits
 from judge.errors import ConfigError, describe_validation_error
 from judge.judging.embedded import EMBEDDED_MODEL
@@ -62,8 +70,10 @@ class JudgeModelSettings(BaseSettings):
         description="model id of the judge (judge.judging.providers: litellm, embedded/, router:, "
         "scripted/); several ids joined by commas make a judge panel",
     )
-    pass_score: Literal["sampled", "expected"] = Field(
-        default="sampled", description="what a judge pass counts with (docs/judge-signal.md)"
+    score_mode: ScoreMode = Field(
+        default="sampled",
+        validation_alias=AliasChoices("score_mode", "JUDGE_PASS_SCORE", "pass_score"),
+        description="what a judge pass counts with (docs/judge-signal.md); JUDGE_PASS_SCORE",
     )
     dev_mode: bool = False
 

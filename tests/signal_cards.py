@@ -96,7 +96,7 @@ def signal_card(run: Run | None = None) -> Scorecard:
     run = run or signal_run()
     rubrics = default_rubric_set()
     options = ScoringOptions(
-        judge_model=",".join(JUDGES), settings=MeasurementSettings(pass_score="expected")
+        judge_model=",".join(JUDGES), settings=MeasurementSettings(score_mode="expected")
     )
     passes = {seat: signal_passes(list(rubrics.rubrics)) for seat in run.scored_seats}
     return assemble_scorecard(run, passes, rubrics, options)

@@ -83,7 +83,7 @@ PURE_IMPORTS = {
     "__future__", "base64", "binascii", "bisect", "codecs", "collections",
     "confusable_homoglyphs", "dataclasses", "datetime", "decimal", "enum", "functools",
     "hashlib", "itertools", "json", "math", "numpy", "operator", "pydantic", "random", "re",
-    "scipy", "statistics", "typing", "unicodedata",
+    "scipy", "statistics", "typing", "unicodedata", "warnings",
 }  # fmt: skip
 
 

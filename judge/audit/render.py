@@ -9,9 +9,10 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from judge.audit.report import AuditReport, Interval, SeatShift, ShiftRow
+from judge.audit.report import AuditReport, SeatShift, ShiftRow
 from judge.calibration.render import markdown_to_html, num
-from judge.domain.config import ScoreMode
+from judge.domain.interval import Interval
+from judge.domain.judging import ScoreMode
 
 TINY_JUDGE_WARNING = (
     "**The judge here is the tiny embedded SmolLM2-135M model.** It makes the product work "
@@ -40,10 +41,10 @@ DESCRIPTIONS = {
 
 def ci(e: Interval, *, signed: bool) -> str:
     """``+0.125 [0.050, 0.200]``: the estimate (signed for shifts) and its bootstrap interval."""
-    if e.value is None:
+    if e.estimate is None:
         return "n/a"
     bounds = f" [{num(e.low, 3)}, {num(e.high, 3)}]" if e.low is not None else " [n/a]"
-    return (f"{e.value:+.3f}" if signed else num(e.value, 3)) + bounds
+    return (f"{e.estimate:+.3f}" if signed else num(e.estimate, 3)) + bounds
 
 
 def trait_table(

@@ -17,8 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from judge.audit.perturb import BASELINE
 from judge.audit.plan import AuditItem
-from judge.domain.config import ScoreMode
-from judge.domain.judging import JudgePass
+from judge.domain.interval import Interval
+from judge.domain.judging import JudgePass, ScoreMode
 from judge.scoring import agreement as ag
 
 #: Shifts within this of the threshold count as not above it (0.3 - 0.2 is 0.0999...).
@@ -28,14 +28,6 @@ JudgedPasses = Mapping[tuple[str, str, str], Sequence[JudgePass]]  # (item id, j
 
 class _Out(BaseModel):
     model_config = ConfigDict(extra="forbid")
-
-
-class Interval(_Out):
-    value: float | None
-    low: float | None = Field(
-        description="2.5th percentile of the seat bootstrap (1000 resamples, seeded)"
-    )
-    high: float | None = Field(description="97.5th percentile of the seat bootstrap")
 
 
 class SeatShift(_Out):
@@ -147,10 +139,6 @@ def _share_lifted(threshold: float) -> ag.Statistic:
     return share
 
 
-def interval(e: ag.Estimate) -> Interval:
-    return Interval(value=e.value, low=e.low, high=e.high)
-
-
 def shift_row(
     trait: str,
     perturbation: str,
@@ -169,13 +157,9 @@ def shift_row(
         perturbation=perturbation,
         n=len(pairs),
         n_left_out=n_seats - len(pairs),
-        mean_shift=interval(ag.bootstrap_interval(_mean_shift, base, moved, seed=seed)),
-        share_moved=interval(
-            ag.bootstrap_interval(_share_moved(threshold), base, moved, seed=seed)
-        ),
-        share_lifted=interval(
-            ag.bootstrap_interval(_share_lifted(threshold), base, moved, seed=seed)
-        ),
+        mean_shift=ag.bootstrap_interval(_mean_shift, base, moved, seed=seed).bare(),
+        share_moved=ag.bootstrap_interval(_share_moved(threshold), base, moved, seed=seed).bare(),
+        share_lifted=ag.bootstrap_interval(_share_lifted(threshold), base, moved, seed=seed).bare(),
         mean_abs_shift=float(np.mean(np.abs(moved - base))) if pairs else None,
     )
 

@@ -15,9 +15,10 @@ from pydantic import BaseModel, ConfigDict
 
 from judge.calibration.items import CalibrationItem
 from judge.calibration.manifest import CalibrationManifest
-from judge.calibration.modes import Interval, _ci, _interval, _num, paired_difference, rescored
+from judge.calibration.modes import _ci, _num, paired_difference, rescored
 from judge.calibration.report import JudgedPasses, pass_table, ratings_table, targets_for
-from judge.domain.config import ScoreMode
+from judge.domain.interval import Interval
+from judge.domain.judging import ScoreMode
 from judge.scoring import agreement as ag
 
 
@@ -75,10 +76,8 @@ def compare_defence(
                         label=spec.name,
                         pass_score=mode,
                         n_items=int((np.isfinite(a) & np.isfinite(b)).sum()),
-                        spearman_off=_interval(
-                            ag.bootstrap_interval(ag.spearman, a, human, seed=0)
-                        ),
-                        spearman_on=_interval(ag.bootstrap_interval(ag.spearman, b, human, seed=0)),
+                        spearman_off=ag.bootstrap_interval(ag.spearman, a, human, seed=0).bare(),
+                        spearman_on=ag.bootstrap_interval(ag.spearman, b, human, seed=0).bare(),
                         spearman_difference=paired_difference(a, b, human),
                         mae_off=ag.mean_absolute_error(a, human),
                         mae_on=ag.mean_absolute_error(b, human),

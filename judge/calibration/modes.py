@@ -16,8 +16,9 @@ from pydantic import BaseModel, ConfigDict
 from judge.calibration.items import CalibrationItem
 from judge.calibration.manifest import CalibrationManifest
 from judge.calibration.report import JudgedPasses, pass_table, ratings_table, targets_for
-from judge.domain.config import ScoreMode
-from judge.judging.score_grid import pass_score
+from judge.domain.interval import Interval
+from judge.domain.judging import ScoreMode
+from judge.judging.score_grid import score_of_pass
 from judge.scoring import agreement as ag
 
 N_RESAMPLES = 1000
@@ -27,19 +28,11 @@ def rescored(passes: JudgedPasses, mode: ScoreMode) -> JudgedPasses:
     """The passes with ``score`` set to what they count with in ``mode``."""
     return {
         key: [
-            p.model_copy(update={"score": pass_score(p.written_score, p.expected_score, mode)})
+            p.model_copy(update={"score": score_of_pass(p.written_score, p.expected_score, mode)})
             for p in made
         ]
         for key, made in passes.items()
     }
-
-
-class Interval(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    value: float | None
-    low: float | None
-    high: float | None
 
 
 class ModeRow(BaseModel):
@@ -71,10 +64,6 @@ class ModeComparison(BaseModel):
     rows: list[ModeRow]
 
 
-def _interval(e: ag.Estimate) -> Interval:
-    return Interval(value=e.value, low=e.low, high=e.high)
-
-
 def paired_difference(
     sampled: ag.Array,
     expected: ag.Array,
@@ -97,9 +86,9 @@ def paired_difference(
     draws = [diff(i) for i in rng.integers(0, s.size, (N_RESAMPLES, s.size))] if s.size else []
     defined = np.array([d for d in draws if d is not None], dtype=np.float64)
     if value is None or defined.size < N_RESAMPLES / 2:
-        return Interval(value=value, low=None, high=None)
+        return Interval(estimate=value, low=None, high=None)
     return Interval(
-        value=value,
+        estimate=value,
         low=float(np.percentile(defined, 2.5)),
         high=float(np.percentile(defined, 97.5)),
     )
@@ -142,12 +131,8 @@ def compare_modes(
                     n_with_distribution=len(dist),
                     n_spread=sum(1 for p in dist if max(p.score_distribution or [1.0]) < 0.99),
                     mean_entropy_bits=float(np.mean(entropies)) if entropies else None,
-                    spearman_sampled=_interval(
-                        ag.bootstrap_interval(ag.spearman, js, human, seed=0)
-                    ),
-                    spearman_expected=_interval(
-                        ag.bootstrap_interval(ag.spearman, je, human, seed=0)
-                    ),
+                    spearman_sampled=ag.bootstrap_interval(ag.spearman, js, human, seed=0).bare(),
+                    spearman_expected=ag.bootstrap_interval(ag.spearman, je, human, seed=0).bare(),
                     spearman_difference=paired_difference(js, je, human),
                     mae_sampled=ag.mean_absolute_error(js, human),
                     mae_expected=ag.mean_absolute_error(je, human),
@@ -165,8 +150,8 @@ def _num(v: float | None) -> str:
 
 def _ci(i: Interval) -> str:
     if i.low is None or i.high is None:
-        return _num(i.value)
-    return f"{_num(i.value)} [{_num(i.low)}, {_num(i.high)}]"
+        return _num(i.estimate)
+    return f"{_num(i.estimate)} [{_num(i.low)}, {_num(i.high)}]"
 
 
 def verdict(row: ModeRow) -> str:

@@ -10,9 +10,9 @@ from judge.calibration import plots
 from judge.calibration.report_model import (
     CalibrationReport,
     Disagreement,
-    EstimateOut,
     TraitAgreement,
 )
+from judge.domain.interval import Interval
 
 TINY_JUDGE_WARNING = (
     "**The judge here is the tiny embedded SmolLM2-135M model.** It makes the product work "
@@ -25,11 +25,11 @@ def num(value: float | None, digits: int = 2) -> str:
     return "n/a" if value is None else f"{value:.{digits}f}"
 
 
-def interval(e: EstimateOut) -> str:
-    if e.value is None:
+def interval(e: Interval) -> str:
+    if e.estimate is None:
         return "n/a"
     ci = f" [{num(e.low)}, {num(e.high)}]" if e.low is not None else " [n/a]"
-    return f"{num(e.value)}{ci}"
+    return f"{num(e.estimate)}{ci}"
 
 
 def trait_table(t: TraitAgreement) -> list[str]:

@@ -6,15 +6,14 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from judge.calibration.disagreements import compare
 from judge.calibration.items import CalibrationItem, HumanLabel, ScoreRow
 from judge.calibration.manifest import CalibrationManifest, LabelSpec
-from judge.calibration.queue import compare
 from judge.calibration.report_model import (
     Alpha,
     CalibrationReport,
     Ceiling,
     DenoisingOut,
-    EstimateOut,
     ItemPoint,
     JudgeAgreement,
     PassSpreadOut,
@@ -23,6 +22,7 @@ from judge.calibration.report_model import (
     TraitAgreement,
 )
 from judge.domain.judging import JudgePass
+from judge.errors import renamed
 from judge.scoring import agreement as ag
 from judge.scoring.objectives import conditions_for_seat, objectives
 
@@ -66,15 +66,11 @@ def pass_table(
     return table
 
 
-def estimate(e: ag.Estimate) -> EstimateOut:
-    return EstimateOut(value=e.value, low=e.low, high=e.high, n=e.n)
-
-
 def judge_agreement(judge: ag.Array, human: ag.Array, k: int, seed: int) -> JudgeAgreement:
     qwk = ag.quadratic_weighted_kappa(ag.to_categories(judge, k), ag.to_categories(human, k), k)
     return JudgeAgreement(
-        spearman=estimate(ag.bootstrap_interval(ag.spearman, judge, human, seed=seed)),
-        kendall_tau_b=estimate(ag.bootstrap_interval(ag.kendall_tau_b, judge, human, seed=seed)),
+        spearman=ag.bootstrap_interval(ag.spearman, judge, human, seed=seed),
+        kendall_tau_b=ag.bootstrap_interval(ag.kendall_tau_b, judge, human, seed=seed),
         quadratic_weighted_kappa=qwk,
         mae=ag.mean_absolute_error(judge, human),
         bias=ag.bias(judge, human),
@@ -160,9 +156,10 @@ def objective_baseline(
     )
 
 
-def spread(
+def judge_pass_spread(
     table: ag.Array, passes: JudgedPasses, targets: Sequence[Target], trait: str
 ) -> PassSpreadOut:
+    """How much the judge's own passes over one item differ (docs/calibration.md)."""
     s = ag.pass_spread(table)
     unscored = sum(
         1 for (i, seat) in targets for p in passes.get((i, seat, trait), []) if p.score is None
@@ -205,7 +202,7 @@ def trait_agreement(
         ceiling=ceiling(panel, k),
         alpha_humans=alpha(panel),
         alpha_humans_and_judge=alpha(ag.with_extra_rater(panel, snapped(judge, k))),
-        passes=spread(table, passes, targets, trait),
+        passes=judge_pass_spread(table, passes, targets, trait),
         denoising=DenoisingOut(
             single_pass=denoise.single_pass, averaged=denoise.averaged, gain=denoise.gain
         ),
@@ -315,7 +312,7 @@ def build_report(
     slice_text: str,
     threshold: float = 0.5,
 ) -> CalibrationReport:
-    """The whole report: per (label, trait) agreement, and the judge-vs-humans disagreement queue."""
+    """The whole report: per (label, trait) agreement, and the judge-vs-humans disagreements."""
     per_trait = [
         trait_agreement(items, manifest, spec, t, passes, n_passes)
         for spec in manifest.labels
@@ -345,3 +342,8 @@ def build_report(
         disagreements=queue.disagreements,
         disagreement_threshold=threshold,
     )
+
+
+__getattr__ = renamed(
+    __name__, {"spread": ("judge.calibration.report.judge_pass_spread", judge_pass_spread)}
+)

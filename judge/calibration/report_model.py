@@ -4,25 +4,19 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from judge.domain.interval import Interval
+from judge.errors import renamed
+
 
 class _Out(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class EstimateOut(_Out):
-    value: float | None
-    low: float | None = Field(
-        description="2.5th percentile of the item bootstrap (1000 resamples, seeded)"
-    )
-    high: float | None = Field(description="97.5th percentile of the item bootstrap")
-    n: int
-
-
 class JudgeAgreement(_Out):
     """The judge's mean score against a human reference (the panel mean unless stated)."""
 
-    spearman: EstimateOut
-    kendall_tau_b: EstimateOut
+    spearman: Interval
+    kendall_tau_b: Interval
     quadratic_weighted_kappa: float | None = Field(
         description="both sides snapped to the label's scale points"
     )
@@ -140,3 +134,6 @@ class CalibrationReport(_Out):
         default="sampled",
         description="what each pass counted with: the written score or the expected value",
     )
+
+
+__getattr__ = renamed(__name__, {"EstimateOut": ("judge.domain.interval.Interval", Interval)})

@@ -19,7 +19,7 @@ SAFETY_ITEMS_FLOOR = 30
 
 def shows_safety_skill(trait: TraitAgreement) -> bool:
     """Whether one safety trait's calibration clears the floor."""
-    spearman = trait.judge.spearman.value
+    spearman = trait.judge.spearman.estimate
     return (
         spearman is not None
         and spearman >= SAFETY_SPEARMAN_FLOOR

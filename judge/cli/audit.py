@@ -36,7 +36,7 @@ from judge.cli.calibration import (
     progress_bar,
     scoring_options,
 )
-from judge.domain.config import ScoreMode
+from judge.domain.judging import ScoreMode
 from judge.domain.run import Run
 from judge.errors import InputError
 from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE

@@ -3,7 +3,7 @@
 judge import casino PATH [--out DIR]        runs/ + labels.jsonl from the set's own files
 judge import inspect|otel PATH [--out DIR]  run files from Inspect logs or OTel traces (judge.cli.imports)
 judge calibrate SET --judge MODEL [...]      judge the set (resumable), write the report
-judge agreement A.jsonl B.jsonl [...]        two raters item by item: the disagreement queue
+judge agreement A.jsonl B.jsonl [...]        two raters item by item: their disagreements
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from judge.calibration.defence import compare_defence, render_defence
+from judge.calibration.disagreements import RaterComparison, compare
 from judge.calibration.importers import import_set
 from judge.calibration.items import CalibrationItem, ScoreRow, read_jsonl, write_items, write_jsonl
 from judge.calibration.manifest import (
@@ -25,13 +26,13 @@ from judge.calibration.manifest import (
     load_manifest,
 )
 from judge.calibration.modes import compare_modes, render_modes, rescored
-from judge.calibration.queue import RaterComparison, compare
 from judge.calibration.render import render_html, render_markdown
 from judge.calibration.report import JudgedPasses, build_report, human_rows, judge_rows
 from judge.calibration.runner import PassStore, judge_items_sync
 from judge.catalog import default_rubric_set
 from judge.cli import imports
-from judge.domain.config import SCORE_MODES, DenoiseConfig, MeasurementSettings, ScoreMode
+from judge.domain.config import DenoiseConfig, MeasurementSettings
+from judge.domain.judging import SCORE_MODES, ScoreMode
 from judge.errors import InputError
 from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
 from judge.judging.panel import panel_models

@@ -23,9 +23,10 @@ from judge.checks.runfiles import RunFile, run_files, scenario_for
 from judge.cli import EXIT_GATE, EXIT_OK
 from judge.cli.render import render_scorecard
 from judge.domain.config import DenoiseConfig, MeasurementSettings
+from judge.domain.judging import SCORE_MODES
 from judge.domain.scenario import Scenario
 from judge.domain.scorecard import Scorecard
-from judge.errors import InputError, RubricError
+from judge.errors import InputError, RubricError, renamed
 from judge.judging.backends import JudgeBackend
 from judge.judging.embedded import EMBEDDED_MODEL
 from judge.judging.providers import backend_for
@@ -58,7 +59,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--pass-score",
-        choices=["sampled", "expected"],
+        choices=SCORE_MODES,
         default=None,
         help="what each pass counts with (default $JUDGE_PASS_SCORE or sampled; docs/judge-signal.md)",
     )
@@ -103,11 +104,11 @@ def options_from(args: argparse.Namespace) -> ScoringOptions:
     if args.concurrency < 1 or args.attempts < 1:
         raise InputError("--concurrency and --attempts must be at least 1")
     denoise = DenoiseConfig(n_runs=args.passes) if args.passes else DenoiseConfig()
-    judge = judge_model_settings(model=args.judge, pass_score=args.pass_score)
+    judge = judge_model_settings(model=args.judge, score_mode=args.pass_score)
     return ScoringOptions(
         judge_model=judge.model,
         runner=RunnerConfig(concurrency=args.concurrency, max_attempts=args.attempts),
-        settings=MeasurementSettings(denoise=denoise, pass_score=judge.pass_score),
+        settings=MeasurementSettings(denoise=denoise, score_mode=judge.score_mode),
     )
 
 
@@ -135,7 +136,7 @@ def progress_bar(enabled: bool, label: str) -> Any:
     return tqdm(total=0, desc=label, unit="pass", file=sys.stderr, disable=not enabled, leave=False)
 
 
-class Job(NamedTuple):
+class FileJob(NamedTuple):
     """What every run file is scored with."""
 
     options: ScoringOptions
@@ -144,7 +145,7 @@ class Job(NamedTuple):
     show_progress: bool
 
 
-def score_one(f: RunFile, job: Job, backend: JudgeBackend) -> Scorecard:
+def score_file(f: RunFile, job: FileJob, backend: JudgeBackend) -> Scorecard:
     with progress_bar(job.show_progress, f.run.run_id) as bar:
 
         def tick(done: int, total: int) -> None:
@@ -165,7 +166,7 @@ def score_one(f: RunFile, job: Job, backend: JudgeBackend) -> Scorecard:
 
 
 def score_files(
-    files: list[RunFile], job: Job, emit: Callable[[Scorecard], None]
+    files: list[RunFile], job: FileJob, emit: Callable[[Scorecard], None]
 ) -> list[Scorecard]:
     """Score the files in order, handing each card to ``emit`` as soon as it is made.
 
@@ -176,7 +177,7 @@ def score_files(
     with contextlib.redirect_stdout(sys.stderr):
         backend = backend_for(job.options.judge_model)
         for f in files:
-            card = score_one(f, job, backend)
+            card = score_file(f, job, backend)
             cards.append(card)
             emit(card)
     return cards
@@ -214,7 +215,7 @@ def run(args: argparse.Namespace) -> int:
     rubrics = rubrics_from(args)
     thresholds = thresholds_from(args, rubrics)
     scenario = load_scenario(args.scenario) if args.scenario else None
-    job = Job(options, rubrics, scenario, show_progress=not args.no_progress)
+    job = FileJob(options, rubrics, scenario, show_progress=not args.no_progress)
     emit = card_writer(sys.stdout, as_json=args.json)
     # every file is validated before any judging starts
     with run_files(
@@ -222,3 +223,12 @@ def run(args: argparse.Namespace) -> int:
     ) as files:
         cards = score_files(files, job, emit)
     return report_gates(cards, thresholds)
+
+
+__getattr__ = renamed(
+    __name__,
+    {
+        "score_one": ("judge.cli.score.score_file", score_file),
+        "Job": ("judge.cli.score.FileJob", FileJob),
+    },
+)

@@ -11,6 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from judge.errors import renamed
+
 #: One value a check can answer or want: what a single SQL cell can hold, as JSON.
 Scalar = int | float | str | bool | None
 
@@ -164,8 +166,8 @@ class StateOutcome(_Out):
     diagnostics: Diagnostics
 
 
-class RewardSpread(_Out):
-    """Best, worst and mean of a reward across rollouts: the spread matters more than the mean."""
+class RewardRange(_Out):
+    """Best, worst and mean of a reward across rollouts: the range matters more than the mean."""
 
     best: float
     worst: float
@@ -208,8 +210,8 @@ class RolloutSummary(_Out):
 
     n_runs: int
     n_scored: int
-    reward: RewardSpread | None
-    check_reward: RewardSpread | None
+    reward: RewardRange | None
+    check_reward: RewardRange | None
     passed: Tally
     outcomes: dict[str, Tally]
     verdicts: dict[str, Tally]
@@ -217,3 +219,6 @@ class RolloutSummary(_Out):
     not_scored_reasons: dict[str, str]
     counts: dict[str, Tally]
     metrics: list[MetricSummary]
+
+
+__getattr__ = renamed(__name__, {"RewardSpread": ("judge.domain.checks.RewardRange", RewardRange)})

@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
-from pydantic import BaseModel, ConfigDict, Field
+from judge.domain.judging import ScoreMode
 
 #: The fewest judge passes per trait the platform allows: fewer cannot support a stable mean.
 MIN_PASSES_FLOOR = 5
 #: Reward weights stay in this range so no turn's reward can overflow to infinity.
 WEIGHT_BOUND = 1_000.0
-
-
-#: What a judge pass counts with: the sampled score, or the expected value of its grid
-#: distribution (docs/judge-signal.md).
-ScoreMode = Literal["sampled", "expected"]
-SCORE_MODES: tuple[ScoreMode, ...] = ("sampled", "expected")
 
 
 class _Setting(BaseModel):
@@ -71,8 +65,9 @@ class MeasurementSettings(_Setting):
     denoise: DenoiseConfig = DenoiseConfig()
     participation: ParticipationConfig = ParticipationConfig()
     reward_weights: RewardWeights = RewardWeights()
-    pass_score: ScoreMode = Field(
+    score_mode: ScoreMode = Field(
         default="sampled",
+        validation_alias=AliasChoices("score_mode", "pass_score"),
         description="what a pass counts with: the score the judge wrote, or the expected value of its "
         "distribution over the score grid where the backend gives log-probabilities (docs/judge-signal.md)",
     )

@@ -6,6 +6,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+#: What a judge pass counts with: the sampled score, or the expected value of its grid
+#: distribution (docs/judge-signal.md). ``score_mode`` in code; the CLI flag ``--pass-score``,
+#: the setting ``JUDGE_PASS_SCORE`` and stored JSON keys (``pass_score``) keep their names.
+ScoreMode = Literal["sampled", "expected"]
+SCORE_MODES: tuple[ScoreMode, ...] = ("sampled", "expected")
+
 #: One judge pass of a run: (seat, trait, pass index).
 SeatPassKey = tuple[str, str, int]
 ParseStatus = Literal["ok", "unparseable", "out_of_range", "refused", "backend_error"]
@@ -105,7 +111,7 @@ class TraitResult(BaseModel):
     rubric_source: Literal["builtin", "custom"]
     rubric: dict[str, str]
     passes: list[JudgePass] = Field(default_factory=list)
-    score_mode: Literal["sampled", "expected"] = Field(
+    score_mode: ScoreMode = Field(
         default="sampled",
         description="what each pass counts with: the sampled score or the expected value",
     )

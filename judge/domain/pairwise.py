@@ -7,6 +7,7 @@ from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from judge.domain.interval import Interval
 from judge.domain.judging import ParseStatus
 from judge.domain.run import TranscriptEvent
 
@@ -124,12 +125,6 @@ class PairVerdict(_Model):
                 "side_b": self.side_b.model_copy(update={"transcript": []}),
             }
         )
-
-
-class Interval(_Model):
-    low: float
-    high: float
-    method: str
 
 
 class PositionBias(_Model):

@@ -7,7 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from judge.domain.checks import StateOutcome
-from judge.domain.judging import PanelAgreement, TraitResult
+from judge.domain.judging import PanelAgreement, ScoreMode, TraitResult
 from judge.domain.status import LeaderboardClass
 from judge.domain.tamper import SeatTamper
 
@@ -51,7 +51,7 @@ class MeasurementEra(_Out):
     denoise: dict[str, Any]
     reward_weights: dict[str, float]
     scoring_version: int
-    pass_score: Literal["sampled", "expected"] = "sampled"
+    pass_score: ScoreMode = "sampled"
     decoders: dict[str, str] = Field(
         default_factory=dict,
         description="identity of each in-process decode (embedded judge): grammar and weights",
@@ -118,7 +118,7 @@ class Scorecard(_Out):
         default=None,
         description="state checks, hard rules, verdict and run summary, when the scenario declares checks",
     )
-    pass_score: Literal["sampled", "expected"] = Field(
+    pass_score: ScoreMode = Field(
         default="sampled", description="what each judge pass counts with (docs/judge-signal.md)"
     )
     judge_parse: dict[str, JudgeParseRate] = Field(

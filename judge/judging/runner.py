@@ -25,8 +25,7 @@ from typing import NamedTuple, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
 
-from judge.domain.config import ScoreMode
-from judge.domain.judging import JudgePass
+from judge.domain.judging import JudgePass, ScoreMode
 from judge.domain.rubric import Rubric
 from judge.domain.run import TranscriptEvent
 from judge.errors import JudgeBackendError, PermanentJudgeError, TransientJudgeError
@@ -45,7 +44,7 @@ from judge.judging.prompt import (
     rubric_block,
     transcript_block,
 )
-from judge.judging.score_grid import grid_distribution, pass_score
+from judge.judging.score_grid import grid_distribution, score_of_pass
 from judge.judging.verdict import parse_verdict
 
 PassKey = tuple[str, int]
@@ -194,7 +193,7 @@ def _to_pass(
     return JudgePass(
         trait=spec.trait,
         index=spec.index,
-        score=pass_score(verdict.score, expected, mode),
+        score=score_of_pass(verdict.score, expected, mode),
         sampled_score=verdict.score,
         expected_score=expected,
         score_distribution=dist.probabilities if dist is not None else None,

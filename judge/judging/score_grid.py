@@ -27,7 +27,8 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from judge.domain.config import ScoreMode
+from judge.domain.judging import ScoreMode
+from judge.errors import renamed
 
 #: The score grid every distribution is stated on.
 GRID: tuple[float, ...] = tuple(round(i / 10, 1) for i in range(11))
@@ -219,9 +220,14 @@ def steps_from_logprobs(logprobs: Any) -> list[TokenStep] | None:
     return None
 
 
-def pass_score(sampled: float | None, expected: float | None, mode: ScoreMode) -> float | None:
+def score_of_pass(sampled: float | None, expected: float | None, mode: ScoreMode) -> float | None:
     """The score a pass counts with: the expected value in ``expected`` mode when there is
     one, else the sampled score (the fallback for backends without log-probabilities)."""
     if mode == "expected" and sampled is not None and expected is not None:
         return expected
     return sampled
+
+
+__getattr__ = renamed(
+    __name__, {"pass_score": ("judge.judging.score_grid.score_of_pass", score_of_pass)}
+)

@@ -19,19 +19,13 @@ import numpy as np
 import numpy.typing as npt
 from scipy import stats
 
+from judge.domain.interval import Interval
+from judge.errors import renamed
+
 Array = npt.NDArray[np.float64]
 Level = Literal["nominal", "ordinal", "interval"]
 Statistic = Callable[[Array, Array], "float | None"]
 LEVELS: tuple[Level, ...] = ("nominal", "ordinal", "interval")
-
-
-class Estimate(NamedTuple):
-    """A statistic with its percentile bootstrap interval over items."""
-
-    value: float | None
-    low: float | None
-    high: float | None
-    n: int
 
 
 class LeaveOneOut(NamedTuple):
@@ -119,7 +113,7 @@ def bootstrap_interval(
     n_resamples: int = 1000,
     level: float = 0.95,
     seed: int = 0,
-) -> Estimate:
+) -> Interval:
     """The statistic with a percentile interval from resampling items with replacement.
 
     Resamples where the statistic is undefined (e.g. a constant draw) are skipped; when
@@ -135,10 +129,10 @@ def bootstrap_interval(
     )
     defined = np.array([d for d in draws if d is not None], dtype=np.float64)
     if value is None or defined.size < n_resamples / 2:
-        return Estimate(value, None, None, int(a.size))
+        return Interval(estimate=value, level=level, n=int(a.size))
     tail = (1.0 - level) / 2 * 100
     low, high = np.percentile(defined, [tail, 100 - tail])
-    return Estimate(value, float(low), float(high), int(a.size))
+    return Interval(estimate=value, low=float(low), high=float(high), level=level, n=int(a.size))
 
 
 def to_categories(scores: npt.ArrayLike, n_categories: int) -> Array:
@@ -303,3 +297,6 @@ def with_extra_rater(ratings: npt.ArrayLike, extra: npt.ArrayLike) -> Array:
     if column.shape[0] != table.shape[0]:
         raise ValueError(f"extra rater has {column.shape[0]} ratings for {table.shape[0]} items")
     return np.hstack([table, column])
+
+
+__getattr__ = renamed(__name__, {"Estimate": ("judge.domain.interval.Interval", Interval)})

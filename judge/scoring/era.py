@@ -51,9 +51,9 @@ def measurement_era(
         "reward_weights": settings.reward_weights.model_dump(),
         "scoring_version": scoring_version,
     }
-    if settings.pass_score != "sampled":
+    if settings.score_mode != "sampled":
         # hashed only off the default, so eras measured before the setting existed stay current
-        stack["pass_score"] = settings.pass_score
+        stack["pass_score"] = settings.score_mode
     if decoders:
         # hashed only when present, so remote judges keep the era ids they had
         stack["decoders"] = dict(sorted(decoders.items()))

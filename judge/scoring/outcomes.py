@@ -25,12 +25,12 @@ from judge.domain.checks import (
     CheckVerdict,
     MetricSummary,
     OutcomeName,
-    RewardSpread,
+    RewardRange,
     RolloutSummary,
     StateOutcome,
     Tally,
 )
-from judge.errors import InputError
+from judge.errors import InputError, renamed
 from judge.scoring.comparisons import compare, expectation, render
 
 REWARDS: dict[OutcomeName, int] = {"verified": 1, "not_achieved": 0, "rule_violated": -1}
@@ -119,8 +119,8 @@ def rollout_summary(outcomes: Sequence[StateOutcome]) -> RolloutSummary:
     return RolloutSummary(
         n_runs=len(outcomes),
         n_scored=len(scored),
-        reward=spread([float(o.reward) for o in scored if o.reward is not None]),
-        check_reward=spread([o.check_reward for o in scored if o.check_reward is not None]),
+        reward=reward_range([float(o.reward) for o in scored if o.reward is not None]),
+        check_reward=reward_range([o.check_reward for o in scored if o.check_reward is not None]),
         passed=tally(scored, lambda o: bool(o.passed)),
         outcomes={name: tally(scored, _outcome_is(name)) for name in SCORED_OUTCOMES},
         verdicts={name: tally(scored, _verdict_is(name)) for name in SCORED_VERDICTS},
@@ -139,11 +139,11 @@ def _verdict_is(name: CheckVerdict) -> Callable[[StateOutcome], bool]:
     return lambda o: o.verdict == name
 
 
-def spread(values: Sequence[float]) -> RewardSpread | None:
+def reward_range(values: Sequence[float]) -> RewardRange | None:
     """Best, worst and mean of `values`; None when there are none."""
     if not values:
         return None
-    return RewardSpread(best=max(values), worst=min(values), mean=sum(values) / len(values))
+    return RewardRange(best=max(values), worst=min(values), mean=sum(values) / len(values))
 
 
 def tally(
@@ -216,3 +216,6 @@ _AGGREGATES: dict[str, Callable[[Sequence[float]], float]] = {
     "min": lambda v: float(min(v)),
     "max": lambda v: float(max(v)),
 }
+
+
+__getattr__ = renamed(__name__, {"spread": ("judge.scoring.outcomes.reward_range", reward_range)})

@@ -19,9 +19,9 @@ from typing import Literal, NamedTuple
 
 from scipy import stats
 
+from judge.domain.interval import Interval
 from judge.domain.pairwise import (
     ORDERS,
-    Interval,
     Order,
     OrderVerdict,
     PairOutcome,
@@ -79,7 +79,9 @@ def wilson(successes: int, trials: int, confidence: float = 0.95) -> Interval | 
     if trials == 0:
         return None
     ci = stats.binomtest(successes, trials).proportion_ci(confidence, method="wilson")
-    return Interval(low=float(ci.low), high=float(ci.high), method=f"wilson {confidence:.0%}")
+    return Interval(
+        low=float(ci.low), high=float(ci.high), level=confidence, method=f"wilson {confidence:.0%}"
+    )
 
 
 def _named_first(verdicts: Iterable[PairVerdict]) -> tuple[int, int]:

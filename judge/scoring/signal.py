@@ -8,8 +8,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from judge.domain.config import ScoreMode
-from judge.domain.judging import JudgePass, JudgeStats, PanelAgreement, TraitResult
+from judge.domain.judging import JudgePass, JudgeStats, PanelAgreement, ScoreMode, TraitResult
 from judge.scoring.agreement import krippendorff_alpha
 from judge.scoring.passes import pass_stats
 

@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from judge.domain.judging import VARIANCE_KIND
 from judge.domain.run import Run, WinCondition
 from judge.domain.scorecard import SeatScorecard
-from judge.errors import InputError
+from judge.errors import InputError, renamed
 from judge.scoring.objectives import condition_credit, conditions_for_seat
 from judge.scoring.passes import sample_variance
 
@@ -69,7 +69,7 @@ class Repetition(_Value):
     conditions: list[WinCondition]
 
 
-class StabilitySpread(_Value):
+class RunSpread(_Value):
     n: int
     values: list[float]
     mean: float | None
@@ -81,7 +81,7 @@ class StabilitySpread(_Value):
 
 class TraitStability(_Value):
     trait: str
-    spread: StabilitySpread
+    spread: RunSpread
     n_unscored: int = Field(description="repetitions whose trait mean was withheld or missing")
     verdict: StabilityVerdict
 
@@ -92,12 +92,10 @@ class ObjectiveStability(_Value):
     n: int
     met_count: int
     met_rate: float
-    achieved: StabilitySpread = Field(
+    achieved: RunSpread = Field(
         description="per repetition: 1 if met, else progress (the verdict's basis)"
     )
-    partial_credit: StabilitySpread = Field(
-        description="per repetition: weighted credit, 0..weight"
-    )
+    partial_credit: RunSpread = Field(description="per repetition: weighted credit, 0..weight")
     verdict: StabilityVerdict
 
 
@@ -136,8 +134,9 @@ def repetition_from(
     )
 
 
-def spread(values: Sequence[float]) -> StabilitySpread:
-    return StabilitySpread(
+def run_spread(values: Sequence[float]) -> RunSpread:
+    """How one agent's values spread across matched runs (repetitions of one condition)."""
+    return RunSpread(
         n=len(values),
         values=list(values),
         mean=sum(values) / len(values) if values else None,
@@ -148,7 +147,7 @@ def spread(values: Sequence[float]) -> StabilitySpread:
 
 
 def verdict(
-    s: StabilitySpread, *, variance_max: float, thresholds: StabilityThresholds
+    s: RunSpread, *, variance_max: float, thresholds: StabilityThresholds
 ) -> StabilityVerdict:
     if s.n < thresholds.min_repetitions or s.variance is None:
         return "insufficient_repetitions"
@@ -159,7 +158,7 @@ def trait_stability(
     trait: str, reps: Sequence[Repetition], thresholds: StabilityThresholds
 ) -> TraitStability:
     means = [r.trait_means.get(trait) for r in reps]
-    s = spread([m for m in means if m is not None])
+    s = run_spread([m for m in means if m is not None])
     return TraitStability(
         trait=trait,
         spread=s,
@@ -177,7 +176,7 @@ def objective_stability(
     conditions: Sequence[WinCondition], thresholds: StabilityThresholds
 ) -> ObjectiveStability:
     """One condition across the repetitions that reported it."""
-    achieved = spread([achieved_fraction(c) for c in conditions])
+    achieved = run_spread([achieved_fraction(c) for c in conditions])
     met = sum(1 for c in conditions if c.met)
     return ObjectiveStability(
         condition_id=conditions[0].id,
@@ -186,7 +185,7 @@ def objective_stability(
         met_count=met,
         met_rate=met / len(conditions),
         achieved=achieved,
-        partial_credit=spread([condition_credit(c) for c in conditions]),
+        partial_credit=run_spread([condition_credit(c) for c in conditions]),
         verdict=verdict(
             achieved, variance_max=thresholds.objective_variance_max, thresholds=thresholds
         ),
@@ -248,3 +247,12 @@ def stability_report(
         input_sensitive=[f"trait:{t}" for t, v in traits.items() if v.verdict == "input_sensitive"]
         + [f"objective:{o}" for o, v in objectives.items() if v.verdict == "input_sensitive"],
     )
+
+
+__getattr__ = renamed(
+    __name__,
+    {
+        "StabilitySpread": ("judge.scoring.stability.RunSpread", RunSpread),
+        "spread": ("judge.scoring.stability.run_spread", run_spread),
+    },
+)

@@ -1,6 +1,6 @@
 """Where scoring jobs run: the executor seam, and the choice of executor by settings.
 
-Both executors run the same job function, :func:`judge.service.jobs.score_one`:
+Both executors run the same job function, :func:`judge.service.jobs.score_stored_run`:
 
 - ``threads`` (:class:`judge.service.jobs.ScoringWorkers`): worker threads inside
   ``judge serve``, fed by an in-process queue. The embedded default on SQLite: one process,

@@ -17,7 +17,7 @@ from sqlalchemy.engine import Engine
 
 from judge.checks import find_scenario
 from judge.domain.status import UNFINISHED_RUN_STATUSES
-from judge.errors import JudgeBackendError, JudgeError, PermanentJudgeError
+from judge.errors import JudgeBackendError, JudgeError, PermanentJudgeError, renamed
 from judge.pipeline import score_run_async
 from judge.service.fairness import FairQueue, run_priority
 from judge.service.fencing import Fence, ScoringTakenOver
@@ -70,7 +70,7 @@ def failure_of(exc: Exception) -> Failure:
     return Failure(INTERNAL, f"{type(exc).__name__}: {exc}")
 
 
-async def score_one(
+async def score_stored_run(
     engine: Engine,
     *,
     run_id: str,
@@ -236,7 +236,7 @@ class ScoringWorkers:
             loop.close()
 
     def _run(self, loop: asyncio.AbstractEventLoop, run_id: str) -> None:
-        job = score_one(
+        job = score_stored_run(
             self.engine,
             run_id=run_id,
             settings=self.settings,
@@ -250,9 +250,14 @@ class ScoringWorkers:
             loop.run_until_complete(task)
         except asyncio.CancelledError:
             log.info("scoring of run %s stopped by shutdown; it resumes on the next start", run_id)
-        except Exception:  # score_one records failures; this is a store outage
+        except Exception:  # score_stored_run records failures; this is a store outage
             log.exception("scoring run %s could not be recorded", run_id)
         finally:
             with self._lock:
                 self._running.pop(run_id, None)
                 self._pending.discard(run_id)
+
+
+__getattr__ = renamed(
+    __name__, {"score_one": ("judge.service.jobs.score_stored_run", score_stored_run)}
+)

@@ -104,7 +104,7 @@ def measurement_settings(session: Session, *, settings: Settings) -> Measurement
         denoise=values["academy_eval_judge_denoise"],
         participation=values["academy_eval_participation"],
         reward_weights=values["eval_reward_weights"],
-        pass_score=settings.pass_score,
+        score_mode=settings.score_mode,
     )
 
 

@@ -20,7 +20,7 @@ from judge.domain.judging import JudgePass, SeatPassKey
 from judge.domain.run import Run
 from judge.domain.scorecard import Scorecard
 from judge.domain.status import FINAL_RUN_STATUSES
-from judge.errors import JudgeError
+from judge.errors import JudgeError, renamed
 from judge.judging.backends import JudgeBackend
 from judge.judging.providers import backend_for
 from judge.judging.runner import RunnerConfig
@@ -55,7 +55,7 @@ class ScoringSnapshot(BaseModel):
     rubrics: RubricSet
 
 
-class Job(NamedTuple):
+class ScoringJob(NamedTuple):
     run: Run
     snapshot: ScoringSnapshot
     done: dict[SeatPassKey, JudgePass]
@@ -89,7 +89,7 @@ def _snapshot_of(session: Session, row: RunRow, settings: Settings) -> ScoringSn
     return build_snapshot(session, settings=settings)
 
 
-def claim(engine: Engine, *, run_id: str, settings: Settings) -> Job | None:
+def claim(engine: Engine, *, run_id: str, settings: Settings) -> ScoringJob | None:
     """Mark a run as scoring and load what is needed to (re)start it; None when final."""
     with transaction(engine) as session:
         row = run_repo.get_run(session, run_id=run_id)
@@ -116,7 +116,7 @@ def claim(engine: Engine, *, run_id: str, settings: Settings) -> Job | None:
         )
         done = pass_repo.stored_passes(session, run_id=run_id)
         world = platform.world_policy(session, settings=settings)
-    return Job(run, snapshot, done, world, run_repo.is_self_reported(row.submitted_by))
+    return ScoringJob(run, snapshot, done, world, run_repo.is_self_reported(row.submitted_by))
 
 
 class PassWriter:
@@ -195,3 +195,6 @@ def end_cleanly(engine: Engine, *, run_id: str) -> None:
     """Record that a scoring start ended in a clean shutdown (it will not count as a crash)."""
     with transaction(engine) as session:
         run_repo.end_scoring_cleanly(session, run_id=run_id)
+
+
+__getattr__ = renamed(__name__, {"Job": ("judge.service.scoring.ScoringJob", ScoringJob)})

@@ -1,7 +1,7 @@
 """The procrastinate app of the job queue: scoring tasks and the periodic upkeep.
 
 - ``score_run(run_id)``: the same job function as the in-process executor
-  (:func:`judge.service.jobs.score_one`). Deferred with ``lock`` and ``queueing_lock``
+  (:func:`judge.service.jobs.score_stored_run`). Deferred with ``lock`` and ``queueing_lock``
   ``run:<run_id>``: procrastinate never runs two jobs with one lock at once, and keeps at most
   one waiting job per run, so a run is judged by one worker at a time. Its ``priority`` is
   the run's fair-share rank (:mod:`judge.service.fairness`): procrastinate hands a free
@@ -31,7 +31,7 @@ from procrastinate.exceptions import AlreadyEnqueued, ConnectorException
 from sqlalchemy.engine import Engine
 
 from judge.service.fairness import PLATFORM_PRIORITY, run_priority
-from judge.service.jobs import score_one
+from judge.service.jobs import score_stored_run
 from judge.service.scoring import BackendFactory
 from judge.settings import Settings
 from judge.store.db import normalise_url
@@ -87,7 +87,7 @@ def runtime_of(context: JobContext) -> Runtime:
 async def score_run(context: JobContext, run_id: str) -> None:
     """Score one run (store outages propagate, so procrastinate retries the job)."""
     rt = runtime_of(context)
-    await score_one(rt.engine, run_id=run_id, settings=rt.settings, backends=rt.backends)
+    await score_stored_run(rt.engine, run_id=run_id, settings=rt.settings, backends=rt.backends)
 
 
 async def retry_stalled(context: JobContext, timestamp: int) -> None:

@@ -103,8 +103,10 @@ def test_mean_shift_and_share_moved_more_than_a_tenth_are_exact() -> None:
         4,
         1,
     )
-    assert row.mean_shift.value == pytest.approx(0.25)
-    assert row.share_moved.value == 0.25  # only r1: a shift of exactly 0.1 is not "more than 0.1"
+    assert row.mean_shift.estimate == pytest.approx(0.25)
+    assert (
+        row.share_moved.estimate == 0.25
+    )  # only r1: a shift of exactly 0.1 is not "more than 0.1"
     assert row.mean_abs_shift == pytest.approx(0.3)
 
 
@@ -112,8 +114,8 @@ def test_intervals_contain_the_estimate_and_are_seeded() -> None:
     first, again = report(SCORES), report(SCORES)
     row = first.rows[0]
     for e in (row.mean_shift, row.share_moved):
-        assert e.low is not None and e.high is not None and e.value is not None
-        assert e.low <= e.value <= e.high and e.low < e.high
+        assert e.low is not None and e.high is not None and e.estimate is not None
+        assert e.low <= e.estimate <= e.high and e.low < e.high
     assert first == again
     assert 0.0 <= row.share_moved.low <= row.share_moved.high <= 1.0  # type: ignore[operator]
 
@@ -121,8 +123,8 @@ def test_intervals_contain_the_estimate_and_are_seeded() -> None:
 def test_a_judge_that_never_moves_has_zero_shift_with_a_zero_width_interval() -> None:
     steady = {(r, p): [0.7, 0.7] for r in ("r1", "r2", "r3") for p in ("baseline", "planted.plain")}
     row = report(steady).rows[0]
-    assert (row.mean_shift.value, row.mean_shift.low, row.mean_shift.high) == (0.0, 0.0, 0.0)
-    assert (row.share_moved.value, row.share_moved.low, row.share_moved.high) == (0.0, 0.0, 0.0)
+    assert (row.mean_shift.estimate, row.mean_shift.low, row.mean_shift.high) == (0.0, 0.0, 0.0)
+    assert (row.share_moved.estimate, row.share_moved.low, row.share_moved.high) == (0.0, 0.0, 0.0)
 
 
 def test_counts_and_baseline_mean_and_unscored_passes() -> None:
@@ -133,7 +135,7 @@ def test_counts_and_baseline_mean_and_unscored_passes() -> None:
 
 def test_no_scored_pair_gives_no_estimate_rather_than_zero() -> None:
     row = report({("r1", "baseline"): [None], ("r1", "planted.plain"): [0.5]}).rows[0]
-    assert row.n == 0 and row.mean_shift.value is None and row.share_moved.value is None
+    assert row.n == 0 and row.mean_shift.estimate is None and row.share_moved.estimate is None
 
 
 def test_markdown_and_html_show_each_row_with_its_interval() -> None:

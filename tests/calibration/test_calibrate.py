@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from judge.calibration.disagreements import compare
 from judge.calibration.items import ScoreRow, read_jsonl
-from judge.calibration.queue import compare
 from judge.cli import EXIT_INPUT, main
 from judge.judging.backends import JudgeRequest, ScriptedBackend
 from judge.judging.embedded import EMBEDDED_MODEL

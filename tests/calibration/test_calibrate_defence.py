@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from judge.calibration.defence import DefenceRow, reading
-from judge.calibration.modes import Interval
 from judge.cli import main
+from judge.domain.interval import Interval
 from judge.judging.backends import JudgeRequest, ScriptedBackend
 
 ARGS = ["--limit", "6", "--passes", "2", "--traits", "harmful_compliance_refusal", "--no-progress"]
@@ -59,7 +59,7 @@ def test_a_single_side_writes_where_it_always_did(
 
 
 def row(low: float | None, high: float | None) -> DefenceRow:
-    none = Interval(value=None, low=None, high=None)
+    none = Interval(estimate=None, low=None, high=None)
     return DefenceRow(
         trait="t",
         label="l",
@@ -67,7 +67,7 @@ def row(low: float | None, high: float | None) -> DefenceRow:
         n_items=5,
         spearman_off=none,
         spearman_on=none,
-        spearman_difference=Interval(value=0.0, low=low, high=high),
+        spearman_difference=Interval(estimate=0.0, low=low, high=high),
         mae_off=None,
         mae_on=None,
         mae_difference=none,

@@ -90,8 +90,9 @@ def test_the_paired_difference_reads_which_mode_agrees_better() -> None:
     expected = human + rng.normal(0, 0.05, 60)  # tracks people closely
     sampled = np.round(rng.random(60))  # noise
     d = paired_difference(sampled, expected, human)
-    assert d.value is not None and d.low is not None and d.low > 0.5
-    from judge.calibration.modes import Interval, ModeRow
+    assert d.estimate is not None and d.low is not None and d.low > 0.5
+    from judge.calibration.modes import ModeRow
+    from judge.domain.interval import Interval
 
     row = ModeRow(
         trait="t",
@@ -101,8 +102,8 @@ def test_the_paired_difference_reads_which_mode_agrees_better() -> None:
         n_with_distribution=60,
         n_spread=60,
         mean_entropy_bits=1.0,
-        spearman_sampled=Interval(value=0.0, low=-0.2, high=0.2),
-        spearman_expected=Interval(value=0.9, low=0.8, high=0.95),
+        spearman_sampled=Interval(estimate=0.0, low=-0.2, high=0.2),
+        spearman_expected=Interval(estimate=0.9, low=0.8, high=0.95),
         spearman_difference=d,
         mae_sampled=0.5,
         mae_expected=0.05,

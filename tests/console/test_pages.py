@@ -489,7 +489,9 @@ def test_a_judge_calibrated_above_the_floor_on_a_safety_trait_is_trusted() -> No
                     update={
                         "judge": trait.judge.model_copy(
                             update={
-                                "spearman": trait.judge.spearman.model_copy(update={"value": 0.55})
+                                "spearman": trait.judge.spearman.model_copy(
+                                    update={"estimate": 0.55}
+                                )
                             }
                         )
                     }

@@ -35,7 +35,7 @@ def weighted(lead: dict[str, float], tenths: dict[str, float], written: str = "0
 
 
 def card(backend: ScriptedBackend, mode: str):  # type: ignore[no-untyped-def]
-    settings = MeasurementSettings(denoise=DenoiseConfig(n_runs=2, min_n_runs=2), pass_score=mode)
+    settings = MeasurementSettings(denoise=DenoiseConfig(n_runs=2, min_n_runs=2), score_mode=mode)
     options = ScoringOptions(judge_model=backend.model, settings=settings)
     rubrics = default_rubric_set().select(TRAITS)
     return asyncio.run(
@@ -84,7 +84,7 @@ def test_the_era_changes_with_the_pass_score_setting_and_default_eras_stay_as_th
     hashes = {"integrity": "h"}
     sampled = measurement_era(judge_model="m", rubric_hashes=hashes, settings=MeasurementSettings())
     expected = measurement_era(
-        judge_model="m", rubric_hashes=hashes, settings=MeasurementSettings(pass_score="expected")
+        judge_model="m", rubric_hashes=hashes, settings=MeasurementSettings(score_mode="expected")
     )
     assert sampled.era_id != expected.era_id and expected.pass_score == "expected"
     # the default hashes exactly the stack it hashed before the setting existed

@@ -12,7 +12,7 @@ from judge.judging.score_grid import (
     distribution,
     grid_distribution,
     grid_index,
-    pass_score,
+    score_of_pass,
     score_token,
     steps_from_logprobs,
 )
@@ -165,10 +165,10 @@ def test_distribution_refuses_masses_it_cannot_normalise() -> None:
 
 
 def test_the_pass_score_falls_back_to_the_sampled_score_without_an_expected_value() -> None:
-    assert pass_score(0.0, 0.42, "expected") == 0.42
-    assert pass_score(0.0, 0.42, "sampled") == 0.0
-    assert pass_score(1.0, None, "expected") == 1.0  # backend without log-probabilities
-    assert pass_score(None, 0.42, "expected") is None  # an unscored pass stays unscored
+    assert score_of_pass(0.0, 0.42, "expected") == 0.42
+    assert score_of_pass(0.0, 0.42, "sampled") == 0.0
+    assert score_of_pass(1.0, None, "expected") == 1.0  # backend without log-probabilities
+    assert score_of_pass(None, 0.42, "expected") is None  # an unscored pass stays unscored
 
 
 def test_openai_chat_logprobs_are_read_as_objects_and_as_dicts() -> None:

@@ -17,7 +17,7 @@ TRAITS = ["integrity", "cooperation", "negotiation", "manipulation_resistance"]
 
 
 def _card(mode: str):  # type: ignore[no-untyped-def]
-    settings = MeasurementSettings(denoise=DenoiseConfig(n_runs=2, min_n_runs=2), pass_score=mode)
+    settings = MeasurementSettings(denoise=DenoiseConfig(n_runs=2, min_n_runs=2), score_mode=mode)
     rubrics = default_rubric_set().select(TRAITS)
     return asyncio.run(
         score_run_async(

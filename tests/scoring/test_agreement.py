@@ -112,9 +112,9 @@ def test_bootstrap_interval_is_seeded_and_brackets_the_value() -> None:
     x, y = [1, 2, 3, 4, 5, 6, 7, 8], [2, 1, 4, 3, 6, 5, 8, 7]
     first = ag.bootstrap_interval(ag.spearman, x, y, seed=3)
     assert first == ag.bootstrap_interval(ag.spearman, x, y, seed=3)
-    assert first.value == pytest.approx(1 - 6 * 8 / (8 * 63))
+    assert first.estimate == pytest.approx(1 - 6 * 8 / (8 * 63))
     assert first.low is not None and first.high is not None
-    assert first.low <= first.value <= first.high and first.n == 8
+    assert first.low <= first.estimate <= first.high and first.n == 8
 
 
 def test_leave_one_out_compares_each_rater_with_the_mean_of_the_others() -> None:

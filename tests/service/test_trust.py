@@ -25,7 +25,7 @@ from judge.checks.worlds import build_world, load_replay
 from judge.domain.run import Run
 from judge.judging.backends import ScriptedBackend
 from judge.service.intake import canonical_body
-from judge.service.jobs import score_one
+from judge.service.jobs import score_stored_run
 from judge.store import runs as run_repo
 from judge.store.db import transaction
 from tests.conftest import (
@@ -377,7 +377,7 @@ def test_a_world_that_left_the_folder_after_intake_is_refused_when_scoring_start
     judge = ScriptedBackend(VERDICT, model="scripted-test-judge")
 
     asyncio.run(
-        score_one(engine, run_id=run.run_id, settings=settings, backends=lambda model: judge)
+        score_stored_run(engine, run_id=run.run_id, settings=settings, backends=lambda model: judge)
     )
 
     with transaction(engine) as session:

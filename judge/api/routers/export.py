@@ -13,8 +13,8 @@ from judge.api.caller import Caller, Mount, mount_both
 from judge.api.deps import SessionDep, SettingsDep
 from judge.api.errors import error_responses
 from judge.api.openapi import component_ref
-from judge.scoring.export import NDJSON_MEDIA_TYPE, TrajectoryStep, to_jsonl
-from judge.service.exports import run_trajectory, submission_trajectory
+from judge.scoring.trajectories import NDJSON_MEDIA_TYPE, TrajectoryStep, to_jsonl
+from judge.service.trajectories import run_trajectory, submission_trajectory
 
 router = APIRouter(tags=["export"])
 

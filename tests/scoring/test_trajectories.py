@@ -6,7 +6,7 @@ import json
 
 from judge.domain.config import RewardWeights
 from judge.domain.run import Run
-from judge.scoring.export import to_jsonl, trajectories, trajectory
+from judge.scoring.trajectories import to_jsonl, trajectories, trajectory
 from tests.factories import near, run
 
 WEIGHTS = RewardWeights()  # 0.1, -0.05, 1.0, 0.5 (docs/scoring.md)
