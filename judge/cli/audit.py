@@ -33,9 +33,9 @@ from judge.cli.calibration import (
     add_pass_score_option,
     defence_folders,
     mode_folders,
-    progress_bar,
     scoring_options,
 )
+from judge.cli.render import progress_bar
 from judge.domain.judging import ScoreMode
 from judge.domain.run import Run
 from judge.errors import InputError
@@ -126,12 +126,7 @@ def judge_plan(
     """Every planned item judged (stored passes reused) through the calibration runner."""
     items = [CalibrationItem(item_id=i.item_id, run=i.run, labels=[]) for i in plan]
     backend = backend_for(options.judge_model)
-    with progress_bar(show, "audit") as bar:
-
-        def tick(done: int, total: int) -> None:
-            bar.total, bar.n = total, done
-            bar.refresh()
-
+    with progress_bar(show, "audit") as tick:
         return judge_items_sync(
             items,
             rubrics=default_rubric_set().select(traits),

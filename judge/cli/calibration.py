@@ -31,6 +31,7 @@ from judge.calibration.report import JudgedPasses, build_report, human_rows, jud
 from judge.calibration.runner import PassStore, judge_items_sync
 from judge.catalog import default_rubric_set
 from judge.cli import imports
+from judge.cli.render import progress_bar
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.judging import SCORE_MODES, ScoreMode
 from judge.errors import InputError
@@ -295,14 +296,14 @@ def judge_with_progress(
     show: bool,
 ) -> JudgedPasses:
     # stdout is for the command's own output; a library's prints go to stderr
-    with progress_bar(show, "calibrate") as bar, contextlib.redirect_stdout(sys.stderr):
+    with progress_bar(show, "calibrate") as tick, contextlib.redirect_stdout(sys.stderr):
         return judge_items_sync(
             items,
             rubrics=default_rubric_set().select(traits),
             options=options,
             backend=backend_for(options.judge_model),
             store=PassStore(store, options.judge_model, prompt_version_for(options.settings)),
-            tick=lambda n, total: _tick(bar, n, total),
+            tick=tick,
         )
 
 
@@ -313,18 +314,6 @@ def write_outputs(out: Path, report: Any, judge: list[ScoreRow], humans: list[Sc
     (out / "report.html").write_text(render_html(report), encoding="utf-8")
     write_jsonl(out / "judge_scores.jsonl", judge)
     write_jsonl(out / "human_scores.jsonl", humans)
-
-
-def progress_bar(enabled: bool, label: str) -> Any:
-    from tqdm import tqdm
-
-    return tqdm(total=0, desc=label, unit="pass", file=sys.stderr, disable=not enabled, leave=False)
-
-
-def _tick(bar: Any, done: int, total: int) -> None:
-    bar.total = total
-    bar.n = done
-    bar.refresh()
 
 
 def render_comparison(c: RaterComparison) -> str:

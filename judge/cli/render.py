@@ -1,6 +1,10 @@
-"""Plain-text rendering of a scorecard for people."""
+"""Plain-text rendering for people: a scorecard, and the progress bar of judge passes."""
 
 from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable, Iterator
 
 from judge.domain.judging import TraitResult
 from judge.domain.scorecard import Scorecard, SeatScorecard
@@ -115,3 +119,20 @@ def render_scorecard(card: Scorecard) -> str:
         head.insert(0, f"NOTE: {card.judge_note}")
     body = [line for seat in card.seats.values() for line in seat_lines(seat)]
     return "\n".join(head + tamper_lines(card) + body)
+
+
+@contextlib.contextmanager
+def progress_bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None]]:
+    """A bar of judge passes on stderr (off when ``enabled`` is false); yields the
+    ``tick(done, total)`` that moves it, for the runner's progress callback."""
+    from tqdm import tqdm
+
+    with tqdm(
+        total=0, desc=label, unit="pass", file=sys.stderr, disable=not enabled, leave=False
+    ) as bar:
+
+        def tick(done: int, total: int) -> None:
+            bar.total, bar.n = total, done
+            bar.refresh()
+
+        yield tick

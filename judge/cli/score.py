@@ -21,7 +21,7 @@ from judge.catalog import RubricSet, default_rubric_set
 from judge.checks import load_scenario
 from judge.checks.runfiles import RunFile, run_files, scenario_for
 from judge.cli import EXIT_GATE, EXIT_OK
-from judge.cli.render import render_scorecard
+from judge.cli.render import progress_bar, render_scorecard
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.judging import SCORE_MODES
 from judge.domain.scenario import Scenario
@@ -130,12 +130,6 @@ def rubrics_from(args: argparse.Namespace) -> RubricSet:
         raise InputError(f"--traits: {exc}") from None
 
 
-def progress_bar(enabled: bool, label: str) -> Any:
-    from tqdm import tqdm
-
-    return tqdm(total=0, desc=label, unit="pass", file=sys.stderr, disable=not enabled, leave=False)
-
-
 class FileJob(NamedTuple):
     """What every run file is scored with."""
 
@@ -146,13 +140,7 @@ class FileJob(NamedTuple):
 
 
 def score_file(f: RunFile, job: FileJob, backend: JudgeBackend) -> Scorecard:
-    with progress_bar(job.show_progress, f.run.run_id) as bar:
-
-        def tick(done: int, total: int) -> None:
-            bar.total = total
-            bar.n = done
-            bar.refresh()
-
+    with progress_bar(job.show_progress, f.run.run_id) as tick:
         run_scenario = scenario_for(f.run, [job.scenario]) if job.scenario else None
         return score_run(
             f.run,

@@ -3,22 +3,17 @@ opaque keyset cursors, and one page of rows."""
 
 from __future__ import annotations
 
-import base64
-import binascii
 import math
 import threading
 import time
 from collections.abc import Mapping
-from datetime import datetime
 from typing import NamedTuple
 from urllib.parse import urlencode
 
 from sqlmodel import Session
 
-from judge.api.paging import decode_cursor as decode_cursor_values
-from judge.api.paging import encode_cursor as encode_values
 from judge.console.reports import trusted_judges
-from judge.domain.limits import query_value_problem
+from judge.domain.cursor import decode_cursor, decode_run_cursor, encode_cursor, encode_run_cursor
 from judge.domain.review import REVIEW_STATES, SafetyReviewThresholds
 from judge.domain.status import RUN_STATUSES, LeaderboardClass
 from judge.errors import InputError
@@ -122,25 +117,14 @@ def parse_filters(params: Mapping[str, str]) -> RunFilters:
     )
 
 
-def encode_cursor(row: RunListing) -> str:
-    text = f"{as_utc(row.created_at).isoformat()}|{row.run_id}"
-    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+def encode_after(row: RunListing) -> str:
+    """The ``?after=`` cursor past one row of the runs table."""
+    return encode_run_cursor(as_utc(row.created_at), row.run_id)
 
 
-def decode_cursor(text: str | None) -> Cursor | None:
-    """The cursor in ``?after=``; its decoded parts pass the checks of a query value."""
-    if not text:
-        return None
-    try:
-        raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode()
-        when, run_id = raw.split("|", 1)
-        if query_value_problem(when) or query_value_problem(run_id):
-            raise ValueError(raw)
-        return Cursor(datetime.fromisoformat(when), run_id)
-    except (ValueError, binascii.Error, UnicodeDecodeError):
-        raise InputError(
-            "after: not a cursor from this page; start again from the first page"
-        ) from None
+def decode_after(text: str | None) -> Cursor | None:
+    """The run the ``?after=`` cursor points past; InputError when it is not a runs cursor."""
+    return Cursor(*decode_run_cursor(text, parameter="after")) if text else None
 
 
 #: The filter choices (every scenario, agent and era) are read at most this often per database:
@@ -169,13 +153,13 @@ def runs_page(
     """One page of the runs table for the filters and cursor in ``params``."""
     filters = parse_filters(params)
     found = summary_repo.list_runs(
-        session, filters=filters, after=decode_cursor(params.get("after")), limit=PAGE_SIZE + 1
+        session, filters=filters, after=decode_after(params.get("after")), limit=PAGE_SIZE + 1
     )
     page = found[:PAGE_SIZE]
     query = {k: params[k] for k in FILTER_NAMES if params.get(k)}
     next_url = None
     if len(found) > PAGE_SIZE:
-        next_url = "/console/runs?" + urlencode({**query, "after": encode_cursor(page[-1])})
+        next_url = "/console/runs?" + urlencode({**query, "after": encode_after(page[-1])})
     agents = summary_repo.agents_of(session, run_ids=[r.run_id for r in page])
     trusted = trusted_judges(thresholds)
     rows = [row_view(r, agents, thresholds, trusted) for r in page]
@@ -236,7 +220,7 @@ def queue_page(
     cursor (``after``) in ``params``."""
     state = params.get("state") or "open"
     cursor = params.get("after")
-    after = queue_cursor(decode_cursor_values(cursor, size=2)) if cursor else None
+    after = queue_cursor(decode_cursor(cursor, size=2, parameter="after")) if cursor else None
     found = queue_rows(
         session, state=state, thresholds=thresholds, limit=QUEUE_LIMIT + 1, after=after
     )
@@ -244,6 +228,6 @@ def queue_page(
     next_url = None
     if len(found) > QUEUE_LIMIT:
         last = rows[-1].run
-        after_last = encode_values(queue_cursor_values(last.safety_min, last.run_id))
+        after_last = encode_cursor(queue_cursor_values(last.safety_min, last.run_id))
         next_url = "/console/queue?" + urlencode({"state": state, "after": after_last})
     return QueuePage(rows, next_url)

@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from judge.api.paging import decode_cursor, encode_cursor, page_of
+from judge.api.paging import page_of
+from judge.domain.cursor import encode_cursor
 from judge.errors import InputError
 from tests.api.conftest import Live
 
@@ -29,11 +30,7 @@ def test_a_page_starts_after_its_cursors_item_even_when_items_were_added() -> No
     assert page_of(["a", "b", "c", "d"], str, limit=2, cursor=first.next_cursor).items == ["b", "c"]
 
 
-def test_a_cursor_that_is_not_one_answers_an_input_error() -> None:
-    assert decode_cursor(encode_cursor(["x", "y"]), size=2) == ["x", "y"]
-    for bad in ("%%%", encode_cursor(["x"]), "bm90IGpzb24"):
-        with pytest.raises(InputError, match="^cursor:"):
-            decode_cursor(bad, size=2)
+def test_a_cursor_past_an_item_that_is_gone_answers_an_input_error() -> None:
     with pytest.raises(InputError, match="^cursor:"):
         page_of(["a"], str, limit=1, cursor=encode_cursor(["gone"]))
 
@@ -72,15 +69,6 @@ def test_the_eras_list_pages_by_limit_and_cursor(live: Live) -> None:
 
 def _raw_cursor(values: list[str]) -> str:
     return base64.urlsafe_b64encode(json.dumps(values).encode()).decode().rstrip("=")
-
-
-@pytest.mark.parametrize(
-    "values",
-    [["2026-12-01T00:00:00+00:00", "a\x00b"], ["2026-12-01T00:00:00\x00", "x"], ["t", "x" * 201]],
-)
-def test_a_decoded_cursor_value_is_checked_like_a_query_value(values: list[str]) -> None:
-    with pytest.raises(InputError, match="^cursor:"):
-        decode_cursor(_raw_cursor(values), size=2)
 
 
 @pytest.mark.parametrize("route", ["/api/evals/runs", "/api/agent/runs"])

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from judge.cli.render import render_scorecard
+import pytest
+
+from judge.cli.render import progress_bar, render_scorecard
 from tests.factories import scorecard, seat
 
 
@@ -21,3 +23,18 @@ def test_a_card_that_is_not_gated_keeps_its_class_line() -> None:
     text = render_scorecard(scorecard("haggle-1", seat("buyer")))
 
     assert "ranked_eligible True  class ranked  participation_gated False" in text
+
+
+def test_the_progress_bar_shows_passes_done_of_the_total(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with progress_bar(True, "run-1") as tick:
+        tick(3, 10)
+    err = capsys.readouterr().err
+    assert "run-1" in err and "3/10" in err
+
+
+def test_a_progress_bar_that_is_off_writes_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    with progress_bar(False, "run-1") as tick:
+        tick(3, 10)
+    assert capsys.readouterr().err == ""

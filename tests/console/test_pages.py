@@ -540,7 +540,7 @@ def test_a_runs_cursor_holding_a_control_character_answers_422(
 
     answer = signed_in.get(f"/console/runs?after={after}")
 
-    assert answer.status_code == 422 and "not a cursor from this page" in answer.text
+    assert answer.status_code == 422 and "after: not a cursor of this list" in answer.text
 
 
 BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"

@@ -14,10 +14,9 @@ from judge.api.paging import (
     CursorQuery,
     Limit,
     Page,
-    decode_cursor,
-    encode_cursor,
     paged,
 )
+from judge.domain.cursor import decode_cursor, encode_cursor
 from judge.domain.review import (
     QueueState,
     ReviewQueueEntry,

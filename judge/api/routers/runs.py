@@ -27,14 +27,12 @@ from judge.api.paging import (
     CursorQuery,
     Limit,
     Page,
-    decode_cursor,
-    encode_cursor,
     paged,
 )
 from judge.auth import AgentIdentity
+from judge.domain.cursor import decode_run_cursor, encode_run_cursor
 from judge.domain.run import Run
 from judge.domain.status import RunStatus
-from judge.errors import InputError
 from judge.service.intake import Intake, submit_run
 from judge.service.run_listing import RunSummaryPublic
 from judge.service.run_listing import list_runs as listed_runs
@@ -176,25 +174,15 @@ mount_both(
 )
 
 
-def _after(cursor: str) -> Cursor:
-    when, run_id = decode_cursor(cursor, size=2)
-    try:
-        return Cursor(datetime.fromisoformat(when), run_id)
-    except ValueError:
-        raise InputError("cursor: not a cursor of this list; start again without one") from None
-
-
 def run_page(
     session: SessionDep, *, filters: RunFilters, caller: Caller, limit: int, cursor: str | None
 ) -> Page:
     """One page of the runs ``caller`` may list, and the cursor of the next."""
-    after = _after(cursor) if cursor else None
+    after = Cursor(*decode_run_cursor(cursor)) if cursor else None
     found = listed_runs(session, filters=filters, agent=caller.agent, after=after, limit=limit + 1)
     page = found[:limit]
     more = len(found) > limit
-    return Page(
-        page, encode_cursor([page[-1].created_at.isoformat(), page[-1].run_id]) if more else None
-    )
+    return Page(page, encode_run_cursor(page[-1].created_at, page[-1].run_id) if more else None)
 
 
 def list_runs(
