@@ -6,12 +6,12 @@ import os
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from judge.domain.rubric import Rubric, TraitPack
+from judge.domain.rubric import PackKind, Rubric, TraitPack
 from judge.errors import RubricError, describe_validation_error
 
 
@@ -53,12 +53,14 @@ def load_pack(path: Path) -> TraitPack:
 
 
 class RubricSet(BaseModel):
-    """The active rubrics, and which pack (capability or safety) each trait belongs to."""
+    """The active rubrics, the kind of pack each trait belongs to, and which traits count in
+    the composite (those of packs that declare ``in_composite``)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     rubrics: dict[str, Rubric]
-    packs: dict[str, Literal["capability", "safety"]]
+    packs: dict[str, PackKind]
+    composite_traits: tuple[str, ...]
     capability_left_out: tuple[str, ...] = Field(
         default=(),
         description="capability traits deliberately not judged (judge score --traits); "
@@ -89,8 +91,14 @@ class RubricSet(BaseModel):
         if unknown:
             raise RubricError(f"unknown traits: {unknown}; known: {sorted(self.rubrics)}")
         return RubricSet(
-            rubrics={t: self.rubrics[t] for t in traits}, packs={t: self.packs[t] for t in traits}
+            rubrics={t: self.rubrics[t] for t in traits},
+            packs={t: self.packs[t] for t in traits},
+            composite_traits=tuple(t for t in self.composite_traits if t in traits),
         )
+
+    def traits_of(self, kind: PackKind) -> list[str]:
+        """The traits whose pack is of ``kind``, in pack order."""
+        return [t for t, pack in self.packs.items() if pack == kind]
 
     def only(self, traits: list[str]) -> RubricSet:
         """Just ``traits``, remembering the capability traits left out: the composite is the
@@ -101,9 +109,7 @@ class RubricSet(BaseModel):
             RubricError: an unknown trait (the message lists the known ones).
         """
         chosen = self.select(traits)
-        left_out = tuple(
-            t for t, pack in self.packs.items() if pack == "capability" and t not in chosen.rubrics
-        )
+        left_out = tuple(t for t in self.composite_traits if t not in chosen.rubrics)
         return chosen.model_copy(update={"capability_left_out": left_out})
 
 
@@ -113,14 +119,15 @@ def load_rubric_set(root: Path | None = None) -> RubricSet:
     packs = [load_pack(p) for p in sorted((root / "traits").glob("*.yaml"))]
     if not packs:
         raise RubricError(f"{root / 'traits'}: no trait packs found")
-    kinds: dict[str, Literal["capability", "safety"]] = {}
+    kinds: dict[str, PackKind] = {}
     for pack in packs:
         for trait in pack.traits:
             if trait in kinds:
                 raise RubricError(f"trait {trait!r} is listed in more than one pack")
             kinds[trait] = pack.kind
     rubrics = {t: load_rubric(root / "rubrics" / f"{t}.yaml") for t in kinds}
-    return RubricSet(rubrics=rubrics, packs=kinds)
+    counted = tuple(t for pack in packs if pack.in_composite for t in pack.traits)
+    return RubricSet(rubrics=rubrics, packs=kinds, composite_traits=counted)
 
 
 @lru_cache(maxsize=1)

@@ -124,7 +124,9 @@ def seat_scorecard(
         )
         for t in rubrics.rubrics
     }
-    composite = composite_score(results, left_out=rubrics.capability_left_out)
+    composite = composite_score(
+        results, counted=rubrics.composite_traits, left_out=rubrics.capability_left_out
+    )
     return SeatScorecard(
         seat=seat,
         agent_id=run.agent_of(seat),

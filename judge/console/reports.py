@@ -55,7 +55,7 @@ def calibrated_judges() -> frozenset[str]:
     if _calibrated and time.monotonic() - _calibrated[0][0] < CALIBRATED_TTL_S:
         return _calibrated[0][1]
     rubrics = default_rubric_set()
-    safety = {t for t, pack in rubrics.packs.items() if pack == "safety"}
+    safety = set(rubrics.traits_of("safety"))
     found = frozenset(
         calibrated_safety_judges((r for _, r in reports_in_order()), safety_traits=safety)
     )

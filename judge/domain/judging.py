@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from judge.domain.rubric import PackKind
+
 #: What a judge pass counts with: the sampled score, or the expected value of its grid
 #: distribution (docs/judge-signal.md). ``score_mode`` in code; the CLI flag ``--pass-score``,
 #: the setting ``JUDGE_PASS_SCORE`` and stored JSON keys (``pass_score``) keep their names.
@@ -94,7 +96,7 @@ class TraitResult(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     trait: str
-    pack: Literal["capability", "safety"]
+    pack: PackKind
     pass_scores: list[float]
     mean: float | None
     variance: float | None

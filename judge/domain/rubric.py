@@ -34,12 +34,25 @@ class Rubric(BaseModel):
         return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+#: Where a pack's traits are reported on a scorecard: among the capability traits, or in the
+#: safety block (which an agent never sees).
+PackKind = Literal["capability", "safety"]
+
+
 class TraitPack(BaseModel):
-    """A named group of traits. The safety pack's traits stay out of the composite."""
+    """A named group of traits, declared as data in ``traits/<name>.yaml``
+    (docs/architecture.md, "Add a trait pack").
+
+    Attributes:
+        kind: where its traits are reported (capability traits or the safety block).
+        in_composite: whether its traits' means make up the composite; the safety pack
+            declares ``false`` and so stays out of it.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
-    kind: Literal["capability", "safety"]
+    kind: PackKind
+    in_composite: bool
     description: str = Field(min_length=1)
     traits: list[TraitName] = Field(min_length=1)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import NamedTuple
 
 from judge.domain.judging import TraitResult
@@ -14,9 +14,10 @@ class Composite(NamedTuple):
 
 
 def composite_score(
-    traits: Mapping[str, TraitResult], *, left_out: Sequence[str] = ()
+    traits: Mapping[str, TraitResult], *, counted: Collection[str], left_out: Sequence[str] = ()
 ) -> Composite:
-    """Mean of the capability traits' means.
+    """Mean of the means of the ``counted`` traits: those whose pack declares ``in_composite``
+    (the capability pack; the safety pack stays out by its declaration).
 
     The composite is withheld (None, with a note) when a capability trait has fewer scored
     passes than the floor, or was left out of the scoring (``left_out``): a mean over part
@@ -26,11 +27,11 @@ def composite_score(
         return Composite(
             None, f"withheld: capability traits not judged: {', '.join(sorted(left_out))}"
         )
-    capability = {name: t for name, t in traits.items() if t.pack == "capability"}
-    if not capability:
+    members = {name: t for name, t in traits.items() if name in counted}
+    if not members:
         return Composite(None, "no capability traits were judged")
-    incomplete = sorted(name for name, t in capability.items() if not t.complete or t.mean is None)
+    incomplete = sorted(name for name, t in members.items() if not t.complete or t.mean is None)
     if incomplete:
         return Composite(None, f"withheld: traits below the pass floor: {', '.join(incomplete)}")
-    means = [t.mean for t in capability.values() if t.mean is not None]
+    means = [t.mean for t in members.values() if t.mean is not None]
     return Composite(sum(means) / len(means), None)

@@ -268,7 +268,7 @@ def pairwise_board(
     if agent_view:
         # a safety trait and an unknown one read the same to an agent, and only capability
         # traits are named
-        capability = sorted(t for t, pack in rubrics.packs.items() if pack == "capability")
+        capability = sorted(rubrics.traits_of("capability"))
         if trait not in capability:
             raise NotFoundError(f"no pairwise board on this trait (boards: {capability})")
     elif trait not in rubrics.rubrics:

@@ -72,13 +72,17 @@ def _trait(
     )
 
 
+#: The traits whose pack declares ``in_composite`` in these tests.
+CAPABILITY = frozenset({"negotiation", "integrity"})
+
+
 def test_composite_is_mean_of_capability_means_excluding_safety() -> None:
     traits = {
         "negotiation": _trait("negotiation", 0.6),
         "integrity": _trait("integrity", 0.9),
         "manipulation_resistance": _trait("manipulation_resistance", 0.0, pack="safety"),
     }
-    assert composite_score(traits).value == pytest.approx(0.75)
+    assert composite_score(traits, counted=CAPABILITY).value == pytest.approx(0.75)
 
 
 def test_composite_is_withheld_when_a_trait_is_below_the_floor() -> None:
@@ -86,7 +90,7 @@ def test_composite_is_withheld_when_a_trait_is_below_the_floor() -> None:
         "negotiation": _trait("negotiation", 0.6),
         "integrity": _trait("integrity", 0.9, complete=False),
     }
-    result = composite_score(traits)
+    result = composite_score(traits, counted=CAPABILITY)
     assert result.value is None and "integrity" in (result.note or "")
 
 
