@@ -23,11 +23,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from judge.calibration.importers_casino import casino_run
 from judge.catalog import default_rubric_set
 from judge.cli.pairwise import judge_pairs, render_bias
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.pairwise import PairKey, PairToJudge, PairVerdict
+from judge.importers.casino import casino_run
 from judge.judging.embedded import EMBEDDED_MODEL
 from judge.judging.providers import backend_for
 from judge.pipeline import pairwise_side

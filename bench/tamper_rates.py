@@ -27,9 +27,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from judge.calibration.importers import dices_transcript
-from judge.calibration.importers_casino import casino_run
 from judge.domain.run import MessageEvent, Run, TranscriptEvent
+from judge.importers.casino import casino_run
+from judge.importers.dices import dices_transcript
 from judge.scoring.tamper import DETECTOR_VERSION, scan_run, scan_seat
 from tests.scoring.tamper.corpus import negatives, positives
 

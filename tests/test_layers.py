@@ -40,6 +40,7 @@ RULES: dict[str, set[str]] = {
         "domain", "errors", "scoring", "judging", "catalog", "pipeline", "library", "settings",
     },
     "audit": {"domain", "errors", "scoring", "calibration"},
+    "importers": {"domain", "errors", "calibration", "integrations"},
     "store": {"domain", "errors", "scoring"},
     "tabular": {"domain", "errors", "scoring", "store"},
     "service": {
@@ -56,8 +57,8 @@ RULES: dict[str, set[str]] = {
     },
     "cli": {
         "domain", "errors", "scoring", "judging", "checks", "catalog", "auth", "schemas",
-        "settings", "pipeline", "library", "calibration", "integrations", "audit", "store",
-        "tabular", "service", "telemetry", "api",
+        "settings", "pipeline", "library", "calibration", "integrations", "audit", "importers",
+        "store", "tabular", "service", "telemetry", "api",
     },
     "__main__": {"cli"},
 }  # fmt: skip
@@ -91,6 +92,14 @@ def _part(module: str) -> str:
     """``judge.store.runs`` -> ``store``; ``judge.settings`` -> ``settings``."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else "judge"
+
+
+#: Old module paths kept for one release (RENAMES.md) that re-export their new home, which
+#: may sit in a higher layer: each may import that home and nothing else out of its layer.
+MOVED_HOMES = {
+    "judge/calibration/importers.py": "judge.importers",
+    "judge/calibration/importers_casino.py": "judge.importers.casino",
+}
 
 
 def _modules() -> list[Path]:
@@ -130,6 +139,8 @@ def test_each_module_imports_only_what_its_layer_allows(path: Path) -> None:
         return  # the package root re-exports the public API lazily
     for name in _imports(path):
         root = name.split(".")[0]
+        if name.startswith(MOVED_HOMES.get(str(path.relative_to(REPO)), "-")):
+            continue
         if root == "judge":
             target = _part(name)
             allowed = target in (RULES[owner] | {owner, "judge"})

@@ -18,7 +18,6 @@ from judge.catalog import data_dir, read_yaml
 from judge.domain.rubric import TraitName
 from judge.errors import InputError, describe_validation_error
 
-ImporterName = Literal["casino", "dices"]
 Level = Literal["nominal", "ordinal", "interval"]
 Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_\-]*$", max_length=80)]
 
@@ -90,7 +89,7 @@ class CalibrationManifest(_Spec):
     name: Name
     title: str
     description: str
-    importer: ImporterName
+    importer: Name = Field(description="the set importer that reads its files (judge.importers)")
     source: Source
     licence: Licence
     citation: str = Field(min_length=10)

@@ -21,7 +21,6 @@ from judge.audit.perturb import PERTURBATIONS
 from judge.audit.plan import AuditItem, audit_plan
 from judge.audit.render import render_defence, render_html, render_markdown
 from judge.audit.report import AuditReport, JudgedPasses, build_report
-from judge.calibration.importers import import_set
 from judge.calibration.items import CalibrationItem
 from judge.calibration.manifest import default_data_path, load_manifest
 from judge.calibration.modes import rescored
@@ -39,6 +38,7 @@ from judge.cli.render import progress_bar
 from judge.domain.judging import ScoreMode
 from judge.domain.run import Run
 from judge.errors import InputError
+from judge.importers.registry import import_set
 from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
 from judge.judging.providers import backend_for
 from judge.pipeline import ScoringOptions

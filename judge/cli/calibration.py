@@ -1,9 +1,9 @@
-"""`judge import`, `judge calibrate` and `judge agreement`: human-labelled sets and the judge.
+"""`judge calibrate` and `judge agreement`: human-labelled sets and the judge.
 
-judge import casino PATH [--out DIR]        runs/ + labels.jsonl from the set's own files
-judge import inspect|otel PATH [--out DIR]  run files from Inspect logs or OTel traces (judge.cli.imports)
 judge calibrate SET --judge MODEL [...]      judge the set (resumable), write the report
 judge agreement A.jsonl B.jsonl [...]        two raters item by item: their disagreements
+
+``judge import SET PATH`` (a set's own files as runs and labels) is in :mod:`judge.cli.imports`.
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ from typing import Any, cast
 
 from judge.calibration.defence import compare_defence, render_defence
 from judge.calibration.disagreements import RaterComparison, compare
-from judge.calibration.importers import import_set
-from judge.calibration.items import CalibrationItem, ScoreRow, read_jsonl, write_items, write_jsonl
+from judge.calibration.items import CalibrationItem, ScoreRow, read_jsonl, write_jsonl
 from judge.calibration.manifest import (
     CalibrationManifest,
     CalibrationSetError,
@@ -30,11 +29,11 @@ from judge.calibration.render import render_html, render_markdown
 from judge.calibration.report import JudgedPasses, build_report, human_rows, judge_rows
 from judge.calibration.runner import PassStore, judge_items_sync
 from judge.catalog import default_rubric_set
-from judge.cli import imports
 from judge.cli.render import progress_bar
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.judging import SCORE_MODES, ScoreMode
 from judge.errors import InputError
+from judge.importers.registry import import_set
 from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
 from judge.judging.panel import panel_models
 from judge.judging.providers import backend_for
@@ -45,26 +44,6 @@ from judge.settings import judge_model_settings
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "import",
-        help="turn Inspect AI logs, OpenTelemetry GenAI traces or a human-labelled set into runs",
-        description="judge import inspect LOG | judge import otel FILE | judge import SET PATH "
-        "(SET: a calibration set name such as casino or dices, or a manifest path).",
-    )
-    p.add_argument(
-        "set", metavar="SOURCE", help="inspect, otel, or a calibration set name / manifest path"
-    )
-    p.add_argument("path", type=Path, help="the log, trace file, or the set's data file or folder")
-    p.add_argument(
-        "--out",
-        type=Path,
-        default=None,
-        help="output folder (calibration sets: default calibration_items; inspect/otel: "
-        "default print the runs as JSON)",
-    )
-    imports.add_options(p)
-    p.set_defaults(func=run_import)
-
     c = sub.add_parser("calibrate", help="judge a human-labelled set and report agreement")
     c.add_argument("set", help="calibration set name (casino, dices) or manifest path")
     c.add_argument(
@@ -108,17 +87,6 @@ def register(sub: Any) -> None:
 
 def load_items(manifest: CalibrationManifest, data: Path | None) -> list[CalibrationItem]:
     return import_set(manifest, data or default_data_path(manifest))
-
-
-def run_import(args: argparse.Namespace) -> int:
-    if args.set in imports.SOURCES:
-        return imports.run_foreign(args)
-    manifest = load_manifest(args.set)
-    items = load_items(manifest, args.path)
-    out = args.out or Path("calibration_items")
-    count = write_items(items, out)
-    print(f"imported {count} {manifest.name} items: {out / 'runs'} and {out / 'labels.jsonl'}")
-    return 0
 
 
 def chosen_traits(manifest: CalibrationManifest, text: str | None) -> list[str]:

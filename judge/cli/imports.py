@@ -1,8 +1,11 @@
-"""`judge import inspect LOG` and `judge import otel FILE`: other tools' records as runs.
+"""`judge import NAME PATH`: other tools' records, or a human-labelled set, as runs.
 
-With ``--out DIR`` each run is written to ``DIR/RUN_ID.json`` (ready for ``judge score``)
-with what could not be mapped in ``DIR/RUN_ID.import.json``; without it the runs are
-printed as one JSON list. One line per skipped item goes to stderr either way.
+NAME is looked up in the one table of importers (:mod:`judge.importers.registry`). A run
+importer (``inspect``, ``otel``) writes each run to ``DIR/RUN_ID.json`` with ``--out DIR``
+(ready for ``judge score``), with what could not be mapped in ``DIR/RUN_ID.import.json``;
+without ``--out`` the runs are printed as one JSON list. One line per skipped item goes to
+stderr either way. Any other NAME is a calibration set (its name, such as ``casino`` or
+``dices``, or its manifest's path): its items are written as ``runs/`` and ``labels.jsonl``.
 """
 
 from __future__ import annotations
@@ -10,38 +13,62 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
+from typing import Any
 
+from judge.calibration.items import write_items
+from judge.calibration.manifest import load_manifest
 from judge.cli import EXIT_OK
+from judge.importers.entries import RunImporter
+from judge.importers.registry import IMPORTERS, import_set, run_importer
 from judge.integrations.common import ImportedRun, write_runs
 
-SOURCES = ("inspect", "otel")
 
-
-def add_options(parser: argparse.ArgumentParser) -> None:
-    """The options of ``judge import inspect|otel`` (the command itself is shared with
-    calibration sets, in :mod:`judge.cli.calibration`)."""
-    parser.add_argument(
+def register(sub: Any) -> None:
+    runs = ", ".join(
+        f"{n} ({e.summary})" for n, e in IMPORTERS.items() if isinstance(e, RunImporter)
+    )
+    p = sub.add_parser(
+        "import",
+        help="turn Inspect AI logs, OpenTelemetry GenAI traces or a human-labelled set into runs",
+        description=f"judge import NAME PATH. NAME: {runs}; or a calibration set name (such as "
+        "casino or dices) or manifest path.",
+    )
+    p.add_argument(
+        "set", metavar="SOURCE", help="inspect, otel, or a calibration set name / manifest path"
+    )
+    p.add_argument("path", type=Path, help="the log, trace file, or the set's data file or folder")
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="output folder (calibration sets: default calibration_items; inspect/otel: "
+        "default print the runs as JSON)",
+    )
+    p.add_argument(
         "--scenario-id",
         default=None,
         help="otel: scenario id of the runs (default: the resource's service.name, else 'otel')",
     )
-    parser.add_argument(
+    p.add_argument(
         "--overwrite", action="store_true", help="inspect/otel: replace run files that differ"
     )
+    p.set_defaults(func=run_import)
 
 
-def run_foreign(args: argparse.Namespace) -> int:
-    """Handle ``judge import inspect LOG`` and ``judge import otel FILE``."""
-    if args.set == "inspect":
-        from judge.integrations.inspect_log import runs_from_log
-
-        return emit(runs_from_log(args.path), args)
-    from judge.integrations.otel import read_otel
-
-    found = read_otel(args.path, scenario_id=args.scenario_id)
-    for line in found.broken:
-        print(f"judge: note: {line} (left out)", file=sys.stderr)
-    return emit(found.runs, args)
+def run_import(args: argparse.Namespace) -> int:
+    """Handle ``judge import NAME PATH`` from the table of importers."""
+    importer = run_importer(args.set)
+    if importer is not None:
+        found = importer.read(args.path, args.scenario_id)
+        for line in found.left_out:
+            print(f"judge: note: {line} (left out)", file=sys.stderr)
+        return emit(found.runs, args)
+    manifest = load_manifest(args.set)
+    out = args.out or Path("calibration_items")
+    count = write_items(import_set(manifest, args.path), out)
+    print(f"imported {count} {manifest.name} items: {out / 'runs'} and {out / 'labels.jsonl'}")
+    return EXIT_OK
 
 
 def emit(imported: list[ImportedRun], args: argparse.Namespace) -> int:

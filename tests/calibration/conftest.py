@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from judge.calibration.importers import import_set
 from judge.calibration.items import CalibrationItem
 from judge.calibration.manifest import CalibrationManifest, load_manifest, shared_data_dir
+from judge.importers.registry import import_set
 
 
 def _data(folder: str) -> Path:

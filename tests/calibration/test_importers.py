@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from judge.calibration.importers import import_set
-from judge.calibration.importers_casino import casino_run
 from judge.calibration.items import CalibrationItem
 from judge.calibration.manifest import CalibrationManifest, CalibrationSetError
 from judge.domain.run import ActionEvent, MessageEvent, SystemEvent
+from judge.importers.casino import casino_run
+from judge.importers.registry import import_set
 from judge.scoring.objectives import conditions_for_seat, objectives
 
 

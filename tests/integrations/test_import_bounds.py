@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from judge.calibration.importers import read_json
 from judge.calibration.items import ItemLabels, read_jsonl
 from judge.calibration.manifest import CalibrationSetError
 from judge.cli import main
 from judge.domain.limits import MAX_IMPORT_DEPTH, bounded_loads, json_depth_problem
 from judge.domain.run import parse_run_json
 from judge.errors import InputError, RunFormatError
+from judge.importers.files import read_json
 from judge.integrations.common import Bounds, check_archive, check_json_file, read_json_file
 
 DEEP = b"[" * 200_000 + b"]" * 200_000
