@@ -10,16 +10,13 @@ from fastapi import APIRouter, Query
 
 from judge.api.deps import EngineDep, OwnerDep, SessionDep, SettingsDep, WorkersDep
 from judge.api.errors import error_responses
-from judge.domain.comparison import AgentComparison, Measure
+from judge.api.models import ComparisonPublic
+from judge.domain.comparison import Measure
 from judge.service import pairwise
 from judge.service.matched import compare_agents
 from judge.service.pairwise import PairwiseComparisonCreate, PairwiseComparisonPublic
 
 router = APIRouter(tags=["comparisons"])
-
-
-class ComparisonPublic(AgentComparison):
-    """Per-pair outcome differences, the paired test, and the runs that could not be paired."""
 
 
 @router.get(

@@ -3,16 +3,11 @@
 from __future__ import annotations
 
 from fastapi import APIRouter
-from pydantic import BaseModel
 
 from judge import __version__
+from judge.api.models import HealthPublic
 
 router = APIRouter(tags=["health"])
-
-
-class HealthPublic(BaseModel):
-    status: str
-    version: str
 
 
 _HEALTH = HealthPublic(status="ok", version=__version__)

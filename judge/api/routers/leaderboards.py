@@ -9,21 +9,12 @@ from fastapi import APIRouter, Query
 from judge.api.caller import CallerDep
 from judge.api.deps import SessionDep, SettingsDep
 from judge.api.errors import error_responses
+from judge.api.models import LeaderboardPublic, PairwiseLeaderboardPublic
 from judge.errors import InputError
-from judge.scoring.leaderboard import Leaderboard
-from judge.scoring.pairwise_board import PairwiseLeaderboard
 from judge.service.leaderboards import leaderboard
 from judge.service.pairwise import pairwise_board
 
 router = APIRouter(tags=["leaderboards"])
-
-
-class LeaderboardPublic(Leaderboard):
-    """A scenario's ranked board and, apart, its self-hosted facilitator class."""
-
-
-class PairwiseLeaderboardPublic(PairwiseLeaderboard):
-    """A scenario's pairwise ratings on one trait: ranked and unranked fits per pairwise era."""
 
 
 @router.get(

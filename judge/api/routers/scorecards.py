@@ -13,8 +13,7 @@ from fastapi import APIRouter, Header, Response
 
 from judge.api.deps import AgentDep, OwnerDep, SessionDep, SettingsDep
 from judge.api.errors import error_responses
-from judge.domain.review import SafetyReviewPublic
-from judge.domain.scorecard import Scorecard
+from judge.api.models import OwnerScorecardPublic
 from judge.scoring.figures import rounded_json
 from judge.service.reviews import review_status, with_safety_review
 from judge.service.views import AgentScorecardPublic, agent_scorecard, owner_scorecard_json
@@ -37,12 +36,6 @@ _CACHING: dict[int | str, dict[str, Any]] = {
         "description": "Not modified: the card still matches the `If-None-Match` ETag (no body)."
     },
 }
-
-
-class OwnerScorecardPublic(Scorecard):
-    """The owner scorecard and, beside it, where the run stands in safety review."""
-
-    safety_review: SafetyReviewPublic
 
 
 def entity_tag(body: bytes) -> str:

@@ -8,8 +8,9 @@ from fastapi import APIRouter, Query
 
 from judge.api.deps import AgentDep, OwnerDep, SessionDep
 from judge.api.errors import error_responses
+from judge.api.models import StabilityPublic
 from judge.domain.limits import SEED_MAX, SEED_MIN
-from judge.scoring.stability import DEFAULT_THRESHOLDS, StabilityReport, StabilityThresholds
+from judge.scoring.stability import DEFAULT_THRESHOLDS, StabilityThresholds
 from judge.service.stability import stability
 
 router = APIRouter(tags=["stability"])
@@ -41,10 +42,6 @@ TraitMax = Annotated[
 ObjectiveMax = Annotated[
     float, Query(ge=0.0, description="largest sample variance of achieved fraction read as stable")
 ]
-
-
-class StabilityPublic(StabilityReport):
-    """Stability verdicts per trait and per objective, with the spreads behind them."""
 
 
 def _thresholds(
