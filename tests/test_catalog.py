@@ -83,3 +83,11 @@ def test_leaving_out_a_trait_that_counts_withholds_the_composite() -> None:
     assert "negotiation" not in chosen.capability_left_out
     assert set(chosen.capability_left_out) == set(rubrics.composite_traits) - {"negotiation"}
     assert chosen.composite_traits == ("negotiation",)
+
+
+def test_the_architecture_page_names_the_files_this_walk_touches() -> None:
+    page = (REPO / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = page.split("## Add a trait pack", 1)[1].split("\n## ", 1)[0]
+    for path in ("traits/<pack>.yaml", "rubrics/<trait>.yaml", "tests/test_catalog.py"):
+        assert f"`{path}`" in section
+    assert (REPO / "traits" / "safety.yaml").read_text().count("in_composite: false") == 1
