@@ -93,14 +93,9 @@ def compare_defence(
 
 def reading(row: DefenceRow) -> str:
     """Plain words on whether the defence costs agreement with people (on Spearman)."""
-    d = row.spearman_difference
-    if d.low is None or d.high is None:
-        return "not measurable"
-    if d.high < 0:
-        return "worse with the defence (interval below 0)"
-    if d.low > 0:
-        return "better with the defence (interval above 0)"
-    return "no measurable difference (interval includes 0)"
+    return row.spearman_difference.difference_reading(
+        above="better with the defence", below="worse with the defence"
+    )
 
 
 def render_defence(c: DefenceComparison) -> str:

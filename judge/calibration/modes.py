@@ -156,14 +156,9 @@ def _ci(i: Interval) -> str:
 
 def verdict(row: ModeRow) -> str:
     """Plain words on whether the expected score agrees better with people."""
-    d = row.spearman_difference
-    if d.low is None or d.high is None:
-        return "not measurable"
-    if d.low > 0:
-        return "expected agrees better (interval above 0)"
-    if d.high < 0:
-        return "sampled agrees better (interval below 0)"
-    return "no measurable difference (interval includes 0)"
+    return row.spearman_difference.difference_reading(
+        above="expected agrees better", below="sampled agrees better"
+    )
 
 
 def render_modes(c: ModeComparison) -> str:

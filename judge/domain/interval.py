@@ -60,6 +60,17 @@ class Interval(BaseModel):
         """The estimate and its bounds alone, for reports that state no count or method."""
         return Interval(estimate=self.estimate, low=self.low, high=self.high, level=self.level)
 
+    def difference_reading(self, *, above: str, below: str) -> str:
+        """Plain words on an interval of a difference: ``above`` when it lies wholly above 0,
+        ``below`` when wholly below, else no measurable difference."""
+        if self.low is None or self.high is None:
+            return "not measurable"
+        if self.low > 0:
+            return f"{above} (interval above 0)"
+        if self.high < 0:
+            return f"{below} (interval below 0)"
+        return "no measurable difference (interval includes 0)"
+
     @property
     def value(self) -> float | None:
         """Deprecated: the old types' name for ``estimate``."""

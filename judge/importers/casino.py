@@ -172,26 +172,20 @@ def casino_labels(
             raise CalibrationSetError(
                 f"{where}: participant outcomes need satisfaction and opponent_likeness"
             ) from None
-        labels.append(
-            HumanLabel(
-                seat=seat,
-                label="satisfaction",
-                group="self",
-                rater=run.agent_of(seat),
-                raw=own,
-                score=satisfaction.scale.score(own),
+        for spec, group, rater, raw in (
+            (satisfaction, "self", seat, own),
+            (likeness, "opponent", other, theirs),
+        ):
+            labels.append(
+                HumanLabel(
+                    seat=seat,
+                    label=spec.name,
+                    group=group,
+                    rater=run.agent_of(rater),
+                    raw=raw,
+                    score=spec.scale.score(raw),
+                )
             )
-        )
-        labels.append(
-            HumanLabel(
-                seat=seat,
-                label="opponent_likeness",
-                group="opponent",
-                rater=run.agent_of(other),
-                raw=theirs,
-                score=likeness.scale.score(theirs),
-            )
-        )
     return labels
 
 

@@ -85,3 +85,19 @@ def test_a_committed_report_reads_and_writes_back_unchanged(path: Path) -> None:
         warnings.simplefilter("error", DeprecationWarning)
         again = model.model_validate(raw).model_dump(mode="json", exclude_unset=True)
     assert again == raw
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "words"),
+    [
+        (0.1, 0.3, "up (interval above 0)"),
+        (-0.3, -0.1, "down (interval below 0)"),
+        (-0.1, 0.1, "no measurable difference (interval includes 0)"),
+        (None, None, "not measurable"),
+    ],
+)
+def test_a_difference_reads_by_where_its_interval_lies_against_zero(
+    low: float | None, high: float | None, words: str
+) -> None:
+    interval = Interval(estimate=0.0, low=low, high=high)
+    assert interval.difference_reading(above="up", below="down") == words
