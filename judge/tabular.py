@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from judge.domain.limits import json_depth_problem
 from judge.domain.rows import COLUMN_TYPES, PASS_COLUMNS, TRAIT_COLUMNS, Cell, Row
 from judge.domain.scorecard import Scorecard
-from judge.errors import ConfigError, InputError, describe_validation_error
+from judge.errors import ConfigError, InputError, describe_validation_error, renamed
 from judge.scoring.figures import rounded
 
 Table = Literal["traits", "passes"]
@@ -218,7 +218,7 @@ def write_parquet(rows: Iterable[Row], columns: Sequence[str], path: Path) -> in
     return count
 
 
-def export_rows(
+def write_table(
     rows: Iterable[Row], table: Table, fmt: Format, out: Path | None, stdout: IO[str]
 ) -> int:
     """Write rows in a format to a file (or stdout for the text formats). Returns the count.
@@ -248,3 +248,6 @@ def _write_file(rows: Iterable[Row], columns: Sequence[str], fmt: Format, path: 
         return write_parquet(rows, columns, path)
     with path.open("w", encoding="utf-8", newline="") as handle:
         return write_csv(rows, columns, handle) if fmt == "csv" else write_jsonl(rows, handle)
+
+
+__getattr__ = renamed(__name__, {"export_rows": ("judge.tabular.write_table", write_table)})

@@ -25,6 +25,7 @@ RENAMED = [
     ("judge.service.jobs", "score_one", "judge.service.jobs", "score_stored_run"),
     ("judge.service.scoring", "Job", "judge.service.scoring", "ScoringJob"),
     ("judge.judging.score_grid", "pass_score", "judge.judging.score_grid", "score_of_pass"),
+    ("judge.tabular", "export_rows", "judge.tabular", "write_table"),
 ]
 
 #: (old module, new module): modules that moved whole.

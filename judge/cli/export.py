@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.cli import EXIT_OK
-from judge.tabular import export_rows, read_scorecard_files, rows_of, stored_scorecards
+from judge.tabular import read_scorecard_files, rows_of, stored_scorecards, write_table
 
 DEFAULT_DATABASE_URL = "sqlite:///./judge.db"
 
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         url = args.database_url or os.environ.get("JUDGE_DATABASE_URL") or DEFAULT_DATABASE_URL
         cards = stored_scorecards(url, era=args.era)
-    count = export_rows(rows_of(cards, args.table), args.table, args.fmt, args.out, sys.stdout)
+    count = write_table(rows_of(cards, args.table), args.table, args.fmt, args.out, sys.stdout)
     if args.out is not None:
         print(f"wrote {count} {args.table} rows to {args.out}", file=sys.stderr)
     return EXIT_OK
