@@ -80,6 +80,12 @@ OWNERS: dict[str, set[str]] = {
 
 #: The pure core computes and nothing else: these are all it may import from outside judge.
 PURE = {"domain", "scoring", "errors"}
+#: The parts that must load no I/O library at run time and call no file or console function:
+#: the pure core, and the audit (perturbations, statistics and report text; its command
+#: does the I/O).
+NO_IO_AT_RUN_TIME = PURE | {"audit"}
+NO_IO_CALLS = {"open", "print", "input"}
+NO_IO_METHODS = {"write_text", "read_text", "open", "mkdir", "unlink"}
 PURE_IMPORTS = {
     "__future__", "base64", "binascii", "bisect", "codecs", "collections",
     "confusable_homoglyphs", "dataclasses", "datetime", "decimal", "enum", "functools",
@@ -156,7 +162,7 @@ def test_importing_the_pure_core_loads_no_io_library() -> None:
     core = [
         ".".join(p.relative_to(REPO).with_suffix("").parts)
         for p in _modules()
-        if _owner(p) in PURE and p.name != "__init__.py"
+        if _owner(p) in NO_IO_AT_RUN_TIME and p.name != "__init__.py"
     ]
     io = sorted(OWNERS) + ["judge.store", "judge.api", "judge.judging", "judge.checks", "yaml"]
     probe = (
@@ -173,6 +179,22 @@ def test_importing_the_pure_core_loads_no_io_library() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in _modules() if _owner(p) in NO_IO_AT_RUN_TIME],
+    ids=lambda p: str(p.relative_to(PACKAGE)),
+)
+def test_the_pure_parts_call_no_file_or_console_function(path: Path) -> None:
+    tree = ast.parse(path.read_text())
+    calls = {
+        n.func.id
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    }
+    methods = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    assert not calls & NO_IO_CALLS and not methods & NO_IO_METHODS
 
 
 def test_docs_architecture_carries_the_same_table() -> None:
