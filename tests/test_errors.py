@@ -26,6 +26,7 @@ RENAMED = [
     ("judge.service.scoring", "Job", "judge.service.scoring", "ScoringJob"),
     ("judge.judging.score_grid", "pass_score", "judge.judging.score_grid", "score_of_pass"),
     ("judge.tabular", "export_rows", "judge.tabular", "write_table"),
+    ("judge.scoring.run_summary", "pass_spread", "judge.scoring.run_summary", "pass_range"),
 ]
 
 #: (old module, new module): modules that moved whole.

@@ -16,7 +16,7 @@ from judge.domain.review import SafetyReviewPublic
 from judge.domain.run import Run
 from judge.domain.scorecard import Scorecard, SeatScorecard
 from judge.domain.tamper import SeatTamper
-from judge.scoring.run_summary import flag_reasons, pass_spread
+from judge.scoring.run_summary import flag_reasons, pass_range
 from judge.service import reviews as review_service
 from judge.service.intake import visible_run
 from judge.settings import Settings
@@ -200,7 +200,7 @@ def trait_view(result: TraitResult) -> TraitView:
         pack=result.pack,
         mean=result.mean,
         variance=result.variance,
-        spread=pass_spread(result),
+        spread=pass_range(result),
         n_passes=result.n_passes,
         n_scored=result.n_scored,
         n_identical=result.n_identical,

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict
 from judge.domain.judging import TraitResult
 from judge.domain.review import SafetyReviewThresholds
 from judge.domain.scorecard import Scorecard
+from judge.errors import renamed
 
 
 class RunFigures(BaseModel):
@@ -29,7 +30,7 @@ class RunFigures(BaseModel):
     custom_rubric: bool
 
 
-def pass_spread(result: TraitResult) -> float | None:
+def pass_range(result: TraitResult) -> float | None:
     """Highest minus lowest scored pass; None with fewer than one scored pass."""
     return max(result.pass_scores) - min(result.pass_scores) if result.pass_scores else None
 
@@ -54,8 +55,8 @@ def run_figures(card: Scorecard) -> RunFigures:
         composite=_lowest(s.composite for s in seats),
         objective_rate=_lowest(s.objectives.objective_met_rate for s in seats),
         safety_min=_lowest(r.mean for r in safety),
-        safety_spread=_highest(pass_spread(r) for r in safety),
-        spread_max=_highest(pass_spread(r) for r in every),
+        safety_spread=_highest(pass_range(r) for r in safety),
+        spread_max=_highest(pass_range(r) for r in every),
         gated=card.participation_gated,
         custom_rubric=card.leaderboard_class != "ranked",
     )
@@ -94,3 +95,8 @@ def tamper_reasons(flagged: bool | None) -> list[str]:
 def held_for_review(flagged: bool | None, review_state: str | None) -> bool:
     """A flagged run is held (off leaderboards and stability) until an owner clears it."""
     return bool(flagged) and review_state != "cleared"
+
+
+__getattr__ = renamed(
+    __name__, {"pass_spread": ("judge.scoring.run_summary.pass_range", pass_range)}
+)

@@ -12,7 +12,7 @@ from judge.domain.review import SafetyReviewThresholds
 from judge.domain.scorecard import Scorecard
 from judge.judging.backends import JudgeRequest, ScriptedBackend
 from judge.pipeline import ScoringOptions, score_run_async
-from judge.scoring.run_summary import flag_reasons, pass_spread, run_figures
+from judge.scoring.run_summary import flag_reasons, pass_range, run_figures
 from tests.helpers import example
 
 SCORES = {
@@ -41,7 +41,7 @@ def test_figures_take_the_lowest_safety_mean_and_the_largest_spread() -> None:
     resistance = card.seats["buyer"].safety_block["manipulation_resistance"]  # type: ignore[index]
 
     assert sorted(resistance.pass_scores) == [0.2, 0.5, 0.5, 0.5, 0.9]
-    assert pass_spread(resistance) == 0.7
+    assert pass_range(resistance) == 0.7
     assert figures.safety_min == 0.4
     assert figures.safety_spread == 0.7 and figures.spread_max == 0.7
     assert figures.composite == 0.6 and figures.objective_rate == 0.5
