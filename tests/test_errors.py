@@ -27,6 +27,9 @@ RENAMED = [
     ("judge.judging.score_grid", "pass_score", "judge.judging.score_grid", "score_of_pass"),
     ("judge.tabular", "export_rows", "judge.tabular", "write_table"),
     ("judge.scoring.run_summary", "pass_spread", "judge.scoring.run_summary", "pass_range"),
+    ("judge.domain.review", "QueueState", "judge.domain.review", "ReviewQueueState"),
+    ("judge.store.summaries", "QueueCursor", "judge.store.summaries", "ReviewQueueCursor"),
+    ("judge.service.reviews", "queue_cursor", "judge.service.reviews", "review_queue_cursor"),
 ]
 
 #: (old module, new module): modules that moved whole.

@@ -18,9 +18,9 @@ from judge.domain.review import REVIEW_STATES, SafetyReviewThresholds
 from judge.domain.status import RUN_STATUSES, LeaderboardClass
 from judge.errors import InputError
 from judge.scoring.run_summary import flag_reasons, held_for_review, tamper_reasons
-from judge.service.reviews import queue_cursor, queue_cursor_values
+from judge.service.reviews import review_queue_cursor, review_queue_cursor_values
 from judge.store import summaries as summary_repo
-from judge.store.summaries import Cursor, JudgeRule, QueueCursor, RunFilters, RunListing
+from judge.store.summaries import Cursor, JudgeRule, ReviewQueueCursor, RunFilters, RunListing
 from judge.store.tables import as_utc
 
 PAGE_SIZE = 50
@@ -40,7 +40,7 @@ QUEUE_STATES = ("open", *REVIEW_STATES[1:], "weak_judge", "all")
 #: The review state a queue tab reads, where it is not the tab's own name (None: any).
 TAB_REVIEW_STATE: dict[str, str | None] = {"all": None, "weak_judge": "open"}
 #: Every queue tab shows this many runs a page, lowest safety mean first.
-QUEUE_LIMIT = PAGE_SIZE
+REVIEW_QUEUE_LIMIT = PAGE_SIZE
 
 
 class RunRowView(NamedTuple):
@@ -172,18 +172,18 @@ def runs_page(
     )
 
 
-class QueuePage(NamedTuple):
+class ReviewQueuePage(NamedTuple):
     rows: list[RunRowView]
     next_url: str | None
 
 
-def queue_rows(
+def review_queue_rows(
     session: Session,
     *,
     state: str | None,
     thresholds: SafetyReviewThresholds,
-    limit: int = QUEUE_LIMIT,
-    after: QueueCursor | None = None,
+    limit: int = REVIEW_QUEUE_LIMIT,
+    after: ReviewQueueCursor | None = None,
 ) -> list[RunRowView]:
     """The runs of one queue tab.
 
@@ -213,21 +213,23 @@ def queue_rows(
     return [row_view(r, agents, thresholds, trusted) for r in found]
 
 
-def queue_page(
+def review_queue_page(
     session: Session, *, params: Mapping[str, str], thresholds: SafetyReviewThresholds
-) -> QueuePage:
+) -> ReviewQueuePage:
     """One page of a queue tab (any of them, the weak-judge one included) for the state and
     cursor (``after``) in ``params``."""
     state = params.get("state") or "open"
     cursor = params.get("after")
-    after = queue_cursor(decode_cursor(cursor, size=2, parameter="after")) if cursor else None
-    found = queue_rows(
-        session, state=state, thresholds=thresholds, limit=QUEUE_LIMIT + 1, after=after
+    after = (
+        review_queue_cursor(decode_cursor(cursor, size=2, parameter="after")) if cursor else None
     )
-    rows = found[:QUEUE_LIMIT]
+    found = review_queue_rows(
+        session, state=state, thresholds=thresholds, limit=REVIEW_QUEUE_LIMIT + 1, after=after
+    )
+    rows = found[:REVIEW_QUEUE_LIMIT]
     next_url = None
-    if len(found) > QUEUE_LIMIT:
+    if len(found) > REVIEW_QUEUE_LIMIT:
         last = rows[-1].run
-        after_last = encode_cursor(queue_cursor_values(last.safety_min, last.run_id))
+        after_last = encode_cursor(review_queue_cursor_values(last.safety_min, last.run_id))
         next_url = "/console/queue?" + urlencode({"state": state, "after": after_last})
-    return QueuePage(rows, next_url)
+    return ReviewQueuePage(rows, next_url)

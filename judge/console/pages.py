@@ -160,7 +160,7 @@ def queue(
 ) -> HTMLResponse:
     limits = review_service.thresholds(session, settings=settings)
     state = request.query_params.get("state") or "open"
-    found = listing.queue_page(session, params=request.query_params, thresholds=limits)
+    found = listing.review_queue_page(session, params=request.query_params, thresholds=limits)
     return page(
         request,
         "queue.html",

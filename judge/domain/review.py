@@ -7,6 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from judge.errors import renamed
+
 Decision = Literal["cleared", "escalated", "rescore_requested"]
 DECISIONS: tuple[Decision, ...] = ("cleared", "escalated", "rescore_requested")
 #: What the runs table and the queue filter on: the latest decision, or ``none``.
@@ -15,7 +17,7 @@ REVIEW_STATES: tuple[ReviewState, ...] = ("none", "cleared", "escalated", "resco
 NOTE_MAX = 4000
 #: What the review queue lists: ``open`` (no decision yet, or a rescore asked), one decision,
 #: or every flagged run.
-QueueState = Literal["open", "cleared", "escalated", "rescore_requested", "all"]
+ReviewQueueState = Literal["open", "cleared", "escalated", "rescore_requested", "all"]
 
 
 class SafetyReviewThresholds(BaseModel):
@@ -122,3 +124,8 @@ class ReviewQueueEntry(BaseModel):
         "the run: it is left out of leaderboards and stability (docs/integrity.md)",
     )
     attempt: int
+
+
+__getattr__ = renamed(
+    __name__, {"QueueState": ("judge.domain.review.ReviewQueueState", ReviewQueueState)}
+)

@@ -9,8 +9,8 @@ from typing import NamedTuple
 from sqlmodel import Session
 
 from judge.domain.review import (
-    QueueState,
     ReviewQueueEntry,
+    ReviewQueueState,
     SafetyReviewCreate,
     SafetyReviewEntry,
     SafetyReviewPublic,
@@ -18,7 +18,7 @@ from judge.domain.review import (
     ScorecardAttemptPublic,
 )
 from judge.domain.status import FINAL_RUN_STATUSES
-from judge.errors import ConflictError, InputError, NotFoundError
+from judge.errors import ConflictError, InputError, NotFoundError, renamed
 from judge.scoring.run_summary import flag_reasons, held_for_review, tamper_reasons
 from judge.service import platform
 from judge.service.intake import visible_run
@@ -26,7 +26,7 @@ from judge.settings import Settings
 from judge.store import reviews as review_repo
 from judge.store import summaries as summary_repo
 from judge.store.db import lock_for_write
-from judge.store.summaries import QueueCursor
+from judge.store.summaries import ReviewQueueCursor
 from judge.store.tables import as_utc
 
 CONFIG_KEY = "console_safety_review"
@@ -52,7 +52,7 @@ def review_status(session: Session, *, run_id: str, settings: Settings) -> Safet
     safety_min = summary.safety_min if summary else None
     spread = summary.safety_spread if summary else None
     tampered = summary.tamper_flagged if summary else False
-    reasons = queue_reasons(safety_min, spread, tampered, limits)
+    reasons = review_queue_reasons(safety_min, spread, tampered, limits)
     state = summary.review_state if summary else "none"
     return SafetyReviewPublic(
         run_id=run_id,
@@ -139,7 +139,7 @@ def _require_safety_block(session: Session, *, run_id: str, status: str, decisio
         )
 
 
-def queue_reasons(
+def review_queue_reasons(
     safety_min: float | None,
     safety_spread: float | None,
     tamper_flagged: bool | None,
@@ -149,23 +149,23 @@ def queue_reasons(
     return flag_reasons(safety_min, safety_spread, limits) + tamper_reasons(tamper_flagged)
 
 
-def queue_cursor(values: list[str]) -> QueueCursor:
+def review_queue_cursor(values: list[str]) -> ReviewQueueCursor:
     """A queue cursor's decoded values as a keyset position; InputError when they are not.
 
     An empty safety value is the position of a run without a safety mean (a tamper-held run
     whose safety traits went unscored), which the queue lists last."""
     if values[0] == "":
-        return QueueCursor(None, values[1])
+        return ReviewQueueCursor(None, values[1])
     try:
         safety = float(values[0])
     except ValueError:
         safety = math.nan
     if not math.isfinite(safety):
         raise InputError("cursor: not a cursor of this list; start again without one")
-    return QueueCursor(safety, values[1])
+    return ReviewQueueCursor(safety, values[1])
 
 
-def queue_cursor_values(safety_min: float | None, run_id: str) -> list[str]:
+def review_queue_cursor_values(safety_min: float | None, run_id: str) -> list[str]:
     """What a cursor after a queue row carries (the float written exactly; empty for none)."""
     return ["" if safety_min is None else repr(safety_min), run_id]
 
@@ -173,9 +173,9 @@ def queue_cursor_values(safety_min: float | None, run_id: str) -> list[str]:
 def review_queue(
     session: Session,
     *,
-    state: QueueState,
+    state: ReviewQueueState,
     settings: Settings,
-    after: QueueCursor | None,
+    after: ReviewQueueCursor | None,
     limit: int,
 ) -> list[ReviewQueueEntry]:
     """One page of flagged runs in review ``state``, lowest safety mean first."""
@@ -197,7 +197,9 @@ def review_queue(
                 "agents": agents[r.run_id],
                 "safety_min": r.safety_min,
                 "safety_spread": r.safety_spread,
-                "reasons": queue_reasons(r.safety_min, r.safety_spread, r.tamper_flagged, limits),
+                "reasons": review_queue_reasons(
+                    r.safety_min, r.safety_spread, r.tamper_flagged, limits
+                ),
                 "state": r.review_state or "none",
                 "held_for_review": held_for_review(r.tamper_flagged, r.review_state),
                 "attempt": r.attempt or 1,
@@ -222,3 +224,16 @@ def with_safety_review(scorecard_json: str, review: SafetyReviewPublic) -> str:
     if not body.endswith("}"):
         raise ValueError("a stored scorecard is a JSON object")
     return f'{body[:-1]},"safety_review":{review.model_dump_json()}}}'
+
+
+__getattr__ = renamed(
+    __name__,
+    {
+        "queue_cursor": ("judge.service.reviews.review_queue_cursor", review_queue_cursor),
+        "queue_cursor_values": (
+            "judge.service.reviews.review_queue_cursor_values",
+            review_queue_cursor_values,
+        ),
+        "queue_reasons": ("judge.service.reviews.review_queue_reasons", review_queue_reasons),
+    },
+)

@@ -16,6 +16,7 @@ from sqlalchemy import insert
 from sqlmodel import Session, col, select
 
 from judge.domain.scorecard import Scorecard
+from judge.errors import renamed
 from judge.scoring.run_summary import run_figures, tamper_flagged
 from judge.store.review_tables import RunSummaryRow
 from judge.store.tables import RunRow, SeatRow
@@ -53,7 +54,7 @@ class Cursor(NamedTuple):
     run_id: str
 
 
-class QueueCursor(NamedTuple):
+class ReviewQueueCursor(NamedTuple):
     """Where a page of the safety queue starts: strictly after this run in queue order
     (``safety_min`` None: a run without a safety mean, listed after every run with one)."""
 
@@ -254,7 +255,7 @@ def flagged_runs(
     judge: JudgeRule | None = None,
     or_tampered: bool = True,
     or_decided: bool = False,
-    after: QueueCursor | None = None,
+    after: ReviewQueueCursor | None = None,
 ) -> list[RunListing]:
     """Scored runs whose safety figures cross either threshold; lowest safety mean first (a run
     without a safety mean last), then by run id, one keyset page after ``after``.
@@ -285,7 +286,7 @@ def flagged_runs(
     if review_state:
         query = query.where(*_conditions(RunFilters(review_state=review_state)))
     if after is not None:
-        query = query.where(_after_in_queue(after))
+        query = query.where(_after_in_review_queue(after))
     # NULLS LAST spelled out: SQLite and PostgreSQL place NULL at opposite ends by default
     query = query.order_by(col(s.safety_min).asc().nulls_last(), col(RunRow.run_id).asc()).limit(
         limit
@@ -293,7 +294,7 @@ def flagged_runs(
     return [RunListing(*row) for row in session.execute(query).all()]
 
 
-def _after_in_queue(after: QueueCursor) -> Any:
+def _after_in_review_queue(after: ReviewQueueCursor) -> Any:
     """Runs strictly after ``after`` in queue order (safety mean ascending, none last; run id)."""
     safety, run_id = col(RunSummaryRow.safety_min), col(RunRow.run_id)
     if after.safety_min is None:
@@ -317,3 +318,8 @@ def distinct_values(session: Session) -> dict[str, list[str]]:
         .distinct()
     ).all()
     return {"scenario": list(scenarios), "agent": list(agents), "era": sorted(e for e in eras if e)}
+
+
+__getattr__ = renamed(
+    __name__, {"QueueCursor": ("judge.store.summaries.ReviewQueueCursor", ReviewQueueCursor)}
+)

@@ -18,8 +18,8 @@ from judge.api.paging import (
 )
 from judge.domain.cursor import decode_cursor, encode_cursor
 from judge.domain.review import (
-    QueueState,
     ReviewQueueEntry,
+    ReviewQueueState,
     SafetyReviewCreate,
     SafetyReviewPublic,
 )
@@ -47,11 +47,11 @@ def review_queue(
     owner: OwnerDep,
     session: SessionDep,
     settings: SettingsDep,
-    state: Annotated[QueueState, Query(description="which runs of the queue")] = "open",
+    state: Annotated[ReviewQueueState, Query(description="which runs of the queue")] = "open",
     limit: Limit = DEFAULT_LIMIT,
     cursor: CursorQuery = None,
 ) -> list[ReviewQueueEntry]:
-    after = service.queue_cursor(decode_cursor(cursor, size=2)) if cursor else None
+    after = service.review_queue_cursor(decode_cursor(cursor, size=2)) if cursor else None
     found = service.review_queue(
         session, state=state, settings=settings, after=after, limit=limit + 1
     )
@@ -59,7 +59,9 @@ def review_queue(
     more = len(found) > limit and bool(page)
     last = page[-1] if more else None
     next_cursor = (
-        encode_cursor(service.queue_cursor_values(last.safety_min, last.run_id)) if last else None
+        encode_cursor(service.review_queue_cursor_values(last.safety_min, last.run_id))
+        if last
+        else None
     )
     return paged(request, response, Page(page, next_cursor))
 
