@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -15,7 +15,7 @@ from judge.checks import evaluate_run
 from judge.domain.checks import StateOutcome
 from judge.domain.config import MeasurementSettings
 from judge.domain.judging import JudgePass, ScoreMode, SeatPassKey, TraitResult
-from judge.domain.pairwise import PairKey, PairSide, PairVerdict
+from judge.domain.pairwise import PairKey, PairSide, PairToJudge, PairVerdict, UnpairedSide
 from judge.domain.rubric import Rubric
 from judge.domain.run import Run, TranscriptEvent
 from judge.domain.scenario import Scenario
@@ -38,7 +38,7 @@ from judge.scoring.composite import composite_score
 from judge.scoring.era import measurement_era, prompt_version_for
 from judge.scoring.gates import participation
 from judge.scoring.objectives import conditions_for_seat, objectives
-from judge.scoring.pairwise import pair_result
+from judge.scoring.pairwise import match_runs, pair_result
 from judge.scoring.pairwise_board import pairwise_era
 from judge.scoring.passes import pass_stats
 from judge.scoring.signal import (
@@ -170,6 +170,40 @@ def pairwise_side(run: Run, seat: str, settings: MeasurementSettings) -> PairSid
     return PairSide(
         run_id=run.run_id, seat=seat, agent_id=run.agent_of(seat), transcript=transcript
     )
+
+
+class PairsToJudge(NamedTuple):
+    """Matched runs as pairs of screened seats, and the runs that found no partner."""
+
+    pairs: list[PairToJudge]
+    unpaired: list[UnpairedSide]
+
+
+def pairs_to_judge(
+    runs_a: Sequence[Run],
+    runs_b: Sequence[Run],
+    settings: MeasurementSettings,
+    *,
+    seat_a: Callable[[Run], str],
+    seat_b: Callable[[Run], str],
+) -> PairsToJudge:
+    """Runs matched on scenario, seed and adversary, each side's seat chosen by ``seat_a`` /
+    ``seat_b``, as pairs the pairwise judge reads (docs/scoring.md, "Pairwise judging")."""
+    matching = match_runs(runs_a, runs_b)
+    pairs = [
+        PairToJudge(
+            pairwise_side(m.a, seat_a(m.a), settings),
+            pairwise_side(m.b, seat_b(m.b), settings),
+            PairKey(
+                scenario_id=m.a.scenario_id, seed=m.a.seed, adversary_config=m.a.adversary_config
+            ),
+        )
+        for m in matching.pairs
+    ]
+    unpaired = [
+        UnpairedSide(side=x.side, run_id=x.run.run_id, reason=x.reason) for x in matching.leftovers
+    ]
+    return PairsToJudge(pairs, unpaired)
 
 
 async def judge_pair(

@@ -12,12 +12,10 @@ from judge.catalog import default_rubric_set
 from judge.checks.runfiles import read_run
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.pairwise import (
-    PairKey,
     PairToJudge,
     PairVerdict,
     PairwiseComparison,
     PositionBias,
-    UnpairedSide,
 )
 from judge.domain.rubric import Rubric
 from judge.domain.run import Run
@@ -25,8 +23,7 @@ from judge.errors import InputError
 from judge.judging.backends import JudgeBackend
 from judge.judging.providers import backend_for
 from judge.judging.runner import RunnerConfig
-from judge.pipeline import Progress, judge_pair, pairwise_side, run_blocking
-from judge.scoring.pairwise import match_runs
+from judge.pipeline import PairsToJudge, Progress, judge_pair, pairs_to_judge, run_blocking
 from judge.scoring.pairwise_board import pairwise_comparison
 from judge.settings import judge_model_settings
 
@@ -59,24 +56,16 @@ def matched_pairs(
     *,
     seat_a: str | None = None,
     seat_b: str | None = None,
-) -> tuple[list[PairToJudge], list[UnpairedSide]]:
+) -> PairsToJudge:
     """Matched runs (same scenario, seed, adversary) as pairs of screened seats; the seat of
     each side is the one named, else the run's only scored seat."""
-    matching = match_runs(runs_a, runs_b)
-    pairs = [
-        PairToJudge(
-            pairwise_side(m.a, _seat_of(m.a, seat_a), settings),
-            pairwise_side(m.b, _seat_of(m.b, seat_b), settings),
-            PairKey(
-                scenario_id=m.a.scenario_id, seed=m.a.seed, adversary_config=m.a.adversary_config
-            ),
-        )
-        for m in matching.pairs
-    ]
-    unpaired = [
-        UnpairedSide(side=x.side, run_id=x.run.run_id, reason=x.reason) for x in matching.leftovers
-    ]
-    return pairs, unpaired
+    return pairs_to_judge(
+        runs_a,
+        runs_b,
+        settings,
+        seat_a=lambda run: _seat_of(run, seat_a),
+        seat_b=lambda run: _seat_of(run, seat_b),
+    )
 
 
 def _seat_of(run: Run, seat: str | None) -> str:

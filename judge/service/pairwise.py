@@ -18,7 +18,6 @@ from sqlmodel import Session
 
 from judge.domain.config import MeasurementSettings
 from judge.domain.pairwise import (
-    PairKey,
     PairToJudge,
     PairVerdict,
     PairwiseComparison,
@@ -32,9 +31,8 @@ from judge.judging.backends import JudgeBackend
 from judge.judging.pairwise import PAIRWISE_PROMPT_VERSION, pairwise_decoders
 from judge.judging.providers import decoder_identities
 from judge.judging.runner import RunnerConfig
-from judge.pipeline import judge_pair, pairwise_side
+from judge.pipeline import PairsToJudge, judge_pair, pairs_to_judge
 from judge.scoring.leaderboard import submission_entries
-from judge.scoring.pairwise import match_runs
 from judge.scoring.pairwise_board import (
     PairwiseLeaderboard,
     pairwise_comparison,
@@ -97,22 +95,14 @@ def _seat_of(run: Run, agent_id: str) -> str:
 
 def _pairs(
     a: list[Run], b: list[Run], body: PairwiseComparisonCreate, settings: MeasurementSettings
-) -> tuple[list[PairToJudge], list[UnpairedSide]]:
-    matching = match_runs(a, b)
-    pairs = [
-        PairToJudge(
-            pairwise_side(m.a, _seat_of(m.a, body.agent_a), settings),
-            pairwise_side(m.b, _seat_of(m.b, body.agent_b), settings),
-            PairKey(
-                scenario_id=m.a.scenario_id, seed=m.a.seed, adversary_config=m.a.adversary_config
-            ),
-        )
-        for m in matching.pairs
-    ]
-    unpaired = [
-        UnpairedSide(side=x.side, run_id=x.run.run_id, reason=x.reason) for x in matching.leftovers
-    ]
-    return pairs, unpaired
+) -> PairsToJudge:
+    return pairs_to_judge(
+        a,
+        b,
+        settings,
+        seat_a=lambda run: _seat_of(run, body.agent_a),
+        seat_b=lambda run: _seat_of(run, body.agent_b),
+    )
 
 
 def _era(model: str, rubric: Rubric, settings: MeasurementSettings) -> str:
