@@ -11,6 +11,7 @@ from sqlmodel import Session
 from judge.domain.status import stored_class
 from judge.scoring.leaderboard import (
     Leaderboard,
+    LeaderboardEntry,
     LeaderboardRow,
     build_leaderboard,
     submission_entries,
@@ -26,8 +27,17 @@ def leaderboard(
     ``viewer`` is the agent of an agent key: rows stay public (agent, era, aggregates) but
     the run ids of other agents' rows are left out.
     """
+    entries = finalized_entries(session, scenario_id=scenario_id, era_id=era_id)
+    board = build_leaderboard(entries, scenario_id=scenario_id, era_id=era_id)
+    return board if viewer is None else without_others_runs(board, viewer)
+
+
+def finalized_entries(
+    session: Session, *, scenario_id: str, era_id: str | None = None
+) -> list[LeaderboardEntry]:
+    """The leaderboard entries of the scenario's finalized submissions (of one era if given)."""
     rows = results_repo.finalized_submission_cards(session, scenario_id=scenario_id, era_id=era_id)
-    entries = [
+    return [
         entry
         for r in rows
         for entry in submission_entries(
@@ -37,8 +47,6 @@ def leaderboard(
             leaderboard_class=stored_class(r.leaderboard_class),
         )
     ]
-    board = build_leaderboard(entries, scenario_id=scenario_id, era_id=era_id)
-    return board if viewer is None else without_others_runs(board, viewer)
 
 
 def without_others_runs(board: Leaderboard, viewer: str) -> Leaderboard:

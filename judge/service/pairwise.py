@@ -25,25 +25,23 @@ from judge.domain.pairwise import (
 )
 from judge.domain.rubric import Rubric
 from judge.domain.run import Run
-from judge.domain.status import stored_class
 from judge.errors import InputError, NotFoundError
 from judge.judging.backends import JudgeBackend
 from judge.judging.pairwise import PAIRWISE_PROMPT_VERSION, pairwise_decoders
 from judge.judging.providers import decoder_identities
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import PairsToJudge, judge_pair, pairs_to_judge
-from judge.scoring.leaderboard import submission_entries
 from judge.scoring.pairwise_board import (
     PairwiseLeaderboard,
     pairwise_comparison,
     pairwise_era,
     pairwise_leaderboard,
 )
+from judge.service.leaderboards import finalized_entries
 from judge.service.platform import measurement_settings, rubric_set
 from judge.settings import Settings
 from judge.store import pairwise as pairwise_repo
 from judge.store import queries_compare
-from judge.store import queries_results as results_repo
 from judge.store import runs as run_repo
 from judge.store.db import transaction
 from judge.telemetry import observe_pairwise_pass
@@ -263,17 +261,7 @@ def pairwise_board(
             raise NotFoundError(f"no pairwise board on this trait (boards: {capability})")
     elif trait not in rubrics.rubrics:
         raise InputError(f"trait: unknown trait {trait!r} (known: {sorted(rubrics.rubrics)})")
-    rows = results_repo.finalized_submission_cards(session, scenario_id=scenario_id)
-    entries = [
-        entry
-        for r in rows
-        for entry in submission_entries(
-            r.card,
-            agent_id=r.agent_id,
-            visibility=r.visibility,
-            leaderboard_class=stored_class(r.leaderboard_class),
-        )
-    ]
+    entries = finalized_entries(session, scenario_id=scenario_id)
     verdicts = pairwise_repo.verdicts_of(
         session, scenario_id=scenario_id, trait=trait, era_id=era_id
     )
