@@ -10,13 +10,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
-from judge.api.deps import SessionDep, SettingsDep
 from judge.calibration import plots
 from judge.catalog import default_rubric_set
 from judge.console.listing import filter_choices
 from judge.console.render import SECURITY_HEADERS, page
 from judge.console.reports import load_report, reports_in_order
 from judge.console.session import SessionDep as ConsoleDep
+from judge.deps import SessionDep, SettingsDep
 from judge.domain.comparison import AgentComparison, ComparedPair
 from judge.errors import InputError, NotFoundError
 from judge.scoring.pairwise import position_biases

@@ -15,9 +15,9 @@ from urllib.parse import urlencode
 
 from sqlmodel import Session
 
-from judge.api.paging import decode_cursor as decode_cursor_values
-from judge.api.paging import encode_cursor as encode_values
 from judge.console.reports import trusted_judges
+from judge.domain.cursor import decode_cursor as decode_cursor_values
+from judge.domain.cursor import encode_cursor as encode_values
 from judge.domain.limits import query_value_problem
 from judge.domain.review import REVIEW_STATES, SafetyReviewThresholds
 from judge.domain.status import RUN_STATUSES, LeaderboardClass
