@@ -57,7 +57,7 @@ RULES: dict[str, set[str]] = {
     },
     "console": {
         "domain", "errors", "scoring", "judging", "checks", "catalog", "auth", "settings",
-        "pipeline", "store", "service", "telemetry", "calibration", "deps",
+        "pipeline", "service", "telemetry", "calibration", "deps",
     },
     "web": {"errors", "settings", "service", "api", "console"},
     "cli": {
