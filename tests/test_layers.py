@@ -186,6 +186,44 @@ def test_each_module_imports_only_what_its_layer_allows(path: Path) -> None:
             assert root in PURE_IMPORTS, f"{path.relative_to(REPO)} is pure but imports {name}"
 
 
+#: The parts that may write SQL: the store, and the state checks' read-only queries of a world.
+SQL_PARTS = {"store", "checks"}
+#: What writes SQL: a statement builder of SQLAlchemy or SQLModel, or raw text.
+SQL_BUILDERS = {"text", "select", "insert", "update", "delete", "exec_driver_sql"}
+
+
+def _sql_written(path: Path) -> list[str]:
+    """Where ``path`` builds SQL: ``from sqlmodel import select``, ``sa.text(...)``, ..."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in (
+            "sqlalchemy",
+            "sqlmodel",
+        ):
+            found += [f"imports {a.name}" for a in node.names if a.name in SQL_BUILDERS]
+        elif isinstance(node, ast.Attribute) and node.attr in SQL_BUILDERS:
+            owner = ast.unparse(node.value)
+            if owner in ("sa", "sqlalchemy", "sqlmodel") or node.attr == "exec_driver_sql":
+                found.append(f"line {node.lineno}: {owner}.{node.attr}")
+    return found
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in _modules() if _owner(p) not in SQL_PARTS],
+    ids=lambda p: str(p.relative_to(PACKAGE)),
+)
+def test_sql_is_written_only_under_the_store(path: Path) -> None:
+    assert _sql_written(path) == [], f"{path.relative_to(REPO)}: move the query to judge/store"
+
+
+def test_the_sql_finder_sees_a_raw_statement_and_a_builder(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("import sqlalchemy as sa\nfrom sqlmodel import select\nQ = sa.text('x')\n")
+
+    assert _sql_written(module) == ["imports select", "line 3: sa.text"]
+
+
 def test_importing_the_pure_core_loads_no_io_library() -> None:
     """The rule holds at run time too: nothing the core imports pulls in I/O behind its back."""
     core = [
