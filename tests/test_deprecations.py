@@ -46,6 +46,8 @@ def test_a_name_that_never_lived_there_is_an_attribute_error() -> None:
         ("judge.service.schema", "upgrade_all", "judge.store.schema:upgrade_all"),
         ("judge.telemetry", "exposition", "judge.service.jobqueue.metrics:exposition"),
         ("judge.console", "mount", "judge.web:mount_console"),
+        ("judge.api.deps", "unit_of_work", "judge.deps:unit_of_work"),
+        ("judge.api.caller", "system_actor", "judge.auth:system_actor"),
     ],
 )
 def test_the_old_homes_of_this_release_still_answer(old: str, name: str, new: str) -> None:

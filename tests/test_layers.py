@@ -1,11 +1,13 @@
 """The layering of the package (docs/architecture.md): who may import whom, enforced.
 
 ``RULES`` is the import table of docs/architecture.md, one row per package or top-level
-module of ``judge``; a test below checks that the document carries the same table. Every
-import in every module is read (also the ones inside functions and under TYPE_CHECKING),
-so a layer cannot be crossed by importing late. Third-party libraries that do I/O are held
-to the layers that own that I/O, and the pure core (domain, scoring) may import only
-libraries that compute.
+module of ``judge``; a test below checks that the document carries the same table, and that
+the table allows no cycle. Every import in every module is read (also the ones inside
+functions and under TYPE_CHECKING), so a layer cannot be crossed by importing late. No two
+modules may import each other, however long the way round (the imports that run: those
+under TYPE_CHECKING never do). Third-party libraries that do I/O are held to the layers that
+own that I/O, the pure core (domain, scoring) may import only libraries that compute, and
+only the store writes SQL.
 """
 
 from __future__ import annotations

@@ -35,10 +35,14 @@ from judge.auth import (
     owner_actor,
     verify_owner_token,
 )
+from judge.deprecations import moved
 from judge.deps import get_engine
 from judge.errors import AuthError
 from judge.service.keys import authenticate_agent
 from judge.settings import Settings, get_settings
+
+#: The audit actor names moved to judge.auth (the console names owners too, without the API).
+__getattr__ = moved(__name__, {"system_actor": "judge.auth:system_actor"})
 
 Audience = Literal["owner", "agent"]
 Endpoint = TypeVar("Endpoint", bound=Callable[..., Any])
