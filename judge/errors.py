@@ -25,8 +25,7 @@ prints its message and exits non-zero, the API maps each branch to a status code
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Protocol
 
 
@@ -141,25 +140,3 @@ def _join_alternatives(messages: list[str]) -> str:
     if len(messages) == 1 or not all(m.startswith("Input should be ") for m in messages):
         return "; ".join(dict.fromkeys(messages))
     return "Input should be " + " or ".join(m.removeprefix("Input should be ") for m in messages)
-
-
-def renamed(module: str, names: Mapping[str, tuple[str, object]]) -> Callable[[str], object]:
-    """A module ``__getattr__`` that still serves old public names for one release (RENAMES.md).
-
-    ``names`` maps each old name to its new dotted home and the object now living there; using
-    an old name warns with a ``DeprecationWarning`` that says where to import it from instead.
-    """
-
-    def __getattr__(name: str) -> object:
-        if name not in names:
-            raise AttributeError(f"module {module!r} has no attribute {name!r}")
-        new, value = names[name]
-        warn_renamed(f"{module}.{name}", new)
-        return value
-
-    return __getattr__
-
-
-def warn_renamed(old: str, new: str) -> None:
-    """Warn the caller's caller that ``old`` is deprecated in favour of ``new``."""
-    warnings.warn(f"{old} is deprecated; use {new}", DeprecationWarning, stacklevel=3)

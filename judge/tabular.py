@@ -16,10 +16,11 @@ from typing import IO, Any, Literal
 
 from pydantic import ValidationError
 
+from judge.deprecations import moved
 from judge.domain.limits import json_depth_problem
 from judge.domain.rows import COLUMN_TYPES, PASS_COLUMNS, TRAIT_COLUMNS, Cell, Row
 from judge.domain.scorecard import Scorecard
-from judge.errors import ConfigError, InputError, describe_validation_error, renamed
+from judge.errors import ConfigError, InputError, describe_validation_error
 from judge.scoring.figures import rounded
 
 Table = Literal["traits", "passes"]
@@ -90,20 +91,16 @@ def _documents(text: str, path: Path) -> Iterator[tuple[str, Any]]:
 def stored_scorecards(database_url: str, *, era: str | None = None) -> Iterator[Scorecard]:
     """Every stored owner scorecard (optionally of one era), in run id order, read in batches."""
     from sqlalchemy.exc import OperationalError, ProgrammingError
-    from sqlmodel import Session, col, select
+    from sqlmodel import Session
 
     from judge.store.db import make_engine
-    from judge.store.tables import ScorecardRow
+    from judge.store.scorecards import scorecards_in_order
 
     _require_sqlite_file(database_url)
     engine = make_engine(database_url)
-    query = select(ScorecardRow.scorecard_json).order_by(col(ScorecardRow.run_id))
-    if era is not None:
-        query = query.where(ScorecardRow.measurement_era == era)
     try:
         with Session(engine) as session:
-            for text in session.exec(query.execution_options(yield_per=BATCH)):
-                yield Scorecard.model_validate_json(text)
+            yield from scorecards_in_order(session, era=era, batch=BATCH)
     except (OperationalError, ProgrammingError) as exc:
         raise ConfigError(
             f"cannot read scorecards from {database_url.split('@')[-1]!r}: {type(exc.orig).__name__} "
@@ -250,4 +247,4 @@ def _write_file(rows: Iterable[Row], columns: Sequence[str], fmt: Format, path: 
         return write_csv(rows, columns, handle) if fmt == "csv" else write_jsonl(rows, handle)
 
 
-__getattr__ = renamed(__name__, {"export_rows": ("judge.tabular.write_table", write_table)})
+__getattr__ = moved(__name__, {"export_rows": "judge.tabular:write_table"})

@@ -37,6 +37,8 @@ LINK_HEADER: dict[str, Any] = {
     }
 }
 
+__all__ = ["Page", "decode_cursor", "encode_cursor", "page_of", "paged"]
+
 Item = TypeVar("Item")
 
 

@@ -1,32 +1,17 @@
-"""Moved to :mod:`judge.importers` (RENAMES.md): ``files``, ``casino``, ``dices`` and the
-table in ``registry``.
+"""Moved to ``judge.importers`` (``files``, ``casino``, ``dices`` and the table in
+``registry``); the old names answer here for one release, with a DeprecationWarning."""
 
-Importing this module warns; it goes after one release.
-"""
+from judge.deprecations import moved, same_names
 
-from judge.errors import warn_renamed
-from judge.importers.casino import import_casino
-from judge.importers.dices import (
-    DICES_SEATS,
-    dices_item,
-    dices_labels,
-    dices_transcript,
-    import_dices,
+__getattr__ = moved(
+    __name__,
+    {
+        **same_names(
+            "judge.importers.dices",
+            ["DICES_SEATS", "dices_transcript", "dices_labels", "dices_item", "import_dices"],
+        ),
+        **same_names("judge.importers.files", ["read_json", "source_files"]),
+        **same_names("judge.importers.registry", ["IMPORTERS", "import_set"]),
+        **same_names("judge.importers.casino", ["import_casino"]),
+    },
 )
-from judge.importers.files import read_json, source_files
-from judge.importers.registry import IMPORTERS, import_set
-
-__all__ = [
-    "DICES_SEATS",
-    "IMPORTERS",
-    "dices_item",
-    "dices_labels",
-    "dices_transcript",
-    "import_casino",
-    "import_dices",
-    "import_set",
-    "read_json",
-    "source_files",
-]
-
-warn_renamed(__name__, "judge.importers")

@@ -1,9 +1,28 @@
-"""Moved to :mod:`judge.importers.casino` (RENAMES.md).
+"""Moved to ``judge.importers.casino``; the old names answer here for one release,
+with a DeprecationWarning."""
 
-Importing this module warns; it goes after one release.
-"""
+from judge.deprecations import moved, same_names
 
-from judge.errors import warn_renamed
-from judge.importers.casino import *
-
-warn_renamed(__name__, "judge.importers.casino")
+__getattr__ = moved(
+    __name__,
+    same_names(
+        "judge.importers.casino",
+        [
+            "POINTS",
+            "MAX_POINTS",
+            "WALK_AWAY_POINTS",
+            "DEAL_ACTIONS",
+            "Outcome",
+            "priorities",
+            "deal_points",
+            "outcome",
+            "transcript_events",
+            "win_conditions",
+            "casino_run",
+            "casino_labels",
+            "casino_items",
+            "import_casino",
+            "IMPORTER",
+        ],
+    ),
+)

@@ -1,9 +1,20 @@
-"""Moved to :mod:`judge.calibration.disagreements` (RENAMES.md).
+"""Moved to ``judge.calibration.disagreements``; the old names answer here for one release,
+with a DeprecationWarning."""
 
-Importing this module warns; it goes after one release.
-"""
+from judge.deprecations import moved, same_names
 
-from judge.calibration.disagreements import *
-from judge.errors import warn_renamed
-
-warn_renamed(__name__, "judge.calibration.disagreements")
+__getattr__ = moved(
+    __name__,
+    same_names(
+        "judge.calibration.disagreements",
+        [
+            "TraitComparison",
+            "RaterComparison",
+            "index_rows",
+            "disagreement",
+            "disagreements",
+            "trait_comparison",
+            "compare",
+        ],
+    ),
+)

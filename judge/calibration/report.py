@@ -21,8 +21,8 @@ from judge.calibration.report_model import (
     SetInfo,
     TraitAgreement,
 )
+from judge.deprecations import moved
 from judge.domain.judging import JudgePass
-from judge.errors import renamed
 from judge.scoring import agreement as ag
 from judge.scoring.objectives import conditions_for_seat, objectives
 
@@ -344,6 +344,4 @@ def build_report(
     )
 
 
-__getattr__ = renamed(
-    __name__, {"spread": ("judge.calibration.report.judge_pass_spread", judge_pass_spread)}
-)
+__getattr__ = moved(__name__, {"spread": "judge.calibration.report:judge_pass_spread"})

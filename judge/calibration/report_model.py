@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from judge.deprecations import moved
 from judge.domain.interval import Interval
-from judge.errors import renamed
 
 
 class _Out(BaseModel):
@@ -136,4 +136,4 @@ class CalibrationReport(_Out):
     )
 
 
-__getattr__ = renamed(__name__, {"EstimateOut": ("judge.domain.interval.Interval", Interval)})
+__getattr__ = moved(__name__, {"EstimateOut": "judge.domain.interval:Interval"})

@@ -18,7 +18,7 @@ from typing import Any
 
 from judge.calibration.items import write_items
 from judge.calibration.manifest import load_manifest
-from judge.cli import EXIT_OK
+from judge.cli.exit_codes import EXIT_OK
 from judge.importers.entries import RunImporter
 from judge.importers.registry import IMPORTERS, import_set, run_importer
 from judge.integrations.common import ImportedRun, write_runs

@@ -20,13 +20,14 @@ from typing import Any, NamedTuple, TextIO
 from judge.catalog import RubricSet, default_rubric_set
 from judge.checks import load_scenario
 from judge.checks.runfiles import RunFile, run_files, scenario_for
-from judge.cli import EXIT_GATE, EXIT_OK
+from judge.cli.exit_codes import EXIT_GATE, EXIT_OK
 from judge.cli.render import progress_bar, render_scorecard
+from judge.deprecations import moved
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.judging import SCORE_MODES
 from judge.domain.scenario import Scenario
 from judge.domain.scorecard import Scorecard
-from judge.errors import InputError, RubricError, renamed
+from judge.errors import InputError, RubricError
 from judge.judging.backends import JudgeBackend
 from judge.judging.embedded import EMBEDDED_MODEL
 from judge.judging.providers import backend_for
@@ -213,10 +214,10 @@ def run(args: argparse.Namespace) -> int:
     return report_gates(cards, thresholds)
 
 
-__getattr__ = renamed(
+__getattr__ = moved(
     __name__,
     {
-        "score_one": ("judge.cli.score.score_file", score_file),
-        "Job": ("judge.cli.score.FileJob", FileJob),
+        "score_one": "judge.cli.score:score_file",
+        "Job": "judge.cli.score:FileJob",
     },
 )

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from judge.errors import renamed
+from judge.deprecations import moved
 
 #: One value a check can answer or want: what a single SQL cell can hold, as JSON.
 Scalar = int | float | str | bool | None
@@ -24,6 +24,12 @@ Evaluator = Literal[
 CheckStatus = Literal["passed", "failed", "error"]
 OutcomeName = Literal["verified", "not_achieved", "rule_violated", "not_scored"]
 CheckVerdict = Literal["pass", "partial", "fail", "unscoreable"]
+
+
+#: The URL schemes of PostgreSQL (libpq's two spellings). A world's database named this way
+#: is a server; anything else is a SQLite path. ``judge.store.db.is_postgres_url`` reads
+#: the store's URL (which may also name a driver, ``postgresql+psycopg://``) by the same rule.
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 class _In(BaseModel):
@@ -221,4 +227,4 @@ class RolloutSummary(_Out):
     metrics: list[MetricSummary]
 
 
-__getattr__ = renamed(__name__, {"RewardSpread": ("judge.domain.checks.RewardRange", RewardRange)})
+__getattr__ = moved(__name__, {"RewardSpread": "judge.domain.checks:RewardRange"})

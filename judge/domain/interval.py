@@ -9,6 +9,7 @@ back byte for byte.
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from pydantic import (
@@ -18,8 +19,6 @@ from pydantic import (
     SerializerFunctionWrapHandler,
     model_serializer,
 )
-
-from judge.errors import warn_renamed
 
 #: Fields a report writes only when it states them (a pairwise interval has no point estimate).
 _STATED_ONLY = ("estimate", "n", "method")
@@ -74,5 +73,7 @@ class Interval(BaseModel):
     @property
     def value(self) -> float | None:
         """Deprecated: the old types' name for ``estimate``."""
-        warn_renamed("Interval.value", "Interval.estimate")
+        warnings.warn(
+            "Interval.value is deprecated: use Interval.estimate", DeprecationWarning, stacklevel=2
+        )
         return self.estimate

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from judge.errors import renamed
+from judge.deprecations import moved
 
 Decision = Literal["cleared", "escalated", "rescore_requested"]
 DECISIONS: tuple[Decision, ...] = ("cleared", "escalated", "rescore_requested")
@@ -126,6 +126,4 @@ class ReviewQueueEntry(BaseModel):
     attempt: int
 
 
-__getattr__ = renamed(
-    __name__, {"QueueState": ("judge.domain.review.ReviewQueueState", ReviewQueueState)}
-)
+__getattr__ = moved(__name__, {"QueueState": "judge.domain.review:ReviewQueueState"})

@@ -27,8 +27,8 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from judge.deprecations import moved
 from judge.domain.judging import ScoreMode
-from judge.errors import renamed
 
 #: The score grid every distribution is stated on.
 GRID: tuple[float, ...] = tuple(round(i / 10, 1) for i in range(11))
@@ -228,6 +228,4 @@ def score_of_pass(sampled: float | None, expected: float | None, mode: ScoreMode
     return sampled
 
 
-__getattr__ = renamed(
-    __name__, {"pass_score": ("judge.judging.score_grid.score_of_pass", score_of_pass)}
-)
+__getattr__ = moved(__name__, {"pass_score": "judge.judging.score_grid:score_of_pass"})

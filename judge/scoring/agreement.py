@@ -19,8 +19,8 @@ import numpy as np
 import numpy.typing as npt
 from scipy import stats
 
+from judge.deprecations import moved
 from judge.domain.interval import Interval
-from judge.errors import renamed
 
 Array = npt.NDArray[np.float64]
 Level = Literal["nominal", "ordinal", "interval"]
@@ -299,4 +299,4 @@ def with_extra_rater(ratings: npt.ArrayLike, extra: npt.ArrayLike) -> Array:
     return np.hstack([table, column])
 
 
-__getattr__ = renamed(__name__, {"Estimate": ("judge.domain.interval.Interval", Interval)})
+__getattr__ = moved(__name__, {"Estimate": "judge.domain.interval:Interval"})

@@ -1,9 +1,22 @@
-"""Moved to :mod:`judge.scoring.trajectories` (RENAMES.md).
+"""Moved to ``judge.scoring.trajectories``; the old names answer here for one release,
+with a DeprecationWarning."""
 
-Importing this module warns; it goes after one release.
-"""
+from judge.deprecations import moved, same_names
 
-from judge.errors import warn_renamed
-from judge.scoring.trajectories import *
-
-warn_renamed(__name__, "judge.scoring.trajectories")
+__getattr__ = moved(
+    __name__,
+    same_names(
+        "judge.scoring.trajectories",
+        [
+            "NDJSON_MEDIA_TYPE",
+            "StepAction",
+            "TrajectoryStep",
+            "actions_at",
+            "done_turns",
+            "last_step_index",
+            "trajectory",
+            "trajectories",
+            "to_jsonl",
+        ],
+    ),
+)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
+from judge.deprecations import moved
 from judge.domain.checks import (
     CheckResult,
     CheckVerdict,
@@ -30,7 +31,7 @@ from judge.domain.checks import (
     StateOutcome,
     Tally,
 )
-from judge.errors import InputError, renamed
+from judge.errors import InputError
 from judge.scoring.comparisons import compare, expectation, render
 
 REWARDS: dict[OutcomeName, int] = {"verified": 1, "not_achieved": 0, "rule_violated": -1}
@@ -218,4 +219,4 @@ _AGGREGATES: dict[str, Callable[[Sequence[float]], float]] = {
 }
 
 
-__getattr__ = renamed(__name__, {"spread": ("judge.scoring.outcomes.reward_range", reward_range)})
+__getattr__ = moved(__name__, {"spread": "judge.scoring.outcomes:reward_range"})

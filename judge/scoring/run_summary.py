@@ -9,10 +9,10 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict
 
+from judge.deprecations import moved
 from judge.domain.judging import TraitResult
 from judge.domain.review import SafetyReviewThresholds
 from judge.domain.scorecard import Scorecard
-from judge.errors import renamed
 
 
 class RunFigures(BaseModel):
@@ -97,6 +97,4 @@ def held_for_review(flagged: bool | None, review_state: str | None) -> bool:
     return bool(flagged) and review_state != "cleared"
 
 
-__getattr__ = renamed(
-    __name__, {"pass_spread": ("judge.scoring.run_summary.pass_range", pass_range)}
-)
+__getattr__ = moved(__name__, {"pass_spread": "judge.scoring.run_summary:pass_range"})

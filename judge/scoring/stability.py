@@ -27,10 +27,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from judge.deprecations import moved
 from judge.domain.judging import VARIANCE_KIND
 from judge.domain.run import Run, WinCondition
 from judge.domain.scorecard import SeatScorecard
-from judge.errors import InputError, renamed
+from judge.errors import InputError
 from judge.scoring.objectives import condition_credit, conditions_for_seat
 from judge.scoring.passes import sample_variance
 
@@ -249,10 +250,10 @@ def stability_report(
     )
 
 
-__getattr__ = renamed(
+__getattr__ = moved(
     __name__,
     {
-        "StabilitySpread": ("judge.scoring.stability.RunSpread", RunSpread),
-        "spread": ("judge.scoring.stability.run_spread", run_spread),
+        "StabilitySpread": "judge.scoring.stability:RunSpread",
+        "spread": "judge.scoring.stability:run_spread",
     },
 )

@@ -1,9 +1,15 @@
-"""Moved to :mod:`judge.service.trajectories` (RENAMES.md).
+"""Moved to ``judge.service.trajectories``; the old names answer here for one release,
+with a DeprecationWarning."""
 
-Importing this module warns; it goes after one release.
-"""
+from judge.deprecations import moved, same_names
 
-from judge.errors import warn_renamed
-from judge.service.trajectories import *
-
-warn_renamed(__name__, "judge.service.trajectories")
+__getattr__ = moved(
+    __name__,
+    same_names(
+        "judge.service.trajectories",
+        [
+            "run_trajectory",
+            "submission_trajectory",
+        ],
+    ),
+)

@@ -16,8 +16,9 @@ from typing import NamedTuple
 from sqlalchemy.engine import Engine
 
 from judge.checks import find_scenario
+from judge.deprecations import moved
 from judge.domain.status import UNFINISHED_RUN_STATUSES
-from judge.errors import JudgeBackendError, JudgeError, PermanentJudgeError, renamed
+from judge.errors import JudgeBackendError, JudgeError, PermanentJudgeError
 from judge.pipeline import score_run_async
 from judge.service.fairness import FairQueue, run_priority
 from judge.service.fencing import Fence, ScoringTakenOver
@@ -258,6 +259,4 @@ class ScoringWorkers:
                 self._pending.discard(run_id)
 
 
-__getattr__ = renamed(
-    __name__, {"score_one": ("judge.service.jobs.score_stored_run", score_stored_run)}
-)
+__getattr__ = moved(__name__, {"score_one": "judge.service.jobs:score_stored_run"})

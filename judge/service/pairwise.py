@@ -21,6 +21,7 @@ from judge.domain.pairwise import (
     PairToJudge,
     PairVerdict,
     PairwiseComparison,
+    PositionBias,
     UnpairedSide,
 )
 from judge.domain.rubric import Rubric
@@ -31,6 +32,7 @@ from judge.judging.pairwise import PAIRWISE_PROMPT_VERSION, pairwise_decoders
 from judge.judging.providers import decoder_identities
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import PairsToJudge, judge_pair, pairs_to_judge
+from judge.scoring.pairwise import position_biases
 from judge.scoring.pairwise_board import (
     PairwiseLeaderboard,
     pairwise_comparison,
@@ -268,3 +270,9 @@ def pairwise_board(
     return pairwise_leaderboard(
         verdicts, entries, scenario_id=scenario_id, trait=trait, era_id=era_id
     )
+
+
+def stored_position_biases(session: Session) -> list[PositionBias]:
+    """The position bias of each judge model per trait, over every verdict the service keeps
+    (the console's calibration page)."""
+    return position_biases(pairwise_repo.verdicts_of(session))

@@ -8,6 +8,7 @@ from typing import NamedTuple
 
 from sqlmodel import Session
 
+from judge.deprecations import moved
 from judge.domain.review import (
     ReviewQueueEntry,
     ReviewQueueState,
@@ -18,7 +19,7 @@ from judge.domain.review import (
     ScorecardAttemptPublic,
 )
 from judge.domain.status import FINAL_RUN_STATUSES
-from judge.errors import ConflictError, InputError, NotFoundError, renamed
+from judge.errors import ConflictError, InputError, NotFoundError
 from judge.scoring.run_summary import flag_reasons, held_for_review, tamper_reasons
 from judge.service import platform
 from judge.service.intake import visible_run
@@ -226,14 +227,11 @@ def with_safety_review(scorecard_json: str, review: SafetyReviewPublic) -> str:
     return f'{body[:-1]},"safety_review":{review.model_dump_json()}}}'
 
 
-__getattr__ = renamed(
+__getattr__ = moved(
     __name__,
     {
-        "queue_cursor": ("judge.service.reviews.review_queue_cursor", review_queue_cursor),
-        "queue_cursor_values": (
-            "judge.service.reviews.review_queue_cursor_values",
-            review_queue_cursor_values,
-        ),
-        "queue_reasons": ("judge.service.reviews.review_queue_reasons", review_queue_reasons),
+        "queue_cursor": "judge.service.reviews:review_queue_cursor",
+        "queue_cursor_values": "judge.service.reviews:review_queue_cursor_values",
+        "queue_reasons": "judge.service.reviews:review_queue_reasons",
     },
 )

@@ -16,11 +16,12 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from judge.catalog import RubricSet
+from judge.deprecations import moved
 from judge.domain.judging import JudgePass, SeatPassKey
 from judge.domain.run import Run
 from judge.domain.scorecard import Scorecard
 from judge.domain.status import FINAL_RUN_STATUSES
-from judge.errors import JudgeError, renamed
+from judge.errors import JudgeError
 from judge.judging.backends import JudgeBackend
 from judge.judging.providers import backend_for
 from judge.judging.runner import RunnerConfig
@@ -197,4 +198,4 @@ def end_cleanly(engine: Engine, *, run_id: str) -> None:
         run_repo.end_scoring_cleanly(session, run_id=run_id)
 
 
-__getattr__ = renamed(__name__, {"Job": ("judge.service.scoring.ScoringJob", ScoringJob)})
+__getattr__ = moved(__name__, {"Job": "judge.service.scoring:ScoringJob"})

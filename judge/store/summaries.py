@@ -15,8 +15,8 @@ import sqlalchemy as sa
 from sqlalchemy import insert
 from sqlmodel import Session, col, select
 
+from judge.deprecations import moved
 from judge.domain.scorecard import Scorecard
-from judge.errors import renamed
 from judge.scoring.run_summary import run_figures, tamper_flagged
 from judge.store.review_tables import RunSummaryRow
 from judge.store.tables import RunRow, SeatRow
@@ -320,6 +320,4 @@ def distinct_values(session: Session) -> dict[str, list[str]]:
     return {"scenario": list(scenarios), "agent": list(agents), "era": sorted(e for e in eras if e)}
 
 
-__getattr__ = renamed(
-    __name__, {"QueueCursor": ("judge.store.summaries.ReviewQueueCursor", ReviewQueueCursor)}
-)
+__getattr__ = moved(__name__, {"QueueCursor": "judge.store.summaries:ReviewQueueCursor"})

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from judge import __version__
 from judge.api.models import HealthPublic
+from judge.versions import __version__
 
 router = APIRouter(tags=["health"])
 
