@@ -28,8 +28,8 @@ from judge.catalog import default_rubric_set
 from judge.cli.pairwise import judge_pairs, render_bias
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.pairwise import PairKey, PairToJudge, PairVerdict
-from judge.judging.embedded import EMBEDDED_MODEL
-from judge.judging.providers import backend_for
+from judge.judging.providers.embedded import EMBEDDED_MODEL
+from judge.judging.registry import backend_for
 from judge.pipeline import pairwise_side
 from judge.scoring.pairwise import position_bias
 from judge.scoring.pairwise_board import ratings_by_era

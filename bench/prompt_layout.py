@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from judge.catalog import RubricSet, default_rubric_set
 from judge.domain.run import Run
 from judge.judging.batch_decode import LlamaBatchContext, PromptTokens, SeqToken
-from judge.judging.embedded import EMBEDDED_MODEL, embedded_model
 from judge.judging.prompt import judge_messages, rubric_block, transcript_block
+from judge.judging.providers.embedded import EMBEDDED_MODEL, embedded_model
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import ScoringOptions, score_run
 

@@ -24,15 +24,15 @@ from judge.domain.status import leaderboard_class
 from judge.domain.tamper import SeatTamper
 from judge.errors import InputError
 from judge.judging.backends import JudgeBackend
-from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
 from judge.judging.pairwise import (
     PAIRWISE_PROMPT_VERSION,
     pair_specs,
     pairwise_decoders,
     run_pair_passes,
 )
-from judge.judging.panel import panel_members, panel_models, panel_slot
-from judge.judging.providers import backend_for, decoder_identities
+from judge.judging.panel import panel_members, panel_slot
+from judge.judging.providers.embedded import EMBEDDED_MODEL
+from judge.judging.registry import JudgeSpec, backend_for, resolve, spec_of
 from judge.judging.runner import RunnerConfig, pass_specs, run_passes
 from judge.scoring.composite import composite_score
 from judge.scoring.era import measurement_era, prompt_version_for
@@ -191,7 +191,7 @@ async def judge_pair(
         rubric_hash=rubric.content_hash,
         prompt_version=PAIRWISE_PROMPT_VERSION,
         settings=settings,
-        decoders=pairwise_decoders(decoder_identities(backend.model)),
+        decoders=pairwise_decoders(spec_of(backend, backend.model).decoders),
     )
     return PairVerdict(
         key=key,
@@ -214,8 +214,13 @@ def assemble_scorecard(
     rubrics: RubricSet,
     options: ScoringOptions,
     state_outcome: StateOutcome | None = None,
+    spec: JudgeSpec | None = None,
 ) -> Scorecard:
-    judges = panel_models(options.judge_model)
+    """The scorecard of a judged run; ``spec`` is ``options.judge_model`` already resolved
+    (resolved here when not given)."""
+    spec = spec if spec is not None and spec.model == options.judge_model else None
+    spec = spec or resolve(options.judge_model)
+    judges = spec.models
     tamper = tamper_findings(run, options.settings)
     seats = {
         s: seat_scorecard(
@@ -234,13 +239,13 @@ def assemble_scorecard(
         ranked_eligible=not custom,
         leaderboard_class=leaderboard_class(custom_rubric=custom, self_reported=False),
         judge_model=options.judge_model,
-        judge_note=EMBEDDED_NOTE if EMBEDDED_MODEL in judges else None,
+        judge_note=spec.note,
         prompt_version=prompt_version_for(options.settings),
         measurement_era=measurement_era(
             judge_model=options.judge_model,
             rubric_hashes=rubrics.hashes,
             settings=options.settings,
-            decoders=decoder_identities(options.judge_model),
+            decoders=spec.decoders,
         ),
         state_outcome=state_outcome,
         pass_score=options.settings.pass_score,
@@ -345,7 +350,8 @@ async def score_run_async(
         on_pass=on_pass,
         progress=progress,
     )
-    return assemble_scorecard(run, passes, rubrics, options, state)
+    spec = spec_of(backend, options.judge_model)
+    return assemble_scorecard(run, passes, rubrics, options, state, spec)
 
 
 def score_run(

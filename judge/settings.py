@@ -18,8 +18,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from judge.domain.limits import RequestLimits
 from judge.errors import ConfigError, describe_validation_error
-from judge.judging.embedded import EMBEDDED_MODEL
-from judge.judging.providers import dev_mode_from_environment, refusal
+from judge.judging.providers.embedded import EMBEDDED_MODEL
+from judge.judging.registry import dev_mode_from_environment, resolve
 from judge.judging.runner import RUNNER_DEFAULTS
 
 log = logging.getLogger("judge.settings")
@@ -59,7 +59,7 @@ class JudgeModelSettings(BaseSettings):
     model: str = Field(
         default=EMBEDDED_MODEL,
         min_length=1,
-        description="model id of the judge (judge.judging.providers: litellm, embedded/, router:, "
+        description="model id of the judge (judge.judging.registry: litellm, embedded/, router:, "
         "scripted/); several ids joined by commas make a judge panel",
     )
     pass_score: Literal["sampled", "expected"] = Field(
@@ -69,7 +69,7 @@ class JudgeModelSettings(BaseSettings):
 
     @model_validator(mode="after")
     def _test_judge_needs_dev_mode(self) -> JudgeModelSettings:
-        if (reason := refusal(self.model, dev_mode=self.dev_mode)) is not None:
+        if (reason := resolve(self.model).refusal(dev_mode=self.dev_mode)) is not None:
             raise ValueError(f"JUDGE_MODEL {reason}")
         return self
 
@@ -301,7 +301,7 @@ def judge_model_settings(**overrides: object) -> JudgeModelSettings:
     given = {k: v for k, v in overrides.items() if v is not None}
     chosen = given.get("model")
     dev_mode = bool(given.get("dev_mode", env_dev_mode()))
-    if isinstance(chosen, str) and (reason := refusal(chosen, dev_mode=dev_mode)) is not None:
+    if isinstance(chosen, str) and (reason := resolve(chosen).refusal(dev_mode=dev_mode)):
         raise ConfigError(f"judge model {reason}")  # named by the caller (--judge), not JUDGE_MODEL
     try:
         return JudgeModelSettings(**given)  # type: ignore[arg-type]

@@ -39,8 +39,8 @@ from judge.cli.calibration import (
 from judge.domain.config import ScoreMode
 from judge.domain.run import Run
 from judge.errors import InputError
-from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
-from judge.judging.providers import backend_for
+from judge.judging.providers.embedded import EMBEDDED_MODEL
+from judge.judging.registry import backend_for, resolve
 from judge.pipeline import ScoringOptions
 from judge.scoring.era import prompt_version_for
 
@@ -177,7 +177,7 @@ def run_audit(args: argparse.Namespace) -> int:
                 traits=traits,
                 perturbations=perturbations,
                 judge_model=options.judge_model,
-                judge_note=EMBEDDED_NOTE if options.judge_model == EMBEDDED_MODEL else None,
+                judge_note=resolve(options.judge_model).note,
                 slice_text=f"{which} of {source}, in file order; traits {', '.join(traits)}; "
                 f"defence {'on' if defence else 'off'}",
                 seed=args.seed,

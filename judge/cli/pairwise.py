@@ -23,7 +23,7 @@ from judge.domain.rubric import Rubric
 from judge.domain.run import Run
 from judge.errors import InputError
 from judge.judging.backends import JudgeBackend
-from judge.judging.providers import backend_for
+from judge.judging.registry import backend_for
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import Progress, judge_pair, pairwise_side, run_blocking
 from judge.scoring.pairwise import match_runs

@@ -27,8 +27,8 @@ from judge.domain.scenario import Scenario
 from judge.domain.scorecard import Scorecard
 from judge.errors import InputError, RubricError
 from judge.judging.backends import JudgeBackend
-from judge.judging.embedded import EMBEDDED_MODEL
-from judge.judging.providers import backend_for
+from judge.judging.providers.embedded import EMBEDDED_MODEL
+from judge.judging.registry import backend_for
 from judge.judging.runner import RUNNER_DEFAULTS, RunnerConfig
 from judge.pipeline import ScoringOptions, score_run
 from judge.scoring.thresholds import Threshold, gate_failures, parse_threshold

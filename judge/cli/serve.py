@@ -60,9 +60,9 @@ def check_judge_model(model: str) -> None:
     Raises:
         ConfigError: the one line saying what is wrong with JUDGE_MODEL.
     """
-    from judge.judging.providers import startup_check
+    from judge.judging.registry import resolve, startup_check
 
-    check = startup_check(model)
+    check = startup_check(resolve(model))
     if check.refusal:
         raise ConfigError(f"JUDGE_MODEL {check.refusal}")
     if check.warning:

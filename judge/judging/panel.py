@@ -9,27 +9,13 @@ every pass also names its model.
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from collections.abc import Sequence
+from typing import Any
 
 from judge.errors import ConfigError, PermanentJudgeError
 from judge.judging.backends import JudgeBackend, JudgeReply, JudgeRequest
 from judge.judging.runner import PassSpec
-
-
-def panel_models(model: str) -> list[str]:
-    """The models of a judge id: one for a single judge, several for a panel.
-
-    Raises:
-        ConfigError: an empty member or a model named twice.
-    """
-    models = [m.strip() for m in model.split(",")]
-    if any(not m for m in models):
-        raise ConfigError(
-            f"judge {model!r}: a panel lists model ids separated by commas, with none empty"
-        )
-    if len(set(models)) != len(models):
-        raise ConfigError(f"judge {model!r}: a panel names each model once")
-    return models
 
 
 class PanelBackend:
@@ -55,3 +41,17 @@ def panel_slot(specs: Sequence[PassSpec], slot: int, passes: int) -> list[PassSp
     if slot == 0:
         return list(specs)
     return [dataclasses.replace(s, index=s.index + slot * passes) for s in specs]
+
+
+def __getattr__(name: str) -> Any:
+    if name != "panel_models":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(
+        "judge.judging.panel.panel_models is judge.judging.registry.member_ids; "
+        "resolve(model).models gives a parsed judge's members",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    from judge.judging.spec import member_ids
+
+    return member_ids

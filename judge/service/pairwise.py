@@ -30,7 +30,7 @@ from judge.domain.status import stored_class
 from judge.errors import InputError, NotFoundError
 from judge.judging.backends import JudgeBackend
 from judge.judging.pairwise import PAIRWISE_PROMPT_VERSION, pairwise_decoders
-from judge.judging.providers import decoder_identities
+from judge.judging.registry import resolve
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import judge_pair, pairwise_side
 from judge.scoring.leaderboard import submission_entries
@@ -121,7 +121,7 @@ def _era(model: str, rubric: Rubric, settings: MeasurementSettings) -> str:
         rubric_hash=rubric.content_hash,
         prompt_version=PAIRWISE_PROMPT_VERSION,
         settings=settings,
-        decoders=pairwise_decoders(decoder_identities(model)),
+        decoders=pairwise_decoders(resolve(model).decoders),
     )
 
 

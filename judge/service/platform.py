@@ -22,7 +22,7 @@ from judge.domain.review import SafetyReviewThresholds
 from judge.domain.rubric import TraitName
 from judge.domain.scorecard import MeasurementEra
 from judge.errors import ConfigError, NotFoundError, RubricError, describe_validation_error
-from judge.judging.providers import decoder_identities
+from judge.judging.registry import resolve
 from judge.scoring.era import measurement_era
 from judge.service.worlds import WORLD_URLS_KEY, StateDatabaseUrls, WorldPolicy
 from judge.settings import Settings
@@ -128,7 +128,7 @@ def current_stack(session: Session, *, settings: Settings) -> MeasurementEra:
         judge_model=settings.model,
         rubric_hashes=rubrics.hashes,
         settings=measurement_settings(session, settings=settings),
-        decoders=decoder_identities(settings.model),
+        decoders=resolve(settings.model).decoders,
     )
 
 

@@ -22,7 +22,7 @@ from judge.domain.scorecard import Scorecard
 from judge.domain.status import FINAL_RUN_STATUSES
 from judge.errors import JudgeError
 from judge.judging.backends import JudgeBackend
-from judge.judging.providers import backend_for
+from judge.judging.registry import backend_for
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import ScoringOptions
 from judge.service import platform
@@ -64,7 +64,7 @@ class Job(NamedTuple):
 
 
 def resolve_backend(settings: Settings) -> BackendFactory:
-    """Model id -> backend (judge.judging.providers); test judges only in dev mode."""
+    """Model id -> backend (judge.judging.registry); test judges only in dev mode."""
 
     def factory(model: str) -> JudgeBackend:
         return backend_for(model, dev_mode=settings.dev_mode)

@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 import httpx
 
-from judge.judging.embedded import gguf_path
+from judge.judging.providers.embedded import gguf_path
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -3,14 +3,14 @@ import litellm
 import pytest
 
 from judge.errors import PermanentJudgeError, TransientJudgeError
-from judge.judging.backends import (
-    JudgeRequest,
+from judge.judging.backends import JudgeRequest
+from judge.judging.prompt import judge_messages
+from judge.judging.providers.litellm import (
     LiteLLMBackend,
     classify_litellm_error,
     reply_from_response,
     serving_profile,
 )
-from judge.judging.prompt import judge_messages
 
 
 def _request() -> JudgeRequest:
@@ -49,7 +49,9 @@ def test_other_providers_get_plain_string_content_at_temperature_zero_without_ca
 
 
 def test_the_embedded_judge_keeps_its_parts_to_cut_the_shared_prefix() -> None:
-    kwargs = LiteLLMBackend("embedded/smollm2-135m-instruct")._kwargs(_request())
+    from judge.judging.providers.embedded import EmbeddedBackend
+
+    kwargs = EmbeddedBackend("embedded/smollm2-135m-instruct")._kwargs(_request())
     assert kwargs["messages"][1]["content"] == [
         {"type": "text", "text": "TRANSCRIPT"},
         {"type": "text", "text": "RUBRIC"},
@@ -66,7 +68,6 @@ def test_the_embedded_judge_keeps_its_parts_to_cut_the_shared_prefix() -> None:
         ("openai/smollm2", "http://127.0.0.1:8000/v1", False, "string", False),
         ("hosted_vllm/Qwen2.5-7B-Instruct", "http://127.0.0.1:8000/v1", True, "string", False),
         ("ollama/llama3.1", None, False, "string", False),
-        ("embedded/smollm2-135m-instruct", None, False, "parts", True),
     ],
 )
 def test_serving_profile_per_provider(
@@ -81,6 +82,13 @@ def test_serving_profile_per_provider(
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     profile = serving_profile(model, api_base=api_base)
     assert (profile.many_prefixes, profile.content, profile.batched) == (many, content, batched)
+
+
+def test_the_embedded_judge_is_resolved_to_a_batched_profile_that_keeps_parts() -> None:
+    from judge.judging.registry import resolve
+
+    profile = resolve("embedded/smollm2-135m-instruct").members[0].profile
+    assert (profile.many_prefixes, profile.content, profile.batched) == (False, "parts", True)
 
 
 def test_openai_api_base_from_the_environment_marks_a_single_prefix_server(

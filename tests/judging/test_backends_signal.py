@@ -6,15 +6,15 @@ import math
 import litellm
 import pytest
 
-from judge.judging.backends import (
+from judge.judging.backends import JudgeRequest
+from judge.judging.prompt import VERDICT_SCHEMA
+from judge.judging.providers.litellm import (
     TOP_LOGPROBS,
-    JudgeRequest,
     LiteLLMBackend,
     reply_from_response,
     supports_logprobs,
     supports_response_schema,
 )
-from judge.judging.prompt import VERDICT_SCHEMA
 
 REQUEST = JudgeRequest(messages=[{"role": "user", "content": "x"}], response_schema=VERDICT_SCHEMA)
 

@@ -7,9 +7,9 @@ import litellm
 import pytest
 
 from judge.catalog import default_rubric_set
-from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE, embedded_model
 from judge.judging.prompt import VERDICT_SCHEMA, judge_messages, rubric_block, transcript_block
-from judge.judging.providers import backend_for
+from judge.judging.providers.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE, embedded_model
+from judge.judging.registry import backend_for
 from judge.pipeline import ScoringOptions, score_run_async
 from tests.helpers import example
 

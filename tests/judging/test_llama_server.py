@@ -7,8 +7,8 @@ import httpx
 import pytest
 
 from judge.catalog import default_rubric_set
-from judge.judging.backends import LiteLLMBackend
 from judge.judging.prompt import judge_messages
+from judge.judging.providers.litellm import LiteLLMBackend
 from judge.judging.runner import RunnerConfig, pass_specs, run_passes
 from judge.pipeline import ScoringOptions, score_run_async
 from tests.helpers import example

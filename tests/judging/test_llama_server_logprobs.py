@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 
 from judge.catalog import default_rubric_set
-from judge.judging.backends import LiteLLMBackend
 from judge.judging.prompt import VERDICT_SCHEMA
+from judge.judging.providers.litellm import LiteLLMBackend
 from judge.judging.runner import RunnerConfig, pass_specs, run_passes
 from tests.helpers import example
 from tests.judging.llama_server import LlamaServer, llama_server

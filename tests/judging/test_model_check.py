@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from judge.judging.model_check import check_model
-from judge.judging.providers import startup_check
+from judge.judging.registry import resolve, startup_check
 
 
 @pytest.fixture(autouse=True)
 def no_keys(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("OPENAI_API_KEY", "OPENAI_API_BASE", "ANTHROPIC_API_KEY"):
+    for name in ("OPENAI_API_KEY", "OPENAI_API_BASE", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY"):
         monkeypatch.delenv(name, raising=False)
 
 
@@ -44,12 +44,14 @@ def test_a_local_server_or_ollama_needs_no_key_and_no_listed_name(
 
 
 def test_the_embedded_and_scripted_judges_are_not_litellm_models() -> None:
-    assert startup_check("embedded/smollm2-135m-instruct") == (None, None)
-    assert startup_check("scripted/0.7") == (None, None)
+    assert startup_check(resolve("embedded/smollm2-135m-instruct")) == (None, None)
+    assert startup_check(resolve("scripted/0.7")) == (None, None)
 
 
 def test_every_member_of_a_panel_is_checked() -> None:
-    check = startup_check("embedded/smollm2-135m-instruct,anthropic/claude-3-5-haiku-latest")
+    check = startup_check(
+        resolve("embedded/smollm2-135m-instruct,anthropic/claude-3-5-haiku-latest")
+    )
 
     assert check.refusal == (
         "'anthropic/claude-3-5-haiku-latest' needs ANTHROPIC_API_KEY, which is not set"
@@ -64,7 +66,8 @@ def test_a_missing_key_is_refused_at_the_first_call_without_sending_it(
     import litellm
 
     from judge.errors import PermanentJudgeError
-    from judge.judging.backends import JudgeRequest, LiteLLMBackend
+    from judge.judging.backends import JudgeRequest
+    from judge.judging.providers.litellm import LiteLLMBackend
 
     sent: list[object] = []
 
@@ -85,7 +88,7 @@ def test_the_openai_clients_missing_key_error_is_permanent_not_a_retried_500() -
     import litellm
 
     from judge.errors import PermanentJudgeError
-    from judge.judging.backends import classify_litellm_error
+    from judge.judging.providers.litellm import classify_litellm_error
 
     exc = litellm.InternalServerError(
         message="OpenAIException - The api_key client option must be set either by passing "

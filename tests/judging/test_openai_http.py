@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 from judge.errors import PermanentJudgeError, TransientJudgeError
-from judge.judging.backends import JudgeRequest, LiteLLMBackend
-from judge.judging.openai_http import OpenAICompatibleClient, direct_client
+from judge.judging.backends import JudgeRequest
+from judge.judging.providers.litellm import LiteLLMBackend
+from judge.judging.providers.openai_compatible import OpenAICompatibleClient, direct_client
 from judge.judging.runner import RunnerConfig, call_with_retries
 from tests.fake_judge import VERDICT, FakeJudge, completion, http_response
 from tests.pg import free_port
@@ -175,3 +176,24 @@ def test_which_models_take_the_light_client(monkeypatch: pytest.MonkeyPatch) -> 
     assert direct_client("openai/qwen", {}, timeout=5) is not None
     monkeypatch.setenv("JUDGE_OPENAI_CLIENT", "litellm")
     assert LiteLLMBackend("openai/qwen").direct is None
+
+
+def test_openai_base_url_is_read_before_openai_api_base_as_litellm_reads_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from judge.judging.providers.openai_compatible import openai_base
+
+    monkeypatch.setenv("OPENAI_API_BASE", "https://api.openai.com/v1")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:8000/v1")
+    assert openai_base(None) == "http://127.0.0.1:8000/v1"
+    assert openai_base("http://10.0.0.5:9000/v1") == "http://10.0.0.5:9000/v1"
+
+
+def test_the_profile_and_the_client_agree_on_which_server_openai_names(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_BASE", "https://api.openai.com/v1")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:8000/v1")
+    backend = LiteLLMBackend("openai/qwen")
+    assert backend.direct is not None and backend.direct.url.startswith("http://127.0.0.1:8000/")
+    assert not backend.profile.many_prefixes and backend.profile.timeout_s == 600.0

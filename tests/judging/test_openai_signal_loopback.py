@@ -18,8 +18,8 @@ import pytest
 import yaml
 
 from judge.catalog import default_rubric_set
-from judge.judging.backends import LiteLLMBackend
-from judge.judging.providers import backend_for
+from judge.judging.providers.litellm import LiteLLMBackend
+from judge.judging.registry import backend_for
 from judge.judging.runner import RunnerConfig, pass_specs, run_passes
 from tests.helpers import example
 

@@ -11,8 +11,8 @@ from judge.cli import main
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.errors import ConfigError
 from judge.judging.backends import JudgeRequest, ScriptedBackend
-from judge.judging.panel import PanelBackend, panel_models, panel_slot
-from judge.judging.providers import backend_for
+from judge.judging.panel import PanelBackend, panel_slot
+from judge.judging.registry import backend_for, member_ids
 from judge.judging.runner import RunnerConfig, pass_specs
 from judge.pipeline import ScoringOptions, score_run_async
 from tests.helpers import example, verdict
@@ -21,12 +21,12 @@ TRAITS = ["integrity", "negotiation", "cooperation"]
 
 
 def test_panel_ids_are_comma_separated_and_checked() -> None:
-    assert panel_models("a") == ["a"]
-    assert panel_models(" a , b,c ") == ["a", "b", "c"]
+    assert member_ids("a") == ["a"]
+    assert member_ids(" a , b,c ") == ["a", "b", "c"]
     with pytest.raises(ConfigError, match="none empty"):
-        panel_models("a,,b")
+        member_ids("a,,b")
     with pytest.raises(ConfigError, match="each model once"):
-        panel_models("a,b,a")
+        member_ids("a,b,a")
     with pytest.raises(ConfigError, match="at least two"):
         PanelBackend([ScriptedBackend(verdict(0.5))])
 

@@ -13,8 +13,8 @@ import yaml
 
 from judge.catalog import default_rubric_set
 from judge.errors import ConfigError
-from judge.judging.providers import backend_for
-from judge.judging.router import build_router_backend, load_router_file
+from judge.judging.providers.router import build_router_backend, load_router_file
+from judge.judging.registry import backend_for
 from judge.judging.runner import RunnerConfig, pass_specs, run_passes
 from tests.fake_judge import FakeJudge
 from tests.helpers import example

@@ -1,4 +1,5 @@
-"""One registry decides which backend judges a model id (judge.judging.providers)."""
+"""One registry decides which backend judges a model id, and parses the id once into a
+JudgeSpec (judge.judging.registry)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,22 @@ import pytest
 import yaml
 
 from judge.errors import ConfigError
-from judge.judging import providers
-from judge.judging.backends import JudgeBackend, LiteLLMBackend, ScriptedBackend
-from judge.judging.embedded import EMBEDDED_MODEL, EmbeddedBackend
-from judge.judging.providers import Provider, backend_for, provider_for, register
-from judge.judging.router import RouterBackend
+from judge.judging import registry
+from judge.judging.backends import ScriptedBackend, ServingProfile
+from judge.judging.providers.embedded import EMBEDDED_MODEL, EmbeddedBackend
+from judge.judging.providers.litellm import LiteLLMBackend
+from judge.judging.providers.router import RouterBackend
+from judge.judging.registry import (
+    Capabilities,
+    MemberSpec,
+    ProviderEntry,
+    backend_for,
+    entries,
+    entry_for,
+    register,
+    resolve,
+    spec_of,
+)
 from judge.settings import judge_model_settings, load_settings
 
 
@@ -31,7 +43,8 @@ from judge.settings import judge_model_settings, load_settings
     ],
 )
 def test_each_model_id_belongs_to_one_provider_by_its_prefix(model: str, name: str) -> None:
-    assert provider_for(model).name == name
+    assert entry_for(model).name == name
+    assert resolve(model).members[0].provider.name == name
 
 
 def test_each_provider_builds_its_own_kind_of_backend(tmp_path: Path) -> None:
@@ -85,25 +98,25 @@ def test_the_settings_refuse_a_test_judge_by_the_same_rule(monkeypatch: pytest.M
 
 @pytest.fixture
 def restore_registry() -> Iterator[None]:
-    saved = list(providers._providers)
+    saved = list(registry._entries)
     yield
-    providers._providers[:] = saved
+    registry._entries[:] = saved
 
 
 @pytest.mark.usefixtures("restore_registry")
 def test_a_new_provider_is_one_register_call_and_is_asked_before_litellm() -> None:
     made: list[str] = []
 
-    def build(model: str) -> JudgeBackend:
-        made.append(model)
-        return ScriptedBackend("{}", model=model)
+    def build(member: MemberSpec) -> ScriptedBackend:
+        made.append(member.model)
+        return ScriptedBackend("{}", model=member.model)
 
-    register(Provider("house", build, prefixes=("house/",)))
-    assert provider_for("house/judge-7").name == "house"
+    register(ProviderEntry("house", build, prefixes=("house/",)))
+    assert entry_for("house/judge-7").name == "house"
     assert backend_for("house/judge-7", dev_mode=False).model == "house/judge-7"
     assert made == ["house/judge-7"]
-    assert [p.name for p in providers.providers()][-1] == "litellm"
-    assert provider_for("openai/gpt-4o-mini").name == "litellm"
+    assert [e.name for e in entries()][-1] == "litellm"
+    assert entry_for("openai/gpt-4o-mini").name == "litellm"
 
 
 def test_building_a_litellm_backend_silences_litellms_stdout_banners() -> None:
@@ -117,26 +130,24 @@ def test_building_a_litellm_backend_silences_litellms_stdout_banners() -> None:
 def test_only_judges_decoded_here_have_a_decode_identity_and_it_follows_the_grammar(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from judge.judging import embedded
+    from judge.judging.providers import embedded
 
     monkeypatch.delenv("JUDGE_EMBEDDED_GGUF", raising=False)
-    assert providers.decoder_identities("openai/gpt-4o-mini") == {}
-    ids = providers.decoder_identities(f"openai/gpt-4o-mini,{EMBEDDED_MODEL}")
+    assert resolve("openai/gpt-4o-mini").decoders == {}
+    ids = resolve(f"openai/gpt-4o-mini,{EMBEDDED_MODEL}").decoders
     assert list(ids) == [EMBEDDED_MODEL]
     before = ids[EMBEDDED_MODEL]
     assert before.startswith(f"decode v{embedded.DECODE_VERSION}, grammar ")
     monkeypatch.setattr(embedded, "VERDICT_GRAMMAR", embedded.VERDICT_GRAMMAR.replace("0.", "0,"))
-    assert providers.decoder_identities(EMBEDDED_MODEL)[EMBEDDED_MODEL] != before
+    assert resolve(EMBEDDED_MODEL).decoders[EMBEDDED_MODEL] != before
     monkeypatch.undo()
     monkeypatch.setenv("JUDGE_EMBEDDED_GGUF", "/models/other-q8.gguf")
-    assert providers.decoder_identities(EMBEDDED_MODEL)[EMBEDDED_MODEL] == (
-        before + ", weights other-q8.gguf"
-    )
+    assert resolve(EMBEDDED_MODEL).decoders[EMBEDDED_MODEL] == (before + ", weights other-q8.gguf")
 
 
 def test_a_scorecard_by_the_embedded_judge_names_its_decode_in_the_era() -> None:
     from judge.catalog import default_rubric_set
-    from judge.judging.embedded import decode_identity
+    from judge.judging.providers.embedded import decode_identity
     from judge.pipeline import ScoringOptions, assemble_scorecard
     from tests.helpers import example
 
@@ -148,3 +159,70 @@ def test_a_scorecard_by_the_embedded_judge_names_its_decode_in_the_era() -> None
         run, {}, default_rubric_set(), ScoringOptions(judge_model="openai/gpt-4o-mini")
     )
     assert remote.measurement_era.decoders == {}
+
+
+def test_a_panel_resolves_to_one_spec_whose_members_keep_their_own_provider_and_profile() -> None:
+    spec = resolve(f"anthropic/claude-3-5-haiku-latest, {EMBEDDED_MODEL}")
+    assert spec.models == ["anthropic/claude-3-5-haiku-latest", EMBEDDED_MODEL]
+    assert spec.is_panel
+    assert [m.provider.name for m in spec.members] == ["litellm", "embedded"]
+    assert [m.profile.content for m in spec.members] == ["marked_parts", "parts"]
+    assert [m.profile.batched for m in spec.members] == [False, True]
+
+
+def test_capabilities_come_from_the_provider_of_each_member() -> None:
+    spec = resolve(f"openai/gpt-4o-mini,{EMBEDDED_MODEL},scripted/0.5")
+    assert [m.capabilities for m in spec.members] == [
+        Capabilities(logprobs=True, structured_output=True),
+        Capabilities(logprobs=True, structured_output=True),
+        Capabilities(logprobs=False, structured_output=False),
+    ]
+
+
+def test_only_the_embedded_judge_puts_its_weak_evidence_note_on_a_card() -> None:
+    from judge.judging.providers.embedded import EMBEDDED_NOTE
+
+    assert resolve(EMBEDDED_MODEL).note == EMBEDDED_NOTE
+    assert resolve(f"openai/gpt-4o-mini,{EMBEDDED_MODEL}").note == EMBEDDED_NOTE
+    assert resolve("openai/gpt-4o-mini").note is None
+
+
+def test_a_built_backend_carries_the_spec_it_was_built_from() -> None:
+    spec = resolve("scripted/0.4,scripted/0.6")
+    backend = backend_for(spec, dev_mode=True)
+    assert spec_of(backend, "scripted/0.4,scripted/0.6") is spec
+    assert spec_of(backend, "scripted/0.4").models == ["scripted/0.4"]
+    assert spec_of(ScriptedBackend("{}"), "scripted/0.4").models == ["scripted/0.4"]
+
+
+def test_a_panel_with_an_empty_or_repeated_member_is_refused_when_resolved() -> None:
+    with pytest.raises(ConfigError, match="with none empty"):
+        resolve("a,,b")
+    with pytest.raises(ConfigError, match="names each model once"):
+        resolve("a,b,a")
+
+
+def test_a_registered_provider_replaces_a_shipped_one_of_the_same_name(
+    restore_registry: None,
+) -> None:
+    def build(member: MemberSpec) -> ScriptedBackend:
+        return ScriptedBackend("{}", model=member.model)
+
+    profile = ServingProfile(many_prefixes=True)
+    register(ProviderEntry("scripted", build, prefixes=("scripted/",), profile=lambda m: profile))
+    assert [e.name for e in entries()].count("scripted") == 1
+    assert resolve("scripted/0.5").members[0].profile is profile
+    assert resolve("scripted/0.5").refusal(dev_mode=False) is None
+
+
+def test_the_old_provider_names_still_import_with_a_warning() -> None:
+    from judge.judging import providers
+
+    with pytest.warns(DeprecationWarning, match="judge.judging.registry.entry_for"):
+        old = providers.provider_for
+    assert old is entry_for
+    with pytest.warns(DeprecationWarning, match="judge.judging.providers.openai_compatible"):
+        from judge.judging.openai_http import direct_client  # noqa: F401
+    with pytest.warns(DeprecationWarning, match="judge.judging.providers.litellm"):
+        from judge.judging.backends import LiteLLMBackend as Old
+    assert Old is LiteLLMBackend
