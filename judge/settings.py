@@ -13,13 +13,20 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic import (
+    Field,
+    PrivateAttr,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from judge.domain.limits import RequestLimits
 from judge.errors import ConfigError, describe_validation_error
 from judge.judging.providers.embedded import EMBEDDED_MODEL
-from judge.judging.registry import dev_mode_from_environment, resolve
+from judge.judging.registry import JudgeSpec, dev_mode_from_environment, resolve
 from judge.judging.runner import RUNNER_DEFAULTS
 
 log = logging.getLogger("judge.settings")
@@ -66,12 +73,20 @@ class JudgeModelSettings(BaseSettings):
         default="sampled", description="what a judge pass counts with (docs/judge-signal.md)"
     )
     dev_mode: bool = False
+    _judge: JudgeSpec | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def _test_judge_needs_dev_mode(self) -> JudgeModelSettings:
-        if (reason := resolve(self.model).refusal(dev_mode=self.dev_mode)) is not None:
+        spec = resolve(self.model)
+        if (reason := spec.refusal(dev_mode=self.dev_mode)) is not None:
             raise ValueError(f"JUDGE_MODEL {reason}")
+        self._judge = spec
         return self
+
+    @property
+    def judge(self) -> JudgeSpec:
+        """The judge model, parsed once when the settings were read (judge.judging.registry)."""
+        return self._judge or resolve(self.model)
 
 
 class Settings(JudgeModelSettings):
@@ -299,14 +314,13 @@ def judge_model_settings(**overrides: object) -> JudgeModelSettings:
         ConfigError: a test-only judge outside dev mode, or a malformed value.
     """
     given = {k: v for k, v in overrides.items() if v is not None}
-    chosen = given.get("model")
-    dev_mode = bool(given.get("dev_mode", env_dev_mode()))
-    if isinstance(chosen, str) and (reason := resolve(chosen).refusal(dev_mode=dev_mode)):
-        raise ConfigError(f"judge model {reason}")  # named by the caller (--judge), not JUDGE_MODEL
     try:
         return JudgeModelSettings(**given)  # type: ignore[arg-type]
     except ValidationError as exc:
-        raise ConfigError(describe_validation_error(exc).replace("(top level): ", "")) from None
+        problem = describe_validation_error(exc).replace("(top level): ", "")
+        if "model" in given:  # named by the caller (--judge), not JUDGE_MODEL
+            problem = problem.replace("JUDGE_MODEL ", "judge model ", 1)
+        raise ConfigError(problem) from None
 
 
 def env_dev_mode() -> bool:
