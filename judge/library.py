@@ -12,7 +12,7 @@ from typing import Any
 
 from judge.domain.run import Run, parse_run, parse_run_json
 from judge.errors import RunFormatError
-from judge.judging.backends import JudgeBackend
+from judge.judging.panel import Judge
 from judge.judging.registry import backend_for, resolve
 
 
@@ -37,7 +37,7 @@ def load_run(source: str | os.PathLike[str] | Mapping[str, Any]) -> Run:
     return parse_run_json(text, source=str(path))
 
 
-def judge_backend(model: str) -> JudgeBackend | None:
+def judge_backend(model: str) -> Judge | None:
     """The backend for a model id when it needs special handling, else None (litellm).
 
     Which provider a model id belongs to is decided by :mod:`judge.judging.registry`;

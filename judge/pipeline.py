@@ -30,7 +30,7 @@ from judge.judging.pairwise import (
     pairwise_decoders,
     run_pair_passes,
 )
-from judge.judging.panel import panel_members, panel_slot
+from judge.judging.panel import Judge, panel_members, panel_slot
 from judge.judging.providers.embedded import EMBEDDED_MODEL
 from judge.judging.registry import JudgeSpec, backend_for, resolve, spec_of
 from judge.judging.runner import RunnerConfig, pass_specs, run_passes
@@ -271,7 +271,7 @@ async def judge_run(
     *,
     rubrics: RubricSet,
     options: ScoringOptions,
-    backend: JudgeBackend,
+    backend: Judge,
     done: Mapping[SeatPassKey, JudgePass] | None = None,
     on_pass: OnSeatPass | None = None,
     progress: Progress | None = None,
@@ -319,7 +319,7 @@ async def score_run_async(
     *,
     options: ScoringOptions | None = None,
     rubrics: RubricSet | None = None,
-    backend: JudgeBackend | None = None,
+    backend: Judge | None = None,
     done: Mapping[SeatPassKey, JudgePass] | None = None,
     on_pass: OnSeatPass | None = None,
     progress: Progress | None = None,
@@ -359,7 +359,7 @@ def score_run(
     *,
     options: ScoringOptions | None = None,
     rubrics: RubricSet | None = None,
-    backend: JudgeBackend | None = None,
+    backend: Judge | None = None,
     done: Mapping[SeatPassKey, JudgePass] | None = None,
     on_pass: OnSeatPass | None = None,
     progress: Progress | None = None,

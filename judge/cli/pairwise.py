@@ -23,7 +23,7 @@ from judge.domain.rubric import Rubric
 from judge.domain.run import Run
 from judge.errors import InputError
 from judge.judging.backends import JudgeBackend
-from judge.judging.registry import backend_for
+from judge.judging.registry import single_backend_for
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import Progress, judge_pair, pairwise_side, run_blocking
 from judge.scoring.pairwise import match_runs
@@ -149,7 +149,7 @@ def compare_pairwise(args: argparse.Namespace) -> PairwiseComparison:
     )
     if not pairs:
         raise InputError("no run of A matches a run of B by scenario, seed and adversary config")
-    backend = backend_for(model)
+    backend = single_backend_for(model)
     rubric = rubrics.rubrics[args.trait]
     verdicts = run_blocking(
         lambda: judge_pairs(

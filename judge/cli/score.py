@@ -26,7 +26,7 @@ from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.scenario import Scenario
 from judge.domain.scorecard import Scorecard
 from judge.errors import InputError, RubricError
-from judge.judging.backends import JudgeBackend
+from judge.judging.panel import Judge
 from judge.judging.providers.embedded import EMBEDDED_MODEL
 from judge.judging.registry import JudgeSpec, backend_for
 from judge.judging.runner import RUNNER_DEFAULTS, RunnerConfig
@@ -143,7 +143,7 @@ class Job(NamedTuple):
     show_progress: bool
 
 
-def score_one(f: RunFile, job: Job, backend: JudgeBackend) -> Scorecard:
+def score_one(f: RunFile, job: Job, backend: Judge) -> Scorecard:
     with progress_bar(job.show_progress, f.run.run_id) as bar:
 
         def tick(done: int, total: int) -> None:

@@ -14,12 +14,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from judge.errors import ConfigError, PermanentJudgeError
-from judge.judging.backends import JudgeBackend, JudgeReply, JudgeRequest
+from judge.judging.backends import JudgeBackend
 from judge.judging.runner import PassSpec
 
 
 class PanelBackend:
-    """The members of a panel; the pipeline runs each member's passes in turn."""
+    """The members of a panel; the pipeline runs each member's passes in turn.
+
+    A panel is not a backend: it answers no single request (each member makes its own pass
+    set), so it has no ``complete``, and what takes a :class:`JudgeBackend` (a pairwise
+    comparison, a coaching call) cannot be handed a panel by mistake.
+    """
 
     def __init__(self, members: Sequence[JudgeBackend]) -> None:
         if len(members) < 2:
@@ -27,13 +32,26 @@ class PanelBackend:
         self.members = list(members)
         self.model = ",".join(m.model for m in members)
 
-    async def complete(self, request: JudgeRequest) -> JudgeReply:
-        raise PermanentJudgeError("a judge panel answers through its members, one pass set each")
+
+#: What judges a run: one backend, or a panel of them.
+Judge = JudgeBackend | PanelBackend
 
 
-def panel_members(backend: JudgeBackend) -> list[JudgeBackend]:
+def panel_members(backend: Judge) -> list[JudgeBackend]:
     """The backends that judge: a panel's members, or the backend itself."""
     return backend.members if isinstance(backend, PanelBackend) else [backend]
+
+
+def single_judge(backend: Judge) -> JudgeBackend:
+    """The backend itself, for a use that asks one judge one question (a pairwise verdict, a
+    coaching pass).
+
+    Raises:
+        PermanentJudgeError: a panel, which answers no single request.
+    """
+    if isinstance(backend, PanelBackend):
+        raise PermanentJudgeError("a judge panel answers through its members, one pass set each")
+    return backend
 
 
 def panel_slot(specs: Sequence[PassSpec], slot: int, passes: int) -> list[PassSpec]:

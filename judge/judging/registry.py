@@ -36,6 +36,7 @@ from pydantic import TypeAdapter, ValidationError
 from judge.errors import ConfigError
 from judge.judging.backends import JudgeBackend
 from judge.judging.model_check import ModelCheck
+from judge.judging.panel import Judge, PanelBackend
 from judge.judging.spec import Capabilities, JudgeSpec, MemberSpec, ProviderEntry, member_ids
 
 __all__ = [
@@ -137,7 +138,7 @@ def dev_mode_from_environment() -> bool:
         return False
 
 
-def backend_for(judge: JudgeSpec | str, *, dev_mode: bool | None = None) -> JudgeBackend:
+def backend_for(judge: JudgeSpec | str, *, dev_mode: bool | None = None) -> Judge:
     """The backend of a judge, built by the provider of each member; it carries its spec.
 
     Args:
@@ -153,9 +154,22 @@ def backend_for(judge: JudgeSpec | str, *, dev_mode: bool | None = None) -> Judg
         dev_mode = dev_mode_from_environment()
     if (reason := spec.refusal(dev_mode=dev_mode)) is not None:
         raise ConfigError(f"judge model {reason}")
-    from judge.judging.panel import PanelBackend
-
     built = [m.provider.build(m) for m in spec.members]
     backend: Any = built[0] if len(built) == 1 else PanelBackend(built)
     backend.spec = spec
     return backend  # type: ignore[no-any-return]
+
+
+def single_backend_for(judge: JudgeSpec | str, *, dev_mode: bool | None = None) -> JudgeBackend:
+    """The backend of a judge that must be one model (a pairwise comparison asks one judge
+    for one verdict per call).
+
+    Raises:
+        ConfigError: a panel, a test judge outside dev mode, or a malformed id.
+    """
+    backend = backend_for(judge, dev_mode=dev_mode)
+    if isinstance(backend, PanelBackend):
+        raise ConfigError(
+            f"judge {backend.model!r}: a panel judges runs, not pairs; name one judge model"
+        )
+    return backend

@@ -108,3 +108,23 @@ def test_judge_score_accepts_a_panel_on_the_command_line(
     assert [j["model"] for j in trait["judges"]] == ["scripted/0.2", "scripted/0.8"]
     assert trait["mean"] == pytest.approx(0.5) and trait["n_passes"] == 10
     assert card["seats"]["buyer"]["panel"]["largest_disagreement"] == pytest.approx(0.6)
+
+
+def test_a_panel_answers_no_single_request_so_a_one_judge_use_is_refused_plainly() -> None:
+    from judge.errors import PermanentJudgeError
+    from judge.judging.panel import single_judge
+
+    panel = backend_for("scripted/0.2,scripted/0.8", dev_mode=True)
+    assert not hasattr(panel, "complete")
+    with pytest.raises(PermanentJudgeError, match="a judge panel answers through its members"):
+        single_judge(panel)
+    one = backend_for("scripted/0.2", dev_mode=True)
+    assert single_judge(one) is one
+
+
+def test_a_pairwise_comparison_names_one_judge_not_a_panel() -> None:
+    from judge.judging.registry import single_backend_for
+
+    with pytest.raises(ConfigError, match="a panel judges runs, not pairs; name one judge model"):
+        single_backend_for("scripted/0.2,scripted/0.8", dev_mode=True)
+    assert single_backend_for("scripted/0.2", dev_mode=True).model == "scripted/0.2"
