@@ -13,7 +13,8 @@ from typing import Any
 from judge.domain.run import Run, parse_run, parse_run_json
 from judge.errors import RunFormatError
 from judge.judging.panel import Judge
-from judge.judging.registry import backend_for, resolve
+from judge.judging.registry import backend_for
+from judge.settings import judge_spec
 
 
 def load_run(source: str | os.PathLike[str] | Mapping[str, Any]) -> Run:
@@ -48,7 +49,7 @@ def judge_backend(model: str) -> Judge | None:
     Raises:
         ConfigError: a scripted judge outside dev mode, or a malformed scripted model id.
     """
-    spec = resolve(model)
+    spec = judge_spec(model)
     if not spec.test_only:
         return None
     return backend_for(spec)

@@ -32,7 +32,7 @@ from judge.judging.pairwise import (
 )
 from judge.judging.panel import Judge, panel_members, panel_slot
 from judge.judging.providers.embedded import EMBEDDED_MODEL
-from judge.judging.registry import JudgeSpec, backend_for, resolve, spec_of
+from judge.judging.registry import JudgeSpec, backend_for, spec_of
 from judge.judging.runner import RunnerConfig, pass_specs, run_passes
 from judge.scoring.composite import composite_score
 from judge.scoring.era import measurement_era, prompt_version_for
@@ -49,6 +49,7 @@ from judge.scoring.signal import (
     unparseable_by_model,
 )
 from judge.scoring.tamper import scan_seat, withhold
+from judge.settings import judge_spec, judging_environment
 
 OnSeatPass = Callable[[str, JudgePass], None]
 Progress = Callable[[int, int], None]
@@ -191,7 +192,7 @@ async def judge_pair(
         rubric_hash=rubric.content_hash,
         prompt_version=PAIRWISE_PROMPT_VERSION,
         settings=settings,
-        decoders=pairwise_decoders(spec_of(backend, backend.model).decoders),
+        decoders=pairwise_decoders(spec_of(backend, backend.model, judging_environment()).decoders),
     )
     return PairVerdict(
         key=key,
@@ -219,7 +220,7 @@ def assemble_scorecard(
     """The scorecard of a judged run; ``spec`` is ``options.judge_model`` already resolved
     (resolved here when not given)."""
     spec = spec if spec is not None and spec.model == options.judge_model else None
-    spec = spec or resolve(options.judge_model)
+    spec = spec or judge_spec(options.judge_model)
     judges = spec.models
     tamper = tamper_findings(run, options.settings)
     seats = {
@@ -340,7 +341,7 @@ async def score_run_async(
     options = options or ScoringOptions()
     rubrics = rubrics or default_rubric_set()
     state = evaluate_run(run, scenario, base_dir=base_dir) if scenario is not None else None
-    backend = backend or backend_for(options.judge_model)
+    backend = backend or backend_for(judge_spec(options.judge_model))
     passes = await judge_run(
         run,
         rubrics=rubrics,
@@ -350,7 +351,7 @@ async def score_run_async(
         on_pass=on_pass,
         progress=progress,
     )
-    spec = spec_of(backend, options.judge_model)
+    spec = spec_of(backend, options.judge_model, judging_environment())
     return assemble_scorecard(run, passes, rubrics, options, state, spec)
 
 

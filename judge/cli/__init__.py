@@ -89,7 +89,9 @@ def input_failed(exc: InputError) -> int:
 
 def debug_wanted(args: argparse.Namespace) -> bool:
     """Whether an internal error should show its traceback."""
-    return bool(getattr(args, "debug", False)) or os.environ.get("JUDGE_DEBUG", "") not in ("", "0")
+    from judge.settings import process_settings
+
+    return bool(getattr(args, "debug", False)) or process_settings().debug_on
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -40,9 +40,10 @@ from judge.domain.config import ScoreMode
 from judge.domain.run import Run
 from judge.errors import InputError
 from judge.judging.providers.embedded import EMBEDDED_MODEL
-from judge.judging.registry import backend_for, resolve
+from judge.judging.registry import backend_for
 from judge.pipeline import ScoringOptions
 from judge.scoring.era import prompt_version_for
+from judge.settings import judge_spec
 
 
 def register(sub: Any) -> None:
@@ -125,7 +126,7 @@ def judge_plan(
 ) -> JudgedPasses:
     """Every planned item judged (stored passes reused) through the calibration runner."""
     items = [CalibrationItem(item_id=i.item_id, run=i.run, labels=[]) for i in plan]
-    backend = backend_for(options.judge_model)
+    backend = backend_for(judge_spec(options.judge_model))
     with progress_bar(show, "audit") as bar:
 
         def tick(done: int, total: int) -> None:
@@ -177,7 +178,7 @@ def run_audit(args: argparse.Namespace) -> int:
                 traits=traits,
                 perturbations=perturbations,
                 judge_model=options.judge_model,
-                judge_note=resolve(options.judge_model).note,
+                judge_note=judge_spec(options.judge_model).note,
                 slice_text=f"{which} of {source}, in file order; traits {', '.join(traits)}; "
                 f"defence {'on' if defence else 'off'}",
                 seed=args.seed,

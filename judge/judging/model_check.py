@@ -12,6 +12,7 @@ import difflib
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from judge.judging.environment import JudgingEnvironment
 from judge.judging.providers.litellm_loader import load_litellm
 
 #: Providers served on the user's own machine or network: no key, and any model name.
@@ -45,18 +46,18 @@ def missing_keys(model: str, extra: Mapping[str, Any] | None = None) -> list[str
     return [k for k in found.get("missing_keys", []) if "KEY" in k or "TOKEN" in k]
 
 
-def _own_server(provider: str) -> bool:
+def _own_server(provider: str, env: JudgingEnvironment) -> bool:
     """An OpenAI-compatible server of the user's own serves whatever names it likes."""
     from judge.judging.providers.openai_compatible import custom_openai_base
 
-    return provider in LOCAL_PROVIDERS or (provider == "openai" and custom_openai_base(None))
+    return provider in LOCAL_PROVIDERS or (provider == "openai" and custom_openai_base(None, env))
 
 
-def unlisted(model: str, provider: str) -> str | None:
+def unlisted(model: str, provider: str, env: JudgingEnvironment) -> str | None:
     """A warning when ``model`` is not in litellm's model list, naming the nearest entry."""
     litellm = load_litellm()
 
-    if _own_server(provider):
+    if _own_server(provider, env):
         return None
     bare = model.split("/", 1)[1] if model.startswith(f"{provider}/") else model
     if model in litellm.model_cost or bare in litellm.model_cost:
@@ -67,7 +68,7 @@ def unlisted(model: str, provider: str) -> str | None:
     return f"{model!r} is not in litellm's model list{hint}; scoring fails if {provider} does not know it"
 
 
-def check_model(model: str) -> ModelCheck:
+def check_model(model: str, env: JudgingEnvironment) -> ModelCheck:
     """Check a litellm model id offline: a refusal for an unknown provider or a missing key."""
     provider = provider_of(model)
     if provider is None:
@@ -79,4 +80,4 @@ def check_model(model: str) -> ModelCheck:
     keys = missing_keys(model)
     if keys:
         return ModelCheck(f"{model!r} needs {', '.join(keys)}, which is not set", None)
-    return ModelCheck(None, unlisted(model, provider))
+    return ModelCheck(None, unlisted(model, provider, env))

@@ -15,7 +15,9 @@ anything else          litellm: hosted APIs, vLLM, Ollama, llama.cpp servers    
 
 :func:`resolve` turns a model id (or a panel: ids joined by commas) into one
 :class:`JudgeSpec`: its members, and for each its provider, serving profile, decoder
-identity and capabilities. Everything that needs to know about a judge asks the spec; no
+identity and capabilities, with the settings the providers read (a
+:class:`~judge.judging.environment.JudgingEnvironment`: this layer reads no environment
+variable itself). Everything that needs to know about a judge asks the spec; no
 other module branches on a provider's name. :func:`backend_for` builds the backend of a
 spec, and the backend carries the spec it was built from (``backend.spec``, read by
 :func:`spec_of`), so one ``judge score`` parses the id once.
@@ -28,13 +30,11 @@ judge.
 
 from __future__ import annotations
 
-import os
 from typing import Any
-
-from pydantic import TypeAdapter, ValidationError
 
 from judge.errors import ConfigError
 from judge.judging.backends import JudgeBackend
+from judge.judging.environment import JudgingEnvironment
 from judge.judging.model_check import ModelCheck
 from judge.judging.panel import Judge, PanelBackend
 from judge.judging.spec import Capabilities, JudgeSpec, MemberSpec, ProviderEntry, member_ids
@@ -42,6 +42,7 @@ from judge.judging.spec import Capabilities, JudgeSpec, MemberSpec, ProviderEntr
 __all__ = [
     "Capabilities",
     "JudgeSpec",
+    "JudgingEnvironment",
     "MemberSpec",
     "ProviderEntry",
     "backend_for",
@@ -50,6 +51,7 @@ __all__ = [
     "member_ids",
     "register",
     "resolve",
+    "single_backend_for",
     "spec_of",
     "startup_check",
 ]
@@ -92,8 +94,12 @@ def entry_for(model: str) -> ProviderEntry:
     return next(e for e in entries() if e.claims(model))
 
 
-def resolve(model: str) -> JudgeSpec:
+def resolve(model: str, env: JudgingEnvironment) -> JudgeSpec:
     """Parse a judge id (a model id, or a panel: ids joined by commas) into its spec.
+
+    Args:
+        model: the judge id (see the table above).
+        env: the settings providers read (:func:`judge.settings.judging_environment`).
 
     Raises:
         ConfigError: an empty panel member or a model named twice.
@@ -102,57 +108,41 @@ def resolve(model: str) -> JudgeSpec:
     members = []
     for member in member_ids(model):
         entry = next(e for e in table if e.claims(member))
-        decoder = entry.decoder() if entry.decoder is not None else None
-        members.append(MemberSpec(member, entry, entry.profile(member), decoder))
+        decoder = entry.decoder(env) if entry.decoder is not None else None
+        members.append(MemberSpec(member, entry, entry.profile(member, env), decoder, env))
     return JudgeSpec(model, tuple(members))
 
 
-def spec_of(backend: object, model: str) -> JudgeSpec:
+def spec_of(backend: object, model: str, env: JudgingEnvironment) -> JudgeSpec:
     """The spec ``backend`` was built from when it is the one of ``model``, else ``model``
     resolved (a backend made by hand, e.g. a test's scripted one, carries none)."""
     spec = getattr(backend, "spec", None)
-    return spec if isinstance(spec, JudgeSpec) and spec.model == model else resolve(model)
+    return spec if isinstance(spec, JudgeSpec) and spec.model == model else resolve(model, env)
 
 
 def startup_check(spec: JudgeSpec) -> ModelCheck:
     """Offline check of each member whose provider has one: the first refusal found, else the
     first warning (judge/judging/model_check.py)."""
-    checks = [m.provider.check(m.model) for m in spec.members if m.provider.check is not None]
+    checks = [
+        m.provider.check(m.model, m.env) for m in spec.members if m.provider.check is not None
+    ]
     refusal_text = next((c.refusal for c in checks if c.refusal), None)
     warning = next((c.warning for c in checks if c.warning), None)
     return ModelCheck(refusal_text, None if refusal_text else warning)
 
 
-def dev_mode_from_environment() -> bool:
-    """Whether ``JUDGE_DEV_MODE`` is on, parsed as a pydantic bool like the settings field.
-
-    The judging layer sits below :mod:`judge.settings`, so it reads the one variable itself;
-    a value pydantic cannot read as a bool counts as off.
-    """
-    raw = os.environ.get("JUDGE_DEV_MODE", "").strip()
-    if not raw:
-        return False
-    try:
-        return TypeAdapter(bool).validate_python(raw)
-    except ValidationError:
-        return False
-
-
-def backend_for(judge: JudgeSpec | str, *, dev_mode: bool | None = None) -> Judge:
+def backend_for(spec: JudgeSpec, *, dev_mode: bool | None = None) -> Judge:
     """The backend of a judge, built by the provider of each member; it carries its spec.
 
     Args:
-        judge: a resolved spec, or a judge id to resolve (see the table above).
-        dev_mode: whether test judges are allowed; None reads ``JUDGE_DEV_MODE``
-            (:func:`dev_mode_from_environment`, parsed as the settings parse it).
+        spec: the resolved judge (:func:`resolve`).
+        dev_mode: whether test judges are allowed; None takes the spec's settings.
 
     Raises:
         ConfigError: a test judge outside dev mode, or a malformed id for its provider.
     """
-    spec = resolve(judge) if isinstance(judge, str) else judge
-    if dev_mode is None:
-        dev_mode = dev_mode_from_environment()
-    if (reason := spec.refusal(dev_mode=dev_mode)) is not None:
+    allowed = spec.members[0].env.dev_mode if dev_mode is None else dev_mode
+    if (reason := spec.refusal(dev_mode=allowed)) is not None:
         raise ConfigError(f"judge model {reason}")
     built = [m.provider.build(m) for m in spec.members]
     backend: Any = built[0] if len(built) == 1 else PanelBackend(built)
@@ -160,14 +150,14 @@ def backend_for(judge: JudgeSpec | str, *, dev_mode: bool | None = None) -> Judg
     return backend  # type: ignore[no-any-return]
 
 
-def single_backend_for(judge: JudgeSpec | str, *, dev_mode: bool | None = None) -> JudgeBackend:
+def single_backend_for(spec: JudgeSpec, *, dev_mode: bool | None = None) -> JudgeBackend:
     """The backend of a judge that must be one model (a pairwise comparison asks one judge
     for one verdict per call).
 
     Raises:
         ConfigError: a panel, a test judge outside dev mode, or a malformed id.
     """
-    backend = backend_for(judge, dev_mode=dev_mode)
+    backend = backend_for(spec, dev_mode=dev_mode)
     if isinstance(backend, PanelBackend):
         raise ConfigError(
             f"judge {backend.model!r}: a panel judges runs, not pairs; name one judge model"

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from judge.errors import ConfigError
 from judge.judging.backends import JudgeBackend, ServingProfile
+from judge.judging.environment import JudgingEnvironment
 from judge.judging.model_check import ModelCheck
 
 
@@ -37,12 +38,14 @@ class MemberSpec:
         profile: how to talk to its serving engine.
         decoder: for a judge decoded in this process, the identity of its decode (what moves
             its scores beyond the model id, hashed into the measurement era); else None.
+        env: the settings its provider reads when it builds the backend.
     """
 
     model: str
     provider: ProviderEntry
     profile: ServingProfile
     decoder: str | None
+    env: JudgingEnvironment
 
     @functools.cached_property
     def capabilities(self) -> Capabilities:
@@ -95,7 +98,7 @@ class JudgeSpec:
         )
 
 
-def _plain_profile(model: str) -> ServingProfile:
+def _plain_profile(model: str, env: JudgingEnvironment) -> ServingProfile:
     return ServingProfile()
 
 
@@ -125,10 +128,10 @@ class ProviderEntry:
     prefixes: tuple[str, ...] = ()
     suffixes: tuple[str, ...] = ()
     dev_only: bool = False
-    profile: Callable[[str], ServingProfile] = field(default=_plain_profile)
+    profile: Callable[[str, JudgingEnvironment], ServingProfile] = field(default=_plain_profile)
     capabilities: Callable[[str], Capabilities] = field(default=_no_capabilities)
-    decoder: Callable[[], str] | None = None
-    check: Callable[[str], ModelCheck] | None = None
+    decoder: Callable[[JudgingEnvironment], str] | None = None
+    check: Callable[[str, JudgingEnvironment], ModelCheck] | None = None
     note: str | None = None
 
     def claims(self, model: str) -> bool:

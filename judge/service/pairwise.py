@@ -30,7 +30,6 @@ from judge.domain.status import stored_class
 from judge.errors import InputError, NotFoundError
 from judge.judging.backends import JudgeBackend
 from judge.judging.pairwise import PAIRWISE_PROMPT_VERSION, pairwise_decoders
-from judge.judging.registry import resolve
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import judge_pair, pairwise_side
 from judge.scoring.leaderboard import submission_entries
@@ -42,7 +41,7 @@ from judge.scoring.pairwise_board import (
     pairwise_leaderboard,
 )
 from judge.service.platform import measurement_settings, rubric_set
-from judge.settings import Settings
+from judge.settings import Settings, judge_spec
 from judge.store import pairwise as pairwise_repo
 from judge.store import queries_compare
 from judge.store import queries_results as results_repo
@@ -121,7 +120,7 @@ def _era(model: str, rubric: Rubric, settings: MeasurementSettings) -> str:
         rubric_hash=rubric.content_hash,
         prompt_version=PAIRWISE_PROMPT_VERSION,
         settings=settings,
-        decoders=pairwise_decoders(resolve(model).decoders),
+        decoders=pairwise_decoders(judge_spec(model).decoders),
     )
 
 

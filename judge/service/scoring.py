@@ -27,7 +27,7 @@ from judge.judging.runner import RunnerConfig
 from judge.pipeline import ScoringOptions
 from judge.service import platform
 from judge.service.worlds import WorldPolicy
-from judge.settings import Settings
+from judge.settings import Settings, judge_spec
 from judge.store import eras as era_repo
 from judge.store import passes as pass_repo
 from judge.store import runs as run_repo
@@ -67,7 +67,7 @@ def resolve_backend(settings: Settings) -> BackendFactory:
     """Model id -> backend (judge.judging.registry); test judges only in dev mode."""
 
     def factory(model: str) -> Judge:
-        return backend_for(model, dev_mode=settings.dev_mode)
+        return backend_for(judge_spec(model, dev_mode=settings.dev_mode))
 
     return factory
 

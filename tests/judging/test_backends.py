@@ -11,6 +11,7 @@ from judge.judging.providers.litellm import (
     reply_from_response,
     serving_profile,
 )
+from judge.settings import judge_spec, judging_environment
 
 
 def _request() -> JudgeRequest:
@@ -18,7 +19,9 @@ def _request() -> JudgeRequest:
 
 
 def test_anthropic_calls_mark_the_transcript_block_for_prompt_caching() -> None:
-    kwargs = LiteLLMBackend("anthropic/claude-3-5-haiku-latest")._kwargs(_request())
+    kwargs = LiteLLMBackend("anthropic/claude-3-5-haiku-latest", env=judging_environment())._kwargs(
+        _request()
+    )
     blocks = kwargs["messages"][1]["content"]
     assert blocks[0]["cache_control"] == {"type": "ephemeral"} and blocks[0]["text"] == "TRANSCRIPT"
     assert "cache_control" not in blocks[1]
@@ -37,7 +40,9 @@ def test_anthropic_calls_mark_the_transcript_block_for_prompt_caching() -> None:
 def test_other_providers_get_plain_string_content_at_temperature_zero_without_caching(
     model: str,
 ) -> None:
-    kwargs = LiteLLMBackend(model, api_base="http://127.0.0.1:8080/v1")._kwargs(_request())
+    kwargs = LiteLLMBackend(
+        model, env=judging_environment(), api_base="http://127.0.0.1:8080/v1"
+    )._kwargs(_request())
     assert kwargs["messages"][0] == {
         "role": "system",
         "content": judge_messages("T", "R")[0]["content"],
@@ -51,7 +56,9 @@ def test_other_providers_get_plain_string_content_at_temperature_zero_without_ca
 def test_the_embedded_judge_keeps_its_parts_to_cut_the_shared_prefix() -> None:
     from judge.judging.providers.embedded import EmbeddedBackend
 
-    kwargs = EmbeddedBackend("embedded/smollm2-135m-instruct")._kwargs(_request())
+    kwargs = EmbeddedBackend("embedded/smollm2-135m-instruct", env=judging_environment())._kwargs(
+        _request()
+    )
     assert kwargs["messages"][1]["content"] == [
         {"type": "text", "text": "TRANSCRIPT"},
         {"type": "text", "text": "RUBRIC"},
@@ -80,14 +87,13 @@ def test_serving_profile_per_provider(
 ) -> None:
     monkeypatch.delenv("OPENAI_API_BASE", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    profile = serving_profile(model, api_base=api_base)
+    profile = serving_profile(model, judging_environment(), api_base=api_base)
     assert (profile.many_prefixes, profile.content, profile.batched) == (many, content, batched)
 
 
 def test_the_embedded_judge_is_resolved_to_a_batched_profile_that_keeps_parts() -> None:
-    from judge.judging.registry import resolve
 
-    profile = resolve("embedded/smollm2-135m-instruct").members[0].profile
+    profile = judge_spec("embedded/smollm2-135m-instruct").members[0].profile
     assert (profile.many_prefixes, profile.content, profile.batched) == (False, "parts", True)
 
 
@@ -95,9 +101,9 @@ def test_openai_api_base_from_the_environment_marks_a_single_prefix_server(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("OPENAI_API_BASE", "http://127.0.0.1:8000/v1")
-    assert not LiteLLMBackend("openai/smollm2").profile.many_prefixes
+    assert not LiteLLMBackend("openai/smollm2", env=judging_environment()).profile.many_prefixes
     monkeypatch.delenv("OPENAI_API_BASE")
-    assert LiteLLMBackend("openai/gpt-4o-mini").profile.many_prefixes
+    assert LiteLLMBackend("openai/gpt-4o-mini", env=judging_environment()).profile.many_prefixes
 
 
 def _response(status: int, headers: dict[str, str] | None = None) -> httpx.Response:
@@ -165,7 +171,19 @@ def test_self_hosted_servers_get_a_longer_call_timeout_than_hosted_apis(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv("OPENAI_API_BASE", raising=False)
-    assert LiteLLMBackend("openai/gpt-4o-mini")._kwargs(_request())["timeout"] == 120.0
-    assert LiteLLMBackend("openai/smollm2", api_base="http://127.0.0.1:8080/v1").timeout == 600.0
-    assert LiteLLMBackend("ollama/llama3.1").timeout == 600.0
-    assert LiteLLMBackend("ollama/llama3.1", timeout=30.0).timeout == 30.0
+    assert (
+        LiteLLMBackend("openai/gpt-4o-mini", env=judging_environment())._kwargs(_request())[
+            "timeout"
+        ]
+        == 120.0
+    )
+    assert (
+        LiteLLMBackend(
+            "openai/smollm2", env=judging_environment(), api_base="http://127.0.0.1:8080/v1"
+        ).timeout
+        == 600.0
+    )
+    assert LiteLLMBackend("ollama/llama3.1", env=judging_environment()).timeout == 600.0
+    assert (
+        LiteLLMBackend("ollama/llama3.1", env=judging_environment(), timeout=30.0).timeout == 30.0
+    )

@@ -15,6 +15,7 @@ from judge.judging.panel import PanelBackend, panel_slot
 from judge.judging.registry import backend_for, member_ids
 from judge.judging.runner import RunnerConfig, pass_specs
 from judge.pipeline import ScoringOptions, score_run_async
+from judge.settings import judge_spec
 from tests.helpers import example, verdict
 
 TRAITS = ["integrity", "negotiation", "cooperation"]
@@ -32,7 +33,7 @@ def test_panel_ids_are_comma_separated_and_checked() -> None:
 
 
 def test_backend_for_a_panel_builds_one_backend_per_member() -> None:
-    panel = backend_for("openai/gpt-4o-mini,hosted_vllm/qwen")
+    panel = backend_for(judge_spec("openai/gpt-4o-mini,hosted_vllm/qwen"))
     assert isinstance(panel, PanelBackend)
     assert [m.model for m in panel.members] == ["openai/gpt-4o-mini", "hosted_vllm/qwen"]
     assert panel.model == "openai/gpt-4o-mini,hosted_vllm/qwen"
@@ -114,11 +115,11 @@ def test_a_panel_answers_no_single_request_so_a_one_judge_use_is_refused_plainly
     from judge.errors import PermanentJudgeError
     from judge.judging.panel import single_judge
 
-    panel = backend_for("scripted/0.2,scripted/0.8", dev_mode=True)
+    panel = backend_for(judge_spec("scripted/0.2,scripted/0.8"), dev_mode=True)
     assert not hasattr(panel, "complete")
     with pytest.raises(PermanentJudgeError, match="a judge panel answers through its members"):
         single_judge(panel)
-    one = backend_for("scripted/0.2", dev_mode=True)
+    one = backend_for(judge_spec("scripted/0.2"), dev_mode=True)
     assert single_judge(one) is one
 
 
@@ -126,5 +127,5 @@ def test_a_pairwise_comparison_names_one_judge_not_a_panel() -> None:
     from judge.judging.registry import single_backend_for
 
     with pytest.raises(ConfigError, match="a panel judges runs, not pairs; name one judge model"):
-        single_backend_for("scripted/0.2,scripted/0.8", dev_mode=True)
-    assert single_backend_for("scripted/0.2", dev_mode=True).model == "scripted/0.2"
+        single_backend_for(judge_spec("scripted/0.2,scripted/0.8"), dev_mode=True)
+    assert single_backend_for(judge_spec("scripted/0.2"), dev_mode=True).model == "scripted/0.2"

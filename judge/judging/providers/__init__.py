@@ -21,8 +21,11 @@ _MOVED = {
     "register": ("judge.judging.registry", "register"),
     "providers": ("judge.judging.registry", "entries"),
     "provider_for": ("judge.judging.registry", "entry_for"),
-    "backend_for": ("judge.judging.registry", "backend_for"),
-    "dev_mode_from_environment": ("judge.judging.registry", "dev_mode_from_environment"),
+    "backend_for": ("judge.judging.providers._deprecated", "backend_for"),
+    "dev_mode_from_environment": (
+        "judge.judging.providers._deprecated",
+        "dev_mode_from_environment",
+    ),
     "LITELLM": ("judge.judging.providers.litellm", "ENTRY"),
     "quiet_litellm": ("judge.judging.providers.litellm_loader", "load_litellm"),
     "refusal": ("judge.judging.providers._deprecated", "refusal"),

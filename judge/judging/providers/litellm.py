@@ -24,6 +24,7 @@ from judge.judging.backends import (
     ServingProfile,
     shape_messages,
 )
+from judge.judging.environment import JudgingEnvironment
 from judge.judging.model_check import ModelCheck, check_model, missing_keys
 from judge.judging.providers.litellm_loader import load_litellm
 from judge.judging.providers.openai_compatible import custom_openai_base, direct_client
@@ -58,7 +59,9 @@ def provider_of(model: str) -> str:
     return "anthropic" if model.startswith("claude") else "openai"
 
 
-def serving_profile(model: str, *, api_base: str | None = None) -> ServingProfile:
+def serving_profile(
+    model: str, env: JudgingEnvironment, *, api_base: str | None = None
+) -> ServingProfile:
     """Content shape, cache order and call timeout of a litellm model id.
 
     ``openai/`` with an API base of its own (``api_base``, else the environment's, in the
@@ -66,7 +69,8 @@ def serving_profile(model: str, *, api_base: str | None = None) -> ServingProfil
     OpenAI-compatible server, not OpenAI, and is treated as keeping one prefix.
     """
     provider = provider_of(model)
-    hosted = provider in _HOSTED and not (provider == "openai" and custom_openai_base(api_base))
+    custom = provider == "openai" and custom_openai_base(api_base, env)
+    hosted = provider in _HOSTED and not custom
     many = provider in _MANY_PREFIXES or (provider == "openai" and hosted)
     content: Content = "marked_parts" if provider in _MARKED_PARTS else "string"
     return ServingProfile(content=content, many_prefixes=many, timeout_s=120.0 if hosted else 600.0)
@@ -88,12 +92,20 @@ class LiteLLMBackend:
     per call). A subclass that reaches its model through litellm in its own way (the embedded
     judge) changes :meth:`serving_profile`, :meth:`response_format` and :meth:`asks_logprobs`."""
 
-    def __init__(self, model: str, *, timeout: float | None = None, **extra: Any) -> None:
+    def __init__(
+        self,
+        model: str,
+        *,
+        env: JudgingEnvironment,
+        timeout: float | None = None,
+        **extra: Any,
+    ) -> None:
         self.model = model
+        self.env = env
         self.extra = extra
         self.profile = self.serving_profile(extra.get("api_base"))
         self.timeout = timeout if timeout is not None else self.profile.timeout_s
-        self.direct = direct_client(model, extra, timeout=self.timeout)
+        self.direct = direct_client(model, extra, env=env, timeout=self.timeout)
         #: the server refused a request for log-probabilities once; none are asked for again
         self.logprobs_refused = False
         self.keys_present = False
@@ -154,7 +166,7 @@ class LiteLLMBackend:
 
     def serving_profile(self, api_base: str | None) -> ServingProfile:
         """How to talk to this model's engine (:func:`serving_profile`)."""
-        return serving_profile(self.model, api_base=api_base)
+        return serving_profile(self.model, self.env, api_base=api_base)
 
     def response_format(self, schema: dict[str, Any]) -> dict[str, Any] | None:
         """The verdict schema as this model is told it, or None when it enforces none."""
@@ -283,11 +295,11 @@ def retry_after_seconds(exc: Exception) -> float | None:
 
 def _build(member: MemberSpec) -> LiteLLMBackend:
     load_litellm()  # banners off before anything of litellm's can print
-    return LiteLLMBackend(member.model)
+    return LiteLLMBackend(member.model, env=member.env)
 
 
-def _check(model: str) -> ModelCheck:
-    return check_model(model)
+def _check(model: str, env: JudgingEnvironment) -> ModelCheck:
+    return check_model(model, env)
 
 
 ENTRY = ProviderEntry(

@@ -1,7 +1,7 @@
 """A light client for OpenAI-compatible judge servers (vLLM, llama.cpp, Ollama's /v1, a proxy).
 
-A judge model ``openai/<name>`` with an API base of its own (``api_base``, or
-``$OPENAI_BASE_URL`` / ``$OPENAI_API_BASE`` as litellm reads them) is some OpenAI-compatible
+A judge model ``openai/<name>`` with an API base of its own (``api_base``, or the settings'
+``OPENAI_BASE_URL`` / ``OPENAI_API_BASE`` as litellm reads them) is some OpenAI-compatible
 server. Its calls are posted straight to ``<base>/chat/completions`` over one aiohttp session
 per event loop, whose keep-alive connections every call reuses, instead of going through
 litellm: litellm's own work per call (building the request, its response objects, logging
@@ -28,12 +28,12 @@ argument, then ``$OPENAI_BASE_URL``, then ``$OPENAI_API_BASE``, litellm's own or
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 from collections.abc import AsyncGenerator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from judge.errors import PermanentJudgeError, TransientJudgeError
+from judge.judging.environment import JudgingEnvironment
 
 PREFIX = "openai/"
 SWITCH = "JUDGE_OPENAI_CLIENT"
@@ -48,32 +48,31 @@ if TYPE_CHECKING:  # aiohttp is imported when the first client is made, not with
     import aiohttp
 
 
-def openai_base(api_base: str | None) -> str | None:
+def openai_base(api_base: str | None, env: JudgingEnvironment) -> str | None:
     """The API base litellm would use for ``openai/``: the argument, then ``$OPENAI_BASE_URL``,
     then ``$OPENAI_API_BASE`` (None: OpenAI itself)."""
-    return (
-        api_base or os.environ.get("OPENAI_BASE_URL") or os.environ.get("OPENAI_API_BASE") or None
-    )
+    return api_base or env.openai_base_url or env.openai_api_base or None
 
 
-def custom_openai_base(api_base: str | None) -> bool:
+def custom_openai_base(api_base: str | None, env: JudgingEnvironment) -> bool:
     """``openai/`` points at a server of its own, not OpenAI's API."""
-    base = openai_base(api_base)
+    base = openai_base(api_base, env)
     return base is not None and "api.openai.com" not in base
 
 
 def direct_client(
-    model: str, extra: Mapping[str, Any], *, timeout: float
+    model: str, extra: Mapping[str, Any], *, env: JudgingEnvironment, timeout: float
 ) -> OpenAICompatibleClient | None:
-    """The light client for this judge, or None when its calls go through litellm."""
-    if os.environ.get(SWITCH, "direct").strip().lower() == "litellm":
+    """The light client for this judge, or None when its calls go through litellm
+    (``JUDGE_OPENAI_CLIENT=litellm``, another provider, OpenAI itself, other arguments)."""
+    if env.openai_client.strip().lower() == "litellm":
         return None
     if not model.startswith(PREFIX) or not set(extra) <= CLIENT_ARGUMENTS:
         return None
-    base = openai_base(extra.get("api_base"))
-    if base is None or not custom_openai_base(base):
+    base = openai_base(extra.get("api_base"), env)
+    if base is None or not custom_openai_base(base, env):
         return None
-    key = extra.get("api_key") or os.environ.get("OPENAI_API_KEY")
+    key = extra.get("api_key") or env.openai_api_key
     return OpenAICompatibleClient(model, base=base, api_key=key, timeout=timeout)
 
 

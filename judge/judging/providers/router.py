@@ -27,7 +27,6 @@ M worker processes, give each deployment ``rpm / M`` (docs/deploy.md), or a shar
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 import time
 from pathlib import Path
@@ -38,6 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from judge.errors import ConfigError, describe_validation_error
 from judge.judging.backends import JudgeReply, JudgeRequest
+from judge.judging.environment import JudgingEnvironment
 from judge.judging.providers.litellm import (
     classify_litellm_error,
     reply_from_response,
@@ -76,12 +76,13 @@ def config_path(model: str) -> Path:
     return Path(model.removeprefix(ROUTER_PREFIX)).expanduser()
 
 
-def _resolve_env(value: Any, where: str) -> Any:
+def _resolve_env(value: Any, where: str, env: JudgingEnvironment) -> Any:
     if isinstance(value, str) and value.startswith(ENV_PREFIX):
         name = value.removeprefix(ENV_PREFIX)
-        if name not in os.environ:
+        secret = env.secret(name)
+        if secret is None:
             raise ConfigError(f"{where}: environment variable {name} is not set")
-        return os.environ[name]
+        return secret
     return value
 
 
@@ -115,12 +116,12 @@ def load_router_file(path: Path) -> RouterFile:
     return parsed
 
 
-def router_arguments(parsed: RouterFile, *, where: str) -> dict[str, Any]:
+def router_arguments(parsed: RouterFile, *, where: str, env: JudgingEnvironment) -> dict[str, Any]:
     """Keyword arguments of litellm.Router: secrets read from the environment, our defaults."""
     deployments = []
     for n, d in enumerate(parsed.model_list):
         params = {
-            k: _resolve_env(v, f"{where}: model_list.{n}.litellm_params.{k}")
+            k: _resolve_env(v, f"{where}: model_list.{n}.litellm_params.{k}", env)
             for k, v in d.litellm_params.items()
         }
         deployments.append({**d.model_dump(), "litellm_params": params})
@@ -198,21 +199,21 @@ _routers: dict[str, RouterBackend] = {}
 _lock = threading.Lock()
 
 
-def router_backend(model: str) -> RouterBackend:
+def router_backend(model: str, env: JudgingEnvironment) -> RouterBackend:
     """The process's backend for a router file (one Router per file, so limits hold)."""
     with _lock:
         if model not in _routers:
-            _routers[model] = build_router_backend(model)
+            _routers[model] = build_router_backend(model, env)
         return _routers[model]
 
 
-def build_router_backend(model: str) -> RouterBackend:
+def build_router_backend(model: str, env: JudgingEnvironment) -> RouterBackend:
     load_litellm()
     from litellm.router import Router
 
     path = config_path(model)
     parsed = load_router_file(path)
-    arguments = router_arguments(parsed, where=f"router file {path}")
+    arguments = router_arguments(parsed, where=f"router file {path}", env=env)
     try:
         router = Router(**arguments)
     except (TypeError, ValueError) as exc:
@@ -224,7 +225,7 @@ def build_router_backend(model: str) -> RouterBackend:
 
 
 def _build(member: MemberSpec) -> RouterBackend:
-    return router_backend(member.model)
+    return router_backend(member.model, member.env)
 
 
 ENTRY = ProviderEntry("router", _build, prefixes=(ROUTER_PREFIX,), suffixes=(".yaml", ".yml"))

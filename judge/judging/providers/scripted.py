@@ -4,8 +4,8 @@ any other (:mod:`judge.judging.registry`), allowed only in dev mode (``JUDGE_DEV
 like Inspect's ``mockllm``: the CLI, the service and the Python API can then run end to end
 without a model.
 
-Two environment variables shape it, for tests that run the CLI or the service as a real
-process:
+Two settings shape it (:mod:`judge.settings`), for tests that run the CLI or the service as
+a real process:
 
 - ``JUDGE_TEST_JUDGE_DELAY``: seconds each call takes (default 0);
 - ``JUDGE_TEST_JUDGE_LOG``: a file to which each finished call appends ``<pid> <trait>``,
@@ -19,6 +19,7 @@ import os
 
 from judge.errors import ConfigError
 from judge.judging.backends import JudgeRequest, ScriptedBackend
+from judge.judging.environment import JudgingEnvironment
 from judge.judging.pairwise import PAIRWISE_SCHEMA
 from judge.judging.spec import MemberSpec, ProviderEntry
 
@@ -48,10 +49,11 @@ def scripted_score(model: str) -> float:
     return score
 
 
-def scripted_backend(model: str) -> ScriptedBackend:
-    """The fake judge named by ``model``, with the delay and call log from the environment."""
+def scripted_backend(model: str, env: JudgingEnvironment | None = None) -> ScriptedBackend:
+    """The fake judge named by ``model``, with the delay and call log of the settings."""
+    env = env or JudgingEnvironment()
     score = scripted_score(model)
-    log = os.environ.get("JUDGE_TEST_JUDGE_LOG")
+    log = env.test_judge_log
     reply = json.dumps({"score": score, "turns": [1], "rationale": "scripted test judge"})
 
     def answer(request: JudgeRequest) -> str:
@@ -60,12 +62,11 @@ def scripted_backend(model: str) -> ScriptedBackend:
                 handle.write(f"{os.getpid()} {request.label}\n")
         return PAIRWISE_REPLY if request.response_schema == PAIRWISE_SCHEMA else reply
 
-    delay = float(os.environ.get("JUDGE_TEST_JUDGE_DELAY", "0"))
-    return ScriptedBackend(answer, model=model, delay=delay)
+    return ScriptedBackend(answer, model=model, delay=env.test_judge_delay_s)
 
 
 def _build(member: MemberSpec) -> ScriptedBackend:
-    return scripted_backend(member.model)
+    return scripted_backend(member.model, member.env)
 
 
 ENTRY = ProviderEntry("scripted", _build, prefixes=(SCRIPTED_PREFIX,), dev_only=True)
