@@ -29,7 +29,6 @@ from judge.domain.run import Run
 from judge.errors import InputError, NotFoundError
 from judge.judging.backends import JudgeBackend
 from judge.judging.pairwise import PAIRWISE_PROMPT_VERSION, pairwise_decoders
-from judge.judging.providers import decoder_identities
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import PairsToJudge, judge_pair, pairs_to_judge
 from judge.scoring.pairwise import position_biases
@@ -41,7 +40,7 @@ from judge.scoring.pairwise_board import (
 )
 from judge.service.leaderboards import finalized_entries
 from judge.service.platform import measurement_settings, rubric_set
-from judge.settings import Settings
+from judge.settings import Settings, judge_spec
 from judge.store import pairwise as pairwise_repo
 from judge.store import queries_compare
 from judge.store import runs as run_repo
@@ -111,7 +110,7 @@ def _era(model: str, rubric: Rubric, settings: MeasurementSettings) -> str:
         rubric_hash=rubric.content_hash,
         prompt_version=PAIRWISE_PROMPT_VERSION,
         settings=settings,
-        decoders=pairwise_decoders(decoder_identities(model)),
+        decoders=pairwise_decoders(judge_spec(model).decoders),
     )
 
 
