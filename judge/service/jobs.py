@@ -119,7 +119,11 @@ async def score_one(
             raise
         finally:
             passes.close()
-        fence.store(lambda: store_scorecard(engine, card=card, retry_s=retry_s, cancel=cancel))
+        fence.store(
+            lambda: store_scorecard(
+                engine, card=card, settings=settings, retry_s=retry_s, cancel=cancel
+            )
+        )
         observe_card(card)
     except ScoringTakenOver as exc:  # another worker holds the run now (docs/deploy.md)
         log.warning("%s; this job stops", exc)

@@ -25,7 +25,7 @@ from judge.judging.backends import JudgeBackend
 from judge.judging.providers import backend_for
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import ScoringOptions
-from judge.service import platform
+from judge.service import platform, reviews
 from judge.service.worlds import WorldPolicy
 from judge.settings import Settings
 from judge.store import eras as era_repo
@@ -160,7 +160,7 @@ def self_reported_card(card: Scorecard, row: RunRow | None) -> Scorecard:
     return card.model_copy(update={"ranked_eligible": False, "leaderboard_class": "self_reported"})
 
 
-def _store_card(engine: Engine, card: Scorecard) -> None:
+def _store_card(engine: Engine, card: Scorecard, settings: Settings) -> None:
     with transaction(engine) as session:
         lock_for_write(session, name=platform.PLATFORM_LOCK)
         card = self_reported_card(card, run_repo.get_run(session, run_id=card.run_id))
@@ -172,14 +172,21 @@ def _store_card(engine: Engine, card: Scorecard) -> None:
                 reason="first run scored in it",
             )
         scorecard_repo.add_scorecard(session, card=card)
+        session.flush()
+        reviews.store_views(session, run_id=card.run_id, settings=settings)
 
 
 def store_scorecard(
-    engine: Engine, *, card: Scorecard, retry_s: float = 0.0, cancel: threading.Event | None = None
+    engine: Engine,
+    *,
+    card: Scorecard,
+    settings: Settings,
+    retry_s: float = 0.0,
+    cancel: threading.Event | None = None,
 ) -> None:
-    """Scores, seat results and ranked eligibility in one transaction (all or nothing),
-    retried while the store is transiently locked or full."""
-    retry_transient(lambda: _store_card(engine, card), budget_s=retry_s, cancel=cancel)
+    """Scores, seat results, ranked eligibility and the card's served views in one
+    transaction (all or nothing), retried while the store is transiently locked or full."""
+    retry_transient(lambda: _store_card(engine, card, settings), budget_s=retry_s, cancel=cancel)
 
 
 def give_up(engine: Engine, *, run_id: str, reason: str, detail: str | None = None) -> None:
