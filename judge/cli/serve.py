@@ -9,10 +9,17 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import logging
+import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from judge.errors import ConfigError
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+#: Keep-alive: clients that poll (agents reading their cards) reuse their connection.
+KEEP_ALIVE_S = 5.0
 
 
 def register(sub: Any) -> None:
@@ -24,6 +31,19 @@ def register(sub: Any) -> None:
         type=int,
         default=None,
         help="runs scored at once in this process (default JUDGE_WORKERS; 0: API only, PostgreSQL)",
+    )
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes behind the one port (default 1; more than 1 needs the PostgreSQL "
+        "job queue: docs/deploy.md#how-many-requests-a-core-serves)",
+    )
+    p.add_argument(
+        "--keep-alive",
+        type=float,
+        default=KEEP_ALIVE_S,
+        help=f"seconds an idle HTTP/1.1 connection stays open (default {KEEP_ALIVE_S:g})",
     )
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     p.set_defaults(func=run)
@@ -53,6 +73,31 @@ def check_bind(host: str, *, dev_mode: bool) -> None:
         )
 
 
+def check_processes(processes: int, *, executor: str) -> None:
+    """Refuse a process count the executor cannot share.
+
+    Raises:
+        ConfigError: fewer than one process, or several on the thread executor (each process
+            would resume and score the same runs: only the job queue hands a run to one).
+    """
+    if processes < 1:
+        raise ConfigError(f"--processes {processes}: give at least 1")
+    if processes > 1 and executor != "queue":
+        raise ConfigError(
+            f"--processes {processes}: several server processes need the job queue (a PostgreSQL "
+            "JUDGE_DATABASE_URL); with scoring on threads inside judge serve, use one process"
+        )
+
+
+def application() -> FastAPI:
+    """The app of one server process, built from the environment (``--processes`` > 1: each
+    process imports this factory; the options were put in the environment before)."""
+    from judge.api import create_app
+    from judge.settings import get_settings
+
+    return create_app(get_settings())
+
+
 def check_judge_model(model: str) -> None:
     """Refuse a judge model that cannot work (unknown provider, missing key) before the
     server starts; one warning line for a model litellm does not list.
@@ -72,7 +117,6 @@ def check_judge_model(model: str) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from judge.api import create_app
     from judge.service.executors import executor_kind
     from judge.settings import get_settings, load_settings
 
@@ -81,9 +125,22 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     if args.workers is not None:
         settings = load_settings(**{**settings.model_dump(), "workers": args.workers})
-    executor_kind(settings)  # refuse an impossible executor before the server starts
+        os.environ["JUDGE_WORKERS"] = str(args.workers)  # read again by each process
+    # refuse an impossible executor or process count before the server starts
+    check_processes(args.processes, executor=executor_kind(settings))
     check_judge_model(settings.model)
-    app = create_app(settings)
     # forwarding headers are read by the app, from JUDGE_TRUSTED_PROXIES only (judge.api.proxies)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, proxy_headers=False)
+    options: dict[str, Any] = {
+        "host": args.host,
+        "port": args.port,
+        "log_level": args.log_level,
+        "proxy_headers": False,
+        "timeout_keep_alive": args.keep_alive,
+    }
+    if args.processes > 1:
+        uvicorn.run(f"{__name__}:application", factory=True, workers=args.processes, **options)
+    else:
+        from judge.api import create_app
+
+        uvicorn.run(create_app(settings), **options)
     return 0
