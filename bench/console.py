@@ -17,7 +17,7 @@ loopback, and requests each page one at a time with a signed-in console cookie:
 Requests go one at a time, so each latency is the server's time plus one loopback round
 trip. Prints p50 / p99 per page; the target is p99 under 150 ms.
 
-    python bench/console.py [--runs 10000] [--requests 400]
+    python bench/console.py [--runs 10000] [--requests 400] [--smoke]
 """
 
 from __future__ import annotations
@@ -188,11 +188,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=10_000)
     parser.add_argument("--requests", type=int, default=400)
+    parser.add_argument(
+        "--smoke", action="store_true", help="tiny sizes, seconds: that the script still runs (CI)"
+    )
     parser.add_argument("--port", type=int, default=0, help="default: a free loopback port")
     parser.add_argument(
         "--database-url", default=None, help="default: a fresh SQLite file in a temp dir"
     )
     args = parser.parse_args()
+    if args.smoke:
+        args.runs, args.requests = 120, 10
     if not args.port:  # a fixed port collides with another service on a shared machine
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
