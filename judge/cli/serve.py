@@ -11,12 +11,9 @@ import ipaddress
 import logging
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from judge.errors import ConfigError
-
-if TYPE_CHECKING:
-    from fastapi import FastAPI
 
 #: Keep-alive: clients that poll (agents reading their cards) reuse their connection.
 KEEP_ALIVE_S = 5.0
@@ -89,15 +86,6 @@ def check_processes(processes: int, *, executor: str) -> None:
         )
 
 
-def application() -> FastAPI:
-    """The app of one server process, built from the environment (``--processes`` > 1: each
-    process imports this factory; the options were put in the environment before)."""
-    from judge.api import create_app
-    from judge.settings import get_settings
-
-    return create_app(get_settings())
-
-
 def check_judge_model(model: str) -> None:
     """Refuse a judge model that cannot work (unknown provider, missing key) before the
     server starts; one warning line for a model litellm does not list.
@@ -117,8 +105,9 @@ def check_judge_model(model: str) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from judge.service.executors import executor_kind
+    from judge.service.jobqueue.executors import executor_kind
     from judge.settings import get_settings, load_settings
+    from judge.web import create_app
 
     settings = get_settings()
     check_bind(args.host, dev_mode=settings.dev_mode)
@@ -138,9 +127,8 @@ def run(args: argparse.Namespace) -> int:
         "timeout_keep_alive": args.keep_alive,
     }
     if args.processes > 1:
-        uvicorn.run(f"{__name__}:application", factory=True, workers=args.processes, **options)
+        # each process builds the app from the environment (the options were put there above)
+        uvicorn.run("judge.web:create_app", factory=True, workers=args.processes, **options)
     else:
-        from judge.api import create_app
-
         uvicorn.run(create_app(settings), **options)
     return 0
