@@ -153,6 +153,7 @@ def measure(base: str, secret: str, ids: list[str], requests: int) -> list[Timin
         assert client.get("/console/runs").status_code == 200, "the console cookie was refused"
         deep = deep_cursor(client, 40)
         runs = [f"/console/runs/{rng.choice(ids)}" for _ in range(requests)]
+        flagged_ids = ids[::FLAG_EVERY][:50]  # every 50th run withheld a planted line
         timed(client, "warm-up", ["/console/runs"] * 30 + runs[:30])
         return [
             timed(client, "GET /console/runs (first page)", ["/console/runs"] * requests),
@@ -170,7 +171,7 @@ def measure(base: str, secret: str, ids: list[str], requests: int) -> list[Timin
             timed(
                 client,
                 "GET /console/runs/{run_id} (flagged)",
-                [f"/console/runs/{ids[FLAG_EVERY * (i % 50)]}" for i in range(requests)],
+                [f"/console/runs/{flagged_ids[i % len(flagged_ids)]}" for i in range(requests)],
             ),
         ]
 

@@ -125,7 +125,7 @@ def main() -> None:
     parser.add_argument("--min-tokens", type=int, default=3000)
     parser.add_argument("--max-tokens", type=int, default=160)
     parser.add_argument(
-        "--smoke", action="store_true", help="one trait, one round, a short run (CI)"
+        "--smoke", action="store_true", help="one trait, one pass, one round, a short run (CI)"
     )
     args = parser.parse_args()
     if args.smoke:
@@ -139,7 +139,7 @@ def main() -> None:
     rubrics = default_rubric_set()
     rubrics = rubrics.select(list(rubrics.rubrics)[: args.traits])
     run = long_run(args.min_tokens)
-    args.passes = ScoringOptions().settings.denoise.passes  # the product's floor: 5
+    args.passes = 1 if args.smoke else ScoringOptions().settings.denoise.passes  # floor: 5
     print(
         f"run: {len(run.transcript)} events (transcript >= {args.min_tokens} tokens), "
         f"{len(rubrics.rubrics)} traits x {args.passes} passes, reply cap {args.max_tokens}, "
