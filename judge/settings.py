@@ -11,12 +11,14 @@ import ipaddress
 import logging
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from judge.domain.config import MIN_PASSES_FLOOR
 from judge.domain.limits import RequestLimits
+from judge.domain.passes import PassPolicy
 from judge.errors import ConfigError, describe_validation_error
 from judge.judging.embedded import EMBEDDED_MODEL
 from judge.judging.providers import dev_mode_from_environment, refusal
@@ -91,8 +93,10 @@ class Settings(JudgeModelSettings):
         le=64,
         description="runs scored at the same time by `judge serve` (0: an API-only node, PostgreSQL only)",
     )
-    passes: int | None = Field(
-        default=None, ge=1, le=50, description="default n_runs when platform_config sets none"
+    passes: Annotated[int, Field(ge=1, le=50)] | PassPolicy | None = Field(
+        default=None,
+        description="default passes when platform_config sets none: a count (n_runs), or an "
+        'adaptive policy as JSON, e.g. {"floor": 5, "max": 15, "spread": 0.2} (docs/scoring.md)',
     )
     concurrency: int = Field(
         default=RUNNER_DEFAULTS.concurrency,
@@ -187,6 +191,13 @@ class Settings(JudgeModelSettings):
     metrics_token: SecretStr | None = Field(
         default=None, description="bearer token that may read /metrics besides owner tokens"
     )
+    otlp_endpoint: str | None = Field(
+        default=None,
+        pattern=r"^https?://[^\s]+$",
+        max_length=2000,
+        description="OTLP/HTTP collector that receives a gen_ai.evaluation.result event per "
+        "scored trait, e.g. http://127.0.0.1:6006 (docs/integrations.md); needs the otel extra",
+    )
 
     @model_validator(mode="after")
     def _secret_is_safe(self) -> Settings:
@@ -200,6 +211,15 @@ class Settings(JudgeModelSettings):
         if problem:  # a weak scrape token reads /metrics as well as a guessed owner token
             raise ValueError(f"JUDGE_METRICS_TOKEN {problem}; {METRICS_TOKEN_HINT}")
         return self
+
+    @field_validator("passes")
+    @classmethod
+    def _policy_floor_is_the_platforms(
+        cls, value: int | PassPolicy | None
+    ) -> int | PassPolicy | None:
+        if isinstance(value, PassPolicy) and value.floor < MIN_PASSES_FLOOR:
+            raise ValueError(f"floor must be at least {MIN_PASSES_FLOOR}, got {value.floor}")
+        return value
 
     @field_validator("trusted_proxies")
     @classmethod

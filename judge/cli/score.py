@@ -17,12 +17,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 
+from pydantic import ValidationError
+
 from judge.catalog import RubricSet, default_rubric_set
 from judge.checks import load_scenario
 from judge.checks.runfiles import RunFile, run_files, scenario_for
 from judge.cli import EXIT_GATE, EXIT_OK
 from judge.cli.render import render_scorecard
-from judge.domain.config import DenoiseConfig, MeasurementSettings
+from judge.domain.config import MIN_PASSES_FLOOR, DenoiseConfig, MeasurementSettings
+from judge.domain.passes import PassPolicy
 from judge.domain.scenario import Scenario
 from judge.domain.scorecard import Scorecard
 from judge.errors import InputError, RubricError
@@ -63,7 +66,11 @@ def register(sub: Any) -> None:
         help="what each pass counts with (default $JUDGE_PASS_SCORE or sampled; docs/judge-signal.md)",
     )
     p.add_argument(
-        "--passes", type=int, default=None, help="passes per trait (raised to the floor of 5)"
+        "--passes",
+        type=passes_arg,
+        default=None,
+        help="passes per trait (raised to the floor of 5), or adaptive passes FLOOR:MAX:SPREAD, "
+        "e.g. 5:15:0.2 (docs/scoring.md)",
     )
     p.add_argument(
         "--concurrency",
@@ -97,12 +104,31 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
+def passes_arg(text: str) -> int | PassPolicy:
+    """``--passes``: a count, or an adaptive policy ``FLOOR:MAX:SPREAD``."""
+    parts = text.split(":")
+    try:
+        if len(parts) == 1:
+            return int(text)
+        floor, most, spread = parts
+        return PassPolicy(floor=int(floor), max=int(most), spread=float(spread))
+    except (ValueError, ValidationError):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give a count (5) or FLOOR:MAX:SPREAD with MAX >= FLOOR and SPREAD in "
+            "0-1 (5:15:0.2)"
+        ) from None
+
+
 def options_from(args: argparse.Namespace) -> ScoringOptions:
-    if args.passes is not None and args.passes < 1:
+    if isinstance(args.passes, int) and args.passes < 1:
         raise InputError("--passes must be at least 1")
+    if isinstance(args.passes, PassPolicy) and args.passes.floor < MIN_PASSES_FLOOR:
+        raise InputError(f"--passes: the floor of adaptive passes is at least {MIN_PASSES_FLOOR}")
     if args.concurrency < 1 or args.attempts < 1:
         raise InputError("--concurrency and --attempts must be at least 1")
-    denoise = DenoiseConfig(n_runs=args.passes) if args.passes else DenoiseConfig()
+    denoise = (
+        DenoiseConfig.model_validate({"passes": args.passes}) if args.passes else DenoiseConfig()
+    )
     judge = judge_model_settings(model=args.judge, pass_score=args.pass_score)
     return ScoringOptions(
         judge_model=judge.model,

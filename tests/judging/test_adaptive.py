@@ -8,6 +8,7 @@ import pytest
 from pydantic import ValidationError
 
 from judge.catalog import default_rubric_set
+from judge.cli import main
 from judge.domain.config import DenoiseConfig, MeasurementSettings, PlatformDenoiseConfig
 from judge.domain.judging import JudgePass
 from judge.domain.passes import PassPolicy
@@ -16,7 +17,9 @@ from judge.judging.backends import JudgeRequest, ScriptedBackend
 from judge.judging.panel import PanelBackend
 from judge.pipeline import ScoringOptions, score_run_async
 from judge.scoring.era import measurement_era
-from tests.helpers import example, verdict
+from judge.service.platform import default_value
+from judge.settings import Settings
+from tests.helpers import EXAMPLES, example, verdict
 
 TRAITS = ["integrity", "negotiation", "cooperation"]
 POLICY = PassPolicy(floor=5, max=12, spread=0.2)
@@ -178,3 +181,35 @@ def test_fixed_five_passes_keep_the_era_they_had_and_a_policy_opens_a_new_one() 
     assert adaptive != era_of(
         DenoiseConfig.model_validate({"passes": POLICY.model_copy(update={"spread": 0.3})})
     )
+
+
+def test_judge_score_takes_adaptive_passes_and_prints_why(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JUDGE_DEV_MODE", "1")
+    run = str(EXAMPLES / "haggle.json")
+    assert (
+        main(["score", run, "--judge", "scripted/0.6", "--passes", "5:9:0.1", "--no-progress"]) == 0
+    )
+    assert "5 passes: its first 5 passes agree (range 0.00 <= 0.1)" in capsys.readouterr().out
+
+
+def test_judge_score_refuses_a_policy_below_the_floor(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JUDGE_DEV_MODE", "1")
+    run = str(EXAMPLES / "haggle.json")
+    assert main(["score", run, "--judge", "scripted/0.6", "--passes", "3:9:0.1"]) == 2
+    assert "--passes: the floor of adaptive passes is at least 5" in capsys.readouterr().err
+
+
+def test_judge_passes_in_the_environment_may_name_a_policy(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("JUDGE_PASSES", '{"floor": 5, "max": 15, "spread": 0.2}')
+    settings = Settings(dev_mode=True)
+    denoise = default_value("academy_eval_judge_denoise", settings)
+    assert isinstance(denoise, DenoiseConfig) and denoise.adaptive == PassPolicy(
+        floor=5, max=15, spread=0.2
+    )
+    monkeypatch.setenv("JUDGE_PASSES", '{"floor": 2, "max": 15, "spread": 0.2}')
+    with pytest.raises(ValidationError, match="floor must be at least 5, got 2"):
+        Settings(dev_mode=True)
