@@ -68,6 +68,13 @@ class JudgeModelSettings(BaseSettings):
         default="sampled", description="what a judge pass counts with (docs/judge-signal.md)"
     )
     dev_mode: bool = False
+    otlp_endpoint: str | None = Field(
+        default=None,
+        pattern=r"^https?://[^\s]+$",
+        max_length=2000,
+        description="OTLP/HTTP collector that receives a gen_ai.evaluation.result event per "
+        "scored trait, e.g. http://127.0.0.1:6006 (docs/integrations.md); needs the otel extra",
+    )
 
     @model_validator(mode="after")
     def _test_judge_needs_dev_mode(self) -> JudgeModelSettings:
@@ -190,13 +197,6 @@ class Settings(JudgeModelSettings):
     )
     metrics_token: SecretStr | None = Field(
         default=None, description="bearer token that may read /metrics besides owner tokens"
-    )
-    otlp_endpoint: str | None = Field(
-        default=None,
-        pattern=r"^https?://[^\s]+$",
-        max_length=2000,
-        description="OTLP/HTTP collector that receives a gen_ai.evaluation.result event per "
-        "scored trait, e.g. http://127.0.0.1:6006 (docs/integrations.md); needs the otel extra",
     )
 
     @model_validator(mode="after")

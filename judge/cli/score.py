@@ -29,6 +29,7 @@ from judge.domain.passes import PassPolicy
 from judge.domain.scenario import Scenario
 from judge.domain.scorecard import Scorecard
 from judge.errors import InputError, RubricError
+from judge.integrations.otlp_export import export_card, flush_all
 from judge.judging.backends import JudgeBackend
 from judge.judging.embedded import EMBEDDED_MODEL
 from judge.judging.providers import backend_for
@@ -168,6 +169,7 @@ class Job(NamedTuple):
     rubrics: RubricSet
     scenario: Scenario | None
     show_progress: bool
+    otlp_endpoint: str | None = None
 
 
 def score_one(f: RunFile, job: Job, backend: JudgeBackend) -> Scorecard:
@@ -205,6 +207,8 @@ def score_files(
             card = score_one(f, job, backend)
             cards.append(card)
             emit(card)
+            export_card(card, endpoint=job.otlp_endpoint, trace_id=f.run.trace_id)
+    flush_all()
     return cards
 
 
@@ -240,7 +244,8 @@ def run(args: argparse.Namespace) -> int:
     rubrics = rubrics_from(args)
     thresholds = thresholds_from(args, rubrics)
     scenario = load_scenario(args.scenario) if args.scenario else None
-    job = Job(options, rubrics, scenario, show_progress=not args.no_progress)
+    endpoint = judge_model_settings(model=args.judge).otlp_endpoint
+    job = Job(options, rubrics, scenario, not args.no_progress, endpoint)
     emit = card_writer(sys.stdout, as_json=args.json)
     # every file is validated before any judging starts
     with run_files(

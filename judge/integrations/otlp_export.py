@@ -16,9 +16,9 @@ failed batch. The SDK and its OTLP/HTTP exporter are the optional ``otel`` extra
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
-from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from judge import __version__
@@ -163,9 +163,19 @@ def _run_attributes(card: Scorecard) -> dict[str, Value]:
     }
 
 
-@lru_cache(maxsize=4)
+_SENDERS: dict[str, EvaluationSender | None] = {}
+_SENDERS_LOCK = threading.Lock()
+
+
 def sender_for(endpoint: str) -> EvaluationSender | None:
     """The process's sender to ``endpoint``; None (said once) without the ``otel`` extra."""
+    with _SENDERS_LOCK:
+        if endpoint not in _SENDERS:
+            _SENDERS[endpoint] = _new_sender(endpoint)
+        return _SENDERS[endpoint]
+
+
+def _new_sender(endpoint: str) -> EvaluationSender | None:
     try:
         return EvaluationSender(endpoint)
     except ImportError as exc:
@@ -175,6 +185,14 @@ def sender_for(endpoint: str) -> EvaluationSender | None:
             exc.name,
         )
         return None
+
+
+def flush_all(timeout_s: float = 10.0) -> None:
+    """Send what every sender holds (a command line that exits next calls this)."""
+    with _SENDERS_LOCK:
+        senders = [s for s in _SENDERS.values() if s is not None]
+    for sender in senders:
+        sender.flush(timeout_s)
 
 
 def export_card(card: Scorecard, *, endpoint: str | None, trace_id: str | None = None) -> None:

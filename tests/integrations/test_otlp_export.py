@@ -5,6 +5,7 @@ nothing but a warning."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import logging
 import os
 import socket
@@ -20,6 +21,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from judge.api import create_app
+from judge.cli import main
 from judge.domain.scorecard import Scorecard
 from judge.integrations.otlp_export import (
     EVENT,
@@ -206,3 +208,18 @@ def test_a_dead_collector_costs_scoring_nothing_but_a_warning(
 def test_settings_take_an_http_collector_url_only() -> None:
     with pytest.raises(ValueError, match="otlp_endpoint"):
         Settings(dev_mode=True, otlp_endpoint="file:///etc/passwd")
+
+
+def test_judge_score_sends_the_cards_it_prints(
+    phoenix: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JUDGE_DEV_MODE", "1")
+    monkeypatch.setenv("JUDGE_OTLP_ENDPOINT", phoenix)
+    trace_id = "0af7651916cd43dd8448eb211c80319c"
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps({**example("haggle"), "trace_id": trace_id}))
+    assert main(["score", str(run), "--judge", "scripted/0.4", "--no-progress"]) == 0
+    events = received(phoenix, trace_id)["events"]
+    assert len(events) == 12
+    assert {e["attributes"]["gen_ai.evaluation.score.value"] for e in events} == {0.4}
+    assert {e["attributes"]["gen_ai.evaluation.score.label"] for e in events} == {"middle"}
