@@ -40,6 +40,9 @@ EXPLANATION_CHARS = 1000
 ANCHORS = ((0.0, "low"), (0.5, "middle"), (1.0, "high"))
 
 Value = str | int | float | bool
+#: Events one span may hold (the SDK keeps 128 by default): every trait of the most seats a
+#: run may have, with room to spare.
+MAX_EVENTS = 4096
 
 
 class EvaluationEvent(NamedTuple):
@@ -119,14 +122,16 @@ class EvaluationSender:
     ) -> None:
         from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
         from opentelemetry.sdk.resources import Resource
-        from opentelemetry.sdk.trace import TracerProvider
+        from opentelemetry.sdk.trace import SpanLimits, TracerProvider
         from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
         self.endpoint = endpoint
         self._trace = ContextVar[int | None]("judge_otlp_trace", default=None)
         resource = Resource.create({"service.name": "judge", "service.version": __version__})
         self.provider: TracerProvider = TracerProvider(
-            resource=resource, id_generator=_run_trace_ids(self._trace)
+            resource=resource,
+            id_generator=_run_trace_ids(self._trace),
+            span_limits=SpanLimits(max_events=MAX_EVENTS),
         )
         inner = exporter or OTLPSpanExporter(endpoint=traces_url(endpoint), timeout=10)
         batches = BatchSpanProcessor(_warned(inner, endpoint), schedule_delay_millis=delay_ms)

@@ -122,7 +122,9 @@ async def score_one(
             passes.close()
         fence.store(lambda: store_scorecard(engine, card=card, retry_s=retry_s, cancel=cancel))
         observe_card(card)
-        export_card(card, endpoint=settings.otlp_endpoint, trace_id=job.run.trace_id)
+        # an agent's own submission may not place its scores in a trace it names
+        trace_id = None if job.self_reported else job.run.trace_id
+        export_card(card, endpoint=settings.otlp_endpoint, trace_id=trace_id)
     except ScoringTakenOver as exc:  # another worker holds the run now (docs/deploy.md)
         log.warning("%s; this job stops", exc)
     except Exception as exc:

@@ -33,7 +33,7 @@ from judge.integrations.otlp_export import (
 from judge.judging.backends import JudgeRequest, ScriptedBackend
 from judge.pipeline import score_run
 from judge.settings import Settings
-from tests.conftest import example, owner_headers, service_settings, wait_final
+from tests.conftest import example, key_headers, owner_headers, service_settings, wait_final
 from tests.helpers import example as example_run
 from tests.helpers import verdict
 
@@ -223,3 +223,40 @@ def test_judge_score_sends_the_cards_it_prints(
     assert len(events) == 12
     assert {e["attributes"]["gen_ai.evaluation.score.value"] for e in events} == {0.4}
     assert {e["attributes"]["gen_ai.evaluation.score.label"] for e in events} == {"middle"}
+
+
+def test_a_span_keeps_every_event_of_a_run_with_many_seats() -> None:
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    card = score_run(example_run("haggle.json"), backend=varied_judge())
+    seat = card.seats["buyer"]
+    many = {f"s{n}": seat.model_copy(update={"seat": f"s{n}"}) for n in range(20)}
+    card = card.model_copy(update={"seats": many})
+    memory = InMemorySpanExporter()
+    sender = EvaluationSender("http://127.0.0.1:9", exporter=memory, delay_ms=10)
+    sender.send(card)
+    sender.flush()
+    [span] = memory.get_finished_spans()
+    assert len(span.events) == 20 * 12
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_an_agents_own_run_gets_a_trace_of_its_own(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sent: list[tuple[str, str | None]] = []
+    monkeypatch.setattr(
+        "judge.service.jobs.export_card",
+        lambda card, *, endpoint, trace_id: sent.append((card.run_id, trace_id)),
+    )
+    settings = service_settings(database_url)
+    app = create_app(settings, backends=lambda model: varied_judge())
+    owner = owner_headers()
+    with TestClient(app) as client:
+        alpha = key_headers(client.app.state.engine, "agent-alpha", "buyer")  # type: ignore[attr-defined]
+        data = {**example("haggle"), "trace_id": TRACE_ID}
+        assert client.post("/api/agent/runs", json=data, headers=alpha).status_code == 202
+        assert client.post("/api/evals/runs", json=data, headers=owner).status_code == 202
+        wait_final(client, "agent-alpha:haggle-0007", owner)
+        wait_final(client, "haggle-0007", owner)
+    assert sorted(sent) == [("agent-alpha:haggle-0007", None), ("haggle-0007", TRACE_ID)]
