@@ -22,7 +22,7 @@ from pydantic import ValidationError
 from judge.catalog import RubricSet, default_rubric_set
 from judge.checks import load_scenario
 from judge.checks.runfiles import RunFile, run_files, scenario_for
-from judge.cli import EXIT_GATE, EXIT_OK
+from judge.cli.exit_codes import EXIT_GATE, EXIT_OK
 from judge.cli.render import render_scorecard
 from judge.domain.config import MIN_PASSES_FLOOR, DenoiseConfig, MeasurementSettings
 from judge.domain.passes import PassPolicy

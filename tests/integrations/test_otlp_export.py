@@ -20,7 +20,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.api import create_app
+from judge.web import create_app
 from judge.cli import main
 from judge.domain.scorecard import Scorecard
 from judge.integrations.otlp_export import (

@@ -20,9 +20,7 @@ from judge.scoring.tamper.scan import (
     seat_pieces,
 )
 from judge.scoring.tamper.withhold import withhold
-
-#: Part of the measurement era: bumped on any change of the rules (docs/integrity.md).
-DETECTOR_VERSION = "1"
+from judge.versions import DETECTOR_VERSION
 
 __all__ = [
     "DETECTOR_VERSION",
