@@ -21,9 +21,9 @@ from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, NamedTuple
 
-from judge import __version__
 from judge.domain.judging import JudgePass, TraitResult
 from judge.domain.scorecard import Scorecard, SeatScorecard
+from judge.versions import __version__
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import ReadableSpan, TracerProvider

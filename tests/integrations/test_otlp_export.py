@@ -20,7 +20,6 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.web import create_app
 from judge.cli import main
 from judge.domain.scorecard import Scorecard
 from judge.integrations.otlp_export import (
@@ -33,6 +32,7 @@ from judge.integrations.otlp_export import (
 from judge.judging.backends import JudgeRequest, ScriptedBackend
 from judge.pipeline import score_run
 from judge.settings import Settings
+from judge.web import create_app
 from tests.conftest import example, key_headers, owner_headers, service_settings, wait_final
 from tests.helpers import example as example_run
 from tests.helpers import verdict
@@ -63,7 +63,10 @@ def varied_judge() -> ScriptedBackend:
 def phoenix_available() -> bool:
     if PHOENIX_PATH:
         return (Path(PHOENIX_PATH) / "phoenix" / "server").is_dir()
-    return importlib.util.find_spec("phoenix") is not None
+    try:
+        return importlib.util.find_spec("phoenix.server") is not None
+    except ModuleNotFoundError:  # no phoenix package at all
+        return False
 
 
 @pytest.fixture(scope="module")
