@@ -44,7 +44,7 @@ from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.passes import PassPolicy
 from judge.judging.adaptive import run_rounds
 from judge.judging.backends import JudgeRequest, ScriptedBackend
-from judge.judging.embedded import EMBEDDED_MODEL
+from judge.judging.providers.embedded import EMBEDDED_MODEL
 from judge.judging.runner import PassSpec, RunnerConfig
 from judge.pipeline import ScoringOptions, score_run_async
 
