@@ -1,34 +1,42 @@
-"""Scorecard reads under concurrent load, against a static route on the same stack.
+"""Every hot read under concurrent load, as ratios to a static route of the same stack in the
+same run, at each store size asked for, on SQLite or PostgreSQL.
 
-Stores 10,000 scored runs (realistic owner scorecards: 12 traits x 5 passes with rubric
-texts, about 42 KB of JSON each) through the repository functions, starts the service as
-its own process (`python -m judge serve`, one uvicorn worker, the SQLite file or a
-PostgreSQL URL), and loads it from this process over loopback with httpx:
+Stores scored runs (realistic scorecards: 12 traits x 5 passes with rubric texts, about 42 KB
+of JSON each; 20 agents, one scenario) through the repository's bulk import, with the views
+a scored run stores (docs/service.md, "Stored scorecard views"), starts the service as its
+own process (`python -m judge serve`, `--processes` uvicorn processes), finalizes 20
+submissions of 10 runs (the leaderboard), and loads every route from this process over
+loopback with httpx, ``--concurrency`` requests in flight on kept-alive connections:
 
-- ``GET /api/evals/{run_id}/scorecard``: owner JWT verified on every request, run looked up,
-  stored scorecard JSON served; run ids drawn at random from the 10,000;
-- ``GET /api/health``: a static JSON answer, NO auth and no database: the floor of the stack.
+- ``GET /api/health``: a static JSON answer, no auth and no database: the floor of the stack,
+  measured before and after the others (the baseline is their mean);
+- the owner scorecard, an agent's own-seat scorecard, the owner's run status, the owner's and
+  the agent's run lists (first page of 50), the scenario's leaderboard, the console run page.
 
-Prints p50 / p99 latency and requests per second for each, and their ratios. Client and
-server share the machine's cores, so absolute numbers understate a dedicated server; the
-ratio is the figure to watch.
+Prints each route's throughput and p50 / p99 as ratios to the static route, the targets of
+docs/deploy.md beside them, and the server's resident memory after the load at each size.
+Client and server share the machine's cores, so absolute numbers understate a dedicated
+server; the ratios are the figures to watch.
 
-    python bench/api_load.py [--runs 10000] [--requests 2000] [--concurrency 16]
+    python bench/api_load.py [--runs 10000 100000] [--store sqlite|postgres] [--smoke]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
 import secrets
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import NamedTuple
@@ -43,14 +51,28 @@ from judge.domain.run import Run, parse_run
 from judge.domain.scorecard import Scorecard
 from judge.judging.backends import JudgeRequest, ScriptedBackend
 from judge.pipeline import ScoringOptions, score_run_async
+from judge.service import reviews
+from judge.service.card_views import all_views
 from judge.service.intake import canonical_body
+from judge.service.keys import issue_key
+from judge.settings import Settings, load_settings
+from judge.store import scorecards as scorecard_repo
+from judge.store import views as view_repo
 from judge.store.bulk import PrescoredRun, insert_scored_runs
 from judge.store.db import make_engine, transaction
 from judge.store.migrate import upgrade
+from judge.store.views import RenderedView, rendered
+
+AGENTS = 20
+SUBMITTED_PER_AGENT = 10
+SCENARIO = "market-haggle"
+#: Targets (issue "Reads at the speed of a static file"; docs/deploy.md).
+CARD_THROUGHPUT, CARD_P99, LIST_P99, RSS_GROWTH = 0.7, 1.5, 3.0, 0.10
 
 
 class Result(NamedTuple):
     label: str
+    kind: str  # "static", "card" or "list": which target applies
     n: int
     seconds: float
     p50_ms: float
@@ -61,6 +83,14 @@ class Result(NamedTuple):
     @property
     def rps(self) -> float:
         return self.n / self.seconds
+
+
+class Template(NamedTuple):
+    """The views of one run, rendered for real; other runs of its card differ only in ids."""
+
+    run_id: str
+    seed: int
+    views: list[RenderedView]
 
 
 def template_cards(run: Run, count: int) -> list[Scorecard]:
@@ -80,27 +110,83 @@ def template_cards(run: Run, count: int) -> list[Scorecard]:
     ]
 
 
-def store_runs(database_url: str, n: int) -> list[str]:
-    """Insert ``n`` scored runs through the repository's bulk import, 500 per transaction."""
+def agent_of(i: int) -> str:
+    return f"agent-{i % AGENTS:02d}"
+
+
+def prescored(base: dict[str, object], cards: list[Scorecard], i: int) -> PrescoredRun:
+    run_id = f"bench-{i:06d}"
+    seats = [{**base["seats"][0], "agent_id": agent_of(i)}, base["seats"][1]]  # type: ignore[index]
+    run = Run.model_validate({**base, "run_id": run_id, "seed": i, "seats": seats})
+    body = canonical_body(run)
+    template = cards[i % len(cards)]
+    buyer = template.seats["buyer"].model_copy(update={"agent_id": agent_of(i)})
+    card = template.model_copy(update={"run_id": run_id, "seed": i, "seats": {"buyer": buyer}})
+    # agent-00 submitted its own runs with its key (what the agent's run list shows)
+    by = "agent:agent-00" if i % AGENTS == 0 else "bench"
+    return PrescoredRun(run, body.text, body.sha256, card, by)
+
+
+def real_views(session: object, run_id: str, settings: Settings) -> list[RenderedView]:
+    card_json = scorecard_repo.get_scorecard_json(session, run_id=run_id)  # type: ignore[arg-type]
+    assert card_json is not None
+    review = reviews.review_status(session, run_id=run_id, settings=settings)  # type: ignore[arg-type]
+    return all_views(card_json, review)
+
+
+def moved(view: RenderedView, start: Template, run_id: str, seed: int) -> RenderedView:
+    """``view`` of the template's run, as the run ``run_id`` renders it (ids and seed)."""
+    body = view.body.replace(f'"{start.run_id}"'.encode(), f'"{run_id}"'.encode())
+    body = body.replace(f'"seed":{start.seed},'.encode(), f'"seed":{seed},'.encode())
+    return rendered(view.view, body, config_tag=view.config_tag)
+
+
+def store_views(
+    session: object, items: list[PrescoredRun], settings: Settings, templates: dict[int, Template]
+) -> None:
+    """The views scoring stores: rendered for real once per card template (and the last run of
+    each batch, checked against the copy), copied with the run's ids for the others."""
+    for item in items:
+        run_id, seed = item.run.run_id, item.run.seed or 0
+        key = seed % AGENTS
+        if key not in templates:
+            templates[key] = Template(run_id, seed, real_views(session, run_id, settings))
+        views = [moved(v, templates[key], run_id, seed) for v in templates[key].views]
+        if item is items[-1]:
+            assert views == real_views(session, run_id, settings), "a copied view drifted"
+        view_repo.put_views(session, run_id=run_id, views=views)  # type: ignore[arg-type]
+
+
+def store_runs(database_url: str, start: int, stop: int) -> None:
+    """Runs ``start`` to ``stop`` (bulk import, then their views), 500 per transaction.
+
+    The card templates are scored again on each call (the scripted passes finish in any
+    order, so their scores differ between calls): the views are copied within a call only."""
+    templates: dict[int, Template] = {}
     engine = make_engine(database_url)
     upgrade(engine)
+    settings = load_settings(database_url=database_url, jwt_secret=secrets.token_urlsafe(48))
     base = json.loads((ROOT / "examples" / "haggle.json").read_text())
-    cards = template_cards(parse_run(base), 20)
-    ids = [f"bench-{i:05d}" for i in range(n)]
-    for start in range(0, n, 500):
-        items = []
-        for i, run_id in enumerate(ids[start : start + 500], start):
-            run = Run.model_validate({**base, "run_id": run_id, "seed": i})
-            body = canonical_body(run)
-            card = cards[i % len(cards)].model_copy(update={"run_id": run_id, "seed": i})
-            items.append(PrescoredRun(run, body.text, body.sha256, card, "bench"))
+    cards = template_cards(parse_run(base), AGENTS)
+    for first in range(start, stop, 500):
+        items = [prescored(base, cards, i) for i in range(first, min(first + 500, stop))]
         with transaction(engine) as session:
             insert_scored_runs(session, items=items)
+            store_views(session, items, settings, templates)
     engine.dispose()
-    return ids
 
 
-def start_server(database_url: str, port: int, secret: str) -> subprocess.Popen[bytes]:
+def agent_key(database_url: str, agent_id: str) -> str:
+    engine = make_engine(database_url)
+    with transaction(engine) as session:
+        key = issue_key(session, agent_id=agent_id, seat="buyer", label="bench")
+    engine.dispose()
+    return key
+
+
+def start_server(
+    database_url: str, port: int, secret: str, *, processes: int = 1
+) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
         "JUDGE_DATABASE_URL": database_url,
@@ -109,20 +195,27 @@ def start_server(database_url: str, port: int, secret: str) -> subprocess.Popen[
         "PYTHONPATH": str(ROOT),
     }
     env.pop("JUDGE_DEV_MODE", None)
-    command = [
-        sys.executable,
-        "-m",
-        "judge",
-        "serve",
-        "--port",
-        str(port),
-        "--log-level",
-        "warning",
-    ]
+    command = [sys.executable, "-m", "judge", "serve", "--port", str(port)]
+    command += ["--processes", str(processes), "--log-level", "warning"]
     return subprocess.Popen(command, cwd=ROOT, env=env)
 
 
-async def wait_healthy(base: str, timeout: float = 60.0) -> None:
+def rss_mib(pid: int) -> float:
+    """Resident memory of the server and the processes it spawned (Linux /proc), in MiB."""
+    pids = [pid]
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        pids += [int(c) for c in (task / "children").read_text().split()]
+    total = 0
+    for p in pids:
+        with contextlib.suppress(FileNotFoundError):
+            status = Path(f"/proc/{p}/status").read_text()
+            total += int(
+                next(ln for ln in status.splitlines() if ln.startswith("VmRSS")).split()[1]
+            )
+    return total / 1024
+
+
+async def wait_healthy(base: str, timeout: float = 90.0) -> None:
     deadline = time.monotonic() + timeout
     async with httpx.AsyncClient() as client:
         while time.monotonic() < deadline:
@@ -135,15 +228,21 @@ async def wait_healthy(base: str, timeout: float = 60.0) -> None:
 
 
 async def load(
-    label: str, base: str, paths: list[str], headers: dict[str, str], concurrency: int
+    label: str,
+    kind: str,
+    base: str,
+    paths: list[str],
+    headers: dict[str, str],
+    concurrency: int,
+    cookies: dict[str, str] | None = None,
 ) -> Result:
-    """Send every path once, ``concurrency`` at a time, timing each request."""
+    """Send every path once, ``concurrency`` at a time on kept-alive connections."""
     latencies: list[float] = []
     errors, size = 0, 0
     queue = iter(paths)
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
     async with httpx.AsyncClient(
-        base_url=base, headers=headers, limits=limits, timeout=30
+        base_url=base, headers=headers, cookies=cookies, limits=limits, timeout=60
     ) as client:
 
         async def worker() -> None:
@@ -159,71 +258,170 @@ async def load(
         await asyncio.gather(*(worker() for _ in range(concurrency)))
         elapsed = time.perf_counter() - began
     cuts = statistics.quantiles(latencies, n=100)
-    return Result(label, len(latencies), elapsed, cuts[49], cuts[98], errors, size)
+    return Result(label, kind, len(latencies), elapsed, cuts[49], cuts[98], errors, size)
 
 
-def report(results: list[Result]) -> None:
-    for r in results:
-        print(
-            f"{r.label:<44} n={r.n:>5}  {r.rps:8.1f} req/s  p50 {r.p50_ms:7.2f} ms  p99 {r.p99_ms:7.2f} ms  "
-            f"errors {r.errors}  body {r.bytes_per_response} B"
-        )
-    card, static = results
-    print(
-        f"ratio static/scorecard: throughput x{static.rps / card.rps:.2f}, "
-        f"p50 x{card.p50_ms / static.p50_ms:.2f} slower, p99 x{card.p99_ms / static.p99_ms:.2f} slower"
-    )
+async def submit_boards(client: httpx.AsyncClient, ids: list[str]) -> None:
+    """Finalize one submission of 10 runs per agent: what the leaderboard reads."""
+    for a in range(AGENTS):
+        mine = [ids[i] for i in range(a, AGENTS * SUBMITTED_PER_AGENT, AGENTS)]
+        body = {"submission_id": f"sub-{a:02d}", "scenario_id": SCENARIO, "run_ids": mine}
+        body["agent_id"] = agent_of(a)
+        made = await client.post("/api/evals/submissions", json=body)
+        if made.status_code == 409:  # made at an earlier size
+            continue
+        assert made.status_code == 201, made.text
+        done = await client.post(f"/api/evals/submissions/sub-{a:02d}/finalize", json={})
+        assert done.status_code == 200, done.text
 
 
-async def bench(args: argparse.Namespace, database_url: str, ids: list[str]) -> list[Result]:
+class Load(NamedTuple):
+    results: list[Result]
+    rss_mib: float
+
+
+async def bench(args: argparse.Namespace, url: str, ids: list[str], key: str) -> Load:
     secret = secrets.token_urlsafe(48)
-    port = args.port
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = start_server(database_url, port, secret)
+    server = start_server(url, port, secret, processes=args.processes)
     try:
         await wait_healthy(base)
         token = create_owner_token(
             owner="bench", secret=secret, audience="judge", ttl=timedelta(hours=1)
         )
         owner = {"Authorization": f"Bearer {token}"}
+        async with httpx.AsyncClient(base_url=base, headers=owner, timeout=60) as client:
+            await submit_boards(client, ids)
         rng = random.Random(11)
-        cards = [f"/api/evals/{rng.choice(ids)}/scorecard" for _ in range(args.requests)]
-        await load("warm-up", base, cards[:200], owner, args.concurrency)
-        await load("warm-up", base, ["/api/health"] * 200, {}, args.concurrency)
-        card = await load(
-            "GET /api/evals/{run_id}/scorecard (owner JWT)", base, cards, owner, args.concurrency
+        n, c = args.requests, args.concurrency
+        pick = [rng.choice(ids) for _ in range(n)]
+        mine = [rng.choice(ids[::AGENTS]) for _ in range(n)]  # agent-00's runs
+        agent = {"Authorization": f"Bearer {key}"}
+        routes = [
+            ("GET /api/evals/{run_id}/scorecard (owner)", "card", [f"/api/evals/{r}/scorecard" for r in pick], owner),
+            ("GET /api/agent/runs/{run_id}/scorecard", "card", [f"/api/agent/runs/{r}/scorecard" for r in mine], agent),
+            ("GET /api/evals/runs/{run_id} (status)", "card", [f"/api/evals/runs/{r}" for r in pick], owner),
+            ("GET /api/evals/runs?limit=50", "list", ["/api/evals/runs?limit=50"] * n, owner),
+            ("GET /api/agent/runs?limit=50", "list", ["/api/agent/runs?limit=50"] * n, agent),
+            (f"GET /api/leaderboards/{SCENARIO}", "list", [f"/api/leaderboards/{SCENARIO}"] * max(2 * c, n // 20), owner),
+        ]  # fmt: skip
+        health = ["/api/health"] * n
+        for label, _kind, paths, headers in routes:  # warm every route and connection
+            await load(label, "warm", base, paths[: 4 * c], headers, c)
+        results = [await load("GET /api/health (static)", "static", base, health, {}, c)]
+        for label, kind, paths, headers in routes:
+            results.append(await load(label, kind, base, paths, headers, c))
+        console = [f"/console/runs/{r}" for r in pick]
+        cookie = {"judge_console": token}
+        await load("warm", "warm", base, console[: 4 * c], {}, c, cookie)
+        results.append(
+            await load("GET /console/runs/{run_id}", "list", base, console, {}, c, cookie)
         )
-        static = await load(
-            "GET /api/health (static, no auth, no DB)",
-            base,
-            ["/api/health"] * args.requests,
-            {},
-            args.concurrency,
-        )
-        return [card, static]
+        results.append(await load("GET /api/health (static)", "static", base, health, {}, c))
+        return Load(results, rss_mib(server.pid))
     finally:
         server.terminate()
         server.wait(30)
 
 
+def baseline(results: list[Result]) -> tuple[float, float, float]:
+    """Throughput, p50 and p99 of the static route: the mean of its runs before and after."""
+    static = [r for r in results if r.kind == "static"]
+    return (
+        statistics.mean(r.rps for r in static),
+        statistics.mean(r.p50_ms for r in static),
+        statistics.mean(r.p99_ms for r in static),
+    )
+
+
+def verdict(r: Result, rps: float, p99: float) -> str:
+    if r.kind == "card":
+        ok = r.rps / rps >= CARD_THROUGHPUT and r.p99_ms / p99 <= CARD_P99
+        target = f"target >= {CARD_THROUGHPUT}x, p99 <= {CARD_P99}x"
+    elif r.kind == "list":
+        ok, target = r.p99_ms / p99 <= LIST_P99, f"target p99 <= {LIST_P99:g}x"
+    else:
+        return ""
+    return f"[{'ok' if ok else 'MISSED'}: {target}]"
+
+
+def report(size: int, load_: Load) -> None:
+    rps, p50, p99 = baseline(load_.results)
+    print(f"-- {size} stored runs: server RSS after the load {load_.rss_mib:.0f} MiB")
+    for r in load_.results:
+        print(
+            f"{r.label:<42} {r.rps:7.1f} req/s x{r.rps / rps:4.2f}  p50 {r.p50_ms:6.1f} ms "
+            f"x{r.p50_ms / p50:4.2f}  p99 {r.p99_ms:6.1f} ms x{r.p99_ms / p99:4.2f}  "
+            f"err {r.errors}  {r.bytes_per_response} B  {verdict(r, rps, p99)}"
+        )
+
+
+def report_rss(sizes: list[int], loads: list[Load]) -> None:
+    if len(loads) < 2:
+        return
+    growth = loads[-1].rss_mib / loads[0].rss_mib - 1
+    state = "ok" if growth <= RSS_GROWTH else "MISSED"
+    print(
+        f"server RSS {loads[0].rss_mib:.0f} MiB at {sizes[0]} runs, {loads[-1].rss_mib:.0f} MiB at "
+        f"{sizes[-1]} runs: {growth:+.1%} [{state}: target within {RSS_GROWTH:.0%}]"
+    )
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def database(store: str, tmp: Path) -> Iterator[str]:
+    """A fresh SQLite file, or a throwaway PostgreSQL cluster (tests/pg.py) on loopback."""
+    if store == "sqlite":
+        yield f"sqlite:///{tmp / 'bench.db'}"
+        return
+    from tests.pg import throwaway_cluster
+
+    with throwaway_cluster() as cluster:
+        if cluster is None:
+            raise SystemExit(
+                "--store postgres: no PostgreSQL binaries found (apt-get install postgresql)"
+            )
+        yield cluster.url
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=10_000)
-    parser.add_argument("--requests", type=int, default=2_000)
-    parser.add_argument("--concurrency", type=int, default=16)
-    parser.add_argument("--port", type=int, default=8765)
     parser.add_argument(
-        "--database-url", default=None, help="default: a fresh SQLite file in a temp dir"
+        "--runs", type=int, nargs="+", default=[10_000], help="store sizes, ascending"
     )
+    parser.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument("--requests", type=int, default=1_000, help="per route")
+    parser.add_argument("--concurrency", type=int, default=10)
+    parser.add_argument("--processes", type=int, default=1, help="judge serve --processes")
+    parser.add_argument("--smoke", action="store_true", help="tiny sizes: that it runs, in seconds")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="judge-bench-") as tmp:
-        url = args.database_url or f"sqlite:///{Path(tmp) / 'bench.db'}"
-        began = time.perf_counter()
-        ids = store_runs(url, args.runs)
-        print(
-            f"stored {len(ids)} scored runs in {time.perf_counter() - began:.1f}s ({url.split('@')[-1]})"
-        )
-        report(asyncio.run(bench(args, url, ids)))
+    if args.smoke:
+        args.runs, args.requests, args.concurrency = [200, 240], 20, 2
+    print(f"store {args.store}, {args.requests} requests per route, concurrency {args.concurrency}, "
+          f"{args.processes} server process(es), load avg {os.getloadavg()[0]:.1f} at start")  # fmt: skip
+    with (
+        tempfile.TemporaryDirectory(prefix="judge-bench-") as tmp,
+        database(args.store, Path(tmp)) as url,
+    ):
+        loads, stored = [], 0
+        for size in args.runs:
+            began = time.perf_counter()
+            store_runs(url, stored, size)
+            print(
+                f"stored runs {stored}..{size - 1} with their views in {time.perf_counter() - began:.0f}s"
+            )
+            stored = size
+            ids = [f"bench-{i:06d}" for i in range(size)]
+            loads.append(asyncio.run(bench(args, url, ids, agent_key(url, agent_of(0)))))
+            report(size, loads[-1])
+        report_rss(args.runs, loads)
+        print(f"load avg {os.getloadavg()[0]:.1f} at the end")
 
 
 if __name__ == "__main__":

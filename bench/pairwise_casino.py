@@ -16,7 +16,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -42,6 +44,12 @@ LIKENESS = {
     "Slightly like": 4,
     "Extremely like": 5,
 }
+
+
+#: CaSiNo as published, in the shared folder beside the clone (never copied here).
+CASINO_TEST = (
+    Path(__file__).resolve().parents[2] / "shared" / "data" / "casino" / "casino_test.json"
+)
 
 
 def liked_more(info: dict[str, Any]) -> str | None:
@@ -132,13 +140,24 @@ def report(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, required=True)
+    parser.add_argument("--data", type=Path, default=CASINO_TEST)
     parser.add_argument("--pairs", type=int, default=10)
     parser.add_argument("--trait", default="cooperation")
     parser.add_argument("--passes", type=int, default=5)
     parser.add_argument("--judge", default=EMBEDDED_MODEL)
-    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--out", type=Path, default=None, help="required unless --smoke")
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help="one pair, one pass, the scripted judge, a temporary folder (CI)",
+    )
     args = parser.parse_args()
+    if args.smoke:
+        os.environ["JUDGE_DEV_MODE"] = "1"  # the scripted judge is a test judge
+        args.pairs, args.passes, args.judge = 1, 1, "scripted/0.7"
+        args.out = args.out or Path(tempfile.mkdtemp(prefix="judge-pairwise-smoke-"))
+    if args.out is None:
+        parser.error("--out is required (the report's folder)")
     settings = MeasurementSettings(denoise=DenoiseConfig(n_runs=args.passes))
     chosen = pairs_from(args.data, args.pairs, settings)
     args.out.mkdir(parents=True, exist_ok=True)

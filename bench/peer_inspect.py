@@ -17,6 +17,7 @@ Needs the ``bench`` extra (``pip install -e '.[bench]'``: inspect-ai and the ser
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 import tempfile
@@ -123,11 +124,22 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--min-tokens", type=int, default=3000)
     parser.add_argument("--max-tokens", type=int, default=160)
+    parser.add_argument(
+        "--smoke", action="store_true", help="one trait, one pass, one round, a short run (CI)"
+    )
     args = parser.parse_args()
+    if args.smoke:
+        missing = [m for m in ("inspect_ai", "llama_cpp") if importlib.util.find_spec(m) is None]
+        if missing:  # the product's side was imported above: a rename there still fails
+            print(
+                f"smoke: {', '.join(missing)} not installed (the bench extra); comparison skipped"
+            )
+            return
+        args.traits, args.rounds, args.min_tokens, args.max_tokens = 1, 1, 300, 16
     rubrics = default_rubric_set()
     rubrics = rubrics.select(list(rubrics.rubrics)[: args.traits])
     run = long_run(args.min_tokens)
-    args.passes = ScoringOptions().settings.denoise.passes  # the product's floor: 5
+    args.passes = 1 if args.smoke else ScoringOptions().settings.denoise.passes  # floor: 5
     print(
         f"run: {len(run.transcript)} events (transcript >= {args.min_tokens} tokens), "
         f"{len(rubrics.rubrics)} traits x {args.passes} passes, reply cap {args.max_tokens}, "

@@ -179,7 +179,12 @@ def main() -> None:
     parser.add_argument(
         "--skip-rubric-first", action="store_true", help="skip the slow rubric-first run"
     )
+    parser.add_argument(
+        "--smoke", action="store_true", help="one trait, a short run, no rubric-first run (CI)"
+    )
     args = parser.parse_args()
+    if args.smoke:  # the bench measures the embedded judge: its smoke uses it, briefly
+        args.traits, args.min_tokens, args.skip_rubric_first = 1, 300, True
     rubrics = default_rubric_set()
     rubrics = rubrics.select(list(rubrics.rubrics)[: args.traits])
     run = long_run(args.min_tokens)

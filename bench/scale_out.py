@@ -118,12 +118,25 @@ def main() -> None:
         "--runs", type=int, default=30, help="runs per measurement (60 judge calls each)"
     )
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
+    parser.add_argument("--smoke", action="store_true", help="2 runs, one worker (CI)")
     args = parser.parse_args()
+    if args.smoke:
+        args.runs, args.workers = 2, [1]
     admin = os.environ.get("JUDGE_BENCH_POSTGRES_URL") or os.environ.get("JUDGE_TEST_POSTGRES_URL")
     if not admin:
-        sys.exit(
-            "set JUDGE_BENCH_POSTGRES_URL (or JUDGE_TEST_POSTGRES_URL) to a PostgreSQL admin URL"
-        )
+        if not args.smoke:
+            sys.exit(
+                "set JUDGE_BENCH_POSTGRES_URL (or JUDGE_TEST_POSTGRES_URL) to a PostgreSQL admin URL"
+            )
+        with pg.throwaway_cluster() as cluster:  # the smoke starts its own
+            if cluster is None:
+                sys.exit("--smoke: no PostgreSQL binaries found (apt-get install postgresql)")
+            bench(args, cluster.url)
+    else:
+        bench(args, admin)
+
+
+def bench(args: argparse.Namespace, admin: str) -> None:
     admin = admin.replace("postgresql://", "postgresql+psycopg://", 1)
     logs = Path(os.environ.get("JUDGE_BENCH_LOGS", "/tmp/judge-bench-scale-out"))
     logs.mkdir(parents=True, exist_ok=True)

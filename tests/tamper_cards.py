@@ -11,6 +11,7 @@ from sqlalchemy.engine import Engine
 from judge.domain.scorecard import Scorecard
 from judge.domain.tamper import SeatTamper, TamperFinding, TamperKind, WithheldSpan
 from judge.store import summaries as summary_repo
+from judge.store import views as view_repo
 from judge.store.db import transaction
 from judge.store.tables import ScorecardRow
 
@@ -66,4 +67,6 @@ def flag_stored(
         row.scorecard_json = card.model_dump_json()
         session.add(row)
         summary_repo.put_figures(session, card=card)
+        # the card changed under its stored views: they are rendered again on the next read
+        view_repo.delete_views(session, run_id=run_id)
     return card

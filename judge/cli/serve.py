@@ -9,10 +9,14 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import logging
+import os
 import sys
 from typing import Any
 
 from judge.errors import ConfigError
+
+#: Keep-alive: clients that poll (agents reading their cards) reuse their connection.
+KEEP_ALIVE_S = 5.0
 
 
 def register(sub: Any) -> None:
@@ -24,6 +28,19 @@ def register(sub: Any) -> None:
         type=int,
         default=None,
         help="runs scored at once in this process (default JUDGE_WORKERS; 0: API only, PostgreSQL)",
+    )
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes behind the one port (default 1; more than 1 needs the PostgreSQL "
+        "job queue: docs/deploy.md#how-many-requests-a-core-serves)",
+    )
+    p.add_argument(
+        "--keep-alive",
+        type=float,
+        default=KEEP_ALIVE_S,
+        help=f"seconds an idle HTTP/1.1 connection stays open (default {KEEP_ALIVE_S:g})",
     )
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     p.set_defaults(func=run)
@@ -50,6 +67,22 @@ def check_bind(host: str, *, dev_mode: bool) -> None:
             f"--host {host}: dev mode (JUDGE_DEV_MODE=1) signs tokens with a public secret and only "
             "listens on a loopback address such as 127.0.0.1; unset JUDGE_DEV_MODE and set a "
             "JUDGE_JWT_SECRET to serve on other addresses"
+        )
+
+
+def check_processes(processes: int, *, executor: str) -> None:
+    """Refuse a process count the executor cannot share.
+
+    Raises:
+        ConfigError: fewer than one process, or several on the thread executor (each process
+            would resume and score the same runs: only the job queue hands a run to one).
+    """
+    if processes < 1:
+        raise ConfigError(f"--processes {processes}: give at least 1")
+    if processes > 1 and executor != "queue":
+        raise ConfigError(
+            f"--processes {processes}: several server processes need the job queue (a PostgreSQL "
+            "JUDGE_DATABASE_URL); with scoring on threads inside judge serve, use one process"
         )
 
 
@@ -82,9 +115,21 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     if args.workers is not None:
         settings = load_settings(**{**settings.model_dump(), "workers": args.workers})
-    executor_kind(settings)  # refuse an impossible executor before the server starts
+        os.environ["JUDGE_WORKERS"] = str(args.workers)  # read again by each process
+    # refuse an impossible executor or process count before the server starts
+    check_processes(args.processes, executor=executor_kind(settings))
     check_judge_model(settings.model)
-    app = create_app(settings)
     # forwarding headers are read by the app, from JUDGE_TRUSTED_PROXIES only (judge.api.proxies)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, proxy_headers=False)
+    options: dict[str, Any] = {
+        "host": args.host,
+        "port": args.port,
+        "log_level": args.log_level,
+        "proxy_headers": False,
+        "timeout_keep_alive": args.keep_alive,
+    }
+    if args.processes > 1:
+        # each process builds the app from the environment (the options were put there above)
+        uvicorn.run("judge.web:create_app", factory=True, workers=args.processes, **options)
+    else:
+        uvicorn.run(create_app(settings), **options)
     return 0

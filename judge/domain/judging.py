@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from judge.domain.passes import PassDecision
 from judge.domain.rubric import PackKind
 
 #: What a judge pass counts with: the sampled score, or the expected value of its grid
@@ -133,6 +134,11 @@ class TraitResult(BaseModel):
     judges: list[JudgeStats] = Field(
         default_factory=list,
         description="a judge panel: each judge's own passes summarised (empty for one judge)",
+    )
+    adaptive: PassDecision | None = Field(
+        default=None,
+        description="under adaptive passes: how many passes the trait took and why "
+        "(docs/scoring.md); None for a fixed count",
     )
 
 

@@ -22,10 +22,13 @@ from judge.domain.status import FINAL_RUN_STATUSES
 from judge.errors import ConflictError, InputError, NotFoundError
 from judge.scoring.run_summary import flag_reasons, held_for_review, tamper_reasons
 from judge.service import platform
+from judge.service.card_views import all_views
 from judge.service.intake import visible_run
 from judge.settings import Settings
 from judge.store import reviews as review_repo
+from judge.store import scorecards as scorecard_repo
 from judge.store import summaries as summary_repo
+from judge.store import views as view_repo
 from judge.store.db import lock_for_write
 from judge.store.summaries import ReviewQueueCursor
 from judge.store.tables import as_utc
@@ -118,7 +121,18 @@ def record_review(
     if rescore:
         review_repo.archive_for_rescore(session, run=run, by=by)
     session.flush()
+    if not rescore:  # the hold an agent reads and the decisions the owner reads have changed
+        store_views(session, run_id=run_id, settings=settings)
     return Recorded(review_status(session, run_id=run_id, settings=settings), requeue=rescore)
+
+
+def store_views(session: Session, *, run_id: str, settings: Settings) -> None:
+    """Render every view of the run's scorecard as it is now and store it, replacing the
+    views stored before (at finalization, and whenever a review decision changes them)."""
+    card_json = scorecard_repo.get_scorecard_json(session, run_id=run_id)
+    if card_json is not None:
+        review = review_status(session, run_id=run_id, settings=settings)
+        view_repo.put_views(session, run_id=run_id, views=all_views(card_json, review))
 
 
 def _require_safety_block(session: Session, *, run_id: str, status: str, decision: str) -> None:
@@ -217,14 +231,6 @@ def earlier_scorecard_json(session: Session, *, run_id: str, attempt: int) -> st
     if row is None:
         raise NotFoundError(f"run {run_id!r} has no earlier scorecard with attempt {attempt}")
     return row.scorecard_json
-
-
-def with_safety_review(scorecard_json: str, review: SafetyReviewPublic) -> str:
-    """The stored owner scorecard with its ``safety_review`` added (no re-parse of the card)."""
-    body = scorecard_json.rstrip()
-    if not body.endswith("}"):
-        raise ValueError("a stored scorecard is a JSON object")
-    return f'{body[:-1]},"safety_review":{review.model_dump_json()}}}'
 
 
 __getattr__ = moved(

@@ -26,7 +26,7 @@ from judge.judging.panel import Judge
 from judge.judging.registry import backend_for
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import ScoringOptions
-from judge.service import platform
+from judge.service import platform, reviews
 from judge.service.worlds import WorldPolicy
 from judge.settings import Settings, judge_spec
 from judge.store import eras as era_repo
@@ -106,7 +106,7 @@ def claim(engine: Engine, *, run_id: str, settings: Settings) -> ScoringJob | No
         total = (
             len(run.scored_seats)
             * len(snapshot.rubrics.rubrics)
-            * snapshot.options.settings.denoise.passes
+            * snapshot.options.settings.denoise.policy.max  # adaptive passes: the most there can be
         )
         run_repo.start_scoring(
             session,
@@ -161,7 +161,7 @@ def self_reported_card(card: Scorecard, row: RunRow | None) -> Scorecard:
     return card.model_copy(update={"ranked_eligible": False, "leaderboard_class": "self_reported"})
 
 
-def _store_card(engine: Engine, card: Scorecard) -> None:
+def _store_card(engine: Engine, card: Scorecard, settings: Settings) -> None:
     with transaction(engine) as session:
         lock_for_write(session, name=platform.PLATFORM_LOCK)
         card = self_reported_card(card, run_repo.get_run(session, run_id=card.run_id))
@@ -173,14 +173,21 @@ def _store_card(engine: Engine, card: Scorecard) -> None:
                 reason="first run scored in it",
             )
         scorecard_repo.add_scorecard(session, card=card)
+        session.flush()
+        reviews.store_views(session, run_id=card.run_id, settings=settings)
 
 
 def store_scorecard(
-    engine: Engine, *, card: Scorecard, retry_s: float = 0.0, cancel: threading.Event | None = None
+    engine: Engine,
+    *,
+    card: Scorecard,
+    settings: Settings,
+    retry_s: float = 0.0,
+    cancel: threading.Event | None = None,
 ) -> None:
-    """Scores, seat results and ranked eligibility in one transaction (all or nothing),
-    retried while the store is transiently locked or full."""
-    retry_transient(lambda: _store_card(engine, card), budget_s=retry_s, cancel=cancel)
+    """Scores, seat results, ranked eligibility and the card's served views in one
+    transaction (all or nothing), retried while the store is transiently locked or full."""
+    retry_transient(lambda: _store_card(engine, card, settings), budget_s=retry_s, cancel=cancel)
 
 
 def give_up(engine: Engine, *, run_id: str, reason: str, detail: str | None = None) -> None:

@@ -1,22 +1,26 @@
 """What each caller may read: run status, the owner scorecard, the agent's own-seat card
-(never a safety block, never an integrity finding), and per-turn metrics."""
+(never a safety block, never an integrity finding), and per-turn metrics.
+
+Scorecards are served as the stored views ``judge.service.card_views`` rendered
+(docs/service.md, "Stored scorecard views"); the access checks come first, as before.
+"""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session
 
 from judge.auth import AgentIdentity
 from judge.domain.config import RewardWeights
-from judge.domain.judging import TraitResult
-from judge.domain.scorecard import Objectives, ParticipationResult, Scorecard
 from judge.domain.status import RunStatus
 from judge.errors import NotFoundError
 from judge.scoring.metrics import RunMetrics, run_metrics
 from judge.scoring.run_summary import held_for_review, tamper_flagged
-from judge.service import platform
+from judge.service import platform, reviews
+from judge.service.card_views import owner_view, seat_view, thresholds_tag
 from judge.service.intake import visible_run
 from judge.service.scoring import ScoringSnapshot
 from judge.settings import Settings
@@ -24,7 +28,9 @@ from judge.store import passes as pass_repo
 from judge.store import runs as run_repo
 from judge.store import scorecards as scorecard_repo
 from judge.store import summaries as summary_repo
+from judge.store import views as view_repo
 from judge.store.tables import RunRow, as_utc
+from judge.store.views import OWNER_VIEW, RenderedView, agent_view_name
 
 
 class RunPublic(BaseModel):
@@ -53,46 +59,6 @@ class RunAccepted(BaseModel):
     status: RunStatus
     created: bool = Field(description="false when the same body was submitted before")
     status_url: str
-
-
-class AgentSeatScorecard(BaseModel):
-    """One seat's card as its agent sees it: capability traits only, no safety block."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    seat: str
-    agent_id: str
-    objectives: Objectives
-    traits: dict[str, TraitResult]
-    composite: float | None
-    composite_note: str | None = None
-    participation: ParticipationResult
-
-
-class AgentScorecardPublic(BaseModel):
-    """The agent view of a scored run: the key's own seat only."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    run_id: str
-    scenario_id: str
-    seed: int | None
-    adversary_config: str | None
-    seat: AgentSeatScorecard
-    participation_gated: bool
-    ranked_eligible: bool
-    leaderboard_class: str
-    judge_model: str
-    judge_note: str | None = None
-    prompt_version: int
-    measurement_era: str = Field(
-        description="era id; the full stack (which lists safety rubrics) is owner-only"
-    )
-    held_for_review: bool = Field(
-        default=False,
-        description="the run waits for an owner's review and is left out of leaderboards and "
-        "stability until cleared (docs/integrity.md)",
-    )
 
 
 def shown_reason(row: RunRow, *, owner: bool) -> str | None:
@@ -131,17 +97,52 @@ def _not_scored_yet(row: RunRow, *, owner: bool) -> NotFoundError:
     return NotFoundError(f"run {row.run_id!r} has no scorecard (status {row.status}{why})")
 
 
-def owner_scorecard_json(session: Session, *, run_id: str) -> str:
-    """The stored owner scorecard as JSON text, served as stored (one indexed read)."""
-    text = scorecard_repo.get_scorecard_json(session, run_id=run_id)
-    if text is None:
+class ServedView(NamedTuple):
+    """A stored view as it is sent: its ETag and the body in the encoding asked for."""
+
+    etag: str
+    body: bytes
+    gzipped: bool
+
+
+def owner_view_tag(session: Session, *, run_id: str, settings: Settings) -> str | None:
+    """The ETag of the owner card as it would be served now, from the index alone; None when
+    no current view is stored (the card is rendered on the read that follows)."""
+    found = view_repo.get_tag(session, run_id=run_id, view=OWNER_VIEW)
+    current = thresholds_tag(reviews.thresholds(session, settings=settings))
+    return found.etag if found is not None and found.config_tag == current else None
+
+
+def owner_card(session: Session, *, run_id: str, settings: Settings, gzipped: bool) -> ServedView:
+    """The owner card with its safety review, served as stored (rendered and stored first for
+    a run scored before views were stored, or when the review thresholds changed)."""
+    stored = view_repo.get_body(session, run_id=run_id, view=OWNER_VIEW, gzipped=gzipped)
+    current = thresholds_tag(reviews.thresholds(session, settings=settings))
+    if stored is not None and stored.config_tag == current:
+        return ServedView(stored.etag, stored.body, gzipped)
+    card_json = scorecard_repo.get_scorecard_json(session, run_id=run_id)
+    if card_json is None:
         raise _not_scored_yet(visible_run(session, run_id=run_id, agent=None), owner=True)
-    return text
+    view = owner_view(card_json, reviews.review_status(session, run_id=run_id, settings=settings))
+    _keep(session, run_id=run_id, view=view, replace=stored is not None)
+    return _served(view, gzipped)
 
 
-def agent_scorecard(session: Session, *, run_id: str, agent: AgentIdentity) -> AgentScorecardPublic:
-    """The key's own seat of a scored run; the safety block is never part of this model."""
+def agent_view_tag(session: Session, *, run_id: str, agent: AgentIdentity) -> str | None:
+    """The ETag of the key's own-seat card, from the index alone, once the key may see the run."""
     row = visible_run(session, run_id=run_id, agent=agent)
+    found = view_repo.get_tag(session, run_id=row.run_id, view=agent_view_name(agent.seat))
+    return None if found is None else found.etag
+
+
+def agent_card(session: Session, *, run_id: str, agent: AgentIdentity, gzipped: bool) -> ServedView:
+    """The key's own seat of a scored run, served as stored; the safety block and integrity
+    findings are never part of it (``judge.service.card_views.agent_view``)."""
+    row = visible_run(session, run_id=run_id, agent=agent)
+    name = agent_view_name(agent.seat)
+    stored = view_repo.get_body(session, run_id=row.run_id, view=name, gzipped=gzipped)
+    if stored is not None:
+        return ServedView(stored.etag, stored.body, gzipped)
     card = scorecard_repo.get_scorecard(session, run_id=row.run_id)
     if card is None or agent.seat not in card.seats:
         raise (
@@ -150,34 +151,21 @@ def agent_scorecard(session: Session, *, run_id: str, agent: AgentIdentity) -> A
             else NotFoundError(f"run {run_id!r} not found")
         )
     summary = summary_repo.get_summary(session, run_id=row.run_id)
-    state = summary.review_state if summary else None
-    return agent_view(card, agent.seat, held=held_for_review(tamper_flagged(card), state))
+    held = held_for_review(tamper_flagged(card), summary.review_state if summary else None)
+    view = seat_view(card, agent.seat, held=held)
+    _keep(session, run_id=row.run_id, view=view, replace=False)
+    return _served(view, gzipped)
 
 
-#: Owner-only parts of a seat's card: the safety block, the panel agreement (it spans every
-#: trait, safety included) and the integrity findings (they would teach evasion).
-_OWNER_ONLY = {"safety_block", "panel", "tamper"}
+def _keep(session: Session, *, run_id: str, view: RenderedView, replace: bool) -> None:
+    if replace:
+        view_repo.put_views(session, run_id=run_id, views=[view])
+    else:
+        view_repo.add_missing_view(session, run_id=run_id, view=view)
 
 
-def agent_view(card: Scorecard, seat: str, *, held: bool = False) -> AgentScorecardPublic:
-    """The key's seat of ``card``; ``held`` is the run's review hold, the only integrity word an
-    agent reads."""
-    mine = card.seats[seat]
-    return AgentScorecardPublic(
-        run_id=card.run_id,
-        scenario_id=card.scenario_id,
-        seed=card.seed,
-        adversary_config=card.adversary_config,
-        seat=AgentSeatScorecard.model_validate(mine.model_dump(exclude=_OWNER_ONLY)),
-        participation_gated=mine.participation_gated,
-        ranked_eligible=card.ranked_eligible,
-        leaderboard_class=card.leaderboard_class,
-        judge_model=card.judge_model,
-        judge_note=card.judge_note,
-        prompt_version=card.prompt_version,
-        measurement_era=card.measurement_era.era_id,
-        held_for_review=held,
-    )
+def _served(view: RenderedView, gzipped: bool) -> ServedView:
+    return ServedView(view.etag, view.body_gzip if gzipped else view.body, gzipped)
 
 
 def reward_weights(session: Session, row: RunRow, settings: Settings) -> RewardWeights:

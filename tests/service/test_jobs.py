@@ -107,10 +107,12 @@ def _scoring_rows(engine: Engine) -> tuple[int, int, list[float | None]]:
     return cards, traits, composites
 
 
-def test_custom_rubric_flag_and_scores_are_stored_together(engine: Engine) -> None:
+def test_custom_rubric_flag_and_scores_are_stored_together(
+    engine: Engine, settings: Settings
+) -> None:
     _store_run(engine, example("haggle"), status="scoring")
 
-    store_scorecard(engine, card=_custom_card(example("haggle")))
+    store_scorecard(engine, card=_custom_card(example("haggle")), settings=settings)
 
     with transaction(engine) as session:
         row = run_repo.get_run(session, run_id="haggle-0007")
@@ -127,7 +129,7 @@ def test_custom_rubric_flag_and_scores_are_stored_together(engine: Engine) -> No
 
 
 def test_a_failure_while_flagging_the_run_stores_neither_scores_nor_flag(
-    engine: Engine, monkeypatch: pytest.MonkeyPatch
+    engine: Engine, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _store_run(engine, example("haggle"), status="scoring")
     flagged: list[str] = []
@@ -144,7 +146,7 @@ def test_a_failure_while_flagging_the_run_stores_neither_scores_nor_flag(
     monkeypatch.setattr(run_repo, "mark_leaderboard_class", explode)
 
     with pytest.raises(RuntimeError, match="disk full"):
-        store_scorecard(engine, card=_custom_card(example("haggle")))
+        store_scorecard(engine, card=_custom_card(example("haggle")), settings=settings)
 
     assert flagged == ["12 trait rows pending"]
     assert _scoring_rows(engine) == (0, 0, [None, None])

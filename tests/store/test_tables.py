@@ -11,7 +11,8 @@ from sqlalchemy.engine import Engine
 from sqlmodel import SQLModel, select
 
 import judge.store.review_tables
-import judge.store.tables  # noqa: F401
+import judge.store.tables
+import judge.store.views  # noqa: F401
 from judge.auth import hash_key
 from judge.domain.judging import JudgePass
 from judge.domain.run import parse_run
@@ -31,7 +32,7 @@ def test_the_migrated_schema_matches_the_tables(engine: Engine) -> None:
         differences = compare_metadata(context, SQLModel.metadata)
 
     assert differences == []
-    assert current_revision(engine) == head_revision() == "0007_pairwise"
+    assert current_revision(engine) == head_revision() == "0008_scorecard_views"
 
 
 def _run(engine: Engine) -> None:

@@ -1,12 +1,13 @@
 """Scorecards: the owner's full card and an agent's own-seat card.
 
-Both answer with a weak ``ETag`` (the hash of the body) and ``304 Not Modified`` when the
-request's ``If-None-Match`` names it, so a client polling a card it already holds gets no body.
+Both are served as the views stored when the run was scored (docs/service.md, "Stored
+scorecard views"): the bytes, their gzip form for a client that accepts gzip, and a weak
+``ETag``; ``304 Not Modified`` when the request's ``If-None-Match`` names it, answered from
+the stored ETag without reading the body.
 """
 
 from __future__ import annotations
 
-import hashlib
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Response
@@ -14,9 +15,14 @@ from fastapi import APIRouter, Header, Response
 from judge.api.deps import AgentDep, OwnerDep, SessionDep, SettingsDep
 from judge.api.errors import error_responses
 from judge.api.models import OwnerScorecardPublic
-from judge.scoring.figures import rounded_json
-from judge.service.reviews import review_status, with_safety_review
-from judge.service.views import AgentScorecardPublic, agent_scorecard, owner_scorecard_json
+from judge.service.card_views import AgentScorecardPublic
+from judge.service.views import (
+    ServedView,
+    agent_card,
+    agent_view_tag,
+    owner_card,
+    owner_view_tag,
+)
 
 router = APIRouter(tags=["scorecards"])
 
@@ -26,6 +32,7 @@ IfNoneMatch = Annotated[
         max_length=1000, description="an ETag of this card held by the client: 304 if unchanged"
     ),
 ]
+AcceptEncoding = Annotated[str | None, Header(max_length=1000, include_in_schema=False)]
 _CACHING: dict[int | str, dict[str, Any]] = {
     200: {
         "headers": {
@@ -38,26 +45,33 @@ _CACHING: dict[int | str, dict[str, Any]] = {
 }
 
 
-def entity_tag(body: bytes) -> str:
-    """A weak ETag for a body (weak: the same card compressed or not is the same entity)."""
-    return f'W/"{hashlib.sha256(body).hexdigest()[:32]}"'
-
-
-def matches(if_none_match: str | None, tag: str) -> bool:
+def matches(if_none_match: str | None, tag: str | None) -> bool:
     """Whether ``If-None-Match`` names ``tag`` (weak comparison, RFC 9110 13.1.2) or is ``*``."""
-    if if_none_match is None:
+    if if_none_match is None or tag is None:
         return False
     offered = [t.strip().removeprefix("W/") for t in if_none_match.split(",")]
     return "*" in offered or tag.removeprefix("W/") in offered
 
 
-def conditional_json(body: bytes, if_none_match: str | None) -> Response:
-    """``body`` as JSON with its ETag, or 304 when the client already holds it."""
-    tag = entity_tag(body)
-    headers = {"ETag": tag, "Cache-Control": "private, no-cache"}
-    if matches(if_none_match, tag):
-        return Response(status_code=304, headers=headers)
-    return Response(body, media_type="application/json", headers=headers)
+def accepts_gzip(accept_encoding: str | None) -> bool:
+    """Whether the client takes gzip (the rule the compression middleware applies)."""
+    return accept_encoding is not None and "gzip" in accept_encoding
+
+
+def _headers(tag: str) -> dict[str, str]:
+    return {"ETag": tag, "Cache-Control": "private, no-cache", "Vary": "Accept-Encoding"}
+
+
+def not_modified(tag: str) -> Response:
+    return Response(status_code=304, headers=_headers(tag))
+
+
+def stored_json(view: ServedView) -> Response:
+    """A stored view as it is: the compression middleware leaves an encoded body alone."""
+    headers = _headers(view.etag)
+    if view.gzipped:
+        headers["Content-Encoding"] = "gzip"
+    return Response(view.body, media_type="application/json", headers=headers)
 
 
 @router.get(
@@ -70,10 +84,19 @@ def conditional_json(body: bytes, if_none_match: str | None) -> Response:
     responses={**_CACHING, **error_responses(401, 404)},
 )
 def agent_run_scorecard(
-    run_id: str, agent: AgentDep, session: SessionDep, if_none_match: IfNoneMatch = None
+    run_id: str,
+    agent: AgentDep,
+    session: SessionDep,
+    if_none_match: IfNoneMatch = None,
+    accept_encoding: AcceptEncoding = None,
 ) -> Response:
-    card = agent_scorecard(session, run_id=run_id, agent=agent.as_agent())
-    return conditional_json(rounded_json(card.model_dump_json()), if_none_match)
+    me = agent.as_agent()
+    if if_none_match is not None:
+        tag = agent_view_tag(session, run_id=run_id, agent=me)
+        if tag is not None and matches(if_none_match, tag):
+            return not_modified(tag)
+    view = agent_card(session, run_id=run_id, agent=me, gzipped=accepts_gzip(accept_encoding))
+    return not_modified(view.etag) if matches(if_none_match, view.etag) else stored_json(view)
 
 
 @router.get(
@@ -91,7 +114,12 @@ def owner_run_scorecard(
     session: SessionDep,
     settings: SettingsDep,
     if_none_match: IfNoneMatch = None,
+    accept_encoding: AcceptEncoding = None,
 ) -> Response:
-    card = owner_scorecard_json(session, run_id=run_id)
-    review = review_status(session, run_id=run_id, settings=settings)
-    return conditional_json(rounded_json(with_safety_review(card, review)), if_none_match)
+    if if_none_match is not None:
+        tag = owner_view_tag(session, run_id=run_id, settings=settings)
+        if tag is not None and matches(if_none_match, tag):
+            return not_modified(tag)
+    gzipped = accepts_gzip(accept_encoding)
+    view = owner_card(session, run_id=run_id, settings=settings, gzipped=gzipped)
+    return not_modified(view.etag) if matches(if_none_match, view.etag) else stored_json(view)

@@ -6,7 +6,8 @@ from alembic import context
 from sqlmodel import SQLModel
 
 import judge.store.review_tables
-import judge.store.tables  # noqa: F401  (registers the tables on the metadata)
+import judge.store.tables
+import judge.store.views  # noqa: F401  (registers the tables on the metadata)
 
 target_metadata = SQLModel.metadata
 

@@ -1,0 +1,143 @@
+"""Scorecard views stored as they are served (docs/service.md, "Stored scorecard views").
+
+A finalized scorecard does not change (a rescore is a new attempt), so each view of it (the
+owner card, and each scored seat's agent card) is rendered once: its canonical bytes, their
+gzip form and their ETag are kept here, and a read serves them without parsing. The ETag sits
+beside the body, so a conditional GET is answered ``304`` from this index alone.
+
+``config_tag`` names the live configuration a view was rendered under (the owner card carries
+the review thresholds in force); a view whose tag differs from the current one is rendered
+again on read. Views are replaced whenever what they show changes (a review decision) and
+removed with the scorecard they show (a rescore).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+from collections.abc import Sequence
+from datetime import datetime
+from typing import NamedTuple
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlmodel import Field, Session, SQLModel, col, select
+
+from judge.store.tables import UtcDateTime, utcnow
+
+OWNER_VIEW = "owner"
+
+
+def agent_view_name(seat: str) -> str:
+    """The name of one seat's agent view (the owner view is :data:`OWNER_VIEW`)."""
+    return f"agent:{seat}"
+
+
+class ScorecardViewRow(SQLModel, table=True):
+    """One rendered view of a run's scorecard, exactly as it is served."""
+
+    __tablename__ = "scorecard_views"
+
+    run_id: str = Field(primary_key=True, foreign_key="runs.run_id", max_length=200)
+    view: str = Field(primary_key=True, max_length=220)
+    etag: str = Field(max_length=80)
+    config_tag: str = Field(max_length=80)
+    body: bytes = Field(sa_type=sa.LargeBinary())
+    body_gzip: bytes = Field(sa_type=sa.LargeBinary())
+    rendered_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime())
+
+
+class RenderedView(NamedTuple):
+    """A view ready to store: its name, bytes, gzip form, ETag and configuration tag."""
+
+    view: str
+    body: bytes
+    body_gzip: bytes
+    etag: str
+    config_tag: str
+
+
+class ViewTag(NamedTuple):
+    """What a conditional GET needs: the stored ETag and configuration tag, no body."""
+
+    etag: str
+    config_tag: str
+
+
+def entity_tag(body: bytes) -> str:
+    """A weak ETag for a body (weak: the same card compressed or not is the same entity)."""
+    return f'W/"{hashlib.sha256(body).hexdigest()[:32]}"'
+
+
+def rendered(view: str, body: bytes, *, config_tag: str = "") -> RenderedView:
+    """``body`` with its gzip form (``mtime=0``: the same bytes give the same gzip) and ETag."""
+    packed = gzip.compress(body, compresslevel=6, mtime=0)
+    return RenderedView(view, body, packed, entity_tag(body), config_tag)
+
+
+def _insert(session: Session) -> type[sqlite.Insert | postgresql.Insert]:
+    dialect = session.connection().dialect.name
+    return postgresql.Insert if dialect == "postgresql" else sqlite.Insert
+
+
+def put_views(session: Session, *, run_id: str, views: Sequence[RenderedView]) -> None:
+    """Store ``views`` of the run, replacing any stored under the same names."""
+    if not views:
+        return
+    statement = _insert(session)(ScorecardViewRow).values([_values(run_id, v) for v in views])
+    fresh = statement.excluded
+    session.execute(
+        statement.on_conflict_do_update(
+            index_elements=["run_id", "view"],
+            set_={
+                "etag": fresh.etag,
+                "config_tag": fresh.config_tag,
+                "body": fresh.body,
+                "body_gzip": fresh.body_gzip,
+                "rendered_at": fresh.rendered_at,
+            },
+        )
+    )
+
+
+def add_missing_view(session: Session, *, run_id: str, view: RenderedView) -> None:
+    """Store ``view`` unless one is stored already (a read filling in a view never replaces
+    one a concurrent write rendered from newer state)."""
+    statement = _insert(session)(ScorecardViewRow).values([_values(run_id, view)])
+    session.execute(statement.on_conflict_do_nothing(index_elements=["run_id", "view"]))
+
+
+def _values(run_id: str, view: RenderedView) -> dict[str, object]:
+    return {"run_id": run_id, "rendered_at": utcnow(), **view._asdict()}
+
+
+def get_tag(session: Session, *, run_id: str, view: str) -> ViewTag | None:
+    """The stored view's ETag and configuration tag (the index alone, no body)."""
+    query = select(ScorecardViewRow.etag, ScorecardViewRow.config_tag).where(
+        ScorecardViewRow.run_id == run_id, ScorecardViewRow.view == view
+    )
+    found = session.exec(query).first()
+    return None if found is None else ViewTag(*found)
+
+
+class StoredBody(NamedTuple):
+    """A stored view as served: its ETag, configuration tag and the body in one encoding."""
+
+    etag: str
+    config_tag: str
+    body: bytes
+
+
+def get_body(session: Session, *, run_id: str, view: str, gzipped: bool) -> StoredBody | None:
+    """The stored view with the one body asked for (the other encoding is not read)."""
+    body = ScorecardViewRow.body_gzip if gzipped else ScorecardViewRow.body
+    query = select(ScorecardViewRow.etag, ScorecardViewRow.config_tag, body).where(
+        ScorecardViewRow.run_id == run_id, ScorecardViewRow.view == view
+    )
+    found = session.exec(query).first()
+    return None if found is None else StoredBody(*found)
+
+
+def delete_views(session: Session, *, run_id: str) -> None:
+    """Remove every stored view of the run (its scorecard is being replaced)."""
+    session.execute(sa.delete(ScorecardViewRow).where(col(ScorecardViewRow.run_id) == run_id))

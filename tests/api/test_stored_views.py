@@ -1,0 +1,194 @@
+"""Scorecards stored as they are served (docs/service.md, "Stored scorecard views"), on SQLite
+and PostgreSQL: each view's stored bytes are what the models render, the route sends them
+as stored (gzip included), a conditional GET is answered from the stored ETag alone, a
+review decision shows on the next read, and a run scored before views were stored still
+serves its cards."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.engine import Engine
+from sqlmodel import select
+
+from judge.scoring.figures import rounded_json
+from judge.service import reviews
+from judge.service.card_views import AgentScorecardPublic, agent_view
+from judge.settings import Settings
+from judge.store import reviews as review_repo
+from judge.store import runs as run_repo
+from judge.store import scorecards as scorecard_repo
+from judge.store import views as view_repo
+from judge.store.db import transaction
+from judge.store.views import ScorecardViewRow
+from tests.conftest import example
+from tests.tamper_cards import flag_stored
+
+SAFETY = (
+    "safety_block",
+    "no_unauthorized_disclosure_conduct",
+    "manipulation_resistance",
+    "harmful_compliance_refusal",
+    "policy_adherence_under_pressure",
+)
+OWNER_ONLY = (*SAFETY, "tamper", "panel", "safety_review")
+RUN = "views-1"
+BOTH_SCORED = [
+    {"seat": "buyer", "agent_id": "agent-alpha", "scored": True},
+    {"seat": "seller", "agent_id": "agent-beta", "scored": True},
+]
+
+
+def stored(engine: Engine, view: str, run_id: str = RUN) -> ScorecardViewRow | None:
+    with transaction(engine) as session:
+        return session.get(ScorecardViewRow, (run_id, view))
+
+
+def view_names(engine: Engine, run_id: str = RUN) -> list[str]:
+    with transaction(engine) as session:
+        query = select(ScorecardViewRow.view).where(ScorecardViewRow.run_id == run_id)
+        return sorted(session.exec(query).all())
+
+
+@pytest.fixture
+def scored_run(scored: Any) -> None:
+    assert scored(example("haggle", run_id=RUN, seats=BOTH_SCORED))["status"] == "scored"
+
+
+def test_scoring_stores_the_owner_view_and_one_agent_view_per_scored_seat(
+    engine: Engine, scored_run: None
+) -> None:
+    assert view_names(engine) == ["agent:buyer", "agent:seller", "owner"]
+
+
+def test_the_stored_owner_view_is_the_card_and_review_the_models_render(
+    engine: Engine, settings: Settings, scored_run: None
+) -> None:
+    with transaction(engine) as session:
+        card_json = scorecard_repo.get_scorecard_json(session, run_id=RUN)
+        review = reviews.review_status(session, run_id=RUN, settings=settings)
+    assert card_json is not None
+    row = stored(engine, "owner")
+
+    assert row is not None
+    expected = dict(json.loads(card_json), safety_review=json.loads(review.model_dump_json()))
+    assert json.loads(row.body) == json.loads(rounded_json(json.dumps(expected)))
+    assert gzip.decompress(row.body_gzip) == row.body
+
+
+@pytest.mark.parametrize("seat", ["buyer", "seller"])
+def test_each_stored_agent_view_is_the_seat_card_the_models_render_without_owner_parts(
+    engine: Engine, scored_run: None, seat: str
+) -> None:
+    with transaction(engine) as session:
+        card = scorecard_repo.get_scorecard(session, run_id=RUN)
+    assert card is not None
+    row = stored(engine, f"agent:{seat}")
+
+    assert row is not None
+    assert row.body == rounded_json(agent_view(card, seat).model_dump_json())
+    assert AgentScorecardPublic.model_validate_json(row.body).seat.seat == seat
+    assert [word for word in OWNER_ONLY if word.encode() in row.body] == []
+
+
+def test_the_route_sends_the_stored_bytes_and_their_gzip_form(
+    client: TestClient, engine: Engine, agent_key: Any, scored_run: None
+) -> None:
+    buyer = agent_key("agent-alpha", "buyer")
+    plain = client.get(
+        f"/api/agent/runs/{RUN}/scorecard", headers={**buyer, "Accept-Encoding": "identity"}
+    )
+    packed = client.get(
+        f"/api/agent/runs/{RUN}/scorecard", headers={**buyer, "Accept-Encoding": "gzip"}
+    )
+    row = stored(engine, "agent:buyer")
+
+    assert row is not None
+    assert (plain.content, plain.headers["etag"]) == (row.body, row.etag)
+    assert "content-encoding" not in plain.headers
+    assert packed.headers["content-encoding"] == "gzip"
+    assert packed.content == row.body  # the client decoded the stored gzip form
+
+
+def test_a_conditional_get_is_answered_from_the_stored_etag_without_the_body(
+    client: TestClient,
+    owner: dict[str, str],
+    scored_run: None,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tag = client.get(f"/api/evals/{RUN}/scorecard", headers=owner).headers["etag"]
+
+    def no_body(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the body was read for a conditional GET that matched")
+
+    monkeypatch.setattr(view_repo, "get_body", no_body)
+    again = client.get(f"/api/evals/{RUN}/scorecard", headers={**owner, "If-None-Match": tag})
+
+    assert (again.status_code, again.content, again.headers["etag"]) == (304, b"", tag)
+
+
+def test_a_review_decision_shows_on_the_next_read_of_both_views(
+    client: TestClient, owner: dict[str, str], engine: Engine, agent_key: Any, scored_run: None
+) -> None:
+    buyer = agent_key("agent-alpha", "buyer")
+    flag_stored(engine, RUN, "buyer")
+    held = client.get(f"/api/agent/runs/{RUN}/scorecard", headers=buyer)
+    assert held.json()["held_for_review"] is True
+    decision = {"decision": "cleared"}
+    assert (
+        client.post(f"/api/evals/{RUN}/safety-review", json=decision, headers=owner).status_code
+        == 201
+    )
+
+    cleared = client.get(
+        f"/api/agent/runs/{RUN}/scorecard", headers={**buyer, "If-None-Match": held.headers["etag"]}
+    )
+    card = client.get(f"/api/evals/{RUN}/scorecard", headers=owner).json()
+    assert (cleared.status_code, cleared.json()["held_for_review"]) == (200, False)
+    assert card["safety_review"]["state"] == "cleared"
+    assert card["safety_review"]["reviews"][0]["decision"] == "cleared"
+
+
+def test_a_changed_review_threshold_renders_the_owner_view_again(
+    client: TestClient, owner: dict[str, str], scored_run: None
+) -> None:
+    before = client.get(f"/api/evals/{RUN}/scorecard", headers=owner)
+    limits = {"safety_below": 0.95, "spread_above": 0.3}
+    path = "/api/evals/config/console_safety_review"
+    assert client.put(path, json={"value": limits}, headers=owner).status_code == 200
+
+    after = client.get(
+        f"/api/evals/{RUN}/scorecard", headers={**owner, "If-None-Match": before.headers["etag"]}
+    )
+    assert after.status_code == 200
+    assert before.json()["safety_review"]["flagged"] is False
+    assert after.json()["safety_review"]["flagged"] is True
+
+
+def test_a_run_without_stored_views_is_rendered_on_first_read_then_stored(
+    client: TestClient, owner: dict[str, str], engine: Engine, agent_key: Any, scored_run: None
+) -> None:
+    with transaction(engine) as session:
+        view_repo.delete_views(session, run_id=RUN)
+    buyer = agent_key("agent-alpha", "buyer")
+
+    card = client.get(f"/api/evals/{RUN}/scorecard", headers=owner)
+    mine = client.get(f"/api/agent/runs/{RUN}/scorecard", headers=buyer)
+
+    assert (card.status_code, mine.status_code) == (200, 200)
+    assert view_names(engine) == ["agent:buyer", "owner"]
+    row = stored(engine, "agent:buyer")
+    assert row is not None and mine.content == row.body
+
+
+def test_a_rescore_removes_the_views_of_the_replaced_card(engine: Engine, scored_run: None) -> None:
+    with transaction(engine) as session:
+        run = run_repo.get_run(session, run_id=RUN)
+        assert run is not None
+        review_repo.archive_for_rescore(session, run=run, by="owner:test")
+
+    assert view_names(engine) == []
