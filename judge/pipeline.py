@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -14,6 +15,7 @@ from judge.catalog import RubricSet, default_rubric_set
 from judge.checks import evaluate_run
 from judge.domain.checks import StateOutcome
 from judge.domain.config import MeasurementSettings, ScoreMode
+from judge.domain.cost import Cost, CostEstimate
 from judge.domain.judging import JudgePass, SeatPassKey, TraitResult
 from judge.domain.pairwise import PairKey, PairSide, PairVerdict
 from judge.domain.rubric import Rubric
@@ -22,7 +24,7 @@ from judge.domain.scenario import Scenario
 from judge.domain.scorecard import JudgeParseRate, Scorecard, SeatScorecard
 from judge.domain.status import leaderboard_class
 from judge.domain.tamper import SeatTamper
-from judge.errors import InputError
+from judge.errors import BudgetExceeded, InputError
 from judge.judging.backends import JudgeBackend
 from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
 from judge.judging.pairwise import (
@@ -32,9 +34,11 @@ from judge.judging.pairwise import (
     run_pair_passes,
 )
 from judge.judging.panel import panel_members, panel_models, panel_slot
+from judge.judging.pricing import SeatRequests, estimate
 from judge.judging.providers import backend_for, decoder_identities
-from judge.judging.runner import RunnerConfig, pass_specs, run_passes
+from judge.judging.runner import PassSpec, RunnerConfig, pass_specs, run_passes
 from judge.scoring.composite import composite_score
+from judge.scoring.cost import BudgetGuard, cost_of
 from judge.scoring.era import measurement_era, prompt_version_for
 from judge.scoring.gates import participation
 from judge.scoring.objectives import conditions_for_seat, objectives
@@ -136,6 +140,7 @@ def seat_scorecard(
         participation=participation(run.transcript, seat, settings.participation),
         panel=panel_agreement(results, judges) if len(judges) > 1 else None,
         tamper=tamper,
+        cost=cost_of(passes),
     )
 
 
@@ -214,7 +219,11 @@ def assemble_scorecard(
     rubrics: RubricSet,
     options: ScoringOptions,
     state_outcome: StateOutcome | None = None,
+    *,
+    cpu_s: float | None = None,
+    cost_estimate: CostEstimate | None = None,
 ) -> Scorecard:
+    """The card from the passes (pure). ``cpu_s`` and ``cost_estimate`` go on its cost."""
     judges = panel_models(options.judge_model)
     tamper = tamper_findings(run, options.settings)
     seats = {
@@ -245,7 +254,47 @@ def assemble_scorecard(
         state_outcome=state_outcome,
         pass_score=options.settings.pass_score,
         judge_parse=parse_rates([p for seat in passes.values() for p in seat]),
+        cost=run_cost(passes, run.scored_seats, cpu_s=cpu_s, estimate=cost_estimate),
     )
+
+
+def run_cost(
+    passes: Mapping[str, list[JudgePass]],
+    seats: Sequence[str],
+    *,
+    cpu_s: float | None = None,
+    estimate: CostEstimate | None = None,
+) -> Cost:
+    """The run's cost: every scored seat's passes summed."""
+    every = [p for seat in seats for p in passes.get(seat, [])]
+    return cost_of(every, cpu_s=cpu_s, estimate=estimate)
+
+
+def in_process(judge_model: str) -> bool:
+    """Whether the judge runs in this process (its CPU seconds are the judging's cost)."""
+    return any(m.startswith("embedded/") for m in panel_models(judge_model))
+
+
+def estimate_run(run: Run, *, rubrics: RubricSet, options: ScoringOptions) -> CostEstimate:
+    """What judging every pass of the run should cost at most, before any call: each
+    distinct prompt counted by the judge's tokenizer, each reply at ``max_tokens``."""
+    settings = options.settings
+    transcript = judged_transcript(run, tamper_findings(run, settings))
+    runner = options.runner.model_copy(update={"spotlight": settings.defence})
+    work = []
+    for seat in run.scored_seats:
+        specs = pass_specs(transcript, seat, list(rubrics.rubrics.values()), 1, runner)
+        requests = [(s.request, settings.denoise.passes) for s in specs]
+        work += [SeatRequests(seat, m, requests) for m in panel_models(options.judge_model)]
+    return estimate(work)
+
+
+def by_trait(specs: Sequence[PassSpec]) -> list[list[PassSpec]]:
+    """The specs cut into one group per trait, in their order."""
+    groups: dict[str, list[PassSpec]] = {}
+    for spec in specs:
+        groups.setdefault(spec.trait, []).append(spec)
+    return list(groups.values())
 
 
 def parse_rates(passes: Sequence[JudgePass]) -> dict[str, JudgeParseRate]:
@@ -270,9 +319,20 @@ async def judge_run(
     done: Mapping[SeatPassKey, JudgePass] | None = None,
     on_pass: OnSeatPass | None = None,
     progress: Progress | None = None,
+    guard: BudgetGuard | None = None,
 ) -> dict[str, list[JudgePass]]:
-    """Every pass of every scored seat; seats one after another so each keeps its prefix warm."""
+    """Every pass of every scored seat; seats one after another so each keeps its prefix warm.
+
+    With a ``guard`` the passes go one trait at a time, and once the run's passes (those in
+    ``done`` included) reach a limit no further trait starts.
+
+    Raises:
+        BudgetExceeded: a limit was reached; the passes made were handed to ``on_pass``.
+    """
     done = done or {}
+    if guard is not None:
+        for (seat, _, _), p in done.items():
+            guard.record(seat, p)
     n = options.settings.denoise.passes
     total = len(run.scored_seats) * len(rubrics.rubrics) * n
     counter = [sum(1 for (s, t, _) in done if s in run.scored_seats and t in rubrics.rubrics)]
@@ -298,14 +358,21 @@ async def judge_run(
 
             def record(p: JudgePass, seat: str = seat) -> None:
                 counter[0] += 1
+                if guard is not None:
+                    guard.record(seat, p)
                 if on_pass is not None:
                     on_pass(seat, p)
                 if progress is not None:
                     progress(counter[0], total)
 
-            out[seat] += await run_passes(
-                specs, member, known_turns=turns, config=runner, done=seat_done, on_pass=record
-            )
+            for group in [specs] if guard is None else by_trait(specs):
+                if guard is not None and (crossed := guard.crossed()) is not None:
+                    raise BudgetExceeded(crossed)
+                keys = {(s.trait, s.index) for s in group}
+                group_done = {k: p for k, p in seat_done.items() if k in keys}
+                out[seat] += await run_passes(
+                    group, member, known_turns=turns, config=runner, done=group_done, on_pass=record
+                )
     return out
 
 
@@ -320,6 +387,8 @@ async def score_run_async(
     progress: Progress | None = None,
     scenario: Scenario | None = None,
     base_dir: Path | None = None,
+    guard: BudgetGuard | None = None,
+    cost_estimate: CostEstimate | None = None,
 ) -> Scorecard:
     """Score a run: objectives, judged traits (all passes), composite, gates, era, and the
     state checks when a scenario is given.
@@ -331,11 +400,20 @@ async def score_run_async(
         done: passes already made for this run (seat, trait, index), e.g. stored before a
             restart; they are used as they are and not judged again.
         on_pass: called with (seat, pass) as each new pass finishes, to store it at once.
+        guard: the budget the passes are counted against (:func:`judge_run`).
+        cost_estimate: the estimate the card shows beside the actual cost (made here when
+            not given).
+
+    Raises:
+        BudgetExceeded: the guard's limits were reached before every trait was judged.
     """
     options = options or ScoringOptions()
     rubrics = rubrics or default_rubric_set()
     state = evaluate_run(run, scenario, base_dir=base_dir) if scenario is not None else None
     backend = backend or backend_for(options.judge_model)
+    if cost_estimate is None:
+        cost_estimate = estimate_run(run, rubrics=rubrics, options=options)
+    cpu_started = time.process_time()
     passes = await judge_run(
         run,
         rubrics=rubrics,
@@ -344,8 +422,12 @@ async def score_run_async(
         done=done,
         on_pass=on_pass,
         progress=progress,
+        guard=guard,
     )
-    return assemble_scorecard(run, passes, rubrics, options, state)
+    cpu_s = time.process_time() - cpu_started if in_process(options.judge_model) else None
+    return assemble_scorecard(
+        run, passes, rubrics, options, state, cpu_s=cpu_s, cost_estimate=cost_estimate
+    )
 
 
 def score_run(
@@ -359,6 +441,8 @@ def score_run(
     progress: Progress | None = None,
     scenario: Scenario | None = None,
     base_dir: Path | None = None,
+    guard: BudgetGuard | None = None,
+    cost_estimate: CostEstimate | None = None,
 ) -> Scorecard:
     """Synchronous :func:`score_run_async` (same keyword arguments).
 
@@ -378,6 +462,8 @@ def score_run(
             progress=progress,
             scenario=scenario,
             base_dir=base_dir,
+            guard=guard,
+            cost_estimate=cost_estimate,
         )
 
     return run_blocking(scoring)
