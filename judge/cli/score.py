@@ -23,14 +23,18 @@ from judge.checks.runfiles import RunFile, run_files, scenario_for
 from judge.cli import EXIT_GATE, EXIT_OK
 from judge.cli.render import render_scorecard
 from judge.domain.config import DenoiseConfig, MeasurementSettings
+from judge.domain.cost import Budget, Spent
 from judge.domain.scenario import Scenario
 from judge.domain.scorecard import Scorecard
-from judge.errors import InputError, RubricError
+from judge.errors import BudgetExceeded, InputError, RubricError
 from judge.judging.backends import JudgeBackend
 from judge.judging.embedded import EMBEDDED_MODEL
+from judge.judging.panel import panel_models
+from judge.judging.pricing import price_of
 from judge.judging.providers import backend_for
 from judge.judging.runner import RUNNER_DEFAULTS, RunnerConfig
-from judge.pipeline import ScoringOptions, score_run
+from judge.pipeline import ScoringOptions, estimate_run, score_run
+from judge.scoring.cost import BudgetGuard, limits_for, refusal
 from judge.scoring.thresholds import Threshold, gate_failures, parse_threshold
 from judge.settings import judge_model_settings
 
@@ -84,6 +88,14 @@ def register(sub: Any) -> None:
         "--build-worlds",
         action="store_true",
         help="with --scenario: rebuild worlds from RUN.replay.yaml",
+    )
+    p.add_argument(
+        "--max-cost",
+        type=float,
+        default=None,
+        metavar="USD",
+        help="the most one run may cost: a run whose estimate exceeds it is not judged, and one "
+        "that reaches it stops after the trait it is judging (a judge with a price only)",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument(
@@ -142,6 +154,7 @@ class Job(NamedTuple):
     rubrics: RubricSet
     scenario: Scenario | None
     show_progress: bool
+    budget: Budget | None = None
 
 
 def score_one(f: RunFile, job: Job, backend: JudgeBackend) -> Scorecard:
@@ -153,6 +166,15 @@ def score_one(f: RunFile, job: Job, backend: JudgeBackend) -> Scorecard:
             bar.refresh()
 
         run_scenario = scenario_for(f.run, [job.scenario]) if job.scenario else None
+        estimate = estimate_run(f.run, rubrics=job.rubrics, options=job.options)
+        guard = None
+        if job.budget is not None:
+            limits = limits_for(
+                job.budget, seats_of_agent={}, agent_spent={}, platform_spent=Spent()
+            )
+            if (refused := refusal(limits, estimate)) is not None:
+                raise BudgetExceeded(refused)
+            guard = BudgetGuard(limits)
         return score_run(
             f.run,
             options=job.options,
@@ -161,25 +183,56 @@ def score_one(f: RunFile, job: Job, backend: JudgeBackend) -> Scorecard:
             progress=tick,
             scenario=run_scenario,
             base_dir=f.base_dir,
+            guard=guard,
+            cost_estimate=estimate,
         )
 
 
-def score_files(
-    files: list[RunFile], job: Job, emit: Callable[[Scorecard], None]
-) -> list[Scorecard]:
-    """Score the files in order, handing each card to ``emit`` as soon as it is made.
+class Scored(NamedTuple):
+    """The cards made, and one line for each run a budget stopped (not scored)."""
+
+    cards: list[Scorecard]
+    stopped: list[str]
+
+
+def score_files(files: list[RunFile], job: Job, emit: Callable[[Scorecard], None]) -> Scored:
+    """Score the files in order, handing each card to ``emit`` as soon as it is made; a run
+    that ``--max-cost`` stops is not scored, and the next file is still judged.
 
     While judging, anything printed to stdout (a library's banners) goes to stderr: stdout
     carries the scorecards only.
     """
-    cards = []
+    cards, stopped = [], []
     with contextlib.redirect_stdout(sys.stderr):
         backend = backend_for(job.options.judge_model)
         for f in files:
-            card = score_one(f, job, backend)
+            try:
+                card = score_one(f, job, backend)
+            except BudgetExceeded as exc:
+                stopped.append(f"run {f.run.run_id} not_scored: budget: {exc}")
+                continue
             cards.append(card)
             emit(card)
-    return cards
+    return Scored(cards, stopped)
+
+
+def budget_from(args: argparse.Namespace, options: ScoringOptions) -> Budget | None:
+    """``--max-cost`` as a per-run budget.
+
+    Raises:
+        InputError: not a positive amount, or a judge without a price (nothing to count).
+    """
+    if args.max_cost is None:
+        return None
+    if not args.max_cost > 0:
+        raise InputError("--max-cost must be a positive amount of US dollars, e.g. 0.50")
+    unpriced = [m for m in panel_models(options.judge_model) if price_of(m) is None]
+    if unpriced:
+        raise InputError(
+            f"--max-cost: the judge {', '.join(unpriced)} has no price in litellm's price map, so "
+            "its cost cannot be counted; leave --max-cost out or choose a priced judge"
+        )
+    return Budget(run_usd=args.max_cost)
 
 
 def card_writer(stream: TextIO, *, as_json: bool) -> Callable[[Scorecard], None]:
@@ -214,11 +267,15 @@ def run(args: argparse.Namespace) -> int:
     rubrics = rubrics_from(args)
     thresholds = thresholds_from(args, rubrics)
     scenario = load_scenario(args.scenario) if args.scenario else None
-    job = Job(options, rubrics, scenario, show_progress=not args.no_progress)
+    budget = budget_from(args, options)
+    job = Job(options, rubrics, scenario, show_progress=not args.no_progress, budget=budget)
     emit = card_writer(sys.stdout, as_json=args.json)
     # every file is validated before any judging starts
     with run_files(
         args.runs, [scenario] if scenario else [], build_worlds=args.build_worlds
     ) as files:
-        cards = score_files(files, job, emit)
-    return report_gates(cards, thresholds)
+        scored = score_files(files, job, emit)
+    for line in scored.stopped:
+        print(line, file=sys.stderr)
+    gates = report_gates(scored.cards, thresholds)
+    return EXIT_GATE if scored.stopped else gates
