@@ -289,6 +289,25 @@ def estimate_run(run: Run, *, rubrics: RubricSet, options: ScoringOptions) -> Co
     return estimate(work)
 
 
+def estimate_pairs(
+    pairs: Sequence[tuple[PairSide, PairSide]],
+    rubric: Rubric,
+    *,
+    judge_model: str,
+    settings: MeasurementSettings,
+    runner: RunnerConfig | None = None,
+    seat: str = "pair",
+) -> CostEstimate:
+    """What judging the pairs in both orders should cost at most, counted under ``seat``."""
+    runner = (runner or RunnerConfig()).model_copy(update={"spotlight": settings.defence})
+    work = []
+    for side_a, side_b in pairs:
+        specs = pair_specs(side_a, side_b, rubric, 1, runner)
+        requests = [(s.request, settings.denoise.passes) for s in specs]
+        work.append(SeatRequests(seat, judge_model, requests))
+    return estimate(work)
+
+
 def by_trait(specs: Sequence[PassSpec]) -> list[list[PassSpec]]:
     """The specs cut into one group per trait, in their order."""
     groups: dict[str, list[PassSpec]] = {}

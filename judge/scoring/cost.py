@@ -115,7 +115,8 @@ def limits_for(
 
 def _over(limit: Limit, usd: float, tokens: int, *, reached: bool) -> str | None:
     """Which bound ``usd``/``tokens`` (spent plus more) passes; ``reached``: meeting it counts."""
-    total_usd, total_tokens = limit.spent.usd + usd, limit.spent.tokens + tokens
+    # dollars are summed in floats: ten passes of $0.01 must reach $0.10
+    total_usd, total_tokens = round(limit.spent.usd + usd, 9), limit.spent.tokens + tokens
 
     def beyond(value: float, bound: float) -> bool:
         return value >= bound if reached else value > bound
