@@ -11,6 +11,15 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 
+def priced_usd(cost_usd: float | None, tokens: int) -> float | None:
+    """A call's dollars, or None where it had no price: litellm reports 0 for a model its
+    price map does not know, so 0 beside a non-zero token count is no price (the one rule;
+    :mod:`judge.scoring.cost` and the metrics read it)."""
+    if cost_usd is None or (cost_usd <= 0 and tokens > 0):
+        return None
+    return cost_usd
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 

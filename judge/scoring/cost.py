@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
-from judge.domain.cost import Budget, Cost, CostEstimate, Limit, Spent
+from judge.domain.cost import Budget, Cost, CostEstimate, Limit, Spent, priced_usd
 
 
 class Billed(Protocol):
@@ -38,14 +38,12 @@ def tokens_of(p: Billed) -> int:
 
 def priced(p: Billed) -> bool:
     """A pass has a price when its cost is positive, or zero for a call that used no token."""
-    if p.cost_usd is None:
-        return False
-    return p.cost_usd > 0 or tokens_of(p) == 0
+    return priced_usd(p.cost_usd, tokens_of(p)) is not None
 
 
 def usd_of(p: Billed) -> float:
     """The pass's dollars as they count against a limit (0 where it has no price)."""
-    return p.cost_usd if p.cost_usd is not None and priced(p) else 0.0
+    return priced_usd(p.cost_usd, tokens_of(p)) or 0.0
 
 
 def cost_note(passes: Sequence[Billed]) -> str | None:
