@@ -119,6 +119,7 @@ def seat_scorecard(
     settings: MeasurementSettings,
     judges: Sequence[str] = (),
     tamper: SeatTamper | None = None,
+    wall_s: float | None = None,
 ) -> SeatScorecard:
     """Assemble one seat's card from its passes (pure: no judge call here)."""
     floor = settings.denoise.min_n_runs
@@ -140,7 +141,7 @@ def seat_scorecard(
         participation=participation(run.transcript, seat, settings.participation),
         panel=panel_agreement(results, judges) if len(judges) > 1 else None,
         tamper=tamper,
-        cost=cost_of(passes),
+        cost=cost_of(passes, wall_s=wall_s),
     )
 
 
@@ -222,16 +223,27 @@ def assemble_scorecard(
     *,
     cpu_s: float | None = None,
     cost_estimate: CostEstimate | None = None,
+    seat_wall_s: Mapping[str, float] | None = None,
 ) -> Scorecard:
-    """The card from the passes (pure). ``cpu_s`` and ``cost_estimate`` go on its cost."""
+    """The card from the passes (pure). ``cpu_s``, ``cost_estimate`` and the seats' measured
+    judging time ``seat_wall_s`` go on its cost."""
     judges = panel_models(options.judge_model)
     tamper = tamper_findings(run, options.settings)
+    walls = seat_wall_s or {}
     seats = {
         s: seat_scorecard(
-            run, s, passes.get(s, []), rubrics, options.settings, judges, tamper.get(s)
+            run,
+            s,
+            passes.get(s, []),
+            rubrics,
+            options.settings,
+            judges,
+            tamper.get(s),
+            wall_s=walls.get(s),
         )
         for s in run.scored_seats
     }
+    wall = sum(walls.get(s, 0.0) for s in run.scored_seats) if walls else None
     custom = rubrics.uses_custom
     return Scorecard(
         run_id=run.run_id,
@@ -254,7 +266,7 @@ def assemble_scorecard(
         state_outcome=state_outcome,
         pass_score=options.settings.pass_score,
         judge_parse=parse_rates([p for seat in passes.values() for p in seat]),
-        cost=run_cost(passes, run.scored_seats, cpu_s=cpu_s, estimate=cost_estimate),
+        cost=run_cost(passes, run.scored_seats, wall_s=wall, cpu_s=cpu_s, estimate=cost_estimate),
     )
 
 
@@ -262,12 +274,13 @@ def run_cost(
     passes: Mapping[str, list[JudgePass]],
     seats: Sequence[str],
     *,
+    wall_s: float | None = None,
     cpu_s: float | None = None,
     estimate: CostEstimate | None = None,
 ) -> Cost:
     """The run's cost: every scored seat's passes summed."""
     every = [p for seat in seats for p in passes.get(seat, [])]
-    return cost_of(every, cpu_s=cpu_s, estimate=estimate)
+    return cost_of(every, wall_s=wall_s, cpu_s=cpu_s, estimate=estimate)
 
 
 def in_process(judge_model: str) -> bool:
@@ -339,8 +352,10 @@ async def judge_run(
     on_pass: OnSeatPass | None = None,
     progress: Progress | None = None,
     guard: BudgetGuard | None = None,
+    walls: dict[str, float] | None = None,
 ) -> dict[str, list[JudgePass]]:
     """Every pass of every scored seat; seats one after another so each keeps its prefix warm.
+    ``walls``, when given, receives each seat's wall-clock seconds of judging.
 
     With a ``guard`` the passes go one trait at a time, and once the run's passes (those in
     ``done`` included) reach a limit no further trait starts.
@@ -366,6 +381,7 @@ async def judge_run(
     out: dict[str, list[JudgePass]] = {}
     for seat in run.scored_seats:
         out[seat] = []
+        started = time.perf_counter()
         for slot, member in enumerate(members):
             specs = panel_slot(
                 pass_specs(transcript, seat, list(rubrics.rubrics.values()), n, runner), slot, n
@@ -392,6 +408,8 @@ async def judge_run(
                 out[seat] += await run_passes(
                     group, member, known_turns=turns, config=runner, done=group_done, on_pass=record
                 )
+        if walls is not None:
+            walls[seat] = time.perf_counter() - started
     return out
 
 
@@ -432,7 +450,7 @@ async def score_run_async(
     backend = backend or backend_for(options.judge_model)
     if cost_estimate is None:
         cost_estimate = estimate_run(run, rubrics=rubrics, options=options)
-    cpu_started = time.process_time()
+    cpu_started, walls = time.process_time(), dict[str, float]()
     passes = await judge_run(
         run,
         rubrics=rubrics,
@@ -442,10 +460,18 @@ async def score_run_async(
         on_pass=on_pass,
         progress=progress,
         guard=guard,
+        walls=walls,
     )
     cpu_s = time.process_time() - cpu_started if in_process(options.judge_model) else None
     return assemble_scorecard(
-        run, passes, rubrics, options, state, cpu_s=cpu_s, cost_estimate=cost_estimate
+        run,
+        passes,
+        rubrics,
+        options,
+        state,
+        cpu_s=cpu_s,
+        cost_estimate=cost_estimate,
+        seat_wall_s=walls,
     )
 
 

@@ -121,3 +121,15 @@ def test_an_unpriced_judge_has_an_estimate_in_tokens_and_no_dollars() -> None:
     estimate = estimate_run(example("haggle.json"), rubrics=RUBRICS, options=options)
     assert estimate.cost_usd is None and estimate.prompt_tokens > 0
     assert estimate.cost_note is not None and "scripted/0.6" in estimate.cost_note
+
+
+def test_the_wall_time_is_measured_not_the_calls_summed_latency() -> None:
+    judge = priced_judge()
+    judge.delay = 0.1  # five passes of a trait, four at a time: two rounds of 0.1 s
+    card = score_run(example("haggle.json"), options=OPTIONS, rubrics=RUBRICS, backend=judge)
+    cost = card.cost
+    assert cost is not None
+    summed = sum(p.latency_ms for t in card.seats["buyer"].traits.values() for p in t.passes)
+    assert summed / 1000 >= 1.5
+    assert cost.wall_s < 0.8 * summed / 1000
+    assert card.seats["buyer"].cost is not None and card.seats["buyer"].cost.wall_s == cost.wall_s

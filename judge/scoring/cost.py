@@ -59,9 +59,17 @@ def cost_note(passes: Sequence[Billed]) -> str | None:
 
 
 def cost_of(
-    passes: Sequence[Billed], *, cpu_s: float | None = None, estimate: CostEstimate | None = None
+    passes: Sequence[Billed],
+    *,
+    wall_s: float | None = None,
+    cpu_s: float | None = None,
+    estimate: CostEstimate | None = None,
 ) -> Cost:
-    """Passes, tokens, dollars (None with a note where any pass had no price) and seconds."""
+    """Passes, tokens, dollars (None with a note where any pass had no price) and seconds.
+
+    ``wall_s`` is the measured wall-clock time of the judging; without it, the calls' summed
+    latency stands in (which overcounts calls that ran at once, or in one batch).
+    """
     note = cost_note(passes)
     return Cost(
         n_passes=len(passes),
@@ -71,7 +79,7 @@ def cost_of(
         completion_tokens=sum(p.completion_tokens or 0 for p in passes),
         cost_usd=None if note else sum(usd_of(p) for p in passes),
         cost_note=note,
-        wall_s=sum(p.latency_ms for p in passes) / 1000,
+        wall_s=wall_s if wall_s is not None else sum(p.latency_ms for p in passes) / 1000,
         cpu_s=cpu_s,
         estimate=estimate,
     )
