@@ -1,14 +1,22 @@
-"""Prices and prompt token counts before a judge call, from litellm (docs/service.md,
-"Cost and budgets").
+"""Prices and prompt token counts before a judge call, from what litellm ships
+(docs/service.md, "Cost and budgets").
 
-A model's price is litellm's price map entry (bundled with litellm, read offline); a model
-the map lacks, or lists at 0 both ways, has no price: ``None``, never 0.
+A model's price is its entry in litellm's bundled price map (the file ``litellm.model_cost``
+is loaded from offline), read as JSON without importing litellm, whose import costs seconds
+a service with the in-process judge would otherwise pay before its first run; a model the
+map lacks, or lists at 0 both ways, has no price: ``None``, never 0. Prompt tokens are
+counted with tiktoken's ``cl100k_base`` from litellm's bundled tokenizer files (litellm's own
+fallback tokenizer), or ``litellm.token_counter`` where that cannot be loaded.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import json
+import os
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from judge.domain.cost import CostEstimate
@@ -25,14 +33,28 @@ class Price(NamedTuple):
     completion: float
 
 
+def _litellm_dir() -> Path | None:
+    spec = importlib.util.find_spec("litellm")
+    return None if spec is None or spec.origin is None else Path(spec.origin).parent
+
+
+@lru_cache(maxsize=1)
+def price_map() -> Mapping[str, Mapping[str, Any]]:
+    """litellm's bundled price map (empty when litellm is not installed)."""
+    folder = _litellm_dir()
+    path = None if folder is None else folder / "model_prices_and_context_window_backup.json"
+    if path is None or not path.is_file():
+        return {}
+    table: dict[str, Mapping[str, Any]] = json.loads(path.read_text(encoding="utf-8"))
+    return table
+
+
 @lru_cache(maxsize=64)
 def price_of(model: str) -> Price | None:
     """The model's price in litellm's map, tried with and without its provider prefix."""
     if model.startswith(IN_PROCESS_PREFIXES):
         return None
-    import litellm
-
-    table: Mapping[str, Mapping[str, Any]] = litellm.model_cost
+    table = price_map()
     for name in (model, model.split("/", 1)[-1]):
         entry = table.get(name)
         if entry is None:
@@ -52,9 +74,37 @@ def no_price_note(models: Sequence[str]) -> str:
     )
 
 
+@lru_cache(maxsize=1)
+def _encoding() -> Any:
+    """tiktoken's cl100k_base from litellm's bundled files (None: it cannot be loaded)."""
+    folder = _litellm_dir()
+    if folder is not None:
+        os.environ.setdefault(
+            "TIKTOKEN_CACHE_DIR", str(folder / "litellm_core_utils" / "tokenizers")
+        )
+    try:
+        import tiktoken
+
+        return tiktoken.get_encoding("cl100k_base")
+    except Exception:  # noqa: BLE001 - no local tokenizer file: litellm counts instead
+        return None
+
+
+def _text(messages: Sequence[Mapping[str, Any]]) -> str:
+    parts = []
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, list):
+            content = " ".join(str(p.get("text", "")) for p in content if isinstance(p, Mapping))
+        parts.append(f"{message.get('role', '')}\n{content or ''}")
+    return "\n".join(parts)
+
+
 def prompt_tokens(model: str, request: JudgeRequest) -> int:
-    """Tokens of the request's prompt, by the model's tokenizer where litellm knows it (a
-    general one otherwise)."""
+    """Tokens of the request's prompt (cl100k_base: an approximation for other tokenizers)."""
+    encoding = _encoding()
+    if encoding is not None:
+        return len(encoding.encode(_text(request.messages), disallowed_special=()))
     import litellm
 
     return int(litellm.token_counter(model=model, messages=request.messages))

@@ -15,6 +15,9 @@ from judge.domain.cost import Cost, CostEstimate
 from judge.domain.scorecard import Scorecard
 from tests.conftest import example
 from tests.console.test_pages import _bulk, _ids, owner_token, sign_in
+from tests.console.test_pairwise_page import judge, judged, page
+
+__all__ = ["judge", "judged"]  # fixtures of the compare page, used below
 
 
 @pytest.fixture
@@ -106,3 +109,11 @@ def test_an_unpriced_run_says_so_with_its_note_never_zero(
     html = signed_in.get("/console/runs/u-000").text
     assert "cost <strong>price unknown</strong>" in html and "no price for 60 of 60 passes" in html
     assert "$0.0000" not in html
+
+
+def test_the_compare_page_shows_what_the_pairwise_calls_cost(judged: TestClient) -> None:
+    html = page(judged, "negotiation")
+    line = re.search(r'<p class="meta" id="pairwise-cost">(.*?)</p>', html, re.DOTALL)
+    assert line is not None
+    # the scripted test judge reports no price and no tokens: unknown, never $0
+    assert "cost <strong>price unknown</strong> · 10 passes" in line.group(1)
