@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from judge.cli import EXIT_OK
+from judge.cli.exit_codes import EXIT_OK
 from judge.tabular import export_rows, read_scorecard_files, rows_of, stored_scorecards
 
 DEFAULT_DATABASE_URL = "sqlite:///./judge.db"
