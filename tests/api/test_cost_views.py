@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 
-from judge.api.app import create_app
+from judge.web import create_app
 from tests.budget_judge import priced_judge
 from tests.conftest import example, key_headers, owner_headers, wait_final
 from tests.service.test_budgets import priced_settings

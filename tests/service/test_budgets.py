@@ -10,11 +10,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
-from judge.api.app import create_app
 from judge.judging.backends import ScriptedBackend
 from judge.settings import Settings, load_settings
 from judge.store.db import transaction
 from judge.store.tables import PassRow, ScorecardRow
+from judge.web import create_app
 from tests.budget_judge import PRICED_MODEL, priced_judge
 from tests.conftest import SECRET, example, owner_headers, wait_final
 
