@@ -16,7 +16,7 @@ from judge.store.db import transaction
 from judge.store.tables import PassRow, ScorecardRow
 from judge.web import create_app
 from tests.budget_judge import PRICED_MODEL, priced_judge
-from tests.conftest import SECRET, example, owner_headers, wait_final
+from tests.conftest import SECRET, example, key_headers, owner_headers, wait_final
 
 BUDGETS = "/api/evals/config/eval_budgets"
 OWNER = owner_headers()
@@ -113,3 +113,19 @@ def test_a_budget_that_is_not_a_positive_amount_is_refused_naming_the_field(
     response = client.put(BUDGETS, json={"value": {"run_usd": -1}}, headers=owner)
     assert response.status_code == 422
     assert "run_usd" in response.json()["detail"]
+
+
+def test_an_agent_reads_only_the_word_budget_never_the_limits(
+    database_url: str, engine: Engine
+) -> None:
+    app = create_app(priced_settings(database_url), backends=lambda model: priced_judge())
+    with TestClient(app) as client:
+        budget = {"value": {"platform_day_usd": 0.0001}}
+        assert client.put(BUDGETS, json=budget, headers=OWNER).status_code == 200
+        assert (
+            client.post("/api/evals/runs", json=example("haggle"), headers=OWNER).status_code == 202
+        )
+        assert wait_final(client, "haggle-0007", OWNER)["status"] == "not_scored"
+        alpha = key_headers(engine, "agent-alpha", "buyer")
+        seen = client.get("/api/agent/runs/haggle-0007", headers=alpha).json()
+    assert seen["status"] == "not_scored" and seen["reason"] == "budget"
