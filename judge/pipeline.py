@@ -26,16 +26,16 @@ from judge.domain.status import leaderboard_class
 from judge.domain.tamper import SeatTamper
 from judge.errors import BudgetExceeded, InputError
 from judge.judging.backends import JudgeBackend
-from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
 from judge.judging.pairwise import (
     PAIRWISE_PROMPT_VERSION,
     pair_specs,
     pairwise_decoders,
     run_pair_passes,
 )
-from judge.judging.panel import panel_members, panel_models, panel_slot
+from judge.judging.panel import Judge, panel_members, panel_slot
 from judge.judging.pricing import SeatRequests, estimate
-from judge.judging.providers import backend_for, decoder_identities
+from judge.judging.providers.embedded import EMBEDDED_MODEL
+from judge.judging.registry import JudgeSpec, backend_for, member_ids, spec_of
 from judge.judging.runner import PassSpec, RunnerConfig, pass_specs, run_passes
 from judge.scoring.composite import composite_score
 from judge.scoring.cost import BudgetGuard, cost_of
@@ -53,6 +53,7 @@ from judge.scoring.signal import (
     unparseable_by_model,
 )
 from judge.scoring.tamper import judged_transcript, tamper_findings
+from judge.settings import judge_spec, judging_environment
 
 OnSeatPass = Callable[[str, JudgePass], None]
 Progress = Callable[[int, int], None]
@@ -179,7 +180,7 @@ async def judge_pair(
         rubric_hash=rubric.content_hash,
         prompt_version=PAIRWISE_PROMPT_VERSION,
         settings=settings,
-        decoders=pairwise_decoders(decoder_identities(backend.model)),
+        decoders=pairwise_decoders(spec_of(backend, backend.model, judging_environment()).decoders),
     )
     return PairVerdict(
         key=key,
@@ -202,14 +203,18 @@ def assemble_scorecard(
     rubrics: RubricSet,
     options: ScoringOptions,
     state_outcome: StateOutcome | None = None,
+    spec: JudgeSpec | None = None,
     *,
     cpu_s: float | None = None,
     cost_estimate: CostEstimate | None = None,
     seat_wall_s: Mapping[str, float] | None = None,
 ) -> Scorecard:
-    """The card from the passes (pure). ``cpu_s``, ``cost_estimate`` and the seats' measured
+    """The scorecard of a judged run; ``spec`` is ``options.judge_model`` already resolved
+    (resolved here when not given). ``cpu_s``, ``cost_estimate`` and the seats' measured
     judging time ``seat_wall_s`` go on its cost."""
-    judges = panel_models(options.judge_model)
+    spec = spec if spec is not None and spec.model == options.judge_model else None
+    spec = spec or judge_spec(options.judge_model)
+    judges = spec.models
     tamper = tamper_findings(run, options.settings)
     walls = seat_wall_s or {}
     seats = {
@@ -237,13 +242,13 @@ def assemble_scorecard(
         ranked_eligible=not custom,
         leaderboard_class=leaderboard_class(custom_rubric=custom, self_reported=False),
         judge_model=options.judge_model,
-        judge_note=EMBEDDED_NOTE if EMBEDDED_MODEL in judges else None,
+        judge_note=spec.note,
         prompt_version=prompt_version_for(options.settings),
         measurement_era=measurement_era(
             judge_model=options.judge_model,
             rubric_hashes=rubrics.hashes,
             settings=options.settings,
-            decoders=decoder_identities(options.judge_model),
+            decoders=spec.decoders,
         ),
         state_outcome=state_outcome,
         pass_score=options.settings.pass_score,
@@ -267,7 +272,7 @@ def run_cost(
 
 def in_process(judge_model: str) -> bool:
     """Whether the judge runs in this process (its CPU seconds are the judging's cost)."""
-    return any(m.startswith("embedded/") for m in panel_models(judge_model))
+    return any(m.startswith("embedded/") for m in member_ids(judge_model))
 
 
 def estimate_run(run: Run, *, rubrics: RubricSet, options: ScoringOptions) -> CostEstimate:
@@ -280,7 +285,7 @@ def estimate_run(run: Run, *, rubrics: RubricSet, options: ScoringOptions) -> Co
     for seat in run.scored_seats:
         specs = pass_specs(transcript, seat, list(rubrics.rubrics.values()), 1, runner)
         requests = [(s.request, settings.denoise.passes) for s in specs]
-        work += [SeatRequests(seat, m, requests) for m in panel_models(options.judge_model)]
+        work += [SeatRequests(seat, m, requests) for m in member_ids(options.judge_model)]
     return estimate(work)
 
 
@@ -329,7 +334,7 @@ async def judge_run(
     *,
     rubrics: RubricSet,
     options: ScoringOptions,
-    backend: JudgeBackend,
+    backend: Judge,
     done: Mapping[SeatPassKey, JudgePass] | None = None,
     on_pass: OnSeatPass | None = None,
     progress: Progress | None = None,
@@ -400,7 +405,7 @@ async def score_run_async(
     *,
     options: ScoringOptions | None = None,
     rubrics: RubricSet | None = None,
-    backend: JudgeBackend | None = None,
+    backend: Judge | None = None,
     done: Mapping[SeatPassKey, JudgePass] | None = None,
     on_pass: OnSeatPass | None = None,
     progress: Progress | None = None,
@@ -429,7 +434,7 @@ async def score_run_async(
     options = options or ScoringOptions()
     rubrics = rubrics or default_rubric_set()
     state = evaluate_run(run, scenario, base_dir=base_dir) if scenario is not None else None
-    backend = backend or backend_for(options.judge_model)
+    backend = backend or backend_for(judge_spec(options.judge_model))
     if cost_estimate is None:
         cost_estimate = estimate_run(run, rubrics=rubrics, options=options)
     cpu_started, walls = time.process_time(), dict[str, float]()
@@ -445,12 +450,14 @@ async def score_run_async(
         walls=walls,
     )
     cpu_s = time.process_time() - cpu_started if in_process(options.judge_model) else None
+    spec = spec_of(backend, options.judge_model, judging_environment())
     return assemble_scorecard(
         run,
         passes,
         rubrics,
         options,
         state,
+        spec,
         cpu_s=cpu_s,
         cost_estimate=cost_estimate,
         seat_wall_s=walls,
@@ -462,7 +469,7 @@ def score_run(
     *,
     options: ScoringOptions | None = None,
     rubrics: RubricSet | None = None,
-    backend: JudgeBackend | None = None,
+    backend: Judge | None = None,
     done: Mapping[SeatPassKey, JudgePass] | None = None,
     on_pass: OnSeatPass | None = None,
     progress: Progress | None = None,

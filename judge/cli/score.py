@@ -27,16 +27,15 @@ from judge.domain.cost import Budget, Spent
 from judge.domain.scenario import Scenario
 from judge.domain.scorecard import Scorecard
 from judge.errors import BudgetExceeded, InputError, RubricError
-from judge.judging.backends import JudgeBackend
-from judge.judging.embedded import EMBEDDED_MODEL
-from judge.judging.panel import panel_models
+from judge.judging.panel import Judge
 from judge.judging.pricing import price_of
-from judge.judging.providers import backend_for
+from judge.judging.providers.embedded import EMBEDDED_MODEL
+from judge.judging.registry import JudgeSpec, backend_for, member_ids
 from judge.judging.runner import RUNNER_DEFAULTS, RunnerConfig
 from judge.pipeline import ScoringOptions, estimate_run, score_run
 from judge.scoring.cost import BudgetGuard, limits_for, refusal
 from judge.scoring.thresholds import Threshold, gate_failures, parse_threshold
-from judge.settings import judge_model_settings
+from judge.settings import JudgeModelSettings, judge_model_settings
 
 
 def register(sub: Any) -> None:
@@ -109,13 +108,12 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def options_from(args: argparse.Namespace) -> ScoringOptions:
+def options_from(args: argparse.Namespace, judge: JudgeModelSettings) -> ScoringOptions:
     if args.passes is not None and args.passes < 1:
         raise InputError("--passes must be at least 1")
     if args.concurrency < 1 or args.attempts < 1:
         raise InputError("--concurrency and --attempts must be at least 1")
     denoise = DenoiseConfig(n_runs=args.passes) if args.passes else DenoiseConfig()
-    judge = judge_model_settings(model=args.judge, pass_score=args.pass_score)
     return ScoringOptions(
         judge_model=judge.model,
         runner=RunnerConfig(concurrency=args.concurrency, max_attempts=args.attempts),
@@ -157,7 +155,7 @@ class Job(NamedTuple):
     budget: Budget | None = None
 
 
-def score_one(f: RunFile, job: Job, backend: JudgeBackend) -> Scorecard:
+def score_one(f: RunFile, job: Job, backend: Judge) -> Scorecard:
     with progress_bar(job.show_progress, f.run.run_id) as bar:
 
         def tick(done: int, total: int) -> None:
@@ -195,7 +193,9 @@ class Scored(NamedTuple):
     stopped: list[str]
 
 
-def score_files(files: list[RunFile], job: Job, emit: Callable[[Scorecard], None]) -> Scored:
+def score_files(
+    files: list[RunFile], job: Job, emit: Callable[[Scorecard], None], judge: JudgeSpec
+) -> Scored:
     """Score the files in order, handing each card to ``emit`` as soon as it is made; a run
     that ``--max-cost`` stops is not scored, and the next file is still judged.
 
@@ -204,7 +204,7 @@ def score_files(files: list[RunFile], job: Job, emit: Callable[[Scorecard], None
     """
     cards, stopped = [], []
     with contextlib.redirect_stdout(sys.stderr):
-        backend = backend_for(job.options.judge_model)
+        backend = backend_for(judge)
         for f in files:
             try:
                 card = score_one(f, job, backend)
@@ -226,7 +226,7 @@ def budget_from(args: argparse.Namespace, options: ScoringOptions) -> Budget | N
         return None
     if not args.max_cost > 0:
         raise InputError("--max-cost must be a positive amount of US dollars, e.g. 0.50")
-    unpriced = [m for m in panel_models(options.judge_model) if price_of(m) is None]
+    unpriced = [m for m in member_ids(options.judge_model) if price_of(m) is None]
     if unpriced:
         raise InputError(
             f"--max-cost: the judge {', '.join(unpriced)} has no price in litellm's price map, so "
@@ -263,7 +263,8 @@ def report_gates(cards: list[Scorecard], thresholds: list[Threshold]) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    options = options_from(args)
+    judge = judge_model_settings(model=args.judge, pass_score=args.pass_score)
+    options = options_from(args, judge)
     rubrics = rubrics_from(args)
     thresholds = thresholds_from(args, rubrics)
     scenario = load_scenario(args.scenario) if args.scenario else None
@@ -274,7 +275,7 @@ def run(args: argparse.Namespace) -> int:
     with run_files(
         args.runs, [scenario] if scenario else [], build_worlds=args.build_worlds
     ) as files:
-        scored = score_files(files, job, emit)
+        scored = score_files(files, job, emit, judge.judge)
     for line in scored.stopped:
         print(line, file=sys.stderr)
     gates = report_gates(scored.cards, thresholds)

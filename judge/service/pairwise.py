@@ -32,7 +32,6 @@ from judge.domain.status import stored_class
 from judge.errors import BudgetExceeded, InputError, NotFoundError
 from judge.judging.backends import JudgeBackend
 from judge.judging.pairwise import PAIRWISE_PROMPT_VERSION, pairwise_decoders
-from judge.judging.providers import decoder_identities
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import estimate_pairs, judge_pair, pairwise_side
 from judge.scoring.leaderboard import submission_entries
@@ -46,7 +45,7 @@ from judge.scoring.pairwise_board import (
 from judge.service.budgets import PAIR_SEAT
 from judge.service.budgets import guard as budget_guard
 from judge.service.platform import measurement_settings, rubric_set
-from judge.settings import Settings
+from judge.settings import Settings, judge_spec
 from judge.store import pairwise as pairwise_repo
 from judge.store import queries_compare
 from judge.store import queries_results as results_repo
@@ -139,7 +138,7 @@ def _era(model: str, rubric: Rubric, settings: MeasurementSettings) -> str:
         rubric_hash=rubric.content_hash,
         prompt_version=PAIRWISE_PROMPT_VERSION,
         settings=settings,
-        decoders=pairwise_decoders(decoder_identities(model)),
+        decoders=pairwise_decoders(judge_spec(model).decoders),
     )
 
 
