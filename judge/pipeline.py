@@ -18,6 +18,7 @@ from judge.domain.config import MeasurementSettings, ScoreMode
 from judge.domain.cost import Cost, CostEstimate
 from judge.domain.judging import JudgePass, SeatPassKey, TraitResult
 from judge.domain.pairwise import PairKey, PairSide, PairVerdict
+from judge.domain.passes import PassPolicy
 from judge.domain.rubric import Rubric
 from judge.domain.run import Run
 from judge.domain.scenario import Scenario
@@ -25,6 +26,7 @@ from judge.domain.scorecard import JudgeParseRate, Scorecard, SeatScorecard
 from judge.domain.status import leaderboard_class
 from judge.domain.tamper import SeatTamper
 from judge.errors import BudgetExceeded, InputError
+from judge.judging.adaptive import decide, run_rounds
 from judge.judging.backends import JudgeBackend
 from judge.judging.pairwise import (
     PAIRWISE_PROMPT_VERSION,
@@ -77,12 +79,18 @@ def trait_result(
     floor: int,
     mode: ScoreMode = "sampled",
     judges: Sequence[str] = (),
+    policy: PassPolicy | None = None,
 ) -> TraitResult:
     """One trait's result; with a panel (``judges``: two or more models) each judge's passes
-    are summarised apart and the mean is the mean of the judges' means."""
+    are summarised apart and the mean is the mean of the judges' means. Under an adaptive
+    ``policy`` the card says how many passes the trait took and why, and a panel's judges
+    are those the trait escalated to."""
     rubric = rubrics.rubrics[trait]
     stats = pass_stats(passes, floor)
     signal = signal_fields(passes, mode)
+    decision = decide(passes, policy, judges or [""]) if policy and policy.adaptive else None
+    if decision is not None and len(judges) > 1:
+        judges = [j for j in judges if any(p.model == j for p in passes)] or judges[:1]
     per_judge = judge_stats(passes, judges, floor) if len(judges) > 1 else []
     return TraitResult(
         trait=trait,
@@ -109,6 +117,7 @@ def trait_result(
         n_with_distribution=signal.n_with_distribution,
         score_note=signal.score_note,
         judges=per_judge,
+        adaptive=decision,
     )
 
 
@@ -126,7 +135,13 @@ def seat_scorecard(
     floor = settings.denoise.min_n_runs
     results = {
         t: trait_result(
-            t, [p for p in passes if p.trait == t], rubrics, floor, settings.pass_score, judges
+            t,
+            [p for p in passes if p.trait == t],
+            rubrics,
+            floor,
+            settings.pass_score,
+            judges,
+            settings.denoise.policy,
         )
         for t in rubrics.rubrics
     }
@@ -281,11 +296,16 @@ def estimate_run(run: Run, *, rubrics: RubricSet, options: ScoringOptions) -> Co
     settings = options.settings
     transcript = judged_transcript(run, tamper_findings(run, settings))
     runner = options.runner.model_copy(update={"spotlight": settings.defence})
+    policy = settings.denoise.policy
+    # an adaptive policy may take every trait to its most passes (shared over a panel)
+    passes = policy.max if policy.adaptive else settings.denoise.passes
+    members = member_ids(options.judge_model)
+    members = members[:1] if policy.adaptive else members  # priced as its first judge
     work = []
     for seat in run.scored_seats:
         specs = pass_specs(transcript, seat, list(rubrics.rubrics.values()), 1, runner)
-        requests = [(s.request, settings.denoise.passes) for s in specs]
-        work += [SeatRequests(seat, m, requests) for m in member_ids(options.judge_model)]
+        requests = [(s.request, passes) for s in specs]
+        work += [SeatRequests(seat, m, requests) for m in members]
     return estimate(work)
 
 
@@ -344,8 +364,12 @@ async def judge_run(
     """Every pass of every scored seat; seats one after another so each keeps its prefix warm.
     ``walls``, when given, receives each seat's wall-clock seconds of judging.
 
+    Under an adaptive policy (``denoise.adaptive``) the passes come in rounds
+    (:mod:`judge.judging.adaptive`) and ``progress`` counts towards the most there can be.
+
     With a ``guard`` the passes go one trait at a time, and once the run's passes (those in
-    ``done`` included) reach a limit no further trait starts.
+    ``done`` included) reach a limit no further trait starts (under an adaptive policy, no
+    further seat: its rounds span every trait of the seat).
 
     Raises:
         BudgetExceeded: a limit was reached; the passes made were handed to ``on_pass``.
@@ -355,10 +379,11 @@ async def judge_run(
         for (seat, _, _), p in done.items():
             guard.record(seat, p)
     n = options.settings.denoise.passes
+    policy = options.settings.denoise.policy
     total = len(run.scored_seats) * len(rubrics.rubrics) * n
     counter = [sum(1 for (s, t, _) in done if s in run.scored_seats and t in rubrics.rubrics)]
     members = panel_members(backend)
-    total *= len(members)
+    total = total // n * policy.max if policy.adaptive else total * len(members)
     turns = {e.turn for e in run.transcript}
     settings = options.settings
     transcript = judged_transcript(run, tamper_findings(run, settings))
@@ -369,6 +394,22 @@ async def judge_run(
     for seat in run.scored_seats:
         out[seat] = []
         started = time.perf_counter()
+        if policy.adaptive:
+            if guard is not None and (crossed := guard.crossed()) is not None:
+                raise BudgetExceeded(crossed)
+            specs = pass_specs(transcript, seat, list(rubrics.rubrics.values()), policy.max, runner)
+            out[seat] = await run_rounds(
+                specs,
+                members,
+                policy,
+                known_turns=turns,
+                config=runner,
+                done={(t, i): p for (s, t, i), p in done.items() if s == seat},
+                on_pass=_counted(seat, on_pass, progress, counter, total, guard),
+            )
+            if walls is not None:
+                walls[seat] = time.perf_counter() - started
+            continue
         for slot, member in enumerate(members):
             specs = panel_slot(
                 pass_specs(transcript, seat, list(rubrics.rubrics.values()), n, runner), slot, n
@@ -398,6 +439,26 @@ async def judge_run(
         if walls is not None:
             walls[seat] = time.perf_counter() - started
     return out
+
+
+def _counted(
+    seat: str,
+    on_pass: OnSeatPass | None,
+    progress: Progress | None,
+    counter: list[int],
+    total: int,
+    guard: BudgetGuard | None = None,
+) -> Callable[[JudgePass], None]:
+    def record(p: JudgePass) -> None:
+        counter[0] += 1
+        if guard is not None:
+            guard.record(seat, p)
+        if on_pass is not None:
+            on_pass(seat, p)
+        if progress is not None:
+            progress(counter[0], total)
+
+    return record
 
 
 async def score_run_async(
