@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from judge.catalog import default_rubric_set
+from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.cost import Budget, Spent
 from judge.domain.judging import JudgePass
 from judge.errors import BudgetExceeded
@@ -133,3 +134,20 @@ def test_the_wall_time_is_measured_not_the_calls_summed_latency() -> None:
     assert summed / 1000 >= 1.5
     assert cost.wall_s < 0.8 * summed / 1000
     assert card.seats["buyer"].cost is not None and card.seats["buyer"].cost.wall_s == cost.wall_s
+
+
+def test_under_adaptive_passes_a_limit_reached_stops_before_the_next_seat() -> None:
+    denoise = DenoiseConfig.model_validate({"passes": {"floor": 5, "max": 8, "spread": 0.2}})
+    options = ScoringOptions(
+        judge_model=PRICED_MODEL, settings=MeasurementSettings(denoise=denoise)
+    )
+    judge = priced_judge(usd=0.01)  # every pass agrees: five passes a trait, 15 a seat
+    with pytest.raises(BudgetExceeded):
+        score_run(
+            example("two_seats_partial_credit.json"),
+            options=options,
+            rubrics=RUBRICS,
+            backend=judge,
+            guard=run_guard(Budget(run_usd=0.1)),
+        )
+    assert len(judge.history) == 15  # the first seat's rounds, no call for the second
