@@ -97,6 +97,7 @@ def runs(
         {
             "console": console,
             "page": found,
+            "cost_sort_url": listing.sort_url(found.query, "cost"),
             "thresholds": limits,
             "statuses": RUN_STATUSES,
             "boards": listing.BOARDS,

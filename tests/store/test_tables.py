@@ -32,7 +32,7 @@ def test_the_migrated_schema_matches_the_tables(engine: Engine) -> None:
         differences = compare_metadata(context, SQLModel.metadata)
 
     assert differences == []
-    assert current_revision(engine) == head_revision() == "0008_scorecard_views"
+    assert current_revision(engine) == head_revision() == "0010_budgets"
 
 
 def _run(engine: Engine) -> None:
