@@ -43,12 +43,12 @@ RULES: dict[str, set[str]] = {
     "store": {"domain", "errors", "scoring"},
     "tabular": {"domain", "errors", "scoring", "store"},
     "service": {
-        "domain", "errors", "scoring", "judging", "checks", "catalog", "auth", "settings", "pipeline", "store", "telemetry",
+        "domain", "errors", "scoring", "judging", "checks", "catalog", "auth", "settings", "pipeline", "calibration", "store", "telemetry",
     },
     "telemetry": {"domain", "errors", "pipeline", "service"},
     "api": {
         "domain", "errors", "scoring", "judging", "checks", "catalog", "auth", "settings",
-        "pipeline", "store", "service", "telemetry", "console",
+        "pipeline", "calibration", "store", "service", "telemetry", "console",
     },
     "console": {
         "domain", "errors", "scoring", "judging", "checks", "catalog", "auth", "settings",

@@ -18,7 +18,7 @@ from judge.catalog import data_dir, read_yaml
 from judge.domain.rubric import TraitName
 from judge.errors import InputError, describe_validation_error
 
-ImporterName = Literal["casino", "dices"]
+ImporterName = Literal["casino", "dices", "labels"]
 Level = Literal["nominal", "ordinal", "interval"]
 Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_\-]*$", max_length=80)]
 

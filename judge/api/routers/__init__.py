@@ -23,7 +23,16 @@ CORE = (
     "queue",
     "telemetry",
 )
-OPTIONAL = ("submissions", "leaderboards", "stability", "export", "coaching", "compare", "reviews")
+OPTIONAL = (
+    "submissions",
+    "leaderboards",
+    "stability",
+    "export",
+    "coaching",
+    "compare",
+    "reviews",
+    "labels",
+)
 
 
 def router_modules() -> list[str]:

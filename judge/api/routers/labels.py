@@ -1,0 +1,82 @@
+"""Owners' labels (owner only): a run's labels, labelling a trait of a seat, the labelling
+queue, and the judge's agreement with the owners per trait, judge and era, with drift."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, status
+
+from judge.api.deps import OwnerDep, SessionDep, SettingsDep
+from judge.api.errors import error_responses
+from judge.calibration.owners import EraDrift, LiveAgreement
+from judge.domain.labels import Label, LabelCreate, QueueItem
+from judge.service import label_agreement, label_queue
+from judge.service import labels as service
+
+router = APIRouter(tags=["labels"])
+
+
+@router.get(
+    "/api/evals/labels/queue",
+    summary="Labelling queue (owner)",
+    description="Seat-traits of the newest scorecards worth an owner's label, each with why it "
+    "was picked (`wide_pass_range`, `panel_disagreement`, `near_threshold`, `tamper`, "
+    "`uniform_sample`) and its inclusion probability and weight; least-labelled first "
+    '(docs/calibration.md, "The queue").',
+    responses=error_responses(401, 422),
+)
+def queue(
+    owner: OwnerDep,
+    session: SessionDep,
+    settings: SettingsDep,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> list[QueueItem]:
+    return label_queue.labelling_queue(session, settings=settings, limit=limit)
+
+
+@router.get(
+    "/api/evals/labels/agreement",
+    summary="The judge against the owners, per trait and era (owner)",
+    description="Per era (oldest first) and labelled trait: Spearman and Kendall with bootstrap "
+    "intervals, quadratic-weighted kappa, MAE, bias, Krippendorff's alpha among owners and the "
+    "owners' ceiling, computed by `judge calibrate`'s own code (docs/calibration.md).",
+    responses=error_responses(401),
+)
+def agreement(owner: OwnerDep, session: SessionDep, settings: SettingsDep) -> list[LiveAgreement]:
+    return label_agreement.live_agreement(session, settings=settings)
+
+
+@router.get(
+    "/api/evals/labels/drift",
+    summary="Each era's agreement against the era before it (owner)",
+    description="On the items labelled and judged in both eras: `dropped` when the newer era's "
+    "Spearman lies below the older era's bootstrap interval.",
+    responses=error_responses(401),
+)
+def drift(owner: OwnerDep, session: SessionDep, settings: SettingsDep) -> list[EraDrift]:
+    return label_agreement.drift(session, settings=settings)
+
+
+@router.get(
+    "/api/evals/{run_id}/labels",
+    summary="A run's owner labels (owner)",
+    description="Every label of the run, oldest first: who, when, the score on the rubric's "
+    "anchors, the note, the rubric version and the era of the card it was given on.",
+    responses=error_responses(401, 404),
+)
+def run_labels(run_id: str, owner: OwnerDep, session: SessionDep) -> list[Label]:
+    return service.run_labels(session, run_id=run_id)
+
+
+@router.post(
+    "/api/evals/{run_id}/labels",
+    status_code=status.HTTP_201_CREATED,
+    summary="Label a trait of a seat (owner)",
+    description="The owner's own score (0, 0.5 or 1: the rubric's anchors) with a note. Several "
+    "owners may label the same item; an owner's later label replaces their earlier one in the "
+    "agreement, and both are kept. 409 before the run is scored.",
+    responses=error_responses(401, 404, 409, 422),
+)
+def post_label(run_id: str, body: LabelCreate, owner: OwnerDep, session: SessionDep) -> Label:
+    return service.add_label(session, run_id=run_id, body=body, by=owner.actor, source="api")
