@@ -4,14 +4,18 @@ tests/api/test_agent_views.py)."""
 
 from __future__ import annotations
 
-from tests.api.test_agent_views import REQUESTS, World, agent_routes
-from tests.api.test_agent_views import world  # noqa: F401  (fixture)
+from tests.api.test_agent_views import (
+    REQUESTS,
+    World,
+    agent_routes,
+    world,  # noqa: F401  (fixture)
+)
 from tests.conftest import owner_headers
 
 NOTE = "owner-note-7c1f: calm and fair, the anchor for 1 fits"
 
 
-def test_no_agent_route_shows_a_label(world: World) -> None:
+def test_no_agent_route_shows_a_label(world: World) -> None:  # noqa: F811
     owner = owner_headers("label-owner-x9")
     body = {"seat": "buyer", "trait": "negotiation", "score": 0.0, "note": NOTE}
     for run_id in ("duel-1", "held-1"):
