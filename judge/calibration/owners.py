@@ -218,6 +218,7 @@ def export_set(
 ) -> CalibrationManifest:
     """Write the owners' labels as a calibration set: ``runs/``, ``labels.jsonl`` and a
     ``manifest.yaml`` that ``judge calibrate OUT/manifest.yaml --data OUT`` reads."""
+    owners_manifest(traits)  # no labels: refused before anything is written
     items = owner_items(runs, labels)
     write_items(items, out)
     content = (out / "labels.jsonl").read_bytes()

@@ -18,6 +18,7 @@ from judge.calibration.owners import (
     era_drift,
     owner_items,
 )
+from judge.domain.labels import Label
 from judge.domain.run import Run
 from judge.domain.scorecard import Scorecard
 from judge.service import reviews as review_service
@@ -33,6 +34,7 @@ class OwnersSet(NamedTuple):
     run had, by era (a rescore in the same era keeps the newest card)."""
 
     runs: dict[str, Run]
+    labels: list[Label]
     items: list[CalibrationItem]
     cards: dict[str, dict[str, Scorecard]]
     era_order: list[str]
@@ -51,7 +53,7 @@ def owners_set(session: Session) -> OwnersSet:
         cards[card.measurement_era.era_id][run_id] = card
     known = [e.era_id for e in era_repo.list_eras(session)]
     order = [e for e in known if e in cards] + sorted(set(cards) - set(known))
-    return OwnersSet(runs, owner_items(runs, labels), dict(cards), order)
+    return OwnersSet(runs, labels, owner_items(runs, labels), dict(cards), order)
 
 
 def _weights(
@@ -85,13 +87,12 @@ def agreement_of(
     items = [i for i in items if any(lab.label == trait for lab in i.labels)]
     if not items:
         return None
-    chosen = [cards[i.item_id] for i in items]
     return era_agreement(
         items,
-        card_passes(chosen),
+        card_passes(cards.values()),
         trait=trait,
         era_id=era_id,
-        judge_model=chosen[0].judge_model,
+        judge_model=cards[items[0].item_id].judge_model,
         weights={key: w.get(trait, 0.0) for key, w in weights.items()},
     )
 

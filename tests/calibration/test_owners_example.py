@@ -4,15 +4,20 @@ items and votes, to the last bit, and the page quotes those figures."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 from sqlalchemy.engine import Engine
 
+from judge.calibration.importers import import_set
+from judge.calibration.manifest import load_manifest
 from judge.calibration.report import build_report
+from judge.calibration.report_model import CalibrationReport
+from judge.cli import main
 from judge.service.label_agreement import live_agreement
 from judge.settings import Settings
-from judge.store.db import transaction
+from judge.store.db import make_engine, transaction
 from tests.calibration.owners_example import TRAIT, example, load_store
 
 FIELDS = (
@@ -56,3 +61,75 @@ def test_the_live_agreement_equals_judge_calibrate_on_the_same_items(
     assert live.agreement.model_dump(include=set(FIELDS)) == calibrated
     assert (live.trait, live.judge_model) == (TRAIT, "embedded/smollm2-135m-instruct")
     assert live.n_labels == 120 + 120 + 60 and live.n_labelled_twice == 120
+
+
+@pytest.fixture
+def sqlite_store(tmp_path: Path, sqlite_template: Path, dices_dir: Path) -> str:
+    shutil.copy(sqlite_template, tmp_path / "judge.db")
+    url = f"sqlite:///{tmp_path / 'judge.db'}"
+    engine = make_engine(url)
+    load_store(engine, example(dices_dir))
+    engine.dispose()
+    return url
+
+
+def test_calibrate_from_store_writes_the_same_figures(
+    sqlite_store: str, tmp_path: Path, calibrated: dict[str, object]
+) -> None:
+    out = tmp_path / "report"
+
+    code = main(["calibrate", "--from-store", "--database-url", sqlite_store, "--out", str(out)])
+
+    (era,) = [p for p in out.iterdir() if p.is_dir()]
+    report = CalibrationReport.model_validate_json((era / "report.json").read_text())
+    assert code == 0 and era.name.startswith("era-")
+    assert report.traits[0].model_dump(include=set(FIELDS)) == calibrated
+
+
+def test_exported_labels_are_a_set_judge_calibrate_reads(
+    sqlite_store: str, tmp_path: Path, calibrated: dict[str, object]
+) -> None:
+    out = tmp_path / "owners"
+
+    code = main(["export", "labels", "--database-url", sqlite_store, "--out", str(out)])
+    manifest = load_manifest(out / "manifest.yaml")
+    items = import_set(manifest, out)
+    passes = example().passes
+    report = build_report(
+        items,
+        manifest,
+        passes,
+        traits=[TRAIT],
+        n_passes=1,
+        judge_model="embedded/smollm2-135m-instruct",
+        judge_note=None,
+        slice_text="re-read",
+    )
+
+    assert code == 0 and manifest.importer == "labels" and len(items) == 120
+    assert {lab.rater for i in items for lab in i.labels} == {
+        "owner:ana",
+        "owner:bo",
+        "owner:cy",
+    }
+    assert report.traits[0].model_dump(include=set(FIELDS)) == calibrated
+
+
+def test_exporting_without_labels_names_the_problem(
+    tmp_path: Path, sqlite_template: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copy(sqlite_template, tmp_path / "judge.db")
+
+    code = main(
+        [
+            "export",
+            "labels",
+            "--database-url",
+            f"sqlite:///{tmp_path / 'judge.db'}",
+            "--out",
+            str(tmp_path / "o"),
+        ]
+    )
+
+    assert code == 2 and "no owner has labelled a trait yet" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
