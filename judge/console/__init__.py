@@ -12,7 +12,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import Response
 
 from judge.api.errors import judge_error
-from judge.console import boards, pages
+from judge.console import boards, labelling, pages
 from judge.console.render import page
 from judge.console.session import ConsoleForbidden, ConsoleSignInRequired
 from judge.errors import JudgeError
@@ -50,7 +50,7 @@ async def console_error(request: Request, exc: Exception) -> Response:
 
 
 #: The console's routers, in the order they are mounted.
-ROUTERS = (static_router, pages.router, boards.router)
+ROUTERS = (static_router, pages.router, boards.router, labelling.router)
 
 
 def mount(app: FastAPI) -> None:
