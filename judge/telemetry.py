@@ -14,7 +14,12 @@ in-process workers, and pairwise comparisons) as each pass is stored:
 
 Read from the store at scrape time (any node serving ``/metrics``, so it is right however many
 workers there are): ``judge_runs{status}`` (queued, scoring, scored, not_scored: the queue
-depth and the runs scored) and ``judge_oldest_queued_run_seconds``.
+depth and the runs scored), ``judge_oldest_queued_run_seconds``, and the judge's drift from
+the owners' labels between eras (docs/calibration.md, "Drift"):
+``judge_label_drift_spearman{trait,era,previous_era,side}`` (``side`` ``now``: the newer era,
+``before``: the older one, on the items labelled and judged in both) and
+``judge_label_drift_dropped{trait,era,previous_era}`` (1 when the newer era's Spearman lies
+below the older era's bootstrap interval).
 """
 
 from __future__ import annotations
@@ -148,8 +153,40 @@ class QueueCollector(Collector):
         )
 
 
+class DriftCollector(Collector):
+    """Each era's agreement with the owners against the era before it, read at scrape time."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        from judge.service.label_agreement import stored_drift
+
+        found = stored_drift(self.engine)
+        names = ["trait", "era", "previous_era"]
+        spearman = GaugeMetricFamily(
+            "judge_label_drift_spearman",
+            "Spearman of the judge against the owners' labels on the items two eras share",
+            labels=[*names, "side"],
+        )
+        dropped = GaugeMetricFamily(
+            "judge_label_drift_dropped",
+            "1 when the newer era's Spearman lies below the older era's bootstrap interval",
+            labels=names,
+        )
+        for d in found:
+            key = [d.trait, d.era_id, d.previous_era_id]
+            for side, value in (("now", d.spearman.value), ("before", d.previous_spearman.value)):
+                if value is not None:
+                    spearman.add_metric([*key, side], value)
+            dropped.add_metric(key, float(d.dropped))
+        yield spearman
+        yield dropped
+
+
 def exposition(engine: Engine) -> bytes:
-    """The text answer of ``/metrics``: this process's counters and the store's queue gauges."""
+    """The text answer of ``/metrics``: this process's counters and the store's gauges."""
     queue = CollectorRegistry(auto_describe=False)
     queue.register(QueueCollector(engine))
+    queue.register(DriftCollector(engine))
     return generate_latest(REGISTRY) + generate_latest(queue)

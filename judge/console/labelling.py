@@ -71,7 +71,7 @@ def agreement(
         {
             "console": console,
             "rows": label_agreement.live_agreement(session, settings=settings),
-            "drift": label_agreement.drift(session, settings=settings),
+            "drift": label_agreement.drift(session),
             "plots": plots.plots_available(),
             "missing": plots.MISSING,
         },

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import NamedTuple
 
+from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from judge.calibration.items import CalibrationItem
@@ -27,6 +28,7 @@ from judge.service.labels import label_of
 from judge.settings import Settings
 from judge.store import eras as era_repo
 from judge.store import labels as label_repo
+from judge.store.db import transaction
 
 
 class OwnersSet(NamedTuple):
@@ -111,7 +113,7 @@ def live_agreement(session: Session, *, settings: Settings) -> list[LiveAgreemen
     return out
 
 
-def drift(session: Session, *, settings: Settings) -> list[EraDrift]:
+def drift(session: Session) -> list[EraDrift]:
     """Each era against the era before it, per trait, on the items labelled and judged in both."""
     found = owners_set(session)
     out = []
@@ -123,3 +125,9 @@ def drift(session: Session, *, settings: Settings) -> list[EraDrift]:
             if before is not None and now is not None:
                 out.append(era_drift(now, before))
     return out
+
+
+def stored_drift(engine: Engine) -> list[EraDrift]:
+    """:func:`drift` in a read of its own (what ``/metrics`` reads at scrape time)."""
+    with transaction(engine) as session:
+        return drift(session)

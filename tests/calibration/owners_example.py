@@ -75,17 +75,19 @@ def example(data: Path | None = None) -> Example:
     return Example(items, manifest, passes)
 
 
-def card_of(item: CalibrationItem, judge_pass: JudgePass) -> PrescoredRun:
+def card_of(
+    item: CalibrationItem, judge_pass: JudgePass, judge_model: str = EMBEDDED_MODEL
+) -> PrescoredRun:
     """The item's run scored from its stored pass alone (no judge call is made)."""
     options = ScoringOptions(
-        judge_model=EMBEDDED_MODEL,
+        judge_model=judge_model,
         settings=MeasurementSettings(denoise=DenoiseConfig(n_runs=1, min_n_runs=1)),
     )
     card = score_run(
         item.run,
         options=options,
         rubrics=default_rubric_set().select([TRAIT]),
-        backend=ScriptedBackend("no call expected", model=EMBEDDED_MODEL),
+        backend=ScriptedBackend("no call expected", model=judge_model),
         done={("bot", TRAIT, 0): judge_pass},
     )
     body = canonical_body(item.run)

@@ -108,7 +108,7 @@ def drift(
     limit: Limit = DEFAULT_LIMIT,
     cursor: CursorQuery = None,
 ) -> list[EraDrift]:
-    found = label_agreement.drift(session, settings=settings)
+    found = label_agreement.drift(session)
     return by_position(request, response, found, limit, cursor)
 
 
