@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy.engine import Engine
@@ -35,7 +36,7 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "calibration.md"
 
 
 @pytest.fixture
-def calibrated(dices_dir: Path) -> dict[str, object]:
+def calibrated(dices_dir: Path) -> dict[str, Any]:
     found = example(dices_dir)
     report = build_report(
         found.items,
@@ -51,7 +52,7 @@ def calibrated(dices_dir: Path) -> dict[str, object]:
 
 
 def test_the_live_agreement_equals_judge_calibrate_on_the_same_items(
-    engine: Engine, settings: Settings, dices_dir: Path, calibrated: dict[str, object]
+    engine: Engine, settings: Settings, dices_dir: Path, calibrated: dict[str, Any]
 ) -> None:
     load_store(engine, example(dices_dir))
 
@@ -74,7 +75,7 @@ def sqlite_store(tmp_path: Path, sqlite_template: Path, dices_dir: Path) -> str:
 
 
 def test_calibrate_from_store_writes_the_same_figures(
-    sqlite_store: str, tmp_path: Path, calibrated: dict[str, object]
+    sqlite_store: str, tmp_path: Path, calibrated: dict[str, Any]
 ) -> None:
     out = tmp_path / "report"
 
@@ -87,7 +88,7 @@ def test_calibrate_from_store_writes_the_same_figures(
 
 
 def test_exported_labels_are_a_set_judge_calibrate_reads(
-    sqlite_store: str, tmp_path: Path, calibrated: dict[str, object]
+    sqlite_store: str, tmp_path: Path, calibrated: dict[str, Any]
 ) -> None:
     out = tmp_path / "owners"
 
@@ -133,3 +134,32 @@ def test_exporting_without_labels_names_the_problem(
 
     assert code == 2 and "no owner has labelled a trait yet" in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
+
+
+def test_the_docs_quote_the_worked_examples_figures(calibrated: dict[str, Any]) -> None:
+    text = DOC.read_text(encoding="utf-8")
+    judge, ceiling = calibrated["judge"], calibrated["ceiling"]
+    spearman, kendall = judge["spearman"], judge["kendall_tau_b"]
+
+    for line in (
+        (
+            f"| Spearman rho [95% bootstrap] | {spearman['value']:.3f} [{spearman['low']:.3f}, "
+            f"{spearman['high']:.3f}] | {ceiling['spearman']:.3f} |"
+        ),
+        (
+            f"| Kendall tau-b [95% bootstrap] | {kendall['value']:.3f} [{kendall['low']:.3f}, "
+            f"{kendall['high']:.3f}] | {ceiling['kendall_tau_b']:.3f} |"
+        ),
+        (
+            f"| quadratic-weighted kappa (3 anchors) | {judge['quadratic_weighted_kappa']:.3f} | "
+            f"{ceiling['quadratic_weighted_kappa']:.3f} |"
+        ),
+        f"| MAE | {judge['mae']:.3f} | {ceiling['mae']:.3f} |",
+        f"| bias (judge - owners) | {judge['bias']:.3f} | |",
+    ):
+        assert line in text
+    alpha = calibrated["alpha_humans"]
+    assert (
+        f"{alpha['nominal']:.3f} nominal, {alpha['ordinal']:.3f} ordinal, "
+        f"{alpha['interval']:.3f} interval" in text
+    )
