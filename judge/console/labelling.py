@@ -82,15 +82,13 @@ def agreement(
 def agreement_plot(
     era_id: str, trait: str, console: ConsoleDep, session: SessionDep, settings: SettingsDep
 ) -> Response:
-    found = [
-        a
-        for a in label_agreement.live_agreement(session, settings=settings)
-        if (a.era_id, a.trait) == (era_id, trait)
-    ]
-    if not found:
+    found = label_agreement.era_trait_agreement(
+        session, settings=settings, era_id=era_id, trait=trait
+    )
+    if found is None:
         raise NotFoundError(f"no owner's label of {trait!r} was judged in era {era_id!r}")
     return Response(
-        agreement_svg(found[0]),
+        agreement_svg(found),
         media_type="image/svg+xml",
         headers={**SECURITY_HEADERS, "Cache-Control": "private, max-age=60"},
     )

@@ -113,6 +113,17 @@ def live_agreement(session: Session, *, settings: Settings) -> list[LiveAgreemen
     return out
 
 
+def era_trait_agreement(
+    session: Session, *, settings: Settings, era_id: str, trait: str
+) -> LiveAgreement | None:
+    """One era's agreement on one trait (what one plot of the console draws)."""
+    found = owners_set(session)
+    if era_id not in found.cards:
+        return None
+    weights = _weights(found.cards[era_id], session, settings)
+    return agreement_of(found, era_id, trait, set(found.cards[era_id]), weights)
+
+
 def drift(session: Session) -> list[EraDrift]:
     """Each era against the era before it, per trait, on the items labelled and judged in both."""
     found = owners_set(session)
