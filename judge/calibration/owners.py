@@ -151,7 +151,11 @@ def era_agreement(
     judge_model: str,
     weights: Mapping[tuple[str, str], float] | None = None,
 ) -> LiveAgreement:
-    """The owners against one era's judge on one trait, by `judge calibrate`'s own code."""
+    """The owners against one era's judge on one trait, by `judge calibrate`'s own code.
+
+    ``weights`` (by item and seat) weigh the weighted MAE and bias; an item without one weighs
+    0 (labelled off the queue). Without ``weights`` every item weighs 1.
+    """
     manifest = owners_manifest([trait])
     result = trait_agreement(
         items, manifest, manifest.labels[0], trait, passes, passes_width(passes)
@@ -163,11 +167,10 @@ def era_agreement(
             if lab.label == trait:
                 counts[(item.item_id, lab.seat)] = counts.get((item.item_id, lab.seat), 0) + 1
     paired = [p for p in result.points if p.judge is not None and p.human is not None]
-    chosen = weights or {}
     mae, bias = weighted_error(
         [p.judge for p in paired],  # type: ignore[misc]
         [p.human for p in paired],  # type: ignore[misc]
-        [chosen.get((p.item_id, p.seat), 1.0) for p in paired],
+        [1.0 if weights is None else weights.get((p.item_id, p.seat), 0.0) for p in paired],
     )
     return LiveAgreement(
         trait=trait,

@@ -82,7 +82,7 @@ def agreement_of(
     era_id: str,
     trait: str,
     run_ids: set[str],
-    weights: dict[tuple[str, str], dict[str, float]],
+    weights: dict[tuple[str, str], dict[str, float]] | None,
 ) -> LiveAgreement | None:
     cards = found.cards[era_id]
     items = [i for i in found.items if i.item_id in run_ids and i.item_id in cards]
@@ -95,7 +95,9 @@ def agreement_of(
         trait=trait,
         era_id=era_id,
         judge_model=cards[items[0].item_id].judge_model,
-        weights={key: w.get(trait, 0.0) for key, w in weights.items()},
+        weights=None
+        if weights is None
+        else {key: w[trait] for key, w in weights.items() if trait in w},
     )
 
 
@@ -131,8 +133,8 @@ def drift(session: Session) -> list[EraDrift]:
     for older, newer in zip(found.era_order, found.era_order[1:], strict=False):
         common = set(found.cards[older]) & set(found.cards[newer])
         for trait in traits_of(found.items):
-            before = agreement_of(found, older, trait, common, {})
-            now = agreement_of(found, newer, trait, common, {})
+            before = agreement_of(found, older, trait, common, None)
+            now = agreement_of(found, newer, trait, common, None)
             if before is not None and now is not None:
                 out.append(era_drift(now, before))
     return out

@@ -16,6 +16,7 @@ from judge.calibration.manifest import load_manifest
 from judge.calibration.report import build_report
 from judge.calibration.report_model import CalibrationReport
 from judge.cli import main
+from judge.scoring.labelling import in_uniform_sample
 from judge.service.label_agreement import live_agreement
 from judge.settings import Settings
 from judge.store.db import make_engine, transaction
@@ -162,4 +163,33 @@ def test_the_docs_quote_the_worked_examples_figures(calibrated: dict[str, Any]) 
     assert (
         f"{alpha['nominal']:.3f} nominal, {alpha['ordinal']:.3f} ordinal, "
         f"{alpha['interval']:.3f} interval" in text
+    )
+
+
+def test_the_weighted_error_weighs_each_item_by_its_inverse_chance_of_being_offered(
+    engine: Engine, settings: Settings, dices_dir: Path
+) -> None:
+    found = example(dices_dir)
+    load_store(engine, found)
+
+    with transaction(engine) as session:
+        (live,) = live_agreement(session, settings=settings)
+
+    # one pass per item: an expected score within 0.1 of 0.5 is targeted (weight 1); any other
+    # item counts only from the 5% uniform sample (weight 20), else not at all (weight 0)
+    def weight(item_id: str) -> float:
+        expected = found.passes[(item_id, "bot", TRAIT)][0].expected_score
+        if expected is not None and abs(expected - 0.5) <= 0.1:
+            return 1.0
+        return 20.0 if in_uniform_sample(f"{item_id}\x1fbot\x1f{TRAIT}", 0.05) else 0.0
+
+    weights = [weight(p.item_id) for p in live.agreement.points]
+    errors = [p.judge - p.human for p in live.agreement.points]  # type: ignore[operator]
+    total = sum(weights)
+    assert {1.0, 20.0, 0.0} <= set(weights)
+    assert live.weighted_mae == pytest.approx(
+        sum(w * abs(e) for w, e in zip(weights, errors, strict=True)) / total
+    )
+    assert live.weighted_bias == pytest.approx(
+        sum(w * e for w, e in zip(weights, errors, strict=True)) / total
     )
