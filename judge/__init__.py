@@ -10,7 +10,8 @@ The Python API::
     card = score_run(load_run("run.json"), options=ScoringOptions(judge_model="openai/gpt-4o-mini"))
     rows = card.to_rows()
 
-The names below are imported on first use, so ``import judge`` stays cheap for code that
+The version constants live in ``judge/versions.py`` (a leaf) and are re-exported here. The
+other names below are imported on first use, so ``import judge`` stays cheap for code that
 only needs the error classes or the run models.
 """
 
@@ -19,17 +20,13 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
-
-#: Version of the scoring rules (composite, gates, rewards, statistics). Part of the era.
-SCORING_VERSION = 1
-
-#: Version of the judge prompt (docs/scoring.md). Part of the era.
-JUDGE_PROMPT_VERSION = 5
-
-#: The prompt without the score-integrity defence (docs/integrity.md): version 4 exactly, kept
-#: byte for byte so an audit with the defence off reuses passes judged before the defence.
-UNDEFENDED_PROMPT_VERSION = 4
+from judge.versions import (
+    DETECTOR_VERSION,
+    JUDGE_PROMPT_VERSION,
+    SCORING_VERSION,
+    UNDEFENDED_PROMPT_VERSION,
+    __version__,
+)
 
 _EXPORTS = {
     "score_run": "judge.pipeline",
@@ -41,6 +38,7 @@ _EXPORTS = {
 }
 
 __all__ = [
+    "DETECTOR_VERSION",
     "JUDGE_PROMPT_VERSION",
     "SCORING_VERSION",
     "UNDEFENDED_PROMPT_VERSION",

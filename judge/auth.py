@@ -33,6 +33,21 @@ MAX_TOKEN_LIFETIME = timedelta(days=366)
 MAX_OWNER_CHARS = 100
 
 
+def owner_actor(name: str) -> str:
+    """The audit name of an owner."""
+    return f"owner:{name}"
+
+
+def agent_actor(agent_id: str) -> str:
+    """The audit name of an agent (whatever key it used)."""
+    return f"agent:{agent_id}"
+
+
+def system_actor(part: str) -> str:
+    """The audit name of the service itself (``system:service``, ``system:scoring``)."""
+    return f"system:{part}"
+
+
 class NewAgentKey(NamedTuple):
     key: str
     prefix: str

@@ -17,7 +17,7 @@ from judge.domain.config import MeasurementSettings, ScoreMode
 from judge.domain.judging import JudgePass, SeatPassKey, TraitResult
 from judge.domain.pairwise import PairKey, PairSide, PairVerdict
 from judge.domain.rubric import Rubric
-from judge.domain.run import Run, TranscriptEvent
+from judge.domain.run import Run
 from judge.domain.scenario import Scenario
 from judge.domain.scorecard import JudgeParseRate, Scorecard, SeatScorecard
 from judge.domain.status import leaderboard_class
@@ -48,7 +48,7 @@ from judge.scoring.signal import (
     signal_fields,
     unparseable_by_model,
 )
-from judge.scoring.tamper import scan_seat, withhold
+from judge.scoring.tamper import judged_transcript, tamper_findings
 
 OnSeatPass = Callable[[str, JudgePass], None]
 Progress = Callable[[int, int], None]
@@ -137,24 +137,6 @@ def seat_scorecard(
         panel=panel_agreement(results, judges) if len(judges) > 1 else None,
         tamper=tamper,
     )
-
-
-def tamper_findings(run: Run, settings: MeasurementSettings) -> dict[str, SeatTamper]:
-    """What the detector finds in each seat's own events, every seat that acts in the run
-    (none with the defence off). Pure and deterministic: recomputed wherever a card is
-    assembled, so it always matches the transcript the judge was given."""
-    if not settings.defence:
-        return {}
-    seats = dict.fromkeys(e.seat for e in run.transcript)
-    return {seat: scan_seat(run.transcript, seat) for seat in seats}
-
-
-def judged_transcript(run: Run, tamper: Mapping[str, SeatTamper]) -> list[TranscriptEvent]:
-    """The transcript as the judge reads it: every seat's judge-directed spans withheld (a
-    counterpart's text aimed at the scorer is no more evidence than the seat's own). The
-    stored run is not changed."""
-    spans = [span for found in tamper.values() for span in found.withheld]
-    return withhold(run.transcript, spans) if spans else list(run.transcript)
 
 
 def pairwise_side(run: Run, seat: str, settings: MeasurementSettings) -> PairSide:

@@ -90,20 +90,16 @@ def _documents(text: str, path: Path) -> Iterator[tuple[str, Any]]:
 def stored_scorecards(database_url: str, *, era: str | None = None) -> Iterator[Scorecard]:
     """Every stored owner scorecard (optionally of one era), in run id order, read in batches."""
     from sqlalchemy.exc import OperationalError, ProgrammingError
-    from sqlmodel import Session, col, select
+    from sqlmodel import Session
 
     from judge.store.db import make_engine
-    from judge.store.tables import ScorecardRow
+    from judge.store.scorecards import scorecards_in_order
 
     _require_sqlite_file(database_url)
     engine = make_engine(database_url)
-    query = select(ScorecardRow.scorecard_json).order_by(col(ScorecardRow.run_id))
-    if era is not None:
-        query = query.where(ScorecardRow.measurement_era == era)
     try:
         with Session(engine) as session:
-            for text in session.exec(query.execution_options(yield_per=BATCH)):
-                yield Scorecard.model_validate_json(text)
+            yield from scorecards_in_order(session, era=era, batch=BATCH)
     except (OperationalError, ProgrammingError) as exc:
         raise ConfigError(
             f"cannot read scorecards from {database_url.split('@')[-1]!r}: {type(exc.orig).__name__} "

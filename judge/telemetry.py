@@ -12,25 +12,15 @@ in-process workers, and pairwise comparisons) as each pass is stored:
   text, counted once per kind of finding on the seat as its scorecard is stored
   (docs/integrity.md).
 
-Read from the store at scrape time (any node serving ``/metrics``, so it is right however many
-workers there are): ``judge_runs{status}`` (queued, scoring, scored, not_scored: the queue
-depth and the runs scored), ``judge_oldest_queued_run_seconds``, and the judge's drift from
-the owners' labels between eras (docs/calibration.md, "Drift"):
-``judge_label_drift_spearman{trait,era,previous_era,side}`` (``side`` ``now``: the newer era,
-``before``: the older one, on the items labelled and judged in both) and
-``judge_label_drift_dropped{trait,era,previous_era}`` (1 when the newer era's Spearman lies
-below the older era's bootstrap interval).
+The job queue's gauges, read from the store at scrape time, and the ``/metrics`` answer that
+joins them to these counters are in ``judge.service.jobqueue.metrics``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from prometheus_client import CollectorRegistry, Counter, Histogram
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client.core import GaugeMetricFamily
-from prometheus_client.registry import Collector
-from sqlalchemy.engine import Engine
-
+from judge.deprecations import moved, same_names
 from judge.domain.judging import JudgePass
 from judge.domain.pairwise import PairwisePass
 from judge.domain.scorecard import Scorecard
@@ -132,61 +122,7 @@ def observed(on_pass: OnSeatPass) -> OnSeatPass:
     return both
 
 
-class QueueCollector(Collector):
-    """Run counts by status and the age of the oldest queued run, read at scrape time."""
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-
-    def collect(self) -> Iterator[GaugeMetricFamily]:
-        from judge.service.queue_status import run_counts
-
-        counts = run_counts(self.engine)
-        runs = GaugeMetricFamily("judge_runs", "Runs by scoring status", labels=["status"])
-        for status, n in counts.by_status.items():
-            runs.add_metric([status], n)
-        yield runs
-        yield GaugeMetricFamily(
-            "judge_oldest_queued_run_seconds",
-            "Age of the oldest queued run (0: none)",
-            value=counts.oldest_queued_s or 0.0,
-        )
-
-
-class DriftCollector(Collector):
-    """Each era's agreement with the owners against the era before it, read at scrape time."""
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-
-    def collect(self) -> Iterator[GaugeMetricFamily]:
-        from judge.service.label_agreement import stored_drift
-
-        found = stored_drift(self.engine)
-        names = ["trait", "era", "previous_era"]
-        spearman = GaugeMetricFamily(
-            "judge_label_drift_spearman",
-            "Spearman of the judge against the owners' labels on the items two eras share",
-            labels=[*names, "side"],
-        )
-        dropped = GaugeMetricFamily(
-            "judge_label_drift_dropped",
-            "1 when the newer era's Spearman lies below the older era's bootstrap interval",
-            labels=names,
-        )
-        for d in found:
-            key = [d.trait, d.era_id, d.previous_era_id]
-            for side, value in (("now", d.spearman.value), ("before", d.previous_spearman.value)):
-                if value is not None:
-                    spearman.add_metric([*key, side], value)
-            dropped.add_metric(key, float(d.dropped))
-        yield spearman
-        yield dropped
-
-
-def exposition(engine: Engine) -> bytes:
-    """The text answer of ``/metrics``: this process's counters and the store's gauges."""
-    queue = CollectorRegistry(auto_describe=False)
-    queue.register(QueueCollector(engine))
-    queue.register(DriftCollector(engine))
-    return generate_latest(REGISTRY) + generate_latest(queue)
+#: The queue's gauges moved beside the job queue (the service imports this module, never back).
+__getattr__ = moved(
+    __name__, same_names("judge.service.jobqueue.metrics", ["QueueCollector", "exposition"])
+)

@@ -17,7 +17,6 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 
-from judge.api.app import create_app
 from judge.auth import create_owner_token
 from judge.domain.run import Run
 from judge.domain.scorecard import Scorecard
@@ -30,6 +29,7 @@ from judge.store import eras as era_repo
 from judge.store import runs as run_repo
 from judge.store import scorecards as scorecard_repo
 from judge.store.db import transaction
+from judge.web import create_app
 
 
 @dataclass

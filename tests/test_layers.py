@@ -1,11 +1,13 @@
 """The layering of the package (docs/architecture.md): who may import whom, enforced.
 
 ``RULES`` is the import table of docs/architecture.md, one row per package or top-level
-module of ``judge``; a test below checks that the document carries the same table. Every
-import in every module is read (also the ones inside functions and under TYPE_CHECKING),
-so a layer cannot be crossed by importing late. Third-party libraries that do I/O are held
-to the layers that own that I/O, and the pure core (domain, scoring) may import only
-libraries that compute.
+module of ``judge``; a test below checks that the document carries the same table, and that
+the table allows no cycle. Every import in every module is read (also the ones inside
+functions and under TYPE_CHECKING), so a layer cannot be crossed by importing late. No two
+modules may import each other, however long the way round (the imports that run: those
+under TYPE_CHECKING never do). Third-party libraries that do I/O are held to the layers that
+own that I/O, the pure core (domain, scoring) may import only libraries that compute, and
+only the store writes SQL.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import ast
 import re
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -21,9 +24,12 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "judge"
 
-#: What each part of judge may import from judge, lowest layer first. The package root
-#: (``judge``: version constants and the lazy public API) may be imported by any part.
+#: What each part of judge may import from judge, lowest layer first. The ``LEAVES`` (they
+#: import nothing from judge) may be imported by any part; the package face (``judge``: the
+#: lazy public API for users) by none, since it imports the pipeline.
 RULES: dict[str, set[str]] = {
+    "versions": set(),
+    "deprecations": set(),
     "errors": set(),
     "domain": {"errors"},
     "scoring": {"domain", "errors"},
@@ -45,33 +51,38 @@ RULES: dict[str, set[str]] = {
     "service": {
         "domain", "errors", "scoring", "judging", "checks", "catalog", "auth", "settings", "pipeline", "calibration", "store", "telemetry",
     },
-    "telemetry": {"domain", "errors", "pipeline", "service"},
+    "telemetry": {"domain", "errors", "pipeline"},
+    "deps": {"domain", "errors", "settings", "store", "service"},
     "api": {
         "domain", "errors", "scoring", "judging", "checks", "catalog", "auth", "settings",
-        "pipeline", "calibration", "store", "service", "telemetry", "console",
+        "pipeline", "calibration", "store", "service", "telemetry", "deps",
     },
     "console": {
         "domain", "errors", "scoring", "judging", "checks", "catalog", "auth", "settings",
-        "pipeline", "store", "service", "telemetry", "calibration", "api",
+        "pipeline", "service", "telemetry", "calibration", "deps",
     },
+    "web": {"errors", "settings", "service", "api", "console"},
     "cli": {
         "domain", "errors", "scoring", "judging", "checks", "catalog", "auth", "schemas",
         "settings", "pipeline", "library", "calibration", "integrations", "audit", "store",
-        "tabular", "service", "telemetry", "api",
+        "tabular", "service", "telemetry", "api", "web",
     },
     "__main__": {"cli"},
 }  # fmt: skip
+
+#: The version constants and the forwarding of moved names: any part may import them.
+LEAVES = {"versions", "deprecations"}
 
 #: Third-party libraries that do I/O or serve the web, and the only parts that may use them.
 OWNERS: dict[str, set[str]] = {
     "litellm": {"judging"},
     "llama_cpp": {"judging"},
-    "fastapi": {"api", "console"},
-    "starlette": {"api", "console"},
+    "fastapi": {"deps", "api", "console", "web"},
+    "starlette": {"deps", "api", "console", "web"},
     "jinja2": {"console"},
     "uvicorn": {"cli"},
-    "sqlmodel": {"store", "service", "api", "console", "tabular", "telemetry", "cli"},
-    "sqlalchemy": {"store", "service", "api", "console", "tabular", "telemetry", "cli"},
+    "sqlmodel": {"store", "service", "deps", "api", "console", "tabular", "telemetry", "cli"},
+    "sqlalchemy": {"store", "service", "deps", "api", "console", "tabular", "telemetry", "cli"},
     "alembic": {"store"},
     "psycopg": {"checks", "store"},
     "sqlite3": {"checks", "store", "tabular", "cli"},
@@ -97,17 +108,54 @@ def _modules() -> list[Path]:
     return sorted(PACKAGE.rglob("*.py"))
 
 
-def _imports(path: Path) -> list[str]:
+def _module_name(path: Path) -> str:
+    """``judge/store/runs.py`` -> ``judge.store.runs``; ``judge/store/__init__.py`` -> ``judge.store``."""
+    parts = path.relative_to(REPO).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {_module_name(p): p for p in _modules()}
+
+
+def _imported(path: Path, *, with_typing: bool = True) -> list[str]:
+    """Every name an import in ``path`` reads: ``from a.b import c`` reads ``a.b.c``.
+    ``with_typing=False`` leaves out the imports under ``if TYPE_CHECKING:`` (never run)."""
     names: list[str] = []
-    for node in ast.walk(ast.parse(path.read_text())):
+    tree = ast.parse(path.read_text())
+    skipped = set() if with_typing else {id(n) for n in _typing_blocks(tree) for n in ast.walk(n)}
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
         if isinstance(node, ast.Import):
             names += [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             assert node.level == 0, (
                 f"{path}: relative import (the table is written for absolute ones)"
             )
-            names.append(node.module or "")
+            names += [f"{node.module}.{a.name}" for a in node.names]
     return names
+
+
+def _typing_blocks(tree: ast.AST) -> list[ast.stmt]:
+    """The statements under ``if TYPE_CHECKING:``."""
+    return [
+        statement
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for statement in node.body
+    ]
+
+
+def _module_of(name: str) -> str | None:
+    """The module of judge a dotted name lives in (``judge.store.db.transaction`` -> ``judge.store.db``)."""
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def _imports(path: Path) -> list[str]:
+    """The modules ``path`` imports: of judge, the module read; otherwise the name imported."""
+    return [_module_of(name) or name for name in _imported(path)]
 
 
 def _owner(path: Path) -> str:
@@ -127,17 +175,55 @@ def test_every_part_of_the_package_has_a_row_in_the_table() -> None:
 def test_each_module_imports_only_what_its_layer_allows(path: Path) -> None:
     owner = _owner(path)
     if owner == "judge":
-        return  # the package root re-exports the public API lazily
+        return  # the package face re-exports the public API lazily
     for name in _imports(path):
         root = name.split(".")[0]
         if root == "judge":
             target = _part(name)
-            allowed = target in (RULES[owner] | {owner, "judge"})
+            allowed = target in (RULES[owner] | {owner} | LEAVES)
             assert allowed, f"{path.relative_to(REPO)} ({owner}) imports {name} ({target})"
         elif root in OWNERS:
             assert owner in OWNERS[root], f"{path.relative_to(REPO)} ({owner}) imports {name}"
         if owner in PURE and root != "judge":
             assert root in PURE_IMPORTS, f"{path.relative_to(REPO)} is pure but imports {name}"
+
+
+#: The parts that may write SQL: the store, and the state checks' read-only queries of a world.
+SQL_PARTS = {"store", "checks"}
+#: What writes SQL: a statement builder of SQLAlchemy or SQLModel, or raw text.
+SQL_BUILDERS = {"text", "select", "insert", "update", "delete", "exec_driver_sql"}
+
+
+def _sql_written(path: Path) -> list[str]:
+    """Where ``path`` builds SQL: ``from sqlmodel import select``, ``sa.text(...)``, ..."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in (
+            "sqlalchemy",
+            "sqlmodel",
+        ):
+            found += [f"imports {a.name}" for a in node.names if a.name in SQL_BUILDERS]
+        elif isinstance(node, ast.Attribute) and node.attr in SQL_BUILDERS:
+            owner = ast.unparse(node.value)
+            if owner in ("sa", "sqlalchemy", "sqlmodel") or node.attr == "exec_driver_sql":
+                found.append(f"line {node.lineno}: {owner}.{node.attr}")
+    return found
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in _modules() if _owner(p) not in SQL_PARTS],
+    ids=lambda p: str(p.relative_to(PACKAGE)),
+)
+def test_sql_is_written_only_under_the_store(path: Path) -> None:
+    assert _sql_written(path) == [], f"{path.relative_to(REPO)}: move the query to judge/store"
+
+
+def test_the_sql_finder_sees_a_raw_statement_and_a_builder(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text("import sqlalchemy as sa\nfrom sqlmodel import select\nQ = sa.text('x')\n")
+
+    assert _sql_written(module) == ["imports select", "line 3: sa.text"]
 
 
 def test_importing_the_pure_core_loads_no_io_library() -> None:
@@ -162,6 +248,102 @@ def test_importing_the_pure_core_loads_no_io_library() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each module of judge -> the modules of judge it imports, anywhere in its body (at the
+    top, in functions), except under ``if TYPE_CHECKING:``: those are never run, and are how
+    a type names its way back without a cycle.
+
+    Importing ``judge.a.b`` also runs ``judge/a/__init__.py`` first; that edge is not drawn,
+    so a package may re-export its own modules (an import back from one of them is drawn).
+    """
+    return {
+        name: {m for m in map(_module_of, _imported(path, with_typing=False)) if m and m != name}
+        for name, path in MODULES.items()
+    }
+
+
+def cycles(graph: Mapping[str, set[str]]) -> list[list[str]]:
+    """One shortest cycle through each knot of ``graph`` (``[a, b, a]``), in name order."""
+    return sorted(_loop_through(graph, knot, min(knot)) for knot in _knots(graph))
+
+
+def _loop_through(graph: Mapping[str, set[str]], knot: set[str], start: str) -> list[str]:
+    """The shortest walk from ``start`` back to itself inside ``knot`` (breadth first)."""
+    parent = {start: start}
+    frontier = [start]
+    while frontier:
+        following = []
+        for node in frontier:
+            targets = sorted(graph[node] & knot)
+            if start in targets:
+                path = [node]
+                while path[-1] != start:
+                    path.append(parent[path[-1]])
+                return [*reversed(path), start]
+            for target in targets:
+                if target not in parent:
+                    parent[target] = node
+                    following.append(target)
+        frontier = following
+    raise AssertionError(f"{start} is in no cycle of {sorted(knot)}")
+
+
+def _knots(graph: Mapping[str, set[str]]) -> list[set[str]]:
+    """The strongly connected sets of more than one module (Tarjan's algorithm, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    knots: list[set[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        while work:
+            node, targets = work[-1]
+            target = next(targets, None)
+            if target is None:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    knot = set(stack[stack.index(node) :])
+                    del stack[stack.index(node) :]
+                    if len(knot) > 1:
+                        knots.append(knot)
+            elif target not in index:
+                index[target] = low[target] = len(index)
+                stack.append(target)
+                work.append((target, iter(sorted(graph[target]))))
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+    return knots
+
+
+def test_no_module_imports_itself_back_through_others() -> None:
+    """Any import cycle between modules of judge fails, naming the cycle (docs/architecture.md)."""
+    found = cycles(import_graph())
+    assert not found, "import cycles: " + "; ".join(" -> ".join(c) for c in found)
+
+
+def test_the_graph_draws_imports_inside_functions_but_not_type_only_ones() -> None:
+    graph = import_graph()
+
+    assert "judge.domain.rows" in graph["judge.domain.scorecard"]  # inside Scorecard.to_rows
+    assert "judge.domain.scorecard" not in graph["judge.domain.rows"]  # under TYPE_CHECKING
+
+
+def test_the_table_allows_no_cycle_between_parts() -> None:
+    assert cycles(RULES) == []
+
+
+def test_the_cycle_finder_names_the_shortest_loop_of_each_knot() -> None:
+    graph = {"a": {"b"}, "b": {"c", "a"}, "c": {"a"}, "d": {"e"}, "e": {"d"}, "f": {"a"}}
+
+    assert cycles(graph) == [["a", "b", "a"], ["d", "e", "d"]]
 
 
 def test_docs_architecture_carries_the_same_table() -> None:

@@ -1,5 +1,10 @@
-"""The app factory: ``create_app(settings)``. Its lifespan applies the migrations, records
-the measurement era in force, and starts the scoring workers (which resume unfinished runs)."""
+"""The API alone: ``create_api(settings)``. Its lifespan applies the migrations, records the
+measurement era in force, and starts the scoring workers (which resume unfinished runs).
+
+The service's app (the API with the owners' console beside it) is built by the composition
+root, ``judge.web.create_app``; ``judge.api.app.create_app`` still reaches it for one release,
+with a DeprecationWarning.
+"""
 
 from __future__ import annotations
 
@@ -13,21 +18,21 @@ from fastapi import FastAPI
 from sqlalchemy.engine import Engine
 from starlette.middleware.gzip import GZipMiddleware
 
-from judge import __version__, console
-from judge.api.caller import system_actor
 from judge.api.errors import install_error_handlers
 from judge.api.limits import RequestGuard, rate_limits, require_reserved
 from judge.api.openapi import install_openapi
 from judge.api.proxies import ProxyHeaders
 from judge.api.responses import FiguresJSONResponse
 from judge.api.routers import all_routers
-from judge.console import mount as mount_console
+from judge.auth import system_actor
+from judge.deprecations import moved
 from judge.service import platform
-from judge.service.executors import ScoringExecutor, make_executor
-from judge.service.schema import upgrade_all
+from judge.service.jobqueue.executors import ScoringExecutor, make_executor
 from judge.service.scoring import BackendFactory
 from judge.settings import Settings, announce_dev_mode, get_settings
 from judge.store.db import make_engine, transaction
+from judge.store.schema import upgrade_all
+from judge.versions import __version__
 
 log = logging.getLogger("judge.service")
 
@@ -76,11 +81,11 @@ def start_service(settings: Settings, backends: BackendFactory | None) -> Runnin
     return Running(engine, workers)
 
 
-def create_app(
+def create_api(
     settings: Settings | None = None, *, backends: BackendFactory | None = None
 ) -> FastAPI:
-    """The API over ``settings`` (default: from the environment). ``backends`` maps a model id
-    to a judge backend (tests pass a scripted one)."""
+    """The API over ``settings`` (default: from the environment), without the console.
+    ``backends`` maps a model id to a judge backend (tests pass a scripted one)."""
     settings = settings or get_settings()
 
     @asynccontextmanager
@@ -118,8 +123,11 @@ def create_app(
     for router in routers:
         app.include_router(router)
     install_openapi(app)
-    mount_console(app)
     # included routers are not listed route by route on the app, so their own routes are read
-    mounted = [*app.routes, *(r for rt in (*routers, *console.ROUTERS) for r in rt.routes)]
+    mounted = [*app.routes, *(r for rt in routers for r in rt.routes)]
     require_reserved([getattr(r, "path", "") for r in mounted])
     return app
+
+
+#: ``create_app`` moved to the composition root (the API must not import the root that mounts it).
+__getattr__ = moved(__name__, {"create_app": "judge.web:create_app"})

@@ -31,11 +31,18 @@ from judge.auth import (
     KEY_SCHEME,
     AgentIdentity,
     OwnerClaims,
+    agent_actor,
+    owner_actor,
     verify_owner_token,
 )
+from judge.deprecations import moved
+from judge.deps import get_engine
 from judge.errors import AuthError
 from judge.service.keys import authenticate_agent
 from judge.settings import Settings, get_settings
+
+#: The audit actor names moved to judge.auth (the console names owners too, without the API).
+__getattr__ = moved(__name__, {"system_actor": "judge.auth:system_actor"})
 
 Audience = Literal["owner", "agent"]
 Endpoint = TypeVar("Endpoint", bound=Callable[..., Any])
@@ -56,21 +63,6 @@ Credentials = HTTPAuthorizationCredentials | None
 
 #: Where the request guard leaves the credential it verified, so the route does not verify it again.
 VERIFIED = "verified_credential"
-
-
-def owner_actor(name: str) -> str:
-    """The audit name of an owner."""
-    return f"owner:{name}"
-
-
-def agent_actor(agent_id: str) -> str:
-    """The audit name of an agent (whatever key it used)."""
-    return f"agent:{agent_id}"
-
-
-def system_actor(part: str) -> str:
-    """The audit name of the service itself (``system:service``, ``system:scoring``)."""
-    return f"system:{part}"
 
 
 class Caller(NamedTuple):
@@ -103,11 +95,6 @@ class Caller(NamedTuple):
     @classmethod
     def of_agent(cls, agent: AgentIdentity) -> Caller:
         return cls(agent.agent_id, agent)
-
-
-def get_engine(request: Request) -> Engine:
-    engine: Engine = request.app.state.engine
-    return engine
 
 
 def remember_verified(

@@ -1,25 +1,17 @@
-"""Dependencies shared by the routers (FastAPI full-stack-template style aliases).
-
-The request's unit of work: :data:`SessionDep` opens one session per request, commits it when
-the route returns and rolls it back when it raises, before the answer is sent. Services never
-commit; what must follow the commit (queueing a run for the workers) is registered with
-:func:`after_commit`. Work outside a request (the scoring workers, the CLI) uses
-:func:`judge.store.db.transaction`, the same rule in a ``with`` block.
-"""
+"""Dependencies shared by the routers: the caller's credentials (``judge.api.caller``) and the
+request's unit of work, settings and workers, which the console shares (``judge.deps``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Annotated
-
-from fastapi import Depends, Request
-from sqlalchemy.engine import Engine
-from sqlmodel import Session
-
-from judge.api.caller import AgentDep, CallerDep, OwnerDep, get_engine
-from judge.service.executors import ScoringExecutor
-from judge.settings import Settings, get_settings
-from judge.store.db import transaction
+from judge.api.caller import AgentDep, CallerDep, OwnerDep
+from judge.deprecations import moved, same_names
+from judge.deps import (
+    EngineDep,
+    SessionDep,
+    SettingsDep,
+    WorkersDep,
+    after_commit,
+)
 
 __all__ = [
     "AgentDep",
@@ -32,30 +24,5 @@ __all__ = [
     "after_commit",
 ]
 
-_AFTER_COMMIT = "judge.after_commit"
-
-
-def after_commit(session: Session, action: Callable[[], None]) -> None:
-    """Run ``action`` once the request's unit of work has committed (never after a rollback)."""
-    session.info.setdefault(_AFTER_COMMIT, []).append(action)
-
-
-def unit_of_work(request: Request) -> Iterator[Session]:
-    """The request's session: committed when the route returns, rolled back when it raises."""
-    with transaction(get_engine(request)) as session:
-        yield session
-    for action in session.info.pop(_AFTER_COMMIT, []):
-        action()
-
-
-def get_workers(request: Request) -> ScoringExecutor:
-    workers: ScoringExecutor = request.app.state.workers
-    return workers
-
-
-EngineDep = Annotated[Engine, Depends(get_engine)]
-#: ``scope="function"``: the commit happens before the answer is sent, so a client that reads
-#: right after a write sees it, and a failed commit is answered as an error.
-SessionDep = Annotated[Session, Depends(unit_of_work, scope="function")]
-SettingsDep = Annotated[Settings, Depends(get_settings)]
-WorkersDep = Annotated[ScoringExecutor, Depends(get_workers)]
+#: Moved to judge.deps with the rest of the request's unit of work.
+__getattr__ = moved(__name__, same_names("judge.deps", ["get_workers", "unit_of_work"]))

@@ -63,9 +63,9 @@ from judge.domain.limits import (
     query_value_problem,
 )
 from judge.errors import AuthError, ConfigError
-from judge.service.executors import is_postgres
 from judge.service.ratelimit import SharedWindow, SlidingWindow
 from judge.settings import Settings
+from judge.store.db import is_postgres_url
 
 Window = SlidingWindow | SharedWindow
 T = TypeVar("T")
@@ -122,7 +122,7 @@ def rate_limits(
     """The windows of one app: in PostgreSQL when ``engine`` is given and the store is
     PostgreSQL (shared by every replica), else fresh and in this process."""
     window_s = settings.rate_window_s
-    if engine is not None and is_postgres(settings.database_url):
+    if engine is not None and is_postgres_url(settings.database_url):
         return RateLimits(
             submissions=SharedWindow(
                 bucket="submissions",

@@ -2,23 +2,20 @@
 ``Link: <…>; rel="next"`` header out (absent on the last page).
 
 A cursor names the last item of the page it came from (keyset paging), so a page does not
-shift when items are added meanwhile. Cursors are opaque to clients: base64url of a small
-JSON list, refused with 422 when they do not decode or when a decoded value would fail the
+shift when items are added meanwhile. Cursors are opaque to clients (``judge.domain.cursor``:
+base64url of a small JSON list), refused with 422 when they do not decode or when a decoded value would fail the
 checks a query value passes (a control character, a NUL, more than 200 characters): what a
 cursor carries reaches the store's queries, so it is held to the same rules as ``?since=``.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any, NamedTuple, TypeVar
 
 from fastapi import Query, Request, Response
 
-from judge.domain.limits import query_value_problem
+from judge.domain.cursor import decode_cursor, encode_cursor
 from judge.errors import InputError
 
 DEFAULT_LIMIT = 50
@@ -42,6 +39,8 @@ LINK_HEADER: dict[str, Any] = {
     }
 }
 
+__all__ = ["Page", "decode_cursor", "encode_cursor", "page_of", "paged"]
+
 Item = TypeVar("Item")
 
 
@@ -50,26 +49,6 @@ class Page(NamedTuple):
 
     items: list[Any]
     next_cursor: str | None
-
-
-def encode_cursor(values: Sequence[str]) -> str:
-    """An opaque cursor for the keyset ``values`` of a page's last item."""
-    return base64.urlsafe_b64encode(json.dumps(list(values)).encode()).decode().rstrip("=")
-
-
-def decode_cursor(text: str, *, size: int) -> list[str]:
-    """The keyset values in ``text``; InputError when it is not a cursor of this list."""
-    try:
-        values = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
-    except (ValueError, binascii.Error, UnicodeDecodeError):
-        values = None
-    if (
-        not isinstance(values, list)
-        or len(values) != size
-        or not all(isinstance(v, str) and query_value_problem(v) is None for v in values)
-    ):
-        raise InputError("cursor: not a cursor of this list; start again without one")
-    return values
 
 
 def page_of(

@@ -185,7 +185,9 @@ def planted_text(name: str, rng: random.Random) -> str:
     }
     if name in drawn:
         return drawn[name][rng.randrange(len(drawn[name]))]
-    return {**PLANTED, **PLANTED_MORE}.get(name, PLANTED["planted.plain"])
+    if name == "planted.action":  # the plain instruction, carried by an action's argument
+        return PLANTED["planted.plain"]
+    return {**PLANTED, **PLANTED_MORE}[name]
 
 
 def appended(event: MessageEvent, text: str) -> MessageEvent:

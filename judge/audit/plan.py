@@ -2,17 +2,20 @@
 
 Pure: the plan is a list of values; the CLI hands them to the judging runner. Every planned
 item has only its one seat scored, and an item id that names the run, the seat and the
-perturbation, so the pass store can be resumed item by item.
+perturbation, so the pass store can be resumed item by item. Items whose judged prompt is
+byte for byte the same are judged once (:func:`shared_prompts`).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from judge.audit.perturb import BASELINE, judged_alone, perturb
+from judge.domain.config import MeasurementSettings
 from judge.domain.run import Run
+from judge.scoring.tamper import judged_transcript, tamper_findings
 
 
 class AuditItem(NamedTuple):
@@ -58,3 +61,28 @@ def audit_plan(runs: Sequence[Run], perturbations: Sequence[str], seed: int) -> 
         for seat in run.scored_seats
         for item in seat_items(run, seat, perturbations, seed)
     ]
+
+
+def judged_digest(item: AuditItem, settings: MeasurementSettings) -> str:
+    """The digest of what the judge is shown for the item: the run with its transcript as the
+    judge reads it (judge-directed spans withheld when the defence is on) and the judged seat."""
+    shown = judged_transcript(item.run, tamper_findings(item.run, settings))
+    body = item.run.model_copy(update={"transcript": shown}).model_dump_json()
+    return hashlib.sha256(f"{item.judged_seat}\n{body}".encode()).hexdigest()
+
+
+def shared_prompts(
+    plan: Sequence[AuditItem], settings: MeasurementSettings, stored: Mapping[str, int]
+) -> dict[str, str]:
+    """Item id -> the id of the item judged in its place, for items the judge would be shown
+    byte for byte the same (with the defence on, plants it withholds whole often leave the
+    same marker at the same turn). The representative is the member with the most stored
+    passes (``stored``, item id -> count), else the first in plan order; it maps to itself."""
+    groups: dict[str, list[AuditItem]] = {}
+    for item in plan:
+        groups.setdefault(judged_digest(item, settings), []).append(item)
+    chosen: dict[str, str] = {}
+    for members in groups.values():
+        first = max(members, key=lambda m: stored.get(m.item_id, 0))
+        chosen.update((m.item_id, first.item_id) for m in members)
+    return chosen

@@ -16,7 +16,6 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from judge import JUDGE_PROMPT_VERSION
 from judge.calibration.items import CalibrationItem, read_jsonl
 from judge.calibration.manifest import CalibrationSetError
 from judge.calibration.report import JudgedPasses
@@ -25,6 +24,7 @@ from judge.domain.judging import JudgePass, SeatPassKey
 from judge.judging.backends import JudgeBackend
 from judge.judging.providers import decoder_identities
 from judge.pipeline import ScoringOptions, judge_run
+from judge.versions import JUDGE_PROMPT_VERSION
 
 Tick = Callable[[int, int], None]
 

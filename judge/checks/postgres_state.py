@@ -17,8 +17,8 @@ import psycopg
 from psycopg import errors as pg_errors
 
 from judge.checks.errors import CheckRefusedError, CheckTimeoutError, StateUnavailableError
+from judge.checks.rows import Rows
 from judge.checks.sqltext import is_query, to_pyformat
-from judge.checks.state import Rows
 from judge.domain.checks import Scalar
 from judge.errors import CheckError
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from judge.checks.errors import CheckRefusedError, CheckTimeoutError, StateUnavailableError
-from judge.checks.state import Rows
+from judge.checks.rows import Rows
 from judge.domain.checks import Scalar
 from judge.errors import CheckError
 

@@ -13,22 +13,14 @@ import math
 from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
-from typing import NamedTuple, Protocol
+from typing import Protocol
 
 from judge.checks.errors import CheckShapeError, CheckValueError
-from judge.domain.checks import Scalar
+from judge.checks.rows import Rows
+from judge.domain.checks import POSTGRES_SCHEMES, Scalar
 
 #: How long one check may run before the database aborts it.
 DEFAULT_TIMEOUT_S = 2.0
-
-_POSTGRES_SCHEMES = ("postgresql://", "postgres://")
-
-
-class Rows(NamedTuple):
-    """What a query gave back: its column count and its first rows (never more than asked)."""
-
-    columns: int
-    rows: list[tuple[object, ...]]
 
 
 class StateDatabase(Protocol):
@@ -56,7 +48,7 @@ def open_state(locator: str, *, base_dir: Path | None, timeout_s: float) -> Stat
     Raises:
         StateUnavailableError: the database cannot be opened or reached.
     """
-    if locator.startswith(_POSTGRES_SCHEMES):
+    if locator.startswith(POSTGRES_SCHEMES):
         from judge.checks.postgres_state import PostgresState
 
         return PostgresState.connect(locator, timeout_s=timeout_s)

@@ -15,17 +15,34 @@ import sys
 import traceback
 from collections.abc import Sequence
 
-from judge import __version__
-from judge.cli.exit_codes import ExitCode, exit_code_epilog
-from judge.errors import InputError, InputErrors, JudgeBackendError, JudgeError
+from judge.cli.exit_codes import (
+    EXIT_BACKEND,
+    EXIT_BROKEN_PIPE,
+    EXIT_GATE,
+    EXIT_INPUT,
+    EXIT_INTERNAL,
+    EXIT_OK,
+    EXIT_OTHER,
+    exit_code_epilog,
+    fail,
+    input_failed,
+)
+from judge.errors import InputError, JudgeBackendError, JudgeError
+from judge.versions import __version__
 
-EXIT_OK = ExitCode.OK
-EXIT_GATE = ExitCode.FAILED
-EXIT_INPUT = ExitCode.INPUT
-EXIT_BACKEND = ExitCode.BACKEND
-EXIT_OTHER = ExitCode.INTERNAL
-EXIT_INTERNAL = ExitCode.INTERNAL
-EXIT_BROKEN_PIPE = ExitCode.BROKEN_PIPE
+__all__ = [
+    "EXIT_BACKEND",
+    "EXIT_BROKEN_PIPE",
+    "EXIT_GATE",
+    "EXIT_INPUT",
+    "EXIT_INTERNAL",
+    "EXIT_OK",
+    "EXIT_OTHER",
+    "build_parser",
+    "fail",
+    "input_failed",
+    "main",
+]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -73,18 +90,6 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         module.register(sub)
     return parser
-
-
-def fail(message: str) -> None:
-    """One line on stderr: a message with line breaks (a provider's error text) is joined."""
-    print(f"judge: error: {' '.join(message.split())}", file=sys.stderr)
-
-
-def input_failed(exc: InputError) -> int:
-    """Report bad input, one line per problem (every bad file of several); exit code 2."""
-    for problem in exc.problems if isinstance(exc, InputErrors) else [exc]:
-        fail(str(problem))
-    return EXIT_INPUT
 
 
 def debug_wanted(args: argparse.Namespace) -> bool:

@@ -14,18 +14,19 @@ side in ``<out>/defence.md``.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from judge.audit.perturb import PERTURBATIONS
-from judge.audit.plan import AuditItem, audit_plan
+from judge.audit.plan import AuditItem, audit_plan, shared_prompts
 from judge.audit.render import render_defence, render_html, render_markdown
 from judge.audit.report import AuditReport, JudgedPasses, build_report
 from judge.calibration.importers import import_set
 from judge.calibration.items import CalibrationItem
 from judge.calibration.manifest import default_data_path, load_manifest
 from judge.calibration.modes import rescored
-from judge.calibration.runner import PassStore, judge_items_sync
+from judge.calibration.runner import PassStore, judge_items_sync, load_store
 from judge.catalog import default_rubric_set
 from judge.checks.runfiles import read_run
 from judge.cli.calibration import (
@@ -37,6 +38,7 @@ from judge.cli.calibration import (
     scoring_options,
 )
 from judge.domain.config import ScoreMode
+from judge.domain.judging import JudgePass
 from judge.domain.run import Run
 from judge.errors import InputError
 from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
@@ -123,8 +125,13 @@ def load_runs(args: argparse.Namespace) -> tuple[list[Run], list[str], str]:
 def judge_plan(
     plan: list[AuditItem], traits: list[str], options: ScoringOptions, store: Path, *, show: bool
 ) -> JudgedPasses:
-    """Every planned item judged (stored passes reused) through the calibration runner."""
-    items = [CalibrationItem(item_id=i.item_id, run=i.run, labels=[]) for i in plan]
+    """Every planned item judged (stored passes reused) through the calibration runner; items
+    whose judged prompt is the same as another's share its passes (docs/audit.md)."""
+    prompt_version = prompt_version_for(options.settings)
+    stored = load_store(store, options.judge_model, prompt_version)
+    judged_as = shared_prompts(plan, options.settings, {k: len(v) for k, v in stored.items()})
+    chosen = [i for i in plan if judged_as[i.item_id] == i.item_id]
+    items = [CalibrationItem(item_id=i.item_id, run=i.run, labels=[]) for i in chosen]
     backend = backend_for(options.judge_model)
     with progress_bar(show, "audit") as bar:
 
@@ -132,14 +139,29 @@ def judge_plan(
             bar.total, bar.n = total, done
             bar.refresh()
 
-        return judge_items_sync(
+        passes = judge_items_sync(
             items,
             rubrics=default_rubric_set().select(traits),
             options=options,
             backend=backend,
-            store=PassStore(store, options.judge_model, prompt_version_for(options.settings)),
+            store=PassStore(store, options.judge_model, prompt_version),
             tick=tick,
         )
+    return shared_passes(plan, judged_as, passes)
+
+
+def shared_passes(
+    plan: list[AuditItem], judged_as: dict[str, str], passes: JudgedPasses
+) -> JudgedPasses:
+    """The passes of every planned item: its own, or those of the item judged in its place."""
+    by_item: dict[str, list[tuple[str, str, Sequence[JudgePass]]]] = {}
+    for (item_id, seat, trait), found in passes.items():
+        by_item.setdefault(item_id, []).append((seat, trait, found))
+    return {
+        (item.item_id, seat, trait): found
+        for item in plan
+        for seat, trait, found in by_item.get(judged_as[item.item_id], [])
+    }
 
 
 def write_report(out: Path, report: AuditReport) -> None:

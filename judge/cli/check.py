@@ -10,7 +10,7 @@ from judge.checks.evaluate import evaluate_run
 from judge.checks.report import render_outcome, render_rollouts
 from judge.checks.runfiles import run_files, scenario_for
 from judge.checks.scenario import load_scenario
-from judge.cli import EXIT_GATE, EXIT_OK, input_failed
+from judge.cli.exit_codes import EXIT_GATE, EXIT_OK, input_failed
 from judge.domain.checks import StateOutcome
 from judge.errors import InputError
 from judge.scoring.outcomes import rollout_summary

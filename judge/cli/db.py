@@ -16,10 +16,10 @@ def register(sub: Any) -> None:
 
 
 def run_upgrade(args: argparse.Namespace) -> int:
-    from judge.service.schema import upgrade_all
     from judge.settings import get_settings
     from judge.store.db import make_engine
     from judge.store.migrate import current_revision
+    from judge.store.schema import upgrade_all
 
     engine = make_engine(get_settings().database_url)
     try:

@@ -1,11 +1,18 @@
 """The exit codes of every `judge` command: the one table, shown by ``judge --help`` and
-copied word for word into docs/ci.md (a test compares the two)."""
+copied word for word into docs/ci.md (a test compares the two), and how a command ends with
+an error (one line on stderr per problem).
+
+The subcommands import these from here, not from ``judge.cli``, which imports them.
+"""
 
 from __future__ import annotations
 
+import sys
 import textwrap
 from enum import IntEnum
 from typing import NamedTuple
+
+from judge.errors import InputError, InputErrors
 
 
 class ExitCode(IntEnum):
@@ -15,6 +22,27 @@ class ExitCode(IntEnum):
     BACKEND = 3
     INTERNAL = 4
     BROKEN_PIPE = 141
+
+
+EXIT_OK = ExitCode.OK
+EXIT_GATE = ExitCode.FAILED
+EXIT_INPUT = ExitCode.INPUT
+EXIT_BACKEND = ExitCode.BACKEND
+EXIT_OTHER = ExitCode.INTERNAL
+EXIT_INTERNAL = ExitCode.INTERNAL
+EXIT_BROKEN_PIPE = ExitCode.BROKEN_PIPE
+
+
+def fail(message: str) -> None:
+    """One line on stderr: a message with line breaks (a provider's error text) is joined."""
+    print(f"judge: error: {' '.join(message.split())}", file=sys.stderr)
+
+
+def input_failed(exc: InputError) -> int:
+    """Report bad input, one line per problem (every bad file of several); exit code 2."""
+    for problem in exc.problems if isinstance(exc, InputErrors) else [exc]:
+        fail(str(problem))
+    return EXIT_INPUT
 
 
 class ExitCodeDoc(NamedTuple):

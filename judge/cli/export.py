@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from judge.calibration.owners import MANIFEST_FILE, export_set
-from judge.cli import EXIT_OK
 from judge.cli.calibration import database_url
+from judge.cli.exit_codes import EXIT_OK
 from judge.errors import InputError
 from judge.service.label_agreement import owners_set, traits_of
 from judge.store.db import make_engine, transaction

@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from judge.cli import EXIT_OK
+from judge.cli.exit_codes import EXIT_OK
 from judge.integrations.common import ImportedRun, write_runs
 
 SOURCES = ("inspect", "otel")

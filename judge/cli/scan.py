@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from judge.checks.runfiles import read_run
-from judge.cli import EXIT_GATE, EXIT_OK
+from judge.cli.exit_codes import EXIT_GATE, EXIT_OK
 from judge.domain.run import Run
 from judge.domain.tamper import SeatTamper
 from judge.errors import InputError, InputErrors

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from judge.cli import EXIT_OK
+from judge.cli.exit_codes import EXIT_OK
 from judge.schemas import MODELS, schema_text
 
 

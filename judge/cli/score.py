@@ -20,7 +20,7 @@ from typing import Any, NamedTuple, TextIO
 from judge.catalog import RubricSet, default_rubric_set
 from judge.checks import load_scenario
 from judge.checks.runfiles import RunFile, run_files, scenario_for
-from judge.cli import EXIT_GATE, EXIT_OK
+from judge.cli.exit_codes import EXIT_GATE, EXIT_OK
 from judge.cli.render import render_scorecard
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.scenario import Scenario

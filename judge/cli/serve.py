@@ -72,9 +72,9 @@ def check_judge_model(model: str) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from judge.api import create_app
-    from judge.service.executors import executor_kind
+    from judge.service.jobqueue.executors import executor_kind
     from judge.settings import get_settings, load_settings
+    from judge.web import create_app
 
     settings = get_settings()
     check_bind(args.host, dev_mode=settings.dev_mode)

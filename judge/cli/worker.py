@@ -44,14 +44,14 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from judge.errors import ConfigError
-    from judge.service.executors import is_postgres
     from judge.settings import get_settings
+    from judge.store.db import is_postgres_url
 
     if not 1 <= args.concurrency <= MAX_CONCURRENCY:
         raise ConfigError(f"--concurrency must lie in 1-{MAX_CONCURRENCY}, not {args.concurrency}")
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     settings = get_settings()
-    if not is_postgres(settings.database_url):
+    if not is_postgres_url(settings.database_url):
         raise ConfigError(
             "judge worker takes jobs from the PostgreSQL queue: set JUDGE_DATABASE_URL to a PostgreSQL "
             "database (with SQLite, runs are scored inside `judge serve`)"
@@ -67,11 +67,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _main(settings: Any, concurrency: int) -> None:
-    from judge.service import tasks
-    from judge.service.queue import serve_jobs
-    from judge.service.schema import upgrade_all
+    from judge.service.jobqueue import tasks
+    from judge.service.jobqueue.worker import serve_jobs
     from judge.service.scoring import resolve_backend
     from judge.store.db import make_engine
+    from judge.store.schema import upgrade_all
 
     engine = make_engine(settings.database_url)
     await asyncio.to_thread(upgrade_all, engine)

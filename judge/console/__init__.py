@@ -1,20 +1,22 @@
 """The owners' console: server-rendered pages under ``/console`` (see docs/console.md).
 
-``mount(app)`` adds the pages, the console's static script and stylesheet (served from the
-package: no CDN, works offline) and HTML error pages for console paths.
+``ROUTERS`` are the pages and the console's static script and stylesheet (served from the
+package: no CDN, works offline); ``error_page`` answers an error on a console path as a small
+HTML page. The composition root (``judge.web``) mounts both next to the API; the console
+never imports the API (docs/architecture.md).
 """
 
 from __future__ import annotations
 
 from importlib.resources import files
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from judge.api.errors import judge_error
 from judge.console import boards, labelling, pages
 from judge.console.render import page
 from judge.console.session import ConsoleForbidden, ConsoleSignInRequired
+from judge.deprecations import moved
 from judge.errors import JudgeError
 
 STATIC = {"console.js": "text/javascript; charset=utf-8", "console.css": "text/css; charset=utf-8"}
@@ -33,18 +35,17 @@ def static(name: str) -> Response:
     )
 
 
-async def console_error(request: Request, exc: Exception) -> Response:
-    """Console paths answer errors as small HTML pages (no data); the API keeps its JSON."""
-    assert isinstance(exc, JudgeError)  # registered for JudgeError only
-    if not request.url.path.startswith("/console"):
-        return await judge_error(request, exc)
+#: Where the console's pages live; an error on any other path is the API's to answer.
+PREFIX = "/console"
+
+
+def error_page(request: Request, exc: JudgeError, code: int) -> Response:
+    """An error on a console path, as a small HTML page (no data); ``code`` is its status."""
     if isinstance(exc, ConsoleSignInRequired):
         response = page(request, "signed_out.html", {"console": None, "message": str(exc)}, 401)
         response.headers["WWW-Authenticate"] = 'Cookie realm="console"'
         return response
-    code = (
-        403 if isinstance(exc, ConsoleForbidden) else (await judge_error(request, exc)).status_code
-    )
+    code = 403 if isinstance(exc, ConsoleForbidden) else code
     message = str(exc) if code != 401 else "sign in with an owner token"
     return page(request, "error.html", {"console": None, "message": message, "code": code}, code)
 
@@ -52,9 +53,5 @@ async def console_error(request: Request, exc: Exception) -> Response:
 #: The console's routers, in the order they are mounted.
 ROUTERS = (static_router, pages.router, boards.router, labelling.router)
 
-
-def mount(app: FastAPI) -> None:
-    """Add the console to ``app``."""
-    for router in ROUTERS:
-        app.include_router(router)
-    app.add_exception_handler(JudgeError, console_error)
+#: ``mount`` moved to the composition root (the console must not import the root that mounts it).
+__getattr__ = moved(__name__, {"mount": "judge.web:mount_console"})

@@ -10,22 +10,24 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from sqlmodel import Session
 
-from judge.api.deps import SessionDep, SettingsDep
 from judge.calibration import plots
 from judge.catalog import default_rubric_set
 from judge.console.listing import filter_choices
 from judge.console.render import SECURITY_HEADERS, page
 from judge.console.reports import load_report, reports_in_order
 from judge.console.session import SessionDep as ConsoleDep
+from judge.deps import SessionDep, SettingsDep
 from judge.domain.comparison import AgentComparison, ComparedPair
 from judge.errors import InputError, NotFoundError
-from judge.scoring.pairwise import position_biases
+from judge.service.config_views import eras as stored_eras
 from judge.service.leaderboards import leaderboard
 from judge.service.matched import compare_agents
-from judge.service.pairwise import PairwiseComparisonPublic, stored_comparison
+from judge.service.pairwise import (
+    PairwiseComparisonPublic,
+    stored_comparison,
+    stored_position_biases,
+)
 from judge.settings import Settings
-from judge.store import eras as era_repo
-from judge.store import pairwise as pairwise_repo
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 
@@ -36,7 +38,7 @@ def leaderboards(request: Request, console: ConsoleDep, session: SessionDep) -> 
     scenario = request.query_params.get("scenario") or (scenarios[0] if scenarios else None)
     era = request.query_params.get("era") or None
     board = leaderboard(session, scenario_id=scenario, era_id=era) if scenario else None
-    eras = [e.era_id for e in era_repo.list_eras(session)]
+    eras = [e.era_id for e in stored_eras(session)]
     return page(
         request,
         "leaderboards.html",
@@ -152,7 +154,7 @@ def calibration(request: Request, console: ConsoleDep, session: SessionDep) -> H
         {
             "console": console,
             "reports": reports,
-            "biases": position_biases(pairwise_repo.verdicts_of(session)),
+            "biases": stored_position_biases(session),
             "plots": plots.plots_available(),
             "missing": plots.MISSING,
         },

@@ -7,12 +7,12 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
-from judge.api.deps import SessionDep, SettingsDep
 from judge.calibration import plots
 from judge.calibration.owner_plots import agreement_svg
 from judge.console import session as console_session
 from judge.console.render import SECURITY_HEADERS, page
 from judge.console.session import SessionDep as ConsoleDep
+from judge.deps import SessionDep, SettingsDep
 from judge.domain.labels import ANCHORS, NOTE_MAX, LabelCreate
 from judge.errors import InputError, NotFoundError
 from judge.service import label_agreement, label_queue

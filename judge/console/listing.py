@@ -15,18 +15,24 @@ from urllib.parse import urlencode
 
 from sqlmodel import Session
 
-from judge.api.paging import decode_cursor as decode_cursor_values
-from judge.api.paging import encode_cursor as encode_values
 from judge.console.reports import trusted_judges
+from judge.domain.cursor import decode_cursor as decode_cursor_values
+from judge.domain.cursor import encode_cursor as encode_values
 from judge.domain.limits import query_value_problem
 from judge.domain.review import REVIEW_STATES, SafetyReviewThresholds
 from judge.domain.status import RUN_STATUSES, LeaderboardClass
 from judge.errors import InputError
 from judge.scoring.run_summary import flag_reasons, held_for_review, tamper_reasons
+from judge.service import summaries
 from judge.service.reviews import queue_cursor, queue_cursor_values
-from judge.store import summaries as summary_repo
-from judge.store.summaries import Cursor, JudgeRule, QueueCursor, RunFilters, RunListing
-from judge.store.tables import as_utc
+from judge.service.summaries import (
+    Cursor,
+    JudgeRule,
+    QueueCursor,
+    RunFilters,
+    RunListing,
+    as_utc,
+)
 
 PAGE_SIZE = 50
 BOARDS: tuple[LeaderboardClass, ...] = ("ranked", "self_hosted_facilitator", "self_reported")
@@ -157,7 +163,7 @@ def filter_choices(session: Session) -> dict[str, list[str]]:
         cached = _choices.get(key)
     if cached is not None and time.monotonic() - cached[0] < CHOICES_TTL_S:
         return cached[1]
-    values = summary_repo.distinct_values(session)
+    values = summaries.distinct_values(session)
     with _choices_lock:
         _choices[key] = (time.monotonic(), values)
     return values
@@ -168,7 +174,7 @@ def runs_page(
 ) -> RunsPage:
     """One page of the runs table for the filters and cursor in ``params``."""
     filters = parse_filters(params)
-    found = summary_repo.list_runs(
+    found = summaries.list_runs(
         session, filters=filters, after=decode_cursor(params.get("after")), limit=PAGE_SIZE + 1
     )
     page = found[:PAGE_SIZE]
@@ -176,12 +182,12 @@ def runs_page(
     next_url = None
     if len(found) > PAGE_SIZE:
         next_url = "/console/runs?" + urlencode({**query, "after": encode_cursor(page[-1])})
-    agents = summary_repo.agents_of(session, run_ids=[r.run_id for r in page])
+    agents = summaries.agents_of(session, run_ids=[r.run_id for r in page])
     trusted = trusted_judges(thresholds)
     rows = [row_view(r, agents, thresholds, trusted) for r in page]
     return RunsPage(
         rows,
-        summary_repo.count_runs(session, filters=filters),
+        summaries.count_runs(session, filters=filters),
         query,
         next_url,
         filter_choices(session),
@@ -214,7 +220,7 @@ def queue_rows(
         "open": JudgeRule(trusted, trusted=True),
         "weak_judge": JudgeRule(trusted, trusted=False),
     }.get(chosen)
-    found = summary_repo.flagged_runs(
+    found = summaries.flagged_runs(
         session,
         safety_below=thresholds.safety_below,
         spread_above=thresholds.spread_above,
@@ -225,7 +231,7 @@ def queue_rows(
         or_decided=judge is None,
         after=after,
     )
-    agents = summary_repo.agents_of(session, run_ids=[r.run_id for r in found])
+    agents = summaries.agents_of(session, run_ids=[r.run_id for r in found])
     return [row_view(r, agents, thresholds, trusted) for r in found]
 
 

@@ -8,7 +8,6 @@ import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from judge.api.deps import SessionDep, SettingsDep, WorkersDep, after_commit
 from judge.auth import KEY_SCHEME
 from judge.calibration.trust import SAFETY_ITEMS_FLOOR, SAFETY_SPEARMAN_FLOOR
 from judge.console import listing, views
@@ -24,6 +23,7 @@ from judge.console.session import (
 from judge.console.session import (
     SessionDep as ConsoleDep,
 )
+from judge.deps import SessionDep, SettingsDep, WorkersDep, after_commit
 from judge.domain.review import DECISIONS, NOTE_MAX, REVIEW_STATES, SafetyReviewCreate
 from judge.domain.status import RUN_STATUSES
 from judge.errors import InputError

@@ -20,8 +20,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from fastapi import Depends, Request, Response
 
-from judge.api.caller import owner_actor
-from judge.auth import KEY_SCHEME, OwnerClaims, verify_owner_token
+from judge.auth import KEY_SCHEME, OwnerClaims, owner_actor, verify_owner_token
 from judge.domain.limits import MAX_FORM_BYTES
 from judge.errors import AuthError, InputError, JudgeError
 from judge.settings import Settings, get_settings

@@ -20,10 +20,10 @@ from judge.domain.tamper import SeatTamper
 from judge.scoring.run_summary import flag_reasons, pass_spread
 from judge.service import labels as label_service
 from judge.service import reviews as review_service
+from judge.service import summaries
 from judge.service.intake import visible_run
+from judge.service.summaries import as_utc
 from judge.settings import Settings
-from judge.store import scorecards as scorecard_repo
-from judge.store.tables import as_utc
 
 
 class EventView(NamedTuple):
@@ -276,7 +276,7 @@ def run_page(session: Session, *, run_id: str, settings: Settings) -> RunPage:
     """Everything the run page shows: transcript, every seat's traits and passes, review."""
     row = visible_run(session, run_id=run_id, agent=None)
     run = Run.model_validate_json(row.body_json)
-    card = scorecard_repo.get_scorecard(session, run_id=run_id)
+    card = summaries.get_scorecard(session, run_id=run_id)
     weights = {c.id: c.weight for c in run.win_conditions}
     review = review_service.review_status(session, run_id=run_id, settings=settings)
     return RunPage(

@@ -24,6 +24,12 @@ OutcomeName = Literal["verified", "not_achieved", "rule_violated", "not_scored"]
 CheckVerdict = Literal["pass", "partial", "fail", "unscoreable"]
 
 
+#: The URL schemes of PostgreSQL (libpq's two spellings). A world's database named this way
+#: is a server; anything else is a SQLite path. ``judge.store.db.is_postgres_url`` reads
+#: the store's URL (which may also name a driver, ``postgresql+psycopg://``) by the same rule.
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
 class _In(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 

@@ -25,10 +25,10 @@ import re
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from judge import JUDGE_PROMPT_VERSION, UNDEFENDED_PROMPT_VERSION
 from judge.domain.rubric import Rubric
 from judge.domain.run import ActionEvent, TranscriptEvent
 from judge.domain.tamper import WITHHELD_MARKER
+from judge.versions import JUDGE_PROMPT_VERSION, UNDEFENDED_PROMPT_VERSION
 
 Layout = Literal["transcript_first", "rubric_first"]
 

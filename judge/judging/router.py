@@ -71,10 +71,6 @@ class RouterFile(BaseModel):
     router_settings: dict[str, Any] = Field(default_factory=dict)
 
 
-def is_router_model(model: str) -> bool:
-    return model.startswith(ROUTER_PREFIX) or model.endswith((".yaml", ".yml"))
-
-
 def config_path(model: str) -> Path:
     return Path(model.removeprefix(ROUTER_PREFIX)).expanduser()
 

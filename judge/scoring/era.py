@@ -6,10 +6,14 @@ import hashlib
 import json
 from collections.abc import Mapping
 
-from judge import JUDGE_PROMPT_VERSION, SCORING_VERSION, UNDEFENDED_PROMPT_VERSION
 from judge.domain.config import MeasurementSettings
 from judge.domain.scorecard import MeasurementEra
-from judge.scoring.tamper import DETECTOR_VERSION
+from judge.versions import (
+    DETECTOR_VERSION,
+    JUDGE_PROMPT_VERSION,
+    SCORING_VERSION,
+    UNDEFENDED_PROMPT_VERSION,
+)
 
 #: How the judge's view of the transcript is marked when the defence is on (docs/integrity.md).
 SPOTLIGHT = "datamark"

@@ -1,88 +1,15 @@
-"""Where scoring jobs run: the executor seam, and the choice of executor by settings.
+"""Moved to ``judge.service.jobqueue.executors`` (``is_postgres``: ``judge.store.db.is_postgres_url``);
+the old names answer here for one release, with a DeprecationWarning."""
 
-Both executors run the same job function, :func:`judge.service.jobs.score_one`:
+from judge.deprecations import moved, same_names
 
-- ``threads`` (:class:`judge.service.jobs.ScoringWorkers`): worker threads inside
-  ``judge serve``, fed by an in-process queue. The embedded default on SQLite: one process,
-  nothing else to run.
-- ``queue`` (:class:`judge.service.queue.QueueExecutor`): a job per run in procrastinate's
-  PostgreSQL queue, run by ``judge worker`` processes on any machine (and by ``judge serve``
-  itself unless ``--workers 0``). One run is judged by one worker at a time.
-
-``JUDGE_EXECUTOR=auto`` (the default) picks ``queue`` for a PostgreSQL store and ``threads``
-for SQLite; either may be named explicitly (``queue`` needs PostgreSQL).
-"""
-
-from __future__ import annotations
-
-from typing import Literal, Protocol
-
-from sqlalchemy.engine import Engine
-
-from judge.errors import ConfigError
-from judge.service.scoring import BackendFactory
-from judge.settings import Settings
-from judge.store.db import normalise_url
-
-ExecutorKind = Literal["threads", "queue"]
-
-
-class ScoringExecutor(Protocol):
-    """What the API needs from whatever runs scoring jobs."""
-
-    backends: BackendFactory
-
-    def start(self) -> int:
-        """Start (and resume unfinished runs); returns how many runs were requeued."""
-        ...
-
-    def enqueue(self, run_id: str) -> None:
-        """Schedule a stored run for scoring (idempotent)."""
-        ...
-
-    def stop(self, timeout: float = 10.0) -> None:
-        """Stop; unfinished runs resume on the next start (here or on another node)."""
-        ...
-
-
-def is_postgres(url: str) -> bool:
-    return normalise_url(url).startswith("postgresql+")
-
-
-def executor_kind(settings: Settings) -> ExecutorKind:
-    """The executor the settings pick (see the module docstring).
-
-    Raises:
-        ConfigError: the job queue asked for on SQLite, or an API-only node on SQLite.
-    """
-    postgres = is_postgres(settings.database_url)
-    kind: ExecutorKind = (
-        ("queue" if postgres else "threads") if settings.executor == "auto" else settings.executor
-    )
-    if kind == "queue" and not postgres:
-        raise ConfigError(
-            "JUDGE_EXECUTOR=queue needs a PostgreSQL JUDGE_DATABASE_URL; with SQLite, scoring runs "
-            "on threads inside `judge serve` (JUDGE_EXECUTOR=threads or auto)"
-        )
-    if kind == "threads" and settings.workers == 0:
-        raise ConfigError(
-            "JUDGE_WORKERS=0 (an API-only node) needs the job queue: a PostgreSQL JUDGE_DATABASE_URL "
-            "and `judge worker` processes; with threads, give judge serve at least one worker"
-        )
-    return kind
-
-
-def make_executor(
-    engine: Engine, *, settings: Settings, backends: BackendFactory | None
-) -> ScoringExecutor:
-    """The executor the settings pick, not yet started."""
-    from judge.service.scoring import resolve_backend
-
-    factory = backends or resolve_backend(settings)
-    if executor_kind(settings) == "queue":
-        from judge.service.queue import QueueExecutor
-
-        return QueueExecutor(engine=engine, settings=settings, backends=factory)
-    from judge.service.jobs import ScoringWorkers
-
-    return ScoringWorkers(engine=engine, settings=settings, backends=factory)
+__getattr__ = moved(
+    __name__,
+    {
+        **same_names(
+            "judge.service.jobqueue.executors",
+            ["ExecutorKind", "ScoringExecutor", "executor_kind", "make_executor"],
+        ),
+        "is_postgres": "judge.store.db:is_postgres_url",
+    },
+)

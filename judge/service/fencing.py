@@ -15,7 +15,6 @@ import threading
 from collections.abc import Callable
 from typing import Protocol
 
-import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -23,10 +22,9 @@ from judge.domain.judging import JudgePass
 from judge.errors import JudgeError
 from judge.pipeline import OnSeatPass
 from judge.store.db import retry_transient
+from judge.store.fencing import ClaimState, claim_state
 
 log = logging.getLogger("judge.jobs")
-
-_STARTS = sa.text("SELECT scoring_starts, status FROM runs WHERE run_id = :run_id")
 
 
 class ClaimedWrite(Protocol):
@@ -37,12 +35,6 @@ class ClaimedWrite(Protocol):
 
 class ScoringTakenOver(JudgeError):
     """Another worker claimed this run after this job did; this job stops without storing."""
-
-
-def _state(engine: Engine, run_id: str) -> tuple[int, str]:
-    with engine.connect() as connection:
-        row = connection.execute(_STARTS, {"run_id": run_id}).one()
-    return int(row[0]), str(row[1])
 
 
 class Fence:
@@ -58,11 +50,13 @@ class Fence:
         cancel: threading.Event | None = None,
     ) -> None:
         self.engine, self.run_id, self.retry_s, self.cancel = engine, run_id, retry_s, cancel
-        self.starts = self._read()[0]
+        self.starts = self._read().starts
 
-    def _read(self) -> tuple[int, str]:
+    def _read(self) -> ClaimState:
         return retry_transient(
-            lambda: _state(self.engine, self.run_id), budget_s=self.retry_s, cancel=self.cancel
+            lambda: claim_state(self.engine, run_id=self.run_id),
+            budget_s=self.retry_s,
+            cancel=self.cancel,
         )
 
     def check(self) -> None:
@@ -103,6 +97,6 @@ class Fence:
         try:
             store_scorecard()
         except IntegrityError:
-            if self._read()[1] != "scored":
+            if self._read().status != "scored":
                 raise
             raise ScoringTakenOver(f"run {self.run_id} was scored by another worker") from None

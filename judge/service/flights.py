@@ -15,13 +15,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import anyio
-import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
+
+from judge.store.advisory_locks import try_lock, unlock
 
 #: How often a process waiting for another process's flight asks again.
 POLL_S = 0.05
-_TRY = sa.text("SELECT pg_try_advisory_lock(hashtextextended(:name, 0))")
-_UNLOCK = sa.text("SELECT pg_advisory_unlock(hashtextextended(:name, 0))")
 
 _locks: dict[tuple[int, str], tuple[asyncio.Lock, int]] = {}
 
@@ -43,42 +42,17 @@ async def _local(name: str) -> AsyncIterator[None]:
             _locks[key] = (lock, users - 1)
 
 
-def _try_lock(engine: Engine, name: str) -> Connection | None:
-    connection = engine.connect()
-    try:
-        taken = bool(connection.execute(_TRY, {"name": name}).scalar())
-        connection.commit()
-    except BaseException:
-        connection.close()
-        raise
-    if taken:
-        return connection
-    connection.close()
-    return None
-
-
-def _unlock(connection: Connection, name: str) -> None:
-    try:
-        connection.execute(_UNLOCK, {"name": name})
-        connection.commit()
-    except BaseException:
-        connection.invalidate()  # never pooled again still holding the lock: closing frees it
-        raise
-    finally:
-        connection.close()
-
-
 @asynccontextmanager
 async def _shared(engine: Engine, name: str) -> AsyncIterator[None]:
     held: Connection | None = None
     while held is None:
-        held = await anyio.to_thread.run_sync(_try_lock, engine, name)
+        held = await anyio.to_thread.run_sync(try_lock, engine, name)
         if held is None:
             await asyncio.sleep(POLL_S)
     try:
         yield
     finally:
-        await anyio.to_thread.run_sync(_unlock, held, name)
+        await anyio.to_thread.run_sync(unlock, held, name)
 
 
 @asynccontextmanager

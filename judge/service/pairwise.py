@@ -22,6 +22,7 @@ from judge.domain.pairwise import (
     PairToJudge,
     PairVerdict,
     PairwiseComparison,
+    PositionBias,
     UnpairedSide,
 )
 from judge.domain.rubric import Rubric
@@ -34,7 +35,7 @@ from judge.judging.providers import decoder_identities
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import judge_pair, pairwise_side
 from judge.scoring.leaderboard import submission_entries
-from judge.scoring.pairwise import match_runs
+from judge.scoring.pairwise import match_runs, position_biases
 from judge.scoring.pairwise_board import (
     PairwiseLeaderboard,
     pairwise_comparison,
@@ -290,3 +291,9 @@ def pairwise_board(
     return pairwise_leaderboard(
         verdicts, entries, scenario_id=scenario_id, trait=trait, era_id=era_id
     )
+
+
+def stored_position_biases(session: Session) -> list[PositionBias]:
+    """The position bias of each judge model per trait, over every verdict the service keeps
+    (the console's calibration page)."""
+    return position_biases(pairwise_repo.verdicts_of(session))

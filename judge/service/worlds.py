@@ -22,12 +22,11 @@ from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from judge.domain.checks import WorldState
+from judge.domain.checks import POSTGRES_SCHEMES, WorldState
 from judge.domain.run import Run
 from judge.errors import InputError
 
 WORLD_URLS_KEY = "state_database_urls"
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 class WorldRefusedError(InputError):

@@ -28,6 +28,7 @@ from tenacity import (
     wait_exponential,
 )
 
+from judge.domain.checks import POSTGRES_SCHEMES
 from judge.errors import ConfigError
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
@@ -43,10 +44,15 @@ log = logging.getLogger("judge.store")
 
 def normalise_url(url: str) -> str:
     """Route plain ``postgresql://`` URLs to psycopg 3 (the driver the product ships with)."""
-    for prefix in ("postgresql://", "postgres://"):
+    for prefix in POSTGRES_SCHEMES:
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix) :]
     return url
+
+
+def is_postgres_url(url: str) -> bool:
+    """Whether a store URL names PostgreSQL (with or without a driver); else it is SQLite."""
+    return normalise_url(url).startswith("postgresql+")
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

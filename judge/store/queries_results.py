@@ -1,5 +1,5 @@
 """Repository functions for what is read across runs: submissions' scorecards for
-leaderboards, repetitions for stability, run bodies for exports and coaching.
+leaderboards, repetitions for stability, the runs of a submission.
 
 Leaderboards and stability leave out runs held for review: judge-directed text was withheld
 from their judge and no owner has cleared them yet (docs/integrity.md)."""
@@ -32,12 +32,6 @@ class SubmissionCard(NamedTuple):
 class ScoredRun(NamedTuple):
     run: Run
     card: Scorecard
-
-
-def run_body(session: Session, *, run_id: str) -> Run | None:
-    """The run as it was submitted (validated again from its stored canonical JSON)."""
-    row = session.get(RunRow, run_id)
-    return None if row is None else stored_run(row)
 
 
 def scorecards_for(session: Session, *, run_ids: Sequence[str]) -> dict[str, Scorecard]:
@@ -112,16 +106,6 @@ def repetitions(
         ScoredRun(stored_run(r), Scorecard.model_validate_json(c.scorecard_json))
         for r, c in session.exec(query).all()
     ]
-
-
-def set_visibility(session: Session, *, submission_id: str, visibility: str) -> SubmissionRow:
-    """Record the visibility decided at finalization (added to the caller's transaction)."""
-    row = session.get(SubmissionRow, submission_id)
-    if row is None:
-        raise LookupError(f"submission {submission_id!r} is not stored")
-    row.visibility = visibility
-    session.add(row)
-    return row
 
 
 def submission_run_ids(session: Session, *, submission_id: str) -> list[str]:

@@ -6,7 +6,7 @@ replicas with drifting clocks still agree. Events older than their window are de
 keys are touched and by a sweep; a key keeps at most ``limit`` rows. The table is state for
 coordination, not a record: it is ``UNLOGGED`` (a database crash empties it, which only
 forgets recent counts) and is created with the job queue's schema on PostgreSQL
-(:func:`judge.service.schema.upgrade_all`), never on SQLite, where limits are in-process.
+(:func:`judge.store.schema.upgrade_all`), never on SQLite, where limits are in-process.
 """
 
 from __future__ import annotations

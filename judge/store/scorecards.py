@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from judge.domain.scorecard import Scorecard, SeatScorecard
 from judge.store import runs as run_repo
@@ -80,6 +81,18 @@ def add_scorecard(session: Session, *, card: Scorecard) -> None:
 def get_scorecard(session: Session, *, run_id: str) -> Scorecard | None:
     row = session.get(ScorecardRow, run_id)
     return None if row is None else Scorecard.model_validate_json(row.scorecard_json)
+
+
+def scorecards_in_order(
+    session: Session, *, era: str | None = None, batch: int = 500
+) -> Iterator[Scorecard]:
+    """Every stored owner scorecard (of one era, if given), in run id order, ``batch`` rows
+    read at a time."""
+    query = select(ScorecardRow.scorecard_json).order_by(col(ScorecardRow.run_id))
+    if era is not None:
+        query = query.where(ScorecardRow.measurement_era == era)
+    for text in session.exec(query.execution_options(yield_per=batch)):
+        yield Scorecard.model_validate_json(text)
 
 
 def get_scorecard_json(session: Session, *, run_id: str) -> str | None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from sqlmodel import Session, col, select, update
 
 from judge.store.tables import RunRow, SubmissionRow, SubmissionRunRow, utcnow
@@ -31,26 +29,6 @@ def insert_submission(
 
 def get_submission(session: Session, *, submission_id: str) -> SubmissionRow | None:
     return session.get(SubmissionRow, submission_id)
-
-
-def list_submissions(
-    session: Session,
-    *,
-    scenario_id: str | None = None,
-    agent_id: str | None = None,
-    statuses: Sequence[str] | None = None,
-    measurement_era: str | None = None,
-) -> list[SubmissionRow]:
-    query = select(SubmissionRow).order_by(col(SubmissionRow.created_at))
-    if scenario_id is not None:
-        query = query.where(SubmissionRow.scenario_id == scenario_id)
-    if agent_id is not None:
-        query = query.where(SubmissionRow.agent_id == agent_id)
-    if statuses is not None:
-        query = query.where(col(SubmissionRow.status).in_(statuses))
-    if measurement_era is not None:
-        query = query.where(SubmissionRow.measurement_era == measurement_era)
-    return list(session.exec(query).all())
 
 
 def add_submission_run(session: Session, *, submission_id: str, run_id: str) -> SubmissionRunRow:

@@ -11,8 +11,6 @@ from datetime import UTC, datetime
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-VISIBILITIES = ("public", "unlisted")
-
 
 def utcnow() -> datetime:
     return datetime.now(UTC)

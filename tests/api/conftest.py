@@ -9,9 +9,9 @@ from typing import NamedTuple
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.api import create_app
 from judge.judging.backends import ScriptedBackend
 from judge.store.db import make_engine
+from judge.web import create_app
 from tests.conftest import (
     VERDICT,
     example,

@@ -17,10 +17,10 @@ import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
-from judge.api import create_app
 from judge.api.caller import current_agent, current_caller
 from judge.judging.backends import ScriptedBackend
 from judge.store.db import make_engine
+from judge.web import create_app
 from tests.conftest import (
     VERDICT,
     example,

@@ -13,11 +13,11 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 
-from judge.api import create_app
 from judge.auth import create_owner_token
 from judge.judging.backends import ScriptedBackend
 from judge.store import keys as key_repo
 from judge.store.db import transaction
+from judge.web import create_app
 from tests.conftest import (
     SECRET,
     VERDICT,

@@ -11,9 +11,9 @@ from contextlib import ExitStack
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.api import create_app
 from judge.judging.backends import JudgeRequest, ScriptedBackend
 from judge.settings import load_settings
+from judge.web import create_app
 from tests.factories import run, scorecard, seat
 from tests.scripted_service import Service
 

@@ -32,8 +32,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from judge.api import create_app
 from judge.judging.backends import ScriptedBackend
+from judge.web import create_app
 from tests.conftest import (
     VERDICT,
     example,

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.api import create_app
 from judge.api.limits import CONSOLE_COOKIE
 from judge.console.session import COOKIE
 from judge.judging.backends import ScriptedBackend
+from judge.web import create_app
 from tests.conftest import example, key_headers, owner_headers, service_settings
 
 MakeClient = Callable[..., TestClient]

@@ -15,13 +15,13 @@ import pytest
 from fastapi.testclient import TestClient
 
 from judge import console
-from judge.api import create_app
 from judge.api.limits import require_reserved, route_words
 from judge.auth import ISSUER
 from judge.domain.limits import RESERVED_WORDS
 from judge.errors import ConfigError
 from judge.judging.backends import ScriptedBackend
 from judge.settings import Settings
+from judge.web import create_app
 from tests.conftest import SECRET, example, owner_headers, service_settings
 
 MakeClient = Callable[..., TestClient]

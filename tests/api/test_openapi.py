@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from judge.api import create_app
 from judge.settings import load_settings
+from judge.web import create_app
 
 MINE = {
     ("post", "/api/agent/runs"): "AgentKey",

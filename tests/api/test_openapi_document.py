@@ -11,9 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 from openapi_spec_validator import validate
 
-from judge.api import create_app
 from judge.api.openapi import DOCS_ASSETS
 from judge.settings import load_settings
+from judge.web import create_app
 
 ERROR_REF = "#/components/schemas/ErrorPublic"
 

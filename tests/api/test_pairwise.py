@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.api import create_app
 from judge.judging.backends import JudgeRequest, ScriptedBackend
 from judge.judging.pairwise import PAIRWISE_SCHEMA
+from judge.web import create_app
 from tests.conftest import VERDICT, example, owner_headers, service_settings, wait_final
 from tests.pairwise_builders import reply
 

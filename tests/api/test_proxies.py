@@ -13,11 +13,11 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.types import Receive, Scope, Send
 
-from judge.api import create_app
 from judge.api.proxies import ProxyHeaders, client_address
 from judge.errors import ConfigError
 from judge.judging.backends import ScriptedBackend
 from judge.settings import load_settings, parse_networks
+from judge.web import create_app
 from tests.conftest import key_headers, service_settings
 
 BAD = {"Authorization": "Bearer sk_live_aaaaaaaaaaaa_" + "x" * 43}

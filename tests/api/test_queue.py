@@ -8,9 +8,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from judge.api import create_app
 from judge.judging.backends import ScriptedBackend
 from judge.settings import load_settings
+from judge.web import create_app
 from tests.conftest import PASSES_PER_SEAT, example, owner_headers, service_settings
 
 

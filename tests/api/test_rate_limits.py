@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.api import create_app
 from judge.judging.backends import ScriptedBackend
 from judge.service.ratelimit import SlidingWindow
+from judge.web import create_app
 from tests.conftest import example, key_headers, owner_headers, service_settings, wait_final
 
 MakeClient = Callable[..., TestClient]

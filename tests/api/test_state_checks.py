@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.api import create_app
 from judge.checks.scenario import load_scenario
 from judge.checks.worlds import build_world, load_replay
 from judge.judging.backends import ScriptedBackend
 from judge.settings import Settings
+from judge.web import create_app
 from tests.conftest import VERDICT, owner_headers, service_settings, wait_final
 
 SHOP = Path(__file__).resolve().parents[2] / "scenarios" / "shop_refund"

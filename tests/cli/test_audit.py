@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -265,3 +266,25 @@ def test_a_store_judged_with_the_defence_off_is_not_resumed_with_it_on(
     assert audit(tmp_path) == 0
     assert audit(tmp_path, "--defence", "on") == EXIT_INPUT
     assert "prompt version 4, not 5" in capsys.readouterr().err
+
+
+def test_plants_withheld_to_the_same_prompt_are_judged_once_and_reported_for_each(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    backend = ScriptedBackend(obeys_plain_text, model="scripted-swayed")
+    monkeypatch.setattr("judge.cli.audit.backend_for", lambda model: backend)
+    # four families the detector withholds whole; on these dialogues some of them land at the
+    # same turn of the same seat, so the judge would be shown the same marker twice
+    planted = "planted.plain,planted.forged_verdict,planted.multilingual,planted.encoded"
+    assert audit(tmp_path, "--defence", "on", "--perturbations", planted) == 0
+    asked = [(json.dumps(r.messages), r.label) for r in backend.history]
+    assert set(Counter(asked).values()) == {2}  # each prompt judged for its 2 passes, no more
+    assert len(asked) < 2 * (2 * 2 * 5 * 2)  # fewer calls than one per planned item
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert {r["perturbation"]: (r["n"], r["n_left_out"]) for r in report["rows"]} == dict.fromkeys(
+        planted.split(","), (4, 0)
+    )
+    lines = (tmp_path / "passes.jsonl").read_text().splitlines()
+    assert len(lines) == len(asked)
+    assert audit(tmp_path, "--defence", "on", "--perturbations", planted) == 0
+    assert len(backend.history) == len(asked)  # the rerun reuses every stored pass

@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from judge import console
-from judge.api import create_app
 from judge.judging.backends import ScriptedBackend
+from judge.web import create_app
 from tests.conftest import example, owner_headers, service_settings, wait_final
 
 

@@ -16,7 +16,6 @@ from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 from sqlmodel import col, select
 
-from judge.api import create_app
 from judge.domain.run import parse_run
 from judge.judging.backends import JudgeReply, JudgeRequest, ScriptedBackend
 from judge.service.fairness import PLATFORM_PRIORITY, FairQueue, priority_for, run_priority
@@ -25,6 +24,7 @@ from judge.settings import Settings, load_settings
 from judge.store import runs as run_repo
 from judge.store.db import transaction
 from judge.store.tables import RunRow, utcnow
+from judge.web import create_app
 from tests.conftest import SECRET, VERDICT, example, key_headers, owner_headers, wait_final
 
 FLOOD = 15

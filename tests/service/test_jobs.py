@@ -11,7 +11,6 @@ from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
-from judge.api import create_app
 from judge.catalog import default_rubric_set
 from judge.domain.judging import JudgePass
 from judge.domain.rubric import Rubric
@@ -28,6 +27,7 @@ from judge.store import scorecards as scorecard_repo
 from judge.store.db import transaction
 from judge.store.passes import insert_pass
 from judge.store.tables import ScorecardRow, SeatRow, TraitScoreRow
+from judge.web import create_app
 from tests.conftest import PASSES_PER_SEAT, VERDICT, example, wait_final
 
 

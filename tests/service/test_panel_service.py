@@ -8,11 +8,11 @@ from collections.abc import Callable, Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from judge.api import create_app
 from judge.judging.backends import ScriptedBackend
 from judge.judging.panel import PanelBackend
 from judge.settings import load_settings
 from judge.store.db import make_engine
+from judge.web import create_app
 from tests.conftest import SECRET, example, key_headers, owner_headers, wait_final
 from tests.helpers import verdict
 

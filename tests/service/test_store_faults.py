@@ -27,11 +27,11 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 
-from judge.api import create_app
 from judge.judging.backends import JudgeRequest, ScriptedBackend
 from judge.service import jobs
 from judge.store import db as store_db
 from judge.store import passes as pass_repo
+from judge.web import create_app
 from tests.conftest import (
     PASSES_PER_SEAT,
     VERDICT,

@@ -19,7 +19,6 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 
-from judge.api import create_app
 from judge.checks.scenario import load_scenario
 from judge.checks.worlds import build_world, load_replay
 from judge.domain.run import Run
@@ -28,6 +27,7 @@ from judge.service.intake import canonical_body
 from judge.service.jobs import score_one
 from judge.store import runs as run_repo
 from judge.store.db import transaction
+from judge.web import create_app
 from tests.conftest import (
     VERDICT,
     example,

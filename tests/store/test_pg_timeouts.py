@@ -13,11 +13,11 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 
-from judge.api import create_app
 from judge.api.errors import STORE_UNAVAILABLE
 from judge.judging.backends import ScriptedBackend
 from judge.store import db
 from judge.store.db import is_transient, lock_for_write, make_engine, retry_transient, transaction
+from judge.web import create_app
 from tests.conftest import example, owner_headers, service_settings, wait_final
 
 REVIEW = "/api/evals/haggle-0007/safety-review"

@@ -1,44 +1,52 @@
-"""Every router of the API, in one place. Each module defines ``router``.
-
-Routers for submissions, leaderboards, stability, RL export and coaching are included as
-soon as their modules exist (a module that exists but fails to import is a bug and fails
-loudly).
-"""
+"""Every router of the API, in the order they are included (the order routes are matched
+in). Each module defines ``router``; a new resource's router is imported and listed here
+(docs/architecture.md, "Add an API route")."""
 
 from __future__ import annotations
 
-from importlib import import_module
-from importlib.util import find_spec
-
 from fastapi import APIRouter
 
-CORE = (
-    "health",
-    "runs",
-    "scorecards",
-    "metrics",
-    "rubrics",
-    "config",
-    "eras",
-    "queue",
-    "telemetry",
-)
-OPTIONAL = (
-    "submissions",
-    "leaderboards",
-    "stability",
-    "export",
-    "coaching",
-    "compare",
-    "reviews",
-    "labels",
+from judge.api.routers import (
+    coaching,
+    compare,
+    config,
+    eras,
+    export,
+    health,
+    labels,
+    leaderboards,
+    metrics,
+    queue,
+    reviews,
+    rubrics,
+    runs,
+    scorecards,
+    stability,
+    submissions,
+    telemetry,
 )
 
-
-def router_modules() -> list[str]:
-    present = [name for name in OPTIONAL if find_spec(f"{__name__}.{name}") is not None]
-    return [*CORE, *present]
+ROUTERS: tuple[APIRouter, ...] = (
+    health.router,
+    runs.router,
+    scorecards.router,
+    metrics.router,
+    rubrics.router,
+    config.router,
+    eras.router,
+    queue.router,
+    telemetry.router,
+    submissions.router,
+    leaderboards.router,
+    stability.router,
+    export.router,
+    coaching.router,
+    compare.router,
+    reviews.router,
+    labels.router,
+)
 
 
 def all_routers() -> list[APIRouter]:
-    return [import_module(f"{__name__}.{name}").router for name in router_modules()]
+    """The API's routers, in inclusion order."""
+    return list(ROUTERS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 from pydantic import BaseModel
 
-from judge import __version__
+from judge.versions import __version__
 
 router = APIRouter(tags=["health"])
 

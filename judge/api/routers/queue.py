@@ -6,7 +6,7 @@ from fastapi import APIRouter
 
 from judge.api.deps import EngineDep, OwnerDep, SettingsDep
 from judge.api.errors import error_responses
-from judge.service.queue_status import QueuePublic, queue_status
+from judge.service.jobqueue.status import QueuePublic, queue_status
 
 router = APIRouter(tags=["queue"])
 

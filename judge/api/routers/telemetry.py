@@ -13,8 +13,8 @@ from judge.api.deps import EngineDep, SettingsDep
 from judge.api.errors import error_responses
 from judge.auth import INVALID_CREDENTIALS, verify_owner_token
 from judge.errors import AuthError
+from judge.service.jobqueue.metrics import exposition
 from judge.settings import Settings
-from judge.telemetry import exposition
 
 router = APIRouter(tags=["telemetry"])
 

@@ -6,8 +6,9 @@ withholds what it finds before the judge reads the transcript; ``judge scan`` ru
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+from judge.domain.config import MeasurementSettings
 from judge.domain.run import Run, TranscriptEvent
 from judge.domain.tamper import SeatTamper
 from judge.scoring.tamper.scan import (
@@ -19,11 +20,16 @@ from judge.scoring.tamper.scan import (
     seat_pieces,
 )
 from judge.scoring.tamper.withhold import withhold
+from judge.versions import DETECTOR_VERSION
 
-#: Part of the measurement era: bumped on any change of the rules (docs/integrity.md).
-DETECTOR_VERSION = "1"
-
-__all__ = ["DETECTOR_VERSION", "scan_run", "scan_seat", "withhold"]
+__all__ = [
+    "DETECTOR_VERSION",
+    "judged_transcript",
+    "scan_run",
+    "scan_seat",
+    "tamper_findings",
+    "withhold",
+]
 
 
 def scan_seat(transcript: Sequence[TranscriptEvent], seat: str) -> SeatTamper:
@@ -49,3 +55,21 @@ def scan_seat(transcript: Sequence[TranscriptEvent], seat: str) -> SeatTamper:
 def scan_run(run: Run) -> dict[str, SeatTamper]:
     """The detector's answer for every scored seat of the run."""
     return {seat: scan_seat(run.transcript, seat) for seat in run.scored_seats}
+
+
+def tamper_findings(run: Run, settings: MeasurementSettings) -> dict[str, SeatTamper]:
+    """What the detector finds in each seat's own events, every seat that acts in the run
+    (none with the defence off). Pure and deterministic: recomputed wherever a card is
+    assembled, so it always matches the transcript the judge was given."""
+    if not settings.defence:
+        return {}
+    seats = dict.fromkeys(e.seat for e in run.transcript)
+    return {seat: scan_seat(run.transcript, seat) for seat in seats}
+
+
+def judged_transcript(run: Run, tamper: Mapping[str, SeatTamper]) -> list[TranscriptEvent]:
+    """The transcript as the judge reads it: every seat's judge-directed spans withheld (a
+    counterpart's text aimed at the scorer is no more evidence than the seat's own). The
+    stored run is not changed."""
+    spans = [span for found in tamper.values() for span in found.withheld]
+    return withhold(run.transcript, spans) if spans else list(run.transcript)

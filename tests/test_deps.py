@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from sqlmodel import Session
 
-from judge.api.deps import after_commit, unit_of_work
+from judge.deps import after_commit, unit_of_work
 from judge.store import config as config_repo
 from judge.store.db import make_engine
 from judge.store.migrate import upgrade

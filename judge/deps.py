@@ -1,0 +1,57 @@
+"""The request dependencies both web shells (``judge.api``, ``judge.console``) declare their
+routes with (FastAPI full-stack-template style aliases); ``judge.web`` mounts both.
+
+The request's unit of work: :data:`SessionDep` opens one session per request, commits it when
+the route returns and rolls it back when it raises, before the answer is sent. Services never
+commit; what must follow the commit (queueing a run for the workers) is registered with
+:func:`after_commit`. Work outside a request (the scoring workers, the CLI) uses
+:func:`judge.store.db.transaction`, the same rule in a ``with`` block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from judge.service.jobqueue.executors import ScoringExecutor
+from judge.settings import Settings, get_settings
+from judge.store.db import transaction
+
+_AFTER_COMMIT = "judge.after_commit"
+
+
+def get_engine(request: Request) -> Engine:
+    """The app's engine (set by the API's lifespan)."""
+    engine: Engine = request.app.state.engine
+    return engine
+
+
+def after_commit(session: Session, action: Callable[[], None]) -> None:
+    """Run ``action`` once the request's unit of work has committed (never after a rollback)."""
+    session.info.setdefault(_AFTER_COMMIT, []).append(action)
+
+
+def unit_of_work(request: Request) -> Iterator[Session]:
+    """The request's session: committed when the route returns, rolled back when it raises."""
+    with transaction(get_engine(request)) as session:
+        yield session
+    for action in session.info.pop(_AFTER_COMMIT, []):
+        action()
+
+
+def get_workers(request: Request) -> ScoringExecutor:
+    """The app's scoring workers (started by the API's lifespan)."""
+    workers: ScoringExecutor = request.app.state.workers
+    return workers
+
+
+EngineDep = Annotated[Engine, Depends(get_engine)]
+#: ``scope="function"``: the commit happens before the answer is sent, so a client that reads
+#: right after a write sees it, and a failed commit is answered as an error.
+SessionDep = Annotated[Session, Depends(unit_of_work, scope="function")]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+WorkersDep = Annotated[ScoringExecutor, Depends(get_workers)]

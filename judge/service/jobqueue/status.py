@@ -1,0 +1,73 @@
+"""What the owner sees of scoring: runs by status, the oldest waiting run, live workers."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.engine import Engine
+
+from judge.service.jobqueue.executors import executor_kind
+from judge.settings import Settings
+from judge.store.job_status import queue_workers, run_counts
+
+
+class WorkerPublic(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    worker_id: int
+    last_heartbeat: datetime
+    seconds_since_heartbeat: float
+    alive: bool = Field(description="heartbeat newer than JUDGE_STALLED_AFTER_S")
+    runs_held: int = Field(description="scoring jobs this worker is running now")
+
+
+class QueuePublic(BaseModel):
+    """Scoring at a glance."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    executor: str = Field(
+        description="queue (procrastinate on PostgreSQL) or threads (in judge serve)"
+    )
+    queued: int
+    scoring: int
+    scored: int
+    not_scored: int
+    oldest_queued_age_s: float | None = Field(
+        description="seconds the oldest queued run has waited"
+    )
+    workers: list[WorkerPublic] = Field(description="job-queue workers, newest heartbeat first")
+
+
+def live_workers(engine: Engine, *, stalled_after_s: float) -> list[WorkerPublic]:
+    """The job-queue workers, each alive while its heartbeat is newer than ``stalled_after_s``."""
+    return [
+        WorkerPublic(
+            worker_id=w.worker_id,
+            last_heartbeat=w.last_heartbeat,
+            seconds_since_heartbeat=w.seconds_since_heartbeat,
+            alive=w.seconds_since_heartbeat <= stalled_after_s,
+            runs_held=w.runs_held,
+        )
+        for w in queue_workers(engine)
+    ]
+
+
+def queue_status(engine: Engine, *, settings: Settings) -> QueuePublic:
+    """Runs by status, the oldest queued run's wait and (job queue only) the workers."""
+    kind = executor_kind(settings)
+    counts = run_counts(engine)
+    workers = (
+        live_workers(engine, stalled_after_s=settings.stalled_after_s) if kind == "queue" else []
+    )
+    by = counts.by_status
+    return QueuePublic(
+        executor=kind,
+        queued=by["queued"],
+        scoring=by["scoring"],
+        scored=by["scored"],
+        not_scored=by["not_scored"],
+        oldest_queued_age_s=counts.oldest_queued_s,
+        workers=workers,
+    )
