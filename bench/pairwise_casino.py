@@ -28,11 +28,12 @@ from judge.catalog import default_rubric_set
 from judge.cli.pairwise import judge_pairs, render_bias
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.pairwise import PairKey, PairToJudge, PairVerdict
-from judge.judging.embedded import EMBEDDED_MODEL
-from judge.judging.providers import backend_for
+from judge.judging.providers.embedded import EMBEDDED_MODEL
+from judge.judging.registry import backend_for
 from judge.pipeline import pairwise_side
 from judge.scoring.pairwise import position_bias
 from judge.scoring.pairwise_board import ratings_by_era
+from judge.settings import judge_spec
 
 LIKENESS = {
     "Extremely dislike": 1,
@@ -151,7 +152,7 @@ async def judge_all(
 ) -> list[PairVerdict]:
     """One pair at a time, the report rewritten after each: a stopped run keeps its pairs."""
     rubric = default_rubric_set().rubrics[args.trait]
-    backend = backend_for(args.judge)
+    backend = backend_for(judge_spec(args.judge))
     started = time.perf_counter()
     verdicts: list[PairVerdict] = []
     for pair, _ in chosen:

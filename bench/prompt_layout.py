@@ -28,10 +28,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from judge.catalog import RubricSet, default_rubric_set
 from judge.domain.run import Run
 from judge.judging.batch_decode import LlamaBatchContext, PromptTokens, SeqToken
-from judge.judging.embedded import EMBEDDED_MODEL, embedded_model
 from judge.judging.prompt import judge_messages, rubric_block, transcript_block
+from judge.judging.providers.embedded import EMBEDDED_MODEL, embedded_model
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import ScoringOptions, score_run
+from judge.settings import judging_environment
 
 ITEMS = ["lamp", "rug", "kettle", "clock", "mirror", "chair", "vase", "lantern"]
 
@@ -40,7 +41,7 @@ def long_run(min_tokens: int) -> Run:
     """A deterministic haggling episode, grown until its transcript block has min_tokens."""
     rng = random.Random(7)
     events: list[dict[str, object]] = []
-    model = embedded_model()
+    model = embedded_model(judging_environment())
     turn = 0
     while True:
         turn += 1

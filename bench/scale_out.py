@@ -2,7 +2,7 @@
 
 Real processes on one PostgreSQL database (an API-only `judge serve --workers 0` and the
 workers), judging as `openai/fake-judge` (the product's light client for OpenAI-compatible
-servers, judge.judging.openai_http; `JUDGE_OPENAI_CLIENT=litellm` measures litellm instead)
+servers, judge.judging.providers.openai_compatible; `JUDGE_OPENAI_CLIENT=litellm` measures litellm instead)
 against the fake OpenAI-compatible judge of the tests: a fixed latency (0.5 s) and at most 32
 calls answered at once, so the judge itself allows at most 32 / 0.5 = 64 calls per second.
 Runs use the product's defaults (12 traits x 5 passes).

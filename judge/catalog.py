@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
@@ -13,13 +12,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from judge.domain.rubric import Rubric, TraitPack
 from judge.errors import RubricError, describe_validation_error
+from judge.settings import process_settings
 
 
 def data_dir() -> Path:
-    """Where rubrics/, traits/ and calibration_sets/ live: $JUDGE_DATA_DIR, the source
+    """Where rubrics/, traits/ and calibration_sets/ live: ``JUDGE_DATA_DIR``, the source
     checkout, or the copy packed into the wheel."""
-    if env := os.environ.get("JUDGE_DATA_DIR"):
-        return Path(env)
+    if (configured := process_settings().data_dir) is not None:
+        return configured
     checkout = Path(__file__).resolve().parents[1]
     if (checkout / "rubrics").is_dir():
         return checkout

@@ -12,8 +12,9 @@ from typing import Any
 
 from judge.domain.run import Run, parse_run, parse_run_json
 from judge.errors import RunFormatError
-from judge.judging.backends import JudgeBackend
-from judge.judging.providers import backend_for, provider_for
+from judge.judging.panel import Judge
+from judge.judging.registry import backend_for
+from judge.settings import judge_spec
 
 
 def load_run(source: str | os.PathLike[str] | Mapping[str, Any]) -> Run:
@@ -37,17 +38,18 @@ def load_run(source: str | os.PathLike[str] | Mapping[str, Any]) -> Run:
     return parse_run_json(text, source=str(path))
 
 
-def judge_backend(model: str) -> JudgeBackend | None:
+def judge_backend(model: str) -> Judge | None:
     """The backend for a model id when it needs special handling, else None (litellm).
 
-    Which provider a model id belongs to is decided by :mod:`judge.judging.providers`;
-    ``scripted/<score>`` is the test judge of :mod:`judge.judging.scripted`, which answers
+    Which provider a model id belongs to is decided by :mod:`judge.judging.registry`;
+    ``scripted/<score>`` is the test judge of :mod:`judge.judging.providers.scripted`, which answers
     every call with one score and is accepted only with ``JUDGE_DEV_MODE=1``, so a typo in
     a real run can never silently score with it.
 
     Raises:
         ConfigError: a scripted judge outside dev mode, or a malformed scripted model id.
     """
-    if not provider_for(model).dev_only:
+    spec = judge_spec(model)
+    if not spec.test_only:
         return None
-    return backend_for(model)
+    return backend_for(spec)

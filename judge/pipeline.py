@@ -24,15 +24,15 @@ from judge.domain.status import leaderboard_class
 from judge.domain.tamper import SeatTamper
 from judge.errors import InputError
 from judge.judging.backends import JudgeBackend
-from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
 from judge.judging.pairwise import (
     PAIRWISE_PROMPT_VERSION,
     pair_specs,
     pairwise_decoders,
     run_pair_passes,
 )
-from judge.judging.panel import panel_members, panel_models, panel_slot
-from judge.judging.providers import backend_for, decoder_identities
+from judge.judging.panel import Judge, panel_members, panel_slot
+from judge.judging.providers.embedded import EMBEDDED_MODEL
+from judge.judging.registry import JudgeSpec, backend_for, spec_of
 from judge.judging.runner import RunnerConfig, pass_specs, run_passes
 from judge.scoring.composite import composite_score
 from judge.scoring.era import measurement_era, prompt_version_for
@@ -49,6 +49,7 @@ from judge.scoring.signal import (
     unparseable_by_model,
 )
 from judge.scoring.tamper import judged_transcript, tamper_findings
+from judge.settings import judge_spec, judging_environment
 
 OnSeatPass = Callable[[str, JudgePass], None]
 Progress = Callable[[int, int], None]
@@ -173,7 +174,7 @@ async def judge_pair(
         rubric_hash=rubric.content_hash,
         prompt_version=PAIRWISE_PROMPT_VERSION,
         settings=settings,
-        decoders=pairwise_decoders(decoder_identities(backend.model)),
+        decoders=pairwise_decoders(spec_of(backend, backend.model, judging_environment()).decoders),
     )
     return PairVerdict(
         key=key,
@@ -196,8 +197,13 @@ def assemble_scorecard(
     rubrics: RubricSet,
     options: ScoringOptions,
     state_outcome: StateOutcome | None = None,
+    spec: JudgeSpec | None = None,
 ) -> Scorecard:
-    judges = panel_models(options.judge_model)
+    """The scorecard of a judged run; ``spec`` is ``options.judge_model`` already resolved
+    (resolved here when not given)."""
+    spec = spec if spec is not None and spec.model == options.judge_model else None
+    spec = spec or judge_spec(options.judge_model)
+    judges = spec.models
     tamper = tamper_findings(run, options.settings)
     seats = {
         s: seat_scorecard(
@@ -216,13 +222,13 @@ def assemble_scorecard(
         ranked_eligible=not custom,
         leaderboard_class=leaderboard_class(custom_rubric=custom, self_reported=False),
         judge_model=options.judge_model,
-        judge_note=EMBEDDED_NOTE if EMBEDDED_MODEL in judges else None,
+        judge_note=spec.note,
         prompt_version=prompt_version_for(options.settings),
         measurement_era=measurement_era(
             judge_model=options.judge_model,
             rubric_hashes=rubrics.hashes,
             settings=options.settings,
-            decoders=decoder_identities(options.judge_model),
+            decoders=spec.decoders,
         ),
         state_outcome=state_outcome,
         pass_score=options.settings.pass_score,
@@ -248,7 +254,7 @@ async def judge_run(
     *,
     rubrics: RubricSet,
     options: ScoringOptions,
-    backend: JudgeBackend,
+    backend: Judge,
     done: Mapping[SeatPassKey, JudgePass] | None = None,
     on_pass: OnSeatPass | None = None,
     progress: Progress | None = None,
@@ -296,7 +302,7 @@ async def score_run_async(
     *,
     options: ScoringOptions | None = None,
     rubrics: RubricSet | None = None,
-    backend: JudgeBackend | None = None,
+    backend: Judge | None = None,
     done: Mapping[SeatPassKey, JudgePass] | None = None,
     on_pass: OnSeatPass | None = None,
     progress: Progress | None = None,
@@ -317,7 +323,7 @@ async def score_run_async(
     options = options or ScoringOptions()
     rubrics = rubrics or default_rubric_set()
     state = evaluate_run(run, scenario, base_dir=base_dir) if scenario is not None else None
-    backend = backend or backend_for(options.judge_model)
+    backend = backend or backend_for(judge_spec(options.judge_model))
     passes = await judge_run(
         run,
         rubrics=rubrics,
@@ -327,7 +333,8 @@ async def score_run_async(
         on_pass=on_pass,
         progress=progress,
     )
-    return assemble_scorecard(run, passes, rubrics, options, state)
+    spec = spec_of(backend, options.judge_model, judging_environment())
+    return assemble_scorecard(run, passes, rubrics, options, state, spec)
 
 
 def score_run(
@@ -335,7 +342,7 @@ def score_run(
     *,
     options: ScoringOptions | None = None,
     rubrics: RubricSet | None = None,
-    backend: JudgeBackend | None = None,
+    backend: Judge | None = None,
     done: Mapping[SeatPassKey, JudgePass] | None = None,
     on_pass: OnSeatPass | None = None,
     progress: Progress | None = None,

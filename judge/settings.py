@@ -1,4 +1,15 @@
-"""Service settings from the environment (prefix ``JUDGE_``), refusing unsafe secrets.
+"""Every setting the package reads from the environment, read here and nowhere else.
+
+- :class:`Settings`: the service (prefix ``JUDGE_``), refusing unsafe secrets;
+  :class:`JudgeModelSettings`, its part every command that judges reads;
+- :class:`JudgingSettings`: what the judge providers read (the embedded judge's weights, the
+  scripted test judge's delay, the OpenAI-compatible server's base URL and key), handed to
+  them as a :class:`~judge.judging.environment.JudgingEnvironment`
+  (:func:`judging_environment`);
+- :class:`ProcessSettings`: data folders, the store a command reads, debug output.
+
+No other module reads ``os.environ`` (``tests/test_settings.py`` holds every module to it),
+and importing the package changes nothing in the environment.
 
 Outside dev mode the service will not start with an empty, well-known or short JWT secret:
 a guessable secret lets anyone mint owner tokens. ``JUDGE_DEV_MODE=1`` allows the built-in
@@ -9,17 +20,26 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic import (
+    Field,
+    PrivateAttr,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from judge.domain.limits import RequestLimits
 from judge.errors import ConfigError, describe_validation_error
-from judge.judging.embedded import EMBEDDED_MODEL
-from judge.judging.providers import dev_mode_from_environment, refusal
+from judge.judging.environment import JudgingEnvironment
+from judge.judging.providers.embedded import EMBEDDED_MODEL
+from judge.judging.registry import JudgeSpec, resolve
 from judge.judging.runner import RUNNER_DEFAULTS
 
 log = logging.getLogger("judge.settings")
@@ -59,19 +79,27 @@ class JudgeModelSettings(BaseSettings):
     model: str = Field(
         default=EMBEDDED_MODEL,
         min_length=1,
-        description="model id of the judge (judge.judging.providers: litellm, embedded/, router:, "
+        description="model id of the judge (judge.judging.registry: litellm, embedded/, router:, "
         "scripted/); several ids joined by commas make a judge panel",
     )
     pass_score: Literal["sampled", "expected"] = Field(
         default="sampled", description="what a judge pass counts with (docs/judge-signal.md)"
     )
     dev_mode: bool = False
+    _judge: JudgeSpec | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def _test_judge_needs_dev_mode(self) -> JudgeModelSettings:
-        if (reason := refusal(self.model, dev_mode=self.dev_mode)) is not None:
+        spec = resolve(self.model, judging_environment(dev_mode=self.dev_mode))
+        if (reason := spec.refusal(dev_mode=self.dev_mode)) is not None:
             raise ValueError(f"JUDGE_MODEL {reason}")
+        self._judge = spec
         return self
+
+    @property
+    def judge(self) -> JudgeSpec:
+        """The judge model, parsed once when the settings were read (judge.judging.registry)."""
+        return self._judge or resolve(self.model, judging_environment(dev_mode=self.dev_mode))
 
 
 class Settings(JudgeModelSettings):
@@ -299,19 +327,116 @@ def judge_model_settings(**overrides: object) -> JudgeModelSettings:
         ConfigError: a test-only judge outside dev mode, or a malformed value.
     """
     given = {k: v for k, v in overrides.items() if v is not None}
-    chosen = given.get("model")
-    dev_mode = bool(given.get("dev_mode", env_dev_mode()))
-    if isinstance(chosen, str) and (reason := refusal(chosen, dev_mode=dev_mode)) is not None:
-        raise ConfigError(f"judge model {reason}")  # named by the caller (--judge), not JUDGE_MODEL
     try:
         return JudgeModelSettings(**given)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        problem = describe_validation_error(exc).replace("(top level): ", "")
+        if "model" in given:  # named by the caller (--judge), not JUDGE_MODEL
+            problem = problem.replace("JUDGE_MODEL ", "judge model ", 1)
+        raise ConfigError(problem) from None
+
+
+class JudgingSettings(BaseSettings):
+    """What the judge providers read (judge/judging/providers/); an empty variable is unset."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="JUDGE_", extra="ignore", frozen=True, env_ignore_empty=True
+    )
+
+    dev_mode: bool = False
+    embedded_gguf: Path | None = Field(default=None, description="the embedded judge's weights")
+    embedded_threads: int | None = Field(
+        default=None,
+        description="llama.cpp threads of the embedded judge (default: half the cores)",
+    )
+    test_judge_delay: float = Field(
+        default=0.0, ge=0.0, description="seconds each call of the scripted test judge takes"
+    )
+    test_judge_log: Path | None = Field(
+        default=None, description="file the scripted test judge appends `<pid> <trait>` to"
+    )
+    openai_client: str = Field(
+        default="direct",
+        description="litellm: send openai/ calls to a server of one's own through litellm",
+    )
+    openai_base_url: str | None = Field(default=None, validation_alias="OPENAI_BASE_URL")
+    openai_api_base: str | None = Field(default=None, validation_alias="OPENAI_API_BASE")
+    openai_api_key: SecretStr | None = Field(default=None, validation_alias="OPENAI_API_KEY")
+
+    def environment(self) -> JudgingEnvironment:
+        """These settings as the value the judging layer takes."""
+        key = self.openai_api_key.get_secret_value() if self.openai_api_key else None
+        return JudgingEnvironment(
+            dev_mode=self.dev_mode,
+            embedded_gguf=self.embedded_gguf,
+            embedded_threads=self.embedded_threads,
+            test_judge_delay_s=self.test_judge_delay,
+            test_judge_log=self.test_judge_log,
+            openai_client=self.openai_client,
+            openai_base_url=self.openai_base_url,
+            openai_api_base=self.openai_api_base,
+            openai_api_key=key,
+            secret=environment_variable,
+        )
+
+
+def judging_environment(**overrides: object) -> JudgingEnvironment:
+    """What the judge providers read, from the environment (and overrides, e.g. ``dev_mode``).
+
+    Raises:
+        ConfigError: a malformed value, named by its variable.
+    """
+    given = {k: v for k, v in overrides.items() if v is not None}
+    try:
+        return JudgingSettings(**given).environment()  # type: ignore[arg-type]
     except ValidationError as exc:
         raise ConfigError(describe_validation_error(exc).replace("(top level): ", "")) from None
 
 
+def judge_spec(model: str, *, dev_mode: bool | None = None) -> JudgeSpec:
+    """A judge id resolved with the providers' settings from the environment
+    (:func:`judge.judging.registry.resolve`); ``dev_mode`` overrides ``JUDGE_DEV_MODE``.
+
+    Raises:
+        ConfigError: a malformed panel or setting.
+    """
+    return resolve(model, judging_environment(dev_mode=dev_mode))
+
+
+def environment_variable(name: str) -> str | None:
+    """The value of the variable a router file names for a secret (``os.environ/NAME``)."""
+    return os.environ.get(name)
+
+
 def env_dev_mode() -> bool:
-    """Whether ``JUDGE_DEV_MODE`` is on: the provider registry's one reading of it."""
-    return dev_mode_from_environment()
+    """Whether ``JUDGE_DEV_MODE`` is on."""
+    return judging_environment().dev_mode
+
+
+class ProcessSettings(BaseSettings):
+    """Settings of a command beside the judge's and the service's; an empty variable is unset."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="JUDGE_", extra="ignore", frozen=True, env_ignore_empty=True
+    )
+
+    data_dir: Path | None = Field(
+        default=None, description="where rubrics/, traits/ and calibration_sets/ live"
+    )
+    shared_data: Path | None = Field(
+        default=None, description="root of the human-labelled calibration data"
+    )
+    database_url: str | None = Field(default=None, description="the store a command reads")
+    debug: str = Field(default="", description="anything but 0: internal errors show a traceback")
+
+    @property
+    def debug_on(self) -> bool:
+        return self.debug not in ("", "0")
+
+
+def process_settings() -> ProcessSettings:
+    """Data folders, the store a command reads and debug output, from the environment."""
+    return ProcessSettings()
 
 
 _announced: list[bool] = []

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import ast
+import json
 import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -159,3 +165,111 @@ def test_a_strong_metrics_token_is_accepted() -> None:
 
 def test_dev_mode_takes_any_metrics_token() -> None:
     assert load_settings(dev_mode=True, metrics_token="a").metrics_token is not None
+
+
+#: The one place that may touch ``os.environ`` outside the settings, and why: litellm reads
+#: ``LITELLM_LOCAL_MODEL_COST_MAP`` when it is imported (else it fetches its price map over the
+#: network), so the provider that imports it sets that variable first; it reads no setting.
+ENVIRONMENT_WRITERS = {"judge/judging/providers/litellm_loader.py": 1}
+
+
+def _environment_uses(path: Path) -> int:
+    """How many times a module names ``os.environ``, ``os.getenv`` or imports them by name."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    count = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in {"environ", "getenv", "environb"}:
+            count += isinstance(node.value, ast.Name) and node.value.id == "os"
+        elif isinstance(node, ast.ImportFrom) and node.module == "os":
+            count += sum(a.name in {"environ", "getenv", "environb"} for a in node.names)
+    return count
+
+
+def test_no_module_but_the_settings_reads_the_environment() -> None:
+    package = Path(settings_module.__file__).parent
+    settings_file = Path(settings_module.__file__)
+    found = {
+        str(path.relative_to(package.parent)): uses
+        for path in sorted(package.rglob("*.py"))
+        if path != settings_file and (uses := _environment_uses(path))
+    }
+    assert found == ENVIRONMENT_WRITERS
+
+
+def test_the_scan_sees_each_way_of_reading_the_environment(tmp_path: Path) -> None:
+    module = tmp_path / "m.py"
+    module.write_text(
+        "import os\nfrom os import environ, getenv\n"
+        "a = os.environ.get('X')\nb = os.getenv('Y')\nc = 'Z' in os.environ\n"
+    )
+    assert _environment_uses(module) == 5
+
+
+def test_importing_every_module_of_the_package_leaves_the_environment_unchanged() -> None:
+    """Every module but the entry point and the Alembic scripts (run by Alembic, not imported)."""
+    script = (
+        "import os, pkgutil, importlib, json, sys\n"
+        "before = dict(os.environ)\n"
+        "import judge\n"
+        "names = [m.name for m in pkgutil.walk_packages(judge.__path__, 'judge.')\n"
+        "         if m.name != 'judge.__main__' and '.migrations' not in m.name]\n"
+        "for name in names:\n"
+        "    importlib.import_module(name)\n"
+        "changed = sorted(k for k in set(before) | set(os.environ)"
+        " if before.get(k) != os.environ.get(k))\n"
+        "print(json.dumps({'modules': len(names), 'changed': changed}))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "LITELLM_LOCAL_MODEL_COST_MAP"}
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["modules"] > 150
+    assert result["changed"] == []
+
+
+def test_the_providers_settings_are_read_here_and_handed_down(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("JUDGE_EMBEDDED_GGUF", str(tmp_path / "w.gguf"))
+    monkeypatch.setenv("JUDGE_EMBEDDED_THREADS", "3")
+    monkeypatch.setenv("JUDGE_TEST_JUDGE_DELAY", "0.25")
+    monkeypatch.setenv("JUDGE_TEST_JUDGE_LOG", "")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:8000/v1")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-local")
+    monkeypatch.setenv("VLLM_KEY", "v-secret")
+    env = settings_module.judging_environment(dev_mode=True)
+    assert env.dev_mode is True
+    assert env.embedded_gguf == tmp_path / "w.gguf" and env.embedded_threads == 3
+    assert env.test_judge_delay_s == 0.25 and env.test_judge_log is None
+    assert env.openai_base_url == "http://127.0.0.1:8000/v1" and env.openai_api_key == "sk-local"
+    assert env.secret("VLLM_KEY") == "v-secret"
+    assert "sk-local" not in repr(env)
+
+
+def test_a_malformed_provider_setting_is_refused_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("JUDGE_EMBEDDED_THREADS", "many")
+    with pytest.raises(ConfigError, match="embedded_threads"):
+        settings_module.judging_environment()
+
+
+def test_data_folders_and_debug_come_from_the_process_settings(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from judge.calibration.manifest import shared_data_dir
+    from judge.catalog import data_dir
+
+    monkeypatch.setenv("JUDGE_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("JUDGE_SHARED_DATA", str(tmp_path / "shared"))
+    monkeypatch.setenv("JUDGE_DEBUG", "0")
+    assert data_dir() == tmp_path / "data"
+    assert shared_data_dir() == tmp_path / "shared"
+    assert settings_module.process_settings().debug_on is False
+    monkeypatch.setenv("JUDGE_DEBUG", "yes")
+    assert settings_module.process_settings().debug_on is True

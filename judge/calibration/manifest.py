@@ -8,7 +8,6 @@ an importer reads it from a path the user gives.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -17,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from judge.catalog import data_dir, read_yaml
 from judge.domain.rubric import TraitName
 from judge.errors import InputError, describe_validation_error
+from judge.settings import process_settings
 
 ImporterName = Literal["casino", "dices", "labels"]
 Level = Literal["nominal", "ordinal", "interval"]
@@ -153,9 +153,9 @@ def load_manifest(name_or_path: str | Path) -> CalibrationManifest:
 
 
 def shared_data_dir() -> Path:
-    """The shared data root: ``$JUDGE_SHARED_DATA``, else ``<repository>/../shared/data``."""
-    if env := os.environ.get("JUDGE_SHARED_DATA"):
-        return Path(env)
+    """The shared data root: ``JUDGE_SHARED_DATA``, else ``<repository>/../shared/data``."""
+    if (configured := process_settings().shared_data) is not None:
+        return configured
     return Path(__file__).resolve().parents[2].parent / "shared" / "data"
 
 

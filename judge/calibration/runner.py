@@ -22,8 +22,8 @@ from judge.calibration.report import JudgedPasses
 from judge.catalog import RubricSet
 from judge.domain.judging import JudgePass, SeatPassKey
 from judge.judging.backends import JudgeBackend
-from judge.judging.providers import decoder_identities
 from judge.pipeline import ScoringOptions, judge_run
+from judge.settings import judge_spec
 from judge.versions import JUDGE_PROMPT_VERSION
 
 Tick = Callable[[int, int], None]
@@ -54,7 +54,7 @@ def load_store(
     """
     if not path.exists():
         return {}
-    decoders = decoder_identities(judge_model)
+    decoders = judge_spec(judge_model).decoders
     done: dict[str, dict[SeatPassKey, JudgePass]] = defaultdict(dict)
     for record in read_jsonl(path, PassRecord):
         if record.judge_model != judge_model:
@@ -86,7 +86,7 @@ class PassStore:
         self.path = path
         self.judge_model = judge_model
         self.prompt_version = prompt_version
-        self.decoders = decoder_identities(judge_model)
+        self.decoders = judge_spec(judge_model).decoders
 
     def append(self, item_id: str, seat: str, judge_pass: JudgePass) -> None:
         record = PassRecord(

@@ -94,7 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def debug_wanted(args: argparse.Namespace) -> bool:
     """Whether an internal error should show its traceback."""
-    return bool(getattr(args, "debug", False)) or os.environ.get("JUDGE_DEBUG", "") not in ("", "0")
+    from judge.settings import process_settings
+
+    return bool(getattr(args, "debug", False)) or process_settings().debug_on
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -41,10 +41,11 @@ from judge.domain.config import ScoreMode
 from judge.domain.judging import JudgePass
 from judge.domain.run import Run
 from judge.errors import InputError
-from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
-from judge.judging.providers import backend_for
+from judge.judging.providers.embedded import EMBEDDED_MODEL
+from judge.judging.registry import backend_for
 from judge.pipeline import ScoringOptions
 from judge.scoring.era import prompt_version_for
+from judge.settings import judge_spec
 
 
 def register(sub: Any) -> None:
@@ -132,7 +133,7 @@ def judge_plan(
     judged_as = shared_prompts(plan, options.settings, {k: len(v) for k, v in stored.items()})
     chosen = [i for i in plan if judged_as[i.item_id] == i.item_id]
     items = [CalibrationItem(item_id=i.item_id, run=i.run, labels=[]) for i in chosen]
-    backend = backend_for(options.judge_model)
+    backend = backend_for(judge_spec(options.judge_model))
     with progress_bar(show, "audit") as bar:
 
         def tick(done: int, total: int) -> None:
@@ -199,7 +200,7 @@ def run_audit(args: argparse.Namespace) -> int:
                 traits=traits,
                 perturbations=perturbations,
                 judge_model=options.judge_model,
-                judge_note=EMBEDDED_NOTE if options.judge_model == EMBEDDED_MODEL else None,
+                judge_note=judge_spec(options.judge_model).note,
                 slice_text=f"{which} of {source}, in file order; traits {', '.join(traits)}; "
                 f"defence {'on' if defence else 'off'}",
                 seed=args.seed,

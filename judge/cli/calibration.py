@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any, cast
@@ -35,14 +34,13 @@ from judge.catalog import default_rubric_set
 from judge.cli import imports
 from judge.domain.config import SCORE_MODES, DenoiseConfig, MeasurementSettings, ScoreMode
 from judge.errors import InputError
-from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE
-from judge.judging.panel import panel_models
-from judge.judging.providers import backend_for
+from judge.judging.providers.embedded import EMBEDDED_MODEL
+from judge.judging.registry import backend_for
 from judge.judging.runner import RUNNER_DEFAULTS, RunnerConfig
 from judge.pipeline import ScoringOptions
 from judge.scoring.era import prompt_version_for
 from judge.service.label_agreement import OwnersSet, owners_set, traits_of
-from judge.settings import judge_model_settings
+from judge.settings import judge_model_settings, judge_spec, process_settings
 from judge.store.db import make_engine, transaction
 
 
@@ -232,7 +230,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
             sides[False],
             sides[True],
             traits=traits,
-            n_passes=args.passes * len(panel_models(options.judge_model)),
+            n_passes=args.passes * len(judge_spec(options.judge_model).models),
             modes=[mode for mode, _ in mode_folders(args.pass_score, out)],
             judge_model=options.judge_model,
             slice_text=text,
@@ -261,9 +259,9 @@ def calibrate_side(
     judged = judge_with_progress(
         items, traits, options, out / "passes.jsonl", show=not args.no_progress
     )
-    judges = panel_models(options.judge_model)
-    width = args.passes * len(judges)
-    note = EMBEDDED_NOTE if EMBEDDED_MODEL in judges else None
+    spec = judge_spec(options.judge_model)
+    width = args.passes * len(spec.models)
+    note = spec.note
     folders = mode_folders(args.pass_score, out)
     for mode, folder in folders:
         passes = rescored(judged, mode)
@@ -353,7 +351,8 @@ def era_report(
 
 
 def database_url(given: str | None) -> str:
-    return given or os.environ.get("JUDGE_DATABASE_URL") or "sqlite:///./judge.db"
+    """The store ``--database-url`` names, else ``$JUDGE_DATABASE_URL``, else ``./judge.db``."""
+    return given or process_settings().database_url or "sqlite:///./judge.db"
 
 
 def judge_with_progress(
@@ -370,7 +369,7 @@ def judge_with_progress(
             items,
             rubrics=default_rubric_set().select(traits),
             options=options,
-            backend=backend_for(options.judge_model),
+            backend=backend_for(judge_spec(options.judge_model)),
             store=PassStore(store, options.judge_model, prompt_version_for(options.settings)),
             tick=lambda n, total: _tick(bar, n, total),
         )

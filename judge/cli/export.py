@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ from judge.cli.calibration import database_url
 from judge.cli.exit_codes import EXIT_OK
 from judge.errors import InputError
 from judge.service.label_agreement import owners_set, traits_of
+from judge.settings import process_settings
 from judge.store.db import make_engine, transaction
 from judge.tabular import export_rows, read_scorecard_files, rows_of, stored_scorecards
 
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     if args.files:
         cards = read_scorecard_files(args.files)
     else:
-        url = args.database_url or os.environ.get("JUDGE_DATABASE_URL") or DEFAULT_DATABASE_URL
+        url = args.database_url or process_settings().database_url or DEFAULT_DATABASE_URL
         cards = stored_scorecards(url, era=args.era)
     count = export_rows(rows_of(cards, args.table), args.table, args.fmt, args.out, sys.stdout)
     if args.out is not None:

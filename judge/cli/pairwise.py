@@ -23,7 +23,7 @@ from judge.domain.rubric import Rubric
 from judge.domain.run import Run
 from judge.errors import InputError
 from judge.judging.backends import JudgeBackend
-from judge.judging.providers import backend_for
+from judge.judging.registry import single_backend_for
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import Progress, judge_pair, pairwise_side, run_blocking
 from judge.scoring.pairwise import match_runs
@@ -142,14 +142,14 @@ def compare_pairwise(args: argparse.Namespace) -> PairwiseComparison:
             f"--trait: unknown trait {args.trait!r} (known: {sorted(rubrics.rubrics)})"
         )
     settings = settings_from(args)
-    model = judge_model_settings(model=args.judge).model
+    judge = judge_model_settings(model=args.judge)
     runs_a, runs_b = _runs(args.a), _runs(args.b)
     pairs, unpaired = matched_pairs(
         runs_a, runs_b, settings, seat_a=args.seat_a, seat_b=args.seat_b
     )
     if not pairs:
         raise InputError("no run of A matches a run of B by scenario, seed and adversary config")
-    backend = backend_for(model)
+    backend = single_backend_for(judge.judge)
     rubric = rubrics.rubrics[args.trait]
     verdicts = run_blocking(
         lambda: judge_pairs(

@@ -26,13 +26,13 @@ from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.scenario import Scenario
 from judge.domain.scorecard import Scorecard
 from judge.errors import InputError, RubricError
-from judge.judging.backends import JudgeBackend
-from judge.judging.embedded import EMBEDDED_MODEL
-from judge.judging.providers import backend_for
+from judge.judging.panel import Judge
+from judge.judging.providers.embedded import EMBEDDED_MODEL
+from judge.judging.registry import JudgeSpec, backend_for
 from judge.judging.runner import RUNNER_DEFAULTS, RunnerConfig
 from judge.pipeline import ScoringOptions, score_run
 from judge.scoring.thresholds import Threshold, gate_failures, parse_threshold
-from judge.settings import judge_model_settings
+from judge.settings import JudgeModelSettings, judge_model_settings
 
 
 def register(sub: Any) -> None:
@@ -97,13 +97,12 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
-def options_from(args: argparse.Namespace) -> ScoringOptions:
+def options_from(args: argparse.Namespace, judge: JudgeModelSettings) -> ScoringOptions:
     if args.passes is not None and args.passes < 1:
         raise InputError("--passes must be at least 1")
     if args.concurrency < 1 or args.attempts < 1:
         raise InputError("--concurrency and --attempts must be at least 1")
     denoise = DenoiseConfig(n_runs=args.passes) if args.passes else DenoiseConfig()
-    judge = judge_model_settings(model=args.judge, pass_score=args.pass_score)
     return ScoringOptions(
         judge_model=judge.model,
         runner=RunnerConfig(concurrency=args.concurrency, max_attempts=args.attempts),
@@ -144,7 +143,7 @@ class Job(NamedTuple):
     show_progress: bool
 
 
-def score_one(f: RunFile, job: Job, backend: JudgeBackend) -> Scorecard:
+def score_one(f: RunFile, job: Job, backend: Judge) -> Scorecard:
     with progress_bar(job.show_progress, f.run.run_id) as bar:
 
         def tick(done: int, total: int) -> None:
@@ -165,7 +164,7 @@ def score_one(f: RunFile, job: Job, backend: JudgeBackend) -> Scorecard:
 
 
 def score_files(
-    files: list[RunFile], job: Job, emit: Callable[[Scorecard], None]
+    files: list[RunFile], job: Job, emit: Callable[[Scorecard], None], judge: JudgeSpec
 ) -> list[Scorecard]:
     """Score the files in order, handing each card to ``emit`` as soon as it is made.
 
@@ -174,7 +173,7 @@ def score_files(
     """
     cards = []
     with contextlib.redirect_stdout(sys.stderr):
-        backend = backend_for(job.options.judge_model)
+        backend = backend_for(judge)
         for f in files:
             card = score_one(f, job, backend)
             cards.append(card)
@@ -210,7 +209,8 @@ def report_gates(cards: list[Scorecard], thresholds: list[Threshold]) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    options = options_from(args)
+    judge = judge_model_settings(model=args.judge, pass_score=args.pass_score)
+    options = options_from(args, judge)
     rubrics = rubrics_from(args)
     thresholds = thresholds_from(args, rubrics)
     scenario = load_scenario(args.scenario) if args.scenario else None
@@ -220,5 +220,5 @@ def run(args: argparse.Namespace) -> int:
     with run_files(
         args.runs, [scenario] if scenario else [], build_worlds=args.build_worlds
     ) as files:
-        cards = score_files(files, job, emit)
+        cards = score_files(files, job, emit, judge.judge)
     return report_gates(cards, thresholds)

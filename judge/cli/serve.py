@@ -60,9 +60,10 @@ def check_judge_model(model: str) -> None:
     Raises:
         ConfigError: the one line saying what is wrong with JUDGE_MODEL.
     """
-    from judge.judging.providers import startup_check
+    from judge.judging.registry import startup_check
+    from judge.settings import judge_spec
 
-    check = startup_check(model)
+    check = startup_check(judge_spec(model))
     if check.refusal:
         raise ConfigError(f"JUDGE_MODEL {check.refusal}")
     if check.warning:

@@ -1,20 +1,16 @@
 """The one I/O seam of judging: a backend turns a request into a reply.
 
-:class:`LiteLLMBackend` is the only route to a remote model (hosted APIs, vLLM, Ollama,
-llama.cpp servers all go through litellm); the embedded SmolLM2 also answers single calls
-through litellm and adds a batch entry point (:class:`BatchJudgeBackend`). Tests swap in
-:class:`ScriptedBackend`, which replays queued replies and records what it was sent.
-
-What differs between serving engines is decided in one place, :func:`serving_profile`:
-the shape of message content, whether the engine keeps many cached prefixes, and whether
-the backend decodes several passes at once.
+This module holds what every backend shares: the request and reply values, the
+:class:`JudgeBackend` protocol (and :class:`BatchJudgeBackend` for a backend that decodes
+many passes at once), the :class:`ServingProfile` that says how to talk to a serving engine,
+and :class:`ScriptedBackend`, the fake judge tests swap in, which replays queued replies and
+records what it was sent. The backends themselves are providers' business: one module per
+provider under :mod:`judge.judging.providers`, chosen by :mod:`judge.judging.registry`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
-import os
 from collections import deque
 from collections.abc import AsyncGenerator, Callable, Sequence
 from dataclasses import dataclass
@@ -22,13 +18,9 @@ from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from judge.errors import JudgeError, PermanentJudgeError, TransientJudgeError
-from judge.judging.openai_http import direct_client
+from judge.errors import PermanentJudgeError
 from judge.judging.prompt import flatten_content
-from judge.judging.score_grid import TokenStep, steps_from_logprobs
-
-# litellm otherwise fetches its model price map over the network when imported.
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+from judge.judging.score_grid import TokenStep
 
 
 class JudgeRequest(BaseModel):
@@ -114,55 +106,6 @@ class ServingProfile:
     timeout_s: float = 120.0
 
 
-#: Providers whose engines keep many cached prefixes: Anthropic's and OpenAI's hosted
-#: prompt caches are keyed by prefix; vLLM's automatic prefix caching keeps KV blocks by a
-#: hash of the tokens up to them. llama.cpp-based servers (llama-cpp-python, Ollama, a
-#: llama-server with one slot) keep the previous prompt only, and an unknown server is
-#: treated the same way: back-to-back passes lose nothing on an engine that keeps more.
-_MANY_PREFIXES = ("anthropic", "hosted_vllm", "vllm")
-_MARKED_PARTS = ("anthropic",)
-#: Providers that are hosted APIs (answering within seconds) unless pointed elsewhere.
-_HOSTED = (
-    "anthropic",
-    "openai",
-    "gemini",
-    "vertex_ai",
-    "azure",
-    "bedrock",
-    "mistral",
-    "groq",
-    "together_ai",
-)
-
-
-def provider_of(model: str) -> str:
-    """litellm's provider prefix of a model id (``claude-*`` without one is Anthropic)."""
-    if "/" in model:
-        return model.split("/", 1)[0]
-    return "anthropic" if model.startswith("claude") else "openai"
-
-
-def serving_profile(model: str, *, api_base: str | None = None) -> ServingProfile:
-    """The one place that decides content shape, cache order and batching per backend.
-
-    ``openai/`` with an API base of its own (``api_base`` or ``$OPENAI_API_BASE`` /
-    ``$OPENAI_BASE_URL``) is some OpenAI-compatible server, not OpenAI, and is treated as
-    keeping one prefix.
-    """
-    provider = provider_of(model)
-    if provider == "embedded":
-        return ServingProfile(content="parts", batched=True)
-    hosted = provider in _HOSTED and not (provider == "openai" and _custom_openai_base(api_base))
-    many = provider in _MANY_PREFIXES or (provider == "openai" and hosted)
-    content: Content = "marked_parts" if provider in _MARKED_PARTS else "string"
-    return ServingProfile(content=content, many_prefixes=many, timeout_s=120.0 if hosted else 600.0)
-
-
-def _custom_openai_base(api_base: str | None) -> bool:
-    base = api_base or os.environ.get("OPENAI_API_BASE") or os.environ.get("OPENAI_BASE_URL")
-    return bool(base) and "api.openai.com" not in str(base)
-
-
 def profile_of(backend: object) -> ServingProfile:
     """A backend's profile; one that declares none is a plain single-prefix string backend."""
     profile = getattr(backend, "profile", None)
@@ -229,141 +172,6 @@ class ScriptedBackend:
         return item if isinstance(item, JudgeReply) else JudgeReply(text=item)
 
 
-class LiteLLMBackend:
-    """Any litellm model id, e.g. ``openai/gpt-4o-mini``, ``anthropic/claude-3-5-haiku-latest``,
-    ``ollama/llama3.1``, ``hosted_vllm/...`` or the embedded ``embedded/smollm2-135m-instruct``.
-
-    An ``openai/`` model on a server of its own takes the light client of
-    :mod:`judge.judging.openai_http` (same request, same reply, less CPU per call)."""
-
-    def __init__(self, model: str, *, timeout: float | None = None, **extra: Any) -> None:
-        self.model = model
-        self.extra = extra
-        self.profile = serving_profile(model, api_base=extra.get("api_base"))
-        self.timeout = timeout if timeout is not None else self.profile.timeout_s
-        self.direct = direct_client(model, extra, timeout=self.timeout)
-        #: the server refused a request for log-probabilities once; none are asked for again
-        self.logprobs_refused = False
-        self.keys_present = False
-
-    def _check_keys(self) -> None:
-        """A missing provider key is permanent: refused at the first call, never retried."""
-        if self.keys_present or self.direct is not None:
-            return
-        from judge.judging.model_check import missing_keys
-
-        if keys := missing_keys(self.model, self.extra):
-            raise PermanentJudgeError(f"{self.model!r} needs {', '.join(keys)}, which is not set")
-        self.keys_present = True
-
-    async def complete(self, request: JudgeRequest) -> JudgeReply:
-        self._check_keys()
-        kwargs = self._kwargs(request)
-        try:
-            response = await self._send(kwargs)
-        except Exception as exc:  # mapped to our tree; nothing is swallowed
-            if not refuses_logprobs(exc, kwargs):
-                if isinstance(exc, JudgeError):
-                    raise
-                raise classify_litellm_error(exc) from exc
-            # e.g. llama-cpp-python's server without --logits_all: ask again, and never again ask for them
-            self.logprobs_refused = True
-            kwargs = self._kwargs(request)
-            try:
-                response = await self._send(kwargs)
-            except JudgeError:
-                raise
-            except Exception as retry_exc:
-                raise classify_litellm_error(retry_exc) from retry_exc
-        reply = reply_from_response(response)
-        return reply.model_copy(update={"structured_output": "response_format" in kwargs})
-
-    async def _send(self, kwargs: dict[str, Any]) -> Any:
-        """One call: straight to an OpenAI-compatible server when one is named, else litellm."""
-        if self.direct is not None:
-            return await self.direct.complete(kwargs)
-        import litellm
-
-        return await litellm.acompletion(**kwargs)
-
-    def _kwargs(self, request: JudgeRequest) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {
-            "model": self.model,
-            "messages": shape_messages(request.messages, self.profile),
-            "temperature": request.temperature,
-            "max_tokens": request.max_tokens,
-            "timeout": self.timeout,
-            "caching": False,
-            "num_retries": 0,
-            **self.extra,
-        }
-        if request.response_schema is not None and self.model.startswith("embedded/"):
-            kwargs["response_format"] = {"type": "json_object", "schema": request.response_schema}
-        elif request.response_schema is not None and supports_response_schema(self.model):
-            kwargs.setdefault("response_format", verdict_response_format(request.response_schema))
-        if "logprobs" not in kwargs and not self.logprobs_refused and supports_logprobs(self.model):
-            kwargs |= {"logprobs": True, "top_logprobs": TOP_LOGPROBS}
-        return kwargs
-
-
-def refuses_logprobs(exc: Exception, kwargs: dict[str, Any]) -> bool:
-    """The server turned the call down because log-probabilities were asked for."""
-    return (
-        bool(kwargs.get("logprobs"))
-        and "logprobs" in str(exc).lower()
-        and not isinstance(exc, TimeoutError)
-    )
-
-
-#: Alternatives asked for at each token (OpenAI's maximum); the score grid needs the ten digits.
-TOP_LOGPROBS = 20
-#: Schema keywords OpenAI's strict structured outputs refuse; dropped from the schema sent.
-_UNSTRICT_KEYWORDS = ("maxLength", "minLength")
-
-
-@functools.lru_cache(maxsize=256)
-def supports_response_schema(model: str) -> bool:
-    """litellm's word on whether the provider enforces a JSON schema for this model."""
-    import litellm
-
-    try:
-        return bool(litellm.supports_response_schema(model=model))
-    except Exception:  # noqa: BLE001 - an unknown model is one without schema support
-        return False
-
-
-@functools.lru_cache(maxsize=256)
-def supports_logprobs(model: str) -> bool:
-    """litellm's word on whether the provider returns token log-probabilities with alternatives."""
-    import litellm
-
-    try:
-        _, provider, _, _ = litellm.get_llm_provider(model)
-        params = litellm.get_supported_openai_params(
-            model=model.split("/", 1)[-1], custom_llm_provider=provider
-        )
-    except Exception:  # noqa: BLE001 - an unknown provider is one without log-probabilities
-        return False
-    supported = params or []
-    return "logprobs" in supported and "top_logprobs" in supported
-
-
-def verdict_response_format(schema: dict[str, Any]) -> dict[str, Any]:
-    """The verdict schema as an OpenAI-style ``json_schema`` response format (strict)."""
-    return {
-        "type": "json_schema",
-        "json_schema": {"name": "verdict", "schema": _strict(schema), "strict": True},
-    }
-
-
-def _strict(schema: Any) -> Any:
-    if isinstance(schema, dict):
-        return {k: _strict(v) for k, v in schema.items() if k not in _UNSTRICT_KEYWORDS}
-    if isinstance(schema, list):
-        return [_strict(v) for v in schema]
-    return schema
-
-
 def mark_prefix_cacheable(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Mark the first user content block (the transcript) with Anthropic's cache_control."""
     marked = []
@@ -378,61 +186,33 @@ def mark_prefix_cacheable(messages: list[dict[str, Any]]) -> list[dict[str, Any]
     return marked
 
 
-def reply_from_response(response: Any) -> JudgeReply:
-    """Read text, refusal and token accounting out of a litellm ModelResponse."""
-    choice = response.choices[0]
-    usage = getattr(response, "usage", None)
-    details = getattr(usage, "prompt_tokens_details", None)
-    cached = getattr(details, "cached_tokens", None)
-    if cached is None:
-        cached = getattr(usage, "cache_read_input_tokens", None)
-    hidden = getattr(response, "_hidden_params", None) or {}
-    return JudgeReply(
-        text=choice.message.content or "",
-        refused=choice.finish_reason == "content_filter",
-        prompt_tokens=getattr(usage, "prompt_tokens", None),
-        cached_prompt_tokens=cached,
-        completion_tokens=getattr(usage, "completion_tokens", None),
-        cost_usd=hidden.get("response_cost"),
-        token_logprobs=steps_from_logprobs(getattr(choice, "logprobs", None)),
-    )
-
-
-_TRANSIENT = (
-    "RateLimitError",
-    "Timeout",
-    "APIConnectionError",
-    "InternalServerError",
-    "ServiceUnavailableError",
-    "BadGatewayError",
+#: Names that moved to the litellm provider's module; importable from here for one release.
+_MOVED = frozenset(
+    {
+        "LiteLLMBackend",
+        "TOP_LOGPROBS",
+        "classify_litellm_error",
+        "provider_of",
+        "refuses_logprobs",
+        "reply_from_response",
+        "retry_after_seconds",
+        "serving_profile",
+        "supports_logprobs",
+        "supports_response_schema",
+        "verdict_response_format",
+    }
 )
 
 
-_NO_KEY = "api_key client option must be set"
+def __getattr__(name: str) -> Any:
+    if name not in _MOVED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+    import warnings
 
-
-def classify_litellm_error(exc: Exception) -> TransientJudgeError | PermanentJudgeError:
-    """Transient (retry with backoff) or permanent (fail now), by litellm's exception family."""
-    names = {cls.__name__ for cls in type(exc).__mro__}
-    status = getattr(exc, "status_code", None)
-    message = f"{type(exc).__name__}: {str(exc)[:300]}"
-    if _NO_KEY in str(exc):  # the OpenAI client's missing key, which litellm reports as a 500
-        return PermanentJudgeError(message)
-    if names & set(_TRANSIENT) or (isinstance(status, int) and (status == 429 or status >= 500)):
-        return TransientJudgeError(message, retry_after=retry_after_seconds(exc))
-    return PermanentJudgeError(message)
-
-
-def retry_after_seconds(exc: Exception) -> float | None:
-    """The provider's Retry-After header, in seconds, when the error carries one."""
-    headers: Any = getattr(exc, "litellm_response_headers", None)
-    response = getattr(exc, "response", None)
-    if headers is None and response is not None:
-        headers = getattr(response, "headers", None)
-    if not headers:
-        return None
-    value = headers.get("retry-after") or headers.get("Retry-After")
-    try:
-        return max(0.0, float(value)) if value is not None else None
-    except (TypeError, ValueError):
-        return None
+    warnings.warn(
+        f"judge.judging.backends.{name} moved to judge.judging.providers.litellm",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return getattr(importlib.import_module("judge.judging.providers.litellm"), name)

@@ -9,9 +9,11 @@ runs them at start-up; the first call of a litellm backend refuses a missing key
 from __future__ import annotations
 
 import difflib
-import os
 from collections.abc import Mapping
 from typing import Any, NamedTuple
+
+from judge.judging.environment import JudgingEnvironment
+from judge.judging.providers.litellm_loader import load_litellm
 
 #: Providers served on the user's own machine or network: no key, and any model name.
 LOCAL_PROVIDERS = frozenset({"ollama", "ollama_chat", "hosted_vllm", "llamafile", "lm_studio"})
@@ -26,9 +28,7 @@ class ModelCheck(NamedTuple):
 
 def provider_of(model: str) -> str | None:
     """The litellm provider of ``model``, or None when litellm knows none for it."""
-    import litellm
-
-    litellm.suppress_debug_info = True  # no "Provider List" banner on stdout
+    litellm = load_litellm()
     try:
         return str(litellm.get_llm_provider(model=model)[1])
     except litellm.exceptions.BadRequestError:  # what it raises for every model it cannot place
@@ -37,7 +37,7 @@ def provider_of(model: str) -> str | None:
 
 def missing_keys(model: str, extra: Mapping[str, Any] | None = None) -> list[str]:
     """The credentials ``model`` needs that are not in the environment (nor in ``extra``)."""
-    import litellm
+    litellm = load_litellm()
 
     given = extra or {}
     if given.get("api_key") or provider_of(model) in LOCAL_PROVIDERS:
@@ -46,18 +46,18 @@ def missing_keys(model: str, extra: Mapping[str, Any] | None = None) -> list[str
     return [k for k in found.get("missing_keys", []) if "KEY" in k or "TOKEN" in k]
 
 
-def _own_server(provider: str) -> bool:
+def _own_server(provider: str, env: JudgingEnvironment) -> bool:
     """An OpenAI-compatible server of the user's own serves whatever names it likes."""
-    return provider in LOCAL_PROVIDERS or (
-        provider == "openai" and bool(os.environ.get("OPENAI_API_BASE"))
-    )
+    from judge.judging.providers.openai_compatible import custom_openai_base
+
+    return provider in LOCAL_PROVIDERS or (provider == "openai" and custom_openai_base(None, env))
 
 
-def unlisted(model: str, provider: str) -> str | None:
+def unlisted(model: str, provider: str, env: JudgingEnvironment) -> str | None:
     """A warning when ``model`` is not in litellm's model list, naming the nearest entry."""
-    import litellm
+    litellm = load_litellm()
 
-    if _own_server(provider):
+    if _own_server(provider, env):
         return None
     bare = model.split("/", 1)[1] if model.startswith(f"{provider}/") else model
     if model in litellm.model_cost or bare in litellm.model_cost:
@@ -68,7 +68,7 @@ def unlisted(model: str, provider: str) -> str | None:
     return f"{model!r} is not in litellm's model list{hint}; scoring fails if {provider} does not know it"
 
 
-def check_model(model: str) -> ModelCheck:
+def check_model(model: str, env: JudgingEnvironment) -> ModelCheck:
     """Check a litellm model id offline: a refusal for an unknown provider or a missing key."""
     provider = provider_of(model)
     if provider is None:
@@ -80,4 +80,4 @@ def check_model(model: str) -> ModelCheck:
     keys = missing_keys(model)
     if keys:
         return ModelCheck(f"{model!r} needs {', '.join(keys)}, which is not set", None)
-    return ModelCheck(None, unlisted(model, provider))
+    return ModelCheck(None, unlisted(model, provider, env))

@@ -9,31 +9,22 @@ every pass also names its model.
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from collections.abc import Sequence
+from typing import Any
 
 from judge.errors import ConfigError, PermanentJudgeError
-from judge.judging.backends import JudgeBackend, JudgeReply, JudgeRequest
+from judge.judging.backends import JudgeBackend
 from judge.judging.runner import PassSpec
 
 
-def panel_models(model: str) -> list[str]:
-    """The models of a judge id: one for a single judge, several for a panel.
-
-    Raises:
-        ConfigError: an empty member or a model named twice.
-    """
-    models = [m.strip() for m in model.split(",")]
-    if any(not m for m in models):
-        raise ConfigError(
-            f"judge {model!r}: a panel lists model ids separated by commas, with none empty"
-        )
-    if len(set(models)) != len(models):
-        raise ConfigError(f"judge {model!r}: a panel names each model once")
-    return models
-
-
 class PanelBackend:
-    """The members of a panel; the pipeline runs each member's passes in turn."""
+    """The members of a panel; the pipeline runs each member's passes in turn.
+
+    A panel is not a backend: it answers no single request (each member makes its own pass
+    set), so it has no ``complete``, and what takes a :class:`JudgeBackend` (a pairwise
+    comparison, a coaching call) cannot be handed a panel by mistake.
+    """
 
     def __init__(self, members: Sequence[JudgeBackend]) -> None:
         if len(members) < 2:
@@ -41,13 +32,26 @@ class PanelBackend:
         self.members = list(members)
         self.model = ",".join(m.model for m in members)
 
-    async def complete(self, request: JudgeRequest) -> JudgeReply:
-        raise PermanentJudgeError("a judge panel answers through its members, one pass set each")
+
+#: What judges a run: one backend, or a panel of them.
+Judge = JudgeBackend | PanelBackend
 
 
-def panel_members(backend: JudgeBackend) -> list[JudgeBackend]:
+def panel_members(backend: Judge) -> list[JudgeBackend]:
     """The backends that judge: a panel's members, or the backend itself."""
     return backend.members if isinstance(backend, PanelBackend) else [backend]
+
+
+def single_judge(backend: Judge) -> JudgeBackend:
+    """The backend itself, for a use that asks one judge one question (a pairwise verdict, a
+    coaching pass).
+
+    Raises:
+        PermanentJudgeError: a panel, which answers no single request.
+    """
+    if isinstance(backend, PanelBackend):
+        raise PermanentJudgeError("a judge panel answers through its members, one pass set each")
+    return backend
 
 
 def panel_slot(specs: Sequence[PassSpec], slot: int, passes: int) -> list[PassSpec]:
@@ -55,3 +59,17 @@ def panel_slot(specs: Sequence[PassSpec], slot: int, passes: int) -> list[PassSp
     if slot == 0:
         return list(specs)
     return [dataclasses.replace(s, index=s.index + slot * passes) for s in specs]
+
+
+def __getattr__(name: str) -> Any:
+    if name != "panel_models":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(
+        "judge.judging.panel.panel_models is judge.judging.registry.member_ids; "
+        "resolve(model).models gives a parsed judge's members",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    from judge.judging.spec import member_ids
+
+    return member_ids

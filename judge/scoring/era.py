@@ -43,7 +43,7 @@ def measurement_era(
     Args:
         decoders: for judges decoded in this process (the embedded model), the identity of
             the decode (grammar, weights file) by model id: a change there moves scores as
-            surely as a new model does (``judge.judging.providers.decoder_identities``).
+            surely as a new model does (``judge.judging.registry.JudgeSpec.decoders``).
         prompt_version: by default the one ``settings.defence`` implies.
     """
     denoise = settings.denoise

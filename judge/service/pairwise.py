@@ -31,7 +31,6 @@ from judge.domain.status import stored_class
 from judge.errors import InputError, NotFoundError
 from judge.judging.backends import JudgeBackend
 from judge.judging.pairwise import PAIRWISE_PROMPT_VERSION, pairwise_decoders
-from judge.judging.providers import decoder_identities
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import judge_pair, pairwise_side
 from judge.scoring.leaderboard import submission_entries
@@ -43,7 +42,7 @@ from judge.scoring.pairwise_board import (
     pairwise_leaderboard,
 )
 from judge.service.platform import measurement_settings, rubric_set
-from judge.settings import Settings
+from judge.settings import Settings, judge_spec
 from judge.store import pairwise as pairwise_repo
 from judge.store import queries_compare
 from judge.store import queries_results as results_repo
@@ -122,7 +121,7 @@ def _era(model: str, rubric: Rubric, settings: MeasurementSettings) -> str:
         rubric_hash=rubric.content_hash,
         prompt_version=PAIRWISE_PROMPT_VERSION,
         settings=settings,
-        decoders=pairwise_decoders(decoder_identities(model)),
+        decoders=pairwise_decoders(judge_spec(model).decoders),
     )
 
 

@@ -22,10 +22,9 @@ from judge.domain.review import SafetyReviewThresholds
 from judge.domain.rubric import TraitName
 from judge.domain.scorecard import MeasurementEra
 from judge.errors import ConfigError, NotFoundError, RubricError, describe_validation_error
-from judge.judging.providers import decoder_identities
 from judge.scoring.era import measurement_era
 from judge.service.worlds import WORLD_URLS_KEY, StateDatabaseUrls, WorldPolicy
-from judge.settings import Settings
+from judge.settings import Settings, judge_spec
 from judge.store import config as config_repo
 from judge.store import eras as era_repo
 from judge.store import rubrics as rubric_repo
@@ -128,7 +127,7 @@ def current_stack(session: Session, *, settings: Settings) -> MeasurementEra:
         judge_model=settings.model,
         rubric_hashes=rubrics.hashes,
         settings=measurement_settings(session, settings=settings),
-        decoders=decoder_identities(settings.model),
+        decoders=judge_spec(settings.model).decoders,
     )
 
 

@@ -21,13 +21,13 @@ from judge.domain.run import Run
 from judge.domain.scorecard import Scorecard
 from judge.domain.status import FINAL_RUN_STATUSES
 from judge.errors import JudgeError
-from judge.judging.backends import JudgeBackend
-from judge.judging.providers import backend_for
+from judge.judging.panel import Judge
+from judge.judging.registry import backend_for
 from judge.judging.runner import RunnerConfig
 from judge.pipeline import ScoringOptions
 from judge.service import platform
 from judge.service.worlds import WorldPolicy
-from judge.settings import Settings
+from judge.settings import Settings, judge_spec
 from judge.store import eras as era_repo
 from judge.store import passes as pass_repo
 from judge.store import runs as run_repo
@@ -35,7 +35,7 @@ from judge.store import scorecards as scorecard_repo
 from judge.store.db import lock_for_write, retry_transient, transaction
 from judge.store.tables import RunRow
 
-BackendFactory = Callable[[str], JudgeBackend]
+BackendFactory = Callable[[str], Judge]
 #: A run whose scoring was started this often without finishing stops being retried: the
 #: service died each time (e.g. a judge library crashing the process), and resuming it
 #: again would only take the service down again.
@@ -64,10 +64,10 @@ class Job(NamedTuple):
 
 
 def resolve_backend(settings: Settings) -> BackendFactory:
-    """Model id -> backend (judge.judging.providers); test judges only in dev mode."""
+    """Model id -> backend (judge.judging.registry); test judges only in dev mode."""
 
-    def factory(model: str) -> JudgeBackend:
-        return backend_for(model, dev_mode=settings.dev_mode)
+    def factory(model: str) -> Judge:
+        return backend_for(judge_spec(model, dev_mode=settings.dev_mode))
 
     return factory
 

@@ -12,7 +12,7 @@ from judge.calibration.items import ScoreRow, read_jsonl
 from judge.calibration.queue import compare
 from judge.cli import EXIT_INPUT, main
 from judge.judging.backends import JudgeRequest, ScriptedBackend
-from judge.judging.embedded import EMBEDDED_MODEL
+from judge.judging.providers.embedded import EMBEDDED_MODEL
 
 
 def safe_unless_told(request: JudgeRequest) -> str:

@@ -11,7 +11,7 @@ from judge import JUDGE_PROMPT_VERSION
 from judge.calibration.manifest import CalibrationSetError
 from judge.calibration.runner import PassStore, load_store
 from judge.domain.judging import JudgePass
-from judge.judging.embedded import EMBEDDED_MODEL, decode_identity
+from judge.judging.providers.embedded import EMBEDDED_MODEL, decode_identity
 
 
 def a_pass(index: int) -> JudgePass:

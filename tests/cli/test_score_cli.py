@@ -249,3 +249,27 @@ def test_a_gate_on_a_trait_left_out_is_bad_input(scripted: ScriptedBackend, caps
     )
     assert code == 2 and "unknown figure 'integrity'" in capsys.readouterr().err
     assert scripted.history == []
+
+
+def test_one_judge_score_parses_the_judge_id_once(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    from judge.judging import registry
+
+    parses: list[str] = []
+    original = registry.member_ids
+
+    def counted(model: str) -> list[str]:
+        parses.append(model)
+        return original(model)
+
+    monkeypatch.setenv("JUDGE_DEV_MODE", "1")
+    monkeypatch.setattr(registry, "member_ids", counted)
+    judge = "scripted/0.6,scripted/0.4"
+    code = main(
+        ["score", str(EXAMPLES / "haggle.json"), "--json", "--no-progress", "--judge", judge]
+    )
+    assert code == 0
+    card = json.loads(capsys.readouterr().out)
+    assert card["judge_model"] == judge
+    assert parses == [judge]

@@ -20,7 +20,8 @@ from typing import NamedTuple
 
 import httpx
 
-from judge.judging.embedded import gguf_path
+from judge.judging.providers.embedded import gguf_path
+from judge.settings import judging_environment
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -55,7 +56,7 @@ def llama_server(
         "-m",
         "tests.judging.serve_llama",
         "--model",
-        str(gguf_path()),
+        str(gguf_path(judging_environment())),
         "--host",
         "127.0.0.1",
         "--port",

@@ -3,14 +3,15 @@ import litellm
 import pytest
 
 from judge.errors import PermanentJudgeError, TransientJudgeError
-from judge.judging.backends import (
-    JudgeRequest,
+from judge.judging.backends import JudgeRequest
+from judge.judging.prompt import judge_messages
+from judge.judging.providers.litellm import (
     LiteLLMBackend,
     classify_litellm_error,
     reply_from_response,
     serving_profile,
 )
-from judge.judging.prompt import judge_messages
+from judge.settings import judge_spec, judging_environment
 
 
 def _request() -> JudgeRequest:
@@ -18,7 +19,9 @@ def _request() -> JudgeRequest:
 
 
 def test_anthropic_calls_mark_the_transcript_block_for_prompt_caching() -> None:
-    kwargs = LiteLLMBackend("anthropic/claude-3-5-haiku-latest")._kwargs(_request())
+    kwargs = LiteLLMBackend("anthropic/claude-3-5-haiku-latest", env=judging_environment())._kwargs(
+        _request()
+    )
     blocks = kwargs["messages"][1]["content"]
     assert blocks[0]["cache_control"] == {"type": "ephemeral"} and blocks[0]["text"] == "TRANSCRIPT"
     assert "cache_control" not in blocks[1]
@@ -37,7 +40,9 @@ def test_anthropic_calls_mark_the_transcript_block_for_prompt_caching() -> None:
 def test_other_providers_get_plain_string_content_at_temperature_zero_without_caching(
     model: str,
 ) -> None:
-    kwargs = LiteLLMBackend(model, api_base="http://127.0.0.1:8080/v1")._kwargs(_request())
+    kwargs = LiteLLMBackend(
+        model, env=judging_environment(), api_base="http://127.0.0.1:8080/v1"
+    )._kwargs(_request())
     assert kwargs["messages"][0] == {
         "role": "system",
         "content": judge_messages("T", "R")[0]["content"],
@@ -49,7 +54,11 @@ def test_other_providers_get_plain_string_content_at_temperature_zero_without_ca
 
 
 def test_the_embedded_judge_keeps_its_parts_to_cut_the_shared_prefix() -> None:
-    kwargs = LiteLLMBackend("embedded/smollm2-135m-instruct")._kwargs(_request())
+    from judge.judging.providers.embedded import EmbeddedBackend
+
+    kwargs = EmbeddedBackend("embedded/smollm2-135m-instruct", env=judging_environment())._kwargs(
+        _request()
+    )
     assert kwargs["messages"][1]["content"] == [
         {"type": "text", "text": "TRANSCRIPT"},
         {"type": "text", "text": "RUBRIC"},
@@ -66,7 +75,6 @@ def test_the_embedded_judge_keeps_its_parts_to_cut_the_shared_prefix() -> None:
         ("openai/smollm2", "http://127.0.0.1:8000/v1", False, "string", False),
         ("hosted_vllm/Qwen2.5-7B-Instruct", "http://127.0.0.1:8000/v1", True, "string", False),
         ("ollama/llama3.1", None, False, "string", False),
-        ("embedded/smollm2-135m-instruct", None, False, "parts", True),
     ],
 )
 def test_serving_profile_per_provider(
@@ -79,17 +87,23 @@ def test_serving_profile_per_provider(
 ) -> None:
     monkeypatch.delenv("OPENAI_API_BASE", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    profile = serving_profile(model, api_base=api_base)
+    profile = serving_profile(model, judging_environment(), api_base=api_base)
     assert (profile.many_prefixes, profile.content, profile.batched) == (many, content, batched)
+
+
+def test_the_embedded_judge_is_resolved_to_a_batched_profile_that_keeps_parts() -> None:
+
+    profile = judge_spec("embedded/smollm2-135m-instruct").members[0].profile
+    assert (profile.many_prefixes, profile.content, profile.batched) == (False, "parts", True)
 
 
 def test_openai_api_base_from_the_environment_marks_a_single_prefix_server(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("OPENAI_API_BASE", "http://127.0.0.1:8000/v1")
-    assert not LiteLLMBackend("openai/smollm2").profile.many_prefixes
+    assert not LiteLLMBackend("openai/smollm2", env=judging_environment()).profile.many_prefixes
     monkeypatch.delenv("OPENAI_API_BASE")
-    assert LiteLLMBackend("openai/gpt-4o-mini").profile.many_prefixes
+    assert LiteLLMBackend("openai/gpt-4o-mini", env=judging_environment()).profile.many_prefixes
 
 
 def _response(status: int, headers: dict[str, str] | None = None) -> httpx.Response:
@@ -157,7 +171,19 @@ def test_self_hosted_servers_get_a_longer_call_timeout_than_hosted_apis(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv("OPENAI_API_BASE", raising=False)
-    assert LiteLLMBackend("openai/gpt-4o-mini")._kwargs(_request())["timeout"] == 120.0
-    assert LiteLLMBackend("openai/smollm2", api_base="http://127.0.0.1:8080/v1").timeout == 600.0
-    assert LiteLLMBackend("ollama/llama3.1").timeout == 600.0
-    assert LiteLLMBackend("ollama/llama3.1", timeout=30.0).timeout == 30.0
+    assert (
+        LiteLLMBackend("openai/gpt-4o-mini", env=judging_environment())._kwargs(_request())[
+            "timeout"
+        ]
+        == 120.0
+    )
+    assert (
+        LiteLLMBackend(
+            "openai/smollm2", env=judging_environment(), api_base="http://127.0.0.1:8080/v1"
+        ).timeout
+        == 600.0
+    )
+    assert LiteLLMBackend("ollama/llama3.1", env=judging_environment()).timeout == 600.0
+    assert (
+        LiteLLMBackend("ollama/llama3.1", env=judging_environment(), timeout=30.0).timeout == 30.0
+    )

@@ -6,15 +6,16 @@ import math
 import litellm
 import pytest
 
-from judge.judging.backends import (
+from judge.judging.backends import JudgeRequest
+from judge.judging.prompt import VERDICT_SCHEMA
+from judge.judging.providers.litellm import (
     TOP_LOGPROBS,
-    JudgeRequest,
     LiteLLMBackend,
     reply_from_response,
     supports_logprobs,
     supports_response_schema,
 )
-from judge.judging.prompt import VERDICT_SCHEMA
+from judge.settings import judging_environment
 
 REQUEST = JudgeRequest(messages=[{"role": "user", "content": "x"}], response_schema=VERDICT_SCHEMA)
 
@@ -28,7 +29,7 @@ def test_litellm_decides_schema_and_logprob_support_per_model() -> None:
 
 
 def test_a_schema_capable_model_gets_the_verdict_schema_strict_and_logprobs() -> None:
-    kwargs = LiteLLMBackend("openai/gpt-4o-mini")._kwargs(REQUEST)
+    kwargs = LiteLLMBackend("openai/gpt-4o-mini", env=judging_environment())._kwargs(REQUEST)
     fmt = kwargs["response_format"]
     assert fmt["type"] == "json_schema" and fmt["json_schema"]["strict"] is True
     schema = fmt["json_schema"]["schema"]
@@ -44,18 +45,22 @@ def test_a_schema_capable_model_gets_the_verdict_schema_strict_and_logprobs() ->
 
 
 def test_other_models_keep_prompt_and_parse() -> None:
-    kwargs = LiteLLMBackend("anthropic/claude-3-5-haiku-latest")._kwargs(REQUEST)
+    kwargs = LiteLLMBackend("anthropic/claude-3-5-haiku-latest", env=judging_environment())._kwargs(
+        REQUEST
+    )
     assert "response_format" not in kwargs and "logprobs" not in kwargs
-    ollama = LiteLLMBackend("ollama/llama3.1")._kwargs(REQUEST)
+    ollama = LiteLLMBackend("ollama/llama3.1", env=judging_environment())._kwargs(REQUEST)
     assert "response_format" not in ollama
-    plain = LiteLLMBackend("openai/gpt-4o-mini")._kwargs(
+    plain = LiteLLMBackend("openai/gpt-4o-mini", env=judging_environment())._kwargs(
         REQUEST.model_copy(update={"response_schema": None})
     )
     assert "response_format" not in plain
 
 
 def test_once_refused_logprobs_are_not_asked_for_again() -> None:
-    backend = LiteLLMBackend("openai/smollm2", api_base="http://127.0.0.1:9/v1")
+    backend = LiteLLMBackend(
+        "openai/smollm2", env=judging_environment(), api_base="http://127.0.0.1:9/v1"
+    )
     assert backend._kwargs(REQUEST)["logprobs"] is True
     backend.logprobs_refused = True
     assert "logprobs" not in backend._kwargs(REQUEST)

@@ -7,10 +7,11 @@ import litellm
 import pytest
 
 from judge.catalog import default_rubric_set
-from judge.judging.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE, embedded_model
 from judge.judging.prompt import VERDICT_SCHEMA, judge_messages, rubric_block, transcript_block
-from judge.judging.providers import backend_for
+from judge.judging.providers.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE, embedded_model
+from judge.judging.registry import backend_for
 from judge.pipeline import ScoringOptions, score_run_async
+from judge.settings import judge_spec
 from tests.helpers import example
 
 pytestmark = pytest.mark.model
@@ -42,7 +43,7 @@ def test_a_run_is_scored_through_litellm_by_the_embedded_model() -> None:
 
 
 def test_the_litellm_route_returns_a_grammar_bound_verdict() -> None:
-    backend_for(EMBEDDED_MODEL)
+    backend_for(judge_spec(EMBEDDED_MODEL))
     response = litellm.completion(
         model=EMBEDDED_MODEL,
         messages=[

@@ -7,10 +7,11 @@ import httpx
 import pytest
 
 from judge.catalog import default_rubric_set
-from judge.judging.backends import LiteLLMBackend
 from judge.judging.prompt import judge_messages
+from judge.judging.providers.litellm import LiteLLMBackend
 from judge.judging.runner import RunnerConfig, pass_specs, run_passes
 from judge.pipeline import ScoringOptions, score_run_async
+from judge.settings import judging_environment
 from tests.helpers import example
 from tests.judging.llama_server import LlamaServer, evaluated_prompt_tokens, llama_server
 
@@ -33,7 +34,9 @@ def test_the_server_rejects_content_parts_which_is_why_they_are_flattened(
 
 
 def test_openai_prefix_with_api_base_scores_against_the_server(server: LlamaServer) -> None:
-    backend = LiteLLMBackend("openai/smollm2", api_base=server.base_url, api_key="unused")
+    backend = LiteLLMBackend(
+        "openai/smollm2", env=judging_environment(), api_base=server.base_url, api_key="unused"
+    )
     assert not backend.profile.many_prefixes and backend.profile.content == "string"
     rubrics = list(default_rubric_set().rubrics.values())[:2]
     specs = pass_specs(example("haggle.json").transcript, "buyer", rubrics, 5, RunnerConfig())

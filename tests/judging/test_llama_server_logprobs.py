@@ -9,9 +9,10 @@ from collections.abc import Iterator
 import pytest
 
 from judge.catalog import default_rubric_set
-from judge.judging.backends import LiteLLMBackend
 from judge.judging.prompt import VERDICT_SCHEMA
+from judge.judging.providers.litellm import LiteLLMBackend
 from judge.judging.runner import RunnerConfig, pass_specs, run_passes
+from judge.settings import judging_environment
 from tests.helpers import example
 from tests.judging.llama_server import LlamaServer, llama_server
 
@@ -42,7 +43,11 @@ def test_a_server_with_logprobs_gives_each_scored_pass_a_grid_distribution(
     server: LlamaServer,
 ) -> None:
     backend = LiteLLMBackend(
-        "openai/smollm2", api_base=server.base_url, api_key="unused", response_format=JSON
+        "openai/smollm2",
+        env=judging_environment(),
+        api_base=server.base_url,
+        api_key="unused",
+        response_format=JSON,
     )
     passes = _passes(backend)
     scored = [p for p in passes if p.sampled_score is not None]
@@ -59,7 +64,11 @@ def test_a_server_with_logprobs_gives_each_scored_pass_a_grid_distribution(
 def test_a_server_started_without_logits_all_still_judges_every_pass(tmp_path) -> None:  # type: ignore[no-untyped-def]
     with llama_server(tmp_path / "plain.log", n_ctx=4096) as plain:
         backend = LiteLLMBackend(
-            "openai/smollm2", api_base=plain.base_url, api_key="unused", response_format=JSON
+            "openai/smollm2",
+            env=judging_environment(),
+            api_base=plain.base_url,
+            api_key="unused",
+            response_format=JSON,
         )
         passes = _passes(backend, traits=1)
     # the request for log-probabilities does not break the call, whatever the server gives back

@@ -5,19 +5,20 @@ from __future__ import annotations
 import pytest
 
 from judge.judging.model_check import check_model
-from judge.judging.providers import startup_check
+from judge.judging.registry import startup_check
+from judge.settings import judge_spec, judging_environment
 
 
 @pytest.fixture(autouse=True)
 def no_keys(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("OPENAI_API_KEY", "OPENAI_API_BASE", "ANTHROPIC_API_KEY"):
+    for name in ("OPENAI_API_KEY", "OPENAI_API_BASE", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY"):
         monkeypatch.delenv(name, raising=False)
 
 
 def test_a_model_with_its_key_and_in_the_list_passes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
 
-    assert check_model("openai/gpt-4o-mini") == (None, None)
+    assert check_model("openai/gpt-4o-mini", judging_environment()) == (None, None)
 
 
 def test_a_misspelt_model_of_a_known_provider_warns_naming_the_nearest(
@@ -25,7 +26,7 @@ def test_a_misspelt_model_of_a_known_provider_warns_naming_the_nearest(
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
 
-    check = check_model("openai/gpt-4o-mni")
+    check = check_model("openai/gpt-4o-mni", judging_environment())
 
     assert check.refusal is None
     assert check.warning == (
@@ -39,17 +40,19 @@ def test_a_local_server_or_ollama_needs_no_key_and_no_listed_name(
 ) -> None:
     monkeypatch.setenv("OPENAI_API_BASE", "http://127.0.0.1:8080/v1")
 
-    assert check_model("ollama/llama3.1") == (None, None)
-    assert check_model("openai/my-served-name").warning is None
+    assert check_model("ollama/llama3.1", judging_environment()) == (None, None)
+    assert check_model("openai/my-served-name", judging_environment()).warning is None
 
 
 def test_the_embedded_and_scripted_judges_are_not_litellm_models() -> None:
-    assert startup_check("embedded/smollm2-135m-instruct") == (None, None)
-    assert startup_check("scripted/0.7") == (None, None)
+    assert startup_check(judge_spec("embedded/smollm2-135m-instruct")) == (None, None)
+    assert startup_check(judge_spec("scripted/0.7")) == (None, None)
 
 
 def test_every_member_of_a_panel_is_checked() -> None:
-    check = startup_check("embedded/smollm2-135m-instruct,anthropic/claude-3-5-haiku-latest")
+    check = startup_check(
+        judge_spec("embedded/smollm2-135m-instruct,anthropic/claude-3-5-haiku-latest")
+    )
 
     assert check.refusal == (
         "'anthropic/claude-3-5-haiku-latest' needs ANTHROPIC_API_KEY, which is not set"
@@ -64,7 +67,8 @@ def test_a_missing_key_is_refused_at_the_first_call_without_sending_it(
     import litellm
 
     from judge.errors import PermanentJudgeError
-    from judge.judging.backends import JudgeRequest, LiteLLMBackend
+    from judge.judging.backends import JudgeRequest
+    from judge.judging.providers.litellm import LiteLLMBackend
 
     sent: list[object] = []
 
@@ -73,7 +77,7 @@ def test_a_missing_key_is_refused_at_the_first_call_without_sending_it(
         raise AssertionError("no call may be sent without the key")
 
     monkeypatch.setattr(litellm, "acompletion", acompletion)
-    backend = LiteLLMBackend("openai/gpt-4o-mini")
+    backend = LiteLLMBackend("openai/gpt-4o-mini", env=judging_environment())
     request = JudgeRequest(messages=[{"role": "user", "content": "hi"}])
 
     with pytest.raises(PermanentJudgeError, match="needs OPENAI_API_KEY, which is not set"):
@@ -85,7 +89,7 @@ def test_the_openai_clients_missing_key_error_is_permanent_not_a_retried_500() -
     import litellm
 
     from judge.errors import PermanentJudgeError
-    from judge.judging.backends import classify_litellm_error
+    from judge.judging.providers.litellm import classify_litellm_error
 
     exc = litellm.InternalServerError(
         message="OpenAIException - The api_key client option must be set either by passing "

@@ -13,9 +13,11 @@ from typing import Any
 import pytest
 
 from judge.errors import PermanentJudgeError, TransientJudgeError
-from judge.judging.backends import JudgeRequest, LiteLLMBackend
-from judge.judging.openai_http import OpenAICompatibleClient, direct_client
+from judge.judging.backends import JudgeRequest
+from judge.judging.providers.litellm import LiteLLMBackend
+from judge.judging.providers.openai_compatible import OpenAICompatibleClient, direct_client
 from judge.judging.runner import RunnerConfig, call_with_retries
+from judge.settings import judging_environment
 from tests.fake_judge import VERDICT, FakeJudge, completion, http_response
 from tests.pg import free_port
 
@@ -61,7 +63,9 @@ def test_a_call_sends_what_litellm_would_and_reads_the_reply_back() -> None:
     async def scenario() -> tuple[Any, Recorder]:
         recorder = Recorder(200, completion("qwen", VERDICT))
         async with serving(recorder) as base:
-            backend = LiteLLMBackend("openai/qwen", api_base=base + "/", api_key="sk-test")
+            backend = LiteLLMBackend(
+                "openai/qwen", env=judging_environment(), api_base=base + "/", api_key="sk-test"
+            )
             assert backend.direct is not None
             return await backend.complete(REQUEST), recorder
 
@@ -94,7 +98,9 @@ def test_a_refusal_and_cached_tokens_are_read_like_litellm_reads_them() -> None:
 
     async def scenario() -> Any:
         async with serving(Recorder(200, json.dumps(answer).encode())) as base:
-            return await LiteLLMBackend("openai/qwen", api_base=base).complete(REQUEST)
+            return await LiteLLMBackend(
+                "openai/qwen", env=judging_environment(), api_base=base
+            ).complete(REQUEST)
 
     reply = asyncio.run(scenario())
     assert (reply.text, reply.refused, reply.cached_prompt_tokens) == ("", True, 96)
@@ -117,7 +123,9 @@ def test_failures_are_transient_or_permanent_as_through_litellm(
 
     async def scenario() -> None:
         async with serving(Recorder(status, body, headers)) as base:
-            await LiteLLMBackend("openai/qwen", api_base=base).complete(REQUEST)
+            await LiteLLMBackend("openai/qwen", env=judging_environment(), api_base=base).complete(
+                REQUEST
+            )
 
     with pytest.raises(error) as raised:
         asyncio.run(scenario())
@@ -135,7 +143,9 @@ def test_an_unreachable_server_or_a_reply_without_choices_is_transient() -> None
 
     async def empty() -> None:
         async with serving(Recorder(200, b'{"choices": []}')) as base:
-            await LiteLLMBackend("openai/qwen", api_base=base).complete(REQUEST)
+            await LiteLLMBackend("openai/qwen", env=judging_environment(), api_base=base).complete(
+                REQUEST
+            )
 
     with pytest.raises(TransientJudgeError, match="no completion choices"):
         asyncio.run(empty())
@@ -149,7 +159,7 @@ def test_the_runner_waits_out_retry_after_and_a_429_is_not_counted_as_answered()
         judge.rate_limited = False
 
     with FakeJudge(rate_limited=True, retry_after=2.0) as judge:
-        backend = LiteLLMBackend("openai/fake", api_base=judge.api_base)
+        backend = LiteLLMBackend("openai/fake", env=judging_environment(), api_base=judge.api_base)
         started = time.monotonic()
         attempt = asyncio.run(call_with_retries(backend, REQUEST, RunnerConfig(), sleep))
         stats = judge.snapshot()
@@ -160,18 +170,59 @@ def test_the_runner_waits_out_retry_after_and_a_429_is_not_counted_as_answered()
 
 def test_which_models_take_the_light_client(monkeypatch: pytest.MonkeyPatch) -> None:
     base = "http://127.0.0.1:8000/v1"
-    assert direct_client("openai/qwen", {"api_base": base}, timeout=5) is not None
-    assert direct_client("openai/gpt-4o-mini", {}, timeout=5) is None  # OpenAI itself: litellm
     assert (
-        direct_client("openai/gpt-4o-mini", {"api_base": "https://api.openai.com/v1"}, timeout=5)
+        direct_client("openai/qwen", {"api_base": base}, env=judging_environment(), timeout=5)
+        is not None
+    )
+    assert (
+        direct_client("openai/gpt-4o-mini", {}, env=judging_environment(), timeout=5) is None
+    )  # OpenAI itself: litellm
+    assert (
+        direct_client(
+            "openai/gpt-4o-mini",
+            {"api_base": "https://api.openai.com/v1"},
+            env=judging_environment(),
+            timeout=5,
+        )
         is None
     )
-    assert direct_client("hosted_vllm/qwen", {"api_base": base}, timeout=5) is None
     assert (
-        direct_client("openai/qwen", {"api_base": base, "extra_headers": {"x": "y"}}, timeout=5)
+        direct_client("hosted_vllm/qwen", {"api_base": base}, env=judging_environment(), timeout=5)
+        is None
+    )
+    assert (
+        direct_client(
+            "openai/qwen",
+            {"api_base": base, "extra_headers": {"x": "y"}},
+            env=judging_environment(),
+            timeout=5,
+        )
         is None
     )
     monkeypatch.setenv("OPENAI_API_BASE", base)
-    assert direct_client("openai/qwen", {}, timeout=5) is not None
+    assert direct_client("openai/qwen", {}, env=judging_environment(), timeout=5) is not None
     monkeypatch.setenv("JUDGE_OPENAI_CLIENT", "litellm")
-    assert LiteLLMBackend("openai/qwen").direct is None
+    assert LiteLLMBackend("openai/qwen", env=judging_environment()).direct is None
+
+
+def test_openai_base_url_is_read_before_openai_api_base_as_litellm_reads_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from judge.judging.providers.openai_compatible import openai_base
+
+    monkeypatch.setenv("OPENAI_API_BASE", "https://api.openai.com/v1")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:8000/v1")
+    assert openai_base(None, judging_environment()) == "http://127.0.0.1:8000/v1"
+    assert (
+        openai_base("http://10.0.0.5:9000/v1", judging_environment()) == "http://10.0.0.5:9000/v1"
+    )
+
+
+def test_the_profile_and_the_client_agree_on_which_server_openai_names(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_BASE", "https://api.openai.com/v1")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:8000/v1")
+    backend = LiteLLMBackend("openai/qwen", env=judging_environment())
+    assert backend.direct is not None and backend.direct.url.startswith("http://127.0.0.1:8000/")
+    assert not backend.profile.many_prefixes and backend.profile.timeout_s == 600.0

@@ -18,9 +18,10 @@ import pytest
 import yaml
 
 from judge.catalog import default_rubric_set
-from judge.judging.backends import LiteLLMBackend
-from judge.judging.providers import backend_for
+from judge.judging.providers.litellm import LiteLLMBackend
+from judge.judging.registry import backend_for
 from judge.judging.runner import RunnerConfig, pass_specs, run_passes
+from judge.settings import judge_spec, judging_environment
 from tests.helpers import example
 
 HEAD = '{"rationale": "fair", "turns": [1], "score": '
@@ -102,7 +103,11 @@ def _run(backend: Any) -> list[Any]:
 
 
 def test_openai_gets_the_strict_schema_and_returns_a_distribution(server: str) -> None:
-    passes = _run(LiteLLMBackend("openai/gpt-4o-mini", api_base=server, api_key="sk-test"))
+    passes = _run(
+        LiteLLMBackend(
+            "openai/gpt-4o-mini", env=judging_environment(), api_base=server, api_key="sk-test"
+        )
+    )
     body = Recorder.bodies[0]
     assert (
         body["response_format"]["type"] == "json_schema"
@@ -127,6 +132,6 @@ def test_a_router_deployment_of_a_schema_capable_model_gets_the_schema(
     path.write_text(
         yaml.safe_dump({"model_list": [{"model_name": "judge", "litellm_params": deployment}]})
     )
-    passes = _run(backend_for(f"router:{path}"))
+    passes = _run(backend_for(judge_spec(f"router:{path}")))
     assert Recorder.bodies[0]["response_format"]["json_schema"]["name"] == "verdict"
     assert passes[0].structured_output and passes[0].sampled_score == 0.7

@@ -11,28 +11,29 @@ from judge.cli import main
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.errors import ConfigError
 from judge.judging.backends import JudgeRequest, ScriptedBackend
-from judge.judging.panel import PanelBackend, panel_models, panel_slot
-from judge.judging.providers import backend_for
+from judge.judging.panel import PanelBackend, panel_slot
+from judge.judging.registry import backend_for, member_ids
 from judge.judging.runner import RunnerConfig, pass_specs
 from judge.pipeline import ScoringOptions, score_run_async
+from judge.settings import judge_spec
 from tests.helpers import example, verdict
 
 TRAITS = ["integrity", "negotiation", "cooperation"]
 
 
 def test_panel_ids_are_comma_separated_and_checked() -> None:
-    assert panel_models("a") == ["a"]
-    assert panel_models(" a , b,c ") == ["a", "b", "c"]
+    assert member_ids("a") == ["a"]
+    assert member_ids(" a , b,c ") == ["a", "b", "c"]
     with pytest.raises(ConfigError, match="none empty"):
-        panel_models("a,,b")
+        member_ids("a,,b")
     with pytest.raises(ConfigError, match="each model once"):
-        panel_models("a,b,a")
+        member_ids("a,b,a")
     with pytest.raises(ConfigError, match="at least two"):
         PanelBackend([ScriptedBackend(verdict(0.5))])
 
 
 def test_backend_for_a_panel_builds_one_backend_per_member() -> None:
-    panel = backend_for("openai/gpt-4o-mini,hosted_vllm/qwen")
+    panel = backend_for(judge_spec("openai/gpt-4o-mini,hosted_vllm/qwen"))
     assert isinstance(panel, PanelBackend)
     assert [m.model for m in panel.members] == ["openai/gpt-4o-mini", "hosted_vllm/qwen"]
     assert panel.model == "openai/gpt-4o-mini,hosted_vllm/qwen"
@@ -108,3 +109,23 @@ def test_judge_score_accepts_a_panel_on_the_command_line(
     assert [j["model"] for j in trait["judges"]] == ["scripted/0.2", "scripted/0.8"]
     assert trait["mean"] == pytest.approx(0.5) and trait["n_passes"] == 10
     assert card["seats"]["buyer"]["panel"]["largest_disagreement"] == pytest.approx(0.6)
+
+
+def test_a_panel_answers_no_single_request_so_a_one_judge_use_is_refused_plainly() -> None:
+    from judge.errors import PermanentJudgeError
+    from judge.judging.panel import single_judge
+
+    panel = backend_for(judge_spec("scripted/0.2,scripted/0.8"), dev_mode=True)
+    assert not hasattr(panel, "complete")
+    with pytest.raises(PermanentJudgeError, match="a judge panel answers through its members"):
+        single_judge(panel)
+    one = backend_for(judge_spec("scripted/0.2"), dev_mode=True)
+    assert single_judge(one) is one
+
+
+def test_a_pairwise_comparison_names_one_judge_not_a_panel() -> None:
+    from judge.judging.registry import single_backend_for
+
+    with pytest.raises(ConfigError, match="a panel judges runs, not pairs; name one judge model"):
+        single_backend_for(judge_spec("scripted/0.2,scripted/0.8"), dev_mode=True)
+    assert single_backend_for(judge_spec("scripted/0.2"), dev_mode=True).model == "scripted/0.2"

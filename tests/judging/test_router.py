@@ -13,9 +13,10 @@ import yaml
 
 from judge.catalog import default_rubric_set
 from judge.errors import ConfigError
-from judge.judging.providers import backend_for
-from judge.judging.router import build_router_backend, load_router_file
+from judge.judging.providers.router import build_router_backend, load_router_file
+from judge.judging.registry import backend_for
 from judge.judging.runner import RunnerConfig, pass_specs, run_passes
+from judge.settings import judge_spec, judging_environment
 from tests.fake_judge import FakeJudge
 from tests.helpers import example
 
@@ -66,7 +67,7 @@ def test_calls_leave_a_deployment_answering_429_and_the_other_keeps_its_limits(
         path = router_file(
             tmp_path, limited.api_base, healthy.api_base, rpm=RPM, max_parallel_requests=PARALLEL
         )
-        backend = backend_for(f"router:{path}")
+        backend = backend_for(judge_spec(f"router:{path}"))
         started = time.monotonic()
         passes = asyncio.run(
             run_passes(specs, backend, known_turns=set(range(1, 17)), config=config)
@@ -91,9 +92,9 @@ def test_a_router_file_names_one_model_and_reads_secrets_from_the_environment(
     path = router_file(tmp_path, "http://127.0.0.1:9/v1")
     monkeypatch.delenv("FAKE_JUDGE_KEY", raising=False)
     with pytest.raises(ConfigError, match="environment variable FAKE_JUDGE_KEY is not set"):
-        build_router_backend(f"router:{path}")
+        build_router_backend(f"router:{path}", judging_environment())
     monkeypatch.setenv("FAKE_JUDGE_KEY", "sk-fake")
-    assert build_router_backend(str(path)).group == "judge"
+    assert build_router_backend(str(path), judging_environment()).group == "judge"
     path.write_text(
         yaml.safe_dump(
             {

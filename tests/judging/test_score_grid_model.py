@@ -85,8 +85,8 @@ def test_sampled_mode_counts_the_written_score_from_the_same_decode() -> None:
 def test_identical_prompts_give_identical_distributions_probe_included(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from judge.judging.embedded import embedded_model
     from judge.judging.prompt import VERDICT_SCHEMA, judge_messages, rubric_block, transcript_block
+    from judge.judging.providers.embedded import embedded_model
     from judge.judging.score_grid import grid_distribution
 
     run = example("haggle.json")

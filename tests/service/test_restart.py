@@ -2,7 +2,7 @@
 and no pass that was already stored is judged again.
 
 The service runs as a real process (`python -m judge serve`) in dev mode with the test-only
-scripted judge (judge.judging.scripted): each judge call takes a while and appends `<pid> <trait>`
+scripted judge (judge.judging.providers.scripted): each judge call takes a while and appends `<pid> <trait>`
 to a log, so the test counts exactly what each process paid for.
 """
 

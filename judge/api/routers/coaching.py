@@ -9,6 +9,7 @@ from fastapi import APIRouter
 
 from judge.api.deps import AgentDep, EngineDep, SettingsDep, WorkersDep
 from judge.api.errors import error_responses
+from judge.judging.panel import single_judge
 from judge.service.coaching import (
     CoachingPublic,
     coach,
@@ -52,7 +53,7 @@ async def agent_run_coaching(
         answer = await anyio.to_thread.run_sync(partial(kept, engine, inputs=inputs))
         if answer is None:
             answer = await coach(
-                inputs, backend=workers.backends(settings.model), settings=settings
+                inputs, backend=single_judge(workers.backends(settings.model)), settings=settings
             )
             await anyio.to_thread.run_sync(partial(keep, engine, inputs=inputs, answer=answer))
     return answer

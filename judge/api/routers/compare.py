@@ -11,6 +11,7 @@ from fastapi import APIRouter, Query
 from judge.api.deps import EngineDep, OwnerDep, SessionDep, SettingsDep, WorkersDep
 from judge.api.errors import error_responses
 from judge.domain.comparison import AgentComparison, Measure
+from judge.judging.panel import single_judge
 from judge.service import pairwise
 from judge.service.matched import compare_agents
 from judge.service.pairwise import PairwiseComparisonCreate, PairwiseComparisonPublic
@@ -77,7 +78,7 @@ async def compare_pairwise(
     prepared = await anyio.to_thread.run_sync(
         partial(pairwise.prepare, engine, body=body, settings=settings)
     )
-    backend = workers.backends(settings.model)
+    backend = single_judge(workers.backends(settings.model))
     judged = await pairwise.judge_new(prepared, backend=backend, settings=settings, engine=engine)
     return pairwise.result(prepared, judged)
 
