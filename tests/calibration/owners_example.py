@@ -24,7 +24,7 @@ from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.judging import JudgePass
 from judge.domain.labels import LabelCreate
 from judge.judging.backends import ScriptedBackend
-from judge.judging.embedded import EMBEDDED_MODEL
+from judge.judging.providers.embedded import EMBEDDED_MODEL
 from judge.pipeline import ScoringOptions, score_run
 from judge.service.intake import canonical_body
 from judge.service.labels import add_label
