@@ -30,6 +30,20 @@ def moved(old: str, targets: Mapping[str, str]) -> Callable[[str], Any]:
     return forward
 
 
+def moved_module(old: str, new: str) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for module ``old``, which moved whole to ``new``: every name
+    is read from there, with a DeprecationWarning."""
+
+    def forward(name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        value = getattr(importlib.import_module(new), name)
+        warnings.warn(f"{old} moved to {new}", DeprecationWarning, stacklevel=2)
+        return value
+
+    return forward
+
+
 def same_names(module: str, names: Iterable[str]) -> dict[str, str]:
     """``targets`` for names that kept their name in ``module``."""
     return {name: f"{module}:{name}" for name in names}

@@ -16,6 +16,7 @@ from judge.domain.checks import StateOutcome
 from judge.domain.config import MeasurementSettings, ScoreMode
 from judge.domain.judging import JudgePass, SeatPassKey, TraitResult
 from judge.domain.pairwise import PairKey, PairSide, PairVerdict
+from judge.domain.passes import PassPolicy
 from judge.domain.rubric import Rubric
 from judge.domain.run import Run
 from judge.domain.scenario import Scenario
@@ -23,6 +24,7 @@ from judge.domain.scorecard import JudgeParseRate, Scorecard, SeatScorecard
 from judge.domain.status import leaderboard_class
 from judge.domain.tamper import SeatTamper
 from judge.errors import InputError
+from judge.judging.adaptive import decide, run_rounds
 from judge.judging.backends import JudgeBackend
 from judge.judging.pairwise import (
     PAIRWISE_PROMPT_VERSION,
@@ -73,12 +75,18 @@ def trait_result(
     floor: int,
     mode: ScoreMode = "sampled",
     judges: Sequence[str] = (),
+    policy: PassPolicy | None = None,
 ) -> TraitResult:
     """One trait's result; with a panel (``judges``: two or more models) each judge's passes
-    are summarised apart and the mean is the mean of the judges' means."""
+    are summarised apart and the mean is the mean of the judges' means. Under an adaptive
+    ``policy`` the card says how many passes the trait took and why, and a panel's judges
+    are those the trait escalated to."""
     rubric = rubrics.rubrics[trait]
     stats = pass_stats(passes, floor)
     signal = signal_fields(passes, mode)
+    decision = decide(passes, policy, judges or [""]) if policy and policy.adaptive else None
+    if decision is not None and len(judges) > 1:
+        judges = [j for j in judges if any(p.model == j for p in passes)] or judges[:1]
     per_judge = judge_stats(passes, judges, floor) if len(judges) > 1 else []
     return TraitResult(
         trait=trait,
@@ -105,6 +113,7 @@ def trait_result(
         n_with_distribution=signal.n_with_distribution,
         score_note=signal.score_note,
         judges=per_judge,
+        adaptive=decision,
     )
 
 
@@ -121,7 +130,13 @@ def seat_scorecard(
     floor = settings.denoise.min_n_runs
     results = {
         t: trait_result(
-            t, [p for p in passes if p.trait == t], rubrics, floor, settings.pass_score, judges
+            t,
+            [p for p in passes if p.trait == t],
+            rubrics,
+            floor,
+            settings.pass_score,
+            judges,
+            settings.denoise.policy,
         )
         for t in rubrics.rubrics
     }
@@ -259,13 +274,18 @@ async def judge_run(
     on_pass: OnSeatPass | None = None,
     progress: Progress | None = None,
 ) -> dict[str, list[JudgePass]]:
-    """Every pass of every scored seat; seats one after another so each keeps its prefix warm."""
+    """Every pass of every scored seat; seats one after another so each keeps its prefix warm.
+
+    Under an adaptive policy (``denoise.adaptive``) the passes come in rounds
+    (:mod:`judge.judging.adaptive`) and ``progress`` counts towards the most there can be.
+    """
     done = done or {}
     n = options.settings.denoise.passes
+    policy = options.settings.denoise.policy
     total = len(run.scored_seats) * len(rubrics.rubrics) * n
     counter = [sum(1 for (s, t, _) in done if s in run.scored_seats and t in rubrics.rubrics)]
     members = panel_members(backend)
-    total *= len(members)
+    total = total // n * policy.max if policy.adaptive else total * len(members)
     turns = {e.turn for e in run.transcript}
     settings = options.settings
     transcript = judged_transcript(run, tamper_findings(run, settings))
@@ -275,6 +295,18 @@ async def judge_run(
     out: dict[str, list[JudgePass]] = {}
     for seat in run.scored_seats:
         out[seat] = []
+        if policy.adaptive:
+            specs = pass_specs(transcript, seat, list(rubrics.rubrics.values()), policy.max, runner)
+            out[seat] = await run_rounds(
+                specs,
+                members,
+                policy,
+                known_turns=turns,
+                config=runner,
+                done={(t, i): p for (s, t, i), p in done.items() if s == seat},
+                on_pass=_counted(seat, on_pass, progress, counter, total),
+            )
+            continue
         for slot, member in enumerate(members):
             specs = panel_slot(
                 pass_specs(transcript, seat, list(rubrics.rubrics.values()), n, runner), slot, n
@@ -295,6 +327,19 @@ async def judge_run(
                 specs, member, known_turns=turns, config=runner, done=seat_done, on_pass=record
             )
     return out
+
+
+def _counted(
+    seat: str, on_pass: OnSeatPass | None, progress: Progress | None, counter: list[int], total: int
+) -> Callable[[JudgePass], None]:
+    def record(p: JudgePass) -> None:
+        counter[0] += 1
+        if on_pass is not None:
+            on_pass(seat, p)
+        if progress is not None:
+            progress(counter[0], total)
+
+    return record
 
 
 async def score_run_async(

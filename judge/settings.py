@@ -23,7 +23,7 @@ import logging
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import (
     Field,
@@ -35,7 +35,9 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from judge.domain.config import MIN_PASSES_FLOOR
 from judge.domain.limits import RequestLimits
+from judge.domain.passes import PassPolicy
 from judge.errors import ConfigError, describe_validation_error
 from judge.judging.environment import JudgingEnvironment
 from judge.judging.providers.embedded import EMBEDDED_MODEL
@@ -86,6 +88,13 @@ class JudgeModelSettings(BaseSettings):
         default="sampled", description="what a judge pass counts with (docs/judge-signal.md)"
     )
     dev_mode: bool = False
+    otlp_endpoint: str | None = Field(
+        default=None,
+        pattern=r"^https?://[^\s]+$",
+        max_length=2000,
+        description="OTLP/HTTP collector that receives a gen_ai.evaluation.result event per "
+        "scored trait, e.g. http://127.0.0.1:6006 (docs/integrations.md); needs the otel extra",
+    )
     _judge: JudgeSpec | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
@@ -119,8 +128,10 @@ class Settings(JudgeModelSettings):
         le=64,
         description="runs scored at the same time by `judge serve` (0: an API-only node, PostgreSQL only)",
     )
-    passes: int | None = Field(
-        default=None, ge=1, le=50, description="default n_runs when platform_config sets none"
+    passes: Annotated[int, Field(ge=1, le=50)] | PassPolicy | None = Field(
+        default=None,
+        description="default passes when platform_config sets none: a count (n_runs), or an "
+        'adaptive policy as JSON, e.g. {"floor": 5, "max": 15, "spread": 0.2} (docs/scoring.md)',
     )
     concurrency: int = Field(
         default=RUNNER_DEFAULTS.concurrency,
@@ -228,6 +239,15 @@ class Settings(JudgeModelSettings):
         if problem:  # a weak scrape token reads /metrics as well as a guessed owner token
             raise ValueError(f"JUDGE_METRICS_TOKEN {problem}; {METRICS_TOKEN_HINT}")
         return self
+
+    @field_validator("passes")
+    @classmethod
+    def _policy_floor_is_the_platforms(
+        cls, value: int | PassPolicy | None
+    ) -> int | PassPolicy | None:
+        if isinstance(value, PassPolicy) and value.floor < MIN_PASSES_FLOOR:
+            raise ValueError(f"floor must be at least {MIN_PASSES_FLOOR}, got {value.floor}")
+        return value
 
     @field_validator("trusted_proxies")
     @classmethod

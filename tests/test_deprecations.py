@@ -27,6 +27,15 @@ def test_a_name_that_never_lived_there_is_an_attribute_error() -> None:
         forward("loads")
 
 
+def test_a_module_that_moved_whole_forwards_every_name_with_a_warning() -> None:
+    import json
+
+    from judge.deprecations import moved_module
+
+    with pytest.warns(DeprecationWarning, match=r"^judge\.old moved to json$"):
+        assert moved_module("judge.old", "json")("loads") is json.loads
+
+
 @pytest.mark.parametrize(
     ("old", "name", "new"),
     [

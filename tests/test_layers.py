@@ -51,7 +51,8 @@ RULES: dict[str, set[str]] = {
     "store": {"domain", "errors", "scoring"},
     "tabular": {"domain", "errors", "scoring", "store"},
     "service": {
-        "domain", "errors", "scoring", "judging", "checks", "catalog", "auth", "settings", "pipeline", "calibration", "store", "telemetry",
+        "domain", "errors", "scoring", "judging", "checks", "catalog", "auth", "settings", "pipeline",
+        "calibration", "integrations", "store", "telemetry",
     },
     "telemetry": {"domain", "errors", "pipeline"},
     "deps": {"domain", "errors", "settings", "store", "service"},

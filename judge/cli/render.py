@@ -28,6 +28,8 @@ def signal_lines(t: TraitResult) -> list[str]:
         )
     if t.score_note:
         lines.append(f"    note: {t.score_note}")
+    if t.adaptive is not None:
+        lines.append(f"    {t.adaptive.passes} passes: {t.adaptive.note}")
     lines += [
         f"    judge {j.model}: mean {_num(j.mean)}  var {_num(j.variance, 4)}  "
         f"passes [{' '.join(_num(s, 2) for s in j.pass_scores) or 'none'}]"

@@ -17,15 +17,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 
+from pydantic import ValidationError
+
 from judge.catalog import RubricSet, default_rubric_set
 from judge.checks import load_scenario
 from judge.checks.runfiles import RunFile, run_files, scenario_for
 from judge.cli.exit_codes import EXIT_GATE, EXIT_OK
 from judge.cli.render import render_scorecard
-from judge.domain.config import DenoiseConfig, MeasurementSettings
+from judge.domain.config import MIN_PASSES_FLOOR, DenoiseConfig, MeasurementSettings
+from judge.domain.passes import PassPolicy
 from judge.domain.scenario import Scenario
 from judge.domain.scorecard import Scorecard
 from judge.errors import InputError, RubricError
+from judge.integrations.otlp_export import export_card, flush_all
 from judge.judging.panel import Judge
 from judge.judging.providers.embedded import EMBEDDED_MODEL
 from judge.judging.registry import JudgeSpec, backend_for
@@ -63,7 +67,11 @@ def register(sub: Any) -> None:
         help="what each pass counts with (default $JUDGE_PASS_SCORE or sampled; docs/judge-signal.md)",
     )
     p.add_argument(
-        "--passes", type=int, default=None, help="passes per trait (raised to the floor of 5)"
+        "--passes",
+        type=passes_arg,
+        default=None,
+        help="passes per trait (raised to the floor of 5), or adaptive passes FLOOR:MAX:SPREAD, "
+        "e.g. 5:15:0.2 (docs/scoring.md)",
     )
     p.add_argument(
         "--concurrency",
@@ -97,12 +105,31 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
+def passes_arg(text: str) -> int | PassPolicy:
+    """``--passes``: a count, or an adaptive policy ``FLOOR:MAX:SPREAD``."""
+    parts = text.split(":")
+    try:
+        if len(parts) == 1:
+            return int(text)
+        floor, most, spread = parts
+        return PassPolicy(floor=int(floor), max=int(most), spread=float(spread))
+    except (ValueError, ValidationError):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give a count (5) or FLOOR:MAX:SPREAD with MAX >= FLOOR and SPREAD in "
+            "0-1 (5:15:0.2)"
+        ) from None
+
+
 def options_from(args: argparse.Namespace, judge: JudgeModelSettings) -> ScoringOptions:
-    if args.passes is not None and args.passes < 1:
+    if isinstance(args.passes, int) and args.passes < 1:
         raise InputError("--passes must be at least 1")
+    if isinstance(args.passes, PassPolicy) and args.passes.floor < MIN_PASSES_FLOOR:
+        raise InputError(f"--passes: the floor of adaptive passes is at least {MIN_PASSES_FLOOR}")
     if args.concurrency < 1 or args.attempts < 1:
         raise InputError("--concurrency and --attempts must be at least 1")
-    denoise = DenoiseConfig(n_runs=args.passes) if args.passes else DenoiseConfig()
+    denoise = (
+        DenoiseConfig.model_validate({"passes": args.passes}) if args.passes else DenoiseConfig()
+    )
     return ScoringOptions(
         judge_model=judge.model,
         runner=RunnerConfig(concurrency=args.concurrency, max_attempts=args.attempts),
@@ -141,6 +168,7 @@ class Job(NamedTuple):
     rubrics: RubricSet
     scenario: Scenario | None
     show_progress: bool
+    otlp_endpoint: str | None = None
 
 
 def score_one(f: RunFile, job: Job, backend: Judge) -> Scorecard:
@@ -178,6 +206,8 @@ def score_files(
             card = score_one(f, job, backend)
             cards.append(card)
             emit(card)
+            export_card(card, endpoint=job.otlp_endpoint, trace_id=f.run.trace_id)
+    flush_all()
     return cards
 
 
@@ -214,7 +244,7 @@ def run(args: argparse.Namespace) -> int:
     rubrics = rubrics_from(args)
     thresholds = thresholds_from(args, rubrics)
     scenario = load_scenario(args.scenario) if args.scenario else None
-    job = Job(options, rubrics, scenario, show_progress=not args.no_progress)
+    job = Job(options, rubrics, scenario, not args.no_progress, judge.otlp_endpoint)
     emit = card_writer(sys.stdout, as_json=args.json)
     # every file is validated before any judging starts
     with run_files(

@@ -79,6 +79,7 @@ class TraitView(NamedTuple):
     n_with_distribution: int
     score_note: str | None
     judge_means: dict[str, float | None]
+    passes_note: str | None = None
 
     @property
     def shows_signal(self) -> bool:
@@ -219,6 +220,9 @@ def trait_view(result: TraitResult) -> TraitView:
         n_with_distribution=result.n_with_distribution,
         score_note=result.score_note,
         judge_means={j.model: j.mean for j in result.judges},
+        passes_note=f"{result.adaptive.passes} passes: {result.adaptive.note}"
+        if result.adaptive
+        else None,
     )
 
 

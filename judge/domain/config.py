@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
+
+from judge.domain.passes import PassPolicy
 
 #: The fewest judge passes per trait the platform allows: fewer cannot support a stable mean.
 MIN_PASSES_FLOOR = 5
@@ -28,10 +37,55 @@ class DenoiseConfig(_Setting):
     temperature: float = Field(default=0.0, ge=0.0, le=0.0)
     min_n_runs: int = Field(default=MIN_PASSES_FLOOR, ge=1, le=50)
     n_runs: int = Field(default=5, ge=1, le=50)
+    adaptive: PassPolicy | None = Field(
+        default=None,
+        description="adaptive passes (docs/scoring.md): `floor` on every trait, up to `max` where "
+        "the passes range over more than `spread`; given as `passes: {floor, max, spread}`",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _passes_shorthand(cls, data: Any) -> Any:
+        """``passes: 7`` is ``n_runs: 7``; ``passes: {floor, max, spread}`` an adaptive policy."""
+        if not isinstance(data, dict) or "passes" not in data:
+            return data
+        data = dict(data)
+        passes = data.pop("passes")
+        if isinstance(passes, dict | PassPolicy):
+            policy = PassPolicy.model_validate(passes)
+            data.setdefault("n_runs", policy.floor)
+            data["adaptive"] = policy if policy.adaptive else None
+        else:
+            data["n_runs"] = passes
+        return data
+
+    @model_validator(mode="after")
+    def _policy_matches_floor(self) -> DenoiseConfig:
+        policy = self.adaptive
+        if policy is not None and (policy.floor != self.n_runs or policy.floor < self.min_n_runs):
+            raise ValueError(
+                f"passes: floor ({policy.floor}) must equal n_runs ({self.n_runs}) and be at "
+                f"least min_n_runs ({self.min_n_runs})"
+            )
+        return self
+
+    @model_serializer(mode="wrap")
+    def _without_fixed_policy(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """Fixed passes serialise as they did before adaptive passes existed (stored values,
+        audits and answers unchanged)."""
+        data: dict[str, Any] = handler(self)
+        if data.get("adaptive", 0) is None:
+            del data["adaptive"]
+        return data
 
     @property
     def passes(self) -> int:
         return max(self.n_runs, self.min_n_runs)
+
+    @property
+    def policy(self) -> PassPolicy:
+        """The passes every trait gets as a policy (a fixed count is ``max == floor``)."""
+        return self.adaptive or PassPolicy(floor=self.passes, max=self.passes, spread=0.0)
 
 
 class PlatformDenoiseConfig(DenoiseConfig):

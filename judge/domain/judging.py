@@ -6,6 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from judge.domain.passes import PassDecision
+
 #: One judge pass of a run: (seat, trait, pass index).
 SeatPassKey = tuple[str, str, int]
 ParseStatus = Literal["ok", "unparseable", "out_of_range", "refused", "backend_error"]
@@ -125,6 +127,11 @@ class TraitResult(BaseModel):
     judges: list[JudgeStats] = Field(
         default_factory=list,
         description="a judge panel: each judge's own passes summarised (empty for one judge)",
+    )
+    adaptive: PassDecision | None = Field(
+        default=None,
+        description="under adaptive passes: how many passes the trait took and why "
+        "(docs/scoring.md); None for a fixed count",
     )
 
 

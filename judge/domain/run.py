@@ -166,6 +166,13 @@ class Run(Strict):
     win_conditions: list[WinCondition] = Field(default_factory=list)
     trace: list[TraceStep] = Field(default_factory=list)
     world: WorldState | None = None
+    trace_id: str | None = Field(
+        default=None,
+        pattern=r"^[0-9a-f]{32}$",
+        description="the OpenTelemetry trace the run was recorded in (32 lowercase hex digits; "
+        "`judge import otel` keeps it): its evaluation events are sent into that trace "
+        "(docs/integrations.md)",
+    )
 
     @model_validator(mode="after")
     def _references_are_consistent(self) -> Run:

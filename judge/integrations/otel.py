@@ -322,6 +322,7 @@ def trace_run(
             "transcript": builder.events,
             "win_conditions": evaluation_conditions(used, skipped),
             "trace": trace_steps(builder),
+            "trace_id": trace_id,
         },
         source=f"{source} trace {trace_id}",
     )

@@ -47,11 +47,15 @@ def measurement_era(
         prompt_version: by default the one ``settings.defence`` implies.
     """
     denoise = settings.denoise
+    passes: dict[str, object] = {"temperature": denoise.temperature, "passes": denoise.passes}
+    if denoise.adaptive is not None:
+        # hashed only for an adaptive policy, so fixed passes keep the eras they had
+        passes["adaptive"] = denoise.adaptive.model_dump()
     stack = {
         "judge_model": judge_model,
         "prompt_version": prompt_version or prompt_version_for(settings),
         "rubric_hashes": dict(sorted(rubric_hashes.items())),
-        "denoise": {"temperature": denoise.temperature, "passes": denoise.passes},
+        "denoise": passes,
         "reward_weights": settings.reward_weights.model_dump(),
         "scoring_version": scoring_version,
     }

@@ -18,6 +18,7 @@ from sqlalchemy.engine import Engine
 from judge.checks import find_scenario
 from judge.domain.status import UNFINISHED_RUN_STATUSES
 from judge.errors import JudgeBackendError, JudgeError, PermanentJudgeError
+from judge.integrations.otlp_export import export_card
 from judge.pipeline import score_run_async
 from judge.service.fairness import FairQueue, run_priority
 from judge.service.fencing import Fence, ScoringTakenOver
@@ -121,6 +122,9 @@ async def score_one(
             passes.close()
         fence.store(lambda: store_scorecard(engine, card=card, retry_s=retry_s, cancel=cancel))
         observe_card(card)
+        # an agent's own submission may not place its scores in a trace it names
+        trace_id = None if job.self_reported else job.run.trace_id
+        export_card(card, endpoint=settings.otlp_endpoint, trace_id=trace_id)
     except ScoringTakenOver as exc:  # another worker holds the run now (docs/deploy.md)
         log.warning("%s; this job stops", exc)
     except Exception as exc:

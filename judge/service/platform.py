@@ -70,7 +70,7 @@ def config_model(key: str) -> type[BaseModel]:
 
 def default_value(key: str, settings: Settings) -> BaseModel:
     if key == "academy_eval_judge_denoise" and settings.passes is not None:
-        return DenoiseConfig(n_runs=settings.passes)
+        return DenoiseConfig.model_validate({"passes": settings.passes})
     return config_model(key)()
 
 

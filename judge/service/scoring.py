@@ -105,7 +105,7 @@ def claim(engine: Engine, *, run_id: str, settings: Settings) -> Job | None:
         total = (
             len(run.scored_seats)
             * len(snapshot.rubrics.rubrics)
-            * snapshot.options.settings.denoise.passes
+            * snapshot.options.settings.denoise.policy.max  # adaptive passes: the most there can be
         )
         run_repo.start_scoring(
             session,

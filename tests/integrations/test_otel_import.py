@@ -231,6 +231,14 @@ def test_unknown_attributes_are_kept_in_the_notes(shop_file: Path) -> None:
     )
 
 
+def test_the_run_keeps_its_trace_id_so_its_scores_go_back_into_the_trace(
+    shop_file: Path,
+) -> None:
+    [item] = read_otel(shop_file).runs
+    assert item.run.trace_id == item.notes.origin["trace_id"]
+    assert item.run.run_id == f"otel-{item.run.trace_id}"
+
+
 def test_base64_ids_of_the_generic_protobuf_mapping_read_the_same(
     shop_file: Path, tmp_path: Path
 ) -> None:

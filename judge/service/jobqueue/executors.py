@@ -20,7 +20,6 @@ from typing import Literal, Protocol
 from sqlalchemy.engine import Engine
 
 from judge.errors import ConfigError
-from judge.service.jobqueue.worker import QueueExecutor
 from judge.service.jobs import ScoringWorkers
 from judge.service.scoring import BackendFactory, resolve_backend
 from judge.settings import Settings
@@ -76,5 +75,8 @@ def make_executor(
     """The executor the settings pick, not yet started."""
     factory = backends or resolve_backend(settings)
     if executor_kind(settings) == "queue":
+        # imported here: a SQLite service never loads procrastinate
+        from judge.service.jobqueue.worker import QueueExecutor
+
         return QueueExecutor(engine=engine, settings=settings, backends=factory)
     return ScoringWorkers(engine=engine, settings=settings, backends=factory)

@@ -1,0 +1,57 @@
+"""How many judge passes a trait gets: a fixed count, or an adaptive policy (docs/scoring.md).
+
+An adaptive policy ``{floor, max, spread}`` makes ``floor`` passes on every trait; a trait
+whose passes disagree (their range, highest minus lowest, is above ``spread``) gets more, in
+rounds, up to ``max``. With a judge panel a round is the next judge's ``floor`` passes, so
+disagreement escalates to another judge instead of more passes of the same one.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+#: Why a trait took the passes it took.
+PassReason = Literal["agreed", "disagreed", "too_few_scored"]
+
+
+class PassPolicy(BaseModel):
+    """``floor`` passes on every trait, up to ``max`` on a trait whose passes range over
+    more than ``spread``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+    floor: int = Field(default=5, ge=1, le=50, description="passes every trait gets")
+    max: int = Field(ge=1, le=200, description="most passes a trait may take")
+    spread: float = Field(
+        ge=0.0,
+        le=1.0,
+        description="a trait whose pass range (highest minus lowest score; expected scores when "
+        "every pass has a distribution) exceeds this after a round gets another round",
+    )
+
+    @model_validator(mode="after")
+    def _max_not_below_floor(self) -> PassPolicy:
+        if self.max < self.floor:
+            raise ValueError(f"passes: max ({self.max}) is below floor ({self.floor})")
+        return self
+
+    @property
+    def adaptive(self) -> bool:
+        return self.max > self.floor
+
+
+class PassDecision(BaseModel):
+    """What an adaptive policy did on one trait: the card's "how many passes, and why"."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    passes: int = Field(description="passes the trait took")
+    rounds: int = Field(description="rounds of passes, the floor's included")
+    pass_range: float | None = Field(
+        description="highest minus lowest score the decision was taken on (None: fewer than "
+        "two scored passes)"
+    )
+    reason: PassReason
+    note: str
