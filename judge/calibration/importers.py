@@ -18,6 +18,7 @@ from typing import Any
 from judge.calibration.importers_casino import casino_items
 from judge.calibration.items import CalibrationItem, HumanLabel
 from judge.calibration.manifest import CalibrationManifest, CalibrationSetError
+from judge.calibration.owners import import_labels
 from judge.domain.limits import json_depth_problem
 from judge.domain.run import MessageEvent, SeatAssignment, TranscriptEvent, parse_run
 from judge.errors import RunFormatError
@@ -189,7 +190,11 @@ def import_dices(manifest: CalibrationManifest, path: Path) -> list[CalibrationI
     ]
 
 
-IMPORTERS: dict[str, Importer] = {"casino": import_casino, "dices": import_dices}
+IMPORTERS: dict[str, Importer] = {
+    "casino": import_casino,
+    "dices": import_dices,
+    "labels": import_labels,
+}
 
 
 def import_set(

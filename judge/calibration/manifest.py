@@ -18,7 +18,7 @@ from judge.domain.rubric import TraitName
 from judge.errors import InputError, describe_validation_error
 from judge.settings import process_settings
 
-ImporterName = Literal["casino", "dices"]
+ImporterName = Literal["casino", "dices", "labels"]
 Level = Literal["nominal", "ordinal", "interval"]
 Name = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_\-]*$", max_length=80)]
 

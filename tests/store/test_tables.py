@@ -10,6 +10,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy.engine import Engine
 from sqlmodel import SQLModel, select
 
+import judge.store.labels
 import judge.store.review_tables
 import judge.store.tables
 import judge.store.views  # noqa: F401

@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0010_budgets"
-down_revision = "0008_scorecard_views"
+down_revision = "0009_labels"
 branch_labels = None
 depends_on = None
 
