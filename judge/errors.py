@@ -19,6 +19,8 @@ prints its message and exits non-zero, the API maps each branch to a status code
     │                               refused statement, timeout, wrong shape, bad value, no state)
     ├── AuthError                   missing, forged, expired or out-of-scope credentials: 401 / 404
     │   └── SeatMismatchError       an agent key submitting a run it does not sit in (judge.service)
+    ├── BudgetExceeded              a judging budget would be or was crossed: the run is not
+    │                               scored (reason ``budget``), CLI exit 1
     ├── NotFoundError               nothing under that id visible to the caller: 404
     └── ConflictError               a different body under an id that exists: 409
 """
@@ -31,6 +33,12 @@ from typing import Protocol
 
 class JudgeError(Exception):
     """Base of every error the product raises on purpose."""
+
+
+class BudgetExceeded(JudgeError):
+    """A judging budget stops a run: its estimate would exceed a limit (nothing was judged), or
+    its passes reached one (the passes made are kept). The message names the limit; it is for
+    owners, agents see only the reason ``budget`` (docs/service.md, "Cost and budgets")."""
 
 
 class InputError(JudgeError):

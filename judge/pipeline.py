@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -14,6 +15,7 @@ from judge.catalog import RubricSet, default_rubric_set
 from judge.checks import evaluate_run
 from judge.domain.checks import StateOutcome
 from judge.domain.config import MeasurementSettings
+from judge.domain.cost import Cost, CostEstimate
 from judge.domain.judging import JudgePass, ScoreMode, SeatPassKey, TraitResult
 from judge.domain.pairwise import PairKey, PairSide, PairToJudge, PairVerdict, UnpairedSide
 from judge.domain.passes import PassPolicy
@@ -23,7 +25,7 @@ from judge.domain.scenario import Scenario
 from judge.domain.scorecard import JudgeParseRate, Scorecard, SeatScorecard
 from judge.domain.status import leaderboard_class
 from judge.domain.tamper import SeatTamper
-from judge.errors import InputError
+from judge.errors import BudgetExceeded, InputError
 from judge.judging.adaptive import decide, run_rounds
 from judge.judging.backends import JudgeBackend
 from judge.judging.pairwise import (
@@ -33,10 +35,12 @@ from judge.judging.pairwise import (
     run_pair_passes,
 )
 from judge.judging.panel import Judge, panel_members, panel_slot
+from judge.judging.pricing import SeatRequests, estimate
 from judge.judging.providers.embedded import EMBEDDED_MODEL
-from judge.judging.registry import JudgeSpec, backend_for, spec_of
-from judge.judging.runner import RunnerConfig, pass_specs, run_passes
+from judge.judging.registry import JudgeSpec, backend_for, member_ids, spec_of
+from judge.judging.runner import PassSpec, RunnerConfig, pass_specs, run_passes
 from judge.scoring.composite import composite_score
+from judge.scoring.cost import BudgetGuard, cost_of
 from judge.scoring.era import measurement_era, prompt_version_for
 from judge.scoring.gates import participation
 from judge.scoring.objectives import conditions_for_seat, objectives
@@ -125,6 +129,7 @@ def seat_scorecard(
     settings: MeasurementSettings,
     judges: Sequence[str] = (),
     tamper: SeatTamper | None = None,
+    wall_s: float | None = None,
 ) -> SeatScorecard:
     """Assemble one seat's card from its passes (pure: no judge call here)."""
     floor = settings.denoise.min_n_runs
@@ -154,6 +159,7 @@ def seat_scorecard(
         participation=participation(run.transcript, seat, settings.participation),
         panel=panel_agreement(results, judges) if len(judges) > 1 else None,
         tamper=tamper,
+        cost=cost_of(passes, wall_s=wall_s),
     )
 
 
@@ -249,19 +255,33 @@ def assemble_scorecard(
     options: ScoringOptions,
     state_outcome: StateOutcome | None = None,
     spec: JudgeSpec | None = None,
+    *,
+    cpu_s: float | None = None,
+    cost_estimate: CostEstimate | None = None,
+    seat_wall_s: Mapping[str, float] | None = None,
 ) -> Scorecard:
     """The scorecard of a judged run; ``spec`` is ``options.judge_model`` already resolved
-    (resolved here when not given)."""
+    (resolved here when not given). ``cpu_s``, ``cost_estimate`` and the seats' measured
+    judging time ``seat_wall_s`` go on its cost."""
     spec = spec if spec is not None and spec.model == options.judge_model else None
     spec = spec or judge_spec(options.judge_model)
     judges = spec.models
     tamper = tamper_findings(run, options.settings)
+    walls = seat_wall_s or {}
     seats = {
         s: seat_scorecard(
-            run, s, passes.get(s, []), rubrics, options.settings, judges, tamper.get(s)
+            run,
+            s,
+            passes.get(s, []),
+            rubrics,
+            options.settings,
+            judges,
+            tamper.get(s),
+            wall_s=walls.get(s),
         )
         for s in run.scored_seats
     }
+    wall = sum(walls.get(s, 0.0) for s in run.scored_seats) if walls else None
     custom = rubrics.uses_custom
     return Scorecard(
         run_id=run.run_id,
@@ -284,7 +304,72 @@ def assemble_scorecard(
         state_outcome=state_outcome,
         pass_score=options.settings.score_mode,
         judge_parse=parse_rates([p for seat in passes.values() for p in seat]),
+        cost=run_cost(passes, run.scored_seats, wall_s=wall, cpu_s=cpu_s, estimate=cost_estimate),
     )
+
+
+def run_cost(
+    passes: Mapping[str, list[JudgePass]],
+    seats: Sequence[str],
+    *,
+    wall_s: float | None = None,
+    cpu_s: float | None = None,
+    estimate: CostEstimate | None = None,
+) -> Cost:
+    """The run's cost: every scored seat's passes summed."""
+    every = [p for seat in seats for p in passes.get(seat, [])]
+    return cost_of(every, wall_s=wall_s, cpu_s=cpu_s, estimate=estimate)
+
+
+def in_process(judge_model: str) -> bool:
+    """Whether the judge runs in this process (its CPU seconds are the judging's cost)."""
+    return any(m.startswith("embedded/") for m in member_ids(judge_model))
+
+
+def estimate_run(run: Run, *, rubrics: RubricSet, options: ScoringOptions) -> CostEstimate:
+    """What judging every pass of the run should cost at most, before any call: each
+    distinct prompt counted by the judge's tokenizer, each reply at ``max_tokens``."""
+    settings = options.settings
+    transcript = judged_transcript(run, tamper_findings(run, settings))
+    runner = options.runner.model_copy(update={"spotlight": settings.defence})
+    policy = settings.denoise.policy
+    # an adaptive policy may take every trait to its most passes (shared over a panel)
+    passes = policy.max if policy.adaptive else settings.denoise.passes
+    members = member_ids(options.judge_model)
+    members = members[:1] if policy.adaptive else members  # priced as its first judge
+    work = []
+    for seat in run.scored_seats:
+        specs = pass_specs(transcript, seat, list(rubrics.rubrics.values()), 1, runner)
+        requests = [(s.request, passes) for s in specs]
+        work += [SeatRequests(seat, m, requests) for m in members]
+    return estimate(work)
+
+
+def estimate_pairs(
+    pairs: Sequence[tuple[PairSide, PairSide]],
+    rubric: Rubric,
+    *,
+    judge_model: str,
+    settings: MeasurementSettings,
+    runner: RunnerConfig | None = None,
+    seat: str = "pair",
+) -> CostEstimate:
+    """What judging the pairs in both orders should cost at most, counted under ``seat``."""
+    runner = (runner or RunnerConfig()).model_copy(update={"spotlight": settings.defence})
+    work = []
+    for side_a, side_b in pairs:
+        specs = pair_specs(side_a, side_b, rubric, 1, runner)
+        requests = [(s.request, settings.denoise.passes) for s in specs]
+        work.append(SeatRequests(seat, judge_model, requests))
+    return estimate(work)
+
+
+def by_trait(specs: Sequence[PassSpec]) -> list[list[PassSpec]]:
+    """The specs cut into one group per trait, in their order."""
+    groups: dict[str, list[PassSpec]] = {}
+    for spec in specs:
+        groups.setdefault(spec.trait, []).append(spec)
+    return list(groups.values())
 
 
 def parse_rates(passes: Sequence[JudgePass]) -> dict[str, JudgeParseRate]:
@@ -309,13 +394,26 @@ async def judge_run(
     done: Mapping[SeatPassKey, JudgePass] | None = None,
     on_pass: OnSeatPass | None = None,
     progress: Progress | None = None,
+    guard: BudgetGuard | None = None,
+    walls: dict[str, float] | None = None,
 ) -> dict[str, list[JudgePass]]:
     """Every pass of every scored seat; seats one after another so each keeps its prefix warm.
+    ``walls``, when given, receives each seat's wall-clock seconds of judging.
 
     Under an adaptive policy (``denoise.adaptive``) the passes come in rounds
     (:mod:`judge.judging.adaptive`) and ``progress`` counts towards the most there can be.
+
+    With a ``guard`` the passes go one trait at a time, and once the run's passes (those in
+    ``done`` included) reach a limit no further trait starts (under an adaptive policy, no
+    further seat: its rounds span every trait of the seat).
+
+    Raises:
+        BudgetExceeded: a limit was reached; the passes made were handed to ``on_pass``.
     """
     done = done or {}
+    if guard is not None:
+        for (seat, _, _), p in done.items():
+            guard.record(seat, p)
     n = options.settings.denoise.passes
     policy = options.settings.denoise.policy
     total = len(run.scored_seats) * len(rubrics.rubrics) * n
@@ -331,7 +429,10 @@ async def judge_run(
     out: dict[str, list[JudgePass]] = {}
     for seat in run.scored_seats:
         out[seat] = []
+        started = time.perf_counter()
         if policy.adaptive:
+            if guard is not None and (crossed := guard.crossed()) is not None:
+                raise BudgetExceeded(crossed)
             specs = pass_specs(transcript, seat, list(rubrics.rubrics.values()), policy.max, runner)
             out[seat] = await run_rounds(
                 specs,
@@ -340,8 +441,10 @@ async def judge_run(
                 known_turns=turns,
                 config=runner,
                 done={(t, i): p for (s, t, i), p in done.items() if s == seat},
-                on_pass=_counted(seat, on_pass, progress, counter, total),
+                on_pass=_counted(seat, on_pass, progress, counter, total, guard),
             )
+            if walls is not None:
+                walls[seat] = time.perf_counter() - started
             continue
         for slot, member in enumerate(members):
             specs = panel_slot(
@@ -354,22 +457,38 @@ async def judge_run(
 
             def record(p: JudgePass, seat: str = seat) -> None:
                 counter[0] += 1
+                if guard is not None:
+                    guard.record(seat, p)
                 if on_pass is not None:
                     on_pass(seat, p)
                 if progress is not None:
                     progress(counter[0], total)
 
-            out[seat] += await run_passes(
-                specs, member, known_turns=turns, config=runner, done=seat_done, on_pass=record
-            )
+            for group in [specs] if guard is None else by_trait(specs):
+                if guard is not None and (crossed := guard.crossed()) is not None:
+                    raise BudgetExceeded(crossed)
+                keys = {(s.trait, s.index) for s in group}
+                group_done = {k: p for k, p in seat_done.items() if k in keys}
+                out[seat] += await run_passes(
+                    group, member, known_turns=turns, config=runner, done=group_done, on_pass=record
+                )
+        if walls is not None:
+            walls[seat] = time.perf_counter() - started
     return out
 
 
 def _counted(
-    seat: str, on_pass: OnSeatPass | None, progress: Progress | None, counter: list[int], total: int
+    seat: str,
+    on_pass: OnSeatPass | None,
+    progress: Progress | None,
+    counter: list[int],
+    total: int,
+    guard: BudgetGuard | None = None,
 ) -> Callable[[JudgePass], None]:
     def record(p: JudgePass) -> None:
         counter[0] += 1
+        if guard is not None:
+            guard.record(seat, p)
         if on_pass is not None:
             on_pass(seat, p)
         if progress is not None:
@@ -389,6 +508,8 @@ async def score_run_async(
     progress: Progress | None = None,
     scenario: Scenario | None = None,
     base_dir: Path | None = None,
+    guard: BudgetGuard | None = None,
+    cost_estimate: CostEstimate | None = None,
 ) -> Scorecard:
     """Score a run: objectives, judged traits (all passes), composite, gates, era, and the
     state checks when a scenario is given.
@@ -400,11 +521,20 @@ async def score_run_async(
         done: passes already made for this run (seat, trait, index), e.g. stored before a
             restart; they are used as they are and not judged again.
         on_pass: called with (seat, pass) as each new pass finishes, to store it at once.
+        guard: the budget the passes are counted against (:func:`judge_run`).
+        cost_estimate: the estimate the card shows beside the actual cost (made here when
+            not given).
+
+    Raises:
+        BudgetExceeded: the guard's limits were reached before every trait was judged.
     """
     options = options or ScoringOptions()
     rubrics = rubrics or default_rubric_set()
     state = evaluate_run(run, scenario, base_dir=base_dir) if scenario is not None else None
     backend = backend or backend_for(judge_spec(options.judge_model))
+    if cost_estimate is None:
+        cost_estimate = estimate_run(run, rubrics=rubrics, options=options)
+    cpu_started, walls = time.process_time(), dict[str, float]()
     passes = await judge_run(
         run,
         rubrics=rubrics,
@@ -413,9 +543,22 @@ async def score_run_async(
         done=done,
         on_pass=on_pass,
         progress=progress,
+        guard=guard,
+        walls=walls,
     )
+    cpu_s = time.process_time() - cpu_started if in_process(options.judge_model) else None
     spec = spec_of(backend, options.judge_model, judging_environment())
-    return assemble_scorecard(run, passes, rubrics, options, state, spec)
+    return assemble_scorecard(
+        run,
+        passes,
+        rubrics,
+        options,
+        state,
+        spec,
+        cpu_s=cpu_s,
+        cost_estimate=cost_estimate,
+        seat_wall_s=walls,
+    )
 
 
 def score_run(
@@ -429,6 +572,8 @@ def score_run(
     progress: Progress | None = None,
     scenario: Scenario | None = None,
     base_dir: Path | None = None,
+    guard: BudgetGuard | None = None,
+    cost_estimate: CostEstimate | None = None,
 ) -> Scorecard:
     """Synchronous :func:`score_run_async` (same keyword arguments).
 
@@ -448,6 +593,8 @@ def score_run(
             progress=progress,
             scenario=scenario,
             base_dir=base_dir,
+            guard=guard,
+            cost_estimate=cost_estimate,
         )
 
     return run_blocking(scoring)

@@ -6,7 +6,15 @@ in-process workers, and pairwise comparisons) as each pass is stored:
 - ``judge_calls_total{model}``: judge calls made (every attempt, retries included);
 - ``judge_retries_total{model}``: attempts beyond the first;
 - ``judge_pass_seconds{model}``: latency of a pass, retries and their waits included;
-- ``judge_tokens_total{model,direction}``: prompt (``in``) and completion (``out``) tokens;
+- ``judge_tokens_total{model,direction}``: prompt (``in``, the cached ones included),
+  completion (``out``) and cached prompt (``cached``) tokens;
+- ``judge_cost_usd_total{model}``: dollars of the passes with a price, and
+  ``judge_unpriced_passes_total{model}`` for those without (never counted as $0);
+- ``judge_run_cost_usd_total{scenario}``, ``judge_run_tokens_total{scenario}`` and
+  ``judge_runs_costed_total{scenario}``: what each scored run cost, by scenario, as its
+  scorecard is stored (at most ``MAX_SCENARIO_LABELS`` scenarios, the rest as ``other``;
+  runs without a price add tokens only); ``judge_embedded_cpu_seconds_total`` for the
+  in-process judge (docs/service.md, "Cost and budgets");
 - ``judge_passes_total{model,parse_status}``; ``judge_unscored_passes_total{model}``;
 - ``judge_tamper_flagged_seats_total{kind}``: scored seats whose events held judge-directed
   text, counted once per kind of finding on the seat as its scorecard is stored
@@ -18,9 +26,12 @@ joins them to these counters are in ``judge.service.jobqueue.metrics``.
 
 from __future__ import annotations
 
+import threading
+
 from prometheus_client import CollectorRegistry, Counter, Histogram
 
 from judge.deprecations import moved, same_names
+from judge.domain.cost import priced_usd
 from judge.domain.judging import JudgePass
 from judge.domain.pairwise import PairwisePass
 from judge.domain.scorecard import Scorecard
@@ -72,6 +83,61 @@ TAMPER_SEATS = Counter(
     registry=REGISTRY,
 )
 
+COST = Counter(
+    "judge_cost_usd", "Judge cost in US dollars, passes with a price", ["model"], registry=REGISTRY
+)
+UNPRICED = Counter(
+    "judge_unpriced_passes",
+    "Passes without a price in litellm's map (their cost is unknown, not 0)",
+    ["model"],
+    registry=REGISTRY,
+)
+RUN_COST = Counter(
+    "judge_run_cost_usd",
+    "Dollars of the scored runs with a price, by scenario",
+    ["scenario"],
+    registry=REGISTRY,
+)
+RUN_TOKENS = Counter(
+    "judge_run_tokens",
+    "Judge tokens of the scored runs, by scenario",
+    ["scenario"],
+    registry=REGISTRY,
+)
+RUNS_COSTED = Counter(
+    "judge_runs_costed",
+    "Scored runs counted in the run cost, by scenario",
+    ["scenario"],
+    registry=REGISTRY,
+)
+CPU = Counter(
+    "judge_embedded_cpu_seconds",
+    "Process CPU seconds spent judging with the in-process (embedded) judge",
+    registry=REGISTRY,
+)
+#: Scenario ids come with submitted runs: past this many labels they count as ``other``, so
+#: a flood of made-up scenarios cannot grow the metrics without bound.
+MAX_SCENARIO_LABELS = 200
+_scenarios: set[str] = set()
+_scenarios_lock = threading.Lock()
+
+
+def scenario_label(scenario_id: str) -> str:
+    with _scenarios_lock:
+        if scenario_id in _scenarios or len(_scenarios) < MAX_SCENARIO_LABELS:
+            _scenarios.add(scenario_id)
+            return scenario_id
+    return "other"
+
+
+def _observe_cost(model: str, cost_usd: float | None, prompt: int, cached: int, out: int) -> None:
+    TOKENS.labels(model, "cached").inc(cached)
+    usd = priced_usd(cost_usd, prompt + out)
+    if usd is None:
+        UNPRICED.labels(model).inc()
+    else:
+        COST.labels(model).inc(usd)
+
 
 def observe_pass(judge_pass: JudgePass) -> None:
     """Count one stored pass."""
@@ -81,6 +147,13 @@ def observe_pass(judge_pass: JudgePass) -> None:
     LATENCY.labels(model).observe(judge_pass.latency_ms / 1000)
     TOKENS.labels(model, "in").inc(judge_pass.prompt_tokens or 0)
     TOKENS.labels(model, "out").inc(judge_pass.completion_tokens or 0)
+    _observe_cost(
+        model,
+        judge_pass.cost_usd,
+        judge_pass.prompt_tokens or 0,
+        judge_pass.cached_prompt_tokens or 0,
+        judge_pass.completion_tokens or 0,
+    )
     PASSES.labels(model, judge_pass.parse_status).inc()
     if judge_pass.score is None:
         UNSCORED.labels(model).inc()
@@ -91,11 +164,28 @@ def observe_pass(judge_pass: JudgePass) -> None:
 
 
 def observe_card(card: Scorecard) -> None:
-    """Count the flagged seats of a stored scorecard, once per kind of finding on each."""
+    """Count the flagged seats of a stored scorecard, once per kind of finding on each, and
+    what the run cost."""
     for seat in card.seats.values():
         if seat.tamper is not None and seat.tamper.flagged:
             for kind in sorted({f.kind for f in seat.tamper.findings}):
                 TAMPER_SEATS.labels(kind).inc()
+    if card.cost is not None:
+        observe_run_cost(card)
+
+
+def observe_run_cost(card: Scorecard) -> None:
+    """Count what a stored run's judging cost, under its scenario."""
+    cost = card.cost
+    if cost is None:
+        return
+    scenario = scenario_label(card.scenario_id)
+    RUNS_COSTED.labels(scenario).inc()
+    RUN_TOKENS.labels(scenario).inc(cost.tokens)
+    if cost.cost_usd is not None:
+        RUN_COST.labels(scenario).inc(cost.cost_usd)
+    if cost.cpu_s is not None:
+        CPU.inc(cost.cpu_s)
 
 
 def observe_pairwise_pass(judge_pass: PairwisePass) -> None:
@@ -107,6 +197,13 @@ def observe_pairwise_pass(judge_pass: PairwisePass) -> None:
     LATENCY.labels(model).observe(judge_pass.latency_ms / 1000)
     TOKENS.labels(model, "in").inc(judge_pass.prompt_tokens or 0)
     TOKENS.labels(model, "out").inc(judge_pass.completion_tokens or 0)
+    _observe_cost(
+        model,
+        judge_pass.cost_usd,
+        judge_pass.prompt_tokens or 0,
+        judge_pass.cached_prompt_tokens or 0,
+        judge_pass.completion_tokens or 0,
+    )
     PASSES.labels(model, judge_pass.parse_status).inc()
     if judge_pass.winner is None:
         UNSCORED.labels(model).inc()

@@ -53,13 +53,13 @@ RULES: dict[str, set[str]] = {
     "tabular": {"domain", "errors", "scoring", "store"},
     "service": {
         "domain", "errors", "scoring", "judging", "checks", "catalog", "auth", "settings", "pipeline",
-        "integrations", "store", "telemetry",
+        "calibration", "integrations", "store", "telemetry",
     },
     "telemetry": {"domain", "errors", "pipeline"},
     "deps": {"domain", "errors", "settings", "store", "service"},
     "api": {
         "domain", "errors", "scoring", "judging", "checks", "catalog", "auth", "settings",
-        "pipeline", "store", "service", "telemetry", "deps",
+        "pipeline", "calibration", "store", "service", "telemetry", "deps",
     },
     "console": {
         "domain", "errors", "scoring", "judging", "checks", "catalog", "auth", "settings",

@@ -9,6 +9,7 @@ a stable machine-readable ``code`` (one per status, below) and a message for peo
     ConflictError                                           409 conflict
     a body over the size limit (request guard)              413 too_large
     too many submissions or refused credentials (guard)     429 rate_limited (Retry-After)
+    BudgetExceeded (a judging budget would be passed)       429 rate_limited
     JudgeBackendError                                       502 judge_unavailable
     the store locked, full, read-only or unreachable        503 store_unavailable (Retry-After)
     any other JudgeError                                    500 internal_error
@@ -32,6 +33,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from judge.auth import INVALID_CREDENTIALS
 from judge.errors import (
     AuthError,
+    BudgetExceeded,
     ConflictError,
     InputError,
     JudgeBackendError,
@@ -92,6 +94,7 @@ STATUS: list[tuple[type[JudgeError], int]] = [
     (ConflictError, 409),
     (InputError, 422),
     (JudgeBackendError, 502),
+    (BudgetExceeded, 429),
 ]
 
 

@@ -25,6 +25,7 @@ from judge.calibration.manifest import (
     load_manifest,
 )
 from judge.calibration.modes import compare_modes, render_modes, rescored
+from judge.calibration.owners import card_passes, owners_manifest, passes_width
 from judge.calibration.render import render_html, render_markdown
 from judge.calibration.report import JudgedPasses, build_report, human_rows, judge_rows
 from judge.calibration.runner import PassStore, judge_items_sync
@@ -39,12 +40,25 @@ from judge.judging.registry import backend_for
 from judge.judging.runner import RUNNER_DEFAULTS, RunnerConfig
 from judge.pipeline import ScoringOptions
 from judge.scoring.era import prompt_version_for
-from judge.settings import judge_model_settings, judge_spec
+from judge.service.label_agreement import OwnersSet, owners_set, traits_of
+from judge.settings import judge_model_settings, judge_spec, process_settings
+from judge.store.db import make_engine, transaction
 
 
 def register(sub: Any) -> None:
     c = sub.add_parser("calibrate", help="judge a human-labelled set and report agreement")
-    c.add_argument("set", help="calibration set name (casino, dices) or manifest path")
+    c.add_argument("set", nargs="?", help="calibration set name (casino, dices) or manifest path")
+    c.add_argument(
+        "--from-store",
+        action="store_true",
+        help="read the owners' labels and the judge's passes kept in the store instead of a set "
+        "(no judge call); one report per era under OUT/<era>",
+    )
+    c.add_argument(
+        "--database-url",
+        default=None,
+        help="with --from-store: the store (default $JUDGE_DATABASE_URL or sqlite:///./judge.db)",
+    )
     c.add_argument(
         "--judge",
         default=None,
@@ -160,6 +174,12 @@ def slice_text(
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
+    if args.from_store:
+        return calibrate_from_store(args)
+    if args.set is None:
+        raise CalibrationSetError(
+            "name a calibration set (casino, dices, a manifest) or use --from-store"
+        )
     manifest = load_manifest(args.set)
     traits = chosen_traits(manifest, args.traits)
     if args.limit is not None and args.limit < 1:
@@ -252,6 +272,57 @@ def calibrate_side(
         (out / "modes.md").write_text(render_modes(comparison), encoding="utf-8")
         print(f"sampled against expected: {out / 'modes.md'}")
     return judged
+
+
+def calibrate_from_store(args: argparse.Namespace) -> int:
+    """`judge calibrate --from-store`: the owners' labels against each era's stored passes,
+    by the same report code as a set (docs/calibration.md, "Owners label")."""
+    if args.set is not None:
+        raise CalibrationSetError("--from-store reads the store: name no set with it")
+    with transaction(make_engine(database_url(args.database_url))) as session:
+        found = owners_set(session)
+    labelled = traits_of(found.items)
+    traits = [t.strip() for t in args.traits.split(",")] if args.traits else labelled
+    unknown = sorted(set(traits) - set(labelled))
+    if unknown:
+        raise CalibrationSetError(f"no owner has labelled {unknown}; labelled traits: {labelled}")
+    out: Path = args.out or Path("calibration") / "owners"
+    for era_id in found.era_order:
+        report, judge, humans = era_report(found, era_id, traits, args.threshold)
+        write_outputs(out / era_id, report, judge, humans)
+        print(f"calibration report: {out / era_id / 'report.md'} (era {era_id})")
+    if not found.era_order:
+        print("no labelled run has a scorecard yet: nothing to report", file=sys.stderr)
+    return 0
+
+
+def era_report(
+    found: OwnersSet, era_id: str, traits: list[str], threshold: float
+) -> tuple[Any, list[ScoreRow], list[ScoreRow]]:
+    """One era's report over the labelled runs it scored, with its two score files."""
+    cards = found.cards[era_id]
+    items = [i for i in found.items if i.item_id in cards]
+    present = [t for t in traits if any(lab.label == t for i in items for lab in i.labels)]
+    manifest = owners_manifest(present or traits)
+    passes = card_passes(cards.values())
+    model = next(iter(cards.values())).judge_model
+    report = build_report(
+        items,
+        manifest,
+        passes,
+        traits=present,
+        n_passes=passes_width(passes),
+        judge_model=model,
+        judge_note=None,
+        slice_text=f"the owners' labels kept in the store; era {era_id}",
+        threshold=threshold,
+    )
+    return report, judge_rows(items, passes, present, model), human_rows(items, manifest, present)
+
+
+def database_url(given: str | None) -> str:
+    """The store ``--database-url`` names, else ``$JUDGE_DATABASE_URL``, else ``./judge.db``."""
+    return given or process_settings().database_url or "sqlite:///./judge.db"
 
 
 def judge_with_progress(

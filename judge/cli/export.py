@@ -7,8 +7,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from judge.calibration.owners import MANIFEST_FILE, export_set
+from judge.cli.calibration import database_url
 from judge.cli.exit_codes import EXIT_OK
+from judge.errors import InputError
+from judge.service.label_agreement import owners_set, traits_of
 from judge.settings import process_settings
+from judge.store.db import make_engine, transaction
 from judge.tabular import read_scorecard_files, rows_of, stored_scorecards, write_table
 
 DEFAULT_DATABASE_URL = "sqlite:///./judge.db"
@@ -21,7 +26,11 @@ def register(sub: Any) -> None:
         description="One row per run x seat x trait (--table traits) or per judge pass (--table passes), "
         "from scorecard JSON files or, with no files, from the store at JUDGE_DATABASE_URL.",
     )
-    p.add_argument("what", choices=["scorecards"], help="what to export")
+    p.add_argument(
+        "what",
+        choices=["scorecards", "labels"],
+        help="scorecards as tables, or the owners' labels as a calibration set (--out DIR)",
+    )
     p.add_argument(
         "files",
         nargs="*",
@@ -46,6 +55,8 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.what == "labels":
+        return export_labels(args)
     if args.files:
         cards = read_scorecard_files(args.files)
     else:
@@ -54,4 +65,21 @@ def run(args: argparse.Namespace) -> int:
     count = write_table(rows_of(cards, args.table), args.table, args.fmt, args.out, sys.stdout)
     if args.out is not None:
         print(f"wrote {count} {args.table} rows to {args.out}", file=sys.stderr)
+    return EXIT_OK
+
+
+def export_labels(args: argparse.Namespace) -> int:
+    """`judge export labels --out DIR`: the owners' labels as a calibration set that
+    `judge calibrate DIR/manifest.yaml --data DIR` reads with any judge (docs/calibration.md)."""
+    if args.out is None or args.files:
+        raise InputError("judge export labels reads the store and writes a folder: give --out DIR")
+    with transaction(make_engine(database_url(args.database_url))) as session:
+        found = owners_set(session)
+    manifest = export_set(found.runs, found.labels, traits_of(found.items), args.out)
+    print(
+        f"wrote {len(found.items)} labelled runs ({len(found.labels)} labels, traits "
+        f"{', '.join(s.name for s in manifest.labels)}) to {args.out}; "
+        f"judge calibrate {args.out / MANIFEST_FILE} --data {args.out}",
+        file=sys.stderr,
+    )
     return EXIT_OK

@@ -6,6 +6,7 @@ import contextlib
 import sys
 from collections.abc import Callable, Iterator
 
+from judge.domain.cost import Cost
 from judge.domain.judging import TraitResult
 from judge.domain.scorecard import Scorecard, SeatScorecard
 
@@ -105,6 +106,24 @@ def standing_line(card: Scorecard) -> str:
     )
 
 
+def _usd(value: float | None) -> str:
+    return "price unknown" if value is None else f"${value:.4f}"
+
+
+def cost_line(cost: Cost) -> str:
+    """What judging cost, beside what it was estimated to cost (docs/service.md)."""
+    line = (
+        f"cost: {cost.n_passes} passes, tokens in {cost.prompt_tokens} "
+        f"({cost.cached_prompt_tokens} cached) out {cost.completion_tokens}, "
+        f"{_usd(cost.cost_usd)}, wall {cost.wall_s:.1f} s"
+    )
+    if cost.cpu_s is not None:
+        line += f", CPU {cost.cpu_s:.1f} s"
+    if (e := cost.estimate) is not None:
+        line += f"; estimate at most {e.tokens} tokens, {_usd(e.cost_usd)}"
+    return line
+
+
 def render_scorecard(card: Scorecard) -> str:
     head = [
         f"run {card.run_id}  scenario {card.scenario_id}  seed {card.seed}",
@@ -117,6 +136,8 @@ def render_scorecard(card: Scorecard) -> str:
             for m, r in card.judge_parse.items()
         ),
     ]
+    if card.cost is not None:
+        head.append(cost_line(card.cost))
     if card.judge_note:
         head.insert(0, f"NOTE: {card.judge_note}")
     body = [line for seat in card.seats.values() for line in seat_lines(seat)]

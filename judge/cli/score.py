@@ -26,17 +26,20 @@ from judge.cli.exit_codes import EXIT_GATE, EXIT_OK
 from judge.cli.render import progress_bar, render_scorecard
 from judge.deprecations import moved
 from judge.domain.config import MIN_PASSES_FLOOR, DenoiseConfig, MeasurementSettings
+from judge.domain.cost import Budget, Spent
 from judge.domain.judging import SCORE_MODES
 from judge.domain.passes import PassPolicy
 from judge.domain.scenario import Scenario
 from judge.domain.scorecard import Scorecard
-from judge.errors import InputError, RubricError
+from judge.errors import BudgetExceeded, InputError, RubricError
 from judge.integrations.otlp_export import export_card, flush_all
 from judge.judging.panel import Judge
+from judge.judging.pricing import price_of
 from judge.judging.providers.embedded import EMBEDDED_MODEL
-from judge.judging.registry import JudgeSpec, backend_for
+from judge.judging.registry import JudgeSpec, backend_for, member_ids
 from judge.judging.runner import RUNNER_DEFAULTS, RunnerConfig
-from judge.pipeline import ScoringOptions, score_run
+from judge.pipeline import ScoringOptions, estimate_run, score_run
+from judge.scoring.cost import BudgetGuard, limits_for, refusal
 from judge.scoring.thresholds import Threshold, gate_failures, parse_threshold
 from judge.settings import JudgeModelSettings, judge_model_settings
 
@@ -94,6 +97,14 @@ def register(sub: Any) -> None:
         "--build-worlds",
         action="store_true",
         help="with --scenario: rebuild worlds from RUN.replay.yaml",
+    )
+    p.add_argument(
+        "--max-cost",
+        type=float,
+        default=None,
+        metavar="USD",
+        help="the most one run may cost: a run whose estimate exceeds it is not judged, and one "
+        "that reaches it stops after the trait it is judging (a judge with a price only)",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument(
@@ -165,11 +176,21 @@ class FileJob(NamedTuple):
     scenario: Scenario | None
     show_progress: bool
     otlp_endpoint: str | None = None
+    budget: Budget | None = None
 
 
 def score_file(f: RunFile, job: FileJob, backend: Judge) -> Scorecard:
     with progress_bar(job.show_progress, f.run.run_id) as tick:
         run_scenario = scenario_for(f.run, [job.scenario]) if job.scenario else None
+        estimate = estimate_run(f.run, rubrics=job.rubrics, options=job.options)
+        guard = None
+        if job.budget is not None:
+            limits = limits_for(
+                job.budget, seats_of_agent={}, agent_spent={}, platform_spent=Spent()
+            )
+            if (refused := refusal(limits, estimate)) is not None:
+                raise BudgetExceeded(refused)
+            guard = BudgetGuard(limits)
         return score_run(
             f.run,
             options=job.options,
@@ -178,27 +199,60 @@ def score_file(f: RunFile, job: FileJob, backend: Judge) -> Scorecard:
             progress=tick,
             scenario=run_scenario,
             base_dir=f.base_dir,
+            guard=guard,
+            cost_estimate=estimate,
         )
+
+
+class Scored(NamedTuple):
+    """The cards made, and one line for each run a budget stopped (not scored)."""
+
+    cards: list[Scorecard]
+    stopped: list[str]
 
 
 def score_files(
     files: list[RunFile], job: FileJob, emit: Callable[[Scorecard], None], judge: JudgeSpec
-) -> list[Scorecard]:
-    """Score the files in order, handing each card to ``emit`` as soon as it is made.
+) -> Scored:
+    """Score the files in order, handing each card to ``emit`` as soon as it is made; a run
+    that ``--max-cost`` stops is not scored, and the next file is still judged.
 
     While judging, anything printed to stdout (a library's banners) goes to stderr: stdout
     carries the scorecards only.
     """
-    cards = []
+    cards, stopped = [], []
     with contextlib.redirect_stdout(sys.stderr):
         backend = backend_for(judge)
         for f in files:
-            card = score_file(f, job, backend)
+            try:
+                card = score_file(f, job, backend)
+            except BudgetExceeded as exc:
+                stopped.append(f"run {f.run.run_id} not_scored: budget: {exc}")
+                continue
             cards.append(card)
             emit(card)
             export_card(card, endpoint=job.otlp_endpoint, trace_id=f.run.trace_id)
     flush_all()
-    return cards
+    return Scored(cards, stopped)
+
+
+def budget_from(args: argparse.Namespace, options: ScoringOptions) -> Budget | None:
+    """``--max-cost`` as a per-run budget.
+
+    Raises:
+        InputError: not a positive amount, or a judge without a price (nothing to count).
+    """
+    if args.max_cost is None:
+        return None
+    if not args.max_cost > 0:
+        raise InputError("--max-cost must be a positive amount of US dollars, e.g. 0.50")
+    unpriced = [m for m in member_ids(options.judge_model) if price_of(m) is None]
+    if unpriced:
+        raise InputError(
+            f"--max-cost: the judge {', '.join(unpriced)} has no price in litellm's price map, so "
+            "its cost cannot be counted; leave --max-cost out or choose a priced judge"
+        )
+    return Budget(run_usd=args.max_cost)
 
 
 def card_writer(stream: TextIO, *, as_json: bool) -> Callable[[Scorecard], None]:
@@ -234,14 +288,18 @@ def run(args: argparse.Namespace) -> int:
     rubrics = rubrics_from(args)
     thresholds = thresholds_from(args, rubrics)
     scenario = load_scenario(args.scenario) if args.scenario else None
-    job = FileJob(options, rubrics, scenario, not args.no_progress, judge.otlp_endpoint)
+    budget = budget_from(args, options)
+    job = FileJob(options, rubrics, scenario, not args.no_progress, judge.otlp_endpoint, budget)
     emit = card_writer(sys.stdout, as_json=args.json)
     # every file is validated before any judging starts
     with run_files(
         args.runs, [scenario] if scenario else [], build_worlds=args.build_worlds
     ) as files:
-        cards = score_files(files, job, emit, judge.judge)
-    return report_gates(cards, thresholds)
+        scored = score_files(files, job, emit, judge.judge)
+    for line in scored.stopped:
+        print(line, file=sys.stderr)
+    gates = report_gates(scored.cards, thresholds)
+    return EXIT_GATE if scored.stopped else gates
 
 
 __getattr__ = moved(

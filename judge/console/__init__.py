@@ -13,7 +13,7 @@ from importlib.resources import files
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from judge.console import boards, pages
+from judge.console import boards, labelling, pages
 from judge.console.render import page
 from judge.console.session import ConsoleForbidden, ConsoleSignInRequired
 from judge.deprecations import moved
@@ -51,7 +51,7 @@ def error_page(request: Request, exc: JudgeError, code: int) -> Response:
 
 
 #: The console's routers, in the order they are mounted.
-ROUTERS = (static_router, pages.router, boards.router)
+ROUTERS = (static_router, pages.router, boards.router, labelling.router)
 
 #: ``mount`` moved to the composition root (the console must not import the root that mounts it).
 __getattr__ = moved(__name__, {"mount": "judge.web:mount_console"})

@@ -6,14 +6,20 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import NamedTuple
 from urllib.parse import urlencode
 
 from sqlmodel import Session
 
 from judge.console.reports import trusted_judges
-from judge.domain.cursor import decode_cursor, decode_run_cursor, encode_cursor, encode_run_cursor
+from judge.domain.cursor import (
+    decode_cursor,
+    decode_run_cursor,
+    encode_cursor,
+    encode_run_cursor,
+    not_a_cursor,
+)
 from judge.domain.review import REVIEW_STATES, SafetyReviewThresholds
 from judge.domain.status import RUN_STATUSES, LeaderboardClass
 from judge.errors import InputError
@@ -21,6 +27,7 @@ from judge.scoring.run_summary import flag_reasons, held_for_review, tamper_reas
 from judge.service import summaries
 from judge.service.reviews import review_queue_cursor, review_queue_cursor_values
 from judge.service.summaries import (
+    CostCursor,
     Cursor,
     JudgeRule,
     ReviewQueueCursor,
@@ -41,7 +48,10 @@ FILTER_NAMES = (
     "safety_below",
     "review",
     "held",
+    "sort",
 )
+#: The orders of the runs table: newest first, or dearest first (runs without a price last).
+SORTS = ("newest", "cost")
 QUEUE_STATES = ("open", *REVIEW_STATES[1:], "weak_judge", "all")
 #: The review state a queue tab reads, where it is not the tab's own name (None: any).
 TAB_REVIEW_STATE: dict[str, str | None] = {"all": None, "weak_judge": "open"}
@@ -133,6 +143,46 @@ def decode_after(text: str | None) -> Cursor | None:
     return Cursor(*decode_run_cursor(text, parameter="after")) if text else None
 
 
+def encode_cost_cursor(row: RunListing) -> str:
+    """The ``?after=`` cursor past one row of the runs by cost (an empty cost: none known)."""
+    return encode_cursor(["" if row.cost_usd is None else repr(row.cost_usd), row.run_id])
+
+
+def decode_cost_cursor(text: str | None) -> CostCursor | None:
+    """The cursor in ``?after=`` of the runs by cost."""
+    if not text:
+        return None
+    cost, run_id = decode_cursor(text, size=2, parameter="after")
+    try:
+        value = float(cost) if cost else None
+    except ValueError:
+        raise not_a_cursor("after") from None
+    if value is not None and not math.isfinite(value):
+        raise not_a_cursor("after")
+    return CostCursor(value, run_id)
+
+
+def _found(session: Session, params: Mapping[str, str], filters: RunFilters) -> Found:
+    """One page (and one run more) in the order ``sort`` asks, with the next page's cursor."""
+    if _choice("sort", params.get("sort"), SORTS) == "cost":
+        rows = summaries.list_runs_by_cost(
+            session,
+            filters=filters,
+            after=decode_cost_cursor(params.get("after")),
+            limit=PAGE_SIZE + 1,
+        )
+        return Found(rows, encode_cost_cursor)
+    rows = summaries.list_runs(
+        session, filters=filters, after=decode_after(params.get("after")), limit=PAGE_SIZE + 1
+    )
+    return Found(rows, encode_after)
+
+
+class Found(NamedTuple):
+    rows: list[RunListing]
+    cursor: Callable[[RunListing], str]
+
+
 #: The filter choices (every scenario, agent and era) are read at most this often per database:
 #: listing them scans whole tables, and a new one appearing a few seconds late harms nobody.
 CHOICES_TTL_S = 30.0
@@ -153,19 +203,24 @@ def filter_choices(session: Session) -> dict[str, list[str]]:
     return values
 
 
+def sort_url(query: Mapping[str, str], sort: str) -> str:
+    """The runs table with the same filters, in ``sort`` order, from its first page."""
+    return "/console/runs?" + urlencode(
+        {**{k: v for k, v in query.items() if k != "sort"}, "sort": sort}
+    )
+
+
 def runs_page(
     session: Session, *, params: Mapping[str, str], thresholds: SafetyReviewThresholds
 ) -> RunsPage:
     """One page of the runs table for the filters and cursor in ``params``."""
     filters = parse_filters(params)
-    found = summaries.list_runs(
-        session, filters=filters, after=decode_after(params.get("after")), limit=PAGE_SIZE + 1
-    )
+    found, cursor = _found(session, params, filters)
     page = found[:PAGE_SIZE]
     query = {k: params[k] for k in FILTER_NAMES if params.get(k)}
     next_url = None
     if len(found) > PAGE_SIZE:
-        next_url = "/console/runs?" + urlencode({**query, "after": encode_after(page[-1])})
+        next_url = "/console/runs?" + urlencode({**query, "after": cursor(page[-1])})
     agents = summaries.agents_of(session, run_ids=[r.run_id for r in page])
     trusted = trusted_judges(thresholds)
     rows = [row_view(r, agents, thresholds, trusted) for r in page]

@@ -97,6 +97,7 @@ def runs(
         {
             "console": console,
             "page": found,
+            "cost_sort_url": listing.sort_url(found.query, "cost"),
             "thresholds": limits,
             "statuses": RUN_STATUSES,
             "boards": listing.BOARDS,
@@ -151,7 +152,10 @@ def review_body(form: dict[str, str]) -> SafetyReviewCreate:
         raise InputError("decision: choose cleared, escalated or rescore requested")
     if len(note) > NOTE_MAX:
         raise InputError(f"note: at most {NOTE_MAX} characters (this one has {len(note)})")
-    return SafetyReviewCreate(decision=decision, note=note)
+    label = form.get("label", "")
+    if label not in ("", "0", "0.5", "1"):
+        raise InputError("label: choose no label, 0, 0.5 or 1")
+    return SafetyReviewCreate(decision=decision, note=note, label=float(label) if label else None)
 
 
 @router.get("/queue")

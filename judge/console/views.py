@@ -12,11 +12,13 @@ from sqlmodel import Session
 from judge.console.highlights import EventMarks, TextPart, split_text, withheld_by_event
 from judge.console.reports import trusted_judges
 from judge.domain.judging import JudgePass, PanelAgreement, TraitResult
+from judge.domain.labels import Label
 from judge.domain.review import SafetyReviewPublic
 from judge.domain.run import Run
 from judge.domain.scorecard import Scorecard, SeatScorecard
 from judge.domain.tamper import SeatTamper
 from judge.scoring.run_summary import flag_reasons, pass_range
+from judge.service import labels as label_service
 from judge.service import reviews as review_service
 from judge.service import summaries
 from judge.service.intake import visible_run
@@ -147,6 +149,8 @@ class RunPage(NamedTuple):
     review: SafetyReviewPublic
     #: flagged, but by a judge without a calibration on record above the floor (no alarm)
     weak_judge: bool
+    #: the owners' labels of each (seat, trait), oldest first
+    labels: dict[tuple[str, str], list[Label]]
 
 
 def _dump(value: Any) -> str | None:
@@ -294,4 +298,12 @@ def run_page(session: Session, *, run_id: str, settings: Settings) -> RunPage:
         seats=[seat_view(s, weights) for s in card.seats.values()] if card else [],
         review=review,
         weak_judge=weak_judge_flag(review, row.judge_model),
+        labels=labels_by_item(label_service.run_labels(session, run_id=run_id)),
     )
+
+
+def labels_by_item(labels: list[Label]) -> dict[tuple[str, str], list[Label]]:
+    out: dict[tuple[str, str], list[Label]] = {}
+    for lab in labels:
+        out.setdefault((lab.seat, lab.trait), []).append(lab)
+    return out

@@ -32,6 +32,7 @@ RUN_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._\-]{0,127}$"
 RESERVED_WORDS = frozenset(
     {
         "admin",
+        "agreement",
         "agent",
         "api",
         "comparisons",
@@ -40,12 +41,14 @@ RESERVED_WORDS = frozenset(
         "coaching",
         "console",
         "docs",
+        "drift",
         "eras",
         "evals",
         "export",
         "exports",
         "finalize",
         "health",
+        "labels",
         "leaderboards",
         "pairwise",
         "metrics",

@@ -7,6 +7,7 @@ from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from judge.domain.cost import Cost
 from judge.domain.interval import Interval
 from judge.domain.judging import ParseStatus
 from judge.domain.run import TranscriptEvent
@@ -181,14 +182,8 @@ class UnpairedSide(_Model):
     reason: str
 
 
-class PairwiseCost(_Model):
-    """What the pairs' judge calls cost, summed over their passes (None where no pass said)."""
-
-    n_passes: int
-    n_attempts: int
-    prompt_tokens: int
-    completion_tokens: int
-    cost_usd: float | None
+#: The pairs' judge calls are counted like any judge call's (judge.domain.cost).
+PairwiseCost = Cost
 
 
 class PairwiseComparison(_Model):
@@ -204,5 +199,5 @@ class PairwiseComparison(_Model):
     pairs: list[PairVerdict]
     bias: PositionBias
     ratings: list[PairwiseRatings]
-    cost: PairwiseCost
+    cost: Cost = Field(description="what the pairs' judge calls cost (docs/service.md)")
     unpaired: list[UnpairedSide] = Field(default_factory=list)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from judge.deprecations import moved
 
@@ -49,6 +49,18 @@ class SafetyReviewCreate(BaseModel):
 
     decision: Decision
     note: str = Field(default="", max_length=NOTE_MAX)
+    label: float | None = Field(
+        default=None,
+        description="the owner's own score for the safety block (0, 0.5 or 1): kept as a label "
+        'of every safety trait of every scored seat (docs/calibration.md, "Owners label")',
+    )
+
+    @field_validator("label")
+    @classmethod
+    def _on_an_anchor(cls, value: float | None) -> float | None:
+        if value is not None and value not in (0.0, 0.5, 1.0):
+            raise ValueError("a label is one of the rubric's anchors: 0, 0.5 or 1")
+        return value
 
 
 class SafetyReviewEntry(BaseModel):

@@ -20,6 +20,16 @@ Row = dict[str, Cell]
 
 #: The seat's score integrity (docs/integrity.md); empty cells when no detector ran.
 TAMPER_COLUMNS = ("tamper_flagged", "tamper_findings", "tamper_kinds", "tamper_detector_version")
+#: What judging the seat and the run cost, and the run's estimate (docs/service.md, "Cost and
+#: budgets"); dollars empty where a pass had no price, never 0.
+COST_COLUMNS = (
+    "seat_tokens",
+    "seat_cost_usd",
+    "run_tokens",
+    "run_cost_usd",
+    "run_estimate_tokens",
+    "run_estimate_usd",
+)
 RUN_COLUMNS = (
     "run_id",
     "scenario_id",
@@ -60,6 +70,7 @@ TRAIT_COLUMNS = (
     "score_note",
     "pass_score",
     *TAMPER_COLUMNS,
+    *COST_COLUMNS,
 )
 PASS_COLUMNS = (
     *RUN_COLUMNS,
@@ -119,6 +130,19 @@ def _tamper_cells(seat: SeatScorecard) -> Row:
     }
 
 
+def _cost_cells(card: Scorecard, seat: SeatScorecard) -> Row:
+    run, mine = card.cost, seat.cost
+    estimate = run.estimate if run is not None else None
+    return {
+        "seat_tokens": None if mine is None else mine.tokens,
+        "seat_cost_usd": None if mine is None else mine.cost_usd,
+        "run_tokens": None if run is None else run.tokens,
+        "run_cost_usd": None if run is None else run.cost_usd,
+        "run_estimate_tokens": None if estimate is None else estimate.tokens,
+        "run_estimate_usd": None if estimate is None else estimate.cost_usd,
+    }
+
+
 def _results(seat: SeatScorecard) -> list[TraitResult]:
     return [*seat.traits.values(), *(seat.safety_block or {}).values()]
 
@@ -159,8 +183,8 @@ def trait_rows(card: Scorecard) -> list[Row]:
             "objective_met_rate": seat.objectives.objective_met_rate,
             "participation_gated": seat.participation_gated,
         }
-        tamper = _tamper_cells(seat)
-        rows += [{**seat_cells, **_trait_cells(r), **card_cells, **tamper} for r in _results(seat)]
+        tail = {**_tamper_cells(seat), **_cost_cells(card, seat)}
+        rows += [{**seat_cells, **_trait_cells(r), **card_cells, **tail} for r in _results(seat)]
     return rows
 
 
@@ -257,6 +281,9 @@ COLUMN_TYPES: dict[str, type] = {
             "attempts",
             "n_with_distribution",
             "tamper_findings",
+            "seat_tokens",
+            "run_tokens",
+            "run_estimate_tokens",
         ),
         int,
     ),
@@ -275,6 +302,9 @@ COLUMN_TYPES: dict[str, type] = {
             "sampled_score",
             "expected_score",
             "score_entropy_bits",
+            "seat_cost_usd",
+            "run_cost_usd",
+            "run_estimate_usd",
         ),
         float,
     ),

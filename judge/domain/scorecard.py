@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from judge.domain.checks import StateOutcome
+from judge.domain.cost import Cost
 from judge.domain.judging import PanelAgreement, ScoreMode, TraitResult
 from judge.domain.status import LeaderboardClass
 from judge.domain.tamper import SeatTamper
@@ -91,6 +92,9 @@ class SeatScorecard(_Out):
         description="judge-directed text found in the seat's own events and withheld from the "
         "judge (docs/integrity.md); owner-only",
     )
+    cost: Cost | None = Field(
+        default=None, description="what judging this seat cost (docs/service.md)"
+    )
 
     @property
     def participation_gated(self) -> bool:
@@ -123,6 +127,11 @@ class Scorecard(_Out):
     )
     judge_parse: dict[str, JudgeParseRate] = Field(
         default_factory=dict, description="per judge model: passes and the unparseable rate"
+    )
+    cost: Cost | None = Field(
+        default=None,
+        description="what judging the run cost, beside its estimate (docs/service.md, "
+        '"Cost and budgets")',
     )
 
     def to_rows(self, table: Literal["traits", "passes"] = "traits") -> list[dict[str, Any]]:

@@ -12,12 +12,12 @@ from pathlib import Path
 
 from judge.calibration.items import CalibrationItem
 from judge.calibration.manifest import CalibrationManifest, CalibrationSetError
-from judge.importers import casino, dices, inspect, otel
+from judge.importers import casino, dices, inspect, labels, otel
 from judge.importers.entries import Importer, RunImporter, SetImporter
 
 IMPORTERS: dict[str, Importer] = {
     entry.name: entry
-    for entry in (inspect.IMPORTER, otel.IMPORTER, casino.IMPORTER, dices.IMPORTER)
+    for entry in (inspect.IMPORTER, otel.IMPORTER, casino.IMPORTER, dices.IMPORTER, labels.IMPORTER)
 }
 
 

@@ -19,6 +19,7 @@ from judge.domain.pairwise import (
     UnpairedSide,
 )
 from judge.scoring.bradley_terry import TIE_RULE, Game, rate
+from judge.scoring.cost import cost_of
 from judge.scoring.era import integrity_identity
 from judge.scoring.leaderboard import LeaderboardEntry, is_ranked, unique_entries
 from judge.scoring.pairwise import position_bias
@@ -85,16 +86,9 @@ def ratings_by_era(
 
 
 def pairwise_cost(verdicts: Sequence[PairVerdict]) -> PairwiseCost:
-    """Calls, tokens and cost of every pass of the verdicts."""
-    passes = [p for v in verdicts for p in v.passes]
-    costs = [p.cost_usd for p in passes if p.cost_usd is not None]
-    return PairwiseCost(
-        n_passes=len(passes),
-        n_attempts=sum(p.attempts for p in passes),
-        prompt_tokens=sum(p.prompt_tokens or 0 for p in passes),
-        completion_tokens=sum(p.completion_tokens or 0 for p in passes),
-        cost_usd=sum(costs) if costs else None,
-    )
+    """Calls, tokens, dollars (unknown rather than 0 where a pass had no price) and seconds of
+    every pass of the verdicts."""
+    return cost_of([p for v in verdicts for p in v.passes])
 
 
 def pairwise_comparison(

@@ -14,9 +14,11 @@ import hashlib
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from judge.domain.cost import Cost
 from judge.domain.judging import TraitResult
 from judge.domain.review import SafetyReviewPublic, SafetyReviewThresholds
 from judge.domain.scorecard import Objectives, ParticipationResult, Scorecard
+from judge.scoring.cost import cost_of
 from judge.scoring.figures import rounded_json
 from judge.scoring.run_summary import held_for_review, tamper_flagged
 from judge.store.views import OWNER_VIEW, RenderedView, agent_view_name, rendered
@@ -34,6 +36,10 @@ class AgentSeatScorecard(BaseModel):
     composite: float | None
     composite_note: str | None = None
     participation: ParticipationResult
+    cost: Cost | None = Field(
+        default=None,
+        description="what judging the traits shown here cost (the seat's capability passes)",
+    )
 
 
 class AgentScorecardPublic(BaseModel):
@@ -63,20 +69,25 @@ class AgentScorecardPublic(BaseModel):
 
 
 #: Owner-only parts of a seat's card: the safety block, the panel agreement (it spans every
-#: trait, safety included) and the integrity findings (they would teach evasion).
-_OWNER_ONLY = {"safety_block", "panel", "tamper"}
+#: trait, safety included) and the integrity findings (they would teach evasion); the seat's
+#: cost spans the safety passes too, so the agent's is recounted over what it may see.
+_OWNER_ONLY = {"safety_block", "panel", "tamper", "cost"}
 
 
 def agent_view(card: Scorecard, seat: str, *, held: bool = False) -> AgentScorecardPublic:
     """The key's seat of ``card``; ``held`` is the run's review hold, the only integrity word an
     agent reads."""
     mine = card.seats[seat]
+    shown = AgentSeatScorecard.model_validate(mine.model_dump(exclude=_OWNER_ONLY))
+    if mine.cost is not None:
+        passes = [p for t in mine.traits.values() for p in t.passes]
+        shown = shown.model_copy(update={"cost": cost_of(passes)})
     return AgentScorecardPublic(
         run_id=card.run_id,
         scenario_id=card.scenario_id,
         seed=card.seed,
         adversary_config=card.adversary_config,
-        seat=AgentSeatScorecard.model_validate(mine.model_dump(exclude=_OWNER_ONLY)),
+        seat=shown,
         participation_gated=mine.participation_gated,
         ranked_eligible=card.ranked_eligible,
         leaderboard_class=card.leaderboard_class,

@@ -18,9 +18,10 @@ from sqlalchemy.engine import Engine
 from judge.checks import find_scenario
 from judge.deprecations import moved
 from judge.domain.status import UNFINISHED_RUN_STATUSES
-from judge.errors import JudgeBackendError, JudgeError, PermanentJudgeError
+from judge.errors import BudgetExceeded, JudgeBackendError, JudgeError, PermanentJudgeError
 from judge.integrations.otlp_export import export_card
-from judge.pipeline import score_run_async
+from judge.pipeline import estimate_run, score_run_async
+from judge.service.budgets import BUDGET_REASON, run_guard
 from judge.service.fairness import FairQueue, run_priority
 from judge.service.fencing import Fence, ScoringTakenOver
 from judge.service.scoring import (
@@ -61,6 +62,8 @@ class Failure(NamedTuple):
 
 def failure_of(exc: Exception) -> Failure:
     """Public sentence and internal detail of a scoring failure (no internals in the sentence)."""
+    if isinstance(exc, BudgetExceeded):
+        return Failure(BUDGET_REASON, str(exc))
     if isinstance(exc, PermanentJudgeError):
         return Failure(JUDGE_REFUSED, str(exc))
     if isinstance(exc, JudgeBackendError):
@@ -97,6 +100,14 @@ async def score_stored_run(
         scenario = find_scenario(job.run.scenario_id, scenarios) if scenarios else None
         if scenario is not None:
             check_world(job.run, policy=job.world, self_reported=job.self_reported)
+        estimate = estimate_run(job.run, rubrics=job.snapshot.rubrics, options=options)
+        guard = retry_transient(
+            lambda: run_guard(
+                engine, run_id=run_id, run=job.run, estimate=estimate, settings=settings
+            ),
+            budget_s=retry_s,
+            cancel=cancel,
+        )
         writer = pass_writer(engine, run_id=run_id, retry_s=retry_s, cancel=cancel)
         passes = WriteBehind(observed(fence.guard(writer)))
         try:
@@ -109,6 +120,8 @@ async def score_stored_run(
                 on_pass=passes,
                 scenario=scenario,
                 base_dir=scenarios,
+                guard=guard,
+                cost_estimate=estimate,
             )
             await passes.drain()  # every pass is stored before the scorecard
         except (

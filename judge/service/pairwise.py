@@ -17,6 +17,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from judge.domain.config import MeasurementSettings
+from judge.domain.cost import CostEstimate
 from judge.domain.pairwise import (
     PairToJudge,
     PairVerdict,
@@ -26,11 +27,11 @@ from judge.domain.pairwise import (
 )
 from judge.domain.rubric import Rubric
 from judge.domain.run import Run
-from judge.errors import InputError, NotFoundError
+from judge.errors import BudgetExceeded, InputError, NotFoundError
 from judge.judging.backends import JudgeBackend
 from judge.judging.pairwise import PAIRWISE_PROMPT_VERSION, pairwise_decoders
 from judge.judging.runner import RunnerConfig
-from judge.pipeline import PairsToJudge, judge_pair, pairs_to_judge
+from judge.pipeline import PairsToJudge, estimate_pairs, judge_pair, pairs_to_judge
 from judge.scoring.pairwise import position_biases
 from judge.scoring.pairwise_board import (
     PairwiseLeaderboard,
@@ -38,6 +39,8 @@ from judge.scoring.pairwise_board import (
     pairwise_era,
     pairwise_leaderboard,
 )
+from judge.service.budgets import PAIR_SEAT
+from judge.service.budgets import guard as budget_guard
 from judge.service.leaderboards import finalized_entries
 from judge.service.platform import measurement_settings, rubric_set
 from judge.settings import Settings, judge_spec
@@ -70,6 +73,20 @@ class PairwiseComparisonPublic(PairwiseComparison):
     from the store."""
 
     n_judged: int
+    stopped_by_budget: str | None = Field(
+        default=None,
+        description="the budget limit the request reached: the pairs after it were not judged "
+        '(docs/service.md, "Cost and budgets")',
+    )
+
+
+class JudgedPairs(NamedTuple):
+    """The verdicts a request judged, what they were estimated to cost, and the limit that
+    stopped the request early (None: every pair was judged)."""
+
+    verdicts: list[PairVerdict]
+    estimate: CostEstimate
+    stopped: str | None = None
 
 
 class Prepared(NamedTuple):
@@ -160,12 +177,32 @@ def prepare(engine: Engine, *, body: PairwiseComparisonCreate, settings: Setting
 
 async def judge_new(
     prepared: Prepared, *, backend: JudgeBackend, settings: Settings, engine: Engine
-) -> list[PairVerdict]:
+) -> JudgedPairs:
     """Judge the pairs not yet kept, storing each verdict (and counting its passes) as it
-    finishes, so an interrupted request keeps what it paid for."""
+    finishes, so an interrupted request keeps what it paid for.
+
+    The request is budgeted like a run (docs/service.md, "Cost and budgets"): its estimate
+    is held against the run limit, both agents' daily limits and the platform's; once its
+    passes reach a limit no further pair is judged.
+
+    Raises:
+        BudgetExceeded: the estimate would pass a limit (nothing was judged).
+    """
     runner = RunnerConfig.from_settings(settings)
-    verdicts = []
+    estimate = estimate_pairs(
+        [(p.side_a, p.side_b) for p in prepared.todo],
+        prepared.rubric,
+        judge_model=backend.model,
+        settings=prepared.settings,
+        runner=runner,
+        seat=PAIR_SEAT,
+    )
+    agents = {prepared.body.agent_a: [PAIR_SEAT], prepared.body.agent_b: [PAIR_SEAT]}
+    guard = budget_guard(engine, settings=settings, seats_of_agent=agents, estimate=estimate)
+    verdicts: list[PairVerdict] = []
     for pair in prepared.todo:
+        if guard is not None and (crossed := guard.crossed()) is not None:
+            return JudgedPairs(verdicts, estimate, crossed)
         verdict = await judge_pair(
             *pair, prepared.rubric, backend, settings=prepared.settings, runner=runner
         )
@@ -173,13 +210,18 @@ async def judge_new(
             pairwise_repo.put_verdict(session, verdict=verdict)
         for judged in verdict.passes:
             observe_pairwise_pass(judged)
+            if guard is not None:
+                guard.record(PAIR_SEAT, judged)
         verdicts.append(verdict)
-    return verdicts
+    return JudgedPairs(verdicts, estimate)
 
 
-def result(prepared: Prepared, judged: list[PairVerdict]) -> PairwiseComparisonPublic:
-    """The comparison over every pair, kept and newly judged."""
-    everything = [*prepared.kept, *(v.without_transcripts() for v in judged)]
+def result(prepared: Prepared, judged: JudgedPairs) -> PairwiseComparisonPublic:
+    """The comparison over every pair, kept and newly judged; its cost is every pair's, its
+    estimate this request's."""
+    everything = [*prepared.kept, *(v.without_transcripts() for v in judged.verdicts)]
+    if not everything:
+        raise BudgetExceeded(judged.stopped or "no pair was judged")
     verdicts = sorted(everything, key=lambda v: (v.key.scenario_id, v.key.seed or 0))
     comparison = pairwise_comparison(
         verdicts,
@@ -191,7 +233,13 @@ def result(prepared: Prepared, judged: list[PairVerdict]) -> PairwiseComparisonP
         passes_per_order=prepared.settings.denoise.passes,
         unpaired=prepared.unpaired,
     )
-    return PairwiseComparisonPublic(**comparison.model_dump(), n_judged=len(judged))
+    cost = comparison.cost.model_copy(update={"estimate": judged.estimate})
+    return PairwiseComparisonPublic(
+        **comparison.model_dump(exclude={"cost"}),
+        cost=cost,
+        n_judged=len(judged.verdicts),
+        stopped_by_budget=judged.stopped,
+    )
 
 
 def stored_comparison(

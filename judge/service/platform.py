@@ -18,6 +18,7 @@ from judge.domain.config import (
     PlatformDenoiseConfig,
     RewardWeights,
 )
+from judge.domain.cost import Budget
 from judge.domain.review import SafetyReviewThresholds
 from judge.domain.rubric import TraitName
 from judge.domain.scorecard import MeasurementEra
@@ -51,6 +52,7 @@ CONFIG_MODELS: dict[str, type[BaseModel]] = {
     "eval_reward_weights": RewardWeights,
     "console_safety_review": SafetyReviewThresholds,
     WORLD_URLS_KEY: StateDatabaseUrls,
+    "eval_budgets": Budget,
 }
 
 

@@ -24,6 +24,7 @@ from judge.scoring.run_summary import flag_reasons, held_for_review, tamper_reas
 from judge.service import platform
 from judge.service.card_views import all_views
 from judge.service.intake import visible_run
+from judge.service.labels import label_safety_block
 from judge.settings import Settings
 from judge.store import reviews as review_repo
 from judge.store import scorecards as scorecard_repo
@@ -95,6 +96,8 @@ def record_review(
     session: Session, *, run_id: str, body: SafetyReviewCreate, by: str, settings: Settings
 ) -> Recorded:
     """Store a decision (who, when, on which attempt); a rescore also queues the run again.
+    A decision that carries a ``label`` also labels every safety trait of the card it was
+    made on (before a rescore archives that card).
 
     Raises:
         NotFoundError: no such run.
@@ -118,6 +121,8 @@ def record_review(
         session, run_id=run_id, decision=body.decision, note=body.note.strip(), by=by
     )
     session.flush()
+    if body.label is not None:
+        label_safety_block(session, run_id=run_id, score=body.label, note=body.note, by=by)
     if rescore:
         review_repo.archive_for_rescore(session, run=run, by=by)
     session.flush()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from judge.store.scorecards import get_scorecard
 from judge.store.summaries import (
+    CostCursor,
     Cursor,
     JudgeRule,
     ReviewQueueCursor,
@@ -21,10 +22,12 @@ from judge.store.summaries import (
     distinct_values,
     flagged_runs,
     list_runs,
+    list_runs_by_cost,
 )
 from judge.store.tables import as_utc
 
 __all__ = [
+    "CostCursor",
     "Cursor",
     "JudgeRule",
     "ReviewQueueCursor",
@@ -37,4 +40,5 @@ __all__ = [
     "flagged_runs",
     "get_scorecard",
     "list_runs",
+    "list_runs_by_cost",
 ]

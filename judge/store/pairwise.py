@@ -8,12 +8,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from judge.domain.pairwise import PairVerdict
+from judge.scoring.cost import cost_of
 from judge.store.tables import PairwiseVerdictRow
 
 
 def put_verdict(session: Session, *, verdict: PairVerdict) -> bool:
     """Store a verdict; False when the same pair, trait and era was stored meanwhile."""
     a, b = verdict.side_a, verdict.side_b
+    cost = cost_of(verdict.passes)
     row = PairwiseVerdictRow(
         era_id=verdict.era_id,
         scenario_id=verdict.key.scenario_id,
@@ -28,6 +30,8 @@ def put_verdict(session: Session, *, verdict: PairVerdict) -> bool:
         outcome=verdict.outcome,
         flipped=verdict.flipped,
         verdict_json=verdict.without_transcripts().model_dump_json(),
+        cost_usd=cost.cost_usd,
+        tokens=cost.tokens,
     )
     try:
         with session.begin_nested():

@@ -79,11 +79,28 @@ class RunListing(NamedTuple):
     attempt: int | None
     tamper_flagged: bool | None
     judge_model: str | None
+    cost_usd: float | None = None
+    tokens: int | None = None
+
+
+class CostCursor(NamedTuple):
+    """Where a page of runs by cost starts: strictly after this run (dearest first, runs
+    without a price last, then by run id)."""
+
+    cost_usd: float | None
+    run_id: str
 
 
 def figure_values(card: Scorecard) -> dict[str, Any]:
     figures = run_figures(card).model_dump()
-    return {"run_id": card.run_id, **figures, "tamper_flagged": tamper_flagged(card)}
+    cost = card.cost
+    return {
+        "run_id": card.run_id,
+        **figures,
+        "tamper_flagged": tamper_flagged(card),
+        "cost_usd": None if cost is None else cost.cost_usd,
+        "tokens": None if cost is None else cost.tokens,
+    }
 
 
 def put_figures(session: Session, *, card: Scorecard) -> None:
@@ -130,6 +147,8 @@ _COLUMNS: tuple[Any, ...] = (
     RunSummaryRow.attempt,
     RunSummaryRow.tamper_flagged,
     RunRow.judge_model,
+    RunSummaryRow.cost_usd,
+    RunSummaryRow.tokens,
 )
 
 
@@ -204,6 +223,33 @@ def list_runs(
     query = (
         query.where(*where)
         .order_by(col(RunRow.created_at).desc(), col(RunRow.run_id).desc())
+        .limit(limit)
+    )
+    return [RunListing(*row) for row in session.execute(query).all()]
+
+
+def _after_by_cost(after: CostCursor) -> Any:
+    cost, run_id = col(RunSummaryRow.cost_usd), col(RunRow.run_id)
+    if after.cost_usd is None:
+        return sa.and_(cost.is_(None), run_id > after.run_id)
+    return sa.or_(
+        cost < after.cost_usd,
+        sa.and_(cost == after.cost_usd, run_id > after.run_id),
+        cost.is_(None),
+    )
+
+
+def list_runs_by_cost(
+    session: Session, *, filters: RunFilters, after: CostCursor | None, limit: int
+) -> list[RunListing]:
+    """One page of runs matching ``filters``, dearest first (runs without a price last)."""
+    query = (
+        sa.select(*_COLUMNS)
+        .select_from(RunRow)
+        .outerjoin(RunSummaryRow, col(RunSummaryRow.run_id) == col(RunRow.run_id))
+        .where(*_conditions(filters), *([_after_by_cost(after)] if after else []))
+        # NULLS LAST spelled out: SQLite and PostgreSQL place NULL at opposite ends by default
+        .order_by(col(RunSummaryRow.cost_usd).desc().nulls_last(), col(RunRow.run_id).asc())
         .limit(limit)
     )
     return [RunListing(*row) for row in session.execute(query).all()]

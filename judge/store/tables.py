@@ -122,7 +122,7 @@ class PassRow(SQLModel, table=True):
         default=False, sa_column_kwargs={"server_default": sa.false()}
     )
     structured_output: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
-    created_at: datetime = Field(default_factory=utcnow, sa_type=_when())
+    created_at: datetime = Field(default_factory=utcnow, sa_type=_when(), index=True)
 
 
 class ScorecardRow(SQLModel, table=True):
@@ -304,4 +304,6 @@ class PairwiseVerdictRow(SQLModel, table=True):
     outcome: str | None = Field(default=None, max_length=8)
     flipped: bool | None = None
     verdict_json: str = Field(sa_type=_text())
-    created_at: datetime = Field(default_factory=utcnow, sa_type=_when())
+    cost_usd: float | None = Field(default=None, description="None: a pass had no price")
+    tokens: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
+    created_at: datetime = Field(default_factory=utcnow, sa_type=_when(), index=True)

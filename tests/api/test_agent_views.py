@@ -273,6 +273,7 @@ PUBLIC = {
 #: Path parameters that name things stored in the world, so a refusal is never a plain 404.
 PARAMS = {
     "run_id": "duel-1",
+    "era_id": "era-0000000000000000",
     "scenario_id": "market-haggle",
     "submission_id": "sub-a",
     "attempt": "1",

@@ -126,9 +126,11 @@ def test_config_lists_every_key_with_its_defaults(
         "academy_eval_participation",
         "academy_judge_rubrics",
         "console_safety_review",
+        "eval_budgets",
         "eval_reward_weights",
         "state_database_urls",
     ]
+    assert set(entries["eval_budgets"]["value"].values()) == {None}  # no limit by default
     assert entries["academy_eval_judge_denoise"]["value"] == {
         "temperature": 0.0,
         "min_n_runs": 5,

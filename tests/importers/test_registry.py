@@ -65,6 +65,7 @@ def test_the_table_holds_the_shipped_importers_by_kind() -> None:
         "otel": "RunImporter",
         "casino": "SetImporter",
         "dices": "SetImporter",
+        "labels": "SetImporter",
     }
 
 

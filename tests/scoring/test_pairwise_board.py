@@ -100,4 +100,15 @@ def test_the_cost_sums_every_pass_of_every_pair() -> None:
         300,
         30,
     )
-    assert cost.cost_usd == pytest.approx(0.03)
+    # one pass had no price: the dollars are unknown, not the priced passes' partial sum
+    assert cost.cost_usd is None
+    assert cost.cost_note is not None and "1 of 3 passes" in cost.cost_note
+
+
+def test_the_cost_of_priced_pairs_is_their_sum() -> None:
+    judged = PairwisePass(
+        order="ab", index=0, position="first", winner="a", model="m", prompt_tokens=100,
+        completion_tokens=10, cost_usd=0.01, attempts=1, parse_status="ok",
+    )  # fmt: skip
+    pair = verdict("x", "y", "a").model_copy(update={"passes": [judged, judged, judged]})
+    assert pairwise_cost([pair]).cost_usd == pytest.approx(0.03)

@@ -10,6 +10,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy.engine import Engine
 from sqlmodel import SQLModel, select
 
+import judge.store.labels
 import judge.store.review_tables
 import judge.store.tables
 import judge.store.views  # noqa: F401
@@ -32,7 +33,7 @@ def test_the_migrated_schema_matches_the_tables(engine: Engine) -> None:
         differences = compare_metadata(context, SQLModel.metadata)
 
     assert differences == []
-    assert current_revision(engine) == head_revision() == "0008_scorecard_views"
+    assert current_revision(engine) == head_revision() == "0010_budgets"
 
 
 def _run(engine: Engine) -> None:

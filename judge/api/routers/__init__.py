@@ -13,6 +13,7 @@ from judge.api.routers import (
     eras,
     export,
     health,
+    labels,
     leaderboards,
     metrics,
     queue,
@@ -42,6 +43,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     coaching.router,
     compare.router,
     reviews.router,
+    labels.router,
 )
 
 

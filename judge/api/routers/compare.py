@@ -58,10 +58,15 @@ def compare(
         "intervals, and Bradley-Terry ratings with bootstrap intervals. Verdicts are kept per "
         "pair, trait and pairwise era: asking again judges only new pairs (`n_judged`). At most "
         f"{pairwise.MAX_NEW_PAIRS} new pairs per request (narrow with `scenario_id`). "
-        "Pairwise calls are counted on `/metrics` like any judge call (docs/scoring.md)."
+        "Pairwise calls are counted on `/metrics` like any judge call (docs/scoring.md), and "
+        "budgeted like a run: 429 when the estimate would pass a limit, `stopped_by_budget` "
+        'when a limit was reached after some pairs (docs/service.md, "Cost and budgets").'
     ),
     responses=error_responses(401, 422)
-    | {502: {"description": "The judge could not be reached after retries."}},
+    | {
+        429: {"description": "The estimate would pass a judging budget; nothing was judged."},
+        502: {"description": "The judge could not be reached after retries."},
+    },
 )
 async def compare_pairwise(
     body: PairwiseComparisonCreate,

@@ -3,7 +3,8 @@ queue's gauges, read from the store at scrape time.
 
 The gauges are right on any node serving ``/metrics``, however many workers there are:
 ``judge_runs{status}`` (queued, scoring, scored, not_scored: the queue depth and the runs
-scored) and ``judge_oldest_queued_run_seconds``.
+scored) and ``judge_oldest_queued_run_seconds``; and the drift of the judge's agreement with
+the owners' labels between eras (``judge.service.label_metrics``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 from sqlalchemy.engine import Engine
 
+from judge.service.label_metrics import DriftCollector
 from judge.store.job_status import run_counts
 from judge.telemetry import REGISTRY
 
@@ -42,4 +44,5 @@ def exposition(engine: Engine) -> bytes:
     """The text answer of ``/metrics``: this process's counters and the store's queue gauges."""
     queue = CollectorRegistry(auto_describe=False)
     queue.register(QueueCollector(engine))
+    queue.register(DriftCollector(engine))
     return generate_latest(REGISTRY) + generate_latest(queue)

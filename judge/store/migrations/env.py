@@ -5,6 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlmodel import SQLModel
 
+import judge.store.labels
 import judge.store.review_tables
 import judge.store.tables
 import judge.store.views  # noqa: F401  (registers the tables on the metadata)
