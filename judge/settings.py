@@ -343,6 +343,13 @@ def load_settings(**overrides: object) -> Settings:
     return settings
 
 
+def hand_down_workers(workers: int) -> None:
+    """Make ``JUDGE_WORKERS`` what the command line chose, for the server processes that
+    ``judge serve --processes N`` starts: each builds its settings from the environment it
+    inherits. The one place the package writes a setting into the environment."""
+    os.environ["JUDGE_WORKERS"] = str(workers)
+
+
 def judge_model_settings(**overrides: object) -> JudgeModelSettings:
     """The judge model and dev mode from the environment (and overrides), for commands that
     judge without running the service (no JWT secret needed).

@@ -167,10 +167,15 @@ def test_dev_mode_takes_any_metrics_token() -> None:
     assert load_settings(dev_mode=True, metrics_token="a").metrics_token is not None
 
 
-#: The one place that may touch ``os.environ`` outside the settings, and why: litellm reads
-#: ``LITELLM_LOCAL_MODEL_COST_MAP`` when it is imported (else it fetches its price map over the
-#: network), so the provider that imports it sets that variable first; it reads no setting.
-ENVIRONMENT_WRITERS = {"judge/judging/providers/litellm_loader.py": 1}
+#: The places that may touch ``os.environ`` outside the settings, and why; neither reads a
+#: setting, both point a library at files it would otherwise fetch over the network. litellm
+#: reads ``LITELLM_LOCAL_MODEL_COST_MAP`` when it is imported, so the provider that imports it
+#: sets that variable first; tiktoken reads ``TIKTOKEN_CACHE_DIR`` when an encoding is first
+#: loaded, so the cost estimate points it at litellm's bundled tokenizer files first.
+ENVIRONMENT_WRITERS = {
+    "judge/judging/providers/litellm_loader.py": 1,
+    "judge/judging/pricing.py": 1,
+}
 
 
 def _environment_uses(path: Path) -> int:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import logging
-import os
 import sys
 from typing import Any
 
@@ -107,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from judge.service.jobqueue.executors import executor_kind
-    from judge.settings import get_settings, load_settings
+    from judge.settings import get_settings, hand_down_workers, load_settings
     from judge.web import create_app
 
     settings = get_settings()
@@ -115,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     if args.workers is not None:
         settings = load_settings(**{**settings.model_dump(), "workers": args.workers})
-        os.environ["JUDGE_WORKERS"] = str(args.workers)  # read again by each process
+        hand_down_workers(args.workers)  # read again by each process
     # refuse an impossible executor or process count before the server starts
     check_processes(args.processes, executor=executor_kind(settings))
     check_judge_model(settings.model)
