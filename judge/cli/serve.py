@@ -114,7 +114,6 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     if args.workers is not None:
         settings = load_settings(**{**settings.model_dump(), "workers": args.workers})
-        hand_down_workers(args.workers)  # read again by each process
     # refuse an impossible executor or process count before the server starts
     check_processes(args.processes, executor=executor_kind(settings))
     check_judge_model(settings.model)
@@ -127,7 +126,9 @@ def run(args: argparse.Namespace) -> int:
         "timeout_keep_alive": args.keep_alive,
     }
     if args.processes > 1:
-        # each process builds the app from the environment (the options were put there above)
+        # each process builds the app from the environment it inherits
+        if args.workers is not None:
+            hand_down_workers(args.workers)
         uvicorn.run("judge.web:create_app", factory=True, workers=args.processes, **options)
     else:
         uvicorn.run(create_app(settings), **options)

@@ -62,8 +62,8 @@ def test_the_signal_columns_close_both_tables_in_the_documented_order() -> None:
         "pass_score",
     )
     # appended, never inserted: the 28 and 27 columns that came before keep their places
-    # (the four score-integrity columns came after them)
-    assert TRAIT_COLUMNS.index("rubric_source") == 27 and len(TRAIT_COLUMNS) == 28 + 7 + 4
+    # (the four score-integrity columns came after them, then the traits table's six cost ones)
+    assert TRAIT_COLUMNS.index("rubric_source") == 27 and len(TRAIT_COLUMNS) == 28 + 7 + 4 + 6
     assert PASS_COLUMNS.index("raw_output") == 26 and len(PASS_COLUMNS) == 27 + 7 + 4
 
 

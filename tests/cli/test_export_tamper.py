@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from judge.cli import main
-from judge.domain.rows import PASS_COLUMNS, TAMPER_COLUMNS, TRAIT_COLUMNS
+from judge.domain.rows import COST_COLUMNS, PASS_COLUMNS, TAMPER_COLUMNS, TRAIT_COLUMNS
 from judge.domain.scorecard import Scorecard
 from tests.factories import scorecard, seat
 from tests.tamper_cards import DETECTOR, EXCERPT, finding, seat_tamper, span, with_tamper
@@ -41,14 +41,16 @@ def export(tmp_path: Path, fmt: str) -> Path:
     return out
 
 
-def test_the_integrity_columns_close_both_tables() -> None:
+def test_the_integrity_columns_follow_the_signal_columns_in_both_tables() -> None:
     assert TAMPER_COLUMNS == (
         "tamper_flagged",
         "tamper_findings",
         "tamper_kinds",
         "tamper_detector_version",
     )
-    assert TRAIT_COLUMNS[-4:] == TAMPER_COLUMNS and PASS_COLUMNS[-4:] == TAMPER_COLUMNS
+    # the passes table ends with them; the traits table then has its cost columns appended
+    assert PASS_COLUMNS[-4:] == TAMPER_COLUMNS
+    assert TRAIT_COLUMNS[-10:] == (*TAMPER_COLUMNS, *COST_COLUMNS)
 
 
 def test_to_rows_counts_the_findings_and_joins_the_sorted_kinds() -> None:
