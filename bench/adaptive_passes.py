@@ -38,10 +38,10 @@ from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from judge.calibration.importers_casino import casino_run
 from judge.catalog import default_rubric_set
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.passes import PassPolicy
+from judge.importers.casino import casino_run
 from judge.judging.adaptive import run_rounds
 from judge.judging.backends import JudgeRequest, ScriptedBackend
 from judge.judging.providers.embedded import EMBEDDED_MODEL

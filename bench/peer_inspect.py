@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from prompt_layout import long_run
 
 from judge.catalog import RubricSet, default_rubric_set
+from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.run import Run
 from judge.judging.prompt import render_event, rubric_block
 from judge.judging.runner import RunnerConfig
@@ -61,7 +62,9 @@ def run_product(
     os.environ["OPENAI_API_BASE"] = server.base_url
     os.environ.setdefault("OPENAI_API_KEY", "unused")
     options = ScoringOptions(
-        judge_model=f"openai/{MODEL}", runner=RunnerConfig(max_tokens=max_tokens)
+        judge_model=f"openai/{MODEL}",
+        runner=RunnerConfig(max_tokens=max_tokens),
+        settings=MeasurementSettings(denoise=DenoiseConfig(n_runs=passes, min_n_runs=passes)),
     )
     card = score_run(run, options=options, rubrics=rubrics)
     n = sum(
