@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -113,9 +113,15 @@ async def judge_items(
     backend: JudgeBackend,
     store: PassStore,
     tick: Tick | None = None,
+    stored: Mapping[str, Mapping[SeatPassKey, JudgePass]] | None = None,
 ) -> JudgedPasses:
-    """Every pass of every scored seat of every item; stored passes are reused, not re-judged."""
-    done = load_store(store.path, store.judge_model, store.prompt_version)
+    """Every pass of every scored seat of every item; stored passes are reused, not re-judged.
+    ``stored`` is the store already read by the caller (else it is read here)."""
+    done = (
+        stored
+        if stored is not None
+        else load_store(store.path, store.judge_model, store.prompt_version)
+    )
     total = planned_passes(items, rubrics, options.settings.denoise.passes)
     counter = [sum(1 for i in items for k in done.get(i.item_id, {}) if k[1] in rubrics.rubrics)]
     out: dict[tuple[str, str, str], list[JudgePass]] = {}

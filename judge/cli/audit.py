@@ -141,6 +141,7 @@ def judge_plan(
             backend=backend,
             store=PassStore(store, options.judge_model, prompt_version),
             tick=tick,
+            stored=stored,
         )
     return shared_passes(plan, judged_as, passes)
 
