@@ -1,7 +1,8 @@
 """A scenario's leaderboards as the service reads them.
 
 The rules live in :mod:`judge.scoring.leaderboard`; this module only gathers their inputs
-from the store and decides who may read what.
+from the store and decides who may read what. A board is built from the stored leaderboard
+entries (:mod:`judge.store.leaderboard_entries`), never from the scorecards themselves.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from judge.scoring.leaderboard import (
     build_leaderboard,
     submission_entries,
 )
+from judge.store import leaderboard_entries as entry_repo
 from judge.store import queries_results as results_repo
 
 
@@ -35,7 +37,16 @@ def leaderboard(
 def finalized_entries(
     session: Session, *, scenario_id: str, era_id: str | None = None
 ) -> list[LeaderboardEntry]:
-    """The leaderboard entries of the scenario's finalized submissions (of one era if given)."""
+    """The leaderboard entries of the scenario's finalized submissions (of one era if given),
+    read from the stored entries: no scorecard is parsed."""
+    return entry_repo.finalized_entries(session, scenario_id=scenario_id, era_id=era_id)
+
+
+def entries_from_cards(
+    session: Session, *, scenario_id: str, era_id: str | None = None
+) -> list[LeaderboardEntry]:
+    """The same entries derived from the submissions' scorecards, each card parsed: what the
+    stored entries replace, kept to check them against."""
     rows = results_repo.finalized_submission_cards(session, scenario_id=scenario_id, era_id=era_id)
     return [
         entry

@@ -22,6 +22,7 @@ from judge.scoring.finalize import Finalization, Visibility, finalize_submission
 from judge.service import platform
 from judge.service.intake import visible_run
 from judge.settings import Settings
+from judge.store import leaderboard_entries as entry_repo
 from judge.store import queries_results as results_repo
 from judge.store import runs as run_repo
 from judge.store import submissions as submission_repo
@@ -252,8 +253,9 @@ def finalize(
     row = visible_submission(session, submission_id=submission_id, agent=agent)
     if row.status != "open":
         raise ConflictError(f"submission {submission_id!r} is already finalized ({row.status})")
+    cards = scored_cards(session, row=row)
     decision = finalize_submission(
-        scored_cards(session, row=row),
+        cards,
         agent_id=row.agent_id,
         scenario_id=row.scenario_id,
         current_era=platform.current_stack(session, settings=settings),
@@ -275,6 +277,7 @@ def finalize(
         raise ConflictError(f"submission {submission_id!r} is already finalized")
     session.flush()
     session.refresh(row)
+    entry_repo.put_submission_entries(session, submission=row, cards=cards)
     return submission_public(session, row, owner=agent is None)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
+from judge.store import leaderboard_entries as entry_repo
 from judge.store import views as view_repo
 from judge.store.review_tables import RunSummaryRow, SafetyReviewRow, ScorecardAttemptRow
 from judge.store.tables import PassRow, RunRow, ScorecardRow, SeatRow, TraitScoreRow, utcnow
@@ -61,6 +62,7 @@ def _clear_results(session: Session, run_id: str) -> None:
     session.execute(sa.delete(PassRow).where(col(PassRow.run_id) == run_id))
     session.execute(sa.delete(ScorecardRow).where(col(ScorecardRow.run_id) == run_id))
     view_repo.delete_views(session, run_id=run_id)
+    entry_repo.delete_run_entries(session, run_id=run_id)
     session.execute(
         sa.update(SeatRow)
         .where(col(SeatRow.run_id) == run_id)

@@ -8,6 +8,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from judge.domain.scorecard import Scorecard, SeatScorecard
+from judge.store import leaderboard_entries as entry_repo
 from judge.store import runs as run_repo
 from judge.store import summaries as summary_repo
 from judge.store.tables import ScorecardRow, SeatRow, TraitScoreRow
@@ -69,6 +70,7 @@ def add_scorecard(session: Session, *, card: Scorecard) -> None:
         session.add_all(trait_rows(card, seat))
     _seat_results(session, card)
     summary_repo.put_figures(session, card=card)
+    entry_repo.refresh_run_entries(session, card=card)
     session.flush()
     run_repo.mark_leaderboard_class(
         session,

@@ -190,7 +190,7 @@ class SubmissionRunRow(SQLModel, table=True):
     submission_id: str = Field(
         primary_key=True, foreign_key="submissions.submission_id", max_length=200
     )
-    run_id: str = Field(primary_key=True, foreign_key="runs.run_id", max_length=200)
+    run_id: str = Field(primary_key=True, foreign_key="runs.run_id", index=True, max_length=200)
     added_at: datetime = Field(default_factory=utcnow, sa_type=_when())
 
 
@@ -307,3 +307,31 @@ class PairwiseVerdictRow(SQLModel, table=True):
     cost_usd: float | None = Field(default=None, description="None: a pass had no price")
     tokens: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     created_at: datetime = Field(default_factory=utcnow, sa_type=_when(), index=True)
+
+
+class LeaderboardEntryRow(SQLModel, table=True):
+    """One seat of one run as a finalized submission puts it on its scenario's boards
+    (docs/scoring.md, "Leaderboards"): written at finalization and whenever the run's
+    scorecard is stored again, so a board read parses no scorecard."""
+
+    __tablename__ = "leaderboard_entries"
+    __table_args__ = (
+        sa.Index("ix_leaderboard_entries_board", "scenario_id", "submission_id", "run_id"),
+    )
+
+    submission_id: str = Field(
+        primary_key=True, foreign_key="submissions.submission_id", max_length=200
+    )
+    run_id: str = Field(primary_key=True, foreign_key="runs.run_id", index=True, max_length=200)
+    seat: str = Field(primary_key=True, max_length=200)
+    seat_order: int
+    scenario_id: str = Field(max_length=200)
+    submission_era: str = Field(max_length=40)
+    era_id: str = Field(max_length=40)
+    agent_id: str = Field(max_length=200)
+    leaderboard_class: str = Field(max_length=40)
+    visibility: str = Field(max_length=16)
+    ranked_eligible: bool
+    participation_gated: bool
+    composite: float | None = None
+    objectives_json: str = Field(sa_type=_text())

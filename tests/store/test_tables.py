@@ -33,7 +33,7 @@ def test_the_migrated_schema_matches_the_tables(engine: Engine) -> None:
         differences = compare_metadata(context, SQLModel.metadata)
 
     assert differences == []
-    assert current_revision(engine) == head_revision() == "0010_budgets"
+    assert current_revision(engine) == head_revision() == "0011_leaderboard_entries"
 
 
 def _run(engine: Engine) -> None:

@@ -1,0 +1,134 @@
+"""Stored leaderboard entries: what each finalized submission puts on its scenario's boards.
+
+A board read used to parse the scorecard of every run of every finalized submission. The
+entries are the few fields the board needs (:class:`LeaderboardEntry`), kept beside the
+submission and written at three moments, so reads parse no scorecard (docs/scoring.md,
+"Leaderboards"):
+
+- when a submission is finalized (:func:`put_submission_entries`);
+- when a run's scorecard is stored again after a rescore (:func:`refresh_run_entries`, from
+  :func:`judge.store.scorecards.add_scorecard`);
+- when a rescore clears a run's results (:func:`delete_run_entries`): until the run is scored
+  again it is on no board, as before.
+
+Whether a run is held for review is read at query time from the run's summary (the same
+condition as every other list), so an owner's clear or escalate moves a run onto or off the
+ranked board at once, with nothing to rewrite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from sqlmodel import Session, col, select
+
+from judge.domain.scorecard import Objectives, Scorecard
+from judge.domain.status import FINALIZED_SUBMISSION_STATUSES, stored_class
+from judge.scoring.leaderboard import LeaderboardEntry, submission_entries
+from judge.store.summaries import not_held
+from judge.store.tables import LeaderboardEntryRow, SubmissionRow, SubmissionRunRow
+
+
+def entry_rows(submission: SubmissionRow, card: Scorecard) -> list[LeaderboardEntryRow]:
+    """The rows one scored run of a finalized submission contributes (none when the
+    submission is on no board, e.g. a ranked submission finalized as unlisted)."""
+    seat_order = {seat: i for i, seat in enumerate(sorted(card.seats))}
+    entries = submission_entries(
+        card,
+        agent_id=submission.agent_id,
+        visibility=submission.visibility,
+        leaderboard_class=stored_class(submission.leaderboard_class),
+    )
+    return [
+        LeaderboardEntryRow(
+            submission_id=submission.submission_id,
+            run_id=e.run_id,
+            seat=e.seat,
+            seat_order=seat_order[e.seat],
+            scenario_id=submission.scenario_id,
+            submission_era=submission.measurement_era or "",
+            era_id=e.era_id,
+            agent_id=e.agent_id,
+            leaderboard_class=e.leaderboard_class,
+            visibility=submission.visibility,
+            ranked_eligible=e.ranked_eligible,
+            participation_gated=e.participation_gated,
+            composite=e.composite,
+            objectives_json=e.objectives.model_dump_json(),
+        )
+        for e in entries
+    ]
+
+
+def put_submission_entries(
+    session: Session, *, submission: SubmissionRow, cards: Sequence[Scorecard]
+) -> None:
+    """Write a finalized submission's entries from its runs' scorecards (replacing any)."""
+    session.execute(
+        sa.delete(LeaderboardEntryRow).where(
+            col(LeaderboardEntryRow.submission_id) == submission.submission_id
+        )
+    )
+    if submission.status in FINALIZED_SUBMISSION_STATUSES:
+        session.add_all([row for card in cards for row in entry_rows(submission, card)])
+
+
+def _finalized_submissions_of(session: Session, run_id: str) -> list[SubmissionRow]:
+    query = (
+        select(SubmissionRow)
+        .join(
+            SubmissionRunRow,
+            col(SubmissionRunRow.submission_id) == col(SubmissionRow.submission_id),
+        )
+        .where(SubmissionRunRow.run_id == run_id)
+        .where(col(SubmissionRow.status).in_(FINALIZED_SUBMISSION_STATUSES))
+    )
+    return list(session.exec(query).all())
+
+
+def delete_run_entries(session: Session, *, run_id: str) -> None:
+    """Take a run off every board (its results were cleared for a rescore)."""
+    session.execute(sa.delete(LeaderboardEntryRow).where(col(LeaderboardEntryRow.run_id) == run_id))
+
+
+def refresh_run_entries(session: Session, *, card: Scorecard) -> None:
+    """Rewrite the run's entries in every finalized submission holding it, from its new card."""
+    delete_run_entries(session, run_id=card.run_id)
+    for submission in _finalized_submissions_of(session, card.run_id):
+        session.add_all(entry_rows(submission, card))
+
+
+def _entry(row: LeaderboardEntryRow) -> LeaderboardEntry:
+    return LeaderboardEntry(
+        run_id=row.run_id,
+        seat=row.seat,
+        agent_id=row.agent_id,
+        scenario_id=row.scenario_id,
+        era_id=row.era_id,
+        leaderboard_class=stored_class(row.leaderboard_class),
+        ranked_eligible=row.ranked_eligible,
+        participation_gated=row.participation_gated,
+        composite=row.composite,
+        objectives=Objectives.model_validate_json(row.objectives_json),
+    )
+
+
+def finalized_entries(
+    session: Session, *, scenario_id: str, era_id: str | None = None
+) -> list[LeaderboardEntry]:
+    """The scenario's entries (of submissions finalized in one era, if given), runs held for
+    review left out, in the order the boards take them: submission, run, seat."""
+    query = (
+        select(LeaderboardEntryRow)
+        .where(LeaderboardEntryRow.scenario_id == scenario_id)
+        .where(not_held(LeaderboardEntryRow.run_id))
+        .order_by(
+            col(LeaderboardEntryRow.submission_id),
+            col(LeaderboardEntryRow.run_id),
+            col(LeaderboardEntryRow.seat_order),
+        )
+    )
+    if era_id is not None:
+        query = query.where(LeaderboardEntryRow.submission_era == era_id)
+    return [_entry(row) for row in session.exec(query).all()]
