@@ -18,7 +18,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from judge.service.jobqueue.executors import ScoringExecutor
-from judge.settings import Settings, get_settings
+from judge.settings import Settings
 from judge.store.db import transaction
 
 _AFTER_COMMIT = "judge.after_commit"
@@ -28,6 +28,14 @@ def get_engine(request: Request) -> Engine:
     """The app's engine (set by the API's lifespan)."""
     engine: Engine = request.app.state.engine
     return engine
+
+
+def app_settings(request: Request) -> Settings:
+    """The app's settings, pinned by the app factory. Not a ``dependency_overrides`` entry:
+    any override makes FastAPI inspect every dependency's signature again on every request
+    (docs/deploy.md, "Read performance")."""
+    settings: Settings = request.app.state.settings
+    return settings
 
 
 def after_commit(session: Session, action: Callable[[], None]) -> None:
@@ -53,5 +61,5 @@ EngineDep = Annotated[Engine, Depends(get_engine)]
 #: ``scope="function"``: the commit happens before the answer is sent, so a client that reads
 #: right after a write sees it, and a failed commit is answered as an error.
 SessionDep = Annotated[Session, Depends(unit_of_work, scope="function")]
-SettingsDep = Annotated[Settings, Depends(get_settings)]
+SettingsDep = Annotated[Settings, Depends(app_settings)]
 WorkersDep = Annotated[ScoringExecutor, Depends(get_workers)]

@@ -62,3 +62,19 @@ def test_the_work_of_a_route_that_raises_is_rolled_back_and_no_follow_up_runs(
         work.throw(RuntimeError("the route failed"))
 
     assert _stored(request_stub) is None and ran == []
+
+
+def test_routes_read_the_settings_the_app_was_built_with_without_an_override(
+    tmp_path: Path,
+) -> None:
+    from judge.deps import app_settings
+    from judge.settings import load_settings
+    from judge.web import create_app
+
+    settings = load_settings(
+        database_url=f"sqlite:///{tmp_path / 'j.db'}", jwt_secret="k3y-0f-th3-t3st-Xq9Zw7Vb2Nm4Lp8R"
+    )
+    app = create_app(settings)
+    # any override makes FastAPI inspect every dependency again on each request
+    assert app.dependency_overrides == {}
+    assert app_settings(SimpleNamespace(app=app)) is settings  # type: ignore[arg-type]

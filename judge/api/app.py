@@ -110,7 +110,7 @@ def create_api(
         swagger_ui_oauth2_redirect_url=None,
         default_response_class=FiguresJSONResponse,
     )
-    app.dependency_overrides[get_settings] = lambda: settings
+    app.state.settings = settings
     install_error_handlers(app)
     rates = rate_limits(settings, engine=lambda: getattr(app.state, "engine", None))
     app.add_middleware(RequestGuard, limits=settings.request_limits, rates=rates, settings=settings)

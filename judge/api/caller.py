@@ -36,10 +36,10 @@ from judge.auth import (
     verify_owner_token,
 )
 from judge.deprecations import moved
-from judge.deps import get_engine
+from judge.deps import app_settings, get_engine
 from judge.errors import AuthError
 from judge.service.keys import authenticate_agent
-from judge.settings import Settings, get_settings
+from judge.settings import Settings
 
 #: The audit actor names moved to judge.auth (the console names owners too, without the API).
 __getattr__ = moved(__name__, {"system_actor": "judge.auth:system_actor"})
@@ -141,7 +141,7 @@ def _token(credentials: Credentials) -> str:
 def current_owner(
     request: Request,
     credentials: Annotated[Credentials, Depends(owner_scheme)],
-    settings: Annotated[Settings, Depends(get_settings)],
+    settings: Annotated[Settings, Depends(app_settings)],
 ) -> Caller:
     """The owner behind a valid token (401 otherwise)."""
     return Caller.of_owner(owner_for(request, _token(credentials), settings))
@@ -161,7 +161,7 @@ def current_caller(
     owner_credentials: Annotated[Credentials, Depends(owner_scheme)],
     agent_credentials: Annotated[Credentials, Depends(agent_scheme)],
     engine: Annotated[Engine, Depends(get_engine)],
-    settings: Annotated[Settings, Depends(get_settings)],
+    settings: Annotated[Settings, Depends(app_settings)],
 ) -> Caller:
     """The owner or agent behind the bearer credential, told apart by its shape (401 otherwise)."""
     token = _token(owner_credentials or agent_credentials)

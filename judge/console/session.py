@@ -21,9 +21,10 @@ from urllib.parse import parse_qs, urlsplit
 from fastapi import Depends, Request, Response
 
 from judge.auth import KEY_SCHEME, OwnerClaims, owner_actor, verify_owner_token
+from judge.deps import app_settings
 from judge.domain.limits import MAX_FORM_BYTES
 from judge.errors import AuthError, InputError, JudgeError
-from judge.settings import Settings, get_settings
+from judge.settings import Settings
 
 COOKIE = "judge_console"
 PRE_COOKIE = "judge_console_signin"
@@ -114,7 +115,7 @@ class ConsoleSession:
 
 
 def current_session(
-    request: Request, settings: Annotated[Settings, Depends(get_settings)]
+    request: Request, settings: Annotated[Settings, Depends(app_settings)]
 ) -> ConsoleSession:
     """The console's owner session (401 page otherwise). A bearer agent key never opens a page."""
     authorization = request.headers.get("authorization", "")

@@ -173,10 +173,14 @@ def _conditions(filters: RunFilters) -> list[Any]:
     if filters.scenario_id:
         where.append(col(r.scenario_id) == filters.scenario_id)
     if filters.agent_id:
-        seated = select(SeatRow.run_id).where(col(SeatRow.agent_id) == filters.agent_id)
+        # EXISTS, not IN: the newest-first index walk stops at the page instead of every run
+        # of the agent being fetched and sorted (docs/deploy.md, "Read performance")
+        seated = sa.exists().where(
+            col(SeatRow.run_id) == col(r.run_id), col(SeatRow.agent_id) == filters.agent_id
+        )
         if filters.seat:
             seated = seated.where(col(SeatRow.seat) == filters.seat)
-        where.append(col(r.run_id).in_(seated))
+        where.append(seated)
     if filters.era:
         where.append(col(s.measurement_era) == filters.era)
     if filters.submitted_by:

@@ -335,3 +335,13 @@ class LeaderboardEntryRow(SQLModel, table=True):
     participation_gated: bool
     composite: float | None = None
     objectives_json: str = Field(sa_type=_text())
+
+
+#: An agent key's own run list (the runs it submitted, newest first) walks this index and stops
+#: at the page, instead of sorting every run of the agent (docs/deploy.md, "Read performance").
+RUNS_SUBMITTED_NEWEST_FIRST = sa.Index(
+    "ix_runs_submitted_by_created_at",
+    RunRow.__table__.c.submitted_by,  # type: ignore[attr-defined]
+    RunRow.__table__.c.created_at,  # type: ignore[attr-defined]
+    RunRow.__table__.c.run_id,  # type: ignore[attr-defined]
+)

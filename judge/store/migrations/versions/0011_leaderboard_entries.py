@@ -1,6 +1,7 @@
 """Stored leaderboard entries, so a board read parses no scorecard (docs/scoring.md,
 "Leaderboards"), filled for the submissions finalized before this revision; an index to find
-a run's submissions (the rescore hook asks it).
+a run's submissions (the rescore hook asks it) and one that pages an agent key's own runs
+newest first without sorting them (docs/deploy.md, "Read performance").
 
 Revision ID: 0011_leaderboard_entries
 Revises: 0010_budgets
@@ -58,6 +59,9 @@ def upgrade() -> None:
     )
     op.create_index("ix_leaderboard_entries_run_id", "leaderboard_entries", ["run_id"])
     op.create_index("ix_submission_runs_run_id", "submission_runs", ["run_id"])
+    op.create_index(
+        "ix_runs_submitted_by_created_at", "runs", ["submitted_by", "created_at", "run_id"]
+    )
     _backfill()
 
 
@@ -91,5 +95,6 @@ def _backfill() -> None:
 
 
 def downgrade() -> None:
+    op.drop_index("ix_runs_submitted_by_created_at", "runs")
     op.drop_index("ix_submission_runs_run_id", "submission_runs")
     op.drop_table("leaderboard_entries")
