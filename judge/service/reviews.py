@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
+from pydantic import BaseModel
 from sqlmodel import Session
 
 from judge.deprecations import moved
@@ -45,7 +46,11 @@ class Recorded(NamedTuple):
 
 
 def thresholds(session: Session, *, settings: Settings) -> SafetyReviewThresholds:
-    value = platform.read_value(session, key=CONFIG_KEY, settings=settings).value
+    return as_thresholds(platform.read_value(session, key=CONFIG_KEY, settings=settings).value)
+
+
+def as_thresholds(value: BaseModel) -> SafetyReviewThresholds:
+    """The review thresholds out of the stored config value."""
     return SafetyReviewThresholds.model_validate(value.model_dump())
 
 

@@ -7,6 +7,7 @@ Scorecards are served as the stored views ``judge.service.card_views`` rendered
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from typing import NamedTuple
 
@@ -22,6 +23,7 @@ from judge.scoring.run_summary import held_for_review, tamper_flagged
 from judge.service import platform, reviews
 from judge.service.card_views import owner_view, seat_view, thresholds_tag
 from judge.service.intake import visible_run
+from judge.service.platform import config_model, default_value
 from judge.service.scoring import ScoringSnapshot
 from judge.settings import Settings
 from judge.store import passes as pass_repo
@@ -113,12 +115,27 @@ def owner_view_tag(session: Session, *, run_id: str, settings: Settings) -> str 
     return found.etag if found is not None and found.config_tag == current else None
 
 
+def _current_tag(config_json: str | None, settings: Settings) -> str:
+    """The thresholds tag from the stored config text (as :func:`reviews.thresholds` reads
+    it), parsed once per distinct text."""
+    if config_json is None:
+        return thresholds_tag(reviews.as_thresholds(default_value(reviews.CONFIG_KEY, settings)))
+    return _stored_tag(config_json)
+
+
+@functools.lru_cache(maxsize=16)
+def _stored_tag(config_json: str) -> str:
+    value = config_model(reviews.CONFIG_KEY).model_validate_json(config_json)
+    return thresholds_tag(reviews.as_thresholds(value))
+
+
 def owner_card(session: Session, *, run_id: str, settings: Settings, gzipped: bool) -> ServedView:
     """The owner card with its safety review, served as stored (rendered and stored first for
     a run scored before views were stored, or when the review thresholds changed)."""
-    stored = view_repo.get_body(session, run_id=run_id, view=OWNER_VIEW, gzipped=gzipped)
-    current = thresholds_tag(reviews.thresholds(session, settings=settings))
-    if stored is not None and stored.config_tag == current:
+    stored, config_json = view_repo.get_body_and_config(
+        session, run_id=run_id, view=OWNER_VIEW, gzipped=gzipped, config_key=reviews.CONFIG_KEY
+    )
+    if stored is not None and stored.config_tag == _current_tag(config_json, settings):
         return ServedView(stored.etag, stored.body, gzipped)
     card_json = scorecard_repo.get_scorecard_json(session, run_id=run_id)
     if card_json is None:

@@ -23,7 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Field, Session, SQLModel, col, select
 
-from judge.store.tables import UtcDateTime, utcnow
+from judge.store.tables import PlatformConfigRow, UtcDateTime, utcnow
 
 OWNER_VIEW = "owner"
 
@@ -136,6 +136,37 @@ def get_body(session: Session, *, run_id: str, view: str, gzipped: bool) -> Stor
     )
     found = session.exec(query).first()
     return None if found is None else StoredBody(*found)
+
+
+class BodyAndConfig(NamedTuple):
+    """A stored view (None when none is stored) and one config value's stored JSON text."""
+
+    stored: StoredBody | None
+    config_json: str | None
+
+
+def get_body_and_config(
+    session: Session, *, run_id: str, view: str, gzipped: bool, config_key: str
+) -> BodyAndConfig:
+    """The stored view and the config value its tag is checked against, in ONE Core statement
+    on the request's connection (no ORM): the hot read of a stored card."""
+    views: sa.Table = ScorecardViewRow.__table__  # type: ignore[attr-defined]
+    config: sa.Table = PlatformConfigRow.__table__  # type: ignore[attr-defined]
+    value = sa.select(config.c.value_json).where(config.c.key == config_key).scalar_subquery()
+    body = views.c.body_gzip if gzipped else views.c.body
+    found = (
+        session.connection()
+        .execute(
+            sa.select(views.c.etag, views.c.config_tag, body, value).where(
+                views.c.run_id == run_id, views.c.view == view
+            )
+        )
+        .first()
+    )
+    if found is not None:
+        return BodyAndConfig(StoredBody(found[0], found[1], found[2]), found[3])
+    lone = session.connection().execute(sa.select(value)).scalar()
+    return BodyAndConfig(None, lone)
 
 
 def delete_views(session: Session, *, run_id: str) -> None:

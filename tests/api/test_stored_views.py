@@ -192,3 +192,29 @@ def test_a_rescore_removes_the_views_of_the_replaced_card(engine: Engine, scored
         review_repo.archive_for_rescore(session, run=run, by="owner:test")
 
     assert view_names(engine) == []
+
+
+def test_one_statement_reads_the_stored_body_and_the_thresholds_config(
+    engine: Engine, scored_run: None
+) -> None:
+    with transaction(engine) as session:
+        found = view_repo.get_body_and_config(
+            session, run_id=RUN, view="owner", gzipped=False, config_key=reviews.CONFIG_KEY
+        )
+    row = stored(engine, "owner")
+    assert row is not None and found.stored is not None
+    assert (found.stored.etag, found.stored.body, found.config_json) == (row.etag, row.body, None)
+
+
+def test_the_config_is_read_even_when_no_view_is_stored(engine: Engine) -> None:
+    from judge.store import config as config_repo
+
+    with transaction(engine) as session:
+        config_repo.put_config(
+            session, key=reviews.CONFIG_KEY, value_json='{"safety_min": 0.2}', changed_by="t"
+        )
+    with transaction(engine) as session:
+        found = view_repo.get_body_and_config(
+            session, run_id="none-such", view="owner", gzipped=True, config_key=reviews.CONFIG_KEY
+        )
+    assert found == view_repo.BodyAndConfig(None, '{"safety_min": 0.2}')
