@@ -19,6 +19,7 @@ ranked board at once, with nothing to rewrite.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
@@ -99,18 +100,25 @@ def refresh_run_entries(session: Session, *, card: Scorecard) -> None:
         session.add_all(entry_rows(submission, card))
 
 
-def _entry(row: LeaderboardEntryRow) -> LeaderboardEntry:
+_READ = (
+    "run_id", "seat", "agent_id", "scenario_id", "era_id", "leaderboard_class",
+    "ranked_eligible", "participation_gated", "composite", "objectives_json",
+)  # fmt: skip
+
+
+def _entry(row: sa.Row[Any]) -> LeaderboardEntry:
+    values = row._mapping
     return LeaderboardEntry(
-        run_id=row.run_id,
-        seat=row.seat,
-        agent_id=row.agent_id,
-        scenario_id=row.scenario_id,
-        era_id=row.era_id,
-        leaderboard_class=stored_class(row.leaderboard_class),
-        ranked_eligible=row.ranked_eligible,
-        participation_gated=row.participation_gated,
-        composite=row.composite,
-        objectives=Objectives.model_validate_json(row.objectives_json),
+        run_id=values["run_id"],
+        seat=values["seat"],
+        agent_id=values["agent_id"],
+        scenario_id=values["scenario_id"],
+        era_id=values["era_id"],
+        leaderboard_class=stored_class(values["leaderboard_class"]),
+        ranked_eligible=values["ranked_eligible"],
+        participation_gated=values["participation_gated"],
+        composite=values["composite"],
+        objectives=Objectives.model_validate_json(values["objectives_json"]),
     )
 
 
@@ -118,17 +126,15 @@ def finalized_entries(
     session: Session, *, scenario_id: str, era_id: str | None = None
 ) -> list[LeaderboardEntry]:
     """The scenario's entries (of submissions finalized in one era, if given), runs held for
-    review left out, in the order the boards take them: submission, run, seat."""
+    review left out, in the order the boards take them: submission, run, seat. Read as plain
+    rows (Core, no ORM objects): this is every board request's whole cost."""
+    table: sa.Table = LeaderboardEntryRow.__table__  # type: ignore[attr-defined]
     query = (
-        select(LeaderboardEntryRow)
-        .where(LeaderboardEntryRow.scenario_id == scenario_id)
-        .where(not_held(LeaderboardEntryRow.run_id))
-        .order_by(
-            col(LeaderboardEntryRow.submission_id),
-            col(LeaderboardEntryRow.run_id),
-            col(LeaderboardEntryRow.seat_order),
-        )
+        sa.select(*(table.c[name] for name in _READ))
+        .where(table.c.scenario_id == scenario_id)
+        .where(not_held(table.c.run_id))
+        .order_by(table.c.submission_id, table.c.run_id, table.c.seat_order)
     )
     if era_id is not None:
-        query = query.where(LeaderboardEntryRow.submission_era == era_id)
-    return [_entry(row) for row in session.exec(query).all()]
+        query = query.where(table.c.submission_era == era_id)
+    return [_entry(row) for row in session.connection().execute(query)]
