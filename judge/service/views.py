@@ -27,6 +27,7 @@ from judge.service.platform import config_model, default_value
 from judge.service.scoring import ScoringSnapshot
 from judge.settings import Settings
 from judge.store import passes as pass_repo
+from judge.store import run_status as status_repo
 from judge.store import runs as run_repo
 from judge.store import scorecards as scorecard_repo
 from judge.store import summaries as summary_repo
@@ -88,8 +89,26 @@ def run_public(session: Session, row: RunRow, *, owner: bool = False) -> RunPubl
 
 
 def run_status(session: Session, *, run_id: str, agent: AgentIdentity | None) -> RunPublic:
-    return run_public(
-        session, visible_run(session, run_id=run_id, agent=agent), owner=agent is None
+    """The run's status; an owner's read is one Core statement (:mod:`judge.store.run_status`)."""
+    if agent is not None:
+        return run_public(session, visible_run(session, run_id=run_id, agent=agent))
+    row = status_repo.run_status_row(session, run_id=run_id)
+    if row is None:
+        raise NotFoundError(f"run {run_id!r} not found")
+    detail = f"{row.reason}: {row.reason_detail}" if row.reason and row.reason_detail else None
+    return RunPublic(
+        run_id=row.run_id,
+        scenario_id=row.scenario_id,
+        status=row.status,
+        reason=detail or row.reason,
+        passes_done=row.passes_done,
+        passes_total=row.passes_total,
+        judge_model=row.judge_model,
+        ranked_eligible=row.ranked_eligible,
+        leaderboard_class=row.leaderboard_class,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        scored_at=row.scored_at,
     )
 
 
