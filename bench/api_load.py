@@ -18,7 +18,17 @@ docs/deploy.md beside them, and the server's resident memory after the load at e
 Client and server share the machine's cores, so absolute numbers understate a dedicated
 server; the ratios are the figures to watch.
 
+Seeding (about 10 ms a run on two busy cores, so 100,000 runs take minutes, not hours): 20
+card templates are scored through the real pipeline (scripted judge) and their views rendered
+for real; every other run is a template's card under its own run id, agent and seed, written
+through the repository's bulk import (1,000 runs a transaction, multi-row statements), with
+the template's views copied under the new ids and their gzip form and ETag computed again the
+way the product does (the last run of each batch is rendered for real and compared). Pass
+``--database`` to measure a database seeded earlier (``--seed-only``): runs already there are
+kept and topped up.
+
     python bench/api_load.py [--runs 10000 100000] [--store sqlite|postgres] [--smoke]
+    python bench/api_load.py --runs 10000 100000 --database URL_10K URL_100K [--seed-only]
 """
 
 from __future__ import annotations
@@ -64,7 +74,7 @@ from judge.store import views as view_repo
 from judge.store.bulk import PrescoredRun, insert_scored_runs
 from judge.store.db import make_engine, transaction
 from judge.store.migrate import upgrade
-from judge.store.tables import utcnow
+from judge.store.tables import RunRow, utcnow
 from judge.store.views import RenderedView, ScorecardViewRow, rendered
 
 AGENTS = 20
@@ -395,7 +405,8 @@ def report_rss(sizes: list[int], loads: list[Load]) -> None:
     state = "ok" if growth <= RSS_GROWTH else "MISSED"
     print(
         f"server RSS {loads[0].rss_mib:.0f} MiB at {sizes[0]} runs, {loads[-1].rss_mib:.0f} MiB at "
-        f"{sizes[-1]} runs: {growth:+.1%} [{state}: target within {RSS_GROWTH:.0%}]"
+        f"{sizes[-1]} runs: ratio {loads[-1].rss_mib / loads[0].rss_mib:.3f} ({growth:+.1%}) "
+        f"[{state}: target within {RSS_GROWTH:.0%}]"
     )
 
 
@@ -421,12 +432,55 @@ def database(store: str, tmp: Path) -> Iterator[str]:
         yield cluster.url
 
 
+def stored_count(database_url: str) -> int:
+    """How many bench runs the database holds already (ids are given in order from 0)."""
+    engine = make_engine(database_url)
+    upgrade(engine)
+    with engine.connect() as connection:
+        runs: sa.Table = RunRow.__table__  # type: ignore[attr-defined]
+        query = sa.select(sa.func.count()).where(runs.c.run_id.like("bench-%"))
+        count = int(connection.execute(query).scalar_one())
+    engine.dispose()
+    return count
+
+
+def fill(url: str, size: int) -> None:
+    """Top the database up to ``size`` bench runs (none stored twice)."""
+    stored = stored_count(url)
+    if stored < size:
+        seconds = store_runs(url, stored, size)
+        print(f"stored runs {stored}..{size - 1} with their views in {seconds:.0f}s", flush=True)
+
+
+def measure_all(args: argparse.Namespace, urls: list[str]) -> None:
+    """Each size on its database (one database grown through every size when only one is
+    given), then the RSS from the smallest size to the largest."""
+    loads = []
+    for size, url in zip(args.runs, urls * len(args.runs) if len(urls) == 1 else urls, strict=True):
+        fill(url, size)
+        if args.seed_only:
+            continue
+        ids = [f"bench-{i:06d}" for i in range(size)]
+        loads.append(asyncio.run(bench(args, url, ids, agent_key(url, agent_of(0)))))
+        report(size, loads[-1])
+    report_rss(args.runs, loads)
+    print(f"load avg {os.getloadavg()[0]:.1f} at the end")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--runs", type=int, nargs="+", default=[10_000], help="store sizes, ascending"
     )
     parser.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument(
+        "--database",
+        nargs="+",
+        default=[],
+        help="existing database URL(s) instead of a fresh one: one for every size, or one grown "
+        "through them; bench runs already stored there are kept and topped up",
+    )
+    parser.add_argument("--seed-only", action="store_true", help="store the runs, measure nothing")
     parser.add_argument("--requests", type=int, default=1_000, help="per route")
     parser.add_argument("--concurrency", type=int, default=10)
     parser.add_argument("--processes", type=int, default=1, help="judge serve --processes")
@@ -434,22 +488,18 @@ def main() -> None:
     args = parser.parse_args()
     if args.smoke:
         args.runs, args.requests, args.concurrency = [200, 240], 20, 2
+    if args.database and len(args.database) not in (1, len(args.runs)):
+        parser.error("--database: give one URL, or one per --runs size")
     print(f"store {args.store}, {args.requests} requests per route, concurrency {args.concurrency}, "
           f"{args.processes} server process(es), load avg {os.getloadavg()[0]:.1f} at start")  # fmt: skip
+    if args.database:
+        measure_all(args, args.database)
+        return
     with (
         tempfile.TemporaryDirectory(prefix="judge-bench-") as tmp,
         database(args.store, Path(tmp)) as url,
     ):
-        loads, stored = [], 0
-        for size in args.runs:
-            seconds = store_runs(url, stored, size)
-            print(f"stored runs {stored}..{size - 1} with their views in {seconds:.0f}s")
-            stored = size
-            ids = [f"bench-{i:06d}" for i in range(size)]
-            loads.append(asyncio.run(bench(args, url, ids, agent_key(url, agent_of(0)))))
-            report(size, loads[-1])
-        report_rss(args.runs, loads)
-        print(f"load avg {os.getloadavg()[0]:.1f} at the end")
+        measure_all(args, [url])
 
 
 if __name__ == "__main__":

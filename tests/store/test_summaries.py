@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -153,3 +154,26 @@ def test_keyset_pages_cover_every_run_once_newest_first(engine: Engine) -> None:
             after = Cursor(page[-1].created_at, page[-1].run_id)
 
     assert seen == ["r-6", "r-5", "r-4", "r-3", "r-2", "r-1", "r-0"]
+
+
+def test_an_agents_own_run_list_walks_the_submitter_index_without_sorting(
+    tmp_path: Path,
+) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'plan.db'}")
+    upgrade(engine)
+    statements: list[tuple[str, Any]] = []
+    sa.event.listen(
+        engine, "before_cursor_execute", lambda _c, _cur, s, p, *_: statements.append((s, p))
+    )
+    filters = RunFilters(agent_id="agent-a", seat="buyer", submitted_by="agent:agent-a")
+    with Session(engine) as session:
+        summary_repo.list_runs(session, filters=filters, after=None, limit=51)
+    statement, params = statements[-1]
+    with engine.connect() as connection:
+        plan = " ".join(
+            str(row[3])
+            for row in connection.exec_driver_sql("EXPLAIN QUERY PLAN " + statement, params)
+        )
+    engine.dispose()
+    assert "ix_runs_submitted_by_created_at" in plan
+    assert "TEMP B-TREE" not in plan
