@@ -174,6 +174,11 @@ def agent_view_tag(session: Session, *, run_id: str, agent: AgentIdentity) -> st
 def agent_card(session: Session, *, run_id: str, agent: AgentIdentity, gzipped: bool) -> ServedView:
     """The key's own seat of a scored run, served as stored; the safety block and integrity
     findings are never part of it (``judge.service.card_views.agent_view``)."""
+    mine = view_repo.get_own_seat_body(
+        session, run_id=run_id, agent_id=agent.agent_id, seat=agent.seat, gzipped=gzipped
+    )
+    if mine is not None:
+        return ServedView(mine.etag, mine.body, gzipped)
     row = visible_run(session, run_id=run_id, agent=agent)
     name = agent_view_name(agent.seat)
     stored = view_repo.get_body(session, run_id=row.run_id, view=name, gzipped=gzipped)

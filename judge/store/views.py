@@ -23,7 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Field, Session, SQLModel, col, select
 
-from judge.store.tables import PlatformConfigRow, UtcDateTime, utcnow
+from judge.store.tables import PlatformConfigRow, RunRow, SeatRow, UtcDateTime, utcnow
 
 OWNER_VIEW = "owner"
 
@@ -167,6 +167,34 @@ def get_body_and_config(
         return BodyAndConfig(StoredBody(found[0], found[1], found[2]), found[3])
     lone = session.connection().execute(sa.select(value)).scalar()
     return BodyAndConfig(None, lone)
+
+
+def get_own_seat_body(
+    session: Session, *, run_id: str, agent_id: str, seat: str, gzipped: bool
+) -> StoredBody | None:
+    """The stored agent view of ``seat``, only where an agent key for (``agent_id``, ``seat``)
+    may read it: the agent sits, scored, in that seat, and the run is not another agent's
+    self-reported run (:func:`judge.service.intake.agent_may_read`, as one Core statement).
+    None means: take the full path, which answers 404 or renders the view."""
+    views: sa.Table = ScorecardViewRow.__table__  # type: ignore[attr-defined]
+    runs: sa.Table = RunRow.__table__  # type: ignore[attr-defined]
+    seats: sa.Table = SeatRow.__table__  # type: ignore[attr-defined]
+    body = views.c.body_gzip if gzipped else views.c.body
+    query = (
+        sa.select(views.c.etag, views.c.config_tag, body)
+        .join(runs, runs.c.run_id == views.c.run_id)
+        .join(seats, sa.and_(seats.c.run_id == views.c.run_id, seats.c.seat == seat))
+        .where(views.c.run_id == run_id, views.c.view == agent_view_name(seat))
+        .where(seats.c.agent_id == agent_id, seats.c.scored.is_(True))
+        .where(
+            sa.or_(
+                runs.c.submitted_by.not_like("agent:%"),
+                runs.c.submitted_by == f"agent:{agent_id}",
+            )
+        )
+    )
+    found = session.connection().execute(query).first()
+    return None if found is None else StoredBody(found[0], found[1], found[2])
 
 
 def delete_views(session: Session, *, run_id: str) -> None:

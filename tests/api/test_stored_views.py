@@ -218,3 +218,55 @@ def test_the_config_is_read_even_when_no_view_is_stored(engine: Engine) -> None:
             session, run_id="none-such", view="owner", gzipped=True, config_key=reviews.CONFIG_KEY
         )
     assert found == view_repo.BodyAndConfig(None, '{"safety_min": 0.2}')
+
+
+def _run_with_views(engine: Engine, run_id: str, submitted_by: str) -> None:
+    """A run with agent-alpha scored in the buyer seat and an unscored house seller, both
+    seats' views stored, submitted by ``submitted_by``."""
+    from judge.store.tables import RunRow
+    from tests.factories import run, scorecard, seat
+    from tests.scripted_service import store_scored
+
+    store_scored(engine, run(run_id), scorecard(run_id, seat()))
+    with transaction(engine) as session:
+        row = session.get(RunRow, run_id)
+        assert row is not None
+        row.submitted_by = submitted_by
+        views = [view_repo.rendered(f"agent:{s}", f'{{"seat":"{s}"}}'.encode()) for s in SEATS]
+        view_repo.put_views(session, run_id=run_id, views=views)
+
+
+SEATS = ("buyer", "seller")
+
+
+def _own(engine: Engine, run_id: str, agent_id: str, seat: str) -> bytes | None:
+    with transaction(engine) as session:
+        found = view_repo.get_own_seat_body(
+            session, run_id=run_id, agent_id=agent_id, seat=seat, gzipped=False
+        )
+    return None if found is None else found.body
+
+
+def test_one_statement_serves_the_keys_own_scored_seat(engine: Engine) -> None:
+    _run_with_views(engine, "own-1", "bench")
+    assert _own(engine, "own-1", "agent-alpha", "buyer") == b'{"seat":"buyer"}'
+
+
+def test_another_agent_in_the_same_seat_name_gets_nothing(engine: Engine) -> None:
+    _run_with_views(engine, "own-2", "bench")
+    assert _own(engine, "own-2", "agent-beta", "buyer") is None
+
+
+def test_an_unscored_seat_gets_nothing_even_for_its_agent(engine: Engine) -> None:
+    _run_with_views(engine, "own-3", "bench")
+    assert _own(engine, "own-3", "house-adversary", "seller") is None
+
+
+def test_another_agents_self_reported_run_gets_nothing(engine: Engine) -> None:
+    _run_with_views(engine, "own-4", "agent:agent-beta")
+    assert _own(engine, "own-4", "agent-alpha", "buyer") is None
+
+
+def test_the_agents_own_self_reported_run_is_served(engine: Engine) -> None:
+    _run_with_views(engine, "own-5", "agent:agent-alpha")
+    assert _own(engine, "own-5", "agent-alpha", "buyer") == b'{"seat":"buyer"}'
