@@ -9,14 +9,10 @@ from fastapi import APIRouter, Request, Response
 
 from judge.api.deps import OwnerDep, SessionDep, SettingsDep
 from judge.api.errors import error_responses
+from judge.api.models import ConfigAuditPublic, ConfigEntryPublic
 from judge.api.paging import DEFAULT_LIMIT, LINK_HEADER, CursorQuery, Limit, page_of, paged
 from judge.service import config_views as service
-from judge.service.config_views import (
-    ConfigAuditPublic,
-    ConfigChanged,
-    ConfigEntryPublic,
-    ConfigUpdate,
-)
+from judge.service.config_views import ConfigChanged, ConfigUpdate
 
 router = APIRouter(prefix="/api/evals/config", tags=["config"])
 
@@ -47,7 +43,10 @@ def list_config(
     limit: Limit = DEFAULT_LIMIT,
     cursor: CursorQuery = None,
 ) -> list[ConfigEntryPublic]:
-    entries = service.entries(session, settings=settings)
+    entries = [
+        ConfigEntryPublic.model_validate(e, from_attributes=True)
+        for e in service.entries(session, settings=settings)
+    ]
     return paged(request, response, page_of(entries, lambda e: e.key, limit=limit, cursor=cursor))
 
 
@@ -60,7 +59,9 @@ def list_config(
 def read_config(
     key: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep
 ) -> ConfigEntryPublic:
-    return service.entry(session, key=key, settings=settings)
+    return ConfigEntryPublic.model_validate(
+        service.entry(session, key=key, settings=settings), from_attributes=True
+    )
 
 
 @router.put(
@@ -93,7 +94,10 @@ def config_audit(
     limit: Limit = DEFAULT_LIMIT,
     cursor: CursorQuery = None,
 ) -> list[ConfigAuditPublic]:
-    trail = service.audit(session, key=key)
+    trail = [
+        ConfigAuditPublic.model_validate(a, from_attributes=True)
+        for a in service.audit(session, key=key)
+    ]
     positions = {
         id(entry): str(n) for n, entry in enumerate(trail)
     }  # the trail only grows at its end

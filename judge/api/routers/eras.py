@@ -6,8 +6,9 @@ from fastapi import APIRouter, Request, Response
 
 from judge.api.deps import OwnerDep, SessionDep
 from judge.api.errors import error_responses
+from judge.api.models import EraPublic
 from judge.api.paging import DEFAULT_LIMIT, LINK_HEADER, CursorQuery, Limit, page_of, paged
-from judge.service.config_views import EraPublic, eras
+from judge.service.config_views import eras
 
 router = APIRouter(tags=["eras"])
 
@@ -28,6 +29,5 @@ def list_eras(
     limit: Limit = DEFAULT_LIMIT,
     cursor: CursorQuery = None,
 ) -> list[EraPublic]:
-    return paged(
-        request, response, page_of(eras(session), lambda e: e.era_id, limit=limit, cursor=cursor)
-    )
+    listed = [EraPublic.model_validate(e, from_attributes=True) for e in eras(session)]
+    return paged(request, response, page_of(listed, lambda e: e.era_id, limit=limit, cursor=cursor))

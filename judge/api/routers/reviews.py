@@ -8,6 +8,7 @@ from fastapi import APIRouter, Path, Query, Request, Response, status
 
 from judge.api.deps import OwnerDep, SessionDep, SettingsDep, WorkersDep, after_commit
 from judge.api.errors import error_responses
+from judge.api.models import SafetyReviewPublic
 from judge.api.paging import (
     DEFAULT_LIMIT,
     LINK_HEADER,
@@ -21,7 +22,6 @@ from judge.domain.review import (
     ReviewQueueEntry,
     ReviewQueueState,
     SafetyReviewCreate,
-    SafetyReviewPublic,
 )
 from judge.domain.scorecard import Scorecard
 from judge.service import reviews as service
@@ -77,7 +77,8 @@ def review_queue(
 def get_review(
     run_id: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep
 ) -> SafetyReviewPublic:
-    return service.review_status(session, run_id=run_id, settings=settings)
+    review = service.review_status(session, run_id=run_id, settings=settings)
+    return SafetyReviewPublic.model_validate(review, from_attributes=True)
 
 
 @router.post(
@@ -103,7 +104,7 @@ def post_review(
     )
     if recorded.requeue:
         after_commit(session, lambda: workers.enqueue(run_id))
-    return recorded.review
+    return SafetyReviewPublic.model_validate(recorded.review, from_attributes=True)
 
 
 @router.get(
