@@ -96,13 +96,13 @@ class Validators(NamedTuple):
         )
 
 
-def validators(
+def request_validators(
     if_none_match: IfNoneMatch = None, accept_encoding: AcceptEncoding = None
 ) -> Validators:
     return Validators(if_none_match, accept_encoding)
 
 
-ValidatorsDep = Annotated[Validators, Depends(validators)]
+ValidatorsDep = Annotated[Validators, Depends(request_validators)]
 
 
 @router.get(
