@@ -22,19 +22,13 @@ from judge.api.deps import EngineDep, SessionDep, SettingsDep, WorkersDep
 from judge.api.errors import error_responses
 from judge.api.models import RunPublic, RunSummaryPublic
 from judge.api.openapi import component_ref
-from judge.api.paging import (
-    DEFAULT_LIMIT,
-    LINK_HEADER,
-    CursorQuery,
-    Limit,
-    Page,
-    paged,
-)
+from judge.api.paging import PAGED, Page, PagingDep
 from judge.auth import AgentIdentity
 from judge.domain.cursor import decode_run_cursor, encode_run_cursor
 from judge.domain.run import Run
 from judge.domain.status import RunStatus
 from judge.service.intake import Intake, submit_run
+from judge.service.run_listing import RunSummary
 from judge.service.run_listing import list_runs as listed_runs
 from judge.service.views import RunAccepted, run_status
 from judge.store.summaries import Cursor, RunFilters
@@ -182,16 +176,17 @@ def run_page(
     """One page of the runs ``caller`` may list, and the cursor of the next."""
     after = Cursor(*decode_run_cursor(cursor)) if cursor else None
     found = listed_runs(session, filters=filters, agent=caller.agent, after=after, limit=limit + 1)
-    page = found[:limit]
-    more = len(found) > limit
-    return Page(page, encode_run_cursor(page[-1].created_at, page[-1].run_id) if more else None)
+    return Page.of_fetched(found, limit=limit, cursor_of=_cursor_of)
+
+
+def _cursor_of(run: RunSummary) -> str:
+    return encode_run_cursor(run.created_at, run.run_id)
 
 
 def list_runs(
-    request: Request,
-    response: Response,
     caller: Caller,
     session: SessionDep,
+    paging: PagingDep,
     status: Annotated[RunStatus | None, Query(description="only runs in this status")] = None,
     scenario: Annotated[
         str | None, Query(max_length=200, description="only this scenario's runs")
@@ -208,8 +203,6 @@ def list_runs(
     until: Annotated[
         datetime | None, Query(description="only runs submitted before this time")
     ] = None,
-    limit: Limit = DEFAULT_LIMIT,
-    cursor: CursorQuery = None,
 ) -> list[RunSummaryPublic]:
     filters = RunFilters(
         status=status,
@@ -219,11 +212,10 @@ def list_runs(
         created_since=since,
         created_until=until,
     )
-    page = run_page(session, filters=filters, caller=caller, limit=limit, cursor=cursor)
-    return [
-        RunSummaryPublic.model_validate(r, from_attributes=True)
-        for r in paged(request, response, page)
-    ]
+    page = run_page(
+        session, filters=filters, caller=caller, limit=paging.limit, cursor=paging.cursor
+    )
+    return [RunSummaryPublic.model_validate(r, from_attributes=True) for r in paging.answer(page)]
 
 
 _LIST_DOC = (
@@ -234,7 +226,7 @@ mount_both(
     router,
     list_runs,
     method="GET",
-    responses={200: {"headers": LINK_HEADER}, **error_responses(401, 422)},
+    responses={**PAGED, **error_responses(401, 422)},
     owner=Mount(RUNS["owner"], "List runs (owner)", _LIST_DOC + " Every run."),
     agent=Mount(
         RUNS["agent"],
