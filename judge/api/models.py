@@ -3,11 +3,15 @@ what the client receives (docs/architecture.md, "A new HTTP route").
 
 Each is the domain's, the scoring core's or a service's value under its public name: the
 service returns the value, and the route answers ``XPublic.model_validate(value,
-from_attributes=True)``. A model's docstring and field descriptions are what the OpenAPI
-document shows; where a value nests another, the public model names the nested public one.
+from_attributes=True)`` (a list: :func:`public_list`). A model's docstring and field
+descriptions are what the OpenAPI document shows; where a value nests another, the public
+model names the nested public one.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -26,6 +30,13 @@ from judge.service.rubrics import ActiveRubric, CustomRubric, RubricHistory, Rub
 from judge.service.run_listing import RunSummary
 from judge.service.submissions import Submission
 from judge.service.views import RunProgress
+
+P = TypeVar("P", bound=BaseModel)
+
+
+def public_list(model: type[P], values: Iterable[BaseModel]) -> list[P]:
+    """A list answer: each of a service's ``values`` under its public name ``model``."""
+    return [model.model_validate(value, from_attributes=True) for value in values]
 
 
 class HealthPublic(BaseModel):

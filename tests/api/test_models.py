@@ -113,3 +113,15 @@ def test_the_documented_agent_card_renders_the_bytes_the_service_stores() -> Non
 
     assert documented.model_dump_json() == stored.model_dump_json()
     assert documented.held_for_review is True
+
+
+def test_a_list_answer_names_each_value_publicly_in_the_order_given() -> None:
+    later = ScorecardAttempt(
+        attempt=2, measurement_era="era-b", archived_at=NOW, archived_by="owner:bo", url="/y"
+    )
+    earlier = later.model_copy(update={"attempt": 1, "measurement_era": "era-a"})
+
+    listed = models.public_list(models.ScorecardAttemptPublic, [later, earlier])
+
+    assert [type(a) for a in listed] == [models.ScorecardAttemptPublic] * 2
+    assert [(a.attempt, a.measurement_era) for a in listed] == [(2, "era-b"), (1, "era-a")]

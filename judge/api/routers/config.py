@@ -7,7 +7,7 @@ from fastapi import APIRouter
 
 from judge.api.deps import OwnerDep, SessionDep, SettingsDep
 from judge.api.errors import error_responses
-from judge.api.models import ConfigAuditPublic, ConfigEntryPublic
+from judge.api.models import ConfigAuditPublic, ConfigEntryPublic, public_list
 from judge.api.paging import PAGED, PagingDep
 from judge.service import config_views as service
 from judge.service.config_views import ConfigChanged, ConfigUpdate
@@ -32,10 +32,7 @@ KEYS_DOC = (
 def list_config(
     owner: OwnerDep, session: SessionDep, settings: SettingsDep, paging: PagingDep
 ) -> list[ConfigEntryPublic]:
-    entries = [
-        ConfigEntryPublic.model_validate(e, from_attributes=True)
-        for e in service.entries(session, settings=settings)
-    ]
+    entries = public_list(ConfigEntryPublic, service.entries(session, settings=settings))
     return paging.by_key(entries, lambda e: e.key)
 
 
@@ -77,9 +74,6 @@ def update_config(
 def config_audit(
     key: str, owner: OwnerDep, session: SessionDep, paging: PagingDep
 ) -> list[ConfigAuditPublic]:
-    trail = [
-        ConfigAuditPublic.model_validate(a, from_attributes=True)
-        for a in service.audit(session, key=key)
-    ]
+    trail = public_list(ConfigAuditPublic, service.audit(session, key=key))
     positions = {id(entry): str(n) for n, entry in enumerate(trail)}  # it only grows at its end
     return paging.by_key(trail, lambda e: positions[id(e)])

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from judge.api.caller import Caller, Mount, mount_both
 from judge.api.deps import EngineDep, SessionDep, SettingsDep, WorkersDep
 from judge.api.errors import error_responses
-from judge.api.models import RunPublic, RunSummaryPublic
+from judge.api.models import RunPublic, RunSummaryPublic, public_list
 from judge.api.openapi import component_ref
 from judge.api.paging import PAGED, Page, PagingDep
 from judge.auth import AgentIdentity
@@ -215,7 +215,7 @@ def list_runs(
     page = run_page(
         session, filters=filters, caller=caller, limit=paging.limit, cursor=paging.cursor
     )
-    return [RunSummaryPublic.model_validate(r, from_attributes=True) for r in paging.answer(page)]
+    return public_list(RunSummaryPublic, paging.answer(page))
 
 
 _LIST_DOC = (
