@@ -139,8 +139,9 @@ def _observe_cost(model: str, cost_usd: float | None, prompt: int, cached: int, 
         COST.labels(model).inc(usd)
 
 
-def observe_pass(judge_pass: JudgePass) -> None:
-    """Count one stored pass."""
+def _observe_call(judge_pass: JudgePass | PairwisePass, *, scored: bool) -> None:
+    """Count what any stored pass cost and how it parsed: calls, retries, latency, tokens,
+    dollars, parse status, and whether it was left unscored."""
     model = judge_pass.model
     CALLS.labels(model).inc(judge_pass.attempts)
     RETRIES.labels(model).inc(max(0, judge_pass.attempts - 1))
@@ -155,8 +156,14 @@ def observe_pass(judge_pass: JudgePass) -> None:
         judge_pass.completion_tokens or 0,
     )
     PASSES.labels(model, judge_pass.parse_status).inc()
-    if judge_pass.score is None:
+    if not scored:
         UNSCORED.labels(model).inc()
+
+
+def observe_pass(judge_pass: JudgePass) -> None:
+    """Count one stored pass."""
+    model = judge_pass.model
+    _observe_call(judge_pass, scored=judge_pass.score is not None)
     if judge_pass.parse_status in ("unparseable", "out_of_range"):
         UNPARSEABLE.labels(model, str(judge_pass.structured_output).lower()).inc()
     if judge_pass.score_distribution is not None:
@@ -191,22 +198,7 @@ def observe_run_cost(card: Scorecard) -> None:
 def observe_pairwise_pass(judge_pass: PairwisePass) -> None:
     """Count one stored pairwise pass like any judge pass (calls, retries, latency, tokens,
     parse status; an unscored one names no seat)."""
-    model = judge_pass.model
-    CALLS.labels(model).inc(judge_pass.attempts)
-    RETRIES.labels(model).inc(max(0, judge_pass.attempts - 1))
-    LATENCY.labels(model).observe(judge_pass.latency_ms / 1000)
-    TOKENS.labels(model, "in").inc(judge_pass.prompt_tokens or 0)
-    TOKENS.labels(model, "out").inc(judge_pass.completion_tokens or 0)
-    _observe_cost(
-        model,
-        judge_pass.cost_usd,
-        judge_pass.prompt_tokens or 0,
-        judge_pass.cached_prompt_tokens or 0,
-        judge_pass.completion_tokens or 0,
-    )
-    PASSES.labels(model, judge_pass.parse_status).inc()
-    if judge_pass.winner is None:
-        UNSCORED.labels(model).inc()
+    _observe_call(judge_pass, scored=judge_pass.winner is not None)
 
 
 def observed(on_pass: OnSeatPass) -> OnSeatPass:
