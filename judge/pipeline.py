@@ -44,6 +44,7 @@ from judge.scoring.composite import composite_score
 from judge.scoring.cost import BudgetGuard, cost_of
 from judge.scoring.era import measurement_era, prompt_version_for
 from judge.scoring.gates import participation
+from judge.scoring.identity import run_identity
 from judge.scoring.objectives import conditions_for_seat, objectives
 from judge.scoring.pairwise import match_runs, pair_result
 from judge.scoring.pairwise_board import pairwise_era
@@ -288,10 +289,7 @@ def assemble_scorecard(
     wall = sum(walls.get(s, 0.0) for s in run.scored_seats) if walls else None
     custom = rubrics.uses_custom
     return Scorecard(
-        run_id=run.run_id,
-        scenario_id=run.scenario_id,
-        seed=run.seed,
-        adversary_config=run.adversary_config,
+        **run_identity(run),
         seats=seats,
         participation_gated=any(c.participation_gated for c in seats.values()),
         ranked_eligible=not custom,

@@ -27,6 +27,7 @@ from judge.domain.run import Run
 from judge.domain.scenario import OutcomeMetric, OutsideRequests, Scenario, SqlCheck, TraceCheck
 from judge.errors import CheckError
 from judge.scoring.comparisons import ValueComparison, compare
+from judge.scoring.identity import run_identity
 from judge.scoring.outcomes import OutcomeDecision, decide_outcome, not_scored
 from judge.scoring.summary import count_actions, diagnostics, duplicate_requests, run_summary
 
@@ -251,10 +252,7 @@ def _assemble(
     duplicates: list[DuplicateRequest],
 ) -> StateOutcome:
     return StateOutcome(
-        run_id=run.run_id,
-        scenario_id=run.scenario_id,
-        seed=run.seed,
-        adversary_config=run.adversary_config,
+        **run_identity(run),
         **decision._asdict(),
         checks=results,
         metrics=metrics,

@@ -28,6 +28,7 @@ from judge.domain.comparison import (
     Side,
     UnpairedRun,
 )
+from judge.scoring.identity import run_identity
 
 Key = tuple[str, int, str | None]
 _EXACT_LIMIT = 50
@@ -104,14 +105,7 @@ def _leftovers(
 
 
 def _unpaired(outcome: StateOutcome, side: Side, reason: str) -> UnpairedRun:
-    return UnpairedRun(
-        side=side,
-        run_id=outcome.run_id,
-        scenario_id=outcome.scenario_id,
-        seed=outcome.seed,
-        adversary_config=outcome.adversary_config,
-        reason=reason,
-    )
+    return UnpairedRun(side=side, **run_identity(outcome), reason=reason)
 
 
 def _value(outcome: StateOutcome, measure: Measure) -> float | None:
