@@ -114,11 +114,7 @@ def trait_result(
         rubric={k: getattr(rubric, k) for k in ("definition", "anchor_0", "anchor_5", "anchor_1")},
         passes=sorted(passes, key=lambda p: p.index),
         score_mode=mode,
-        sampled_mean=signal.sampled_mean,
-        expected_mean=signal.expected_mean,
-        mean_entropy_bits=signal.mean_entropy_bits,
-        n_with_distribution=signal.n_with_distribution,
-        score_note=signal.score_note,
+        **signal._asdict(),
         judges=per_judge,
         adaptive=decision,
     )
@@ -244,9 +240,7 @@ async def judge_pair(
         prompt_version=PAIRWISE_PROMPT_VERSION,
         side_a=side_a,
         side_b=side_b,
-        orders=result.orders,
-        outcome=result.outcome,
-        flipped=result.flipped,
+        **result._asdict(),
         passes=passes,
     )
 
