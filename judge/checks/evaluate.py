@@ -33,6 +33,8 @@ from judge.scoring.summary import count_actions, diagnostics, duplicate_requests
 
 StateName = Literal["end_state", "after_horizon"]
 _MAX_DUPLICATE_GROUPS = 1_000
+#: What a check's result repeats of the check's own declaration.
+_DECLARED = {"label", "kind", "evaluator", "required", "weight", "op", "wanted"}
 
 
 def evaluate_run(run: Run, scenario: Scenario, *, base_dir: Path | None = None) -> StateOutcome:
@@ -182,16 +184,8 @@ def _result(
     check: SqlCheck | TraceCheck, comparison: ValueComparison, failed_at: list[str] | None = None
 ) -> CheckResult:
     return CheckResult(
-        label=check.label,
-        kind=check.kind,
-        evaluator=check.evaluator,
-        required=check.required,
-        weight=check.weight,
-        status=comparison.status,
-        op=check.op,
-        wanted=check.wanted,
-        answered=comparison.answered,
-        detail=comparison.detail,
+        **check.model_dump(include=_DECLARED),
+        **comparison._asdict(),
         failed_at=failed_at or [],
     )
 
