@@ -513,6 +513,7 @@ async def score_run_async(
     base_dir: Path | None = None,
     guard: BudgetGuard | None = None,
     cost_estimate: CostEstimate | None = None,
+    tamper: Mapping[str, SeatTamper] | None = None,
 ) -> Scorecard:
     """Score a run: objectives, judged traits (all passes), composite, gates, era, and the
     state checks when a scenario is given.
@@ -527,6 +528,9 @@ async def score_run_async(
         guard: the budget the passes are counted against (:func:`judge_run`).
         cost_estimate: the estimate the card shows beside the actual cost (made here when
             not given).
+        tamper: the run's :func:`tamper_findings`, when the caller already scanned it (for
+            its own :func:`estimate_run`); else the run is scanned here, once, for both the
+            judged prompts and the card.
 
     Raises:
         BudgetExceeded: the guard's limits were reached before every trait was judged.
@@ -535,7 +539,7 @@ async def score_run_async(
     rubrics = rubrics or default_rubric_set()
     state = evaluate_run(run, scenario, base_dir=base_dir) if scenario is not None else None
     backend = backend or backend_for(judge_spec(options.judge_model))
-    tamper = tamper_findings(run, options.settings)  # one scan: the prompts and the card
+    tamper = _findings(run, options.settings, tamper)
     if cost_estimate is None:
         cost_estimate = estimate_run(run, rubrics=rubrics, options=options, tamper=tamper)
     cpu_started, walls = time.process_time(), dict[str, float]()
