@@ -202,10 +202,8 @@ def _measure(metric: OutcomeMetric, world: WorldState | None, states: _States) -
             value = float(answer)
         else:
             error = f"answered {answer!r}; an outcome metric must be a number"
-    return MetricValue(
-        label=metric.label, value=value, aggregate=metric.aggregate, op=metric.op,
-        wanted=metric.wanted, error=error,
-    )  # fmt: skip
+    declared = metric.model_dump(include={"label", "aggregate", "op", "wanted"})
+    return MetricValue(**declared, value=value, error=error)
 
 
 class _DuplicateScan(NamedTuple):
