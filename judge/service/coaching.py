@@ -162,17 +162,9 @@ async def coach(
         config=config,
         runner=RunnerConfig.from_settings(settings),
     )
-    return SeatCoaching(
-        run_id=inputs.run_id,
-        seat=result.seat,
-        items=result.items,
-        status=result.status,
-        unparsed_reason=result.unparsed_reason,
-        dropped_notes=result.dropped_notes,
-        malformed_notes=result.malformed_notes,
-        model=result.model,
-        prompt_version=result.prompt_version,
-    )
+    # the agent reads the coach's reply by the answer's own fields: never its raw output
+    shown = result.model_dump(include=set(SeatCoaching.model_fields))
+    return SeatCoaching(**shown, run_id=inputs.run_id)
 
 
 __getattr__ = moved(__name__, same_names("judge.api.models", ["CoachingPublic"]))
