@@ -30,9 +30,10 @@ def get_engine(request: Request) -> Engine:
     return engine
 
 
-def app_settings(request: Request) -> Settings:
+async def app_settings(request: Request) -> Settings:
     """The app's settings, pinned by the app factory. Not a ``dependency_overrides`` entry:
-    any override makes FastAPI inspect every dependency's signature again on every request
+    any override makes FastAPI inspect every dependency's signature again on every request;
+    and a coroutine, as it never blocks, so FastAPI does not hand it to a worker thread
     (docs/deploy.md, "Read performance")."""
     settings: Settings = request.app.state.settings
     return settings
@@ -57,7 +58,12 @@ def get_workers(request: Request) -> ScoringExecutor:
     return workers
 
 
-EngineDep = Annotated[Engine, Depends(get_engine)]
+async def _engine(request: Request) -> Engine:
+    """:func:`get_engine` as a dependency that runs on the event loop (it never blocks)."""
+    return get_engine(request)
+
+
+EngineDep = Annotated[Engine, Depends(_engine)]
 #: ``scope="function"``: the commit happens before the answer is sent, so a client that reads
 #: right after a write sees it, and a failed commit is answered as an error.
 SessionDep = Annotated[Session, Depends(unit_of_work, scope="function")]

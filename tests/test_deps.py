@@ -3,6 +3,7 @@ and runs what was registered with ``after_commit`` only after a commit."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -77,4 +78,4 @@ def test_routes_read_the_settings_the_app_was_built_with_without_an_override(
     app = create_app(settings)
     # any override makes FastAPI inspect every dependency again on each request
     assert app.dependency_overrides == {}
-    assert app_settings(SimpleNamespace(app=app)) is settings  # type: ignore[arg-type]
+    assert asyncio.run(app_settings(SimpleNamespace(app=app))) is settings  # type: ignore[arg-type]
