@@ -140,7 +140,31 @@ class Diagnostics(_Out):
     source: Literal["trace", "transcript"]
 
 
-class StateOutcome(_Out):
+class OutcomeDecision(_Out):
+    """What the checks decide about one run (``judge.scoring.outcomes.decide_outcome``); the
+    fields are documented on :class:`StateOutcome`, which carries them."""
+
+    outcome: OutcomeName
+    reward: int | None
+    passed: bool | None
+    check_reward: float | None
+    failed_required: list[str]
+    failed_optional: list[str]
+    verdict: CheckVerdict
+    not_scored_reason: str | None = None
+
+
+class RunKey(_Out):
+    """The run a result is about: its id, and the scenario, seed and adversary config it was
+    played under."""
+
+    run_id: str
+    scenario_id: str
+    seed: int | None
+    adversary_config: str | None
+
+
+class StateOutcome(OutcomeDecision, RunKey):
     """Everything state checking says about one run.
 
     Attributes:
@@ -154,18 +178,6 @@ class StateOutcome(_Out):
             or unscoreable (kept outside the rates).
     """
 
-    run_id: str
-    scenario_id: str
-    seed: int | None
-    adversary_config: str | None
-    outcome: OutcomeName
-    reward: int | None
-    passed: bool | None
-    check_reward: float | None
-    failed_required: list[str]
-    failed_optional: list[str]
-    verdict: CheckVerdict
-    not_scored_reason: str | None = None
     checks: list[CheckResult]
     metrics: list[MetricValue] = Field(default_factory=list)
     summary: SummaryCounts
