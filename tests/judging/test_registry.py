@@ -35,6 +35,12 @@ from judge.settings import judge_model_settings, judge_spec, judging_environment
 from tests.helpers import EXAMPLES, verdict
 
 
+@pytest.fixture(autouse=True)
+def _no_server_of_ones_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OPENAI_BASE_URL", "OPENAI_API_BASE", "JUDGE_OPENAI_CLIENT"):
+        monkeypatch.delenv(name, raising=False)
+
+
 @pytest.mark.parametrize(
     ("model", "name"),
     [
