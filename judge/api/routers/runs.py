@@ -20,23 +20,17 @@ from pydantic import ValidationError
 from judge.api.caller import Caller, Mount, mount_both
 from judge.api.deps import EngineDep, SessionDep, SettingsDep, WorkersDep
 from judge.api.errors import error_responses
+from judge.api.models import RunPublic, RunSummaryPublic, public_list
 from judge.api.openapi import component_ref
-from judge.api.paging import (
-    DEFAULT_LIMIT,
-    LINK_HEADER,
-    CursorQuery,
-    Limit,
-    Page,
-    paged,
-)
+from judge.api.paging import PAGED, Page, PagingDep
 from judge.auth import AgentIdentity
 from judge.domain.cursor import decode_run_cursor, encode_run_cursor
 from judge.domain.run import Run
 from judge.domain.status import RunStatus
 from judge.service.intake import Intake, submit_run
-from judge.service.run_listing import RunSummaryPublic
+from judge.service.run_listing import RunSummary
 from judge.service.run_listing import list_runs as listed_runs
-from judge.service.views import RunAccepted, RunPublic, run_status
+from judge.service.views import RunAccepted, run_status
 from judge.store.summaries import Cursor, RunFilters
 
 router = APIRouter(tags=["runs"])
@@ -155,7 +149,9 @@ mount_both(
 
 
 def read_status(run_id: str, caller: Caller, session: SessionDep) -> RunPublic:
-    return run_status(session, run_id=run_id, agent=caller.agent)
+    return RunPublic.model_validate(
+        run_status(session, run_id=run_id, agent=caller.agent), from_attributes=True
+    )
 
 
 _STATUS_DOC = "queued / scoring / scored / not_scored (with the reason), and passes done so far."
@@ -180,16 +176,17 @@ def run_page(
     """One page of the runs ``caller`` may list, and the cursor of the next."""
     after = Cursor(*decode_run_cursor(cursor)) if cursor else None
     found = listed_runs(session, filters=filters, agent=caller.agent, after=after, limit=limit + 1)
-    page = found[:limit]
-    more = len(found) > limit
-    return Page(page, encode_run_cursor(page[-1].created_at, page[-1].run_id) if more else None)
+    return Page.of_fetched(found, limit=limit, cursor_of=_cursor_of)
+
+
+def _cursor_of(run: RunSummary) -> str:
+    return encode_run_cursor(run.created_at, run.run_id)
 
 
 def list_runs(
-    request: Request,
-    response: Response,
     caller: Caller,
     session: SessionDep,
+    paging: PagingDep,
     status: Annotated[RunStatus | None, Query(description="only runs in this status")] = None,
     scenario: Annotated[
         str | None, Query(max_length=200, description="only this scenario's runs")
@@ -206,8 +203,6 @@ def list_runs(
     until: Annotated[
         datetime | None, Query(description="only runs submitted before this time")
     ] = None,
-    limit: Limit = DEFAULT_LIMIT,
-    cursor: CursorQuery = None,
 ) -> list[RunSummaryPublic]:
     filters = RunFilters(
         status=status,
@@ -217,11 +212,10 @@ def list_runs(
         created_since=since,
         created_until=until,
     )
-    return paged(
-        request,
-        response,
-        run_page(session, filters=filters, caller=caller, limit=limit, cursor=cursor),
+    page = run_page(
+        session, filters=filters, caller=caller, limit=paging.limit, cursor=paging.cursor
     )
+    return public_list(RunSummaryPublic, paging.answer(page))
 
 
 _LIST_DOC = (
@@ -232,7 +226,7 @@ mount_both(
     router,
     list_runs,
     method="GET",
-    responses={200: {"headers": LINK_HEADER}, **error_responses(401, 422)},
+    responses={**PAGED, **error_responses(401, 422)},
     owner=Mount(RUNS["owner"], "List runs (owner)", _LIST_DOC + " Every run."),
     agent=Mount(
         RUNS["agent"],
