@@ -166,7 +166,8 @@ class Usage(TypedDict):
 
 class CallRecord(Usage):
     """What every stored pass, single-seat or pairwise, keeps of the judge call it came from:
-    the raw reply and the call's accounting (tokens, cost, time, tries)."""
+    the raw reply and the call's accounting (tokens, cost, time, tries); the fields of
+    :class:`judge.domain.judging.JudgeCall` but how the reply parsed, which each runner adds."""
 
     raw_output: str
     model: str

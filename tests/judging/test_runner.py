@@ -229,6 +229,7 @@ def test_a_transient_batch_failure_retries_only_the_missing_passes() -> None:
 
 
 def test_a_pass_and_a_pairwise_pass_keep_the_same_record_of_their_call() -> None:
+    from judge.domain.judging import JudgeCall
     from judge.domain.pairwise import PairwisePass
     from judge.judging.runner import Attempt, Usage, call_record
 
@@ -247,5 +248,6 @@ def test_a_pass_and_a_pairwise_pass_keep_the_same_record_of_their_call() -> None
         "latency_ms": 812.5,
         "attempts": 2,
     }
+    assert set(record) | {"parse_status", "unscored_reason"} == set(JudgeCall.model_fields)
     for stored in (JudgeReply, JudgePass, PairwisePass):
         assert Usage.__required_keys__ <= set(stored.model_fields)
