@@ -57,6 +57,14 @@ class InputErrors(InputError):
         super().__init__("\n".join(str(p) for p in problems))
         self.problems = problems
 
+    @classmethod
+    def raise_if_any(cls, problems: Sequence[InputError]) -> None:
+        """Raise nothing for no problem, the one problem as itself, several together."""
+        if len(problems) > 1:
+            raise cls(list(problems))
+        if problems:
+            raise problems[0]
+
 
 class RunFormatError(InputError):
     """A run does not match the run format (docs/run-format.md)."""

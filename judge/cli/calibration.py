@@ -30,6 +30,7 @@ from judge.calibration.render import render_html, render_markdown
 from judge.calibration.report import JudgedPasses, build_report, human_rows, judge_rows
 from judge.calibration.runner import PassStore, judge_items_sync
 from judge.catalog import default_rubric_set
+from judge.cli.options import add_concurrency_option, add_output_options
 from judge.cli.render import progress_bar
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.judging import SCORE_MODES, ScoreMode
@@ -37,7 +38,7 @@ from judge.errors import InputError
 from judge.importers.registry import import_set
 from judge.judging.providers.embedded import EMBEDDED_MODEL
 from judge.judging.registry import backend_for
-from judge.judging.runner import RUNNER_DEFAULTS, RunnerConfig
+from judge.judging.runner import RunnerConfig
 from judge.pipeline import ScoringOptions
 from judge.scoring.era import prompt_version_for
 from judge.service.label_agreement import OwnersSet, owners_set, traits_of
@@ -74,16 +75,8 @@ def register(sub: Any) -> None:
         "--traits", default=None, help="comma-separated traits (default: every mapped trait)"
     )
     c.add_argument("--threshold", type=float, default=0.5, help="disagreement threshold on 0..1")
-    c.add_argument(
-        "--concurrency",
-        type=int,
-        default=RUNNER_DEFAULTS.concurrency,
-        help="judge calls in flight at once",
-    )
-    c.add_argument(
-        "--out", type=Path, default=None, help="output folder (default calibration/<set>)"
-    )
-    c.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    add_concurrency_option(c)
+    add_output_options(c, "calibration/<set>")
     add_pass_score_option(c, "OUT/sampled, OUT/expected and OUT/modes.md")
     add_defence_option(c, "OUT/defence-off, OUT/defence-on and OUT/defence.md")
     c.set_defaults(func=run_calibrate)

@@ -1,0 +1,26 @@
+"""Options several commands take, each declared once so its flag, default and help read the
+same in every command that has it."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from judge.judging.runner import RUNNER_DEFAULTS
+
+
+def add_concurrency_option(
+    parser: argparse.ArgumentParser, default: int = RUNNER_DEFAULTS.concurrency
+) -> None:
+    """``--concurrency N``: judge calls in flight at once."""
+    parser.add_argument(
+        "--concurrency", type=int, default=default, help="judge calls in flight at once"
+    )
+
+
+def add_output_options(parser: argparse.ArgumentParser, default_out: str) -> None:
+    """``--out DIR`` (``default_out`` says where it goes without it) and ``--no-progress``."""
+    parser.add_argument(
+        "--out", type=Path, default=None, help=f"output folder (default {default_out})"
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
