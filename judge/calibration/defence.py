@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from judge.calibration.items import CalibrationItem
 from judge.calibration.manifest import CalibrationManifest
 from judge.calibration.modes import SetComparison, _ci, _num, paired_agreement, rescored
-from judge.calibration.report import JudgedPasses, label_panel, pass_table
+from judge.calibration.report import JudgedPasses, ReportScope, label_panel, pass_table
 from judge.domain.interval import Interval
 from judge.domain.judging import ScoreMode
 from judge.scoring import agreement as ag
@@ -48,22 +48,19 @@ def compare_defence(
     manifest: CalibrationManifest,
     off: JudgedPasses,
     on: JudgedPasses,
+    scope: ReportScope,
     *,
-    traits: Sequence[str],
-    n_passes: int,
     modes: Sequence[ScoreMode],
-    judge_model: str,
-    slice_text: str,
 ) -> DefenceComparison:
     """Per (label, trait, mode): agreement with the human panel mean, defence off and on."""
     rows = []
     for spec in manifest.labels:
         targets, panel = label_panel(items, manifest, spec)
         human = ag.row_means(panel)
-        for trait in (t for t in spec.traits if t in traits):
+        for trait in (t for t in spec.traits if t in scope.traits):
             for mode in modes:
-                a = ag.row_means(pass_table(rescored(off, mode), targets, trait, n_passes))
-                b = ag.row_means(pass_table(rescored(on, mode), targets, trait, n_passes))
+                a = ag.row_means(pass_table(rescored(off, mode), targets, trait, scope.n_passes))
+                b = ag.row_means(pass_table(rescored(on, mode), targets, trait, scope.n_passes))
                 row = {
                     "trait": trait,
                     "label": spec.name,
@@ -73,7 +70,7 @@ def compare_defence(
                 figures = paired_agreement(a, b, human, sides=("off", "on"))
                 rows.append(DefenceRow.model_validate(row | figures))
     return DefenceComparison(
-        set=manifest.name, judge_model=judge_model, slice=slice_text, rows=rows
+        set=manifest.name, judge_model=scope.judge_model, slice=scope.slice_text, rows=rows
     )
 
 

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from judge.calibration.items import CalibrationItem
 from judge.calibration.manifest import CalibrationManifest
-from judge.calibration.report import JudgedPasses, label_panel, pass_table
+from judge.calibration.report import JudgedPasses, ReportScope, label_panel, pass_table
 from judge.domain.interval import Interval
 from judge.domain.judging import ScoreMode
 from judge.judging.score_grid import score_of_pass
@@ -124,17 +124,14 @@ def compare_modes(
     items: Sequence[CalibrationItem],
     manifest: CalibrationManifest,
     passes: JudgedPasses,
-    *,
-    traits: Sequence[str],
-    n_passes: int,
-    judge_model: str,
-    slice_text: str,
+    scope: ReportScope,
 ) -> ModeComparison:
     """Per (label, trait): agreement with the human panel mean in sampled and expected mode."""
     sampled, expected = rescored(passes, "sampled"), rescored(passes, "expected")
+    n_passes = scope.n_passes
     rows = []
     for spec in manifest.labels:
-        for trait in (t for t in spec.traits if t in traits):
+        for trait in (t for t in spec.traits if t in scope.traits):
             targets, panel = label_panel(items, manifest, spec)
             js = ag.row_means(pass_table(sampled, targets, trait, n_passes))
             je = ag.row_means(pass_table(expected, targets, trait, n_passes))
@@ -157,7 +154,9 @@ def compare_modes(
             }
             figures = paired_agreement(js, je, ag.row_means(panel), sides=("sampled", "expected"))
             rows.append(ModeRow.model_validate(row | figures))
-    return ModeComparison(set=manifest.name, judge_model=judge_model, slice=slice_text, rows=rows)
+    return ModeComparison(
+        set=manifest.name, judge_model=scope.judge_model, slice=scope.slice_text, rows=rows
+    )
 
 
 def _num(v: float | None) -> str:

@@ -310,27 +310,35 @@ def human_rows(
     return rows
 
 
+class ReportScope(NamedTuple):
+    """What a calibration report or comparison covers and states: the traits read, the
+    passes per trait, the judge model and the slice of the set judged."""
+
+    traits: Sequence[str]
+    n_passes: int
+    judge_model: str
+    slice_text: str
+
+
 def build_report(
     items: Sequence[CalibrationItem],
     manifest: CalibrationManifest,
     passes: JudgedPasses,
+    scope: ReportScope,
     *,
-    traits: Sequence[str],
-    n_passes: int,
-    judge_model: str,
-    judge_note: str | None,
-    slice_text: str,
+    judge_note: str | None = None,
     threshold: float = 0.5,
 ) -> CalibrationReport:
     """The whole report: per (label, trait) agreement, and the judge-vs-humans disagreements."""
+    traits = scope.traits
     per_trait = [
-        trait_agreement(items, manifest, spec, t, passes, n_passes)
+        trait_agreement(items, manifest, spec, t, passes, scope.n_passes)
         for spec in manifest.labels
         for t in spec.traits
         if t in traits
     ]
     queue = compare(
-        judge_rows(items, passes, traits, judge_model),
+        judge_rows(items, passes, traits, scope.judge_model),
         human_rows(items, manifest, traits),
         threshold=threshold,
     )
@@ -343,11 +351,11 @@ def build_report(
             licence=manifest.licence.name,
             source=f"{src.repository}@{src.commit[:12]}: {', '.join(src.paths)}",
         ),
-        judge_model=judge_model,
+        judge_model=scope.judge_model,
         judge_note=judge_note,
-        slice=slice_text,
+        slice=scope.slice_text,
         n_items=len(items),
-        passes_per_trait=n_passes,
+        passes_per_trait=scope.n_passes,
         traits=per_trait,
         disagreements=queue.disagreements,
         disagreement_threshold=threshold,
