@@ -36,10 +36,10 @@ from judge.auth import (
     verify_owner_token,
 )
 from judge.deprecations import moved
-from judge.deps import get_engine
+from judge.deps import EngineDep, SettingsDep
 from judge.errors import AuthError
 from judge.service.keys import authenticate_agent
-from judge.settings import Settings, get_settings
+from judge.settings import Settings
 
 #: The audit actor names moved to judge.auth (the console names owners too, without the API).
 __getattr__ = moved(__name__, {"system_actor": "judge.auth:system_actor"})
@@ -60,6 +60,8 @@ agent_scheme = HTTPBearer(
     auto_error=False,
 )
 Credentials = HTTPAuthorizationCredentials | None
+OwnerCredentials = Annotated[Credentials, Depends(owner_scheme)]
+AgentCredentials = Annotated[Credentials, Depends(agent_scheme)]
 
 #: Where the request guard leaves the credential it verified, so the route does not verify it again.
 VERIFIED = "verified_credential"
@@ -138,30 +140,22 @@ def _token(credentials: Credentials) -> str:
     return credentials.credentials
 
 
-def current_owner(
-    request: Request,
-    credentials: Annotated[Credentials, Depends(owner_scheme)],
-    settings: Annotated[Settings, Depends(get_settings)],
-) -> Caller:
+def current_owner(request: Request, credentials: OwnerCredentials, settings: SettingsDep) -> Caller:
     """The owner behind a valid token (401 otherwise)."""
     return Caller.of_owner(owner_for(request, _token(credentials), settings))
 
 
-def current_agent(
-    request: Request,
-    credentials: Annotated[Credentials, Depends(agent_scheme)],
-    engine: Annotated[Engine, Depends(get_engine)],
-) -> Caller:
+def current_agent(request: Request, credentials: AgentCredentials, engine: EngineDep) -> Caller:
     """The agent and seat behind a valid, unrevoked key (401 otherwise)."""
     return Caller.of_agent(agent_for(request, _token(credentials), engine))
 
 
 def current_caller(
     request: Request,
-    owner_credentials: Annotated[Credentials, Depends(owner_scheme)],
-    agent_credentials: Annotated[Credentials, Depends(agent_scheme)],
-    engine: Annotated[Engine, Depends(get_engine)],
-    settings: Annotated[Settings, Depends(get_settings)],
+    owner_credentials: OwnerCredentials,
+    agent_credentials: AgentCredentials,
+    engine: EngineDep,
+    settings: SettingsDep,
 ) -> Caller:
     """The owner or agent behind the bearer credential, told apart by its shape (401 otherwise)."""
     token = _token(owner_credentials or agent_credentials)

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from judge.api.paging import page_of
+from judge.api.paging import Page, page_by_position, page_of
 from judge.domain.cursor import encode_cursor
 from judge.errors import InputError
 from tests.api.conftest import Live
@@ -33,6 +33,30 @@ def test_a_page_starts_after_its_cursors_item_even_when_items_were_added() -> No
 def test_a_cursor_past_an_item_that_is_gone_answers_an_input_error() -> None:
     with pytest.raises(InputError, match="^cursor:"):
         page_of(["a"], str, limit=1, cursor=encode_cursor(["gone"]))
+
+
+def test_pages_by_position_follow_one_another_and_the_last_has_no_cursor() -> None:
+    items = ["a", "b", "c"]
+    first = page_by_position(items, limit=2, cursor=None)
+    last = page_by_position(items, limit=2, cursor=first.next_cursor)
+
+    assert (first.items, last.items, last.next_cursor) == (["a", "b"], ["c"], None)
+
+
+@pytest.mark.parametrize("position", ["-1", "1e3", "1234567890"])
+def test_a_position_cursor_that_is_no_small_number_answers_an_input_error(position: str) -> None:
+    with pytest.raises(InputError, match="^cursor: not a cursor of this list"):
+        page_by_position(["a"], limit=1, cursor=encode_cursor([position]))
+
+
+def test_a_keyset_read_of_one_row_more_than_the_limit_has_a_next_page_after_its_last_item() -> None:
+    page = Page.of_fetched(["a", "b", "c"], limit=2, cursor_of=str.upper)
+
+    assert page == Page(["a", "b"], "B")
+
+
+def test_a_keyset_read_of_at_most_the_limit_is_the_last_page() -> None:
+    assert Page.of_fetched(["a", "b"], limit=2, cursor_of=str.upper) == Page(["a", "b"], None)
 
 
 def _walk(live: Live, url: str) -> list[list[str]]:

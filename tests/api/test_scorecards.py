@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from judge.api.routers.scorecards import Validators
 from judge.judging.backends import JudgeRequest, ScriptedBackend
+from judge.service.views import ServedView
 from tests.conftest import VERDICT, example, wait_final
 
 
@@ -117,3 +119,25 @@ def test_metrics_of_a_missing_run_are_404(client: TestClient, owner: dict[str, s
         404,
         {"code": "not_found", "detail": "run 'nope' not found"},
     )
+
+
+def test_a_matching_if_none_match_is_answered_304_without_reading_the_card() -> None:
+    read: list[bool] = []
+
+    def view_of(gzipped: bool) -> ServedView:
+        read.append(gzipped)
+        raise AssertionError("the card body was read")
+
+    answer = Validators('W/"abc", W/"other"', "gzip").answer(lambda: 'W/"abc"', view_of)
+
+    assert (answer.status_code, answer.headers["etag"], read) == (304, 'W/"abc"', [])
+
+
+def test_a_stale_if_none_match_gets_the_stored_card_gzipped_when_accepted() -> None:
+    def view_of(gzipped: bool) -> ServedView:
+        return ServedView(etag='W/"new"', body=b"zipped", gzipped=gzipped)
+
+    answer = Validators('W/"old"', "gzip, br").answer(lambda: 'W/"new"', view_of)
+
+    assert (answer.status_code, answer.body) == (200, b"zipped")
+    assert answer.headers["content-encoding"] == "gzip"

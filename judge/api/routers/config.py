@@ -3,13 +3,11 @@ next run scored without a restart), and each key's audit trail."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter
 
 from judge.api.deps import OwnerDep, SessionDep, SettingsDep
 from judge.api.errors import error_responses
-from judge.api.paging import DEFAULT_LIMIT, LINK_HEADER, CursorQuery, Limit, page_of, paged
+from judge.api.paging import PAGED, PagingDep
 from judge.service import config_views as service
 from judge.service.config_views import (
     ConfigAuditPublic,
@@ -29,26 +27,16 @@ KEYS_DOC = (
 )
 
 
-_PAGED: dict[int | str, dict[str, Any]] = {200: {"headers": LINK_HEADER}}
-
-
 @router.get(
     "",
     summary="Every platform_config key",
     description=KEYS_DOC + " Paged by `limit` and `cursor`.",
-    responses={**_PAGED, **error_responses(401, 422)},
+    responses={**PAGED, **error_responses(401, 422)},
 )
 def list_config(
-    request: Request,
-    response: Response,
-    owner: OwnerDep,
-    session: SessionDep,
-    settings: SettingsDep,
-    limit: Limit = DEFAULT_LIMIT,
-    cursor: CursorQuery = None,
+    owner: OwnerDep, session: SessionDep, settings: SettingsDep, paging: PagingDep
 ) -> list[ConfigEntryPublic]:
-    entries = service.entries(session, settings=settings)
-    return paged(request, response, page_of(entries, lambda e: e.key, limit=limit, cursor=cursor))
+    return paging.by_key(service.entries(session, settings=settings), lambda e: e.key)
 
 
 @router.get(
@@ -82,21 +70,11 @@ def update_config(
     summary="Audit trail of one key",
     description="Who changed it (`owner:<name>`; rows older than this format hold the bare name), when, old and "
     "new value; oldest first, paged by `limit` and `cursor`.",
-    responses={**_PAGED, **error_responses(401, 404, 422)},
+    responses={**PAGED, **error_responses(401, 404, 422)},
 )
 def config_audit(
-    key: str,
-    request: Request,
-    response: Response,
-    owner: OwnerDep,
-    session: SessionDep,
-    limit: Limit = DEFAULT_LIMIT,
-    cursor: CursorQuery = None,
+    key: str, owner: OwnerDep, session: SessionDep, paging: PagingDep
 ) -> list[ConfigAuditPublic]:
     trail = service.audit(session, key=key)
-    positions = {
-        id(entry): str(n) for n, entry in enumerate(trail)
-    }  # the trail only grows at its end
-    return paged(
-        request, response, page_of(trail, lambda e: positions[id(e)], limit=limit, cursor=cursor)
-    )
+    positions = {id(entry): str(n) for n, entry in enumerate(trail)}  # it only grows at its end
+    return paging.by_key(trail, lambda e: positions[id(e)])

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter
 
 from judge.api.deps import OwnerDep, SessionDep
 from judge.api.errors import error_responses
-from judge.api.paging import DEFAULT_LIMIT, LINK_HEADER, CursorQuery, Limit, page_of, paged
+from judge.api.paging import PAGED, PagingDep
 from judge.service.config_views import EraPublic, eras
 
 router = APIRouter(tags=["eras"])
@@ -18,16 +18,7 @@ router = APIRouter(tags=["eras"])
     description="Each era: the judge model, prompt version, rubric hashes, denoise settings, reward "
     "weights and scoring version it stands for, when and why it opened, and which is current. "
     "Results compare within an era only. Paged by `limit` and `cursor`.",
-    responses={200: {"headers": LINK_HEADER}, **error_responses(401, 422)},
+    responses={**PAGED, **error_responses(401, 422)},
 )
-def list_eras(
-    request: Request,
-    response: Response,
-    owner: OwnerDep,
-    session: SessionDep,
-    limit: Limit = DEFAULT_LIMIT,
-    cursor: CursorQuery = None,
-) -> list[EraPublic]:
-    return paged(
-        request, response, page_of(eras(session), lambda e: e.era_id, limit=limit, cursor=cursor)
-    )
+def list_eras(owner: OwnerDep, session: SessionDep, paging: PagingDep) -> list[EraPublic]:
+    return paging.by_key(eras(session), lambda e: e.era_id)

@@ -4,18 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query, Request, Response, status
+from fastapi import APIRouter, Path, Query, Response, status
 
 from judge.api.deps import OwnerDep, SessionDep, SettingsDep, WorkersDep, after_commit
 from judge.api.errors import error_responses
-from judge.api.paging import (
-    DEFAULT_LIMIT,
-    LINK_HEADER,
-    CursorQuery,
-    Limit,
-    Page,
-    paged,
-)
+from judge.api.paging import PAGED, PagingDep
 from judge.domain.cursor import decode_cursor, encode_cursor
 from judge.domain.review import (
     ReviewQueueEntry,
@@ -39,31 +32,25 @@ ATTEMPT_MAX = 2**31 - 1
     "judge), lowest safety mean first (none last), in review `state` "
     "(`open`: no decision yet, or a rescore asked; `all`: every flagged run). Paged by `limit` and "
     '`cursor`, the next page in the `Link: <…>; rel="next"` header. A new scorecard reopens a run.',
-    responses={200: {"headers": LINK_HEADER}, **error_responses(401, 422)},
+    responses={**PAGED, **error_responses(401, 422)},
 )
 def review_queue(
-    request: Request,
-    response: Response,
     owner: OwnerDep,
     session: SessionDep,
     settings: SettingsDep,
+    paging: PagingDep,
     state: Annotated[ReviewQueueState, Query(description="which runs of the queue")] = "open",
-    limit: Limit = DEFAULT_LIMIT,
-    cursor: CursorQuery = None,
 ) -> list[ReviewQueueEntry]:
+    cursor = paging.cursor
     after = service.review_queue_cursor(decode_cursor(cursor, size=2)) if cursor else None
     found = service.review_queue(
-        session, state=state, settings=settings, after=after, limit=limit + 1
+        session, state=state, settings=settings, after=after, limit=paging.limit + 1
     )
-    page = found[:limit]
-    more = len(found) > limit and bool(page)
-    last = page[-1] if more else None
-    next_cursor = (
-        encode_cursor(service.review_queue_cursor_values(last.safety_min, last.run_id))
-        if last
-        else None
-    )
-    return paged(request, response, Page(page, next_cursor))
+    return paging.by_fetch(found, _cursor_of)
+
+
+def _cursor_of(entry: ReviewQueueEntry) -> str:
+    return encode_cursor(service.review_queue_cursor_values(entry.safety_min, entry.run_id))
 
 
 @router.get(

@@ -21,14 +21,7 @@ from judge.api.caller import Caller, Mount, mount_both
 from judge.api.deps import EngineDep, SessionDep, SettingsDep, WorkersDep
 from judge.api.errors import error_responses
 from judge.api.openapi import component_ref
-from judge.api.paging import (
-    DEFAULT_LIMIT,
-    LINK_HEADER,
-    CursorQuery,
-    Limit,
-    Page,
-    paged,
-)
+from judge.api.paging import PAGED, Page, PagingDep
 from judge.auth import AgentIdentity
 from judge.domain.cursor import decode_run_cursor, encode_run_cursor
 from judge.domain.run import Run
@@ -180,16 +173,17 @@ def run_page(
     """One page of the runs ``caller`` may list, and the cursor of the next."""
     after = Cursor(*decode_run_cursor(cursor)) if cursor else None
     found = listed_runs(session, filters=filters, agent=caller.agent, after=after, limit=limit + 1)
-    page = found[:limit]
-    more = len(found) > limit
-    return Page(page, encode_run_cursor(page[-1].created_at, page[-1].run_id) if more else None)
+    return Page.of_fetched(found, limit=limit, cursor_of=_cursor_of)
+
+
+def _cursor_of(run: RunSummaryPublic) -> str:
+    return encode_run_cursor(run.created_at, run.run_id)
 
 
 def list_runs(
-    request: Request,
-    response: Response,
     caller: Caller,
     session: SessionDep,
+    paging: PagingDep,
     status: Annotated[RunStatus | None, Query(description="only runs in this status")] = None,
     scenario: Annotated[
         str | None, Query(max_length=200, description="only this scenario's runs")
@@ -206,8 +200,6 @@ def list_runs(
     until: Annotated[
         datetime | None, Query(description="only runs submitted before this time")
     ] = None,
-    limit: Limit = DEFAULT_LIMIT,
-    cursor: CursorQuery = None,
 ) -> list[RunSummaryPublic]:
     filters = RunFilters(
         status=status,
@@ -217,10 +209,8 @@ def list_runs(
         created_since=since,
         created_until=until,
     )
-    return paged(
-        request,
-        response,
-        run_page(session, filters=filters, caller=caller, limit=limit, cursor=cursor),
+    return paging.answer(
+        run_page(session, filters=filters, caller=caller, limit=paging.limit, cursor=paging.cursor)
     )
 
 
@@ -232,7 +222,7 @@ mount_both(
     router,
     list_runs,
     method="GET",
-    responses={200: {"headers": LINK_HEADER}, **error_responses(401, 422)},
+    responses={**PAGED, **error_responses(401, 422)},
     owner=Mount(RUNS["owner"], "List runs (owner)", _LIST_DOC + " Every run."),
     agent=Mount(
         RUNS["agent"],

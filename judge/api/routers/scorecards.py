@@ -8,9 +8,10 @@ the stored ETag without reading the body.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, NamedTuple
 
-from fastapi import APIRouter, Header, Response
+from fastapi import APIRouter, Depends, Header, Response
 
 from judge.api.deps import AgentDep, OwnerDep, SessionDep, SettingsDep
 from judge.api.errors import error_responses
@@ -74,6 +75,36 @@ def stored_json(view: ServedView) -> Response:
     return Response(view.body, media_type="application/json", headers=headers)
 
 
+class Validators(NamedTuple):
+    """The request headers that decide how a stored card is answered."""
+
+    if_none_match: str | None
+    accept_encoding: str | None
+
+    def answer(
+        self, tag_of: Callable[[], str | None], view_of: Callable[[bool], ServedView]
+    ) -> Response:
+        """304 when ``If-None-Match`` names the card's tag (``tag_of`` reads it without the body),
+        else the stored view (``view_of``: gzipped or not) or 304 if that one's tag matches."""
+        if self.if_none_match is not None:
+            tag = tag_of()
+            if tag is not None and matches(self.if_none_match, tag):
+                return not_modified(tag)
+        view = view_of(accepts_gzip(self.accept_encoding))
+        return (
+            not_modified(view.etag) if matches(self.if_none_match, view.etag) else stored_json(view)
+        )
+
+
+def request_validators(
+    if_none_match: IfNoneMatch = None, accept_encoding: AcceptEncoding = None
+) -> Validators:
+    return Validators(if_none_match, accept_encoding)
+
+
+ValidatorsDep = Annotated[Validators, Depends(request_validators)]
+
+
 @router.get(
     "/api/agent/runs/{run_id}/scorecard",
     summary="Scorecard of the key's own seat (agent key)",
@@ -84,19 +115,13 @@ def stored_json(view: ServedView) -> Response:
     responses={**_CACHING, **error_responses(401, 404)},
 )
 def agent_run_scorecard(
-    run_id: str,
-    agent: AgentDep,
-    session: SessionDep,
-    if_none_match: IfNoneMatch = None,
-    accept_encoding: AcceptEncoding = None,
+    run_id: str, agent: AgentDep, session: SessionDep, validators: ValidatorsDep
 ) -> Response:
     me = agent.as_agent()
-    if if_none_match is not None:
-        tag = agent_view_tag(session, run_id=run_id, agent=me)
-        if tag is not None and matches(if_none_match, tag):
-            return not_modified(tag)
-    view = agent_card(session, run_id=run_id, agent=me, gzipped=accepts_gzip(accept_encoding))
-    return not_modified(view.etag) if matches(if_none_match, view.etag) else stored_json(view)
+    return validators.answer(
+        lambda: agent_view_tag(session, run_id=run_id, agent=me),
+        lambda gzipped: agent_card(session, run_id=run_id, agent=me, gzipped=gzipped),
+    )
 
 
 @router.get(
@@ -113,13 +138,9 @@ def owner_run_scorecard(
     owner: OwnerDep,
     session: SessionDep,
     settings: SettingsDep,
-    if_none_match: IfNoneMatch = None,
-    accept_encoding: AcceptEncoding = None,
+    validators: ValidatorsDep,
 ) -> Response:
-    if if_none_match is not None:
-        tag = owner_view_tag(session, run_id=run_id, settings=settings)
-        if tag is not None and matches(if_none_match, tag):
-            return not_modified(tag)
-    gzipped = accepts_gzip(accept_encoding)
-    view = owner_card(session, run_id=run_id, settings=settings, gzipped=gzipped)
-    return not_modified(view.etag) if matches(if_none_match, view.etag) else stored_json(view)
+    return validators.answer(
+        lambda: owner_view_tag(session, run_id=run_id, settings=settings),
+        lambda gzipped: owner_card(session, run_id=run_id, settings=settings, gzipped=gzipped),
+    )

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, NamedTuple
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query
+from sqlmodel import Session
 
 from judge.api.deps import AgentDep, OwnerDep, SessionDep
 from judge.api.errors import error_responses
 from judge.api.models import StabilityPublic
+from judge.auth import AgentIdentity
 from judge.domain.limits import SEED_MAX, SEED_MIN
 from judge.scoring.stability import DEFAULT_THRESHOLDS, StabilityThresholds
 from judge.service.stability import stability
@@ -44,14 +46,47 @@ ObjectiveMax = Annotated[
 ]
 
 
-def _thresholds(
-    min_repetitions: int, trait_variance_max: float, objective_variance_max: float
-) -> StabilityThresholds:
-    return StabilityThresholds(
+class Repetitions(NamedTuple):
+    """Which repetitions are compared (``seed``, ``adversary_config``) and the verdicts' limits;
+    the fields are named as :func:`judge.service.stability.stability` takes them."""
+
+    seed: int | None
+    adversary_config: str | None
+    thresholds: StabilityThresholds
+
+
+def repetitions(
+    seed: Seed = None,
+    adversary_config: Adversary = None,
+    min_repetitions: MinReps = DEFAULT_THRESHOLDS.min_repetitions,
+    trait_variance_max: TraitMax = DEFAULT_THRESHOLDS.trait_variance_max,
+    objective_variance_max: ObjectiveMax = DEFAULT_THRESHOLDS.objective_variance_max,
+) -> Repetitions:
+    """The query parameters both stability routes share."""
+    thresholds = StabilityThresholds(
         min_repetitions=min_repetitions,
         trait_variance_max=trait_variance_max,
         objective_variance_max=objective_variance_max,
     )
+    return Repetitions(seed, adversary_config, thresholds)
+
+
+RepetitionsDep = Annotated[Repetitions, Depends(repetitions)]
+
+
+def verdicts(
+    session: Session,
+    *,
+    agent_id: str,
+    scenario_id: str,
+    compared: Repetitions,
+    agent: AgentIdentity | None,
+) -> StabilityPublic:
+    """The stability report of ``agent_id``, as the caller (``agent``: None for an owner) sees it."""
+    report = stability(
+        session, agent_id=agent_id, scenario_id=scenario_id, agent=agent, **compared._asdict()
+    )
+    return StabilityPublic.model_validate(report.model_dump())
 
 
 @router.get(
@@ -65,22 +100,11 @@ def owner_stability(
     agent_id: Annotated[str, Query(description="the agent whose repetitions are compared")],
     owner: OwnerDep,
     session: SessionDep,
-    seed: Seed = None,
-    adversary_config: Adversary = None,
-    min_repetitions: MinReps = DEFAULT_THRESHOLDS.min_repetitions,
-    trait_variance_max: TraitMax = DEFAULT_THRESHOLDS.trait_variance_max,
-    objective_variance_max: ObjectiveMax = DEFAULT_THRESHOLDS.objective_variance_max,
+    compared: RepetitionsDep,
 ) -> StabilityPublic:
-    report = stability(
-        session,
-        agent_id=agent_id,
-        scenario_id=scenario_id,
-        seed=seed,
-        adversary_config=adversary_config,
-        thresholds=_thresholds(min_repetitions, trait_variance_max, objective_variance_max),
-        agent=None,
+    return verdicts(
+        session, agent_id=agent_id, scenario_id=scenario_id, compared=compared, agent=None
     )
-    return StabilityPublic.model_validate(report.model_dump())
 
 
 @router.get(
@@ -90,22 +114,12 @@ def owner_stability(
     responses=error_responses(401, 404, 422),
 )
 def agent_stability(
-    scenario_id: str,
-    agent: AgentDep,
-    session: SessionDep,
-    seed: Seed = None,
-    adversary_config: Adversary = None,
-    min_repetitions: MinReps = DEFAULT_THRESHOLDS.min_repetitions,
-    trait_variance_max: TraitMax = DEFAULT_THRESHOLDS.trait_variance_max,
-    objective_variance_max: ObjectiveMax = DEFAULT_THRESHOLDS.objective_variance_max,
+    scenario_id: str, agent: AgentDep, session: SessionDep, compared: RepetitionsDep
 ) -> StabilityPublic:
-    report = stability(
+    return verdicts(
         session,
         agent_id=agent.name,
         scenario_id=scenario_id,
-        seed=seed,
-        adversary_config=adversary_config,
-        thresholds=_thresholds(min_repetitions, trait_variance_max, objective_variance_max),
+        compared=compared,
         agent=agent.as_agent(),
     )
-    return StabilityPublic.model_validate(report.model_dump())
