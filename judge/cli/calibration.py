@@ -36,7 +36,7 @@ from judge.calibration.report import (
 )
 from judge.calibration.runner import PassStore, judge_items_sync
 from judge.catalog import default_rubric_set
-from judge.cli.options import add_concurrency_option, add_output_options
+from judge.cli.options import add_concurrency_option, add_output_options, database_url
 from judge.cli.render import progress_bar
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.judging import SCORE_MODES, ScoreMode
@@ -48,7 +48,7 @@ from judge.judging.runner import RunnerConfig
 from judge.pipeline import ScoringOptions
 from judge.scoring.era import prompt_version_for
 from judge.service.label_agreement import OwnersSet, owners_set, traits_of
-from judge.settings import judge_model_settings, judge_spec, process_settings
+from judge.settings import judge_model_settings, judge_spec
 from judge.store.db import make_engine, transaction
 
 
@@ -291,11 +291,6 @@ def era_report(
     )
     report = build_report(items, manifest, passes, scope, threshold=threshold)
     return report, *score_files(items, manifest, passes, scope)
-
-
-def database_url(given: str | None) -> str:
-    """The store ``--database-url`` names, else ``$JUDGE_DATABASE_URL``, else ``./judge.db``."""
-    return given or process_settings().database_url or "sqlite:///./judge.db"
 
 
 def judge_with_progress(

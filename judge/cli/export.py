@@ -8,15 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from judge.calibration.owners import MANIFEST_FILE, export_set
-from judge.cli.calibration import database_url
 from judge.cli.exit_codes import EXIT_OK
+from judge.cli.options import DEFAULT_DATABASE_URL, database_url
 from judge.errors import InputError
 from judge.service.label_agreement import owners_set, traits_of
-from judge.settings import process_settings
 from judge.store.db import make_engine, transaction
 from judge.tabular import read_scorecard_files, rows_of, stored_scorecards, write_table
-
-DEFAULT_DATABASE_URL = "sqlite:///./judge.db"
 
 
 def register(sub: Any) -> None:
@@ -60,8 +57,7 @@ def run(args: argparse.Namespace) -> int:
     if args.files:
         cards = read_scorecard_files(args.files)
     else:
-        url = args.database_url or process_settings().database_url or DEFAULT_DATABASE_URL
-        cards = stored_scorecards(url, era=args.era)
+        cards = stored_scorecards(database_url(args.database_url), era=args.era)
     count = write_table(rows_of(cards, args.table), args.table, args.fmt, args.out, sys.stdout)
     if args.out is not None:
         print(f"wrote {count} {args.table} rows to {args.out}", file=sys.stderr)

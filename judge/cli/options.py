@@ -7,6 +7,15 @@ import argparse
 from pathlib import Path
 
 from judge.judging.runner import RUNNER_DEFAULTS
+from judge.settings import process_settings
+
+#: The store a command reads when neither ``--database-url`` nor ``$JUDGE_DATABASE_URL`` names one.
+DEFAULT_DATABASE_URL = "sqlite:///./judge.db"
+
+
+def database_url(given: str | None) -> str:
+    """The store ``--database-url`` names, else ``$JUDGE_DATABASE_URL``, else ``./judge.db``."""
+    return given or process_settings().database_url or DEFAULT_DATABASE_URL
 
 
 def add_concurrency_option(

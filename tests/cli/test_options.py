@@ -8,7 +8,12 @@ from pathlib import Path
 import pytest
 
 from judge.cli import build_parser
-from judge.cli.options import add_concurrency_option, add_output_options
+from judge.cli.options import (
+    DEFAULT_DATABASE_URL,
+    add_concurrency_option,
+    add_output_options,
+    database_url,
+)
 from judge.judging.runner import RUNNER_DEFAULTS
 
 
@@ -56,3 +61,18 @@ def test_each_command_keeps_its_concurrency_default(command: list[str], default:
     args = build_parser().parse_args(command)
 
     assert args.concurrency == default
+
+
+def test_a_given_database_url_wins_over_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("JUDGE_DATABASE_URL", "sqlite:///env.db")
+
+    assert database_url("sqlite:///given.db") == "sqlite:///given.db"
+    assert database_url(None) == "sqlite:///env.db"
+
+
+def test_without_a_database_url_the_store_is_judge_db_here(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("JUDGE_DATABASE_URL", raising=False)
+
+    assert database_url(None) == DEFAULT_DATABASE_URL == "sqlite:///./judge.db"
