@@ -58,10 +58,10 @@ class InputErrors(InputError):
         self.problems = problems
 
     @classmethod
-    def raise_if_any(cls, problems: Sequence[InputError]) -> None:
-        """Raise nothing for no problem, the one problem as itself, several together."""
+    def raise_found(cls, problems: list[InputError]) -> None:
+        """Raise one problem as itself, several together; return when there is none."""
         if len(problems) > 1:
-            raise cls(list(problems))
+            raise cls(problems)
         if problems:
             raise problems[0]
 

@@ -63,7 +63,7 @@ def read_runs(paths: Sequence[Path]) -> list[Run]:
             runs.append(read_run(path))
         except InputError as exc:
             problems.append(exc)
-    InputErrors.raise_if_any(problems)
+    InputErrors.raise_found(problems)
     return runs
 
 

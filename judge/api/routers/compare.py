@@ -10,12 +10,12 @@ from fastapi import APIRouter, Query
 
 from judge.api.deps import EngineDep, OwnerDep, SessionDep, SettingsDep, WorkersDep
 from judge.api.errors import error_responses
-from judge.api.models import ComparisonPublic
+from judge.api.models import ComparisonPublic, PairwiseComparisonPublic
 from judge.domain.comparison import Measure
 from judge.judging.panel import single_judge
 from judge.service import pairwise
 from judge.service.matched import compare_agents
-from judge.service.pairwise import PairwiseComparisonCreate, PairwiseComparisonPublic
+from judge.service.pairwise import PairwiseComparisonCreate
 
 router = APIRouter(tags=["comparisons"])
 
@@ -82,7 +82,9 @@ async def compare_pairwise(
     )
     backend = single_judge(workers.backends(settings.model))
     judged = await pairwise.judge_new(prepared, backend=backend, settings=settings, engine=engine)
-    return pairwise.result(prepared, judged)
+    return PairwiseComparisonPublic.model_validate(
+        pairwise.result(prepared, judged), from_attributes=True
+    )
 
 
 @router.get(
@@ -104,11 +106,14 @@ def stored_pairwise(
     trait: Annotated[str, Query(min_length=1, max_length=200)],
     scenario_id: Annotated[str | None, Query(max_length=200)] = None,
 ) -> PairwiseComparisonPublic:
-    return pairwise.stored_comparison(
-        session,
-        agent_a=agent_a,
-        agent_b=agent_b,
-        trait=trait,
-        scenario_id=scenario_id,
-        settings=settings,
+    return PairwiseComparisonPublic.model_validate(
+        pairwise.stored_comparison(
+            session,
+            agent_a=agent_a,
+            agent_b=agent_b,
+            trait=trait,
+            scenario_id=scenario_id,
+            settings=settings,
+        ),
+        from_attributes=True,
     )

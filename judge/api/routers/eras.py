@@ -6,8 +6,9 @@ from fastapi import APIRouter
 
 from judge.api.deps import OwnerDep, SessionDep
 from judge.api.errors import error_responses
+from judge.api.models import EraPublic, public_list
 from judge.api.paging import PAGED, PagingDep
-from judge.service.config_views import EraPublic, eras
+from judge.service.config_views import eras
 
 router = APIRouter(tags=["eras"])
 
@@ -21,4 +22,4 @@ router = APIRouter(tags=["eras"])
     responses={**PAGED, **error_responses(401, 422)},
 )
 def list_eras(owner: OwnerDep, session: SessionDep, paging: PagingDep) -> list[EraPublic]:
-    return paging.by_key(eras(session), lambda e: e.era_id)
+    return paging.by_key(public_list(EraPublic, eras(session)), lambda e: e.era_id)

@@ -8,13 +8,13 @@ from fastapi import APIRouter, Path, Query, Response, status
 
 from judge.api.deps import OwnerDep, SessionDep, SettingsDep, WorkersDep, after_commit
 from judge.api.errors import error_responses
+from judge.api.models import SafetyReviewPublic
 from judge.api.paging import PAGED, PagingDep
 from judge.domain.cursor import decode_cursor, encode_cursor
 from judge.domain.review import (
     ReviewQueueEntry,
     ReviewQueueState,
     SafetyReviewCreate,
-    SafetyReviewPublic,
 )
 from judge.domain.scorecard import Scorecard
 from judge.service import reviews as service
@@ -64,7 +64,8 @@ def _cursor_of(entry: ReviewQueueEntry) -> str:
 def get_review(
     run_id: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep
 ) -> SafetyReviewPublic:
-    return service.review_status(session, run_id=run_id, settings=settings)
+    review = service.review_status(session, run_id=run_id, settings=settings)
+    return SafetyReviewPublic.model_validate(review, from_attributes=True)
 
 
 @router.post(
@@ -90,7 +91,7 @@ def post_review(
     )
     if recorded.requeue:
         after_commit(session, lambda: workers.enqueue(run_id))
-    return recorded.review
+    return SafetyReviewPublic.model_validate(recorded.review, from_attributes=True)
 
 
 @router.get(
