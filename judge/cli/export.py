@@ -1,11 +1,13 @@
-"""`judge export scorecards`: scorecards as CSV, JSON Lines or parquet tables (docs/export.md)."""
+"""`judge export scorecards`: scorecards as CSV, JSON Lines or parquet tables (docs/export.md);
+`judge export labels`: the owners' labels as a calibration set (docs/calibration.md)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from judge.calibration.owners import MANIFEST_FILE, export_set
 from judge.cli.exit_codes import EXIT_OK
@@ -19,13 +21,12 @@ from judge.tabular import read_scorecard_files, rows_of, stored_scorecards, writ
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "export",
-        help="export scorecards as tables (csv, jsonl, parquet)",
-        description="One row per run x seat x trait (--table traits) or per judge pass (--table passes), "
-        "from scorecard JSON files or, with no files, from the store at JUDGE_DATABASE_URL.",
+        help="export scorecards as tables (csv, jsonl, parquet) or the owners' labels as a set",
+        description=" ".join(f"{name}: {target.description}" for name, target in TARGETS.items()),
     )
     p.add_argument(
         "what",
-        choices=["scorecards", "labels"],
+        choices=list(TARGETS),
         help="scorecards as tables, or the owners' labels as a calibration set (--out DIR)",
     )
     p.add_argument(
@@ -52,8 +53,11 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.what == "labels":
-        return export_labels(args)
+    return TARGETS[args.what].handler(args)
+
+
+def export_scorecards(args: argparse.Namespace) -> int:
+    """`judge export scorecards`: the cards of the files given, or of the store, as a table."""
     if args.files:
         cards = read_scorecard_files(args.files)
     else:
@@ -79,3 +83,24 @@ def export_labels(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return EXIT_OK
+
+
+class Target(NamedTuple):
+    """One thing ``judge export`` writes: its handler and what it writes, for the help."""
+
+    handler: Callable[[argparse.Namespace], int]
+    description: str
+
+
+TARGETS = {
+    "scorecards": Target(
+        export_scorecards,
+        "one row per run x seat x trait (--table traits) or per judge pass (--table passes), "
+        "from scorecard JSON files or, with no files, from the store at JUDGE_DATABASE_URL.",
+    ),
+    "labels": Target(
+        export_labels,
+        "the owners' labels kept in the store, as a calibration set in --out DIR that "
+        "judge calibrate reads (docs/calibration.md).",
+    ),
+}
