@@ -119,7 +119,6 @@ UNMIRRORED: dict[str, str] = {
     "judge/domain/scorecard.py": "tests/api/test_leaderboards.py",
     "judge/domain/status.py": "tests/api/test_add_a_route.py",
     "judge/domain/tamper.py": "tests/console/test_tamper_pages.py",
-    "judge/errors.py": "tests/api/test_add_a_route.py",
     "judge/importers/casino.py": "tests/calibration/test_importers.py",
     "judge/importers/dices.py": "through judge.importers.registry",
     "judge/importers/entries.py": "tests/importers/test_registry.py",
