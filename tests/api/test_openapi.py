@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -99,3 +100,17 @@ def test_a_handler_docstring_is_published_as_its_operation_description(
     assert list_eras.__doc__ is not None
     assert published.split() == list_eras.__doc__.split()
     assert published.startswith("Each era: the judge model, prompt version, rubric hashes")
+
+
+def test_no_wrapped_description_line_starts_a_markdown_block(spec: dict[str, Any]) -> None:
+    # a docstring wraps wherever a word ends; Swagger UI reads a line that opens with a list,
+    # quote or heading marker as that block instead of as the paragraph going on
+    block = re.compile(r"\s*([-*+>#]\s|\d+[.)]\s)")
+    broken = [
+        (method, path, line)
+        for method, path, operation in _operations(spec)
+        for line in operation.get("description", "").split("\n")[1:]
+        if block.match(line)
+    ]
+
+    assert broken == []
