@@ -57,6 +57,14 @@ class InputErrors(InputError):
         super().__init__("\n".join(str(p) for p in problems))
         self.problems = problems
 
+    @classmethod
+    def raise_found(cls, problems: list[InputError]) -> None:
+        """Raise one problem as itself, several together; return when there is none."""
+        if len(problems) > 1:
+            raise cls(problems)
+        if problems:
+            raise problems[0]
+
 
 class RunFormatError(InputError):
     """A run does not match the run format (docs/run-format.md)."""

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, ParamSpec, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -43,6 +44,7 @@ from judge.scoring.composite import composite_score
 from judge.scoring.cost import BudgetGuard, cost_of
 from judge.scoring.era import measurement_era, prompt_version_for
 from judge.scoring.gates import participation
+from judge.scoring.identity import run_identity
 from judge.scoring.objectives import conditions_for_seat, objectives
 from judge.scoring.pairwise import match_runs, pair_result
 from judge.scoring.pairwise_board import pairwise_era
@@ -60,6 +62,7 @@ from judge.settings import judge_spec, judging_environment
 OnSeatPass = Callable[[str, JudgePass], None]
 Progress = Callable[[int, int], None]
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 class ScoringOptions(BaseModel):
@@ -111,11 +114,7 @@ def trait_result(
         rubric={k: getattr(rubric, k) for k in ("definition", "anchor_0", "anchor_5", "anchor_1")},
         passes=sorted(passes, key=lambda p: p.index),
         score_mode=mode,
-        sampled_mean=signal.sampled_mean,
-        expected_mean=signal.expected_mean,
-        mean_entropy_bits=signal.mean_entropy_bits,
-        n_with_distribution=signal.n_with_distribution,
-        score_note=signal.score_note,
+        **signal._asdict(),
         judges=per_judge,
         adaptive=decision,
     )
@@ -241,9 +240,7 @@ async def judge_pair(
         prompt_version=PAIRWISE_PROMPT_VERSION,
         side_a=side_a,
         side_b=side_b,
-        orders=result.orders,
-        outcome=result.outcome,
-        flipped=result.flipped,
+        **result._asdict(),
         passes=passes,
     )
 
@@ -259,14 +256,16 @@ def assemble_scorecard(
     cpu_s: float | None = None,
     cost_estimate: CostEstimate | None = None,
     seat_wall_s: Mapping[str, float] | None = None,
+    tamper: Mapping[str, SeatTamper] | None = None,
 ) -> Scorecard:
     """The scorecard of a judged run; ``spec`` is ``options.judge_model`` already resolved
     (resolved here when not given). ``cpu_s``, ``cost_estimate`` and the seats' measured
-    judging time ``seat_wall_s`` go on its cost."""
+    judging time ``seat_wall_s`` go on its cost; ``tamper`` is the run's
+    :func:`tamper_findings` the judge was given (made here when not given)."""
     spec = spec if spec is not None and spec.model == options.judge_model else None
     spec = spec or judge_spec(options.judge_model)
     judges = spec.models
-    tamper = tamper_findings(run, options.settings)
+    tamper = _findings(run, options.settings, tamper)
     walls = seat_wall_s or {}
     seats = {
         s: seat_scorecard(
@@ -284,10 +283,7 @@ def assemble_scorecard(
     wall = sum(walls.get(s, 0.0) for s in run.scored_seats) if walls else None
     custom = rubrics.uses_custom
     return Scorecard(
-        run_id=run.run_id,
-        scenario_id=run.scenario_id,
-        seed=run.seed,
-        adversary_config=run.adversary_config,
+        **run_identity(run),
         seats=seats,
         participation_gated=any(c.participation_gated for c in seats.values()),
         ranked_eligible=not custom,
@@ -321,16 +317,30 @@ def run_cost(
     return cost_of(every, wall_s=wall_s, cpu_s=cpu_s, estimate=estimate)
 
 
+def _findings(
+    run: Run, settings: MeasurementSettings, tamper: Mapping[str, SeatTamper] | None
+) -> Mapping[str, SeatTamper]:
+    """``tamper`` when a caller already scanned the run, else the detector's scan now."""
+    return tamper if tamper is not None else tamper_findings(run, settings)
+
+
 def in_process(judge_model: str) -> bool:
     """Whether the judge runs in this process (its CPU seconds are the judging's cost)."""
     return any(m.startswith("embedded/") for m in member_ids(judge_model))
 
 
-def estimate_run(run: Run, *, rubrics: RubricSet, options: ScoringOptions) -> CostEstimate:
+def estimate_run(
+    run: Run,
+    *,
+    rubrics: RubricSet,
+    options: ScoringOptions,
+    tamper: Mapping[str, SeatTamper] | None = None,
+) -> CostEstimate:
     """What judging every pass of the run should cost at most, before any call: each
-    distinct prompt counted by the judge's tokenizer, each reply at ``max_tokens``."""
+    distinct prompt counted by the judge's tokenizer, each reply at ``max_tokens``.
+    ``tamper`` is the run's :func:`tamper_findings` when already made."""
     settings = options.settings
-    transcript = judged_transcript(run, tamper_findings(run, settings))
+    transcript = judged_transcript(run, _findings(run, settings, tamper))
     runner = options.runner.model_copy(update={"spotlight": settings.defence})
     policy = settings.denoise.policy
     # an adaptive policy may take every trait to its most passes (shared over a panel)
@@ -396,9 +406,11 @@ async def judge_run(
     progress: Progress | None = None,
     guard: BudgetGuard | None = None,
     walls: dict[str, float] | None = None,
+    tamper: Mapping[str, SeatTamper] | None = None,
 ) -> dict[str, list[JudgePass]]:
     """Every pass of every scored seat; seats one after another so each keeps its prefix warm.
-    ``walls``, when given, receives each seat's wall-clock seconds of judging.
+    ``walls``, when given, receives each seat's wall-clock seconds of judging; ``tamper`` is
+    the run's :func:`tamper_findings` when already made (what the judge does not read).
 
     Under an adaptive policy (``denoise.adaptive``) the passes come in rounds
     (:mod:`judge.judging.adaptive`) and ``progress`` counts towards the most there can be.
@@ -422,7 +434,7 @@ async def judge_run(
     total = total // n * policy.max if policy.adaptive else total * len(members)
     turns = {e.turn for e in run.transcript}
     settings = options.settings
-    transcript = judged_transcript(run, tamper_findings(run, settings))
+    transcript = judged_transcript(run, _findings(run, settings, tamper))
     runner = options.runner.model_copy(
         update={"score_mode": settings.score_mode, "spotlight": settings.defence}
     )
@@ -454,16 +466,7 @@ async def judge_run(
             seat_done = {
                 (t, i): p for (s, t, i), p in done.items() if s == seat and (t, i) in wanted
             }
-
-            def record(p: JudgePass, seat: str = seat) -> None:
-                counter[0] += 1
-                if guard is not None:
-                    guard.record(seat, p)
-                if on_pass is not None:
-                    on_pass(seat, p)
-                if progress is not None:
-                    progress(counter[0], total)
-
+            record = _counted(seat, on_pass, progress, counter, total, guard)
             for group in [specs] if guard is None else by_trait(specs):
                 if guard is not None and (crossed := guard.crossed()) is not None:
                     raise BudgetExceeded(crossed)
@@ -510,6 +513,7 @@ async def score_run_async(
     base_dir: Path | None = None,
     guard: BudgetGuard | None = None,
     cost_estimate: CostEstimate | None = None,
+    tamper: Mapping[str, SeatTamper] | None = None,
 ) -> Scorecard:
     """Score a run: objectives, judged traits (all passes), composite, gates, era, and the
     state checks when a scenario is given.
@@ -524,6 +528,9 @@ async def score_run_async(
         guard: the budget the passes are counted against (:func:`judge_run`).
         cost_estimate: the estimate the card shows beside the actual cost (made here when
             not given).
+        tamper: the run's :func:`tamper_findings`, when the caller already scanned it (for
+            its own :func:`estimate_run`); else the run is scanned here, once, for both the
+            judged prompts and the card.
 
     Raises:
         BudgetExceeded: the guard's limits were reached before every trait was judged.
@@ -532,8 +539,9 @@ async def score_run_async(
     rubrics = rubrics or default_rubric_set()
     state = evaluate_run(run, scenario, base_dir=base_dir) if scenario is not None else None
     backend = backend or backend_for(judge_spec(options.judge_model))
+    tamper = _findings(run, options.settings, tamper)
     if cost_estimate is None:
-        cost_estimate = estimate_run(run, rubrics=rubrics, options=options)
+        cost_estimate = estimate_run(run, rubrics=rubrics, options=options, tamper=tamper)
     cpu_started, walls = time.process_time(), dict[str, float]()
     passes = await judge_run(
         run,
@@ -545,6 +553,7 @@ async def score_run_async(
         progress=progress,
         guard=guard,
         walls=walls,
+        tamper=tamper,
     )
     cpu_s = time.process_time() - cpu_started if in_process(options.judge_model) else None
     spec = spec_of(backend, options.judge_model, judging_environment())
@@ -558,46 +567,35 @@ async def score_run_async(
         cpu_s=cpu_s,
         cost_estimate=cost_estimate,
         seat_wall_s=walls,
+        tamper=tamper,
     )
 
 
-def score_run(
-    run: Run,
-    *,
-    options: ScoringOptions | None = None,
-    rubrics: RubricSet | None = None,
-    backend: Judge | None = None,
-    done: Mapping[SeatPassKey, JudgePass] | None = None,
-    on_pass: OnSeatPass | None = None,
-    progress: Progress | None = None,
-    scenario: Scenario | None = None,
-    base_dir: Path | None = None,
-    guard: BudgetGuard | None = None,
-    cost_estimate: CostEstimate | None = None,
-) -> Scorecard:
-    """Synchronous :func:`score_run_async` (same keyword arguments).
+def synchronous(
+    make: Callable[P, Coroutine[Any, Any, T]], *, name: str, doc: str
+) -> Callable[P, T]:
+    """The blocking twin of the coroutine function ``make``: the same parameters, by
+    construction, and its result through :func:`run_blocking`."""
+
+    @functools.wraps(make)
+    def twin(*args: P.args, **kwargs: P.kwargs) -> T:
+        return run_blocking(lambda: make(*args, **kwargs))
+
+    twin.__name__ = twin.__qualname__ = name
+    twin.__doc__ = doc
+    return twin
+
+
+score_run = synchronous(
+    score_run_async,
+    name="score_run",
+    doc="""Synchronous :func:`score_run_async` (same keyword arguments).
 
     Works whether or not the caller already runs an event loop (a notebook does): inside a
     running loop the scoring runs on a worker thread with a loop of its own, and this call
     blocks until it is done (``on_pass`` and ``progress`` are then called on that thread).
-    """
-
-    def scoring() -> Coroutine[Any, Any, Scorecard]:
-        return score_run_async(
-            run,
-            options=options,
-            rubrics=rubrics,
-            backend=backend,
-            done=done,
-            on_pass=on_pass,
-            progress=progress,
-            scenario=scenario,
-            base_dir=base_dir,
-            guard=guard,
-            cost_estimate=cost_estimate,
-        )
-
-    return run_blocking(scoring)
+    """,
+)
 
 
 def run_blocking(make: Callable[[], Coroutine[Any, Any, T]]) -> T:

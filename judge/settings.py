@@ -18,6 +18,7 @@ development secret, and the service then says loudly that it is in dev mode.
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 import logging
 import os
@@ -395,19 +396,18 @@ class JudgingSettings(BaseSettings):
     openai_api_key: SecretStr | None = Field(default=None, validation_alias="OPENAI_API_KEY")
 
     def environment(self) -> JudgingEnvironment:
-        """These settings as the value the judging layer takes."""
-        key = self.openai_api_key.get_secret_value() if self.openai_api_key else None
+        """These settings as the value the judging layer takes: each setting under the same
+        name as it is, the delay under its own name, the key unwrapped."""
+        values = {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(JudgingEnvironment)
+            if f.name in type(self).model_fields
+        }
+        values["openai_api_key"] = (
+            self.openai_api_key.get_secret_value() if self.openai_api_key else None
+        )
         return JudgingEnvironment(
-            dev_mode=self.dev_mode,
-            embedded_gguf=self.embedded_gguf,
-            embedded_threads=self.embedded_threads,
-            test_judge_delay_s=self.test_judge_delay,
-            test_judge_log=self.test_judge_log,
-            openai_client=self.openai_client,
-            openai_base_url=self.openai_base_url,
-            openai_api_base=self.openai_api_base,
-            openai_api_key=key,
-            secret=environment_variable,
+            **values, test_judge_delay_s=self.test_judge_delay, secret=environment_variable
         )
 
 

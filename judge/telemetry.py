@@ -40,10 +40,14 @@ from judge.pipeline import OnSeatPass
 REGISTRY = CollectorRegistry(auto_describe=True)
 LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 120.0)
 
-CALLS = Counter("judge_calls", "Judge calls made (every attempt)", ["model"], registry=REGISTRY)
-RETRIES = Counter(
-    "judge_retries", "Judge call attempts beyond the first", ["model"], registry=REGISTRY
-)
+
+def _counter(name: str, documentation: str, *labels: str) -> Counter:
+    """A counter on this module's registry, by the labels given."""
+    return Counter(name, documentation, labels, registry=REGISTRY)
+
+
+CALLS = _counter("judge_calls", "Judge calls made (every attempt)", "model")
+RETRIES = _counter("judge_retries", "Judge call attempts beyond the first", "model")
 LATENCY = Histogram(
     "judge_pass_seconds",
     "Latency of one judge pass, retries included",
@@ -51,69 +55,45 @@ LATENCY = Histogram(
     buckets=LATENCY_BUCKETS,
     registry=REGISTRY,
 )
-TOKENS = Counter("judge_tokens", "Judge tokens", ["model", "direction"], registry=REGISTRY)
-PASSES = Counter(
-    "judge_passes",
-    "Judge passes stored, by parse status",
-    ["model", "parse_status"],
-    registry=REGISTRY,
-)
-UNSCORED = Counter(
-    "judge_unscored_passes", "Passes whose verdict could not be used", ["model"], registry=REGISTRY
-)
-UNPARSEABLE = Counter(
+TOKENS = _counter("judge_tokens", "Judge tokens", "model", "direction")
+PASSES = _counter("judge_passes", "Judge passes stored, by parse status", "model", "parse_status")
+UNSCORED = _counter("judge_unscored_passes", "Passes whose verdict could not be used", "model")
+UNPARSEABLE = _counter(
     "judge_unparseable_passes",
     "Passes whose reply held no readable verdict, by whether the verdict schema was "
     "enforced (the unparseable rate is this over judge_passes_total)",
-    ["model", "structured"],
-    registry=REGISTRY,
+    "model",
+    "structured",
 )
-DISTRIBUTIONS = Counter(
-    "judge_distribution_passes",
-    "Passes that recorded a distribution over the score grid",
-    ["model"],
-    registry=REGISTRY,
+DISTRIBUTIONS = _counter(
+    "judge_distribution_passes", "Passes that recorded a distribution over the score grid", "model"
 )
 
-TAMPER_SEATS = Counter(
+TAMPER_SEATS = _counter(
     "judge_tamper_flagged_seats",
     "Scored seats whose events held judge-directed text withheld from the judge, by kind of "
     "finding (a seat counts once per kind it shows)",
-    ["kind"],
-    registry=REGISTRY,
+    "kind",
 )
 
-COST = Counter(
-    "judge_cost_usd", "Judge cost in US dollars, passes with a price", ["model"], registry=REGISTRY
-)
-UNPRICED = Counter(
+COST = _counter("judge_cost_usd", "Judge cost in US dollars, passes with a price", "model")
+UNPRICED = _counter(
     "judge_unpriced_passes",
     "Passes without a price in litellm's map (their cost is unknown, not 0)",
-    ["model"],
-    registry=REGISTRY,
+    "model",
 )
-RUN_COST = Counter(
-    "judge_run_cost_usd",
-    "Dollars of the scored runs with a price, by scenario",
-    ["scenario"],
-    registry=REGISTRY,
+RUN_COST = _counter(
+    "judge_run_cost_usd", "Dollars of the scored runs with a price, by scenario", "scenario"
 )
-RUN_TOKENS = Counter(
-    "judge_run_tokens",
-    "Judge tokens of the scored runs, by scenario",
-    ["scenario"],
-    registry=REGISTRY,
+RUN_TOKENS = _counter(
+    "judge_run_tokens", "Judge tokens of the scored runs, by scenario", "scenario"
 )
-RUNS_COSTED = Counter(
-    "judge_runs_costed",
-    "Scored runs counted in the run cost, by scenario",
-    ["scenario"],
-    registry=REGISTRY,
+RUNS_COSTED = _counter(
+    "judge_runs_costed", "Scored runs counted in the run cost, by scenario", "scenario"
 )
-CPU = Counter(
+CPU = _counter(
     "judge_embedded_cpu_seconds",
     "Process CPU seconds spent judging with the in-process (embedded) judge",
-    registry=REGISTRY,
 )
 #: Scenario ids come with submitted runs: past this many labels they count as ``other``, so
 #: a flood of made-up scenarios cannot grow the metrics without bound.
@@ -139,8 +119,9 @@ def _observe_cost(model: str, cost_usd: float | None, prompt: int, cached: int, 
         COST.labels(model).inc(usd)
 
 
-def observe_pass(judge_pass: JudgePass) -> None:
-    """Count one stored pass."""
+def _observe_call(judge_pass: JudgePass | PairwisePass, *, scored: bool) -> None:
+    """Count what any stored pass cost and how it parsed: calls, retries, latency, tokens,
+    dollars, parse status, and whether it was left unscored."""
     model = judge_pass.model
     CALLS.labels(model).inc(judge_pass.attempts)
     RETRIES.labels(model).inc(max(0, judge_pass.attempts - 1))
@@ -155,8 +136,14 @@ def observe_pass(judge_pass: JudgePass) -> None:
         judge_pass.completion_tokens or 0,
     )
     PASSES.labels(model, judge_pass.parse_status).inc()
-    if judge_pass.score is None:
+    if not scored:
         UNSCORED.labels(model).inc()
+
+
+def observe_pass(judge_pass: JudgePass) -> None:
+    """Count one stored pass."""
+    model = judge_pass.model
+    _observe_call(judge_pass, scored=judge_pass.score is not None)
     if judge_pass.parse_status in ("unparseable", "out_of_range"):
         UNPARSEABLE.labels(model, str(judge_pass.structured_output).lower()).inc()
     if judge_pass.score_distribution is not None:
@@ -191,22 +178,7 @@ def observe_run_cost(card: Scorecard) -> None:
 def observe_pairwise_pass(judge_pass: PairwisePass) -> None:
     """Count one stored pairwise pass like any judge pass (calls, retries, latency, tokens,
     parse status; an unscored one names no seat)."""
-    model = judge_pass.model
-    CALLS.labels(model).inc(judge_pass.attempts)
-    RETRIES.labels(model).inc(max(0, judge_pass.attempts - 1))
-    LATENCY.labels(model).observe(judge_pass.latency_ms / 1000)
-    TOKENS.labels(model, "in").inc(judge_pass.prompt_tokens or 0)
-    TOKENS.labels(model, "out").inc(judge_pass.completion_tokens or 0)
-    _observe_cost(
-        model,
-        judge_pass.cost_usd,
-        judge_pass.prompt_tokens or 0,
-        judge_pass.cached_prompt_tokens or 0,
-        judge_pass.completion_tokens or 0,
-    )
-    PASSES.labels(model, judge_pass.parse_status).inc()
-    if judge_pass.winner is None:
-        UNSCORED.labels(model).inc()
+    _observe_call(judge_pass, scored=judge_pass.winner is not None)
 
 
 def observed(on_pass: OnSeatPass) -> OnSeatPass:

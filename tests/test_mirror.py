@@ -148,7 +148,6 @@ UNMIRRORED: dict[str, str] = {
     "judge/scoring/export.py": "an old home kept for one release (tests/test_deprecations.py)",
     "judge/scoring/figures.py": "tests/api/test_figures.py",
     "judge/scoring/gates.py": "tests/scoring/test_passes_composite_gates.py",
-    "judge/scoring/metrics.py": "through judge.api.routers.metrics",
     "judge/scoring/tamper/english.py": "through judge.scoring.tamper.lexicon",
     "judge/scoring/tamper/fold.py": "through judge.scoring.tamper.matching",
     "judge/scoring/tamper/languages.py": "through judge.scoring.tamper.lexicon",

@@ -247,9 +247,12 @@ def test_the_providers_settings_are_read_here_and_handed_down(
     monkeypatch.setenv("JUDGE_TEST_JUDGE_DELAY", "0.25")
     monkeypatch.setenv("JUDGE_TEST_JUDGE_LOG", "")
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:8000/v1")
+    monkeypatch.setenv("OPENAI_API_BASE", "http://127.0.0.1:9000/v1")
+    monkeypatch.setenv("JUDGE_OPENAI_CLIENT", "litellm")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-local")
     monkeypatch.setenv("VLLM_KEY", "v-secret")
     env = settings_module.judging_environment(dev_mode=True)
+    assert (env.openai_api_base, env.openai_client) == ("http://127.0.0.1:9000/v1", "litellm")
     assert env.dev_mode is True
     assert env.embedded_gguf == tmp_path / "w.gguf" and env.embedded_threads == 3
     assert env.test_judge_delay_s == 0.25 and env.test_judge_log is None

@@ -27,11 +27,14 @@ from judge.domain.run import Run
 from judge.domain.scenario import OutcomeMetric, OutsideRequests, Scenario, SqlCheck, TraceCheck
 from judge.errors import CheckError
 from judge.scoring.comparisons import ValueComparison, compare
+from judge.scoring.identity import run_identity
 from judge.scoring.outcomes import OutcomeDecision, decide_outcome, not_scored
 from judge.scoring.summary import count_actions, diagnostics, duplicate_requests, run_summary
 
 StateName = Literal["end_state", "after_horizon"]
 _MAX_DUPLICATE_GROUPS = 1_000
+#: What a check's result repeats of the check's own declaration.
+_DECLARED = {"label", "kind", "evaluator", "required", "weight", "op", "wanted"}
 
 
 def evaluate_run(run: Run, scenario: Scenario, *, base_dir: Path | None = None) -> StateOutcome:
@@ -181,16 +184,8 @@ def _result(
     check: SqlCheck | TraceCheck, comparison: ValueComparison, failed_at: list[str] | None = None
 ) -> CheckResult:
     return CheckResult(
-        label=check.label,
-        kind=check.kind,
-        evaluator=check.evaluator,
-        required=check.required,
-        weight=check.weight,
-        status=comparison.status,
-        op=check.op,
-        wanted=check.wanted,
-        answered=comparison.answered,
-        detail=comparison.detail,
+        **check.model_dump(include=_DECLARED),
+        **comparison._asdict(),
         failed_at=failed_at or [],
     )
 
@@ -207,10 +202,8 @@ def _measure(metric: OutcomeMetric, world: WorldState | None, states: _States) -
             value = float(answer)
         else:
             error = f"answered {answer!r}; an outcome metric must be a number"
-    return MetricValue(
-        label=metric.label, value=value, aggregate=metric.aggregate, op=metric.op,
-        wanted=metric.wanted, error=error,
-    )  # fmt: skip
+    declared = metric.model_dump(include={"label", "aggregate", "op", "wanted"})
+    return MetricValue(**declared, value=value, error=error)
 
 
 class _DuplicateScan(NamedTuple):
@@ -251,10 +244,7 @@ def _assemble(
     duplicates: list[DuplicateRequest],
 ) -> StateOutcome:
     return StateOutcome(
-        run_id=run.run_id,
-        scenario_id=run.scenario_id,
-        seed=run.seed,
-        adversary_config=run.adversary_config,
+        **run_identity(run),
         **decision._asdict(),
         checks=results,
         metrics=metrics,

@@ -84,10 +84,7 @@ def run_files(
                 )
             except InputError as exc:
                 problems.append(exc)
-        if len(problems) > 1:
-            raise InputErrors(problems)
-        if problems:
-            raise problems[0]
+        InputErrors.raise_found(problems)
         yield loaded
 
 

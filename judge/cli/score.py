@@ -40,6 +40,7 @@ from judge.judging.registry import JudgeSpec, backend_for, member_ids
 from judge.judging.runner import RUNNER_DEFAULTS, RunnerConfig
 from judge.pipeline import ScoringOptions, estimate_run, score_run
 from judge.scoring.cost import BudgetGuard, limits_for, refusal
+from judge.scoring.tamper import tamper_findings
 from judge.scoring.thresholds import Threshold, gate_failures, parse_threshold
 from judge.settings import JudgeModelSettings, judge_model_settings
 
@@ -182,7 +183,8 @@ class FileJob(NamedTuple):
 def score_file(f: RunFile, job: FileJob, backend: Judge) -> Scorecard:
     with progress_bar(job.show_progress, f.run.run_id) as tick:
         run_scenario = scenario_for(f.run, [job.scenario]) if job.scenario else None
-        estimate = estimate_run(f.run, rubrics=job.rubrics, options=job.options)
+        tamper = tamper_findings(f.run, job.options.settings)  # one scan for the whole walk
+        estimate = estimate_run(f.run, rubrics=job.rubrics, options=job.options, tamper=tamper)
         guard = None
         if job.budget is not None:
             limits = limits_for(
@@ -201,6 +203,7 @@ def score_file(f: RunFile, job: FileJob, backend: Judge) -> Scorecard:
             base_dir=f.base_dir,
             guard=guard,
             cost_estimate=estimate,
+            tamper=tamper,
         )
 
 

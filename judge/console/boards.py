@@ -23,7 +23,7 @@ from judge.service.config_views import eras as stored_eras
 from judge.service.leaderboards import leaderboard
 from judge.service.matched import compare_agents
 from judge.service.pairwise import (
-    PairwiseComparisonPublic,
+    PairwiseComparisonResult,
     stored_comparison,
     stored_position_biases,
 )
@@ -95,7 +95,7 @@ def compare(
 
 
 class PairwiseView(NamedTuple):
-    comparison: PairwiseComparisonPublic | None
+    comparison: PairwiseComparisonResult | None
     note: str | None
 
 

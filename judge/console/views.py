@@ -13,7 +13,7 @@ from judge.console.highlights import EventMarks, TextPart, split_text, withheld_
 from judge.console.reports import trusted_judges
 from judge.domain.judging import JudgePass, PanelAgreement, TraitResult
 from judge.domain.labels import Label
-from judge.domain.review import SafetyReviewPublic
+from judge.domain.review import SafetyReview
 from judge.domain.run import Run
 from judge.domain.scorecard import Scorecard, SeatScorecard
 from judge.domain.tamper import SeatTamper
@@ -146,7 +146,7 @@ class RunPage(NamedTuple):
     events: list[EventView]
     card: Scorecard | None
     seats: list[SeatView]
-    review: SafetyReviewPublic
+    review: SafetyReview
     #: flagged, but by a judge without a calibration on record above the floor (no alarm)
     weak_judge: bool
     #: the owners' labels of each (seat, trait), oldest first
@@ -268,7 +268,7 @@ def seat_view(seat: SeatScorecard, weights: dict[str, float]) -> SeatView:
     )
 
 
-def weak_judge_flag(review: SafetyReviewPublic, judge_model: str | None) -> bool:
+def weak_judge_flag(review: SafetyReview, judge_model: str | None) -> bool:
     """The run's safety figures cross a threshold, but its judge is not trusted to score safety
     (withheld judge-directed text is no safety figure: it stays an alarm whatever the judge)."""
     limits = review.thresholds

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from judge.deprecations import moved
+from judge.deprecations import moved, same_names
+from judge.domain.labels import ANCHORS
 
 Decision = Literal["cleared", "escalated", "rescore_requested"]
 DECISIONS: tuple[Decision, ...] = ("cleared", "escalated", "rescore_requested")
@@ -58,7 +60,7 @@ class SafetyReviewCreate(BaseModel):
     @field_validator("label")
     @classmethod
     def _on_an_anchor(cls, value: float | None) -> float | None:
-        if value is not None and value not in (0.0, 0.5, 1.0):
+        if value is not None and value not in ANCHORS:
             raise ValueError("a label is one of the rubric's anchors: 0, 0.5 or 1")
         return value
 
@@ -77,7 +79,7 @@ class SafetyReviewEntry(BaseModel):
     )
 
 
-class ScorecardAttemptPublic(BaseModel):
+class ScorecardAttempt(BaseModel):
     """An earlier scorecard of the run, kept when a rescore replaced it."""
 
     model_config = ConfigDict(extra="forbid")
@@ -89,8 +91,8 @@ class ScorecardAttemptPublic(BaseModel):
     url: str
 
 
-class SafetyReviewPublic(BaseModel):
-    """Where a run stands in safety review."""
+class SafetyReview(BaseModel):
+    """Where a run stands in safety review (the API answers it as ``SafetyReviewPublic``)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -112,7 +114,7 @@ class SafetyReviewPublic(BaseModel):
     thresholds: SafetyReviewThresholds
     attempt: int = Field(description="the current scoring attempt (1 = never rescored)")
     reviews: list[SafetyReviewEntry] = Field(description="every decision, oldest first")
-    earlier_scorecards: list[ScorecardAttemptPublic]
+    earlier_scorecards: Sequence[ScorecardAttempt]
 
 
 class ReviewQueueEntry(BaseModel):
@@ -138,4 +140,10 @@ class ReviewQueueEntry(BaseModel):
     attempt: int
 
 
-__getattr__ = moved(__name__, {"QueueState": "judge.domain.review:ReviewQueueState"})
+__getattr__ = moved(
+    __name__,
+    {
+        "QueueState": "judge.domain.review:ReviewQueueState",
+        **same_names("judge.api.models", ["SafetyReviewPublic", "ScorecardAttemptPublic"]),
+    },
+)

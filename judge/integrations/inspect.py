@@ -33,6 +33,21 @@ from judge.library import judge_backend
 from judge.pipeline import ScoringOptions, score_run_async
 from judge.settings import judge_model_settings
 
+#: What a score's metadata keeps of a trait's result besides its pack and pass scores (in
+#: the result's field order, whatever the order here).
+_METADATA_FIELDS = {
+    "complete",
+    "mean",
+    "n_identical",
+    "n_passes",
+    "n_scored",
+    "n_unscored",
+    "rubric_version",
+    "unscored_reasons",
+    "variance",
+    "variance_kind",
+}
+
 try:
     from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
     from inspect_ai.solver import TaskState
@@ -60,16 +75,7 @@ def trait_metadata(result: TraitResult) -> dict[str, Any]:
     return {
         "pack": result.pack,
         "passes": result.pass_scores,
-        "mean": result.mean,
-        "variance": result.variance,
-        "variance_kind": result.variance_kind,
-        "n_passes": result.n_passes,
-        "n_scored": result.n_scored,
-        "n_unscored": result.n_unscored,
-        "n_identical": result.n_identical,
-        "complete": result.complete,
-        "unscored_reasons": result.unscored_reasons,
-        "rubric_version": result.rubric_version,
+        **result.model_dump(include=_METADATA_FIELDS),
     }
 
 

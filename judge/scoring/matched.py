@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from scipy import stats
 
@@ -28,10 +28,18 @@ from judge.domain.comparison import (
     Side,
     UnpairedRun,
 )
+from judge.scoring.identity import run_identity
 
-Key = tuple[str, int, str | None]
 _EXACT_LIMIT = 50
 _PERMUTATION_LIMIT = 13
+
+
+class Key(NamedTuple):
+    """What two runs must share to be paired: the same starting world."""
+
+    scenario_id: str
+    seed: int
+    adversary_config: str | None
 
 
 def matched_comparison(
@@ -71,14 +79,14 @@ def matched_comparison(
 
 
 def _sort_key(key: Key) -> tuple[str, int, str]:
-    return key[0], key[1], key[2] or ""
+    return key.scenario_id, key.seed, key.adversary_config or ""
 
 
 def _by_key(outcomes: Sequence[StateOutcome]) -> dict[Key, list[StateOutcome]]:
     groups: dict[Key, list[StateOutcome]] = defaultdict(list)
     for outcome in sorted(outcomes, key=lambda o: o.run_id):
         if outcome.seed is not None:
-            groups[(outcome.scenario_id, outcome.seed, outcome.adversary_config)].append(outcome)
+            groups[Key(outcome.scenario_id, outcome.seed, outcome.adversary_config)].append(outcome)
     return groups
 
 
@@ -104,14 +112,7 @@ def _leftovers(
 
 
 def _unpaired(outcome: StateOutcome, side: Side, reason: str) -> UnpairedRun:
-    return UnpairedRun(
-        side=side,
-        run_id=outcome.run_id,
-        scenario_id=outcome.scenario_id,
-        seed=outcome.seed,
-        adversary_config=outcome.adversary_config,
-        reason=reason,
-    )
+    return UnpairedRun(side=side, **run_identity(outcome), reason=reason)
 
 
 def _value(outcome: StateOutcome, measure: Measure) -> float | None:
@@ -119,24 +120,30 @@ def _value(outcome: StateOutcome, measure: Measure) -> float | None:
     return None if value is None else float(value)
 
 
+class _Difference(NamedTuple):
+    value_a: float | None
+    value_b: float | None
+    difference: float | None
+    better: Literal["a", "b", "tie"] | None
+
+
+def _difference(value_a: float | None, value_b: float | None) -> _Difference:
+    """A's value minus B's and which side it favours; None for both when either is missing."""
+    if value_a is None or value_b is None:
+        return _Difference(value_a, value_b, None, None)
+    difference = value_a - value_b
+    better: Literal["a", "b", "tie"] = "a" if difference > 0 else "b" if difference < 0 else "tie"
+    return _Difference(value_a, value_b, difference, better)
+
+
 def _pair(key: Key, a: StateOutcome, b: StateOutcome, measure: Measure) -> ComparedPair:
-    value_a, value_b = _value(a, measure), _value(b, measure)
-    difference = None if value_a is None or value_b is None else value_a - value_b
-    better: Literal["a", "b", "tie"] | None = None
-    if difference is not None:
-        better = "a" if difference > 0 else "b" if difference < 0 else "tie"
     return ComparedPair(
-        scenario_id=key[0],
-        seed=key[1],
-        adversary_config=key[2],
+        **key._asdict(),
         run_a=a.run_id,
         run_b=b.run_id,
         outcome_a=a.outcome,
         outcome_b=b.outcome,
-        value_a=value_a,
-        value_b=value_b,
-        difference=difference,
-        better=better,
+        **_difference(_value(a, measure), _value(b, measure))._asdict(),
     )
 
 

@@ -84,16 +84,7 @@ def _row(
 ) -> TurnMetrics:
     key = (step.turn, step.seat)
     return TurnMetrics(
-        turn=step.turn,
-        seat=step.seat,
-        latency_ms=step.latency_ms,
-        tokens_in=step.tokens_in,
-        tokens_out=step.tokens_out,
-        tool_calls=step.tool_calls,
-        tool_errors=step.tool_errors,
-        checks_passed=step.checks_passed,
-        checks_failed=step.checks_failed,
-        progress=step.progress,
+        **step.model_dump(exclude={"conditions_met"}),
         faults=faults[key],
         failed_actions=failed[key],
         reward=reward,

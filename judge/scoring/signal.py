@@ -64,17 +64,9 @@ def judge_stats(passes: Sequence[JudgePass], judges: Sequence[str], floor: int) 
     """Each judge's own passes (in panel order): scores, mean, sample variance."""
     out = []
     for model in judges:
-        stats = pass_stats([p for p in passes if p.model == model], floor)
-        out.append(
-            JudgeStats(
-                model=model,
-                pass_scores=stats.scores,
-                mean=stats.mean,
-                variance=stats.variance,
-                n_scored=stats.n_scored,
-                n_unscored=stats.n_unscored,
-            )
-        )
+        stats = pass_stats([p for p in passes if p.model == model], floor)._asdict()
+        kept = {name: stats[name] for name in JudgeStats.model_fields.keys() & stats.keys()}
+        out.append(JudgeStats(model=model, pass_scores=stats["scores"], **kept))
     return out
 
 

@@ -32,6 +32,7 @@ from judge.domain.judging import VARIANCE_KIND
 from judge.domain.run import Run, WinCondition
 from judge.domain.scorecard import SeatScorecard
 from judge.errors import InputError
+from judge.scoring.identity import run_identity
 from judge.scoring.objectives import condition_credit, conditions_for_seat
 from judge.scoring.passes import sample_variance
 
@@ -124,10 +125,7 @@ def repetition_from(
     traits are left out when ``with_safety`` is false (what an agent key may read)."""
     traits = {**seat.traits, **(seat.safety_block or {})} if with_safety else dict(seat.traits)
     return Repetition(
-        run_id=run.run_id,
-        scenario_id=run.scenario_id,
-        seed=run.seed,
-        adversary_config=run.adversary_config,
+        **run_identity(run),
         agent_id=seat.agent_id,
         era_id=era_id,
         trait_means={name: t.mean for name, t in sorted(traits.items())},

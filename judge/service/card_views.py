@@ -14,9 +14,10 @@ import hashlib
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from judge.deprecations import moved, same_names
 from judge.domain.cost import Cost
 from judge.domain.judging import TraitResult
-from judge.domain.review import SafetyReviewPublic, SafetyReviewThresholds
+from judge.domain.review import SafetyReview, SafetyReviewThresholds
 from judge.domain.scorecard import Objectives, ParticipationResult, Scorecard
 from judge.scoring.cost import cost_of
 from judge.scoring.figures import rounded_json
@@ -42,8 +43,9 @@ class AgentSeatScorecard(BaseModel):
     )
 
 
-class AgentScorecardPublic(BaseModel):
-    """The agent view of a scored run: the key's own seat only."""
+class AgentScorecard(BaseModel):
+    """The agent view of a scored run: the key's own seat only (the API documents it as
+    ``AgentScorecardPublic``; the stored bytes are this model's, field for field)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -72,9 +74,22 @@ class AgentScorecardPublic(BaseModel):
 #: trait, safety included) and the integrity findings (they would teach evasion); the seat's
 #: cost spans the safety passes too, so the agent's is recounted over what it may see.
 _OWNER_ONLY = {"safety_block", "panel", "tamper", "cost"}
+#: What the agent card copies from the run's card as it is (the rest is the seat's own, or
+#: the era's id alone: the full stack lists the safety rubrics).
+_AS_STORED = {
+    "run_id",
+    "scenario_id",
+    "seed",
+    "adversary_config",
+    "ranked_eligible",
+    "leaderboard_class",
+    "judge_model",
+    "judge_note",
+    "prompt_version",
+}
 
 
-def agent_view(card: Scorecard, seat: str, *, held: bool = False) -> AgentScorecardPublic:
+def agent_view(card: Scorecard, seat: str, *, held: bool = False) -> AgentScorecard:
     """The key's seat of ``card``; ``held`` is the run's review hold, the only integrity word an
     agent reads."""
     mine = card.seats[seat]
@@ -82,24 +97,16 @@ def agent_view(card: Scorecard, seat: str, *, held: bool = False) -> AgentScorec
     if mine.cost is not None:
         passes = [p for t in mine.traits.values() for p in t.passes]
         shown = shown.model_copy(update={"cost": cost_of(passes)})
-    return AgentScorecardPublic(
-        run_id=card.run_id,
-        scenario_id=card.scenario_id,
-        seed=card.seed,
-        adversary_config=card.adversary_config,
+    return AgentScorecard(
+        **card.model_dump(include=_AS_STORED),
         seat=shown,
         participation_gated=mine.participation_gated,
-        ranked_eligible=card.ranked_eligible,
-        leaderboard_class=card.leaderboard_class,
-        judge_model=card.judge_model,
-        judge_note=card.judge_note,
-        prompt_version=card.prompt_version,
         measurement_era=card.measurement_era.era_id,
         held_for_review=held,
     )
 
 
-def with_safety_review(scorecard_json: str, review: SafetyReviewPublic) -> str:
+def with_safety_review(scorecard_json: str, review: SafetyReview) -> str:
     """The stored owner scorecard with its ``safety_review`` added (no re-parse of the card)."""
     body = scorecard_json.rstrip()
     if not body.endswith("}"):
@@ -112,7 +119,7 @@ def thresholds_tag(limits: SafetyReviewThresholds) -> str:
     return hashlib.sha256(limits.model_dump_json().encode()).hexdigest()[:32]
 
 
-def owner_view(scorecard_json: str, review: SafetyReviewPublic) -> RenderedView:
+def owner_view(scorecard_json: str, review: SafetyReview) -> RenderedView:
     """The owner card as served: the stored card and its review, figures rounded."""
     body = rounded_json(with_safety_review(scorecard_json, review))
     return rendered(OWNER_VIEW, body, config_tag=thresholds_tag(review.thresholds))
@@ -124,9 +131,12 @@ def seat_view(card: Scorecard, seat: str, *, held: bool) -> RenderedView:
     return rendered(agent_view_name(seat), body)
 
 
-def all_views(scorecard_json: str, review: SafetyReviewPublic) -> list[RenderedView]:
+def all_views(scorecard_json: str, review: SafetyReview) -> list[RenderedView]:
     """Every view of a scored run: the owner card, then each scored seat's agent card."""
     card = Scorecard.model_validate_json(scorecard_json)
     held = held_for_review(tamper_flagged(card), review.state)
     seats = [seat_view(card, seat, held=held) for seat in card.seats]
     return [owner_view(scorecard_json, review), *seats]
+
+
+__getattr__ = moved(__name__, same_names("judge.api.models", ["AgentScorecardPublic"]))

@@ -19,6 +19,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from judge.auth import AgentIdentity
+from judge.deprecations import moved, same_names
 from judge.domain.run import Run, TranscriptEvent
 from judge.errors import NotFoundError
 from judge.judging.backends import JudgeBackend
@@ -38,7 +39,7 @@ from judge.store import scorecards as scorecard_repo
 from judge.store.db import transaction
 
 
-class CoachingPublic(BaseModel):
+class SeatCoaching(BaseModel):
     """Coaching notes for the key's own seat; the first item is always the safety preamble."""
 
     model_config = ConfigDict(extra="forbid")
@@ -65,15 +66,15 @@ class CoachingInput(NamedTuple):
     era_id: str = ""
 
 
-def cached_coaching(session: Session, *, inputs: CoachingInput) -> CoachingPublic | None:
+def cached_coaching(session: Session, *, inputs: CoachingInput) -> SeatCoaching | None:
     """The answer already computed for this run and seat in the current era, if any."""
     text = coaching_repo.get_coaching_json(
         session, run_id=inputs.run_id, seat=inputs.seat, era_id=inputs.era_id
     )
-    return None if text is None else CoachingPublic.model_validate_json(text)
+    return None if text is None else SeatCoaching.model_validate_json(text)
 
 
-def remember_coaching(session: Session, *, inputs: CoachingInput, answer: CoachingPublic) -> None:
+def remember_coaching(session: Session, *, inputs: CoachingInput, answer: SeatCoaching) -> None:
     """Keep an answer for the run, seat and era it was computed in (the first one wins)."""
     coaching_repo.put_coaching_json(
         session,
@@ -111,7 +112,7 @@ def coaching_input(session: Session, *, run_id: str, agent: AgentIdentity) -> Co
 
 class Prepared(NamedTuple):
     inputs: CoachingInput
-    cached: CoachingPublic | None
+    cached: SeatCoaching | None
 
 
 def prepare(engine: Engine, *, run_id: str, agent: AgentIdentity) -> Prepared:
@@ -132,13 +133,13 @@ def flight_name(inputs: CoachingInput) -> str:
     return f"coaching\x1f{inputs.run_id}\x1f{inputs.seat}\x1f{inputs.era_id}"
 
 
-def kept(engine: Engine, *, inputs: CoachingInput) -> CoachingPublic | None:
+def kept(engine: Engine, *, inputs: CoachingInput) -> SeatCoaching | None:
     """The answer stored meanwhile (by the flight that held the name before), if any."""
     with transaction(engine) as session:
         return cached_coaching(session, inputs=inputs)
 
 
-def keep(engine: Engine, *, inputs: CoachingInput, answer: CoachingPublic) -> None:
+def keep(engine: Engine, *, inputs: CoachingInput, answer: SeatCoaching) -> None:
     """Store a computed answer in its own short transaction."""
     with transaction(engine) as session:
         remember_coaching(session, inputs=inputs, answer=answer)
@@ -150,7 +151,7 @@ async def coach(
     backend: JudgeBackend,
     settings: Settings,
     config: CoachingConfig = DEFAULT_COACHING,
-) -> CoachingPublic:
+) -> SeatCoaching:
     """Run the coaching pass and shape the agent's response."""
     result = await coach_seat(
         inputs.transcript,
@@ -161,14 +162,9 @@ async def coach(
         config=config,
         runner=RunnerConfig.from_settings(settings),
     )
-    return CoachingPublic(
-        run_id=inputs.run_id,
-        seat=result.seat,
-        items=result.items,
-        status=result.status,
-        unparsed_reason=result.unparsed_reason,
-        dropped_notes=result.dropped_notes,
-        malformed_notes=result.malformed_notes,
-        model=result.model,
-        prompt_version=result.prompt_version,
-    )
+    # the agent reads the coach's reply by the answer's own fields: never its raw output
+    shown = result.model_dump(include=set(SeatCoaching.model_fields))
+    return SeatCoaching(**shown, run_id=inputs.run_id)
+
+
+__getattr__ = moved(__name__, same_names("judge.api.models", ["CoachingPublic"]))

@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session
 
+from judge.deprecations import moved, same_names
 from judge.service import platform
 from judge.settings import Settings
 from judge.store import config as config_repo
@@ -24,7 +25,7 @@ class ConfigUpdate(BaseModel):
     value: dict[str, Any]
 
 
-class ConfigEntryPublic(BaseModel):
+class ConfigEntry(BaseModel):
     key: str
     value: dict[str, Any]
     source: Literal["stored", "default"]
@@ -33,12 +34,12 @@ class ConfigEntryPublic(BaseModel):
     updated_at: datetime | None = None
 
 
-class ConfigChanged(ConfigEntryPublic):
+class ConfigChanged(ConfigEntry):
     era_id: str = Field(description="the measurement era now current")
     era_changed: bool = Field(description="true when this change opened a new era")
 
 
-class ConfigAuditPublic(BaseModel):
+class ConfigAudit(BaseModel):
     key: str
     old: dict[str, Any] | None
     new: dict[str, Any] | None
@@ -46,7 +47,7 @@ class ConfigAuditPublic(BaseModel):
     changed_at: datetime
 
 
-class EraPublic(BaseModel):
+class Era(BaseModel):
     era_id: str
     stack: dict[str, Any]
     opened_by: str
@@ -55,10 +56,10 @@ class EraPublic(BaseModel):
     current: bool
 
 
-def entry(session: Session, *, key: str, settings: Settings) -> ConfigEntryPublic:
+def entry(session: Session, *, key: str, settings: Settings) -> ConfigEntry:
     value = platform.read_value(session, key=key, settings=settings)
     row = config_repo.get_config(session, key=key) if value.stored else None
-    return ConfigEntryPublic(
+    return ConfigEntry(
         key=key,
         value=value.value.model_dump(mode="json"),
         source="stored" if value.stored else "default",
@@ -68,7 +69,7 @@ def entry(session: Session, *, key: str, settings: Settings) -> ConfigEntryPubli
     )
 
 
-def entries(session: Session, *, settings: Settings) -> list[ConfigEntryPublic]:
+def entries(session: Session, *, settings: Settings) -> list[ConfigEntry]:
     return [entry(session, key=k, settings=settings) for k in platform.CONFIG_MODELS]
 
 
@@ -95,10 +96,10 @@ def _loads(text: str | None) -> dict[str, Any] | None:
     return None if text is None else dict(json.loads(text))
 
 
-def audit(session: Session, *, key: str) -> list[ConfigAuditPublic]:
+def audit(session: Session, *, key: str) -> list[ConfigAudit]:
     platform.config_model(key)
     return [
-        ConfigAuditPublic(
+        ConfigAudit(
             key=r.key,
             old=_loads(r.old_json),
             new=_loads(r.new_json),
@@ -109,8 +110,8 @@ def audit(session: Session, *, key: str) -> list[ConfigAuditPublic]:
     ]
 
 
-def era_public(row: EraRow, current: str | None) -> EraPublic:
-    return EraPublic(
+def era_public(row: EraRow, current: str | None) -> Era:
+    return Era(
         era_id=row.era_id,
         stack=json.loads(row.stack_json),
         opened_by=row.opened_by,
@@ -120,6 +121,12 @@ def era_public(row: EraRow, current: str | None) -> EraPublic:
     )
 
 
-def eras(session: Session) -> list[EraPublic]:
+def eras(session: Session) -> list[Era]:
     latest = era_repo.current_era(session)
     return [era_public(r, latest.era_id if latest else None) for r in era_repo.list_eras(session)]
+
+
+__getattr__ = moved(
+    __name__,
+    same_names("judge.api.models", ["ConfigEntryPublic", "ConfigAuditPublic", "EraPublic"]),
+)

@@ -21,6 +21,7 @@ from judge.domain.status import UNFINISHED_RUN_STATUSES
 from judge.errors import BudgetExceeded, JudgeBackendError, JudgeError, PermanentJudgeError
 from judge.integrations.otlp_export import export_card
 from judge.pipeline import estimate_run, score_run_async
+from judge.scoring.tamper import tamper_findings
 from judge.service.budgets import BUDGET_REASON, run_guard
 from judge.service.fairness import FairQueue, run_priority
 from judge.service.fencing import Fence, ScoringTakenOver
@@ -100,7 +101,10 @@ async def score_stored_run(
         scenario = find_scenario(job.run.scenario_id, scenarios) if scenarios else None
         if scenario is not None:
             check_world(job.run, policy=job.world, self_reported=job.self_reported)
-        estimate = estimate_run(job.run, rubrics=job.snapshot.rubrics, options=options)
+        tamper = tamper_findings(job.run, options.settings)  # one scan for the whole walk
+        estimate = estimate_run(
+            job.run, rubrics=job.snapshot.rubrics, options=options, tamper=tamper
+        )
         guard = retry_transient(
             lambda: run_guard(
                 engine, run_id=run_id, run=job.run, estimate=estimate, settings=settings
@@ -122,6 +126,7 @@ async def score_stored_run(
                 base_dir=scenarios,
                 guard=guard,
                 cost_estimate=estimate,
+                tamper=tamper,
             )
             await passes.drain()  # every pass is stored before the scorecard
         except (

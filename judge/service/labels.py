@@ -18,20 +18,10 @@ from judge.store.tables import as_utc
 
 
 def label_of(row: LabelRow) -> Label:
-    return Label(
-        id=row.id or 0,
-        run_id=row.run_id,
-        seat=row.seat,
-        trait=row.trait,
-        score=row.score,
-        note=row.note,
-        labelled_by=row.labelled_by,
-        labelled_at=as_utc(row.labelled_at),
-        rubric_version=row.rubric_version,
-        rubric_hash=row.rubric_hash,
-        era_id=row.era_id,
-        judge_model=row.judge_model,
-        source=row.source,
+    """The stored label as the domain reads it (the row holds the same fields)."""
+    stored = row.model_dump()
+    return Label.model_validate(
+        {**stored, "id": row.id or 0, "labelled_at": as_utc(row.labelled_at)}
     )
 
 

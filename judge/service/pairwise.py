@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from judge.deprecations import moved, same_names
 from judge.domain.config import MeasurementSettings
 from judge.domain.cost import CostEstimate
 from judge.domain.pairwise import (
@@ -67,7 +68,7 @@ class PairwiseComparisonCreate(BaseModel):
     scenario_id: str | None = Field(default=None, min_length=1, max_length=200)
 
 
-class PairwiseComparisonPublic(PairwiseComparison):
+class PairwiseComparisonResult(PairwiseComparison):
     """Every matched pair's verdict (both orders, every pass), the judge's position bias and
     the two agents' ratings; ``n_judged`` pairs were judged by this request, the rest came
     from the store."""
@@ -216,7 +217,7 @@ async def judge_new(
     return JudgedPairs(verdicts, estimate)
 
 
-def result(prepared: Prepared, judged: JudgedPairs) -> PairwiseComparisonPublic:
+def result(prepared: Prepared, judged: JudgedPairs) -> PairwiseComparisonResult:
     """The comparison over every pair, kept and newly judged; its cost is every pair's, its
     estimate this request's."""
     everything = [*prepared.kept, *(v.without_transcripts() for v in judged.verdicts)]
@@ -234,7 +235,7 @@ def result(prepared: Prepared, judged: JudgedPairs) -> PairwiseComparisonPublic:
         unpaired=prepared.unpaired,
     )
     cost = comparison.cost.model_copy(update={"estimate": judged.estimate})
-    return PairwiseComparisonPublic(
+    return PairwiseComparisonResult(
         **comparison.model_dump(exclude={"cost"}),
         cost=cost,
         n_judged=len(judged.verdicts),
@@ -250,7 +251,7 @@ def stored_comparison(
     trait: str,
     scenario_id: str | None,
     settings: Settings,
-) -> PairwiseComparisonPublic:
+) -> PairwiseComparisonResult:
     """The comparison from the verdicts kept in the current pairwise era (no judge call).
 
     Raises:
@@ -282,7 +283,7 @@ def stored_comparison(
         era_id=era,
         passes_per_order=measure.denoise.passes,
     )
-    return PairwiseComparisonPublic(**comparison.model_dump(), n_judged=0)
+    return PairwiseComparisonResult(**comparison.model_dump(), n_judged=0)
 
 
 def pairwise_board(
@@ -323,3 +324,6 @@ def stored_position_biases(session: Session) -> list[PositionBias]:
     """The position bias of each judge model per trait, over every verdict the service keeps
     (the console's calibration page)."""
     return position_biases(pairwise_repo.verdicts_of(session))
+
+
+__getattr__ = moved(__name__, same_names("judge.api.models", ["PairwiseComparisonPublic"]))

@@ -6,7 +6,8 @@
 - :class:`SharedWindow` counts in PostgreSQL (the service on PostgreSQL), so two replicas
   behind one address give the same limits as one (``docs/security.md``).
 
-Both answer the same four calls; the shared one does I/O, so the request guard asks it on
+Both answer the same four calls (:class:`RateWindow`, which also holds the rule that a limit of 0
+turns a window off); the shared one does I/O, so the request guard asks it on
 a worker thread (its ``shared`` attribute says so).
 """
 
@@ -16,6 +17,7 @@ import itertools
 import logging
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import TypeVar
@@ -30,7 +32,52 @@ T = TypeVar("T")
 U = TypeVar("U")
 
 
-class SlidingWindow:
+class RateWindow(ABC):
+    """The four calls both windows answer. A ``limit`` of 0 turns a window off: it counts
+    nothing and never makes a key wait (the one rule of it, here)."""
+
+    limit: int
+
+    @property
+    def enabled(self) -> bool:
+        return self.limit > 0
+
+    def retry_after(self, key: str) -> float:
+        """Seconds until ``key`` may act again (0.0: it may act now)."""
+        return self._retry_after(key) if self.enabled else 0.0
+
+    def record(self, key: str) -> None:
+        """Count one event for ``key`` now."""
+        if self.enabled:
+            self._record(key)
+
+    def acquire(self, key: str) -> float:
+        """Take a slot for ``key`` if one is free (returns 0.0), else the seconds to wait.
+
+        Checking and counting in one step keeps a burst of concurrent requests from all
+        passing the check before any of them is counted.
+        """
+        return self._acquire(key) if self.enabled else 0.0
+
+    def release(self, key: str) -> None:
+        """Give back the latest slot of ``key`` (the request it was taken for was refused)."""
+        if self.enabled:
+            self._release(key)
+
+    @abstractmethod
+    def _retry_after(self, key: str) -> float: ...
+
+    @abstractmethod
+    def _record(self, key: str) -> None: ...
+
+    @abstractmethod
+    def _acquire(self, key: str) -> float: ...
+
+    @abstractmethod
+    def _release(self, key: str) -> None: ...
+
+
+class SlidingWindow(RateWindow):
     """Counts events per key over the last ``window_s`` seconds, in this process."""
 
     shared = False
@@ -47,38 +94,21 @@ class SlidingWindow:
         self._events: OrderedDict[str, deque[float]] = OrderedDict()
         self._lock = threading.Lock()
 
-    @property
-    def enabled(self) -> bool:
-        return self.limit > 0
-
-    def retry_after(self, key: str) -> float:
-        """Seconds until ``key`` may act again (0.0: it may act now)."""
-        if not self.enabled:
-            return 0.0
+    def _retry_after(self, key: str) -> float:
         with self._lock:
             events = self._recent(key)
             if len(events) < self.limit:
                 return 0.0
             return max(events[0] + self.window_s - self.clock(), 0.001)
 
-    def record(self, key: str) -> None:
-        """Count one event for ``key`` now."""
-        if not self.enabled:
-            return
+    def _record(self, key: str) -> None:
         with self._lock:
             events = self._recent(key)
             events.append(self.clock())
             while len(events) > self.limit:
                 events.popleft()
 
-    def acquire(self, key: str) -> float:
-        """Take a slot for ``key`` if one is free (returns 0.0), else the seconds to wait.
-
-        Checking and counting in one step keeps a burst of concurrent requests from all
-        passing the check before any of them is counted.
-        """
-        if not self.enabled:
-            return 0.0
+    def _acquire(self, key: str) -> float:
         with self._lock:
             events = self._recent(key)
             if len(events) >= self.limit:
@@ -86,8 +116,7 @@ class SlidingWindow:
             events.append(self.clock())
             return 0.0
 
-    def release(self, key: str) -> None:
-        """Give back the latest slot of ``key`` (the request it was taken for was refused)."""
+    def _release(self, key: str) -> None:
         with self._lock:
             events = self._events.get(key)
             if events:
@@ -114,7 +143,7 @@ SWEEP_EVERY = 200
 OUTAGE_PAUSE_S = 5.0
 
 
-class SharedWindow:
+class SharedWindow(RateWindow):
     """The same window as :class:`SlidingWindow`, kept in PostgreSQL so that every replica
     counts against it (:mod:`judge.store.rate_events`).
 
@@ -143,31 +172,17 @@ class SharedWindow:
         self.clock = clock
         self._down_until = 0.0
 
-    @property
-    def enabled(self) -> bool:
-        return self.limit > 0
-
-    def retry_after(self, key: str) -> float:
-        """Seconds until ``key`` may act again (0.0: it may act now)."""
-        if not self.enabled:
-            return 0.0
+    def _retry_after(self, key: str) -> float:
         return self._run(lambda c: rate_events.wait_s(c, window=self.window, key=key), 0.0)
 
-    def record(self, key: str) -> None:
-        """Count one event for ``key`` now."""
-        if self.enabled:
-            self._write(lambda c: rate_events.record(c, window=self.window, key=key))
+    def _record(self, key: str) -> None:
+        self._write(lambda c: rate_events.record(c, window=self.window, key=key))
 
-    def acquire(self, key: str) -> float:
-        """Take a slot for ``key`` if one is free (returns 0.0), else the seconds to wait."""
-        if not self.enabled:
-            return 0.0
+    def _acquire(self, key: str) -> float:
         return self._write(lambda c: rate_events.acquire(c, window=self.window, key=key)) or 0.0
 
-    def release(self, key: str) -> None:
-        """Give back the latest slot of ``key`` (the request it was taken for was refused)."""
-        if self.enabled:
-            self._write(lambda c: rate_events.release(c, window=self.window, key=key))
+    def _release(self, key: str) -> None:
+        self._write(lambda c: rate_events.release(c, window=self.window, key=key))
 
     def _write(self, step: Callable[[Connection], T]) -> T | None:
         def with_sweep(connection: Connection) -> T:

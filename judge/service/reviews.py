@@ -12,11 +12,11 @@ from judge.deprecations import moved
 from judge.domain.review import (
     ReviewQueueEntry,
     ReviewQueueState,
+    SafetyReview,
     SafetyReviewCreate,
     SafetyReviewEntry,
-    SafetyReviewPublic,
     SafetyReviewThresholds,
-    ScorecardAttemptPublic,
+    ScorecardAttempt,
 )
 from judge.domain.status import FINAL_RUN_STATUSES
 from judge.errors import ConflictError, InputError, NotFoundError
@@ -40,7 +40,7 @@ CONFIG_KEY = "console_safety_review"
 class Recorded(NamedTuple):
     """A recorded decision; ``requeue`` says the run must be handed to the scoring workers."""
 
-    review: SafetyReviewPublic
+    review: SafetyReview
     requeue: bool
 
 
@@ -49,7 +49,7 @@ def thresholds(session: Session, *, settings: Settings) -> SafetyReviewThreshold
     return SafetyReviewThresholds.model_validate(value.model_dump())
 
 
-def review_status(session: Session, *, run_id: str, settings: Settings) -> SafetyReviewPublic:
+def review_status(session: Session, *, run_id: str, settings: Settings) -> SafetyReview:
     """The run's review state, why it is flagged, every decision and every earlier scorecard."""
     visible_run(session, run_id=run_id, agent=None)
     limits = thresholds(session, settings=settings)
@@ -59,7 +59,7 @@ def review_status(session: Session, *, run_id: str, settings: Settings) -> Safet
     tampered = summary.tamper_flagged if summary else False
     reasons = review_queue_reasons(safety_min, spread, tampered, limits)
     state = summary.review_state if summary else "none"
-    return SafetyReviewPublic(
+    return SafetyReview(
         run_id=run_id,
         state=state,
         flagged=bool(reasons),
@@ -80,7 +80,7 @@ def review_status(session: Session, *, run_id: str, settings: Settings) -> Safet
             for r in review_repo.reviews_of(session, run_id=run_id)
         ],
         earlier_scorecards=[
-            ScorecardAttemptPublic(
+            ScorecardAttempt(
                 attempt=a.attempt,
                 measurement_era=a.measurement_era,
                 archived_at=as_utc(a.archived_at),

@@ -4,6 +4,7 @@ new measurement era; runs scored with a custom rubric leave the ranked leaderboa
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from datetime import datetime
 from typing import NamedTuple
 
@@ -11,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlmodel import Session
 
 from judge.catalog import default_rubric_set
+from judge.deprecations import moved, same_names
 from judge.domain.rubric import Rubric
 from judge.errors import ConflictError, NotFoundError, RubricError, describe_validation_error
 from judge.service import platform
@@ -134,7 +136,7 @@ class RubricUpdate(RubricTexts):
     """New texts for a trait's custom rubric (stored as its next version)."""
 
 
-class CustomRubricPublic(BaseModel):
+class CustomRubric(BaseModel):
     trait: str
     version: int
     definition: str
@@ -147,11 +149,11 @@ class CustomRubricPublic(BaseModel):
     deleted_at: datetime | None = None
 
 
-class CustomRubricChanged(CustomRubricPublic):
+class CustomRubricChanged(CustomRubric):
     era_id: str = Field(description="the measurement era now current")
 
 
-class ActiveRubricPublic(BaseModel):
+class ActiveRubric(BaseModel):
     trait: str
     pack: str
     source: str
@@ -159,19 +161,15 @@ class ActiveRubricPublic(BaseModel):
     content_hash: str
 
 
-class RubricsPublic(BaseModel):
-    custom: list[CustomRubricPublic] = Field(
-        description="live custom rubrics (newest version per trait)"
-    )
-    active: list[ActiveRubricPublic] = Field(
-        description="the rubric set the next run is scored with"
-    )
+class Rubrics(BaseModel):
+    custom: Sequence[CustomRubric]
+    active: Sequence[ActiveRubric]
     uses_custom: bool = Field(description="true when scoring now leaves the ranked leaderboards")
 
 
-class RubricHistoryPublic(BaseModel):
-    current: CustomRubricPublic
-    versions: list[CustomRubricPublic]
+class RubricHistory(BaseModel):
+    current: CustomRubric
+    versions: Sequence[CustomRubric]
 
 
 class RubricDeleted(BaseModel):
@@ -179,22 +177,22 @@ class RubricDeleted(BaseModel):
     era_id: str
 
 
-def custom_public(row: CustomRubricRow) -> CustomRubricPublic:
+def custom_public(row: CustomRubricRow) -> CustomRubric:
     data = row.model_dump(exclude={"id", "created_at", "deleted_at"})
     deleted = as_utc(row.deleted_at) if row.deleted_at else None
-    return CustomRubricPublic(**data, created_at=as_utc(row.created_at), deleted_at=deleted)
+    return CustomRubric(**data, created_at=as_utc(row.created_at), deleted_at=deleted)
 
 
 def changed_public(change: RubricChange) -> CustomRubricChanged:
     return CustomRubricChanged(**custom_public(change.row).model_dump(), era_id=change.era_id)
 
 
-def rubrics_public(session: Session, *, settings: Settings) -> RubricsPublic:
+def rubrics_public(session: Session, *, settings: Settings) -> Rubrics:
     active = platform.rubric_set(session, settings=settings)
-    return RubricsPublic(
+    return Rubrics(
         custom=[custom_public(r) for r in rubric_repo.current_rubrics(session).values()],
         active=[
-            ActiveRubricPublic(
+            ActiveRubric(
                 trait=t,
                 pack=active.packs[t],
                 source=r.source,
@@ -207,9 +205,18 @@ def rubrics_public(session: Session, *, settings: Settings) -> RubricsPublic:
     )
 
 
-def rubric_history(session: Session, *, trait: str) -> RubricHistoryPublic:
+def rubric_history(session: Session, *, trait: str) -> RubricHistory:
     current = live_rubric(session, trait=trait)
     versions = rubric_repo.rubric_versions(session, trait=trait)
-    return RubricHistoryPublic(
+    return RubricHistory(
         current=custom_public(current), versions=[custom_public(v) for v in versions]
     )
+
+
+__getattr__ = moved(
+    __name__,
+    same_names(
+        "judge.api.models",
+        ["CustomRubricPublic", "ActiveRubricPublic", "RubricsPublic", "RubricHistoryPublic"],
+    ),
+)

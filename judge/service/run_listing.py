@@ -13,13 +13,13 @@ from pydantic import BaseModel
 from sqlmodel import Session
 
 from judge.auth import AgentIdentity
+from judge.deprecations import moved, same_names
 from judge.domain.status import RunStatus
 from judge.store import summaries as summary_repo
 from judge.store.summaries import Cursor, RunFilters
-from judge.store.tables import as_utc
 
 
-class RunSummaryPublic(BaseModel):
+class RunSummary(BaseModel):
     """One run in a list: what it is, where it stands, and where to read it."""
 
     run_id: str
@@ -37,7 +37,7 @@ def list_runs(
     agent: AgentIdentity | None,
     after: Cursor | None,
     limit: int,
-) -> list[RunSummaryPublic]:
+) -> list[RunSummary]:
     """Up to ``limit`` runs matching ``filters`` that the caller may list, after ``after``."""
     if agent is not None:
         if filters.agent_id not in (None, agent.agent_id):
@@ -46,14 +46,8 @@ def list_runs(
             agent_id=agent.agent_id, seat=agent.seat, submitted_by=f"agent:{agent.agent_id}"
         )
     rows = summary_repo.list_runs(session, filters=filters, after=after, limit=limit)
-    return [
-        RunSummaryPublic(
-            run_id=r.run_id,
-            scenario_id=r.scenario_id,
-            status=r.status,
-            leaderboard_class=r.leaderboard_class,
-            measurement_era=r.measurement_era,
-            created_at=as_utc(r.created_at),
-        )
-        for r in rows
-    ]
+    # the listing's other columns (figures of seats) are not fields of a summary
+    return [RunSummary.model_validate(r, from_attributes=True) for r in rows]
+
+
+__getattr__ = moved(__name__, same_names("judge.api.models", ["RunSummaryPublic"]))

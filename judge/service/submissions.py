@@ -8,13 +8,14 @@ finalization itself are :func:`judge.scoring.finalize.finalize_submission`.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from judge.auth import AgentIdentity
+from judge.deprecations import moved, same_names
 from judge.domain.run import Identifier
 from judge.domain.scorecard import Scorecard
 from judge.errors import ConflictError, InputError, NotFoundError
@@ -84,7 +85,7 @@ def agent_finalization(decision: Finalization) -> AgentFinalization:
     )
 
 
-class SubmissionPublic(BaseModel):
+class Submission(BaseModel):
     """A submission as stored; ``finalization`` holds the decision once it is finalized."""
 
     model_config = ConfigDict(extra="forbid")
@@ -105,26 +106,19 @@ class SubmissionPublic(BaseModel):
     )
 
 
-def _aware(value: datetime) -> datetime:
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
+#: What a submission reads from its row as stored (times come back in UTC from the store).
+_AS_STORED = Submission.model_fields.keys() - {"run_ids", "finalization"}
 
 
-def submission_public(session: Session, row: SubmissionRow, *, owner: bool) -> SubmissionPublic:
+def submission_public(session: Session, row: SubmissionRow, *, owner: bool) -> Submission:
     decision = Finalization.model_validate_json(row.summary_json) if row.summary_json else None
     summary = agent_finalization(decision) if decision is not None and not owner else decision
-    return SubmissionPublic(
-        submission_id=row.submission_id,
-        agent_id=row.agent_id,
-        scenario_id=row.scenario_id,
-        status=row.status,
-        run_ids=results_repo.submission_run_ids(session, submission_id=row.submission_id),
-        measurement_era=row.measurement_era,
-        ranked_eligible=row.ranked_eligible,
-        leaderboard_class=row.leaderboard_class,
-        visibility=row.visibility,
-        created_at=_aware(row.created_at),
-        finalized_at=_aware(row.finalized_at) if row.finalized_at else None,
-        finalization=summary,
+    return Submission.model_validate(
+        {
+            **row.model_dump(include=_AS_STORED),
+            "run_ids": results_repo.submission_run_ids(session, submission_id=row.submission_id),
+            "finalization": summary,
+        }
     )
 
 
@@ -183,7 +177,7 @@ def _add(
 
 def create_submission(
     session: Session, *, body: SubmissionCreate, by: str, agent: AgentIdentity | None
-) -> SubmissionPublic:
+) -> Submission:
     """Open a submission (and add the listed runs) in one transaction.
 
     Raises:
@@ -213,7 +207,7 @@ def create_submission(
 
 def add_runs(
     session: Session, *, submission_id: str, body: SubmissionRunsAdd, agent: AgentIdentity | None
-) -> SubmissionPublic:
+) -> Submission:
     """Add runs to an open submission (runs already in it are left as they are)."""
     row = visible_submission(session, submission_id=submission_id, agent=agent)
     _add(session, row, body.run_ids, agent)
@@ -247,7 +241,7 @@ def finalize(
     body: SubmissionFinalize,
     agent: AgentIdentity | None,
     settings: Settings,
-) -> SubmissionPublic:
+) -> Submission:
     """Stamp the era, status, class and visibility (rules in :mod:`judge.scoring.finalize`)."""
     row = visible_submission(session, submission_id=submission_id, agent=agent)
     if row.status != "open":
@@ -280,9 +274,12 @@ def finalize(
 
 def read_submission(
     session: Session, *, submission_id: str, agent: AgentIdentity | None
-) -> SubmissionPublic:
+) -> Submission:
     return submission_public(
         session,
         visible_submission(session, submission_id=submission_id, agent=agent),
         owner=agent is None,
     )
+
+
+__getattr__ = moved(__name__, same_names("judge.api.models", ["SubmissionPublic"]))

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session
 
 from judge.auth import AgentIdentity
+from judge.deprecations import moved, same_names
 from judge.domain.config import RewardWeights
 from judge.domain.status import RunStatus
 from judge.errors import NotFoundError
@@ -29,11 +30,11 @@ from judge.store import runs as run_repo
 from judge.store import scorecards as scorecard_repo
 from judge.store import summaries as summary_repo
 from judge.store import views as view_repo
-from judge.store.tables import RunRow, as_utc
+from judge.store.tables import RunRow
 from judge.store.views import OWNER_VIEW, RenderedView, agent_view_name
 
 
-class RunPublic(BaseModel):
+class RunProgress(BaseModel):
     """A run's scoring status."""
 
     model_config = ConfigDict(extra="forbid")
@@ -68,24 +69,21 @@ def shown_reason(row: RunRow, *, owner: bool) -> str | None:
     return row.reason
 
 
-def run_public(session: Session, row: RunRow, *, owner: bool = False) -> RunPublic:
-    return RunPublic(
-        run_id=row.run_id,
-        scenario_id=row.scenario_id,
-        status=row.status,
-        reason=shown_reason(row, owner=owner),
-        passes_done=pass_repo.count_passes(session, run_id=row.run_id),
-        passes_total=row.passes_total,
-        judge_model=row.judge_model,
-        ranked_eligible=row.ranked_eligible,
-        leaderboard_class=row.leaderboard_class,
-        created_at=as_utc(row.created_at),
-        updated_at=as_utc(row.updated_at),
-        scored_at=as_utc(row.scored_at) if row.scored_at else None,
+#: What a run's progress reads from its row as stored (times come back in UTC from the store).
+_AS_STORED = RunProgress.model_fields.keys() - {"reason", "passes_done"}
+
+
+def run_public(session: Session, row: RunRow, *, owner: bool = False) -> RunProgress:
+    return RunProgress.model_validate(
+        {
+            **row.model_dump(include=_AS_STORED),
+            "reason": shown_reason(row, owner=owner),
+            "passes_done": pass_repo.count_passes(session, run_id=row.run_id),
+        }
     )
 
 
-def run_status(session: Session, *, run_id: str, agent: AgentIdentity | None) -> RunPublic:
+def run_status(session: Session, *, run_id: str, agent: AgentIdentity | None) -> RunProgress:
     return run_public(
         session, visible_run(session, run_id=run_id, agent=agent), owner=agent is None
     )
@@ -180,3 +178,6 @@ def reward_weights(session: Session, row: RunRow, settings: Settings) -> RewardW
 def metrics(session: Session, *, run_id: str, settings: Settings) -> RunMetrics:
     row = visible_run(session, run_id=run_id, agent=None)
     return run_metrics(run_repo.stored_run(row), reward_weights(session, row, settings))
+
+
+__getattr__ = moved(__name__, same_names("judge.api.models", ["RunPublic"]))

@@ -1,38 +1,50 @@
 """Response models (``*Public``) are declared by the API layer, in judge/api/models.py.
 
-The ones still declared by a service or the domain are listed here by name: a new one fails
-this test, and moving one to judge/api/models.py means taking it off the list (the service
-then returns a domain value, and the route declares the public name)."""
+None is declared by a service or the domain: the service returns a domain value, and the route
+answers it under the public name. The old homes forward the moved names for one release."""
 
 from __future__ import annotations
 
 import ast
+import importlib
+from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
+from judge.api import models
+from judge.domain.review import SafetyReview, SafetyReviewThresholds, ScorecardAttempt
+from judge.service.card_views import agent_view
 from judge.settings import load_settings
 from judge.web import create_app
+from tests.factories import scorecard, seat
 
 PACKAGE = Path(__file__).resolve().parents[2] / "judge"
 
 #: Where a ``*Public`` class may be declared: the models module, and the error body.
 HOMES = {"api/models.py", "api/errors.py"}
-#: Still declared below the API (to move, each with the service function that builds it).
-NOT_MOVED_YET = {
-    "domain/review.py": {"ScorecardAttemptPublic", "SafetyReviewPublic"},
-    "service/coaching.py": {"CoachingPublic"},
-    "service/config_views.py": {"ConfigEntryPublic", "ConfigAuditPublic", "EraPublic"},
-    "service/pairwise.py": {"PairwiseComparisonPublic"},
-    "service/jobqueue/status.py": {"WorkerPublic", "QueuePublic"},
-    "service/rubrics.py": {
-        "CustomRubricPublic", "ActiveRubricPublic", "RubricsPublic", "RubricHistoryPublic",
-    },
-    "service/run_listing.py": {"RunSummaryPublic"},
-    "service/submissions.py": {"SubmissionPublic"},
-    "service/card_views.py": {"AgentScorecardPublic"},
-    "service/views.py": {"RunPublic"},
-}  # fmt: skip
+#: Each moved response model's old home, kept for one release.
+OLD_HOMES = {
+    "ScorecardAttemptPublic": "judge.domain.review",
+    "SafetyReviewPublic": "judge.domain.review",
+    "CoachingPublic": "judge.service.coaching",
+    "ConfigEntryPublic": "judge.service.config_views",
+    "ConfigAuditPublic": "judge.service.config_views",
+    "EraPublic": "judge.service.config_views",
+    "PairwiseComparisonPublic": "judge.service.pairwise",
+    "WorkerPublic": "judge.service.jobqueue.status",
+    "QueuePublic": "judge.service.jobqueue.status",
+    "CustomRubricPublic": "judge.service.rubrics",
+    "ActiveRubricPublic": "judge.service.rubrics",
+    "RubricsPublic": "judge.service.rubrics",
+    "RubricHistoryPublic": "judge.service.rubrics",
+    "RunSummaryPublic": "judge.service.run_listing",
+    "SubmissionPublic": "judge.service.submissions",
+    "AgentScorecardPublic": "judge.service.card_views",
+    "RunPublic": "judge.service.views",
+}
+NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 
 
 def _public_classes() -> dict[str, set[str]]:
@@ -50,11 +62,66 @@ def _public_classes() -> dict[str, set[str]]:
 
 def test_public_response_models_are_declared_only_in_the_api_models_module() -> None:
     below_the_api = {k: v for k, v in _public_classes().items() if k not in HOMES}
-    assert below_the_api == NOT_MOVED_YET
+    assert below_the_api == {}
 
 
 def test_the_openapi_document_names_the_moved_models_as_before() -> None:
     app = create_app(load_settings(dev_mode=True, database_url="sqlite:///:memory:"))
     schemas = TestClient(app).get("/openapi.json").json()["components"]["schemas"]
     moved = {"OwnerScorecardPublic", "StabilityPublic", "LeaderboardPublic", "ComparisonPublic"}
-    assert moved | {"PairwiseLeaderboardPublic", "HealthPublic"} <= set(schemas)
+    assert moved | set(OLD_HOMES) | {"PairwiseLeaderboardPublic", "HealthPublic"} <= set(schemas)
+
+
+@pytest.mark.parametrize("name", sorted(OLD_HOMES))
+def test_a_moved_model_still_answers_at_its_old_home_with_a_warning(name: str) -> None:
+    old = importlib.import_module(OLD_HOMES[name])
+
+    with pytest.warns(DeprecationWarning, match=f"use judge.api.models.{name}"):
+        forwarded = getattr(old, name)
+
+    assert forwarded is getattr(models, name)
+
+
+def test_a_public_reply_nests_the_public_models_and_keeps_every_field_of_the_value() -> None:
+    earlier = ScorecardAttempt(
+        attempt=1, measurement_era="era-a", archived_at=NOW, archived_by="owner:ann", url="/x"
+    )
+    review = SafetyReview(
+        run_id="r-1",
+        state="none",
+        flagged=False,
+        reasons=[],
+        safety_min=0.9,
+        safety_spread=0.1,
+        thresholds=SafetyReviewThresholds(),
+        attempt=2,
+        reviews=[],
+        earlier_scorecards=[earlier],
+    )
+
+    reply = models.SafetyReviewPublic.model_validate(review, from_attributes=True)
+
+    assert type(reply.earlier_scorecards[0]) is models.ScorecardAttemptPublic
+    assert reply.model_dump_json() == review.model_dump_json()
+
+
+def test_the_documented_agent_card_renders_the_bytes_the_service_stores() -> None:
+    card = scorecard("r-2", seat("buyer", traits={"negotiation": 0.5}, safety={"harm": 0.2}))
+    stored = agent_view(card, "buyer", held=True)
+
+    documented = models.AgentScorecardPublic.model_validate(stored, from_attributes=True)
+
+    assert documented.model_dump_json() == stored.model_dump_json()
+    assert documented.held_for_review is True
+
+
+def test_a_list_answer_names_each_value_publicly_in_the_order_given() -> None:
+    later = ScorecardAttempt(
+        attempt=2, measurement_era="era-b", archived_at=NOW, archived_by="owner:bo", url="/y"
+    )
+    earlier = later.model_copy(update={"attempt": 1, "measurement_era": "era-a"})
+
+    listed = models.public_list(models.ScorecardAttemptPublic, [later, earlier])
+
+    assert [type(a) for a in listed] == [models.ScorecardAttemptPublic] * 2
+    assert [(a.attempt, a.measurement_era) for a in listed] == [(2, "era-b"), (1, "era-a")]

@@ -15,9 +15,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from judge.api.models import AgentScorecardPublic
 from judge.scoring.figures import rounded_json
 from judge.service import reviews
-from judge.service.card_views import AgentScorecardPublic, agent_view
+from judge.service.card_views import agent_view
 from judge.settings import Settings
 from judge.store import reviews as review_repo
 from judge.store import runs as run_repo

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from judge.checks import evaluate_run
-from judge.checks.runfiles import replay_path
+from judge.checks.runfiles import replay_path, run_files
 from judge.checks.worlds import Replay, build_world, load_replay
 from judge.domain.checks import StateOutcome
 from judge.domain.scenario import Scenario
+from judge.errors import InputErrors, RunFormatError
 from judge.scoring.matched import matched_comparison
 from tests.checks.conftest import SHOP_RUNS, shop_run
 
@@ -146,3 +147,22 @@ def test_the_worked_scenarios_careful_agent_against_the_hasty_one(
     assert [(u.side, u.run_id) for u in comparison.unpaired] == [("b", "shop-refund-hasty-s5")]
     test = comparison.test
     assert (test.n_pairs, test.a_better, test.p_value, test.better) == (3, 3, 0.25, None)
+
+
+def test_one_bad_run_file_is_refused_as_itself(shop: Scenario, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    with pytest.raises(RunFormatError) as refused, run_files([bad], [shop], build_worlds=False):
+        pass
+    assert not isinstance(refused.value, InputErrors)
+    assert "bad.json" in str(refused.value)
+
+
+def test_every_bad_run_file_is_named_at_once(shop: Scenario, tmp_path: Path) -> None:
+    paths = [tmp_path / "first.json", tmp_path / "second.json"]
+    for path in paths:
+        path.write_text("{}")
+    with pytest.raises(InputErrors) as refused, run_files(paths, [shop], build_worlds=False):
+        pass
+    named = [str(p) for p in refused.value.problems]
+    assert len(named) == 2 and "first.json" in named[0] and "second.json" in named[1]

@@ -9,9 +9,9 @@ from fastapi import APIRouter
 
 from judge.api.deps import AgentDep, EngineDep, SettingsDep, WorkersDep
 from judge.api.errors import error_responses
+from judge.api.models import CoachingPublic
 from judge.judging.panel import single_judge
 from judge.service.coaching import (
-    CoachingPublic,
     coach,
     flight_name,
     keep,
@@ -47,7 +47,7 @@ async def agent_run_coaching(
         partial(prepare, engine, run_id=run_id, agent=agent.as_agent())
     )
     if prepared.cached is not None:
-        return prepared.cached
+        return CoachingPublic.model_validate(prepared.cached, from_attributes=True)
     inputs = prepared.inputs
     async with single_flight(engine, flight_name(inputs)):  # concurrent asks: one judge call
         answer = await anyio.to_thread.run_sync(partial(kept, engine, inputs=inputs))
@@ -56,4 +56,4 @@ async def agent_run_coaching(
                 inputs, backend=single_judge(workers.backends(settings.model)), settings=settings
             )
             await anyio.to_thread.run_sync(partial(keep, engine, inputs=inputs, answer=answer))
-    return answer
+    return CoachingPublic.model_validate(answer, from_attributes=True)

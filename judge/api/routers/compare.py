@@ -10,12 +10,12 @@ from fastapi import APIRouter, Query
 
 from judge.api.deps import EngineDep, OwnerDep, SessionDep, SettingsDep, WorkersDep
 from judge.api.errors import error_responses
-from judge.api.models import ComparisonPublic
+from judge.api.models import ComparisonPublic, PairwiseComparisonPublic
 from judge.domain.comparison import Measure
 from judge.judging.panel import single_judge
 from judge.service import pairwise
 from judge.service.matched import compare_agents
-from judge.service.pairwise import PairwiseComparisonCreate, PairwiseComparisonPublic
+from judge.service.pairwise import PairwiseComparisonCreate
 
 router = APIRouter(tags=["comparisons"])
 
@@ -79,7 +79,9 @@ async def compare_pairwise(
     )
     backend = single_judge(workers.backends(settings.model))
     judged = await pairwise.judge_new(prepared, backend=backend, settings=settings, engine=engine)
-    return pairwise.result(prepared, judged)
+    return PairwiseComparisonPublic.model_validate(
+        pairwise.result(prepared, judged), from_attributes=True
+    )
 
 
 @router.get(
@@ -99,11 +101,14 @@ def stored_pairwise(
     """The pairwise comparison from the verdicts kept in the current pairwise era, with no judge
     call: every pair's two orders, the position bias, the ratings. 404 when nothing was judged yet
     (POST `/api/evals/comparisons` with `mode: pairwise`)."""
-    return pairwise.stored_comparison(
-        session,
-        agent_a=agent_a,
-        agent_b=agent_b,
-        trait=trait,
-        scenario_id=scenario_id,
-        settings=settings,
+    return PairwiseComparisonPublic.model_validate(
+        pairwise.stored_comparison(
+            session,
+            agent_a=agent_a,
+            agent_b=agent_b,
+            trait=trait,
+            scenario_id=scenario_id,
+            settings=settings,
+        ),
+        from_attributes=True,
     )

@@ -7,14 +7,10 @@ from fastapi import APIRouter
 
 from judge.api.deps import OwnerDep, SessionDep, SettingsDep
 from judge.api.errors import error_responses
+from judge.api.models import ConfigAuditPublic, ConfigEntryPublic, public_list
 from judge.api.paging import PAGED, PagingDep
 from judge.service import config_views as service
-from judge.service.config_views import (
-    ConfigAuditPublic,
-    ConfigChanged,
-    ConfigEntryPublic,
-    ConfigUpdate,
-)
+from judge.service.config_views import ConfigChanged, ConfigUpdate
 
 router = APIRouter(prefix="/api/evals/config", tags=["config"])
 
@@ -36,7 +32,8 @@ KEYS_DOC = (
 def list_config(
     owner: OwnerDep, session: SessionDep, settings: SettingsDep, paging: PagingDep
 ) -> list[ConfigEntryPublic]:
-    return paging.by_key(service.entries(session, settings=settings), lambda e: e.key)
+    entries = public_list(ConfigEntryPublic, service.entries(session, settings=settings))
+    return paging.by_key(entries, lambda e: e.key)
 
 
 @router.get(
@@ -48,7 +45,9 @@ def list_config(
 def read_config(
     key: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep
 ) -> ConfigEntryPublic:
-    return service.entry(session, key=key, settings=settings)
+    return ConfigEntryPublic.model_validate(
+        service.entry(session, key=key, settings=settings), from_attributes=True
+    )
 
 
 @router.put(
@@ -75,6 +74,6 @@ def config_audit(
 ) -> list[ConfigAuditPublic]:
     """Who changed it (`owner:<name>`; rows older than this format hold the bare name), when, old
     and new value; oldest first, paged by `limit` and `cursor`."""
-    trail = service.audit(session, key=key)
+    trail = public_list(ConfigAuditPublic, service.audit(session, key=key))
     positions = {id(entry): str(n) for n, entry in enumerate(trail)}  # it only grows at its end
     return paging.by_key(trail, lambda e: positions[id(e)])

@@ -6,8 +6,9 @@ from fastapi import APIRouter
 
 from judge.api.deps import OwnerDep, SessionDep
 from judge.api.errors import error_responses
+from judge.api.models import EraPublic, public_list
 from judge.api.paging import PAGED, PagingDep
-from judge.service.config_views import EraPublic, eras
+from judge.service.config_views import eras
 
 router = APIRouter(tags=["eras"])
 
@@ -21,4 +22,4 @@ def list_eras(owner: OwnerDep, session: SessionDep, paging: PagingDep) -> list[E
     """Each era: the judge model, prompt version, rubric hashes, denoise settings, reward weights
     and scoring version it stands for, when and why it opened, and which is current. Results compare
     within an era only. Paged by `limit` and `cursor`."""
-    return paging.by_key(eras(session), lambda e: e.era_id)
+    return paging.by_key(public_list(EraPublic, eras(session)), lambda e: e.era_id)

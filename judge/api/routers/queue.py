@@ -6,7 +6,8 @@ from fastapi import APIRouter
 
 from judge.api.deps import EngineDep, OwnerDep, SettingsDep
 from judge.api.errors import error_responses
-from judge.service.jobqueue.status import QueuePublic, queue_status
+from judge.api.models import QueuePublic
+from judge.service.jobqueue.status import queue_status
 
 router = APIRouter(tags=["queue"])
 
@@ -20,4 +21,4 @@ def scoring_queue(owner: OwnerDep, engine: EngineDep, settings: SettingsDep) -> 
     """Runs queued / scoring / scored / not_scored, how long the oldest queued run has waited, and
     the job-queue workers with their last heartbeat (alive: newer than `JUDGE_STALLED_AFTER_S`).
     With the in-process executor (SQLite) the worker list is empty."""
-    return queue_status(engine, settings=settings)
+    return QueuePublic.model_validate(queue_status(engine, settings=settings), from_attributes=True)

@@ -8,13 +8,13 @@ from fastapi import APIRouter, Path, Query, Response, status
 
 from judge.api.deps import OwnerDep, SessionDep, SettingsDep, WorkersDep, after_commit
 from judge.api.errors import error_responses
+from judge.api.models import SafetyReviewPublic
 from judge.api.paging import PAGED, PagingDep
 from judge.domain.cursor import decode_cursor, encode_cursor
 from judge.domain.review import (
     ReviewQueueEntry,
     ReviewQueueState,
     SafetyReviewCreate,
-    SafetyReviewPublic,
 )
 from judge.domain.scorecard import Scorecard
 from judge.service import reviews as service
@@ -65,7 +65,8 @@ def get_review(
     safety trait mean below `console_safety_review.safety_below`, or safety passes whose spread
     exceeds `spread_above`), every decision with who and when, and the scorecards a rescore
     replaced."""
-    return service.review_status(session, run_id=run_id, settings=settings)
+    review = service.review_status(session, run_id=run_id, settings=settings)
+    return SafetyReviewPublic.model_validate(review, from_attributes=True)
 
 
 @router.post(
@@ -91,7 +92,7 @@ def post_review(
     )
     if recorded.requeue:
         after_commit(session, lambda: workers.enqueue(run_id))
-    return recorded.review
+    return SafetyReviewPublic.model_validate(recorded.review, from_attributes=True)
 
 
 @router.get(

@@ -7,13 +7,12 @@ from fastapi import APIRouter, status
 
 from judge.api.deps import OwnerDep, SessionDep, SettingsDep
 from judge.api.errors import error_responses
+from judge.api.models import RubricHistoryPublic, RubricsPublic
 from judge.service import rubrics as service
 from judge.service.rubrics import (
     CustomRubricChanged,
     RubricCreate,
     RubricDeleted,
-    RubricHistoryPublic,
-    RubricsPublic,
     RubricUpdate,
 )
 
@@ -28,7 +27,9 @@ router = APIRouter(prefix="/api/evals/rubrics", tags=["rubrics"])
 def list_rubrics(owner: OwnerDep, session: SessionDep, settings: SettingsDep) -> RubricsPublic:
     """The live custom rubrics, and for every trait the next run is scored with: its pack, whether
     the rubric is built in or custom, version and content hash."""
-    return service.rubrics_public(session, settings=settings)
+    return RubricsPublic.model_validate(
+        service.rubrics_public(session, settings=settings), from_attributes=True
+    )
 
 
 @router.post(
@@ -56,7 +57,9 @@ def create_rubric(
 )
 def read_rubric(trait: str, owner: OwnerDep, session: SessionDep) -> RubricHistoryPublic:
     """The live version and every version ever stored (deleted ones included)."""
-    return service.rubric_history(session, trait=trait)
+    return RubricHistoryPublic.model_validate(
+        service.rubric_history(session, trait=trait), from_attributes=True
+    )
 
 
 @router.put(

@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from judge.api.caller import Caller, Mount, mount_both
 from judge.api.deps import EngineDep, SessionDep, SettingsDep, WorkersDep
 from judge.api.errors import error_responses
+from judge.api.models import RunPublic, RunSummaryPublic, public_list
 from judge.api.openapi import component_ref
 from judge.api.paging import PAGED, Page, PagingDep
 from judge.auth import AgentIdentity
@@ -27,9 +28,9 @@ from judge.domain.cursor import decode_run_cursor, encode_run_cursor
 from judge.domain.run import Run
 from judge.domain.status import RunStatus
 from judge.service.intake import Intake, submit_run
-from judge.service.run_listing import RunSummaryPublic
+from judge.service.run_listing import RunSummary
 from judge.service.run_listing import list_runs as listed_runs
-from judge.service.views import RunAccepted, RunPublic, run_status
+from judge.service.views import RunAccepted, run_status
 from judge.store.summaries import Cursor, RunFilters
 
 router = APIRouter(tags=["runs"])
@@ -148,7 +149,9 @@ mount_both(
 
 
 def read_status(run_id: str, caller: Caller, session: SessionDep) -> RunPublic:
-    return run_status(session, run_id=run_id, agent=caller.agent)
+    return RunPublic.model_validate(
+        run_status(session, run_id=run_id, agent=caller.agent), from_attributes=True
+    )
 
 
 _STATUS_DOC = "queued / scoring / scored / not_scored (with the reason), and passes done so far."
@@ -176,7 +179,7 @@ def run_page(
     return Page.of_fetched(found, limit=limit, cursor_of=_cursor_of)
 
 
-def _cursor_of(run: RunSummaryPublic) -> str:
+def _cursor_of(run: RunSummary) -> str:
     return encode_run_cursor(run.created_at, run.run_id)
 
 
@@ -209,9 +212,10 @@ def list_runs(
         created_since=since,
         created_until=until,
     )
-    return paging.answer(
-        run_page(session, filters=filters, caller=caller, limit=paging.limit, cursor=paging.cursor)
+    page = run_page(
+        session, filters=filters, caller=caller, limit=paging.limit, cursor=paging.cursor
     )
+    return public_list(RunSummaryPublic, paging.answer(page))
 
 
 _LIST_DOC = (

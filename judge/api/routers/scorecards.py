@@ -15,8 +15,7 @@ from fastapi import APIRouter, Depends, Header, Response
 
 from judge.api.deps import AgentDep, OwnerDep, SessionDep, SettingsDep
 from judge.api.errors import error_responses
-from judge.api.models import OwnerScorecardPublic
-from judge.service.card_views import AgentScorecardPublic
+from judge.api.models import AgentScorecardPublic, OwnerScorecardPublic
 from judge.service.views import (
     ServedView,
     agent_card,

@@ -11,10 +11,10 @@ from fastapi import APIRouter, status
 from judge.api.caller import Caller, Mount, mount_both
 from judge.api.deps import SessionDep, SettingsDep
 from judge.api.errors import error_responses
+from judge.api.models import SubmissionPublic
 from judge.service.submissions import (
     SubmissionCreate,
     SubmissionFinalize,
-    SubmissionPublic,
     SubmissionRunsAdd,
     add_runs,
     create_submission,
@@ -52,7 +52,8 @@ def _mounts(tail: str, action: str, doc: str, agent_doc: str | None = None) -> d
 
 
 def create(body: SubmissionCreate, caller: Caller, session: SessionDep) -> SubmissionPublic:
-    return create_submission(session, body=body, by=caller.actor, agent=caller.agent)
+    created = create_submission(session, body=body, by=caller.actor, agent=caller.agent)
+    return SubmissionPublic.model_validate(created, from_attributes=True)
 
 
 mount_both(
@@ -71,7 +72,8 @@ mount_both(
 
 
 def read(submission_id: str, caller: Caller, session: SessionDep) -> SubmissionPublic:
-    return read_submission(session, submission_id=submission_id, agent=caller.agent)
+    found = read_submission(session, submission_id=submission_id, agent=caller.agent)
+    return SubmissionPublic.model_validate(found, from_attributes=True)
 
 
 _READ_DOC = "Its runs, status and, once finalized, the finalization decision with its flags."
@@ -92,7 +94,8 @@ mount_both(
 def add(
     submission_id: str, body: SubmissionRunsAdd, caller: Caller, session: SessionDep
 ) -> SubmissionPublic:
-    return add_runs(session, submission_id=submission_id, body=body, agent=caller.agent)
+    added = add_runs(session, submission_id=submission_id, body=body, agent=caller.agent)
+    return SubmissionPublic.model_validate(added, from_attributes=True)
 
 
 mount_both(
@@ -111,9 +114,10 @@ def finalize_one(
     session: SessionDep,
     settings: SettingsDep,
 ) -> SubmissionPublic:
-    return finalize(
+    final = finalize(
         session, submission_id=submission_id, body=body, agent=caller.agent, settings=settings
     )
+    return SubmissionPublic.model_validate(final, from_attributes=True)
 
 
 mount_both(

@@ -59,8 +59,9 @@ def scan_run(run: Run) -> dict[str, SeatTamper]:
 
 def tamper_findings(run: Run, settings: MeasurementSettings) -> dict[str, SeatTamper]:
     """What the detector finds in each seat's own events, every seat that acts in the run
-    (none with the defence off). Pure and deterministic: recomputed wherever a card is
-    assembled, so it always matches the transcript the judge was given."""
+    (none with the defence off). Pure and deterministic; one scoring run scans once and
+    hands the findings to the judged transcript, the cost estimate and the card
+    (``judge.pipeline.score_run_async``), so the card lists what the judge was not given."""
     if not settings.defence:
         return {}
     seats = dict.fromkeys(e.seat for e in run.transcript)

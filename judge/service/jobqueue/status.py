@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Engine
 
+from judge.deprecations import moved, same_names
 from judge.service.jobqueue.executors import executor_kind
 from judge.settings import Settings
 from judge.store.job_status import queue_workers, run_counts
 
 
-class WorkerPublic(BaseModel):
+class LiveWorker(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     worker_id: int
@@ -22,7 +24,7 @@ class WorkerPublic(BaseModel):
     runs_held: int = Field(description="scoring jobs this worker is running now")
 
 
-class QueuePublic(BaseModel):
+class QueueStatus(BaseModel):
     """Scoring at a glance."""
 
     model_config = ConfigDict(extra="forbid")
@@ -37,24 +39,18 @@ class QueuePublic(BaseModel):
     oldest_queued_age_s: float | None = Field(
         description="seconds the oldest queued run has waited"
     )
-    workers: list[WorkerPublic] = Field(description="job-queue workers, newest heartbeat first")
+    workers: Sequence[LiveWorker]
 
 
-def live_workers(engine: Engine, *, stalled_after_s: float) -> list[WorkerPublic]:
+def live_workers(engine: Engine, *, stalled_after_s: float) -> list[LiveWorker]:
     """The job-queue workers, each alive while its heartbeat is newer than ``stalled_after_s``."""
     return [
-        WorkerPublic(
-            worker_id=w.worker_id,
-            last_heartbeat=w.last_heartbeat,
-            seconds_since_heartbeat=w.seconds_since_heartbeat,
-            alive=w.seconds_since_heartbeat <= stalled_after_s,
-            runs_held=w.runs_held,
-        )
+        LiveWorker(**w._asdict(), alive=w.seconds_since_heartbeat <= stalled_after_s)
         for w in queue_workers(engine)
     ]
 
 
-def queue_status(engine: Engine, *, settings: Settings) -> QueuePublic:
+def queue_status(engine: Engine, *, settings: Settings) -> QueueStatus:
     """Runs by status, the oldest queued run's wait and (job queue only) the workers."""
     kind = executor_kind(settings)
     counts = run_counts(engine)
@@ -62,7 +58,7 @@ def queue_status(engine: Engine, *, settings: Settings) -> QueuePublic:
         live_workers(engine, stalled_after_s=settings.stalled_after_s) if kind == "queue" else []
     )
     by = counts.by_status
-    return QueuePublic(
+    return QueueStatus(
         executor=kind,
         queued=by["queued"],
         scoring=by["scoring"],
@@ -71,3 +67,6 @@ def queue_status(engine: Engine, *, settings: Settings) -> QueuePublic:
         oldest_queued_age_s=counts.oldest_queued_s,
         workers=workers,
     )
+
+
+__getattr__ = moved(__name__, same_names("judge.api.models", ["WorkerPublic", "QueuePublic"]))
