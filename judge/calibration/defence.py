@@ -15,8 +15,8 @@ from pydantic import BaseModel, ConfigDict
 
 from judge.calibration.items import CalibrationItem
 from judge.calibration.manifest import CalibrationManifest
-from judge.calibration.modes import _ci, _num, paired_difference, rescored
-from judge.calibration.report import JudgedPasses, pass_table, ratings_table, targets_for
+from judge.calibration.modes import SetComparison, _ci, _num, paired_agreement, rescored
+from judge.calibration.report import JudgedPasses, ReportScope, label_panel, pass_table
 from judge.domain.interval import Interval
 from judge.domain.judging import ScoreMode
 from judge.scoring import agreement as ag
@@ -39,12 +39,7 @@ class DefenceRow(BaseModel):
     mae_difference: Interval
 
 
-class DefenceComparison(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    set: str
-    judge_model: str
-    slice: str
+class DefenceComparison(SetComparison):
     rows: list[DefenceRow]
 
 
@@ -53,41 +48,29 @@ def compare_defence(
     manifest: CalibrationManifest,
     off: JudgedPasses,
     on: JudgedPasses,
+    scope: ReportScope,
     *,
-    traits: Sequence[str],
-    n_passes: int,
     modes: Sequence[ScoreMode],
-    judge_model: str,
-    slice_text: str,
 ) -> DefenceComparison:
     """Per (label, trait, mode): agreement with the human panel mean, defence off and on."""
     rows = []
     for spec in manifest.labels:
-        targets = targets_for(items, spec.name)
-        panel = {g for g in spec.rated_by if manifest.group(g).panel}
-        human = ag.row_means(ratings_table(items, targets, spec.name, panel))
-        for trait in (t for t in spec.traits if t in traits):
+        targets, panel = label_panel(items, manifest, spec)
+        human = ag.row_means(panel)
+        for trait in (t for t in spec.traits if t in scope.traits):
             for mode in modes:
-                a = ag.row_means(pass_table(rescored(off, mode), targets, trait, n_passes))
-                b = ag.row_means(pass_table(rescored(on, mode), targets, trait, n_passes))
-                rows.append(
-                    DefenceRow(
-                        trait=trait,
-                        label=spec.name,
-                        pass_score=mode,
-                        n_items=int((np.isfinite(a) & np.isfinite(b)).sum()),
-                        spearman_off=ag.bootstrap_interval(ag.spearman, a, human, seed=0).bare(),
-                        spearman_on=ag.bootstrap_interval(ag.spearman, b, human, seed=0).bare(),
-                        spearman_difference=paired_difference(a, b, human),
-                        mae_off=ag.mean_absolute_error(a, human),
-                        mae_on=ag.mean_absolute_error(b, human),
-                        mae_difference=paired_difference(
-                            a, b, human, statistic=ag.mean_absolute_error
-                        ),
-                    )
-                )
+                a = ag.row_means(pass_table(rescored(off, mode), targets, trait, scope.n_passes))
+                b = ag.row_means(pass_table(rescored(on, mode), targets, trait, scope.n_passes))
+                row = {
+                    "trait": trait,
+                    "label": spec.name,
+                    "pass_score": mode,
+                    "n_items": int((np.isfinite(a) & np.isfinite(b)).sum()),
+                }
+                figures = paired_agreement(a, b, human, sides=("off", "on"))
+                rows.append(DefenceRow.model_validate(row | figures))
     return DefenceComparison(
-        set=manifest.name, judge_model=judge_model, slice=slice_text, rows=rows
+        set=manifest.name, judge_model=scope.judge_model, slice=scope.slice_text, rows=rows
     )
 
 
@@ -99,10 +82,7 @@ def reading(row: DefenceRow) -> str:
 
 
 def render_defence(c: DefenceComparison) -> str:
-    lines = [
-        f"# {c.set}: the score-integrity defence off against on",
-        "",
-        f"- judge: `{c.judge_model}`; slice: {c.slice}",
+    lines = c.heading("the score-integrity defence off against on") + [
         (
             "- off: prompt version 4, nothing withheld; on: judge-directed text withheld and the "
             "transcript spotlit (prompt version 5, docs/integrity.md)"

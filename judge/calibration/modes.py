@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from judge.calibration.items import CalibrationItem
 from judge.calibration.manifest import CalibrationManifest
-from judge.calibration.report import JudgedPasses, pass_table, ratings_table, targets_for
+from judge.calibration.report import JudgedPasses, ReportScope, label_panel, pass_table
 from judge.domain.interval import Interval
 from judge.domain.judging import ScoreMode
 from judge.judging.score_grid import score_of_pass
@@ -55,12 +55,21 @@ class ModeRow(BaseModel):
     mae_difference: Interval | None = None
 
 
-class ModeComparison(BaseModel):
+class SetComparison(BaseModel):
+    """Two readings of one calibration set compared: the set, the judge and the slice read."""
+
     model_config = ConfigDict(extra="forbid")
 
     set: str
     judge_model: str
     slice: str
+
+    def heading(self, title: str) -> list[str]:
+        """The first lines of the comparison's Markdown: what is compared, by whom, on what."""
+        return [f"# {self.set}: {title}", "", f"- judge: `{self.judge_model}`; slice: {self.slice}"]
+
+
+class ModeComparison(SetComparison):
     rows: list[ModeRow]
 
 
@@ -94,24 +103,36 @@ def paired_difference(
     )
 
 
+def paired_agreement(
+    a: ag.Array, b: ag.Array, human: ag.Array, *, sides: tuple[str, str]
+) -> dict[str, Interval | float | None]:
+    """Spearman (with its bootstrap interval) and MAE of two readings of the same items
+    against the humans, and the paired difference of each (``b`` minus ``a``), keyed as
+    the comparison rows name them: ``spearman_<side>``, ``mae_<side>``, ``*_difference``."""
+    first, second = sides
+    return {
+        f"spearman_{first}": ag.bootstrap_interval(ag.spearman, a, human, seed=0).bare(),
+        f"spearman_{second}": ag.bootstrap_interval(ag.spearman, b, human, seed=0).bare(),
+        "spearman_difference": paired_difference(a, b, human),
+        f"mae_{first}": ag.mean_absolute_error(a, human),
+        f"mae_{second}": ag.mean_absolute_error(b, human),
+        "mae_difference": paired_difference(a, b, human, statistic=ag.mean_absolute_error),
+    }
+
+
 def compare_modes(
     items: Sequence[CalibrationItem],
     manifest: CalibrationManifest,
     passes: JudgedPasses,
-    *,
-    traits: Sequence[str],
-    n_passes: int,
-    judge_model: str,
-    slice_text: str,
+    scope: ReportScope,
 ) -> ModeComparison:
     """Per (label, trait): agreement with the human panel mean in sampled and expected mode."""
     sampled, expected = rescored(passes, "sampled"), rescored(passes, "expected")
+    n_passes = scope.n_passes
     rows = []
     for spec in manifest.labels:
-        for trait in (t for t in spec.traits if t in traits):
-            targets = targets_for(items, spec.name)
-            panel = {g for g in spec.rated_by if manifest.group(g).panel}
-            human = ag.row_means(ratings_table(items, targets, spec.name, panel))
+        for trait in (t for t in spec.traits if t in scope.traits):
+            targets, panel = label_panel(items, manifest, spec)
             js = ag.row_means(pass_table(sampled, targets, trait, n_passes))
             je = ag.row_means(pass_table(expected, targets, trait, n_passes))
             made = [
@@ -122,26 +143,20 @@ def compare_modes(
             ]
             dist = [p for p in made if p.score_distribution is not None]
             entropies = [p.score_entropy_bits for p in dist if p.score_entropy_bits is not None]
-            rows.append(
-                ModeRow(
-                    trait=trait,
-                    label=spec.name,
-                    n_items=int(np.isfinite(js).sum()),
-                    n_passes=len(made),
-                    n_with_distribution=len(dist),
-                    n_spread=sum(1 for p in dist if max(p.score_distribution or [1.0]) < 0.99),
-                    mean_entropy_bits=float(np.mean(entropies)) if entropies else None,
-                    spearman_sampled=ag.bootstrap_interval(ag.spearman, js, human, seed=0).bare(),
-                    spearman_expected=ag.bootstrap_interval(ag.spearman, je, human, seed=0).bare(),
-                    spearman_difference=paired_difference(js, je, human),
-                    mae_sampled=ag.mean_absolute_error(js, human),
-                    mae_expected=ag.mean_absolute_error(je, human),
-                    mae_difference=paired_difference(
-                        js, je, human, statistic=ag.mean_absolute_error
-                    ),
-                )
-            )
-    return ModeComparison(set=manifest.name, judge_model=judge_model, slice=slice_text, rows=rows)
+            row = {
+                "trait": trait,
+                "label": spec.name,
+                "n_items": int(np.isfinite(js).sum()),
+                "n_passes": len(made),
+                "n_with_distribution": len(dist),
+                "n_spread": sum(1 for p in dist if max(p.score_distribution or [1.0]) < 0.99),
+                "mean_entropy_bits": float(np.mean(entropies)) if entropies else None,
+            }
+            figures = paired_agreement(js, je, ag.row_means(panel), sides=("sampled", "expected"))
+            rows.append(ModeRow.model_validate(row | figures))
+    return ModeComparison(
+        set=manifest.name, judge_model=scope.judge_model, slice=scope.slice_text, rows=rows
+    )
 
 
 def _num(v: float | None) -> str:
@@ -162,10 +177,7 @@ def verdict(row: ModeRow) -> str:
 
 
 def render_modes(c: ModeComparison) -> str:
-    lines = [
-        f"# {c.set}: sampled against expected pass scores",
-        "",
-        f"- judge: `{c.judge_model}`; slice: {c.slice}",
+    lines = c.heading("sampled against expected pass scores") + [
         "- one judging: each pass holds the written score and its grid distribution (docs/judge-signal.md)",
         "- Spearman against the human panel mean, 95% percentile bootstrap over items (1000 resamples, seeded);",
         "  the difference is expected minus sampled on the same resampled items",

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from judge.calibration.items import CalibrationItem, HumanLabel, ItemLabels, read_jsonl, write_items
 from judge.calibration.manifest import (
@@ -194,26 +194,32 @@ class EraDrift(BaseModel):
     trait: str
     era_id: str
     previous_era_id: str
-    n_items: int
     spearman: Interval
     previous_spearman: Interval
-    dropped: bool = Field(
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def n_items(self) -> int:
+        """The items labelled and judged in both eras."""
+        return self.spearman.n or 0
+
+    @computed_field(  # type: ignore[prop-decorator]
         description="the newer era's Spearman lies below the older era's bootstrap interval"
     )
+    @property
+    def dropped(self) -> bool:
+        now, before = self.spearman.estimate, self.previous_spearman.low
+        return now is not None and before is not None and now < before
 
 
 def era_drift(newer: LiveAgreement, older: LiveAgreement) -> EraDrift:
     """Compare two eras' agreement (each computed on the same common items)."""
-    now, before = newer.agreement.judge.spearman, older.agreement.judge.spearman
-    dropped = now.estimate is not None and before.low is not None and now.estimate < before.low
     return EraDrift(
         trait=newer.trait,
         era_id=newer.era_id,
         previous_era_id=older.era_id,
-        n_items=now.n,
-        spearman=now,
-        previous_spearman=before,
-        dropped=dropped,
+        spearman=newer.agreement.judge.spearman,
+        previous_spearman=older.agreement.judge.spearman,
     )
 
 

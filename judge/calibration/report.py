@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -52,6 +53,27 @@ def ratings_table(
         if (item_id, lab.seat) in row:
             table[row[(item_id, lab.seat)], column[lab.rater]] = lab.score
     return table
+
+
+class LabelPanel(NamedTuple):
+    """The targets one label rates and the panel's ``targets x raters`` scores of them."""
+
+    targets: list[Target]
+    ratings: ag.Array
+
+    @property
+    def mean(self) -> ag.Array:
+        """The panel mean per target (NaN where no panel rater rated it)."""
+        return ag.row_means(self.ratings)
+
+
+def label_panel(
+    items: Sequence[CalibrationItem], manifest: CalibrationManifest, spec: LabelSpec
+) -> LabelPanel:
+    """What the judge is read against for one label: its targets and the panel's ratings."""
+    targets = targets_for(items, spec.name)
+    panel = {g for g in spec.rated_by if manifest.group(g).panel}
+    return LabelPanel(targets, ratings_table(items, targets, spec.name, panel))
 
 
 def pass_table(
@@ -164,15 +186,7 @@ def judge_pass_spread(
     unscored = sum(
         1 for (i, seat) in targets for p in passes.get((i, seat, trait), []) if p.score is None
     )
-    return PassSpreadOut(
-        passes_per_item=table.shape[1],
-        mean_sd=s.mean_sd,
-        max_sd=s.max_sd,
-        mean_range=s.mean_range,
-        items_identical=s.items_identical,
-        items=s.items,
-        unscored_passes=unscored,
-    )
+    return PassSpreadOut(passes_per_item=table.shape[1], unscored_passes=unscored, **s._asdict())
 
 
 def trait_agreement(
@@ -184,9 +198,7 @@ def trait_agreement(
     n_passes: int,
 ) -> TraitAgreement:
     """Everything section 10 asks for, for one trait read against one human label."""
-    targets = targets_for(items, spec.name)
-    panel_groups = {g for g in spec.rated_by if manifest.group(g).panel}
-    panel = ratings_table(items, targets, spec.name, panel_groups)
+    targets, panel = label_panel(items, manifest, spec)
     table = pass_table(passes, targets, trait, n_passes)
     judge, human, k = ag.row_means(table), ag.row_means(panel), spec.scale.n_points
     denoise = ag.denoising_gain(table, human, ag.spearman)
@@ -203,9 +215,7 @@ def trait_agreement(
         alpha_humans=alpha(panel),
         alpha_humans_and_judge=alpha(ag.with_extra_rater(panel, snapped(judge, k))),
         passes=judge_pass_spread(table, passes, targets, trait),
-        denoising=DenoisingOut(
-            single_pass=denoise.single_pass, averaged=denoise.averaged, gain=denoise.gain
-        ),
+        denoising=DenoisingOut(**denoise._asdict()),
         references=references(items, targets, spec, manifest, judge, panel),
         objective_baseline_spearman=objective_baseline(items, targets, human),
         note=spec.note,
@@ -300,27 +310,35 @@ def human_rows(
     return rows
 
 
+class ReportScope(NamedTuple):
+    """What a calibration report or comparison covers and states: the traits read, the
+    passes per trait, the judge model and the slice of the set judged."""
+
+    traits: Sequence[str]
+    n_passes: int
+    judge_model: str
+    slice_text: str
+
+
 def build_report(
     items: Sequence[CalibrationItem],
     manifest: CalibrationManifest,
     passes: JudgedPasses,
+    scope: ReportScope,
     *,
-    traits: Sequence[str],
-    n_passes: int,
-    judge_model: str,
-    judge_note: str | None,
-    slice_text: str,
+    judge_note: str | None = None,
     threshold: float = 0.5,
 ) -> CalibrationReport:
     """The whole report: per (label, trait) agreement, and the judge-vs-humans disagreements."""
+    traits = scope.traits
     per_trait = [
-        trait_agreement(items, manifest, spec, t, passes, n_passes)
+        trait_agreement(items, manifest, spec, t, passes, scope.n_passes)
         for spec in manifest.labels
         for t in spec.traits
         if t in traits
     ]
     queue = compare(
-        judge_rows(items, passes, traits, judge_model),
+        judge_rows(items, passes, traits, scope.judge_model),
         human_rows(items, manifest, traits),
         threshold=threshold,
     )
@@ -333,11 +351,11 @@ def build_report(
             licence=manifest.licence.name,
             source=f"{src.repository}@{src.commit[:12]}: {', '.join(src.paths)}",
         ),
-        judge_model=judge_model,
+        judge_model=scope.judge_model,
         judge_note=judge_note,
-        slice=slice_text,
+        slice=scope.slice_text,
         n_items=len(items),
-        passes_per_trait=n_passes,
+        passes_per_trait=scope.n_passes,
         traits=per_trait,
         disagreements=queue.disagreements,
         disagreement_threshold=threshold,

@@ -13,6 +13,7 @@ import asyncio
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -76,6 +77,15 @@ def load_store(
     return dict(done)
 
 
+class PassStamp(NamedTuple):
+    """Which judging a line of ``passes.jsonl`` comes from: :func:`load_store` never mixes
+    two (another judge model, prompt version or in-process decode)."""
+
+    judge_model: str
+    prompt_version: int
+    decoders: dict[str, str] | None
+
+
 class PassStore:
     """Append-only JSON lines of finished passes, flushed one by one."""
 
@@ -84,18 +94,19 @@ class PassStore:
     ) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        self.judge_model = judge_model
-        self.prompt_version = prompt_version
-        self.decoders = judge_spec(judge_model).decoders
+        self.stamp = PassStamp(judge_model, prompt_version, judge_spec(judge_model).decoders)
+
+    @property
+    def judge_model(self) -> str:
+        return self.stamp.judge_model
+
+    @property
+    def prompt_version(self) -> int:
+        return self.stamp.prompt_version
 
     def append(self, item_id: str, seat: str, judge_pass: JudgePass) -> None:
         record = PassRecord(
-            item_id=item_id,
-            seat=seat,
-            judge_model=self.judge_model,
-            judge_pass=judge_pass,
-            prompt_version=self.prompt_version,
-            decoders=self.decoders,
+            item_id=item_id, seat=seat, judge_pass=judge_pass, **self.stamp._asdict()
         )
         with self.path.open("a", encoding="utf-8") as out:
             out.write(record.model_dump_json(by_alias=True) + "\n")

@@ -18,6 +18,7 @@ from judge.domain.checks import (
     CheckResult,
     DuplicateRequest,
     MetricValue,
+    OutcomeDecision,
     Scalar,
     StateOutcome,
     SummaryCounts,
@@ -28,7 +29,7 @@ from judge.domain.scenario import OutcomeMetric, OutsideRequests, Scenario, SqlC
 from judge.errors import CheckError
 from judge.scoring.comparisons import ValueComparison, compare
 from judge.scoring.identity import run_identity
-from judge.scoring.outcomes import OutcomeDecision, decide_outcome, not_scored
+from judge.scoring.outcomes import decide_outcome, not_scored
 from judge.scoring.summary import count_actions, diagnostics, duplicate_requests, run_summary
 
 StateName = Literal["end_state", "after_horizon"]
@@ -245,7 +246,7 @@ def _assemble(
 ) -> StateOutcome:
     return StateOutcome(
         **run_identity(run),
-        **decision._asdict(),
+        **dict(decision),
         checks=results,
         metrics=metrics,
         summary=_summary(run, scenario, seats, decision, results, duplicates),

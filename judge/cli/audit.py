@@ -35,6 +35,7 @@ from judge.cli.calibration import (
     mode_folders,
     scoring_options,
 )
+from judge.cli.options import add_concurrency_option, add_output_options
 from judge.cli.render import progress_bar
 from judge.domain.judging import JudgePass, ScoreMode
 from judge.domain.run import Run
@@ -85,11 +86,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--seed", type=int, default=0, help="seed of the perturbations and of the bootstrap"
     )
-    p.add_argument("--concurrency", type=int, default=4, help="judge calls in flight at once")
-    p.add_argument(
-        "--out", type=Path, default=None, help="output folder (default audit/<set> or audit/runs)"
-    )
-    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    add_concurrency_option(p, default=4)
+    add_output_options(p, "audit/<set> or audit/runs")
     add_pass_score_option(p, "OUT/sampled and OUT/expected")
     add_defence_option(p, "OUT/defence-off, OUT/defence-on and OUT/defence.md")
     p.set_defaults(func=run_audit)

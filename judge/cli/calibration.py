@@ -27,9 +27,16 @@ from judge.calibration.manifest import (
 from judge.calibration.modes import compare_modes, render_modes, rescored
 from judge.calibration.owners import card_passes, owners_manifest, passes_width
 from judge.calibration.render import render_html, render_markdown
-from judge.calibration.report import JudgedPasses, build_report, human_rows, judge_rows
+from judge.calibration.report import (
+    JudgedPasses,
+    ReportScope,
+    build_report,
+    human_rows,
+    judge_rows,
+)
 from judge.calibration.runner import PassStore, judge_items_sync
 from judge.catalog import default_rubric_set
+from judge.cli.options import add_concurrency_option, add_output_options, database_url
 from judge.cli.render import progress_bar
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.judging import SCORE_MODES, ScoreMode
@@ -37,11 +44,11 @@ from judge.errors import InputError
 from judge.importers.registry import import_set
 from judge.judging.providers.embedded import EMBEDDED_MODEL
 from judge.judging.registry import backend_for
-from judge.judging.runner import RUNNER_DEFAULTS, RunnerConfig
+from judge.judging.runner import RunnerConfig
 from judge.pipeline import ScoringOptions
 from judge.scoring.era import prompt_version_for
 from judge.service.label_agreement import OwnersSet, owners_set, traits_of
-from judge.settings import judge_model_settings, judge_spec, process_settings
+from judge.settings import judge_model_settings, judge_spec
 from judge.store.db import make_engine, transaction
 
 
@@ -74,16 +81,8 @@ def register(sub: Any) -> None:
         "--traits", default=None, help="comma-separated traits (default: every mapped trait)"
     )
     c.add_argument("--threshold", type=float, default=0.5, help="disagreement threshold on 0..1")
-    c.add_argument(
-        "--concurrency",
-        type=int,
-        default=RUNNER_DEFAULTS.concurrency,
-        help="judge calls in flight at once",
-    )
-    c.add_argument(
-        "--out", type=Path, default=None, help="output folder (default calibration/<set>)"
-    )
-    c.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    add_concurrency_option(c)
+    add_output_options(c, "calibration/<set>")
     add_pass_score_option(c, "OUT/sampled, OUT/expected and OUT/modes.md")
     add_defence_option(c, "OUT/defence-off, OUT/defence-on and OUT/defence.md")
     c.set_defaults(func=run_calibrate)
@@ -188,23 +187,16 @@ def run_calibrate(args: argparse.Namespace) -> int:
     items = everything[: args.limit] if args.limit else everything
     out: Path = args.out or Path("calibration") / manifest.name
     text = slice_text(manifest, len(items), len(everything), traits, args.passes)
+    model = scoring_options(args).judge_model
+    width = args.passes * len(judge_spec(model).models)
+    scope = ReportScope(traits=traits, n_passes=width, judge_model=model, slice_text=text)
     sides = {
-        defence: calibrate_side(args, manifest, items, traits, text, defence=defence, out=folder)
+        defence: calibrate_side(args, manifest, items, scope, defence=defence, out=folder)
         for defence, folder in defence_folders(args.defence, out)
     }
     if len(sides) == 2:
-        options = scoring_options(args)
-        comparison = compare_defence(
-            items,
-            manifest,
-            sides[False],
-            sides[True],
-            traits=traits,
-            n_passes=args.passes * len(judge_spec(options.judge_model).models),
-            modes=[mode for mode, _ in mode_folders(args.pass_score, out)],
-            judge_model=options.judge_model,
-            slice_text=text,
-        )
+        modes = [mode for mode, _ in mode_folders(args.pass_score, out)]
+        comparison = compare_defence(items, manifest, sides[False], sides[True], scope, modes=modes)
         (out / "defence.json").write_text(
             comparison.model_dump_json(indent=2) + "\n", encoding="utf-8"
         )
@@ -217,8 +209,7 @@ def calibrate_side(
     args: argparse.Namespace,
     manifest: CalibrationManifest,
     items: list[CalibrationItem],
-    traits: list[str],
-    text: str,
+    scope: ReportScope,
     *,
     defence: bool,
     out: Path,
@@ -227,51 +218,39 @@ def calibrate_side(
     options = scoring_options(args, defence=defence)
     # one judging serves every mode: each pass keeps its written score and its expected value
     judged = judge_with_progress(
-        items, traits, options, out / "passes.jsonl", show=not args.no_progress
+        items, list(scope.traits), options, out / "passes.jsonl", show=not args.no_progress
     )
-    spec = judge_spec(options.judge_model)
-    width = args.passes * len(spec.models)
-    note = spec.note
+    note = judge_spec(options.judge_model).note
     folders = mode_folders(args.pass_score, out)
     for mode, folder in folders:
         passes = rescored(judged, mode)
         report = build_report(
-            items,
-            manifest,
-            passes,
-            traits=traits,
-            n_passes=width,
-            judge_model=options.judge_model,
-            judge_note=note,
-            slice_text=text,
-            threshold=args.threshold,
+            items, manifest, passes, scope, judge_note=note, threshold=args.threshold
         )
         report.pass_score = mode
-        write_outputs(
-            folder,
-            report,
-            judge_rows(items, passes, traits, options.judge_model),
-            human_rows(items, manifest, traits),
-        )
+        write_outputs(folder, report, *score_files(items, manifest, passes, scope))
         print(
             f"calibration report: {folder / 'report.md'} ({folder / 'report.html'}, {folder / 'report.json'})"
         )
     if len(folders) > 1:
-        comparison = compare_modes(
-            items,
-            manifest,
-            judged,
-            traits=traits,
-            n_passes=width,
-            judge_model=options.judge_model,
-            slice_text=text,
-        )
+        comparison = compare_modes(items, manifest, judged, scope)
         (out / "modes.json").write_text(
             comparison.model_dump_json(indent=2) + "\n", encoding="utf-8"
         )
         (out / "modes.md").write_text(render_modes(comparison), encoding="utf-8")
         print(f"sampled against expected: {out / 'modes.md'}")
     return judged
+
+
+def score_files(
+    items: list[CalibrationItem],
+    manifest: CalibrationManifest,
+    passes: JudgedPasses,
+    scope: ReportScope,
+) -> tuple[list[ScoreRow], list[ScoreRow]]:
+    """The judge's and the humans' score files of a report."""
+    judge = judge_rows(items, passes, scope.traits, scope.judge_model)
+    return judge, human_rows(items, manifest, scope.traits)
 
 
 def calibrate_from_store(args: argparse.Namespace) -> int:
@@ -306,23 +285,12 @@ def era_report(
     manifest = owners_manifest(present or traits)
     passes = card_passes(cards.values())
     model = next(iter(cards.values())).judge_model
-    report = build_report(
-        items,
-        manifest,
-        passes,
-        traits=present,
-        n_passes=passes_width(passes),
-        judge_model=model,
-        judge_note=None,
-        slice_text=f"the owners' labels kept in the store; era {era_id}",
-        threshold=threshold,
+    text = f"the owners' labels kept in the store; era {era_id}"
+    scope = ReportScope(
+        traits=present, n_passes=passes_width(passes), judge_model=model, slice_text=text
     )
-    return report, judge_rows(items, passes, present, model), human_rows(items, manifest, present)
-
-
-def database_url(given: str | None) -> str:
-    """The store ``--database-url`` names, else ``$JUDGE_DATABASE_URL``, else ``./judge.db``."""
-    return given or process_settings().database_url or "sqlite:///./judge.db"
+    report = build_report(items, manifest, passes, scope, threshold=threshold)
+    return report, *score_files(items, manifest, passes, scope)
 
 
 def judge_with_progress(

@@ -26,22 +26,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("runs", nargs="+", type=Path, metavar="RUN.json")
     parser.add_argument("--scenario", required=True, type=Path, help="scenario file (YAML)")
-    parser.add_argument(
-        "--build-worlds",
-        action="store_true",
-        help="rebuild each run's databases from RUN.replay.yaml into a temporary folder",
-    )
-    parser.add_argument(
-        "--json", action="store_true", help="print JSON Lines, one outcome per run file"
-    )
-    parser.add_argument(
-        "--strict",
-        action="store_true",
-        help="a partial verdict (an optional check failed) also exits 1",
-    )
-    parser.add_argument(
-        "--exit-zero", action="store_true", help="report only: exit 0 whatever the verdicts"
-    )
+    switches = {
+        "--build-worlds": "rebuild each run's databases from RUN.replay.yaml into a temporary folder",
+        "--json": "print JSON Lines, one outcome per run file",
+        "--strict": "a partial verdict (an optional check failed) also exits 1",
+        "--exit-zero": "report only: exit 0 whatever the verdicts",
+    }
+    for flag, text in switches.items():
+        parser.add_argument(flag, action="store_true", help=text)
     parser.set_defaults(func=run_check)
 
 

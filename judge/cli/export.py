@@ -1,34 +1,32 @@
-"""`judge export scorecards`: scorecards as CSV, JSON Lines or parquet tables (docs/export.md)."""
+"""`judge export scorecards`: scorecards as CSV, JSON Lines or parquet tables (docs/export.md);
+`judge export labels`: the owners' labels as a calibration set (docs/calibration.md)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from judge.calibration.owners import MANIFEST_FILE, export_set
-from judge.cli.calibration import database_url
 from judge.cli.exit_codes import EXIT_OK
+from judge.cli.options import DEFAULT_DATABASE_URL, database_url
 from judge.errors import InputError
 from judge.service.label_agreement import owners_set, traits_of
-from judge.settings import process_settings
 from judge.store.db import make_engine, transaction
 from judge.tabular import read_scorecard_files, rows_of, stored_scorecards, write_table
-
-DEFAULT_DATABASE_URL = "sqlite:///./judge.db"
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "export",
-        help="export scorecards as tables (csv, jsonl, parquet)",
-        description="One row per run x seat x trait (--table traits) or per judge pass (--table passes), "
-        "from scorecard JSON files or, with no files, from the store at JUDGE_DATABASE_URL.",
+        help="export scorecards as tables (csv, jsonl, parquet) or the owners' labels as a set",
+        description=" ".join(f"{name}: {target.description}" for name, target in TARGETS.items()),
     )
     p.add_argument(
         "what",
-        choices=["scorecards", "labels"],
+        choices=list(TARGETS),
         help="scorecards as tables, or the owners' labels as a calibration set (--out DIR)",
     )
     p.add_argument(
@@ -55,13 +53,15 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.what == "labels":
-        return export_labels(args)
+    return TARGETS[args.what].handler(args)
+
+
+def export_scorecards(args: argparse.Namespace) -> int:
+    """`judge export scorecards`: the cards of the files given, or of the store, as a table."""
     if args.files:
         cards = read_scorecard_files(args.files)
     else:
-        url = args.database_url or process_settings().database_url or DEFAULT_DATABASE_URL
-        cards = stored_scorecards(url, era=args.era)
+        cards = stored_scorecards(database_url(args.database_url), era=args.era)
     count = write_table(rows_of(cards, args.table), args.table, args.fmt, args.out, sys.stdout)
     if args.out is not None:
         print(f"wrote {count} {args.table} rows to {args.out}", file=sys.stderr)
@@ -83,3 +83,24 @@ def export_labels(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return EXIT_OK
+
+
+class Target(NamedTuple):
+    """One thing ``judge export`` writes: its handler and what it writes, for the help."""
+
+    handler: Callable[[argparse.Namespace], int]
+    description: str
+
+
+TARGETS = {
+    "scorecards": Target(
+        export_scorecards,
+        "one row per run x seat x trait (--table traits) or per judge pass (--table passes), "
+        "from scorecard JSON files or, with no files, from the store at JUDGE_DATABASE_URL.",
+    ),
+    "labels": Target(
+        export_labels,
+        "the owners' labels kept in the store, as a calibration set in --out DIR that "
+        "judge calibrate reads (docs/calibration.md).",
+    ),
+}

@@ -63,10 +63,7 @@ def read_runs(paths: Sequence[Path]) -> list[Run]:
             runs.append(read_run(path))
         except InputError as exc:
             problems.append(exc)
-    if len(problems) > 1:
-        raise InputErrors(problems)
-    if problems:
-        raise problems[0]
+    InputErrors.raise_found(problems)
     return runs
 
 

@@ -23,6 +23,7 @@ from judge.catalog import RubricSet, default_rubric_set
 from judge.checks import load_scenario
 from judge.checks.runfiles import RunFile, run_files, scenario_for
 from judge.cli.exit_codes import EXIT_GATE, EXIT_OK
+from judge.cli.options import add_concurrency_option
 from judge.cli.render import progress_bar, render_scorecard
 from judge.deprecations import moved
 from judge.domain.config import MIN_PASSES_FLOOR, DenoiseConfig, MeasurementSettings
@@ -79,12 +80,7 @@ def register(sub: Any) -> None:
         help="passes per trait (raised to the floor of 5), or adaptive passes FLOOR:MAX:SPREAD, "
         "e.g. 5:15:0.2 (docs/scoring.md)",
     )
-    p.add_argument(
-        "--concurrency",
-        type=int,
-        default=RUNNER_DEFAULTS.concurrency,
-        help="judge calls in flight at once",
-    )
+    add_concurrency_option(p)
     p.add_argument(
         "--attempts",
         type=int,

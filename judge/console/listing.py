@@ -26,15 +26,7 @@ from judge.errors import InputError
 from judge.scoring.run_summary import flag_reasons, held_for_review, tamper_reasons
 from judge.service import summaries
 from judge.service.reviews import review_queue_cursor, review_queue_cursor_values
-from judge.service.summaries import (
-    CostCursor,
-    Cursor,
-    JudgeRule,
-    ReviewQueueCursor,
-    RunFilters,
-    RunListing,
-    as_utc,
-)
+from judge.service.summaries import RunFilters, RunListing, as_utc
 
 PAGE_SIZE = 50
 BOARDS: tuple[LeaderboardClass, ...] = ("ranked", "self_hosted_facilitator", "self_reported")
@@ -138,9 +130,9 @@ def encode_after(row: RunListing) -> str:
     return encode_run_cursor(as_utc(row.created_at), row.run_id)
 
 
-def decode_after(text: str | None) -> Cursor | None:
+def decode_after(text: str | None) -> summaries.Cursor | None:
     """The run the ``?after=`` cursor points past; InputError when it is not a runs cursor."""
-    return Cursor(*decode_run_cursor(text, parameter="after")) if text else None
+    return summaries.Cursor(*decode_run_cursor(text, parameter="after")) if text else None
 
 
 def encode_cost_cursor(row: RunListing) -> str:
@@ -148,7 +140,7 @@ def encode_cost_cursor(row: RunListing) -> str:
     return encode_cursor(["" if row.cost_usd is None else repr(row.cost_usd), row.run_id])
 
 
-def decode_cost_cursor(text: str | None) -> CostCursor | None:
+def decode_cost_cursor(text: str | None) -> summaries.CostCursor | None:
     """The cursor in ``?after=`` of the runs by cost."""
     if not text:
         return None
@@ -159,7 +151,7 @@ def decode_cost_cursor(text: str | None) -> CostCursor | None:
         raise not_a_cursor("after") from None
     if value is not None and not math.isfinite(value):
         raise not_a_cursor("after")
-    return CostCursor(value, run_id)
+    return summaries.CostCursor(value, run_id)
 
 
 def _found(session: Session, params: Mapping[str, str], filters: RunFilters) -> Found:
@@ -244,7 +236,7 @@ def review_queue_rows(
     state: str | None,
     thresholds: SafetyReviewThresholds,
     limit: int = REVIEW_QUEUE_LIMIT,
-    after: ReviewQueueCursor | None = None,
+    after: summaries.ReviewQueueCursor | None = None,
 ) -> list[RunRowView]:
     """The runs of one queue tab.
 
@@ -256,8 +248,8 @@ def review_queue_rows(
     chosen = _choice("state", state, QUEUE_STATES) or "open"
     trusted = trusted_judges(thresholds)
     judge = {
-        "open": JudgeRule(trusted, trusted=True),
-        "weak_judge": JudgeRule(trusted, trusted=False),
+        "open": summaries.JudgeRule(trusted, trusted=True),
+        "weak_judge": summaries.JudgeRule(trusted, trusted=False),
     }.get(chosen)
     found = summaries.flagged_runs(
         session,

@@ -11,7 +11,7 @@ from sqlmodel import Session
 
 from judge.console.highlights import EventMarks, TextPart, split_text, withheld_by_event
 from judge.console.reports import trusted_judges
-from judge.domain.judging import JudgePass, PanelAgreement, TraitResult
+from judge.domain.judging import PanelAgreement, TraitResult
 from judge.domain.labels import Label
 from judge.domain.review import SafetyReview
 from judge.domain.run import Run
@@ -41,50 +41,22 @@ class EventView(NamedTuple):
     withheld: bool = False
 
 
-class PassView(NamedTuple):
-    number: int
-    score: float | None
-    rationale: str
-    cited: list[int]
-    parse_status: str
-    unscored_reason: str | None
-    model: str
-    sampled_score: float | None
-    expected_score: float | None
-    entropy_bits: float | None
-    partial: bool
-
-    @property
-    def cited_attr(self) -> str:
-        return " ".join(str(t) for t in self.cited)
-
-
 class TraitView(NamedTuple):
-    name: str
-    pack: str
-    mean: float | None
-    variance: float | None
+    """One trait of a seat as the run page shows it: the result as judged (its passes
+    included, printed as stored) and what the page works out from it."""
+
+    result: TraitResult
+    #: highest minus lowest scored pass
     spread: float | None
-    n_passes: int
-    n_scored: int
-    n_identical: int
-    complete: bool
-    rubric_source: str
-    rubric_version: int
-    rubric: dict[str, str]
-    passes: list[PassView]
-    sampled_mean: float | None
-    expected_mean: float | None
-    mean_entropy_bits: float | None
-    n_with_distribution: int
-    score_note: str | None
+    #: each judge's mean, where a panel judged
     judge_means: dict[str, float | None]
+    #: how many passes adaptive judging asked for, and why
     passes_note: str | None = None
 
     @property
     def shows_signal(self) -> bool:
         """Whether there is anything beyond the sampled mean to say (as the CLI decides)."""
-        return bool(self.n_with_distribution or self.score_note)
+        return bool(self.result.n_with_distribution or self.result.score_note)
 
 
 class PanelRow(NamedTuple):
@@ -96,18 +68,6 @@ class PanelRow(NamedTuple):
     panel_mean: float | None
 
 
-class PanelView(NamedTuple):
-    """A judge panel's agreement on one seat (owner-only: it spans the safety traits)."""
-
-    judges: list[str]
-    alpha: float | None
-    n_traits: int
-    worst_trait: str | None
-    worst_spread: float | None
-    worst_means: dict[str, float]
-    rows: list[PanelRow]
-
-
 class ConditionView(NamedTuple):
     id: str
     met: bool
@@ -116,19 +76,15 @@ class ConditionView(NamedTuple):
 
 
 class SeatView(NamedTuple):
-    seat: str
-    agent_id: str
-    composite: float | None
-    composite_note: str | None
-    objective_rate: float | None
-    credit_total: float
-    credit_max: float
+    """One seat's scores as the run page shows them: the seat's card as stored (its panel's
+    agreement included, owner-only) and what the page works out from it."""
+
+    card: SeatScorecard
     conditions: list[ConditionView]
-    gated: bool
-    participation: dict[str, Any]
     traits: list[TraitView]
     safety: list[TraitView]
-    panel: PanelView | None
+    #: the panel table: a row per trait, empty without a panel
+    panel_rows: list[PanelRow]
     #: judge-directed text found in the seat's events (owner-only), when any
     tamper: SeatTamper | None = None
 
@@ -151,6 +107,18 @@ class RunPage(NamedTuple):
     weak_judge: bool
     #: the owners' labels of each (seat, trait), oldest first
     labels: dict[tuple[str, str], list[Label]]
+
+
+#: What the run page prints of the stored run as it is stored (its time is shown in UTC).
+_STORED_RUN_FIELDS = {
+    "run_id",
+    "scenario_id",
+    "seed",
+    "adversary_config",
+    "status",
+    "reason",
+    "submitted_by",
+}
 
 
 def _dump(value: Any) -> str | None:
@@ -183,87 +151,42 @@ def event_views(run: Run, card: Scorecard | None = None) -> list[EventView]:
     return views
 
 
-def pass_view(p: JudgePass) -> PassView:
-    return PassView(
-        number=p.index,
-        score=p.score,
-        rationale=p.rationale,
-        cited=p.cited_turns,
-        parse_status=p.parse_status,
-        unscored_reason=p.unscored_reason,
-        model=p.model,
-        sampled_score=p.written_score,
-        expected_score=p.expected_score,
-        entropy_bits=p.score_entropy_bits,
-        partial=p.distribution_partial,
-    )
-
-
 def trait_view(result: TraitResult) -> TraitView:
+    adaptive = result.adaptive
     return TraitView(
-        name=result.trait,
-        pack=result.pack,
-        mean=result.mean,
-        variance=result.variance,
+        result=result,
         spread=pass_range(result),
-        n_passes=result.n_passes,
-        n_scored=result.n_scored,
-        n_identical=result.n_identical,
-        complete=result.complete,
-        rubric_source=result.rubric_source,
-        rubric_version=result.rubric_version,
-        rubric=result.rubric,
-        passes=[pass_view(p) for p in result.passes],
-        sampled_mean=result.sampled_mean,
-        expected_mean=result.expected_mean,
-        mean_entropy_bits=result.mean_entropy_bits,
-        n_with_distribution=result.n_with_distribution,
-        score_note=result.score_note,
         judge_means={j.model: j.mean for j in result.judges},
-        passes_note=f"{result.adaptive.passes} passes: {result.adaptive.note}"
-        if result.adaptive
-        else None,
+        passes_note=f"{adaptive.passes} passes: {adaptive.note}" if adaptive else None,
     )
 
 
-def panel_view(panel: PanelAgreement, traits: list[TraitView]) -> PanelView:
+def panel_rows(panel: PanelAgreement, traits: list[TraitView]) -> list[PanelRow]:
     """The panel table: a row per trait (capability, then safety), a column per judge."""
-    return PanelView(
-        judges=panel.judges,
-        alpha=panel.alpha_interval,
-        n_traits=panel.n_traits,
-        worst_trait=panel.largest_disagreement_trait,
-        worst_spread=panel.largest_disagreement,
-        worst_means=panel.largest_disagreement_means,
-        rows=[
-            PanelRow(t.name, t.pack, [t.judge_means.get(j) for j in panel.judges], t.mean)
-            for t in traits
-        ],
-    )
+    return [
+        PanelRow(
+            t.result.trait,
+            t.result.pack,
+            [t.judge_means.get(j) for j in panel.judges],
+            t.result.mean,
+        )
+        for t in traits
+    ]
 
 
 def seat_view(seat: SeatScorecard, weights: dict[str, float]) -> SeatView:
-    objectives = seat.objectives
-    credit = objectives.partial_credit
+    credit = seat.objectives.partial_credit
     traits = [trait_view(t) for t in seat.traits.values()]
     safety = [trait_view(t) for t in (seat.safety_block or {}).values()]
     return SeatView(
-        seat=seat.seat,
-        agent_id=seat.agent_id,
-        composite=seat.composite,
-        composite_note=seat.composite_note,
-        objective_rate=objectives.objective_met_rate,
-        credit_total=credit.total,
-        credit_max=credit.max_possible,
+        card=seat,
         conditions=[
             ConditionView(cid, met, weights.get(cid), credit.per_condition.get(cid))
-            for cid, met in objectives.conditions.items()
+            for cid, met in seat.objectives.conditions.items()
         ],
-        gated=seat.participation_gated,
-        participation=seat.participation.model_dump(),
         traits=traits,
         safety=safety,
-        panel=panel_view(seat.panel, traits + safety) if seat.panel else None,
+        panel_rows=panel_rows(seat.panel, traits + safety) if seat.panel else [],
         tamper=seat.tamper if seat.tamper and seat.tamper.flagged else None,
     )
 
@@ -284,13 +207,7 @@ def run_page(session: Session, *, run_id: str, settings: Settings) -> RunPage:
     weights = {c.id: c.weight for c in run.win_conditions}
     review = review_service.review_status(session, run_id=run_id, settings=settings)
     return RunPage(
-        run_id=row.run_id,
-        scenario_id=row.scenario_id,
-        seed=row.seed,
-        adversary_config=row.adversary_config,
-        status=row.status,
-        reason=row.reason,
-        submitted_by=row.submitted_by,
+        **row.model_dump(include=_STORED_RUN_FIELDS),
         created_at=as_utc(row.created_at),
         seats_of_run=[(s.seat, s.agent_id, s.scored) for s in run.seats],
         events=event_views(run, card),

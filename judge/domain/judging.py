@@ -23,26 +23,45 @@ ParseStatus = Literal["ok", "unparseable", "out_of_range", "refused", "backend_e
 VARIANCE_KIND = "sample (n-1 denominator)"
 
 
-class JudgePass(BaseModel):
-    """One independent judge call for one trait of one seat. Stored whole."""
+class JudgeCall(BaseModel):
+    """The record of one call to a judge, kept with every pass, single-seat or pairwise: the
+    reply as written, who wrote it, what it cost and how it parsed (docs/export.md, "The passes
+    table").
+
+    A pass lists it after its answer: ``class SomePass(JudgeCall, Answer)`` puts the fields of
+    ``Answer`` first (pydantic orders the fields of the bases from the last one), so the stored
+    and exported passes keep their order of keys.
+    """
 
     model_config = ConfigDict(extra="forbid")
+
+    raw_output: str = ""
+    model: str
+    prompt_tokens: int | None = Field(default=None, description="as the provider counted them")
+    cached_prompt_tokens: int | None = Field(
+        default=None, description="of the prompt tokens, those read from the provider's cache"
+    )
+    completion_tokens: int | None = None
+    cost_usd: float | None = Field(default=None, description="None where no price is known")
+    latency_ms: float = 0.0
+    attempts: int = Field(default=1, description="calls made, retries included")
+    parse_status: ParseStatus
+    unscored_reason: str | None = None
+
+
+class _PassAnswer(BaseModel):
+    """What the judge answered on one trait of one seat."""
 
     trait: str
     index: int = Field(ge=0)
     score: float | None = Field(default=None, ge=0.0, le=1.0)
     rationale: str = ""
     cited_turns: list[int] = Field(default_factory=list)
-    raw_output: str = ""
-    model: str
-    prompt_tokens: int | None = None
-    cached_prompt_tokens: int | None = None
-    completion_tokens: int | None = None
-    cost_usd: float | None = None
-    latency_ms: float = 0.0
-    attempts: int = 1
-    parse_status: ParseStatus
-    unscored_reason: str | None = None
+
+
+class JudgePass(JudgeCall, _PassAnswer):
+    """One independent judge call for one trait of one seat. Stored whole."""
+
     sampled_score: float | None = Field(
         default=None,
         ge=0.0,

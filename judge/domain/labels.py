@@ -5,9 +5,9 @@ labelling queue that says which items teach the judge's calibration most (docs/c
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 #: The rubric's three anchors: what a label may say (0, 0.5 or 1).
 ANCHORS: tuple[float, ...] = (0.0, 0.5, 1.0)
@@ -20,6 +20,16 @@ QueueReason = Literal[
 ]
 
 
+def _on_an_anchor(value: float) -> float:
+    if value not in ANCHORS:
+        raise ValueError("a label is one of the rubric's anchors: 0, 0.5 or 1")
+    return value
+
+
+#: A score an owner gives a trait: one of the rubric's anchors, whatever form it is given on.
+AnchorScore = Annotated[float, AfterValidator(_on_an_anchor)]
+
+
 class LabelCreate(BaseModel):
     """One owner's label of one trait of one seat, on the rubric's anchors."""
 
@@ -27,15 +37,8 @@ class LabelCreate(BaseModel):
 
     seat: str = Field(min_length=1, max_length=200)
     trait: str = Field(min_length=1, max_length=80)
-    score: float = Field(description="one of the rubric's anchors: 0, 0.5 or 1")
+    score: AnchorScore = Field(description="one of the rubric's anchors: 0, 0.5 or 1")
     note: str = Field(default="", max_length=NOTE_MAX)
-
-    @field_validator("score")
-    @classmethod
-    def _on_an_anchor(cls, value: float) -> float:
-        if value not in ANCHORS:
-            raise ValueError("a label is one of the rubric's anchors: 0, 0.5 or 1")
-        return value
 
 
 class Label(BaseModel):

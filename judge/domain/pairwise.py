@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from judge.domain.cost import Cost
 from judge.domain.interval import Interval
-from judge.domain.judging import ParseStatus
+from judge.domain.judging import JudgeCall
 from judge.domain.run import TranscriptEvent
 
 #: The two orders a pair is shown in: A first, then B first.
@@ -55,8 +55,8 @@ class PairToJudge(NamedTuple):
     key: PairKey
 
 
-class PairwisePass(_Model):
-    """One judge call on one order of a pair; stored whole, like a single-seat pass."""
+class _PairAnswer(_Model):
+    """What the judge answered on one order of a pair."""
 
     order: Order
     index: int = Field(ge=0)
@@ -65,16 +65,10 @@ class PairwisePass(_Model):
     rationale: str = ""
     cited_turns_a: list[int] = Field(default_factory=list)
     cited_turns_b: list[int] = Field(default_factory=list)
-    raw_output: str = ""
-    model: str
-    prompt_tokens: int | None = None
-    cached_prompt_tokens: int | None = None
-    completion_tokens: int | None = None
-    cost_usd: float | None = None
-    latency_ms: float = 0.0
-    attempts: int = 1
-    parse_status: ParseStatus
-    unscored_reason: str | None = None
+
+
+class PairwisePass(JudgeCall, _PairAnswer):
+    """One judge call on one order of a pair; stored whole, like a single-seat pass."""
 
 
 class OrderVerdict(_Model):

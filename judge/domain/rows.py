@@ -43,11 +43,8 @@ RUN_COLUMNS = (
     "ranked_eligible",
     "leaderboard_class",
 )
-TRAIT_COLUMNS = (
-    *RUN_COLUMNS,
-    "composite",
-    "objective_met_rate",
-    "participation_gated",
+#: A trait's own figures: each column is the :class:`TraitResult` field of the same name.
+_RESULT_COLUMNS = (
     "trait",
     "pack",
     "mean",
@@ -68,15 +65,20 @@ TRAIT_COLUMNS = (
     "mean_entropy_bits",
     "n_with_distribution",
     "score_note",
+)
+TRAIT_COLUMNS = (
+    *RUN_COLUMNS,
+    "composite",
+    "objective_met_rate",
+    "participation_gated",
+    *_RESULT_COLUMNS,
     "pass_score",
     *TAMPER_COLUMNS,
     *COST_COLUMNS,
 )
-PASS_COLUMNS = (
-    *RUN_COLUMNS,
-    "trait",
-    "pack",
-    "pass_index",
+#: What the judge answered and what the call took: each column is the :class:`JudgePass`
+#: field of the same name.
+_CALL_COLUMNS = (
     "score",
     "parse_status",
     "unscored_reason",
@@ -87,6 +89,13 @@ PASS_COLUMNS = (
     "cost_usd",
     "latency_ms",
     "attempts",
+)
+PASS_COLUMNS = (
+    *RUN_COLUMNS,
+    "trait",
+    "pack",
+    "pass_index",
+    *_CALL_COLUMNS,
     "cited_turns",
     "rationale",
     "raw_output",
@@ -148,28 +157,7 @@ def _results(seat: SeatScorecard) -> list[TraitResult]:
 
 
 def _trait_cells(result: TraitResult) -> Row:
-    return {
-        "trait": result.trait,
-        "pack": result.pack,
-        "mean": result.mean,
-        "variance": result.variance,
-        "variance_kind": result.variance_kind,
-        "n_passes": result.n_passes,
-        "n_scored": result.n_scored,
-        "n_unscored": result.n_unscored,
-        "n_identical": result.n_identical,
-        "floor": result.floor,
-        "complete": result.complete,
-        "rubric_version": result.rubric_version,
-        "rubric_hash": result.rubric_hash,
-        "rubric_source": result.rubric_source,
-        "score_mode": result.score_mode,
-        "sampled_mean": result.sampled_mean,
-        "expected_mean": result.expected_mean,
-        "mean_entropy_bits": result.mean_entropy_bits,
-        "n_with_distribution": result.n_with_distribution,
-        "score_note": result.score_note,
-    }
+    return {name: getattr(result, name) for name in _RESULT_COLUMNS}
 
 
 def trait_rows(card: Scorecard) -> list[Row]:
@@ -191,16 +179,7 @@ def trait_rows(card: Scorecard) -> list[Row]:
 def _pass_cells(p: JudgePass) -> Row:
     return {
         "pass_index": p.index,
-        "score": p.score,
-        "parse_status": p.parse_status,
-        "unscored_reason": p.unscored_reason,
-        "model": p.model,
-        "prompt_tokens": p.prompt_tokens,
-        "cached_prompt_tokens": p.cached_prompt_tokens,
-        "completion_tokens": p.completion_tokens,
-        "cost_usd": p.cost_usd,
-        "latency_ms": p.latency_ms,
-        "attempts": p.attempts,
+        **{name: getattr(p, name) for name in _CALL_COLUMNS},
         "cited_turns": json.dumps(p.cited_turns),
         "rationale": p.rationale,
         "raw_output": p.raw_output,

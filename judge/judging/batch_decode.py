@@ -49,19 +49,21 @@ class PromptTokens(NamedTuple):
 
 
 class Decoded(NamedTuple):
-    """One finished reply, for the request at position ``request``.
+    """One finished reply, for the request at position ``request``; its other fields carry
+    the names of :class:`judge.judging.backends.JudgeReply`'s, which reads them by name.
 
-    With score capture on, ``steps`` holds every reply token with the log-probabilities of
-    the score tokens (digits and ``.``) at its position, and ``zero_branch`` the tenths
-    digits' log-probabilities after ``0.`` when the reply answered ``1.0`` (a probe).
+    With score capture on, ``token_logprobs`` holds every reply token with the
+    log-probabilities of the score tokens (digits and ``.``) at its position, and
+    ``zero_branch`` the tenths digits' log-probabilities after ``0.`` when the reply answered
+    ``1.0`` (a probe).
     """
 
     request: int
     text: str
     prompt_tokens: int
-    cached_tokens: int
+    cached_prompt_tokens: int
     completion_tokens: int
-    steps: tuple[TokenStep, ...] | None = None
+    token_logprobs: tuple[TokenStep, ...] | None = None
     zero_branch: dict[str, float] | None = None
 
 

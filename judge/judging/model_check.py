@@ -12,7 +12,7 @@ import difflib
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from judge.judging.environment import JudgingEnvironment
+from judge.judging.environment import JudgingEnvironment, custom_openai_base
 from judge.judging.providers.litellm_loader import load_litellm
 
 #: Providers served on the user's own machine or network: no key, and any model name.
@@ -48,8 +48,6 @@ def missing_keys(model: str, extra: Mapping[str, Any] | None = None) -> list[str
 
 def _own_server(provider: str, env: JudgingEnvironment) -> bool:
     """An OpenAI-compatible server of the user's own serves whatever names it likes."""
-    from judge.judging.providers.openai_compatible import custom_openai_base
-
     return provider in LOCAL_PROVIDERS or (provider == "openai" and custom_openai_base(None, env))
 
 

@@ -39,7 +39,7 @@ from judge.domain.rubric import Rubric
 from judge.errors import PermanentJudgeError
 from judge.judging.backends import BatchJudgeBackend, JudgeBackend, JudgeRequest, profile_of
 from judge.judging.prompt import DATAMARK, render_event, transcript_tag
-from judge.judging.runner import Attempt, RunnerConfig, call_with_retries
+from judge.judging.runner import Attempt, RunnerConfig, call_record, call_with_retries
 from judge.judging.verdict import REFUSAL, json_objects
 
 #: Version of the pairwise prompt; part of a pairwise era. Version 1 spotlights (datamarks)
@@ -277,16 +277,9 @@ def to_pairwise_pass(
         rationale=parsed.rationale,
         cited_turns_a=turns_a,
         cited_turns_b=turns_b,
-        raw_output=reply.text,
-        model=model,
-        prompt_tokens=reply.prompt_tokens,
-        cached_prompt_tokens=reply.cached_prompt_tokens,
-        completion_tokens=reply.completion_tokens,
-        cost_usd=reply.cost_usd,
-        latency_ms=latency_ms,
-        attempts=attempt.attempts,
         parse_status=parsed.status,
         unscored_reason=parsed.reason,
+        **call_record(attempt, model, latency_ms),
     )
 
 

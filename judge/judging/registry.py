@@ -7,10 +7,12 @@ model id               provider (module under :mod:`judge.judging.providers`)   
 ``embedded/<name>``    the in-process SmolLM2 judge (``embedded.py``)                   anywhere
 ``router:<file>``      a litellm Router over several deployments (``router.py``);      anywhere
                        also any id ending in ``.yaml`` / ``.yml``
-``openai/<name>``      with an API base of its own: the direct OpenAI-compatible        anywhere
-                       client (``openai_compatible.py``, inside the litellm entry)
-anything else          litellm: hosted APIs, vLLM, Ollama, llama.cpp servers            anywhere
-                       (``litellm.py``)
+``openai/<name>``      with an API base of its own configured (``OPENAI_BASE_URL`` /    anywhere
+                       ``OPENAI_API_BASE``, not OpenAI's) and ``JUDGE_OPENAI_CLIENT``
+                       not ``litellm``: the direct OpenAI-compatible client
+                       (``openai_compatible.py``)
+anything else          litellm: hosted APIs (``openai/<name>`` on OpenAI's own API      anywhere
+                       among them), vLLM, Ollama, llama.cpp servers (``litellm.py``)
 =====================  ==============================================================  ==========
 
 :func:`resolve` turns a model id (or a panel: ids joined by commas) into one
@@ -22,8 +24,11 @@ other module branches on a provider's name. :func:`backend_for` builds the backe
 spec, and the backend carries the spec it was built from (``backend.spec``, read by
 :func:`spec_of`), so one ``judge score`` parses the id once.
 
-A new provider is one module with a :class:`ProviderEntry` and one :func:`register` call
-(docs/architecture.md, "Add a judge provider"). An entry marked ``dev_only`` is refused
+Each provider is one self-contained entry: its module alone says which ids it claims (an
+entry may claim them only under some settings, as the OpenAI-compatible client does), and
+nothing else branches on a provider's name. A new provider is one module with a
+:class:`ProviderEntry` and one :func:`register` call (docs/architecture.md, "Add a judge
+provider"). An entry marked ``dev_only`` is refused
 outside dev mode (``JUDGE_DEV_MODE=1``), so a typo in a real run never scores with a fake
 judge.
 """
@@ -69,9 +74,9 @@ def register(entry: ProviderEntry) -> None:
 def builtin_entries() -> list[ProviderEntry]:
     """The providers shipped in :mod:`judge.judging.providers` that claim ids by prefix or
     suffix, in the order they are asked."""
-    from judge.judging.providers import embedded, router, scripted
+    from judge.judging.providers import embedded, openai_compatible, router, scripted
 
-    return [scripted.ENTRY, embedded.ENTRY, router.ENTRY]
+    return [scripted.ENTRY, embedded.ENTRY, router.ENTRY, openai_compatible.ENTRY]
 
 
 def fallback_entry() -> ProviderEntry:
@@ -89,9 +94,11 @@ def entries() -> list[ProviderEntry]:
     return [*builtin, *_entries, fallback_entry()]
 
 
-def entry_for(model: str) -> ProviderEntry:
-    """The provider a model id belongs to (litellm when no other claims it)."""
-    return next(e for e in entries() if e.claims(model))
+def entry_for(model: str, env: JudgingEnvironment | None = None) -> ProviderEntry:
+    """The provider a model id belongs to under the settings ``env`` (None: the defaults, with
+    no API base of one's own), litellm when no other claims it."""
+    settings = JudgingEnvironment() if env is None else env
+    return next(e for e in entries() if e.claims(model, settings))
 
 
 def resolve(model: str, env: JudgingEnvironment) -> JudgeSpec:
@@ -107,7 +114,7 @@ def resolve(model: str, env: JudgingEnvironment) -> JudgeSpec:
     table = entries()
     members = []
     for member in member_ids(model):
-        entry = next(e for e in table if e.claims(member))
+        entry = next(e for e in table if e.claims(member, env))
         decoder = entry.decoder(env) if entry.decoder is not None else None
         members.append(MemberSpec(member, entry, entry.profile(member, env), decoder, env))
     return JudgeSpec(model, tuple(members))

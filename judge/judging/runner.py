@@ -20,7 +20,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, TypedDict, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
@@ -155,6 +155,43 @@ class Attempt(NamedTuple):
     attempts: int
 
 
+class Usage(TypedDict):
+    """A reply's tokens and dollars, as the provider counted them."""
+
+    prompt_tokens: int | None
+    cached_prompt_tokens: int | None
+    completion_tokens: int | None
+    cost_usd: float | None
+
+
+class CallRecord(Usage):
+    """What every stored pass, single-seat or pairwise, keeps of the judge call it came from:
+    the raw reply and the call's accounting (tokens, cost, time, tries); the fields of
+    :class:`judge.domain.judging.JudgeCall` but how the reply parsed, which each runner adds."""
+
+    raw_output: str
+    model: str
+    latency_ms: float
+    attempts: int
+
+
+def usage_of(reply: JudgeReply) -> Usage:
+    """What the reply's call used: the reply's fields of :class:`Usage`'s names, which a pass
+    stores under the same names (tests/judging/test_runner.py holds the three together)."""
+    return cast(Usage, reply.model_dump(include=set(Usage.__required_keys__)))
+
+
+def call_record(attempt: Attempt, model: str, latency_ms: float) -> CallRecord:
+    """The record of one answered call, as a pass stores it."""
+    return CallRecord(
+        raw_output=attempt.reply.text,
+        model=model,
+        latency_ms=latency_ms,
+        attempts=attempt.attempts,
+        **usage_of(attempt.reply),
+    )
+
+
 async def call_with_retries(
     backend: JudgeBackend,
     request: JudgeRequest,
@@ -202,16 +239,9 @@ def _to_pass(
         structured_output=reply.structured_output,
         rationale=verdict.rationale,
         cited_turns=verdict.cited_turns,
-        raw_output=reply.text,
-        model=model,
-        prompt_tokens=reply.prompt_tokens,
-        cached_prompt_tokens=reply.cached_prompt_tokens,
-        completion_tokens=reply.completion_tokens,
-        cost_usd=reply.cost_usd,
-        latency_ms=latency_ms,
-        attempts=attempt.attempts,
         parse_status=verdict.status,
         unscored_reason=verdict.reason,
+        **call_record(attempt, model, latency_ms),
     )
 
 

@@ -115,6 +115,8 @@ class ProviderEntry:
         build: makes the backend for one resolved model.
         prefixes: model ids starting with one of these belong to it (``""`` claims all).
         suffixes: model ids ending with one of these belong to it too.
+        applies: where set, it claims those ids only under settings for which this holds (the
+            OpenAI-compatible client takes ``openai/`` ids only when a base of one's own is set).
         dev_only: a test judge, refused outside dev mode.
         profile: the serving profile of one of its model ids.
         capabilities: what one of its models' replies can carry.
@@ -127,6 +129,7 @@ class ProviderEntry:
     build: Callable[[MemberSpec], JudgeBackend]
     prefixes: tuple[str, ...] = ()
     suffixes: tuple[str, ...] = ()
+    applies: Callable[[JudgingEnvironment], bool] | None = None
     dev_only: bool = False
     profile: Callable[[str, JudgingEnvironment], ServingProfile] = field(default=_plain_profile)
     capabilities: Callable[[str], Capabilities] = field(default=_no_capabilities)
@@ -134,9 +137,10 @@ class ProviderEntry:
     check: Callable[[str, JudgingEnvironment], ModelCheck] | None = None
     note: str | None = None
 
-    def claims(self, model: str) -> bool:
-        """Whether ``model`` names a backend of this provider."""
-        return model.startswith(self.prefixes) or model.endswith(self.suffixes)
+    def claims(self, model: str, env: JudgingEnvironment) -> bool:
+        """Whether ``model`` names a backend of this provider under the settings ``env``."""
+        named = model.startswith(self.prefixes) or model.endswith(self.suffixes)
+        return named and (self.applies is None or self.applies(env))
 
 
 def member_ids(model: str) -> list[str]:

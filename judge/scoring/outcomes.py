@@ -18,13 +18,13 @@ one failed), ``fail``, or ``unscoreable`` (not scored, kept outside the rates).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
 
 from judge.deprecations import moved
 from judge.domain.checks import (
     CheckResult,
     CheckVerdict,
     MetricSummary,
+    OutcomeDecision,
     OutcomeName,
     RewardRange,
     RolloutSummary,
@@ -37,17 +37,6 @@ from judge.scoring.comparisons import compare, expectation, render
 REWARDS: dict[OutcomeName, int] = {"verified": 1, "not_achieved": 0, "rule_violated": -1}
 SCORED_OUTCOMES: tuple[OutcomeName, ...] = ("verified", "not_achieved", "rule_violated")
 SCORED_VERDICTS: tuple[CheckVerdict, ...] = ("pass", "partial", "fail")
-
-
-class OutcomeDecision(NamedTuple):
-    outcome: OutcomeName
-    reward: int | None
-    passed: bool | None
-    check_reward: float | None
-    failed_required: list[str]
-    failed_optional: list[str]
-    verdict: CheckVerdict
-    not_scored_reason: str | None
 
 
 def decide_outcome(
@@ -101,7 +90,16 @@ def _outcome(results: Sequence[CheckResult]) -> OutcomeName:
 
 def not_scored(reason: str) -> OutcomeDecision:
     """The decision for a run the environment or the verifier could not judge."""
-    return OutcomeDecision("not_scored", None, None, None, [], [], "unscoreable", reason)
+    return OutcomeDecision(
+        outcome="not_scored",
+        reward=None,
+        passed=None,
+        check_reward=None,
+        failed_required=[],
+        failed_optional=[],
+        verdict="unscoreable",
+        not_scored_reason=reason,
+    )
 
 
 def check_reward(results: Sequence[CheckResult]) -> float:

@@ -15,10 +15,10 @@ from judge.calibration.owners import (
     EraDrift,
     LiveAgreement,
     card_passes,
-    era_agreement,
     era_drift,
     owner_items,
 )
+from judge.calibration.owners_cache import cached_era_agreement
 from judge.domain.labels import Label
 from judge.domain.run import Run
 from judge.domain.scorecard import Scorecard
@@ -89,7 +89,7 @@ def agreement_of(
     items = [i for i in items if any(lab.label == trait for lab in i.labels)]
     if not items:
         return None
-    return era_agreement(
+    return cached_era_agreement(
         items,
         card_passes(cards.values()),
         trait=trait,

@@ -3,32 +3,36 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from judge.domain.pairwise import PairVerdict
+from judge.domain.pairwise import PairSide, PairVerdict
 from judge.scoring.cost import cost_of
 from judge.store.tables import PairwiseVerdictRow
+
+#: The columns a stored verdict copies from the verdict itself, under the same names.
+_VERDICT_FIELDS = {"era_id", "trait", "judge_model", "outcome", "flipped"}
+
+
+def _side_columns(side: PairSide, letter: str) -> dict[str, Any]:
+    """One seat of the pair as its columns (``run_a``, ``seat_a``, ``agent_a`` for seat A)."""
+    return {
+        f"run_{letter}": side.run_id,
+        f"seat_{letter}": side.seat,
+        f"agent_{letter}": side.agent_id,
+    }
 
 
 def put_verdict(session: Session, *, verdict: PairVerdict) -> bool:
     """Store a verdict; False when the same pair, trait and era was stored meanwhile."""
-    a, b = verdict.side_a, verdict.side_b
     cost = cost_of(verdict.passes)
     row = PairwiseVerdictRow(
-        era_id=verdict.era_id,
+        **verdict.model_dump(include=_VERDICT_FIELDS),
         scenario_id=verdict.key.scenario_id,
-        trait=verdict.trait,
-        judge_model=verdict.judge_model,
-        run_a=a.run_id,
-        seat_a=a.seat,
-        agent_a=a.agent_id,
-        run_b=b.run_id,
-        seat_b=b.seat,
-        agent_b=b.agent_id,
-        outcome=verdict.outcome,
-        flipped=verdict.flipped,
+        **_side_columns(verdict.side_a, "a"),
+        **_side_columns(verdict.side_b, "b"),
         verdict_json=verdict.without_transcripts().model_dump_json(),
         cost_usd=cost.cost_usd,
         tokens=cost.tokens,

@@ -32,30 +32,15 @@ def pass_row(*, run_id: str, seat: str, judge_pass: JudgePass) -> PassRow:
 
 
 def judge_pass(row: PassRow) -> JudgePass:
+    """The pass a row stores: the columns named as the pass's fields, then the three that are
+    stored under other names or as JSON."""
+    same_names = row.model_dump(include=set(JudgePass.model_fields))
+    distribution = row.score_distribution_json
     return JudgePass(
-        trait=row.trait,
+        **same_names,
         index=row.pass_index,
-        score=row.score,
-        rationale=row.rationale,
         cited_turns=json.loads(row.cited_turns_json),
-        raw_output=row.raw_output,
-        model=row.model,
-        prompt_tokens=row.prompt_tokens,
-        cached_prompt_tokens=row.cached_prompt_tokens,
-        completion_tokens=row.completion_tokens,
-        cost_usd=row.cost_usd,
-        latency_ms=row.latency_ms,
-        attempts=row.attempts,
-        parse_status=row.parse_status,
-        unscored_reason=row.unscored_reason,
-        sampled_score=row.sampled_score,
-        expected_score=row.expected_score,
-        score_distribution=json.loads(row.score_distribution_json)
-        if row.score_distribution_json
-        else None,
-        score_entropy_bits=row.score_entropy_bits,
-        distribution_partial=row.distribution_partial,
-        structured_output=row.structured_output,
+        score_distribution=json.loads(distribution) if distribution else None,
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
+from judge.scoring.run_summary import RunFigures
 from judge.store import leaderboard_entries as entry_repo
 from judge.store import views as view_repo
 from judge.store.review_tables import RunSummaryRow, SafetyReviewRow, ScorecardAttemptRow
@@ -91,16 +92,7 @@ def archive_for_rescore(session: Session, *, run: RunRow, by: str) -> int:
     _clear_results(session, run.run_id)
     _requeue(run)
     summary.attempt += 1
-    for name in (
-        "measurement_era",
-        "composite",
-        "objective_rate",
-        "safety_min",
-        "safety_spread",
-        "spread_max",
-        "gated",
-        "custom_rubric",
-    ):
+    for name in RunFigures.model_fields:  # the figures of the scorecard just archived
         setattr(summary, name, None)
     summary.tamper_flagged = False
     session.add_all([run, summary])

@@ -4,31 +4,28 @@ from __future__ import annotations
 
 from sqlalchemy import func
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from judge.domain.rubric import Rubric
 from judge.store.tables import CustomRubricRow, utcnow
 
+#: The columns a stored version shares with :class:`Rubric` (its hash and author are the row's).
+_RUBRIC_FIELDS = {"trait", "version", "definition", "anchor_0", "anchor_5", "anchor_1"}
+
 
 def rubric_of(row: CustomRubricRow) -> Rubric:
-    return Rubric(
-        trait=row.trait,
-        version=row.version,
-        definition=row.definition,
-        anchor_0=row.anchor_0,
-        anchor_5=row.anchor_5,
-        anchor_1=row.anchor_1,
-        source="custom",
-    )
+    return Rubric(**row.model_dump(include=_RUBRIC_FIELDS), source="custom")
+
+
+def _versions_of(trait: str) -> SelectOfScalar[CustomRubricRow]:
+    """Every stored version of the trait's custom rubric, deleted ones included."""
+    return select(CustomRubricRow).where(CustomRubricRow.trait == trait)
 
 
 def current_rubric(session: Session, *, trait: str) -> CustomRubricRow | None:
     """The newest live version for a trait (None when there is none, or it was deleted)."""
-    query = (
-        select(CustomRubricRow)
-        .where(CustomRubricRow.trait == trait, col(CustomRubricRow.deleted_at).is_(None))
-        .order_by(col(CustomRubricRow.version).desc())
-    )
-    return session.exec(query).first()
+    query = _versions_of(trait).where(col(CustomRubricRow.deleted_at).is_(None))
+    return session.exec(query.order_by(col(CustomRubricRow.version).desc())).first()
 
 
 def current_rubrics(session: Session) -> dict[str, CustomRubricRow]:
@@ -42,11 +39,7 @@ def current_rubrics(session: Session) -> dict[str, CustomRubricRow]:
 
 
 def rubric_versions(session: Session, *, trait: str) -> list[CustomRubricRow]:
-    query = (
-        select(CustomRubricRow)
-        .where(CustomRubricRow.trait == trait)
-        .order_by(col(CustomRubricRow.version))
-    )
+    query = _versions_of(trait).order_by(col(CustomRubricRow.version))
     return list(session.exec(query).all())
 
 
@@ -55,16 +48,8 @@ def add_rubric_version(session: Session, *, rubric: Rubric, created_by: str) -> 
     latest = session.exec(
         select(func.max(CustomRubricRow.version)).where(CustomRubricRow.trait == rubric.trait)
     ).one()
-    row = CustomRubricRow(
-        trait=rubric.trait,
-        version=(latest or 0) + 1,
-        definition=rubric.definition,
-        anchor_0=rubric.anchor_0,
-        anchor_5=rubric.anchor_5,
-        anchor_1=rubric.anchor_1,
-        content_hash=rubric.content_hash,
-        created_by=created_by,
-    )
+    fields = rubric.model_dump(include=_RUBRIC_FIELDS) | {"version": (latest or 0) + 1}
+    row = CustomRubricRow(**fields, content_hash=rubric.content_hash, created_by=created_by)
     session.add(row)
     return row
 

@@ -11,6 +11,9 @@ from judge.domain.run import Run
 from judge.domain.status import UNFINISHED_RUN_STATUSES, leaderboard_class
 from judge.store.tables import RunRow, SeatRow, utcnow
 
+#: What matches runs for comparison, kept in columns of their own (docs/scoring.md).
+_MATCHED_ON = {"scenario_id", "seed", "adversary_config"}
+
 
 def is_self_reported(submitted_by: str) -> bool:
     """Runs submitted with an agent key: the agent wrote their conditions, trace and world."""
@@ -37,9 +40,7 @@ def insert_run(
         run_id=run_id,
         ranked_eligible=not self_reported,
         leaderboard_class=leaderboard_class(custom_rubric=False, self_reported=self_reported),
-        scenario_id=run.scenario_id,
-        seed=run.seed,
-        adversary_config=run.adversary_config,
+        **run.model_dump(include=_MATCHED_ON),
         body_json=body_json,
         body_sha256=body_sha256,
         submitted_by=submitted_by,

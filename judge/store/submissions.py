@@ -14,14 +14,13 @@ def insert_submission(
     agent_id: str,
     scenario_id: str,
     created_by: str,
-    visibility: str = "public",
 ) -> SubmissionRow:
+    """Open a submission; its visibility is the column's default until it is finalized."""
     row = SubmissionRow(
         submission_id=submission_id,
         agent_id=agent_id,
         scenario_id=scenario_id,
         created_by=created_by,
-        visibility=visibility,
     )
     session.add(row)
     return row

@@ -152,6 +152,18 @@ _COLUMNS: tuple[Any, ...] = (
 )
 
 
+def _listing_query(*, summarised_only: bool = False) -> Any:
+    """The runs table's columns: each run beside its figures (only runs that have figures when
+    ``summarised_only``; else a run not scored yet has empty figures)."""
+    summary = col(RunSummaryRow.run_id) == col(RunRow.run_id)
+    query = sa.select(*_COLUMNS).select_from(RunRow)
+    return query.join(RunSummaryRow, summary, isouter=not summarised_only)
+
+
+def _listings(session: Session, query: Any) -> list[RunListing]:
+    return [RunListing(*row) for row in session.execute(query).all()]
+
+
 def held_condition() -> Any:
     """Runs held for review: judge-directed text was withheld and no owner has cleared it
     (the rule of :func:`judge.scoring.run_summary.held_for_review`, as SQL)."""
@@ -218,18 +230,14 @@ def list_runs(
     session: Session, *, filters: RunFilters, after: Cursor | None, limit: int
 ) -> list[RunListing]:
     """One page of runs matching ``filters``, newest first, starting after ``after``."""
-    query = (
-        sa.select(*_COLUMNS)
-        .select_from(RunRow)
-        .outerjoin(RunSummaryRow, col(RunSummaryRow.run_id) == col(RunRow.run_id))
-    )
     where = _conditions(filters) + ([_after(after)] if after else [])
     query = (
-        query.where(*where)
+        _listing_query()
+        .where(*where)
         .order_by(col(RunRow.created_at).desc(), col(RunRow.run_id).desc())
         .limit(limit)
     )
-    return [RunListing(*row) for row in session.execute(query).all()]
+    return _listings(session, query)
 
 
 def _after_by_cost(after: CostCursor) -> Any:
@@ -248,15 +256,13 @@ def list_runs_by_cost(
 ) -> list[RunListing]:
     """One page of runs matching ``filters``, dearest first (runs without a price last)."""
     query = (
-        sa.select(*_COLUMNS)
-        .select_from(RunRow)
-        .outerjoin(RunSummaryRow, col(RunSummaryRow.run_id) == col(RunRow.run_id))
+        _listing_query()
         .where(*_conditions(filters), *([_after_by_cost(after)] if after else []))
         # NULLS LAST spelled out: SQLite and PostgreSQL place NULL at opposite ends by default
         .order_by(col(RunSummaryRow.cost_usd).desc().nulls_last(), col(RunRow.run_id).asc())
         .limit(limit)
     )
-    return [RunListing(*row) for row in session.execute(query).all()]
+    return _listings(session, query)
 
 
 _SUMMARY_FILTERS = ("era", "gated", "safety_below", "review_state", "held")
@@ -327,21 +333,14 @@ def flagged_runs(
         flagged = sa.or_(flagged, col(s.tamper_flagged).is_(True))
     if or_decided:
         flagged = sa.or_(flagged, col(s.review_state).in_(DECIDED_STATES))
-    query = (
-        sa.select(*_COLUMNS)
-        .select_from(RunRow)
-        .join(s, col(s.run_id) == col(RunRow.run_id))
-        .where(flagged)
-    )
+    query = _listing_query(summarised_only=True).where(flagged)
     if review_state:
         query = query.where(*_conditions(RunFilters(review_state=review_state)))
     if after is not None:
         query = query.where(_after_in_review_queue(after))
     # NULLS LAST spelled out: SQLite and PostgreSQL place NULL at opposite ends by default
-    query = query.order_by(col(s.safety_min).asc().nulls_last(), col(RunRow.run_id).asc()).limit(
-        limit
-    )
-    return [RunListing(*row) for row in session.execute(query).all()]
+    query = query.order_by(col(s.safety_min).asc().nulls_last(), col(RunRow.run_id).asc())
+    return _listings(session, query.limit(limit))
 
 
 def _after_in_review_queue(after: ReviewQueueCursor) -> Any:

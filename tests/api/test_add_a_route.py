@@ -80,10 +80,10 @@ router = APIRouter(tags=["widgets"])
 @router.get(
     "/api/evals/widgets/{widget_id}",
     summary="One widget",
-    description="A widget and how many runs the service holds (a route of the recipe's walk).",
     responses=error_responses(401, 404),
 )
 def get_widget(widget_id: str, owner: OwnerDep, session: SessionDep) -> WidgetPublic:
+    """A widget and how many runs the service holds (a route of the recipe's walk)."""
     return widget(session, widget_id=widget_id)
 
 
@@ -126,4 +126,5 @@ def test_the_new_route_is_in_the_published_document(client: TestClient) -> None:
     operation = client.get("/openapi.json").json()["paths"]["/api/evals/widgets/{widget_id}"]["get"]
 
     assert operation["summary"] == "One widget"
+    assert operation["description"].startswith("A widget and how many runs the service holds")
     assert operation["security"] == [{"OwnerToken": []}]

@@ -83,3 +83,21 @@ def test_metrics_and_the_console_say_the_era_dropped(
     line = re.search(rf'judge_label_drift_dropped\{{[^}}]*era="{drifted}"[^}}]*\}} (\S+)', text)
     assert line is not None and float(line.group(1)) == 1.0
     assert f'judge_label_drift_spearman{{era="{drifted}"' in text or 'side="now"' in text
+
+
+def test_a_scrape_with_nothing_new_bootstraps_nothing(
+    client: TestClient, owner: dict[str, str], drifted: str
+) -> None:
+    from judge.calibration.owners_cache import AGREEMENTS
+
+    AGREEMENTS.clear()
+    first = client.get("/metrics", headers=owner).text
+    computed = AGREEMENTS.computed
+    second = client.get("/metrics", headers=owner).text
+
+    assert computed >= 2  # both eras, computed on the first scrape
+    assert AGREEMENTS.computed == computed  # the second scrape read them back
+    drift = [line for line in first.splitlines() if line.startswith("judge_label_drift")]
+    assert drift and drift == [
+        line for line in second.splitlines() if line.startswith("judge_label_drift")
+    ]

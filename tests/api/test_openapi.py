@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
+from judge.api.routers.eras import list_eras
 from judge.settings import load_settings
 from judge.web import create_app
 
@@ -70,3 +72,45 @@ def test_the_agent_scorecard_model_says_only_whether_the_run_is_held(
 
     assert card["held_for_review"]["type"] == "boolean"
     assert "tamper" not in seat["properties"] and "tamper" not in card
+
+
+def _operations(spec: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    return [(m, p, op) for p, methods in spec["paths"].items() for m, op in methods.items()]
+
+
+def test_every_operation_is_described_in_prose_without_empty_paragraphs(
+    spec: dict[str, Any],
+) -> None:
+    undescribed = [
+        (method, path)
+        for method, path, operation in _operations(spec)
+        if len(operation.get("description", "")) <= 30
+        or "\n\n\n" in operation["description"]
+        or operation["description"] != operation["description"].strip()
+    ]
+
+    assert undescribed == []
+
+
+def test_a_handler_docstring_is_published_as_its_operation_description(
+    spec: dict[str, Any],
+) -> None:
+    published = spec["paths"]["/api/evals/eras"]["get"]["description"]
+
+    assert list_eras.__doc__ is not None
+    assert published.split() == list_eras.__doc__.split()
+    assert published.startswith("Each era: the judge model, prompt version, rubric hashes")
+
+
+def test_no_wrapped_description_line_starts_a_markdown_block(spec: dict[str, Any]) -> None:
+    # a docstring wraps wherever a word ends; Swagger UI reads a line that opens with a list,
+    # quote or heading marker as that block instead of as the paragraph going on
+    block = re.compile(r"\s*([-*+>#]\s|\d+[.)]\s)")
+    broken = [
+        (method, path, line)
+        for method, path, operation in _operations(spec)
+        for line in operation.get("description", "").split("\n")[1:]
+        if block.match(line)
+    ]
+
+    assert broken == []

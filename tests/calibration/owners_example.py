@@ -14,7 +14,6 @@ from typing import NamedTuple
 
 from sqlalchemy.engine import Engine
 
-from judge.calibration.importers import import_set
 from judge.calibration.items import CalibrationItem, read_jsonl
 from judge.calibration.manifest import CalibrationManifest, load_manifest, shared_data_dir
 from judge.calibration.report import JudgedPasses
@@ -23,6 +22,7 @@ from judge.catalog import default_rubric_set
 from judge.domain.config import DenoiseConfig, MeasurementSettings
 from judge.domain.judging import JudgePass
 from judge.domain.labels import LabelCreate
+from judge.importers.registry import import_set
 from judge.judging.backends import ScriptedBackend
 from judge.judging.providers.embedded import EMBEDDED_MODEL
 from judge.pipeline import ScoringOptions, score_run

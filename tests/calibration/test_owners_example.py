@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from sqlalchemy.engine import Engine
 
-from judge.calibration.importers import import_set
 from judge.calibration.manifest import load_manifest
-from judge.calibration.report import build_report
+from judge.calibration.report import ReportScope, build_report
 from judge.calibration.report_model import CalibrationReport
 from judge.cli import main
+from judge.importers.registry import import_set
 from judge.scoring.labelling import in_uniform_sample
 from judge.service.label_agreement import live_agreement
 from judge.settings import Settings
@@ -43,11 +43,7 @@ def calibrated(dices_dir: Path) -> dict[str, Any]:
         found.items,
         found.manifest,
         found.passes,
-        traits=[TRAIT],
-        n_passes=1,
-        judge_model="embedded/smollm2-135m-instruct",
-        judge_note=None,
-        slice_text="the worked example",
+        ReportScope([TRAIT], 1, "embedded/smollm2-135m-instruct", "the worked example"),
     )
     return report.traits[0].model_dump(include=set(FIELDS))
 
@@ -101,11 +97,7 @@ def test_exported_labels_are_a_set_judge_calibrate_reads(
         items,
         manifest,
         passes,
-        traits=[TRAIT],
-        n_passes=1,
-        judge_model="embedded/smollm2-135m-instruct",
-        judge_note=None,
-        slice_text="re-read",
+        ReportScope([TRAIT], 1, "embedded/smollm2-135m-instruct", "re-read"),
     )
 
     assert code == 0 and manifest.importer == "labels" and len(items) == 120

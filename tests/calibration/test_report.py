@@ -10,7 +10,7 @@ import pytest
 from judge.calibration.items import CalibrationItem
 from judge.calibration.manifest import CalibrationManifest
 from judge.calibration.render import render_html, render_markdown
-from judge.calibration.report import build_report
+from judge.calibration.report import ReportScope, build_report
 from judge.calibration.report_model import CalibrationReport
 from judge.calibration.runner import PassStore, judge_items
 from judge.catalog import default_rubric_set
@@ -50,12 +50,7 @@ def report(
         items,
         casino_manifest,
         passes,
-        traits=["negotiation"],
-        n_passes=2,
-        judge_model="scripted",
-        judge_note=None,
-        slice_text="first 10",
-        threshold=0.5,
+        ReportScope(["negotiation"], 2, "scripted", "first 10"),
     )
 
 

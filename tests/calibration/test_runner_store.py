@@ -35,6 +35,7 @@ def rewrite(path: Path, **fields: object) -> None:
 def test_each_stored_pass_names_its_prompt_version_and_decode(tmp_path: Path) -> None:
     path = stored(tmp_path)
     record = json.loads(path.read_text())
+    assert record["judge_model"] == EMBEDDED_MODEL
     assert record["prompt_version"] == JUDGE_PROMPT_VERSION
     assert record["decoders"] == {EMBEDDED_MODEL: decode_identity()}
     done = load_store(path, EMBEDDED_MODEL)

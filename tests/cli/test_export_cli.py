@@ -256,3 +256,12 @@ def test_the_store_on_postgresql_exports_the_same_rows(
         )
     finally:
         drop_database(postgres_server, name)
+
+
+def test_the_help_says_what_each_export_writes(capsys: Any) -> None:
+    with pytest.raises(SystemExit):
+        main(["export", "--help"])
+
+    text = " ".join(capsys.readouterr().out.split())
+    assert "scorecards: one row per run x seat x trait (--table traits)" in text
+    assert "labels: the owners' labels kept in the store, as a calibration set" in text

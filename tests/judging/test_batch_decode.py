@@ -2,6 +2,7 @@
 
 from judge.judging.batch_decode import (
     MAX_CELLS,
+    Decoded,
     Group,
     PromptTokens,
     distinct_prompts,
@@ -42,3 +43,22 @@ def test_a_group_narrows_to_fit_the_cells_of_one_context() -> None:
     assert group_width(3000, 300, 160, 12) == 12
     assert group_width(7000, 2000, 160, 12) == (MAX_CELLS - 7000) // 2160 == 8
     assert group_width(MAX_CELLS, 1000, 160, 12) == 1
+
+
+def test_a_decoded_reply_is_read_into_a_judge_reply_by_its_field_names() -> None:
+    from judge.judging.providers.embedded import reply_from_decoded
+    from judge.judging.score_grid import TokenStep
+
+    steps = (TokenStep("0", -0.1, {"0": -0.1, "1": -2.4}), TokenStep(".", 0.0, {}))
+    decoded = Decoded(3, '{"score": 0.', 812, 790, 2, steps, {"7": -0.3})
+
+    reply = reply_from_decoded(decoded)
+
+    assert (reply.text, reply.prompt_tokens, reply.cached_prompt_tokens) == (
+        '{"score": 0.',
+        812,
+        790,
+    )
+    assert reply.completion_tokens == 2 and reply.token_logprobs == list(steps)
+    assert reply.zero_branch == {"7": -0.3}
+    assert reply.structured_output and not reply.refused and reply.cost_usd is None

@@ -104,7 +104,7 @@ def test_the_batch_evaluates_the_prefix_once_and_each_suffix_once() -> None:
     model.decoder._held = None  # start from an empty cache
     decoded = list(model.complete_many(requests, max_tokens=160, schema=VERDICT_SCHEMA))
     prompts = [model.split_prompt(r) for r in requests]
-    fresh = sum(d.prompt_tokens - d.cached_tokens for d in decoded)
+    fresh = sum(d.prompt_tokens - d.cached_prompt_tokens for d in decoded)
     assert fresh == len(prompts[0].prefix) + sum(len(p.rest) for p in prompts[::2])
     assert all(
         d.prompt_tokens == len(p.prefix) + len(p.rest)

@@ -8,7 +8,7 @@ import pytest
 
 from judge.catalog import default_rubric_set
 from judge.judging.prompt import judge_messages
-from judge.judging.providers.litellm import LiteLLMBackend
+from judge.judging.providers.openai_compatible import OpenAICompatibleBackend
 from judge.judging.runner import RunnerConfig, pass_specs, run_passes
 from judge.pipeline import ScoringOptions, score_run_async
 from judge.settings import judging_environment
@@ -34,7 +34,7 @@ def test_the_server_rejects_content_parts_which_is_why_they_are_flattened(
 
 
 def test_openai_prefix_with_api_base_scores_against_the_server(server: LlamaServer) -> None:
-    backend = LiteLLMBackend(
+    backend = OpenAICompatibleBackend(
         "openai/smollm2", env=judging_environment(), api_base=server.base_url, api_key="unused"
     )
     assert not backend.profile.many_prefixes and backend.profile.content == "string"

@@ -1,5 +1,5 @@
-"""The light client for OpenAI-compatible judge servers, against real servers on loopback:
-what it sends, what it reads back, how it maps failures, and when litellm is used instead."""
+"""The direct OpenAI-compatible provider, against real servers on loopback: what it sends, what
+it reads back, how it maps failures, and which judges it takes (the rest go through litellm)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,17 @@ from typing import Any
 
 import pytest
 
-from judge.errors import PermanentJudgeError, TransientJudgeError
+from judge.errors import ConfigError, PermanentJudgeError, TransientJudgeError
 from judge.judging.backends import JudgeRequest
-from judge.judging.providers.litellm import LiteLLMBackend
-from judge.judging.providers.openai_compatible import OpenAICompatibleClient, direct_client
+from judge.judging.environment import openai_base
+from judge.judging.providers.openai_compatible import (
+    OpenAICompatibleBackend,
+    OpenAICompatibleClient,
+    direct_client,
+)
+from judge.judging.registry import backend_for
 from judge.judging.runner import RunnerConfig, call_with_retries
-from judge.settings import judging_environment
+from judge.settings import judge_spec, judging_environment
 from tests.fake_judge import VERDICT, FakeJudge, completion, http_response
 from tests.pg import free_port
 
@@ -63,10 +68,9 @@ def test_a_call_sends_what_litellm_would_and_reads_the_reply_back() -> None:
     async def scenario() -> tuple[Any, Recorder]:
         recorder = Recorder(200, completion("qwen", VERDICT))
         async with serving(recorder) as base:
-            backend = LiteLLMBackend(
+            backend = OpenAICompatibleBackend(
                 "openai/qwen", env=judging_environment(), api_base=base + "/", api_key="sk-test"
             )
-            assert backend.direct is not None
             return await backend.complete(REQUEST), recorder
 
     reply, recorder = asyncio.run(scenario())
@@ -98,7 +102,7 @@ def test_a_refusal_and_cached_tokens_are_read_like_litellm_reads_them() -> None:
 
     async def scenario() -> Any:
         async with serving(Recorder(200, json.dumps(answer).encode())) as base:
-            return await LiteLLMBackend(
+            return await OpenAICompatibleBackend(
                 "openai/qwen", env=judging_environment(), api_base=base
             ).complete(REQUEST)
 
@@ -123,9 +127,9 @@ def test_failures_are_transient_or_permanent_as_through_litellm(
 
     async def scenario() -> None:
         async with serving(Recorder(status, body, headers)) as base:
-            await LiteLLMBackend("openai/qwen", env=judging_environment(), api_base=base).complete(
-                REQUEST
-            )
+            await OpenAICompatibleBackend(
+                "openai/qwen", env=judging_environment(), api_base=base
+            ).complete(REQUEST)
 
     with pytest.raises(error) as raised:
         asyncio.run(scenario())
@@ -143,9 +147,9 @@ def test_an_unreachable_server_or_a_reply_without_choices_is_transient() -> None
 
     async def empty() -> None:
         async with serving(Recorder(200, b'{"choices": []}')) as base:
-            await LiteLLMBackend("openai/qwen", env=judging_environment(), api_base=base).complete(
-                REQUEST
-            )
+            await OpenAICompatibleBackend(
+                "openai/qwen", env=judging_environment(), api_base=base
+            ).complete(REQUEST)
 
     with pytest.raises(TransientJudgeError, match="no completion choices"):
         asyncio.run(empty())
@@ -159,7 +163,9 @@ def test_the_runner_waits_out_retry_after_and_a_429_is_not_counted_as_answered()
         judge.rate_limited = False
 
     with FakeJudge(rate_limited=True, retry_after=2.0) as judge:
-        backend = LiteLLMBackend("openai/fake", env=judging_environment(), api_base=judge.api_base)
+        backend = OpenAICompatibleBackend(
+            "openai/fake", env=judging_environment(), api_base=judge.api_base
+        )
         started = time.monotonic()
         attempt = asyncio.run(call_with_retries(backend, REQUEST, RunnerConfig(), sleep))
         stats = judge.snapshot()
@@ -168,48 +174,59 @@ def test_the_runner_waits_out_retry_after_and_a_429_is_not_counted_as_answered()
     assert time.monotonic() - started < 5
 
 
-def test_which_models_take_the_light_client(monkeypatch: pytest.MonkeyPatch) -> None:
-    base = "http://127.0.0.1:8000/v1"
-    assert (
-        direct_client("openai/qwen", {"api_base": base}, env=judging_environment(), timeout=5)
-        is not None
-    )
-    assert (
-        direct_client("openai/gpt-4o-mini", {}, env=judging_environment(), timeout=5) is None
-    )  # OpenAI itself: litellm
-    assert (
-        direct_client(
-            "openai/gpt-4o-mini",
-            {"api_base": "https://api.openai.com/v1"},
-            env=judging_environment(),
-            timeout=5,
+def test_a_judge_id_resolved_with_a_base_of_ones_own_is_built_with_the_direct_client(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_BASE", "https://api.openai.com/v1")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:8000/v1")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-local")
+    backend = backend_for(judge_spec("openai/qwen"))
+    assert isinstance(backend, OpenAICompatibleBackend)
+    assert backend.client.url == "http://127.0.0.1:8000/v1/chat/completions"
+    assert backend.client.headers == {"Authorization": "Bearer sk-local"}
+    assert (backend.profile.content, backend.profile.many_prefixes) == ("string", False)
+    assert backend.timeout == 600.0
+
+
+def test_the_direct_backend_refuses_openais_own_api_and_arguments_it_does_not_send() -> None:
+    with pytest.raises(ConfigError, match="needs the API base of a server of your own"):
+        OpenAICompatibleBackend("openai/gpt-4o-mini", env=judging_environment())
+    with pytest.raises(ConfigError, match="needs the API base"):
+        OpenAICompatibleBackend(
+            "openai/gpt-4o-mini", env=judging_environment(), api_base="https://api.openai.com/v1"
         )
-        is None
-    )
-    assert (
-        direct_client("hosted_vllm/qwen", {"api_base": base}, env=judging_environment(), timeout=5)
-        is None
-    )
-    assert (
-        direct_client(
+    with pytest.raises(ConfigError, match="api_base and api_key only, not extra_headers"):
+        OpenAICompatibleBackend(
             "openai/qwen",
-            {"api_base": base, "extra_headers": {"x": "y"}},
             env=judging_environment(),
-            timeout=5,
+            api_base="http://127.0.0.1:8000/v1",
+            extra_headers={"x": "y"},
         )
-        is None
-    )
-    monkeypatch.setenv("OPENAI_API_BASE", base)
-    assert direct_client("openai/qwen", {}, env=judging_environment(), timeout=5) is not None
+
+
+def test_the_old_direct_client_function_warns_and_answers_as_before(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    base = "http://127.0.0.1:8000/v1"
+    env = judging_environment()
+    with pytest.warns(DeprecationWarning, match="openai-compatible entry"):
+        client = direct_client("openai/qwen", {"api_base": base}, env=env, timeout=5)
+    assert client is not None and client.url == base + "/chat/completions"
+    with pytest.warns(DeprecationWarning):
+        assert direct_client("openai/gpt-4o-mini", {}, env=env, timeout=5) is None
+    with pytest.warns(DeprecationWarning):
+        assert direct_client("hosted_vllm/qwen", {"api_base": base}, env=env, timeout=5) is None
     monkeypatch.setenv("JUDGE_OPENAI_CLIENT", "litellm")
-    assert LiteLLMBackend("openai/qwen", env=judging_environment()).direct is None
+    with pytest.warns(DeprecationWarning):
+        assert (
+            direct_client("openai/qwen", {"api_base": base}, env=judging_environment(), timeout=5)
+            is None
+        )
 
 
 def test_openai_base_url_is_read_before_openai_api_base_as_litellm_reads_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from judge.judging.providers.openai_compatible import openai_base
-
     monkeypatch.setenv("OPENAI_API_BASE", "https://api.openai.com/v1")
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:8000/v1")
     assert openai_base(None, judging_environment()) == "http://127.0.0.1:8000/v1"
@@ -218,11 +235,8 @@ def test_openai_base_url_is_read_before_openai_api_base_as_litellm_reads_them(
     )
 
 
-def test_the_profile_and_the_client_agree_on_which_server_openai_names(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setenv("OPENAI_API_BASE", "https://api.openai.com/v1")
-    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:8000/v1")
-    backend = LiteLLMBackend("openai/qwen", env=judging_environment())
-    assert backend.direct is not None and backend.direct.url.startswith("http://127.0.0.1:8000/")
-    assert not backend.profile.many_prefixes and backend.profile.timeout_s == 600.0
+def test_the_base_url_rules_answer_at_their_old_home_with_a_warning() -> None:
+    from judge.judging.providers import openai_compatible
+
+    with pytest.warns(DeprecationWarning, match="judge.judging.environment.openai_base"):
+        assert openai_compatible.openai_base is openai_base

@@ -1,5 +1,5 @@
-"""The OpenAI route through litellm against a recording OpenAI-compatible server on loopback:
-the verdict schema and the log-probability request go out, the returned log-probabilities
+"""The OpenAI route, through litellm and through the direct client alike, against a recording
+OpenAI-compatible server on loopback: the verdict schema and the log-probability request go out, the returned log-probabilities
 come back as the pass's grid distribution; a router deployment of a schema-capable model gets
 the schema too."""
 
@@ -19,6 +19,7 @@ import yaml
 
 from judge.catalog import default_rubric_set
 from judge.judging.providers.litellm import LiteLLMBackend
+from judge.judging.providers.openai_compatible import OpenAICompatibleBackend
 from judge.judging.registry import backend_for
 from judge.judging.runner import RunnerConfig, pass_specs, run_passes
 from judge.settings import judge_spec, judging_environment
@@ -102,11 +103,12 @@ def _run(backend: Any) -> list[Any]:
     return asyncio.run(run_passes(specs, backend, known_turns={1, 2, 3}, config=config))
 
 
-def test_openai_gets_the_strict_schema_and_returns_a_distribution(server: str) -> None:
+@pytest.mark.parametrize("route", [LiteLLMBackend, OpenAICompatibleBackend])
+def test_openai_gets_the_strict_schema_and_returns_a_distribution(
+    server: str, route: type[LiteLLMBackend]
+) -> None:
     passes = _run(
-        LiteLLMBackend(
-            "openai/gpt-4o-mini", env=judging_environment(), api_base=server, api_key="sk-test"
-        )
+        route("openai/gpt-4o-mini", env=judging_environment(), api_base=server, api_key="sk-test")
     )
     body = Recorder.bodies[0]
     assert (

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,8 +15,11 @@ from judge.cli import main
 from judge.errors import ConfigError
 from judge.judging import registry
 from judge.judging.backends import JudgeReply, JudgeRequest, ScriptedBackend, ServingProfile
+from judge.judging.environment import JudgingEnvironment
 from judge.judging.providers.embedded import EMBEDDED_MODEL, EmbeddedBackend
-from judge.judging.providers.litellm import LiteLLMBackend
+from judge.judging.providers.litellm import LiteLLMBackend, serving_profile
+from judge.judging.providers.litellm import capabilities as litellm_capabilities
+from judge.judging.providers.openai_compatible import OpenAICompatibleBackend
 from judge.judging.providers.router import RouterBackend
 from judge.judging.registry import (
     Capabilities,
@@ -29,6 +33,12 @@ from judge.judging.registry import (
 )
 from judge.settings import judge_model_settings, judge_spec, judging_environment, load_settings
 from tests.helpers import EXAMPLES, verdict
+
+
+@pytest.fixture(autouse=True)
+def _no_server_of_ones_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OPENAI_BASE_URL", "OPENAI_API_BASE", "JUDGE_OPENAI_CLIENT"):
+        monkeypatch.delenv(name, raising=False)
 
 
 @pytest.mark.parametrize(
@@ -49,6 +59,40 @@ def test_each_model_id_belongs_to_one_provider_by_its_prefix(model: str, name: s
     assert judge_spec(model).members[0].provider.name == name
 
 
+LOCAL_SERVER = JudgingEnvironment(openai_base_url="http://127.0.0.1:8000/v1")
+
+
+@pytest.mark.parametrize(
+    ("env", "name"),
+    [
+        (LOCAL_SERVER, "openai-compatible"),
+        (JudgingEnvironment(openai_api_base="http://10.0.0.5:9000/v1"), "openai-compatible"),
+        (JudgingEnvironment(), "litellm"),
+        (JudgingEnvironment(openai_base_url="https://api.openai.com/v1"), "litellm"),
+        (replace(LOCAL_SERVER, openai_client="litellm"), "litellm"),
+    ],
+)
+def test_an_openai_id_takes_the_direct_client_only_with_a_base_of_its_own(
+    env: JudgingEnvironment, name: str
+) -> None:
+    assert entry_for("openai/qwen", env).name == name
+    assert registry.resolve("openai/qwen", env).members[0].provider.name == name
+
+
+def test_a_base_of_ones_own_claims_no_id_but_openais() -> None:
+    for model in ("hosted_vllm/qwen", "ollama/llama3.1", "claude-3-5-haiku-latest", "qwen"):
+        assert entry_for(model, LOCAL_SERVER).name == "litellm"
+    assert entry_for(EMBEDDED_MODEL, LOCAL_SERVER).name == "embedded"
+
+
+def test_the_direct_client_resolves_to_what_the_litellm_entry_resolved_it_to() -> None:
+    member = registry.resolve("openai/qwen", LOCAL_SERVER).members[0]
+    assert member.profile == serving_profile("openai/qwen", LOCAL_SERVER)
+    assert (member.profile.many_prefixes, member.profile.timeout_s) == (False, 600.0)
+    assert member.decoder is None
+    assert member.capabilities == litellm_capabilities("openai/qwen")
+
+
 def test_each_provider_builds_its_own_kind_of_backend(tmp_path: Path) -> None:
     router = tmp_path / "router.yaml"
     deployment = {
@@ -61,6 +105,8 @@ def test_each_provider_builds_its_own_kind_of_backend(tmp_path: Path) -> None:
     assert type(backend_for(judge_spec(EMBEDDED_MODEL), dev_mode=False)) is EmbeddedBackend
     assert isinstance(backend_for(judge_spec(f"router:{router}"), dev_mode=False), RouterBackend)
     assert type(backend_for(judge_spec("openai/gpt-4o-mini"), dev_mode=False)) is LiteLLMBackend
+    direct = backend_for(registry.resolve("openai/qwen", LOCAL_SERVER), dev_mode=False)
+    assert type(direct) is OpenAICompatibleBackend
 
 
 def test_the_scripted_judge_is_refused_outside_dev_mode_with_the_fix_named() -> None:
@@ -117,7 +163,7 @@ def test_a_new_provider_is_one_register_call_and_is_asked_before_litellm() -> No
     assert entry_for("house/judge-7").name == "house"
     assert backend_for(judge_spec("house/judge-7"), dev_mode=False).model == "house/judge-7"
     assert made == ["house/judge-7"]
-    assert [e.name for e in entries()][-1] == "litellm"
+    assert [e.name for e in entries()][-2:] == ["house", "litellm"]
     assert entry_for("openai/gpt-4o-mini").name == "litellm"
 
 

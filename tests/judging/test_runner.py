@@ -226,3 +226,28 @@ def test_a_transient_batch_failure_retries_only_the_missing_passes() -> None:
     assert [len(b) for b in backend.batches] == [10, 6]
     assert sorted(p.attempts for p in passes) == [1] * 4 + [2] * 6
     assert len({(p.trait, p.index) for p in passes}) == 10
+
+
+def test_a_pass_and_a_pairwise_pass_keep_the_same_record_of_their_call() -> None:
+    from judge.domain.judging import JudgeCall
+    from judge.domain.pairwise import PairwisePass
+    from judge.judging.runner import Attempt, Usage, call_record
+
+    reply = JudgeReply(
+        text="{}", prompt_tokens=900, cached_prompt_tokens=850, completion_tokens=40, cost_usd=0.002
+    )
+    record = call_record(Attempt(reply, 2), "openai/qwen", 812.5)
+
+    assert record == {
+        "raw_output": "{}",
+        "model": "openai/qwen",
+        "prompt_tokens": 900,
+        "cached_prompt_tokens": 850,
+        "completion_tokens": 40,
+        "cost_usd": 0.002,
+        "latency_ms": 812.5,
+        "attempts": 2,
+    }
+    assert set(record) | {"parse_status", "unscored_reason"} == set(JudgeCall.model_fields)
+    for stored in (JudgeReply, JudgePass, PairwisePass):
+        assert Usage.__required_keys__ <= set(stored.model_fields)

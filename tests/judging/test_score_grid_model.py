@@ -96,7 +96,10 @@ def test_identical_prompts_give_identical_distributions_probe_included(
     model = embedded_model()
     monkeypatch.setattr(model.decoder, "width", 2)  # two groups of two traits, three rounds each
     decoded = sorted(model.complete_many(requests, max_tokens=160, schema=VERDICT_SCHEMA))
-    dists = [grid_distribution(d.text, d.steps or (), zero_branch=d.zero_branch) for d in decoded]
+    dists = [
+        grid_distribution(d.text, d.token_logprobs or (), zero_branch=d.zero_branch)
+        for d in decoded
+    ]
     assert all(d is not None for d in dists)
     for t in range(len(TRAITS)):
         same = dists[t * 3 : t * 3 + 3]

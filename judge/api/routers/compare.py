@@ -23,13 +23,6 @@ router = APIRouter(tags=["comparisons"])
 @router.get(
     "/api/evals/comparisons",
     summary="Compare two agents over matched runs (owner)",
-    description=(
-        "Pairs the two agents' scored runs that share scenario, seed and adversary config, "
-        "reports each pair's outcome difference (state-check reward, or the fraction of checks "
-        "passed), a paired test of whether one agent is better (Wilcoxon signed-rank, with an "
-        "exact sign test beside it), and every run that found no partner. Only runs scored with "
-        "state checks take part."
-    ),
     responses=error_responses(401, 422),
 )
 def compare(
@@ -40,6 +33,10 @@ def compare(
     scenario_id: Annotated[str | None, Query(description="only this scenario's runs")] = None,
     measure: Annotated[Measure, Query(description="what is compared per pair")] = "reward",
 ) -> ComparisonPublic:
+    """Pairs the two agents' scored runs that share scenario, seed and adversary config, reports
+    each pair's outcome difference (state-check reward, or the fraction of checks passed), a paired
+    test of whether one agent is better (Wilcoxon signed-rank, with an exact sign test beside it),
+    and every run that found no partner. Only runs scored with state checks take part."""
     result = compare_agents(
         session, agent_a=agent_a, agent_b=agent_b, scenario_id=scenario_id, measure=measure
     )
@@ -90,11 +87,6 @@ async def compare_pairwise(
 @router.get(
     "/api/evals/comparisons/pairwise",
     summary="Stored pairwise verdicts of two agents on a trait (owner)",
-    description=(
-        "The pairwise comparison from the verdicts kept in the current pairwise era, with no "
-        "judge call: every pair's two orders, the position bias, the ratings. 404 when nothing "
-        "was judged yet (POST `/api/evals/comparisons` with `mode: pairwise`)."
-    ),
     responses=error_responses(401, 404, 422),
 )
 def stored_pairwise(
@@ -106,6 +98,9 @@ def stored_pairwise(
     trait: Annotated[str, Query(min_length=1, max_length=200)],
     scenario_id: Annotated[str | None, Query(max_length=200)] = None,
 ) -> PairwiseComparisonPublic:
+    """The pairwise comparison from the verdicts kept in the current pairwise era, with no judge
+    call: every pair's two orders, the position bias, the ratings. 404 when nothing was judged yet
+    (POST `/api/evals/comparisons` with `mode: pairwise`)."""
     return PairwiseComparisonPublic.model_validate(
         pairwise.stored_comparison(
             session,

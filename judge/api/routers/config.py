@@ -67,13 +67,13 @@ def update_config(
 @router.get(
     "/{key}/audit",
     summary="Audit trail of one key",
-    description="Who changed it (`owner:<name>`; rows older than this format hold the bare name), when, old and "
-    "new value; oldest first, paged by `limit` and `cursor`.",
     responses={**PAGED, **error_responses(401, 404, 422)},
 )
 def config_audit(
     key: str, owner: OwnerDep, session: SessionDep, paging: PagingDep
 ) -> list[ConfigAuditPublic]:
+    """Who changed it (`owner:<name>`; rows older than this format hold the bare name), when, old
+    and new value; oldest first, paged by `limit` and `cursor`."""
     trail = public_list(ConfigAuditPublic, service.audit(session, key=key))
     positions = {id(entry): str(n) for n, entry in enumerate(trail)}  # it only grows at its end
     return paging.by_key(trail, lambda e: positions[id(e)])

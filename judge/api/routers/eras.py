@@ -16,10 +16,10 @@ router = APIRouter(tags=["eras"])
 @router.get(
     "/api/evals/eras",
     summary="Measurement eras",
-    description="Each era: the judge model, prompt version, rubric hashes, denoise settings, reward "
-    "weights and scoring version it stands for, when and why it opened, and which is current. "
-    "Results compare within an era only. Paged by `limit` and `cursor`.",
     responses={**PAGED, **error_responses(401, 422)},
 )
 def list_eras(owner: OwnerDep, session: SessionDep, paging: PagingDep) -> list[EraPublic]:
+    """Each era: the judge model, prompt version, rubric hashes, denoise settings, reward weights
+    and scoring version it stands for, when and why it opened, and which is current. Results compare
+    within an era only. Paged by `limit` and `cursor`."""
     return paging.by_key(public_list(EraPublic, eras(session)), lambda e: e.era_id)

@@ -16,7 +16,7 @@ _HEALTH = HealthPublic(status="ok", version=__version__)
 @router.get(
     "/api/health",
     summary="Liveness",
-    description="A static answer: no authentication, no database.",
 )
 def health() -> HealthPublic:
+    """A static answer: no authentication, no database."""
     return _HEALTH

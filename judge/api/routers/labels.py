@@ -21,15 +21,14 @@ QUEUE_MAX = 500
 @router.get(
     "/api/evals/labels/queue",
     summary="Labelling queue (owner)",
-    description="Seat-traits of the newest scorecards worth an owner's label, each with why it "
-    "was picked (`wide_pass_range`, `panel_disagreement`, `near_threshold`, `tamper`, "
-    "`uniform_sample`) and its inclusion probability and weight; least-labelled first "
-    '(docs/calibration.md, "The queue").',
     responses={**PAGED, **error_responses(401, 422)},
 )
 def queue(
     owner: OwnerDep, session: SessionDep, settings: SettingsDep, paging: PagingDep
 ) -> list[QueueItem]:
+    """Seat-traits of the newest scorecards worth an owner's label, each with why it was picked
+    (`wide_pass_range`, `panel_disagreement`, `near_threshold`, `tamper`, `uniform_sample`) and its
+    inclusion probability and weight; least-labelled first (docs/calibration.md, "The queue")."""
     items = label_queue.labelling_queue(session, settings=settings, limit=QUEUE_MAX)
     return paging.by_position(items)
 
@@ -37,14 +36,14 @@ def queue(
 @router.get(
     "/api/evals/labels/agreement",
     summary="The judge against the owners, per trait and era (owner)",
-    description="Per era (oldest first) and labelled trait: Spearman and Kendall with bootstrap "
-    "intervals, quadratic-weighted kappa, MAE, bias, Krippendorff's alpha among owners and the "
-    "owners' ceiling, computed by `judge calibrate`'s own code (docs/calibration.md).",
     responses={**PAGED, **error_responses(401, 422)},
 )
 def agreement(
     owner: OwnerDep, session: SessionDep, settings: SettingsDep, paging: PagingDep
 ) -> list[LiveAgreement]:
+    """Per era (oldest first) and labelled trait: Spearman and Kendall with bootstrap intervals,
+    quadratic-weighted kappa, MAE, bias, Krippendorff's alpha among owners and the owners' ceiling,
+    computed by `judge calibrate`'s own code (docs/calibration.md)."""
     found = label_agreement.live_agreement(session, settings=settings)
     return paging.by_position(found)
 
@@ -52,11 +51,11 @@ def agreement(
 @router.get(
     "/api/evals/labels/drift",
     summary="Each era's agreement against the era before it (owner)",
-    description="On the items labelled and judged in both eras: `dropped` when the newer era's "
-    "Spearman lies below the older era's bootstrap interval.",
     responses={**PAGED, **error_responses(401, 422)},
 )
 def drift(owner: OwnerDep, session: SessionDep, paging: PagingDep) -> list[EraDrift]:
+    """On the items labelled and judged in both eras: `dropped` when the newer era's Spearman lies
+    below the older era's bootstrap interval."""
     found = label_agreement.drift(session)
     return paging.by_position(found)
 
@@ -64,11 +63,11 @@ def drift(owner: OwnerDep, session: SessionDep, paging: PagingDep) -> list[EraDr
 @router.get(
     "/api/evals/{run_id}/labels",
     summary="A run's owner labels (owner)",
-    description="Every label of the run, oldest first: who, when, the score on the rubric's "
-    "anchors, the note, the rubric version and the era of the card it was given on.",
     responses={**PAGED, **error_responses(401, 404, 422)},
 )
 def run_labels(run_id: str, owner: OwnerDep, session: SessionDep, paging: PagingDep) -> list[Label]:
+    """Every label of the run, oldest first: who, when, the score on the rubric's anchors, the note,
+    the rubric version and the era of the card it was given on."""
     found = service.run_labels(session, run_id=run_id)
     return paging.by_position(found)
 
@@ -77,10 +76,10 @@ def run_labels(run_id: str, owner: OwnerDep, session: SessionDep, paging: Paging
     "/api/evals/{run_id}/labels",
     status_code=status.HTTP_201_CREATED,
     summary="Label a trait of a seat (owner)",
-    description="The owner's own score (0, 0.5 or 1: the rubric's anchors) with a note. Several "
-    "owners may label the same item; an owner's later label replaces their earlier one in the "
-    "agreement, and both are kept. 409 before the run is scored.",
     responses=error_responses(401, 404, 409, 422),
 )
 def post_label(run_id: str, body: LabelCreate, owner: OwnerDep, session: SessionDep) -> Label:
+    """The owner's own score (0, 0.5 or 1: the rubric's anchors) with a note. Several owners may
+    label the same item; an owner's later label replaces their earlier one in the agreement, and
+    both are kept. 409 before the run is scored."""
     return service.add_label(session, run_id=run_id, body=body, by=owner.actor, source="api")

@@ -20,19 +20,6 @@ router = APIRouter(tags=["leaderboards"])
 @router.get(
     "/api/leaderboards/{scenario_id}",
     summary="Leaderboard of a scenario (owner token or agent key)",
-    description="Built from finalized submissions. The `ranked` board holds public ranked submissions; "
-    "participation-gated runs are left out and counted per agent (`n_gated_excluded`). Submissions "
-    "scored with a custom rubric are listed apart under `self_hosted_facilitator`, and self-reported ones "
-    "(runs submitted with an agent key) under `self_reported`; neither is ranked. An agent key sees "
-    "other agents' rows without their run ids. Per "
-    "agent: mean composite, objective met rate (met over all conditions across runs), runs counted. "
-    "Rows and ranks are per era; without `era` a board spanning several eras answers "
-    "`mixed_eras: true` with the list rather than merging them. "
-    "`mode=pairwise&trait=T`: Bradley-Terry ratings from the stored pairwise verdicts on trait T "
-    "(docs/scoring.md), one fit per pairwise era (`era` then names a pairwise era), with the "
-    "same classes and gates: pairs whose two seats are on the ranked board are ranked, pairs "
-    "with an unranked seat are fitted apart without ranks, pairs with a gated seat are left "
-    "out. An agent key sees no pairwise board on a safety trait.",
     responses=error_responses(401, 404, 422),
 )
 def scenario_leaderboard(
@@ -50,6 +37,18 @@ def scenario_leaderboard(
         str | None, Query(max_length=200, description="with mode=pairwise: the trait")
     ] = None,
 ) -> LeaderboardPublic | PairwiseLeaderboardPublic:
+    """Built from finalized submissions. The `ranked` board holds public ranked submissions;
+    participation-gated runs are left out and counted per agent (`n_gated_excluded`). Submissions
+    scored with a custom rubric are listed apart under `self_hosted_facilitator`, and self-reported
+    ones (runs submitted with an agent key) under `self_reported`; neither is ranked. An agent key
+    sees other agents' rows without their run ids. Per agent: mean composite, objective met rate
+    (met over all conditions across runs), runs counted. Rows and ranks are per era; without `era` a
+    board spanning several eras answers `mixed_eras: true` with the list rather than merging them.
+    `mode=pairwise&trait=T`: Bradley-Terry ratings from the stored pairwise verdicts on trait T
+    (docs/scoring.md), one fit per pairwise era (`era` then names a pairwise era), with the same
+    classes and gates: pairs whose two seats are on the ranked board are ranked, pairs with an
+    unranked seat are fitted apart without ranks, pairs with a gated seat are left out. An agent key
+    sees no pairwise board on a safety trait."""
     viewer = caller.agent.agent_id if caller.agent is not None else None
     if mode == "pairwise":
         if trait is None:

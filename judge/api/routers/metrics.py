@@ -15,13 +15,13 @@ router = APIRouter(tags=["metrics"])
 @router.get(
     "/api/evals/{run_id}/metrics",
     summary="Per-turn execution data (owner)",
-    description="One row per trace step: latency, tokens in/out, tool calls and errors, checks, "
-    "progress, engine faults and failed actions at that turn, and the per-turn reward with its "
-    "components (weights the run was scored under, else the current `eval_reward_weights`); "
-    "totals per seat. Available as soon as the run is stored.",
     responses=error_responses(401, 404),
 )
 def run_metrics(
     run_id: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep
 ) -> RunMetrics:
+    """One row per trace step: latency, tokens in/out, tool calls and errors, checks, progress,
+    engine faults and failed actions at that turn, and the per-turn reward with its components
+    (weights the run was scored under, else the current `eval_reward_weights`); totals per seat.
+    Available as soon as the run is stored."""
     return metrics(session, run_id=run_id, settings=settings)

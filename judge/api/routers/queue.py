@@ -15,10 +15,10 @@ router = APIRouter(tags=["queue"])
 @router.get(
     "/api/evals/queue",
     summary="Scoring queue (owner)",
-    description="Runs queued / scoring / scored / not_scored, how long the oldest queued run has "
-    "waited, and the job-queue workers with their last heartbeat (alive: newer than "
-    "`JUDGE_STALLED_AFTER_S`). With the in-process executor (SQLite) the worker list is empty.",
     responses=error_responses(401),
 )
 def scoring_queue(owner: OwnerDep, engine: EngineDep, settings: SettingsDep) -> QueuePublic:
+    """Runs queued / scoring / scored / not_scored, how long the oldest queued run has waited, and
+    the job-queue workers with their last heartbeat (alive: newer than `JUDGE_STALLED_AFTER_S`).
+    With the in-process executor (SQLite) the worker list is empty."""
     return QueuePublic.model_validate(queue_status(engine, settings=settings), from_attributes=True)

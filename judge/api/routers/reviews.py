@@ -27,11 +27,6 @@ ATTEMPT_MAX = 2**31 - 1
 @router.get(
     "/api/evals/safety-review",
     summary="Safety review queue (owner)",
-    description="Flagged runs (a safety trait mean below `console_safety_review.safety_below`, "
-    "safety passes whose spread exceeds `spread_above`, or judge-directed text withheld from the "
-    "judge), lowest safety mean first (none last), in review `state` "
-    "(`open`: no decision yet, or a rescore asked; `all`: every flagged run). Paged by `limit` and "
-    '`cursor`, the next page in the `Link: <…>; rel="next"` header. A new scorecard reopens a run.',
     responses={**PAGED, **error_responses(401, 422)},
 )
 def review_queue(
@@ -41,6 +36,11 @@ def review_queue(
     paging: PagingDep,
     state: Annotated[ReviewQueueState, Query(description="which runs of the queue")] = "open",
 ) -> list[ReviewQueueEntry]:
+    """Flagged runs (a safety trait mean below `console_safety_review.safety_below`, safety passes
+    whose spread exceeds `spread_above`, or judge-directed text withheld from the judge), lowest
+    safety mean first (none last), in review `state` (`open`: no decision yet, or a rescore asked;
+    `all`: every flagged run). Paged by `limit` and `cursor`, the next page in the `Link: <…>;
+    rel="next"` header. A new scorecard reopens a run."""
     cursor = paging.cursor
     after = service.review_queue_cursor(decode_cursor(cursor, size=2)) if cursor else None
     found = service.review_queue(
@@ -56,14 +56,15 @@ def _cursor_of(entry: ReviewQueueEntry) -> str:
 @router.get(
     "/api/evals/{run_id}/safety-review",
     summary="Safety review state of a run (owner)",
-    description="The latest decision (`none` before any), whether the run is flagged for review and why "
-    "(a safety trait mean below `console_safety_review.safety_below`, or safety passes whose spread "
-    "exceeds `spread_above`), every decision with who and when, and the scorecards a rescore replaced.",
     responses=error_responses(401, 404),
 )
 def get_review(
     run_id: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep
 ) -> SafetyReviewPublic:
+    """The latest decision (`none` before any), whether the run is flagged for review and why (a
+    safety trait mean below `console_safety_review.safety_below`, or safety passes whose spread
+    exceeds `spread_above`), every decision with who and when, and the scorecards a rescore
+    replaced."""
     review = service.review_status(session, run_id=run_id, settings=settings)
     return SafetyReviewPublic.model_validate(review, from_attributes=True)
 
@@ -72,10 +73,6 @@ def get_review(
     "/api/evals/{run_id}/safety-review",
     status_code=status.HTTP_201_CREATED,
     summary="Record a safety review decision (owner)",
-    description="`cleared`, `escalated` or `rescore_requested`, with a note; stored with the owner's name "
-    "and the time, never changed afterwards. `rescore_requested` keeps the current scorecard (with every "
-    "pass) as an earlier attempt and queues the run to be scored again under the era in force; 409 while "
-    "the run is still being scored.",
     responses=error_responses(401, 404, 409, 422),
 )
 def post_review(
@@ -86,6 +83,10 @@ def post_review(
     settings: SettingsDep,
     workers: WorkersDep,
 ) -> SafetyReviewPublic:
+    """`cleared`, `escalated` or `rescore_requested`, with a note; stored with the owner's name and
+    the time, never changed afterwards. `rescore_requested` keeps the current scorecard (with every
+    pass) as an earlier attempt and queues the run to be scored again under the era in force; 409
+    while the run is still being scored."""
     recorded = service.record_review(
         session, run_id=run_id, body=body, by=owner.actor, settings=settings
     )
@@ -97,7 +98,6 @@ def post_review(
 @router.get(
     "/api/evals/{run_id}/scorecards/{attempt}",
     summary="A scorecard replaced by a rescore (owner)",
-    description="The owner scorecard of an earlier scoring attempt, exactly as it was stored.",
     response_model=Scorecard,
     responses=error_responses(401, 404),
 )
@@ -107,5 +107,6 @@ def earlier_scorecard(
     owner: OwnerDep,
     session: SessionDep,
 ) -> Response:
+    """The owner scorecard of an earlier scoring attempt, exactly as it was stored."""
     text = service.earlier_scorecard_json(session, run_id=run_id, attempt=attempt)
     return Response(text, media_type="application/json")

@@ -22,11 +22,11 @@ router = APIRouter(prefix="/api/evals/rubrics", tags=["rubrics"])
 @router.get(
     "",
     summary="Custom rubrics and the active rubric set",
-    description="The live custom rubrics, and for every trait the next run is scored with: "
-    "its pack, whether the rubric is built in or custom, version and content hash.",
     responses=error_responses(401),
 )
 def list_rubrics(owner: OwnerDep, session: SessionDep, settings: SettingsDep) -> RubricsPublic:
+    """The live custom rubrics, and for every trait the next run is scored with: its pack, whether
+    the rubric is built in or custom, version and content hash."""
     return RubricsPublic.model_validate(
         service.rubrics_public(session, settings=settings), from_attributes=True
     )
@@ -36,13 +36,13 @@ def list_rubrics(owner: OwnerDep, session: SessionDep, settings: SettingsDep) ->
     "",
     status_code=status.HTTP_201_CREATED,
     summary="Create a custom rubric",
-    description="For a known trait without a live custom rubric (else 409). Validated like the "
-    "built-in rubrics (definition at least 20 characters, anchors at least 10).",
     responses=error_responses(401, 409, 422),
 )
 def create_rubric(
     body: RubricCreate, owner: OwnerDep, session: SessionDep, settings: SettingsDep
 ) -> CustomRubricChanged:
+    """For a known trait without a live custom rubric (else 409). Validated like the built-in
+    rubrics (definition at least 20 characters, anchors at least 10)."""
     texts = service.RubricTexts.model_validate(body.model_dump(exclude={"trait"}))
     change = service.create_rubric(
         session, trait=body.trait, texts=texts, by=owner.actor, settings=settings
@@ -53,10 +53,10 @@ def create_rubric(
 @router.get(
     "/{trait}",
     summary="A custom rubric and its versions",
-    description="The live version and every version ever stored (deleted ones included).",
     responses=error_responses(401, 404),
 )
 def read_rubric(trait: str, owner: OwnerDep, session: SessionDep) -> RubricHistoryPublic:
+    """The live version and every version ever stored (deleted ones included)."""
     return RubricHistoryPublic.model_validate(
         service.rubric_history(session, trait=trait), from_attributes=True
     )
@@ -65,12 +65,12 @@ def read_rubric(trait: str, owner: OwnerDep, session: SessionDep) -> RubricHisto
 @router.put(
     "/{trait}",
     summary="Update a custom rubric",
-    description="Stores the texts as the next version; 404 when the trait has no live custom rubric.",
     responses=error_responses(401, 404, 422),
 )
 def update_rubric(
     trait: str, body: RubricUpdate, owner: OwnerDep, session: SessionDep, settings: SettingsDep
 ) -> CustomRubricChanged:
+    """Stores the texts as the next version; 404 when the trait has no live custom rubric."""
     change = service.update_rubric(
         session, trait=trait, texts=body, by=owner.actor, settings=settings
     )
@@ -80,11 +80,11 @@ def update_rubric(
 @router.delete(
     "/{trait}",
     summary="Delete a custom rubric",
-    description="The trait goes back to its built-in rubric; stored versions are kept for the record.",
     responses=error_responses(401, 404),
 )
 def delete_rubric(
     trait: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep
 ) -> RubricDeleted:
+    """The trait goes back to its built-in rubric; stored versions are kept for the record."""
     era_id = service.delete_rubric(session, trait=trait, by=owner.actor, settings=settings)
     return RubricDeleted(trait=trait, era_id=era_id)

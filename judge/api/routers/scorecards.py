@@ -107,15 +107,15 @@ ValidatorsDep = Annotated[Validators, Depends(request_validators)]
 @router.get(
     "/api/agent/runs/{run_id}/scorecard",
     summary="Scorecard of the key's own seat (agent key)",
-    description="Objectives, capability traits (per-pass scores, mean, sample variance, rubric text), "
-    "composite and participation of the key's seat only. Never a safety block, never another seat. "
-    "404 for runs the key cannot see and for runs not scored yet. ETag and If-None-Match (304).",
     response_model=AgentScorecardPublic,
     responses={**_CACHING, **error_responses(401, 404)},
 )
 def agent_run_scorecard(
     run_id: str, agent: AgentDep, session: SessionDep, validators: ValidatorsDep
 ) -> Response:
+    """Objectives, capability traits (per-pass scores, mean, sample variance, rubric text),
+    composite and participation of the key's seat only. Never a safety block, never another seat.
+    404 for runs the key cannot see and for runs not scored yet. ETag and If-None-Match (304)."""
     me = agent.as_agent()
     return validators.answer(
         lambda: agent_view_tag(session, run_id=run_id, agent=me),
@@ -126,9 +126,6 @@ def agent_run_scorecard(
 @router.get(
     "/api/evals/{run_id}/scorecard",
     summary="Full scorecard (owner)",
-    description="Every scored seat with its `safety_block`, ranked eligibility, leaderboard class and "
-    "measurement era. Served as stored when the run was scored (figures to 12 significant digits, "
-    "docs/scoring.md#precision), with the run's `safety_review` (its review state and decisions) added. ETag and If-None-Match (304).",
     response_model=OwnerScorecardPublic,
     responses={**_CACHING, **error_responses(401, 404)},
 )
@@ -139,6 +136,10 @@ def owner_run_scorecard(
     settings: SettingsDep,
     validators: ValidatorsDep,
 ) -> Response:
+    """Every scored seat with its `safety_block`, ranked eligibility, leaderboard class and
+    measurement era. Served as stored when the run was scored (figures to 12 significant digits,
+    docs/scoring.md#precision), with the run's `safety_review` (its review state and decisions)
+    added. ETag and If-None-Match (304)."""
     return validators.answer(
         lambda: owner_view_tag(session, run_id=run_id, settings=settings),
         lambda gzipped: owner_card(session, run_id=run_id, settings=settings, gzipped=gzipped),

@@ -23,6 +23,8 @@ from judge.service.submissions import (
 )
 
 router = APIRouter(tags=["submissions"])
+#: Where each audience finds the submissions: the owner's every one, an agent key its own agent's.
+SUBMISSIONS = {"owner": "/api/evals/submissions", "agent": "/api/agent/submissions"}
 
 _CREATE_DOC = (
     "Opens a submission: a set of runs by one agent on one scenario. `run_ids` may be given now "
@@ -40,6 +42,15 @@ _FINALIZE_DOC = (
 )
 
 
+def _mounts(tail: str, action: str, doc: str, agent_doc: str | None = None) -> dict[str, Mount]:
+    """``mount_both``'s two mounts of one submission operation: ``tail`` under each audience's
+    submissions path, and ``action`` as the summary, naming the credential it is called with."""
+    return {
+        "owner": Mount(SUBMISSIONS["owner"] + tail, f"{action} (owner)", doc),
+        "agent": Mount(SUBMISSIONS["agent"] + tail, f"{action} (agent key)", agent_doc or doc),
+    }
+
+
 def create(body: SubmissionCreate, caller: Caller, session: SessionDep) -> SubmissionPublic:
     created = create_submission(session, body=body, by=caller.actor, agent=caller.agent)
     return SubmissionPublic.model_validate(created, from_attributes=True)
@@ -51,14 +62,10 @@ mount_both(
     method="POST",
     status_code=status.HTTP_201_CREATED,
     responses=error_responses(401, 404, 409, 422),
-    owner=Mount(
-        "/api/evals/submissions",
-        "Open a submission (owner)",
+    **_mounts(
+        "",
+        "Open a submission",
         _CREATE_DOC + " The owner names the `agent_id`.",
-    ),
-    agent=Mount(
-        "/api/agent/submissions",
-        "Open a submission (agent key)",
         _CREATE_DOC + " For the key's own agent; only runs the agent sits in.",
     ),
 )
@@ -75,10 +82,10 @@ mount_both(
     read,
     method="GET",
     responses=error_responses(401, 404),
-    owner=Mount("/api/evals/submissions/{submission_id}", "Read a submission (owner)", _READ_DOC),
-    agent=Mount(
-        "/api/agent/submissions/{submission_id}",
-        "Read a submission (agent key)",
+    **_mounts(
+        "/{submission_id}",
+        "Read a submission",
+        _READ_DOC,
         _READ_DOC + " The key's own agent's submissions only.",
     ),
 )
@@ -96,14 +103,7 @@ mount_both(
     add,
     method="POST",
     responses=error_responses(401, 404, 409, 422),
-    owner=Mount(
-        "/api/evals/submissions/{submission_id}/runs", "Add runs to a submission (owner)", _ADD_DOC
-    ),
-    agent=Mount(
-        "/api/agent/submissions/{submission_id}/runs",
-        "Add runs to a submission (agent key)",
-        _ADD_DOC,
-    ),
+    **_mounts("/{submission_id}/runs", "Add runs to a submission", _ADD_DOC),
 )
 
 
@@ -125,14 +125,5 @@ mount_both(
     finalize_one,
     method="POST",
     responses=error_responses(401, 404, 409, 422),
-    owner=Mount(
-        "/api/evals/submissions/{submission_id}/finalize",
-        "Finalize a submission (owner)",
-        _FINALIZE_DOC,
-    ),
-    agent=Mount(
-        "/api/agent/submissions/{submission_id}/finalize",
-        "Finalize a submission (agent key)",
-        _FINALIZE_DOC,
-    ),
+    **_mounts("/{submission_id}/finalize", "Finalize a submission", _FINALIZE_DOC),
 )

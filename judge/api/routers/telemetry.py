@@ -40,11 +40,11 @@ def _is_scrape_token(given: str, settings: Settings) -> bool:
 @router.get(
     "/metrics",
     summary="Prometheus metrics",
-    description="Judge calls, retries, pass latency, tokens and unscored passes counted by this "
-    "process, and run counts by status plus the oldest queued run's age read from the store. "
-    "Bearer: an owner token, or `JUDGE_METRICS_TOKEN` for a Prometheus scraper.",
     response_class=Response,
     responses={200: {"content": {CONTENT_TYPE_LATEST: {}}}, **error_responses(401)},
 )
 def prometheus_metrics(_: Annotated[None, Depends(metrics_reader)], engine: EngineDep) -> Response:
+    """Judge calls, retries, pass latency, tokens and unscored passes counted by this process, and
+    run counts by status plus the oldest queued run's age read from the store. Bearer: an owner
+    token, or `JUDGE_METRICS_TOKEN` for a Prometheus scraper."""
     return Response(content=exposition(engine), media_type=CONTENT_TYPE_LATEST)

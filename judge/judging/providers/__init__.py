@@ -3,8 +3,9 @@
 - ``scripted.py``: the scripted test judge (dev mode only);
 - ``embedded.py``: the in-process SmolLM2 judge;
 - ``router.py``: a litellm Router over several deployments;
-- ``litellm.py``: every other model id, through litellm, or through the direct client of
-  ``openai_compatible.py`` for an ``openai/`` model on a server of its own.
+- ``openai_compatible.py``: an ``openai/`` model on a server of one's own, posted straight to
+  it by a light client;
+- ``litellm.py``: every other model id, through litellm.
 
 This package's own names are those of the old ``judge.judging.providers`` module, importable
 for one release with a warning; the registry took their place.

@@ -270,7 +270,7 @@ def _handler_class() -> type:
                 prompt_tokens=result.prompt_tokens,
                 completion_tokens=result.completion_tokens,
                 total_tokens=result.prompt_tokens + result.completion_tokens,
-                prompt_tokens_details={"cached_tokens": result.cached_tokens},
+                prompt_tokens_details={"cached_tokens": result.cached_prompt_tokens},
             )
             return response
 
@@ -342,15 +342,9 @@ class EmbeddedBackend(LiteLLMBackend):
 
 
 def reply_from_decoded(decoded: Decoded) -> JudgeReply:
-    return JudgeReply(
-        text=decoded.text,
-        prompt_tokens=decoded.prompt_tokens,
-        cached_prompt_tokens=decoded.cached_tokens,
-        completion_tokens=decoded.completion_tokens,
-        token_logprobs=list(decoded.steps) if decoded.steps is not None else None,
-        zero_branch=decoded.zero_branch,
-        structured_output=True,
-    )
+    """A decoded reply as the runner reads it; its grammar enforced the verdict's shape."""
+    reply = JudgeReply.model_validate(decoded, from_attributes=True)
+    return reply.model_copy(update={"structured_output": True})
 
 
 async def _in_thread(

@@ -4,9 +4,7 @@ llama.cpp servers, anything litellm can route), sent through ``litellm.acompleti
 What differs between serving engines reached this way is decided here, in
 :func:`serving_profile`: the shape of message content, whether the engine keeps many cached
 prefixes, and how long a call may take. Its capabilities (log-probabilities, structured
-output) are litellm's word on the model. An ``openai/`` model on a server of its own takes the
-direct client of :mod:`judge.judging.providers.openai_compatible` instead (same request, same
-reply, less CPU per call).
+output) are litellm's word on the model.
 
 litellm is imported through :func:`judge.judging.providers.litellm_loader.load_litellm`.
 """
@@ -24,10 +22,9 @@ from judge.judging.backends import (
     ServingProfile,
     shape_messages,
 )
-from judge.judging.environment import JudgingEnvironment
+from judge.judging.environment import JudgingEnvironment, custom_openai_base
 from judge.judging.model_check import ModelCheck, check_model, missing_keys
 from judge.judging.providers.litellm_loader import load_litellm
-from judge.judging.providers.openai_compatible import custom_openai_base, direct_client
 from judge.judging.score_grid import steps_from_logprobs
 from judge.judging.spec import Capabilities, MemberSpec, ProviderEntry
 
@@ -65,8 +62,8 @@ def serving_profile(
     """Content shape, cache order and call timeout of a litellm model id.
 
     ``openai/`` with an API base of its own (``api_base``, else the environment's, in the
-    order of :func:`judge.judging.providers.openai_compatible.openai_base`) is some
-    OpenAI-compatible server, not OpenAI, and is treated as keeping one prefix.
+    order of :func:`judge.judging.environment.openai_base`) is some OpenAI-compatible server,
+    not OpenAI, and is treated as keeping one prefix.
     """
     provider = provider_of(model)
     custom = provider == "openai" and custom_openai_base(api_base, env)
@@ -87,10 +84,9 @@ class LiteLLMBackend:
     """Any litellm model id, e.g. ``openai/gpt-4o-mini``, ``anthropic/claude-3-5-haiku-latest``,
     ``ollama/llama3.1``, ``hosted_vllm/...``.
 
-    An ``openai/`` model on a server of its own takes the light client of
-    :mod:`judge.judging.providers.openai_compatible` (same request, same reply, less CPU
-    per call). A subclass that reaches its model through litellm in its own way (the embedded
-    judge) changes :meth:`serving_profile`, :meth:`response_format` and :meth:`asks_logprobs`."""
+    A subclass that reaches its model in its own way changes :meth:`serving_profile`,
+    :meth:`response_format` and :meth:`asks_logprobs` (the embedded judge), or :meth:`send`
+    and :meth:`check_keys` (a client other than litellm's)."""
 
     def __init__(
         self,
@@ -105,24 +101,23 @@ class LiteLLMBackend:
         self.extra = extra
         self.profile = self.serving_profile(extra.get("api_base"))
         self.timeout = timeout if timeout is not None else self.profile.timeout_s
-        self.direct = direct_client(model, extra, env=env, timeout=self.timeout)
         #: the server refused a request for log-probabilities once; none are asked for again
         self.logprobs_refused = False
         self.keys_present = False
 
-    def _check_keys(self) -> None:
+    def check_keys(self) -> None:
         """A missing provider key is permanent: refused at the first call, never retried."""
-        if self.keys_present or self.direct is not None:
+        if self.keys_present:
             return
         if keys := missing_keys(self.model, self.extra):
             raise PermanentJudgeError(f"{self.model!r} needs {', '.join(keys)}, which is not set")
         self.keys_present = True
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
-        self._check_keys()
+        self.check_keys()
         kwargs = self._kwargs(request)
         try:
-            response = await self._send(kwargs)
+            response = await self.send(kwargs)
         except Exception as exc:  # mapped to our tree; nothing is swallowed
             if not refuses_logprobs(exc, kwargs):
                 if isinstance(exc, JudgeError):
@@ -132,7 +127,7 @@ class LiteLLMBackend:
             self.logprobs_refused = True
             kwargs = self._kwargs(request)
             try:
-                response = await self._send(kwargs)
+                response = await self.send(kwargs)
             except JudgeError:
                 raise
             except Exception as retry_exc:
@@ -140,20 +135,14 @@ class LiteLLMBackend:
         reply = reply_from_response(response)
         return reply.model_copy(update={"structured_output": "response_format" in kwargs})
 
-    async def _send(self, kwargs: dict[str, Any]) -> Any:
-        """One call: straight to an OpenAI-compatible server when one is named, else litellm."""
-        if self.direct is not None:
-            return await self.direct.complete(kwargs)
+    async def send(self, kwargs: dict[str, Any]) -> Any:
+        """One call with litellm's ``acompletion`` arguments; its answer as litellm gives it."""
         return await load_litellm().acompletion(**kwargs)
 
     def _kwargs(self, request: JudgeRequest) -> dict[str, Any]:
+        messages = shape_messages(request.messages, self.profile)
         kwargs: dict[str, Any] = {
-            "model": self.model,
-            "messages": shape_messages(request.messages, self.profile),
-            "temperature": request.temperature,
-            "max_tokens": request.max_tokens,
-            "timeout": self.timeout,
-            "caching": False,
+            **call_arguments(self.model, messages, request, timeout=self.timeout),
             "num_retries": 0,
             **self.extra,
         }
@@ -175,6 +164,22 @@ class LiteLLMBackend:
     def asks_logprobs(self) -> bool:
         """Whether a call asks for token log-probabilities with alternatives."""
         return supports_logprobs(self.model)
+
+
+def call_arguments(
+    model: str, messages: list[dict[str, Any]], request: JudgeRequest, *, timeout: float
+) -> dict[str, Any]:
+    """The ``acompletion`` arguments of one judge request, for a backend or a Router: the
+    request's temperature and reply cap, the call's timeout, and litellm's response cache off
+    (a repeated pass is a fresh sample, never a cached copy)."""
+    return {
+        "model": model,
+        "messages": messages,
+        "temperature": request.temperature,
+        "max_tokens": request.max_tokens,
+        "timeout": timeout,
+        "caching": False,
+    }
 
 
 def refuses_logprobs(exc: Exception, kwargs: dict[str, Any]) -> bool:

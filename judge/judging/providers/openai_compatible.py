@@ -1,79 +1,129 @@
-"""A light client for OpenAI-compatible judge servers (vLLM, llama.cpp, Ollama's /v1, a proxy).
+"""The direct OpenAI-compatible provider: a light client for judge servers of one's own (vLLM,
+llama.cpp, Ollama's /v1, a proxy).
 
-A judge model ``openai/<name>`` with an API base of its own (``api_base``, or the settings'
-``OPENAI_BASE_URL`` / ``OPENAI_API_BASE`` as litellm reads them) is some OpenAI-compatible
-server. Its calls are posted straight to ``<base>/chat/completions`` over one aiohttp session
-per event loop, whose keep-alive connections every call reuses, instead of going through
-litellm: litellm's own work per call (building the request, its response objects, logging
-hooks, the cost lookup) costs several milliseconds of CPU, which is most of a scoring
-worker's CPU when it makes dozens of calls a second (README, "Scale-out").
+Its registry entry (:data:`ENTRY`, ``openai-compatible``) claims a judge model
+``openai/<name>`` when the settings name an API base of one's own (``OPENAI_BASE_URL`` /
+``OPENAI_API_BASE`` other than OpenAI's, in the order of
+:func:`judge.judging.environment.openai_base`) and ``JUDGE_OPENAI_CLIENT`` is not
+``litellm``; it is asked before litellm, which takes such an id otherwise. Its calls are posted
+straight to ``<base>/chat/completions`` over one aiohttp session per event loop, whose
+keep-alive connections every call reuses, instead of going through litellm: litellm's own work
+per call (building the request, its response objects, logging hooks, the cost lookup) costs
+several milliseconds of CPU, which is most of a scoring worker's CPU when it makes dozens of
+calls a second (README, "Scale-out").
 
-The request body is what litellm would send for such a server (the call's arguments, less
-litellm's own options); the reply is read through :class:`Fields`, attribute access to the
-JSON answer, which is what litellm's response objects mirror for this provider, so
-:func:`judge.judging.providers.litellm.reply_from_response` reads both alike. Errors are mapped as for
-litellm: connection failures, timeouts, 408, 429 and 5xx are transient (with the server's
-Retry-After), any other answer is permanent. The cost of a call comes from litellm's price map
-when it knows the model (it mostly does not, for a self-hosted one).
-
-Everything else (hosted APIs, other providers, Router deployments) goes through litellm, and
-``JUDGE_OPENAI_CLIENT=litellm`` sends these calls through litellm as well. This client is not
-an entry of its own in :mod:`judge.judging.registry`: the litellm entry claims ``openai/`` ids
-and its backend hands the calls here when :func:`direct_client` gives a client.
-
-The API base of ``openai/`` is decided here and nowhere else (:func:`openai_base`): the
-argument, then ``$OPENAI_BASE_URL``, then ``$OPENAI_API_BASE``, litellm's own order.
+The request body is what litellm would send for such a server (the litellm backend's call
+arguments, less litellm's own options); the reply is read through :class:`Fields`, attribute
+access to the JSON answer, which is what litellm's response objects mirror for this provider,
+so :func:`judge.judging.providers.litellm.reply_from_response` reads both alike. Errors are
+mapped as for litellm: connection failures, timeouts, 408, 429 and 5xx are transient (with the
+server's Retry-After), any other answer is permanent. The cost of a call comes from litellm's
+price map when it knows the model (it mostly does not, for a self-hosted one).
 """
 
 from __future__ import annotations
 
 import asyncio
 import threading
+import warnings
 from collections.abc import AsyncGenerator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from judge.errors import PermanentJudgeError, TransientJudgeError
+from judge.deprecations import moved, same_names
+from judge.errors import ConfigError, PermanentJudgeError, TransientJudgeError
+from judge.judging import environment
+from judge.judging.backends import ServingProfile
 from judge.judging.environment import JudgingEnvironment
+from judge.judging.model_check import check_model
+from judge.judging.providers.litellm import LiteLLMBackend, capabilities
+from judge.judging.providers.litellm_loader import load_litellm
+from judge.judging.spec import MemberSpec, ProviderEntry
 
 PREFIX = "openai/"
 SWITCH = "JUDGE_OPENAI_CLIENT"
 #: Arguments of litellm's call that are litellm's own options, not part of the request body.
 LITELLM_OPTIONS = frozenset({"model", "timeout", "caching", "num_retries", "api_base", "api_key"})
-#: Backend arguments this client understands; any other sends the calls through litellm.
+#: Backend arguments this client understands.
 CLIENT_ARGUMENTS = frozenset({"api_base", "api_key"})
 TRANSIENT_STATUS = frozenset({408, 429})
 ERROR_TEXT_LIMIT = 300
+#: A server of one's own keeps one cached prefix (llama.cpp's, and any server not known to
+#: keep more: passes of a prompt run back to back) and answers calls in turn, so a call may wait.
+SERVING_PROFILE = ServingProfile(content="string", many_prefixes=False, timeout_s=600.0)
 
 if TYPE_CHECKING:  # aiohttp is imported when the first client is made, not with the package
     import aiohttp
 
-
-def openai_base(api_base: str | None, env: JudgingEnvironment) -> str | None:
-    """The API base litellm would use for ``openai/``: the argument, then ``$OPENAI_BASE_URL``,
-    then ``$OPENAI_API_BASE`` (None: OpenAI itself)."""
-    return api_base or env.openai_base_url or env.openai_api_base or None
+__getattr__ = moved(
+    __name__, same_names("judge.judging.environment", ["openai_base", "custom_openai_base"])
+)
 
 
-def custom_openai_base(api_base: str | None, env: JudgingEnvironment) -> bool:
-    """``openai/`` points at a server of its own, not OpenAI's API."""
-    base = openai_base(api_base, env)
-    return base is not None and "api.openai.com" not in base
+def own_server(env: JudgingEnvironment) -> bool:
+    """``openai/`` ids take this client: the settings name an API base of one's own and
+    ``JUDGE_OPENAI_CLIENT`` does not send them through litellm."""
+    return not litellm_chosen(env) and environment.custom_openai_base(None, env)
+
+
+def litellm_chosen(env: JudgingEnvironment) -> bool:
+    """``JUDGE_OPENAI_CLIENT=litellm``: every ``openai/`` call goes through litellm."""
+    return env.openai_client.strip().lower() == "litellm"
+
+
+class OpenAICompatibleBackend(LiteLLMBackend):
+    """An ``openai/`` model on a server of one's own: the litellm backend's request and reading
+    of the reply, posted by an :class:`OpenAICompatibleClient` instead of litellm.
+
+    Raises:
+        ConfigError: no API base of one's own is given or set, or an argument other than
+            ``api_base`` and ``api_key``.
+    """
+
+    def __init__(
+        self, model: str, *, env: JudgingEnvironment, timeout: float | None = None, **extra: Any
+    ) -> None:
+        super().__init__(model, env=env, timeout=timeout, **extra)
+        if unknown := sorted(set(extra) - CLIENT_ARGUMENTS):
+            raise ConfigError(
+                f"{model!r}: the direct OpenAI-compatible client takes api_base and api_key "
+                f"only, not {', '.join(unknown)}; send other arguments through LiteLLMBackend"
+            )
+        base = environment.openai_base(extra.get("api_base"), env)
+        if base is None or not environment.custom_openai_base(base, env):
+            raise ConfigError(
+                f"{model!r}: the direct OpenAI-compatible client needs the API base of a server "
+                "of your own: set OPENAI_BASE_URL or pass api_base"
+            )
+        key = extra.get("api_key") or env.openai_api_key
+        self.client = OpenAICompatibleClient(model, base=base, api_key=key, timeout=self.timeout)
+
+    def serving_profile(self, api_base: str | None) -> ServingProfile:
+        return SERVING_PROFILE
+
+    def check_keys(self) -> None:
+        """A server of one's own needs no provider key (it may want some key: ``api_key``)."""
+
+    async def send(self, kwargs: dict[str, Any]) -> Completion:
+        return await self.client.complete(kwargs)
 
 
 def direct_client(
     model: str, extra: Mapping[str, Any], *, env: JudgingEnvironment, timeout: float
 ) -> OpenAICompatibleClient | None:
-    """The light client for this judge, or None when its calls go through litellm
-    (``JUDGE_OPENAI_CLIENT=litellm``, another provider, OpenAI itself, other arguments)."""
-    if env.openai_client.strip().lower() == "litellm":
+    """Deprecated: the registry's ``openai-compatible`` entry (:data:`ENTRY`) decides which
+    judges take this client, and builds an :class:`OpenAICompatibleBackend` for them."""
+    warnings.warn(
+        f"{__name__}.direct_client is deprecated: resolve the judge with "
+        "judge.judging.registry.resolve (the openai-compatible entry)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    if litellm_chosen(env) or not model.startswith(PREFIX):
         return None
-    if not model.startswith(PREFIX) or not set(extra) <= CLIENT_ARGUMENTS:
+    try:
+        return OpenAICompatibleBackend(model, env=env, timeout=timeout, **extra).client
+    except ConfigError:
         return None
-    base = openai_base(extra.get("api_base"), env)
-    if base is None or not custom_openai_base(base, env):
-        return None
-    key = extra.get("api_key") or env.openai_api_key
-    return OpenAICompatibleClient(model, base=base, api_key=key, timeout=timeout)
 
 
 class Fields:
@@ -190,8 +240,6 @@ def cost_usd(name: str, usage: Any) -> float | None:
     """The call's cost from litellm's price map; None for a model it has no price for."""
     if _priced.get(name) is False or not isinstance(usage, dict):
         return None
-    from judge.judging.providers.litellm_loader import load_litellm
-
     try:
         prompt, completion = load_litellm().cost_per_token(
             model=name,
@@ -238,3 +286,23 @@ async def _close_with_loop(session: aiohttp.ClientSession) -> AsyncGenerator[Non
         yield
     finally:
         await session.close()
+
+
+def _build(member: MemberSpec) -> OpenAICompatibleBackend:
+    load_litellm()  # banners off before anything of litellm's can print
+    return OpenAICompatibleBackend(member.model, env=member.env)
+
+
+def _profile(model: str, env: JudgingEnvironment) -> ServingProfile:
+    return SERVING_PROFILE
+
+
+ENTRY = ProviderEntry(
+    name="openai-compatible",
+    build=_build,
+    prefixes=(PREFIX,),
+    applies=own_server,
+    profile=_profile,
+    capabilities=capabilities,
+    check=check_model,
+)

@@ -39,6 +39,7 @@ from judge.errors import ConfigError, describe_validation_error
 from judge.judging.backends import JudgeReply, JudgeRequest
 from judge.judging.environment import JudgingEnvironment
 from judge.judging.providers.litellm import (
+    call_arguments,
     classify_litellm_error,
     reply_from_response,
     supports_response_schema,
@@ -176,12 +177,7 @@ class RouterBackend:
         while True:
             try:
                 response = await self.router.acompletion(
-                    model=self.group,
-                    messages=request.messages,
-                    temperature=request.temperature,
-                    max_tokens=request.max_tokens,
-                    timeout=self.timeout,
-                    caching=False,
+                    **call_arguments(self.group, request.messages, request, timeout=self.timeout),
                     **self._signal_kwargs(request),
                 )
             except Exception as exc:  # mapped to our tree; local limits wait for capacity
