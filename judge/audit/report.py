@@ -13,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from judge.audit.perturb import BASELINE
 from judge.audit.plan import AuditItem
 from judge.domain.interval import Interval
 from judge.domain.judging import JudgePass, ScoreMode
+from judge.domain.outputs import Output
 from judge.scoring import agreement as ag
 
 #: Shifts within this of the threshold count as not above it (0.3 - 0.2 is 0.0999...).
@@ -26,11 +27,7 @@ TOLERANCE = 1e-9
 JudgedPasses = Mapping[tuple[str, str, str], Sequence[JudgePass]]  # (item id, judged seat, trait)
 
 
-class _Out(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class SeatShift(_Out):
+class SeatShift(Output):
     run_id: str
     seat: str
     trait: str
@@ -40,7 +37,7 @@ class SeatShift(_Out):
     shift: float | None
 
 
-class ShiftRow(_Out):
+class ShiftRow(Output):
     """One trait under one perturbation, over every audited seat."""
 
     trait: str
@@ -58,7 +55,7 @@ class ShiftRow(_Out):
     mean_abs_shift: float | None
 
 
-class AuditReport(_Out):
+class AuditReport(Output):
     judge_model: str
     judge_note: str | None
     slice: str

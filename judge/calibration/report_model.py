@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from judge.deprecations import moved
 from judge.domain.interval import Interval
+from judge.domain.outputs import Output
 
 
-class _Out(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class JudgeAgreement(_Out):
+class JudgeAgreement(Output):
     """The judge's mean score against a human reference (the panel mean unless stated)."""
 
     spearman: Interval
@@ -24,7 +21,7 @@ class JudgeAgreement(_Out):
     bias: float | None = Field(description="mean(judge - human); positive: the judge scores higher")
 
 
-class Ceiling(_Out):
+class Ceiling(Output):
     """Leave-one-out: each panel rater against the mean of the others, averaged over raters."""
 
     measurable: bool
@@ -36,13 +33,13 @@ class Ceiling(_Out):
     note: str | None = None
 
 
-class Alpha(_Out):
+class Alpha(Output):
     nominal: float | None
     ordinal: float | None
     interval: float | None
 
 
-class PassSpreadOut(_Out):
+class PassSpreadOut(Output):
     passes_per_item: int
     mean_sd: float | None = Field(description="mean within-item sample SD (n-1) of the pass scores")
     max_sd: float | None
@@ -52,7 +49,7 @@ class PassSpreadOut(_Out):
     unscored_passes: int
 
 
-class DenoisingOut(_Out):
+class DenoisingOut(Output):
     statistic: str = "spearman"
     single_pass: float | None = Field(
         description="mean over pass indices of the one-pass statistic"
@@ -61,7 +58,7 @@ class DenoisingOut(_Out):
     gain: float | None
 
 
-class ReferenceAgreement(_Out):
+class ReferenceAgreement(Output):
     """A non-panel rater group (e.g. one expert) as another reference."""
 
     reference: str
@@ -71,7 +68,7 @@ class ReferenceAgreement(_Out):
     )
 
 
-class ItemPoint(_Out):
+class ItemPoint(Output):
     item_id: str
     seat: str
     judge: float | None = Field(description="mean of the scored passes")
@@ -79,7 +76,7 @@ class ItemPoint(_Out):
     pass_sd: float | None = Field(description="sample SD (n-1) of the scored passes")
 
 
-class TraitAgreement(_Out):
+class TraitAgreement(Output):
     trait: str
     label: str
     question: str
@@ -101,7 +98,7 @@ class TraitAgreement(_Out):
     points: list[ItemPoint] = Field(default_factory=list)
 
 
-class Disagreement(_Out):
+class Disagreement(Output):
     item_id: str
     seat: str
     trait: str
@@ -112,7 +109,7 @@ class Disagreement(_Out):
     human_verdict: str
 
 
-class SetInfo(_Out):
+class SetInfo(Output):
     name: str
     title: str
     citation: str
@@ -120,7 +117,7 @@ class SetInfo(_Out):
     source: str
 
 
-class CalibrationReport(_Out):
+class CalibrationReport(Output):
     set: SetInfo
     judge_model: str
     judge_note: str | None

@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from judge.deprecations import moved
+from judge.domain.outputs import Output
 
 #: One value a check can answer or want: what a single SQL cell can hold, as JSON.
 Scalar = int | float | str | bool | None
@@ -34,10 +35,6 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 class _In(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class _Out(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class StepState(_In):
@@ -73,7 +70,7 @@ class WorldState(_In):
         return self
 
 
-class CheckResult(_Out):
+class CheckResult(Output):
     """One check of one run: what the world answered, what was wanted, and why it passed or not.
 
     Attributes:
@@ -96,7 +93,7 @@ class CheckResult(_Out):
     failed_at: list[str] = Field(default_factory=list)
 
 
-class MetricValue(_Out):
+class MetricValue(Output):
     """An outcome metric measured on one run; it is judged only across runs."""
 
     label: str
@@ -107,14 +104,14 @@ class MetricValue(_Out):
     error: str | None = None
 
 
-class DuplicateRequest(_Out):
+class DuplicateRequest(Output):
     """One outside request that was sent more than once."""
 
     key: dict[str, Scalar]
     count: int
 
 
-class SummaryCounts(_Out):
+class SummaryCounts(Output):
     """What the run summary counts beside the outcome (docs/checks.md).
 
     ``false_completion`` and ``recovered`` are None when the run is not scored: without a
@@ -132,7 +129,7 @@ class SummaryCounts(_Out):
     rejected_attempts: int
 
 
-class Diagnostics(_Out):
+class Diagnostics(Output):
     """Recorded to look at, never scored."""
 
     tool_calls: int
@@ -140,7 +137,7 @@ class Diagnostics(_Out):
     source: Literal["trace", "transcript"]
 
 
-class OutcomeDecision(_Out):
+class OutcomeDecision(Output):
     """What the checks decide about one run (``judge.scoring.outcomes.decide_outcome``); the
     fields are documented on :class:`StateOutcome`, which carries them."""
 
@@ -154,7 +151,7 @@ class OutcomeDecision(_Out):
     not_scored_reason: str | None = None
 
 
-class RunKey(_Out):
+class RunKey(Output):
     """The run a result is about: its id, and the scenario, seed and adversary config it was
     played under."""
 
@@ -184,7 +181,7 @@ class StateOutcome(OutcomeDecision, RunKey):
     diagnostics: Diagnostics
 
 
-class RewardRange(_Out):
+class RewardRange(Output):
     """Best, worst and mean of a reward across rollouts: the range matters more than the mean."""
 
     best: float
@@ -192,7 +189,7 @@ class RewardRange(_Out):
     mean: float
 
 
-class Tally(_Out):
+class Tally(Output):
     """How many runs had something, their share of the denominator, and which runs they were.
 
     Attributes:
@@ -206,7 +203,7 @@ class Tally(_Out):
     total: int | None = None
 
 
-class MetricSummary(_Out):
+class MetricSummary(Output):
     """An outcome metric aggregated over the scored runs that measured it."""
 
     label: str
@@ -219,7 +216,7 @@ class MetricSummary(_Out):
     run_ids: list[str]
 
 
-class RolloutSummary(_Out):
+class RolloutSummary(Output):
     """Outcomes of several rollouts: spreads, rates with their counts and run lists.
 
     Rates are over the scored runs; not-scored (unscoreable) runs are counted and listed

@@ -4,19 +4,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
-
 from judge.domain.checks import OutcomeName
+from judge.domain.outputs import Output
 
 Side = Literal["a", "b"]
 Measure = Literal["reward", "check_reward"]
 
 
-class _Out(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class ComparedPair(_Out):
+class ComparedPair(Output):
     """Two runs of one matched world: same scenario, seed and adversary configuration.
 
     Attributes:
@@ -37,7 +32,7 @@ class ComparedPair(_Out):
     better: Literal["a", "b", "tie"] | None
 
 
-class UnpairedRun(_Out):
+class UnpairedRun(Output):
     """A run that found no partner; listed, never silently dropped."""
 
     side: Side
@@ -48,7 +43,7 @@ class UnpairedRun(_Out):
     reason: str
 
 
-class PairedTest(_Out):
+class PairedTest(Output):
     """Whether one agent is better across the scored pairs.
 
     Attributes:
@@ -71,7 +66,7 @@ class PairedTest(_Out):
     detail: str
 
 
-class AgentComparison(_Out):
+class AgentComparison(Output):
     """Per-pair differences, the paired test, and every run that could not be paired.
 
     Attributes:

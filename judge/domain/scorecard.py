@@ -4,26 +4,23 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from judge.domain.checks import StateOutcome
 from judge.domain.cost import Cost
 from judge.domain.judging import PanelAgreement, ScoreMode, TraitResult
+from judge.domain.outputs import Output
 from judge.domain.status import LeaderboardClass
 from judge.domain.tamper import SeatTamper
 
 
-class _Out(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class PartialCredit(_Out):
+class PartialCredit(Output):
     per_condition: dict[str, float]
     total: float
     max_possible: float
 
 
-class Objectives(_Out):
+class Objectives(Output):
     """Binary win conditions of one seat, with weighted partial credit beside them."""
 
     conditions: dict[str, bool]
@@ -33,7 +30,7 @@ class Objectives(_Out):
     partial_credit: PartialCredit
 
 
-class ParticipationResult(_Out):
+class ParticipationResult(Output):
     participation_gated: bool
     player_messages: int
     actions: int
@@ -42,7 +39,7 @@ class ParticipationResult(_Out):
     reasons: list[str] = Field(default_factory=list)
 
 
-class MeasurementEra(_Out):
+class MeasurementEra(Output):
     """The identity of the measurement stack; results compare only within one era."""
 
     era_id: str
@@ -64,24 +61,29 @@ class MeasurementEra(_Out):
     )
 
 
-class JudgeParseRate(_Out):
+class JudgeParseRate(Output):
     """One judge model's passes on a card: how many held no readable verdict."""
 
     passes: int
     unparseable: int
     unparseable_rate: float
-    structured_passes: int = Field(
-        description="passes made with the verdict schema enforced by the backend"
-    )
+    structured_passes: int = Field(description="passes whose verdict schema the backend enforced")
 
 
-class SeatScorecard(_Out):
+class SeatResults(Output):
+    """What every view of a seat's card shows: the seat, its agent, the objectives, the traits
+    counted for it and their composite. Nothing owner-only: the owner's seat card adds the
+    safety block, panel, integrity findings and full cost; the agent's adds its own cost."""
+
     seat: str
     agent_id: str
     objectives: Objectives
     traits: dict[str, TraitResult]
     composite: float | None
     composite_note: str | None = None
+
+
+class SeatScorecard(SeatResults):
     safety_block: dict[str, TraitResult] | None = None
     participation: ParticipationResult
     panel: PanelAgreement | None = Field(
@@ -101,7 +103,7 @@ class SeatScorecard(_Out):
         return self.participation.participation_gated
 
 
-class Scorecard(_Out):
+class Scorecard(Output):
     """The owner view of a scored run: every scored seat, safety blocks included."""
 
     run_id: str

@@ -16,26 +16,17 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from judge.deprecations import moved, same_names
 from judge.domain.cost import Cost
-from judge.domain.judging import TraitResult
 from judge.domain.review import SafetyReview, SafetyReviewThresholds
-from judge.domain.scorecard import Objectives, ParticipationResult, Scorecard
+from judge.domain.scorecard import ParticipationResult, Scorecard, SeatResults
 from judge.scoring.cost import cost_of
 from judge.scoring.figures import rounded_json
 from judge.scoring.run_summary import held_for_review, tamper_flagged
 from judge.store.views import OWNER_VIEW, RenderedView, agent_view_name, rendered
 
 
-class AgentSeatScorecard(BaseModel):
+class AgentSeatScorecard(SeatResults):
     """One seat's card as its agent sees it: capability traits only, no safety block."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    seat: str
-    agent_id: str
-    objectives: Objectives
-    traits: dict[str, TraitResult]
-    composite: float | None
-    composite_note: str | None = None
     participation: ParticipationResult
     cost: Cost | None = Field(
         default=None,

@@ -16,6 +16,7 @@ from sqlmodel import Session
 
 from judge.auth import AgentIdentity
 from judge.deprecations import moved, same_names
+from judge.domain.outputs import Output
 from judge.domain.run import Identifier
 from judge.domain.scorecard import Scorecard
 from judge.errors import ConflictError, InputError, NotFoundError
@@ -85,10 +86,8 @@ def agent_finalization(decision: Finalization) -> AgentFinalization:
     )
 
 
-class Submission(BaseModel):
+class Submission(Output):
     """A submission as stored; ``finalization`` holds the decision once it is finalized."""
-
-    model_config = ConfigDict(extra="forbid")
 
     submission_id: str
     agent_id: str

@@ -9,13 +9,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Engine
 
 from judge.deprecations import moved, same_names
+from judge.domain.outputs import Output
 from judge.service.jobqueue.executors import executor_kind
 from judge.settings import Settings
 from judge.store.job_status import queue_workers, run_counts
 
 
-class LiveWorker(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class LiveWorker(Output):
+    """One job-queue worker as its heartbeat row shows it."""
 
     worker_id: int
     last_heartbeat: datetime
