@@ -1,5 +1,7 @@
 """Dependencies shared by the routers: the caller's credentials (``judge.api.caller``) and the
-request's unit of work, settings and workers, which the console shares (``judge.deps``)."""
+request's unit of work, settings and workers, which the console shares (``judge.deps``); and the
+two kinds of router, which say once whom their routes admit and what all of them answer
+(docs/architecture.md, "Add an API route")."""
 
 from __future__ import annotations
 
