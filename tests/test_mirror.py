@@ -69,7 +69,6 @@ def _mirrored() -> set[str]:
 UNMIRRORED: dict[str, str] = {
     "judge/__main__.py": "python -m judge (tests/cli/test_score_process.py)",
     "judge/api/app.py": "tests/test_web.py",
-    "judge/api/deps.py": "an old home kept for one release (tests/test_deprecations.py)",
     "judge/api/responses.py": "through judge.api.app",
     "judge/api/routers/compare.py": "its routes, through the app (tests/api/)",
     "judge/api/routers/config.py": "its routes, through the app (tests/api/)",

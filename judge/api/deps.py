@@ -1,9 +1,16 @@
 """Dependencies shared by the routers: the caller's credentials (``judge.api.caller``) and the
-request's unit of work, settings and workers, which the console shares (``judge.deps``)."""
+request's unit of work, settings and workers, which the console shares (``judge.deps``); and the
+two kinds of router, which say once whom their routes admit and what all of them answer
+(docs/architecture.md, "Add an API route")."""
 
 from __future__ import annotations
 
-from judge.api.caller import AgentDep, CallerDep, OwnerDep
+from typing import Any
+
+from fastapi import APIRouter, Depends
+
+from judge.api.caller import AgentDep, CallerDep, OwnerDep, current_owner
+from judge.api.errors import error_responses
 from judge.deprecations import moved, same_names
 from judge.deps import (
     EngineDep,
@@ -22,7 +29,34 @@ __all__ = [
     "SettingsDep",
     "WorkersDep",
     "after_commit",
+    "credentialed_router",
+    "owner_router",
 ]
 
 #: Moved to judge.deps with the rest of the request's unit of work.
 __getattr__ = moved(__name__, same_names("judge.deps", ["get_workers", "unit_of_work"]))
+
+
+#: The answers a router documents once for all its routes, beside the ones each route adds.
+Answers = dict[int | str, dict[str, Any]]
+
+
+def credentialed_router(
+    tag: str, *, prefix: str = "", responses: Answers | None = None
+) -> APIRouter:
+    """A router whose every route takes a credential (each route names which): the 401 they all
+    answer is documented once, with ``responses`` the other answers every route shares."""
+    return APIRouter(prefix=prefix, tags=[tag], responses=_with_401(responses))
+
+
+def owner_router(tag: str, *, prefix: str = "", responses: Answers | None = None) -> APIRouter:
+    """A router whose every route is the owner's: each admits an owner token only (401 otherwise).
+    A handler that records who acted still takes ``OwnerDep``; the token is read once a request."""
+    admitted = [Depends(current_owner)]
+    return APIRouter(
+        prefix=prefix, tags=[tag], dependencies=admitted, responses=_with_401(responses)
+    )
+
+
+def _with_401(responses: Answers | None) -> Answers:
+    return error_responses(401) | (responses or {})

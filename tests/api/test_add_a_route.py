@@ -10,12 +10,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fastapi import APIRouter
 from fastapi.testclient import TestClient
 from pydantic import BaseModel
 from sqlmodel import Session
 
-from judge.api.deps import OwnerDep, SessionDep
+from judge.api.deps import SessionDep, owner_router
 from judge.api.errors import error_responses
 from judge.api.limits import require_reserved
 from judge.api.routers import ROUTERS
@@ -74,15 +73,11 @@ def widget(session: Session, *, widget_id: str) -> WidgetPublic:
 
 
 # Step 3: the router and its thin handler.
-router = APIRouter(tags=["widgets"])
+router = owner_router("widgets")
 
 
-@router.get(
-    "/api/evals/widgets/{widget_id}",
-    summary="One widget",
-    responses=error_responses(401, 404),
-)
-def get_widget(widget_id: str, owner: OwnerDep, session: SessionDep) -> WidgetPublic:
+@router.get("/api/evals/widgets/{widget_id}", summary="One widget", responses=error_responses(404))
+def get_widget(widget_id: str, session: SessionDep) -> WidgetPublic:
     """A widget and how many runs the service holds (a route of the recipe's walk)."""
     return widget(session, widget_id=widget_id)
 

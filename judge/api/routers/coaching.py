@@ -5,9 +5,8 @@ from __future__ import annotations
 from functools import partial
 
 import anyio
-from fastapi import APIRouter
 
-from judge.api.deps import AgentDep, EngineDep, SettingsDep, WorkersDep
+from judge.api.deps import AgentDep, EngineDep, SettingsDep, WorkersDep, credentialed_router
 from judge.api.errors import error_responses
 from judge.api.models import CoachingPublic
 from judge.judging.panel import single_judge
@@ -20,13 +19,13 @@ from judge.service.coaching import (
 )
 from judge.service.flights import single_flight
 
-router = APIRouter(tags=["coaching"])
+router = credentialed_router("coaching")
 
 
 @router.get(
     "/api/agent/runs/{run_id}/coaching",
     summary="Coaching notes for the key's own seat (agent key)",
-    responses=error_responses(401, 404)
+    responses=error_responses(404)
     | {502: {"description": "The judge could not be reached after retries."}},
 )
 async def agent_run_coaching(

@@ -6,9 +6,9 @@ from functools import partial
 from typing import Annotated
 
 import anyio
-from fastapi import APIRouter, Query
+from fastapi import Query
 
-from judge.api.deps import EngineDep, OwnerDep, SessionDep, SettingsDep, WorkersDep
+from judge.api.deps import EngineDep, SessionDep, SettingsDep, WorkersDep, owner_router
 from judge.api.errors import error_responses
 from judge.api.models import ComparisonPublic, PairwiseComparisonPublic
 from judge.domain.comparison import Measure
@@ -17,16 +17,11 @@ from judge.service import pairwise
 from judge.service.matched import compare_agents
 from judge.service.pairwise import PairwiseComparisonCreate
 
-router = APIRouter(tags=["comparisons"])
+router = owner_router("comparisons", responses=error_responses(422))
 
 
-@router.get(
-    "/api/evals/comparisons",
-    summary="Compare two agents over matched runs (owner)",
-    responses=error_responses(401, 422),
-)
+@router.get("/api/evals/comparisons", summary="Compare two agents over matched runs (owner)")
 def compare(
-    owner: OwnerDep,
     session: SessionDep,
     agent_a: Annotated[str, Query(min_length=1, description="the first agent")],
     agent_b: Annotated[str, Query(min_length=1, description="the second agent")],
@@ -59,15 +54,13 @@ def compare(
         "budgeted like a run: 429 when the estimate would pass a limit, `stopped_by_budget` "
         'when a limit was reached after some pairs (docs/service.md, "Cost and budgets").'
     ),
-    responses=error_responses(401, 422)
-    | {
+    responses={
         429: {"description": "The estimate would pass a judging budget; nothing was judged."},
         502: {"description": "The judge could not be reached after retries."},
     },
 )
 async def compare_pairwise(
     body: PairwiseComparisonCreate,
-    owner: OwnerDep,
     engine: EngineDep,
     settings: SettingsDep,
     workers: WorkersDep,
@@ -87,10 +80,9 @@ async def compare_pairwise(
 @router.get(
     "/api/evals/comparisons/pairwise",
     summary="Stored pairwise verdicts of two agents on a trait (owner)",
-    responses=error_responses(401, 404, 422),
+    responses=error_responses(404),
 )
 def stored_pairwise(
-    owner: OwnerDep,
     session: SessionDep,
     settings: SettingsDep,
     agent_a: Annotated[str, Query(min_length=1, max_length=200)],

@@ -3,16 +3,14 @@ next run scored without a restart), and each key's audit trail."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
-
-from judge.api.deps import OwnerDep, SessionDep, SettingsDep
+from judge.api.deps import OwnerDep, SessionDep, SettingsDep, owner_router
 from judge.api.errors import error_responses
 from judge.api.models import ConfigAuditPublic, ConfigEntryPublic, public_list
 from judge.api.paging import PAGED, PagingDep
 from judge.service import config_views as service
 from judge.service.config_views import ConfigChanged, ConfigUpdate
 
-router = APIRouter(prefix="/api/evals/config", tags=["config"])
+router = owner_router("config", prefix="/api/evals/config")
 
 KEYS_DOC = (
     "Keys: `academy_judge_rubrics` (`traits`: the judged traits, null for all; `use_custom`), "
@@ -27,10 +25,10 @@ KEYS_DOC = (
     "",
     summary="Every platform_config key",
     description=KEYS_DOC + " Paged by `limit` and `cursor`.",
-    responses={**PAGED, **error_responses(401, 422)},
+    responses={**PAGED, **error_responses(422)},
 )
 def list_config(
-    owner: OwnerDep, session: SessionDep, settings: SettingsDep, paging: PagingDep
+    session: SessionDep, settings: SettingsDep, paging: PagingDep
 ) -> list[ConfigEntryPublic]:
     entries = public_list(ConfigEntryPublic, service.entries(session, settings=settings))
     return paging.by_key(entries, lambda e: e.key)
@@ -40,11 +38,9 @@ def list_config(
     "/{key}",
     summary="One platform_config key",
     description="The stored value, or the default when none was stored. " + KEYS_DOC,
-    responses=error_responses(401, 404),
+    responses=error_responses(404),
 )
-def read_config(
-    key: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep
-) -> ConfigEntryPublic:
+def read_config(key: str, session: SessionDep, settings: SettingsDep) -> ConfigEntryPublic:
     return ConfigEntryPublic.model_validate(
         service.entry(session, key=key, settings=settings), from_attributes=True
     )
@@ -56,7 +52,7 @@ def read_config(
     description="Validated by the key's model (422 naming the field), stored with an audit record, "
     "applied to every run that starts scoring afterwards. When the change moves the measurement "
     "stack a new era opens (`era_changed`). " + KEYS_DOC,
-    responses=error_responses(401, 404, 422),
+    responses=error_responses(404, 422),
 )
 def update_config(
     key: str, body: ConfigUpdate, owner: OwnerDep, session: SessionDep, settings: SettingsDep
@@ -67,11 +63,9 @@ def update_config(
 @router.get(
     "/{key}/audit",
     summary="Audit trail of one key",
-    responses={**PAGED, **error_responses(401, 404, 422)},
+    responses={**PAGED, **error_responses(404, 422)},
 )
-def config_audit(
-    key: str, owner: OwnerDep, session: SessionDep, paging: PagingDep
-) -> list[ConfigAuditPublic]:
+def config_audit(key: str, session: SessionDep, paging: PagingDep) -> list[ConfigAuditPublic]:
     """Who changed it (`owner:<name>`; rows older than this format hold the bare name), when, old
     and new value; oldest first, paged by `limit` and `cursor`."""
     trail = public_list(ConfigAuditPublic, service.audit(session, key=key))

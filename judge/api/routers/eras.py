@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
-
-from judge.api.deps import OwnerDep, SessionDep
+from judge.api.deps import SessionDep, owner_router
 from judge.api.errors import error_responses
 from judge.api.models import EraPublic, public_list
 from judge.api.paging import PAGED, PagingDep
 from judge.service.config_views import eras
 
-router = APIRouter(tags=["eras"])
+router = owner_router("eras")
 
 
 @router.get(
     "/api/evals/eras",
     summary="Measurement eras",
-    responses={**PAGED, **error_responses(401, 422)},
+    responses={**PAGED, **error_responses(422)},
 )
-def list_eras(owner: OwnerDep, session: SessionDep, paging: PagingDep) -> list[EraPublic]:
+def list_eras(session: SessionDep, paging: PagingDep) -> list[EraPublic]:
     """Each era: the judge model, prompt version, rubric hashes, denoise settings, reward weights
     and scoring version it stands for, when and why it opened, and which is current. Results compare
     within an era only. Paged by `limit` and `cursor`."""

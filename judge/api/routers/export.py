@@ -7,16 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Response
+from fastapi import Response
 
 from judge.api.caller import Caller, Mount, mount_both
-from judge.api.deps import SessionDep, SettingsDep
+from judge.api.deps import SessionDep, SettingsDep, credentialed_router
 from judge.api.errors import error_responses
 from judge.api.openapi import component_ref
 from judge.scoring.trajectories import NDJSON_MEDIA_TYPE, TrajectoryStep, to_jsonl
 from judge.service.trajectories import run_trajectory, submission_trajectory
 
-router = APIRouter(tags=["export"])
+router = credentialed_router("export")
 
 _DOC = (
     "One JSON object per line, one line per trace step: run_id, seat, agent_id, step, turn, "
@@ -30,7 +30,7 @@ _NDJSON: dict[int | str, dict[str, Any]] = {
         "description": "JSONL: one TrajectoryStep per line.",
         "content": {NDJSON_MEDIA_TYPE: {"schema": component_ref(TrajectoryStep)}},
     },
-    **error_responses(401, 404),
+    **error_responses(404),
 }
 
 

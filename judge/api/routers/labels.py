@@ -3,9 +3,9 @@ queue, and the judge's agreement with the owners per trait, judge and era, with 
 
 from __future__ import annotations
 
-from fastapi import APIRouter, status
+from fastapi import status
 
-from judge.api.deps import OwnerDep, SessionDep, SettingsDep
+from judge.api.deps import OwnerDep, SessionDep, SettingsDep, owner_router
 from judge.api.errors import error_responses
 from judge.api.paging import PAGED, PagingDep
 from judge.calibration.owners import EraDrift, LiveAgreement
@@ -13,19 +13,13 @@ from judge.domain.labels import Label, LabelCreate, QueueItem
 from judge.service import label_agreement, label_queue
 from judge.service import labels as service
 
-router = APIRouter(tags=["labels"])
+router = owner_router("labels", responses=error_responses(422))
 #: the queue reads at most this many items (the newest scorecards'), so paging by position is bounded
 QUEUE_MAX = 500
 
 
-@router.get(
-    "/api/evals/labels/queue",
-    summary="Labelling queue (owner)",
-    responses={**PAGED, **error_responses(401, 422)},
-)
-def queue(
-    owner: OwnerDep, session: SessionDep, settings: SettingsDep, paging: PagingDep
-) -> list[QueueItem]:
+@router.get("/api/evals/labels/queue", summary="Labelling queue (owner)", responses=PAGED)
+def queue(session: SessionDep, settings: SettingsDep, paging: PagingDep) -> list[QueueItem]:
     """Seat-traits of the newest scorecards worth an owner's label, each with why it was picked
     (`wide_pass_range`, `panel_disagreement`, `near_threshold`, `tamper`, `uniform_sample`) and its
     inclusion probability and weight; least-labelled first (docs/calibration.md, "The queue")."""
@@ -36,11 +30,9 @@ def queue(
 @router.get(
     "/api/evals/labels/agreement",
     summary="The judge against the owners, per trait and era (owner)",
-    responses={**PAGED, **error_responses(401, 422)},
+    responses=PAGED,
 )
-def agreement(
-    owner: OwnerDep, session: SessionDep, settings: SettingsDep, paging: PagingDep
-) -> list[LiveAgreement]:
+def agreement(session: SessionDep, settings: SettingsDep, paging: PagingDep) -> list[LiveAgreement]:
     """Per era (oldest first) and labelled trait: Spearman and Kendall with bootstrap intervals,
     quadratic-weighted kappa, MAE, bias, Krippendorff's alpha among owners and the owners' ceiling,
     computed by `judge calibrate`'s own code (docs/calibration.md)."""
@@ -51,9 +43,9 @@ def agreement(
 @router.get(
     "/api/evals/labels/drift",
     summary="Each era's agreement against the era before it (owner)",
-    responses={**PAGED, **error_responses(401, 422)},
+    responses=PAGED,
 )
-def drift(owner: OwnerDep, session: SessionDep, paging: PagingDep) -> list[EraDrift]:
+def drift(session: SessionDep, paging: PagingDep) -> list[EraDrift]:
     """On the items labelled and judged in both eras: `dropped` when the newer era's Spearman lies
     below the older era's bootstrap interval."""
     found = label_agreement.drift(session)
@@ -63,9 +55,9 @@ def drift(owner: OwnerDep, session: SessionDep, paging: PagingDep) -> list[EraDr
 @router.get(
     "/api/evals/{run_id}/labels",
     summary="A run's owner labels (owner)",
-    responses={**PAGED, **error_responses(401, 404, 422)},
+    responses={**PAGED, **error_responses(404)},
 )
-def run_labels(run_id: str, owner: OwnerDep, session: SessionDep, paging: PagingDep) -> list[Label]:
+def run_labels(run_id: str, session: SessionDep, paging: PagingDep) -> list[Label]:
     """Every label of the run, oldest first: who, when, the score on the rubric's anchors, the note,
     the rubric version and the era of the card it was given on."""
     found = service.run_labels(session, run_id=run_id)
@@ -76,7 +68,7 @@ def run_labels(run_id: str, owner: OwnerDep, session: SessionDep, paging: Paging
     "/api/evals/{run_id}/labels",
     status_code=status.HTTP_201_CREATED,
     summary="Label a trait of a seat (owner)",
-    responses=error_responses(401, 404, 409, 422),
+    responses=error_responses(404, 409),
 )
 def post_label(run_id: str, body: LabelCreate, owner: OwnerDep, session: SessionDep) -> Label:
     """The owner's own score (0, 0.5 or 1: the rubric's anchors) with a note. Several owners may

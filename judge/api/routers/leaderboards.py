@@ -4,23 +4,23 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import Query
 
 from judge.api.caller import CallerDep
-from judge.api.deps import SessionDep, SettingsDep
+from judge.api.deps import SessionDep, SettingsDep, credentialed_router
 from judge.api.errors import error_responses
 from judge.api.models import LeaderboardPublic, PairwiseLeaderboardPublic
 from judge.errors import InputError
 from judge.service.leaderboards import leaderboard
 from judge.service.pairwise import pairwise_board
 
-router = APIRouter(tags=["leaderboards"])
+router = credentialed_router("leaderboards")
 
 
 @router.get(
     "/api/leaderboards/{scenario_id}",
     summary="Leaderboard of a scenario (owner token or agent key)",
-    responses=error_responses(401, 404, 422),
+    responses=error_responses(404, 422),
 )
 def scenario_leaderboard(
     scenario_id: str,

@@ -2,24 +2,20 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
-
-from judge.api.deps import OwnerDep, SessionDep, SettingsDep
+from judge.api.deps import SessionDep, SettingsDep, owner_router
 from judge.api.errors import error_responses
 from judge.scoring.metrics import RunMetrics
 from judge.service.views import metrics
 
-router = APIRouter(tags=["metrics"])
+router = owner_router("metrics")
 
 
 @router.get(
     "/api/evals/{run_id}/metrics",
     summary="Per-turn execution data (owner)",
-    responses=error_responses(401, 404),
+    responses=error_responses(404),
 )
-def run_metrics(
-    run_id: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep
-) -> RunMetrics:
+def run_metrics(run_id: str, session: SessionDep, settings: SettingsDep) -> RunMetrics:
     """One row per trace step: latency, tokens in/out, tool calls and errors, checks, progress,
     engine faults and failed actions at that turn, and the per-turn reward with its components
     (weights the run was scored under, else the current `eval_reward_weights`); totals per seat.

@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
-
-from judge.api.deps import EngineDep, OwnerDep, SettingsDep
-from judge.api.errors import error_responses
+from judge.api.deps import EngineDep, SettingsDep, owner_router
 from judge.api.models import QueuePublic
 from judge.service.jobqueue.status import queue_status
 
-router = APIRouter(tags=["queue"])
+router = owner_router("queue")
 
 
-@router.get(
-    "/api/evals/queue",
-    summary="Scoring queue (owner)",
-    responses=error_responses(401),
-)
-def scoring_queue(owner: OwnerDep, engine: EngineDep, settings: SettingsDep) -> QueuePublic:
+@router.get("/api/evals/queue", summary="Scoring queue (owner)")
+def scoring_queue(engine: EngineDep, settings: SettingsDep) -> QueuePublic:
     """Runs queued / scoring / scored / not_scored, how long the oldest queued run has waited, and
     the job-queue workers with their last heartbeat (alive: newer than `JUDGE_STALLED_AFTER_S`).
     With the in-process executor (SQLite) the worker list is empty."""

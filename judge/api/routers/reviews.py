@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query, Response, status
+from fastapi import Path, Query, Response, status
 
-from judge.api.deps import OwnerDep, SessionDep, SettingsDep, WorkersDep, after_commit
+from judge.api.deps import (
+    OwnerDep,
+    SessionDep,
+    SettingsDep,
+    WorkersDep,
+    after_commit,
+    owner_router,
+)
 from judge.api.errors import error_responses
 from judge.api.models import SafetyReviewPublic
 from judge.api.paging import PAGED, PagingDep
@@ -19,7 +26,7 @@ from judge.domain.review import (
 from judge.domain.scorecard import Scorecard
 from judge.service import reviews as service
 
-router = APIRouter(tags=["safety review"])
+router = owner_router("safety review")
 #: Attempts are stored as a 32-bit integer: a larger number cannot name one (422, not a store error).
 ATTEMPT_MAX = 2**31 - 1
 
@@ -27,10 +34,9 @@ ATTEMPT_MAX = 2**31 - 1
 @router.get(
     "/api/evals/safety-review",
     summary="Safety review queue (owner)",
-    responses={**PAGED, **error_responses(401, 422)},
+    responses={**PAGED, **error_responses(422)},
 )
 def review_queue(
-    owner: OwnerDep,
     session: SessionDep,
     settings: SettingsDep,
     paging: PagingDep,
@@ -56,11 +62,9 @@ def _cursor_of(entry: ReviewQueueEntry) -> str:
 @router.get(
     "/api/evals/{run_id}/safety-review",
     summary="Safety review state of a run (owner)",
-    responses=error_responses(401, 404),
+    responses=error_responses(404),
 )
-def get_review(
-    run_id: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep
-) -> SafetyReviewPublic:
+def get_review(run_id: str, session: SessionDep, settings: SettingsDep) -> SafetyReviewPublic:
     """The latest decision (`none` before any), whether the run is flagged for review and why (a
     safety trait mean below `console_safety_review.safety_below`, or safety passes whose spread
     exceeds `spread_above`), every decision with who and when, and the scorecards a rescore
@@ -73,7 +77,7 @@ def get_review(
     "/api/evals/{run_id}/safety-review",
     status_code=status.HTTP_201_CREATED,
     summary="Record a safety review decision (owner)",
-    responses=error_responses(401, 404, 409, 422),
+    responses=error_responses(404, 409, 422),
 )
 def post_review(
     run_id: str,
@@ -99,12 +103,11 @@ def post_review(
     "/api/evals/{run_id}/scorecards/{attempt}",
     summary="A scorecard replaced by a rescore (owner)",
     response_model=Scorecard,
-    responses=error_responses(401, 404),
+    responses=error_responses(404),
 )
 def earlier_scorecard(
     run_id: str,
     attempt: Annotated[int, Path(ge=1, le=ATTEMPT_MAX)],
-    owner: OwnerDep,
     session: SessionDep,
 ) -> Response:
     """The owner scorecard of an earlier scoring attempt, exactly as it was stored."""

@@ -3,9 +3,9 @@ a custom rubric is active are `ranked_eligible: false`, class `self_hosted_facil
 
 from __future__ import annotations
 
-from fastapi import APIRouter, status
+from fastapi import status
 
-from judge.api.deps import OwnerDep, SessionDep, SettingsDep
+from judge.api.deps import OwnerDep, SessionDep, SettingsDep, owner_router
 from judge.api.errors import error_responses
 from judge.api.models import RubricHistoryPublic, RubricsPublic
 from judge.service import rubrics as service
@@ -16,15 +16,11 @@ from judge.service.rubrics import (
     RubricUpdate,
 )
 
-router = APIRouter(prefix="/api/evals/rubrics", tags=["rubrics"])
+router = owner_router("rubrics", prefix="/api/evals/rubrics")
 
 
-@router.get(
-    "",
-    summary="Custom rubrics and the active rubric set",
-    responses=error_responses(401),
-)
-def list_rubrics(owner: OwnerDep, session: SessionDep, settings: SettingsDep) -> RubricsPublic:
+@router.get("", summary="Custom rubrics and the active rubric set")
+def list_rubrics(session: SessionDep, settings: SettingsDep) -> RubricsPublic:
     """The live custom rubrics, and for every trait the next run is scored with: its pack, whether
     the rubric is built in or custom, version and content hash."""
     return RubricsPublic.model_validate(
@@ -36,7 +32,7 @@ def list_rubrics(owner: OwnerDep, session: SessionDep, settings: SettingsDep) ->
     "",
     status_code=status.HTTP_201_CREATED,
     summary="Create a custom rubric",
-    responses=error_responses(401, 409, 422),
+    responses=error_responses(409, 422),
 )
 def create_rubric(
     body: RubricCreate, owner: OwnerDep, session: SessionDep, settings: SettingsDep
@@ -50,23 +46,15 @@ def create_rubric(
     return service.changed_public(change)
 
 
-@router.get(
-    "/{trait}",
-    summary="A custom rubric and its versions",
-    responses=error_responses(401, 404),
-)
-def read_rubric(trait: str, owner: OwnerDep, session: SessionDep) -> RubricHistoryPublic:
+@router.get("/{trait}", summary="A custom rubric and its versions", responses=error_responses(404))
+def read_rubric(trait: str, session: SessionDep) -> RubricHistoryPublic:
     """The live version and every version ever stored (deleted ones included)."""
     return RubricHistoryPublic.model_validate(
         service.rubric_history(session, trait=trait), from_attributes=True
     )
 
 
-@router.put(
-    "/{trait}",
-    summary="Update a custom rubric",
-    responses=error_responses(401, 404, 422),
-)
+@router.put("/{trait}", summary="Update a custom rubric", responses=error_responses(404, 422))
 def update_rubric(
     trait: str, body: RubricUpdate, owner: OwnerDep, session: SessionDep, settings: SettingsDep
 ) -> CustomRubricChanged:
@@ -77,11 +65,7 @@ def update_rubric(
     return service.changed_public(change)
 
 
-@router.delete(
-    "/{trait}",
-    summary="Delete a custom rubric",
-    responses=error_responses(401, 404),
-)
+@router.delete("/{trait}", summary="Delete a custom rubric", responses=error_responses(404))
 def delete_rubric(
     trait: str, owner: OwnerDep, session: SessionDep, settings: SettingsDep
 ) -> RubricDeleted:

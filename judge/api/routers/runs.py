@@ -13,12 +13,12 @@ from datetime import datetime
 from typing import Annotated, Any
 
 import anyio
-from fastapi import APIRouter, Query, Request, Response, status
+from fastapi import Query, Request, Response, status
 from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 
 from judge.api.caller import Caller, Mount, mount_both
-from judge.api.deps import EngineDep, SessionDep, SettingsDep, WorkersDep
+from judge.api.deps import EngineDep, SessionDep, SettingsDep, WorkersDep, credentialed_router
 from judge.api.errors import error_responses
 from judge.api.models import RunPublic, RunSummaryPublic, public_list
 from judge.api.openapi import component_ref
@@ -33,7 +33,7 @@ from judge.service.run_listing import list_runs as listed_runs
 from judge.service.views import RunAccepted, run_status
 from judge.store.summaries import Cursor, RunFilters
 
-router = APIRouter(tags=["runs"])
+router = credentialed_router("runs")
 
 _SUBMIT_DOC = (
     "Stores the run whole (or not at all) and queues it for scoring; the answer comes at once. "
@@ -134,7 +134,7 @@ mount_both(
         "Submit a run (owner)",
         _SUBMIT_DOC + " World databases must be relative paths inside JUDGE_SCENARIOS_DIR or "
         "URLs on platform_config `state_database_urls` (else 422).",
-        error_responses(401, 409, 422),
+        error_responses(409, 422),
     ),
     agent=Mount(
         RUNS["agent"],
@@ -143,7 +143,7 @@ mount_both(
         "other agent may hold a scored seat (else 403); no world database may be named (else 422). The run "
         "is stored in the agent's namespace: its id is `<agent_id>:<run_id>` (answered as `run_id`), and it "
         "is never ranked (`leaderboard_class: self_reported`).",
-        error_responses(401, 403, 409, 422),
+        error_responses(403, 409, 422),
     ),
 )
 
@@ -159,7 +159,7 @@ mount_both(
     router,
     read_status,
     method="GET",
-    responses=error_responses(401, 404),
+    responses=error_responses(404),
     owner=Mount(RUNS["owner"] + "/{run_id}", "Run status (owner)", _STATUS_DOC),
     agent=Mount(
         RUNS["agent"] + "/{run_id}",
@@ -226,7 +226,7 @@ mount_both(
     router,
     list_runs,
     method="GET",
-    responses={**PAGED, **error_responses(401, 422)},
+    responses={**PAGED, **error_responses(422)},
     owner=Mount(RUNS["owner"], "List runs (owner)", _LIST_DOC + " Every run."),
     agent=Mount(
         RUNS["agent"],

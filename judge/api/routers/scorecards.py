@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, NamedTuple
 
-from fastapi import APIRouter, Depends, Header, Response
+from fastapi import Depends, Header, Response
 
-from judge.api.deps import AgentDep, OwnerDep, SessionDep, SettingsDep
+from judge.api.deps import AgentDep, OwnerDep, SessionDep, SettingsDep, credentialed_router
 from judge.api.errors import error_responses
 from judge.api.models import AgentScorecardPublic, OwnerScorecardPublic
 from judge.service.views import (
@@ -23,8 +23,6 @@ from judge.service.views import (
     owner_card,
     owner_view_tag,
 )
-
-router = APIRouter(tags=["scorecards"])
 
 IfNoneMatch = Annotated[
     str | None,
@@ -43,6 +41,8 @@ _CACHING: dict[int | str, dict[str, Any]] = {
         "description": "Not modified: the card still matches the `If-None-Match` ETag (no body)."
     },
 }
+#: Both routes serve a stored card: its ETag, 304, and 404 for a card the caller cannot see.
+router = credentialed_router("scorecards", responses=_CACHING | error_responses(404))
 
 
 def matches(if_none_match: str | None, tag: str | None) -> bool:
@@ -108,7 +108,6 @@ ValidatorsDep = Annotated[Validators, Depends(request_validators)]
     "/api/agent/runs/{run_id}/scorecard",
     summary="Scorecard of the key's own seat (agent key)",
     response_model=AgentScorecardPublic,
-    responses={**_CACHING, **error_responses(401, 404)},
 )
 def agent_run_scorecard(
     run_id: str, agent: AgentDep, session: SessionDep, validators: ValidatorsDep
@@ -127,7 +126,6 @@ def agent_run_scorecard(
     "/api/evals/{run_id}/scorecard",
     summary="Full scorecard (owner)",
     response_model=OwnerScorecardPublic,
-    responses={**_CACHING, **error_responses(401, 404)},
 )
 def owner_run_scorecard(
     run_id: str,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, NamedTuple
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import Depends, Query
 from sqlmodel import Session
 
-from judge.api.deps import AgentDep, OwnerDep, SessionDep
+from judge.api.deps import AgentDep, OwnerDep, SessionDep, credentialed_router
 from judge.api.errors import error_responses
 from judge.api.models import StabilityPublic
 from judge.auth import AgentIdentity
@@ -15,7 +15,7 @@ from judge.domain.limits import SEED_MAX, SEED_MIN
 from judge.scoring.stability import DEFAULT_THRESHOLDS, StabilityThresholds
 from judge.service.stability import stability
 
-router = APIRouter(tags=["stability"])
+router = credentialed_router("stability", responses=error_responses(404, 422))
 
 _DOC = (
     "Over the scored runs that share scenario, `seed` and `adversary_config` (omitted: runs "
@@ -93,7 +93,6 @@ def verdicts(
     "/api/evals/stability/{scenario_id}",
     summary="Stability verdicts of an agent (owner)",
     description=_DOC,
-    responses=error_responses(401, 404, 422),
 )
 def owner_stability(
     scenario_id: str,
@@ -111,7 +110,6 @@ def owner_stability(
     "/api/agent/stability/{scenario_id}",
     summary="Stability verdicts of the key's agent (agent key)",
     description=_DOC + " For the key's own agent only.",
-    responses=error_responses(401, 404, 422),
 )
 def agent_stability(
     scenario_id: str, agent: AgentDep, session: SessionDep, compared: RepetitionsDep

@@ -6,10 +6,13 @@ key's own agent's; other submissions answer 404, like missing ones).
 
 from __future__ import annotations
 
-from fastapi import APIRouter, status
+from collections.abc import Callable
+from typing import Any
 
-from judge.api.caller import Caller, Mount, mount_both
-from judge.api.deps import SessionDep, SettingsDep
+from fastapi import status
+
+from judge.api.caller import Caller, Endpoint, Mount, mount_both
+from judge.api.deps import SessionDep, SettingsDep, credentialed_router
 from judge.api.errors import error_responses
 from judge.api.models import SubmissionPublic
 from judge.service.submissions import (
@@ -22,7 +25,7 @@ from judge.service.submissions import (
     read_submission,
 )
 
-router = APIRouter(tags=["submissions"])
+router = credentialed_router("submissions", responses=error_responses(404))
 #: Where each audience finds the submissions: the owner's every one, an agent key its own agent's.
 SUBMISSIONS = {"owner": "/api/evals/submissions", "agent": "/api/agent/submissions"}
 
@@ -40,57 +43,57 @@ _FINALIZE_DOC = (
     "(`self_hosted_facilitator` when any run used a custom rubric) and the visibility: such a "
     "submission may only be `unlisted`, and asking for `public` answers 422."
 )
+#: What the operations that change a submission may answer besides the router's 401 and 404.
+_WRITES = error_responses(409, 422)
 
 
-def _mounts(tail: str, action: str, doc: str, agent_doc: str | None = None) -> dict[str, Mount]:
-    """``mount_both``'s two mounts of one submission operation: ``tail`` under each audience's
-    submissions path, and ``action`` as the summary, naming the credential it is called with."""
-    return {
-        "owner": Mount(SUBMISSIONS["owner"] + tail, f"{action} (owner)", doc),
-        "agent": Mount(SUBMISSIONS["agent"] + tail, f"{action} (agent key)", agent_doc or doc),
-    }
+def _operation(
+    method: str, tail: str, action: str, doc: str, agent_doc: str | None = None, **shared: Any
+) -> Callable[[Endpoint], Endpoint]:
+    """Mount the handler for both audiences (``mount_both``): at ``tail`` under each audience's
+    submissions path, with ``action`` as the summary, naming the credential it is called with."""
+
+    def mount(endpoint: Endpoint) -> Endpoint:
+        owner = Mount(SUBMISSIONS["owner"] + tail, f"{action} (owner)", doc)
+        agent = Mount(SUBMISSIONS["agent"] + tail, f"{action} (agent key)", agent_doc or doc)
+        mount_both(router, endpoint, method=method, owner=owner, agent=agent, **shared)
+        return endpoint
+
+    return mount
 
 
+@_operation(
+    "POST",
+    "",
+    "Open a submission",
+    _CREATE_DOC + " The owner names the `agent_id`.",
+    _CREATE_DOC + " For the key's own agent; only runs the agent sits in.",
+    status_code=status.HTTP_201_CREATED,
+    responses=_WRITES,
+)
 def create(body: SubmissionCreate, caller: Caller, session: SessionDep) -> SubmissionPublic:
     created = create_submission(session, body=body, by=caller.actor, agent=caller.agent)
     return SubmissionPublic.model_validate(created, from_attributes=True)
 
 
-mount_both(
-    router,
-    create,
-    method="POST",
-    status_code=status.HTTP_201_CREATED,
-    responses=error_responses(401, 404, 409, 422),
-    **_mounts(
-        "",
-        "Open a submission",
-        _CREATE_DOC + " The owner names the `agent_id`.",
-        _CREATE_DOC + " For the key's own agent; only runs the agent sits in.",
-    ),
+_READ_DOC = "Its runs, status and, once finalized, the finalization decision with its flags."
+
+
+@_operation(
+    "GET",
+    "/{submission_id}",
+    "Read a submission",
+    _READ_DOC,
+    _READ_DOC + " The key's own agent's submissions only.",
 )
-
-
 def read(submission_id: str, caller: Caller, session: SessionDep) -> SubmissionPublic:
     found = read_submission(session, submission_id=submission_id, agent=caller.agent)
     return SubmissionPublic.model_validate(found, from_attributes=True)
 
 
-_READ_DOC = "Its runs, status and, once finalized, the finalization decision with its flags."
-mount_both(
-    router,
-    read,
-    method="GET",
-    responses=error_responses(401, 404),
-    **_mounts(
-        "/{submission_id}",
-        "Read a submission",
-        _READ_DOC,
-        _READ_DOC + " The key's own agent's submissions only.",
-    ),
+@_operation(
+    "POST", "/{submission_id}/runs", "Add runs to a submission", _ADD_DOC, responses=_WRITES
 )
-
-
 def add(
     submission_id: str, body: SubmissionRunsAdd, caller: Caller, session: SessionDep
 ) -> SubmissionPublic:
@@ -98,15 +101,9 @@ def add(
     return SubmissionPublic.model_validate(added, from_attributes=True)
 
 
-mount_both(
-    router,
-    add,
-    method="POST",
-    responses=error_responses(401, 404, 409, 422),
-    **_mounts("/{submission_id}/runs", "Add runs to a submission", _ADD_DOC),
+@_operation(
+    "POST", "/{submission_id}/finalize", "Finalize a submission", _FINALIZE_DOC, responses=_WRITES
 )
-
-
 def finalize_one(
     submission_id: str,
     body: SubmissionFinalize,
@@ -118,12 +115,3 @@ def finalize_one(
         session, submission_id=submission_id, body=body, agent=caller.agent, settings=settings
     )
     return SubmissionPublic.model_validate(final, from_attributes=True)
-
-
-mount_both(
-    router,
-    finalize_one,
-    method="POST",
-    responses=error_responses(401, 404, 409, 422),
-    **_mounts("/{submission_id}/finalize", "Finalize a submission", _FINALIZE_DOC),
-)

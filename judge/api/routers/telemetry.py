@@ -5,18 +5,17 @@ from __future__ import annotations
 import hmac
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Response
+from fastapi import Depends, Response
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from judge.api.caller import Credentials, owner_scheme
-from judge.api.deps import EngineDep, SettingsDep
-from judge.api.errors import error_responses
+from judge.api.deps import EngineDep, SettingsDep, credentialed_router
 from judge.auth import INVALID_CREDENTIALS, verify_owner_token
 from judge.errors import AuthError
 from judge.service.jobqueue.metrics import exposition
 from judge.settings import Settings
 
-router = APIRouter(tags=["telemetry"])
+router = credentialed_router("telemetry")
 
 
 def metrics_reader(
@@ -41,7 +40,7 @@ def _is_scrape_token(given: str, settings: Settings) -> bool:
     "/metrics",
     summary="Prometheus metrics",
     response_class=Response,
-    responses={200: {"content": {CONTENT_TYPE_LATEST: {}}}, **error_responses(401)},
+    responses={200: {"content": {CONTENT_TYPE_LATEST: {}}}},
 )
 def prometheus_metrics(_: Annotated[None, Depends(metrics_reader)], engine: EngineDep) -> Response:
     """Judge calls, retries, pass latency, tokens and unscored passes counted by this process, and
