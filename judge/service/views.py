@@ -86,16 +86,22 @@ def run_public(session: Session, row: RunRow, *, owner: bool = False) -> RunProg
     )
 
 
+#: The run columns an owner's status read selects: the answer's fields, and the detail of
+#: a not-scored reason, which the answer joins to the reason.
+_STATUS_COLUMNS = [n for n in RunProgress.model_fields if n != "passes_done"] + ["reason_detail"]
+
+
 def run_status(session: Session, *, run_id: str, agent: AgentIdentity | None) -> RunProgress:
     """The run's status; an owner's read is one Core statement (:mod:`judge.store.run_status`)."""
     if agent is not None:
         return run_public(session, visible_run(session, run_id=run_id, agent=agent))
-    row = status_repo.run_status_row(session, run_id=run_id)
+    row = status_repo.run_status_row(session, run_id=run_id, columns=_STATUS_COLUMNS)
     if row is None:
         raise NotFoundError(f"run {run_id!r} not found")
-    detail = f"{row.reason}: {row.reason_detail}" if row.reason and row.reason_detail else None
-    values = {k: v for k, v in row._asdict().items() if k != "reason_detail"}
-    return RunProgress.model_validate({**values, "reason": detail or row.reason})
+    reason, detail = row["reason"], row.pop("reason_detail")
+    return RunProgress.model_validate(
+        {**row, "reason": f"{reason}: {detail}" if reason and detail else reason}
+    )
 
 
 def _not_scored_yet(row: RunRow, *, owner: bool) -> NotFoundError:

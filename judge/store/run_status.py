@@ -7,8 +7,9 @@ values (docs/deploy.md, "Read performance").
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
-from typing import NamedTuple
+from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Session
@@ -16,27 +17,12 @@ from sqlmodel import Session
 from judge.store.tables import PassRow, RunRow, as_utc
 
 
-class RunStatusRow(NamedTuple):
-    run_id: str
-    scenario_id: str
-    status: str
-    reason: str | None
-    reason_detail: str | None
-    passes_total: int | None
-    judge_model: str | None
-    ranked_eligible: bool
-    leaderboard_class: str
-    created_at: datetime
-    updated_at: datetime
-    scored_at: datetime | None
-    passes_done: int
-
-
-_COLUMNS = RunStatusRow._fields[:-1]
-
-
-def run_status_row(session: Session, *, run_id: str) -> RunStatusRow | None:
-    """The run's status columns and how many passes are stored for it; None when no such run."""
+def run_status_row(
+    session: Session, *, run_id: str, columns: Sequence[str]
+) -> dict[str, Any] | None:
+    """The run's ``columns`` (times in UTC) and, as ``passes_done``, how many passes are stored
+    for it; None when no such run. The caller names the columns its answer shows, so the
+    submitted body and the scorecard are never read."""
     runs: sa.Table = RunRow.__table__  # type: ignore[attr-defined]
     passes: sa.Table = PassRow.__table__  # type: ignore[attr-defined]
     done = (
@@ -45,14 +31,10 @@ def run_status_row(session: Session, *, run_id: str) -> RunStatusRow | None:
         .where(passes.c.run_id == runs.c.run_id)
         .scalar_subquery()
     )
-    query = sa.select(*(runs.c[name] for name in _COLUMNS), done).where(runs.c.run_id == run_id)
-    found = session.connection().execute(query).first()
+    query = sa.select(*(runs.c[name] for name in columns), done.label("passes_done")).where(
+        runs.c.run_id == run_id
+    )
+    found = session.connection().execute(query).mappings().first()
     if found is None:
         return None
-    row = RunStatusRow._make(found)
-    return row._replace(
-        created_at=as_utc(row.created_at),
-        updated_at=as_utc(row.updated_at),
-        scored_at=as_utc(row.scored_at) if row.scored_at else None,
-        passes_done=int(row.passes_done),
-    )
+    return {k: as_utc(v) if isinstance(v, datetime) else v for k, v in found.items()}
