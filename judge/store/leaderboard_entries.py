@@ -43,20 +43,13 @@ def entry_rows(submission: SubmissionRow, card: Scorecard) -> list[LeaderboardEn
     )
     return [
         LeaderboardEntryRow(
+            **e.model_dump(exclude={"scenario_id", "objectives"}),
+            objectives_json=e.objectives.model_dump_json(),
             submission_id=submission.submission_id,
-            run_id=e.run_id,
-            seat=e.seat,
-            seat_order=seat_order[e.seat],
             scenario_id=submission.scenario_id,
             submission_era=submission.measurement_era or "",
-            era_id=e.era_id,
-            agent_id=e.agent_id,
-            leaderboard_class=e.leaderboard_class,
             visibility=submission.visibility,
-            ranked_eligible=e.ranked_eligible,
-            participation_gated=e.participation_gated,
-            composite=e.composite,
-            objectives_json=e.objectives.model_dump_json(),
+            seat_order=seat_order[e.seat],
         )
         for e in entries
     ]
