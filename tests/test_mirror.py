@@ -129,7 +129,6 @@ UNMIRRORED: dict[str, str] = {
     "judge/integrations/inspect_log.py": "tests/integrations/test_inspect_import.py",
     "judge/integrations/otel_messages.py": "through judge.integrations.otel",
     "judge/integrations/otlp.py": "through judge.integrations.otel",
-    "judge/judging/environment.py": "through judge.judging.model_check",
     "judge/judging/moved.py": "through judge.judging.embedded",
     "judge/judging/pricing.py": "through judge.cli.score",
     "judge/judging/providers/_deprecated.py": "old functions kept for one release (tests/judging/)",

@@ -40,7 +40,6 @@ from judge.judging.providers.litellm_loader import load_litellm
 from judge.judging.spec import MemberSpec, ProviderEntry
 
 PREFIX = "openai/"
-SWITCH = "JUDGE_OPENAI_CLIENT"
 #: Arguments of litellm's call that are litellm's own options, not part of the request body.
 LITELLM_OPTIONS = frozenset({"model", "timeout", "caching", "num_retries", "api_base", "api_key"})
 #: Backend arguments this client understands.
