@@ -93,26 +93,17 @@ def refresh_run_entries(session: Session, *, card: Scorecard) -> None:
         session.add_all(entry_rows(submission, card))
 
 
-_READ = (
-    "run_id", "seat", "agent_id", "scenario_id", "era_id", "leaderboard_class",
-    "ranked_eligible", "participation_gated", "composite", "objectives_json",
-)  # fmt: skip
+#: The entry columns a board reads: the entry's own fields, its objectives kept as JSON.
+_READ = [name for name in LeaderboardEntry.model_fields if name != "objectives"] + [
+    "objectives_json"
+]
 
 
 def _entry(row: sa.Row[Any]) -> LeaderboardEntry:
-    values = row._mapping
-    return LeaderboardEntry(
-        run_id=values["run_id"],
-        seat=values["seat"],
-        agent_id=values["agent_id"],
-        scenario_id=values["scenario_id"],
-        era_id=values["era_id"],
-        leaderboard_class=stored_class(values["leaderboard_class"]),
-        ranked_eligible=values["ranked_eligible"],
-        participation_gated=values["participation_gated"],
-        composite=values["composite"],
-        objectives=Objectives.model_validate_json(values["objectives_json"]),
-    )
+    values = dict(row._mapping)
+    objectives = Objectives.model_validate_json(values.pop("objectives_json"))
+    stored = stored_class(values.pop("leaderboard_class"))
+    return LeaderboardEntry(**values, leaderboard_class=stored, objectives=objectives)
 
 
 def finalized_entries(
