@@ -65,11 +65,9 @@ class RunAccepted(BaseModel):
     status_url: str
 
 
-def shown_reason(row: RunRow, *, owner: bool) -> str | None:
+def shown_reason(reason: str | None, detail: str | None, *, owner: bool) -> str | None:
     """Why the run was not scored: owners also read the internal detail, agents never do."""
-    if owner and row.reason and row.reason_detail:
-        return f"{row.reason}: {row.reason_detail}"
-    return row.reason
+    return f"{reason}: {detail}" if owner and reason and detail else reason
 
 
 #: What a run's progress reads from its row as stored (times come back in UTC from the store).
@@ -80,7 +78,7 @@ def run_public(session: Session, row: RunRow, *, owner: bool = False) -> RunProg
     return RunProgress.model_validate(
         {
             **row.model_dump(include=_AS_STORED),
-            "reason": shown_reason(row, owner=owner),
+            "reason": shown_reason(row.reason, row.reason_detail, owner=owner),
             "passes_done": pass_repo.count_passes(session, run_id=row.run_id),
         }
     )
@@ -98,14 +96,12 @@ def run_status(session: Session, *, run_id: str, agent: AgentIdentity | None) ->
     row = status_repo.run_status_row(session, run_id=run_id, columns=_STATUS_COLUMNS)
     if row is None:
         raise NotFoundError(f"run {run_id!r} not found")
-    reason, detail = row["reason"], row.pop("reason_detail")
-    return RunProgress.model_validate(
-        {**row, "reason": f"{reason}: {detail}" if reason and detail else reason}
-    )
+    reason = shown_reason(row["reason"], row.pop("reason_detail"), owner=True)
+    return RunProgress.model_validate({**row, "reason": reason})
 
 
 def _not_scored_yet(row: RunRow, *, owner: bool) -> NotFoundError:
-    reason = shown_reason(row, owner=owner)
+    reason = shown_reason(row.reason, row.reason_detail, owner=owner)
     why = f": {reason}" if reason else ""
     return NotFoundError(f"run {row.run_id!r} has no scorecard (status {row.status}{why})")
 
