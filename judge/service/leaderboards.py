@@ -9,16 +9,13 @@ from __future__ import annotations
 
 from sqlmodel import Session
 
-from judge.domain.status import stored_class
 from judge.scoring.leaderboard import (
     Leaderboard,
     LeaderboardEntry,
     LeaderboardRow,
     build_leaderboard,
-    submission_entries,
 )
 from judge.store import leaderboard_entries as entry_repo
-from judge.store import queries_results as results_repo
 
 
 def leaderboard(
@@ -40,24 +37,6 @@ def finalized_entries(
     """The leaderboard entries of the scenario's finalized submissions (of one era if given),
     read from the stored entries: no scorecard is parsed."""
     return entry_repo.finalized_entries(session, scenario_id=scenario_id, era_id=era_id)
-
-
-def entries_from_cards(
-    session: Session, *, scenario_id: str, era_id: str | None = None
-) -> list[LeaderboardEntry]:
-    """The same entries derived from the submissions' scorecards, each card parsed: what the
-    stored entries replace, kept to check them against."""
-    rows = results_repo.finalized_submission_cards(session, scenario_id=scenario_id, era_id=era_id)
-    return [
-        entry
-        for r in rows
-        for entry in submission_entries(
-            r.card,
-            agent_id=r.agent_id,
-            visibility=r.visibility,
-            leaderboard_class=stored_class(r.leaderboard_class),
-        )
-    ]
 
 
 def without_others_runs(board: Leaderboard, viewer: str) -> Leaderboard:

@@ -9,9 +9,16 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from judge.domain.scorecard import Scorecard
-from judge.scoring.leaderboard import Leaderboard, build_leaderboard
-from judge.service.leaderboards import entries_from_cards, leaderboard, without_others_runs
+from judge.domain.status import stored_class
+from judge.scoring.leaderboard import (
+    Leaderboard,
+    LeaderboardEntry,
+    build_leaderboard,
+    submission_entries,
+)
+from judge.service.leaderboards import leaderboard, without_others_runs
 from judge.store import leaderboard_entries as entry_repo
+from judge.store import queries_results as results_repo
 from judge.store import reviews as review_repo
 from judge.store import scorecards as scorecard_repo
 from judge.store import submissions as submission_repo
@@ -23,6 +30,24 @@ from tests.factories import run, scorecard, seat
 from tests.scripted_service import store_scored
 
 SCENARIO = "market-haggle"
+
+
+def entries_from_cards(
+    session: Session, *, scenario_id: str, era_id: str | None = None
+) -> list[LeaderboardEntry]:
+    """The entries as boards took them before they were stored: each finalized submission's
+    scorecards parsed, the oracle the stored entries are checked against."""
+    rows = results_repo.finalized_submission_cards(session, scenario_id=scenario_id, era_id=era_id)
+    return [
+        entry
+        for r in rows
+        for entry in submission_entries(
+            r.card,
+            agent_id=r.agent_id,
+            visibility=r.visibility,
+            leaderboard_class=stored_class(r.leaderboard_class),
+        )
+    ]
 
 
 def _finalize(
