@@ -155,13 +155,9 @@ def _stored(session: Session, run_id: str) -> RunRow:
 
 def agent_may_read(session: Session, row: RunRow, agent: AgentIdentity) -> bool:
     """An agent reads a run where its agent sits in its seat as a scored seat, recorded by the
-    platform or submitted by that same agent (another agent's self-reported run never shows)."""
-    if (
-        run_repo.is_self_reported(row.submitted_by)
-        and row.submitted_by != f"agent:{agent.agent_id}"
-    ):
-        return False
-    return run_repo.agent_sits_in(
+    platform or submitted by that same agent (another agent's self-reported run never shows):
+    :func:`judge.store.runs.agent_reads`."""
+    return run_repo.agent_may_read_run(
         session, run_id=row.run_id, agent_id=agent.agent_id, seat=agent.seat
     )
 

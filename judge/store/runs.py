@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+import sqlalchemy as sa
 from sqlmodel import Session, col, func, select
 
 from judge.domain.run import Run
@@ -68,14 +69,37 @@ def get_seats(session: Session, *, run_id: str) -> list[SeatRow]:
     return list(session.exec(select(SeatRow).where(SeatRow.run_id == run_id)).all())
 
 
-def agent_sits_in(session: Session, *, run_id: str, agent_id: str, seat: str) -> bool:
-    """Whether ``agent_id`` sits, scored, in ``seat`` of the run (what an agent key may see).
-
+def agent_reads(
+    runs: sa.Table, seats: sa.Table, *, agent_id: str, seat: str
+) -> sa.ColumnElement[bool]:
+    """What an agent key for (``agent_id``, ``seat``) may read, as SQL over a run and its seat
+    rows: the agent sits, scored, in that seat, and the run is not another agent's
+    self-reported run. The one form of the rule: :func:`agent_may_read_run` asks it, and so does
+    the stored agent view's one-statement read (:func:`judge.store.views.get_own_seat_body`).
     An unscored seat (a house adversary) has no scorecard, coaching or trajectory of its own,
-    so its key finds the run missing on every route rather than half of them.
-    """
-    row = session.get(SeatRow, (run_id, seat))
-    return row is not None and row.agent_id == agent_id and row.scored
+    so its key finds the run missing on every route rather than half of them."""
+    return sa.and_(
+        seats.c.run_id == runs.c.run_id,
+        seats.c.seat == seat,
+        seats.c.agent_id == agent_id,
+        seats.c.scored.is_(True),
+        sa.or_(
+            runs.c.submitted_by.not_like("agent:%"),
+            runs.c.submitted_by == f"agent:{agent_id}",
+        ),
+    )
+
+
+def agent_may_read_run(session: Session, *, run_id: str, agent_id: str, seat: str) -> bool:
+    """Whether an agent key for (``agent_id``, ``seat``) may read the run (:func:`agent_reads`)."""
+    runs: sa.Table = RunRow.__table__  # type: ignore[attr-defined]
+    seats: sa.Table = SeatRow.__table__  # type: ignore[attr-defined]
+    query = (
+        sa.select(runs.c.run_id)
+        .select_from(runs.join(seats, seats.c.run_id == runs.c.run_id))
+        .where(runs.c.run_id == run_id, agent_reads(runs, seats, agent_id=agent_id, seat=seat))
+    )
+    return session.connection().execute(query).first() is not None
 
 
 def runs_in_status(session: Session, *, statuses: Sequence[str]) -> list[str]:

@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Field, Session, SQLModel, col, select
 
+from judge.store.runs import agent_reads
 from judge.store.tables import PlatformConfigRow, RunRow, SeatRow, UtcDateTime, utcnow
 
 OWNER_VIEW = "owner"
@@ -174,7 +175,7 @@ def get_own_seat_body(
 ) -> StoredBody | None:
     """The stored agent view of ``seat``, only where an agent key for (``agent_id``, ``seat``)
     may read it: the agent sits, scored, in that seat, and the run is not another agent's
-    self-reported run (:func:`judge.service.intake.agent_may_read`, as one Core statement).
+    self-reported run (:func:`judge.store.runs.agent_reads`, in the same statement).
     None means: take the full path, which answers 404 or renders the view."""
     views: sa.Table = ScorecardViewRow.__table__  # type: ignore[attr-defined]
     runs: sa.Table = RunRow.__table__  # type: ignore[attr-defined]
@@ -183,15 +184,9 @@ def get_own_seat_body(
     query = (
         sa.select(views.c.etag, views.c.config_tag, body)
         .join(runs, runs.c.run_id == views.c.run_id)
-        .join(seats, sa.and_(seats.c.run_id == views.c.run_id, seats.c.seat == seat))
+        .join(seats, seats.c.run_id == views.c.run_id)
         .where(views.c.run_id == run_id, views.c.view == agent_view_name(seat))
-        .where(seats.c.agent_id == agent_id, seats.c.scored.is_(True))
-        .where(
-            sa.or_(
-                runs.c.submitted_by.not_like("agent:%"),
-                runs.c.submitted_by == f"agent:{agent_id}",
-            )
-        )
+        .where(agent_reads(runs, seats, agent_id=agent_id, seat=seat))
     )
     found = session.connection().execute(query).first()
     return None if found is None else StoredBody(found[0], found[1], found[2])
