@@ -11,8 +11,9 @@ commit; what must follow the commit (queueing a run for the workers) is register
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Annotated
+from typing import Annotated, TypeVar
 
+import anyio
 from fastapi import Depends, Request
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
@@ -22,6 +23,7 @@ from judge.settings import Settings
 from judge.store.db import transaction
 
 _AFTER_COMMIT = "judge.after_commit"
+T = TypeVar("T")
 
 
 def get_engine(request: Request) -> Engine:
@@ -48,6 +50,25 @@ def unit_of_work(request: Request) -> Iterator[Session]:
     """The request's session: committed when the route returns, rolled back when it raises."""
     with transaction(get_engine(request)) as session:
         yield session
+    _committed(session)
+
+
+async def in_unit_of_work(engine: Engine, work: Callable[[Session], T]) -> T:
+    """``work(session)`` as the request's unit of work (the same rule as :data:`SessionDep`),
+    all of it on ONE worker thread: the hot reads' path (docs/deploy.md, "Read performance").
+    A synchronous handler taking :data:`SessionDep` hands off to a worker thread three times
+    (opening the session, the handler, the commit), each a wait in the thread pool's queue."""
+    return await anyio.to_thread.run_sync(_worked, engine, work)
+
+
+def _worked(engine: Engine, work: Callable[[Session], T]) -> T:
+    with transaction(engine) as session:
+        result = work(session)
+    _committed(session)
+    return result
+
+
+def _committed(session: Session) -> None:
     for action in session.info.pop(_AFTER_COMMIT, []):
         action()
 

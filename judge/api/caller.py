@@ -153,6 +153,26 @@ def current_agent(request: Request, credentials: AgentCredentials, engine: Engin
     return Caller.of_agent(agent_for(request, _token(credentials), engine))
 
 
+class AgentKey(NamedTuple):
+    """A presented agent key, looked up inside the route's own unit of work (one session and
+    one worker thread for the lookup and the read, docs/deploy.md "Read performance")."""
+
+    request: Request
+    token: str
+
+    def identity(self, session: Session) -> AgentIdentity:
+        """The agent and seat behind the key, as :func:`current_agent` finds them (401 otherwise)."""
+        seen = _verified(self.request, self.token)
+        if isinstance(seen, AgentIdentity):
+            return seen
+        return authenticate_agent(session, key=self.token)
+
+
+async def presented_agent_key(request: Request, credentials: AgentCredentials) -> AgentKey:
+    """The agent key of the request, not yet looked up (401 when there is none)."""
+    return AgentKey(request, _token(credentials))
+
+
 def current_caller(
     request: Request,
     owner_credentials: OwnerCredentials,
@@ -172,6 +192,7 @@ ADMITS = {"owner": current_owner, "agent": current_agent}
 
 OwnerDep = Annotated[Caller, Depends(current_owner)]
 AgentDep = Annotated[Caller, Depends(current_agent)]
+AgentKeyDep = Annotated[AgentKey, Depends(presented_agent_key)]
 CallerDep = Annotated[Caller, Depends(current_caller)]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from judge.store.tables import AgentKeyRow, utcnow
@@ -23,11 +24,15 @@ def insert_agent_key(
     return row
 
 
+#: Built once, at import: every request with an agent key asks it (docs/deploy.md, "Read
+#: performance").
+_LIVE_KEY = select(AgentKeyRow).where(
+    AgentKeyRow.prefix == sa.bindparam("prefix"), col(AgentKeyRow.revoked_at).is_(None)
+)
+
+
 def live_key_by_prefix(session: Session, *, prefix: str) -> AgentKeyRow | None:
-    query = select(AgentKeyRow).where(
-        AgentKeyRow.prefix == prefix, col(AgentKeyRow.revoked_at).is_(None)
-    )
-    return session.exec(query).first()
+    return session.exec(_LIVE_KEY, params={"prefix": prefix}).first()
 
 
 def list_agent_keys(session: Session, *, agent_id: str | None = None) -> list[AgentKeyRow]:

@@ -7,6 +7,7 @@ values (docs/deploy.md, "Read performance").
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -23,6 +24,16 @@ def run_status_row(
     """The run's ``columns`` (times in UTC) and, as ``passes_done``, how many passes are stored
     for it; None when no such run. The caller names the columns its answer shows, so the
     submitted body and the scorecard are never read."""
+    query = _status_query(tuple(columns))
+    found = session.connection().execute(query, {"run_id": run_id}).mappings().first()
+    if found is None:
+        return None
+    return {k: as_utc(v) if isinstance(v, datetime) else v for k, v in found.items()}
+
+
+@functools.lru_cache(maxsize=8)
+def _status_query(columns: tuple[str, ...]) -> sa.Select[Any]:
+    """The statement for one list of columns, built once (docs/deploy.md, "Read performance")."""
     runs: sa.Table = RunRow.__table__  # type: ignore[attr-defined]
     passes: sa.Table = PassRow.__table__  # type: ignore[attr-defined]
     done = (
@@ -31,10 +42,6 @@ def run_status_row(
         .where(passes.c.run_id == runs.c.run_id)
         .scalar_subquery()
     )
-    query = sa.select(*(runs.c[name] for name in columns), done.label("passes_done")).where(
-        runs.c.run_id == run_id
+    return sa.select(*(runs.c[name] for name in columns), done.label("passes_done")).where(
+        runs.c.run_id == sa.bindparam("run_id")
     )
-    found = session.connection().execute(query).mappings().first()
-    if found is None:
-        return None
-    return {k: as_utc(v) if isinstance(v, datetime) else v for k, v in found.items()}

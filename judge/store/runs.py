@@ -69,37 +69,48 @@ def get_seats(session: Session, *, run_id: str) -> list[SeatRow]:
     return list(session.exec(select(SeatRow).where(SeatRow.run_id == run_id)).all())
 
 
-def agent_reads(
-    runs: sa.Table, seats: sa.Table, *, agent_id: str, seat: str
-) -> sa.ColumnElement[bool]:
+_RUNS: sa.Table = RunRow.__table__  # type: ignore[attr-defined]
+_SEATS: sa.Table = SeatRow.__table__  # type: ignore[attr-defined]
+
+
+def agent_reads(runs: sa.Table, seats: sa.Table) -> sa.ColumnElement[bool]:
     """What an agent key for (``agent_id``, ``seat``) may read, as SQL over a run and its seat
-    rows: the agent sits, scored, in that seat, and the run is not another agent's
-    self-reported run. The one form of the rule: :func:`agent_may_read_run` asks it, and so does
-    the stored agent view's one-statement read (:func:`judge.store.views.get_own_seat_body`).
+    rows, with those two as named parameters (:func:`reader`): the agent sits, scored, in that
+    seat, and the run is not another agent's self-reported run. The one form of the rule:
+    :func:`agent_may_read_run` asks it, and so does the stored agent view's one-statement read
+    (:func:`judge.store.views.get_own_seat_body`); both statements are built once, at import.
     An unscored seat (a house adversary) has no scorecard, coaching or trajectory of its own,
     so its key finds the run missing on every route rather than half of them."""
     return sa.and_(
         seats.c.run_id == runs.c.run_id,
-        seats.c.seat == seat,
-        seats.c.agent_id == agent_id,
+        seats.c.seat == sa.bindparam("reader_seat"),
+        seats.c.agent_id == sa.bindparam("reader_agent"),
         seats.c.scored.is_(True),
         sa.or_(
             runs.c.submitted_by.not_like("agent:%"),
-            runs.c.submitted_by == f"agent:{agent_id}",
+            runs.c.submitted_by == sa.bindparam("reader_actor"),
         ),
     )
 
 
+def reader(*, agent_id: str, seat: str) -> dict[str, str]:
+    """The parameters of :func:`agent_reads` for a key of (``agent_id``, ``seat``)."""
+    return {"reader_agent": agent_id, "reader_seat": seat, "reader_actor": f"agent:{agent_id}"}
+
+
+_MAY_READ = (
+    sa.select(_RUNS.c.run_id)
+    .select_from(_RUNS.join(_SEATS, _SEATS.c.run_id == _RUNS.c.run_id))
+    .where(_RUNS.c.run_id == sa.bindparam("run_id"), agent_reads(_RUNS, _SEATS))
+)
+
+
 def agent_may_read_run(session: Session, *, run_id: str, agent_id: str, seat: str) -> bool:
     """Whether an agent key for (``agent_id``, ``seat``) may read the run (:func:`agent_reads`)."""
-    runs: sa.Table = RunRow.__table__  # type: ignore[attr-defined]
-    seats: sa.Table = SeatRow.__table__  # type: ignore[attr-defined]
-    query = (
-        sa.select(runs.c.run_id)
-        .select_from(runs.join(seats, seats.c.run_id == runs.c.run_id))
-        .where(runs.c.run_id == run_id, agent_reads(runs, seats, agent_id=agent_id, seat=seat))
+    found = session.connection().execute(
+        _MAY_READ, {"run_id": run_id, **reader(agent_id=agent_id, seat=seat)}
     )
-    return session.connection().execute(query).first() is not None
+    return found.first() is not None
 
 
 def runs_in_status(session: Session, *, statuses: Sequence[str]) -> list[str]:

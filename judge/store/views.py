@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlmodel import Field, Session, SQLModel, col, select
+from sqlmodel import Field, Session, SQLModel, col
 
-from judge.store.runs import agent_reads
+from judge.store.runs import agent_reads, reader
 from judge.store.tables import PlatformConfigRow, RunRow, SeatRow, UtcDateTime, utcnow
 
 OWNER_VIEW = "owner"
@@ -112,12 +112,54 @@ def _values(run_id: str, view: RenderedView) -> dict[str, object]:
     return {"run_id": run_id, "rendered_at": utcnow(), **view._asdict()}
 
 
+_VIEWS: sa.Table = ScorecardViewRow.__table__  # type: ignore[attr-defined]
+_CONFIG: sa.Table = PlatformConfigRow.__table__  # type: ignore[attr-defined]
+_RUNS: sa.Table = RunRow.__table__  # type: ignore[attr-defined]
+_SEATS: sa.Table = SeatRow.__table__  # type: ignore[attr-defined]
+#: The view asked for, by its key: every read below is a statement built once, at import
+#: (building one per request cost more than running it, docs/deploy.md "Read performance").
+_THIS_VIEW = sa.and_(
+    _VIEWS.c.run_id == sa.bindparam("run_id"), _VIEWS.c.view == sa.bindparam("view")
+)
+_TAG = sa.select(_VIEWS.c.etag, _VIEWS.c.config_tag).where(_THIS_VIEW)
+
+
+def _body(gzipped: bool) -> sa.Column[bytes]:
+    return _VIEWS.c.body_gzip if gzipped else _VIEWS.c.body
+
+
+def _by_encoding(build: Callable[[sa.Column[bytes]], sa.Select[Any]]) -> dict[bool, sa.Select[Any]]:
+    """One statement per encoding of the body (gzipped or not): only that one is read."""
+    return {gzipped: build(_body(gzipped)) for gzipped in (False, True)}
+
+
+_BODY = _by_encoding(
+    lambda body: sa.select(_VIEWS.c.etag, _VIEWS.c.config_tag, body).where(_THIS_VIEW)
+)
+_CONFIG_VALUE = (
+    sa.select(_CONFIG.c.value_json)
+    .where(_CONFIG.c.key == sa.bindparam("config_key"))
+    .scalar_subquery()
+)
+_BODY_AND_CONFIG = _by_encoding(
+    lambda body: sa.select(_VIEWS.c.etag, _VIEWS.c.config_tag, body, _CONFIG_VALUE).where(
+        _THIS_VIEW
+    )
+)
+_CONFIG_ALONE = sa.select(_CONFIG_VALUE)
+_OWN_SEAT = _by_encoding(
+    lambda body: (
+        sa.select(_VIEWS.c.etag, _VIEWS.c.config_tag, body)
+        .join(_RUNS, _RUNS.c.run_id == _VIEWS.c.run_id)
+        .join(_SEATS, _SEATS.c.run_id == _VIEWS.c.run_id)
+        .where(_THIS_VIEW, agent_reads(_RUNS, _SEATS))
+    )
+)
+
+
 def get_tag(session: Session, *, run_id: str, view: str) -> ViewTag | None:
     """The stored view's ETag and configuration tag (the index alone, no body)."""
-    query = select(ScorecardViewRow.etag, ScorecardViewRow.config_tag).where(
-        ScorecardViewRow.run_id == run_id, ScorecardViewRow.view == view
-    )
-    found = session.exec(query).first()
+    found = session.connection().execute(_TAG, {"run_id": run_id, "view": view}).first()
     return None if found is None else ViewTag(*found)
 
 
@@ -131,11 +173,8 @@ class StoredBody(NamedTuple):
 
 def get_body(session: Session, *, run_id: str, view: str, gzipped: bool) -> StoredBody | None:
     """The stored view with the one body asked for (the other encoding is not read)."""
-    body = ScorecardViewRow.body_gzip if gzipped else ScorecardViewRow.body
-    query = select(ScorecardViewRow.etag, ScorecardViewRow.config_tag, body).where(
-        ScorecardViewRow.run_id == run_id, ScorecardViewRow.view == view
-    )
-    found = session.exec(query).first()
+    query = _BODY[gzipped]
+    found = session.connection().execute(query, {"run_id": run_id, "view": view}).first()
     return None if found is None else StoredBody(*found)
 
 
@@ -151,23 +190,12 @@ def get_body_and_config(
 ) -> BodyAndConfig:
     """The stored view and the config value its tag is checked against, in ONE Core statement
     on the request's connection (no ORM): the hot read of a stored card."""
-    views: sa.Table = ScorecardViewRow.__table__  # type: ignore[attr-defined]
-    config: sa.Table = PlatformConfigRow.__table__  # type: ignore[attr-defined]
-    value = sa.select(config.c.value_json).where(config.c.key == config_key).scalar_subquery()
-    body = views.c.body_gzip if gzipped else views.c.body
-    found = (
-        session.connection()
-        .execute(
-            sa.select(views.c.etag, views.c.config_tag, body, value).where(
-                views.c.run_id == run_id, views.c.view == view
-            )
-        )
-        .first()
-    )
+    connection = session.connection()
+    keys = {"run_id": run_id, "view": view, "config_key": config_key}
+    found = connection.execute(_BODY_AND_CONFIG[gzipped], keys).first()
     if found is not None:
         return BodyAndConfig(StoredBody(found[0], found[1], found[2]), found[3])
-    lone = session.connection().execute(sa.select(value)).scalar()
-    return BodyAndConfig(None, lone)
+    return BodyAndConfig(None, connection.execute(_CONFIG_ALONE, keys).scalar())
 
 
 def get_own_seat_body(
@@ -177,18 +205,8 @@ def get_own_seat_body(
     may read it: the agent sits, scored, in that seat, and the run is not another agent's
     self-reported run (:func:`judge.store.runs.agent_reads`, in the same statement).
     None means: take the full path, which answers 404 or renders the view."""
-    views: sa.Table = ScorecardViewRow.__table__  # type: ignore[attr-defined]
-    runs: sa.Table = RunRow.__table__  # type: ignore[attr-defined]
-    seats: sa.Table = SeatRow.__table__  # type: ignore[attr-defined]
-    body = views.c.body_gzip if gzipped else views.c.body
-    query = (
-        sa.select(views.c.etag, views.c.config_tag, body)
-        .join(runs, runs.c.run_id == views.c.run_id)
-        .join(seats, seats.c.run_id == views.c.run_id)
-        .where(views.c.run_id == run_id, views.c.view == agent_view_name(seat))
-        .where(agent_reads(runs, seats, agent_id=agent_id, seat=seat))
-    )
-    found = session.connection().execute(query).first()
+    keys = {"run_id": run_id, "view": agent_view_name(seat), **reader(agent_id=agent_id, seat=seat)}
+    found = session.connection().execute(_OWN_SEAT[gzipped], keys).first()
     return None if found is None else StoredBody(found[0], found[1], found[2])
 
 

@@ -17,7 +17,7 @@ import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
-from judge.api.caller import current_agent, current_caller
+from judge.api.caller import agent_scheme
 from judge.judging.backends import ScriptedBackend
 from judge.store.db import make_engine
 from judge.web import create_app
@@ -173,10 +173,13 @@ REQUESTS: dict[tuple[str, str], Callable[[World], httpx.Response]] = {
 
 
 def _accepts_agent_key(route: APIRoute) -> bool:
+    """Whether any of the route's dependencies reads the agent-key credential: every way of
+    admitting an agent key (``current_agent``, ``current_caller``, ``presented_agent_key``)
+    goes through that scheme, which is also what publishes the route as taking one."""
     pending = list(route.dependant.dependencies)
     while pending:
         dependency = pending.pop()
-        if dependency.call in (current_agent, current_caller):
+        if dependency.call is agent_scheme:
             return True
         pending.extend(dependency.dependencies)
     return False

@@ -4,6 +4,7 @@ missing one, and every bad credential gets the same 401 body."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
@@ -13,7 +14,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 
-from judge.auth import create_owner_token
+from judge.auth import create_owner_token, verify_owner_token
+from judge.errors import AuthError
 from judge.judging.backends import ScriptedBackend
 from judge.store import keys as key_repo
 from judge.store.db import transaction
@@ -252,3 +254,19 @@ def test_a_fresh_owner_token_reads_everything(world: World) -> None:
     )
 
     assert response.status_code == 200 and response.json()["status"] == "scored"
+
+
+def test_a_remembered_owner_token_still_expires_and_binds_its_secret_and_audience() -> None:
+    issued = datetime.now(UTC) - timedelta(seconds=58)
+    token = create_owner_token(
+        owner="auditor", secret=SECRET, audience="judge", ttl=timedelta(seconds=60), now=issued
+    )
+    assert verify_owner_token(token, secret=SECRET, audience="judge").owner == "auditor"
+    assert verify_owner_token(token, secret=SECRET, audience="judge").owner == "auditor"
+
+    for secret, audience in [(SECRET + "x", "judge"), (SECRET, "someone-else")]:
+        with pytest.raises(AuthError):
+            verify_owner_token(token, secret=secret, audience=audience)
+    time.sleep(max(0.0, (issued + timedelta(seconds=60) - datetime.now(UTC)).total_seconds()))
+    with pytest.raises(AuthError):  # remembered, yet refused once its expiry has passed
+        verify_owner_token(token, secret=SECRET, audience="judge")

@@ -18,7 +18,14 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 
 from judge.api.caller import Caller, Mount, mount_both
-from judge.api.deps import EngineDep, SessionDep, SettingsDep, WorkersDep, credentialed_router
+from judge.api.deps import (
+    EngineDep,
+    SessionDep,
+    SettingsDep,
+    WorkersDep,
+    credentialed_router,
+    in_unit_of_work,
+)
 from judge.api.errors import error_responses
 from judge.api.models import RunPublic, RunSummaryPublic, public_list
 from judge.api.openapi import component_ref
@@ -148,10 +155,11 @@ mount_both(
 )
 
 
-def read_status(run_id: str, caller: Caller, session: SessionDep) -> RunPublic:
-    return RunPublic.model_validate(
-        run_status(session, run_id=run_id, agent=caller.agent), from_attributes=True
+async def read_status(run_id: str, caller: Caller, engine: EngineDep) -> RunPublic:
+    progress = await in_unit_of_work(
+        engine, lambda session: run_status(session, run_id=run_id, agent=caller.agent)
     )
+    return RunPublic.model_validate(progress, from_attributes=True)
 
 
 _STATUS_DOC = "queued / scoring / scored / not_scored (with the reason), and passes done so far."

@@ -12,8 +12,16 @@ from collections.abc import Callable
 from typing import Annotated, Any, NamedTuple
 
 from fastapi import Depends, Header, Response
+from sqlmodel import Session
 
-from judge.api.deps import AgentDep, OwnerDep, SessionDep, SettingsDep, credentialed_router
+from judge.api.deps import (
+    AgentKeyDep,
+    EngineDep,
+    OwnerDep,
+    SettingsDep,
+    credentialed_router,
+    in_unit_of_work,
+)
 from judge.api.errors import error_responses
 from judge.api.models import AgentScorecardPublic, OwnerScorecardPublic
 from judge.service.views import (
@@ -95,7 +103,7 @@ class Validators(NamedTuple):
         )
 
 
-def request_validators(
+async def request_validators(
     if_none_match: IfNoneMatch = None, accept_encoding: AcceptEncoding = None
 ) -> Validators:
     return Validators(if_none_match, accept_encoding)
@@ -109,17 +117,21 @@ ValidatorsDep = Annotated[Validators, Depends(request_validators)]
     summary="Scorecard of the key's own seat (agent key)",
     response_model=AgentScorecardPublic,
 )
-def agent_run_scorecard(
-    run_id: str, agent: AgentDep, session: SessionDep, validators: ValidatorsDep
+async def agent_run_scorecard(
+    run_id: str, key: AgentKeyDep, engine: EngineDep, validators: ValidatorsDep
 ) -> Response:
     """Objectives, capability traits (per-pass scores, mean, sample variance, rubric text),
     composite and participation of the key's seat only. Never a safety block, never another seat.
     404 for runs the key cannot see and for runs not scored yet. ETag and If-None-Match (304)."""
-    me = agent.as_agent()
-    return validators.answer(
-        lambda: agent_view_tag(session, run_id=run_id, agent=me),
-        lambda gzipped: agent_card(session, run_id=run_id, agent=me, gzipped=gzipped),
-    )
+
+    def read(session: Session) -> Response:
+        me = key.identity(session)
+        return validators.answer(
+            lambda: agent_view_tag(session, run_id=run_id, agent=me),
+            lambda gzipped: agent_card(session, run_id=run_id, agent=me, gzipped=gzipped),
+        )
+
+    return await in_unit_of_work(engine, read)
 
 
 @router.get(
@@ -127,10 +139,10 @@ def agent_run_scorecard(
     summary="Full scorecard (owner)",
     response_model=OwnerScorecardPublic,
 )
-def owner_run_scorecard(
+async def owner_run_scorecard(
     run_id: str,
     owner: OwnerDep,
-    session: SessionDep,
+    engine: EngineDep,
     settings: SettingsDep,
     validators: ValidatorsDep,
 ) -> Response:
@@ -138,7 +150,11 @@ def owner_run_scorecard(
     measurement era. Served as stored when the run was scored (figures to 12 significant digits,
     docs/scoring.md#precision), with the run's `safety_review` (its review state and decisions)
     added. ETag and If-None-Match (304)."""
-    return validators.answer(
-        lambda: owner_view_tag(session, run_id=run_id, settings=settings),
-        lambda gzipped: owner_card(session, run_id=run_id, settings=settings, gzipped=gzipped),
-    )
+
+    def read(session: Session) -> Response:
+        return validators.answer(
+            lambda: owner_view_tag(session, run_id=run_id, settings=settings),
+            lambda gzipped: owner_card(session, run_id=run_id, settings=settings, gzipped=gzipped),
+        )
+
+    return await in_unit_of_work(engine, read)
