@@ -31,8 +31,8 @@ __all__ = [
     "SettingsDep",
     "WorkersDep",
     "after_commit",
-    "in_unit_of_work",
     "credentialed_router",
+    "in_unit_of_work",
     "owner_router",
 ]
 
