@@ -30,6 +30,7 @@ PACKAGE = REPO / "judge"
 RULES: dict[str, set[str]] = {
     "versions": set(),
     "deprecations": set(),
+    "lru": set(),
     "errors": set(),
     "domain": {"errors"},
     "scoring": {"domain", "errors"},
@@ -74,8 +75,9 @@ RULES: dict[str, set[str]] = {
     "__main__": {"cli"},
 }  # fmt: skip
 
-#: The version constants and the forwarding of moved names: any part may import them.
-LEAVES = {"versions", "deprecations"}
+#: The version constants, the forwarding of moved names and the bounded cache map: any part
+#: may import them.
+LEAVES = {"versions", "deprecations", "lru"}
 
 #: Third-party libraries that do I/O or serve the web, and the only parts that may use them.
 OWNERS: dict[str, set[str]] = {

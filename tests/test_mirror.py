@@ -168,7 +168,6 @@ UNMIRRORED: dict[str, str] = {
     "judge/service/label_metrics.py": "through judge.service.jobqueue.metrics",
     "judge/service/label_queue.py": "through judge.api.routers.labels",
     "judge/service/labels.py": "through judge.api.routers.labels",
-    "judge/service/leaderboards.py": "through judge.api.routers.leaderboards",
     "judge/service/matched.py": "through judge.api.routers.compare",
     "judge/service/pairwise.py": "through judge.api.routers.compare",
     "judge/service/platform.py": "tests/service/test_replica_limits.py",

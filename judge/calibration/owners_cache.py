@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import NotRequired, TypedDict, Unpack
 
 from judge.calibration.items import CalibrationItem
 from judge.calibration.owners import LiveAgreement, era_agreement, passes_width
 from judge.calibration.report import JudgedPasses
+from judge.lru import Lru
 
 #: Results kept at most: a few per (era, trait) — live, one plot's, drift against each
 #: neighbour — for far more eras and traits than a store holds at once.
@@ -74,10 +73,8 @@ class AgreementCache:
     share between threads (two threads missing at once may both compute, never mix)."""
 
     def __init__(self, size: int = CACHE_SIZE) -> None:
-        self.size = size
         self.computed = 0  # how many times a miss ran the computation
-        self._kept: OrderedDict[str, LiveAgreement] = OrderedDict()
-        self._lock = threading.Lock()
+        self._kept: Lru[str, LiveAgreement] = Lru(size)
 
     def agreement(
         self,
@@ -88,22 +85,15 @@ class AgreementCache:
         """:func:`era_agreement` of these inputs: kept, or computed and kept. Each caller
         gets its own copy, so no caller can change what another reads."""
         key = agreement_key(items, passes, **options)
-        with self._lock:
-            found = self._kept.get(key)
-            if found is not None:
-                self._kept.move_to_end(key)
-                return found.model_copy(deep=True)
-        result = era_agreement(items, passes, **options)
-        with self._lock:
+        found = self._kept.get(key)
+        if found is None:
+            found = era_agreement(items, passes, **options)
             self.computed += 1
-            self._kept[key] = result
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
-        return result.model_copy(deep=True)
+            self._kept.put(key, found)
+        return found.model_copy(deep=True)
 
     def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()
+        self._kept.clear()
 
 
 #: The process's cache, shared by the API routes, the console and ``/metrics``.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from sqlmodel import Session
 
+from judge.lru import Lru
 from judge.scoring.leaderboard import (
     Leaderboard,
     LeaderboardEntry,
@@ -16,6 +17,12 @@ from judge.scoring.leaderboard import (
     build_leaderboard,
 )
 from judge.store import leaderboard_entries as entry_repo
+
+#: Boards built, by scenario and era, each with the stored entry rows it was built from. A
+#: board is a function of those rows alone, so a read that finds the same rows answers the
+#: board kept (reading the rows costs a tenth of building from them); any change to them (a
+#: finalization, a rescore, a review hold or clear) builds it afresh. Boards are frozen values.
+BOARDS: Lru[tuple[str, str | None], tuple[entry_repo.EntryRows, Leaderboard]] = Lru(64)
 
 
 def leaderboard(
@@ -26,8 +33,14 @@ def leaderboard(
     ``viewer`` is the agent of an agent key: rows stay public (agent, era, aggregates) but
     the run ids of other agents' rows are left out.
     """
-    entries = finalized_entries(session, scenario_id=scenario_id, era_id=era_id)
-    board = build_leaderboard(entries, scenario_id=scenario_id, era_id=era_id)
+    rows = entry_repo.finalized_entry_rows(session, scenario_id=scenario_id, era_id=era_id)
+    kept = BOARDS.get((scenario_id, era_id))
+    if kept is not None and kept[0] == rows:
+        board = kept[1]
+    else:
+        entries = entry_repo.entries_of(rows)
+        board = build_leaderboard(entries, scenario_id=scenario_id, era_id=era_id)
+        BOARDS.put((scenario_id, era_id), (rows, board))
     return board if viewer is None else without_others_runs(board, viewer)
 
 

@@ -18,6 +18,7 @@ ranked board at once, with nothing to rewrite.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -99,26 +100,50 @@ _READ = [name for name in LeaderboardEntry.model_fields if name != "objectives"]
 ]
 
 
-def _entry(row: sa.Row[Any]) -> LeaderboardEntry:
-    values = dict(row._mapping)
+#: The entry rows a board is built from, as plain tuples in ``_READ``'s order.
+EntryRows = tuple[tuple[Any, ...], ...]
+
+
+def _entry(row: tuple[Any, ...]) -> LeaderboardEntry:
+    values = dict(zip(_READ, row, strict=True))
     objectives = Objectives.model_validate_json(values.pop("objectives_json"))
     stored = stored_class(values.pop("leaderboard_class"))
     return LeaderboardEntry(**values, leaderboard_class=stored, objectives=objectives)
 
 
+def entries_of(rows: EntryRows) -> list[LeaderboardEntry]:
+    """The entries ``rows`` hold (:func:`finalized_entry_rows`)."""
+    return [_entry(row) for row in rows]
+
+
+def finalized_entry_rows(
+    session: Session, *, scenario_id: str, era_id: str | None = None
+) -> EntryRows:
+    """The scenario's entries (of submissions finalized in one era, if given) as stored, runs
+    held for review left out, in the order the boards take them: submission, run, seat. Plain
+    rows (Core, no ORM objects, no parsing), so a caller can tell whether they changed."""
+    keys = {"scenario_id": scenario_id, "era_id": era_id}
+    found = session.connection().execute(_entries_query(era_id is not None), keys)
+    return tuple(tuple(row) for row in found)
+
+
 def finalized_entries(
     session: Session, *, scenario_id: str, era_id: str | None = None
 ) -> list[LeaderboardEntry]:
-    """The scenario's entries (of submissions finalized in one era, if given), runs held for
-    review left out, in the order the boards take them: submission, run, seat. Read as plain
-    rows (Core, no ORM objects): this is every board request's whole cost."""
+    """:func:`finalized_entry_rows` as entries."""
+    return entries_of(finalized_entry_rows(session, scenario_id=scenario_id, era_id=era_id))
+
+
+@functools.cache
+def _entries_query(of_one_era: bool) -> sa.Select[Any]:
+    """The entries statement, built once per shape (docs/deploy.md, "Read performance")."""
     table: sa.Table = LeaderboardEntryRow.__table__  # type: ignore[attr-defined]
     query = (
         sa.select(*(table.c[name] for name in _READ))
-        .where(table.c.scenario_id == scenario_id)
+        .where(table.c.scenario_id == sa.bindparam("scenario_id"))
         .where(not_held(table.c.run_id))
         .order_by(table.c.submission_id, table.c.run_id, table.c.seat_order)
     )
-    if era_id is not None:
-        query = query.where(table.c.submission_era == era_id)
-    return [_entry(row) for row in session.connection().execute(query)]
+    if of_one_era:
+        query = query.where(table.c.submission_era == sa.bindparam("era_id"))
+    return query
