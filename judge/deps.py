@@ -73,7 +73,7 @@ def _committed(session: Session) -> None:
         action()
 
 
-def get_workers(request: Request) -> ScoringExecutor:
+async def get_workers(request: Request) -> ScoringExecutor:
     """The app's scoring workers (started by the API's lifespan)."""
     workers: ScoringExecutor = request.app.state.workers
     return workers

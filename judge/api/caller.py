@@ -21,6 +21,7 @@ import inspect
 from collections.abc import Callable, MutableMapping
 from typing import Annotated, Any, Literal, NamedTuple, TypeVar, get_type_hints
 
+import anyio
 from fastapi import APIRouter, Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.engine import Engine
@@ -173,17 +174,18 @@ async def presented_agent_key(request: Request, credentials: AgentCredentials) -
     return AgentKey(request, _token(credentials))
 
 
-def current_caller(
+async def current_caller(
     request: Request,
     owner_credentials: OwnerCredentials,
     agent_credentials: AgentCredentials,
     engine: EngineDep,
     settings: SettingsDep,
 ) -> Caller:
-    """The owner or agent behind the bearer credential, told apart by its shape (401 otherwise)."""
+    """The owner or agent behind the bearer credential, told apart by its shape (401 otherwise).
+    A coroutine: only an agent key is looked up in the store, on a worker thread."""
     token = _token(owner_credentials or agent_credentials)
     if token.startswith(KEY_SCHEME):
-        return Caller.of_agent(agent_for(request, token, engine))
+        return Caller.of_agent(await anyio.to_thread.run_sync(agent_for, request, token, engine))
     return Caller.of_owner(owner_for(request, token, settings))
 
 

@@ -140,7 +140,7 @@ class Paging(NamedTuple):
         return self.answer(Page.of_fetched(found, limit=self.limit, cursor_of=cursor_of))
 
 
-def paging(
+async def paging(
     request: Request,
     response: Response,
     limit: Limit = DEFAULT_LIMIT,

@@ -114,7 +114,7 @@ class ConsoleSession:
         return owner_actor(self.owner)
 
 
-def current_session(
+async def current_session(
     request: Request, settings: Annotated[Settings, Depends(app_settings)]
 ) -> ConsoleSession:
     """The console's owner session (401 page otherwise). A bearer agent key never opens a page."""

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from fastapi import Query
+from sqlmodel import Session
 
 from judge.api.caller import CallerDep
-from judge.api.deps import SessionDep, SettingsDep, credentialed_router
+from judge.api.deps import EngineDep, SettingsDep, credentialed_router, in_unit_of_work
 from judge.api.errors import error_responses
 from judge.api.models import LeaderboardPublic, PairwiseLeaderboardPublic
 from judge.errors import InputError
@@ -22,10 +23,10 @@ router = credentialed_router("leaderboards")
     summary="Leaderboard of a scenario (owner token or agent key)",
     responses=error_responses(404, 422),
 )
-def scenario_leaderboard(
+async def scenario_leaderboard(
     scenario_id: str,
     caller: CallerDep,
-    session: SessionDep,
+    engine: EngineDep,
     settings: SettingsDep,
     era: Annotated[
         str | None, Query(description="measurement era id; omitted: every era, flagged")
@@ -50,17 +51,21 @@ def scenario_leaderboard(
     unranked seat are fitted apart without ranks, pairs with a gated seat are left out. An agent key
     sees no pairwise board on a safety trait."""
     viewer = caller.agent.agent_id if caller.agent is not None else None
-    if mode == "pairwise":
-        if trait is None:
-            raise InputError("trait: mode=pairwise needs a trait, e.g. trait=negotiation")
-        pairs = pairwise_board(
-            session,
-            scenario_id=scenario_id,
-            trait=trait,
-            era_id=era,
-            settings=settings,
-            agent_view=viewer is not None,
-        )
-        return PairwiseLeaderboardPublic.model_validate(pairs.model_dump())
-    board = leaderboard(session, scenario_id=scenario_id, era_id=era, viewer=viewer)
-    return LeaderboardPublic.model_validate(board.model_dump())
+    if mode == "pairwise" and trait is None:
+        raise InputError("trait: mode=pairwise needs a trait, e.g. trait=negotiation")
+
+    def read(session: Session) -> LeaderboardPublic | PairwiseLeaderboardPublic:
+        if trait is not None and mode == "pairwise":
+            pairs = pairwise_board(
+                session,
+                scenario_id=scenario_id,
+                trait=trait,
+                era_id=era,
+                settings=settings,
+                agent_view=viewer is not None,
+            )
+            return PairwiseLeaderboardPublic.model_validate(pairs.model_dump())
+        board = leaderboard(session, scenario_id=scenario_id, era_id=era, viewer=viewer)
+        return LeaderboardPublic.model_validate(board.model_dump())
+
+    return await in_unit_of_work(engine, read)

@@ -16,11 +16,11 @@ import anyio
 from fastapi import Query, Request, Response, status
 from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
+from sqlmodel import Session
 
 from judge.api.caller import Caller, Mount, mount_both
 from judge.api.deps import (
     EngineDep,
-    SessionDep,
     SettingsDep,
     WorkersDep,
     credentialed_router,
@@ -179,7 +179,7 @@ mount_both(
 
 
 def run_page(
-    session: SessionDep, *, filters: RunFilters, caller: Caller, limit: int, cursor: str | None
+    session: Session, *, filters: RunFilters, caller: Caller, limit: int, cursor: str | None
 ) -> Page:
     """One page of the runs ``caller`` may list, and the cursor of the next."""
     after = Cursor(*decode_run_cursor(cursor)) if cursor else None
@@ -191,9 +191,9 @@ def _cursor_of(run: RunSummary) -> str:
     return encode_run_cursor(run.created_at, run.run_id)
 
 
-def list_runs(
+async def list_runs(
     caller: Caller,
-    session: SessionDep,
+    engine: EngineDep,
     paging: PagingDep,
     status: Annotated[RunStatus | None, Query(description="only runs in this status")] = None,
     scenario: Annotated[
@@ -220,10 +220,14 @@ def list_runs(
         created_since=since,
         created_until=until,
     )
-    page = run_page(
-        session, filters=filters, caller=caller, limit=paging.limit, cursor=paging.cursor
-    )
-    return public_list(RunSummaryPublic, paging.answer(page))
+
+    def read(session: Session) -> list[RunSummaryPublic]:
+        page = run_page(
+            session, filters=filters, caller=caller, limit=paging.limit, cursor=paging.cursor
+        )
+        return public_list(RunSummaryPublic, paging.answer(page))
+
+    return await in_unit_of_work(engine, read)
 
 
 _LIST_DOC = (

@@ -55,7 +55,7 @@ class Repetitions(NamedTuple):
     thresholds: StabilityThresholds
 
 
-def repetitions(
+async def repetitions(
     seed: Seed = None,
     adversary_config: Adversary = None,
     min_repetitions: MinReps = DEFAULT_THRESHOLDS.min_repetitions,
