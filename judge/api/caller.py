@@ -37,7 +37,7 @@ from judge.auth import (
     verify_owner_token,
 )
 from judge.deprecations import moved
-from judge.deps import EngineDep, SettingsDep
+from judge.deps import EngineDep, SettingsDep, app_settings
 from judge.errors import AuthError
 from judge.service.keys import authenticate_agent
 from judge.settings import Settings
@@ -187,6 +187,26 @@ async def current_caller(
     if token.startswith(KEY_SCHEME):
         return Caller.of_agent(await anyio.to_thread.run_sync(agent_for, request, token, engine))
     return Caller.of_owner(owner_for(request, token, settings))
+
+
+async def owner_of(request: Request) -> Caller:
+    """:func:`current_owner` for a route that declares no dependencies: the same bearer parsing
+    (the scheme's own) and the same check, without FastAPI solving them on every request
+    (docs/deploy.md, "Read performance"). Such a route publishes its credential itself
+    (:func:`published_credential`)."""
+    return await current_owner(request, await owner_scheme(request), await app_settings(request))
+
+
+async def agent_key_of(request: Request) -> AgentKey:
+    """:func:`presented_agent_key` for a route that declares no dependencies (see :func:`owner_of`)."""
+    return await presented_agent_key(request, await agent_scheme(request))
+
+
+def published_credential(audience: Audience) -> dict[str, Any]:
+    """The ``openapi_extra`` that publishes the credential a dependency-free route admits, as
+    FastAPI publishes an ``OwnerDep`` or ``AgentDep`` route's."""
+    scheme = owner_scheme if audience == "owner" else agent_scheme
+    return {"security": [{scheme.scheme_name: []}]}
 
 
 #: The dependency that admits each audience.

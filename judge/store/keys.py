@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
@@ -24,15 +26,25 @@ def insert_agent_key(
     return row
 
 
-#: Built once, at import: every request with an agent key asks it (docs/deploy.md, "Read
-#: performance").
-_LIVE_KEY = select(AgentKeyRow).where(
-    AgentKeyRow.prefix == sa.bindparam("prefix"), col(AgentKeyRow.revoked_at).is_(None)
-)
+class LiveKey(NamedTuple):
+    """What checking a presented key needs of its unrevoked row."""
+
+    prefix: str
+    key_sha256: str
+    agent_id: str
+    seat: str
 
 
-def live_key_by_prefix(session: Session, *, prefix: str) -> AgentKeyRow | None:
-    return session.exec(_LIVE_KEY, params={"prefix": prefix}).first()
+_KEYS: sa.Table = AgentKeyRow.__table__  # type: ignore[attr-defined]
+_LIVE = sa.and_(_KEYS.c.prefix == sa.bindparam("key_prefix"), _KEYS.c.revoked_at.is_(None))
+#: Built once, at import, and read as plain values: every request with an agent key asks it
+#: (docs/deploy.md, "Read performance").
+_LIVE_KEY = sa.select(*(_KEYS.c[name] for name in LiveKey._fields)).where(_LIVE)
+
+
+def live_key_by_prefix(session: Session, *, prefix: str) -> LiveKey | None:
+    found = session.connection().execute(_LIVE_KEY, {"key_prefix": prefix}).first()
+    return None if found is None else LiveKey(*found)
 
 
 def list_agent_keys(session: Session, *, agent_id: str | None = None) -> list[AgentKeyRow]:
@@ -43,9 +55,7 @@ def list_agent_keys(session: Session, *, agent_id: str | None = None) -> list[Ag
 
 
 def revoke_agent_key(session: Session, *, prefix: str) -> bool:
-    row = live_key_by_prefix(session, prefix=prefix)
-    if row is None:
-        return False
-    row.revoked_at = utcnow()
-    session.add(row)
-    return True
+    """Revoke the live key of ``prefix``; False when there is none (unknown or revoked)."""
+    revoke = sa.update(_KEYS).where(_LIVE).values(revoked_at=utcnow())
+    done = session.connection().execute(revoke, {"key_prefix": prefix})
+    return bool(done.rowcount)

@@ -173,9 +173,12 @@ REQUESTS: dict[tuple[str, str], Callable[[World], httpx.Response]] = {
 
 
 def _accepts_agent_key(route: APIRoute) -> bool:
-    """Whether any of the route's dependencies reads the agent-key credential: every way of
-    admitting an agent key (``current_agent``, ``current_caller``, ``presented_agent_key``)
-    goes through that scheme, which is also what publishes the route as taking one."""
+    """Whether the route takes an agent key: one of its dependencies reads the agent-key
+    scheme (every admitting dependency goes through it), or, declaring none, it publishes that
+    scheme itself (``judge.api.caller.published_credential``, beside ``agent_key_of``)."""
+    published = (route.openapi_extra or {}).get("security", [])
+    if any(agent_scheme.scheme_name in s for s in published):
+        return True
     pending = list(route.dependant.dependencies)
     while pending:
         dependency = pending.pop()

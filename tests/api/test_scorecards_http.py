@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import gzip
+from typing import Annotated, Any
 
 import pytest
+from fastapi import FastAPI, Header
 
+from judge.api.caller import AgentDep, OwnerDep
+from judge.api.routers.scorecards import IF_NONE_MATCH
 from tests.api.conftest import OWNER_RUNS, Live
 
 OWNER_CARD = f"/api/evals/{OWNER_RUNS[0]}/scorecard"
@@ -78,3 +82,57 @@ def test_a_scorecard_is_gzipped_when_the_client_accepts_it(live: Live) -> None:
     assert "content-encoding" not in plain.headers
     assert encoding == "gzip" and len(compressed) < len(plain.content) / 3
     assert gzip.decompress(compressed) == plain.content
+
+
+@pytest.mark.parametrize("header", ["If-None-Match", "Accept-Encoding"])
+def test_a_validator_header_over_1000_characters_is_refused_naming_it(
+    live: Live, agent_card: str, header: str
+) -> None:
+    for url, headers in ((OWNER_CARD, live.owner), (agent_card, live.agent)):
+        answer = live.client.get(url, headers={**headers, header: "x" * 1001})
+        fits = live.client.get(url, headers={**headers, header: "x" * 1000})
+
+        assert answer.status_code == 422 and fits.status_code == 200
+        assert answer.json()["detail"] == (
+            f"header.{header.lower()}: String should have at most 1000 characters"
+        )
+
+
+def test_a_bad_credential_is_refused_before_a_bad_header_is_read(
+    live: Live, agent_card: str
+) -> None:
+    too_long = {"If-None-Match": "x" * 1001}
+    for url, wrong in ((OWNER_CARD, live.agent), (agent_card, live.owner)):
+        assert live.client.get(url, headers={**wrong, **too_long}).status_code == 401
+
+
+IfNoneMatch = Annotated[str | None, Header(max_length=1000, description=IF_NONE_MATCH)]
+
+
+def _twin_operations() -> dict[str, dict[str, Any]]:
+    """The two card routes as FastAPI publishes them when declared with the credential
+    dependency and the header parameter, as they were before they took the request alone."""
+    twin = FastAPI()
+
+    @twin.get("/owner/{run_id}")
+    def owner(run_id: str, caller: OwnerDep, if_none_match: IfNoneMatch = None) -> None: ...
+
+    @twin.get("/agent/{run_id}")
+    def agent(run_id: str, caller: AgentDep, if_none_match: IfNoneMatch = None) -> None: ...
+
+    paths = twin.openapi()["paths"]
+    return {"owner": paths["/owner/{run_id}"]["get"], "agent": paths["/agent/{run_id}"]["get"]}
+
+
+def test_the_card_routes_publish_the_credential_and_header_a_dependency_would(
+    live: Live,
+) -> None:
+    published = live.client.get("/openapi.json").json()["paths"]
+    twins = _twin_operations()
+    for path, audience in (
+        ("/api/evals/{run_id}/scorecard", "owner"),
+        ("/api/agent/runs/{run_id}/scorecard", "agent"),
+    ):
+        operation, twin = published[path]["get"], twins[audience]
+        assert operation["security"] == twin["security"]
+        assert operation["parameters"] == twin["parameters"]

@@ -11,19 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, NamedTuple
 
-from fastapi import Depends, Header, Response
+from fastapi import Request, Response
+from fastapi.exceptions import RequestValidationError
+from pydantic import StringConstraints, TypeAdapter, ValidationError
 from sqlmodel import Session
 
-from judge.api.deps import (
-    AgentKeyDep,
-    EngineDep,
-    OwnerDep,
-    SettingsDep,
-    credentialed_router,
-    in_unit_of_work,
-)
+from judge.api.caller import Audience, agent_key_of, owner_of, published_credential
+from judge.api.deps import credentialed_router, in_unit_of_work
 from judge.api.errors import error_responses
 from judge.api.models import AgentScorecardPublic, OwnerScorecardPublic
+from judge.deps import app_settings, get_engine
 from judge.service.views import (
     ServedView,
     agent_card,
@@ -32,13 +29,23 @@ from judge.service.views import (
     owner_view_tag,
 )
 
-IfNoneMatch = Annotated[
-    str | None,
-    Header(
-        max_length=1000, description="an ETag of this card held by the client: 304 if unchanged"
-    ),
-]
-AcceptEncoding = Annotated[str | None, Header(max_length=1000, include_in_schema=False)]
+#: The longest validator header read (422 beyond it).
+HEADER_MAX = 1000
+_HEADER = TypeAdapter(Annotated[str | None, StringConstraints(max_length=HEADER_MAX)])
+IF_NONE_MATCH = "an ETag of this card held by the client: 304 if unchanged"
+#: The header parameter both card routes publish (they declare no dependencies, so FastAPI
+#: does not derive it): as FastAPI publishes an optional ``Header(max_length=...)``.
+IF_NONE_MATCH_PARAMETER = {
+    "name": "if-none-match",
+    "in": "header",
+    "required": False,
+    "schema": {
+        "anyOf": [{"type": "string", "maxLength": HEADER_MAX}, {"type": "null"}],
+        "description": IF_NONE_MATCH,
+        "title": "If-None-Match",
+    },
+    "description": IF_NONE_MATCH,
+}
 _CACHING: dict[int | str, dict[str, Any]] = {
     200: {
         "headers": {
@@ -88,6 +95,20 @@ class Validators(NamedTuple):
     if_none_match: str | None
     accept_encoding: str | None
 
+    @classmethod
+    def of(cls, request: Request) -> Validators:
+        """The two headers of ``request``, each at most :data:`HEADER_MAX` characters (else the
+        422 a declared header parameter answers, naming the header)."""
+        found, problems = [], []
+        for name in ("if-none-match", "accept-encoding"):
+            try:
+                found.append(_HEADER.validate_python(request.headers.get(name)))
+            except ValidationError as exc:
+                problems += [{**e, "loc": ("header", name)} for e in exc.errors()]
+        if problems:
+            raise RequestValidationError(problems)
+        return cls(*found)
+
     def answer(
         self, tag_of: Callable[[], str | None], view_of: Callable[[bool], ServedView]
     ) -> Response:
@@ -103,53 +124,47 @@ class Validators(NamedTuple):
         )
 
 
-async def request_validators(
-    if_none_match: IfNoneMatch = None, accept_encoding: AcceptEncoding = None
-) -> Validators:
-    return Validators(if_none_match, accept_encoding)
-
-
-ValidatorsDep = Annotated[Validators, Depends(request_validators)]
+def stored_card_operation(audience: Audience) -> dict[str, Any]:
+    """What a card route publishes itself: its credential and the ``If-None-Match`` header."""
+    return published_credential(audience) | {"parameters": [IF_NONE_MATCH_PARAMETER]}
 
 
 @router.get(
     "/api/agent/runs/{run_id}/scorecard",
     summary="Scorecard of the key's own seat (agent key)",
     response_model=AgentScorecardPublic,
+    openapi_extra=stored_card_operation("agent"),
 )
-async def agent_run_scorecard(
-    run_id: str, key: AgentKeyDep, engine: EngineDep, validators: ValidatorsDep
-) -> Response:
+async def agent_run_scorecard(run_id: str, request: Request) -> Response:
     """Objectives, capability traits (per-pass scores, mean, sample variance, rubric text),
     composite and participation of the key's seat only. Never a safety block, never another seat.
     404 for runs the key cannot see and for runs not scored yet. ETag and If-None-Match (304)."""
+    key = await agent_key_of(request)
 
     def read(session: Session) -> Response:
-        me = key.identity(session)
-        return validators.answer(
+        me = key.identity(session)  # the credential first, as a dependency would check it
+        return Validators.of(request).answer(
             lambda: agent_view_tag(session, run_id=run_id, agent=me),
             lambda gzipped: agent_card(session, run_id=run_id, agent=me, gzipped=gzipped),
         )
 
-    return await in_unit_of_work(engine, read)
+    return await in_unit_of_work(get_engine(request), read)
 
 
 @router.get(
     "/api/evals/{run_id}/scorecard",
     summary="Full scorecard (owner)",
     response_model=OwnerScorecardPublic,
+    openapi_extra=stored_card_operation("owner"),
 )
-async def owner_run_scorecard(
-    run_id: str,
-    owner: OwnerDep,
-    engine: EngineDep,
-    settings: SettingsDep,
-    validators: ValidatorsDep,
-) -> Response:
+async def owner_run_scorecard(run_id: str, request: Request) -> Response:
     """Every scored seat with its `safety_block`, ranked eligibility, leaderboard class and
     measurement era. Served as stored when the run was scored (figures to 12 significant digits,
     docs/scoring.md#precision), with the run's `safety_review` (its review state and decisions)
     added. ETag and If-None-Match (304)."""
+    await owner_of(request)
+    validators = Validators.of(request)
+    settings = await app_settings(request)
 
     def read(session: Session) -> Response:
         return validators.answer(
@@ -157,4 +172,4 @@ async def owner_run_scorecard(
             lambda gzipped: owner_card(session, run_id=run_id, settings=settings, gzipped=gzipped),
         )
 
-    return await in_unit_of_work(engine, read)
+    return await in_unit_of_work(get_engine(request), read)
