@@ -202,6 +202,26 @@ async def agent_key_of(request: Request) -> AgentKey:
     return await presented_agent_key(request, await agent_scheme(request))
 
 
+class Admission(NamedTuple):
+    """A dependency-free route's caller: an owner, known at once, or an agent key, looked up
+    in the route's own unit of work (:meth:`agent`)."""
+
+    owner: Caller | None
+    key: AgentKey | None
+
+    def agent(self, session: Session) -> AgentIdentity | None:
+        """The agent behind the key (401 when none is live), or None for an owner."""
+        return None if self.key is None else self.key.identity(session)
+
+
+async def admit(request: Request, audience: Audience) -> Admission:
+    """Admit ``audience``'s credential as its dependency would (:func:`owner_of`,
+    :func:`agent_key_of`)."""
+    if audience == "owner":
+        return Admission(await owner_of(request), None)
+    return Admission(None, await agent_key_of(request))
+
+
 def published_credential(audience: Audience) -> dict[str, Any]:
     """The ``openapi_extra`` that publishes the credential a dependency-free route admits, as
     FastAPI publishes an ``OwnerDep`` or ``AgentDep`` route's."""
@@ -223,8 +243,11 @@ def admitting(endpoint: Endpoint, audience: Audience) -> Endpoint:
 
     One handler then serves both audiences: each mount publishes its own security scheme and
     refuses the other credential (401), and the handler reads ``caller.agent`` to scope what it
-    shows.
+    shows. A coroutine handler taking ``admission: Admission`` instead declares no dependency
+    for it: it is admitted by :func:`admit` (a hot read, docs/deploy.md "Read performance").
     """
+    if ADMISSION in inspect.signature(endpoint).parameters:
+        return _admitting_itself(endpoint, audience)
     hints = get_type_hints(endpoint, include_extras=True)
     admitted = Annotated[Caller, Depends(ADMITS[audience])]
     signature = inspect.signature(endpoint)
@@ -233,6 +256,37 @@ def admitting(endpoint: Endpoint, audience: Audience) -> Endpoint:
         for p in signature.parameters.values()
     ]
     wrapper = functools.update_wrapper(_forwarding(endpoint), endpoint)
+    wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=parameters, return_annotation=hints.get("return", signature.return_annotation)
+    )
+    wrapper.__name__ = f"{endpoint.__name__}_{audience}"
+    return wrapper  # type: ignore[return-value]
+
+
+#: The parameter of a handler that admits its caller itself (:func:`admit`).
+ADMISSION = "admission"
+
+
+def _admitting_itself(endpoint: Endpoint, audience: Audience) -> Endpoint:
+    """``endpoint`` with its ``admission`` parameter filled by :func:`admit` from the request."""
+    hints = get_type_hints(endpoint, include_extras=True)
+    signature = inspect.signature(endpoint)
+    parameters = [
+        p.replace(annotation=hints.get(p.name, p.annotation))
+        for p in signature.parameters.values()
+        if p.name != ADMISSION
+    ]
+    takes_request = any(p.name == "request" for p in parameters)
+    if not takes_request:
+        parameters.append(
+            inspect.Parameter("request", inspect.Parameter.KEYWORD_ONLY, annotation=Request)
+        )
+
+    async def call(**kwargs: Any) -> Any:
+        request = kwargs["request"] if takes_request else kwargs.pop("request")
+        return await endpoint(**kwargs, admission=await admit(request, audience))
+
+    wrapper = functools.update_wrapper(call, endpoint)
     wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
         parameters=parameters, return_annotation=hints.get("return", signature.return_annotation)
     )
@@ -274,7 +328,8 @@ def mount_both(
     **shared: Any,
 ) -> None:
     """Mount one handler at the owner path (owner token) and at the agent path (agent key)."""
-    common = shared.pop("responses", {})
+    common, extra = shared.pop("responses", {}), shared.pop("openapi_extra", None)
+    itself = ADMISSION in inspect.signature(endpoint).parameters
     mounts: tuple[tuple[Audience, Mount], ...] = (("owner", owner), ("agent", agent))
     for audience, mount in mounts:
         router.add_api_route(
@@ -284,5 +339,6 @@ def mount_both(
             summary=mount.summary,
             description=mount.description,
             responses={**common, **(mount.responses or {})},
+            openapi_extra=(extra or {}) | published_credential(audience) if itself else extra,
             **shared,
         )

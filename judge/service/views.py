@@ -27,7 +27,6 @@ from judge.service.intake import visible_run
 from judge.service.platform import config_model, default_value
 from judge.service.scoring import ScoringSnapshot
 from judge.settings import Settings
-from judge.store import passes as pass_repo
 from judge.store import run_status as status_repo
 from judge.store import runs as run_repo
 from judge.store import scorecards as scorecard_repo
@@ -70,33 +69,26 @@ def shown_reason(reason: str | None, detail: str | None, *, owner: bool) -> str 
     return f"{reason}: {detail}" if owner and reason and detail else reason
 
 
-#: What a run's progress reads from its row as stored (times come back in UTC from the store).
-_AS_STORED = RunProgress.model_fields.keys() - {"reason", "passes_done"}
-
-
-def run_public(session: Session, row: RunRow, *, owner: bool = False) -> RunProgress:
-    return RunProgress.model_validate(
-        {
-            **row.model_dump(include=_AS_STORED),
-            "reason": shown_reason(row.reason, row.reason_detail, owner=owner),
-            "passes_done": pass_repo.count_passes(session, run_id=row.run_id),
-        }
-    )
-
-
-#: The run columns an owner's status read selects: the answer's fields, and the detail of
-#: a not-scored reason, which the answer joins to the reason.
+#: The run columns a status read selects: the answer's fields, and the detail of a not-scored
+#: reason, which an owner's answer joins to the reason.
 _STATUS_COLUMNS = [n for n in RunProgress.model_fields if n != "passes_done"] + ["reason_detail"]
 
 
 def run_status(session: Session, *, run_id: str, agent: AgentIdentity | None) -> RunProgress:
-    """The run's status; an owner's read is one Core statement (:mod:`judge.store.run_status`)."""
-    if agent is not None:
-        return run_public(session, visible_run(session, run_id=run_id, agent=agent))
-    row = status_repo.run_status_row(session, run_id=run_id, columns=_STATUS_COLUMNS)
+    """The run's status, one Core statement (:mod:`judge.store.run_status`) after an agent
+    key's access check (:func:`judge.store.runs.agent_may_read_run`); a run the key may not
+    read is missing, as every other."""
+    hidden = agent is not None and not run_repo.agent_may_read_run(
+        session, run_id=run_id, agent_id=agent.agent_id, seat=agent.seat
+    )
+    row = (
+        None
+        if hidden
+        else status_repo.run_status_row(session, run_id=run_id, columns=_STATUS_COLUMNS)
+    )
     if row is None:
         raise NotFoundError(f"run {run_id!r} not found")
-    reason = shown_reason(row["reason"], row.pop("reason_detail"), owner=True)
+    reason = shown_reason(row["reason"], row.pop("reason_detail"), owner=agent is None)
     return RunProgress.model_validate({**row, "reason": reason})
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import inspect
 
 from judge.api.caller import (
+    Admission,
     Caller,
     admitting,
     agent_actor,
@@ -73,3 +74,27 @@ def test_admitting_swaps_only_the_callers_dependency() -> None:
     }
     assert deps == {"owner": current_owner, "agent": current_agent}
     assert owner_side(run_id="r", caller=Caller("ops", None)) == "r:owner:ops"
+
+
+def test_a_handler_taking_an_admission_declares_no_credential_dependency_and_publishes_it(
+    live: Live,
+) -> None:
+    async def handler(run_id: str, admission: Admission) -> str:
+        return f"{run_id}:{admission.owner}"
+
+    owner_side = admitting(handler, "owner")
+    assert list(inspect.signature(owner_side).parameters) == ["run_id", "request"]
+
+    published = live.client.get("/openapi.json").json()["paths"]
+    for path, scheme in (
+        ("/api/evals/runs/{run_id}", "OwnerToken"),
+        ("/api/agent/runs/{run_id}", "AgentKey"),
+    ):
+        assert published[path]["get"]["security"] == [{scheme: []}]
+    # the status routes admit themselves: each refuses the other credential and a revoked key
+    assert (
+        live.client.get(f"/api/agent/runs/{live.agent_run}", headers=live.owner).status_code == 401
+    )
+    forged = {"Authorization": live.agent["Authorization"][:-4] + "AAAA"}
+    assert live.client.get(f"/api/agent/runs/{live.agent_run}", headers=forged).status_code == 401
+    assert live.client.get(f"/api/evals/runs/{live.agent_run}", headers={}).status_code == 401

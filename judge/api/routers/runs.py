@@ -18,7 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 from sqlmodel import Session
 
-from judge.api.caller import Caller, Mount, mount_both
+from judge.api.caller import Admission, Caller, Mount, mount_both
 from judge.api.deps import (
     EngineDep,
     SettingsDep,
@@ -31,13 +31,14 @@ from judge.api.models import RunPublic, RunSummaryPublic, public_list
 from judge.api.openapi import component_ref
 from judge.api.paging import PAGED, Page, PagingDep
 from judge.auth import AgentIdentity
+from judge.deps import get_engine
 from judge.domain.cursor import decode_run_cursor, encode_run_cursor
 from judge.domain.run import Run
 from judge.domain.status import RunStatus
 from judge.service.intake import Intake, submit_run
 from judge.service.run_listing import RunSummary
 from judge.service.run_listing import list_runs as listed_runs
-from judge.service.views import RunAccepted, run_status
+from judge.service.views import RunAccepted, RunProgress, run_status
 from judge.store.summaries import Cursor, RunFilters
 
 router = credentialed_router("runs")
@@ -155,10 +156,13 @@ mount_both(
 )
 
 
-async def read_status(run_id: str, caller: Caller, engine: EngineDep) -> RunPublic:
-    progress = await in_unit_of_work(
-        engine, lambda session: run_status(session, run_id=run_id, agent=caller.agent)
-    )
+async def read_status(run_id: str, admission: Admission, request: Request) -> RunPublic:
+    """A hot read: admits its credential itself, in one unit of work with the read."""
+
+    def read(session: Session) -> RunProgress:
+        return run_status(session, run_id=run_id, agent=admission.agent(session))
+
+    progress = await in_unit_of_work(get_engine(request), read)
     return RunPublic.model_validate(progress, from_attributes=True)
 
 
