@@ -38,7 +38,7 @@ from judge.domain.status import RunStatus
 from judge.service.intake import Intake, submit_run
 from judge.service.run_listing import RunSummary
 from judge.service.run_listing import list_runs as listed_runs
-from judge.service.views import RunAccepted, RunProgress, run_status
+from judge.service.views import RunAccepted, run_status
 from judge.store.summaries import Cursor, RunFilters
 
 router = credentialed_router("runs")
@@ -57,6 +57,7 @@ _RUN_BODY: dict[str, Any] = {
         "content": {"application/json": {"schema": component_ref(Run)}},
     }
 }
+JSON = "application/json"
 #: Where each audience submits and reads its runs.
 RUNS = {"owner": "/api/evals/runs", "agent": "/api/agent/runs"}
 
@@ -156,14 +157,16 @@ mount_both(
 )
 
 
-async def read_status(run_id: str, admission: Admission, request: Request) -> RunPublic:
-    """A hot read: admits its credential itself, in one unit of work with the read."""
+async def read_status(run_id: str, admission: Admission, request: Request) -> Response:
+    """A hot read: admits its credential itself, reads in one unit of work, and answers the
+    model's own JSON (no float to round; FastAPI's response validation is skipped for a
+    model already built by the service)."""
 
-    def read(session: Session) -> RunProgress:
-        return run_status(session, run_id=run_id, agent=admission.agent(session))
+    def read(session: Session) -> bytes:
+        progress = run_status(session, run_id=run_id, agent=admission.agent(session))
+        return RunPublic.model_validate(progress, from_attributes=True).model_dump_json().encode()
 
-    progress = await in_unit_of_work(get_engine(request), read)
-    return RunPublic.model_validate(progress, from_attributes=True)
+    return Response(await in_unit_of_work(get_engine(request), read), media_type=JSON)
 
 
 _STATUS_DOC = "queued / scoring / scored / not_scored (with the reason), and passes done so far."
@@ -171,6 +174,7 @@ mount_both(
     router,
     read_status,
     method="GET",
+    response_model=RunPublic,
     responses=error_responses(404),
     owner=Mount(RUNS["owner"] + "/{run_id}", "Run status (owner)", _STATUS_DOC),
     agent=Mount(
