@@ -32,6 +32,7 @@ from judge.service.scoring import BackendFactory
 from judge.settings import Settings, announce_dev_mode, get_settings
 from judge.store.db import make_engine, transaction
 from judge.store.schema import upgrade_all
+from judge.store.views import GZIP_LEVEL
 from judge.versions import __version__
 
 log = logging.getLogger("judge.service")
@@ -115,7 +116,7 @@ def create_api(
     rates = rate_limits(settings, engine=lambda: getattr(app.state, "engine", None))
     app.add_middleware(RequestGuard, limits=settings.request_limits, rates=rates, settings=settings)
     # around the guard: it reads and bounds the request as sent; only answers are compressed
-    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES)
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES, compresslevel=GZIP_LEVEL)
     # outermost: the client's address (what the guard counts refused credentials by) is settled
     # first, from forwarding headers only when a trusted proxy sent them (docs/security.md)
     app.add_middleware(ProxyHeaders, networks=settings.trusted_networks)

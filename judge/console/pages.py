@@ -7,6 +7,7 @@ from functools import partial
 import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlmodel import Session
 
 from judge.auth import KEY_SCHEME
 from judge.calibration.trust import SAFETY_ITEMS_FLOOR, SAFETY_SPEARMAN_FLOOR
@@ -23,7 +24,14 @@ from judge.console.session import (
 from judge.console.session import (
     SessionDep as ConsoleDep,
 )
-from judge.deps import SessionDep, SettingsDep, WorkersDep, after_commit
+from judge.deps import (
+    EngineDep,
+    SessionDep,
+    SettingsDep,
+    WorkersDep,
+    after_commit,
+    in_unit_of_work,
+)
 from judge.domain.review import DECISIONS, NOTE_MAX, REVIEW_STATES, SafetyReviewCreate
 from judge.domain.status import RUN_STATUSES
 from judge.errors import InputError
@@ -107,14 +115,16 @@ def runs(
 
 
 @router.get("/runs/{run_id}")
-def run(
-    run_id: str, request: Request, console: ConsoleDep, session: SessionDep, settings: SettingsDep
+async def run(
+    run_id: str, request: Request, console: ConsoleDep, engine: EngineDep, settings: SettingsDep
 ) -> HTMLResponse:
-    return page(
-        request,
-        "run.html",
-        {"console": console, "run": views.run_page(session, run_id=run_id, settings=settings)},
-    )
+    """The run page: read and rendered in one unit of work on one worker thread."""
+
+    def rendered(session: Session) -> HTMLResponse:
+        shown = views.run_page(session, run_id=run_id, settings=settings)
+        return page(request, "run.html", {"console": console, "run": shown})
+
+    return await in_unit_of_work(engine, rendered)
 
 
 @router.post("/runs/{run_id}/review")

@@ -56,8 +56,11 @@ def num(value: float | None, digits: int = 2) -> str:
 
 @lru_cache(maxsize=1)
 def environment() -> Environment:
+    """The one environment. Templates ship inside the package, so a template once compiled is
+    never checked for changes on disk (``auto_reload``: a stat per include per page)."""
     env = Environment(
         loader=PackageLoader("judge.console", "templates"),
+        auto_reload=False,
         autoescape=True,
         undefined=StrictUndefined,
         trim_blocks=True,

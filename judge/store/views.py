@@ -70,9 +70,14 @@ def entity_tag(body: bytes) -> str:
     return f'W/"{hashlib.sha256(body).hexdigest()[:32]}"'
 
 
+#: The gzip level of every compressed answer, stored or not: level 9 costs 40% more time than
+#: 6 for half a percent of size on a console page or a card.
+GZIP_LEVEL = 6
+
+
 def rendered(view: str, body: bytes, *, config_tag: str = "") -> RenderedView:
     """``body`` with its gzip form (``mtime=0``: the same bytes give the same gzip) and ETag."""
-    packed = gzip.compress(body, compresslevel=6, mtime=0)
+    packed = gzip.compress(body, compresslevel=GZIP_LEVEL, mtime=0)
     return RenderedView(view, body, packed, entity_tag(body), config_tag)
 
 
