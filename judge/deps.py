@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, TypeVar
@@ -55,29 +56,38 @@ def unit_of_work(request: Request) -> Iterator[Session]:
     _committed(session)
 
 
-#: The threads the hot reads run on (:func:`in_unit_of_work`), apart from the pool FastAPI
+#: The threads the hot reads run on (:func:`in_read`), apart from the pool FastAPI
 #: hands synchronous routes to, so a burst of reads never waits behind a slow write's route.
 #: Started lazily; as many as a read path may hold store connections at once.
 READ_THREADS = 16
 _READS = ThreadPoolExecutor(max_workers=READ_THREADS, thread_name_prefix="judge-read")
 
 
-async def in_unit_of_work(engine: Engine, work: Callable[[Session], T]) -> T:
-    """``work(session)`` as the request's unit of work (the same rule as :data:`SessionDep`),
-    all of it on ONE worker thread: the hot reads' path (docs/deploy.md, "Read performance").
-    A synchronous handler taking :data:`SessionDep` hands off to a worker thread three times
-    (opening the session, the handler, the commit). The hand-off is asyncio's own executor
-    call, about half the cost of anyio's; the context (log and trace state) goes along."""
+async def in_read(engine: Engine, work: Callable[[Session], T]) -> T:
+    """``work(session)`` for a hot read, all of it on ONE worker thread (docs/deploy.md, "Read
+    performance"): a synchronous handler taking :data:`SessionDep` hands off to a worker
+    thread three times (opening the session, the handler, the commit). The hand-off is
+    asyncio's own executor call, about half the cost of anyio's; the context (log and trace
+    state) goes along. Each statement commits on its own (autocommit), so a read pays no
+    ``BEGIN`` and ``COMMIT`` round trips on PostgreSQL (SQLite's driver sends none for a
+    read). Under READ COMMITTED each statement sees its own snapshot inside a transaction too,
+    so a read sees nothing it would not have seen in one. What a read stores (a view rendered
+    on its first read) is one idempotent statement, committed as it runs; no
+    ``after_commit`` is run."""
     loop = asyncio.get_running_loop()
     context = contextvars.copy_context()
-    return await loop.run_in_executor(_READS, context.run, _worked, engine, work)
+    return await loop.run_in_executor(_READS, context.run, _read, engine, work)
 
 
-def _worked(engine: Engine, work: Callable[[Session], T]) -> T:
-    with transaction(engine) as session:
-        result = work(session)
-    _committed(session)
-    return result
+def _read(engine: Engine, work: Callable[[Session], T]) -> T:
+    with Session(autocommit(engine)) as session:
+        return work(session)
+
+
+@functools.lru_cache(maxsize=8)
+def autocommit(engine: Engine) -> Engine:
+    """``engine`` (the same pool) with every statement committed as it runs."""
+    return engine.execution_options(isolation_level="AUTOCOMMIT")
 
 
 def _committed(session: Session) -> None:

@@ -81,40 +81,29 @@ def test_routes_read_the_settings_the_app_was_built_with_without_an_override(
     assert asyncio.run(app_settings(SimpleNamespace(app=app))) is settings  # type: ignore[arg-type]
 
 
-def test_a_hot_read_s_unit_of_work_commits_rolls_back_and_keeps_the_context(
+def test_a_hot_read_commits_each_statement_as_it_runs_and_keeps_the_context(
     request_stub: Any,
 ) -> None:
-    """``in_unit_of_work``: the same rule as the request's session, on a read thread that sees
-    the caller's context variables."""
+    """``in_read``: the work on a read thread that sees the caller's context variables, each
+    statement committed as it runs (what a read stores is one statement), errors raised."""
     import contextvars
 
-    from judge.deps import in_unit_of_work
+    from judge.deps import in_read
 
     engine = request_stub.app.state.engine
     marker: contextvars.ContextVar[str] = contextvars.ContextVar("marker", default="unset")
-    ran: list[str | None] = []
 
-    def write(session: Session) -> str:
+    def store_then_fail(session: Session) -> None:
         config_repo.put_config(
             session, key="eval_reward_weights", value_json='{"w_progress": 2}', changed_by="t"
         )
-        after_commit(session, lambda: ran.append(_stored(request_stub)))
-        return marker.get()
-
-    def fail(session: Session) -> None:
-        config_repo.put_config(
-            session, key="eval_reward_weights", value_json='{"w_progress": 3}', changed_by="t"
-        )
         session.flush()
-        after_commit(session, lambda: ran.append("never"))
-        raise RuntimeError("the read failed")
+        raise RuntimeError(f"failed in {marker.get()} context")
 
-    async def both() -> str:
+    async def read() -> None:
         marker.set("the request's")
-        seen = await in_unit_of_work(engine, write)
-        with pytest.raises(RuntimeError):
-            await in_unit_of_work(engine, fail)
-        return seen
+        await in_read(engine, store_then_fail)
 
-    assert asyncio.run(both()) == "the request's"
-    assert ran == ['{"w_progress": 2}'] and _stored(request_stub) == '{"w_progress": 2}'
+    with pytest.raises(RuntimeError, match="failed in the request's context"):
+        asyncio.run(read())
+    assert _stored(request_stub) == '{"w_progress": 2}'  # committed when it ran

@@ -169,11 +169,6 @@ class AgentKey(NamedTuple):
         return authenticate_agent(session, key=self.token)
 
 
-async def presented_agent_key(request: Request, credentials: AgentCredentials) -> AgentKey:
-    """The agent key of the request, not yet looked up (401 when there is none)."""
-    return AgentKey(request, _token(credentials))
-
-
 async def current_caller(
     request: Request,
     owner_credentials: OwnerCredentials,
@@ -198,8 +193,9 @@ async def owner_of(request: Request) -> Caller:
 
 
 async def agent_key_of(request: Request) -> AgentKey:
-    """:func:`presented_agent_key` for a route that declares no dependencies (see :func:`owner_of`)."""
-    return await presented_agent_key(request, await agent_scheme(request))
+    """The request's agent key, not yet looked up (401 when there is none), for a route that
+    declares no dependencies (see :func:`owner_of`): the scheme's own parsing."""
+    return AgentKey(request, _token(await agent_scheme(request)))
 
 
 class Admission(NamedTuple):
@@ -234,7 +230,6 @@ ADMITS = {"owner": current_owner, "agent": current_agent}
 
 OwnerDep = Annotated[Caller, Depends(current_owner)]
 AgentDep = Annotated[Caller, Depends(current_agent)]
-AgentKeyDep = Annotated[AgentKey, Depends(presented_agent_key)]
 CallerDep = Annotated[Caller, Depends(current_caller)]
 
 

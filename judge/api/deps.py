@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends
 
-from judge.api.caller import AgentDep, AgentKeyDep, CallerDep, OwnerDep, current_owner
+from judge.api.caller import AgentDep, CallerDep, OwnerDep, current_owner
 from judge.api.errors import error_responses
 from judge.deprecations import moved, same_names
 from judge.deps import (
@@ -18,12 +18,11 @@ from judge.deps import (
     SettingsDep,
     WorkersDep,
     after_commit,
-    in_unit_of_work,
+    in_read,
 )
 
 __all__ = [
     "AgentDep",
-    "AgentKeyDep",
     "CallerDep",
     "EngineDep",
     "OwnerDep",
@@ -32,7 +31,7 @@ __all__ = [
     "WorkersDep",
     "after_commit",
     "credentialed_router",
-    "in_unit_of_work",
+    "in_read",
     "owner_router",
 ]
 

@@ -30,7 +30,7 @@ from judge.deps import (
     SettingsDep,
     WorkersDep,
     after_commit,
-    in_unit_of_work,
+    in_read,
 )
 from judge.domain.review import DECISIONS, NOTE_MAX, REVIEW_STATES, SafetyReviewCreate
 from judge.domain.status import RUN_STATUSES
@@ -124,7 +124,7 @@ async def run(
         shown = views.run_page(session, run_id=run_id, settings=settings)
         return page(request, "run.html", {"console": console, "run": shown})
 
-    return await in_unit_of_work(engine, rendered)
+    return await in_read(engine, rendered)
 
 
 @router.post("/runs/{run_id}/review")

@@ -8,7 +8,7 @@ from fastapi import Query
 from sqlmodel import Session
 
 from judge.api.caller import CallerDep
-from judge.api.deps import EngineDep, SettingsDep, credentialed_router, in_unit_of_work
+from judge.api.deps import EngineDep, SettingsDep, credentialed_router, in_read
 from judge.api.errors import error_responses
 from judge.api.models import LeaderboardPublic, PairwiseLeaderboardPublic
 from judge.errors import InputError
@@ -68,4 +68,4 @@ async def scenario_leaderboard(
         board = leaderboard(session, scenario_id=scenario_id, era_id=era, viewer=viewer)
         return LeaderboardPublic.model_validate(board.model_dump())
 
-    return await in_unit_of_work(engine, read)
+    return await in_read(engine, read)

@@ -24,7 +24,7 @@ from judge.api.deps import (
     SettingsDep,
     WorkersDep,
     credentialed_router,
-    in_unit_of_work,
+    in_read,
 )
 from judge.api.errors import error_responses
 from judge.api.models import RunPublic, RunSummaryPublic, public_list
@@ -166,7 +166,7 @@ async def read_status(run_id: str, admission: Admission, request: Request) -> Re
         progress = run_status(session, run_id=run_id, agent=admission.agent(session))
         return RunPublic.model_validate(progress, from_attributes=True).model_dump_json().encode()
 
-    return Response(await in_unit_of_work(get_engine(request), read), media_type=JSON)
+    return Response(await in_read(get_engine(request), read), media_type=JSON)
 
 
 _STATUS_DOC = "queued / scoring / scored / not_scored (with the reason), and passes done so far."
@@ -187,11 +187,17 @@ mount_both(
 
 
 def run_page(
-    session: Session, *, filters: RunFilters, caller: Caller, limit: int, cursor: str | None
+    session: Session,
+    *,
+    filters: RunFilters,
+    agent: AgentIdentity | None,
+    limit: int,
+    cursor: str | None,
 ) -> Page:
-    """One page of the runs ``caller`` may list, and the cursor of the next."""
+    """One page of the runs an owner (``agent`` None) or an agent key may list, and the
+    cursor of the next."""
     after = Cursor(*decode_run_cursor(cursor)) if cursor else None
-    found = listed_runs(session, filters=filters, agent=caller.agent, after=after, limit=limit + 1)
+    found = listed_runs(session, filters=filters, agent=agent, after=after, limit=limit + 1)
     return Page.of_fetched(found, limit=limit, cursor_of=_cursor_of)
 
 
@@ -200,8 +206,8 @@ def _cursor_of(run: RunSummary) -> str:
 
 
 async def list_runs(
-    caller: Caller,
-    engine: EngineDep,
+    admission: Admission,
+    request: Request,
     paging: PagingDep,
     status: Annotated[RunStatus | None, Query(description="only runs in this status")] = None,
     scenario: Annotated[
@@ -230,12 +236,13 @@ async def list_runs(
     )
 
     def read(session: Session) -> list[RunSummaryPublic]:
+        me = admission.agent(session)
         page = run_page(
-            session, filters=filters, caller=caller, limit=paging.limit, cursor=paging.cursor
+            session, filters=filters, agent=me, limit=paging.limit, cursor=paging.cursor
         )
         return public_list(RunSummaryPublic, paging.answer(page))
 
-    return await in_unit_of_work(engine, read)
+    return await in_read(get_engine(request), read)
 
 
 _LIST_DOC = (

@@ -17,7 +17,7 @@ from pydantic import StringConstraints, TypeAdapter, ValidationError
 from sqlmodel import Session
 
 from judge.api.caller import Audience, agent_key_of, owner_of, published_credential
-from judge.api.deps import credentialed_router, in_unit_of_work
+from judge.api.deps import credentialed_router, in_read
 from judge.api.errors import error_responses
 from judge.api.models import AgentScorecardPublic, OwnerScorecardPublic
 from judge.deps import app_settings, get_engine
@@ -148,7 +148,7 @@ async def agent_run_scorecard(run_id: str, request: Request) -> Response:
             lambda gzipped: agent_card(session, run_id=run_id, agent=me, gzipped=gzipped),
         )
 
-    return await in_unit_of_work(get_engine(request), read)
+    return await in_read(get_engine(request), read)
 
 
 @router.get(
@@ -172,4 +172,4 @@ async def owner_run_scorecard(run_id: str, request: Request) -> Response:
             lambda gzipped: owner_card(session, run_id=run_id, settings=settings, gzipped=gzipped),
         )
 
-    return await in_unit_of_work(get_engine(request), read)
+    return await in_read(get_engine(request), read)
