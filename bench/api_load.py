@@ -8,15 +8,17 @@ own process (`python -m judge serve`, `--processes` uvicorn processes), finalize
 submissions of 10 runs (the leaderboard), and loads every route from this process over
 loopback with httpx, ``--concurrency`` requests in flight on kept-alive connections:
 
-- ``GET /api/health``: a static JSON answer, no auth and no database: the floor of the stack,
-  measured before and after the others (the baseline is their mean);
+- ``GET /api/health``: a static JSON answer, no auth, no store read of its own: the floor,
+  measured in rounds alternating with each route's (``ROUNDS``), so a change in the machine's
+  load during the run falls on both; a route's ratios are to the static rounds between its own;
 - the owner scorecard, an agent's own-seat scorecard, the owner's run status, the owner's and
   the agent's run lists (first page of 50), the scenario's leaderboard, the console run page.
 
 Prints each route's throughput and p50 / p99 as ratios to the static route, the targets of
 docs/deploy.md beside them, and the server's resident memory after the load at each size.
 Client and server share the machine's cores, so absolute numbers understate a dedicated
-server; the ratios are the figures to watch.
+server; the ratios are the figures to watch. Answers are read as they come over the wire
+(gzip left compressed), as a load tool would; ``--only scorecard`` measures a subset.
 
 Seeding (about 10 ms a run on two busy cores, so 100,000 runs take minutes, not hours): 20
 card templates are scored through the real pipeline (scripted judge) and their views rendered
