@@ -72,8 +72,8 @@ async def in_read(engine: Engine, work: Callable[[Session], T]) -> T:
     ``BEGIN`` and ``COMMIT`` round trips on PostgreSQL (SQLite's driver sends none for a
     read). Under READ COMMITTED each statement sees its own snapshot inside a transaction too,
     so a read sees nothing it would not have seen in one. What a read stores (a view rendered
-    on its first read) is one idempotent statement, committed as it runs; no
-    ``after_commit`` is run."""
+    on its first read) is one idempotent statement, committed when the read returns (as it
+    runs, on PostgreSQL); no ``after_commit`` is run."""
     loop = asyncio.get_running_loop()
     context = contextvars.copy_context()
     return await loop.run_in_executor(_READS, context.run, _read, engine, work)
@@ -81,12 +81,18 @@ async def in_read(engine: Engine, work: Callable[[Session], T]) -> T:
 
 def _read(engine: Engine, work: Callable[[Session], T]) -> T:
     with Session(autocommit(engine)) as session:
-        return work(session)
+        result = work(session)
+        session.commit()  # SQLite: what the read stored (PostgreSQL: committed already)
+        return result
 
 
 @functools.lru_cache(maxsize=8)
 def autocommit(engine: Engine) -> Engine:
-    """``engine`` (the same pool) with every statement committed as it runs."""
+    """``engine`` (the same pool) with every statement committed as it runs, on PostgreSQL.
+    SQLite's driver opens no transaction for a read, so there the engine is left as it is:
+    switching a connection's isolation level and back would cost a statement and gain none."""
+    if engine.dialect.name != "postgresql":
+        return engine
     return engine.execution_options(isolation_level="AUTOCOMMIT")
 
 

@@ -81,11 +81,9 @@ def test_routes_read_the_settings_the_app_was_built_with_without_an_override(
     assert asyncio.run(app_settings(SimpleNamespace(app=app))) is settings  # type: ignore[arg-type]
 
 
-def test_a_hot_read_commits_each_statement_as_it_runs_and_keeps_the_context(
-    request_stub: Any,
-) -> None:
-    """``in_read``: the work on a read thread that sees the caller's context variables, each
-    statement committed as it runs (what a read stores is one statement), errors raised."""
+def test_a_hot_read_keeps_what_it_stored_and_the_caller_s_context(request_stub: Any) -> None:
+    """``in_read``: the work runs on a read thread that sees the caller's context variables,
+    what it stored is kept when it returns, and its error reaches the caller."""
     import contextvars
 
     from judge.deps import in_read
@@ -93,17 +91,21 @@ def test_a_hot_read_commits_each_statement_as_it_runs_and_keeps_the_context(
     engine = request_stub.app.state.engine
     marker: contextvars.ContextVar[str] = contextvars.ContextVar("marker", default="unset")
 
-    def store_then_fail(session: Session) -> None:
+    def store(session: Session) -> str:
         config_repo.put_config(
             session, key="eval_reward_weights", value_json='{"w_progress": 2}', changed_by="t"
         )
-        session.flush()
+        return marker.get()
+
+    def fail(session: Session) -> None:
         raise RuntimeError(f"failed in {marker.get()} context")
 
-    async def read() -> None:
+    async def read() -> str:
         marker.set("the request's")
-        await in_read(engine, store_then_fail)
+        seen = await in_read(engine, store)
+        with pytest.raises(RuntimeError, match="failed in the request's context"):
+            await in_read(engine, fail)
+        return seen
 
-    with pytest.raises(RuntimeError, match="failed in the request's context"):
-        asyncio.run(read())
-    assert _stored(request_stub) == '{"w_progress": 2}'  # committed when it ran
+    assert asyncio.run(read()) == "the request's"
+    assert _stored(request_stub) == '{"w_progress": 2}'

@@ -250,12 +250,7 @@ def admitting(endpoint: Endpoint, audience: Audience) -> Endpoint:
         p.replace(annotation=admitted if p.name == "caller" else hints.get(p.name, p.annotation))
         for p in signature.parameters.values()
     ]
-    wrapper = functools.update_wrapper(_forwarding(endpoint), endpoint)
-    wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        parameters=parameters, return_annotation=hints.get("return", signature.return_annotation)
-    )
-    wrapper.__name__ = f"{endpoint.__name__}_{audience}"
-    return wrapper  # type: ignore[return-value]
+    return _mounted(_forwarding(endpoint), endpoint, parameters, audience)
 
 
 #: The parameter of a handler that admits its caller itself (:func:`admit`).
@@ -281,6 +276,18 @@ def _admitting_itself(endpoint: Endpoint, audience: Audience) -> Endpoint:
         request = kwargs["request"] if takes_request else kwargs.pop("request")
         return await endpoint(**kwargs, admission=await admit(request, audience))
 
+    return _mounted(call, endpoint, parameters, audience)
+
+
+def _mounted(
+    call: Callable[..., Any],
+    endpoint: Endpoint,
+    parameters: list[inspect.Parameter],
+    audience: Audience,
+) -> Endpoint:
+    """``call`` published as ``endpoint`` for ``audience``: its name, docs and ``parameters``."""
+    hints = get_type_hints(endpoint, include_extras=True)
+    signature = inspect.signature(endpoint)
     wrapper = functools.update_wrapper(call, endpoint)
     wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
         parameters=parameters, return_annotation=hints.get("return", signature.return_annotation)
