@@ -18,7 +18,6 @@ from judge.deps import (
     SettingsDep,
     WorkersDep,
     after_commit,
-    in_read,
 )
 
 __all__ = [
@@ -31,7 +30,6 @@ __all__ = [
     "WorkersDep",
     "after_commit",
     "credentialed_router",
-    "in_read",
     "owner_router",
 ]
 

@@ -8,9 +8,10 @@ from fastapi import Query
 from sqlmodel import Session
 
 from judge.api.caller import CallerDep
-from judge.api.deps import EngineDep, SettingsDep, credentialed_router, in_read
+from judge.api.deps import EngineDep, SettingsDep, credentialed_router
 from judge.api.errors import error_responses
 from judge.api.models import LeaderboardPublic, PairwiseLeaderboardPublic
+from judge.deps import in_read
 from judge.errors import InputError
 from judge.service.leaderboards import leaderboard
 from judge.service.pairwise import pairwise_board

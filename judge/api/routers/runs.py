@@ -24,14 +24,13 @@ from judge.api.deps import (
     SettingsDep,
     WorkersDep,
     credentialed_router,
-    in_read,
 )
 from judge.api.errors import error_responses
 from judge.api.models import RunPublic, RunSummaryPublic, public_list
 from judge.api.openapi import component_ref
 from judge.api.paging import PAGED, Page, PagingDep
 from judge.auth import AgentIdentity
-from judge.deps import get_engine
+from judge.deps import get_engine, in_read
 from judge.domain.cursor import decode_run_cursor, encode_run_cursor
 from judge.domain.run import Run
 from judge.domain.status import RunStatus

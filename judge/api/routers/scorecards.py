@@ -13,14 +13,14 @@ from typing import Annotated, Any, NamedTuple
 
 from fastapi import Request, Response
 from fastapi.exceptions import RequestValidationError
-from pydantic import StringConstraints, TypeAdapter, ValidationError
+from pydantic import BaseModel, StringConstraints, TypeAdapter, ValidationError
 from sqlmodel import Session
 
-from judge.api.caller import Audience, agent_key_of, owner_of, published_credential
-from judge.api.deps import credentialed_router, in_read
+from judge.api.caller import Audience, Endpoint, agent_key_of, owner_of, published_credential
+from judge.api.deps import credentialed_router
 from judge.api.errors import error_responses
 from judge.api.models import AgentScorecardPublic, OwnerScorecardPublic
-from judge.deps import app_settings, get_engine
+from judge.deps import app_settings, get_engine, in_read
 from judge.service.views import (
     ServedView,
     agent_card,
@@ -129,11 +129,20 @@ def stored_card_operation(audience: Audience) -> dict[str, Any]:
     return published_credential(audience) | {"parameters": [IF_NONE_MATCH_PARAMETER]}
 
 
-@router.get(
+def card_route(
+    path: str, summary: str, model: type[BaseModel], audience: Audience
+) -> Callable[[Endpoint], Endpoint]:
+    """Declare a card route: it takes the request alone and admits ``audience`` itself."""
+    return router.get(
+        path, summary=summary, response_model=model, openapi_extra=stored_card_operation(audience)
+    )
+
+
+@card_route(
     "/api/agent/runs/{run_id}/scorecard",
-    summary="Scorecard of the key's own seat (agent key)",
-    response_model=AgentScorecardPublic,
-    openapi_extra=stored_card_operation("agent"),
+    "Scorecard of the key's own seat (agent key)",
+    AgentScorecardPublic,
+    "agent",
 )
 async def agent_run_scorecard(run_id: str, request: Request) -> Response:
     """Objectives, capability traits (per-pass scores, mean, sample variance, rubric text),
@@ -151,11 +160,8 @@ async def agent_run_scorecard(run_id: str, request: Request) -> Response:
     return await in_read(get_engine(request), read)
 
 
-@router.get(
-    "/api/evals/{run_id}/scorecard",
-    summary="Full scorecard (owner)",
-    response_model=OwnerScorecardPublic,
-    openapi_extra=stored_card_operation("owner"),
+@card_route(
+    "/api/evals/{run_id}/scorecard", "Full scorecard (owner)", OwnerScorecardPublic, "owner"
 )
 async def owner_run_scorecard(run_id: str, request: Request) -> Response:
     """Every scored seat with its `safety_block`, ranked eligibility, leaderboard class and
