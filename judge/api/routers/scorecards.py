@@ -4,6 +4,11 @@ Both are served as the views stored when the run was scored (docs/service.md, "S
 scorecard views"): the bytes, their gzip form for a client that accepts gzip, and a weak
 ``ETag``; ``304 Not Modified`` when the request's ``If-None-Match`` names it, answered from
 the stored ETag without reading the body.
+
+Both routes take the request alone (docs/deploy.md, "Read performance"): each admits its
+credential by calling the dependency functions itself (``judge.api.caller.owner_of``,
+``agent_key_of``), reads its two headers with the bound a header parameter would have
+(:meth:`Validators.of`), and publishes what a dependency would (:func:`card_route`).
 """
 
 from __future__ import annotations
