@@ -12,7 +12,6 @@ from sqlmodel import Session
 from judge.lru import Lru
 from judge.scoring.leaderboard import (
     Leaderboard,
-    LeaderboardEntry,
     LeaderboardRow,
     build_leaderboard,
 )
@@ -42,14 +41,6 @@ def leaderboard(
         board = build_leaderboard(entries, scenario_id=scenario_id, era_id=era_id)
         BOARDS.put((scenario_id, era_id), (rows, board))
     return board if viewer is None else without_others_runs(board, viewer)
-
-
-def finalized_entries(
-    session: Session, *, scenario_id: str, era_id: str | None = None
-) -> list[LeaderboardEntry]:
-    """The leaderboard entries of the scenario's finalized submissions (of one era if given),
-    read from the stored entries: no scorecard is parsed."""
-    return entry_repo.finalized_entries(session, scenario_id=scenario_id, era_id=era_id)
 
 
 def without_others_runs(board: Leaderboard, viewer: str) -> Leaderboard:

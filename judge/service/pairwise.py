@@ -42,9 +42,9 @@ from judge.scoring.pairwise_board import (
 )
 from judge.service.budgets import PAIR_SEAT
 from judge.service.budgets import guard as budget_guard
-from judge.service.leaderboards import finalized_entries
 from judge.service.platform import measurement_settings, rubric_set
 from judge.settings import Settings, judge_spec
+from judge.store import leaderboard_entries as entry_repo
 from judge.store import pairwise as pairwise_repo
 from judge.store import queries_compare
 from judge.store import runs as run_repo
@@ -311,7 +311,7 @@ def pairwise_board(
             raise NotFoundError(f"no pairwise board on this trait (boards: {capability})")
     elif trait not in rubrics.rubrics:
         raise InputError(f"trait: unknown trait {trait!r} (known: {sorted(rubrics.rubrics)})")
-    entries = finalized_entries(session, scenario_id=scenario_id)
+    entries = entry_repo.finalized_entries(session, scenario_id=scenario_id)
     verdicts = pairwise_repo.verdicts_of(
         session, scenario_id=scenario_id, trait=trait, era_id=era_id
     )

@@ -78,16 +78,14 @@ def run_status(session: Session, *, run_id: str, agent: AgentIdentity | None) ->
     """The run's status, one Core statement (:mod:`judge.store.run_status`) after an agent
     key's access check (:func:`judge.store.runs.agent_may_read_run`); a run the key may not
     read is missing, as every other."""
-    hidden = agent is not None and not run_repo.agent_may_read_run(
+    missing = NotFoundError(f"run {run_id!r} not found")
+    if agent is not None and not run_repo.agent_may_read_run(
         session, run_id=run_id, agent_id=agent.agent_id, seat=agent.seat
-    )
-    row = (
-        None
-        if hidden
-        else status_repo.run_status_row(session, run_id=run_id, columns=_STATUS_COLUMNS)
-    )
+    ):
+        raise missing
+    row = status_repo.run_status_row(session, run_id=run_id, columns=_STATUS_COLUMNS)
     if row is None:
-        raise NotFoundError(f"run {run_id!r} not found")
+        raise missing
     reason = shown_reason(row["reason"], row.pop("reason_detail"), owner=agent is None)
     return RunProgress.model_validate({**row, "reason": reason})
 

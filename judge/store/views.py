@@ -212,7 +212,7 @@ def get_own_seat_body(
     None means: take the full path, which answers 404 or renders the view."""
     keys = {"run_id": run_id, "view": agent_view_name(seat), **reader(agent_id=agent_id, seat=seat)}
     found = session.connection().execute(_OWN_SEAT[gzipped], keys).first()
-    return None if found is None else StoredBody(found[0], found[1], found[2])
+    return None if found is None else StoredBody(*found)
 
 
 def delete_views(session: Session, *, run_id: str) -> None:
