@@ -10,17 +10,15 @@ commit; what must follow the commit (queueing a run for the workers) is register
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import functools
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, TypeVar
 
 from fastapi import Depends, Request
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from judge.handoff import Threads
 from judge.service.jobqueue.executors import ScoringExecutor
 from judge.settings import Settings
 from judge.store.db import transaction
@@ -56,27 +54,26 @@ def unit_of_work(request: Request) -> Iterator[Session]:
     _committed(session)
 
 
-#: The threads the hot reads run on (:func:`in_read`), apart from the pool FastAPI
-#: hands synchronous routes to, so a burst of reads never waits behind a slow write's route.
-#: Started lazily; as many as a read path may hold store connections at once.
+#: The threads the hot reads run on (:func:`in_read`) and the request guard's store calls,
+#: apart from the pool FastAPI hands synchronous routes to, so a burst of reads never waits
+#: behind a slow write's route. Started as work arrives; as many as a read path may hold store
+#: connections at once.
 READ_THREADS = 16
-_READS = ThreadPoolExecutor(max_workers=READ_THREADS, thread_name_prefix="judge-read")
+READS = Threads(READ_THREADS, "judge-read")
 
 
 async def in_read(engine: Engine, work: Callable[[Session], T]) -> T:
     """``work(session)`` for a hot read, all of it on ONE worker thread (docs/deploy.md, "Read
     performance"): a synchronous handler taking :data:`SessionDep` hands off to a worker
     thread three times (opening the session, the handler, the commit). The hand-off is
-    asyncio's own executor call, about half the cost of anyio's; the context (log and trace
-    state) goes along. Each statement commits on its own (autocommit), so a read pays no
-    ``BEGIN`` and ``COMMIT`` round trips on PostgreSQL (SQLite's driver sends none for a
-    read). Under READ COMMITTED each statement sees its own snapshot inside a transaction too,
-    so a read sees nothing it would not have seen in one. What a read stores (a view rendered
-    on its first read) is one idempotent statement, committed when the read returns (as it
-    runs, on PostgreSQL); no ``after_commit`` is run."""
-    loop = asyncio.get_running_loop()
-    context = contextvars.copy_context()
-    return await loop.run_in_executor(_READS, context.run, _read, engine, work)
+    :class:`judge.handoff.Threads`, about a third of asyncio's executor call on the event loop;
+    the context (log and trace state) goes along. Each statement commits on its own
+    (autocommit), so a read pays no ``BEGIN`` and ``COMMIT`` round trips on PostgreSQL
+    (SQLite's driver sends none for a read). Under READ COMMITTED each statement sees its own
+    snapshot inside a transaction too, so a read sees nothing it would not have seen in one.
+    What a read stores (a view rendered on its first read) is one idempotent statement,
+    committed when the read returns (as it runs, on PostgreSQL); no ``after_commit`` is run."""
+    return await READS.run(_read, engine, work)
 
 
 def _read(engine: Engine, work: Callable[[Session], T]) -> T:

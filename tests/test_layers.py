@@ -31,6 +31,7 @@ RULES: dict[str, set[str]] = {
     "versions": set(),
     "deprecations": set(),
     "lru": set(),
+    "handoff": set(),
     "errors": set(),
     "domain": {"errors"},
     "scoring": {"domain", "errors"},
@@ -75,9 +76,9 @@ RULES: dict[str, set[str]] = {
     "__main__": {"cli"},
 }  # fmt: skip
 
-#: The version constants, the forwarding of moved names and the bounded cache map: any part
-#: may import them.
-LEAVES = {"versions", "deprecations", "lru"}
+#: The version constants, the forwarding of moved names, the bounded cache map and the
+#: hand-off to a thread: any part may import them.
+LEAVES = {"versions", "deprecations", "lru", "handoff"}
 
 #: Third-party libraries that do I/O or serve the web, and the only parts that may use them.
 OWNERS: dict[str, set[str]] = {

@@ -51,6 +51,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from judge.api.caller import agent_of_key, remember_verified
 from judge.api.errors import error_body
 from judge.auth import INVALID_CREDENTIALS, KEY_SCHEME, key_prefix, verify_owner_token
+from judge.deps import READS
 from judge.domain.limits import (
     ID_PATTERN,
     MAX_FORM_BYTES,
@@ -145,9 +146,10 @@ def rate_limits(
 
 async def ask(call: Callable[[str], T], key: str) -> T:
     """Call a window's method for ``key`` (``await ask(window.acquire, key)``): a shared
-    window does database I/O, so it is asked on a worker thread, never on the event loop."""
+    window does database I/O, so it is asked on a store thread (``judge.deps.READS``), never
+    on the event loop."""
     if getattr(getattr(call, "__self__", None), "shared", False):
-        return await anyio.to_thread.run_sync(call, key)
+        return await READS.run(call, key)
     return call(key)
 
 
@@ -342,9 +344,7 @@ class RequestGuard:
             if token.startswith(KEY_SCHEME):
                 engine = getattr(scope["app"].state, "engine", None) if "app" in scope else None
                 if engine is not None:
-                    remember_verified(
-                        scope, token, await anyio.to_thread.run_sync(agent_of_key, engine, token)
-                    )
+                    remember_verified(scope, token, await READS.run(agent_of_key, engine, token))
             else:
                 settings = self.settings
                 claims = verify_owner_token(
