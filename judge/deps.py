@@ -10,7 +10,6 @@ commit; what must follow the commit (queueing a run for the workers) is register
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterator
 from typing import Annotated, TypeVar
 
@@ -21,7 +20,7 @@ from sqlmodel import Session
 from judge.handoff import Threads
 from judge.service.jobqueue.executors import ScoringExecutor
 from judge.settings import Settings
-from judge.store.db import transaction
+from judge.store.db import autocommit, transaction
 
 _AFTER_COMMIT = "judge.after_commit"
 T = TypeVar("T")
@@ -81,16 +80,6 @@ def _read(engine: Engine, work: Callable[[Session], T]) -> T:
         result = work(session)
         session.commit()  # SQLite: what the read stored (PostgreSQL: committed already)
         return result
-
-
-@functools.lru_cache(maxsize=8)
-def autocommit(engine: Engine) -> Engine:
-    """``engine`` (the same pool) with every statement committed as it runs, on PostgreSQL.
-    SQLite's driver opens no transaction for a read, so there the engine is left as it is:
-    switching a connection's isolation level and back would cost a statement and gain none."""
-    if engine.dialect.name != "postgresql":
-        return engine
-    return engine.execution_options(isolation_level="AUTOCOMMIT")
 
 
 def _committed(session: Session) -> None:

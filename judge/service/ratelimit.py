@@ -26,6 +26,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from judge.store import rate_events
+from judge.store.db import autocommit
 
 log = logging.getLogger("judge.ratelimit")
 T = TypeVar("T")
@@ -173,7 +174,9 @@ class SharedWindow(RateWindow):
         self._down_until = 0.0
 
     def _retry_after(self, key: str) -> float:
-        return self._run(lambda c: rate_events.wait_s(c, window=self.window, key=key), 0.0)
+        # asked before every request: one statement, in autocommit (no BEGIN and COMMIT)
+        read = lambda c: rate_events.wait_s(c, window=self.window, key=key)
+        return self._run(read, 0.0, read_only=True)
 
     def _record(self, key: str) -> None:
         self._write(lambda c: rate_events.record(c, window=self.window, key=key))
@@ -192,12 +195,14 @@ class SharedWindow(RateWindow):
 
         return self._run(with_sweep, None)
 
-    def _run(self, step: Callable[[Connection], T], unavailable: U) -> T | U:
+    def _run(
+        self, step: Callable[[Connection], T], unavailable: U, *, read_only: bool = False
+    ) -> T | U:
         engine = self._engine()
         if engine is None or self.clock() < self._down_until:
             return unavailable
         try:
-            with engine.begin() as connection:
+            with autocommit(engine).connect() if read_only else engine.begin() as connection:
                 return step(connection)
         except SQLAlchemyError as exc:
             self._down_until = self.clock() + OUTAGE_PAUSE_S

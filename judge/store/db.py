@@ -11,6 +11,7 @@ API answers with 503 and ``Retry-After`` (docs/service.md, "Concurrency and stor
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from collections.abc import Callable, Iterator
@@ -85,6 +86,16 @@ def make_engine(url: str) -> Engine:
         return engine
     options = f"-c lock_timeout={PG_LOCK_TIMEOUT_MS} -c statement_timeout={PG_STATEMENT_TIMEOUT_MS}"
     return sa.create_engine(url, pool_pre_ping=True, connect_args={"options": options}, **pool)
+
+
+@functools.lru_cache(maxsize=8)
+def autocommit(engine: Engine) -> Engine:
+    """``engine`` (the same pool) with every statement committed as it runs, on PostgreSQL.
+    SQLite's driver opens no transaction for a read, so there the engine is left as it is:
+    switching a connection's isolation level and back would cost a statement and gain none."""
+    if engine.dialect.name != "postgresql":
+        return engine
+    return engine.execution_options(isolation_level="AUTOCOMMIT")
 
 
 def lift_timeouts(connection: sa.Connection, *, local: bool) -> None:

@@ -144,3 +144,25 @@ def test_the_guard_asks_a_shared_window_off_the_event_loop() -> None:
 
     assert shared.threads != [loop_thread]
     assert local.threads == [loop_thread]
+
+
+def test_the_check_before_every_request_is_one_statement_without_a_transaction(
+    pg_engine: Engine,
+) -> None:
+    """``retry_after`` runs before every request on PostgreSQL: the window's one SELECT on a
+    connection in autocommit, so the driver sends no BEGIN and COMMIT around it."""
+    window = _window(pg_engine, limit=1, bucket="failed_auth")
+    window.record("198.51.100.9")
+    sent: list[tuple[str, bool]] = []
+
+    def statement(conn: sa.Connection, _cursor: object, text: str, *_: object) -> None:
+        dbapi = conn.connection.dbapi_connection
+        sent.append((text.split()[0].upper(), bool(getattr(dbapi, "autocommit", False))))
+
+    sa.event.listen(pg_engine, "before_cursor_execute", statement)
+    try:
+        assert window.retry_after("198.51.100.9") > 0
+    finally:
+        sa.event.remove(pg_engine, "before_cursor_execute", statement)
+
+    assert sent == [("SELECT", True)]
