@@ -56,7 +56,9 @@ class Threads:
         return self._started
 
     async def run(self, call: Callable[..., T], *args: Any) -> T:
-        """``call(*args)`` on a pool thread, in a copy of the caller's context."""
+        """``call(*args)`` on a pool thread, in a copy of the caller's context. A thread is
+        started when none waits for work (read without the lock: a stale count only starts
+        a thread a job later, or one more, never past ``size``)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         self._jobs.put((loop, future, contextvars.copy_context(), call, args))
@@ -74,9 +76,11 @@ class Threads:
 
     def _work(self, jobs: queue.SimpleQueue[_Job]) -> None:
         while True:
-            self._idle += 1
+            with self._lock:  # += from several threads may lose a count without it
+                self._idle += 1
             loop, future, context, call, args = jobs.get()
-            self._idle -= 1
+            with self._lock:
+                self._idle -= 1
             try:
                 result = context.run(call, *args)
             except BaseException as exc:  # noqa: BLE001 - handed to the caller, who raises it
