@@ -41,6 +41,7 @@ from judge.deps import EngineDep, SettingsDep, app_settings
 from judge.errors import AuthError
 from judge.service.keys import authenticate_agent
 from judge.settings import Settings
+from judge.store.db import autocommit
 
 #: The audit actor names moved to judge.auth (the console names owners too, without the API).
 __getattr__ = moved(__name__, {"system_actor": "judge.auth:system_actor"})
@@ -114,8 +115,10 @@ def _verified(request: Request, token: str) -> AgentIdentity | OwnerClaims | Non
 
 def agent_of_key(engine: Engine, key: str) -> AgentIdentity:
     """Look the key up in a short session of its own, closed before the route runs: the
-    request then holds at most one connection at a time (never the auth one and another)."""
-    with Session(engine) as session:
+    request then holds at most one connection at a time (never the auth one and another).
+    The lookup is one read statement, committed as it runs (no ``BEGIN`` and ``ROLLBACK``
+    round trips on PostgreSQL, as for the hot reads in :func:`judge.deps.in_read`)."""
+    with Session(autocommit(engine)) as session:
         return authenticate_agent(session, key=key)
 
 

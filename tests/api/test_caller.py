@@ -5,17 +5,24 @@ from __future__ import annotations
 
 import inspect
 
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
 from judge.api.caller import (
     Admission,
     Caller,
     admitting,
     agent_actor,
+    agent_of_key,
     current_agent,
     current_owner,
     owner_actor,
 )
 from judge.auth import AgentIdentity
+from judge.errors import AuthError
 from tests.api.conftest import Live
+from tests.conftest import key_headers
 
 
 def test_the_actor_string_is_owner_or_agent_with_its_name() -> None:
@@ -98,3 +105,27 @@ def test_a_handler_taking_an_admission_declares_no_credential_dependency_and_pub
     forged = {"Authorization": live.agent["Authorization"][:-4] + "AAAA"}
     assert live.client.get(f"/api/agent/runs/{live.agent_run}", headers=forged).status_code == 401
     assert live.client.get(f"/api/evals/runs/{live.agent_run}", headers={}).status_code == 401
+
+
+def test_a_key_is_looked_up_in_one_statement_without_a_transaction(engine: Engine) -> None:
+    """The lookup runs before every agent request: one SELECT, on PostgreSQL on a connection
+    in autocommit, so the driver sends no BEGIN and ROLLBACK around it."""
+    key = key_headers(engine, "agent-alpha", "buyer")["Authorization"].removeprefix("Bearer ")
+    sent: list[tuple[str, bool]] = []
+
+    def statement(conn: sa.Connection, _cursor: object, text: str, *_: object) -> None:
+        dbapi = conn.connection.dbapi_connection
+        sent.append((text.split()[0].upper(), bool(getattr(dbapi, "autocommit", False))))
+
+    sa.event.listen(engine, "before_cursor_execute", statement)
+    try:
+        found = agent_of_key(engine, key)
+        with pytest.raises(AuthError):
+            agent_of_key(engine, key[:-1] + ("x" if key[-1] != "x" else "y"))
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", statement)
+
+    assert (found.agent_id, found.seat) == ("agent-alpha", "buyer")
+    assert [word for word, _ in sent] == ["SELECT", "SELECT"]
+    if engine.dialect.name == "postgresql":
+        assert [autocommit for _, autocommit in sent] == [True, True]
