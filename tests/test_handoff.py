@@ -101,10 +101,11 @@ def test_a_forked_child_starts_threads_of_its_own() -> None:
     assert asyncio.run(pool.run(str, "parent")) == "parent"  # the parent's thread is started
     child = os.fork()
     if child == 0:  # the child has no thread of its parent's: without its own, run never ends
+        code = 2  # what the child reports when anything raises: it must never return into pytest
         try:
             answer = asyncio.run(asyncio.wait_for(pool.run(str, "child"), timeout=5))
-            os._exit(0 if answer == "child" and pool.started == 1 else 1)
-        except BaseException:
-            os._exit(2)
+            code = 0 if answer == "child" and pool.started == 1 else 1
+        finally:
+            os._exit(code)
     _, status = os.waitpid(child, 0)
     assert os.waitstatus_to_exitcode(status) == 0
