@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
 
 from judge.domain.run import Run, parse_run
 
@@ -23,3 +28,20 @@ def example_data(name: str) -> dict[str, Any]:
 
 def verdict(score: float, turns: list[int] | None = None, rationale: str = "ok") -> str:
     return json.dumps({"score": score, "turns": turns or [], "rationale": rationale})
+
+
+@contextmanager
+def statements_sent(engine: Engine) -> Iterator[list[tuple[str, bool]]]:
+    """The statements ``engine`` runs inside the block, as they run: each one's first word and
+    whether its connection was in autocommit (the driver sends no BEGIN around it then)."""
+    sent: list[tuple[str, bool]] = []
+
+    def statement(conn: sa.Connection, _cursor: object, text: str, *_: object) -> None:
+        dbapi = conn.connection.dbapi_connection
+        sent.append((text.split()[0].upper(), bool(getattr(dbapi, "autocommit", False))))
+
+    sa.event.listen(engine, "before_cursor_execute", statement)
+    try:
+        yield sent
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", statement)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import inspect
 
 import pytest
-import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from judge.api.caller import (
@@ -23,6 +22,7 @@ from judge.auth import AgentIdentity
 from judge.errors import AuthError
 from tests.api.conftest import Live
 from tests.conftest import key_headers
+from tests.helpers import statements_sent
 
 
 def test_the_actor_string_is_owner_or_agent_with_its_name() -> None:
@@ -111,19 +111,11 @@ def test_a_key_is_looked_up_in_one_statement_without_a_transaction(engine: Engin
     """The lookup runs before every agent request: one SELECT, on PostgreSQL on a connection
     in autocommit, so the driver sends no BEGIN and ROLLBACK around it."""
     key = key_headers(engine, "agent-alpha", "buyer")["Authorization"].removeprefix("Bearer ")
-    sent: list[tuple[str, bool]] = []
 
-    def statement(conn: sa.Connection, _cursor: object, text: str, *_: object) -> None:
-        dbapi = conn.connection.dbapi_connection
-        sent.append((text.split()[0].upper(), bool(getattr(dbapi, "autocommit", False))))
-
-    sa.event.listen(engine, "before_cursor_execute", statement)
-    try:
+    with statements_sent(engine) as sent:
         found = agent_of_key(engine, key)
         with pytest.raises(AuthError):
             agent_of_key(engine, key[:-1] + ("x" if key[-1] != "x" else "y"))
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", statement)
 
     assert (found.agent_id, found.seat) == ("agent-alpha", "buyer")
     assert [word for word, _ in sent] == ["SELECT", "SELECT"]

@@ -16,6 +16,7 @@ from judge.api.limits import ask
 from judge.service.ratelimit import OUTAGE_PAUSE_S, SharedWindow
 from judge.store import rate_events
 from judge.store.db import make_engine
+from tests.helpers import statements_sent
 from tests.pg import free_port
 
 
@@ -153,16 +154,7 @@ def test_the_check_before_every_request_is_one_statement_without_a_transaction(
     connection in autocommit, so the driver sends no BEGIN and COMMIT around it."""
     window = _window(pg_engine, limit=1, bucket="failed_auth")
     window.record("198.51.100.9")
-    sent: list[tuple[str, bool]] = []
-
-    def statement(conn: sa.Connection, _cursor: object, text: str, *_: object) -> None:
-        dbapi = conn.connection.dbapi_connection
-        sent.append((text.split()[0].upper(), bool(getattr(dbapi, "autocommit", False))))
-
-    sa.event.listen(pg_engine, "before_cursor_execute", statement)
-    try:
+    with statements_sent(pg_engine) as sent:
         assert window.retry_after("198.51.100.9") > 0
-    finally:
-        sa.event.remove(pg_engine, "before_cursor_execute", statement)
 
     assert sent == [("SELECT", True)]
