@@ -20,7 +20,7 @@ from sqlmodel import Session
 from judge.handoff import Threads
 from judge.service.jobqueue.executors import ScoringExecutor
 from judge.settings import Settings
-from judge.store.db import autocommit, transaction
+from judge.store.db import READ_POOL_SIZE, autocommit, read_again_if_dropped, transaction
 
 _AFTER_COMMIT = "judge.after_commit"
 T = TypeVar("T")
@@ -55,9 +55,9 @@ def unit_of_work(request: Request) -> Iterator[Session]:
 
 #: The threads the hot reads run on (:func:`in_read`) and the request guard's store calls,
 #: apart from the pool FastAPI hands synchronous routes to, so a burst of reads never waits
-#: behind a slow write's route. Started as work arrives; as many as a read path may hold store
-#: connections at once.
-READ_THREADS = 16
+#: behind a slow write's route. Started as work arrives; one per connection of the store's read
+#: pool (:func:`judge.store.db.autocommit`).
+READ_THREADS = READ_POOL_SIZE
 READS = Threads(READ_THREADS, "judge-read")
 
 
@@ -68,7 +68,9 @@ async def in_read(engine: Engine, work: Callable[[Session], T]) -> T:
     :class:`judge.handoff.Threads`, about a third of asyncio's executor call on the event loop;
     the context (log and trace state) goes along. Each statement commits on its own
     (autocommit), so a read pays no ``BEGIN`` and ``COMMIT`` round trips on PostgreSQL
-    (SQLite's driver sends none for a read). Under READ COMMITTED each statement sees its own
+    (SQLite's driver sends none for a read), and takes its connection from the read pool, which
+    sends no ``SELECT 1`` first: a read whose connection was dropped is run once more on a new
+    one (:func:`judge.store.db.read_again_if_dropped`). Under READ COMMITTED each statement sees its own
     snapshot inside a transaction too, so a read sees nothing it would not have seen in one.
     What a read stores (a view rendered on its first read) is one idempotent statement,
     committed when the read returns (as it runs, on PostgreSQL); no ``after_commit`` is run."""
@@ -76,10 +78,13 @@ async def in_read(engine: Engine, work: Callable[[Session], T]) -> T:
 
 
 def _read(engine: Engine, work: Callable[[Session], T]) -> T:
-    with Session(autocommit(engine)) as session:
-        result = work(session)
-        session.commit()  # SQLite: what the read stored (PostgreSQL: committed already)
-        return result
+    def once() -> T:
+        with Session(autocommit(engine)) as session:
+            result = work(session)
+            session.commit()  # SQLite: what the read stored (PostgreSQL: committed already)
+            return result
+
+    return read_again_if_dropped(once)
 
 
 def _committed(session: Session) -> None:

@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from judge.domain.run import Run, parse_run
+from judge.store.db import autocommit
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
@@ -32,16 +33,20 @@ def verdict(score: float, turns: list[int] | None = None, rationale: str = "ok")
 
 @contextmanager
 def statements_sent(engine: Engine) -> Iterator[list[tuple[str, bool]]]:
-    """The statements ``engine`` runs inside the block, as they run: each one's first word and
-    whether its connection was in autocommit (the driver sends no BEGIN around it then)."""
+    """The statements ``engine`` runs inside the block, as they run, on its write pool or its
+    read pool (``judge.store.db.autocommit``): each one's first word and whether its connection
+    was in autocommit (the driver sends no BEGIN around it then)."""
     sent: list[tuple[str, bool]] = []
 
     def statement(conn: sa.Connection, _cursor: object, text: str, *_: object) -> None:
         dbapi = conn.connection.dbapi_connection
         sent.append((text.split()[0].upper(), bool(getattr(dbapi, "autocommit", False))))
 
-    sa.event.listen(engine, "before_cursor_execute", statement)
+    pools = {engine, autocommit(engine)}
+    for pool in pools:
+        sa.event.listen(pool, "before_cursor_execute", statement)
     try:
         yield sent
     finally:
-        sa.event.remove(engine, "before_cursor_execute", statement)
+        for pool in pools:
+            sa.event.remove(pool, "before_cursor_execute", statement)

@@ -26,7 +26,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from judge.store import rate_events
-from judge.store.db import autocommit
+from judge.store.db import autocommit, read_again_if_dropped
 
 log = logging.getLogger("judge.ratelimit")
 T = TypeVar("T")
@@ -201,9 +201,13 @@ class SharedWindow(RateWindow):
         engine = self._engine()
         if engine is None or self.clock() < self._down_until:
             return unavailable
-        try:
+
+        def once() -> T:
             with autocommit(engine).connect() if read_only else engine.begin() as connection:
                 return step(connection)
+
+        try:
+            return read_again_if_dropped(once) if read_only else once()
         except SQLAlchemyError as exc:
             self._down_until = self.clock() + OUTAGE_PAUSE_S
             log.warning(

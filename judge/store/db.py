@@ -11,9 +11,9 @@ API answers with 503 and ``Retry-After`` (docs/service.md, "Concurrency and stor
 
 from __future__ import annotations
 
-import functools
 import logging
 import threading
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -39,6 +39,9 @@ PG_LOCK_TIMEOUT_MS = 5_000
 PG_STATEMENT_TIMEOUT_MS = 60_000
 #: Connections per engine: every request holds at most one at a time, for as long as it runs.
 POOL_SIZE, POOL_OVERFLOW, POOL_TIMEOUT_S = 10, 30, 30
+#: PostgreSQL: the read pool (:func:`autocommit`): one connection per read thread, and room for
+#: the few reads that run on other threads (an agent key checked by a synchronous route).
+READ_POOL_SIZE, READ_POOL_OVERFLOW = 16, 8
 T = TypeVar("T")
 log = logging.getLogger("judge.store")
 
@@ -84,18 +87,61 @@ def make_engine(url: str) -> Engine:
         )
         sa.event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    options = f"-c lock_timeout={PG_LOCK_TIMEOUT_MS} -c statement_timeout={PG_STATEMENT_TIMEOUT_MS}"
-    return sa.create_engine(url, pool_pre_ping=True, connect_args={"options": options}, **pool)
+    timeouts = (
+        f"-c lock_timeout={PG_LOCK_TIMEOUT_MS} -c statement_timeout={PG_STATEMENT_TIMEOUT_MS}"
+    )
+    connect = {"options": timeouts}
+    engine = sa.create_engine(url, pool_pre_ping=True, connect_args=connect, **pool)
+    _READ_ENGINES[engine] = _read_engine(engine, connect)
+    return engine
 
 
-@functools.lru_cache(maxsize=8)
 def autocommit(engine: Engine) -> Engine:
-    """``engine`` (the same pool) with every statement committed as it runs, on PostgreSQL.
-    SQLite's driver opens no transaction for a read, so there the engine is left as it is:
-    switching a connection's isolation level and back would cost a statement and gain none."""
+    """The engine reads run on: every statement committed as it runs, no ``BEGIN``/``COMMIT``.
+
+    On PostgreSQL it is a pool of its own that :func:`make_engine` made with ``engine`` (the
+    same URL and timeouts): :data:`READ_POOL_SIZE` connections, one per read thread
+    (``judge.deps.READ_THREADS``), checked out without the ``SELECT 1`` the write pool sends
+    first (``pool_pre_ping``). A read is idempotent, so instead of that round trip on every
+    checkout :func:`read_again_if_dropped` runs a read once more when its connection turns out
+    dead (a restarted server), on a new one. Disposing ``engine`` disposes it too. SQLite's
+    driver opens no transaction for a read and a file has no connection to lose, so there
+    ``engine`` is returned as it is."""
     if engine.dialect.name != "postgresql":
         return engine
-    return engine.execution_options(isolation_level="AUTOCOMMIT")
+    reads = _READ_ENGINES.get(engine)
+    if reads is None:  # an engine not made here: its own (pinged) pool, in autocommit
+        return engine.execution_options(isolation_level="AUTOCOMMIT")
+    return reads
+
+
+_READ_ENGINES: weakref.WeakKeyDictionary[Engine, Engine] = weakref.WeakKeyDictionary()
+
+
+def _read_engine(engine: Engine, connect: dict[str, str]) -> Engine:
+    reads = sa.create_engine(
+        engine.url,
+        isolation_level="AUTOCOMMIT",
+        connect_args=connect,
+        pool_size=READ_POOL_SIZE,
+        max_overflow=READ_POOL_OVERFLOW,
+        pool_timeout=POOL_TIMEOUT_S,
+    )
+    sa.event.listen(engine, "engine_disposed", lambda _engine: reads.dispose())
+    return reads
+
+
+def read_again_if_dropped(read: Callable[[], T]) -> T:
+    """``read()``, run once more if the store dropped its connection (a server restart, an idle
+    connection cut by a proxy). SQLAlchemy then invalidates every pooled connection opened
+    before the drop, so the second try runs on a new one; a second failure is raised."""
+    try:
+        return read()
+    except sa.exc.DBAPIError as exc:
+        if not exc.connection_invalidated:
+            raise
+        log.info("a pooled store connection was dropped; reading again on a new one")
+        return read()
 
 
 def lift_timeouts(connection: sa.Connection, *, local: bool) -> None:
