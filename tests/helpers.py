@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -31,16 +31,25 @@ def verdict(score: float, turns: list[int] | None = None, rationale: str = "ok")
     return json.dumps({"score": score, "turns": turns or [], "rationale": rationale})
 
 
+class Sent(NamedTuple):
+    """One statement as it ran: its first word, whether its connection was in autocommit (the
+    driver sends no BEGIN around it then), and its text."""
+
+    word: str
+    autocommit: bool
+    text: str
+
+
 @contextmanager
-def statements_sent(engine: Engine) -> Iterator[list[tuple[str, bool]]]:
+def statements_sent(engine: Engine) -> Iterator[list[Sent]]:
     """The statements ``engine`` runs inside the block, as they run, on its write pool or its
-    read pool (``judge.store.db.autocommit``): each one's first word and whether its connection
-    was in autocommit (the driver sends no BEGIN around it then)."""
-    sent: list[tuple[str, bool]] = []
+    read pool (``judge.store.db.autocommit``)."""
+    sent: list[Sent] = []
 
     def statement(conn: sa.Connection, _cursor: object, text: str, *_: object) -> None:
         dbapi = conn.connection.dbapi_connection
-        sent.append((text.split()[0].upper(), bool(getattr(dbapi, "autocommit", False))))
+        autocommit = bool(getattr(dbapi, "autocommit", False))
+        sent.append(Sent(text.split()[0].upper(), autocommit, text))
 
     pools = {engine, autocommit(engine)}
     for pool in pools:

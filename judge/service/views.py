@@ -24,6 +24,7 @@ from judge.scoring.run_summary import held_for_review, tamper_flagged
 from judge.service import platform, reviews
 from judge.service.card_views import owner_view, seat_view, thresholds_tag
 from judge.service.intake import visible_run
+from judge.service.keys import seen_agent
 from judge.service.platform import config_model, default_value
 from judge.service.scoring import ScoringSnapshot
 from judge.settings import Settings
@@ -147,6 +148,26 @@ def agent_view_tag(session: Session, *, run_id: str, agent: AgentIdentity) -> st
     row = visible_run(session, run_id=run_id, agent=agent)
     found = view_repo.get_tag(session, run_id=row.run_id, view=agent_view_name(agent.seat))
     return None if found is None else found.etag
+
+
+def seen_key_card(session: Session, *, run_id: str, key: str, gzipped: bool) -> ServedView | None:
+    """The key's own-seat card as stored, in one statement that also checks the key, for a key
+    that passed the full check lately (``judge.service.keys.seen_agent``); None for any other
+    key, a key since revoked, or a card not served as stored: then check the key and read
+    :func:`agent_card` (401, 404 or the card, as for a key never seen)."""
+    seen = seen_agent(key)
+    if seen is None:
+        return None
+    mine = view_repo.get_own_seat_body_of_key(
+        session,
+        run_id=run_id,
+        agent_id=seen.agent.agent_id,
+        seat=seen.agent.seat,
+        key_prefix=seen.agent.prefix,
+        key_sha256=seen.key_sha256,
+        gzipped=gzipped,
+    )
+    return None if mine is None else ServedView(mine.etag, mine.body, gzipped)
 
 
 def agent_card(session: Session, *, run_id: str, agent: AgentIdentity, gzipped: bool) -> ServedView:

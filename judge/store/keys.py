@@ -42,6 +42,19 @@ _LIVE = sa.and_(_KEYS.c.prefix == sa.bindparam("key_prefix"), _KEYS.c.revoked_at
 _LIVE_KEY = sa.select(*(_KEYS.c[name] for name in LiveKey._fields)).where(_LIVE)
 
 
+def presented_key_is_live() -> sa.Exists:
+    """SQL: the presented key (named parameters ``key_prefix`` and ``key_sha256``, its hash) is
+    live and was issued to the reader of :func:`judge.store.runs.agent_reads` (``reader_agent``,
+    ``reader_seat``): every check the lookup and :func:`judge.auth.key_matches` make, inside a
+    read's own statement, so a key revoked a moment ago reads nothing."""
+    return sa.exists().where(
+        _LIVE,
+        _KEYS.c.key_sha256 == sa.bindparam("key_sha256"),
+        _KEYS.c.agent_id == sa.bindparam("reader_agent"),
+        _KEYS.c.seat == sa.bindparam("reader_seat"),
+    )
+
+
 def live_key_by_prefix(session: Session, *, prefix: str) -> LiveKey | None:
     found = session.connection().execute(_LIVE_KEY, {"key_prefix": prefix}).first()
     return None if found is None else LiveKey(*found)

@@ -23,6 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Field, Session, SQLModel, col
 
+from judge.store.keys import presented_key_is_live
 from judge.store.runs import agent_reads, reader
 from judge.store.tables import PlatformConfigRow, RunRow, SeatRow, UtcDateTime, utcnow
 
@@ -152,14 +153,21 @@ _BODY_AND_CONFIG = _by_encoding(
     )
 )
 _CONFIG_ALONE = sa.select(_CONFIG_VALUE)
-_OWN_SEAT = _by_encoding(
-    lambda body: (
-        sa.select(_VIEWS.c.etag, _VIEWS.c.config_tag, body)
-        .join(_RUNS, _RUNS.c.run_id == _VIEWS.c.run_id)
-        .join(_SEATS, _SEATS.c.run_id == _VIEWS.c.run_id)
-        .where(_THIS_VIEW, agent_reads(_RUNS, _SEATS))
+
+
+def _own_seat(*also: sa.ColumnElement[bool]) -> dict[bool, sa.Select[Any]]:
+    return _by_encoding(
+        lambda body: (
+            sa.select(_VIEWS.c.etag, _VIEWS.c.config_tag, body)
+            .join(_RUNS, _RUNS.c.run_id == _VIEWS.c.run_id)
+            .join(_SEATS, _SEATS.c.run_id == _VIEWS.c.run_id)
+            .where(_THIS_VIEW, agent_reads(_RUNS, _SEATS), *also)
+        )
     )
-)
+
+
+_OWN_SEAT = _own_seat()
+_OWN_SEAT_OF_LIVE_KEY = _own_seat(presented_key_is_live())
 
 
 def get_tag(session: Session, *, run_id: str, view: str) -> ViewTag | None:
@@ -212,6 +220,30 @@ def get_own_seat_body(
     None means: take the full path, which answers 404 or renders the view."""
     keys = {"run_id": run_id, "view": agent_view_name(seat), **reader(agent_id=agent_id, seat=seat)}
     found = session.connection().execute(_OWN_SEAT[gzipped], keys).first()
+    return None if found is None else StoredBody(*found)
+
+
+def get_own_seat_body_of_key(
+    session: Session,
+    *,
+    run_id: str,
+    agent_id: str,
+    seat: str,
+    key_prefix: str,
+    key_sha256: str,
+    gzipped: bool,
+) -> StoredBody | None:
+    """:func:`get_own_seat_body`, and only while the presented key (its prefix and hash) is live
+    and issued to (``agent_id``, ``seat``) (:func:`judge.store.keys.presented_key_is_live`):
+    the credential's check and the read in one statement. None: take the full path."""
+    keys = {
+        "run_id": run_id,
+        "view": agent_view_name(seat),
+        "key_prefix": key_prefix,
+        "key_sha256": key_sha256,
+        **reader(agent_id=agent_id, seat=seat),
+    }
+    found = session.connection().execute(_OWN_SEAT_OF_LIVE_KEY[gzipped], keys).first()
     return None if found is None else StoredBody(*found)
 
 

@@ -14,9 +14,11 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 
-from judge.auth import create_owner_token, verify_owner_token
+from judge.auth import create_owner_token, hash_key, verify_owner_token
 from judge.errors import AuthError
 from judge.judging.backends import ScriptedBackend
+from judge.service import keys as keys_service
+from judge.service.keys import seen_agent
 from judge.store import keys as key_repo
 from judge.store.db import transaction
 from judge.web import create_app
@@ -29,6 +31,7 @@ from tests.conftest import (
     service_settings,
     wait_final,
 )
+from tests.helpers import statements_sent
 
 CAMP = "camp-split-0011"  # north: agent-alpha, south: agent-gamma, both scored
 SAFETY = (
@@ -224,24 +227,68 @@ def test_unknown_or_malformed_agent_keys_get_one_401(world: World, key: str) -> 
         assert (response.status_code, response.json()) == (401, REFUSED)
 
 
-def test_a_revoked_key_is_refused(world: World) -> None:
+@pytest.mark.parametrize("route", AGENT_ROUTES)
+def test_a_revoked_key_is_refused_at_once(world: World, route: str) -> None:
+    """Also where a key that passed lately is checked inside the card's own statement."""
     headers = key_headers(world.engine, "agent-alpha", "north")
-    assert world.client.get(f"/api/agent/runs/{CAMP}", headers=headers).status_code == 200
+    url = route.format(run_id=CAMP)
+    for _ in range(2):
+        assert world.client.get(url, headers=headers).status_code == 200
+    assert seen_agent(headers["Authorization"].removeprefix("Bearer ")) is not None
     with transaction(world.engine) as session:
         assert key_repo.revoke_agent_key(session, prefix=headers["Authorization"].split("_")[2])
 
-    response = world.client.get(f"/api/agent/runs/{CAMP}", headers=headers)
+    response = world.client.get(url, headers=headers)
 
     assert (response.status_code, response.json()) == (401, REFUSED)
 
 
-def test_a_key_with_a_right_prefix_and_wrong_secret_is_refused(world: World) -> None:
+@pytest.mark.parametrize("route", AGENT_ROUTES)
+def test_a_key_with_a_right_prefix_and_wrong_secret_is_refused(world: World, route: str) -> None:
     real = world.keys["agent-alpha", "north"]["Authorization"]
+    url = route.format(run_id=CAMP)
+    assert world.client.get(url, headers={"Authorization": real}).status_code == 200
     forged = real[:-6] + ("AAAAAA" if not real.endswith("AAAAAA") else "BBBBBB")
 
-    response = world.client.get(f"/api/agent/runs/{CAMP}", headers={"Authorization": forged})
+    response = world.client.get(url, headers={"Authorization": forged})
 
     assert (response.status_code, response.json()) == (401, REFUSED)
+
+
+def test_a_card_for_a_key_that_passed_lately_is_one_statement(world: World) -> None:
+    """The key's check and the stored view in one statement; the same bytes and tag as the
+    first read, which checked the key on its own."""
+    headers = world.keys["agent-gamma", "south"]
+    url = f"/api/agent/runs/{CAMP}/scorecard"
+    first = world.client.get(url, headers=headers)
+    with statements_sent(world.engine) as sent:
+        again = world.client.get(url, headers=headers)
+    assert (again.status_code, again.content) == (200, first.content)
+    assert again.headers["etag"] == first.headers["etag"]
+    store = [s.text for s in sent if "agent_keys" in s.text or "scorecard_views" in s.text]
+    assert len(store) == 1 and "agent_keys" in store[0] and "scorecard_views" in store[0]
+    # a seat the key does not hold is not served by the same statement (nor at all)
+    other = world.client.get(url, headers=world.keys["agent-gamma", "north"])
+    assert other.status_code == 404
+
+
+def test_remembered_keys_are_kept_by_hash_and_bounded(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(keys_service, "SEEN_KEYS", 2)
+    monkeypatch.setattr(keys_service, "_SEEN", {})
+    presented = [
+        world.keys[pair]["Authorization"].removeprefix("Bearer ")
+        for pair in [("agent-alpha", "south"), ("agent-gamma", "north"), ("agent-beta", "north")]
+    ]
+    with transaction(world.engine) as session:
+        for key in presented:
+            keys_service.authenticate_agent(session, key=key)
+
+    assert list(keys_service._SEEN) == [hash_key(key) for key in presented[1:]]  # never the key
+    assert seen_agent(presented[0]) is None
+    seen = seen_agent(presented[2])
+    assert seen is not None and (seen.agent.agent_id, seen.agent.seat) == ("agent-beta", "north")
 
 
 def test_a_fresh_owner_token_reads_everything(world: World) -> None:

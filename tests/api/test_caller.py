@@ -118,6 +118,6 @@ def test_a_key_is_looked_up_in_one_statement_without_a_transaction(engine: Engin
             agent_of_key(engine, key[:-1] + ("x" if key[-1] != "x" else "y"))
 
     assert (found.agent_id, found.seat) == ("agent-alpha", "buyer")
-    assert [word for word, _ in sent] == ["SELECT", "SELECT"]
+    assert [s.word for s in sent] == ["SELECT", "SELECT"]
     if engine.dialect.name == "postgresql":
-        assert [autocommit for _, autocommit in sent] == [True, True]
+        assert [s.autocommit for s in sent] == [True, True]

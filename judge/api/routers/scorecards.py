@@ -32,6 +32,7 @@ from judge.service.views import (
     agent_view_tag,
     owner_card,
     owner_view_tag,
+    seen_key_card,
 )
 
 #: The longest validator header read (422 beyond it).
@@ -123,7 +124,14 @@ class Validators(NamedTuple):
             tag = tag_of()
             if tag is not None and matches(self.if_none_match, tag):
                 return not_modified(tag)
-        view = view_of(accepts_gzip(self.accept_encoding))
+        return self.serve(view_of(self.gzipped))
+
+    @property
+    def gzipped(self) -> bool:
+        return accepts_gzip(self.accept_encoding)
+
+    def serve(self, view: ServedView) -> Response:
+        """304 when ``If-None-Match`` names the view's tag, else the view."""
         return (
             not_modified(view.etag) if matches(self.if_none_match, view.etag) else stored_json(view)
         )
@@ -156,6 +164,14 @@ async def agent_run_scorecard(run_id: str, request: Request) -> Response:
     key = await agent_key_of(request)
 
     def read(session: Session) -> Response:
+        try:
+            seen = Validators.of(request)
+        except RequestValidationError:
+            seen = None  # answered below, after the credential's check, as a dependency would
+        if seen is not None:  # a key checked lately: checked again in the card's own statement
+            mine = seen_key_card(session, run_id=run_id, key=key.token, gzipped=seen.gzipped)
+            if mine is not None:
+                return seen.serve(mine)
         me = key.identity(session)  # the credential first, as a dependency would check it
         return Validators.of(request).answer(
             lambda: agent_view_tag(session, run_id=run_id, agent=me),
