@@ -70,8 +70,9 @@ async def in_read(engine: Engine, work: Callable[[Session], T]) -> T:
     (autocommit), so a read pays no ``BEGIN`` and ``COMMIT`` round trips on PostgreSQL
     (SQLite's driver sends none for a read), and takes its connection from the read pool, which
     sends no ``SELECT 1`` first: a read whose connection was dropped is run once more on a new
-    one (:func:`judge.store.db.read_again_if_dropped`). Under READ COMMITTED each statement sees its own
-    snapshot inside a transaction too, so a read sees nothing it would not have seen in one.
+    one (:func:`judge.store.db.read_again_if_dropped`). Under READ COMMITTED each statement
+    sees its own snapshot inside a transaction too, so a read sees nothing it would not have
+    seen in one.
     What a read stores (a view rendered on its first read) is one idempotent statement,
     committed when the read returns (as it runs, on PostgreSQL); no ``after_commit`` is run."""
     return await READS.run(_read, engine, work)
