@@ -261,6 +261,7 @@ NAMING_NO_MODULE: dict[str, str] = {
     "tests/service/test_store_faults.py": "end to end over judge.service.jobs, judge.store.db",
     "tests/service/test_trust.py": "end to end over judge.checks.scenario, judge.checks.worlds",
     "tests/store/test_pg_timeouts.py": "end to end over judge.api.errors, judge.store.db",
+    "tests/store/test_read_pool.py": "end to end over judge.deps, judge.store.db",
     "tests/store/test_tamper_store.py": "end to end over judge.store.db, judge.store.migrate",
     "tests/test_layers.py": "end to end through the app or the CLI",
     "tests/test_mirror.py": "end to end through the app or the CLI",
