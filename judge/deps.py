@@ -20,7 +20,7 @@ from sqlmodel import Session
 from judge.handoff import Threads
 from judge.service.jobqueue.executors import ScoringExecutor
 from judge.settings import Settings
-from judge.store.db import READ_POOL_SIZE, autocommit, read_again_if_dropped, transaction
+from judge.store.db import READ_POOL_SIZE, autocommit_read, transaction
 
 _AFTER_COMMIT = "judge.after_commit"
 T = TypeVar("T")
@@ -75,17 +75,7 @@ async def in_read(engine: Engine, work: Callable[[Session], T]) -> T:
     seen in one.
     What a read stores (a view rendered on its first read) is one idempotent statement,
     committed when the read returns (as it runs, on PostgreSQL); no ``after_commit`` is run."""
-    return await READS.run(_read, engine, work)
-
-
-def _read(engine: Engine, work: Callable[[Session], T]) -> T:
-    def once() -> T:
-        with Session(autocommit(engine)) as session:
-            result = work(session)
-            session.commit()  # SQLite: what the read stored (PostgreSQL: committed already)
-            return result
-
-    return read_again_if_dropped(once)
+    return await READS.run(autocommit_read, engine, work)
 
 
 def _committed(session: Session) -> None:

@@ -41,7 +41,7 @@ from judge.deps import EngineDep, SettingsDep, app_settings
 from judge.errors import AuthError
 from judge.service.keys import authenticate_agent
 from judge.settings import Settings
-from judge.store.db import autocommit, read_again_if_dropped
+from judge.store.db import autocommit_read
 
 #: The audit actor names moved to judge.auth (the console names owners too, without the API).
 __getattr__ = moved(__name__, {"system_actor": "judge.auth:system_actor"})
@@ -119,12 +119,7 @@ def agent_of_key(engine: Engine, key: str) -> AgentIdentity:
     The lookup is one read statement, committed as it runs (no ``BEGIN`` and ``ROLLBACK``
     round trips on PostgreSQL, as for the hot reads in :func:`judge.deps.in_read`), on the read
     pool: run once more if its connection turns out dropped."""
-
-    def once() -> AgentIdentity:
-        with Session(autocommit(engine)) as session:
-            return authenticate_agent(session, key=key)
-
-    return read_again_if_dropped(once)
+    return autocommit_read(engine, lambda session: authenticate_agent(session, key=key))
 
 
 def owner_for(request: Request, token: str, settings: Settings) -> OwnerClaims:

@@ -144,6 +144,21 @@ def read_again_if_dropped(read: Callable[[], T]) -> T:
         return read()
 
 
+def autocommit_read(engine: Engine, work: Callable[[Session], T]) -> T:
+    """``work(session)`` on the read engine (:func:`autocommit`), run once more on a new
+    connection if its connection turns out dropped (:func:`read_again_if_dropped`). On SQLite
+    what the read stored (a view rendered on its first read) is committed when it returns; on
+    PostgreSQL each statement committed as it ran."""
+
+    def once() -> T:
+        with Session(autocommit(engine)) as session:
+            result = work(session)
+            session.commit()
+            return result
+
+    return read_again_if_dropped(once)
+
+
 def lift_timeouts(connection: sa.Connection, *, local: bool) -> None:
     """Let a migration wait for its lock and run as long as it needs (PostgreSQL only):
     ``local`` for the current transaction, else for the session until ``RESET``."""

@@ -14,10 +14,16 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 from judge.api.caller import agent_of_key
-from judge.deps import READ_THREADS, _read
+from judge.deps import READ_THREADS
 from judge.service.ratelimit import SharedWindow
 from judge.store import rate_events
-from judge.store.db import READ_POOL_SIZE, autocommit, make_engine, read_again_if_dropped
+from judge.store.db import (
+    READ_POOL_SIZE,
+    autocommit,
+    autocommit_read,
+    make_engine,
+    read_again_if_dropped,
+)
 from judge.store.migrate import upgrade
 from tests import pg
 from tests.conftest import key_headers
@@ -45,7 +51,7 @@ def private() -> Iterator[tuple[pg.ThrowawayCluster, Engine]]:
 
 def _backend_pid(engine: Engine) -> int:
     pid = "SELECT pg_backend_pid()"
-    return _read(
+    return autocommit_read(
         engine, lambda session: int(session.connection().exec_driver_sql(pid).scalar_one())
     )
 

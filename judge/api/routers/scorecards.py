@@ -173,7 +173,7 @@ async def agent_run_scorecard(run_id: str, request: Request) -> Response:
             if mine is not None:
                 return seen.serve(mine)
         me = key.identity(session)  # the credential first, as a dependency would check it
-        return Validators.of(request).answer(
+        return (seen or Validators.of(request)).answer(
             lambda: agent_view_tag(session, run_id=run_id, agent=me),
             lambda gzipped: agent_card(session, run_id=run_id, agent=me, gzipped=gzipped),
         )
