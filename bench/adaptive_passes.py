@@ -1,6 +1,6 @@
 """Report: adaptive passes on the CaSiNo test set, against fixed passes (docs/scoring.md).
 
-Two measurements, both through the real adaptive runner (``judge.judging.adaptive``):
+Two measurements, both through the real adaptive runner (``judge.engine.judging.adaptive``):
 
 1. **A sampling judge** (all 100 test dialogues, both participants, negotiation and
    cooperation): each pass is a draw from the embedded SmolLM2 judge's own distribution over
@@ -38,15 +38,15 @@ from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from judge.catalog import default_rubric_set
-from judge.domain.config import DenoiseConfig, MeasurementSettings
-from judge.domain.passes import PassPolicy
-from judge.importers.casino import casino_run
-from judge.judging.adaptive import run_rounds
-from judge.judging.backends import JudgeRequest, ScriptedBackend
-from judge.judging.providers.embedded import EMBEDDED_MODEL
-from judge.judging.runner import PassSpec, RunnerConfig
-from judge.pipeline import ScoringOptions, score_run_async
+from judge.core.domain.config import DenoiseConfig, MeasurementSettings
+from judge.core.domain.passes import PassPolicy
+from judge.engine.judging.adaptive import run_rounds
+from judge.engine.judging.backends import JudgeRequest, ScriptedBackend
+from judge.engine.judging.providers.embedded import EMBEDDED_MODEL
+from judge.engine.judging.runner import PassSpec, RunnerConfig
+from judge.engine.packs import default_rubric_set
+from judge.engine.pipeline import ScoringOptions, score_run_async
+from judge.tools.importers.casino import casino_run
 
 REPO = Path(__file__).resolve().parents[1]
 GRID = [round(0.1 * i, 1) for i in range(11)]

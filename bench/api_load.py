@@ -61,23 +61,23 @@ from sqlmodel import Session
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from judge.auth import create_owner_token
-from judge.domain.run import Run, parse_run
-from judge.domain.scorecard import Scorecard
-from judge.judging.backends import JudgeRequest, ScriptedBackend
-from judge.pipeline import ScoringOptions, score_run_async
-from judge.service import reviews
-from judge.service.card_views import all_views
-from judge.service.intake import canonical_body
-from judge.service.keys import issue_key
-from judge.settings import Settings, load_settings
-from judge.store import scorecards as scorecard_repo
-from judge.store import views as view_repo
-from judge.store.bulk import PrescoredRun, insert_scored_runs
-from judge.store.db import make_engine, transaction
-from judge.store.migrate import upgrade
-from judge.store.tables import RunRow, utcnow
-from judge.store.views import RenderedView, ScorecardViewRow, rendered
+from judge.core.domain.run import Run, parse_run
+from judge.core.domain.scorecard import Scorecard
+from judge.engine.judging.backends import JudgeRequest, ScriptedBackend
+from judge.engine.pipeline import ScoringOptions, score_run_async
+from judge.engine.settings import Settings, load_settings
+from judge.server.auth import create_owner_token
+from judge.server.service import reviews
+from judge.server.service.card_views import all_views
+from judge.server.service.intake import canonical_body
+from judge.server.service.keys import issue_key
+from judge.server.store import scorecards as scorecard_repo
+from judge.server.store import views as view_repo
+from judge.server.store.bulk import PrescoredRun, insert_scored_runs
+from judge.server.store.db import make_engine, transaction
+from judge.server.store.migrate import upgrade
+from judge.server.store.tables import RunRow, utcnow
+from judge.server.store.views import RenderedView, ScorecardViewRow, rendered
 
 AGENTS = 20
 SUBMITTED_PER_AGENT = 10

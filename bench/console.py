@@ -44,13 +44,13 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from api_load import start_server, template_cards
 
-from judge.auth import create_owner_token
-from judge.domain.run import Run, parse_run
-from judge.domain.tamper import SeatTamper, TamperFinding, WithheldSpan
-from judge.service.intake import canonical_body
-from judge.store.bulk import PrescoredRun, insert_scored_runs
-from judge.store.db import make_engine, transaction
-from judge.store.migrate import upgrade
+from judge.core.domain.integrity import SeatTamper, TamperFinding, WithheldSpan
+from judge.core.domain.run import Run, parse_run
+from judge.server.auth import create_owner_token
+from judge.server.service.intake import canonical_body
+from judge.server.store.bulk import PrescoredRun, insert_scored_runs
+from judge.server.store.db import make_engine, transaction
+from judge.server.store.migrate import upgrade
 
 SCENARIOS = ("market-haggle", "market-haggle-hard", "supplier-deal")
 FLAG_EVERY = 50

@@ -25,17 +25,17 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from judge.catalog import default_rubric_set
-from judge.cli.pairwise import judge_pairs, render_bias
-from judge.domain.config import DenoiseConfig, MeasurementSettings
-from judge.domain.pairwise import PairKey, PairToJudge, PairVerdict
-from judge.importers.casino import casino_run
-from judge.judging.providers.embedded import EMBEDDED_MODEL
-from judge.judging.registry import backend_for
-from judge.pipeline import pairwise_side
-from judge.scoring.pairwise import position_bias
-from judge.scoring.pairwise_board import ratings_by_era
-from judge.settings import judge_spec
+from judge.core.domain.config import DenoiseConfig, MeasurementSettings
+from judge.core.domain.pairwise import PairKey, PairToJudge, PairVerdict
+from judge.core.scoring.pairwise import position_bias
+from judge.core.scoring.pairwise_board import ratings_by_era
+from judge.engine.judging.providers.embedded import EMBEDDED_MODEL
+from judge.engine.judging.registry import backend_for
+from judge.engine.packs import default_rubric_set
+from judge.engine.pipeline import pairwise_side
+from judge.engine.settings import judge_spec
+from judge.tools.cli.pairwise import judge_pairs, render_bias
+from judge.tools.importers.casino import casino_run
 
 LIKENESS = {
     "Extremely dislike": 1,

@@ -30,13 +30,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from prompt_layout import long_run
 
-from judge.catalog import RubricSet, default_rubric_set
-from judge.domain.config import DenoiseConfig, MeasurementSettings
-from judge.domain.run import Run
-from judge.judging.prompt import render_event, rubric_block
-from judge.judging.runner import RunnerConfig
-from judge.pipeline import ScoringOptions, score_run
-from tests.judging.llama_server import LlamaServer, evaluated_prompt_tokens, llama_server
+from judge.core.domain.config import DenoiseConfig, MeasurementSettings
+from judge.core.domain.run import Run
+from judge.engine.judging.prompt import render_event, rubric_block
+from judge.engine.judging.runner import RunnerConfig
+from judge.engine.packs import RubricSet, default_rubric_set
+from judge.engine.pipeline import ScoringOptions, score_run
+from tests.engine.judging.llama_server import LlamaServer, evaluated_prompt_tokens, llama_server
 
 MODEL = "smollm2"
 

@@ -25,14 +25,14 @@ from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from judge.catalog import RubricSet, default_rubric_set
-from judge.domain.run import Run
-from judge.judging.batch_decode import LlamaBatchContext, PromptTokens, SeqToken
-from judge.judging.prompt import judge_messages, rubric_block, transcript_block
-from judge.judging.providers.embedded import EMBEDDED_MODEL, embedded_model
-from judge.judging.runner import RunnerConfig
-from judge.pipeline import ScoringOptions, score_run
-from judge.settings import judging_environment
+from judge.core.domain.run import Run
+from judge.engine.judging.batch_decode import LlamaBatchContext, PromptTokens, SeqToken
+from judge.engine.judging.prompt import judge_messages, rubric_block, transcript_block
+from judge.engine.judging.providers.embedded import EMBEDDED_MODEL, embedded_model
+from judge.engine.judging.runner import RunnerConfig
+from judge.engine.packs import RubricSet, default_rubric_set
+from judge.engine.pipeline import ScoringOptions, score_run
+from judge.engine.settings import judging_environment
 
 ITEMS = ["lamp", "rug", "kettle", "clock", "mirror", "chair", "vase", "lantern"]
 

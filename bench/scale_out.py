@@ -2,7 +2,7 @@
 
 Real processes on one PostgreSQL database (an API-only `judge serve --workers 0` and the
 workers), judging as `openai/fake-judge` (the product's light client for OpenAI-compatible
-servers, judge.judging.providers.openai_compatible; `JUDGE_OPENAI_CLIENT=litellm` measures litellm instead)
+servers, judge.engine.judging.providers.openai_compatible; `JUDGE_OPENAI_CLIENT=litellm` measures litellm instead)
 against the fake OpenAI-compatible judge of the tests: a fixed latency (0.5 s) and at most 32
 calls answered at once, so the judge itself allows at most 32 / 0.5 = 64 calls per second.
 Runs use the product's defaults (12 traits x 5 passes).
@@ -33,8 +33,8 @@ sys.path.insert(0, str(ROOT))
 from tests import pg
 from tests.conftest import example
 from tests.fake_judge import FakeJudge
-from tests.service.cluster import all_final, cluster, healthy, service_env, until
-from tests.service.test_scale_out import db_upgrade
+from tests.server.service.cluster import all_final, cluster, healthy, service_env, until
+from tests.server.service.test_scale_out import db_upgrade
 
 LATENCY_S = 0.5
 JUDGE_SLOTS = 32
@@ -71,7 +71,7 @@ def cpu_seconds(pids: list[int]) -> float:
 def measure(admin: str, workers: int, runs: int, logs: Path) -> Result:
     import httpx
 
-    from tests.service.cluster import OWNER
+    from tests.server.service.cluster import OWNER
 
     server = pg.PostgresServer(admin)
     name = pg.create_database(server)
@@ -85,7 +85,7 @@ def measure(admin: str, workers: int, runs: int, logs: Path) -> Result:
                 api = nodes.serve(workers=0)
                 procs = [nodes.worker(concurrency=RUNS_PER_WORKER) for _ in range(workers)]
                 healthy(api)
-                from judge.store.db import make_engine
+                from judge.server.store.db import make_engine
 
                 engine = make_engine(server.sqlalchemy_url(name))
                 until(lambda: _registered(engine) == workers, 120, f"{workers} workers")
@@ -107,7 +107,7 @@ def measure(admin: str, workers: int, runs: int, logs: Path) -> Result:
 
 
 def _registered(engine: object) -> int:
-    from tests.service.cluster import count
+    from tests.server.service.cluster import count
 
     return count(engine, "SELECT count(*) FROM procrastinate_workers")  # type: ignore[arg-type]
 

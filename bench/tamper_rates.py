@@ -1,7 +1,7 @@
 """Benchmark: the integrity detector's measured rates (docs/integrity.md#measured-rates).
 
-* detection rate per family on the written attacks (tests/scoring/tamper/positives.json);
-* false positives on the written ordinary talk (tests/scoring/tamper/negatives.txt);
+* detection rate per family on the written attacks (tests/core/integrity/positives.json);
+* false positives on the written ordinary talk (tests/core/integrity/negatives.txt);
 * false positives on every seat of real human conversations: CaSiNo (test and valid, each
   participant of each dialogue one seat, as ``judge calibrate`` imports them) and DICES-350
   (the USER turns of each conversation as one seat, and the LaMDA turns as another), read
@@ -28,11 +28,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from judge.domain.run import MessageEvent, Run, TranscriptEvent
-from judge.importers.casino import casino_run
-from judge.importers.dices import dices_transcript
-from judge.scoring.tamper import DETECTOR_VERSION, scan_run, scan_seat
-from tests.scoring.tamper.corpus import negatives, positives
+from judge.core.domain.run import MessageEvent, Run, TranscriptEvent
+from judge.core.integrity import DETECTOR_VERSION, scan_run, scan_seat
+from judge.tools.importers.casino import casino_run
+from judge.tools.importers.dices import dices_transcript
+from tests.core.integrity.corpus import negatives, positives
 
 REPO = Path(__file__).resolve().parents[1]
 CASINO_FILES = ("casino_test.json", "casino_valid.json")

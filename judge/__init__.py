@@ -10,7 +10,7 @@ The Python API::
     card = score_run(load_run("run.json"), options=ScoringOptions(judge_model="openai/gpt-4o-mini"))
     rows = card.to_rows()
 
-The version constants live in ``judge/versions.py`` (a leaf) and are re-exported here. The
+The version constants live in ``judge/core/versions.py`` (a leaf) and are re-exported here. The
 other names below are imported on first use, so ``import judge`` stays cheap for code that
 only needs the error classes or the run models.
 """
@@ -20,7 +20,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from judge.versions import (
+from judge.core.versions import (
     DETECTOR_VERSION,
     JUDGE_PROMPT_VERSION,
     SCORING_VERSION,
@@ -29,12 +29,12 @@ from judge.versions import (
 )
 
 _EXPORTS = {
-    "score_run": "judge.pipeline",
-    "score_run_async": "judge.pipeline",
-    "ScoringOptions": "judge.pipeline",
-    "load_run": "judge.library",
-    "Run": "judge.domain.run",
-    "Scorecard": "judge.domain.scorecard",
+    "score_run": "judge.engine.pipeline",
+    "score_run_async": "judge.engine.pipeline",
+    "ScoringOptions": "judge.engine.pipeline",
+    "load_run": "judge.engine.library",
+    "Run": "judge.core.domain.run",
+    "Scorecard": "judge.core.domain.scorecard",
 }
 
 __all__ = [
@@ -52,12 +52,12 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from judge.domain.run import Run as Run
-    from judge.domain.scorecard import Scorecard as Scorecard
-    from judge.library import load_run as load_run
-    from judge.pipeline import ScoringOptions as ScoringOptions
-    from judge.pipeline import score_run as score_run
-    from judge.pipeline import score_run_async as score_run_async
+    from judge.core.domain.run import Run as Run
+    from judge.core.domain.scorecard import Scorecard as Scorecard
+    from judge.engine.library import load_run as load_run
+    from judge.engine.pipeline import ScoringOptions as ScoringOptions
+    from judge.engine.pipeline import score_run as score_run
+    from judge.engine.pipeline import score_run_async as score_run_async
 
 
 def __getattr__(name: str) -> Any:

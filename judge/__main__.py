@@ -1,5 +1,5 @@
 import sys
 
-from judge.cli import main
+from judge.tools.cli import main
 
 sys.exit(main())

@@ -3,7 +3,7 @@ says what it cost, and ``history`` counts the calls."""
 
 from __future__ import annotations
 
-from judge.judging.backends import JudgeReply, ScriptedBackend
+from judge.engine.judging.backends import JudgeReply, ScriptedBackend
 from tests.helpers import verdict
 
 #: A model litellm's price map knows, so that estimates have a price.

@@ -20,13 +20,13 @@ import uvicorn
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 
-from judge.auth import create_owner_token
-from judge.judging.backends import ScriptedBackend
-from judge.service.keys import issue_key
-from judge.settings import Settings, load_settings
-from judge.store.db import make_engine, transaction
-from judge.store.migrate import upgrade
-from judge.web import create_app
+from judge.engine.judging.backends import ScriptedBackend
+from judge.engine.settings import Settings, load_settings
+from judge.server.auth import create_owner_token
+from judge.server.service.keys import issue_key
+from judge.server.store.db import make_engine, transaction
+from judge.server.store.migrate import upgrade
+from judge.server.web import create_app
 from tests import pg
 from tests.pg import PostgresServer, free_port
 from tests.scripted_service import svc  # noqa: F401  (fixture)

@@ -6,9 +6,9 @@ from typing import Any, Literal
 
 import pytest
 
-from judge.domain.judging import TraitResult
-from judge.domain.run import Run
-from judge.domain.scorecard import (
+from judge.core.domain.judging import TraitResult
+from judge.core.domain.run import Run
+from judge.core.domain.scorecard import (
     MeasurementEra,
     Objectives,
     PartialCredit,

@@ -11,8 +11,8 @@ from typing import Any, NamedTuple
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from judge.domain.run import Run, parse_run
-from judge.store.db import autocommit
+from judge.core.domain.run import Run, parse_run
+from judge.server.store.db import autocommit
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
@@ -43,7 +43,7 @@ class Sent(NamedTuple):
 @contextmanager
 def statements_sent(engine: Engine) -> Iterator[list[Sent]]:
     """The statements ``engine`` runs inside the block, as they run, on its write pool or its
-    read pool (``judge.store.db.autocommit``)."""
+    read pool (``judge.server.store.db.autocommit``)."""
     sent: list[Sent] = []
 
     def statement(conn: sa.Connection, _cursor: object, text: str, *_: object) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from judge.domain.pairwise import PairSide
-from judge.domain.run import MessageEvent, Run
-from judge.judging.backends import JudgeRequest, ScriptedBackend
-from judge.judging.prompt import flatten_content
+from judge.core.domain.pairwise import PairSide
+from judge.core.domain.run import MessageEvent, Run
+from judge.engine.judging.backends import JudgeRequest, ScriptedBackend
+from judge.engine.judging.prompt import flatten_content
 from tests.helpers import example
 
 

@@ -54,7 +54,7 @@ class PostgresServer:
         return urlunsplit((scheme, netloc, "/" + quote(database), parts.query, ""))
 
     def sqlalchemy_url(self, database: str) -> str:
-        """The URL of ``database`` for :func:`judge.store.db.make_engine` (psycopg 3 driver)."""
+        """The URL of ``database`` for :func:`judge.server.store.db.make_engine` (psycopg 3 driver)."""
         return self.url(database=database).replace("postgresql://", "postgresql+psycopg://", 1)
 
 

@@ -17,19 +17,19 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 
-from judge.auth import create_owner_token
-from judge.domain.run import Run
-from judge.domain.scorecard import Scorecard
-from judge.judging.backends import JudgeRequest, ScriptedBackend
-from judge.service import platform
-from judge.service.intake import canonical_body
-from judge.service.keys import issue_key
-from judge.settings import Settings, load_settings
-from judge.store import eras as era_repo
-from judge.store import runs as run_repo
-from judge.store import scorecards as scorecard_repo
-from judge.store.db import transaction
-from judge.web import create_app
+from judge.core.domain.run import Run
+from judge.core.domain.scorecard import Scorecard
+from judge.engine.judging.backends import JudgeRequest, ScriptedBackend
+from judge.engine.settings import Settings, load_settings
+from judge.server.auth import create_owner_token
+from judge.server.service import platform
+from judge.server.service.intake import canonical_body
+from judge.server.service.keys import issue_key
+from judge.server.store import eras as era_repo
+from judge.server.store import runs as run_repo
+from judge.server.store import scorecards as scorecard_repo
+from judge.server.store.db import transaction
+from judge.server.web import create_app
 
 
 @dataclass

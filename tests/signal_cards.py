@@ -10,12 +10,12 @@ unparseable. Passes count with the expected score.
 
 from __future__ import annotations
 
-from judge.catalog import default_rubric_set
-from judge.domain.config import MeasurementSettings
-from judge.domain.judging import JudgePass
-from judge.domain.run import Run
-from judge.domain.scorecard import Scorecard
-from judge.pipeline import ScoringOptions, assemble_scorecard
+from judge.core.domain.config import MeasurementSettings
+from judge.core.domain.judging import JudgePass
+from judge.core.domain.run import Run
+from judge.core.domain.scorecard import Scorecard
+from judge.engine.packs import default_rubric_set
+from judge.engine.pipeline import ScoringOptions, assemble_scorecard
 from tests.helpers import example
 
 JUDGES = ("judge-a", "judge-b")

@@ -1,5 +1,0 @@
-"""Calibration: human-labelled sets, their importers, `judge calibrate` and the disagreements list.
-
-The statistics themselves are pure functions in :mod:`judge.scoring.agreement`; this package
-reads the sets, runs the judge over them and writes reports.
-"""

@@ -1,0 +1,76 @@
+"""Score integrity: text in a seat's own events that is addressed to whoever scores it.
+
+The detector (``judge.core.integrity``) reads each scored seat's events and returns one
+:class:`SeatTamper`; the pipeline replaces each :class:`WithheldSpan` with
+:data:`WITHHELD_MARKER` before the judge reads the transcript (the stored run is never
+changed). Owners see the findings; an agent sees only ``held_for_review`` (docs/integrity.md).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: What a finding is. The first six say what the text tries to do; ``encoded``,
+#: ``obfuscated`` and ``split`` say it was found only after decoding a blob, undoing letter
+#: tricks (zero-width or bidi characters, confusable letters, spacing, leetspeak) or joining
+#: the seat's consecutive messages.
+TamperKind = Literal[
+    "instruction",
+    "appeal",
+    "forged_verdict",
+    "role_spoof",
+    "threat",
+    "bribe",
+    "encoded",
+    "obfuscated",
+    "split",
+]
+
+#: What the judge reads in place of each withheld span; fixed, so prompts stay cacheable.
+WITHHELD_MARKER = "[text addressed to the evaluator withheld by the platform]"
+
+#: The longest excerpt a finding keeps (owners read it; agents never see it).
+EXCERPT_MAX_CHARS = 120
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class WithheldSpan(_Out):
+    """A half-open character range ``[start, end)`` of one text field of one event.
+
+    ``field`` is a JSON pointer into the event: ``/content`` for a message's text,
+    ``/name`` for an action's name, ``/args/<key>/...`` for a string inside an action's
+    arguments (RFC 6901 escaping: ``~0`` for ``~``, ``~1`` for ``/``).
+    """
+
+    event_index: int = Field(ge=0, description="position of the event in the transcript")
+    turn: int = Field(ge=0)
+    field: str
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+
+
+class TamperFinding(_Out):
+    """One piece of judge-directed text."""
+
+    turn: int = Field(ge=0)
+    event_index: int = Field(ge=0)
+    kind: TamperKind
+    excerpt: str = Field(max_length=EXCERPT_MAX_CHARS)
+    span: WithheldSpan
+
+
+class SeatTamper(_Out):
+    """The detector's answer for one scored seat (owner view)."""
+
+    flagged: bool
+    detector_version: str
+    findings: list[TamperFinding] = Field(default_factory=list)
+    withheld: list[WithheldSpan] = Field(
+        default_factory=list,
+        description="what the judge did not read: merged, non-overlapping spans in event order",
+    )

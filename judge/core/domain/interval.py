@@ -1,0 +1,70 @@
+"""One interval type: a statistic with the bounds of its confidence interval.
+
+The calibration report, the mode and defence comparisons, the audit and the pairwise position
+bias all carry this one model (docs/calibration.md, docs/audit.md). On the wire the point
+estimate is ``value``, and the optional descriptors ``value``, ``n`` and ``method`` appear only
+where a report gives them, so every report written before this type existed reads and writes
+back byte for byte.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
+
+#: Fields a report writes only when it states them (a pairwise interval has no point estimate).
+_STATED_ONLY = ("estimate", "n", "method")
+
+
+class Interval(BaseModel):
+    """A statistic and its confidence interval.
+
+    Attributes:
+        estimate: the statistic on the whole sample; ``None`` when it is undefined there (a
+            constant column, too few items). ``value`` on the wire.
+        low: the interval's lower bound; ``None`` when too few resamples were defined.
+        high: the interval's upper bound, ``None`` with ``low``.
+        level: the confidence level. Not written: every stored interval is at 95%.
+        n: how many items (or seats) the statistic was computed over, where a report states it.
+        method: how the interval was drawn (``"wilson 95%"``), where a report states it.
+    """
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, serialize_by_alias=True)
+
+    estimate: float | None = Field(default=None, alias="value")
+    low: float | None = Field(default=None, description="lower bound (2.5th percentile at 95%)")
+    high: float | None = Field(default=None, description="upper bound (97.5th percentile at 95%)")
+    level: float = Field(default=0.95, exclude=True, gt=0.0, lt=1.0)
+    n: int | None = None
+    method: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _stated_fields_only(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        for name in _STATED_ONLY:
+            if name not in self.model_fields_set:
+                data.pop(name, None)
+                data.pop(Interval.model_fields[name].alias or name, None)
+        return data
+
+    def bare(self) -> Interval:
+        """The estimate and its bounds alone, for reports that state no count or method."""
+        return Interval(estimate=self.estimate, low=self.low, high=self.high, level=self.level)
+
+    def difference_reading(self, *, above: str, below: str) -> str:
+        """Plain words on an interval of a difference: ``above`` when it lies wholly above 0,
+        ``below`` when wholly below, else no measurable difference."""
+        if self.low is None or self.high is None:
+            return "not measurable"
+        if self.low > 0:
+            return f"{above} (interval above 0)"
+        if self.high < 0:
+            return f"{below} (interval below 0)"
+        return "no measurable difference (interval includes 0)"

@@ -1,0 +1,234 @@
+"""The run format (docs/run-format.md): what a scenario engine submits after one episode."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from judge.core.domain.checks import WorldState
+from judge.core.domain.limits import (
+    ADVERSARY_CONFIG_MAX,
+    ID_PATTERN,
+    SEED_MAX,
+    SEED_MIN,
+    BodyError,
+    RequestLimits,
+    bounded_loads,
+    check_json,
+    run_id_problem,
+    text_problem,
+)
+from judge.core.errors import InputError, RunFormatError, describe_validation_error
+
+Identifier = Annotated[str, Field(min_length=1, max_length=200, pattern=ID_PATTERN)]
+#: How deep an action's ``args`` or ``result`` may nest: deeper values could not be read back.
+VALUE_DEPTH_CEILING = 64
+#: The bounds a run's free-form values keep wherever the run comes from (sizes are the API's job).
+_VALUE_LIMITS = RequestLimits(
+    max_json_depth=VALUE_DEPTH_CEILING, max_text_chars=10**9, max_array_items=10**9
+)
+
+
+def _storable(text: str) -> str:
+    problem = text_problem(text)
+    if problem:
+        raise ValueError(problem)
+    return text
+
+
+def _valid_run_id(run_id: str) -> str:
+    problem = run_id_problem(run_id)
+    if problem:
+        raise ValueError(problem)
+    return run_id
+
+
+def _storable_value(value: Any) -> Any:
+    try:
+        check_json(value, _VALUE_LIMITS, root="value")
+    except BodyError as exc:
+        raise ValueError(str(exc)) from None
+    return value
+
+
+#: Free text: any length the request limits allow, but nothing a store cannot keep.
+Text = Annotated[str, AfterValidator(_storable)]
+RunId = Annotated[str, AfterValidator(_valid_run_id)]
+JsonValue = Annotated[Any, AfterValidator(_storable_value)]
+JsonObject = Annotated[dict[str, Any], AfterValidator(_storable_value)]
+
+
+class Strict(BaseModel):
+    """Base for input models: unknown fields are an error, so a typo fails loudly; numbers
+    must be finite (JSON has no NaN or Infinity, and a stored one could not be read back)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+
+class SeatAssignment(Strict):
+    seat: Identifier
+    agent_id: Identifier
+    scored: bool = True
+
+
+class _EventBase(Strict):
+    turn: int = Field(ge=0)
+    seat: Identifier
+
+
+class MessageEvent(_EventBase):
+    kind: Literal["message"]
+    content: Text
+
+
+class ActionEvent(_EventBase):
+    """A tool call made by a participant."""
+
+    kind: Literal["action"]
+    name: Text = Field(min_length=1)
+    args: JsonObject = Field(default_factory=dict)
+    status: Literal["ok", "error", "unknown", "rejected"] = "ok"
+    result: JsonValue = None
+
+
+class ObservationEvent(_EventBase):
+    kind: Literal["observation"]
+    content: Text
+
+
+class SystemEvent(_EventBase):
+    kind: Literal["system"]
+    content: Text
+
+
+class FaultEvent(_EventBase):
+    """A failure the engine injected (a tool timing out, a service answering unknown)."""
+
+    kind: Literal["fault"]
+    content: Text = ""
+
+
+class DoneEvent(_EventBase):
+    """The participant declared it was finished."""
+
+    kind: Literal["done"]
+    content: Text = ""
+
+
+TranscriptEvent = Annotated[
+    MessageEvent | ActionEvent | ObservationEvent | SystemEvent | FaultEvent | DoneEvent,
+    Field(discriminator="kind"),
+]
+
+
+class WinCondition(Strict):
+    """A binary objective decided by the engine (or by the service's state checks)."""
+
+    id: Identifier
+    weight: float = Field(default=1.0, ge=0.0)
+    met: bool
+    progress: float | None = Field(default=None, ge=0.0, le=1.0)
+    seat: Identifier | None = None
+
+
+class TraceStep(Strict):
+    """Per-turn execution data. `progress` and `conditions_met` are cumulative."""
+
+    turn: int = Field(ge=0)
+    seat: Identifier
+    checks_passed: int = Field(default=0, ge=0)
+    checks_failed: int = Field(default=0, ge=0)
+    conditions_met: list[Identifier] = Field(default_factory=list)
+    progress: float = Field(default=0.0, ge=0.0, le=1.0)
+    latency_ms: float | None = Field(default=None, ge=0)
+    tokens_in: int | None = Field(default=None, ge=0)
+    tokens_out: int | None = Field(default=None, ge=0)
+    tool_calls: int = Field(default=0, ge=0)
+    tool_errors: int = Field(default=0, ge=0)
+
+
+class Run(Strict):
+    """One episode of one scenario, as submitted."""
+
+    run_id: RunId
+    scenario_id: Identifier
+    seed: int | None = Field(
+        default=None, ge=SEED_MIN, le=SEED_MAX, description="a signed 32-bit integer"
+    )
+    adversary_config: (
+        Annotated[str, Field(max_length=ADVERSARY_CONFIG_MAX), AfterValidator(_storable)] | None
+    ) = None
+    seats: list[SeatAssignment] = Field(min_length=1)
+    transcript: list[TranscriptEvent] = Field(default_factory=list)
+    win_conditions: list[WinCondition] = Field(default_factory=list)
+    trace: list[TraceStep] = Field(default_factory=list)
+    world: WorldState | None = None
+    trace_id: str | None = Field(
+        default=None,
+        pattern=r"^[0-9a-f]{32}$",
+        description="the OpenTelemetry trace the run was recorded in (32 lowercase hex digits; "
+        "`judge import otel` keeps it): its evaluation events are sent into that trace "
+        "(docs/integrations.md)",
+    )
+
+    @model_validator(mode="after")
+    def _references_are_consistent(self) -> Run:
+        names = [s.seat for s in self.seats]
+        duplicated = _repeated(names)
+        if duplicated:
+            raise ValueError(f"seats: seat names must be unique, repeated: {duplicated}")
+        _check_seat_refs("transcript", [e.seat for e in self.transcript], names)
+        _check_seat_refs("trace", [t.seat for t in self.trace], names)
+        _check_seat_refs("win_conditions", [c.seat for c in self.win_conditions if c.seat], names)
+        repeated = _repeated([c.id for c in self.win_conditions])
+        if repeated:
+            raise ValueError(f"win_conditions: condition ids must be unique, repeated: {repeated}")
+        if not any(s.scored for s in self.seats):
+            raise ValueError("seats: at least one seat must have scored: true")
+        return self
+
+    @property
+    def scored_seats(self) -> list[str]:
+        return [s.seat for s in self.seats if s.scored]
+
+    def agent_of(self, seat: str) -> str:
+        return next(s.agent_id for s in self.seats if s.seat == seat)
+
+
+def _repeated(values: list[str]) -> list[str]:
+    """The values that occur more than once (one pass, so a wide run stays cheap)."""
+    return sorted(v for v, n in Counter(values).items() if n > 1)
+
+
+def _check_seat_refs(field: str, used: list[str], known: list[str]) -> None:
+    unknown = sorted(set(used) - set(known))
+    if unknown:
+        raise ValueError(
+            f"{field}: refers to seats not listed in seats: {unknown} (known: {known})"
+        )
+
+
+def parse_run(data: Any, *, source: str = "run") -> Run:
+    """Validate raw JSON data as a :class:`Run`.
+
+    Raises:
+        RunFormatError: naming each offending field and the problem with it.
+    """
+    try:
+        return Run.model_validate(data)
+    except ValidationError as exc:
+        raise RunFormatError(f"{source}: {describe_validation_error(exc)}") from None
+
+
+def parse_run_json(text: str | bytes, *, source: str = "run") -> Run:
+    """Parse and validate a run from JSON text."""
+    try:
+        data = bounded_loads(text)
+    except json.JSONDecodeError as exc:
+        raise RunFormatError(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    except InputError as exc:
+        raise RunFormatError(f"{source}: {exc}") from None
+    return parse_run(data, source=source)

@@ -1,0 +1,99 @@
+"""The rules, compiled: patterns over folded text (lower case, no accents, look-alikes
+mapped to Latin), written in ``english`` (with role spoofing) and ``languages``.
+
+Each rule names the intent it detects and the cue words without which it is not run; the
+languages are English, French, Spanish, German, Portuguese, Russian, Chinese and Japanese
+(docs/integrity.md).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from judge.core.domain.integrity import TamperKind
+from judge.core.integrity.english import ENGLISH, ROLE_SPOOF
+from judge.core.integrity.languages import OTHER
+
+
+class Rule(NamedTuple):
+    """One pattern and the intent a match of it shows.
+
+    ``cues`` are strings without spaces one of which any match contains, a word cue at the
+    start of a word: a text that holds none is not searched with the pattern (empty: always
+    searched). A pattern's leading word boundaries (``\\b``) are compiled out, so the
+    regular-expression engine can skip ahead on first letters; ``word_start`` asks the
+    caller to check, on each match, that one starting with a letter starts a word (not for
+    Chinese and Japanese, which have no spaces).
+    """
+
+    kind: TamperKind
+    pattern: re.Pattern[str]
+    word_start: bool
+    script: str | None
+    cues: frozenset[str]
+
+
+#: Letters of the scripts whose rules run only on text that holds one of them.
+SCRIPTS = {
+    "cyrillic": re.compile(r"[\u0400-\u04ff]"),
+    "cjk": re.compile(r"[\u3040-\u30ff\u3400-\u9fff]"),
+}
+
+
+def _script(pattern: str) -> str | None:
+    if SCRIPTS["cjk"].search(pattern):
+        return "cjk"
+    return "cyrillic" if SCRIPTS["cyrillic"].search(pattern) else None
+
+
+def _rule(kind: TamperKind, cues: str, pattern: str) -> Rule:
+    script = _script(pattern)
+    bare = "|".join(_without_leading_boundary(alt) for alt in _alternatives(pattern))
+    cue_list = frozenset(cues.split("|")) if cues else frozenset()
+    return Rule(kind, re.compile(bare, re.MULTILINE), script != "cjk", script, cue_list)
+
+
+def _alternatives(pattern: str) -> list[str]:
+    """The pattern's top-level alternatives."""
+    parts, depth, escaped, start = [], 0, False, 0
+    for index, char in enumerate(pattern):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            parts.append(pattern[start:index])
+            start = index + 1
+    return [*parts, pattern[start:]]
+
+
+def _without_leading_boundary(alternative: str) -> str:
+    """``(?:\\bx...`` -> ``(?:x...``: the boundary is checked on the match instead."""
+    head = 0
+    while alternative.startswith("(?:", head):
+        head += 3
+    if alternative.startswith("\\b", head):
+        return alternative[:head] + alternative[head + 2 :]
+    return alternative
+
+
+RULES: list[Rule] = [_rule(*rule) for rule in ENGLISH + ROLE_SPOOF + OTHER]
+
+_CUES = sorted({cue for rule in RULES for cue in rule.cues})
+#: Cues that start with a letter must start a word ("rat" in "grateful" is no cue).
+_WORD_CUES = tuple(" " + cue for cue in _CUES if cue[0].isalnum())
+_MARK_CUES = tuple(cue for cue in _CUES if not cue[0].isalnum())
+_NON_WORD = re.compile(r"[\W_]+")
+
+
+def cues_in(words: str) -> frozenset[str]:
+    """Every cue that occurs in ``words``: a word cue at the start of a word, a mark cue
+    (``<|``, ``{``, ``$``) anywhere."""
+    starts = " " + _NON_WORD.sub(" ", words)
+    found = [cue[1:] for cue in _WORD_CUES if cue in starts]
+    return frozenset(found + [cue for cue in _MARK_CUES if cue in words])

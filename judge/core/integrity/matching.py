@@ -1,0 +1,218 @@
+"""Finding judge-directed text in one string: the rules over the folded text, then over the
+text with letter tricks undone, rot13 and decoded blobs (docs/integrity.md).
+
+Every match is a :class:`Hit` on the *original* string, with the kind it is reported as:
+the rule's intent when the plain folded text matched, ``obfuscated`` when the match needed a
+trick undone (or covers a trick character), ``encoded`` when it was inside rot13 or a blob.
+
+The work is bounded: rules never reach across a line or a sentence end, so the text is cut
+into such segments and each distinct segment is read once (a payload repeated ten thousand
+times costs one read); a rule runs only on text that holds one of its cue words; the second
+look (tricks undone) reads only the segments the undoing changed.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
+from itertools import accumulate, islice
+from typing import NamedTuple
+
+from judge.core.domain.integrity import WITHHELD_MARKER, TamperKind
+from judge.core.integrity.fold import Folded, fold
+from judge.core.integrity.lexicon import RULES, SCRIPTS, cues_in
+from judge.core.integrity.tricks import (
+    Rewritten,
+    blobs,
+    has_leet,
+    has_spacing,
+    rot13,
+    unleet,
+    unspace,
+)
+
+#: At most this many matches are placed one by one in a seat's text; past them the rest of
+#: the seat's text is withheld unread (flooding the judge with them buys nothing).
+MAX_HITS = 1000
+#: From this length on, cues are looked up in a text's distinct words rather than the text.
+_VOCABULARY_FROM = 4096
+#: How deep decoded blobs are decoded again (a base64 of a hex of text is still read).
+_BLOB_DEPTH = 2
+#: A folded word long enough to be a blob (blobs are looked for only when there is one).
+_BLOB_CUE = re.compile(r"[a-z0-9+/_\-]{16,}")
+_ROT13_WORDS = re.compile(
+    r"\b(?:ignore|disregard|rubric|instructions?|evaluators?|grader|judge|score|rate|verdict|"
+    r"rationale|system|assistant|evaluation|marks|grade|dear|note|final)\b"
+)
+_LEAD = frozenset("\n.!?。！？ \t")
+_SEGMENT_END = re.compile(r"(\n|(?<=[.!?。！？])[ \t]+)")
+
+
+class Hit(NamedTuple):
+    """One match: a half-open range of the original string and how it is reported."""
+
+    start: int
+    end: int
+    kind: TamperKind
+
+
+class Segments:
+    """The distinct segments of a text joined by newlines, and where each one occurs."""
+
+    def __init__(self, text: str, *, skip: frozenset[str] = frozenset()) -> None:
+        parts = _SEGMENT_END.split(text)
+        offsets = list(accumulate(map(len, parts), initial=0))
+        where: dict[str, list[int]] = {}
+        for piece, origin in zip(parts[0::2], offsets[0::2], strict=False):
+            if piece and piece not in skip:
+                where.setdefault(piece, []).append(origin)
+        self.distinct = list(where)
+        self.occurrences = list(where.values())
+        self.starts = list(accumulate((len(p) + 1 for p in self.distinct), initial=0))[:-1]
+        self.joined = "\n".join(self.distinct)
+
+    def back(self, start: int, end: int) -> Iterator[tuple[int, int]]:
+        """Every place in the text that ``joined[start:end]`` stands for."""
+        index = bisect_right(self.starts, start) - 1
+        local = start - self.starts[index]
+        length = min(end - start, len(self.distinct[index]) - local)
+        for origin in self.occurrences[index]:
+            yield origin + local, origin + local + length
+
+
+def rule_hits(text: str, words: str | None = None) -> Iterator[tuple[int, int, TamperKind]]:
+    """Every rule's matches in ``text`` (folded), skipping rules none of whose cues occur
+    among ``words`` (the text's vocabulary, when the caller has it)."""
+    words = _vocabulary(text) if words is None else words
+    cues = cues_in(words)
+    scripts = {name: bool(p.search(words)) for name, p in SCRIPTS.items()}
+    for rule in RULES:
+        if rule.script is not None and not scripts[rule.script]:
+            continue
+        if rule.cues and rule.cues.isdisjoint(cues):
+            continue
+        for match in rule.pattern.finditer(text):
+            start, end = _without_lead(text, *match.span())
+            if end > start and not (rule.word_start and _inside_word(text, start)):
+                yield start, end, rule.kind
+
+
+def _vocabulary(text: str) -> str:
+    """The distinct words of a long text, one space apart (cues are looked up in it: far
+    shorter than the text when words repeat)."""
+    if len(text) < _VOCABULARY_FROM:
+        return text
+    return " ".join(dict.fromkeys(text.split()))
+
+
+def _without_lead(text: str, start: int, end: int) -> tuple[int, int]:
+    """A match less the line break, sentence end and spaces a rule may start with (they
+    belong to the text before it)."""
+    while start < end and text[start] in _LEAD:
+        start += 1
+    return start, end
+
+
+def _inside_word(text: str, start: int) -> bool:
+    return start > 0 and text[start].isalnum() and text[start - 1].isalnum()
+
+
+class _Taken:
+    """Ranges already reported, to keep a later look from reporting them again."""
+
+    def __init__(self, hits: Iterable[tuple[int, int, TamperKind]]) -> None:
+        self.ranges = sorted((h[0], h[1]) for h in hits)
+        self.starts = [r[0] for r in self.ranges]
+
+    def overlaps(self, start: int, end: int) -> bool:
+        index = bisect_right(self.starts, end - 1)
+        return any(s < end and start < e for s, e in self.ranges[max(0, index - 8) : index])
+
+
+def find_hits(text: str, *, depth: int = 0, limit: int = MAX_HITS) -> list[Hit]:
+    """Every match in ``text``, on its original offsets, in order; past ``limit`` matches,
+    one last hit covers the rest of the text (so more than ``limit`` hits mean the limit
+    was passed). The platform's own marker is not read, so a withheld transcript scans
+    clean."""
+    if WITHHELD_MARKER in text:
+        text = text.replace(WITHHELD_MARKER, " " * len(WITHHELD_MARKER))
+    segments = Segments(text)
+    folded = fold(segments.joined)
+    words = _vocabulary(folded.text)
+    found = list(_plain_hits(folded, words))
+    taken = _Taken(found)
+    extra: list[tuple[int, int, TamperKind]] = [
+        (a, b, "obfuscated") for a, b in _tricked_spans(folded, words) if not taken.overlaps(a, b)
+    ]
+    extra += [(a, b, "encoded") for a, b in _rot13_spans(folded, words) if not taken.overlaps(a, b)]
+    if depth < _BLOB_DEPTH and _BLOB_CUE.search(words):
+        extra += [(a, b, "encoded") for a, b in _blob_spans(folded.original, depth)]
+    return _everywhere(segments, found + extra, len(text), limit)
+
+
+def _everywhere(
+    segments: Segments, found: list[tuple[int, int, TamperKind]], length: int, limit: int
+) -> list[Hit]:
+    """The hits in the joined distinct segments, at every place of the text they stand for."""
+    placed = sorted(
+        (start, end, kind) for a, b, kind in found for start, end in segments.back(a, b)
+    )
+    hits = [Hit(*h) for h in islice(placed, limit)]
+    if len(placed) > limit:
+        hits.append(Hit(placed[limit][0], length, placed[limit][2]))
+    return hits
+
+
+def _plain_hits(folded: Folded, words: str) -> Iterator[tuple[int, int, TamperKind]]:
+    """Matches in the folded joined text, on the joined (unfolded) offsets."""
+    for start, end, kind in rule_hits(folded.text, words):
+        a, b = folded.original_span(start, end)
+        yield a, b, "obfuscated" if folded.has_trick(a, b) else kind
+
+
+def _tricked_spans(folded: Folded, words: str) -> Iterator[tuple[int, int]]:
+    """Matches found only with spaced letters joined and leetspeak read, in the segments
+    that undoing them changed."""
+    spaced = unspace(folded.text) if has_spacing(words) else None
+    joined = spaced.text if spaced else folded.text
+    plain = unleet(joined) if has_leet(words) else joined
+    if plain == folded.text:
+        return
+    changed = Segments(plain, skip=frozenset(folded.text.split("\n")))
+    for start, end, _ in rule_hits(changed.joined):
+        for s, e in changed.back(start, end):
+            yield folded.original_span(*_source(spaced, s, e))
+
+
+def _source(spaced: Rewritten | None, start: int, end: int) -> tuple[int, int]:
+    return spaced.source_span(start, end) if spaced else (start, end)
+
+
+def _rot13_spans(folded: Folded, words: str) -> Iterator[tuple[int, int]]:
+    """Matches in the text turned by rot13, read only when the turned words hold an English
+    word an attack needs (random letters seldom do)."""
+    turned = rot13(words)
+    if not _ROT13_WORDS.search(turned):
+        return
+    for start, end, _ in rule_hits(rot13(folded.text), turned):
+        yield folded.original_span(start, end)
+
+
+def _blob_spans(text: str, depth: int) -> Iterator[tuple[int, int]]:
+    """Blobs (looked for among the distinct words of a long text) that decode to a match;
+    all decoded texts are read in one go."""
+    words = _vocabulary(text)
+    found = blobs(words)
+    if not found:
+        return
+    starts = list(accumulate((len(b.decoded) + 1 for b in found), initial=0))
+    decoded = "\n".join(b.decoded for b in found)
+    matched = {bisect_right(starts, h.start) - 1 for h in find_hits(decoded, depth=depth + 1)}
+    for blob in (found[i] for i in sorted(matched)):
+        if words is text:
+            yield blob.start, blob.end
+        else:
+            token = words[blob.start : blob.end]
+            for match in islice(re.finditer(re.escape(token), text), MAX_HITS + 1):
+                yield match.span()

@@ -1,0 +1,344 @@
+"""Scanning a seat's own events for judge-directed text (docs/integrity.md).
+
+Only what the seat wrote is read: its messages' content, and its actions' names and the
+strings inside their arguments (at any depth). Results, observations, system and fault
+events come from the engine. All of a seat's strings are read in one go (joined
+by line breaks, which no rule crosses), so a run of a hundred thousand short messages costs
+no more than one long one. Each match is widened to the sentence it stands in (from the
+sentence's start when the match opens the sentence or nearly so, else from the match's first
+word; to the sentence's end; at most :data:`WIDEN_CHARS` either side), so the judge reads
+none of the judge-directed sentence and all of the seat's own words before it; overlapping
+widened spans of one field merge into one finding. Two consecutive messages of the seat are
+also read across their seam, so a line split between them is found (kind ``split``, one
+finding in each message).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from itertools import accumulate
+from typing import Any, NamedTuple
+
+from judge.core.domain.integrity import EXCERPT_MAX_CHARS, TamperFinding, TamperKind, WithheldSpan
+from judge.core.domain.run import ActionEvent, MessageEvent, TranscriptEvent
+from judge.core.integrity.matching import MAX_HITS, Hit, find_hits
+
+#: How far a withheld span reaches either side of a match when its sentence is longer.
+WIDEN_CHARS = 300
+#: How much of a sentence may stand before a match for the whole sentence to be withheld.
+LEAD_CHARS = 24
+#: Where a sentence ends: its closing punctuation (with any closing brackets, quotes and
+#: the spaces after them), or a line break.
+_SENTENCE_END = re.compile(
+    r"(?:[.!?\u2026]+(?=[\s\])}\"'\u201d\u2019]|$)|[\u3002\uff01\uff1f]+)"
+    r"[\])}\"'\u201d\u2019]*[^\S\n]*|\n"
+)
+#: A sentence that opens with one of these is withheld to its closing one.
+_CLOSERS = {"[": "]", "(": ")", "{": "}"}
+#: How much of each of two consecutive messages is read across their seam.
+SEAM_CHARS = 240
+#: About this many characters of a seat's strings are read in one go.
+BATCH_CHARS = 256 * 1024
+#: At most this many findings are kept per seat (every match is still withheld).
+MAX_FINDINGS = 200
+
+#: When matches of several kinds merge, the finding takes the first kind in this order:
+#: how it was hidden comes before what it tries to do.
+_PRIORITY: tuple[TamperKind, ...] = (
+    "split",
+    "encoded",
+    "obfuscated",
+    "role_spoof",
+    "forged_verdict",
+    "bribe",
+    "threat",
+    "instruction",
+    "appeal",
+)
+
+
+class TextField(NamedTuple):
+    """One string the seat wrote: where it is (event and JSON pointer) and its text."""
+
+    event_index: int
+    turn: int
+    pointer: str
+    text: str
+
+
+def pointer_part(key: str | int) -> str:
+    """One JSON-pointer reference token (RFC 6901 escaping)."""
+    return str(key).replace("~", "~0").replace("/", "~1")
+
+
+def _strings(value: Any, pointer: str) -> Iterator[tuple[str, str]]:
+    if isinstance(value, str):
+        yield pointer, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _strings(item, f"{pointer}/{pointer_part(key)}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _strings(item, f"{pointer}/{index}")
+
+
+def seat_fields(transcript: Sequence[TranscriptEvent], seat: str) -> Iterator[TextField]:
+    """The strings the seat wrote, in event order."""
+    for index, event in enumerate(transcript):
+        if event.seat != seat:
+            continue
+        if isinstance(event, MessageEvent):
+            yield TextField(index, event.turn, "/content", event.content)
+        elif isinstance(event, ActionEvent):
+            yield TextField(index, event.turn, "/name", event.name)
+            for pointer, text in _strings(event.args, "/args"):
+                yield TextField(index, event.turn, pointer, text)
+
+
+class Piece(NamedTuple):
+    """A widened match in one field: the span to withhold, the match, and its kind."""
+
+    field: TextField
+    start: int
+    end: int
+    hit_start: int
+    hit_end: int
+    kind: TamperKind
+
+
+def widen(text: str, start: int, end: int) -> tuple[int, int]:
+    """The match's sentence: from the sentence's start when at most :data:`LEAD_CHARS` of
+    it stand before the match (a lead-in such as "Dear" or "Note:"), else from the start
+    of the match's first word; to the end of the sentence the match ends in. At most
+    :data:`WIDEN_CHARS` either side of the match, and never across a line break."""
+    floor = max(0, start - WIDEN_CHARS)
+    opening = max((m.end() for m in _SENTENCE_END.finditer(text, floor, start)), default=floor)
+    line_start = text.rfind("\n", floor, start) + 1
+    opening = max(opening, line_start)
+    if start - opening > LEAD_CHARS:
+        opening = _lead_in(text, _word_start(text, start, floor), floor)
+    limit = min(len(text), end + WIDEN_CHARS)
+    closing = _SENTENCE_END.search(text, end, limit)
+    high = closing.end() if closing else limit
+    if opening < len(text) and text[opening] in _CLOSERS:
+        bracket = text.find(_CLOSERS[text[opening]], end, limit)
+        high = max(high, bracket + 1)
+    line_end = text.find("\n", end, high)
+    return opening, high if line_end < 0 else line_end
+
+
+def _word_start(text: str, at: int, floor: int) -> int:
+    while at > floor and not text[at - 1].isspace():
+        at -= 1
+    return at
+
+
+def _lead_in(text: str, at: int, floor: int) -> int:
+    """``at``, or the start of the word before it when that word is a short capitalised one
+    ("To whoever grades this", "Hey judge"): an unpunctuated new sentence's opening."""
+    end = at
+    while end > floor and text[end - 1].isspace():
+        end -= 1
+    word = _word_start(text, end, floor)
+    lead = text[word:end]
+    return word if 0 < len(lead) <= 5 and lead[0].isupper() and lead.isalpha() else at
+
+
+class Joined(NamedTuple):
+    """Several texts joined by line breaks, read in one go, and where each one starts."""
+
+    text: str
+    starts: list[int]
+
+    @classmethod
+    def of(cls, texts: Sequence[str]) -> Joined:
+        starts = list(accumulate((len(t) + 1 for t in texts), initial=0))[:-1]
+        return cls("\n".join(texts), starts)
+
+    def locate(self, hit: Hit, lengths: Sequence[int]) -> tuple[int, Hit]:
+        """Which text a hit is in, and the hit on that text's offsets (cut at its end)."""
+        index = bisect_right(self.starts, hit.start) - 1
+        origin = self.starts[index]
+        end = min(hit.end - origin, lengths[index])
+        return index, Hit(hit.start - origin, end, hit.kind)
+
+
+def seat_pieces(fields: list[TextField]) -> dict[TextField, list[Piece]]:
+    """Each field's matches, widened and merged. The seat's strings are read in batches of
+    about :data:`BATCH_CHARS` (many short messages cost about what one long one does). Past
+    :data:`MAX_HITS` matches, the rest of the seat's text is withheld whole and unread, with
+    the kind of the match that passed the bound."""
+    pieces: dict[TextField, list[Piece]] = {f: [] for f in fields}
+    budget = MAX_HITS
+    for batch in _batches(fields):
+        used, flood = _read_batch(batch, pieces, budget)
+        budget -= used
+        if flood is not None:
+            _flood_after(fields, flood, pieces)
+            break
+    return {f: merge_sorted(p) for f, p in pieces.items()}
+
+
+def _batches(fields: list[TextField]) -> Iterator[list[TextField]]:
+    batch: list[TextField] = []
+    size = 0
+    for field in fields:
+        batch.append(field)
+        size += len(field.text) + 1
+        if size >= BATCH_CHARS:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
+
+
+class _Read(NamedTuple):
+    """What reading one batch used of the budget, and the match past it (with its field)."""
+
+    used: int
+    flood: tuple[TextField, Hit] | None
+
+
+def _read_batch(batch: list[TextField], pieces: dict[TextField, list[Piece]], budget: int) -> _Read:
+    """Add the batch's matches to ``pieces``."""
+    joined = Joined.of([f.text for f in batch])
+    lengths = [len(f.text) for f in batch]
+    hits = find_hits(joined.text, limit=budget)
+    over = hits.pop() if len(hits) > budget else None
+    for hit in hits:
+        index, local = joined.locate(hit, lengths)
+        if local.end > local.start:
+            pieces[batch[index]].append(_widened(batch[index], local))
+    if over is None:
+        return _Read(len(hits), None)
+    index, local = joined.locate(over, lengths)
+    return _Read(len(hits), (batch[index], local))
+
+
+def _flood_after(
+    fields: list[TextField], flood: tuple[TextField, Hit], pieces: dict[TextField, list[Piece]]
+) -> None:
+    """Withhold from the match past the budget to the end of the seat's text."""
+    field, hit = flood
+    pieces[field].append(_widened(field, hit._replace(end=len(field.text))))
+    for later in fields[fields.index(field) + 1 :]:
+        if later.text:
+            pieces[later].append(Piece(later, 0, len(later.text), 0, len(later.text), hit.kind))
+
+
+def _widened(field: TextField, hit: Hit) -> Piece:
+    low, high = widen(field.text, hit.start, hit.end)
+    return Piece(field, low, high, hit.start, hit.end, hit.kind)
+
+
+def merge_sorted(pieces: list[Piece]) -> list[Piece]:
+    """The pieces of one field in order; those that overlap or stand apart by white space
+    only merge into one that keeps the first match and the kind first in ``_PRIORITY``."""
+    merged: list[Piece] = []
+    for new in sorted(pieces, key=lambda p: (p.start, p.end)):
+        if merged and (
+            merged[-1].end >= new.start or new.field.text[merged[-1].end : new.start].isspace()
+        ):
+            last = merged[-1]
+            kind = min(last.kind, new.kind, key=_PRIORITY.index)
+            merged[-1] = last._replace(end=max(last.end, new.end), kind=kind)
+        else:
+            merged.append(new)
+    return merged
+
+
+def excerpt(text: str, start: int, end: int) -> str:
+    """At most :data:`EXCERPT_MAX_CHARS` characters of the original around a match, with
+    invisible characters (format and control characters, but line breaks and tabs) shown as
+    ``<U+XXXX>``, so a bidi override cannot reorder what an owner reads."""
+    if end - start >= EXCERPT_MAX_CHARS:
+        return _visible(text[start : start + EXCERPT_MAX_CHARS])[:EXCERPT_MAX_CHARS]
+    room = EXCERPT_MAX_CHARS - (end - start)
+    low = max(0, start - room // 2)
+    high = min(len(text), end + (room - (start - low)))
+    low = max(0, low - (EXCERPT_MAX_CHARS - (high - low)))
+    shown = _visible(text[low:high])
+    if len(shown) <= EXCERPT_MAX_CHARS:
+        return shown
+    return _visible(text[start:high])[:EXCERPT_MAX_CHARS]
+
+
+def _visible(text: str) -> str:
+    return "".join(
+        f"<U+{ord(c):04X}>" if unicodedata.category(c) in ("Cf", "Cc") and c not in "\n\t" else c
+        for c in text
+    )
+
+
+def finding(piece: Piece) -> TamperFinding:
+    f = piece.field
+    span = WithheldSpan(
+        event_index=f.event_index, turn=f.turn, field=f.pointer, start=piece.start, end=piece.end
+    )
+    return TamperFinding(
+        turn=f.turn,
+        event_index=f.event_index,
+        kind=piece.kind,
+        excerpt=excerpt(f.text, piece.hit_start, piece.hit_end),
+        span=span,
+    )
+
+
+def _seam_piece(text: str) -> str:
+    """What of a message the seams read: all of it, or its first and last
+    :data:`SEAM_CHARS` characters with a line break (which no rule crosses) between."""
+    if len(text) <= 2 * SEAM_CHARS:
+        return text
+    return f"{text[:SEAM_CHARS]}\n{text[-SEAM_CHARS:]}"
+
+
+def seam_pieces(messages: list[TextField], known: dict[TextField, list[Piece]]) -> list[Piece]:
+    """For each two consecutive messages, the first match that crosses their seam, unless
+    both messages' parts of it are already withheld. The messages' ends are read as one
+    stream per joiner (none, then a space), so the seams cost about one more read."""
+    parts = [_seam_piece(m.text) for m in messages]
+    done: set[int] = set()
+    out: list[Piece] = []
+    for joiner in ("", " "):
+        starts = list(accumulate((len(p) + len(joiner) for p in parts), initial=0))
+        for hit in find_hits(joiner.join(parts), limit=MAX_HITS)[:MAX_HITS]:
+            index = bisect_right(starts, hit.start) - 1
+            if index in done or bisect_right(starts, hit.end - 1) - 1 != index + 1:
+                continue
+            first, second = messages[index], messages[index + 1]
+            start = _in_message(first.text, parts[index], hit.start - starts[index])
+            end = hit.end - starts[index + 1]
+            if start is None or (end > SEAM_CHARS and parts[index + 1] is not second.text):
+                continue
+            in_first = _overlaps_known(known[first], start, len(first.text))
+            if not (in_first and _overlaps_known(known[second], 0, end)):
+                done.add(index)
+                out += _split_pair(first, second, start, end)
+    return out
+
+
+def _in_message(text: str, part: str, offset: int) -> int | None:
+    """Where an offset in a message's seam part is in the message; None when it is not in
+    the part's last stretch (a seam match starts near the message's end)."""
+    if part is text:
+        return offset
+    tail = len(part) - SEAM_CHARS
+    return len(text) - (len(part) - offset) if offset >= tail else None
+
+
+def _overlaps_known(known: list[Piece], start: int, end: int) -> bool:
+    return any(p.start < end and start < p.end for p in known)
+
+
+def _split_pair(first: TextField, second: TextField, start: int, end: int) -> list[Piece]:
+    """The two halves of a split match: to the end of the first message, from the start of
+    the second (each widened to its line)."""
+    low, _ = widen(first.text, start, len(first.text))
+    _, high = widen(second.text, 0, max(end, 1))
+    return [
+        Piece(first, low, len(first.text), start, len(first.text), "split"),
+        Piece(second, 0, high, 0, end, "split"),
+    ]

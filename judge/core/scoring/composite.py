@@ -1,0 +1,37 @@
+"""The composite: the mean of capability trait means. Safety traits stay out."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from typing import NamedTuple
+
+from judge.core.domain.judging import TraitResult
+
+
+class Composite(NamedTuple):
+    value: float | None
+    note: str | None
+
+
+def composite_score(
+    traits: Mapping[str, TraitResult], *, counted: Collection[str], left_out: Sequence[str] = ()
+) -> Composite:
+    """Mean of the means of the ``counted`` traits: those whose pack declares ``in_composite``
+    (the capability pack; the safety pack stays out by its declaration).
+
+    The composite is withheld (None, with a note) when a capability trait has fewer scored
+    passes than the floor, or was left out of the scoring (``left_out``): a mean over part
+    of the pack would read as the composite while measuring something else.
+    """
+    if left_out:
+        return Composite(
+            None, f"withheld: capability traits not judged: {', '.join(sorted(left_out))}"
+        )
+    members = {name: t for name, t in traits.items() if name in counted}
+    if not members:
+        return Composite(None, "no capability traits were judged")
+    incomplete = sorted(name for name, t in members.items() if not t.complete or t.mean is None)
+    if incomplete:
+        return Composite(None, f"withheld: traits below the pass floor: {', '.join(incomplete)}")
+    means = [t.mean for t in members.values() if t.mean is not None]
+    return Composite(sum(means) / len(means), None)

@@ -1,0 +1,209 @@
+"""Submission finalization (docs/scoring.md): era stamp, completeness, class, visibility.
+
+A submission is a set of runs by one agent on one scenario. Finalizing it decides, from the
+runs' scorecards alone:
+
+- ``measurement_era``: the era the runs were measured in. Every run must share one era; runs
+  scored in different eras are **refused** (the stamp would be a lie, and the submission's
+  numbers would mix instruments). Rescore the odd runs, or split the submission by era.
+  Runs that share an era older than the current one are accepted, stamped with *their* era,
+  and flagged ``era_is_current: false``: a comparison with current results crosses eras.
+- ``status``: ``"incomplete"`` when any of the agent's seats was participation-gated.
+- ``ranked_eligible`` / ``leaderboard_class``: a self-reported run (submitted with an agent
+  key: the agent wrote its conditions, trace and world) makes the whole submission
+  ``self_reported``; otherwise a run scored with any custom rubric makes it
+  ``self_hosted_facilitator``. Either way it is not ranked-eligible.
+- ``visibility``: ``public`` or ``unlisted``. A submission that is not ranked-eligible may
+  only be unlisted; asking for public is refused. When no visibility is asked for, the widest
+  allowed one is chosen (public for ranked, unlisted otherwise).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from judge.core.domain.scorecard import MeasurementEra, Scorecard
+from judge.core.domain.status import FinalSubmissionStatus, LeaderboardClass, leaderboard_class
+from judge.core.errors import InputError
+
+Visibility = Literal["public", "unlisted"]
+
+
+class Finalization(BaseModel):
+    """What finalizing a submission stamps on it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    agent_id: str
+    scenario_id: str
+    run_ids: list[str]
+    status: FinalSubmissionStatus
+    measurement_era: MeasurementEra
+    era_is_current: bool
+    current_era_id: str
+    ranked_eligible: bool
+    leaderboard_class: LeaderboardClass
+    visibility: Visibility
+    gated_run_ids: list[str] = Field(
+        description="runs where the agent's seat was participation-gated"
+    )
+    custom_rubric_run_ids: list[str] = Field(
+        description="runs scored with at least one custom rubric"
+    )
+    self_reported_run_ids: list[str] = Field(
+        default_factory=list,
+        description="runs submitted with an agent key (self-reported, never ranked)",
+    )
+    flags: list[str] = Field(description="human-readable notes on anything that limits comparison")
+
+
+def agent_seats(card: Scorecard, agent_id: str) -> list[str]:
+    """The scored seats the agent held in a run (more than one in self-play)."""
+    return sorted(s for s, c in card.seats.items() if c.agent_id == agent_id)
+
+
+def agent_gated(card: Scorecard, agent_id: str) -> bool:
+    """True when any seat the agent held in the run was participation-gated."""
+    return any(card.seats[s].participation_gated for s in agent_seats(card, agent_id))
+
+
+def check_membership(cards: Sequence[Scorecard], *, agent_id: str, scenario_id: str) -> None:
+    """Refuse runs that do not belong in a submission of this agent on this scenario.
+
+    Raises:
+        InputError: no runs, a run of another scenario, or a run the agent has no scored seat in.
+    """
+    if not cards:
+        raise InputError(
+            "the submission has no runs: add at least one scored run before finalizing"
+        )
+    other = sorted(c.run_id for c in cards if c.scenario_id != scenario_id)
+    if other:
+        raise InputError(
+            f"runs {other} are not on scenario {scenario_id!r}; remove them from the submission"
+        )
+    absent = sorted(c.run_id for c in cards if not agent_seats(c, agent_id))
+    if absent:
+        raise InputError(f"agent {agent_id!r} holds no scored seat in runs {absent}; remove them")
+
+
+def shared_era(cards: Sequence[Scorecard]) -> MeasurementEra:
+    """The one era every run was measured in.
+
+    Raises:
+        InputError: the runs were scored in different eras, listing which run is in which.
+    """
+    eras = {c.measurement_era.era_id: c.measurement_era for c in cards}
+    if len(eras) > 1:
+        by_era = {
+            e: sorted(c.run_id for c in cards if c.measurement_era.era_id == e)
+            for e in sorted(eras)
+        }
+        listing = "; ".join(f"{era}: {runs}" for era, runs in by_era.items())
+        raise InputError(
+            f"runs were scored in {len(eras)} measurement eras ({listing}); a submission is stamped "
+            "with one era: rescore the runs in one era or split the submission by era"
+        )
+    return next(iter(eras.values()))
+
+
+def choose_visibility(
+    requested: Visibility | None,
+    ranked_eligible: bool,
+    custom: list[str],
+    self_reported: Sequence[str] = (),
+) -> Visibility:
+    """Public only for ranked-eligible submissions; the widest allowed when none is requested.
+
+    Raises:
+        InputError: public was requested for a self-reported or custom-rubric submission.
+    """
+    if requested is None:
+        return "public" if ranked_eligible else "unlisted"
+    if requested == "public" and self_reported:
+        raise InputError(
+            f"runs {list(self_reported)} were submitted with an agent key, so the submission is in the "
+            "self_reported class and may only be published unlisted: finalize it with visibility "
+            "'unlisted', or have the platform (an owner) record the runs"
+        )
+    if requested == "public" and not ranked_eligible:
+        raise InputError(
+            f"runs {custom} were scored with a custom rubric, so the submission is in the "
+            "self_hosted_facilitator class and may only be published unlisted: "
+            "finalize it with visibility 'unlisted'"
+        )
+    return requested
+
+
+def submission_class(custom: Sequence[str], self_reported: Sequence[str]) -> LeaderboardClass:
+    """Self-reported wins over a custom rubric: the stronger reason a result is not ranked."""
+    return leaderboard_class(custom_rubric=bool(custom), self_reported=bool(self_reported))
+
+
+def _flags(
+    era: MeasurementEra,
+    current: MeasurementEra,
+    gated: list[str],
+    custom: list[str],
+    self_reported: list[str],
+) -> list[str]:
+    flags = []
+    if era.era_id != current.era_id:
+        flags.append(
+            f"measured in era {era.era_id}, not the current era {current.era_id}: "
+            "comparisons with current results cross eras"
+        )
+    if gated:
+        flags.append(f"incomplete: participation-gated runs {gated} are left out of leaderboards")
+    if custom:
+        flags.append(
+            f"custom rubrics in runs {custom}: self_hosted_facilitator class, never ranked"
+        )
+    if self_reported:
+        flags.append(
+            f"self-reported runs {self_reported} (submitted with an agent key): self_reported class, never ranked"
+        )
+    return flags
+
+
+def finalize_submission(
+    cards: Sequence[Scorecard],
+    *,
+    agent_id: str,
+    scenario_id: str,
+    current_era: MeasurementEra,
+    visibility: Visibility | None = None,
+) -> Finalization:
+    """Decide era, status, class and visibility of a submission from its runs' scorecards.
+
+    Raises:
+        InputError: no runs, foreign runs, runs in different eras, or public asked for a
+            custom-rubric submission. The message says what to change.
+    """
+    check_membership(cards, agent_id=agent_id, scenario_id=scenario_id)
+    era = shared_era(cards)
+    gated = sorted(c.run_id for c in cards if agent_gated(c, agent_id))
+    self_reported = sorted(c.run_id for c in cards if c.leaderboard_class == "self_reported")
+    custom = sorted(
+        c.run_id for c in cards if not c.ranked_eligible and c.leaderboard_class != "self_reported"
+    )
+    eligible = not custom and not self_reported
+    return Finalization(
+        agent_id=agent_id,
+        scenario_id=scenario_id,
+        run_ids=sorted(c.run_id for c in cards),
+        status="incomplete" if gated else "complete",
+        measurement_era=era,
+        era_is_current=era.era_id == current_era.era_id,
+        current_era_id=current_era.era_id,
+        ranked_eligible=eligible,
+        leaderboard_class=submission_class(custom, self_reported),
+        visibility=choose_visibility(visibility, eligible, custom, self_reported),
+        gated_run_ids=gated,
+        custom_rubric_run_ids=custom,
+        self_reported_run_ids=self_reported,
+        flags=_flags(era, current_era, gated, custom, self_reported),
+    )

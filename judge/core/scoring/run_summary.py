@@ -1,0 +1,96 @@
+"""One row of figures per scored run, for listing and filtering many runs without reading
+their scorecards: the weakest seat's composite and objective rate, the lowest safety mean and
+the largest pass spread (highest minus lowest pass score of a trait); and the rules of a run
+held for review because judge-directed text was withheld (docs/integrity.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pydantic import BaseModel, ConfigDict
+
+from judge.core.domain.judging import TraitResult
+from judge.core.domain.review import SafetyReviewThresholds
+from judge.core.domain.scorecard import Scorecard
+
+
+class RunFigures(BaseModel):
+    """What the runs table shows and filters on, per run (over its scored seats)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    measurement_era: str
+    composite: float | None
+    objective_rate: float | None
+    safety_min: float | None
+    safety_spread: float | None
+    spread_max: float | None
+    gated: bool
+    custom_rubric: bool
+
+
+def pass_range(result: TraitResult) -> float | None:
+    """Highest minus lowest scored pass; None with fewer than one scored pass."""
+    return max(result.pass_scores) - min(result.pass_scores) if result.pass_scores else None
+
+
+def _lowest(values: Iterable[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return min(known) if known else None
+
+
+def _highest(values: Iterable[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return max(known) if known else None
+
+
+def run_figures(card: Scorecard) -> RunFigures:
+    """The figures of a scorecard; seats are combined conservatively (worst seat)."""
+    seats = list(card.seats.values())
+    safety = [r for s in seats for r in (s.safety_block or {}).values()]
+    every = [r for s in seats for r in s.traits.values()] + safety
+    return RunFigures(
+        measurement_era=card.measurement_era.era_id,
+        composite=_lowest(s.composite for s in seats),
+        objective_rate=_lowest(s.objectives.objective_met_rate for s in seats),
+        safety_min=_lowest(r.mean for r in safety),
+        safety_spread=_highest(pass_range(r) for r in safety),
+        spread_max=_highest(pass_range(r) for r in every),
+        gated=card.participation_gated,
+        custom_rubric=card.leaderboard_class != "ranked",
+    )
+
+
+def tamper_flagged(card: Scorecard) -> bool:
+    """Whether any scored seat's events held text addressed to the judge (withheld from it)."""
+    return any(s.tamper is not None and s.tamper.flagged for s in card.seats.values())
+
+
+def flag_reasons(
+    safety_min: float | None, safety_spread: float | None, thresholds: SafetyReviewThresholds
+) -> list[str]:
+    """Why a run belongs in the safety review queue; empty when it does not."""
+    reasons = []
+    if safety_min is not None and safety_min < thresholds.safety_below:
+        reasons.append(
+            f"a safety trait mean {safety_min:.2f} is below {thresholds.safety_below:.2f}"
+        )
+    if safety_spread is not None and safety_spread > thresholds.spread_above:
+        reasons.append(
+            f"safety passes disagree: spread {safety_spread:.2f} above {thresholds.spread_above:.2f}"
+        )
+    return reasons
+
+
+#: The review reason of a run whose card withheld judge-directed text from the judge.
+TAMPER_REASON = "tamper: judge-directed text withheld from the judge"
+
+
+def tamper_reasons(flagged: bool | None) -> list[str]:
+    """The tamper reason for the review queue, when the run's card is flagged."""
+    return [TAMPER_REASON] if flagged else []
+
+
+def held_for_review(flagged: bool | None, review_state: str | None) -> bool:
+    """A flagged run is held (off leaderboards and stability) until an owner clears it."""
+    return bool(flagged) and review_state != "cleared"

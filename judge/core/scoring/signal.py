@@ -1,0 +1,125 @@
+"""What a card says about the judge's own signal (no I/O): sampled against expected scores,
+within-pass entropy, each judge of a panel, agreement between judges, unparseable rates."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from judge.core.domain.judging import JudgePass, JudgeStats, PanelAgreement, ScoreMode, TraitResult
+from judge.core.scoring.agreement import krippendorff_alpha
+from judge.core.scoring.passes import pass_stats
+
+NO_LOGPROBS_NOTE = "the judge gave no token log-probabilities: passes count with the sampled score"
+PARTIAL_NOTE = "part of a distribution was unseen (the judge answered 1.0) and put on 0.0"
+
+
+class SignalFields(NamedTuple):
+    sampled_mean: float | None
+    expected_mean: float | None
+    mean_entropy_bits: float | None
+    n_with_distribution: int
+    score_note: str | None
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def signal_fields(passes: Sequence[JudgePass], mode: ScoreMode) -> SignalFields:
+    """Means of the sampled and the expected scores, the mean entropy, and the fallback note.
+
+    The note is set whenever ``expected`` mode could not use an expected value for every
+    scored pass (the backend gave none), or a distribution was partial.
+    """
+    scored = [p for p in passes if p.written_score is not None]
+    with_dist = [p for p in scored if p.expected_score is not None]
+    sampled = [p.written_score for p in scored if p.written_score is not None]
+    note = None
+    if len(with_dist) < len(scored) and (mode == "expected" or not with_dist):
+        note = (
+            NO_LOGPROBS_NOTE
+            if not with_dist
+            else (
+                f"{len(scored) - len(with_dist)} of {len(scored)} passes had no token log-probabilities "
+                "and count with the sampled score"
+            )
+        )
+    elif any(p.distribution_partial for p in with_dist):
+        note = PARTIAL_NOTE
+    return SignalFields(
+        sampled_mean=_mean(sampled),
+        expected_mean=_mean([p.expected_score for p in with_dist if p.expected_score is not None]),
+        mean_entropy_bits=_mean(
+            [p.score_entropy_bits for p in with_dist if p.score_entropy_bits is not None]
+        ),
+        n_with_distribution=len(with_dist),
+        score_note=note,
+    )
+
+
+def judge_stats(passes: Sequence[JudgePass], judges: Sequence[str], floor: int) -> list[JudgeStats]:
+    """Each judge's own passes (in panel order): scores, mean, sample variance."""
+    out = []
+    for model in judges:
+        stats = pass_stats([p for p in passes if p.model == model], floor)._asdict()
+        kept = {name: stats[name] for name in JudgeStats.model_fields.keys() & stats.keys()}
+        out.append(JudgeStats(model=model, pass_scores=stats["scores"], **kept))
+    return out
+
+
+def panel_mean(judges: Sequence[JudgeStats]) -> float | None:
+    """The mean of the judges' means (each judge counts once, whatever its pass count)."""
+    return _mean([j.mean for j in judges if j.mean is not None])
+
+
+def panel_agreement(results: Mapping[str, TraitResult], judges: Sequence[str]) -> PanelAgreement:
+    """Krippendorff's alpha (interval) over traits between the judges' means; the trait the
+    judges disagree on most (largest highest-minus-lowest mean) is named."""
+    traits = sorted(results)
+    table = np.full((len(traits), len(judges)), np.nan)
+    for row, trait in enumerate(traits):
+        means = {j.model: j.mean for j in results[trait].judges}
+        for col, model in enumerate(judges):
+            value = means.get(model)
+            table[row, col] = np.nan if value is None else value
+    worst: tuple[float, str] | None = None
+    for row, trait in enumerate(traits):
+        present = table[row][~np.isnan(table[row])]
+        if present.size >= 2:
+            spread = float(present.max() - present.min())
+            if worst is None or spread > worst[0]:
+                worst = (spread, trait)
+    means = {}
+    if worst is not None:
+        means = {j.model: j.mean for j in results[worst[1]].judges if j.mean is not None}
+    return PanelAgreement(
+        judges=list(judges),
+        alpha_interval=krippendorff_alpha(table, "interval") if traits else None,
+        n_traits=len(traits),
+        largest_disagreement_trait=worst[1] if worst else None,
+        largest_disagreement=worst[0] if worst else None,
+        largest_disagreement_means=means,
+    )
+
+
+class ModelParseRate(NamedTuple):
+    passes: int
+    unparseable: int
+    structured: int
+
+
+def unparseable_by_model(passes: Sequence[JudgePass]) -> dict[str, ModelParseRate]:
+    """Per judge model: passes, passes whose reply held no readable verdict, and passes made
+    with the verdict schema enforced."""
+    out: dict[str, ModelParseRate] = {}
+    for p in passes:
+        n, bad, structured = out.get(p.model, ModelParseRate(0, 0, 0))
+        out[p.model] = ModelParseRate(
+            n + 1,
+            bad + (p.parse_status in ("unparseable", "out_of_range")),
+            structured + p.structured_output,
+        )
+    return out

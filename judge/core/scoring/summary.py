@@ -1,0 +1,139 @@
+"""Run summary counts read from the transcript and trace (docs/checks.md).
+
+Each count can turn a "pass" into a result nobody would ship: a false completion, a
+duplicate effect, an unnecessary interruption, a rejected attempt; or show a recovery.
+Tool calls and tool errors are diagnostics: recorded, never scored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from judge.core.domain.checks import Diagnostics, DuplicateRequest, Scalar, SummaryCounts
+from judge.core.domain.run import (
+    ActionEvent,
+    DoneEvent,
+    FaultEvent,
+    MessageEvent,
+    TraceStep,
+    TranscriptEvent,
+)
+from judge.core.domain.scenario import ActionFilter, CustomerPolicy
+
+
+def count_actions(
+    transcript: Sequence[TranscriptEvent], seats: Collection[str], wanted: ActionFilter
+) -> int:
+    """How many of the agent's actions match the filter (what a trace check counts)."""
+    return sum(
+        1
+        for event in transcript
+        if isinstance(event, ActionEvent) and event.seat in seats and _matches(event, wanted)
+    )
+
+
+def _matches(action: ActionEvent, wanted: ActionFilter) -> bool:
+    if action.name not in wanted.names:
+        return False
+    if wanted.status is not None and action.status not in wanted.status:
+        return False
+    return all(
+        key in action.args and action.args[key] == value for key, value in wanted.args.items()
+    )
+
+
+def customer_contacts(
+    transcript: Sequence[TranscriptEvent], seats: Collection[str], policy: CustomerPolicy
+) -> int:
+    """How often the agent reached the customer.
+
+    A contact is an action named in ``contact_actions`` that was not refused, or, when the
+    customer has a seat in the run, a message the agent wrote in the shared thread.
+    """
+    contacts = sum(
+        1
+        for event in transcript
+        if isinstance(event, ActionEvent)
+        and event.seat in seats
+        and event.name in policy.contact_actions
+        and event.status != "rejected"
+    )
+    if policy.seat is not None:
+        contacts += sum(1 for e in transcript if isinstance(e, MessageEvent) and e.seat in seats)
+    return contacts
+
+
+def duplicate_requests(
+    rows: Sequence[Sequence[object]], key_columns: Sequence[str]
+) -> list[DuplicateRequest]:
+    """Outside requests sent more than once, from ``(*key, count)`` rows of the request table."""
+    return [
+        DuplicateRequest(
+            key=dict(zip(key_columns, _scalars(row[:-1]), strict=True)), count=int(str(row[-1]))
+        )
+        for row in rows
+    ]
+
+
+def _scalars(values: Sequence[object]) -> list[Scalar]:
+    return [v if v is None or isinstance(v, bool | int | float | str) else str(v) for v in values]
+
+
+def run_summary(
+    transcript: Sequence[TranscriptEvent],
+    seats: Collection[str],
+    *,
+    goals_met: bool | None,
+    verified: bool,
+    customer: CustomerPolicy | None,
+    duplicates: Sequence[DuplicateRequest],
+) -> SummaryCounts:
+    """Count what the run summary reports beside the outcome.
+
+    Args:
+        transcript: the run's events.
+        seats: the agent's seats; only their actions and messages count.
+        goals_met: every required goal check passed; None when the run is not scored.
+        verified: the outcome is ``verified`` (goals met and no hard rule broken).
+        customer: the scenario's contact policy; without one nothing counts as a contact.
+        duplicates: outside requests sent more than once.
+    """
+    said_done = any(isinstance(e, DoneEvent) and e.seat in seats for e in transcript)
+    faults = sum(1 for e in transcript if isinstance(e, FaultEvent))
+    duplicate_effects = sum(d.count - 1 for d in duplicates)
+    contacts = customer_contacts(transcript, seats, customer) if customer else 0
+    allowed = customer.allowed_contacts if customer else None
+    return SummaryCounts(
+        false_completion=None if goals_met is None else said_done and not goals_met,
+        duplicate_effects=duplicate_effects,
+        duplicate_requests=list(duplicates),
+        recovered=None if goals_met is None else faults > 0 and verified and duplicate_effects == 0,
+        faults=faults,
+        customer_contacts=contacts,
+        allowed_contacts=allowed,
+        unnecessary_interruptions=max(0, contacts - allowed) if allowed is not None else 0,
+        rejected_attempts=sum(
+            1
+            for e in transcript
+            if isinstance(e, ActionEvent) and e.seat in seats and e.status == "rejected"
+        ),
+    )
+
+
+def diagnostics(
+    transcript: Sequence[TranscriptEvent], trace: Sequence[TraceStep], seats: Collection[str]
+) -> Diagnostics:
+    """Tool calls and errors of the agent: from the trace when it has steps, else the transcript."""
+    steps = [t for t in trace if t.seat in seats]
+    if steps:
+        return Diagnostics(
+            tool_calls=sum(t.tool_calls for t in steps),
+            tool_errors=sum(t.tool_errors for t in steps),
+            source="trace",
+        )
+    actions = [e for e in transcript if isinstance(e, ActionEvent) and e.seat in seats]
+    return Diagnostics(
+        tool_calls=len(actions),
+        tool_errors=sum(1 for a in actions if a.status == "error"),
+        source="transcript",
+    )

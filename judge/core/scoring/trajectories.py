@@ -1,0 +1,109 @@
+"""The RL trajectory export (docs/scoring.md): one row per trace step, served as JSONL.
+
+Each row is one step of one seat: the seat's action events at that turn, the step's scalar
+reward and the components it was computed from (see :mod:`judge.core.scoring.rewards`), and
+``done``: true on the seat's last step, or when the seat declared it was done at that turn.
+Rows keep the trace's order; a caller may restrict them to some seats (an agent key sees
+only its own).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Iterable, Sequence
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from judge.core.domain.config import RewardWeights
+from judge.core.domain.run import ActionEvent, DoneEvent, Run
+from judge.core.scoring.rewards import RewardComponents, step_rewards
+
+NDJSON_MEDIA_TYPE = "application/x-ndjson"
+
+
+class _Value(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class StepAction(_Value):
+    name: str
+    args: dict[str, Any]
+    status: Literal["ok", "error", "unknown", "rejected"]
+
+
+class TrajectoryStep(_Value):
+    run_id: str
+    seat: str
+    agent_id: str
+    step: int
+    turn: int
+    action: list[StepAction]
+    reward: float
+    components: RewardComponents
+    done: bool
+
+
+def actions_at(run: Run, seat: str, turn: int) -> list[StepAction]:
+    """The seat's tool calls at one turn, in transcript order."""
+    return [
+        StepAction(name=e.name, args=e.args, status=e.status)
+        for e in run.transcript
+        if isinstance(e, ActionEvent) and e.seat == seat and e.turn == turn
+    ]
+
+
+def done_turns(run: Run, seat: str) -> set[int]:
+    """Turns at which the seat declared it was finished."""
+    return {e.turn for e in run.transcript if isinstance(e, DoneEvent) and e.seat == seat}
+
+
+def last_step_index(run: Run) -> dict[str, int]:
+    """Index in the trace of each seat's last step."""
+    return {step.seat: i for i, step in enumerate(run.trace)}
+
+
+def trajectory(
+    run: Run, weights: RewardWeights, *, seats: Collection[str] | None = None
+) -> list[TrajectoryStep]:
+    """Every trace step of the run (of ``seats`` only, when given), with reward and done."""
+    rewards = step_rewards(run.trace, weights)
+    last = last_step_index(run)
+    done = {s.seat: done_turns(run, s.seat) for s in run.seats}
+    counters: dict[str, int] = {}
+    rows = []
+    for i, reward in enumerate(rewards):
+        if seats is not None and reward.seat not in seats:
+            continue
+        step = counters.get(reward.seat, 0)
+        counters[reward.seat] = step + 1
+        rows.append(
+            TrajectoryStep(
+                run_id=run.run_id,
+                seat=reward.seat,
+                agent_id=run.agent_of(reward.seat),
+                step=step,
+                turn=reward.turn,
+                action=actions_at(run, reward.seat, reward.turn),
+                reward=reward.scalar_reward,
+                components=reward.components,
+                done=i == last[reward.seat] or reward.turn in done[reward.seat],
+            )
+        )
+    return rows
+
+
+def trajectories(
+    runs: Sequence[Run], weights: RewardWeights, *, agent_id: str | None = None
+) -> list[TrajectoryStep]:
+    """Rows of several runs in order; with ``agent_id``, only the seats that agent held."""
+    rows: list[TrajectoryStep] = []
+    for run in runs:
+        seats = None if agent_id is None else {s.seat for s in run.seats if s.agent_id == agent_id}
+        rows.extend(trajectory(run, weights, seats=seats))
+    return rows
+
+
+def to_jsonl(rows: Iterable[TrajectoryStep]) -> str:
+    """One JSON object per line, each line ending in a newline (empty text for no rows)."""
+    return "".join(json.dumps(r.model_dump(mode="json"), sort_keys=True) + "\n" for r in rows)

@@ -1,0 +1,1 @@
+"""The engine: what reaches a model, a world or the settings. Judging, state checks, trait packs, settings, the pipeline (the one scoring path), calibration and telemetry out (docs/architecture.md)."""

@@ -1,0 +1,107 @@
+"""The score-integrity defence off against on, on one calibration set (no I/O).
+
+The same items are judged twice, once with the defence off (prompt version 4, nothing
+withheld) and once with it on (docs/integrity.md). Per trait and pass score the judge-vs-human
+Spearman and MAE are given for each side, with a paired bootstrap over items of the
+difference (on minus off), so "the defence costs agreement" is read off an interval.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from judge.core.domain.interval import Interval
+from judge.core.domain.judging import ScoreMode
+from judge.core.scoring import agreement as ag
+from judge.engine.calibration.items import CalibrationItem
+from judge.engine.calibration.manifest import CalibrationManifest
+from judge.engine.calibration.modes import SetComparison, _ci, _num, paired_agreement, rescored
+from judge.engine.calibration.report import JudgedPasses, ReportScope, label_panel, pass_table
+
+
+class DefenceRow(BaseModel):
+    """One trait read against one label, in one pass-score mode, with the defence off and on."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    trait: str
+    label: str
+    pass_score: ScoreMode
+    n_items: int
+    spearman_off: Interval
+    spearman_on: Interval
+    spearman_difference: Interval
+    mae_off: float | None
+    mae_on: float | None
+    mae_difference: Interval
+
+
+class DefenceComparison(SetComparison):
+    rows: list[DefenceRow]
+
+
+def compare_defence(
+    items: Sequence[CalibrationItem],
+    manifest: CalibrationManifest,
+    off: JudgedPasses,
+    on: JudgedPasses,
+    scope: ReportScope,
+    *,
+    modes: Sequence[ScoreMode],
+) -> DefenceComparison:
+    """Per (label, trait, mode): agreement with the human panel mean, defence off and on."""
+    rows = []
+    for spec in manifest.labels:
+        targets, panel = label_panel(items, manifest, spec)
+        human = ag.row_means(panel)
+        for trait in (t for t in spec.traits if t in scope.traits):
+            for mode in modes:
+                a = ag.row_means(pass_table(rescored(off, mode), targets, trait, scope.n_passes))
+                b = ag.row_means(pass_table(rescored(on, mode), targets, trait, scope.n_passes))
+                row = {
+                    "trait": trait,
+                    "label": spec.name,
+                    "pass_score": mode,
+                    "n_items": int((np.isfinite(a) & np.isfinite(b)).sum()),
+                }
+                figures = paired_agreement(a, b, human, sides=("off", "on"))
+                rows.append(DefenceRow.model_validate(row | figures))
+    return DefenceComparison(
+        set=manifest.name, judge_model=scope.judge_model, slice=scope.slice_text, rows=rows
+    )
+
+
+def reading(row: DefenceRow) -> str:
+    """Plain words on whether the defence costs agreement with people (on Spearman)."""
+    return row.spearman_difference.difference_reading(
+        above="better with the defence", below="worse with the defence"
+    )
+
+
+def render_defence(c: DefenceComparison) -> str:
+    lines = c.heading("the score-integrity defence off against on") + [
+        (
+            "- off: prompt version 4, nothing withheld; on: judge-directed text withheld and the "
+            "transcript spotlit (prompt version 5, docs/integrity.md)"
+        ),
+        (
+            "- Spearman against the human panel mean, 95% percentile bootstrap over items (1000 "
+            "resamples, seeded); differences are on minus off on the same resampled items"
+        ),
+        "",
+        (
+            "| trait vs label | pass score | items | Spearman off | Spearman on | difference "
+            "| MAE off / on | MAE difference | reading |"
+        ),
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in c.rows:
+        lines.append(
+            f"| {r.trait} vs {r.label} | {r.pass_score} | {r.n_items} | {_ci(r.spearman_off)} "
+            f"| {_ci(r.spearman_on)} | {_ci(r.spearman_difference)} | {_num(r.mae_off)} / "
+            f"{_num(r.mae_on)} | {_ci(r.mae_difference)} | {reading(r)} |"
+        )
+    return "\n".join(lines) + "\n"

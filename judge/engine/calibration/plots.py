@@ -1,0 +1,122 @@
+"""Calibration plots drawn by matplotlib (Agg backend) as static SVG: axes, ticks, labels.
+
+Used by the HTML report of ``judge calibrate`` and by the console's calibration page.
+matplotlib is an optional extra (``pip install 'judge[console]'``); without it both show
+every figure in tables and say how to get the plots.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from judge.core.errors import ConfigError
+from judge.engine.calibration.report_model import CalibrationReport, TraitAgreement
+
+MISSING = "the calibration plots need matplotlib: pip install 'judge[console]'"
+JITTER = 0.015
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+    except ImportError:
+        raise ConfigError(MISSING) from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plt.rcParams.update({"svg.fonttype": "none", "font.size": 9, "svg.hashsalt": "judge-console"})
+    return plt
+
+
+def plots_available() -> bool:
+    try:
+        _pyplot()
+    except ConfigError:
+        return False
+    return True
+
+
+def _svg(plt: Any, figure: Any) -> bytes:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
+    plt.close(figure)
+    return buffer.getvalue()
+
+
+class AxisRange(NamedTuple):
+    low: float
+    high: float
+
+
+#: Room around the 0..1 square so a point at 0 or 1, jittered, is drawn whole.
+SCATTER_RANGE = AxisRange(-0.08, 1.08)
+
+
+def spread_range(values: Sequence[float]) -> AxisRange:
+    """The y range of the spread plot: a little below 0, so a box of identical passes (all
+    SDs 0) shows as a box on the axis rather than vanishing into it, and room above the top."""
+    top = max(values, default=0.0)
+    high = max(0.1, top * 1.15)
+    return AxisRange(-0.04 * high, high)
+
+
+def spread_svg(report: CalibrationReport, traits: Sequence[TraitAgreement] | None = None) -> bytes:
+    """Per trait, the distribution over items of the pass scores' sample SD (a box per trait,
+    a jittered dot per item). A trait judged once per item has no spread, and says so."""
+    plt = _pyplot()
+    chosen = list(traits if traits is not None else report.traits)
+    figure, axes = plt.subplots(figsize=(max(3.5, 1.6 * len(chosen) + 1.5), 3.2))
+    data = [[p.pass_sd for p in t.points if p.pass_sd is not None] for t in chosen]
+    limits = spread_range([v for values in data for v in values])
+    rng = random.Random(f"{report.set.name}-spread")
+    for position, values in enumerate(data, start=1):
+        if not values:
+            axes.text(position, limits.high / 2, "one pass per item:\nno spread", ha="center")
+            continue
+        axes.boxplot([values], positions=[position], showmeans=True, showfliers=False)
+        xs = [position + rng.uniform(-0.12, 0.12) for _ in values]
+        first = position == next(i for i, v in enumerate(data, start=1) if v)
+        axes.scatter(xs, values, s=12, alpha=0.55, zorder=3, label="one item" if first else None)
+    if any(data):
+        axes.legend(loc="upper right", fontsize=8)
+    axes.set_xlim(0.5, len(chosen) + 0.5)
+    axes.set_xticks(range(1, len(chosen) + 1), [t.trait.replace("_", "\n") for t in chosen])
+    axes.set_ylabel("pass score SD per item (n-1)")
+    axes.set_xlabel("trait")
+    axes.set_ylim(limits.low, limits.high)
+    axes.set_title(f"Pass spread, {report.passes_per_trait} passes per trait")
+    axes.grid(axis="y", alpha=0.3)
+    return _svg(plt, figure)
+
+
+def scatter_svg(report: CalibrationReport, traits: Sequence[TraitAgreement] | None = None) -> bytes:
+    """Judge mean against human mean per item, one panel per trait, with seeded jitter so
+    items at the same point stay visible; the diagonal is perfect agreement."""
+    plt = _pyplot()
+    chosen = list(traits if traits is not None else report.traits)
+    figure, panels = plt.subplots(1, len(chosen), figsize=(3.4 * len(chosen), 3.4), squeeze=False)
+    rng = random.Random(f"{report.set.name}-scatter")
+    for number, (axes, trait) in enumerate(zip(panels[0], chosen, strict=True)):
+        points = [p for p in trait.points if p.judge is not None and p.human is not None]
+        xs = [p.human + rng.uniform(-JITTER, JITTER) for p in points]  # type: ignore[operator]
+        ys = [p.judge + rng.uniform(-JITTER, JITTER) for p in points]  # type: ignore[operator]
+        axes.plot([0, 1], [0, 1], linestyle="--", linewidth=0.8, color="grey", label="agreement")
+        axes.scatter(xs, ys, s=18, alpha=0.7, clip_on=False)
+        axes.set_xlim(*SCATTER_RANGE)
+        axes.set_ylim(*SCATTER_RANGE)
+        axes.set_xlabel("human mean (0..1)")
+        if number == 0:
+            axes.set_ylabel("judge mean of passes (0..1)")
+        axes.set_title(f"{trait.trait.replace('_', ' ')} (n={len(points)})")
+        axes.grid(alpha=0.3)
+    figure.tight_layout()
+    return _svg(plt, figure)
+
+
+def inline_svg(svg: bytes) -> str:
+    """An SVG document as an element to place inside an HTML page (no XML prolog)."""
+    text = svg.decode("utf-8")
+    return text[text.index("<svg") :]

@@ -1,0 +1,162 @@
+"""Run the judge over a calibration set, resumably.
+
+Every pass is appended to ``passes.jsonl`` the moment it finishes; a rerun reads that file
+back and judges only what is missing, so an interrupted calibration loses at most the calls
+in flight. A store made by one judge model is never mixed with another's, nor with passes
+made under another prompt version or another in-process decode (the embedded judge's
+grammar): each line names both, and lines written before they were recorded name neither.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from judge.core.domain.judging import JudgePass, SeatPassKey
+from judge.core.versions import JUDGE_PROMPT_VERSION
+from judge.engine.calibration.items import CalibrationItem, read_jsonl
+from judge.engine.calibration.manifest import CalibrationSetError
+from judge.engine.calibration.report import JudgedPasses
+from judge.engine.judging.backends import JudgeBackend
+from judge.engine.packs import RubricSet
+from judge.engine.pipeline import ScoringOptions, judge_run
+from judge.engine.settings import judge_spec
+
+Tick = Callable[[int, int], None]
+
+
+class PassRecord(BaseModel):
+    """One line of ``passes.jsonl``."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    item_id: str
+    seat: str
+    judge_model: str
+    judge_pass: JudgePass = Field(alias="pass")
+    prompt_version: int | None = None
+    decoders: dict[str, str] | None = None
+
+
+def load_store(
+    path: Path, judge_model: str, prompt_version: int = JUDGE_PROMPT_VERSION
+) -> dict[str, dict[SeatPassKey, JudgePass]]:
+    """Passes already made, per item, keyed (seat, trait, pass index); none if no store yet.
+
+    ``prompt_version`` is the prompt the caller judges with (version 4 with the defence off).
+
+    Raises:
+        CalibrationSetError: a line made by another judge model, prompt version or decode.
+    """
+    if not path.exists():
+        return {}
+    decoders = judge_spec(judge_model).decoders
+    done: dict[str, dict[SeatPassKey, JudgePass]] = defaultdict(dict)
+    for record in read_jsonl(path, PassRecord):
+        if record.judge_model != judge_model:
+            raise CalibrationSetError(
+                f"{path} holds passes by {record.judge_model!r}, not {judge_model!r}: use another --out folder"
+            )
+        if record.prompt_version not in (None, prompt_version):
+            raise CalibrationSetError(
+                f"{path}: a pass of {record.item_id} was judged with prompt version {record.prompt_version}, "
+                f"not {prompt_version}: use another --out folder (or the --defence it was judged with)"
+            )
+        if record.decoders is not None and record.decoders != decoders:
+            raise CalibrationSetError(
+                f"{path}: a pass of {record.item_id} was judged with decode {record.decoders}, not {decoders}: "
+                "use another --out folder"
+            )
+        p = record.judge_pass
+        done[record.item_id][(record.seat, p.trait, p.index)] = p
+    return dict(done)
+
+
+class PassStamp(NamedTuple):
+    """Which judging a line of ``passes.jsonl`` comes from: :func:`load_store` never mixes
+    two (another judge model, prompt version or in-process decode)."""
+
+    judge_model: str
+    prompt_version: int
+    decoders: dict[str, str] | None
+
+
+class PassStore:
+    """Append-only JSON lines of finished passes, flushed one by one."""
+
+    def __init__(
+        self, path: Path, judge_model: str, prompt_version: int = JUDGE_PROMPT_VERSION
+    ) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self.stamp = PassStamp(judge_model, prompt_version, judge_spec(judge_model).decoders)
+
+    @property
+    def judge_model(self) -> str:
+        return self.stamp.judge_model
+
+    @property
+    def prompt_version(self) -> int:
+        return self.stamp.prompt_version
+
+    def append(self, item_id: str, seat: str, judge_pass: JudgePass) -> None:
+        record = PassRecord(
+            item_id=item_id, seat=seat, judge_pass=judge_pass, **self.stamp._asdict()
+        )
+        with self.path.open("a", encoding="utf-8") as out:
+            out.write(record.model_dump_json(by_alias=True) + "\n")
+
+
+def planned_passes(items: Sequence[CalibrationItem], rubrics: RubricSet, n_passes: int) -> int:
+    return sum(len(i.run.scored_seats) for i in items) * len(rubrics.rubrics) * n_passes
+
+
+async def judge_items(
+    items: Sequence[CalibrationItem],
+    *,
+    rubrics: RubricSet,
+    options: ScoringOptions,
+    backend: JudgeBackend,
+    store: PassStore,
+    tick: Tick | None = None,
+    stored: Mapping[str, Mapping[SeatPassKey, JudgePass]] | None = None,
+) -> JudgedPasses:
+    """Every pass of every scored seat of every item; stored passes are reused, not re-judged.
+    ``stored`` is the store already read by the caller (else it is read here)."""
+    done = (
+        stored
+        if stored is not None
+        else load_store(store.path, store.judge_model, store.prompt_version)
+    )
+    total = planned_passes(items, rubrics, options.settings.denoise.passes)
+    counter = [sum(1 for i in items for k in done.get(i.item_id, {}) if k[1] in rubrics.rubrics)]
+    out: dict[tuple[str, str, str], list[JudgePass]] = {}
+    for item in items:
+
+        def record(seat: str, p: JudgePass, item_id: str = item.item_id) -> None:
+            store.append(item_id, seat, p)
+            counter[0] += 1
+            if tick is not None:
+                tick(counter[0], total)
+
+        by_seat = await judge_run(
+            item.run,
+            rubrics=rubrics,
+            options=options,
+            backend=backend,
+            done=done.get(item.item_id, {}),
+            on_pass=record,
+        )
+        for seat, passes in by_seat.items():
+            for p in passes:
+                out.setdefault((item.item_id, seat, p.trait), []).append(p)
+    return out
+
+
+def judge_items_sync(items: Sequence[CalibrationItem], **kwargs: object) -> JudgedPasses:
+    return asyncio.run(judge_items(items, **kwargs))  # type: ignore[arg-type]

@@ -1,0 +1,105 @@
+"""The one seam between checks and a world's database.
+
+A :class:`StateDatabase` has one method, :meth:`StateDatabase.fetch`: run one read-only query
+with bound parameters, within a time limit, and return at most a few rows. The SQLite and
+PostgreSQL implementations enforce read-only access in the database itself; tests can swap
+in any object with the same method.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Mapping
+from decimal import Decimal
+from pathlib import Path
+from typing import Protocol
+
+from judge.core.domain.checks import POSTGRES_SCHEMES, Scalar
+from judge.engine.checks.errors import CheckShapeError, CheckValueError
+from judge.engine.checks.rows import Rows
+
+#: How long one check may run before the database aborts it.
+DEFAULT_TIMEOUT_S = 2.0
+
+
+class StateDatabase(Protocol):
+    """A world's database, opened so that nothing run through it can change it."""
+
+    def fetch(self, sql: str, params: Mapping[str, Scalar], *, max_rows: int) -> Rows:
+        """Run one query; return up to ``max_rows + 1`` rows so callers can see an excess.
+
+        Raises:
+            CheckError: refused, timed out, malformed, or the database failed.
+        """
+        ...
+
+    def close(self) -> None:
+        """Release the connection."""
+        ...
+
+
+def open_state(locator: str, *, base_dir: Path | None, timeout_s: float) -> StateDatabase:
+    """Open the database a run names: a ``postgresql://`` URL, or a SQLite path.
+
+    A relative SQLite path is resolved against `base_dir` (the run file's folder), or the
+    working directory when it is None.
+
+    Raises:
+        StateUnavailableError: the database cannot be opened or reached.
+    """
+    if locator.startswith(POSTGRES_SCHEMES):
+        from judge.engine.checks.postgres_state import PostgresState
+
+        return PostgresState.connect(locator, timeout_s=timeout_s)
+    from judge.engine.checks.sqlite_state import SqliteState
+
+    path = Path(locator)
+    if not path.is_absolute() and base_dir is not None:
+        path = base_dir / path
+    return SqliteState.open(path, timeout_s=timeout_s)
+
+
+def fetch_value(db: StateDatabase, sql: str, params: Mapping[str, Scalar]) -> Scalar:
+    """Run a check's query and return its one value.
+
+    Raises:
+        CheckShapeError: zero rows, several rows, or not exactly one column.
+        CheckValueError: a value no check can compare.
+        CheckError: from the database (refused, timed out, malformed).
+    """
+    result = db.fetch(sql, params, max_rows=1)
+    if result.columns != 1:
+        raise CheckShapeError(
+            f"the query returned {result.columns} columns; a check must select exactly one value"
+        )
+    if not result.rows:
+        raise CheckShapeError(
+            "the query returned no row; a check must return exactly one value "
+            "(use COUNT(*) or COALESCE(…) to answer for an empty table)"
+        )
+    if len(result.rows) > 1:
+        raise CheckShapeError(
+            "the query returned more than one row; a check must return exactly one value"
+        )
+    return to_scalar(result.rows[0][0])
+
+
+def to_scalar(value: object) -> Scalar:
+    """Turn a database cell into a JSON scalar: Decimal to int or float, dates to ISO text.
+
+    Raises:
+        CheckValueError: for values a check cannot compare (blobs, arrays, records, NaN).
+    """
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float) and not math.isnan(value):
+        return value
+    if isinstance(value, Decimal) and value.is_finite():
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, dt.date | dt.time):
+        return value.isoformat()
+    raise CheckValueError(
+        f"the query answered {value!r} ({type(value).__name__}), which a check cannot compare; "
+        "select a number, text, boolean or NULL"
+    )

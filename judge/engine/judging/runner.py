@@ -1,0 +1,364 @@
+"""The multi-pass runner: independent temperature-0 judge calls under a concurrency limit.
+
+Independence means separate calls with the identical prompt: no answer is cached or shared
+between passes (a serving engine may reuse the prompt's KV cache, never a reply), so a
+deterministic backend shows up as identical replies (and a variance of 0) rather than
+being hidden. Transient backend failures retry with backoff; a reply that cannot be read
+becomes an unscored pass with its reason. Backend failures that survive the retries stop
+the scoring: the passes already finished were handed to ``on_pass`` and can be resumed from.
+
+The order of calls follows the backend's :class:`~judge.engine.judging.backends.ServingProfile`:
+the passes of one prompt go back to back (trait-major), so an engine that caches only its
+last prompt re-evaluates each trait's suffix once; an engine that keeps many prefixes gets
+them round-robin over traits. A batching backend receives every pass at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from contextlib import aclosing
+from dataclasses import dataclass
+from typing import NamedTuple, Protocol, TypedDict, cast
+
+from pydantic import BaseModel, ConfigDict, Field
+from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
+
+from judge.core.domain.judging import JudgePass, ScoreMode
+from judge.core.domain.rubric import Rubric
+from judge.core.domain.run import TranscriptEvent
+from judge.core.errors import JudgeBackendError, PermanentJudgeError, TransientJudgeError
+from judge.engine.judging.backends import (
+    BatchJudgeBackend,
+    JudgeBackend,
+    JudgeReply,
+    JudgeRequest,
+    ServingProfile,
+    profile_of,
+)
+from judge.engine.judging.prompt import (
+    VERDICT_SCHEMA,
+    Layout,
+    judge_messages,
+    rubric_block,
+    transcript_block,
+)
+from judge.engine.judging.score_grid import grid_distribution, score_of_pass
+from judge.engine.judging.verdict import parse_verdict
+
+PassKey = tuple[str, int]
+OnPass = Callable[[JudgePass], None]
+
+
+class RunnerSettings(Protocol):
+    """The settings a runner is built from (:class:`judge.engine.settings.Settings` has them)."""
+
+    @property
+    def concurrency(self) -> int: ...
+    @property
+    def max_attempts(self) -> int: ...
+    @property
+    def backoff_initial_s(self) -> float: ...
+
+
+class RunnerConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    concurrency: int = Field(default=4, ge=1, le=256)
+    max_attempts: int = Field(default=5, ge=1, le=20)
+    backoff_initial_s: float = Field(default=1.0, ge=0.0)
+    backoff_max_s: float = Field(default=60.0, ge=0.0)
+    max_tokens: int = Field(default=160, ge=16)
+    layout: Layout = "transcript_first"
+    score_mode: ScoreMode = "sampled"
+    spotlight: bool = Field(
+        default=True, description="datamark the transcript (prompt version 5; docs/integrity.md)"
+    )
+
+    @classmethod
+    def from_settings(cls, settings: RunnerSettings) -> RunnerConfig:
+        """The runner the service's settings ask for (JUDGE_CONCURRENCY, JUDGE_MAX_ATTEMPTS, ...)."""
+        return cls(
+            concurrency=settings.concurrency,
+            max_attempts=settings.max_attempts,
+            backoff_initial_s=settings.backoff_initial_s,
+        )
+
+
+#: The one declaration of the runner's defaults: the settings and the command line offer these.
+RUNNER_DEFAULTS = RunnerConfig()
+
+
+@dataclass(frozen=True)
+class PassSpec:
+    trait: str
+    index: int
+    request: JudgeRequest
+
+
+def pass_specs(
+    transcript: Sequence[TranscriptEvent],
+    seat: str,
+    rubrics: Sequence[Rubric],
+    passes: int,
+    config: RunnerConfig,
+) -> list[PassSpec]:
+    """Every pass to make, trait by trait (all passes of the first trait, then the next).
+
+    Passes of one trait get the identical request; the transcript part is shared by all.
+    """
+    shared = transcript_block(transcript, seat, spotlight=config.spotlight)
+    requests = {
+        r.trait: JudgeRequest(
+            messages=judge_messages(
+                shared, rubric_block(r, seat), layout=config.layout, spotlight=config.spotlight
+            ),
+            max_tokens=config.max_tokens,
+            response_schema=VERDICT_SCHEMA,
+            label=r.trait,
+        )
+        for r in rubrics
+    }
+    return [PassSpec(r.trait, i, requests[r.trait]) for r in rubrics for i in range(passes)]
+
+
+def cache_order(specs: Sequence[PassSpec], profile: ServingProfile) -> list[PassSpec]:
+    """Order passes for the engine's prefix cache.
+
+    Trait-major (passes of one prompt consecutive, traits in their first-seen order) for
+    engines that keep one prefix; round-robin over traits (pass 0 of every trait, then
+    pass 1, ...) for engines that keep many, where order costs nothing and an interrupted
+    run then holds early passes of every trait. Either way the service resumes from the
+    passes stored so far.
+    """
+    rank = {trait: n for n, trait in enumerate(dict.fromkeys(s.trait for s in specs))}
+    if profile.many_prefixes:
+        return sorted(specs, key=lambda s: (s.index, rank[s.trait]))
+    return sorted(specs, key=lambda s: (rank[s.trait], s.index))
+
+
+def _wait(config: RunnerConfig) -> Callable[[RetryCallState], float]:
+    def wait(state: RetryCallState) -> float:
+        exc = state.outcome.exception() if state.outcome else None
+        if isinstance(exc, TransientJudgeError) and exc.retry_after is not None:
+            return min(exc.retry_after, config.backoff_max_s)
+        return float(
+            min(config.backoff_initial_s * 2 ** (state.attempt_number - 1), config.backoff_max_s)
+        )
+
+    return wait
+
+
+class Attempt(NamedTuple):
+    reply: JudgeReply
+    attempts: int
+
+
+class Usage(TypedDict):
+    """A reply's tokens and dollars, as the provider counted them."""
+
+    prompt_tokens: int | None
+    cached_prompt_tokens: int | None
+    completion_tokens: int | None
+    cost_usd: float | None
+
+
+class CallRecord(Usage):
+    """What every stored pass, single-seat or pairwise, keeps of the judge call it came from:
+    the raw reply and the call's accounting (tokens, cost, time, tries); the fields of
+    :class:`judge.core.domain.judging.JudgeCall` but how the reply parsed, which each runner adds."""
+
+    raw_output: str
+    model: str
+    latency_ms: float
+    attempts: int
+
+
+def usage_of(reply: JudgeReply) -> Usage:
+    """What the reply's call used: the reply's fields of :class:`Usage`'s names, which a pass
+    stores under the same names (tests/engine/judging/test_runner.py holds the three together)."""
+    return cast(Usage, reply.model_dump(include=set(Usage.__required_keys__)))
+
+
+def call_record(attempt: Attempt, model: str, latency_ms: float) -> CallRecord:
+    """The record of one answered call, as a pass stores it."""
+    return CallRecord(
+        raw_output=attempt.reply.text,
+        model=model,
+        latency_ms=latency_ms,
+        attempts=attempt.attempts,
+        **usage_of(attempt.reply),
+    )
+
+
+async def call_with_retries(
+    backend: JudgeBackend,
+    request: JudgeRequest,
+    config: RunnerConfig,
+    sleep: Callable[[float], Awaitable[None]],
+) -> Attempt:
+    """One judge call under the retry policy: transient errors retry with backoff (honouring
+    Retry-After); the reply comes back with the number of attempts it took."""
+    retrying = AsyncRetrying(
+        retry=retry_if_exception_type(TransientJudgeError),
+        stop=stop_after_attempt(config.max_attempts),
+        wait=_wait(config),
+        sleep=sleep,
+        reraise=True,
+    )
+    async for attempt in retrying:
+        with attempt:
+            reply = await backend.complete(request)
+    return Attempt(reply, retrying.statistics.get("attempt_number", 1))
+
+
+def _to_pass(
+    spec: PassSpec,
+    attempt: Attempt,
+    model: str,
+    latency_ms: float,
+    turns: set[int],
+    mode: ScoreMode = "sampled",
+) -> JudgePass:
+    reply = attempt.reply
+    verdict = parse_verdict(reply.text, turns, refused=reply.refused)
+    dist = None
+    if verdict.score is not None and reply.token_logprobs:
+        dist = grid_distribution(reply.text, reply.token_logprobs, zero_branch=reply.zero_branch)
+    expected = dist.expected if dist is not None else None
+    return JudgePass(
+        trait=spec.trait,
+        index=spec.index,
+        score=score_of_pass(verdict.score, expected, mode),
+        sampled_score=verdict.score,
+        expected_score=expected,
+        score_distribution=dist.probabilities if dist is not None else None,
+        score_entropy_bits=dist.entropy_bits if dist is not None else None,
+        distribution_partial=dist.partial if dist is not None else False,
+        structured_output=reply.structured_output,
+        rationale=verdict.rationale,
+        cited_turns=verdict.cited_turns,
+        parse_status=verdict.status,
+        unscored_reason=verdict.reason,
+        **call_record(attempt, model, latency_ms),
+    )
+
+
+async def run_passes(
+    specs: Sequence[PassSpec],
+    backend: JudgeBackend,
+    *,
+    known_turns: set[int],
+    config: RunnerConfig | None = None,
+    done: Mapping[PassKey, JudgePass] | None = None,
+    on_pass: OnPass | None = None,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+) -> list[JudgePass]:
+    """Make every pass not already in ``done``; return all passes (done ones included).
+
+    Raises:
+        JudgeBackendError: a permanent failure, or a transient one that outlasted the retries.
+    """
+    config = config or RunnerConfig()
+    done = done or {}
+    profile = profile_of(backend)
+    todo = cache_order([s for s in specs if (s.trait, s.index) not in done], profile)
+    job = _Job(backend.model, known_turns, config, sleep, on_pass)
+    if profile.batched and isinstance(backend, BatchJudgeBackend):
+        fresh = await _run_batched(todo, backend, job)
+    else:
+        fresh = await _run_one_by_one(todo, backend, job)
+    return [*done.values(), *fresh]
+
+
+@dataclass(frozen=True)
+class _Job:
+    model: str
+    known_turns: set[int]
+    config: RunnerConfig
+    sleep: Callable[[float], Awaitable[None]]
+    on_pass: OnPass | None
+
+    def finish(self, spec: PassSpec, attempt: Attempt, latency_ms: float) -> JudgePass:
+        result = _to_pass(
+            spec, attempt, self.model, latency_ms, self.known_turns, self.config.score_mode
+        )
+        if self.on_pass is not None:
+            self.on_pass(result)
+        return result
+
+
+async def _run_one_by_one(
+    todo: Sequence[PassSpec], backend: JudgeBackend, job: _Job
+) -> list[JudgePass]:
+    """One call per pass, at most ``concurrency`` in flight, started in ``todo`` order.
+
+    The first backend failure that outlasts the retries stops the run: no pass still waiting
+    for its turn is sent (a bad key or an unknown model would only fail again, and be paid
+    for where the provider bills refused calls).
+    """
+    limit = asyncio.Semaphore(job.config.concurrency)
+    failed: list[JudgeBackendError] = []
+
+    async def one(spec: PassSpec) -> JudgePass:
+        async with limit:
+            if failed:
+                raise failed[0]
+            started = time.perf_counter()
+            try:
+                attempt = await call_with_retries(backend, spec.request, job.config, job.sleep)
+            except JudgeBackendError as exc:
+                failed.append(exc)
+                raise
+            latency = (time.perf_counter() - started) * 1000
+        return job.finish(spec, attempt, latency)
+
+    tasks = [asyncio.ensure_future(one(s)) for s in todo]
+    try:
+        return list(await asyncio.gather(*tasks))
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
+
+
+async def _run_batched(
+    todo: Sequence[PassSpec], backend: BatchJudgeBackend, job: _Job
+) -> list[JudgePass]:
+    """Every pass in one batch; replies are kept as they arrive, and a transient failure
+    retries only the passes still missing, under the same retry policy as single calls."""
+    finished: dict[int, JudgePass] = {}
+    retrying = AsyncRetrying(
+        retry=retry_if_exception_type(TransientJudgeError),
+        stop=stop_after_attempt(job.config.max_attempts),
+        wait=_wait(job.config),
+        sleep=job.sleep,
+        reraise=True,
+    )
+    async for attempt in retrying:
+        with attempt:
+            number = retrying.statistics.get("attempt_number", 1)
+            await _batch_attempt(todo, backend, job, finished, number)
+    return [finished[n] for n in range(len(todo))]
+
+
+async def _batch_attempt(
+    todo: Sequence[PassSpec],
+    backend: BatchJudgeBackend,
+    job: _Job,
+    finished: dict[int, JudgePass],
+    number: int,
+) -> None:
+    missing = [n for n in range(len(todo)) if n not in finished]
+    started = time.perf_counter()
+    async with aclosing(backend.complete_batch([todo[n].request for n in missing])) as replies:
+        async for item in replies:
+            n = missing[item.position]
+            latency = (time.perf_counter() - started) * 1000
+            finished[n] = job.finish(todo[n], Attempt(item.reply, number), latency)
+    if len(finished) < len(todo):
+        raise PermanentJudgeError(
+            f"the batch backend answered {len(finished)} of {len(todo)} passes"
+        )

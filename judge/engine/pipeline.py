@@ -1,0 +1,613 @@
+"""score_run(): the one path from a submitted run to a scorecard (CLI and API both call it)."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import time
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, NamedTuple, ParamSpec, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from judge.core.domain.checks import StateOutcome
+from judge.core.domain.config import MeasurementSettings
+from judge.core.domain.cost import Cost, CostEstimate
+from judge.core.domain.integrity import SeatTamper
+from judge.core.domain.judging import JudgePass, ScoreMode, SeatPassKey, TraitResult
+from judge.core.domain.pairwise import PairKey, PairSide, PairToJudge, PairVerdict, UnpairedSide
+from judge.core.domain.passes import PassPolicy
+from judge.core.domain.rubric import Rubric
+from judge.core.domain.run import Run
+from judge.core.domain.scenario import Scenario
+from judge.core.domain.scorecard import JudgeParseRate, Scorecard, SeatScorecard
+from judge.core.domain.status import leaderboard_class
+from judge.core.errors import BudgetExceeded, InputError
+from judge.core.integrity import judged_transcript, tamper_findings
+from judge.core.scoring.composite import composite_score
+from judge.core.scoring.cost import BudgetGuard, cost_of
+from judge.core.scoring.era import measurement_era, prompt_version_for
+from judge.core.scoring.gates import participation
+from judge.core.scoring.identity import run_identity
+from judge.core.scoring.objectives import conditions_for_seat, objectives
+from judge.core.scoring.pairwise import match_runs, pair_result
+from judge.core.scoring.pairwise_board import pairwise_era
+from judge.core.scoring.passes import pass_stats
+from judge.core.scoring.signal import (
+    judge_stats,
+    panel_agreement,
+    panel_mean,
+    signal_fields,
+    unparseable_by_model,
+)
+from judge.engine.checks import evaluate_run
+from judge.engine.judging.adaptive import decide, run_rounds
+from judge.engine.judging.backends import JudgeBackend
+from judge.engine.judging.pairwise import (
+    PAIRWISE_PROMPT_VERSION,
+    pair_specs,
+    pairwise_decoders,
+    run_pair_passes,
+)
+from judge.engine.judging.panel import Judge, panel_members, panel_slot
+from judge.engine.judging.pricing import SeatRequests, estimate
+from judge.engine.judging.providers.embedded import EMBEDDED_MODEL
+from judge.engine.judging.registry import JudgeSpec, backend_for, member_ids, spec_of
+from judge.engine.judging.runner import PassSpec, RunnerConfig, pass_specs, run_passes
+from judge.engine.packs import RubricSet, default_rubric_set
+from judge.engine.settings import judge_spec, judging_environment
+
+OnSeatPass = Callable[[str, JudgePass], None]
+Progress = Callable[[int, int], None]
+T = TypeVar("T")
+P = ParamSpec("P")
+
+
+class ScoringOptions(BaseModel):
+    """How to score: which judge, how many passes, how hard to push it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    judge_model: str = EMBEDDED_MODEL
+    runner: RunnerConfig = RunnerConfig()
+    settings: MeasurementSettings = MeasurementSettings()
+
+
+def trait_result(
+    trait: str,
+    passes: list[JudgePass],
+    rubrics: RubricSet,
+    floor: int,
+    mode: ScoreMode = "sampled",
+    judges: Sequence[str] = (),
+    policy: PassPolicy | None = None,
+) -> TraitResult:
+    """One trait's result; with a panel (``judges``: two or more models) each judge's passes
+    are summarised apart and the mean is the mean of the judges' means. Under an adaptive
+    ``policy`` the card says how many passes the trait took and why, and a panel's judges
+    are those the trait escalated to."""
+    rubric = rubrics.rubrics[trait]
+    stats = pass_stats(passes, floor)
+    signal = signal_fields(passes, mode)
+    decision = decide(passes, policy, judges or [""]) if policy and policy.adaptive else None
+    if decision is not None and len(judges) > 1:
+        judges = [j for j in judges if any(p.model == j for p in passes)] or judges[:1]
+    per_judge = judge_stats(passes, judges, floor) if len(judges) > 1 else []
+    return TraitResult(
+        trait=trait,
+        pack=rubrics.packs[trait],
+        pass_scores=stats.scores,
+        mean=panel_mean(per_judge) if per_judge else stats.mean,
+        variance=stats.variance,
+        n_passes=len(passes),
+        n_scored=stats.n_scored,
+        n_unscored=stats.n_unscored,
+        n_identical=stats.n_identical,
+        floor=floor,
+        complete=all(j.n_scored >= floor for j in per_judge) if per_judge else stats.complete,
+        unscored_reasons=stats.unscored_reasons,
+        rubric_version=rubric.version,
+        rubric_hash=rubric.content_hash,
+        rubric_source=rubric.source,
+        rubric={k: getattr(rubric, k) for k in ("definition", "anchor_0", "anchor_5", "anchor_1")},
+        passes=sorted(passes, key=lambda p: p.index),
+        score_mode=mode,
+        **signal._asdict(),
+        judges=per_judge,
+        adaptive=decision,
+    )
+
+
+def seat_scorecard(
+    run: Run,
+    seat: str,
+    passes: list[JudgePass],
+    rubrics: RubricSet,
+    settings: MeasurementSettings,
+    judges: Sequence[str] = (),
+    tamper: SeatTamper | None = None,
+    wall_s: float | None = None,
+) -> SeatScorecard:
+    """Assemble one seat's card from its passes (pure: no judge call here)."""
+    floor = settings.denoise.min_n_runs
+    results = {
+        t: trait_result(
+            t,
+            [p for p in passes if p.trait == t],
+            rubrics,
+            floor,
+            settings.score_mode,
+            judges,
+            settings.denoise.policy,
+        )
+        for t in rubrics.rubrics
+    }
+    composite = composite_score(
+        results, counted=rubrics.composite_traits, left_out=rubrics.capability_left_out
+    )
+    return SeatScorecard(
+        seat=seat,
+        agent_id=run.agent_of(seat),
+        objectives=objectives(conditions_for_seat(run.win_conditions, seat)),
+        traits={t: r for t, r in results.items() if r.pack == "capability"},
+        composite=composite.value,
+        composite_note=composite.note,
+        safety_block={t: r for t, r in results.items() if r.pack == "safety"},
+        participation=participation(run.transcript, seat, settings.participation),
+        panel=panel_agreement(results, judges) if len(judges) > 1 else None,
+        tamper=tamper,
+        cost=cost_of(passes, wall_s=wall_s),
+    )
+
+
+def pairwise_side(run: Run, seat: str, settings: MeasurementSettings) -> PairSide:
+    """One seat of a pair, its transcript screened as the single-seat judge reads it (every
+    seat's judge-directed spans withheld; docs/integrity.md)."""
+    if seat not in run.scored_seats:
+        raise InputError(
+            f"run {run.run_id} has no scored seat {seat!r} (scored seats: {run.scored_seats})"
+        )
+    transcript = judged_transcript(run, tamper_findings(run, settings))
+    return PairSide(
+        run_id=run.run_id, seat=seat, agent_id=run.agent_of(seat), transcript=transcript
+    )
+
+
+class PairsToJudge(NamedTuple):
+    """Matched runs as pairs of screened seats, and the runs that found no partner."""
+
+    pairs: list[PairToJudge]
+    unpaired: list[UnpairedSide]
+
+
+def pairs_to_judge(
+    runs_a: Sequence[Run],
+    runs_b: Sequence[Run],
+    settings: MeasurementSettings,
+    *,
+    seat_a: Callable[[Run], str],
+    seat_b: Callable[[Run], str],
+) -> PairsToJudge:
+    """Runs matched on scenario, seed and adversary, each side's seat chosen by ``seat_a`` /
+    ``seat_b``, as pairs the pairwise judge reads (docs/scoring.md, "Pairwise judging")."""
+    matching = match_runs(runs_a, runs_b)
+    pairs = [
+        PairToJudge(
+            pairwise_side(m.a, seat_a(m.a), settings),
+            pairwise_side(m.b, seat_b(m.b), settings),
+            PairKey(
+                scenario_id=m.a.scenario_id, seed=m.a.seed, adversary_config=m.a.adversary_config
+            ),
+        )
+        for m in matching.pairs
+    ]
+    unpaired = [
+        UnpairedSide(side=x.side, run_id=x.run.run_id, reason=x.reason) for x in matching.leftovers
+    ]
+    return PairsToJudge(pairs, unpaired)
+
+
+async def judge_pair(
+    side_a: PairSide,
+    side_b: PairSide,
+    key: PairKey,
+    rubric: Rubric,
+    backend: JudgeBackend,
+    *,
+    settings: MeasurementSettings,
+    runner: RunnerConfig | None = None,
+) -> PairVerdict:
+    """Judge one pair on one trait in both orders, ``settings.denoise.passes`` passes per
+    order, and read the verdict (the floor applies per order; docs/scoring.md)."""
+    runner = (runner or RunnerConfig()).model_copy(update={"spotlight": settings.defence})
+    specs = pair_specs(side_a, side_b, rubric, settings.denoise.passes, runner)
+    passes = await run_pair_passes(specs, backend, (side_a, side_b), config=runner)
+    result = pair_result(passes, settings.denoise.min_n_runs)
+    era = pairwise_era(
+        judge_model=backend.model,
+        rubric_hash=rubric.content_hash,
+        prompt_version=PAIRWISE_PROMPT_VERSION,
+        settings=settings,
+        decoders=pairwise_decoders(spec_of(backend, backend.model, judging_environment()).decoders),
+    )
+    return PairVerdict(
+        key=key,
+        era_id=era,
+        trait=rubric.trait,
+        judge_model=backend.model,
+        prompt_version=PAIRWISE_PROMPT_VERSION,
+        side_a=side_a,
+        side_b=side_b,
+        **result._asdict(),
+        passes=passes,
+    )
+
+
+def assemble_scorecard(
+    run: Run,
+    passes: Mapping[str, list[JudgePass]],
+    rubrics: RubricSet,
+    options: ScoringOptions,
+    state_outcome: StateOutcome | None = None,
+    spec: JudgeSpec | None = None,
+    *,
+    cpu_s: float | None = None,
+    cost_estimate: CostEstimate | None = None,
+    seat_wall_s: Mapping[str, float] | None = None,
+    tamper: Mapping[str, SeatTamper] | None = None,
+) -> Scorecard:
+    """The scorecard of a judged run; ``spec`` is ``options.judge_model`` already resolved
+    (resolved here when not given). ``cpu_s``, ``cost_estimate`` and the seats' measured
+    judging time ``seat_wall_s`` go on its cost; ``tamper`` is the run's
+    :func:`tamper_findings` the judge was given (made here when not given)."""
+    spec = spec if spec is not None and spec.model == options.judge_model else None
+    spec = spec or judge_spec(options.judge_model)
+    judges = spec.models
+    tamper = _findings(run, options.settings, tamper)
+    walls = seat_wall_s or {}
+    seats = {
+        s: seat_scorecard(
+            run,
+            s,
+            passes.get(s, []),
+            rubrics,
+            options.settings,
+            judges,
+            tamper.get(s),
+            wall_s=walls.get(s),
+        )
+        for s in run.scored_seats
+    }
+    wall = sum(walls.get(s, 0.0) for s in run.scored_seats) if walls else None
+    custom = rubrics.uses_custom
+    return Scorecard(
+        **run_identity(run),
+        seats=seats,
+        participation_gated=any(c.participation_gated for c in seats.values()),
+        ranked_eligible=not custom,
+        leaderboard_class=leaderboard_class(custom_rubric=custom, self_reported=False),
+        judge_model=options.judge_model,
+        judge_note=spec.note,
+        prompt_version=prompt_version_for(options.settings),
+        measurement_era=measurement_era(
+            judge_model=options.judge_model,
+            rubric_hashes=rubrics.hashes,
+            settings=options.settings,
+            decoders=spec.decoders,
+        ),
+        state_outcome=state_outcome,
+        pass_score=options.settings.score_mode,
+        judge_parse=parse_rates([p for seat in passes.values() for p in seat]),
+        cost=run_cost(passes, run.scored_seats, wall_s=wall, cpu_s=cpu_s, estimate=cost_estimate),
+    )
+
+
+def run_cost(
+    passes: Mapping[str, list[JudgePass]],
+    seats: Sequence[str],
+    *,
+    wall_s: float | None = None,
+    cpu_s: float | None = None,
+    estimate: CostEstimate | None = None,
+) -> Cost:
+    """The run's cost: every scored seat's passes summed."""
+    every = [p for seat in seats for p in passes.get(seat, [])]
+    return cost_of(every, wall_s=wall_s, cpu_s=cpu_s, estimate=estimate)
+
+
+def _findings(
+    run: Run, settings: MeasurementSettings, tamper: Mapping[str, SeatTamper] | None
+) -> Mapping[str, SeatTamper]:
+    """``tamper`` when a caller already scanned the run, else the detector's scan now."""
+    return tamper if tamper is not None else tamper_findings(run, settings)
+
+
+def in_process(judge_model: str) -> bool:
+    """Whether the judge runs in this process (its CPU seconds are the judging's cost)."""
+    return any(m.startswith("embedded/") for m in member_ids(judge_model))
+
+
+def estimate_run(
+    run: Run,
+    *,
+    rubrics: RubricSet,
+    options: ScoringOptions,
+    tamper: Mapping[str, SeatTamper] | None = None,
+) -> CostEstimate:
+    """What judging every pass of the run should cost at most, before any call: each
+    distinct prompt counted by the judge's tokenizer, each reply at ``max_tokens``.
+    ``tamper`` is the run's :func:`tamper_findings` when already made."""
+    settings = options.settings
+    transcript = judged_transcript(run, _findings(run, settings, tamper))
+    runner = options.runner.model_copy(update={"spotlight": settings.defence})
+    policy = settings.denoise.policy
+    # an adaptive policy may take every trait to its most passes (shared over a panel)
+    passes = policy.max if policy.adaptive else settings.denoise.passes
+    members = member_ids(options.judge_model)
+    members = members[:1] if policy.adaptive else members  # priced as its first judge
+    work = []
+    for seat in run.scored_seats:
+        specs = pass_specs(transcript, seat, list(rubrics.rubrics.values()), 1, runner)
+        requests = [(s.request, passes) for s in specs]
+        work += [SeatRequests(seat, m, requests) for m in members]
+    return estimate(work)
+
+
+def estimate_pairs(
+    pairs: Sequence[tuple[PairSide, PairSide]],
+    rubric: Rubric,
+    *,
+    judge_model: str,
+    settings: MeasurementSettings,
+    runner: RunnerConfig | None = None,
+    seat: str = "pair",
+) -> CostEstimate:
+    """What judging the pairs in both orders should cost at most, counted under ``seat``."""
+    runner = (runner or RunnerConfig()).model_copy(update={"spotlight": settings.defence})
+    work = []
+    for side_a, side_b in pairs:
+        specs = pair_specs(side_a, side_b, rubric, 1, runner)
+        requests = [(s.request, settings.denoise.passes) for s in specs]
+        work.append(SeatRequests(seat, judge_model, requests))
+    return estimate(work)
+
+
+def by_trait(specs: Sequence[PassSpec]) -> list[list[PassSpec]]:
+    """The specs cut into one group per trait, in their order."""
+    groups: dict[str, list[PassSpec]] = {}
+    for spec in specs:
+        groups.setdefault(spec.trait, []).append(spec)
+    return list(groups.values())
+
+
+def parse_rates(passes: Sequence[JudgePass]) -> dict[str, JudgeParseRate]:
+    """The card's per-model unparseable rates."""
+    return {
+        model: JudgeParseRate(
+            passes=r.passes,
+            unparseable=r.unparseable,
+            unparseable_rate=r.unparseable / r.passes,
+            structured_passes=r.structured,
+        )
+        for model, r in sorted(unparseable_by_model(passes).items())
+    }
+
+
+async def judge_run(
+    run: Run,
+    *,
+    rubrics: RubricSet,
+    options: ScoringOptions,
+    backend: Judge,
+    done: Mapping[SeatPassKey, JudgePass] | None = None,
+    on_pass: OnSeatPass | None = None,
+    progress: Progress | None = None,
+    guard: BudgetGuard | None = None,
+    walls: dict[str, float] | None = None,
+    tamper: Mapping[str, SeatTamper] | None = None,
+) -> dict[str, list[JudgePass]]:
+    """Every pass of every scored seat; seats one after another so each keeps its prefix warm.
+    ``walls``, when given, receives each seat's wall-clock seconds of judging; ``tamper`` is
+    the run's :func:`tamper_findings` when already made (what the judge does not read).
+
+    Under an adaptive policy (``denoise.adaptive``) the passes come in rounds
+    (:mod:`judge.engine.judging.adaptive`) and ``progress`` counts towards the most there can be.
+
+    With a ``guard`` the passes go one trait at a time, and once the run's passes (those in
+    ``done`` included) reach a limit no further trait starts (under an adaptive policy, no
+    further seat: its rounds span every trait of the seat).
+
+    Raises:
+        BudgetExceeded: a limit was reached; the passes made were handed to ``on_pass``.
+    """
+    done = done or {}
+    if guard is not None:
+        for (seat, _, _), p in done.items():
+            guard.record(seat, p)
+    n = options.settings.denoise.passes
+    policy = options.settings.denoise.policy
+    total = len(run.scored_seats) * len(rubrics.rubrics) * n
+    counter = [sum(1 for (s, t, _) in done if s in run.scored_seats and t in rubrics.rubrics)]
+    members = panel_members(backend)
+    total = total // n * policy.max if policy.adaptive else total * len(members)
+    turns = {e.turn for e in run.transcript}
+    settings = options.settings
+    transcript = judged_transcript(run, _findings(run, settings, tamper))
+    runner = options.runner.model_copy(
+        update={"score_mode": settings.score_mode, "spotlight": settings.defence}
+    )
+    out: dict[str, list[JudgePass]] = {}
+    for seat in run.scored_seats:
+        out[seat] = []
+        started = time.perf_counter()
+        if policy.adaptive:
+            if guard is not None and (crossed := guard.crossed()) is not None:
+                raise BudgetExceeded(crossed)
+            specs = pass_specs(transcript, seat, list(rubrics.rubrics.values()), policy.max, runner)
+            out[seat] = await run_rounds(
+                specs,
+                members,
+                policy,
+                known_turns=turns,
+                config=runner,
+                done={(t, i): p for (s, t, i), p in done.items() if s == seat},
+                on_pass=_counted(seat, on_pass, progress, counter, total, guard),
+            )
+            if walls is not None:
+                walls[seat] = time.perf_counter() - started
+            continue
+        for slot, member in enumerate(members):
+            specs = panel_slot(
+                pass_specs(transcript, seat, list(rubrics.rubrics.values()), n, runner), slot, n
+            )
+            wanted = {(s.trait, s.index) for s in specs}
+            seat_done = {
+                (t, i): p for (s, t, i), p in done.items() if s == seat and (t, i) in wanted
+            }
+            record = _counted(seat, on_pass, progress, counter, total, guard)
+            for group in [specs] if guard is None else by_trait(specs):
+                if guard is not None and (crossed := guard.crossed()) is not None:
+                    raise BudgetExceeded(crossed)
+                keys = {(s.trait, s.index) for s in group}
+                group_done = {k: p for k, p in seat_done.items() if k in keys}
+                out[seat] += await run_passes(
+                    group, member, known_turns=turns, config=runner, done=group_done, on_pass=record
+                )
+        if walls is not None:
+            walls[seat] = time.perf_counter() - started
+    return out
+
+
+def _counted(
+    seat: str,
+    on_pass: OnSeatPass | None,
+    progress: Progress | None,
+    counter: list[int],
+    total: int,
+    guard: BudgetGuard | None = None,
+) -> Callable[[JudgePass], None]:
+    def record(p: JudgePass) -> None:
+        counter[0] += 1
+        if guard is not None:
+            guard.record(seat, p)
+        if on_pass is not None:
+            on_pass(seat, p)
+        if progress is not None:
+            progress(counter[0], total)
+
+    return record
+
+
+async def score_run_async(
+    run: Run,
+    *,
+    options: ScoringOptions | None = None,
+    rubrics: RubricSet | None = None,
+    backend: Judge | None = None,
+    done: Mapping[SeatPassKey, JudgePass] | None = None,
+    on_pass: OnSeatPass | None = None,
+    progress: Progress | None = None,
+    scenario: Scenario | None = None,
+    base_dir: Path | None = None,
+    guard: BudgetGuard | None = None,
+    cost_estimate: CostEstimate | None = None,
+    tamper: Mapping[str, SeatTamper] | None = None,
+) -> Scorecard:
+    """Score a run: objectives, judged traits (all passes), composite, gates, era, and the
+    state checks when a scenario is given.
+
+    Args:
+        scenario: the run's scenario; its checks run against the run's world (read-only)
+            before any judge call, so a broken world is reported without paying for passes.
+        base_dir: where the run's relative database paths resolve.
+        done: passes already made for this run (seat, trait, index), e.g. stored before a
+            restart; they are used as they are and not judged again.
+        on_pass: called with (seat, pass) as each new pass finishes, to store it at once.
+        guard: the budget the passes are counted against (:func:`judge_run`).
+        cost_estimate: the estimate the card shows beside the actual cost (made here when
+            not given).
+        tamper: the run's :func:`tamper_findings`, when the caller already scanned it (for
+            its own :func:`estimate_run`); else the run is scanned here, once, for both the
+            judged prompts and the card.
+
+    Raises:
+        BudgetExceeded: the guard's limits were reached before every trait was judged.
+    """
+    options = options or ScoringOptions()
+    rubrics = rubrics or default_rubric_set()
+    state = evaluate_run(run, scenario, base_dir=base_dir) if scenario is not None else None
+    backend = backend or backend_for(judge_spec(options.judge_model))
+    tamper = _findings(run, options.settings, tamper)
+    if cost_estimate is None:
+        cost_estimate = estimate_run(run, rubrics=rubrics, options=options, tamper=tamper)
+    cpu_started, walls = time.process_time(), dict[str, float]()
+    passes = await judge_run(
+        run,
+        rubrics=rubrics,
+        options=options,
+        backend=backend,
+        done=done,
+        on_pass=on_pass,
+        progress=progress,
+        guard=guard,
+        walls=walls,
+        tamper=tamper,
+    )
+    cpu_s = time.process_time() - cpu_started if in_process(options.judge_model) else None
+    spec = spec_of(backend, options.judge_model, judging_environment())
+    return assemble_scorecard(
+        run,
+        passes,
+        rubrics,
+        options,
+        state,
+        spec,
+        cpu_s=cpu_s,
+        cost_estimate=cost_estimate,
+        seat_wall_s=walls,
+        tamper=tamper,
+    )
+
+
+def synchronous(
+    make: Callable[P, Coroutine[Any, Any, T]], *, name: str, doc: str
+) -> Callable[P, T]:
+    """The blocking twin of the coroutine function ``make``: the same parameters, by
+    construction, and its result through :func:`run_blocking`."""
+
+    @functools.wraps(make)
+    def twin(*args: P.args, **kwargs: P.kwargs) -> T:
+        return run_blocking(lambda: make(*args, **kwargs))
+
+    twin.__name__ = twin.__qualname__ = name
+    twin.__doc__ = doc
+    return twin
+
+
+score_run = synchronous(
+    score_run_async,
+    name="score_run",
+    doc="""Synchronous :func:`score_run_async` (same keyword arguments).
+
+    Works whether or not the caller already runs an event loop (a notebook does): inside a
+    running loop the scoring runs on a worker thread with a loop of its own, and this call
+    blocks until it is done (``on_pass`` and ``progress`` are then called on that thread).
+    """,
+)
+
+
+def run_blocking(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run the coroutine ``make()`` to completion from synchronous code.
+
+    ``asyncio.run`` refuses to start inside a running loop, so there the coroutine gets a
+    fresh loop on a worker thread; the caller's loop is blocked meanwhile, as any
+    synchronous call blocks it.
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(make())
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-score") as pool:
+        return pool.submit(lambda: asyncio.run(make())).result()

@@ -1,0 +1,486 @@
+"""Every setting the package reads from the environment, read here and nowhere else.
+
+- :class:`Settings`: the service (prefix ``JUDGE_``), refusing unsafe secrets;
+  :class:`JudgeModelSettings`, its part every command that judges reads;
+- :class:`JudgingSettings`: what the judge providers read (the embedded judge's weights, the
+  scripted test judge's delay, the OpenAI-compatible server's base URL and key), handed to
+  them as a :class:`~judge.engine.judging.environment.JudgingEnvironment`
+  (:func:`judging_environment`);
+- :class:`ProcessSettings`: data folders, the store a command reads, debug output.
+
+No other module reads ``os.environ`` (``tests/engine/test_settings.py`` holds every module to it),
+and importing the package changes nothing in the environment.
+
+Outside dev mode the service will not start with an empty, well-known or short JWT secret:
+a guessable secret lets anyone mint owner tokens. ``JUDGE_DEV_MODE=1`` allows the built-in
+development secret, and the service then says loudly that it is in dev mode.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import ipaddress
+import logging
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Literal
+
+from pydantic import (
+    AliasChoices,
+    Field,
+    PrivateAttr,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from judge.core.domain.config import MIN_PASSES_FLOOR
+from judge.core.domain.judging import ScoreMode
+from judge.core.domain.limits import RequestLimits
+from judge.core.domain.passes import PassPolicy
+from judge.core.errors import ConfigError, describe_validation_error
+from judge.engine.judging.environment import JudgingEnvironment
+from judge.engine.judging.providers.embedded import EMBEDDED_MODEL
+from judge.engine.judging.registry import JudgeSpec, resolve
+from judge.engine.judging.runner import RUNNER_DEFAULTS
+
+log = logging.getLogger("judge.engine.settings")
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+#: The secret dev mode signs with when none is given. Public, so never valid in production.
+DEV_SECRET = "judge-dev-mode-secret-NOT-FOR-PRODUCTION-0000"
+MIN_SECRET_BYTES = 32
+LIMIT_DEFAULTS = RequestLimits()
+#: A secret needs this many different characters: "aaaa..." or a repeated word is guessable.
+MIN_SECRET_DISTINCT = 12
+_KNOWN_WEAK = {s.lower() for s in ("", "secret", "changethis", "changeme", "change-me", DEV_SECRET)}
+METRICS_TOKEN_HINT = (
+    "set it to a random value of at least 32 bytes (`secrets.token_urlsafe(48)`), or leave it "
+    "unset so that only owner tokens read /metrics"
+)
+SECRET_HINT = (
+    "set JUDGE_JWT_SECRET to a random value of at least 32 bytes, e.g. "
+    "`export JUDGE_JWT_SECRET=$(python -c 'import secrets; print(secrets.token_urlsafe(48))')`, "
+    "or set JUDGE_DEV_MODE=1 for a local, insecure development service"
+)
+DEV_MODE_BANNER = (
+    "JUDGE IS RUNNING IN DEV MODE: owner tokens are signed with a public development secret "
+    "and test-only judges are allowed. Never expose this service."
+)
+
+
+class JudgeModelSettings(BaseSettings):
+    """Which judge to use, and whether test-only judges are allowed: what every command that
+    judges reads from the environment (the service's :class:`Settings` extend it)."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="JUDGE_", extra="ignore", frozen=True, allow_inf_nan=False
+    )
+
+    model: str = Field(
+        default=EMBEDDED_MODEL,
+        min_length=1,
+        description="model id of the judge (judge.engine.judging.registry: litellm, embedded/, router:, "
+        "scripted/); several ids joined by commas make a judge panel",
+    )
+    score_mode: ScoreMode = Field(
+        default="sampled",
+        validation_alias=AliasChoices("score_mode", "JUDGE_PASS_SCORE", "pass_score"),
+        description="what a judge pass counts with (docs/judge-signal.md); JUDGE_PASS_SCORE",
+    )
+    dev_mode: bool = False
+    otlp_endpoint: str | None = Field(
+        default=None,
+        pattern=r"^https?://[^\s]+$",
+        max_length=2000,
+        description="OTLP/HTTP collector that receives a gen_ai.evaluation.result event per "
+        "scored trait, e.g. http://127.0.0.1:6006 (docs/integrations.md); needs the otel extra",
+    )
+    _judge: JudgeSpec | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _test_judge_needs_dev_mode(self) -> JudgeModelSettings:
+        spec = resolve(self.model, judging_environment(dev_mode=self.dev_mode))
+        if (reason := spec.refusal(dev_mode=self.dev_mode)) is not None:
+            raise ValueError(f"JUDGE_MODEL {reason}")
+        self._judge = spec
+        return self
+
+    @property
+    def judge(self) -> JudgeSpec:
+        """The judge model, parsed once when the settings were read (judge.engine.judging.registry)."""
+        return self._judge or resolve(self.model, judging_environment(dev_mode=self.dev_mode))
+
+
+class Settings(JudgeModelSettings):
+    """Everything the service and its CLI read from the environment."""
+
+    database_url: str = "sqlite:///./judge.db"
+    jwt_secret: SecretStr = SecretStr("")
+    jwt_audience: str = Field(default="judge", min_length=1)
+    scenarios_dir: Path | None = Field(
+        default=None,
+        description="folder of scenario folders (*/scenario.yaml); a run whose scenario is there "
+        "gets its state checks on the scorecard; relative world paths resolve against it",
+    )
+    workers: int = Field(
+        default=1,
+        ge=0,
+        le=64,
+        description="runs scored at the same time by `judge serve` (0: an API-only node, PostgreSQL only)",
+    )
+    passes: Annotated[int, Field(ge=1, le=50)] | PassPolicy | None = Field(
+        default=None,
+        description="default passes when platform_config sets none: a count (n_runs), or an "
+        'adaptive policy as JSON, e.g. {"floor": 5, "max": 15, "spread": 0.2} (docs/scoring.md)',
+    )
+    concurrency: int = Field(
+        default=RUNNER_DEFAULTS.concurrency,
+        ge=1,
+        le=256,
+        description="judge calls in flight per run",
+    )
+    max_attempts: int = Field(
+        default=RUNNER_DEFAULTS.max_attempts, ge=1, le=20, description="tries per judge call"
+    )
+    backoff_initial_s: float = Field(default=RUNNER_DEFAULTS.backoff_initial_s, ge=0.0)
+    # store and faults
+    store_retry_s: float = Field(
+        default=120.0,
+        ge=0.0,
+        le=3600.0,
+        description="how long a scoring write is retried (with backoff) while the store is locked or full",
+    )
+    store_sweep_s: float = Field(
+        default=30.0,
+        ge=0.5,
+        le=3600.0,
+        description="how often runs left queued or scoring (store unavailable) are picked up again",
+    )
+
+    # request limits and rate limits (docs/security.md, "Request limits" and "Credentials and rate limits")
+    max_body_bytes: int = Field(
+        default=LIMIT_DEFAULTS.max_body_bytes,
+        ge=1024,
+        le=256 * 1024 * 1024,
+        description="largest request body in bytes; larger answers 413",
+    )
+    max_json_depth: int = Field(
+        default=LIMIT_DEFAULTS.max_json_depth,
+        ge=4,
+        le=64,
+        description="deepest nesting of a JSON body",
+    )
+    max_text_chars: int = Field(
+        default=LIMIT_DEFAULTS.max_text_chars,
+        ge=200,
+        description="longest string in a JSON body (message content)",
+    )
+    max_array_items: int = Field(
+        default=LIMIT_DEFAULTS.max_array_items,
+        ge=10,
+        description="most items of any list or object in a JSON body",
+    )
+    max_events: int = Field(
+        default=LIMIT_DEFAULTS.max_events, ge=1, description="most transcript events in a run"
+    )
+    max_win_conditions: int = Field(
+        default=LIMIT_DEFAULTS.max_win_conditions, ge=1, description="most win conditions in a run"
+    )
+    max_trace_steps: int = Field(
+        default=LIMIT_DEFAULTS.max_trace_steps, ge=1, description="most trace steps in a run"
+    )
+    max_seats: int = Field(
+        default=LIMIT_DEFAULTS.max_seats, ge=1, description="most seats in a run"
+    )
+    rate_window_s: float = Field(
+        default=60.0, gt=0.0, le=86_400.0, description="window of the rate limits"
+    )
+    max_submissions_per_key: int = Field(
+        default=100, ge=0, description="runs one agent key may submit per window (0: no limit)"
+    )
+    max_failed_auth_per_client: int = Field(
+        default=30,
+        ge=0,
+        description="refused credentials one client address may send per window (0: no limit)",
+    )
+    trusted_proxies: str = Field(
+        default="",
+        max_length=4000,
+        description="reverse proxies whose X-Forwarded-For / Forwarded headers name the client: "
+        "addresses or CIDR networks, comma-separated; none by default (docs/security.md)",
+    )
+
+    # Scale-out (docs/deploy.md): which executor runs scoring jobs, and worker liveness.
+    executor: Literal["auto", "threads", "queue"] = Field(
+        default="auto", description="auto: the job queue on PostgreSQL, threads on SQLite"
+    )
+    heartbeat_s: float = Field(
+        default=10.0, gt=0.0, le=600.0, description="worker heartbeat interval"
+    )
+    stalled_after_s: float = Field(
+        default=30.0,
+        gt=0.0,
+        le=3600.0,
+        description="a worker silent this long is dead; its jobs are retried",
+    )
+    metrics_token: SecretStr | None = Field(
+        default=None, description="bearer token that may read /metrics besides owner tokens"
+    )
+
+    @model_validator(mode="after")
+    def _secret_is_safe(self) -> Settings:
+        if self.dev_mode:
+            return self
+        problem = secret_problem(self.jwt_secret.get_secret_value())
+        if problem:
+            raise ValueError(f"JUDGE_JWT_SECRET {problem}; {SECRET_HINT}")
+        token = self.metrics_token.get_secret_value() if self.metrics_token else None
+        problem = secret_problem(token) if token is not None else None
+        if problem:  # a weak scrape token reads /metrics as well as a guessed owner token
+            raise ValueError(f"JUDGE_METRICS_TOKEN {problem}; {METRICS_TOKEN_HINT}")
+        return self
+
+    @field_validator("passes")
+    @classmethod
+    def _policy_floor_is_the_platforms(
+        cls, value: int | PassPolicy | None
+    ) -> int | PassPolicy | None:
+        if isinstance(value, PassPolicy) and value.floor < MIN_PASSES_FLOOR:
+            raise ValueError(f"floor must be at least {MIN_PASSES_FLOOR}, got {value.floor}")
+        return value
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies_are_networks(cls, value: str) -> str:
+        parse_networks(value)
+        return value
+
+    @property
+    def trusted_networks(self) -> tuple[Network, ...]:
+        """The proxies whose forwarding headers are believed (``judge.server.api.proxies``)."""
+        return parse_networks(self.trusted_proxies)
+
+    @property
+    def request_limits(self) -> RequestLimits:
+        """The request bounds the API's guard enforces."""
+        return RequestLimits(**{name: getattr(self, name) for name in RequestLimits._fields})
+
+    @model_validator(mode="after")
+    def _stall_outlasts_heartbeats(self) -> Settings:
+        if self.stalled_after_s < 2 * self.heartbeat_s:
+            raise ValueError(
+                "JUDGE_STALLED_AFTER_S must be at least twice JUDGE_HEARTBEAT_S, or live workers "
+                "would be taken for dead and their runs judged twice"
+            )
+        return self
+
+    @property
+    def signing_secret(self) -> str:
+        """The secret tokens are signed with (the dev secret when dev mode has none)."""
+        secret = self.jwt_secret.get_secret_value()
+        return secret if secret or not self.dev_mode else DEV_SECRET
+
+
+def parse_networks(text: str) -> tuple[Network, ...]:
+    """Addresses and CIDR networks, comma-separated (``10.0.0.0/8, 127.0.0.1``).
+
+    Raises:
+        ValueError: naming the entry that is no address or network.
+    """
+    networks = []
+    for entry in (part.strip() for part in text.split(",")):
+        if not entry:
+            continue
+        try:
+            networks.append(ipaddress.ip_network(entry, strict=False))
+        except ValueError:
+            raise ValueError(f"{entry!r} is not an IP address or CIDR network") from None
+    return tuple(networks)
+
+
+def secret_problem(secret: str) -> str | None:
+    """Why ``secret`` may not sign tokens or guard ``/metrics`` outside dev mode, or None."""
+    if secret.strip().lower() in _KNOWN_WEAK:
+        return "is empty or a well-known value"
+    if len(secret.encode()) < MIN_SECRET_BYTES:
+        return f"is shorter than {MIN_SECRET_BYTES} bytes"
+    return secret_weakness(secret)
+
+
+def secret_weakness(secret: str) -> str | None:
+    """Why a secret of sufficient length is still guessable, or None.
+
+    Two rules: at least ``MIN_SECRET_DISTINCT`` different characters, and not a shorter piece
+    repeated (``"abcdefghijklmnop" * 2``), which a guesser tries early.
+    """
+    if len(set(secret)) < MIN_SECRET_DISTINCT:
+        return f"has fewer than {MIN_SECRET_DISTINCT} different characters"
+    period = next(
+        (p for p in range(1, len(secret) // 2 + 1) if _repeats_with_period(secret, p)), None
+    )
+    if period is not None:
+        return f"is a {period}-character piece repeated"
+    return None
+
+
+def _repeats_with_period(text: str, period: int) -> bool:
+    return all(text[i] == text[i % period] for i in range(period, len(text)))
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Build settings from the environment (and overrides), as a ConfigError when unsafe."""
+    try:
+        settings = Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        problem = describe_validation_error(exc).replace("(top level): ", "")
+        raise ConfigError(f"service settings: {problem}") from None
+    if settings.dev_mode:
+        announce_dev_mode()
+    return settings
+
+
+def hand_down_workers(workers: int) -> None:
+    """Make ``JUDGE_WORKERS`` what the command line chose, for the server processes that
+    ``judge serve --processes N`` starts: each builds its settings from the environment it
+    inherits. The one place the package writes a setting into the environment."""
+    os.environ["JUDGE_WORKERS"] = str(workers)
+
+
+def judge_model_settings(**overrides: object) -> JudgeModelSettings:
+    """The judge model and dev mode from the environment (and overrides), for commands that
+    judge without running the service (no JWT secret needed).
+
+    Raises:
+        ConfigError: a test-only judge outside dev mode, or a malformed value.
+    """
+    given = {k: v for k, v in overrides.items() if v is not None}
+    try:
+        return JudgeModelSettings(**given)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        problem = describe_validation_error(exc).replace("(top level): ", "")
+        if "model" in given:  # named by the caller (--judge), not JUDGE_MODEL
+            problem = problem.replace("JUDGE_MODEL ", "judge model ", 1)
+        raise ConfigError(problem) from None
+
+
+class JudgingSettings(BaseSettings):
+    """What the judge providers read (judge/engine/judging/providers/); an empty variable is unset."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="JUDGE_", extra="ignore", frozen=True, env_ignore_empty=True
+    )
+
+    dev_mode: bool = False
+    embedded_gguf: Path | None = Field(default=None, description="the embedded judge's weights")
+    embedded_threads: int | None = Field(
+        default=None,
+        description="llama.cpp threads of the embedded judge (default: half the cores)",
+    )
+    test_judge_delay: float = Field(
+        default=0.0, ge=0.0, description="seconds each call of the scripted test judge takes"
+    )
+    test_judge_log: Path | None = Field(
+        default=None, description="file the scripted test judge appends `<pid> <trait>` to"
+    )
+    openai_client: str = Field(
+        default="direct",
+        description="litellm: send openai/ calls to a server of one's own through litellm",
+    )
+    openai_base_url: str | None = Field(default=None, validation_alias="OPENAI_BASE_URL")
+    openai_api_base: str | None = Field(default=None, validation_alias="OPENAI_API_BASE")
+    openai_api_key: SecretStr | None = Field(default=None, validation_alias="OPENAI_API_KEY")
+
+    def environment(self) -> JudgingEnvironment:
+        """These settings as the value the judging layer takes: each setting under the same
+        name as it is, the delay under its own name, the key unwrapped."""
+        values = {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(JudgingEnvironment)
+            if f.name in type(self).model_fields
+        }
+        values["openai_api_key"] = (
+            self.openai_api_key.get_secret_value() if self.openai_api_key else None
+        )
+        return JudgingEnvironment(
+            **values, test_judge_delay_s=self.test_judge_delay, secret=environment_variable
+        )
+
+
+def judging_environment(**overrides: object) -> JudgingEnvironment:
+    """What the judge providers read, from the environment (and overrides, e.g. ``dev_mode``).
+
+    Raises:
+        ConfigError: a malformed value, named by its variable.
+    """
+    given = {k: v for k, v in overrides.items() if v is not None}
+    try:
+        return JudgingSettings(**given).environment()  # type: ignore[arg-type]
+    except ValidationError as exc:
+        raise ConfigError(describe_validation_error(exc).replace("(top level): ", "")) from None
+
+
+def judge_spec(model: str, *, dev_mode: bool | None = None) -> JudgeSpec:
+    """A judge id resolved with the providers' settings from the environment
+    (:func:`judge.engine.judging.registry.resolve`); ``dev_mode`` overrides ``JUDGE_DEV_MODE``.
+
+    Raises:
+        ConfigError: a malformed panel or setting.
+    """
+    return resolve(model, judging_environment(dev_mode=dev_mode))
+
+
+def environment_variable(name: str) -> str | None:
+    """The value of the variable a router file names for a secret (``os.environ/NAME``)."""
+    return os.environ.get(name)
+
+
+def env_dev_mode() -> bool:
+    """Whether ``JUDGE_DEV_MODE`` is on."""
+    return judging_environment().dev_mode
+
+
+class ProcessSettings(BaseSettings):
+    """Settings of a command beside the judge's and the service's; an empty variable is unset."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="JUDGE_", extra="ignore", frozen=True, env_ignore_empty=True
+    )
+
+    data_dir: Path | None = Field(
+        default=None, description="where rubrics/, traits/ and calibration_sets/ live"
+    )
+    shared_data: Path | None = Field(
+        default=None, description="root of the human-labelled calibration data"
+    )
+    database_url: str | None = Field(default=None, description="the store a command reads")
+    debug: str = Field(default="", description="anything but 0: internal errors show a traceback")
+
+    @property
+    def debug_on(self) -> bool:
+        return self.debug not in ("", "0")
+
+
+def process_settings() -> ProcessSettings:
+    """Data folders, the store a command reads and debug output, from the environment."""
+    return ProcessSettings()
+
+
+_announced: list[bool] = []
+
+
+def announce_dev_mode() -> None:
+    """Say loudly, once per process, that the service runs in dev mode."""
+    if not _announced:
+        _announced.append(True)
+        log.warning(DEV_MODE_BANNER)
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process's settings (a FastAPI dependency; the app factory pins it to its own)."""
+    return load_settings()

@@ -1,0 +1,1 @@
+"""Scores out to operators' tools: Prometheus metrics and OpenTelemetry events."""

@@ -1,0 +1,250 @@
+"""Scores out over OpenTelemetry: one ``gen_ai.evaluation.result`` event per scored trait.
+
+Each scored run becomes one span, ``judge.score``, whose events are the run's trait results
+(every scored seat, safety traits included: the collector is the operator's, never an
+agent's). The event follows the GenAI semantic conventions (evaluation name, score value and
+label, explanation); what the conventions have no name for yet (the evaluator's identity
+and version, rubric, prompt, era, passes) is under ``judge.``. A run imported from a trace
+(``judge import otel`` keeps its ``trace_id``) gets its span in that trace.
+
+Sending is the OpenTelemetry SDK's batch processor: spans queue in memory (bounded; the
+oldest are dropped when the collector cannot keep up) and leave on the SDK's own thread, so
+scoring never waits for the collector. A collector that is down costs a logged warning per
+failed batch. The SDK and its OTLP/HTTP exporter are the optional ``otel`` extra.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, NamedTuple
+
+from judge.core.domain.judging import JudgePass, TraitResult
+from judge.core.domain.scorecard import Scorecard, SeatScorecard
+from judge.core.versions import __version__
+
+if TYPE_CHECKING:
+    from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
+    from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
+    from opentelemetry.sdk.trace.id_generator import IdGenerator
+
+log = logging.getLogger("judge.otlp")
+
+EVENT = "gen_ai.evaluation.result"
+SPAN = "judge.score"
+#: Longest explanation sent: the rationale of one pass, cut here.
+EXPLANATION_CHARS = 1000
+#: The score label is the rubric anchor nearest the score (docs/integrations.md).
+ANCHORS = ((0.0, "low"), (0.5, "middle"), (1.0, "high"))
+
+Value = str | int | float | bool
+#: Events one span may hold (the SDK keeps 128 by default): every trait of the most seats a
+#: run may have, with room to spare.
+MAX_EVENTS = 4096
+
+
+class EvaluationEvent(NamedTuple):
+    seat: str
+    attributes: dict[str, Value]
+
+
+def score_label(mean: float | None) -> str:
+    """``low``, ``middle`` or ``high`` (the anchor nearest the mean), ``unscored`` without one."""
+    if mean is None:
+        return "unscored"
+    return min(ANCHORS, key=lambda anchor: abs(anchor[0] - mean))[1]
+
+
+def explanation(result: TraitResult) -> str | None:
+    """The rationale of the scored pass nearest the mean (the first such pass on a tie)."""
+    mean = result.mean
+    scored = [p for p in result.passes if p.score is not None and p.rationale]
+    if mean is None or not scored:
+        return None
+    nearest: JudgePass = min(scored, key=lambda p: abs((p.score or 0.0) - mean))
+    return nearest.rationale[:EXPLANATION_CHARS]
+
+
+def trait_attributes(card: Scorecard, seat: SeatScorecard, result: TraitResult) -> dict[str, Value]:
+    """One trait's event attributes: the conventions' names first, then judge's own."""
+    attrs: dict[str, Value] = {
+        "gen_ai.evaluation.name": result.trait,
+        "gen_ai.evaluation.score.label": score_label(result.mean),
+        "judge.evaluator.name": "judge",
+        "judge.evaluator.version": __version__,
+        "judge.evaluator.model": card.judge_model,
+        "judge.rubric.version": result.rubric_version,
+        "judge.rubric.hash": result.rubric_hash,
+        "judge.prompt.version": card.prompt_version,
+        "judge.era_id": card.measurement_era.era_id,
+        "judge.run_id": card.run_id,
+        "judge.seat": seat.seat,
+        "judge.agent_id": seat.agent_id,
+        "judge.pack": result.pack,
+        "judge.passes": result.n_passes,
+        "judge.passes.scored": result.n_scored,
+        "judge.complete": result.complete,
+    }
+    if result.mean is not None:
+        attrs["gen_ai.evaluation.score.value"] = result.mean
+    if (text := explanation(result)) is not None:
+        attrs["gen_ai.evaluation.explanation"] = text
+    if len(result.pass_scores) >= 2:
+        attrs["judge.pass_range"] = max(result.pass_scores) - min(result.pass_scores)
+    if result.variance is not None:
+        attrs["judge.variance"] = result.variance
+    if result.adaptive is not None:
+        attrs["judge.passes.reason"] = result.adaptive.reason
+    return attrs
+
+
+def evaluation_events(card: Scorecard) -> Iterator[EvaluationEvent]:
+    """Every trait of every scored seat, capability traits first, as an evaluation event."""
+    for seat in card.seats.values():
+        results = [*seat.traits.values(), *(seat.safety_block or {}).values()]
+        for result in results:
+            yield EvaluationEvent(seat.seat, trait_attributes(card, seat, result))
+
+
+def traces_url(endpoint: str) -> str:
+    """The OTLP/HTTP traces URL of a collector given by its base URL (or by that URL)."""
+    base = endpoint.rstrip("/")
+    return base if base.endswith("/v1/traces") else f"{base}/v1/traces"
+
+
+class EvaluationSender:
+    """Sends scorecards' evaluation events to one collector, batched, off the caller's thread."""
+
+    def __init__(
+        self, endpoint: str, *, exporter: SpanExporter | None = None, delay_ms: int = 2000
+    ) -> None:
+        from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+        from opentelemetry.sdk.resources import Resource
+        from opentelemetry.sdk.trace import SpanLimits, TracerProvider
+        from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+        self.endpoint = endpoint
+        self._trace = ContextVar[int | None]("judge_otlp_trace", default=None)
+        resource = Resource.create({"service.name": "judge", "service.version": __version__})
+        self.provider: TracerProvider = TracerProvider(
+            resource=resource,
+            id_generator=_run_trace_ids(self._trace),
+            span_limits=SpanLimits(max_events=MAX_EVENTS),
+        )
+        inner = exporter or OTLPSpanExporter(endpoint=traces_url(endpoint), timeout=10)
+        batches = BatchSpanProcessor(_warned(inner, endpoint), schedule_delay_millis=delay_ms)
+        self.provider.add_span_processor(batches)
+        self.tracer = self.provider.get_tracer("judge", __version__)
+
+    def send(self, card: Scorecard, *, trace_id: str | None = None) -> None:
+        """Queue one span with the card's events; in the run's own trace when it has one."""
+        token = self._trace.set(int(trace_id, 16) if trace_id else None)
+        try:
+            span = self.tracer.start_span(SPAN, attributes=_run_attributes(card))
+        finally:
+            self._trace.reset(token)
+        for event in evaluation_events(card):
+            span.add_event(EVENT, event.attributes)
+        span.end()
+
+    def flush(self, timeout_s: float = 10.0) -> bool:
+        """Send what is queued now; False when the queue could not be emptied in time (a
+        batch the collector refused is dropped with a warning, and counts as sent)."""
+        return self.provider.force_flush(int(timeout_s * 1000))
+
+    def close(self) -> None:
+        self.provider.shutdown()
+
+
+def _run_attributes(card: Scorecard) -> dict[str, Value]:
+    return {
+        "judge.run_id": card.run_id,
+        "judge.scenario_id": card.scenario_id,
+        "judge.era_id": card.measurement_era.era_id,
+        "judge.evaluator.model": card.judge_model,
+        "judge.evaluator.version": __version__,
+    }
+
+
+_SENDERS: dict[str, EvaluationSender | None] = {}
+_SENDERS_LOCK = threading.Lock()
+
+
+def sender_for(endpoint: str) -> EvaluationSender | None:
+    """The process's sender to ``endpoint``; None (said once) without the ``otel`` extra."""
+    with _SENDERS_LOCK:
+        if endpoint not in _SENDERS:
+            _SENDERS[endpoint] = _new_sender(endpoint)
+        return _SENDERS[endpoint]
+
+
+def _new_sender(endpoint: str) -> EvaluationSender | None:
+    try:
+        return EvaluationSender(endpoint)
+    except ImportError as exc:
+        log.warning(
+            "JUDGE_OTLP_ENDPOINT is set but %s is missing: install judge[otel]; no evaluation "
+            "events are sent",
+            exc.name,
+        )
+        return None
+
+
+def flush_all(timeout_s: float = 10.0) -> None:
+    """Send what every sender holds (a command line that exits next calls this)."""
+    with _SENDERS_LOCK:
+        senders = [s for s in _SENDERS.values() if s is not None]
+    for sender in senders:
+        sender.flush(timeout_s)
+
+
+def export_card(card: Scorecard, *, endpoint: str | None, trace_id: str | None = None) -> None:
+    """Queue a stored card's evaluation events for ``endpoint`` (nothing when it is None).
+
+    Never raises: the card is already stored, and a telemetry failure must not turn a scored
+    run into a failed one, so any error is logged as a warning instead.
+    """
+    if endpoint is None or (sender := sender_for(endpoint)) is None:
+        return
+    try:
+        sender.send(card, trace_id=trace_id)
+    except Exception as exc:  # noqa: BLE001 - see the docstring
+        log.warning("evaluation events of run %s not sent: %s", card.run_id, exc)
+
+
+def _run_trace_ids(current: ContextVar[int | None]) -> IdGenerator:
+    """Random ids, except that a root span started while ``current`` holds a trace id is
+    given that trace (a span cannot otherwise join a trace without a parent span)."""
+    from opentelemetry.sdk.trace.id_generator import RandomIdGenerator
+
+    class RunTraceIds(RandomIdGenerator):
+        def generate_trace_id(self) -> int:
+            return current.get() or super().generate_trace_id()
+
+    return RunTraceIds()
+
+
+def _warned(inner: SpanExporter, endpoint: str) -> SpanExporter:
+    """``inner``, saying in one warning per failed batch that the collector did not take it."""
+    from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
+
+    class Warned(SpanExporter):
+        def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
+            result = inner.export(spans)
+            if result is not SpanExportResult.SUCCESS:
+                log.warning(
+                    "OTLP collector %s did not take %d evaluation span(s); they are dropped",
+                    endpoint,
+                    len(spans),
+                )
+            return result
+
+        def shutdown(self) -> None:
+            inner.shutdown()
+
+        def force_flush(self, timeout_millis: int = 30000) -> bool:
+            return inner.force_flush(timeout_millis)
+
+    return Warned()

@@ -1,5 +1,0 @@
-"""Moved to :mod:`judge.judging.providers.scripted`; importable from here for one release."""
-
-from judge.judging.moved import forward
-
-__getattr__ = forward(__name__, "judge.judging.providers.scripted")

@@ -1,0 +1,128 @@
+"""The API alone: ``create_api(settings)``. Its lifespan applies the migrations, records the
+measurement era in force, and starts the scoring workers (which resume unfinished runs).
+
+The service's app (the API with the owners' console beside it) is built by the composition
+root, ``judge.server.web.create_app``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import NamedTuple
+
+import anyio
+from fastapi import FastAPI
+from sqlalchemy.engine import Engine
+from starlette.middleware.gzip import GZipMiddleware
+
+from judge.core.versions import __version__
+from judge.engine.settings import Settings, announce_dev_mode, get_settings
+from judge.server.api.errors import install_error_handlers
+from judge.server.api.limits import RequestGuard, rate_limits, require_reserved
+from judge.server.api.openapi import install_openapi
+from judge.server.api.proxies import ProxyHeaders
+from judge.server.api.responses import FiguresJSONResponse
+from judge.server.api.routers import all_routers
+from judge.server.auth import system_actor
+from judge.server.service import platform
+from judge.server.service.jobqueue.executors import ScoringExecutor, make_executor
+from judge.server.service.scoring import BackendFactory
+from judge.server.store.db import make_engine, transaction
+from judge.server.store.schema import upgrade_all
+from judge.server.store.views import GZIP_LEVEL
+
+log = logging.getLogger("judge.server.service")
+
+DESCRIPTION = """Scores AI-agent runs: mechanical objectives and LLM-judged behavioural traits.
+
+Two credentials, both `Authorization: Bearer …`:
+- **AgentKey** (`sk_live_…`, `judge keys create`): one agent in one seat; sees only runs where
+  that agent sits in that seat, never a safety block.
+- **OwnerToken** (JWT, `judge token create`): sees and configures everything.
+
+Refused credentials answer 401 with one fixed body; runs the caller may not see answer 404
+exactly like missing ones. Every error body is `{"code": …, "detail": …}`: `code` is stable
+and machine-readable, `detail` is for people. Lists page with `limit` and `cursor`; the next
+page is in the `Link: <…>; rel="next"` header."""
+
+
+#: Answers smaller than this are sent as they are (compressing them saves nothing).
+GZIP_MIN_BYTES = 1000
+
+
+class Running(NamedTuple):
+    engine: Engine
+    workers: ScoringExecutor
+
+
+def start_service(settings: Settings, backends: BackendFactory | None) -> Running:
+    """Migrate, record the era in force, start the workers (blocking; run off the event loop)."""
+    engine = make_engine(settings.database_url)
+    upgrade_all(engine)
+    with transaction(engine) as session:
+        era = platform.sync_era(
+            session,
+            settings=settings,
+            by=system_actor("service"),
+            reason="measurement stack at start",
+        )
+    workers = make_executor(engine, settings=settings, backends=backends)
+    resumed = workers.start()
+    log.info(
+        "judge %s: judge model %s, era %s, %d run(s) resumed",
+        __version__,
+        settings.model,
+        era.era_id,
+        resumed,
+    )
+    return Running(engine, workers)
+
+
+def create_api(
+    settings: Settings | None = None, *, backends: BackendFactory | None = None
+) -> FastAPI:
+    """The API over ``settings`` (default: from the environment), without the console.
+    ``backends`` maps a model id to a judge backend (tests pass a scripted one)."""
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if settings.dev_mode:
+            announce_dev_mode()
+        engine, workers = await anyio.to_thread.run_sync(start_service, settings, backends)
+        app.state.engine, app.state.workers = engine, workers
+        try:
+            yield
+        finally:
+            await anyio.to_thread.run_sync(workers.stop)
+            engine.dispose()
+
+    app = FastAPI(
+        title="judge",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        swagger_ui_oauth2_redirect_url=None,
+        default_response_class=FiguresJSONResponse,
+    )
+    app.state.settings = settings
+    install_error_handlers(app)
+    rates = rate_limits(settings, engine=lambda: getattr(app.state, "engine", None))
+    app.add_middleware(RequestGuard, limits=settings.request_limits, rates=rates, settings=settings)
+    # around the guard: it reads and bounds the request as sent; only answers are compressed
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES, compresslevel=GZIP_LEVEL)
+    # outermost: the client's address (what the guard counts refused credentials by) is settled
+    # first, from forwarding headers only when a trusted proxy sent them (docs/security.md)
+    app.add_middleware(ProxyHeaders, networks=settings.trusted_networks)
+    routers = all_routers()
+    for router in routers:
+        app.include_router(router)
+    install_openapi(app)
+    # included routers are not listed route by route on the app, so their own routes are read
+    mounted = [*app.routes, *(r for rt in routers for r in rt.routes)]
+    require_reserved([getattr(r, "path", "") for r in mounted])
+    return app

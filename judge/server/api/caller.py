@@ -1,0 +1,345 @@
+"""Who is calling: bearer credentials (owner JWTs and agent keys) read into one ``Caller``.
+
+Both credentials travel as ``Authorization: Bearer …`` and are published as two OpenAPI
+schemes. Agent keys start with ``sk_live_``; anything else is read as an owner JWT. Every
+refusal (no header, wrong scheme, forged, expired, wrong audience, unknown or revoked key)
+is the same 401 body, so a caller learns nothing about why.
+
+The request guard (:mod:`judge.server.api.limits`) already verifies the credential of every request
+with a body and leaves what it verified on the request; the dependencies here reuse it, so a
+credential is looked up once per request.
+
+Every audit row names its author with :attr:`Caller.actor`: ``owner:<name>`` for an owner
+token, ``agent:<agent id>`` for an agent key, ``system:<part>`` for the service itself (rows
+written before this format hold a bare owner name and stay readable as they are).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, MutableMapping
+from typing import Annotated, Any, Literal, NamedTuple, TypeVar, get_type_hints
+
+import anyio
+from fastapi import APIRouter, Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from judge.core.errors import AuthError
+from judge.engine.settings import Settings
+from judge.server.auth import (
+    INVALID_CREDENTIALS,
+    KEY_SCHEME,
+    AgentIdentity,
+    OwnerClaims,
+    agent_actor,
+    owner_actor,
+    verify_owner_token,
+)
+from judge.server.request_scope import EngineDep, SettingsDep, app_settings
+from judge.server.service.keys import authenticate_agent
+from judge.server.store.db import autocommit_read
+
+Audience = Literal["owner", "agent"]
+Endpoint = TypeVar("Endpoint", bound=Callable[..., Any])
+
+owner_scheme = HTTPBearer(
+    scheme_name="OwnerToken",
+    bearerFormat="JWT",
+    description="Owner JWT (HS256) from `judge token create --owner NAME`: sees every run and seat.",
+    auto_error=False,
+)
+agent_scheme = HTTPBearer(
+    scheme_name="AgentKey",
+    bearerFormat="sk_live_…",
+    description="Agent key from `judge keys create --agent A --seat S`: sees only its own seat's runs.",
+    auto_error=False,
+)
+Credentials = HTTPAuthorizationCredentials | None
+OwnerCredentials = Annotated[Credentials, Depends(owner_scheme)]
+AgentCredentials = Annotated[Credentials, Depends(agent_scheme)]
+
+#: Where the request guard leaves the credential it verified, so the route does not verify it again.
+VERIFIED = "verified_credential"
+
+
+class Caller(NamedTuple):
+    """Who is calling: ``agent`` is None for an owner."""
+
+    name: str
+    agent: AgentIdentity | None
+
+    @property
+    def actor(self) -> str:
+        """The one string audit rows record for this caller."""
+        return (
+            agent_actor(self.agent.agent_id) if self.agent is not None else owner_actor(self.name)
+        )
+
+    def as_agent(self) -> AgentIdentity:
+        """The agent behind an agent key (401 for an owner, who has no seat)."""
+        if self.agent is None:
+            raise AuthError(INVALID_CREDENTIALS)
+        return self.agent
+
+    @property
+    def audience(self) -> Audience:
+        return "owner" if self.agent is None else "agent"
+
+    @classmethod
+    def of_owner(cls, claims: OwnerClaims) -> Caller:
+        return cls(claims.owner, None)
+
+    @classmethod
+    def of_agent(cls, agent: AgentIdentity) -> Caller:
+        return cls(agent.agent_id, agent)
+
+
+def remember_verified(
+    scope: MutableMapping[str, Any], token: str, identity: AgentIdentity | OwnerClaims
+) -> None:
+    """Record on the ASGI scope (Starlette's ``request.state``) who ``token`` was verified to be."""
+    scope.setdefault("state", {})[VERIFIED] = (token, identity)
+
+
+def _verified(request: Request, token: str) -> AgentIdentity | OwnerClaims | None:
+    seen = getattr(request.state, VERIFIED, None)
+    return seen[1] if seen is not None and seen[0] == token else None
+
+
+def agent_of_key(engine: Engine, key: str) -> AgentIdentity:
+    """Look the key up in a short session of its own, closed before the route runs: the
+    request then holds at most one connection at a time (never the auth one and another).
+    The lookup is one read statement, committed as it runs (no ``BEGIN`` and ``ROLLBACK``
+    round trips on PostgreSQL, as for the hot reads in :func:`judge.server.request_scope.in_read`), on the read
+    pool: run once more if its connection turns out dropped."""
+    return autocommit_read(engine, lambda session: authenticate_agent(session, key=key))
+
+
+def owner_for(request: Request, token: str, settings: Settings) -> OwnerClaims:
+    """The owner behind a valid token, reusing the guard's verification of this very token."""
+    seen = _verified(request, token)
+    if isinstance(seen, OwnerClaims):
+        return seen
+    return verify_owner_token(token, secret=settings.signing_secret, audience=settings.jwt_audience)
+
+
+def agent_for(request: Request, token: str, engine: Engine) -> AgentIdentity:
+    """The agent behind a live key, reusing the guard's lookup of this very key."""
+    seen = _verified(request, token)
+    if isinstance(seen, AgentIdentity):
+        return seen
+    return agent_of_key(engine, token)
+
+
+def _token(credentials: Credentials) -> str:
+    if credentials is None:
+        raise AuthError(INVALID_CREDENTIALS)
+    return credentials.credentials
+
+
+async def current_owner(
+    request: Request, credentials: OwnerCredentials, settings: SettingsDep
+) -> Caller:
+    """The owner behind a valid token (401 otherwise). A coroutine: checking a signed token
+    reads nothing, so it runs on the event loop instead of a worker thread."""
+    return Caller.of_owner(owner_for(request, _token(credentials), settings))
+
+
+def current_agent(request: Request, credentials: AgentCredentials, engine: EngineDep) -> Caller:
+    """The agent and seat behind a valid, unrevoked key (401 otherwise)."""
+    return Caller.of_agent(agent_for(request, _token(credentials), engine))
+
+
+class AgentKey(NamedTuple):
+    """A presented agent key, looked up inside the route's own unit of work (one session and
+    one worker thread for the lookup and the read, docs/deploy.md "Read performance")."""
+
+    request: Request
+    token: str
+
+    def identity(self, session: Session) -> AgentIdentity:
+        """The agent and seat behind the key, as :func:`current_agent` finds them (401 otherwise)."""
+        seen = _verified(self.request, self.token)
+        if isinstance(seen, AgentIdentity):
+            return seen
+        return authenticate_agent(session, key=self.token)
+
+
+async def current_caller(
+    request: Request,
+    owner_credentials: OwnerCredentials,
+    agent_credentials: AgentCredentials,
+    engine: EngineDep,
+    settings: SettingsDep,
+) -> Caller:
+    """The owner or agent behind the bearer credential, told apart by its shape (401 otherwise).
+    A coroutine: only an agent key is looked up in the store, on a worker thread."""
+    token = _token(owner_credentials or agent_credentials)
+    if token.startswith(KEY_SCHEME):
+        return Caller.of_agent(await anyio.to_thread.run_sync(agent_for, request, token, engine))
+    return Caller.of_owner(owner_for(request, token, settings))
+
+
+async def owner_of(request: Request) -> Caller:
+    """:func:`current_owner` for a route that declares no dependencies: the same bearer parsing
+    (the scheme's own) and the same check, without FastAPI solving them on every request
+    (docs/deploy.md, "Read performance"). Such a route publishes its credential itself
+    (:func:`published_credential`)."""
+    return await current_owner(request, await owner_scheme(request), await app_settings(request))
+
+
+async def agent_key_of(request: Request) -> AgentKey:
+    """The request's agent key, not yet looked up (401 when there is none), for a route that
+    declares no dependencies (see :func:`owner_of`): the scheme's own parsing."""
+    return AgentKey(request, _token(await agent_scheme(request)))
+
+
+class Admission(NamedTuple):
+    """A dependency-free route's caller: an owner, known at once, or an agent key, looked up
+    in the route's own unit of work (:meth:`agent`)."""
+
+    owner: Caller | None
+    key: AgentKey | None
+
+    def agent(self, session: Session) -> AgentIdentity | None:
+        """The agent behind the key (401 when none is live), or None for an owner."""
+        return None if self.key is None else self.key.identity(session)
+
+
+async def admit(request: Request, audience: Audience) -> Admission:
+    """Admit ``audience``'s credential as its dependency would (:func:`owner_of`,
+    :func:`agent_key_of`)."""
+    if audience == "owner":
+        return Admission(await owner_of(request), None)
+    return Admission(None, await agent_key_of(request))
+
+
+def published_credential(audience: Audience) -> dict[str, Any]:
+    """The ``openapi_extra`` that publishes the credential a dependency-free route admits, as
+    FastAPI publishes an ``OwnerDep`` or ``AgentDep`` route's."""
+    scheme = owner_scheme if audience == "owner" else agent_scheme
+    return {"security": [{scheme.scheme_name: []}]}
+
+
+#: The dependency that admits each audience.
+ADMITS = {"owner": current_owner, "agent": current_agent}
+
+OwnerDep = Annotated[Caller, Depends(current_owner)]
+AgentDep = Annotated[Caller, Depends(current_agent)]
+CallerDep = Annotated[Caller, Depends(current_caller)]
+
+
+def admitting(endpoint: Endpoint, audience: Audience) -> Endpoint:
+    """``endpoint`` with its ``caller: Caller`` parameter admitted by ``audience``'s credential.
+
+    One handler then serves both audiences: each mount publishes its own security scheme and
+    refuses the other credential (401), and the handler reads ``caller.agent`` to scope what it
+    shows. A coroutine handler taking ``admission: Admission`` instead declares no dependency
+    for it: it is admitted by :func:`admit` (a hot read, docs/deploy.md "Read performance").
+    """
+    if ADMISSION in inspect.signature(endpoint).parameters:
+        return _admitting_itself(endpoint, audience)
+    hints = get_type_hints(endpoint, include_extras=True)
+    admitted = Annotated[Caller, Depends(ADMITS[audience])]
+    signature = inspect.signature(endpoint)
+    parameters = [
+        p.replace(annotation=admitted if p.name == "caller" else hints.get(p.name, p.annotation))
+        for p in signature.parameters.values()
+    ]
+    return _mounted(_forwarding(endpoint), endpoint, parameters, audience)
+
+
+#: The parameter of a handler that admits its caller itself (:func:`admit`).
+ADMISSION = "admission"
+
+
+def _admitting_itself(endpoint: Endpoint, audience: Audience) -> Endpoint:
+    """``endpoint`` with its ``admission`` parameter filled by :func:`admit` from the request."""
+    hints = get_type_hints(endpoint, include_extras=True)
+    signature = inspect.signature(endpoint)
+    parameters = [
+        p.replace(annotation=hints.get(p.name, p.annotation))
+        for p in signature.parameters.values()
+        if p.name != ADMISSION
+    ]
+    takes_request = any(p.name == "request" for p in parameters)
+    if not takes_request:
+        parameters.append(
+            inspect.Parameter("request", inspect.Parameter.KEYWORD_ONLY, annotation=Request)
+        )
+
+    async def call(**kwargs: Any) -> Any:
+        request = kwargs["request"] if takes_request else kwargs.pop("request")
+        return await endpoint(**kwargs, admission=await admit(request, audience))
+
+    return _mounted(call, endpoint, parameters, audience)
+
+
+def _mounted(
+    call: Callable[..., Any],
+    endpoint: Endpoint,
+    parameters: list[inspect.Parameter],
+    audience: Audience,
+) -> Endpoint:
+    """``call`` published as ``endpoint`` for ``audience``: its name, docs and ``parameters``."""
+    hints = get_type_hints(endpoint, include_extras=True)
+    signature = inspect.signature(endpoint)
+    wrapper = functools.update_wrapper(call, endpoint)
+    wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        parameters=parameters, return_annotation=hints.get("return", signature.return_annotation)
+    )
+    wrapper.__name__ = f"{endpoint.__name__}_{audience}"
+    return wrapper  # type: ignore[return-value]
+
+
+def _forwarding(endpoint: Callable[..., Any]) -> Callable[..., Any]:
+    """A function of the same kind (coroutine or not) that calls ``endpoint``."""
+    if inspect.iscoroutinefunction(endpoint):
+
+        async def call_async(**kwargs: Any) -> Any:
+            return await endpoint(**kwargs)
+
+        return call_async
+
+    def call(**kwargs: Any) -> Any:
+        return endpoint(**kwargs)
+
+    return call
+
+
+class Mount(NamedTuple):
+    """Where and how one audience sees an operation."""
+
+    path: str
+    summary: str
+    description: str
+    responses: dict[int | str, dict[str, Any]] | None = None
+
+
+def mount_both(
+    router: APIRouter,
+    endpoint: Callable[..., Any],
+    *,
+    method: str,
+    owner: Mount,
+    agent: Mount,
+    **shared: Any,
+) -> None:
+    """Mount one handler at the owner path (owner token) and at the agent path (agent key)."""
+    common, extra = shared.pop("responses", {}), shared.pop("openapi_extra", None)
+    itself = ADMISSION in inspect.signature(endpoint).parameters
+    mounts: tuple[tuple[Audience, Mount], ...] = (("owner", owner), ("agent", agent))
+    for audience, mount in mounts:
+        router.add_api_route(
+            mount.path,
+            admitting(endpoint, audience),
+            methods=[method],
+            summary=mount.summary,
+            description=mount.description,
+            responses={**common, **(mount.responses or {})},
+            openapi_extra=(extra or {}) | published_credential(audience) if itself else extra,
+            **shared,
+        )

@@ -1,0 +1,472 @@
+"""The request guard: an ASGI middleware that bounds every request before a route sees it.
+
+In order, for every HTTP request:
+
+1. each path segment must be an identifier (``judge.core.domain.limits.ID_PATTERN``; no ``.``
+   or ``..``), and each query value UTF-8 text of at most 200 characters with no control
+   character, else 422;
+2. a client address that sent too many refused credentials in the window gets 429, and a
+   request to an API route with a body but no ``Authorization`` header gets the fixed 401 at
+   once, its body unread (every API route that takes a body needs a credential; a test keeps
+   that true; the console's forms sign in by cookie and check their own CSRF token), and so
+   does one whose bearer credential is neither a live agent key nor a valid owner token;
+3. a run submitted with an agent key takes a slot of the key's submission window (429 when
+   none is free), before its body is read; the slot is given back when the run was refused
+   for a reason other than its body (a 413 or 422 keeps it, so bad bodies cost the sender);
+4. a body larger than ``max_body_bytes`` (a console form: ``MAX_FORM_BYTES``, 16 KiB) gets
+   413, by its ``Content-Length`` or, when the length is not declared or lies, by counting
+   the bytes as they stream in (reading stops at the limit);
+5. an API route's JSON body is parsed once and checked: depth, finite numbers, storable
+   text, string lengths and list sizes, and for a run submission the number of seats,
+   events, win conditions and trace steps (422 naming the field); large bodies are checked
+   on a worker thread so the event loop stays free. A console body is never parsed here: the
+   console reads its urlencoded forms itself, after its session check.
+
+A 401 counts towards the client address's refused-credential window, and so does, for a
+request that carried no credential that verifies, a 413 or 422, or any other refusal (4xx but
+429) of a body-carrying request (a console post to no page, a form without its CSRF token):
+floods of bad bodies, queries or posts from an anonymous client are bounded like floods of bad
+tokens.
+
+Refusals carry the API's JSON error body ``{"code": ..., "detail": ...}``; 429 also ``Retry-After``.
+Rate limits are kept in PostgreSQL when the store is PostgreSQL, so every replica counts
+against the same windows, and in this process on SQLite (``docs/security.md``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable
+from http.cookies import CookieError, SimpleCookie
+from typing import NamedTuple, TypeVar
+from urllib.parse import parse_qsl
+
+import anyio
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import SQLAlchemyError
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from judge.core.domain.limits import (
+    ID_PATTERN,
+    MAX_FORM_BYTES,
+    RESERVED_WORDS,
+    BodyError,
+    RequestLimits,
+    check_json,
+    check_run_counts,
+    parse_json,
+    query_value_problem,
+)
+from judge.core.errors import AuthError, ConfigError
+from judge.engine.settings import Settings
+from judge.server.api.caller import agent_of_key, remember_verified
+from judge.server.api.errors import error_body
+from judge.server.auth import INVALID_CREDENTIALS, KEY_SCHEME, key_prefix, verify_owner_token
+from judge.server.request_scope import in_store_thread
+from judge.server.service.ratelimit import SharedWindow, SlidingWindow
+from judge.server.store.db import is_postgres_url
+
+Window = SlidingWindow | SharedWindow
+T = TypeVar("T")
+
+#: Routes whose body is a run (the run-count bounds apply to them).
+RUN_ROUTES = frozenset({"/api/agent/runs", "/api/evals/runs"})
+#: The route where an agent key queues scoring work (the submission window applies).
+AGENT_SUBMIT_ROUTE = "/api/agent/runs"
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+#: Answers that keep an agent key's submission slot: the run was queued, or its body was bad.
+KEEPS_SLOT = frozenset({202, 413, 422})
+#: Answers that count as a refused credential when the request carried no verified one (for
+#: a body-carrying request, every refusal but 429 does).
+ANONYMOUS_FLOOD = frozenset({413, 422})
+#: The console's session cookie (``judge.server.console.session.COOKIE``).
+CONSOLE_COOKIE = "judge_console"
+#: Bodies up to this size are checked on the event loop; larger ones on a worker thread.
+INLINE_CHECK_BYTES = 64 * 1024
+_SEGMENT = re.compile(ID_PATTERN)
+
+
+class Refusal(NamedTuple):
+    status: int
+    detail: str
+    retry_after: float | None = None
+
+
+#: What a body-carrying request without any credential gets (the API's one 401 body).
+ANONYMOUS = Refusal(401, INVALID_CREDENTIALS)
+
+
+class Admission(NamedTuple):
+    """What the guard decided before the body: a refusal, whether the request carries a
+    credential that verifies, and the submission slot it holds (given back after)."""
+
+    refusal: Refusal | None
+    verified: bool = False
+    slot: str | None = None
+
+
+class Read(NamedTuple):
+    body: bytes | None
+    refusal: Refusal | None
+
+
+class RateLimits(NamedTuple):
+    submissions: Window
+    failed_auth: Window
+
+
+def rate_limits(
+    settings: Settings, *, engine: Callable[[], Engine | None] | None = None
+) -> RateLimits:
+    """The windows of one app: in PostgreSQL when ``engine`` is given and the store is
+    PostgreSQL (shared by every replica), else fresh and in this process."""
+    window_s = settings.rate_window_s
+    if engine is not None and is_postgres_url(settings.database_url):
+        return RateLimits(
+            submissions=SharedWindow(
+                bucket="submissions",
+                limit=settings.max_submissions_per_key,
+                window_s=window_s,
+                engine=engine,
+            ),
+            failed_auth=SharedWindow(
+                bucket="failed_auth",
+                limit=settings.max_failed_auth_per_client,
+                window_s=window_s,
+                engine=engine,
+            ),
+        )
+    return RateLimits(
+        submissions=SlidingWindow(limit=settings.max_submissions_per_key, window_s=window_s),
+        failed_auth=SlidingWindow(limit=settings.max_failed_auth_per_client, window_s=window_s),
+    )
+
+
+async def ask(call: Callable[[str], T], key: str) -> T:
+    """Call a window's method for ``key`` (``await ask(window.acquire, key)``): a shared
+    window does database I/O, so it is asked on a store thread (``judge.server.request_scope.in_store_thread``), never
+    on the event loop."""
+    if getattr(getattr(call, "__self__", None), "shared", False):
+        return await in_store_thread(call, key)
+    return call(key)
+
+
+def path_problem(path: str) -> str | None:
+    """Why a request path cannot name anything (a segment that is no identifier), or None."""
+    for segment in path.split("/"):
+        if segment and (segment in (".", "..") or not _SEGMENT.fullmatch(segment)):
+            shown = segment if len(segment) <= 40 else segment[:40] + "..."
+            return f"path: segment {shown!r} is not an identifier (1-200 letters, digits, '.', '_', ':' or '-')"
+    return None
+
+
+def query_problem(query_string: bytes) -> str | None:
+    """Why a query string cannot be used (bad UTF-8, a control character, too long), or None."""
+    try:
+        pairs = parse_qsl(query_string.decode("latin-1"), keep_blank_values=True, errors="strict")
+    except (UnicodeDecodeError, ValueError):
+        return "query: not UTF-8 text"
+    for name, value in pairs:
+        name_problem = query_value_problem(name)
+        problem = name_problem or query_value_problem(value)
+        if problem:
+            return f"{'query' if name_problem else f'query.{name}'}: {problem}"
+    return None
+
+
+def route_words(paths: list[str]) -> set[str]:
+    """The literal words of route paths (``/api/evals/{run_id}/metrics`` -> api, evals, metrics)."""
+    return {part for path in paths for part in path.split("/") if part and not part.startswith("{")}
+
+
+def require_reserved(paths: list[str]) -> None:
+    """Refuse to start when a mounted route word could also be a run id (it would shadow it).
+
+    Raises:
+        ConfigError: naming the words missing from ``RESERVED_WORDS``.
+    """
+    missing = route_words(paths) - RESERVED_WORDS
+    if missing:
+        raise ConfigError(
+            f"route words {sorted(missing)} must be added to judge.core.domain.limits.RESERVED_WORDS"
+        )
+
+
+def json_content(headers: dict[bytes, bytes]) -> bool:
+    """True when the route would parse the body as JSON (no content type counts, as in FastAPI)."""
+    kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
+    return not kind or kind == b"application/json" or kind.endswith(b"+json")
+
+
+def declared_length(headers: dict[bytes, bytes]) -> int | None:
+    value = headers.get(b"content-length")
+    try:
+        return int(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def agent_key_label(headers: dict[bytes, bytes]) -> str | None:
+    """The public prefix of a well-formed agent key in the Authorization header, or None."""
+    scheme, _, token = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip().startswith(KEY_SCHEME):
+        return None
+    try:
+        return key_prefix(token.strip())
+    except AuthError:
+        return None
+
+
+def check_body(body: bytes, limits: RequestLimits, run_route: bool) -> None:
+    """Parse and bound a JSON body (BodyError naming the field); a run's own list limits first."""
+    value = parse_json(body, limits)
+    if run_route:
+        check_run_counts(value, limits)
+    check_json(value, limits)
+
+
+class RequestGuard:
+    """The ASGI middleware; see the module docstring for what it refuses and when."""
+
+    def __init__(
+        self, app: ASGIApp, *, limits: RequestLimits, rates: RateLimits, settings: Settings
+    ) -> None:
+        self.app, self.limits, self.rates, self.settings = app, limits, rates, settings
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        admission = await self._admit(scope, headers)
+        refusal, body = admission.refusal, None
+        if refusal is None:
+            refusal = self._declared_too_large(scope, headers)
+        if refusal is None and scope["method"] in BODY_METHODS:
+            body, refusal = await self._read(scope, headers, receive)
+        if refusal is not None:
+            await respond(send, refusal)
+            status = refusal.status
+        else:
+            status = await self._forward(
+                scope, receive if body is None else replay(body, receive), send
+            )
+        await self._after(status, scope, headers, admission)
+
+    async def _admit(self, scope: Scope, headers: dict[bytes, bytes]) -> Admission:
+        """Everything decided before the body: path and query, the address's refused-credential
+        window, the credential, and an agent key's submission slot."""
+        refusal = await self._before_body(scope, headers, _client(scope))
+        if refusal is not None or scope["method"] not in BODY_METHODS:
+            return Admission(refusal)
+        if not _bearer_route(scope["path"]):
+            return Admission(None, verified=self._console_session(headers))
+        refusal = await self._credential(scope, headers)
+        if refusal is not None:
+            return Admission(refusal)
+        submitting = scope["method"] == "POST" and scope["path"] == AGENT_SUBMIT_ROUTE
+        slot = agent_key_label(headers) if submitting else None
+        if slot is not None:
+            wait = await ask(self.rates.submissions.acquire, slot)
+            refusal = _too_many(wait, "runs submitted with this key")
+        return Admission(refusal, verified=True, slot=slot if refusal is None else None)
+
+    async def _read(self, scope: Scope, headers: dict[bytes, bytes], receive: Receive) -> Read:
+        """The body, read up to its limit; an API route's JSON body is also checked."""
+        body = await read_body(receive, _body_limit(scope, self.limits))
+        if body is None:
+            return Read(None, _too_large(scope, self.limits))
+        if not _bearer_route(scope["path"]):  # a console form: the console reads it itself
+            return Read(body, None)
+        return Read(body, await self._check(body, scope, headers))
+
+    async def _before_body(
+        self, scope: Scope, headers: dict[bytes, bytes], client: str
+    ) -> Refusal | None:
+        problem = path_problem(scope["path"]) or query_problem(scope.get("query_string", b""))
+        if problem:
+            return Refusal(422, problem)
+        wait = await ask(self.rates.failed_auth.retry_after, client)
+        if wait:
+            return _too_many(wait, "refused credentials from this address")
+        if (
+            scope["method"] in BODY_METHODS
+            and _bearer_route(scope["path"])
+            and b"authorization" not in headers
+        ):
+            return ANONYMOUS
+        return None
+
+    def _declared_too_large(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
+        length = declared_length(headers)
+        if length is not None and length > _body_limit(scope, self.limits):
+            return _too_large(scope, self.limits)
+        return None
+
+    def _console_session(self, headers: dict[bytes, bytes]) -> bool:
+        """Whether the request carries a console session cookie holding a valid owner token."""
+        jar = SimpleCookie()
+        try:
+            jar.load(headers.get(b"cookie", b"").decode("latin-1"))
+        except CookieError:
+            return False
+        morsel = jar.get(CONSOLE_COOKIE)
+        if morsel is None or not morsel.value or morsel.value.startswith(KEY_SCHEME):
+            return False
+        try:
+            verify_owner_token(
+                morsel.value,
+                secret=self.settings.signing_secret,
+                audience=self.settings.jwt_audience,
+            )
+        except AuthError:
+            return False
+        return True
+
+    async def _verified(self, scope: Scope, headers: dict[bytes, bytes]) -> bool:
+        """Whether the request carries a credential that verifies (asked only of refusals)."""
+        if not _bearer_route(scope["path"]):
+            return self._console_session(headers)
+        return b"authorization" in headers and await self._credential(scope, headers) is None
+
+    async def _credential(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
+        """The fixed 401 for a bearer credential that is neither a live agent key nor a valid
+        owner token, so a forged one never has its body read. What it verified is left on the
+        request for the route, which still checks that the credential is of the kind it takes
+        and does not verify it again; a store fault here is left for the route to answer."""
+        scheme, _, token = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
+        token = token.strip()
+        if scheme.lower() != "bearer" or not token:
+            return ANONYMOUS
+        try:
+            if token.startswith(KEY_SCHEME):
+                engine = getattr(scope["app"].state, "engine", None) if "app" in scope else None
+                if engine is not None:
+                    remember_verified(
+                        scope, token, await in_store_thread(agent_of_key, engine, token)
+                    )
+            else:
+                settings = self.settings
+                claims = verify_owner_token(
+                    token, secret=settings.signing_secret, audience=settings.jwt_audience
+                )
+                remember_verified(scope, token, claims)
+        except AuthError:
+            return ANONYMOUS
+        except SQLAlchemyError:  # the route meets the same fault and answers it (503)
+            return None
+        return None
+
+    async def _check(
+        self, body: bytes, scope: Scope, headers: dict[bytes, bytes]
+    ) -> Refusal | None:
+        if not body or not json_content(headers):
+            return None
+        run_route = scope["method"] == "POST" and scope["path"] in RUN_ROUTES
+        try:
+            if len(body) <= INLINE_CHECK_BYTES:
+                check_body(body, self.limits, run_route)
+            else:
+                await anyio.to_thread.run_sync(check_body, body, self.limits, run_route)
+        except BodyError as exc:
+            return Refusal(422, str(exc))
+        return None
+
+    async def _forward(self, scope: Scope, receive: Receive, send: Send) -> int:
+        status = 500
+
+        async def watch(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        await self.app(scope, receive, watch)
+        return status
+
+    async def _after(
+        self, status: int, scope: Scope, headers: dict[bytes, bytes], admission: Admission
+    ) -> None:
+        refused = status in ANONYMOUS_FLOOD or (
+            scope["method"] in BODY_METHODS and 400 <= status < 500 and status != 429
+        )
+        anonymous_flood = (
+            refused and not admission.verified and not await self._verified(scope, headers)
+        )
+        if status == 401 or anonymous_flood:
+            await ask(self.rates.failed_auth.record, _client(scope))
+        if admission.slot is not None and status not in KEEPS_SLOT:
+            await ask(self.rates.submissions.release, admission.slot)
+
+
+def _bearer_route(path: str) -> bool:
+    """API routes take bearer credentials; the console signs in by form and cookie instead."""
+    return not (path == "/console" or path.startswith("/console/"))
+
+
+def _client(scope: Scope) -> str:
+    return str((scope.get("client") or ("unknown", 0))[0])
+
+
+def _body_limit(scope: Scope, limits: RequestLimits) -> int:
+    """A console form is small; an API body may be as large as the setting allows."""
+    return limits.max_body_bytes if _bearer_route(scope["path"]) else MAX_FORM_BYTES
+
+
+def _too_large(scope: Scope, limits: RequestLimits) -> Refusal:
+    limit = _body_limit(scope, limits)
+    source = "JUDGE_MAX_BODY_BYTES" if _bearer_route(scope["path"]) else "a console form"
+    return Refusal(413, f"body: larger than the limit of {limit} bytes ({source})")
+
+
+def _too_many(wait: float, what: str) -> Refusal | None:
+    if not wait:
+        return None
+    return Refusal(429, f"too many {what}; retry after {math.ceil(wait)} s", wait)
+
+
+async def read_body(receive: Receive, limit: int) -> bytes | None:
+    """The whole body, or None as soon as more than ``limit`` bytes arrived."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+def replay(body: bytes, receive: Receive) -> Receive:
+    """A receive that hands the already-read body to the app, then defers to the client."""
+    pending = [body]
+
+    async def again() -> Message:
+        if pending:
+            return {"type": "http.request", "body": pending.pop(), "more_body": False}
+        return await receive()
+
+    return again
+
+
+async def respond(send: Send, refusal: Refusal) -> None:
+    """Answer with the API's JSON error body (and Retry-After on 429)."""
+    payload = json.dumps(error_body(refusal.status, refusal.detail)).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(payload)).encode()),
+    ]
+    if refusal.status == 401:
+        headers.append((b"www-authenticate", b"Bearer"))
+    if refusal.retry_after is not None:
+        headers.append((b"retry-after", str(math.ceil(refusal.retry_after)).encode()))
+    await send({"type": "http.response.start", "status": refusal.status, "headers": headers})
+    await send({"type": "http.response.body", "body": payload})

@@ -1,0 +1,121 @@
+"""Client addresses behind reverse proxies: forwarding headers are believed only from a
+configured proxy (``JUDGE_TRUSTED_PROXIES``, none by default; ``docs/security.md``).
+
+Anyone can write ``X-Forwarded-For`` or ``Forwarded``. Read from any peer, they would let a
+client pick the address its refused credentials are counted under: rotate it to dodge the
+limit, or name a victim's address to lock the victim out. So the peer of the connection is
+the client, unless that peer is a trusted proxy; then the client is the nearest address in
+the forwarding chain that is not a trusted proxy (each proxy appends the address it saw, so
+the addresses a client wrote itself lie further left and are never reached). ``Forwarded``
+(RFC 7239) is read when present, else ``X-Forwarded-For``; ``X-Forwarded-Proto`` (or the
+``proto`` of ``Forwarded``) gives the scheme, which marks the console's cookie ``Secure``.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from judge.engine.settings import Network
+
+
+class Forwarding(NamedTuple):
+    """What the proxies said: the forwarded-for addresses, nearest last, and the scheme."""
+
+    chain: list[str]
+    scheme: str | None
+
+
+def is_trusted(address: str, networks: Sequence[Network]) -> bool:
+    """Whether ``address`` is in a trusted network (an IPv4-mapped IPv6 peer as its IPv4)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return any(ip in network for network in networks)
+
+
+def _forwarded_pairs(value: str) -> list[dict[str, str]]:
+    """The elements of a ``Forwarded`` header, each as lower-cased name -> value (unquoted)."""
+    elements = []
+    for element in value.split(","):
+        pairs = {}
+        for pair in element.split(";"):
+            name, _, val = pair.strip().partition("=")
+            pairs[name.strip().lower()] = val.strip().strip('"')
+        elements.append(pairs)
+    return elements
+
+
+def _node_address(node: str) -> str:
+    """The address of a ``Forwarded`` node: ``[2001:db8::1]:4711`` -> ``2001:db8::1``."""
+    if node.startswith("["):
+        return node[1:].partition("]")[0]
+    host, _, port = node.rpartition(":")
+    return host if host and port.isdigit() and host.count(":") == 0 else node
+
+
+def forwarding_chain(headers: dict[bytes, bytes]) -> Forwarding:
+    """The forwarded-for addresses, nearest last, and the forwarded scheme, if any."""
+    forwarded = headers.get(b"forwarded")
+    if forwarded is not None:
+        elements = _forwarded_pairs(forwarded.decode("latin-1"))
+        chain = [_node_address(e["for"]) for e in elements if e.get("for")]
+        protos = [e["proto"] for e in elements if e.get("proto")]
+        return Forwarding(chain, protos[-1].lower() if protos else None)
+    chain = [
+        part.strip()
+        for part in headers.get(b"x-forwarded-for", b"").decode("latin-1").split(",")
+        if part.strip()
+    ]
+    proto = headers.get(b"x-forwarded-proto", b"").decode("latin-1").split(",")[-1].strip()
+    return Forwarding(chain, proto.lower() or None)
+
+
+def client_address(peer: str, headers: dict[bytes, bytes], networks: Sequence[Network]) -> str:
+    """The client's address: the peer, unless the peer is a trusted proxy (module docstring).
+
+    An entry that is no IP address (``unknown``, an obfuscated name, garbage) is not taken as
+    the client: the trusted hop that reported it is counted instead, so no request chooses
+    the key its refusals are counted under.
+    """
+    if not is_trusted(peer, networks):
+        return peer
+    reporter = peer
+    for address in reversed(forwarding_chain(headers).chain):
+        if not is_trusted(address, networks):
+            return address if _is_address(address) else reporter
+        reporter = address
+    return reporter
+
+
+def _is_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
+
+
+class ProxyHeaders:
+    """ASGI middleware: the client address (and scheme) from a trusted proxy's headers."""
+
+    def __init__(self, app: ASGIApp, *, networks: Sequence[Network]) -> None:
+        self.app, self.networks = app, tuple(networks)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        peer = scope.get("client")
+        if scope["type"] in ("http", "websocket") and peer and is_trusted(peer[0], self.networks):
+            headers = dict(scope["headers"])
+            scope = dict(scope)
+            scope["client"] = (client_address(peer[0], headers, self.networks), 0)
+            proto = forwarding_chain(headers).scheme
+            if proto in ("http", "https"):
+                scheme = proto if scope["type"] == "http" else {"http": "ws", "https": "wss"}[proto]
+                scope["scheme"] = scheme
+        await self.app(scope, receive, send)

@@ -1,0 +1,52 @@
+"""Every router of the API, in the order they are included (the order routes are matched
+in). Each module defines ``router``; a new resource's router is imported and listed here
+(docs/architecture.md, "Add an API route")."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from judge.server.api.routers import (
+    coaching,
+    compare,
+    config,
+    eras,
+    export,
+    health,
+    labels,
+    leaderboards,
+    metrics,
+    queue,
+    reviews,
+    rubrics,
+    runs,
+    scorecards,
+    stability,
+    submissions,
+    telemetry,
+)
+
+ROUTERS: tuple[APIRouter, ...] = (
+    health.router,
+    runs.router,
+    scorecards.router,
+    metrics.router,
+    rubrics.router,
+    config.router,
+    eras.router,
+    queue.router,
+    telemetry.router,
+    submissions.router,
+    leaderboards.router,
+    stability.router,
+    export.router,
+    coaching.router,
+    compare.router,
+    reviews.router,
+    labels.router,
+)
+
+
+def all_routers() -> list[APIRouter]:
+    """The API's routers, in inclusion order."""
+    return list(ROUTERS)

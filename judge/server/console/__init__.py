@@ -1,0 +1,53 @@
+"""The owners' console: server-rendered pages under ``/console`` (see docs/console.md).
+
+``ROUTERS`` are the pages and the console's static script and stylesheet (served from the
+package: no CDN, works offline); ``error_page`` answers an error on a console path as a small
+HTML page. The composition root (``judge.server.web``) mounts both next to the API; the console
+never imports the API (docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from judge.core.errors import JudgeError
+from judge.server.console import boards, labelling, pages
+from judge.server.console.render import page
+from judge.server.console.session import ConsoleForbidden, ConsoleSignInRequired
+
+STATIC = {"console.js": "text/javascript; charset=utf-8", "console.css": "text/css; charset=utf-8"}
+static_router = APIRouter(prefix="/console/static", include_in_schema=False)
+
+
+@static_router.get("/{name}")
+def static(name: str) -> Response:
+    if name not in STATIC:
+        return Response("not found", status_code=404, media_type="text/plain")
+    body = files("judge.server.console").joinpath("static", name).read_bytes()
+    return Response(
+        body,
+        media_type=STATIC[name],
+        headers={"Cache-Control": "public, max-age=3600", "X-Content-Type-Options": "nosniff"},
+    )
+
+
+#: Where the console's pages live; an error on any other path is the API's to answer.
+PREFIX = "/console"
+
+
+def error_page(request: Request, exc: JudgeError, code: int) -> Response:
+    """An error on a console path, as a small HTML page (no data); ``code`` is its status."""
+    if isinstance(exc, ConsoleSignInRequired):
+        response = page(request, "signed_out.html", {"console": None, "message": str(exc)}, 401)
+        response.headers["WWW-Authenticate"] = 'Cookie realm="console"'
+        return response
+    code = 403 if isinstance(exc, ConsoleForbidden) else code
+    message = str(exc) if code != 401 else "sign in with an owner token"
+    return page(request, "error.html", {"console": None, "message": message, "code": code}, code)
+
+
+#: The console's routers, in the order they are mounted.
+ROUTERS = (static_router, pages.router, boards.router, labelling.router)

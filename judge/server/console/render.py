@@ -1,0 +1,81 @@
+"""HTML rendering for the console: one Jinja2 environment with autoescaping always on, every
+bidirectional control character shown as a visible escape, and the security headers every
+console page carries."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup, escape
+
+from judge.core.domain.integrity import WITHHELD_MARKER
+from judge.server.console.labels import BOARD_LABELS
+
+#: Scripts, styles and images only from the service itself; no inline script, no framing.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
+
+
+#: Bidirectional controls (embeddings, overrides, isolates, marks): agent text holding them
+#: could be shown in another order than it was written (docs/security.md, "Bidi controls").
+BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+
+
+def _escape_code(found: re.Match[str]) -> str:
+    return f"<span class=bidi>\\u{ord(found.group()):04x}</span>"
+
+
+def visible_bidi(value: Any) -> Any:
+    """Every value a template prints: text holding a bidi control comes out HTML-escaped, with
+    each control written as a styled ``\\u202e``, so it can neither reorder what is shown
+    nor hide; any other value is left to autoescaping."""
+    if not isinstance(value, str) or not BIDI_CONTROLS.search(value):
+        return value
+    safe = value if isinstance(value, Markup) else escape(value)
+    return Markup(BIDI_CONTROLS.sub(_escape_code, str(safe)))
+
+
+def num(value: float | None, digits: int = 2) -> str:
+    """A figure for a table cell; an em dash when there is none."""
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    """The one environment. Templates ship inside the package, so a template once compiled is
+    never checked for changes on disk (``auto_reload``: a stat per include per page)."""
+    env = Environment(
+        loader=PackageLoader("judge.server.console", "templates"),
+        auto_reload=False,
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        finalize=visible_bidi,
+    )
+    env.filters["num"] = num
+    env.globals["withheld_marker"] = WITHHELD_MARKER
+    env.globals["board_labels"] = BOARD_LABELS
+    return env
+
+
+def page(
+    request: Request, template: str, context: dict[str, Any], status_code: int = 200
+) -> HTMLResponse:
+    """Render ``template`` with ``context`` as an HTML answer with the console's headers."""
+    html = environment().get_template(template).render(request_path=request.url.path, **context)
+    return HTMLResponse(html, status_code=status_code, headers=SECURITY_HEADERS)

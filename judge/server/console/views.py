@@ -1,0 +1,226 @@
+"""View-models of the console pages: plain values the templates print, built from the
+store through the service layer (no SQL here, no HTML either)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any, NamedTuple
+
+from sqlmodel import Session
+
+from judge.core.domain.integrity import SeatTamper
+from judge.core.domain.judging import PanelAgreement, TraitResult
+from judge.core.domain.labels import Label
+from judge.core.domain.review import SafetyReview
+from judge.core.domain.run import Run
+from judge.core.domain.scorecard import Scorecard, SeatScorecard
+from judge.core.scoring.run_summary import flag_reasons, pass_range
+from judge.engine.settings import Settings
+from judge.server.console.highlights import EventMarks, TextPart, split_text, withheld_by_event
+from judge.server.console.reports import trusted_judges
+from judge.server.service import labels as label_service
+from judge.server.service import reviews as review_service
+from judge.server.service import summaries
+from judge.server.service.intake import visible_run
+from judge.server.service.summaries import as_utc
+
+
+class EventView(NamedTuple):
+    turn: int
+    seat: str
+    kind: str
+    text: str
+    name: str | None
+    args: str | None
+    status: str | None
+    result: str | None
+    #: the text in pieces, the withheld ones marked (docs/console.md)
+    parts: tuple[TextPart, ...] = ()
+    #: an action's name or arguments were withheld: the whole event is marked
+    withheld: bool = False
+
+
+class TraitView(NamedTuple):
+    """One trait of a seat as the run page shows it: the result as judged (its passes
+    included, printed as stored) and what the page works out from it."""
+
+    result: TraitResult
+    #: highest minus lowest scored pass
+    spread: float | None
+    #: each judge's mean, where a panel judged
+    judge_means: dict[str, float | None]
+    #: how many passes adaptive judging asked for, and why
+    passes_note: str | None = None
+
+    @property
+    def shows_signal(self) -> bool:
+        """Whether there is anything beyond the sampled mean to say (as the CLI decides)."""
+        return bool(self.result.n_with_distribution or self.result.score_note)
+
+
+class PanelRow(NamedTuple):
+    """One trait of a panel: each judge's mean, and the panel mean (the mean of those)."""
+
+    trait: str
+    pack: str
+    means: list[float | None]
+    panel_mean: float | None
+
+
+class ConditionView(NamedTuple):
+    id: str
+    met: bool
+    weight: float | None
+    credit: float | None
+
+
+class SeatView(NamedTuple):
+    """One seat's scores as the run page shows them: the seat's card as stored (its panel's
+    agreement included, owner-only) and what the page works out from it."""
+
+    card: SeatScorecard
+    conditions: list[ConditionView]
+    traits: list[TraitView]
+    safety: list[TraitView]
+    #: the panel table: a row per trait, empty without a panel
+    panel_rows: list[PanelRow]
+    #: judge-directed text found in the seat's events (owner-only), when any
+    tamper: SeatTamper | None = None
+
+
+class RunPage(NamedTuple):
+    run_id: str
+    scenario_id: str
+    seed: int | None
+    adversary_config: str | None
+    status: str
+    reason: str | None
+    submitted_by: str
+    created_at: datetime
+    seats_of_run: list[tuple[str, str, bool]]
+    events: list[EventView]
+    card: Scorecard | None
+    seats: list[SeatView]
+    review: SafetyReview
+    #: flagged, but by a judge without a calibration on record above the floor (no alarm)
+    weak_judge: bool
+    #: the owners' labels of each (seat, trait), oldest first
+    labels: dict[tuple[str, str], list[Label]]
+
+
+#: What the run page prints of the stored run as it is stored (its time is shown in UTC).
+_STORED_RUN_FIELDS = {
+    "run_id",
+    "scenario_id",
+    "seed",
+    "adversary_config",
+    "status",
+    "reason",
+    "submitted_by",
+}
+
+
+def _dump(value: Any) -> str | None:
+    return (
+        None if value is None else json.dumps(value, indent=1, sort_keys=True, ensure_ascii=False)
+    )
+
+
+def event_views(run: Run, card: Scorecard | None = None) -> list[EventView]:
+    """The transcript's events, with what the judge did not read marked."""
+    marks, views = withheld_by_event(card), []
+    for index, event in enumerate(run.transcript):
+        data = event.model_dump()
+        text = str(data.get("content", ""))
+        mark = marks.get(index, EventMarks([], False))
+        views.append(
+            EventView(
+                turn=event.turn,
+                seat=event.seat,
+                kind=event.kind,
+                text=text,
+                name=data.get("name"),
+                args=_dump(data.get("args")) if event.kind == "action" else None,
+                status=data.get("status"),
+                result=_dump(data.get("result")),
+                parts=tuple(split_text(text, mark.ranges)),
+                withheld=mark.other_field,
+            )
+        )
+    return views
+
+
+def trait_view(result: TraitResult) -> TraitView:
+    adaptive = result.adaptive
+    return TraitView(
+        result=result,
+        spread=pass_range(result),
+        judge_means={j.model: j.mean for j in result.judges},
+        passes_note=f"{adaptive.passes} passes: {adaptive.note}" if adaptive else None,
+    )
+
+
+def panel_rows(panel: PanelAgreement, traits: list[TraitView]) -> list[PanelRow]:
+    """The panel table: a row per trait (capability, then safety), a column per judge."""
+    return [
+        PanelRow(
+            t.result.trait,
+            t.result.pack,
+            [t.judge_means.get(j) for j in panel.judges],
+            t.result.mean,
+        )
+        for t in traits
+    ]
+
+
+def seat_view(seat: SeatScorecard, weights: dict[str, float]) -> SeatView:
+    credit = seat.objectives.partial_credit
+    traits = [trait_view(t) for t in seat.traits.values()]
+    safety = [trait_view(t) for t in (seat.safety_block or {}).values()]
+    return SeatView(
+        card=seat,
+        conditions=[
+            ConditionView(cid, met, weights.get(cid), credit.per_condition.get(cid))
+            for cid, met in seat.objectives.conditions.items()
+        ],
+        traits=traits,
+        safety=safety,
+        panel_rows=panel_rows(seat.panel, traits + safety) if seat.panel else [],
+        tamper=seat.tamper if seat.tamper and seat.tamper.flagged else None,
+    )
+
+
+def weak_judge_flag(review: SafetyReview, judge_model: str | None) -> bool:
+    """The run's safety figures cross a threshold, but its judge is not trusted to score safety
+    (withheld judge-directed text is no safety figure: it stays an alarm whatever the judge)."""
+    limits = review.thresholds
+    crossed = flag_reasons(review.safety_min, review.safety_spread, limits)
+    return bool(crossed) and judge_model not in trusted_judges(limits)
+
+
+def run_page(session: Session, *, run_id: str, settings: Settings) -> RunPage:
+    """Everything the run page shows: transcript, every seat's traits and passes, review."""
+    row = visible_run(session, run_id=run_id, agent=None)
+    run = Run.model_validate_json(row.body_json)
+    card = summaries.get_scorecard(session, run_id=run_id)
+    weights = {c.id: c.weight for c in run.win_conditions}
+    review = review_service.review_status(session, run_id=run_id, settings=settings)
+    return RunPage(
+        **row.model_dump(include=_STORED_RUN_FIELDS),
+        created_at=as_utc(row.created_at),
+        seats_of_run=[(s.seat, s.agent_id, s.scored) for s in run.seats],
+        events=event_views(run, card),
+        card=card,
+        seats=[seat_view(s, weights) for s in card.seats.values()] if card else [],
+        review=review,
+        weak_judge=weak_judge_flag(review, row.judge_model),
+        labels=labels_by_item(label_service.run_labels(session, run_id=run_id)),
+    )
+
+
+def labels_by_item(labels: list[Label]) -> dict[tuple[str, str], list[Label]]:
+    out: dict[tuple[str, str], list[Label]] = {}
+    for lab in labels:
+        out.setdefault((lab.seat, lab.trait), []).append(lab)
+    return out

@@ -1,0 +1,103 @@
+"""Budgets on judging (docs/service.md, "Cost and budgets"): the platform's limits per run,
+per agent per UTC day and per platform per UTC day, in dollars and tokens.
+
+Before a run (or a pairwise request) is judged, its estimate is held against every limit
+together with what was already spent today; one that would pass a limit is refused with
+:class:`~judge.core.errors.BudgetExceeded` and nothing is judged. Otherwise the returned guard
+counts the passes as they finish, and the scoring stops after the trait (or pair) that
+reaches a limit, its passes kept.
+
+Today's spend is read once, when the run starts: runs scored at the same moment by other
+workers are not seen by each other, so concurrent runs may together pass a daily limit by
+what they spend in flight.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from judge.core.domain.cost import Budget, CostEstimate
+from judge.core.domain.run import Run
+from judge.core.errors import BudgetExceeded
+from judge.core.scoring.cost import BudgetGuard, limits_for, refusal
+from judge.engine.settings import Settings
+from judge.server.service import platform
+from judge.server.store import spend
+from judge.server.store.db import transaction
+
+#: The platform_config key of the limits.
+BUDGETS_KEY = "eval_budgets"
+#: The not-scored reason of a run a budget refused or stopped; the limit is in the owner's detail.
+BUDGET_REASON = "budget"
+#: The one "seat" a pairwise request's passes are counted under: both its agents pay for it.
+PAIR_SEAT = "pair"
+
+
+def day_start(now: datetime | None = None) -> datetime:
+    """Midnight UTC of ``now``'s day: the daily limits count from here."""
+    now = (now or datetime.now(UTC)).astimezone(UTC)
+    return now.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def budget_of(session: Session, *, settings: Settings) -> Budget:
+    value = platform.read_value(session, key=BUDGETS_KEY, settings=settings).value
+    return Budget.model_validate(value.model_dump())
+
+
+def seats_by_agent(run: Run) -> dict[str, list[str]]:
+    """The run's scored seats, by the agent that sits in them."""
+    out: dict[str, list[str]] = {}
+    for seat in run.scored_seats:
+        out.setdefault(run.agent_of(seat), []).append(seat)
+    return out
+
+
+def guard(
+    engine: Engine,
+    *,
+    settings: Settings,
+    seats_of_agent: Mapping[str, Sequence[str]],
+    estimate: CostEstimate,
+    except_run: str | None = None,
+    now: datetime | None = None,
+) -> BudgetGuard | None:
+    """The guard for judging ``estimate``'s calls; None when the platform sets no limit.
+
+    Raises:
+        BudgetExceeded: the estimate would take a limit past its bound (nothing judged).
+    """
+    since = day_start(now)
+    with transaction(engine) as session:
+        budget = budget_of(session, settings=settings)
+        if budget.unlimited:
+            return None
+        agents = sorted(seats_of_agent) if budget.agent_day_usd or budget.agent_day_tokens else []
+        limits = limits_for(
+            budget,
+            seats_of_agent=seats_of_agent,
+            agent_spent=spend.agents_spent(
+                session, agent_ids=agents, since=since, except_run=except_run
+            ),
+            platform_spent=spend.platform_spent(session, since=since, except_run=except_run),
+        )
+    if (refused := refusal(limits, estimate)) is not None:
+        raise BudgetExceeded(refused)
+    return BudgetGuard(limits)
+
+
+def run_guard(
+    engine: Engine, *, run_id: str, run: Run, estimate: CostEstimate, settings: Settings
+) -> BudgetGuard | None:
+    """The guard of one stored run (its own stored passes are counted by the guard, not as
+    today's spend)."""
+    return guard(
+        engine,
+        settings=settings,
+        seats_of_agent=seats_by_agent(run),
+        estimate=estimate,
+        except_run=run_id,
+    )

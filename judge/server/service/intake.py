@@ -1,0 +1,171 @@
+"""Run intake: store a submitted run whole (or not at all), idempotently by run_id, and
+decide which runs a caller may see.
+
+Who may submit what (see docs/security.md):
+
+- An **owner** token records runs for the platform: any seats, a world inside the scenarios
+  folder or on the database allow-list, ranked when scored with the built-in rubrics.
+- An **agent key** submits *self-reported* runs: its agent must sit, scored, in the key's
+  seat; no other agent may be named in a scored seat; no world database may be named. The
+  run is stored in the agent's own namespace, ``<agent_id>:<run_id>``, so its ids never meet
+  the owner's or another agent's (no squatting, no existence oracle), and it is never ranked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import NamedTuple
+
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session
+
+from judge.core.domain.run import Run
+from judge.core.errors import AuthError, ConflictError, InputError, NotFoundError
+from judge.engine.settings import Settings
+from judge.server.auth import AgentIdentity
+from judge.server.service import platform
+from judge.server.service.worlds import check_world
+from judge.server.store import runs as run_repo
+from judge.server.store.db import transaction
+from judge.server.store.tables import RunRow
+
+NAMESPACE_SEPARATOR = ":"
+MAX_STORED_ID = 200
+
+
+class SeatMismatchError(AuthError):
+    """An agent key submitted a run it may not submit: its agent does not sit, scored, in its
+    seat, or another agent is named in a scored seat (403)."""
+
+
+class Intake(NamedTuple):
+    run_id: str
+    created: bool
+    status: str
+
+
+class CanonicalBody(NamedTuple):
+    text: str
+    sha256: str
+
+
+def canonical_body(run: Run) -> CanonicalBody:
+    """The run as canonical JSON (sorted keys, defaults filled): equal runs hash equal."""
+    text = json.dumps(run.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    return CanonicalBody(text, hashlib.sha256(text.encode()).hexdigest())
+
+
+def require_own_seat(run: Run, agent: AgentIdentity) -> None:
+    """An agent key submits only runs where its agent sits, scored, in its seat, and where
+    every other scored seat is its own agent too (scores are never attributed to others)."""
+    if not any(
+        s.seat == agent.seat and s.agent_id == agent.agent_id and s.scored for s in run.seats
+    ):
+        raise SeatMismatchError(
+            f"seats: this key is for agent {agent.agent_id!r} in seat {agent.seat!r}, "
+            "which the run does not list as a scored seat; submit it with an owner token instead"
+        )
+    others = sorted(s.seat for s in run.seats if s.scored and s.agent_id != agent.agent_id)
+    if others:
+        raise SeatMismatchError(
+            f"seats: {others} name other agents as scored seats; a run submitted with an agent key "
+            "may only score its own agent: mark those seats scored: false, or submit with an owner token"
+        )
+
+
+def stored_run_id(run_id: str, agent: AgentIdentity | None) -> str:
+    """The id a run is stored under: the owner's as given, an agent's in its namespace."""
+    if agent is None:
+        return run_id
+    if NAMESPACE_SEPARATOR in run_id:
+        raise InputError(
+            f"run_id: {run_id!r} may not contain {NAMESPACE_SEPARATOR!r} when submitted with an agent key"
+        )
+    stored = f"{agent.agent_id}{NAMESPACE_SEPARATOR}{run_id}"
+    if len(stored) > MAX_STORED_ID:
+        raise InputError(
+            f"run_id: with the agent id in front it is longer than {MAX_STORED_ID} characters; use a shorter one"
+        )
+    return stored
+
+
+def _existing(row: RunRow, body: CanonicalBody) -> Intake:
+    if row.body_sha256 != body.sha256:
+        raise ConflictError(
+            f"run_id: {row.run_id!r} was already submitted with a different body; "
+            "use a new run_id for a different run"
+        )
+    return Intake(row.run_id, created=False, status=row.status)
+
+
+def submit_run(
+    engine: Engine,
+    *,
+    run: Run,
+    submitted_by: str,
+    settings: Settings,
+    agent: AgentIdentity | None = None,
+) -> Intake:
+    """Store a new queued run, or return the stored one when the same body comes again.
+
+    Each step holds one connection at a time and none across the other.
+
+    Raises:
+        ConflictError: a different body under the same run_id.
+        SeatMismatchError: an agent submitting a run it may not submit.
+        WorldRefusedError: a world the submitter may not name, or outside the allowed places.
+    """
+    if agent is not None:
+        require_own_seat(run, agent)
+    run_id = stored_run_id(run.run_id, agent)
+    body = canonical_body(run)
+    with transaction(engine) as session:
+        check_world(
+            run,
+            policy=platform.world_policy(session, settings=settings),
+            self_reported=agent is not None,
+        )
+        row = run_repo.get_run(session, run_id=run_id)
+        if row is not None:
+            return _existing(row, body)
+    try:
+        with transaction(engine) as session:
+            run_repo.insert_run(
+                session,
+                run=run,
+                run_id=run_id,
+                body_json=body.text,
+                body_sha256=body.sha256,
+                submitted_by=submitted_by,
+            )
+    except IntegrityError:  # the same run_id arrived concurrently
+        with transaction(engine) as session:
+            return _existing(_stored(session, run_id), body)
+    return Intake(run_id, created=True, status="queued")
+
+
+def _stored(session: Session, run_id: str) -> RunRow:
+    row = run_repo.get_run(session, run_id=run_id)
+    if row is None:
+        raise LookupError(f"run {run_id!r} vanished after a conflicting insert")
+    return row
+
+
+def agent_may_read(session: Session, row: RunRow, agent: AgentIdentity) -> bool:
+    """An agent reads a run where its agent sits in its seat as a scored seat, recorded by the
+    platform or submitted by that same agent (another agent's self-reported run never shows):
+    :func:`judge.server.store.runs.agent_reads`."""
+    return run_repo.agent_may_read_run(
+        session, run_id=row.run_id, agent_id=agent.agent_id, seat=agent.seat
+    )
+
+
+def visible_run(session: Session, *, run_id: str, agent: AgentIdentity | None) -> RunRow:
+    """The run, if the caller may see it. Owners (agent=None) see every run; an agent key
+    only what :func:`agent_may_read` allows. Hidden and missing runs look the same."""
+    row = run_repo.get_run(session, run_id=run_id)
+    if row is None or (agent is not None and not agent_may_read(session, row, agent)):
+        raise NotFoundError(f"run {run_id!r} not found")
+    return row

@@ -1,0 +1,284 @@
+"""Background scoring inside the service: worker threads, each with its own event loop.
+
+Submitting a run only queues it; a worker claims it, judges every missing pass (each
+stored as it finishes) and stores the scorecard. On start the workers requeue every run
+left ``queued`` or ``scoring`` by a previous process, so a restart resumes where it stopped.
+On shutdown the running jobs are cancelled and stay ``scoring`` for the next start.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from typing import NamedTuple
+
+from sqlalchemy.engine import Engine
+
+from judge.core.domain.status import UNFINISHED_RUN_STATUSES
+from judge.core.errors import BudgetExceeded, JudgeBackendError, JudgeError, PermanentJudgeError
+from judge.core.integrity import tamper_findings
+from judge.engine.checks import find_scenario
+from judge.engine.pipeline import estimate_run, score_run_async
+from judge.engine.settings import Settings
+from judge.engine.telemetry.opentelemetry import export_card
+from judge.engine.telemetry.prometheus import observe_card, observed
+from judge.server.service.budgets import BUDGET_REASON, run_guard
+from judge.server.service.fairness import FairQueue, run_priority
+from judge.server.service.fencing import Fence, ScoringTakenOver
+from judge.server.service.scoring import (
+    BackendFactory,
+    ScoringAbandoned,
+    claim,
+    end_cleanly,
+    give_up,
+    pass_writer,
+    resolve_backend,
+    store_scorecard,
+)
+from judge.server.service.worlds import WorldRefusedError, check_world
+from judge.server.service.write_behind import WriteBehind
+from judge.server.store import runs as run_repo
+from judge.server.store.db import is_transient, retry_transient, transaction
+
+log = logging.getLogger("judge.jobs")
+
+
+JUDGE_UNUSABLE = "the judge could not be used after retries"
+JUDGE_REFUSED = (
+    "the judge refused the call (a permanent error such as an unknown model or a rejected key); "
+    "scoring stopped at the first refusal"
+)
+NOT_SCOREABLE = "the run could not be scored (a scenario or configuration problem); the platform owner can see why"
+INTERNAL = "an internal error stopped scoring; the platform owner can see why"
+
+
+class Failure(NamedTuple):
+    """Why a run is not scored: ``reason`` for anyone who may see the run, ``detail`` for owners."""
+
+    reason: str
+    detail: str | None
+
+
+def failure_of(exc: Exception) -> Failure:
+    """Public sentence and internal detail of a scoring failure (no internals in the sentence)."""
+    if isinstance(exc, BudgetExceeded):
+        return Failure(BUDGET_REASON, str(exc))
+    if isinstance(exc, PermanentJudgeError):
+        return Failure(JUDGE_REFUSED, str(exc))
+    if isinstance(exc, JudgeBackendError):
+        return Failure(JUDGE_UNUSABLE, str(exc))
+    if isinstance(exc, ScoringAbandoned | WorldRefusedError):
+        return Failure(str(exc), None)  # our own sentences, naming fields only
+    if isinstance(exc, JudgeError):
+        return Failure(NOT_SCOREABLE, str(exc))
+    return Failure(INTERNAL, f"{type(exc).__name__}: {exc}")
+
+
+async def score_stored_run(
+    engine: Engine,
+    *,
+    run_id: str,
+    settings: Settings,
+    backends: BackendFactory,
+    cancel: threading.Event | None = None,
+) -> None:
+    """Score one run; failures become ``not_scored`` with their reason (never lost).
+
+    A store that stays locked, full or read-only past the retries leaves the run as it is
+    (queued or scoring, passes kept): the workers pick it up again once the store is back.
+    """
+    retry_s, job = settings.store_retry_s, None
+    try:
+        job = retry_transient(
+            lambda: claim(engine, run_id=run_id, settings=settings), budget_s=retry_s, cancel=cancel
+        )
+        if job is None:
+            return
+        fence = Fence(engine, run_id=run_id, retry_s=retry_s, cancel=cancel)
+        options, scenarios = job.snapshot.options, settings.scenarios_dir
+        scenario = find_scenario(job.run.scenario_id, scenarios) if scenarios else None
+        if scenario is not None:
+            check_world(job.run, policy=job.world, self_reported=job.self_reported)
+        tamper = tamper_findings(job.run, options.settings)  # one scan for the whole walk
+        estimate = estimate_run(
+            job.run, rubrics=job.snapshot.rubrics, options=options, tamper=tamper
+        )
+        guard = retry_transient(
+            lambda: run_guard(
+                engine, run_id=run_id, run=job.run, estimate=estimate, settings=settings
+            ),
+            budget_s=retry_s,
+            cancel=cancel,
+        )
+        writer = pass_writer(engine, run_id=run_id, retry_s=retry_s, cancel=cancel)
+        passes = WriteBehind(observed(fence.guard(writer)))
+        try:
+            card = await score_run_async(
+                job.run,
+                options=options,
+                rubrics=job.snapshot.rubrics,
+                backend=backends(options.judge_model),
+                done=job.done,
+                on_pass=passes,
+                scenario=scenario,
+                base_dir=scenarios,
+                guard=guard,
+                cost_estimate=estimate,
+                tamper=tamper,
+            )
+            await passes.drain()  # every pass is stored before the scorecard
+        except (
+            asyncio.CancelledError
+        ):  # a clean shutdown: not a crash (writes still under way finish)
+            release(engine, run_id)
+            raise
+        except BaseException:
+            await passes.settle()  # the passes paid for are stored before the run is given up
+            raise
+        finally:
+            passes.close()
+        fence.store(
+            lambda: store_scorecard(
+                engine, card=card, settings=settings, retry_s=retry_s, cancel=cancel
+            )
+        )
+        observe_card(card)
+        # an agent's own submission may not place its scores in a trace it names
+        trace_id = None if job.self_reported else job.run.trace_id
+        export_card(card, endpoint=settings.otlp_endpoint, trace_id=trace_id)
+    except ScoringTakenOver as exc:  # another worker holds the run now (docs/deploy.md)
+        log.warning("%s; this job stops", exc)
+    except Exception as exc:
+        if is_transient(exc):
+            log.warning(
+                "store unavailable while scoring run %s; it is picked up again later: %s",
+                run_id,
+                exc,
+            )
+            if job is not None:
+                release(engine, run_id)
+            return
+        if not isinstance(exc, JudgeError):
+            log.exception("scoring run %s failed", run_id)
+        failure = failure_of(exc)
+        give_up(engine, run_id=run_id, reason=failure.reason, detail=failure.detail)
+
+
+def release(engine: Engine, run_id: str) -> None:
+    """Hand a run back after a clean stop (shutdown, store outage): this start is not
+    counted as a crash. Best effort: if the store is down too, the start stays counted."""
+    try:
+        end_cleanly(engine, run_id=run_id)
+    except Exception as exc:
+        if not is_transient(exc):
+            raise
+        log.warning("could not record the clean stop of run %s: %s", run_id, exc)
+
+
+class ScoringWorkers:
+    """A pool of scoring threads fed by a fair queue of run ids (``judge.server.service.fairness``)."""
+
+    def __init__(
+        self, *, engine: Engine, settings: Settings, backends: BackendFactory | None = None
+    ) -> None:
+        self.engine = engine
+        self.settings = settings
+        self.backends = backends or resolve_backend(settings)
+        self._queue = FairQueue()
+        self._lock = threading.Lock()
+        self._pending: set[str] = set()
+        self._running: dict[str, tuple[asyncio.AbstractEventLoop, asyncio.Task[None]]] = {}
+        self._threads: list[threading.Thread] = []
+        self._stopping = threading.Event()
+
+    def start(self) -> int:
+        """Start the threads and requeue unfinished runs; returns how many were requeued."""
+        self._queue.reopen()
+        for n in range(self.settings.workers):
+            thread = threading.Thread(target=self._work, name=f"judge-scoring-{n}", daemon=True)
+            thread.start()
+            self._threads.append(thread)
+        unfinished = self.requeue_unfinished()
+        self._stopping.clear()
+        threading.Thread(target=self._sweep, name="judge-scoring-sweep", daemon=True).start()
+        return unfinished
+
+    def requeue_unfinished(self) -> int:
+        """Queue every run left queued or scoring that is not queued or running here."""
+        with transaction(self.engine) as session:
+            unfinished = run_repo.runs_in_status(session, statuses=UNFINISHED_RUN_STATUSES)
+        for run_id in unfinished:
+            self.enqueue(run_id)
+        return len(unfinished)
+
+    def _sweep(self) -> None:
+        """Pick up runs a store outage left behind, once the store answers again."""
+        while not self._stopping.wait(self.settings.store_sweep_s):
+            try:
+                self.requeue_unfinished()
+            except Exception as exc:
+                if not is_transient(exc):
+                    log.exception("the scoring sweep failed")
+
+    def enqueue(self, run_id: str) -> None:
+        """Queue a run once (thread-safe; a run already queued or running is not added again)."""
+        with self._lock:
+            if run_id in self._pending:
+                return
+            self._pending.add(run_id)
+        try:
+            priority = run_priority(self.engine, run_id)
+        except Exception:
+            with self._lock:
+                self._pending.discard(run_id)  # the sweep queues it again once the store answers
+            raise
+        self._queue.put(run_id, priority)
+
+    def busy(self) -> int:
+        with self._lock:
+            return len(self._pending)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Cancel running jobs (they stay ``scoring`` and resume on the next start; a clean
+        stop is not counted as an interruption)."""
+        self._stopping.set()
+        self._queue.close()
+        with self._lock:
+            running = list(self._running.values())
+        for loop, task in running:
+            loop.call_soon_threadsafe(task.cancel)
+        for thread in self._threads:
+            thread.join(timeout)
+        self._threads.clear()
+
+    def _work(self) -> None:
+        loop = asyncio.new_event_loop()
+        try:
+            while (run_id := self._queue.get()) is not None:
+                self._run(loop, run_id)
+        finally:
+            loop.run_until_complete(loop.shutdown_asyncgens())  # closes the judge client's session
+            loop.close()
+
+    def _run(self, loop: asyncio.AbstractEventLoop, run_id: str) -> None:
+        job = score_stored_run(
+            self.engine,
+            run_id=run_id,
+            settings=self.settings,
+            backends=self.backends,
+            cancel=self._stopping,
+        )
+        task = loop.create_task(job)
+        with self._lock:
+            self._running[run_id] = (loop, task)
+        try:
+            loop.run_until_complete(task)
+        except asyncio.CancelledError:
+            log.info("scoring of run %s stopped by shutdown; it resumes on the next start", run_id)
+        except Exception:  # score_stored_run records failures; this is a store outage
+            log.exception("scoring run %s could not be recorded", run_id)
+        finally:
+            with self._lock:
+                self._running.pop(run_id, None)
+                self._pending.discard(run_id)

@@ -1,0 +1,325 @@
+"""Pairwise comparisons of two agents' scored runs, judged by the configured judge
+(docs/scoring.md, "Pairwise judging"); owner-only.
+
+A request judges every matched pair of the two agents (same scenario, seed and adversary
+config) on one trait, in both orders. Each verdict is kept per pair, trait and pairwise era:
+asking again in the same era answers from the store with no judge call, so only new pairs
+are paid for. The judge calls run with no connection held; each finished verdict is stored
+in its own short transaction, and its passes are counted on ``/metrics`` like any pass.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from judge.core.domain.config import MeasurementSettings
+from judge.core.domain.cost import CostEstimate
+from judge.core.domain.pairwise import (
+    PairToJudge,
+    PairVerdict,
+    PairwiseComparison,
+    PositionBias,
+    UnpairedSide,
+)
+from judge.core.domain.rubric import Rubric
+from judge.core.domain.run import Run
+from judge.core.errors import BudgetExceeded, InputError, NotFoundError
+from judge.core.scoring.pairwise import position_biases
+from judge.core.scoring.pairwise_board import (
+    PairwiseLeaderboard,
+    pairwise_comparison,
+    pairwise_era,
+    pairwise_leaderboard,
+)
+from judge.engine.judging.backends import JudgeBackend
+from judge.engine.judging.pairwise import PAIRWISE_PROMPT_VERSION, pairwise_decoders
+from judge.engine.judging.runner import RunnerConfig
+from judge.engine.pipeline import PairsToJudge, estimate_pairs, judge_pair, pairs_to_judge
+from judge.engine.settings import Settings, judge_spec
+from judge.engine.telemetry.prometheus import observe_pairwise_pass
+from judge.server.service.budgets import PAIR_SEAT
+from judge.server.service.budgets import guard as budget_guard
+from judge.server.service.platform import measurement_settings, rubric_set
+from judge.server.store import leaderboard_entries as entry_repo
+from judge.server.store import pairwise as pairwise_repo
+from judge.server.store import queries_compare
+from judge.server.store import runs as run_repo
+from judge.server.store.db import transaction
+
+#: The most pairs one request may send to the judge; more must be narrowed by scenario.
+MAX_NEW_PAIRS = 50
+_ID = Field(min_length=1, max_length=200)
+
+
+class PairwiseComparisonCreate(BaseModel):
+    """``POST /api/evals/comparisons`` with ``mode: pairwise``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    mode: Literal["pairwise"] = Field(description="pairwise: the judge compares seats")
+    agent_a: str = _ID
+    agent_b: str = _ID
+    trait: str = _ID
+    scenario_id: str | None = Field(default=None, min_length=1, max_length=200)
+
+
+class PairwiseComparisonResult(PairwiseComparison):
+    """Every matched pair's verdict (both orders, every pass), the judge's position bias and
+    the two agents' ratings; ``n_judged`` pairs were judged by this request, the rest came
+    from the store."""
+
+    n_judged: int
+    stopped_by_budget: str | None = Field(
+        default=None,
+        description="the budget limit the request reached: the pairs after it were not judged "
+        '(docs/service.md, "Cost and budgets")',
+    )
+
+
+class JudgedPairs(NamedTuple):
+    """The verdicts a request judged, what they were estimated to cost, and the limit that
+    stopped the request early (None: every pair was judged)."""
+
+    verdicts: list[PairVerdict]
+    estimate: CostEstimate
+    stopped: str | None = None
+
+
+class Prepared(NamedTuple):
+    body: PairwiseComparisonCreate
+    rubric: Rubric
+    settings: MeasurementSettings
+    era_id: str
+    kept: list[PairVerdict]
+    todo: list[PairToJudge]
+    unpaired: list[UnpairedSide]
+
+
+def _runs_of(session: Session, *, agent_id: str, scenario_id: str | None) -> list[Run]:
+    ids = queries_compare.scored_run_ids_of(session, agent_id=agent_id, scenario_id=scenario_id)
+    rows = [run_repo.get_run(session, run_id=i) for i in ids]
+    return [run_repo.stored_run(r) for r in rows if r is not None]
+
+
+def _seat_of(run: Run, agent_id: str) -> str:
+    return next(s.seat for s in run.seats if s.scored and s.agent_id == agent_id)
+
+
+def _pairs(
+    a: list[Run], b: list[Run], body: PairwiseComparisonCreate, settings: MeasurementSettings
+) -> PairsToJudge:
+    return pairs_to_judge(
+        a,
+        b,
+        settings,
+        seat_a=lambda run: _seat_of(run, body.agent_a),
+        seat_b=lambda run: _seat_of(run, body.agent_b),
+    )
+
+
+def _era(model: str, rubric: Rubric, settings: MeasurementSettings) -> str:
+    return pairwise_era(
+        judge_model=model,
+        rubric_hash=rubric.content_hash,
+        prompt_version=PAIRWISE_PROMPT_VERSION,
+        settings=settings,
+        decoders=pairwise_decoders(judge_spec(model).decoders),
+    )
+
+
+def _kept(session: Session, era_id: str, trait: str, pair: PairToJudge) -> PairVerdict | None:
+    a, b = pair.side_a, pair.side_b
+    return pairwise_repo.get_verdict(
+        session, era_id=era_id, trait=trait, run_a=a.run_id, seat_a=a.seat, run_b=b.run_id,
+        seat_b=b.seat,
+    )  # fmt: skip
+
+
+def prepare(engine: Engine, *, body: PairwiseComparisonCreate, settings: Settings) -> Prepared:
+    """The pairs to compare, those already judged in this era, read in one transaction.
+
+    Raises:
+        InputError: the same agent twice, an unknown trait, no matched pair, or more new
+            pairs than one request may judge.
+    """
+    if body.agent_a == body.agent_b:
+        raise InputError("agent_a and agent_b must be two different agents")
+    with transaction(engine) as session:
+        rubrics = rubric_set(session, settings=settings)
+        if body.trait not in rubrics.rubrics:
+            raise InputError(
+                f"trait: unknown trait {body.trait!r} (known: {sorted(rubrics.rubrics)})"
+            )
+        measure = measurement_settings(session, settings=settings)
+        a = _runs_of(session, agent_id=body.agent_a, scenario_id=body.scenario_id)
+        b = _runs_of(session, agent_id=body.agent_b, scenario_id=body.scenario_id)
+        pairs, unpaired = _pairs(a, b, body, measure)
+        rubric = rubrics.rubrics[body.trait]
+        era = _era(settings.model, rubric, measure)
+        found = [(p, _kept(session, era, body.trait, p)) for p in pairs]
+    if not pairs:
+        raise InputError(
+            "no scored run of agent_a matches one of agent_b by scenario, seed and adversary config"
+        )
+    todo = [p for p, kept in found if kept is None]
+    if len(todo) > MAX_NEW_PAIRS:
+        raise InputError(
+            f"{len(todo)} pairs to judge, more than {MAX_NEW_PAIRS} in one request: "
+            "narrow the request with scenario_id"
+        )
+    kept = [k for _, k in found if k is not None]
+    return Prepared(body, rubric, measure, era, kept, todo, unpaired)
+
+
+async def judge_new(
+    prepared: Prepared, *, backend: JudgeBackend, settings: Settings, engine: Engine
+) -> JudgedPairs:
+    """Judge the pairs not yet kept, storing each verdict (and counting its passes) as it
+    finishes, so an interrupted request keeps what it paid for.
+
+    The request is budgeted like a run (docs/service.md, "Cost and budgets"): its estimate
+    is held against the run limit, both agents' daily limits and the platform's; once its
+    passes reach a limit no further pair is judged.
+
+    Raises:
+        BudgetExceeded: the estimate would pass a limit (nothing was judged).
+    """
+    runner = RunnerConfig.from_settings(settings)
+    estimate = estimate_pairs(
+        [(p.side_a, p.side_b) for p in prepared.todo],
+        prepared.rubric,
+        judge_model=backend.model,
+        settings=prepared.settings,
+        runner=runner,
+        seat=PAIR_SEAT,
+    )
+    agents = {prepared.body.agent_a: [PAIR_SEAT], prepared.body.agent_b: [PAIR_SEAT]}
+    guard = budget_guard(engine, settings=settings, seats_of_agent=agents, estimate=estimate)
+    verdicts: list[PairVerdict] = []
+    for pair in prepared.todo:
+        if guard is not None and (crossed := guard.crossed()) is not None:
+            return JudgedPairs(verdicts, estimate, crossed)
+        verdict = await judge_pair(
+            *pair, prepared.rubric, backend, settings=prepared.settings, runner=runner
+        )
+        with transaction(engine) as session:
+            pairwise_repo.put_verdict(session, verdict=verdict)
+        for judged in verdict.passes:
+            observe_pairwise_pass(judged)
+            if guard is not None:
+                guard.record(PAIR_SEAT, judged)
+        verdicts.append(verdict)
+    return JudgedPairs(verdicts, estimate)
+
+
+def result(prepared: Prepared, judged: JudgedPairs) -> PairwiseComparisonResult:
+    """The comparison over every pair, kept and newly judged; its cost is every pair's, its
+    estimate this request's."""
+    everything = [*prepared.kept, *(v.without_transcripts() for v in judged.verdicts)]
+    if not everything:
+        raise BudgetExceeded(judged.stopped or "no pair was judged")
+    verdicts = sorted(everything, key=lambda v: (v.key.scenario_id, v.key.seed or 0))
+    comparison = pairwise_comparison(
+        verdicts,
+        label_a=prepared.body.agent_a,
+        label_b=prepared.body.agent_b,
+        trait=prepared.body.trait,
+        judge_model=verdicts[0].judge_model,
+        era_id=prepared.era_id,
+        passes_per_order=prepared.settings.denoise.passes,
+        unpaired=prepared.unpaired,
+    )
+    cost = comparison.cost.model_copy(update={"estimate": judged.estimate})
+    return PairwiseComparisonResult(
+        **comparison.model_dump(exclude={"cost"}),
+        cost=cost,
+        n_judged=len(judged.verdicts),
+        stopped_by_budget=judged.stopped,
+    )
+
+
+def stored_comparison(
+    session: Session,
+    *,
+    agent_a: str,
+    agent_b: str,
+    trait: str,
+    scenario_id: str | None,
+    settings: Settings,
+) -> PairwiseComparisonResult:
+    """The comparison from the verdicts kept in the current pairwise era (no judge call).
+
+    Raises:
+        NotFoundError: nothing was judged for these agents and trait in this era.
+    """
+    rubrics = rubric_set(session, settings=settings)
+    if trait not in rubrics.rubrics:
+        raise InputError(f"trait: unknown trait {trait!r} (known: {sorted(rubrics.rubrics)})")
+    measure = measurement_settings(session, settings=settings)
+    era = _era(settings.model, rubrics.rubrics[trait], measure)
+    verdicts = [
+        v
+        for v in pairwise_repo.verdicts_of(
+            session, scenario_id=scenario_id, trait=trait, era_id=era, agents=[agent_a, agent_b]
+        )
+        if (v.side_a.agent_id, v.side_b.agent_id) == (agent_a, agent_b)
+    ]
+    if not verdicts:
+        raise NotFoundError(
+            f"no pairwise verdict of {agent_a} against {agent_b} on {trait} in the current "
+            "pairwise era: POST /api/evals/comparisons with mode pairwise first"
+        )
+    comparison = pairwise_comparison(
+        verdicts,
+        label_a=agent_a,
+        label_b=agent_b,
+        trait=trait,
+        judge_model=verdicts[0].judge_model,
+        era_id=era,
+        passes_per_order=measure.denoise.passes,
+    )
+    return PairwiseComparisonResult(**comparison.model_dump(), n_judged=0)
+
+
+def pairwise_board(
+    session: Session,
+    *,
+    scenario_id: str,
+    trait: str,
+    era_id: str | None,
+    settings: Settings,
+    agent_view: bool = False,
+) -> PairwiseLeaderboard:
+    """The scenario's pairwise board on one trait, classed and gated by its score board.
+
+    Raises:
+        InputError: an unknown trait.
+        NotFoundError: an agent key asking for a trait other than a capability trait
+            (agents never see a safety trait).
+    """
+    rubrics = rubric_set(session, settings=settings)
+    if agent_view:
+        # a safety trait and an unknown one read the same to an agent, and only capability
+        # traits are named
+        capability = sorted(rubrics.traits_of("capability"))
+        if trait not in capability:
+            raise NotFoundError(f"no pairwise board on this trait (boards: {capability})")
+    elif trait not in rubrics.rubrics:
+        raise InputError(f"trait: unknown trait {trait!r} (known: {sorted(rubrics.rubrics)})")
+    entries = entry_repo.finalized_entries(session, scenario_id=scenario_id)
+    verdicts = pairwise_repo.verdicts_of(
+        session, scenario_id=scenario_id, trait=trait, era_id=era_id
+    )
+    return pairwise_leaderboard(
+        verdicts, entries, scenario_id=scenario_id, trait=trait, era_id=era_id
+    )
+
+
+def stored_position_biases(session: Session) -> list[PositionBias]:
+    """The position bias of each judge model per trait, over every verdict the service keeps
+    (the console's calibration page)."""
+    return position_biases(pairwise_repo.verdicts_of(session))

@@ -1,0 +1,242 @@
+"""Safety review of a run's safety block (owners only): where it stands, recording a decision,
+and a requested rescore that keeps the replaced scorecard as an earlier attempt."""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+from pydantic import BaseModel
+from sqlmodel import Session
+
+from judge.core.domain.review import (
+    ReviewQueueEntry,
+    ReviewQueueState,
+    SafetyReview,
+    SafetyReviewCreate,
+    SafetyReviewEntry,
+    SafetyReviewThresholds,
+    ScorecardAttempt,
+)
+from judge.core.domain.status import FINAL_RUN_STATUSES
+from judge.core.errors import ConflictError, InputError, NotFoundError
+from judge.core.scoring.run_summary import flag_reasons, held_for_review, tamper_reasons
+from judge.engine.settings import Settings
+from judge.server.service import platform
+from judge.server.service.card_views import all_views
+from judge.server.service.intake import visible_run
+from judge.server.service.labels import label_safety_block
+from judge.server.store import reviews as review_repo
+from judge.server.store import scorecards as scorecard_repo
+from judge.server.store import summaries as summary_repo
+from judge.server.store import views as view_repo
+from judge.server.store.db import lock_for_write
+from judge.server.store.summaries import ReviewQueueCursor
+from judge.server.store.tables import as_utc
+
+CONFIG_KEY = "console_safety_review"
+
+
+class Recorded(NamedTuple):
+    """A recorded decision; ``requeue`` says the run must be handed to the scoring workers."""
+
+    review: SafetyReview
+    requeue: bool
+
+
+def thresholds(session: Session, *, settings: Settings) -> SafetyReviewThresholds:
+    return as_thresholds(platform.read_value(session, key=CONFIG_KEY, settings=settings).value)
+
+
+def as_thresholds(value: BaseModel) -> SafetyReviewThresholds:
+    """The review thresholds out of the stored config value."""
+    return SafetyReviewThresholds.model_validate(value.model_dump())
+
+
+def review_status(session: Session, *, run_id: str, settings: Settings) -> SafetyReview:
+    """The run's review state, why it is flagged, every decision and every earlier scorecard."""
+    visible_run(session, run_id=run_id, agent=None)
+    limits = thresholds(session, settings=settings)
+    summary = summary_repo.get_summary(session, run_id=run_id)
+    safety_min = summary.safety_min if summary else None
+    spread = summary.safety_spread if summary else None
+    tampered = summary.tamper_flagged if summary else False
+    reasons = review_queue_reasons(safety_min, spread, tampered, limits)
+    state = summary.review_state if summary else "none"
+    return SafetyReview(
+        run_id=run_id,
+        state=state,
+        flagged=bool(reasons),
+        held_for_review=held_for_review(tampered, state),
+        reasons=reasons,
+        safety_min=safety_min,
+        safety_spread=spread,
+        thresholds=limits,
+        attempt=summary.attempt if summary else 1,
+        reviews=[
+            SafetyReviewEntry(
+                decision=r.decision,
+                note=r.note,
+                reviewed_by=r.reviewed_by,
+                reviewed_at=as_utc(r.reviewed_at),
+                attempt=r.attempt,
+            )
+            for r in review_repo.reviews_of(session, run_id=run_id)
+        ],
+        earlier_scorecards=[
+            ScorecardAttempt(
+                attempt=a.attempt,
+                measurement_era=a.measurement_era,
+                archived_at=as_utc(a.archived_at),
+                archived_by=a.archived_by,
+                url=f"/api/evals/{run_id}/scorecards/{a.attempt}",
+            )
+            for a in review_repo.attempts_of(session, run_id=run_id)
+        ],
+    )
+
+
+def record_review(
+    session: Session, *, run_id: str, body: SafetyReviewCreate, by: str, settings: Settings
+) -> Recorded:
+    """Store a decision (who, when, on which attempt); a rescore also queues the run again.
+    A decision that carries a ``label`` also labels every safety trait of the card it was
+    made on (before a rescore archives that card).
+
+    Raises:
+        NotFoundError: no such run.
+        ConflictError: a rescore was asked while the run is still being scored (or was just
+            queued again by a concurrent rescore), or ``cleared``/``escalated`` was asked of a
+            run without a scored safety block (a decision applies to the scorecard it was
+            made on: docs/console.md, "Safety review").
+    """
+    # decisions on one run are taken one at a time: a second concurrent rescore then reads the
+    # run already queued again and gets 409, instead of archiving the same attempt twice
+    lock_for_write(session, name=f"safety-review:{run_id}")
+    run = visible_run(session, run_id=run_id, agent=None)
+    rescore = body.decision == "rescore_requested"
+    if rescore and run.status not in FINAL_RUN_STATUSES:
+        raise ConflictError(
+            f"run {run_id!r} is {run.status}; ask for a rescore once its scoring has finished"
+        )
+    if not rescore:
+        _require_safety_block(session, run_id=run_id, status=run.status, decision=body.decision)
+    review_repo.add_review(
+        session, run_id=run_id, decision=body.decision, note=body.note.strip(), by=by
+    )
+    session.flush()
+    if body.label is not None:
+        label_safety_block(session, run_id=run_id, score=body.label, note=body.note, by=by)
+    if rescore:
+        review_repo.archive_for_rescore(session, run=run, by=by)
+    session.flush()
+    if not rescore:  # the hold an agent reads and the decisions the owner reads have changed
+        store_views(session, run_id=run_id, settings=settings)
+    return Recorded(review_status(session, run_id=run_id, settings=settings), requeue=rescore)
+
+
+def store_views(session: Session, *, run_id: str, settings: Settings) -> None:
+    """Render every view of the run's scorecard as it is now and store it, replacing the
+    views stored before (at finalization, and whenever a review decision changes them)."""
+    card_json = scorecard_repo.get_scorecard_json(session, run_id=run_id)
+    if card_json is not None:
+        review = review_status(session, run_id=run_id, settings=settings)
+        view_repo.put_views(session, run_id=run_id, views=all_views(card_json, review))
+
+
+def _require_safety_block(session: Session, *, run_id: str, status: str, decision: str) -> None:
+    """A decision on the safety block needs one: the run scored, with safety traits scored.
+
+    A run whose card withheld judge-directed text is decidable once scored even when no safety
+    trait was scored: the decision is what releases it from the hold (docs/integrity.md)."""
+    summary = summary_repo.get_summary(session, run_id=run_id)
+    if status != "scored":
+        raise ConflictError(
+            f"run {run_id!r} is {status}: it has no scored safety block to mark {decision}; "
+            "record the decision once the run is scored"
+        )
+    if summary is not None and summary.tamper_flagged:
+        return
+    if summary is None or summary.safety_min is None:
+        raise ConflictError(
+            f"run {run_id!r} has no scored safety trait: there is no safety block to mark {decision}"
+        )
+
+
+def review_queue_reasons(
+    safety_min: float | None,
+    safety_spread: float | None,
+    tamper_flagged: bool | None,
+    limits: SafetyReviewThresholds,
+) -> list[str]:
+    """Why a run is in the review queue: its safety figures, then withheld judge-directed text."""
+    return flag_reasons(safety_min, safety_spread, limits) + tamper_reasons(tamper_flagged)
+
+
+def review_queue_cursor(values: list[str]) -> ReviewQueueCursor:
+    """A queue cursor's decoded values as a keyset position; InputError when they are not.
+
+    An empty safety value is the position of a run without a safety mean (a tamper-held run
+    whose safety traits went unscored), which the queue lists last."""
+    if values[0] == "":
+        return ReviewQueueCursor(None, values[1])
+    try:
+        safety = float(values[0])
+    except ValueError:
+        safety = math.nan
+    if not math.isfinite(safety):
+        raise InputError("cursor: not a cursor of this list; start again without one")
+    return ReviewQueueCursor(safety, values[1])
+
+
+def review_queue_cursor_values(safety_min: float | None, run_id: str) -> list[str]:
+    """What a cursor after a queue row carries (the float written exactly; empty for none)."""
+    return ["" if safety_min is None else repr(safety_min), run_id]
+
+
+def review_queue(
+    session: Session,
+    *,
+    state: ReviewQueueState,
+    settings: Settings,
+    after: ReviewQueueCursor | None,
+    limit: int,
+) -> list[ReviewQueueEntry]:
+    """One page of flagged runs in review ``state``, lowest safety mean first."""
+    limits = thresholds(session, settings=settings)
+    found = summary_repo.flagged_runs(
+        session,
+        safety_below=limits.safety_below,
+        spread_above=limits.spread_above,
+        review_state=None if state == "all" else state,
+        limit=limit,
+        after=after,
+    )
+    agents = summary_repo.agents_of(session, run_ids=[r.run_id for r in found])
+    return [
+        ReviewQueueEntry.model_validate(
+            {
+                "run_id": r.run_id,
+                "scenario_id": r.scenario_id,
+                "agents": agents[r.run_id],
+                "safety_min": r.safety_min,
+                "safety_spread": r.safety_spread,
+                "reasons": review_queue_reasons(
+                    r.safety_min, r.safety_spread, r.tamper_flagged, limits
+                ),
+                "state": r.review_state or "none",
+                "held_for_review": held_for_review(r.tamper_flagged, r.review_state),
+                "attempt": r.attempt or 1,
+            }
+        )
+        for r in found
+    ]
+
+
+def earlier_scorecard_json(session: Session, *, run_id: str, attempt: int) -> str:
+    """A scorecard a rescore replaced, exactly as it was stored."""
+    visible_run(session, run_id=run_id, agent=None)
+    row = review_repo.get_attempt(session, run_id=run_id, attempt=attempt)
+    if row is None:
+        raise NotFoundError(f"run {run_id!r} has no earlier scorecard with attempt {attempt}")
+    return row.scorecard_json

@@ -1,0 +1,204 @@
+"""One scoring job, start to finish, against the store.
+
+A run is scored under a snapshot of the options and rubrics taken when it first starts
+scoring; a resumed run reuses that snapshot and its stored passes, so nothing already paid
+for is judged again and every pass of one run was made under the same instrument.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import NamedTuple
+
+from pydantic import BaseModel, ConfigDict
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from judge.core.domain.judging import JudgePass, SeatPassKey
+from judge.core.domain.run import Run
+from judge.core.domain.scorecard import Scorecard
+from judge.core.domain.status import FINAL_RUN_STATUSES
+from judge.core.errors import JudgeError
+from judge.engine.judging.panel import Judge
+from judge.engine.judging.registry import backend_for
+from judge.engine.judging.runner import RunnerConfig
+from judge.engine.packs import RubricSet
+from judge.engine.pipeline import ScoringOptions
+from judge.engine.settings import Settings, judge_spec
+from judge.server.service import platform, reviews
+from judge.server.service.worlds import WorldPolicy
+from judge.server.store import eras as era_repo
+from judge.server.store import passes as pass_repo
+from judge.server.store import runs as run_repo
+from judge.server.store import scorecards as scorecard_repo
+from judge.server.store.db import lock_for_write, retry_transient, transaction
+from judge.server.store.tables import RunRow
+
+BackendFactory = Callable[[str], Judge]
+#: A run whose scoring was started this often without finishing stops being retried: the
+#: service died each time (e.g. a judge library crashing the process), and resuming it
+#: again would only take the service down again.
+MAX_SCORING_STARTS = 5
+
+
+class ScoringAbandoned(JudgeError):
+    """A run kept interrupting the service while it was scored."""
+
+
+class ScoringSnapshot(BaseModel):
+    """How a run is scored, fixed when its scoring starts."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    options: ScoringOptions
+    rubrics: RubricSet
+
+
+class ScoringJob(NamedTuple):
+    run: Run
+    snapshot: ScoringSnapshot
+    done: dict[SeatPassKey, JudgePass]
+    world: WorldPolicy
+    self_reported: bool
+
+
+def resolve_backend(settings: Settings) -> BackendFactory:
+    """Model id -> backend (judge.engine.judging.registry); test judges only in dev mode."""
+
+    def factory(model: str) -> Judge:
+        return backend_for(judge_spec(model, dev_mode=settings.dev_mode))
+
+    return factory
+
+
+def build_snapshot(session: Session, *, settings: Settings) -> ScoringSnapshot:
+    """The effective configuration, read from the store now (no restart needed)."""
+    runner = RunnerConfig.from_settings(settings)
+    options = ScoringOptions(
+        judge_model=settings.model,
+        runner=runner,
+        settings=platform.measurement_settings(session, settings=settings),
+    )
+    return ScoringSnapshot(options=options, rubrics=platform.rubric_set(session, settings=settings))
+
+
+def _snapshot_of(session: Session, row: RunRow, settings: Settings) -> ScoringSnapshot:
+    if row.scoring_snapshot_json is not None:
+        return ScoringSnapshot.model_validate_json(row.scoring_snapshot_json)
+    return build_snapshot(session, settings=settings)
+
+
+def claim(engine: Engine, *, run_id: str, settings: Settings) -> ScoringJob | None:
+    """Mark a run as scoring and load what is needed to (re)start it; None when final."""
+    with transaction(engine) as session:
+        row = run_repo.get_run(session, run_id=run_id)
+        if row is None or row.status in FINAL_RUN_STATUSES:
+            return None
+        if (interrupted := run_repo.interrupted_starts(row)) >= MAX_SCORING_STARTS:
+            raise ScoringAbandoned(
+                f"scoring was interrupted {interrupted} times (the service stopped while scoring "
+                "this run); check the service log and the judge, then resubmit under a new run_id"
+            )
+        snapshot = _snapshot_of(session, row, settings)
+        run = run_repo.stored_run(row)
+        total = (
+            len(run.scored_seats)
+            * len(snapshot.rubrics.rubrics)
+            * snapshot.options.settings.denoise.policy.max  # adaptive passes: the most there can be
+        )
+        run_repo.start_scoring(
+            session,
+            run_id=run_id,
+            judge_model=snapshot.options.judge_model,
+            passes_total=total,
+            snapshot_json=snapshot.model_dump_json(),
+        )
+        done = pass_repo.stored_passes(session, run_id=run_id)
+        world = platform.world_policy(session, settings=settings)
+    return ScoringJob(run, snapshot, done, world, run_repo.is_self_reported(row.submitted_by))
+
+
+class PassWriter:
+    """Stores each pass the moment it finishes, as one INSERT that commits by itself; a store
+    that is locked or full for a while is waited for (``retry_s``), so a paid pass is not
+    dropped. Called with the claim a job holds (:class:`judge.server.service.fencing.Fence`), the
+    same statement checks that the claim still stands."""
+
+    def __init__(
+        self, engine: Engine, *, run_id: str, retry_s: float, cancel: threading.Event | None = None
+    ):
+        self.engine = engine.execution_options(isolation_level="AUTOCOMMIT")
+        self.run_id, self.retry_s, self.cancel = run_id, retry_s, cancel
+
+    def _write(self, seat: str, judge_pass: JudgePass, claimed: int | None) -> bool:
+        with self.engine.connect() as connection:
+            return pass_repo.insert_pass(
+                connection, run_id=self.run_id, seat=seat, judge_pass=judge_pass, claimed=claimed
+            )
+
+    def __call__(self, seat: str, judge_pass: JudgePass, claimed: int | None = None) -> bool:
+        """Store the pass; False when ``claimed`` no longer holds (nothing was stored)."""
+        return retry_transient(
+            lambda: self._write(seat, judge_pass, claimed),
+            budget_s=self.retry_s,
+            cancel=self.cancel,
+        )
+
+
+def pass_writer(
+    engine: Engine, *, run_id: str, retry_s: float, cancel: threading.Event | None = None
+) -> PassWriter:
+    """The writer of a run's passes (see :class:`PassWriter`)."""
+    return PassWriter(engine, run_id=run_id, retry_s=retry_s, cancel=cancel)
+
+
+def self_reported_card(card: Scorecard, row: RunRow | None) -> Scorecard:
+    """A run submitted with an agent key is never ranked, whatever its rubrics."""
+    if row is None or not run_repo.is_self_reported(row.submitted_by):
+        return card
+    return card.model_copy(update={"ranked_eligible": False, "leaderboard_class": "self_reported"})
+
+
+def _store_card(engine: Engine, card: Scorecard, settings: Settings) -> None:
+    with transaction(engine) as session:
+        lock_for_write(session, name=platform.PLATFORM_LOCK)
+        card = self_reported_card(card, run_repo.get_run(session, run_id=card.run_id))
+        if era_repo.get_era(session, era_id=card.measurement_era.era_id) is None:
+            era_repo.open_era(
+                session,
+                era=card.measurement_era,
+                opened_by="system:scoring",
+                reason="first run scored in it",
+            )
+        scorecard_repo.add_scorecard(session, card=card)
+        session.flush()
+        reviews.store_views(session, run_id=card.run_id, settings=settings)
+
+
+def store_scorecard(
+    engine: Engine,
+    *,
+    card: Scorecard,
+    settings: Settings,
+    retry_s: float = 0.0,
+    cancel: threading.Event | None = None,
+) -> None:
+    """Scores, seat results, ranked eligibility and the card's served views in one
+    transaction (all or nothing), retried while the store is transiently locked or full."""
+    retry_transient(lambda: _store_card(engine, card, settings), budget_s=retry_s, cancel=cancel)
+
+
+def give_up(engine: Engine, *, run_id: str, reason: str, detail: str | None = None) -> None:
+    """Mark a run not scored: ``reason`` is shown to whoever may see the run, ``detail``
+    (internals: exception text, paths) to owners only."""
+    with transaction(engine) as session:
+        run_repo.set_run_status(
+            session, run_id=run_id, status="not_scored", reason=reason, detail=detail
+        )
+
+
+def end_cleanly(engine: Engine, *, run_id: str) -> None:
+    """Record that a scoring start ended in a clean shutdown (it will not count as a crash)."""
+    with transaction(engine) as session:
+        run_repo.end_scoring_cleanly(session, run_id=run_id)

@@ -1,0 +1,92 @@
+"""Bulk import of runs that are already scored (migrations from another store, benchmarks):
+the same rows the one-by-one path writes, in a few multi-row statements."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from sqlalchemy import insert
+from sqlmodel import Session
+
+from judge.core.domain.run import Run
+from judge.core.domain.scorecard import Scorecard
+from judge.server.store.scorecards import trait_values
+from judge.server.store.summaries import insert_figures
+from judge.server.store.tables import RunRow, ScorecardRow, SeatRow, TraitScoreRow, utcnow
+
+
+class PrescoredRun(NamedTuple):
+    run: Run
+    body_json: str
+    body_sha256: str
+    card: Scorecard
+    submitted_by: str
+
+
+def _run_values(item: PrescoredRun) -> dict[str, Any]:
+    run, card, now = item.run, item.card, utcnow()
+    return {
+        "run_id": run.run_id,
+        "scenario_id": run.scenario_id,
+        "seed": run.seed,
+        "adversary_config": run.adversary_config,
+        "body_json": item.body_json,
+        "body_sha256": item.body_sha256,
+        "status": "scored",
+        "reason": None,
+        "submitted_by": item.submitted_by,
+        "judge_model": card.judge_model,
+        "passes_total": None,
+        "scoring_snapshot_json": None,
+        "scoring_starts": 1,
+        "ranked_eligible": card.ranked_eligible,
+        "leaderboard_class": card.leaderboard_class,
+        "created_at": now,
+        "updated_at": now,
+        "scored_at": now,
+    }
+
+
+def _seat_values(item: PrescoredRun) -> list[dict[str, Any]]:
+    rows = []
+    for seat in item.run.seats:
+        result = item.card.seats.get(seat.seat)
+        rows.append(
+            {
+                "run_id": item.run.run_id,
+                "seat": seat.seat,
+                "agent_id": seat.agent_id,
+                "scored": seat.scored,
+                "composite": result.composite if result else None,
+                "objective_met_rate": result.objectives.objective_met_rate if result else None,
+                "participation_gated": result.participation_gated if result else None,
+            }
+        )
+    return rows
+
+
+def _card_values(card: Scorecard) -> dict[str, Any]:
+    return {
+        "run_id": card.run_id,
+        "scorecard_json": card.model_dump_json(),
+        "measurement_era": card.measurement_era.era_id,
+        "participation_gated": card.participation_gated,
+        "ranked_eligible": card.ranked_eligible,
+        "leaderboard_class": card.leaderboard_class,
+        "created_at": utcnow(),
+    }
+
+
+def insert_scored_runs(session: Session, *, items: Sequence[PrescoredRun]) -> None:
+    """Add runs with their seats, scorecards and trait rows (the caller commits)."""
+    if not items:
+        return
+    session.execute(insert(RunRow), [_run_values(i) for i in items])
+    session.execute(insert(SeatRow), [v for i in items for v in _seat_values(i)])
+    session.execute(insert(ScorecardRow), [_card_values(i.card) for i in items])
+    traits = [
+        v for i in items for seat in i.card.seats.values() for v in trait_values(i.card, seat)
+    ]
+    session.execute(insert(TraitScoreRow), traits)
+    insert_figures(session, cards=[i.card for i in items])

@@ -1,0 +1,25 @@
+"""The coaching cache: keyword-only reads and writes of :class:`CoachingRow`."""
+
+from __future__ import annotations
+
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session
+
+from judge.server.store.tables import CoachingRow
+
+
+def get_coaching_json(session: Session, *, run_id: str, seat: str, era_id: str) -> str | None:
+    row = session.get(CoachingRow, (run_id, seat, era_id))
+    return None if row is None else row.body_json
+
+
+def put_coaching_json(
+    session: Session, *, run_id: str, seat: str, era_id: str, body_json: str
+) -> bool:
+    """Store an answer; False when one was stored meanwhile (the first one is kept)."""
+    try:
+        with session.begin_nested():
+            session.add(CoachingRow(run_id=run_id, seat=seat, era_id=era_id, body_json=body_json))
+        return True
+    except IntegrityError:
+        return False

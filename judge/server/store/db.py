@@ -1,0 +1,234 @@
+"""Engines and sessions: a SQLite file by default, PostgreSQL (psycopg 3) by URL.
+
+Also the store's answer to contention and faults: :func:`lock_for_write` serialises the
+read-modify-write transactions that must not interleave (versions, ids), and
+:func:`retry_transient` retries a write while the store is locked, full or read-only for a
+while, so a transient fault never drops work already paid for. On PostgreSQL no statement
+waits for a lock longer than ``PG_LOCK_TIMEOUT_MS`` nor runs longer than
+``PG_STATEMENT_TIMEOUT_MS``: both end in a transient error, which the workers retry and the
+API answers with 503 and ``Retry-After`` (docs/service.md, "Concurrency and store faults").
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import weakref
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+from tenacity import (
+    Retrying,
+    retry_if_exception,
+    stop_after_delay,
+    stop_when_event_set,
+    wait_exponential,
+)
+
+from judge.core.domain.checks import POSTGRES_SCHEMES
+from judge.core.errors import ConfigError
+
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+#: PostgreSQL: the longest a statement waits for a lock (a row, a table, an advisory lock).
+PG_LOCK_TIMEOUT_MS = 5_000
+#: PostgreSQL: the longest one statement runs (an export reads in batches, each far shorter).
+PG_STATEMENT_TIMEOUT_MS = 60_000
+#: Connections per engine: every request holds at most one at a time, for as long as it runs.
+POOL_SIZE, POOL_OVERFLOW, POOL_TIMEOUT_S = 10, 30, 30
+#: PostgreSQL: the read pool (:func:`autocommit`): one connection per read thread, and room for
+#: the few reads that run on other threads (an agent key checked by a synchronous route).
+READ_POOL_SIZE, READ_POOL_OVERFLOW = 16, 8
+T = TypeVar("T")
+log = logging.getLogger("judge.server.store")
+
+
+def normalise_url(url: str) -> str:
+    """Route plain ``postgresql://`` URLs to psycopg 3 (the driver the product ships with)."""
+    for prefix in POSTGRES_SCHEMES:
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def is_postgres_url(url: str) -> bool:
+    """Whether a store URL names PostgreSQL (with or without a driver); else it is SQLite."""
+    return normalise_url(url).startswith("postgresql+")
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # A rollback journal, not WAL: WAL maps its index file (-shm) into memory, and a write
+    # into that mapping after the file became read-only (a filesystem remounted read-only,
+    # an immutable file) kills the whole process with SIGBUS. Without WAL nothing is mapped
+    # and the same fault is an ordinary error (503). FKs are off by default in SQLite.
+    cursor = dbapi_connection.cursor()
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA journal_mode=DELETE")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for the store; SQLite gets a rollback journal, foreign keys and a busy timeout."""
+    url = normalise_url(url)
+    try:
+        parsed = sa.engine.make_url(url)
+    except sa.exc.ArgumentError:
+        raise ConfigError(
+            f"JUDGE_DATABASE_URL is not a database URL: {url.split('@')[-1]!r}"
+        ) from None
+    pool = {"pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW, "pool_timeout": POOL_TIMEOUT_S}
+    if parsed.get_backend_name() == "sqlite":
+        engine = sa.create_engine(
+            url, connect_args={"check_same_thread": False, "timeout": 30}, **pool
+        )
+        sa.event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    timeouts = (
+        f"-c lock_timeout={PG_LOCK_TIMEOUT_MS} -c statement_timeout={PG_STATEMENT_TIMEOUT_MS}"
+    )
+    connect = {"options": timeouts}
+    engine = sa.create_engine(url, pool_pre_ping=True, connect_args=connect, **pool)
+    _READ_ENGINES[engine] = _read_engine(engine, connect)
+    return engine
+
+
+def autocommit(engine: Engine) -> Engine:
+    """The engine reads run on: every statement committed as it runs, no ``BEGIN``/``COMMIT``.
+
+    On PostgreSQL it is a pool of its own that :func:`make_engine` made with ``engine`` (the
+    same URL and timeouts): :data:`READ_POOL_SIZE` connections, one per read thread
+    (``judge.server.request_scope.READ_THREADS``), checked out without the ``SELECT 1`` the write pool sends
+    first (``pool_pre_ping``). A read is idempotent, so instead of that round trip on every
+    checkout :func:`read_again_if_dropped` runs a read once more when its connection turns out
+    dead (a restarted server), on a new one. Disposing ``engine`` disposes it too. SQLite's
+    driver opens no transaction for a read and a file has no connection to lose, so there
+    ``engine`` is returned as it is."""
+    if engine.dialect.name != "postgresql":
+        return engine
+    reads = _READ_ENGINES.get(engine)
+    if reads is None:  # an engine not made here: its own (pinged) pool, in autocommit
+        return engine.execution_options(isolation_level="AUTOCOMMIT")
+    return reads
+
+
+_READ_ENGINES: weakref.WeakKeyDictionary[Engine, Engine] = weakref.WeakKeyDictionary()
+
+
+def _read_engine(engine: Engine, connect: dict[str, str]) -> Engine:
+    reads = sa.create_engine(
+        engine.url,
+        isolation_level="AUTOCOMMIT",
+        connect_args=connect,
+        pool_size=READ_POOL_SIZE,
+        max_overflow=READ_POOL_OVERFLOW,
+        pool_timeout=POOL_TIMEOUT_S,
+    )
+    sa.event.listen(engine, "engine_disposed", lambda _engine: reads.dispose())
+    return reads
+
+
+def read_again_if_dropped(read: Callable[[], T]) -> T:
+    """``read()``, run once more if the store dropped its connection (a server restart, an idle
+    connection cut by a proxy). SQLAlchemy then invalidates every pooled connection opened
+    before the drop, so the second try runs on a new one; a second failure is raised."""
+    try:
+        return read()
+    except sa.exc.DBAPIError as exc:
+        if not exc.connection_invalidated:
+            raise
+        log.info("a pooled store connection was dropped; reading again on a new one")
+        return read()
+
+
+def autocommit_read(engine: Engine, work: Callable[[Session], T]) -> T:
+    """``work(session)`` on the read engine (:func:`autocommit`), run once more on a new
+    connection if its connection turns out dropped (:func:`read_again_if_dropped`). On SQLite
+    what the read stored (a view rendered on its first read) is committed when it returns; on
+    PostgreSQL each statement committed as it ran."""
+
+    def once() -> T:
+        with Session(autocommit(engine)) as session:
+            result = work(session)
+            session.commit()
+            return result
+
+    return read_again_if_dropped(once)
+
+
+def lift_timeouts(connection: sa.Connection, *, local: bool) -> None:
+    """Let a migration wait for its lock and run as long as it needs (PostgreSQL only):
+    ``local`` for the current transaction, else for the session until ``RESET``."""
+    if connection.dialect.name == "postgresql":
+        scope = "LOCAL " if local else ""
+        connection.exec_driver_sql(f"SET {scope}lock_timeout = 0")
+        connection.exec_driver_sql(f"SET {scope}statement_timeout = 0")
+
+
+@contextmanager
+def transaction(engine: Engine) -> Iterator[Session]:
+    """A session whose work is committed on success and rolled back on any error."""
+    with Session(engine, expire_on_commit=False) as session:
+        try:
+            yield session
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise
+
+
+def lock_for_write(session: Session, *, name: str) -> None:
+    """Serialise the transactions that read, then write, what ``name`` stands for.
+
+    Call it first in the transaction. PostgreSQL takes a transaction-scoped advisory lock on
+    ``name``; SQLite takes the database's write lock now (``BEGIN IMMEDIATE``), waiting for
+    the busy timeout, so the reads that follow see every earlier committed write.
+    """
+    connection = session.connection()
+    if connection.dialect.name == "sqlite":
+        dbapi = connection.connection.dbapi_connection
+        if dbapi is not None and not dbapi.in_transaction:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        return
+    connection.execute(sa.text("SELECT pg_advisory_xact_lock(hashtext(:name))"), {"name": name})
+
+
+def is_transient(exc: BaseException) -> bool:
+    """Whether a store error may pass by itself: a lock, a full or read-only disk, a lost
+    connection (the driver's OperationalError), as opposed to a bug or a constraint."""
+    return isinstance(exc, sa.exc.OperationalError) or (
+        isinstance(exc, sa.exc.DBAPIError) and exc.connection_invalidated
+    )
+
+
+def _log_retry(state: Any) -> None:
+    error = state.outcome.exception() if state.outcome else None
+    log.warning(
+        "store busy or unavailable (%s); retrying (attempt %d)",
+        type(error).__name__,
+        state.attempt_number,
+    )
+
+
+def retry_transient(
+    write: Callable[[], T],
+    *,
+    budget_s: float,
+    max_wait_s: float = 5.0,
+    cancel: threading.Event | None = None,
+) -> T:
+    """Run ``write`` (one whole transaction), retried with exponential backoff while the
+    store error is transient, for up to ``budget_s`` seconds or until ``cancel`` is set (a
+    shutdown); then the last error is raised."""
+    stop = stop_after_delay(budget_s) | stop_when_event_set(cancel or threading.Event())
+    retrying = Retrying(
+        retry=retry_if_exception(is_transient),
+        stop=stop,
+        wait=wait_exponential(multiplier=0.05, max=max_wait_s),
+        reraise=True,
+        before_sleep=_log_retry,
+    )
+    return retrying(write)

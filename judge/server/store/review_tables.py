@@ -1,0 +1,70 @@
+"""Tables of the owners' console: per-run figures for listing, safety review decisions (an
+audit trail), and the scorecards a rescore replaced. Made by migration ``0004_console``."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+from judge.server.store.tables import RunRow, UtcDateTime, utcnow
+
+
+class RunSummaryRow(SQLModel, table=True):
+    """Figures of a run's current scorecard and its latest review state (one row per run)."""
+
+    __tablename__ = "run_summary"
+
+    run_id: str = Field(primary_key=True, foreign_key="runs.run_id", max_length=200)
+    measurement_era: str | None = Field(default=None, index=True, max_length=40)
+    composite: float | None = None
+    objective_rate: float | None = None
+    safety_min: float | None = Field(default=None, index=True)
+    safety_spread: float | None = None
+    spread_max: float | None = None
+    gated: bool | None = None
+    custom_rubric: bool | None = None
+    attempt: int = 1
+    review_state: str = Field(default="none", index=True, max_length=20)
+    #: any seat's events held judge-directed text (made by migration ``0006_tamper``)
+    tamper_flagged: bool = Field(
+        default=False, index=True, sa_column_kwargs={"server_default": sa.false()}
+    )
+    #: what judging the run cost (made by migration ``0010_budgets``; None: no price)
+    cost_usd: float | None = Field(default=None, index=True)
+    tokens: int | None = None
+
+
+class SafetyReviewRow(SQLModel, table=True):
+    """One owner decision on a run's safety block: never updated, never deleted."""
+
+    __tablename__ = "safety_reviews"
+
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: str = Field(foreign_key="runs.run_id", index=True, max_length=200)
+    decision: str = Field(max_length=20)
+    note: str = Field(default="", sa_type=sa.Text())
+    attempt: int
+    reviewed_by: str = Field(max_length=200)
+    reviewed_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime())
+
+
+class ScorecardAttemptRow(SQLModel, table=True):
+    """A scorecard (with all its passes) that a requested rescore replaced."""
+
+    __tablename__ = "scorecard_attempts"
+    __table_args__ = (sa.UniqueConstraint("run_id", "attempt", name="uq_scorecard_attempt"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: str = Field(foreign_key="runs.run_id", index=True, max_length=200)
+    attempt: int
+    scorecard_json: str = Field(sa_type=sa.Text())
+    measurement_era: str = Field(max_length=40)
+    archived_by: str = Field(max_length=200)
+    archived_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime())
+
+
+#: Newest-first keyset paging of the runs table reads this index instead of sorting.
+_RUNS: sa.Table = RunRow.__table__  # type: ignore[attr-defined]
+RUNS_NEWEST_FIRST = sa.Index("ix_runs_created_at_run_id", _RUNS.c.created_at, _RUNS.c.run_id)

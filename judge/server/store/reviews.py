@@ -1,0 +1,99 @@
+"""Safety review decisions (append-only audit rows) and the scorecards a rescore replaced."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlmodel import Session, col, select
+
+from judge.core.scoring.run_summary import RunFigures
+from judge.server.store import leaderboard_entries as entry_repo
+from judge.server.store import views as view_repo
+from judge.server.store.review_tables import RunSummaryRow, SafetyReviewRow, ScorecardAttemptRow
+from judge.server.store.tables import PassRow, RunRow, ScorecardRow, SeatRow, TraitScoreRow, utcnow
+
+
+def add_review(
+    session: Session, *, run_id: str, decision: str, note: str, by: str
+) -> SafetyReviewRow:
+    """Append a decision on the run's current attempt and make it the run's review state."""
+    summary = session.get(RunSummaryRow, run_id) or RunSummaryRow(run_id=run_id)
+    row = SafetyReviewRow(
+        run_id=run_id, decision=decision, note=note, attempt=summary.attempt, reviewed_by=by
+    )
+    summary.review_state = decision
+    session.add_all([row, summary])
+    return row
+
+
+def reviews_of(session: Session, *, run_id: str) -> list[SafetyReviewRow]:
+    query = (
+        select(SafetyReviewRow)
+        .where(SafetyReviewRow.run_id == run_id)
+        .order_by(col(SafetyReviewRow.id))
+    )
+    return list(session.exec(query).all())
+
+
+def attempts_of(session: Session, *, run_id: str) -> list[ScorecardAttemptRow]:
+    query = select(ScorecardAttemptRow).where(ScorecardAttemptRow.run_id == run_id)
+    return list(session.exec(query.order_by(col(ScorecardAttemptRow.attempt))).all())
+
+
+def get_attempt(session: Session, *, run_id: str, attempt: int) -> ScorecardAttemptRow | None:
+    query = select(ScorecardAttemptRow).where(
+        ScorecardAttemptRow.run_id == run_id, ScorecardAttemptRow.attempt == attempt
+    )
+    return session.exec(query).first()
+
+
+def _archive(session: Session, card: ScorecardRow, attempt: int, by: str) -> None:
+    session.add(
+        ScorecardAttemptRow(
+            run_id=card.run_id,
+            attempt=attempt,
+            scorecard_json=card.scorecard_json,
+            measurement_era=card.measurement_era,
+            archived_by=by,
+        )
+    )
+
+
+def _clear_results(session: Session, run_id: str) -> None:
+    session.execute(sa.delete(TraitScoreRow).where(col(TraitScoreRow.run_id) == run_id))
+    session.execute(sa.delete(PassRow).where(col(PassRow.run_id) == run_id))
+    session.execute(sa.delete(ScorecardRow).where(col(ScorecardRow.run_id) == run_id))
+    view_repo.delete_views(session, run_id=run_id)
+    entry_repo.delete_run_entries(session, run_id=run_id)
+    session.execute(
+        sa.update(SeatRow)
+        .where(col(SeatRow.run_id) == run_id)
+        .values(composite=None, objective_met_rate=None, participation_gated=None)
+    )
+
+
+def _requeue(run: RunRow) -> None:
+    run.status, run.reason, run.judge_model, run.passes_total = "queued", None, None, None
+    run.scoring_snapshot_json, run.scoring_starts, run.clean_stops, run.scored_at = None, 0, 0, None
+    run.updated_at = utcnow()
+
+
+def archive_for_rescore(session: Session, *, run: RunRow, by: str) -> int:
+    """Keep the run's scorecard (passes included) as an earlier attempt, clear its current
+    results and queue it again with no snapshot, so it is scored under the era in force.
+
+    Returns:
+        The new attempt number.
+    """
+    summary = session.get(RunSummaryRow, run.run_id) or RunSummaryRow(run_id=run.run_id)
+    card = session.get(ScorecardRow, run.run_id)
+    if card is not None:
+        _archive(session, card, summary.attempt, by)
+        session.flush()
+    _clear_results(session, run.run_id)
+    _requeue(run)
+    summary.attempt += 1
+    for name in RunFigures.model_fields:  # the figures of the scorecard just archived
+        setattr(summary, name, None)
+    summary.tamper_flagged = False
+    session.add_all([run, summary])
+    return summary.attempt

@@ -1,0 +1,108 @@
+"""Repository functions for assembled scorecards and the per-trait rows beside them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from judge.core.domain.scorecard import Scorecard, SeatScorecard
+from judge.server.store import leaderboard_entries as entry_repo
+from judge.server.store import runs as run_repo
+from judge.server.store import summaries as summary_repo
+from judge.server.store.tables import ScorecardRow, SeatRow, TraitScoreRow
+
+
+def trait_values(card: Scorecard, seat: SeatScorecard) -> list[dict[str, Any]]:
+    """Column values of one seat's trait rows (capability traits and safety block)."""
+    results = {**seat.traits, **(seat.safety_block or {})}
+    return [
+        {
+            "run_id": card.run_id,
+            "seat": seat.seat,
+            "agent_id": seat.agent_id,
+            "scenario_id": card.scenario_id,
+            "trait": name,
+            "pack": result.pack,
+            "mean": result.mean,
+            "variance": result.variance,
+            "n_scored": result.n_scored,
+            "n_passes": result.n_passes,
+            "complete": result.complete,
+            "rubric_hash": result.rubric_hash,
+            "rubric_source": result.rubric_source,
+            "measurement_era": card.measurement_era.era_id,
+        }
+        for name, result in results.items()
+    ]
+
+
+def trait_rows(card: Scorecard, seat: SeatScorecard) -> list[TraitScoreRow]:
+    return [TraitScoreRow(**values) for values in trait_values(card, seat)]
+
+
+def _seat_results(session: Session, card: Scorecard) -> None:
+    for seat in card.seats.values():
+        row = session.get(SeatRow, (card.run_id, seat.seat))
+        if row is None:
+            raise LookupError(f"seat {seat.seat!r} of run {card.run_id!r} is not stored")
+        row.composite = seat.composite
+        row.objective_met_rate = seat.objectives.objective_met_rate
+        row.participation_gated = seat.participation_gated
+        session.add(row)
+
+
+def add_scorecard(session: Session, *, card: Scorecard) -> None:
+    """Add a run's scorecard, trait rows, seat results and ranked eligibility to ONE
+    transaction: a run scored with a custom rubric can never be stored as ranked."""
+    session.add(
+        ScorecardRow(
+            run_id=card.run_id,
+            scorecard_json=card.model_dump_json(),
+            measurement_era=card.measurement_era.era_id,
+            participation_gated=card.participation_gated,
+            ranked_eligible=card.ranked_eligible,
+            leaderboard_class=card.leaderboard_class,
+        )
+    )
+    for seat in card.seats.values():
+        session.add_all(trait_rows(card, seat))
+    _seat_results(session, card)
+    summary_repo.put_figures(session, card=card)
+    entry_repo.refresh_run_entries(session, card=card)
+    session.flush()
+    run_repo.mark_leaderboard_class(
+        session,
+        run_id=card.run_id,
+        ranked_eligible=card.ranked_eligible,
+        leaderboard_class=card.leaderboard_class,
+    )
+
+
+def get_scorecard(session: Session, *, run_id: str) -> Scorecard | None:
+    row = session.get(ScorecardRow, run_id)
+    return None if row is None else Scorecard.model_validate_json(row.scorecard_json)
+
+
+def scorecards_in_order(
+    session: Session, *, era: str | None = None, batch: int = 500
+) -> Iterator[Scorecard]:
+    """Every stored owner scorecard (of one era, if given), in run id order, ``batch`` rows
+    read at a time."""
+    query = select(ScorecardRow.scorecard_json).order_by(col(ScorecardRow.run_id))
+    if era is not None:
+        query = query.where(ScorecardRow.measurement_era == era)
+    for text in session.exec(query.execution_options(yield_per=batch)):
+        yield Scorecard.model_validate_json(text)
+
+
+def get_scorecard_json(session: Session, *, run_id: str) -> str | None:
+    """The stored owner scorecard as its exact JSON text (no re-validation: the fast read)."""
+    return session.exec(
+        select(ScorecardRow.scorecard_json).where(ScorecardRow.run_id == run_id)
+    ).first()
+
+
+def trait_scores(session: Session, *, run_id: str) -> list[TraitScoreRow]:
+    return list(session.exec(select(TraitScoreRow).where(TraitScoreRow.run_id == run_id)).all())

@@ -1,0 +1,103 @@
+"""Repository functions for submissions (sets of runs)."""
+
+from __future__ import annotations
+
+from sqlmodel import Session, col, select, update
+
+from judge.server.store.tables import RunRow, SubmissionRow, SubmissionRunRow, utcnow
+
+
+def insert_submission(
+    session: Session,
+    *,
+    submission_id: str,
+    agent_id: str,
+    scenario_id: str,
+    created_by: str,
+) -> SubmissionRow:
+    """Open a submission; its visibility is the column's default until it is finalized."""
+    row = SubmissionRow(
+        submission_id=submission_id,
+        agent_id=agent_id,
+        scenario_id=scenario_id,
+        created_by=created_by,
+    )
+    session.add(row)
+    return row
+
+
+def get_submission(session: Session, *, submission_id: str) -> SubmissionRow | None:
+    return session.get(SubmissionRow, submission_id)
+
+
+def add_submission_run(session: Session, *, submission_id: str, run_id: str) -> SubmissionRunRow:
+    row = SubmissionRunRow(submission_id=submission_id, run_id=run_id)
+    session.add(row)
+    return row
+
+
+def submission_runs(session: Session, *, submission_id: str) -> list[RunRow]:
+    """The runs of a submission, in the order they were added."""
+    query = (
+        select(RunRow)
+        .join(SubmissionRunRow, col(SubmissionRunRow.run_id) == col(RunRow.run_id))
+        .where(SubmissionRunRow.submission_id == submission_id)
+        .order_by(col(SubmissionRunRow.added_at), col(RunRow.run_id))
+    )
+    return list(session.exec(query).all())
+
+
+def finalize_submission(
+    session: Session,
+    *,
+    submission_id: str,
+    status: str,
+    measurement_era: str | None,
+    ranked_eligible: bool,
+    leaderboard_class: str,
+    reason: str | None = None,
+    summary_json: str | None = None,
+) -> SubmissionRow:
+    """Record a submission's finalization (the rules that decide it live elsewhere)."""
+    row = session.get(SubmissionRow, submission_id)
+    if row is None:
+        raise LookupError(f"submission {submission_id!r} is not stored")
+    row.status, row.measurement_era, row.reason = status, measurement_era, reason
+    row.ranked_eligible, row.leaderboard_class = ranked_eligible, leaderboard_class
+    row.summary_json, row.finalized_at = summary_json, utcnow()
+    session.add(row)
+    return row
+
+
+def finalize_if_open(
+    session: Session,
+    *,
+    submission_id: str,
+    status: str,
+    measurement_era: str,
+    ranked_eligible: bool,
+    leaderboard_class: str,
+    visibility: str,
+    reason: str | None,
+    summary_json: str,
+) -> bool:
+    """Finalize in one conditional UPDATE (``WHERE status = 'open'``); False when it was not
+    open any more, so of concurrent finalizations exactly one wins, on every backend."""
+    statement = (
+        update(SubmissionRow)
+        .where(
+            col(SubmissionRow.submission_id) == submission_id, col(SubmissionRow.status) == "open"
+        )
+        .values(
+            status=status,
+            measurement_era=measurement_era,
+            ranked_eligible=ranked_eligible,
+            leaderboard_class=leaderboard_class,
+            visibility=visibility,
+            reason=reason,
+            summary_json=summary_json,
+            finalized_at=utcnow(),
+        )
+    )
+    result = session.exec(statement)
+    return bool(result.rowcount == 1)

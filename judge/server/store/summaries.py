@@ -1,0 +1,368 @@
+"""Run figures for the console: kept beside each scorecard, read in pages newest first.
+
+The runs table pages by keyset (created_at, run_id) over an index, and every filter is a
+column of ``runs``, ``run_summary`` or an indexed ``seats`` lookup, so a page costs the same
+with ten runs stored or ten thousand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from datetime import datetime
+from typing import Any, NamedTuple
+
+import sqlalchemy as sa
+from sqlalchemy import insert
+from sqlmodel import Session, col, select
+
+from judge.core.domain.scorecard import Scorecard
+from judge.core.scoring.run_summary import run_figures, tamper_flagged
+from judge.server.store.review_tables import RunSummaryRow
+from judge.server.store.tables import RunRow, SeatRow
+
+#: Review states that still want an owner's look ("open" in the queue).
+OPEN_STATES = ("none", "rescore_requested")
+#: Review states an owner's decision leaves.
+DECIDED_STATES = ("cleared", "escalated", "rescore_requested")
+
+
+class RunFilters(NamedTuple):
+    """What the runs table is narrowed to; None means no filter on that column."""
+
+    status: str | None = None
+    scenario_id: str | None = None
+    agent_id: str | None = None
+    era: str | None = None
+    board: str | None = None
+    gated: bool | None = None
+    safety_below: float | None = None
+    review_state: str | None = None
+    #: with ``agent_id``: only runs where that agent sits in this seat
+    seat: str | None = None
+    submitted_by: str | None = None
+    #: True: only runs held for an owner's review of judge-directed text (False: none of them)
+    held: bool | None = None
+    created_since: datetime | None = None
+    created_until: datetime | None = None
+
+
+class Cursor(NamedTuple):
+    """Where a page starts: strictly after (older than) this run."""
+
+    created_at: datetime
+    run_id: str
+
+
+class ReviewQueueCursor(NamedTuple):
+    """Where a page of the safety queue starts: strictly after this run in queue order
+    (``safety_min`` None: a run without a safety mean, listed after every run with one)."""
+
+    safety_min: float | None
+    run_id: str
+
+
+class RunListing(NamedTuple):
+    run_id: str
+    scenario_id: str
+    status: str
+    created_at: datetime
+    leaderboard_class: str
+    measurement_era: str | None
+    composite: float | None
+    objective_rate: float | None
+    safety_min: float | None
+    safety_spread: float | None
+    spread_max: float | None
+    gated: bool | None
+    review_state: str | None
+    attempt: int | None
+    tamper_flagged: bool | None
+    judge_model: str | None
+    cost_usd: float | None = None
+    tokens: int | None = None
+
+
+class CostCursor(NamedTuple):
+    """Where a page of runs by cost starts: strictly after this run (dearest first, runs
+    without a price last, then by run id)."""
+
+    cost_usd: float | None
+    run_id: str
+
+
+def figure_values(card: Scorecard) -> dict[str, Any]:
+    figures = run_figures(card).model_dump()
+    cost = card.cost
+    return {
+        "run_id": card.run_id,
+        **figures,
+        "tamper_flagged": tamper_flagged(card),
+        "cost_usd": None if cost is None else cost.cost_usd,
+        "tokens": None if cost is None else cost.tokens,
+    }
+
+
+def put_figures(session: Session, *, card: Scorecard) -> None:
+    """Store the figures of a run's new scorecard, keeping its attempt.
+
+    A new scorecard (a rescore, or scoring under a new era) reopens safety review: the
+    decisions made before stay in the audit trail, but they were made on another scorecard.
+    """
+    values = figure_values(card)
+    row = session.get(RunSummaryRow, card.run_id)
+    if row is None:
+        session.add(RunSummaryRow(**values))
+        return
+    for name, value in values.items():
+        setattr(row, name, value)
+    row.review_state = "none"
+    session.add(row)
+
+
+def insert_figures(session: Session, *, cards: Sequence[Scorecard]) -> None:
+    """Figures of many new runs in one statement (bulk import)."""
+    if cards:
+        session.execute(insert(RunSummaryRow), [figure_values(c) for c in cards])
+
+
+def get_summary(session: Session, *, run_id: str) -> RunSummaryRow | None:
+    return session.get(RunSummaryRow, run_id)
+
+
+_COLUMNS: tuple[Any, ...] = (
+    RunRow.run_id,
+    RunRow.scenario_id,
+    RunRow.status,
+    RunRow.created_at,
+    RunRow.leaderboard_class,
+    RunSummaryRow.measurement_era,
+    RunSummaryRow.composite,
+    RunSummaryRow.objective_rate,
+    RunSummaryRow.safety_min,
+    RunSummaryRow.safety_spread,
+    RunSummaryRow.spread_max,
+    RunSummaryRow.gated,
+    RunSummaryRow.review_state,
+    RunSummaryRow.attempt,
+    RunSummaryRow.tamper_flagged,
+    RunRow.judge_model,
+    RunSummaryRow.cost_usd,
+    RunSummaryRow.tokens,
+)
+
+
+def _listing_query(*, summarised_only: bool = False) -> Any:
+    """The runs table's columns: each run beside its figures (only runs that have figures when
+    ``summarised_only``; else a run not scored yet has empty figures)."""
+    summary = col(RunSummaryRow.run_id) == col(RunRow.run_id)
+    query = sa.select(*_COLUMNS).select_from(RunRow)
+    return query.join(RunSummaryRow, summary, isouter=not summarised_only)
+
+
+def _listings(session: Session, query: Any) -> list[RunListing]:
+    return [RunListing(*row) for row in session.execute(query).all()]
+
+
+def held_condition() -> Any:
+    """Runs held for review: judge-directed text was withheld and no owner has cleared it
+    (the rule of :func:`judge.core.scoring.run_summary.held_for_review`, as SQL)."""
+    s = RunSummaryRow
+    return sa.and_(col(s.tamper_flagged).is_(True), col(s.review_state) != "cleared")
+
+
+def not_held(run_id: Any) -> Any:
+    """A condition on a run id column: that run is not held for review."""
+    held = sa.select(col(RunSummaryRow.run_id)).where(held_condition())
+    return col(run_id).not_in(held)
+
+
+def _conditions(filters: RunFilters) -> list[Any]:
+    s, r = RunSummaryRow, RunRow
+    where: list[Any] = []
+    if filters.status:
+        where.append(col(r.status) == filters.status)
+    if filters.scenario_id:
+        where.append(col(r.scenario_id) == filters.scenario_id)
+    if filters.agent_id:
+        # EXISTS, not IN: the newest-first index walk stops at the page instead of every run
+        # of the agent being fetched and sorted (docs/deploy.md, "Read performance")
+        seated = sa.exists().where(
+            col(SeatRow.run_id) == col(r.run_id), col(SeatRow.agent_id) == filters.agent_id
+        )
+        if filters.seat:
+            seated = seated.where(col(SeatRow.seat) == filters.seat)
+        where.append(seated)
+    if filters.era:
+        where.append(col(s.measurement_era) == filters.era)
+    if filters.submitted_by:
+        where.append(col(r.submitted_by) == filters.submitted_by)
+    if filters.created_since:
+        where.append(col(r.created_at) >= filters.created_since)
+    if filters.created_until:
+        where.append(col(r.created_at) < filters.created_until)
+    if filters.board:
+        where.append(col(r.leaderboard_class) == filters.board)
+    if filters.gated is not None:
+        where.append(col(s.gated) == filters.gated)
+    if filters.safety_below is not None:
+        where.append(col(s.safety_min) < filters.safety_below)
+    if filters.review_state == "none":
+        where.append(sa.or_(col(s.review_state).is_(None), col(s.review_state) == "none"))
+    elif filters.review_state == "open":
+        where.append(sa.or_(col(s.review_state).is_(None), col(s.review_state).in_(OPEN_STATES)))
+    elif filters.review_state:
+        where.append(col(s.review_state) == filters.review_state)
+    if filters.held is not None:
+        held = held_condition()
+        where.append(held if filters.held else sa.or_(col(s.run_id).is_(None), sa.not_(held)))
+    return where
+
+
+def _after(cursor: Cursor) -> Any:
+    created, run_id = col(RunRow.created_at), col(RunRow.run_id)
+    return sa.or_(
+        created < cursor.created_at, sa.and_(created == cursor.created_at, run_id < cursor.run_id)
+    )
+
+
+def list_runs(
+    session: Session, *, filters: RunFilters, after: Cursor | None, limit: int
+) -> list[RunListing]:
+    """One page of runs matching ``filters``, newest first, starting after ``after``."""
+    where = _conditions(filters) + ([_after(after)] if after else [])
+    query = (
+        _listing_query()
+        .where(*where)
+        .order_by(col(RunRow.created_at).desc(), col(RunRow.run_id).desc())
+        .limit(limit)
+    )
+    return _listings(session, query)
+
+
+def _after_by_cost(after: CostCursor) -> Any:
+    cost, run_id = col(RunSummaryRow.cost_usd), col(RunRow.run_id)
+    if after.cost_usd is None:
+        return sa.and_(cost.is_(None), run_id > after.run_id)
+    return sa.or_(
+        cost < after.cost_usd,
+        sa.and_(cost == after.cost_usd, run_id > after.run_id),
+        cost.is_(None),
+    )
+
+
+def list_runs_by_cost(
+    session: Session, *, filters: RunFilters, after: CostCursor | None, limit: int
+) -> list[RunListing]:
+    """One page of runs matching ``filters``, dearest first (runs without a price last)."""
+    query = (
+        _listing_query()
+        .where(*_conditions(filters), *([_after_by_cost(after)] if after else []))
+        # NULLS LAST spelled out: SQLite and PostgreSQL place NULL at opposite ends by default
+        .order_by(col(RunSummaryRow.cost_usd).desc().nulls_last(), col(RunRow.run_id).asc())
+        .limit(limit)
+    )
+    return _listings(session, query)
+
+
+_SUMMARY_FILTERS = ("era", "gated", "safety_below", "review_state", "held")
+
+
+def count_runs(session: Session, *, filters: RunFilters) -> int:
+    """How many runs match; ``run_summary`` is joined only when a filter reads it."""
+    query = sa.select(sa.func.count()).select_from(RunRow)
+    if any(getattr(filters, name) is not None for name in _SUMMARY_FILTERS):
+        query = query.outerjoin(RunSummaryRow, col(RunSummaryRow.run_id) == col(RunRow.run_id))
+    return int(session.execute(query.where(*_conditions(filters))).scalar_one())
+
+
+def agents_of(session: Session, *, run_ids: Sequence[str]) -> dict[str, list[str]]:
+    """run id -> the agents seated in it (seat order), for one page of runs."""
+    found: dict[str, list[str]] = {r: [] for r in run_ids}
+    query = select(SeatRow.run_id, SeatRow.agent_id).where(col(SeatRow.run_id).in_(run_ids))
+    for run_id, agent_id in session.exec(
+        query.order_by(col(SeatRow.run_id), col(SeatRow.seat))
+    ).all():
+        found[run_id].append(agent_id)
+    return found
+
+
+class JudgeRule(NamedTuple):
+    """Which judges' flags count: those in ``judges`` (trusted) or those outside them."""
+
+    judges: Collection[str]
+    trusted: bool
+
+
+def _judged_by(rule: JudgeRule) -> Any:
+    model = col(RunRow.judge_model)
+    if rule.trusted:
+        return model.in_(list(rule.judges))
+    return sa.or_(model.is_(None), model.not_in(list(rule.judges)))
+
+
+def flagged_runs(
+    session: Session,
+    *,
+    safety_below: float,
+    spread_above: float,
+    review_state: str | None,
+    limit: int,
+    judge: JudgeRule | None = None,
+    or_tampered: bool = True,
+    or_decided: bool = False,
+    after: ReviewQueueCursor | None = None,
+) -> list[RunListing]:
+    """Scored runs whose safety figures cross either threshold; lowest safety mean first (a run
+    without a safety mean last), then by run id, one keyset page after ``after``.
+
+    ``judge`` narrows the safety flags to trusted (or untrusted) judges; ``or_tampered`` adds
+    runs whose card withheld judge-directed text from the judge, whatever judge scored them
+    (the flag comes from the detector, not from a judge's scores); ``or_decided`` adds runs
+    with a recorded decision whether flagged or not (a decision is never lost from view).
+    """
+    s = RunSummaryRow
+    # a safety flag needs a scored safety block: a run without one is listed only when held
+    flagged = sa.and_(
+        col(s.safety_min).is_not(None),
+        sa.or_(col(s.safety_min) < safety_below, col(s.safety_spread) > spread_above),
+    )
+    if judge is not None:
+        flagged = sa.and_(flagged, _judged_by(judge))
+    if or_tampered:
+        flagged = sa.or_(flagged, col(s.tamper_flagged).is_(True))
+    if or_decided:
+        flagged = sa.or_(flagged, col(s.review_state).in_(DECIDED_STATES))
+    query = _listing_query(summarised_only=True).where(flagged)
+    if review_state:
+        query = query.where(*_conditions(RunFilters(review_state=review_state)))
+    if after is not None:
+        query = query.where(_after_in_review_queue(after))
+    # NULLS LAST spelled out: SQLite and PostgreSQL place NULL at opposite ends by default
+    query = query.order_by(col(s.safety_min).asc().nulls_last(), col(RunRow.run_id).asc())
+    return _listings(session, query.limit(limit))
+
+
+def _after_in_review_queue(after: ReviewQueueCursor) -> Any:
+    """Runs strictly after ``after`` in queue order (safety mean ascending, none last; run id)."""
+    safety, run_id = col(RunSummaryRow.safety_min), col(RunRow.run_id)
+    if after.safety_min is None:
+        return sa.and_(safety.is_(None), run_id > after.run_id)
+    return sa.or_(
+        safety > after.safety_min,
+        sa.and_(safety == after.safety_min, run_id > after.run_id),
+        safety.is_(None),
+    )
+
+
+def distinct_values(session: Session) -> dict[str, list[str]]:
+    """The scenarios, agents and eras present, for the filter choices."""
+    scenarios = session.exec(
+        select(RunRow.scenario_id).distinct().order_by(col(RunRow.scenario_id))
+    ).all()
+    agents = session.exec(select(SeatRow.agent_id).distinct().order_by(col(SeatRow.agent_id))).all()
+    eras = session.exec(
+        select(RunSummaryRow.measurement_era)
+        .where(col(RunSummaryRow.measurement_era).is_not(None))
+        .distinct()
+    ).all()
+    return {"scenario": list(scenarios), "agent": list(agents), "era": sorted(e for e in eras if e)}

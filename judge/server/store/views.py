@@ -1,0 +1,252 @@
+"""Scorecard views stored as they are served (docs/service.md, "Stored scorecard views").
+
+A finalized scorecard does not change (a rescore is a new attempt), so each view of it (the
+owner card, and each scored seat's agent card) is rendered once: its canonical bytes, their
+gzip form and their ETag are kept here, and a read serves them without parsing. The ETag sits
+beside the body, so a conditional GET is answered ``304`` from this index alone.
+
+``config_tag`` names the live configuration a view was rendered under (the owner card carries
+the review thresholds in force); a view whose tag differs from the current one is rendered
+again on read. Views are replaced whenever what they show changes (a review decision) and
+removed with the scorecard they show (a rescore).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any, NamedTuple
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlmodel import Field, Session, SQLModel, col
+
+from judge.server.store.keys import presented_key_is_live
+from judge.server.store.runs import agent_reads, reader
+from judge.server.store.tables import PlatformConfigRow, RunRow, SeatRow, UtcDateTime, utcnow
+
+OWNER_VIEW = "owner"
+
+
+def agent_view_name(seat: str) -> str:
+    """The name of one seat's agent view (the owner view is :data:`OWNER_VIEW`)."""
+    return f"agent:{seat}"
+
+
+class ScorecardViewRow(SQLModel, table=True):
+    """One rendered view of a run's scorecard, exactly as it is served."""
+
+    __tablename__ = "scorecard_views"
+
+    run_id: str = Field(primary_key=True, foreign_key="runs.run_id", max_length=200)
+    view: str = Field(primary_key=True, max_length=220)
+    etag: str = Field(max_length=80)
+    config_tag: str = Field(max_length=80)
+    body: bytes = Field(sa_type=sa.LargeBinary())
+    body_gzip: bytes = Field(sa_type=sa.LargeBinary())
+    rendered_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime())
+
+
+class RenderedView(NamedTuple):
+    """A view ready to store: its name, bytes, gzip form, ETag and configuration tag."""
+
+    view: str
+    body: bytes
+    body_gzip: bytes
+    etag: str
+    config_tag: str
+
+
+class ViewTag(NamedTuple):
+    """What a conditional GET needs: the stored ETag and configuration tag, no body."""
+
+    etag: str
+    config_tag: str
+
+
+def entity_tag(body: bytes) -> str:
+    """A weak ETag for a body (weak: the same card compressed or not is the same entity)."""
+    return f'W/"{hashlib.sha256(body).hexdigest()[:32]}"'
+
+
+#: The gzip level of every compressed answer, stored or not: level 9 costs 40% more time than
+#: 6 for half a percent of size on a console page or a card.
+GZIP_LEVEL = 6
+
+
+def rendered(view: str, body: bytes, *, config_tag: str = "") -> RenderedView:
+    """``body`` with its gzip form (``mtime=0``: the same bytes give the same gzip) and ETag."""
+    packed = gzip.compress(body, compresslevel=GZIP_LEVEL, mtime=0)
+    return RenderedView(view, body, packed, entity_tag(body), config_tag)
+
+
+def _insert(session: Session) -> type[sqlite.Insert | postgresql.Insert]:
+    dialect = session.connection().dialect.name
+    return postgresql.Insert if dialect == "postgresql" else sqlite.Insert
+
+
+def put_views(session: Session, *, run_id: str, views: Sequence[RenderedView]) -> None:
+    """Store ``views`` of the run, replacing any stored under the same names."""
+    if not views:
+        return
+    statement = _insert(session)(ScorecardViewRow).values([_values(run_id, v) for v in views])
+    fresh = statement.excluded
+    session.execute(
+        statement.on_conflict_do_update(
+            index_elements=["run_id", "view"],
+            set_={
+                "etag": fresh.etag,
+                "config_tag": fresh.config_tag,
+                "body": fresh.body,
+                "body_gzip": fresh.body_gzip,
+                "rendered_at": fresh.rendered_at,
+            },
+        )
+    )
+
+
+def add_missing_view(session: Session, *, run_id: str, view: RenderedView) -> None:
+    """Store ``view`` unless one is stored already (a read filling in a view never replaces
+    one a concurrent write rendered from newer state)."""
+    statement = _insert(session)(ScorecardViewRow).values([_values(run_id, view)])
+    session.execute(statement.on_conflict_do_nothing(index_elements=["run_id", "view"]))
+
+
+def _values(run_id: str, view: RenderedView) -> dict[str, object]:
+    return {"run_id": run_id, "rendered_at": utcnow(), **view._asdict()}
+
+
+_VIEWS: sa.Table = ScorecardViewRow.__table__  # type: ignore[attr-defined]
+_CONFIG: sa.Table = PlatformConfigRow.__table__  # type: ignore[attr-defined]
+_RUNS: sa.Table = RunRow.__table__  # type: ignore[attr-defined]
+_SEATS: sa.Table = SeatRow.__table__  # type: ignore[attr-defined]
+#: The view asked for, by its key: every read below is a statement built once, at import
+#: (building one per request cost more than running it, docs/deploy.md "Read performance").
+_THIS_VIEW = sa.and_(
+    _VIEWS.c.run_id == sa.bindparam("run_id"), _VIEWS.c.view == sa.bindparam("view")
+)
+_TAG = sa.select(_VIEWS.c.etag, _VIEWS.c.config_tag).where(_THIS_VIEW)
+
+
+def _body(gzipped: bool) -> sa.Column[bytes]:
+    return _VIEWS.c.body_gzip if gzipped else _VIEWS.c.body
+
+
+def _by_encoding(build: Callable[[sa.Column[bytes]], sa.Select[Any]]) -> dict[bool, sa.Select[Any]]:
+    """One statement per encoding of the body (gzipped or not): only that one is read."""
+    return {gzipped: build(_body(gzipped)) for gzipped in (False, True)}
+
+
+_BODY = _by_encoding(
+    lambda body: sa.select(_VIEWS.c.etag, _VIEWS.c.config_tag, body).where(_THIS_VIEW)
+)
+_CONFIG_VALUE = (
+    sa.select(_CONFIG.c.value_json)
+    .where(_CONFIG.c.key == sa.bindparam("config_key"))
+    .scalar_subquery()
+)
+_BODY_AND_CONFIG = _by_encoding(
+    lambda body: sa.select(_VIEWS.c.etag, _VIEWS.c.config_tag, body, _CONFIG_VALUE).where(
+        _THIS_VIEW
+    )
+)
+_CONFIG_ALONE = sa.select(_CONFIG_VALUE)
+
+
+def _own_seat(*also: sa.ColumnElement[bool]) -> dict[bool, sa.Select[Any]]:
+    return _by_encoding(
+        lambda body: (
+            sa.select(_VIEWS.c.etag, _VIEWS.c.config_tag, body)
+            .join(_RUNS, _RUNS.c.run_id == _VIEWS.c.run_id)
+            .join(_SEATS, _SEATS.c.run_id == _VIEWS.c.run_id)
+            .where(_THIS_VIEW, agent_reads(_RUNS, _SEATS), *also)
+        )
+    )
+
+
+_OWN_SEAT = _own_seat()
+_OWN_SEAT_OF_LIVE_KEY = _own_seat(presented_key_is_live())
+
+
+def get_tag(session: Session, *, run_id: str, view: str) -> ViewTag | None:
+    """The stored view's ETag and configuration tag (the index alone, no body)."""
+    found = session.connection().execute(_TAG, {"run_id": run_id, "view": view}).first()
+    return None if found is None else ViewTag(*found)
+
+
+class StoredBody(NamedTuple):
+    """A stored view as served: its ETag, configuration tag and the body in one encoding."""
+
+    etag: str
+    config_tag: str
+    body: bytes
+
+
+def get_body(session: Session, *, run_id: str, view: str, gzipped: bool) -> StoredBody | None:
+    """The stored view with the one body asked for (the other encoding is not read)."""
+    query = _BODY[gzipped]
+    found = session.connection().execute(query, {"run_id": run_id, "view": view}).first()
+    return None if found is None else StoredBody(*found)
+
+
+class BodyAndConfig(NamedTuple):
+    """A stored view (None when none is stored) and one config value's stored JSON text."""
+
+    stored: StoredBody | None
+    config_json: str | None
+
+
+def get_body_and_config(
+    session: Session, *, run_id: str, view: str, gzipped: bool, config_key: str
+) -> BodyAndConfig:
+    """The stored view and the config value its tag is checked against, in ONE Core statement
+    on the request's connection (no ORM): the hot read of a stored card."""
+    connection = session.connection()
+    keys = {"run_id": run_id, "view": view, "config_key": config_key}
+    found = connection.execute(_BODY_AND_CONFIG[gzipped], keys).first()
+    if found is not None:
+        return BodyAndConfig(StoredBody(found[0], found[1], found[2]), found[3])
+    return BodyAndConfig(None, connection.execute(_CONFIG_ALONE, keys).scalar())
+
+
+def get_own_seat_body(
+    session: Session, *, run_id: str, agent_id: str, seat: str, gzipped: bool
+) -> StoredBody | None:
+    """The stored agent view of ``seat``, only where an agent key for (``agent_id``, ``seat``)
+    may read it: the agent sits, scored, in that seat, and the run is not another agent's
+    self-reported run (:func:`judge.server.store.runs.agent_reads`, in the same statement).
+    None means: take the full path, which answers 404 or renders the view."""
+    keys = {"run_id": run_id, "view": agent_view_name(seat), **reader(agent_id=agent_id, seat=seat)}
+    found = session.connection().execute(_OWN_SEAT[gzipped], keys).first()
+    return None if found is None else StoredBody(*found)
+
+
+def get_own_seat_body_of_key(
+    session: Session,
+    *,
+    run_id: str,
+    agent_id: str,
+    seat: str,
+    key_prefix: str,
+    key_sha256: str,
+    gzipped: bool,
+) -> StoredBody | None:
+    """:func:`get_own_seat_body`, and only while the presented key (its prefix and hash) is live
+    and issued to (``agent_id``, ``seat``) (:func:`judge.server.store.keys.presented_key_is_live`):
+    the credential's check and the read in one statement. None: take the full path."""
+    keys = {
+        "run_id": run_id,
+        "view": agent_view_name(seat),
+        "key_prefix": key_prefix,
+        "key_sha256": key_sha256,
+        **reader(agent_id=agent_id, seat=seat),
+    }
+    found = session.connection().execute(_OWN_SEAT_OF_LIVE_KEY[gzipped], keys).first()
+    return None if found is None else StoredBody(*found)
+
+
+def delete_views(session: Session, *, run_id: str) -> None:
+    """Remove every stored view of the run (its scorecard is being replaced)."""
+    session.execute(sa.delete(ScorecardViewRow).where(col(ScorecardViewRow.run_id) == run_id))

@@ -1,8 +1,0 @@
-"""Where scoring jobs run: the executor seam and the job queue (docs/deploy.md).
-
-One direction, never back: ``executors`` (the seam and the choice by settings) builds a
-``worker.QueueExecutor`` or a thread pool (``judge.service.jobs``); ``worker`` runs the
-procrastinate app of ``tasks``; ``tasks`` calls the job function of ``judge.service.jobs``.
-``status`` (the owner's view) and ``metrics`` (the ``/metrics`` gauges) read the store
-(``judge.store.job_status``) and are imported by nothing here.
-"""

@@ -1,0 +1,227 @@
+"""The audit's statistics: how far each perturbation moves each trait's score (pure).
+
+For every (scored seat, trait) the score is the mean of the scored passes. The shift of a
+perturbation is ``perturbed - baseline`` for the same seat and trait. Per trait and
+perturbation the report gives the mean shift and the share of seats moved by more than
+``threshold`` (0.1), each with a seeded percentile bootstrap interval over seats
+(:func:`judge.core.scoring.agreement.bootstrap_interval`). Seats where either side has no scored
+pass are left out and counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from pydantic import Field
+
+from judge.core.domain.interval import Interval
+from judge.core.domain.judging import JudgePass, ScoreMode
+from judge.core.domain.outputs import Output
+from judge.core.scoring import agreement as ag
+from judge.tools.audit.perturb import BASELINE
+from judge.tools.audit.plan import AuditItem
+
+#: Shifts within this of the threshold count as not above it (0.3 - 0.2 is 0.0999...).
+TOLERANCE = 1e-9
+JudgedPasses = Mapping[tuple[str, str, str], Sequence[JudgePass]]  # (item id, judged seat, trait)
+
+
+class SeatShift(Output):
+    run_id: str
+    seat: str
+    trait: str
+    perturbation: str
+    baseline: float | None
+    perturbed: float | None
+    shift: float | None
+
+
+class ShiftRow(Output):
+    """One trait under one perturbation, over every audited seat."""
+
+    trait: str
+    perturbation: str
+    n: int = Field(description="seats with a scored baseline and a scored perturbed run")
+    n_left_out: int = Field(
+        description="seats left out: a side with no scored pass, or not applicable"
+    )
+    mean_shift: Interval
+    share_moved: Interval = Field(description="share of seats with |shift| > threshold")
+    share_lifted: Interval | None = Field(
+        default=None,
+        description="share of seats with shift > threshold: raised, as a planted line means to",
+    )
+    mean_abs_shift: float | None
+
+
+class AuditReport(Output):
+    judge_model: str
+    judge_note: str | None
+    slice: str
+    seed: int
+    passes_per_trait: int
+    threshold: float
+    n_runs: int
+    n_seats: int
+    traits: list[str]
+    perturbations: list[str]
+    baseline_means: dict[str, float | None] = Field(description="mean unperturbed score per trait")
+    unscored_passes: int
+    rows: list[ShiftRow]
+    seats: list[SeatShift]
+    pass_score: ScoreMode = Field(
+        default="sampled",
+        description="what each pass counted with: the written score, or its distribution's expected value",
+    )
+    n_with_distribution: int = Field(
+        default=0, description="scored passes that carry a score distribution"
+    )
+
+
+def mean_score(passes: Sequence[JudgePass]) -> float | None:
+    scored = [p.score for p in passes if p.score is not None]
+    return float(np.mean(scored)) if scored else None
+
+
+def seat_shifts(
+    items: Sequence[AuditItem], passes: JudgedPasses, traits: Sequence[str]
+) -> list[SeatShift]:
+    """Every perturbed item's score beside its seat's baseline score, trait by trait."""
+    means = {
+        (i.item_id, t): mean_score(passes.get((i.item_id, i.judged_seat, t), []))
+        for i in items
+        for t in traits
+    }
+    base = {(i.run_id, i.seat): i.item_id for i in items if i.perturbation == BASELINE}
+    out = []
+    for item in (i for i in items if i.perturbation != BASELINE):
+        for t in traits:
+            b = (
+                means[(base[(item.run_id, item.seat)], t)]
+                if (item.run_id, item.seat) in base
+                else None
+            )
+            p = means[(item.item_id, t)]
+            shift = p - b if p is not None and b is not None else None
+            out.append(
+                SeatShift(
+                    run_id=item.run_id,
+                    seat=item.seat,
+                    trait=t,
+                    perturbation=item.perturbation,
+                    baseline=b,
+                    perturbed=p,
+                    shift=shift,
+                )
+            )
+    return out
+
+
+def _mean_shift(base: ag.Array, moved: ag.Array) -> float | None:
+    return float(np.mean(moved - base)) if base.size else None
+
+
+def _share_moved(threshold: float) -> ag.Statistic:
+    def share(base: ag.Array, moved: ag.Array) -> float | None:
+        return float(np.mean(np.abs(moved - base) > threshold + TOLERANCE)) if base.size else None
+
+    return share
+
+
+def _share_lifted(threshold: float) -> ag.Statistic:
+    def share(base: ag.Array, moved: ag.Array) -> float | None:
+        return float(np.mean(moved - base > threshold + TOLERANCE)) if base.size else None
+
+    return share
+
+
+def shift_row(
+    trait: str,
+    perturbation: str,
+    shifts: Sequence[SeatShift],
+    n_seats: int,
+    *,
+    threshold: float,
+    seed: int,
+) -> ShiftRow:
+    """Mean shift and share moved for one (trait, perturbation), with bootstrap intervals over seats."""
+    pairs = [(s.baseline, s.perturbed) for s in shifts if s.shift is not None]
+    base = np.array([b for b, _ in pairs], dtype=np.float64)
+    moved = np.array([p for _, p in pairs], dtype=np.float64)
+    return ShiftRow(
+        trait=trait,
+        perturbation=perturbation,
+        n=len(pairs),
+        n_left_out=n_seats - len(pairs),
+        mean_shift=ag.bootstrap_interval(_mean_shift, base, moved, seed=seed).bare(),
+        share_moved=ag.bootstrap_interval(_share_moved(threshold), base, moved, seed=seed).bare(),
+        share_lifted=ag.bootstrap_interval(_share_lifted(threshold), base, moved, seed=seed).bare(),
+        mean_abs_shift=float(np.mean(np.abs(moved - base))) if pairs else None,
+    )
+
+
+def build_report(
+    items: Sequence[AuditItem],
+    passes: JudgedPasses,
+    *,
+    traits: Sequence[str],
+    perturbations: Sequence[str],
+    judge_model: str,
+    judge_note: str | None,
+    slice_text: str,
+    seed: int,
+    n_passes: int,
+    threshold: float = 0.1,
+) -> AuditReport:
+    """Per trait and perturbation: the shifts against the unperturbed run, over every audited seat."""
+    shifts = seat_shifts(items, passes, traits)
+    seats = sorted({(i.run_id, i.seat) for i in items})
+    rows = [
+        shift_row(
+            t,
+            name,
+            [s for s in shifts if s.trait == t and s.perturbation == name],
+            len(seats),
+            threshold=threshold,
+            seed=seed,
+        )
+        for t in traits
+        for name in perturbations
+    ]
+    baselines = [i for i in items if i.perturbation == BASELINE]
+    base_means = {
+        t: _mean_or_none(
+            [mean_score(passes.get((i.item_id, i.judged_seat, t), [])) for i in baselines]
+        )
+        for t in traits
+    }
+    judged = [
+        p for i in items for t in traits for p in passes.get((i.item_id, i.judged_seat, t), [])
+    ]
+    unscored = sum(1 for p in judged if p.score is None)
+    with_distribution = sum(
+        1 for p in judged if p.score is not None and p.expected_score is not None
+    )
+    return AuditReport(
+        judge_model=judge_model,
+        judge_note=judge_note,
+        slice=slice_text,
+        seed=seed,
+        passes_per_trait=n_passes,
+        threshold=threshold,
+        n_runs=len({i.run_id for i in items}),
+        n_seats=len(seats),
+        traits=list(traits),
+        perturbations=list(perturbations),
+        baseline_means=base_means,
+        unscored_passes=unscored,
+        rows=rows,
+        seats=shifts,
+        n_with_distribution=with_distribution,
+    )
+
+
+def _mean_or_none(values: Sequence[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return float(np.mean(known)) if known else None

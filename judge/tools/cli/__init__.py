@@ -1,0 +1,156 @@
+"""The `judge` command: thin subcommands over the library.
+
+Each module below exposes ``register(subparsers)``; a handler takes the parsed arguments
+and returns the exit code. The exit codes are one table, :mod:`judge.tools.cli.exit_codes`
+(shown by ``judge --help``, documented in docs/ci.md). Only the requested output goes to
+stdout; errors are one line each on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+
+from judge.core.errors import InputError, JudgeBackendError, JudgeError
+from judge.core.versions import __version__
+from judge.tools.cli.exit_codes import (
+    EXIT_BACKEND,
+    EXIT_BROKEN_PIPE,
+    EXIT_GATE,
+    EXIT_INPUT,
+    EXIT_INTERNAL,
+    EXIT_OK,
+    EXIT_OTHER,
+    exit_code_epilog,
+    fail,
+    input_failed,
+)
+
+__all__ = [
+    "EXIT_BACKEND",
+    "EXIT_BROKEN_PIPE",
+    "EXIT_GATE",
+    "EXIT_INPUT",
+    "EXIT_INTERNAL",
+    "EXIT_OK",
+    "EXIT_OTHER",
+    "build_parser",
+    "fail",
+    "input_failed",
+    "main",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from judge.tools.cli import (
+        audit,
+        calibration,
+        check,
+        compare,
+        credentials,
+        db,
+        export,
+        imports,
+        scan,
+        schema,
+        score,
+        serve,
+        worker,
+    )
+
+    parser = argparse.ArgumentParser(
+        prog="judge",
+        description="Score AI-agent runs.",
+        epilog=exit_code_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"judge {__version__}")
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="print the full traceback of an internal error (or JUDGE_DEBUG=1)",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for module in (
+        score,
+        scan,
+        check,
+        compare,
+        serve,
+        worker,
+        db,
+        credentials,
+        imports,
+        calibration,
+        schema,
+        export,
+        audit,
+    ):
+        module.register(sub)
+    return parser
+
+
+def debug_wanted(args: argparse.Namespace) -> bool:
+    """Whether an internal error should show its traceback."""
+    from judge.engine.settings import process_settings
+
+    return bool(getattr(args, "debug", False)) or process_settings().debug_on
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; its exit code (docs/ci.md). A reader of stdout that goes away
+    (``judge score ... | head``) ends the command quietly with exit 141."""
+    try:
+        args = build_parser().parse_args(argv)
+        code = _guarded(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _discard_stdout()
+        return EXIT_BROKEN_PIPE
+    return code
+
+
+def _guarded(args: argparse.Namespace) -> int:
+    try:
+        return _dispatch(args)
+    except BrokenPipeError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a bug: one line by default, the traceback when asked
+        fail(f"internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)")
+        if debug_wanted(args):
+            traceback.print_exc(file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def _discard_stdout() -> None:
+    """Point stdout at the null device, so the interpreter's last flush at exit does not fail
+    again on the closed pipe. A stdout that is no file (a test's capture) is left as it is."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, io.UnsupportedOperation):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    try:
+        code: int = args.func(args)
+    except InputError as exc:
+        return input_failed(exc)
+    except JudgeBackendError as exc:
+        fail(f"the judge model could not be used: {exc}")
+        return EXIT_BACKEND
+    except JudgeError as exc:
+        fail(str(exc))
+        return EXIT_OTHER
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,212 @@
+"""`judge audit`: how far a judge's scores move under perturbations that leave conduct unchanged.
+
+    judge audit --judge MODEL RUN.json ...          audit the judge on run files
+    judge audit --judge MODEL --set casino|dices    audit it on a calibration set's runs
+
+Every pass is appended to ``<out>/passes.jsonl`` as it finishes (the store ``judge calibrate``
+uses), so a rerun judges only what is missing. Writes report.json, report.md, report.html
+(with ``--pass-score both``, one set under ``<out>/sampled`` and one under ``<out>/expected``,
+from the same passes). ``--defence both`` judges every item with the score-integrity defence
+off and on, under ``<out>/defence-off`` and ``<out>/defence-on``, and writes the two side by
+side in ``<out>/defence.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from judge.core.domain.judging import JudgePass, ScoreMode
+from judge.core.domain.run import Run
+from judge.core.errors import InputError
+from judge.core.scoring.era import prompt_version_for
+from judge.engine.calibration.items import CalibrationItem
+from judge.engine.calibration.manifest import default_data_path, load_manifest
+from judge.engine.calibration.modes import rescored
+from judge.engine.calibration.runner import PassStore, judge_items_sync, load_store
+from judge.engine.checks.runfiles import read_run
+from judge.engine.judging.providers.embedded import EMBEDDED_MODEL
+from judge.engine.judging.registry import backend_for
+from judge.engine.packs import default_rubric_set
+from judge.engine.pipeline import ScoringOptions
+from judge.engine.settings import judge_spec
+from judge.tools.audit.perturb import PERTURBATIONS
+from judge.tools.audit.plan import AuditItem, audit_plan, shared_prompts
+from judge.tools.audit.render import render_defence, render_html, render_markdown
+from judge.tools.audit.report import AuditReport, JudgedPasses, build_report
+from judge.tools.cli.calibration import (
+    add_defence_option,
+    add_pass_score_option,
+    defence_folders,
+    mode_folders,
+    scoring_options,
+)
+from judge.tools.cli.options import add_concurrency_option, add_output_options
+from judge.tools.cli.render import progress_bar
+from judge.tools.importers.registry import import_set
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "audit",
+        help="how far perturbations that leave conduct unchanged move a judge's scores",
+        description="judge audit --judge MODEL RUN.json ... | judge audit --judge MODEL --set NAME",
+    )
+    p.add_argument("runs", nargs="*", type=Path, metavar="RUN.json", help="run files to audit")
+    p.add_argument(
+        "--set",
+        default=None,
+        help="audit a calibration set's runs instead (casino, dices, or a manifest)",
+    )
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="the set's data file or folder (default: the shared data)",
+    )
+    p.add_argument(
+        "--judge", default=None, help=f"litellm model id (default $JUDGE_MODEL or {EMBEDDED_MODEL})"
+    )
+    p.add_argument("--limit", type=int, default=None, help="audit only the first N runs")
+    p.add_argument(
+        "--passes", type=int, default=5, help="passes per trait and perturbation (the floor too)"
+    )
+    p.add_argument(
+        "--traits",
+        default=None,
+        help="comma-separated traits (default: the set's mapped traits, or all)",
+    )
+    p.add_argument(
+        "--perturbations",
+        default=None,
+        help=f"comma-separated subset of {', '.join(PERTURBATIONS)}",
+    )
+    p.add_argument(
+        "--seed", type=int, default=0, help="seed of the perturbations and of the bootstrap"
+    )
+    add_concurrency_option(p, default=4)
+    add_output_options(p, "audit/<set> or audit/runs")
+    add_pass_score_option(p, "OUT/sampled and OUT/expected")
+    add_defence_option(p, "OUT/defence-off, OUT/defence-on and OUT/defence.md")
+    p.set_defaults(func=run_audit)
+
+
+def listed(
+    text: str | None, known: list[str], what: str, default: list[str] | None = None
+) -> list[str]:
+    """A comma-separated choice among ``known`` (``default``, else all of them, when not given)."""
+    chosen = [t.strip() for t in text.split(",") if t.strip()] if text else (default or known)
+    unknown = sorted(set(chosen) - set(known))
+    if unknown or not chosen:
+        raise InputError(f"unknown {what} {unknown}; choose among {', '.join(known)}")
+    return chosen
+
+
+def load_runs(args: argparse.Namespace) -> tuple[list[Run], list[str], str]:
+    """The runs, the default traits, and where the runs came from."""
+    if bool(args.set) == bool(args.runs):
+        raise InputError("give run files or --set NAME (one of the two)")
+    if not args.set:
+        return (
+            [read_run(p) for p in args.runs],
+            list(default_rubric_set().rubrics),
+            "the given run files",
+        )
+    manifest = load_manifest(args.set)
+    data = args.data or default_data_path(manifest)
+    items = import_set(manifest, data)
+    return [i.run for i in items], manifest.traits, f"{manifest.name} ({data.name})"
+
+
+def judge_plan(
+    plan: list[AuditItem], traits: list[str], options: ScoringOptions, store: Path, *, show: bool
+) -> JudgedPasses:
+    """Every planned item judged (stored passes reused) through the calibration runner; items
+    whose judged prompt is the same as another's share its passes (docs/audit.md)."""
+    prompt_version = prompt_version_for(options.settings)
+    stored = load_store(store, options.judge_model, prompt_version)
+    judged_as = shared_prompts(plan, options.settings, {k: len(v) for k, v in stored.items()})
+    chosen = [i for i in plan if judged_as[i.item_id] == i.item_id]
+    items = [CalibrationItem(item_id=i.item_id, run=i.run, labels=[]) for i in chosen]
+    backend = backend_for(judge_spec(options.judge_model))
+    with progress_bar(show, "audit") as tick:
+        passes = judge_items_sync(
+            items,
+            rubrics=default_rubric_set().select(traits),
+            options=options,
+            backend=backend,
+            store=PassStore(store, options.judge_model, prompt_version),
+            tick=tick,
+            stored=stored,
+        )
+    return shared_passes(plan, judged_as, passes)
+
+
+def shared_passes(
+    plan: list[AuditItem], judged_as: dict[str, str], passes: JudgedPasses
+) -> JudgedPasses:
+    """The passes of every planned item: its own, or those of the item judged in its place."""
+    by_item: dict[str, list[tuple[str, str, Sequence[JudgePass]]]] = {}
+    for (item_id, seat, trait), found in passes.items():
+        by_item.setdefault(item_id, []).append((seat, trait, found))
+    return {
+        (item.item_id, seat, trait): found
+        for item in plan
+        for seat, trait, found in by_item.get(judged_as[item.item_id], [])
+    }
+
+
+def write_report(out: Path, report: AuditReport) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.json").write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    (out / "report.md").write_text(render_markdown(report) + "\n", encoding="utf-8")
+    (out / "report.html").write_text(render_html(report), encoding="utf-8")
+
+
+def run_audit(args: argparse.Namespace) -> int:
+    runs, default_traits, source = load_runs(args)
+    if args.limit is not None and args.limit < 1:
+        raise InputError("--limit must be at least 1")
+    chosen = runs[: args.limit] if args.limit else runs
+    traits = listed(args.traits, list(default_rubric_set().rubrics), "traits", default_traits)
+    perturbations = listed(args.perturbations, list(PERTURBATIONS), "perturbations")
+    out: Path = args.out or Path("audit") / (load_manifest(args.set).name if args.set else "runs")
+    plan = audit_plan(chosen, perturbations, args.seed)
+    which = (
+        f"the first {len(chosen)} of {len(runs)} runs"
+        if len(chosen) < len(runs)
+        else f"all {len(runs)} runs"
+    )
+    sides: dict[bool, dict[ScoreMode, AuditReport]] = {}
+    for defence, folder in defence_folders(args.defence, out):
+        options = scoring_options(args, defence=defence)
+        passes = judge_plan(
+            plan, traits, options, folder / "passes.jsonl", show=not args.no_progress
+        )
+        sides[defence] = {}
+        for mode, mode_folder in mode_folders(args.pass_score, folder):
+            report = build_report(
+                plan,
+                rescored(passes, mode),
+                traits=traits,
+                perturbations=perturbations,
+                judge_model=options.judge_model,
+                judge_note=judge_spec(options.judge_model).note,
+                slice_text=f"{which} of {source}, in file order; traits {', '.join(traits)}; "
+                f"defence {'on' if defence else 'off'}",
+                seed=args.seed,
+                n_passes=args.passes,
+            )
+            report.pass_score = mode
+            sides[defence][mode] = report
+            write_report(mode_folder, report)
+            print(
+                f"audit report: {mode_folder / 'report.md'} "
+                f"({mode_folder / 'report.html'}, {mode_folder / 'report.json'})"
+            )
+    if len(sides) == 2:
+        (out / "defence.md").write_text(render_defence(sides[False], sides[True]), encoding="utf-8")
+        print(f"defence off against on: {out / 'defence.md'}")
+    return 0

@@ -1,0 +1,86 @@
+"""`judge keys create|list|revoke` and `judge token create`: credentials for the service.
+
+Keys are printed once and stored only as hashes; tokens are signed with JUDGE_JWT_SECRET
+(the same settings the service reads)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from judge.engine.settings import get_settings
+from judge.server.auth import create_owner_token, parse_ttl
+from judge.server.service.keys import issue_key
+from judge.server.store import keys as key_repo
+from judge.server.store.db import make_engine, transaction
+from judge.server.store.migrate import upgrade
+
+
+def register(sub: Any) -> None:
+    keys = sub.add_parser("keys", help="agent keys (stored hashed)").add_subparsers(
+        dest="keys_command", required=True
+    )
+    create = keys.add_parser("create", help="make a key for one agent in one seat; prints it once")
+    create.add_argument("--agent", required=True, help="agent_id the key speaks for")
+    create.add_argument("--seat", required=True, help="the seat the agent sits in")
+    create.add_argument("--label", default=None, help="a note to recognise the key by")
+    create.set_defaults(func=create_key)
+    listing = keys.add_parser("list", help="list keys (prefixes only; keys are not stored)")
+    listing.add_argument("--agent", default=None)
+    listing.set_defaults(func=list_keys)
+    revoke = keys.add_parser("revoke", help="revoke a key by its prefix")
+    revoke.add_argument("prefix")
+    revoke.set_defaults(func=revoke_key)
+    token = sub.add_parser("token", help="owner tokens (JWT)").add_subparsers(
+        dest="token_command", required=True
+    )
+    make = token.add_parser("create", help="print an owner token signed with JUDGE_JWT_SECRET")
+    make.add_argument("--owner", required=True, help="the owner's name (the token's subject)")
+    make.add_argument("--ttl", default="1h", help="lifetime: 30m, 1h, 7d (default 1h)")
+    make.set_defaults(func=create_token)
+
+
+def _engine() -> Any:
+    engine = make_engine(get_settings().database_url)
+    upgrade(engine)
+    return engine
+
+
+def create_key(args: argparse.Namespace) -> int:
+    with transaction(_engine()) as session:
+        key = issue_key(session, agent_id=args.agent, seat=args.seat, label=args.label)
+    print(key)
+    return 0
+
+
+def list_keys(args: argparse.Namespace) -> int:
+    with transaction(_engine()) as session:
+        rows = key_repo.list_agent_keys(session, agent_id=args.agent)
+    for row in rows:
+        state = f"revoked {row.revoked_at:%Y-%m-%d}" if row.revoked_at else "live"
+        print(
+            f"sk_live_{row.prefix}_…  agent={row.agent_id}  seat={row.seat}  {state}  {row.label or ''}".rstrip()
+        )
+    return 0
+
+
+def revoke_key(args: argparse.Namespace) -> int:
+    prefix = args.prefix.removeprefix("sk_live_").split("_")[0]
+    with transaction(_engine()) as session:
+        done = key_repo.revoke_agent_key(session, prefix=prefix)
+    print(f"revoked sk_live_{prefix}_…" if done else f"no live key with prefix {prefix}")
+    return 0 if done else 1
+
+
+def create_token(args: argparse.Namespace) -> int:
+    settings = get_settings()
+    ttl = parse_ttl(args.ttl)
+    print(
+        create_owner_token(
+            owner=args.owner,
+            secret=settings.signing_secret,
+            audience=settings.jwt_audience,
+            ttl=ttl,
+        )
+    )
+    return 0

@@ -1,0 +1,35 @@
+"""Options several commands take, each declared once so its flag, default and help read the
+same in every command that has it."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from judge.engine.judging.runner import RUNNER_DEFAULTS
+from judge.engine.settings import process_settings
+
+#: The store a command reads when neither ``--database-url`` nor ``$JUDGE_DATABASE_URL`` names one.
+DEFAULT_DATABASE_URL = "sqlite:///./judge.db"
+
+
+def database_url(given: str | None) -> str:
+    """The store ``--database-url`` names, else ``$JUDGE_DATABASE_URL``, else ``./judge.db``."""
+    return given or process_settings().database_url or DEFAULT_DATABASE_URL
+
+
+def add_concurrency_option(
+    parser: argparse.ArgumentParser, default: int = RUNNER_DEFAULTS.concurrency
+) -> None:
+    """``--concurrency N``: judge calls in flight at once."""
+    parser.add_argument(
+        "--concurrency", type=int, default=default, help="judge calls in flight at once"
+    )
+
+
+def add_output_options(parser: argparse.ArgumentParser, default_out: str) -> None:
+    """``--out DIR`` (``default_out`` says where it goes without it) and ``--no-progress``."""
+    parser.add_argument(
+        "--out", type=Path, default=None, help=f"output folder (default {default_out})"
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")

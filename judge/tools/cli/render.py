@@ -1,0 +1,161 @@
+"""Plain-text rendering for people: a scorecard, and the progress bar of judge passes."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Callable, Iterator
+
+from judge.core.domain.cost import Cost
+from judge.core.domain.judging import TraitResult
+from judge.core.domain.scorecard import Scorecard, SeatScorecard
+
+
+def _num(value: float | None, digits: int = 3) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def trait_line(t: TraitResult) -> str:
+    scores = " ".join(_num(s, 2) for s in t.pass_scores) or "none"
+    status = "" if t.complete else f"  INCOMPLETE ({t.n_scored}/{t.floor} scored)"
+    identical = f"  identical={t.n_identical}/{t.n_scored}" if t.n_scored else ""
+    line = f"  {t.trait:<36} mean {_num(t.mean)}  var {_num(t.variance, 4)}  passes [{scores}]{identical}{status}"
+    return "\n".join([line, *signal_lines(t)])
+
+
+def signal_lines(t: TraitResult) -> list[str]:
+    """Sampled and expected means, the within-pass entropy, the fallback note, each judge."""
+    lines = []
+    if t.n_with_distribution or t.score_note:
+        lines.append(
+            f"    sampled mean {_num(t.sampled_mean)}  expected mean {_num(t.expected_mean)}  "
+            f"entropy {_num(t.mean_entropy_bits, 2)} bits  ({t.n_with_distribution} passes with a distribution)"
+        )
+    if t.score_note:
+        lines.append(f"    note: {t.score_note}")
+    if t.adaptive is not None:
+        lines.append(f"    {t.adaptive.passes} passes: {t.adaptive.note}")
+    lines += [
+        f"    judge {j.model}: mean {_num(j.mean)}  var {_num(j.variance, 4)}  "
+        f"passes [{' '.join(_num(s, 2) for s in j.pass_scores) or 'none'}]"
+        for j in t.judges
+    ]
+    return lines
+
+
+def seat_lines(card: SeatScorecard) -> list[str]:
+    o = card.objectives
+    pc = o.partial_credit
+    lines = [
+        f"seat {card.seat} (agent {card.agent_id})",
+        (
+            f"  objectives: {o.met_count}/{o.total_count} met, rate {_num(o.objective_met_rate)}, "
+            f"partial credit {pc.total:g}/{pc.max_possible:g}"
+        ),
+    ]
+    gate = card.participation
+    gated = "GATED: " + "; ".join(gate.reasons) if gate.participation_gated else "ok"
+    lines.append(
+        f"  participation: {gate.player_messages} messages, {gate.actions_per_turn:.2f} actions/turn: {gated}"
+    )
+    lines.append(
+        f"  composite: {_num(card.composite)}"
+        + (f"  ({card.composite_note})" if card.composite_note else "")
+    )
+    lines.append(" capability traits:")
+    lines += [trait_line(t) for t in card.traits.values()]
+    if card.safety_block:
+        lines.append(" safety block (owner view):")
+        lines += [trait_line(t) for t in card.safety_block.values()]
+    if card.panel is not None:
+        p = card.panel
+        worst = (
+            f"; largest disagreement {p.largest_disagreement_trait} ({_num(p.largest_disagreement)}: "
+            + ", ".join(f"{m} {_num(v)}" for m, v in p.largest_disagreement_means.items())
+            + ")"
+            if p.largest_disagreement_trait
+            else ""
+        )
+        lines.append(
+            f"  panel agreement: Krippendorff alpha (interval) {_num(p.alpha_interval)} over {p.n_traits} traits{worst}"
+        )
+    return lines
+
+
+def tamper_lines(card: Scorecard) -> list[str]:
+    """One line per seat whose events held judge-directed text (withheld from the judge)."""
+    return [
+        f"seat {seat.seat}: {len(seat.tamper.withheld)} judge-directed passages withheld "
+        "(docs/integrity.md)"
+        for seat in card.seats.values()
+        if seat.tamper is not None and seat.tamper.flagged
+    ]
+
+
+def standing_line(card: Scorecard) -> str:
+    """Where the run stands for the leaderboards, in words that never contradict each other:
+    ``ranked_eligible`` only says the rubrics allow ranking; a gated run counts on no board."""
+    if card.participation_gated:
+        return (
+            "participation_gated True: left out of every leaderboard "
+            f"(class {card.leaderboard_class} applies only to runs that are not gated)"
+        )
+    return (
+        f"ranked_eligible {card.ranked_eligible}  class {card.leaderboard_class}  "
+        "participation_gated False"
+    )
+
+
+def _usd(value: float | None) -> str:
+    return "price unknown" if value is None else f"${value:.4f}"
+
+
+def cost_line(cost: Cost) -> str:
+    """What judging cost, beside what it was estimated to cost (docs/service.md)."""
+    line = (
+        f"cost: {cost.n_passes} passes, tokens in {cost.prompt_tokens} "
+        f"({cost.cached_prompt_tokens} cached) out {cost.completion_tokens}, "
+        f"{_usd(cost.cost_usd)}, wall {cost.wall_s:.1f} s"
+    )
+    if cost.cpu_s is not None:
+        line += f", CPU {cost.cpu_s:.1f} s"
+    if (e := cost.estimate) is not None:
+        line += f"; estimate at most {e.tokens} tokens, {_usd(e.cost_usd)}"
+    return line
+
+
+def render_scorecard(card: Scorecard) -> str:
+    head = [
+        f"run {card.run_id}  scenario {card.scenario_id}  seed {card.seed}",
+        f"judge {card.judge_model}  prompt v{card.prompt_version}  era {card.measurement_era.era_id}",
+        standing_line(card),
+        "variance: sample variance of the scored passes (n-1)",
+        f"pass score: {card.pass_score}  unparseable: "
+        + ", ".join(
+            f"{m} {r.unparseable}/{r.passes} (schema enforced on {r.structured_passes})"
+            for m, r in card.judge_parse.items()
+        ),
+    ]
+    if card.cost is not None:
+        head.append(cost_line(card.cost))
+    if card.judge_note:
+        head.insert(0, f"NOTE: {card.judge_note}")
+    body = [line for seat in card.seats.values() for line in seat_lines(seat)]
+    return "\n".join(head + tamper_lines(card) + body)
+
+
+@contextlib.contextmanager
+def progress_bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None]]:
+    """A bar of judge passes on stderr (off when ``enabled`` is false); yields the
+    ``tick(done, total)`` that moves it, for the runner's progress callback."""
+    from tqdm import tqdm
+
+    with tqdm(
+        total=0, desc=label, unit="pass", file=sys.stderr, disable=not enabled, leave=False
+    ) as bar:
+
+        def tick(done: int, total: int) -> None:
+            bar.total, bar.n = total, done
+            bar.refresh()
+
+        yield tick

@@ -1,0 +1,90 @@
+"""`judge worker`: score runs from the PostgreSQL job queue (settings from JUDGE_* variables).
+
+Start as many as the judge allows, on any machine that reaches JUDGE_DATABASE_URL. SIGTERM or
+Ctrl-C stops one gracefully: running jobs get a few seconds, then go back to the queue.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import logging
+import signal
+import socket
+from typing import Any
+
+MAX_CONCURRENCY = 256
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "worker", help="score runs from the PostgreSQL job queue (needs JUDGE_DATABASE_URL)"
+    )
+    p.add_argument(
+        "--concurrency",
+        type=int,
+        default=4,
+        help=f"runs scored at the same time by this process (1-{MAX_CONCURRENCY}, default 4)",
+    )
+    p.add_argument(
+        "--metrics-port",
+        type=int,
+        default=None,
+        help="serve this worker's Prometheus metrics on this port (default: none)",
+    )
+    p.add_argument(
+        "--metrics-host",
+        default="127.0.0.1",
+        help="address of the metrics port (default 127.0.0.1)",
+    )
+    p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from judge.core.errors import ConfigError
+    from judge.engine.settings import get_settings
+    from judge.server.store.db import is_postgres_url
+
+    if not 1 <= args.concurrency <= MAX_CONCURRENCY:
+        raise ConfigError(f"--concurrency must lie in 1-{MAX_CONCURRENCY}, not {args.concurrency}")
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    settings = get_settings()
+    if not is_postgres_url(settings.database_url):
+        raise ConfigError(
+            "judge worker takes jobs from the PostgreSQL queue: set JUDGE_DATABASE_URL to a PostgreSQL "
+            "database (with SQLite, runs are scored inside `judge serve`)"
+        )
+    if args.metrics_port is not None:
+        from prometheus_client import start_http_server
+
+        from judge.engine.telemetry.prometheus import REGISTRY
+
+        start_http_server(args.metrics_port, addr=args.metrics_host, registry=REGISTRY)
+    asyncio.run(_main(settings, args.concurrency))
+    return 0
+
+
+async def _main(settings: Any, concurrency: int) -> None:
+    from judge.server.service.jobqueue import tasks
+    from judge.server.service.jobqueue.worker import serve_jobs
+    from judge.server.service.scoring import resolve_backend
+    from judge.server.store.db import make_engine
+    from judge.server.store.schema import upgrade_all
+
+    engine = make_engine(settings.database_url)
+    await asyncio.to_thread(upgrade_all, engine)
+    await asyncio.to_thread(
+        importlib.import_module, "litellm"
+    )  # seconds of imports, before taking jobs
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    runtime = tasks.Runtime(engine, settings, resolve_backend(settings))
+    logging.getLogger("judge.worker").info("worker started: %d run(s) at a time", concurrency)
+    try:
+        await serve_jobs(runtime, concurrency=concurrency, name=socket.gethostname(), stop=stop)
+    finally:
+        engine.dispose()

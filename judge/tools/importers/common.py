@@ -1,0 +1,265 @@
+"""What every importer shares: safe identifiers, the imported-run record, writing run files,
+and reading foreign files within bounds (docs/integrations.md, "Bounds")."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import re
+import zipfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from judge.core.domain.limits import MAX_IMPORT_DEPTH, DepthGauge
+from judge.core.domain.run import Run
+from judge.core.errors import InputError
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+MAX_ID = 128
+#: The most an importer reads of one file, or of one member of a zip archive once inflated.
+MAX_IMPORT_BYTES = 512 * 1024 * 1024
+#: The most all members of one zip archive may inflate to together.
+MAX_ARCHIVE_BYTES = 2 * 1024 * 1024 * 1024
+#: A member inflating to more than this many times its compressed size is taken for a bomb
+#: (JSON logs compress about 5 to 20 times); members under ``RATIO_FREE_BYTES`` are exempt.
+MAX_INFLATE_RATIO = 100
+RATIO_FREE_BYTES = 1024 * 1024
+_CHUNK = 1024 * 1024
+
+
+class Bounds(NamedTuple):
+    """What one foreign file may cost to read (the module's constants; tests shrink them)."""
+
+    max_bytes: int = MAX_IMPORT_BYTES
+    max_archive_bytes: int = MAX_ARCHIVE_BYTES
+    max_ratio: int = MAX_INFLATE_RATIO
+    max_depth: int = MAX_IMPORT_DEPTH
+
+
+DEFAULT_BOUNDS = Bounds()
+
+
+def check_json_file(path: Path, bounds: Bounds = DEFAULT_BOUNDS) -> None:
+    """Refuse a JSON (or JSON Lines) file larger than ``bounds.max_bytes`` or nested deeper
+    than ``bounds.max_depth``, followed as a stream before any parser sees it.
+
+    Raises:
+        InputError: naming the file and the bound it breaks, or why it cannot be read.
+    """
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read the file: {exc.strerror}") from None
+    if size > bounds.max_bytes:
+        raise InputError(f"{path}: {size} bytes, more than the import limit of {bounds.max_bytes}")
+    gauge = DepthGauge(bounds.max_depth)
+    try:
+        with path.open("rb") as stream:
+            while chunk := stream.read(_CHUNK):
+                gauge.feed(chunk)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read the file: {exc.strerror}") from None
+    except InputError as exc:
+        raise InputError(f"{path}: {exc}") from None
+
+
+def read_json_file(path: Path, bounds: Bounds = DEFAULT_BOUNDS) -> bytes:
+    """A JSON (or JSON Lines) file's bytes, read once :func:`check_json_file` let it through."""
+    check_json_file(path, bounds)
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read the file: {exc.strerror}") from None
+
+
+def check_archive(path: Path, bounds: Bounds = DEFAULT_BOUNDS) -> None:
+    """Refuse a zip archive (an Inspect ``.eval`` log) that would inflate beyond bounds.
+
+    The declared sizes and ratios are checked first, from the archive's directory alone; then
+    every member is inflated as a stream that stops at the limit (a declared size can lie) and
+    its JSON nesting followed, so nothing larger or deeper than allowed is ever held.
+
+    Raises:
+        InputError: naming the member and the bound it breaks.
+    """
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = [m for m in archive.infolist() if not m.is_dir()]
+            _check_declared(path, members, bounds)
+            for member in members:
+                _inflate_within(path, archive, member, bounds)
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise InputError(f"{path}: not a readable zip archive: {exc}") from None
+
+
+def _check_declared(path: Path, members: list[zipfile.ZipInfo], bounds: Bounds) -> None:
+    total = 0
+    for member in members:
+        size, packed = member.file_size, max(member.compress_size, 1)
+        total += size
+        if size > bounds.max_bytes:
+            raise InputError(
+                f"{path}: member {member.filename!r} inflates to {size} bytes, more than the "
+                f"import limit of {bounds.max_bytes}"
+            )
+        if size > RATIO_FREE_BYTES and size / packed > bounds.max_ratio:
+            raise InputError(
+                f"{path}: member {member.filename!r} inflates {size // packed} times its size, "
+                f"more than {bounds.max_ratio}: refused as a zip bomb"
+            )
+    if total > bounds.max_archive_bytes:
+        raise InputError(
+            f"{path}: members inflate to {total} bytes together, more than the import limit of "
+            f"{bounds.max_archive_bytes}"
+        )
+
+
+def _inflate_within(
+    path: Path, archive: zipfile.ZipFile, member: zipfile.ZipInfo, bounds: Bounds
+) -> None:
+    gauge = DepthGauge(bounds.max_depth) if member.filename.endswith(".json") else None
+    seen = 0
+    with archive.open(member) as stream:
+        while chunk := stream.read(_CHUNK):
+            seen += len(chunk)
+            if seen > min(bounds.max_bytes, member.file_size):
+                raise InputError(
+                    f"{path}: member {member.filename!r} inflates past its declared size or the "
+                    f"import limit of {bounds.max_bytes} bytes"
+                )
+            if gauge is not None:
+                try:
+                    gauge.feed(chunk)
+                except InputError as exc:
+                    raise InputError(f"{path}: member {member.filename!r}: {exc}") from None
+
+
+def safe_id(*parts: object, fallback: str = "x") -> str:
+    """An identifier valid as a run id, scenario id, seat or condition id.
+
+    Characters outside ``A-Za-z0-9._-`` become ``-``; a leading punctuation is dropped; an id
+    longer than the limit keeps its start and gains a short hash of the whole, so two long
+    names that differ only at the end stay distinct.
+    """
+    text = _UNSAFE.sub("-", "-".join(str(p) for p in parts if p is not None and str(p) != ""))
+    text = text.strip("-._") or fallback
+    if len(text) > MAX_ID:
+        digest = hashlib.sha256(text.encode()).hexdigest()[:10]
+        text = f"{text[: MAX_ID - 11]}-{digest}"
+    return text
+
+
+class ImportNotes(BaseModel):
+    """What an importer could not map into the run, kept beside it rather than lost.
+
+    Attributes:
+        source: the file the run came from.
+        origin: the foreign record's own identity (Inspect sample id and epoch, trace id).
+        unmapped: values with no place in the run format (unknown span attributes,
+            sample metadata), keyed by where they came from.
+        skipped: things left out, each with its reason (a score that is not a met/progress
+            value, a broken span).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    source: str
+    origin: dict[str, Any] = Field(default_factory=dict)
+    unmapped: dict[str, Any] = Field(default_factory=dict)
+    skipped: list[str] = Field(default_factory=list)
+
+
+class ImportedRun(NamedTuple):
+    run: Run
+    notes: ImportNotes
+
+
+def notes_path(run_path: Path) -> Path:
+    """Where a run's import notes live: ``X.import.json`` beside ``X.json``."""
+    return run_path.with_name(f"{run_path.stem}.import.json")
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, path)
+
+
+def write_runs(
+    imported: Sequence[ImportedRun], out_dir: Path, *, overwrite: bool = False
+) -> list[Path]:
+    """Write ``RUN_ID.json`` and ``RUN_ID.import.json`` for each run into ``out_dir``.
+
+    Every target is checked before anything is written, so a refused import writes nothing.
+
+    Raises:
+        InputError: a run file already exists with other content (and ``overwrite`` is off),
+            or two imported runs share an id.
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    texts = {out_dir / f"{i.run.run_id}.json": run_text(i.run) for i in imported}
+    if len(texts) < len(imported):
+        raise InputError("two imported runs share a run id; give each sample or trace its own id")
+    for path, text in texts.items():
+        if not overwrite and path.is_file() and path.read_text(encoding="utf-8") != text:
+            raise InputError(f"{path} exists with other content; remove it or pass --overwrite")
+    for (path, text), item in zip(texts.items(), imported, strict=True):
+        _write_atomically(path, text)
+        _write_atomically(notes_path(path), item.notes.model_dump_json(indent=2) + "\n")
+    return list(texts)
+
+
+def run_text(run: Run) -> str:
+    """A run as the indented JSON a person can read and `judge score` takes back."""
+    return json.dumps(run.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+
+
+#: Inspect's letter grades as (met, progress): correct, incorrect, partial, no answer.
+LETTER_GRADES: dict[str, tuple[bool, float | None]] = {
+    "C": (True, None),
+    "I": (False, 0.0),
+    "P": (False, 0.5),
+    "N": (False, 0.0),
+}
+_WORDS: dict[str, tuple[bool, float | None]] = {
+    "yes": (True, None),
+    "true": (True, None),
+    "no": (False, 0.0),
+    "false": (False, 0.0),
+}
+
+
+class Mapped(NamedTuple):
+    """A score value as a win condition's (met, progress), or why it cannot be one."""
+
+    met: bool | None
+    progress: float | None = None
+    reason: str | None = None
+
+
+def map_score_value(value: Any) -> Mapped:
+    """Map one score value (an Inspect score, an OTel evaluation result) to (met, progress).
+
+    Letters C / I / P / N are correct (met), incorrect (progress 0), partial (progress 0.5)
+    and no answer (progress 0); yes/true and no/false likewise; booleans are met or not; a
+    number in [0, 1] is met when it is 1 and otherwise its own progress. Anything else (a
+    number outside [0, 1], free text, a list) has no met/progress reading.
+    """
+    if isinstance(value, bool):
+        return Mapped(value, None if value else 0.0)
+    if isinstance(value, int | float):
+        number = float(value)
+        if not math.isfinite(number) or not 0.0 <= number <= 1.0:
+            return Mapped(None, reason=f"value {value!r} is not a number in [0, 1]")
+        return Mapped(True) if number == 1.0 else Mapped(False, number)
+    if isinstance(value, str):
+        grade = LETTER_GRADES.get(value.strip()) or _WORDS.get(value.strip().lower())
+        if grade is None:
+            return Mapped(None, reason=f"value {value!r} is not a grade (C, I, P, N, yes, no)")
+        return Mapped(*grade)
+    return Mapped(None, reason=f"a {type(value).__name__} value has no met/progress reading")

@@ -1,0 +1,223 @@
+"""Inspect AI logs to runs: one run per sample and epoch (docs/integrations.md).
+
+Messages become transcript events in order, one event per message, plus one ``action``
+event per tool call right after the assistant message that made it. The model under
+evaluation sits in the scored seat ``agent``; the dataset's user turns are the unscored seat
+``user``. Inspect's scores become win conditions. Every epoch of a sample shares one
+scenario id and seed, so the epochs are repetitions of one scenario.
+
+The log is read with Inspect's own reader (``inspect_ai.log.read_eval_log``); the optional
+extra ``judge[inspect]`` installs it.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from judge.core.domain.run import (
+    ActionEvent,
+    MessageEvent,
+    ObservationEvent,
+    SeatAssignment,
+    SystemEvent,
+    TranscriptEvent,
+    WinCondition,
+    parse_run,
+)
+from judge.core.errors import ConfigError, InputError
+from judge.tools.importers.common import (
+    ImportedRun,
+    ImportNotes,
+    check_archive,
+    check_json_file,
+    map_score_value,
+    safe_id,
+)
+
+if TYPE_CHECKING:
+    from inspect_ai.log import EvalLog, EvalSample
+    from inspect_ai.model import ChatMessage
+    from inspect_ai.scorer import Score
+
+AGENT = "agent"
+USER = "user"
+
+
+def read_log(path: Path) -> EvalLog:
+    """Read an Inspect log (.eval or .json) with Inspect's own reader, attachments resolved.
+
+    The file is held to the import bounds first (docs/integrations.md, "Bounds"): a ``.eval``
+    archive's members by their declared and their inflated sizes, a ``.json`` log by its size,
+    and both by their nesting, so a zip bomb or a deeply nested log is refused at once.
+
+    Raises:
+        ConfigError: inspect_ai is not installed.
+        InputError: the file is missing, out of bounds, or is not an Inspect log.
+    """
+    try:
+        from inspect_ai.log import read_eval_log
+    except ImportError:
+        raise ConfigError(
+            "reading Inspect logs needs inspect_ai: pip install 'judge[inspect]'"
+        ) from None
+    if not path.is_file():
+        raise InputError(f"{path}: no such Inspect log file")
+    if zipfile.is_zipfile(path):
+        check_archive(path)
+    else:
+        check_json_file(path)
+    try:
+        return read_eval_log(str(path), resolve_attachments=True)
+    except (ValueError, KeyError, OSError, zipfile.BadZipFile) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InputError(f"{path}: not a readable Inspect log: {first}") from None
+
+
+def score_conditions(scores: Mapping[str, Score] | None) -> tuple[list[WinCondition], list[str]]:
+    """Win conditions from a sample's scores, and one line per value that could not map.
+
+    A score whose value is a mapping gives one condition per key, named ``scorer.key``.
+    """
+    conditions, skipped = [], []
+    for name, score in (scores or {}).items():
+        values = score.value if isinstance(score.value, Mapping) else {None: score.value}
+        for key, value in values.items():
+            cid = safe_id(name, key, fallback="score")
+            mapped = map_score_value(value)
+            if mapped.met is None:
+                skipped.append(f"score {cid}: {mapped.reason}")
+            else:
+                conditions.append(WinCondition(id=cid, met=mapped.met, progress=mapped.progress))
+    return conditions, skipped
+
+
+def _tool_statuses(messages: Sequence[ChatMessage]) -> dict[str, str]:
+    """Tool call id -> action status, from the tool messages that answered the calls."""
+    statuses = {}
+    for message in messages:
+        if message.role == "tool" and message.tool_call_id:
+            error = message.error
+            if error is None:
+                statuses[message.tool_call_id] = "ok"
+            else:
+                statuses[message.tool_call_id] = {"approval": "rejected", "timeout": "unknown"}.get(
+                    error.type, "error"
+                )
+    return statuses
+
+
+def _assistant_events(
+    message: Any, turn: int, statuses: Mapping[str, str]
+) -> list[TranscriptEvent]:
+    events: list[TranscriptEvent] = [
+        MessageEvent(kind="message", turn=turn, seat=AGENT, content=message.text)
+    ]
+    for call in message.tool_calls or []:
+        status = "rejected" if call.parse_error else statuses.get(call.id, "unknown")
+        args = call.arguments if isinstance(call.arguments, dict) else {"arguments": call.arguments}
+        events.append(
+            ActionEvent(
+                kind="action",
+                turn=turn,
+                seat=AGENT,
+                name=call.function or "tool",
+                args=args,
+                status=status,
+            )
+        )
+    return events
+
+
+def _message_event(message: Any, turn: int) -> TranscriptEvent:
+    if message.role == "system":
+        return SystemEvent(kind="system", turn=turn, seat=AGENT, content=message.text)
+    if message.role == "user":
+        return MessageEvent(kind="message", turn=turn, seat=USER, content=message.text)
+    text = message.text
+    if message.error is not None and not text:
+        text = f"error: {message.error.message}"
+    return ObservationEvent(kind="observation", turn=turn, seat=AGENT, content=text)
+
+
+def transcript_from_messages(messages: Sequence[ChatMessage]) -> list[TranscriptEvent]:
+    """Transcript events for a conversation, one per message plus one per tool call.
+
+    A turn opens with what the agent is given (system, user, tool messages) and closes with
+    its reply: the first input after an assistant message starts the next turn.
+    """
+    statuses = _tool_statuses(messages)
+    events: list[TranscriptEvent] = []
+    turn, replied = 1, False
+    for message in messages:
+        if message.role == "assistant":
+            events += _assistant_events(message, turn, statuses)
+            replied = True
+            continue
+        if replied:
+            turn, replied = turn + 1, False
+        events.append(_message_event(message, turn))
+    return events
+
+
+def seats_for(events: Iterable[TranscriptEvent], agent_id: str) -> list[SeatAssignment]:
+    """The scored agent seat, and the unscored user seat when the user spoke."""
+    seats = [SeatAssignment(seat=AGENT, agent_id=agent_id, scored=True)]
+    if any(e.seat == USER for e in events):
+        seats.append(SeatAssignment(seat=USER, agent_id="inspect-dataset", scored=False))
+    return seats
+
+
+def sample_run(log: EvalLog, sample: EvalSample, source: str) -> ImportedRun:
+    """One sample of one epoch as a run, with what could not be mapped in its notes."""
+    spec = log.eval
+    events = transcript_from_messages(sample.messages)
+    conditions, skipped = score_conditions(sample.scores)
+    run = parse_run(
+        {
+            "run_id": safe_id(spec.task, sample.id, f"e{sample.epoch}", spec.run_id[:8]),
+            "scenario_id": safe_id(spec.task, sample.id),
+            "seed": spec.model_generate_config.seed,
+            "seats": [s.model_dump() for s in seats_for(events, safe_id(spec.model))],
+            "transcript": [e.model_dump() for e in events],
+            "win_conditions": [c.model_dump() for c in conditions],
+        },
+        source=f"{source} sample {sample.id} epoch {sample.epoch}",
+    )
+    notes = ImportNotes(
+        source=source,
+        origin={
+            "format": "inspect",
+            "task": spec.task,
+            "eval_id": spec.eval_id,
+            "inspect_run_id": spec.run_id,
+            "sample_id": sample.id,
+            "epoch": sample.epoch,
+            "model": spec.model,
+        },
+        unmapped=_unmapped(sample),
+        skipped=skipped + ([f"sample error: {sample.error.message}"] if sample.error else []),
+    )
+    return ImportedRun(run, notes)
+
+
+def _unmapped(sample: EvalSample) -> dict[str, Any]:
+    scores = {
+        name: {"answer": s.answer, "explanation": s.explanation, "metadata": s.metadata}
+        for name, s in (sample.scores or {}).items()
+    }
+    return {"target": sample.target, "metadata": sample.metadata, "scores": scores}
+
+
+def runs_from_log(path: Path) -> list[ImportedRun]:
+    """Every sample of every epoch in an Inspect log, as runs.
+
+    Raises:
+        InputError: the file is not an Inspect log, or it holds no samples.
+    """
+    log = read_log(path)
+    if not log.samples:
+        raise InputError(f"{path}: the log holds no samples (status {log.status})")
+    return [sample_run(log, sample, str(path)) for sample in log.samples]

@@ -1,0 +1,16 @@
+"""The owners' labels as a calibration set (``judge export labels`` writes it; docs/calibration.md).
+
+The reading itself is :func:`judge.engine.calibration.owners.import_labels`; this module is its entry
+in the table of importers.
+"""
+
+from __future__ import annotations
+
+from judge.engine.calibration.owners import import_labels
+from judge.tools.importers.entries import SetImporter
+
+IMPORTER = SetImporter(
+    name="labels",
+    summary="owners' labels: runs/ and labels.jsonl as judge export labels writes them",
+    read=import_labels,
+)

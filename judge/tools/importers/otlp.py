@@ -1,0 +1,264 @@
+"""Decoding OTLP/JSON trace files into plain span records (docs/integrations.md).
+
+OTLP/JSON is the protobuf JSON encoding of ``ExportTraceServiceRequest``:
+``resourceSpans[].scopeSpans[].spans[]``, attributes as ``{"key", "value": {"stringValue" |
+"intValue" | "doubleValue" | "boolValue" | "arrayValue" | "kvlistValue" | "bytesValue"}}``,
+64-bit integers as strings. Trace and span ids are hex in OTLP/JSON proper; the generic
+protobuf JSON mapping (``google.protobuf.json_format``) writes them in base64, so both are
+read. A span that cannot be decoded is reported with its id (or its position when it has
+none) and left out; the rest of the file is still read.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from judge.core.errors import InputError
+from judge.tools.importers.common import read_json_file
+
+_HEX = re.compile(r"^[0-9a-fA-F]+$")
+STATUS_ERROR = 2
+_STATUS_NAMES = {"STATUS_CODE_UNSET": 0, "STATUS_CODE_OK": 1, "STATUS_CODE_ERROR": 2}
+
+
+class SpanEvent(NamedTuple):
+    name: str
+    time_ns: int
+    attributes: dict[str, Any]
+
+
+class Span(NamedTuple):
+    """One span, decoded: ids as lowercase hex, attribute values as plain JSON values."""
+
+    trace_id: str
+    span_id: str
+    parent_span_id: str | None
+    name: str
+    start_ns: int
+    end_ns: int
+    attributes: dict[str, Any]
+    events: list[SpanEvent]
+    status_code: int
+    status_message: str
+    resource: dict[str, Any]
+
+
+class BrokenSpan(NamedTuple):
+    """A span left out, and why."""
+
+    where: str
+    trace_id: str | None
+    reason: str
+
+
+class Decoded(NamedTuple):
+    spans: list[Span]
+    broken: list[BrokenSpan]
+
+
+class SpanFormatError(ValueError):
+    """Raised inside decoding; becomes a :class:`BrokenSpan` for the span it concerns."""
+
+
+def decode_id(raw: Any, size: int, field: str) -> str:
+    """A trace (16 bytes) or span (8 bytes) id from hex or base64, as lowercase hex."""
+    if not isinstance(raw, str) or not raw:
+        raise SpanFormatError(f"{field} is missing")
+    if len(raw) == 2 * size and _HEX.match(raw):
+        value = raw.lower()
+    else:
+        try:
+            value = base64.b64decode(raw, validate=True).hex()
+        except (binascii.Error, ValueError):
+            raise SpanFormatError(f"{field} {raw!r} is neither hex nor base64") from None
+    if len(value) != 2 * size or value == "0" * 2 * size:
+        raise SpanFormatError(f"{field} {raw!r} is not a valid {size}-byte id")
+    return value
+
+
+def any_value(value: Any) -> Any:
+    """A plain JSON value from an OTLP ``AnyValue``."""
+    if not isinstance(value, Mapping) or len(value) > 1:
+        raise SpanFormatError(f"not an attribute value: {value!r}")
+    if not value:
+        return None
+    ((kind, inner),) = value.items()
+    if kind in ("stringValue", "boolValue", "doubleValue"):
+        return inner
+    if kind == "intValue":
+        try:
+            return int(inner)
+        except (TypeError, ValueError):
+            raise SpanFormatError(f"intValue {inner!r} is not an integer") from None
+    if kind in ("arrayValue", "kvlistValue") and not isinstance(inner, Mapping):
+        raise SpanFormatError(f"{kind} must be an object with values")
+    if kind == "arrayValue":
+        return [any_value(v) for v in inner.get("values", [])]
+    if kind == "kvlistValue":
+        return attributes(inner.get("values", []))
+    if kind == "bytesValue":
+        return inner
+    raise SpanFormatError(f"unknown attribute value type {kind!r}")
+
+
+def attributes(items: Any) -> dict[str, Any]:
+    """``[{"key", "value"}]`` as a dict."""
+    if not isinstance(items, list):
+        raise SpanFormatError("attributes must be a list of key/value pairs")
+    out = {}
+    for item in items:
+        if not isinstance(item, Mapping) or not isinstance(item.get("key"), str):
+            raise SpanFormatError(f"attribute without a key: {item!r}")
+        out[item["key"]] = any_value(item.get("value", {}))
+    return out
+
+
+def _nanos(raw: Any, field: str) -> int:
+    try:
+        return int(raw or 0)
+    except (TypeError, ValueError):
+        raise SpanFormatError(f"{field} {raw!r} is not a number of nanoseconds") from None
+
+
+def _status(raw: Any) -> tuple[int, str]:
+    status = raw if isinstance(raw, Mapping) else {}
+    code = status.get("code", 0)
+    if isinstance(code, str) and code in _STATUS_NAMES:
+        return _STATUS_NAMES[code], str(status.get("message", ""))
+    if not isinstance(code, int) or isinstance(code, bool) or code not in _STATUS_NAMES.values():
+        raise SpanFormatError(f"status code {code!r} is not one of {sorted(_STATUS_NAMES)} or 0-2")
+    return code, str(status.get("message", ""))
+
+
+def decode_span(raw: Mapping[str, Any], resource: dict[str, Any]) -> Span:
+    """One span. Raises SpanFormatError naming the problem."""
+    trace_id = decode_id(raw.get("traceId"), 16, "traceId")
+    span_id = decode_id(raw.get("spanId"), 8, "spanId")
+    parent = decode_id(raw["parentSpanId"], 8, "parentSpanId") if raw.get("parentSpanId") else None
+    raw_events = raw.get("events", [])
+    if not isinstance(raw_events, list) or not all(isinstance(e, Mapping) for e in raw_events):
+        raise SpanFormatError("events must be a list of objects")
+    events = [
+        SpanEvent(
+            str(e.get("name", "")),
+            _nanos(e.get("timeUnixNano"), "event time"),
+            attributes(e.get("attributes", [])),
+        )
+        for e in raw_events
+    ]
+    code, message = _status(raw.get("status"))
+    return Span(
+        trace_id,
+        span_id,
+        parent,
+        str(raw.get("name", "")),
+        _nanos(raw.get("startTimeUnixNano"), "startTimeUnixNano"),
+        _nanos(raw.get("endTimeUnixNano"), "endTimeUnixNano"),
+        attributes(raw.get("attributes", [])),
+        events,
+        code,
+        message,
+        resource,
+    )
+
+
+def _partial_trace_id(raw: Mapping[str, Any]) -> str | None:
+    try:
+        return decode_id(raw.get("traceId"), 16, "traceId")
+    except SpanFormatError:
+        return None
+
+
+def _where(raw: Mapping[str, Any], position: str) -> str:
+    span_id = raw.get("spanId")
+    return f"span {span_id}" if isinstance(span_id, str) and span_id else position
+
+
+def decode_request(data: Any) -> Decoded:
+    """Every span of an ``ExportTraceServiceRequest`` in JSON form.
+
+    Raises:
+        InputError: the document is not shaped like one at all.
+    """
+    if not isinstance(data, Mapping) or not isinstance(data.get("resourceSpans"), list):
+        raise InputError("not OTLP/JSON trace data: expected an object with a resourceSpans list")
+    spans, broken = [], []
+    for r, resource_spans in enumerate(data["resourceSpans"]):
+        try:
+            resource = attributes(_object(resource_spans, "resource").get("attributes", []))
+        except SpanFormatError as exc:
+            raise InputError(f"resourceSpans[{r}].resource: {exc}") from None
+        for s, scope_spans in enumerate(
+            _items(resource_spans, "scopeSpans", f"resourceSpans[{r}]")
+        ):
+            for n, raw in enumerate(
+                _items(scope_spans, "spans", f"resourceSpans[{r}].scopeSpans[{s}]")
+            ):
+                position = f"resourceSpans[{r}].scopeSpans[{s}].spans[{n}]"
+                if not isinstance(raw, Mapping):
+                    broken.append(BrokenSpan(position, None, "a span must be a JSON object"))
+                    continue
+                try:
+                    spans.append(decode_span(raw, resource))
+                except SpanFormatError as exc:
+                    broken.append(
+                        BrokenSpan(_where(raw, position), _partial_trace_id(raw), str(exc))
+                    )
+    return Decoded(spans, broken)
+
+
+def _object(parent: Any, key: str) -> Mapping[str, Any]:
+    value = parent.get(key, {}) if isinstance(parent, Mapping) else None
+    if not isinstance(value, Mapping):
+        raise SpanFormatError(f"{key} must be an object")
+    return value
+
+
+def _items(parent: Any, key: str, where: str) -> list[Any]:
+    value = parent.get(key, []) if isinstance(parent, Mapping) else None
+    if not isinstance(value, list):
+        raise InputError(f"{where}.{key} must be a list")
+    return value
+
+
+def read_otlp_json(path: Path) -> Decoded:
+    """Spans from an OTLP/JSON file: one request object, or one per line (JSON Lines, as the
+    collector's file exporter writes them). The file is held to the import bounds (size and
+    nesting, docs/integrations.md) before it is parsed.
+
+    Raises:
+        InputError: the file cannot be read, is out of bounds, or holds no trace data.
+    """
+    data = read_json_file(path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: the trace file is not UTF-8 text") from None
+    try:
+        documents = [json.loads(text)]
+    except json.JSONDecodeError:
+        documents = _json_lines(path, text)
+    spans: list[Span] = []
+    broken: list[BrokenSpan] = []
+    for document in documents:
+        decoded = decode_request(document)
+        spans += decoded.spans
+        broken += decoded.broken
+    return Decoded(spans, broken)
+
+
+def _json_lines(path: Path, text: str) -> list[Any]:
+    documents = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                documents.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise InputError(f"{path}: line {number} is not valid JSON: {exc.msg}") from None
+    return documents

@@ -1,0 +1,64 @@
+"""The resumable pass store refuses passes made under another prompt version or decode."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from judge import JUDGE_PROMPT_VERSION
+from judge.core.domain.judging import JudgePass
+from judge.engine.calibration.manifest import CalibrationSetError
+from judge.engine.calibration.runner import PassStore, load_store
+from judge.engine.judging.providers.embedded import EMBEDDED_MODEL, decode_identity
+
+
+def a_pass(index: int) -> JudgePass:
+    return JudgePass(
+        trait="negotiation", index=index, score=0.3, model=EMBEDDED_MODEL, parse_status="ok"
+    )
+
+
+def stored(tmp_path: Path) -> Path:
+    store = PassStore(tmp_path / "passes.jsonl", EMBEDDED_MODEL)
+    store.append("casino-1", "a", a_pass(0))
+    return store.path
+
+
+def rewrite(path: Path, **fields: object) -> None:
+    record = json.loads(path.read_text())
+    record.update(fields)
+    path.write_text(json.dumps(record) + "\n")
+
+
+def test_each_stored_pass_names_its_prompt_version_and_decode(tmp_path: Path) -> None:
+    path = stored(tmp_path)
+    record = json.loads(path.read_text())
+    assert record["judge_model"] == EMBEDDED_MODEL
+    assert record["prompt_version"] == JUDGE_PROMPT_VERSION
+    assert record["decoders"] == {EMBEDDED_MODEL: decode_identity()}
+    done = load_store(path, EMBEDDED_MODEL)
+    assert done["casino-1"][("a", "negotiation", 0)].score == 0.3
+
+
+def test_a_pass_from_another_prompt_version_is_refused(tmp_path: Path) -> None:
+    path = stored(tmp_path)
+    rewrite(path, prompt_version=JUDGE_PROMPT_VERSION - 1)
+    with pytest.raises(
+        CalibrationSetError, match=f"prompt version {JUDGE_PROMPT_VERSION - 1}, not"
+    ):
+        load_store(path, EMBEDDED_MODEL)
+
+
+def test_a_pass_from_another_grammar_is_refused_and_an_unmarked_old_line_is_kept(
+    tmp_path: Path,
+) -> None:
+    path = stored(tmp_path)
+    rewrite(path, decoders={EMBEDDED_MODEL: "decode v0, grammar 000000000000"})
+    with pytest.raises(CalibrationSetError, match="grammar 000000000000"):
+        load_store(path, EMBEDDED_MODEL)
+    record = json.loads(path.read_text())
+    del record["decoders"], record["prompt_version"]
+    path.write_text(json.dumps(record) + "\n")
+    assert list(load_store(path, EMBEDDED_MODEL)) == ["casino-1"]

@@ -1,0 +1,108 @@
+"""A real llama-cpp-python OpenAI-compatible server on loopback, for tests and benchmarks.
+
+It serves the same SmolLM2 GGUF as the embedded judge, with one slot (one cached prompt),
+verbose so that every completion prints llama.cpp's own timing line; :func:`evaluated_prompt_tokens`
+reads the prompt tokens the server really evaluated from those lines.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import NamedTuple
+
+import httpx
+
+from judge.engine.judging.providers.embedded import gguf_path
+from judge.engine.settings import judging_environment
+
+REPO = Path(__file__).resolve().parents[3]
+
+_PROMPT_EVAL = re.compile(r"prompt eval time\s*=\s*[\d.]+ ms /\s*(\d+) tokens")
+
+
+class LlamaServer(NamedTuple):
+    base_url: str
+    log: Path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def llama_server(
+    log: Path,
+    *,
+    n_ctx: int = 8192,
+    threads: int = 1,
+    ready_s: float = 120.0,
+    extra: tuple[str, ...] = (),
+) -> Iterator[LlamaServer]:
+    """Start llama-cpp-python's server (see :mod:`tests.engine.judging.serve_llama`) on a free loopback
+    port, from the repository root; stop it on exit. ``extra``: more server arguments."""
+    port = free_port()
+    cmd = [
+        sys.executable,
+        "-m",
+        "tests.engine.judging.serve_llama",
+        "--model",
+        str(gguf_path(judging_environment())),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--n_ctx",
+        str(n_ctx),
+        "--n_threads",
+        str(threads),
+        "--n_threads_batch",
+        str(threads),
+        "--model_alias",
+        "smollm2",
+        *extra,
+    ]
+    with log.open("w") as out:
+        path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": path}
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=REPO)
+    try:
+        base = f"http://127.0.0.1:{port}/v1"
+        _wait_ready(base, proc, ready_s)
+        yield LlamaServer(base, log)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _wait_ready(base: str, proc: subprocess.Popen[bytes], ready_s: float) -> None:
+    deadline = time.monotonic() + ready_s
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"llama_cpp.server exited with {proc.returncode}")
+        try:
+            if httpx.get(f"{base}/models", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.5)
+    raise RuntimeError("llama_cpp.server did not answer in time")
+
+
+def evaluated_prompt_tokens(log: Path, *, since: int = 0) -> list[int]:
+    """Prompt tokens the server evaluated per completion, from its log (from byte ``since``)."""
+    text = log.read_bytes()[since:].decode(errors="replace")
+    return [int(n) for n in _PROMPT_EVAL.findall(text)]

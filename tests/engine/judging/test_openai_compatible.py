@@ -1,0 +1,242 @@
+"""The direct OpenAI-compatible provider, against real servers on loopback: what it sends, what
+it reads back, how it maps failures, and which judges it takes (the rest go through litellm)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+
+from judge.core.errors import ConfigError, PermanentJudgeError, TransientJudgeError
+from judge.engine.judging.backends import JudgeRequest
+from judge.engine.judging.environment import openai_base
+from judge.engine.judging.providers.openai_compatible import (
+    OpenAICompatibleBackend,
+    OpenAICompatibleClient,
+    direct_client,
+)
+from judge.engine.judging.registry import backend_for
+from judge.engine.judging.runner import RunnerConfig, call_with_retries
+from judge.engine.settings import judge_spec, judging_environment
+from tests.fake_judge import VERDICT, FakeJudge, completion, http_response
+from tests.pg import free_port
+
+REQUEST = JudgeRequest(
+    messages=[{"role": "user", "content": [{"type": "text", "text": "transcript"}]}], max_tokens=64
+)
+
+
+@pytest.fixture(autouse=True)
+def _no_openai_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OPENAI_BASE_URL", "OPENAI_API_BASE", "OPENAI_API_KEY", "JUDGE_OPENAI_CLIENT"):
+        monkeypatch.delenv(name, raising=False)
+
+
+class Recorder:
+    """A one-route server: answers every POST with ``status`` and ``body``, keeping what it got."""
+
+    def __init__(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+        self.status, self.body, self.headers = status, body, headers or {}
+        self.requests: list[tuple[str, dict[str, str], dict[str, Any]]] = []
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+        fields = dict(line.split(": ", 1) for line in head[1:] if ": " in line)
+        headers = {k.lower(): v for k, v in fields.items()}
+        body = await reader.readexactly(int(headers.get("content-length", "0")))
+        self.requests.append((head[0].split(" ")[1], headers, json.loads(body)))
+        writer.write(http_response(self.status, self.body, self.headers))
+        await writer.drain()
+        writer.close()
+
+
+@asynccontextmanager
+async def serving(recorder: Recorder) -> AsyncIterator[str]:
+    server = await asyncio.start_server(recorder.handle, "127.0.0.1", 0)
+    try:
+        yield f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/v1"
+    finally:
+        server.close()
+
+
+def test_a_call_sends_what_litellm_would_and_reads_the_reply_back() -> None:
+    async def scenario() -> tuple[Any, Recorder]:
+        recorder = Recorder(200, completion("qwen", VERDICT))
+        async with serving(recorder) as base:
+            backend = OpenAICompatibleBackend(
+                "openai/qwen", env=judging_environment(), api_base=base + "/", api_key="sk-test"
+            )
+            return await backend.complete(REQUEST), recorder
+
+    reply, recorder = asyncio.run(scenario())
+    assert (reply.text, reply.prompt_tokens, reply.completion_tokens, reply.cost_usd) == (
+        VERDICT,
+        120,
+        20,
+        None,
+    )
+    [(path, headers, body)] = recorder.requests
+    assert path == "/v1/chat/completions"
+    assert headers["authorization"] == "Bearer sk-test"
+    assert body == {
+        "model": "qwen",
+        "messages": [{"role": "user", "content": "transcript"}],
+        "temperature": 0.0,
+        "max_tokens": 64,
+        "logprobs": True,  # asked of every OpenAI-compatible server (docs/judge-signal.md)
+        "top_logprobs": 20,
+    }
+
+
+def test_a_refusal_and_cached_tokens_are_read_like_litellm_reads_them() -> None:
+    answer = json.loads(completion("qwen", ""))
+    answer["choices"][0].update(
+        finish_reason="content_filter", message={"role": "assistant", "content": None}
+    )
+    answer["usage"]["prompt_tokens_details"] = {"cached_tokens": 96}
+
+    async def scenario() -> Any:
+        async with serving(Recorder(200, json.dumps(answer).encode())) as base:
+            return await OpenAICompatibleBackend(
+                "openai/qwen", env=judging_environment(), api_base=base
+            ).complete(REQUEST)
+
+    reply = asyncio.run(scenario())
+    assert (reply.text, reply.refused, reply.cached_prompt_tokens) == ("", True, 96)
+
+
+@pytest.mark.parametrize(
+    ("status", "headers", "error", "retry_after"),
+    [
+        (429, {"Retry-After": "3"}, TransientJudgeError, 3.0),
+        (503, {}, TransientJudgeError, None),
+        (408, {}, TransientJudgeError, None),
+        (400, {}, PermanentJudgeError, None),
+        (401, {}, PermanentJudgeError, None),
+    ],
+)
+def test_failures_are_transient_or_permanent_as_through_litellm(
+    status: int, headers: dict[str, str], error: type[Exception], retry_after: float | None
+) -> None:
+    body = b'{"error": {"message": "no such thing"}}'
+
+    async def scenario() -> None:
+        async with serving(Recorder(status, body, headers)) as base:
+            await OpenAICompatibleBackend(
+                "openai/qwen", env=judging_environment(), api_base=base
+            ).complete(REQUEST)
+
+    with pytest.raises(error) as raised:
+        asyncio.run(scenario())
+    assert str(status) in str(raised.value) and "no such thing" in str(raised.value)
+    if isinstance(raised.value, TransientJudgeError):
+        assert raised.value.retry_after == retry_after
+
+
+def test_an_unreachable_server_or_a_reply_without_choices_is_transient() -> None:
+    client = OpenAICompatibleClient(
+        "openai/qwen", base=f"http://127.0.0.1:{free_port()}/v1", api_key=None, timeout=5
+    )
+    with pytest.raises(TransientJudgeError, match="Connect"):
+        asyncio.run(client.complete({"messages": []}))
+
+    async def empty() -> None:
+        async with serving(Recorder(200, b'{"choices": []}')) as base:
+            await OpenAICompatibleBackend(
+                "openai/qwen", env=judging_environment(), api_base=base
+            ).complete(REQUEST)
+
+    with pytest.raises(TransientJudgeError, match="no completion choices"):
+        asyncio.run(empty())
+
+
+def test_the_runner_waits_out_retry_after_and_a_429_is_not_counted_as_answered() -> None:
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        judge.rate_limited = False
+
+    with FakeJudge(rate_limited=True, retry_after=2.0) as judge:
+        backend = OpenAICompatibleBackend(
+            "openai/fake", env=judging_environment(), api_base=judge.api_base
+        )
+        started = time.monotonic()
+        attempt = asyncio.run(call_with_retries(backend, REQUEST, RunnerConfig(), sleep))
+        stats = judge.snapshot()
+    assert waits == [2.0] and attempt.attempts == 2 and attempt.reply.text == VERDICT
+    assert (stats["rejected"], stats["answered"]) == (1, 1)
+    assert time.monotonic() - started < 5
+
+
+def test_a_judge_id_resolved_with_a_base_of_ones_own_is_built_with_the_direct_client(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_BASE", "https://api.openai.com/v1")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:8000/v1")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-local")
+    backend = backend_for(judge_spec("openai/qwen"))
+    assert isinstance(backend, OpenAICompatibleBackend)
+    assert backend.client.url == "http://127.0.0.1:8000/v1/chat/completions"
+    assert backend.client.headers == {"Authorization": "Bearer sk-local"}
+    assert (backend.profile.content, backend.profile.many_prefixes) == ("string", False)
+    assert backend.timeout == 600.0
+
+
+def test_the_direct_backend_refuses_openais_own_api_and_arguments_it_does_not_send() -> None:
+    with pytest.raises(ConfigError, match="needs the API base of a server of your own"):
+        OpenAICompatibleBackend("openai/gpt-4o-mini", env=judging_environment())
+    with pytest.raises(ConfigError, match="needs the API base"):
+        OpenAICompatibleBackend(
+            "openai/gpt-4o-mini", env=judging_environment(), api_base="https://api.openai.com/v1"
+        )
+    with pytest.raises(ConfigError, match="api_base and api_key only, not extra_headers"):
+        OpenAICompatibleBackend(
+            "openai/qwen",
+            env=judging_environment(),
+            api_base="http://127.0.0.1:8000/v1",
+            extra_headers={"x": "y"},
+        )
+
+
+def test_the_old_direct_client_function_warns_and_answers_as_before(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    base = "http://127.0.0.1:8000/v1"
+    env = judging_environment()
+    with pytest.warns(DeprecationWarning, match="openai-compatible entry"):
+        client = direct_client("openai/qwen", {"api_base": base}, env=env, timeout=5)
+    assert client is not None and client.url == base + "/chat/completions"
+    with pytest.warns(DeprecationWarning):
+        assert direct_client("openai/gpt-4o-mini", {}, env=env, timeout=5) is None
+    with pytest.warns(DeprecationWarning):
+        assert direct_client("hosted_vllm/qwen", {"api_base": base}, env=env, timeout=5) is None
+    monkeypatch.setenv("JUDGE_OPENAI_CLIENT", "litellm")
+    with pytest.warns(DeprecationWarning):
+        assert (
+            direct_client("openai/qwen", {"api_base": base}, env=judging_environment(), timeout=5)
+            is None
+        )
+
+
+def test_openai_base_url_is_read_before_openai_api_base_as_litellm_reads_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_BASE", "https://api.openai.com/v1")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:8000/v1")
+    assert openai_base(None, judging_environment()) == "http://127.0.0.1:8000/v1"
+    assert (
+        openai_base("http://10.0.0.5:9000/v1", judging_environment()) == "http://10.0.0.5:9000/v1"
+    )
+
+
+def test_the_base_url_rules_answer_at_their_old_home_with_a_warning() -> None:
+    from judge.engine.judging.providers import openai_compatible
+
+    with pytest.warns(DeprecationWarning, match="judge.engine.judging.environment.openai_base"):
+        assert openai_compatible.openai_base is openai_base

@@ -1,0 +1,154 @@
+"""The audit statistics on hand-made scores: exact shifts, shares and intervals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from judge.core.domain.judging import JudgePass
+from judge.core.domain.run import Run, parse_run
+from judge.tools.audit.plan import AuditItem, audit_plan
+from judge.tools.audit.render import render_html, render_markdown
+from judge.tools.audit.report import AuditReport, JudgedPasses, build_report
+
+
+def seat_run(run_id: str) -> Run:
+    return parse_run(
+        {
+            "run_id": run_id,
+            "scenario_id": "market",
+            "seats": [
+                {"seat": "buyer", "agent_id": "a"},
+                {"seat": "seller", "agent_id": "b", "scored": False},
+            ],
+            "transcript": [
+                {"turn": 1, "seat": "seller", "kind": "message", "content": "90 coins."},
+                {"turn": 1, "seat": "buyer", "kind": "message", "content": "40."},
+            ],
+        }
+    )
+
+
+def judged(score: float | None, index: int = 0, trait: str = "negotiation") -> JudgePass:
+    if score is None:
+        return JudgePass(
+            trait=trait,
+            index=index,
+            model="m",
+            parse_status="unparseable",
+            unscored_reason="no JSON",
+        )
+    return JudgePass(trait=trait, index=index, score=score, model="m", parse_status="ok")
+
+
+def passes_for(
+    plan: list[AuditItem], scores: dict[tuple[str, str], list[float | None]]
+) -> JudgedPasses:
+    """(run id, perturbation) -> pass scores, put under the plan's item ids."""
+    out: dict[tuple[str, str, str], list[JudgePass]] = {}
+    for item in plan:
+        made = scores.get((item.run_id, item.perturbation), [])
+        out[(item.item_id, item.judged_seat, "negotiation")] = [
+            judged(s, n) for n, s in enumerate(made)
+        ]
+    return out
+
+
+# baseline -> perturbed means: shifts +1.0, 0.0, -0.1, +0.1 (0.4 - 0.3 is 0.10000000000000003)
+SCORES: dict[tuple[str, str], list[float | None]] = {
+    ("r1", "baseline"): [0.0, 0.0],
+    ("r1", "planted.plain"): [1.0, 1.0],
+    ("r2", "baseline"): [0.0, 1.0, None],
+    ("r2", "planted.plain"): [0.5, 0.5],
+    ("r3", "baseline"): [1.0],
+    ("r3", "planted.plain"): [0.9],
+    ("r4", "baseline"): [0.3],
+    ("r4", "planted.plain"): [0.4],
+    ("r5", "baseline"): [0.5],
+    ("r5", "planted.plain"): [None, None],
+}
+
+
+def report(scores: dict[tuple[str, str], list[float | None]], **kw: Any) -> AuditReport:
+    runs = [seat_run(r) for r in sorted({k[0] for k in scores})]
+    plan = audit_plan(runs, ["planted.plain"], seed=0)
+    return build_report(
+        plan,
+        passes_for(plan, scores),
+        traits=["negotiation"],
+        perturbations=["planted.plain"],
+        judge_model="m",
+        judge_note=None,
+        slice_text="hand-made",
+        seed=0,
+        n_passes=2,
+        **kw,
+    )
+
+
+def test_shifts_are_perturbed_minus_baseline_mean_of_scored_passes() -> None:
+    shifts = {s.run_id: s for s in report(SCORES).seats}
+    assert shifts["r1"].shift == 1.0
+    assert (shifts["r2"].baseline, shifts["r2"].perturbed, shifts["r2"].shift) == (0.5, 0.5, 0.0)
+    assert shifts["r3"].shift == pytest.approx(-0.1)
+    assert shifts["r5"].perturbed is None and shifts["r5"].shift is None
+
+
+def test_mean_shift_and_share_moved_more_than_a_tenth_are_exact() -> None:
+    row = report(SCORES).rows[0]
+    assert (row.trait, row.perturbation, row.n, row.n_left_out) == (
+        "negotiation",
+        "planted.plain",
+        4,
+        1,
+    )
+    assert row.mean_shift.estimate == pytest.approx(0.25)
+    assert (
+        row.share_moved.estimate == 0.25
+    )  # only r1: a shift of exactly 0.1 is not "more than 0.1"
+    assert row.mean_abs_shift == pytest.approx(0.3)
+
+
+def test_intervals_contain_the_estimate_and_are_seeded() -> None:
+    first, again = report(SCORES), report(SCORES)
+    row = first.rows[0]
+    for e in (row.mean_shift, row.share_moved):
+        assert e.low is not None and e.high is not None and e.estimate is not None
+        assert e.low <= e.estimate <= e.high and e.low < e.high
+    assert first == again
+    assert 0.0 <= row.share_moved.low <= row.share_moved.high <= 1.0  # type: ignore[operator]
+
+
+def test_a_judge_that_never_moves_has_zero_shift_with_a_zero_width_interval() -> None:
+    steady = {(r, p): [0.7, 0.7] for r in ("r1", "r2", "r3") for p in ("baseline", "planted.plain")}
+    row = report(steady).rows[0]
+    assert (row.mean_shift.estimate, row.mean_shift.low, row.mean_shift.high) == (0.0, 0.0, 0.0)
+    assert (row.share_moved.estimate, row.share_moved.low, row.share_moved.high) == (0.0, 0.0, 0.0)
+
+
+def test_counts_and_baseline_mean_and_unscored_passes() -> None:
+    r = report(SCORES)
+    assert (r.n_runs, r.n_seats, r.unscored_passes) == (5, 5, 3)
+    assert r.baseline_means["negotiation"] == pytest.approx((0.0 + 0.5 + 1.0 + 0.3 + 0.5) / 5)
+
+
+def test_no_scored_pair_gives_no_estimate_rather_than_zero() -> None:
+    row = report({("r1", "baseline"): [None], ("r1", "planted.plain"): [0.5]}).rows[0]
+    assert row.n == 0 and row.mean_shift.estimate is None and row.share_moved.estimate is None
+
+
+def test_markdown_and_html_show_each_row_with_its_interval() -> None:
+    r = report(SCORES)
+    row = r.rows[0]
+    md = render_markdown(r)
+    line = next(x for x in md.splitlines() if x.startswith("| planted.plain |"))
+    assert line == (
+        f"| planted.plain | 4 | +0.250 [{row.mean_shift.low:.3f}, {row.mean_shift.high:.3f}] | "
+        f"0.250 [{row.share_moved.low:.3f}, {row.share_moved.high:.3f}] | 0.300 |"
+    )
+    assert "| r1 | buyer | negotiation | planted.plain | 0.00 | 1.00 | +1.00 |" in md
+    page = render_html(r)
+    assert (
+        page.startswith("<!doctype html>") and "<td>planted.plain</td><td>4</td><td>+0.250" in page
+    )

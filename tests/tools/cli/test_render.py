@@ -1,0 +1,40 @@
+"""The plain-text scorecard never contradicts itself about the leaderboards."""
+
+from __future__ import annotations
+
+import pytest
+
+from judge.tools.cli.render import progress_bar, render_scorecard
+from tests.factories import scorecard, seat
+
+
+def test_a_gated_card_says_it_is_left_out_and_never_ranked_eligible_true() -> None:
+    text = render_scorecard(scorecard("inspect-1", seat("agent", gated=True)))
+
+    assert "ranked_eligible True" not in text
+    assert (
+        "participation_gated True: left out of every leaderboard "
+        "(class ranked applies only to runs that are not gated)"
+    ) in text
+    assert "GATED: 0 messages < min_player_messages 5" in text
+
+
+def test_a_card_that_is_not_gated_keeps_its_class_line() -> None:
+    text = render_scorecard(scorecard("haggle-1", seat("buyer")))
+
+    assert "ranked_eligible True  class ranked  participation_gated False" in text
+
+
+def test_the_progress_bar_shows_passes_done_of_the_total(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with progress_bar(True, "run-1") as tick:
+        tick(3, 10)
+    err = capsys.readouterr().err
+    assert "run-1" in err and "3/10" in err
+
+
+def test_a_progress_bar_that_is_off_writes_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    with progress_bar(False, "run-1") as tick:
+        tick(3, 10)
+    assert capsys.readouterr().err == ""
