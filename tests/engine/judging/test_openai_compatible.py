@@ -18,7 +18,6 @@ from judge.engine.judging.environment import openai_base
 from judge.engine.judging.providers.openai_compatible import (
     OpenAICompatibleBackend,
     OpenAICompatibleClient,
-    direct_client,
 )
 from judge.engine.judging.registry import backend_for
 from judge.engine.judging.runner import RunnerConfig, call_with_retries
@@ -201,26 +200,6 @@ def test_the_direct_backend_refuses_openais_own_api_and_arguments_it_does_not_se
             env=judging_environment(),
             api_base="http://127.0.0.1:8000/v1",
             extra_headers={"x": "y"},
-        )
-
-
-def test_the_old_direct_client_function_warns_and_answers_as_before(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    base = "http://127.0.0.1:8000/v1"
-    env = judging_environment()
-    with pytest.warns(DeprecationWarning, match="openai-compatible entry"):
-        client = direct_client("openai/qwen", {"api_base": base}, env=env, timeout=5)
-    assert client is not None and client.url == base + "/chat/completions"
-    with pytest.warns(DeprecationWarning):
-        assert direct_client("openai/gpt-4o-mini", {}, env=env, timeout=5) is None
-    with pytest.warns(DeprecationWarning):
-        assert direct_client("hosted_vllm/qwen", {"api_base": base}, env=env, timeout=5) is None
-    monkeypatch.setenv("JUDGE_OPENAI_CLIENT", "litellm")
-    with pytest.warns(DeprecationWarning):
-        assert (
-            direct_client("openai/qwen", {"api_base": base}, env=judging_environment(), timeout=5)
-            is None
         )
 
 
