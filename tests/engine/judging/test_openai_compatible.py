@@ -212,10 +212,3 @@ def test_openai_base_url_is_read_before_openai_api_base_as_litellm_reads_them(
     assert (
         openai_base("http://10.0.0.5:9000/v1", judging_environment()) == "http://10.0.0.5:9000/v1"
     )
-
-
-def test_the_base_url_rules_answer_at_their_old_home_with_a_warning() -> None:
-    from judge.engine.judging.providers import openai_compatible
-
-    with pytest.warns(DeprecationWarning, match="judge.engine.judging.environment.openai_base"):
-        assert openai_compatible.openai_base is openai_base
