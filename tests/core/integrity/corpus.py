@@ -1,7 +1,7 @@
 """The written test corpus: judge-directed messages by family, and ordinary talk.
 
 ``positives.json`` holds one entry per attack (a family and the seat's consecutive
-messages); ``negatives.txt`` one ordinary message a line. ``bench/tamper_rates.py`` reads
+messages); ``negatives.txt`` one ordinary message a line. ``bench/integrity_rates.py`` reads
 the same files for the published rates (docs/integrity.md).
 """
 

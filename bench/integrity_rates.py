@@ -151,7 +151,7 @@ def _timed(transcript: list[TranscriptEvent]) -> dict[str, Any]:
 
 def markdown(report: dict[str, Any]) -> str:
     lines = [f"# Integrity detector rates (detector version {report['detector_version']})", "",
-             "Reproduce: `python bench/tamper_rates.py --data /path/to/data` (docs/integrity.md).", "",
+             "Reproduce: `python bench/integrity_rates.py --data /path/to/data` (docs/integrity.md).", "",
              "## Detection on the written attacks", "", "| family | found | total | rate |",
              "|---|---|---|---|"]  # fmt: skip
     for family, r in report["written"]["families"].items():
