@@ -51,17 +51,6 @@ def test_an_unknown_field_is_refused() -> None:
         Interval.model_validate({"value": 0.1, "low": 0.0, "high": 0.2, "width": 0.2})
 
 
-def test_the_old_names_still_import_with_a_deprecation_warning() -> None:
-    from judge.engine.calibration import report_model
-
-    with pytest.warns(DeprecationWarning, match="judge.core.domain.interval.Interval"):
-        assert ag.Estimate is Interval  # type: ignore[attr-defined]
-    with pytest.warns(DeprecationWarning, match="EstimateOut"):
-        assert report_model.EstimateOut is Interval  # type: ignore[attr-defined]
-    with pytest.warns(DeprecationWarning, match="Interval.estimate"):
-        assert Interval(estimate=0.3).value == 0.3
-
-
 def _model_of(path: Path) -> type[BaseModel] | None:
     if path.relative_to(REPORTS).parts[0] == "audit":
         return AuditReport
