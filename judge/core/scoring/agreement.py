@@ -113,11 +113,8 @@ def bootstrap_interval(
     level: float = 0.95,
     seed: int = 0,
 ) -> Interval:
-    """The statistic with a percentile interval from resampling items with replacement.
-
-    Resamples where the statistic is undefined (e.g. a constant draw) are skipped; when
-    fewer than half of them are defined the interval is ``None``.
-    """
+    """The statistic with a percentile interval from resampling items with replacement; no
+    interval when fewer than half of the resamples define the statistic (constant draws)."""
     a, b = paired(x, y)
     value = statistic(a, b)
     defined = _defined_draws(statistic, a, b, n_resamples, seed)

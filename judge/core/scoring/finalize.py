@@ -123,19 +123,23 @@ def choose_visibility(
     """
     if requested is None:
         return "public" if ranked_eligible else "unlisted"
-    if requested == "public" and self_reported:
-        raise InputError(
+    if requested == "public" and (self_reported or not ranked_eligible):
+        raise InputError(_unlisted_only(custom, self_reported))
+    return requested
+
+
+def _unlisted_only(custom: list[str], self_reported: Sequence[str]) -> str:
+    if self_reported:
+        return (
             f"runs {list(self_reported)} were submitted with an agent key, so the submission is in the "
             "self_reported class and may only be published unlisted: finalize it with visibility "
             "'unlisted', or have the platform (an owner) record the runs"
         )
-    if requested == "public" and not ranked_eligible:
-        raise InputError(
-            f"runs {custom} were scored with a custom rubric, so the submission is in the "
-            "self_hosted_facilitator class and may only be published unlisted: "
-            "finalize it with visibility 'unlisted'"
-        )
-    return requested
+    return (
+        f"runs {custom} were scored with a custom rubric, so the submission is in the "
+        "self_hosted_facilitator class and may only be published unlisted: "
+        "finalize it with visibility 'unlisted'"
+    )
 
 
 def submission_class(custom: Sequence[str], self_reported: Sequence[str]) -> LeaderboardClass:

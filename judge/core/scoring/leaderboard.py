@@ -196,26 +196,25 @@ def build_leaderboard(
         if e.scenario_id == scenario_id and (era_id is None or e.era_id == era_id)
     ]
     eras = sorted({e.era_id for e in mine})
-    mixed = len(eras) > 1
-    note = (
-        f"results span {len(eras)} measurement eras; rows and ranks are kept per era and are "
-        "not comparable across eras: pass ?era= to see one"
-        if mixed
-        else None
-    )
-    if not mine:
-        note = empty_board_note(scenario_id, era_id)
+    reported = [e for e in mine if e.leaderboard_class == "self_reported"]
+    hosted = [e for e in mine if not is_ranked(e) and e.leaderboard_class != "self_reported"]
     return Leaderboard(
         scenario_id=scenario_id,
         eras=eras,
-        mixed_eras=mixed,
+        mixed_eras=len(eras) > 1,
         ranked=board_rows([e for e in mine if is_ranked(e)], ranked=True),
-        self_hosted_facilitator=board_rows(
-            [e for e in mine if not is_ranked(e) and e.leaderboard_class != "self_reported"],
-            ranked=False,
-        ),
-        self_reported=board_rows(
-            [e for e in mine if e.leaderboard_class == "self_reported"], ranked=False
-        ),
-        note=note,
+        self_hosted_facilitator=board_rows(hosted, ranked=False),
+        self_reported=board_rows(reported, ranked=False),
+        note=_board_note(eras, scenario_id, era_id),
     )
+
+
+def _board_note(eras: list[str], scenario_id: str, era_id: str | None) -> str | None:
+    if not eras:
+        return empty_board_note(scenario_id, era_id)
+    if len(eras) > 1:
+        return (
+            f"results span {len(eras)} measurement eras; rows and ranks are kept per era and are "
+            "not comparable across eras: pass ?era= to see one"
+        )
+    return None
