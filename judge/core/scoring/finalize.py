@@ -23,8 +23,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from judge.core.domain.outputs import Value
 from judge.core.domain.scorecard import MeasurementEra, Scorecard
 from judge.core.domain.status import FinalSubmissionStatus, LeaderboardClass, leaderboard_class
 from judge.core.errors import InputError
@@ -32,10 +33,8 @@ from judge.core.errors import InputError
 Visibility = Literal["public", "unlisted"]
 
 
-class Finalization(BaseModel):
+class Finalization(Value):
     """What finalizing a submission stamps on it."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     agent_id: str
     scenario_id: str

@@ -21,18 +21,15 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import Field
 
+from judge.core.domain.outputs import Value
 from judge.core.domain.scorecard import Objectives, Scorecard
 from judge.core.domain.status import LeaderboardClass
 from judge.core.scoring.objectives import objective_met_rate
 
 
-class _Value(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class LeaderboardEntry(_Value):
+class LeaderboardEntry(Value):
     """One scored seat of one run, as a leaderboard sees it."""
 
     run_id: str
@@ -47,7 +44,7 @@ class LeaderboardEntry(_Value):
     objectives: Objectives
 
 
-class LeaderboardRow(_Value):
+class LeaderboardRow(Value):
     rank: int | None
     agent_id: str
     era_id: str
@@ -61,13 +58,13 @@ class LeaderboardRow(_Value):
     run_ids: list[str]
 
 
-class Leaderboard(_Value):
+class Leaderboard(Value):
     scenario_id: str
     eras: list[str]
     mixed_eras: bool
     ranked: list[LeaderboardRow]
     self_hosted_facilitator: list[LeaderboardRow]
-    self_reported: list[LeaderboardRow] = []
+    self_reported: list[LeaderboardRow] = Field(default=[])
     note: str | None
 
 

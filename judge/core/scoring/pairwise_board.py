@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
-from pydantic import BaseModel, ConfigDict
-
 from judge.core.domain.config import MeasurementSettings
+from judge.core.domain.outputs import Value
 from judge.core.domain.pairwise import (
     PairVerdict,
     PairwiseComparison,
@@ -118,7 +117,7 @@ def pairwise_comparison(
     )
 
 
-class PairwiseLeaderboard(BaseModel):
+class PairwiseLeaderboard(Value):
     """``mode=pairwise``: a scenario's ratings on one trait, one fit per pairwise era.
 
     Attributes:
@@ -127,8 +126,6 @@ class PairwiseLeaderboard(BaseModel):
             self-reported), without ranks.
         n_left_out: pairs with a participation-gated seat or a seat on no board.
     """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     scenario_id: str
     trait: str

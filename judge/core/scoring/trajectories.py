@@ -13,26 +13,21 @@ import json
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
-
 from judge.core.domain.config import RewardWeights
+from judge.core.domain.outputs import Value
 from judge.core.domain.run import ActionEvent, DoneEvent, Run
 from judge.core.scoring.rewards import RewardComponents, StepReward, step_rewards
 
 NDJSON_MEDIA_TYPE = "application/x-ndjson"
 
 
-class _Value(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class StepAction(_Value):
+class StepAction(Value):
     name: str
     args: dict[str, Any]
     status: Literal["ok", "error", "unknown", "rejected"]
 
 
-class TrajectoryStep(_Value):
+class TrajectoryStep(Value):
     run_id: str
     seat: str
     agent_id: str
