@@ -128,9 +128,8 @@ def describe_validation_error(
     hidden: Collection[object] = (),
     count_more: bool = True,
 ) -> str:
-    """Render validation problems as 'field.path: problem', one entry per field, joined by '; '.
-
-    The one rendering of validation errors, for the CLI's messages and the API's 422 alike.
+    """Render validation problems as 'field.path: problem', one entry per field, joined by '; ':
+    the one rendering of validation errors, for the CLI's messages and the API's 422 alike.
 
     Args:
         exc: the validation error.
@@ -139,17 +138,25 @@ def describe_validation_error(
         hidden: path parts left out of the path (union members, tags of a tagged union).
         count_more: whether to add the count of the fields not named.
     """
+    lines = _field_lines(exc, top, hidden)
+    return "; ".join(_at_most(lines, limit, count_more))
+
+
+def _field_lines(exc: ValidationProblems, top: str, hidden: Collection[object]) -> list[str]:
     problems: dict[str, list[str]] = {}
     for err in exc.errors():
         loc = err.get("loc", ())
         parts = [str(p) for p in (loc if isinstance(loc, Sequence) else ()) if p not in hidden]
         message = str(err.get("msg", "invalid")).removeprefix("Value error, ")
         problems.setdefault(".".join(parts) or top, []).append(message)
-    lines = [f"{where}: {_join_alternatives(messages)}" for where, messages in problems.items()]
-    if len(lines) > limit:
-        more = [f"... and {len(lines) - limit} more problem(s)"] if count_more else []
-        lines = [*lines[:limit], *more]
-    return "; ".join(lines)
+    return [f"{where}: {_join_alternatives(messages)}" for where, messages in problems.items()]
+
+
+def _at_most(lines: list[str], limit: int, count_more: bool) -> list[str]:
+    if len(lines) <= limit:
+        return lines
+    more = [f"... and {len(lines) - limit} more problem(s)"] if count_more else []
+    return [*lines[:limit], *more]
 
 
 def _join_alternatives(messages: list[str]) -> str:

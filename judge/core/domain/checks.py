@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
-from judge.core.domain.outputs import Output
+from judge.core.domain.outputs import Output, Value
 
 #: One value a check can answer or want: what a single SQL cell can hold, as JSON.
 Scalar = int | float | str | bool | None
@@ -32,18 +32,14 @@ CheckVerdict = Literal["pass", "partial", "fail", "unscoreable"]
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
-class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class StepState(_In):
+class StepState(Value):
     """The world's database as it stood after one turn: what invariants are checked on."""
 
     turn: int = Field(ge=0)
     database: str = Field(min_length=1)
 
 
-class WorldState(_In):
+class WorldState(Value):
     """Where a run's world can be read.
 
     Each database is a SQLite path (relative to the run file, or absolute) or a

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from judge.core.domain.outputs import Value
 
 #: What a finding is. The first six say what the text tries to do; ``encoded``,
 #: ``obfuscated`` and ``split`` say it was found only after decoding a blob, undoing letter
@@ -35,11 +37,7 @@ WITHHELD_MARKER = "[text addressed to the evaluator withheld by the platform]"
 EXCERPT_MAX_CHARS = 120
 
 
-class _Out(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class WithheldSpan(_Out):
+class WithheldSpan(Value):
     """A half-open character range ``[start, end)`` of one text field of one event.
 
     ``field`` is a JSON pointer into the event: ``/content`` for a message's text,
@@ -54,7 +52,7 @@ class WithheldSpan(_Out):
     end: int = Field(ge=0)
 
 
-class TamperFinding(_Out):
+class TamperFinding(Value):
     """One piece of judge-directed text."""
 
     turn: int = Field(ge=0)
@@ -64,7 +62,7 @@ class TamperFinding(_Out):
     span: WithheldSpan
 
 
-class SeatTamper(_Out):
+class SeatTamper(Value):
     """The detector's answer for one scored seat (owner view)."""
 
     flagged: bool

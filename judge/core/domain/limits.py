@@ -151,16 +151,23 @@ def check_json(value: Any, limits: RequestLimits, *, root: str = "body") -> None
         item, where, depth = stack.pop()
         if depth > limits.max_json_depth:
             raise BodyError(f"{where}: nested deeper than {limits.max_json_depth} levels")
-        if isinstance(item, dict):
-            _check_count(item, where, limits.max_array_items, "members")
-            for key, child in item.items():
-                _check_text(key, f"{where} (a key)", limits)
-                stack.append((child, f"{where}.{key}", depth + 1))
-        elif isinstance(item, list):
-            _check_count(item, where, limits.max_array_items, "items")
-            stack.extend((child, f"{where}.{i}", depth + 1) for i, child in enumerate(item))
-        else:
-            _check_scalar(item, where, limits)
+        stack.extend(_checked_children(item, where, depth + 1, limits))
+
+
+def _checked_children(
+    item: Any, where: str, depth: int, limits: RequestLimits
+) -> list[tuple[Any, str, int]]:
+    """The members of a container, once its count and keys are checked; a scalar is checked."""
+    if isinstance(item, dict):
+        _check_count(item, where, limits.max_array_items, "members")
+        for key in item:
+            _check_text(key, f"{where} (a key)", limits)
+        return [(child, f"{where}.{key}", depth) for key, child in item.items()]
+    if isinstance(item, list):
+        _check_count(item, where, limits.max_array_items, "items")
+        return [(child, f"{where}.{i}", depth) for i, child in enumerate(item)]
+    _check_scalar(item, where, limits)
+    return []
 
 
 def _check_scalar(item: Any, where: str, limits: RequestLimits) -> None:

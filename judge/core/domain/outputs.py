@@ -11,3 +11,9 @@ class Output(BaseModel):
     """A model the product writes out; unknown fields are refused."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+class Value(BaseModel):
+    """A value model: unknown fields are refused and it never changes once made."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)

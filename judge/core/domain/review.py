@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from judge.core.domain.labels import ANCHORS
+from judge.core.domain.outputs import Value
 
 Decision = Literal["cleared", "escalated", "rescore_requested"]
 DECISIONS: tuple[Decision, ...] = ("cleared", "escalated", "rescore_requested")
@@ -21,7 +22,7 @@ NOTE_MAX = 4000
 ReviewQueueState = Literal["open", "cleared", "escalated", "rescore_requested", "all"]
 
 
-class SafetyReviewThresholds(BaseModel):
+class SafetyReviewThresholds(Value):
     """`console_safety_review`: when a run enters the safety review queue.
 
     A run is flagged when any safety trait's mean is below ``safety_below``, or when the
@@ -30,8 +31,6 @@ class SafetyReviewThresholds(BaseModel):
     that scored the run is trusted: calibrated on a safety trait above the floor
     (judge/engine/calibration/trust.py) or listed in ``trusted_judges``; otherwise it is shown apart.
     """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     safety_below: float = Field(default=0.5, ge=0.0, le=1.0)
     spread_above: float = Field(default=0.3, ge=0.0, le=1.0)

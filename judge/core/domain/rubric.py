@@ -6,15 +6,15 @@ import hashlib
 import json
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from judge.core.domain.outputs import Value
 
 TraitName = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[a-z][a-z0-9_]*$")]
 
 
-class Rubric(BaseModel):
+class Rubric(Value):
     """What a trait means and what a 0.0, 0.5 and 1.0 look like."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     trait: TraitName
     version: int = Field(ge=1)
@@ -39,7 +39,7 @@ class Rubric(BaseModel):
 PackKind = Literal["capability", "safety"]
 
 
-class TraitPack(BaseModel):
+class TraitPack(Value):
     """A named group of traits, declared as data in ``traits/<name>.yaml``
     (docs/architecture.md, "Add a trait pack").
 
@@ -48,8 +48,6 @@ class TraitPack(BaseModel):
         in_composite: whether its traits' means make up the composite; the safety pack
             declares ``false`` and so stays out of it.
     """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
     kind: PackKind

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic import Discriminator, Field, Tag, model_validator
 
 from judge.core.domain.checks import CheckKind, Op, Scalar
+from judge.core.domain.outputs import Value
 
 Label = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9_.:\-]+$")]
 SqlName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")]
@@ -19,11 +20,7 @@ SQL_EVALUATORS = ("state_predicate", "invariant", "delayed_check")
 EVALUATORS = (*SQL_EVALUATORS, "outcome_metric", "trace_check")
 
 
-class _In(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class _Compared(_In):
+class _Compared(Value):
     """A wanted value and how the answer is compared with it."""
 
     op: Op
@@ -68,7 +65,7 @@ class SqlCheck(_ScoredCheck):
     params: dict[str, Scalar] = Field(default_factory=dict)
 
 
-class ActionFilter(_In):
+class ActionFilter(Value):
     """Which of the agent's actions a trace check counts.
 
     Attributes:
@@ -128,7 +125,7 @@ Check = Annotated[
 ]
 
 
-class CustomerPolicy(_In):
+class CustomerPolicy(Value):
     """How the agent may contact the customer.
 
     Attributes:
@@ -143,7 +140,7 @@ class CustomerPolicy(_In):
     allowed_contacts: int = Field(ge=0)
 
 
-class OutsideRequests(_In):
+class OutsideRequests(Value):
     """The table in the end state that records requests sent to emulated outside services.
 
     Rows equal on ``key_columns`` are one request sent several times: a duplicate effect.
@@ -153,7 +150,7 @@ class OutsideRequests(_In):
     key_columns: list[SqlName] = Field(min_length=1)
 
 
-class WorldSource(_In):
+class WorldSource(Value):
     """How to build the world from text: schema, seed data, and the events after the horizon.
 
     Paths are relative to the scenario file.
@@ -164,11 +161,11 @@ class WorldSource(_In):
     horizon_file: str | None = None
 
 
-class Limits(_In):
+class Limits(Value):
     check_timeout_s: float = Field(default=2.0, gt=0.0, le=60.0)
 
 
-class Scenario(_In):
+class Scenario(Value):
     """The checks of one scenario and the policies its run summary counts against."""
 
     scenario_id: Label

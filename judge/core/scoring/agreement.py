@@ -113,25 +113,25 @@ def bootstrap_interval(
     level: float = 0.95,
     seed: int = 0,
 ) -> Interval:
-    """The statistic with a percentile interval from resampling items with replacement.
-
-    Resamples where the statistic is undefined (e.g. a constant draw) are skipped; when
-    fewer than half of them are defined the interval is ``None``.
-    """
+    """The statistic with a percentile interval from resampling items with replacement; no
+    interval when fewer than half of the resamples define the statistic (constant draws)."""
     a, b = paired(x, y)
     value = statistic(a, b)
-    rng = np.random.default_rng(seed)
-    draws = (
-        [statistic(a[i], b[i]) for i in rng.integers(0, a.size, (n_resamples, a.size))]
-        if a.size
-        else []
-    )
-    defined = np.array([d for d in draws if d is not None], dtype=np.float64)
+    defined = _defined_draws(statistic, a, b, n_resamples, seed)
     if value is None or defined.size < n_resamples / 2:
         return Interval(estimate=value, level=level, n=int(a.size))
     tail = (1.0 - level) / 2 * 100
     low, high = np.percentile(defined, [tail, 100 - tail])
     return Interval(estimate=value, low=float(low), high=float(high), level=level, n=int(a.size))
+
+
+def _defined_draws(statistic: Statistic, a: Array, b: Array, n_resamples: int, seed: int) -> Array:
+    """The statistic over seeded resamples of the items, undefined draws dropped."""
+    if not a.size:
+        return np.array([], dtype=np.float64)
+    rng = np.random.default_rng(seed)
+    draws = [statistic(a[i], b[i]) for i in rng.integers(0, a.size, (n_resamples, a.size))]
+    return np.array([d for d in draws if d is not None], dtype=np.float64)
 
 
 def to_categories(scores: npt.ArrayLike, n_categories: int) -> Array:
@@ -241,23 +241,14 @@ def row_means(table: npt.ArrayLike) -> Array:
 
 def pass_spread(passes: npt.ArrayLike) -> PassSpread:
     """Within-item spread of the judge's passes (``items x passes``, ``NaN`` = unscored)."""
-    table = as_array(passes)
-    sds: list[float] = []
-    ranges: list[float] = []
-    identical = 0
-    for row in table:
-        scored = row[~np.isnan(row)]
-        if scored.size == 0:
-            continue
-        identical += int(np.ptp(scored) == 0)
-        ranges.append(float(np.ptp(scored)))
-        if scored.size >= 2:
-            sds.append(float(np.std(scored, ddof=1)))
+    rows = [scored for row in as_array(passes) if (scored := row[~np.isnan(row)]).size]
+    ranges = [float(np.ptp(r)) for r in rows]
+    sds = [float(np.std(r, ddof=1)) for r in rows if r.size >= 2]
     return PassSpread(
         mean_sd=float(np.mean(sds)) if sds else None,
         max_sd=float(np.max(sds)) if sds else None,
         mean_range=float(np.mean(ranges)) if ranges else None,
-        items_identical=identical,
+        items_identical=sum(1 for r in ranges if r == 0),
         items=len(ranges),
     )
 

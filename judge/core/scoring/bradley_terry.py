@@ -41,6 +41,10 @@ class Tally(NamedTuple):
     ties: int
 
 
+def _agents(games: Sequence[Game]) -> list[str]:
+    return sorted({g.agent_a for g in games} | {g.agent_b for g in games})
+
+
 def _scores(games: Sequence[Game], index: dict[str, int]) -> NDArray[np.float64]:
     """Rows (i, j, credit of i): one per game, credit 1, 0 or 0.5."""
     credit = {"a": 1.0, "b": 0.0, "tie": 0.5}
@@ -70,7 +74,7 @@ def _fit(rows: NDArray[np.float64], n: int) -> NDArray[np.float64]:
 
 def bradley_terry(games: Sequence[Game]) -> dict[str, float]:
     """The ratings (mean 0) of every agent that played a game."""
-    agents = sorted({g.agent_a for g in games} | {g.agent_b for g in games})
+    agents = _agents(games)
     if not agents:
         return {}
     fitted = _fit(_scores(games, {a: n for n, a in enumerate(agents)}), len(agents))
@@ -81,7 +85,7 @@ def bootstrap_intervals(
     games: Sequence[Game], *, n_bootstrap: int = 500, confidence: float = 0.95, seed: int = 0
 ) -> dict[str, tuple[float, float]]:
     """Percentile intervals of each agent's rating over resampled sets of games."""
-    agents = sorted({g.agent_a for g in games} | {g.agent_b for g in games})
+    agents = _agents(games)
     if not agents or n_bootstrap < 1:
         return {}
     rows = _scores(games, {a: n for n, a in enumerate(agents)})
@@ -127,17 +131,23 @@ def rate(
     counts = tallies(games)
     ranks = _ranks(ratings)
     rows = [
-        Rating(
-            rank=ranks[agent] if ranked else None,
-            agent_id=agent,
-            rating=value,
-            low=intervals[agent][0] if agent in intervals else None,
-            high=intervals[agent][1] if agent in intervals else None,
-            wins=counts[agent].wins,
-            losses=counts[agent].losses,
-            ties=counts[agent].ties,
-            n_pairs=sum(counts[agent]),
-        )
+        _rating(agent, value, ranks[agent] if ranked else None, intervals.get(agent), counts[agent])
         for agent, value in ratings.items()
     ]
     return sorted(rows, key=lambda r: (-r.rating, r.agent_id))
+
+
+def _rating(
+    agent: str, value: float, rank: int | None, interval: tuple[float, float] | None, tally: Tally
+) -> Rating:
+    return Rating(
+        rank=rank,
+        agent_id=agent,
+        rating=value,
+        low=interval[0] if interval else None,
+        high=interval[1] if interval else None,
+        wins=tally.wins,
+        losses=tally.losses,
+        ties=tally.ties,
+        n_pairs=sum(tally),
+    )

@@ -16,12 +16,10 @@ class Composite(NamedTuple):
 def composite_score(
     traits: Mapping[str, TraitResult], *, counted: Collection[str], left_out: Sequence[str] = ()
 ) -> Composite:
-    """Mean of the means of the ``counted`` traits: those whose pack declares ``in_composite``
-    (the capability pack; the safety pack stays out by its declaration).
+    """Mean of the means of the ``counted`` traits (those whose pack declares ``in_composite``).
 
-    The composite is withheld (None, with a note) when a capability trait has fewer scored
-    passes than the floor, or was left out of the scoring (``left_out``): a mean over part
-    of the pack would read as the composite while measuring something else.
+    Withheld (None, with a note) when a capability trait is below the pass floor or was
+    ``left_out``: a mean over part of the pack would read as the composite yet measure less.
     """
     if left_out:
         return Composite(

@@ -65,11 +65,8 @@ def cost_of(
     cpu_s: float | None = None,
     estimate: CostEstimate | None = None,
 ) -> Cost:
-    """Passes, tokens, dollars (None with a note where any pass had no price) and seconds.
-
-    ``wall_s`` is the measured wall-clock time of the judging; without it, the calls' summed
-    latency stands in (which overcounts calls that ran at once, or in one batch).
-    """
+    """Passes, tokens, dollars (None with a note where any pass had no price) and seconds:
+    ``wall_s`` as measured, else the calls' summed latency (overcounting calls run at once)."""
     note = cost_note(passes)
     return Cost(
         n_passes=len(passes),
@@ -93,30 +90,32 @@ def limits_for(
     platform_spent: Spent,
 ) -> list[Limit]:
     """The bounds one run is held to: the run's own, each agent's today, the platform's today."""
-    limits = []
-    if budget.run_usd is not None or budget.run_tokens is not None:
-        limits.append(Limit(scope="run", usd=budget.run_usd, tokens=budget.run_tokens))
-    if budget.agent_day_usd is not None or budget.agent_day_tokens is not None:
-        limits += [
-            Limit(
-                scope=f"agent {agent} per day",
-                usd=budget.agent_day_usd,
-                tokens=budget.agent_day_tokens,
-                seats=frozenset(seats),
-                spent=agent_spent.get(agent, Spent()),
-            )
-            for agent, seats in sorted(seats_of_agent.items())
-        ]
-    if budget.platform_day_usd is not None or budget.platform_day_tokens is not None:
-        limits.append(
-            Limit(
-                scope="platform per day",
-                usd=budget.platform_day_usd,
-                tokens=budget.platform_day_tokens,
-                spent=platform_spent,
-            )
+    limits = [
+        Limit(scope="run", usd=budget.run_usd, tokens=budget.run_tokens),
+        *_agent_limits(budget, seats_of_agent, agent_spent),
+        Limit(
+            scope="platform per day",
+            usd=budget.platform_day_usd,
+            tokens=budget.platform_day_tokens,
+            spent=platform_spent,
+        ),
+    ]
+    return [limit for limit in limits if limit.usd is not None or limit.tokens is not None]
+
+
+def _agent_limits(
+    budget: Budget, seats_of_agent: Mapping[str, Iterable[str]], agent_spent: Mapping[str, Spent]
+) -> list[Limit]:
+    return [
+        Limit(
+            scope=f"agent {agent} per day",
+            usd=budget.agent_day_usd,
+            tokens=budget.agent_day_tokens,
+            seats=frozenset(seats),
+            spent=agent_spent.get(agent, Spent()),
         )
-    return limits
+        for agent, seats in sorted(seats_of_agent.items())
+    ]
 
 
 def _over(limit: Limit, usd: float, tokens: int, *, reached: bool) -> str | None:

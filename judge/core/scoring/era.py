@@ -6,7 +6,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 
-from judge.core.domain.config import MeasurementSettings
+from judge.core.domain.config import DenoiseConfig, MeasurementSettings
 from judge.core.domain.scorecard import MeasurementEra
 from judge.core.versions import (
     DETECTOR_VERSION,
@@ -46,28 +46,41 @@ def measurement_era(
             surely as a new model does (``judge.engine.judging.registry.JudgeSpec.decoders``).
         prompt_version: by default the one ``settings.defence`` implies.
     """
-    denoise = settings.denoise
-    passes: dict[str, object] = {"temperature": denoise.temperature, "passes": denoise.passes}
-    if denoise.adaptive is not None:
-        # hashed only for an adaptive policy, so fixed passes keep the eras they had
-        passes["adaptive"] = denoise.adaptive.model_dump()
     stack = {
         "judge_model": judge_model,
         "prompt_version": prompt_version or prompt_version_for(settings),
         "rubric_hashes": dict(sorted(rubric_hashes.items())),
-        "denoise": passes,
+        "denoise": _denoise_part(settings.denoise),
         "reward_weights": settings.reward_weights.model_dump(),
         "scoring_version": scoring_version,
+        **_optional_parts(settings, decoders),
     }
+    return MeasurementEra(era_id=f"era-{stack_digest(stack)[:16]}", **stack)
+
+
+def stack_digest(stack: Mapping[str, object]) -> str:
+    """The SHA-256 of a measurement stack, independent of its key order."""
+    return hashlib.sha256(json.dumps(stack, sort_keys=True).encode()).hexdigest()
+
+
+def _denoise_part(denoise: DenoiseConfig) -> dict[str, object]:
+    """The adaptive policy is hashed only when set, so fixed passes keep the eras they had."""
+    passes: dict[str, object] = {"temperature": denoise.temperature, "passes": denoise.passes}
+    if denoise.adaptive is not None:
+        passes["adaptive"] = denoise.adaptive.model_dump()
+    return passes
+
+
+def _optional_parts(
+    settings: MeasurementSettings, decoders: Mapping[str, str] | None
+) -> dict[str, object]:
+    """Parts hashed only off their defaults (sampled scores, remote judges, the defence off),
+    so eras measured before each part existed stay current."""
+    parts: dict[str, object] = {}
     if settings.score_mode != "sampled":
-        # hashed only off the default, so eras measured before the setting existed stay current
-        stack["pass_score"] = settings.score_mode
+        parts["pass_score"] = settings.score_mode
     if decoders:
-        # hashed only when present, so remote judges keep the era ids they had
-        stack["decoders"] = dict(sorted(decoders.items()))
-    integrity = integrity_identity(settings)
-    if integrity:
-        # hashed only with the defence on: with it off the stack is the one measured before
-        stack["integrity"] = integrity
-    digest = hashlib.sha256(json.dumps(stack, sort_keys=True).encode()).hexdigest()
-    return MeasurementEra(era_id=f"era-{digest[:16]}", **stack)
+        parts["decoders"] = dict(sorted(decoders.items()))
+    if integrity := integrity_identity(settings):
+        parts["integrity"] = integrity
+    return parts

@@ -23,8 +23,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from judge.core.domain.outputs import Value
 from judge.core.domain.scorecard import MeasurementEra, Scorecard
 from judge.core.domain.status import FinalSubmissionStatus, LeaderboardClass, leaderboard_class
 from judge.core.errors import InputError
@@ -32,10 +33,8 @@ from judge.core.errors import InputError
 Visibility = Literal["public", "unlisted"]
 
 
-class Finalization(BaseModel):
+class Finalization(Value):
     """What finalizing a submission stamps on it."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     agent_id: str
     scenario_id: str
@@ -123,19 +122,23 @@ def choose_visibility(
     """
     if requested is None:
         return "public" if ranked_eligible else "unlisted"
-    if requested == "public" and self_reported:
-        raise InputError(
+    if requested == "public" and (self_reported or not ranked_eligible):
+        raise InputError(_unlisted_only(custom, self_reported))
+    return requested
+
+
+def _unlisted_only(custom: list[str], self_reported: Sequence[str]) -> str:
+    if self_reported:
+        return (
             f"runs {list(self_reported)} were submitted with an agent key, so the submission is in the "
             "self_reported class and may only be published unlisted: finalize it with visibility "
             "'unlisted', or have the platform (an owner) record the runs"
         )
-    if requested == "public" and not ranked_eligible:
-        raise InputError(
-            f"runs {custom} were scored with a custom rubric, so the submission is in the "
-            "self_hosted_facilitator class and may only be published unlisted: "
-            "finalize it with visibility 'unlisted'"
-        )
-    return requested
+    return (
+        f"runs {custom} were scored with a custom rubric, so the submission is in the "
+        "self_hosted_facilitator class and may only be published unlisted: "
+        "finalize it with visibility 'unlisted'"
+    )
 
 
 def submission_class(custom: Sequence[str], self_reported: Sequence[str]) -> LeaderboardClass:

@@ -21,18 +21,15 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import Field
 
+from judge.core.domain.outputs import Value
 from judge.core.domain.scorecard import Objectives, Scorecard
 from judge.core.domain.status import LeaderboardClass
 from judge.core.scoring.objectives import objective_met_rate
 
 
-class _Value(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class LeaderboardEntry(_Value):
+class LeaderboardEntry(Value):
     """One scored seat of one run, as a leaderboard sees it."""
 
     run_id: str
@@ -47,7 +44,7 @@ class LeaderboardEntry(_Value):
     objectives: Objectives
 
 
-class LeaderboardRow(_Value):
+class LeaderboardRow(Value):
     rank: int | None
     agent_id: str
     era_id: str
@@ -61,13 +58,13 @@ class LeaderboardRow(_Value):
     run_ids: list[str]
 
 
-class Leaderboard(_Value):
+class Leaderboard(Value):
     scenario_id: str
     eras: list[str]
     mixed_eras: bool
     ranked: list[LeaderboardRow]
     self_hosted_facilitator: list[LeaderboardRow]
-    self_reported: list[LeaderboardRow] = []
+    self_reported: list[LeaderboardRow] = Field(default=[])
     note: str | None
 
 
@@ -196,26 +193,25 @@ def build_leaderboard(
         if e.scenario_id == scenario_id and (era_id is None or e.era_id == era_id)
     ]
     eras = sorted({e.era_id for e in mine})
-    mixed = len(eras) > 1
-    note = (
-        f"results span {len(eras)} measurement eras; rows and ranks are kept per era and are "
-        "not comparable across eras: pass ?era= to see one"
-        if mixed
-        else None
-    )
-    if not mine:
-        note = empty_board_note(scenario_id, era_id)
+    reported = [e for e in mine if e.leaderboard_class == "self_reported"]
+    hosted = [e for e in mine if not is_ranked(e) and e.leaderboard_class != "self_reported"]
     return Leaderboard(
         scenario_id=scenario_id,
         eras=eras,
-        mixed_eras=mixed,
+        mixed_eras=len(eras) > 1,
         ranked=board_rows([e for e in mine if is_ranked(e)], ranked=True),
-        self_hosted_facilitator=board_rows(
-            [e for e in mine if not is_ranked(e) and e.leaderboard_class != "self_reported"],
-            ranked=False,
-        ),
-        self_reported=board_rows(
-            [e for e in mine if e.leaderboard_class == "self_reported"], ranked=False
-        ),
-        note=note,
+        self_hosted_facilitator=board_rows(hosted, ranked=False),
+        self_reported=board_rows(reported, ranked=False),
+        note=_board_note(eras, scenario_id, era_id),
     )
+
+
+def _board_note(eras: list[str], scenario_id: str, era_id: str | None) -> str | None:
+    if not eras:
+        return empty_board_note(scenario_id, era_id)
+    if len(eras) > 1:
+        return (
+            f"results span {len(eras)} measurement eras; rows and ranks are kept per era and are "
+            "not comparable across eras: pass ?era= to see one"
+        )
+    return None

@@ -6,18 +6,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pydantic import BaseModel, ConfigDict
-
 from judge.core.domain.config import RewardWeights
+from judge.core.domain.outputs import Value
 from judge.core.domain.run import ActionEvent, FaultEvent, Run, TraceStep
 from judge.core.scoring.rewards import RewardComponents, step_rewards
 
 
-class _Out(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class TurnMetrics(_Out):
+class TurnMetrics(Value):
     turn: int
     seat: str
     latency_ms: float | None
@@ -34,7 +29,7 @@ class TurnMetrics(_Out):
     reward_components: RewardComponents
 
 
-class SeatTotals(_Out):
+class SeatTotals(Value):
     seat: str
     agent_id: str
     steps: int
@@ -48,7 +43,7 @@ class SeatTotals(_Out):
     total_reward: float
 
 
-class RunMetrics(_Out):
+class RunMetrics(Value):
     run_id: str
     reward_weights: RewardWeights
     turns: list[TurnMetrics]

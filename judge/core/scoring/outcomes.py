@@ -55,6 +55,10 @@ def decide_outcome(
     problems = [*environment_errors, *_check_errors(results)]
     if problems:
         return not_scored("; ".join(problems))
+    return _scored(results)
+
+
+def _scored(results: Sequence[CheckResult]) -> OutcomeDecision:
     failed_required = [r.label for r in results if r.required and r.status == "failed"]
     failed_optional = [r.label for r in results if not r.required and r.status == "failed"]
     outcome = _outcome(results)

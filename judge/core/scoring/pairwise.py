@@ -38,14 +38,9 @@ def order_verdict(passes: Sequence[PairwisePass], order: Order, floor: int) -> O
     mine = [p for p in passes if p.order == order]
     votes = Counter(p.winner for p in mine if p.winner is not None)
     n_scored = sum(votes.values())
-    winner: Winner | None = None
-    if n_scored >= floor:
-        top = votes.most_common()
-        tied = len(top) > 1 and top[0][1] == top[1][1]
-        winner = "neither" if tied else top[0][0]
     return OrderVerdict(
         order=order,
-        winner=winner,
+        winner=_most_voted(votes) if n_scored >= floor else None,
         first_is="a" if order == "ab" else "b",
         votes_a=votes["a"],
         votes_b=votes["b"],
@@ -55,6 +50,12 @@ def order_verdict(passes: Sequence[PairwisePass], order: Order, floor: int) -> O
         floor=floor,
         complete=n_scored >= floor,
     )
+
+
+def _most_voted(votes: Counter[Winner]) -> Winner:
+    """The answer with the most votes; a tied vote is ``neither``."""
+    top = votes.most_common()
+    return "neither" if len(top) > 1 and top[0][1] == top[1][1] else top[0][0]
 
 
 class PairResult(NamedTuple):

@@ -3,14 +3,11 @@ mixed with another era's (docs/scoring.md, "Pairwise judging")."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
-from pydantic import BaseModel, ConfigDict
-
 from judge.core.domain.config import MeasurementSettings
+from judge.core.domain.outputs import Value
 from judge.core.domain.pairwise import (
     PairVerdict,
     PairwiseComparison,
@@ -20,7 +17,7 @@ from judge.core.domain.pairwise import (
 )
 from judge.core.scoring.bradley_terry import TIE_RULE, Game, rate
 from judge.core.scoring.cost import cost_of
-from judge.core.scoring.era import integrity_identity
+from judge.core.scoring.era import integrity_identity, stack_digest
 from judge.core.scoring.leaderboard import LeaderboardEntry, is_ranked, unique_entries
 from judge.core.scoring.pairwise import position_bias
 
@@ -36,8 +33,7 @@ def pairwise_era(
     settings: MeasurementSettings,
     decoders: Mapping[str, str] | None = None,
 ) -> str:
-    """A stable id for everything that can move a pairwise verdict: the judge and its decode,
-    the pairwise prompt, the trait's rubric, passes per order and floor, the defence."""
+    """A stable id for everything in the stack below that can move a pairwise verdict."""
     stack: dict[str, object] = {
         "mode": "pairwise",
         "judge_model": judge_model,
@@ -48,8 +44,7 @@ def pairwise_era(
         "integrity": integrity_identity(settings),
         "decoders": dict(sorted((decoders or {}).items())),
     }
-    digest = hashlib.sha256(json.dumps(stack, sort_keys=True).encode()).hexdigest()
-    return f"pw-era-{digest[:16]}"
+    return f"pw-era-{stack_digest(stack)[:16]}"
 
 
 def games_of(verdicts: Sequence[PairVerdict]) -> list[Game]:
@@ -68,21 +63,24 @@ def ratings_by_era(
     groups: dict[tuple[str, str, str], list[PairVerdict]] = defaultdict(list)
     for verdict in verdicts:
         groups[(verdict.era_id, verdict.key.scenario_id, verdict.trait)].append(verdict)
-    boards = []
-    for (era, scenario, _trait), mine in sorted(groups.items()):
-        games = games_of(mine)
-        boards.append(
-            PairwiseRatings(
-                scenario_id=scenario,
-                era_id=era,
-                ratings=rate(games, n_bootstrap=n_bootstrap, ranked=ranked),
-                n_pairs=len(games),
-                n_bootstrap=n_bootstrap,
-                confidence=0.95,
-                tie_rule=TIE_RULE,
-            )
-        )
-    return boards
+    return [
+        _ratings(era, scenario, games_of(mine), n_bootstrap, ranked)
+        for (era, scenario, _trait), mine in sorted(groups.items())
+    ]
+
+
+def _ratings(
+    era: str, scenario: str, games: list[Game], n_bootstrap: int, ranked: bool
+) -> PairwiseRatings:
+    return PairwiseRatings(
+        scenario_id=scenario,
+        era_id=era,
+        ratings=rate(games, n_bootstrap=n_bootstrap, ranked=ranked),
+        n_pairs=len(games),
+        n_bootstrap=n_bootstrap,
+        confidence=0.95,
+        tie_rule=TIE_RULE,
+    )
 
 
 def pairwise_cost(verdicts: Sequence[PairVerdict]) -> PairwiseCost:
@@ -119,7 +117,7 @@ def pairwise_comparison(
     )
 
 
-class PairwiseLeaderboard(BaseModel):
+class PairwiseLeaderboard(Value):
     """``mode=pairwise``: a scenario's ratings on one trait, one fit per pairwise era.
 
     Attributes:
@@ -128,8 +126,6 @@ class PairwiseLeaderboard(BaseModel):
             self-reported), without ranks.
         n_left_out: pairs with a participation-gated seat or a seat on no board.
     """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     scenario_id: str
     trait: str
@@ -152,21 +148,14 @@ def pairwise_leaderboard(
 ) -> PairwiseLeaderboard:
     """The pairwise board beside the score board: the same classes and gates, decided by
     the score board's entries of both seats of each pair; eras are fitted apart."""
-    on_board = {(e.run_id, e.seat): e for e in unique_entries(entries)}
-    ranked: list[PairVerdict] = []
-    unranked: list[PairVerdict] = []
-    left_out = 0
-    for v in verdicts:
-        if v.key.scenario_id != scenario_id or v.trait != trait:
-            continue
-        if era_id is not None and v.era_id != era_id:
-            continue
-        a = on_board.get((v.side_a.run_id, v.side_a.seat))
-        b = on_board.get((v.side_b.run_id, v.side_b.seat))
-        if a is None or b is None or a.participation_gated or b.participation_gated:
-            left_out += 1
-            continue
-        (ranked if is_ranked(a) and is_ranked(b) else unranked).append(v)
+    mine = [
+        v
+        for v in verdicts
+        if v.key.scenario_id == scenario_id
+        and v.trait == trait
+        and (era_id is None or v.era_id == era_id)
+    ]
+    ranked, unranked, left_out = _split_by_board(mine, entries)
     eras = sorted({v.era_id for v in [*ranked, *unranked]})
     return PairwiseLeaderboard(
         scenario_id=scenario_id,
@@ -182,3 +171,21 @@ def pairwise_leaderboard(
             else None
         ),
     )
+
+
+def _split_by_board(
+    verdicts: Sequence[PairVerdict], entries: Sequence[LeaderboardEntry]
+) -> tuple[list[PairVerdict], list[PairVerdict], int]:
+    """Ranked pairs, unranked pairs, and how many pairs have a gated seat or one on no board."""
+    on_board = {(e.run_id, e.seat): e for e in unique_entries(entries)}
+    ranked: list[PairVerdict] = []
+    unranked: list[PairVerdict] = []
+    left_out = 0
+    for v in verdicts:
+        a = on_board.get((v.side_a.run_id, v.side_a.seat))
+        b = on_board.get((v.side_b.run_id, v.side_b.seat))
+        if a is None or b is None or a.participation_gated or b.participation_gated:
+            left_out += 1
+            continue
+        (ranked if is_ranked(a) and is_ranked(b) else unranked).append(v)
+    return ranked, unranked, left_out

@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pydantic import BaseModel, ConfigDict
-
 from judge.core.domain.config import RewardWeights
+from judge.core.domain.outputs import Value
 from judge.core.domain.run import TraceStep
 
 
-class RewardComponents(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
+class RewardComponents(Value):
     checks_passed: int
     checks_failed: int
     new_conditions_count: int
@@ -20,9 +17,7 @@ class RewardComponents(BaseModel):
     progress_delta: float
 
 
-class StepReward(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
+class StepReward(Value):
     turn: int
     seat: str
     scalar_reward: float

@@ -7,17 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pydantic import BaseModel, ConfigDict
-
 from judge.core.domain.judging import TraitResult
+from judge.core.domain.outputs import Value
 from judge.core.domain.review import SafetyReviewThresholds
 from judge.core.domain.scorecard import Scorecard
 
 
-class RunFigures(BaseModel):
+class RunFigures(Value):
     """What the runs table shows and filters on, per run (over its scored seats)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
 
     measurement_era: str
     composite: float | None

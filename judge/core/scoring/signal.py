@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from judge.core.domain.judging import JudgePass, JudgeStats, PanelAgreement, ScoreMode, TraitResult
 from judge.core.scoring.agreement import krippendorff_alpha
@@ -37,18 +38,6 @@ def signal_fields(passes: Sequence[JudgePass], mode: ScoreMode) -> SignalFields:
     scored = [p for p in passes if p.written_score is not None]
     with_dist = [p for p in scored if p.expected_score is not None]
     sampled = [p.written_score for p in scored if p.written_score is not None]
-    note = None
-    if len(with_dist) < len(scored) and (mode == "expected" or not with_dist):
-        note = (
-            NO_LOGPROBS_NOTE
-            if not with_dist
-            else (
-                f"{len(scored) - len(with_dist)} of {len(scored)} passes had no token log-probabilities "
-                "and count with the sampled score"
-            )
-        )
-    elif any(p.distribution_partial for p in with_dist):
-        note = PARTIAL_NOTE
     return SignalFields(
         sampled_mean=_mean(sampled),
         expected_mean=_mean([p.expected_score for p in with_dist if p.expected_score is not None]),
@@ -56,8 +45,21 @@ def signal_fields(passes: Sequence[JudgePass], mode: ScoreMode) -> SignalFields:
             [p.score_entropy_bits for p in with_dist if p.score_entropy_bits is not None]
         ),
         n_with_distribution=len(with_dist),
-        score_note=note,
+        score_note=_score_note(len(scored), with_dist, mode),
     )
+
+
+def _score_note(n_scored: int, with_dist: Sequence[JudgePass], mode: ScoreMode) -> str | None:
+    if len(with_dist) < n_scored and (mode == "expected" or not with_dist):
+        if not with_dist:
+            return NO_LOGPROBS_NOTE
+        return (
+            f"{n_scored - len(with_dist)} of {n_scored} passes had no token log-probabilities "
+            "and count with the sampled score"
+        )
+    if any(p.distribution_partial for p in with_dist):
+        return PARTIAL_NOTE
+    return None
 
 
 def judge_stats(passes: Sequence[JudgePass], judges: Sequence[str], floor: int) -> list[JudgeStats]:
@@ -79,19 +81,8 @@ def panel_agreement(results: Mapping[str, TraitResult], judges: Sequence[str]) -
     """Krippendorff's alpha (interval) over traits between the judges' means; the trait the
     judges disagree on most (largest highest-minus-lowest mean) is named."""
     traits = sorted(results)
-    table = np.full((len(traits), len(judges)), np.nan)
-    for row, trait in enumerate(traits):
-        means = {j.model: j.mean for j in results[trait].judges}
-        for col, model in enumerate(judges):
-            value = means.get(model)
-            table[row, col] = np.nan if value is None else value
-    worst: tuple[float, str] | None = None
-    for row, trait in enumerate(traits):
-        present = table[row][~np.isnan(table[row])]
-        if present.size >= 2:
-            spread = float(present.max() - present.min())
-            if worst is None or spread > worst[0]:
-                worst = (spread, trait)
+    table = _judge_means(results, traits, judges)
+    worst = _widest_spread(table, traits)
     means = {}
     if worst is not None:
         means = {j.model: j.mean for j in results[worst[1]].judges if j.mean is not None}
@@ -103,6 +94,33 @@ def panel_agreement(results: Mapping[str, TraitResult], judges: Sequence[str]) -
         largest_disagreement=worst[0] if worst else None,
         largest_disagreement_means=means,
     )
+
+
+def _judge_means(
+    results: Mapping[str, TraitResult], traits: Sequence[str], judges: Sequence[str]
+) -> npt.NDArray[np.float64]:
+    """Traits x judges: each judge's mean of each trait, NaN where it has none."""
+    table = np.full((len(traits), len(judges)), np.nan)
+    for row, trait in enumerate(traits):
+        means = {j.model: j.mean for j in results[trait].judges}
+        for col, model in enumerate(judges):
+            value = means.get(model)
+            table[row, col] = np.nan if value is None else value
+    return table
+
+
+def _widest_spread(
+    table: npt.NDArray[np.float64], traits: Sequence[str]
+) -> tuple[float, str] | None:
+    """The largest highest-minus-lowest judge mean over traits judged twice or more, first kept."""
+    worst: tuple[float, str] | None = None
+    for row, trait in enumerate(traits):
+        present = table[row][~np.isnan(table[row])]
+        if present.size >= 2:
+            spread = float(present.max() - present.min())
+            if worst is None or spread > worst[0]:
+                worst = (spread, trait)
+    return worst
 
 
 class ModelParseRate(NamedTuple):

@@ -25,9 +25,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from judge.core.domain.judging import VARIANCE_KIND
+from judge.core.domain.outputs import Value
 from judge.core.domain.run import Run, WinCondition
 from judge.core.domain.scorecard import SeatScorecard
 from judge.core.errors import InputError
@@ -38,11 +39,7 @@ from judge.core.scoring.passes import sample_variance
 StabilityVerdict = Literal["stable", "input_sensitive", "insufficient_repetitions"]
 
 
-class _Value(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class StabilityThresholds(_Value):
+class StabilityThresholds(Value):
     """When a spread counts as input-sensitive, and how many repetitions a verdict needs."""
 
     min_repetitions: int = Field(default=3, ge=2, le=1000)
@@ -57,7 +54,7 @@ class StabilityThresholds(_Value):
 DEFAULT_THRESHOLDS = StabilityThresholds()
 
 
-class Repetition(_Value):
+class Repetition(Value):
     """One repetition as stability sees it: the agent's seat in one run."""
 
     run_id: str
@@ -70,7 +67,7 @@ class Repetition(_Value):
     conditions: list[WinCondition]
 
 
-class RunSpread(_Value):
+class RunSpread(Value):
     n: int
     values: list[float]
     mean: float | None
@@ -80,14 +77,14 @@ class RunSpread(_Value):
     worst: float | None
 
 
-class TraitStability(_Value):
+class TraitStability(Value):
     trait: str
     spread: RunSpread
     n_unscored: int = Field(description="repetitions whose trait mean was withheld or missing")
     verdict: StabilityVerdict
 
 
-class ObjectiveStability(_Value):
+class ObjectiveStability(Value):
     condition_id: str
     weight: float
     n: int
@@ -100,7 +97,7 @@ class ObjectiveStability(_Value):
     verdict: StabilityVerdict
 
 
-class StabilityReport(_Value):
+class StabilityReport(Value):
     scenario_id: str
     seed: int | None
     adversary_config: str | None

@@ -65,13 +65,17 @@ def parse_threshold(text: str, known_traits: Iterable[str]) -> Threshold:
         raise InputError(
             f"--fail-under {text!r}: unknown figure {name!r}; use one of: {', '.join(names)}"
         )
+    return Threshold(name, _finite_number(text, raw))
+
+
+def _finite_number(text: str, raw: str) -> float:
     try:
         value = float(raw)
     except ValueError:
         raise InputError(f"--fail-under {text!r}: {raw!r} is not a number") from None
     if not math.isfinite(value):
         raise InputError(f"--fail-under {text!r}: the value must be a finite number")
-    return Threshold(name, value)
+    return value
 
 
 def seat_figure(seat: SeatScorecard, figure: str) -> float | None:

@@ -13,26 +13,21 @@ import json
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
-
 from judge.core.domain.config import RewardWeights
+from judge.core.domain.outputs import Value
 from judge.core.domain.run import ActionEvent, DoneEvent, Run
-from judge.core.scoring.rewards import RewardComponents, step_rewards
+from judge.core.scoring.rewards import RewardComponents, StepReward, step_rewards
 
 NDJSON_MEDIA_TYPE = "application/x-ndjson"
 
 
-class _Value(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class StepAction(_Value):
+class StepAction(Value):
     name: str
     args: dict[str, Any]
     status: Literal["ok", "error", "unknown", "rejected"]
 
 
-class TrajectoryStep(_Value):
+class TrajectoryStep(Value):
     run_id: str
     seat: str
     agent_id: str
@@ -77,20 +72,23 @@ def trajectory(
             continue
         step = counters.get(reward.seat, 0)
         counters[reward.seat] = step + 1
-        rows.append(
-            TrajectoryStep(
-                run_id=run.run_id,
-                seat=reward.seat,
-                agent_id=run.agent_of(reward.seat),
-                step=step,
-                turn=reward.turn,
-                action=actions_at(run, reward.seat, reward.turn),
-                reward=reward.scalar_reward,
-                components=reward.components,
-                done=i == last[reward.seat] or reward.turn in done[reward.seat],
-            )
-        )
+        is_done = i == last[reward.seat] or reward.turn in done[reward.seat]
+        rows.append(_step_row(run, reward, step, is_done))
     return rows
+
+
+def _step_row(run: Run, reward: StepReward, step: int, done: bool) -> TrajectoryStep:
+    return TrajectoryStep(
+        run_id=run.run_id,
+        seat=reward.seat,
+        agent_id=run.agent_of(reward.seat),
+        step=step,
+        turn=reward.turn,
+        action=actions_at(run, reward.seat, reward.turn),
+        reward=reward.scalar_reward,
+        components=reward.components,
+        done=done,
+    )
 
 
 def trajectories(
