@@ -81,23 +81,26 @@ def reading(row: DefenceRow) -> str:
     )
 
 
+_DEFENCE_HEAD = [
+    (
+        "- off: prompt version 4, nothing withheld; on: judge-directed text withheld and the "
+        "transcript spotlit (prompt version 5, docs/integrity.md)"
+    ),
+    (
+        "- Spearman against the human panel mean, 95% percentile bootstrap over items (1000 "
+        "resamples, seeded); differences are on minus off on the same resampled items"
+    ),
+    "",
+    (
+        "| trait vs label | pass score | items | Spearman off | Spearman on | difference "
+        "| MAE off / on | MAE difference | reading |"
+    ),
+    "|---|---|---|---|---|---|---|---|---|",
+]
+
+
 def render_defence(c: DefenceComparison) -> str:
-    lines = c.heading("the score-integrity defence off against on") + [
-        (
-            "- off: prompt version 4, nothing withheld; on: judge-directed text withheld and the "
-            "transcript spotlit (prompt version 5, docs/integrity.md)"
-        ),
-        (
-            "- Spearman against the human panel mean, 95% percentile bootstrap over items (1000 "
-            "resamples, seeded); differences are on minus off on the same resampled items"
-        ),
-        "",
-        (
-            "| trait vs label | pass score | items | Spearman off | Spearman on | difference "
-            "| MAE off / on | MAE difference | reading |"
-        ),
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
+    lines = c.heading("the score-integrity defence off against on") + _DEFENCE_HEAD
     for r in c.rows:
         lines.append(
             f"| {r.trait} vs {r.label} | {r.pass_score} | {r.n_items} | {_ci(r.spearman_off)} "

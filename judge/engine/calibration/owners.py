@@ -44,6 +44,9 @@ GROUP = "owners"
 #: How an anchor is written in the set's files (the raw answer of the label).
 RAW = {0.0: "0", 0.5: "0.5", 1.0: "1"}
 MANIFEST_FILE = "manifest.yaml"
+_OWNER_RATERS = RaterGroup(
+    name=GROUP, raters_per_item=1, panel=True, description="each owner who labelled is one rater"
+)
 
 
 def owners_manifest(traits: Sequence[str], *, content_id: str = "0" * 40) -> CalibrationManifest:
@@ -60,14 +63,7 @@ def owners_manifest(traits: Sequence[str], *, content_id: str = "0" * 40) -> Cal
         licence={"name": "the platform's own data"},
         citation="Owners' labels exported by `judge export labels`.",
         local_folder="owners",
-        raters=[
-            RaterGroup(
-                name=GROUP,
-                raters_per_item=1,
-                panel=True,
-                description="each owner who labelled is one rater",
-            )
-        ],
+        raters=[_OWNER_RATERS],
         labels=[_spec(t) for t in traits],
     )
 

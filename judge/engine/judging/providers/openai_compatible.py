@@ -33,7 +33,7 @@ from judge.engine.judging import environment
 from judge.engine.judging.backends import ServingProfile
 from judge.engine.judging.environment import JudgingEnvironment
 from judge.engine.judging.model_check import check_model
-from judge.engine.judging.providers.litellm import LiteLLMBackend, capabilities
+from judge.engine.judging.providers.litellm import LiteLLMBackend, capabilities, retry_after
 from judge.engine.judging.providers.litellm_loader import load_litellm
 from judge.engine.judging.spec import MemberSpec, ProviderEntry
 
@@ -196,15 +196,6 @@ def _status_error(
     if status in TRANSIENT_STATUS or status >= 500:
         return TransientJudgeError(message, retry_after=retry_after(headers))
     return PermanentJudgeError(message)
-
-
-def retry_after(headers: Mapping[str, str]) -> float | None:
-    """The Retry-After header in seconds (absent or not a number: None)."""
-    value = headers.get("Retry-After")
-    try:
-        return max(0.0, float(value)) if value is not None else None
-    except ValueError:
-        return None
 
 
 _priced: dict[str, bool] = {}
