@@ -211,10 +211,9 @@ class EmbeddedModel:
 
 def _check_fits(prompts: Sequence[PromptTokens], max_tokens: int) -> None:
     for prompt in prompts:
-        size = len(prompt.prefix) + len(prompt.rest)
-        if size + max_tokens > N_CTX:
+        if prompt.size + max_tokens > N_CTX:
             raise PermanentJudgeError(
-                f"prompt of {size} tokens does not fit the embedded judge's {N_CTX}-token context"
+                f"prompt of {prompt.size} tokens does not fit the embedded judge's {N_CTX}-token context"
             )
 
 
