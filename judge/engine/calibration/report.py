@@ -87,6 +87,13 @@ def pass_table(
     return table
 
 
+def judge_means(
+    passes: JudgedPasses, targets: Sequence[Target], trait: str, n_passes: int
+) -> ag.Array:
+    """The judge's mean score per target (NaN where no pass was scored)."""
+    return ag.row_means(pass_table(passes, targets, trait, n_passes))
+
+
 def judge_agreement(judge: ag.Array, human: ag.Array, k: int, seed: int) -> JudgeAgreement:
     qwk = ag.quadratic_weighted_kappa(ag.to_categories(judge, k), ag.to_categories(human, k), k)
     return JudgeAgreement(
@@ -312,6 +319,10 @@ class ReportScope(NamedTuple):
     judge_model: str
     slice_text: str
 
+    def label_traits(self, manifest: CalibrationManifest) -> list[tuple[LabelSpec, str]]:
+        """Every (label, trait) pair of the set that the scope reads."""
+        return [(spec, t) for spec in manifest.labels for t in spec.traits if t in self.traits]
+
 
 def build_report(
     items: Sequence[CalibrationItem],
@@ -326,9 +337,7 @@ def build_report(
     traits = scope.traits
     per_trait = [
         trait_agreement(items, manifest, spec, t, passes, scope.n_passes)
-        for spec in manifest.labels
-        for t in spec.traits
-        if t in traits
+        for spec, t in scope.label_traits(manifest)
     ]
     queue = compare(
         judge_rows(items, passes, traits, scope.judge_model),
