@@ -18,7 +18,6 @@ from judge.engine.judging.environment import openai_base
 from judge.engine.judging.providers.openai_compatible import (
     OpenAICompatibleBackend,
     OpenAICompatibleClient,
-    direct_client,
 )
 from judge.engine.judging.registry import backend_for
 from judge.engine.judging.runner import RunnerConfig, call_with_retries
@@ -204,26 +203,6 @@ def test_the_direct_backend_refuses_openais_own_api_and_arguments_it_does_not_se
         )
 
 
-def test_the_old_direct_client_function_warns_and_answers_as_before(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    base = "http://127.0.0.1:8000/v1"
-    env = judging_environment()
-    with pytest.warns(DeprecationWarning, match="openai-compatible entry"):
-        client = direct_client("openai/qwen", {"api_base": base}, env=env, timeout=5)
-    assert client is not None and client.url == base + "/chat/completions"
-    with pytest.warns(DeprecationWarning):
-        assert direct_client("openai/gpt-4o-mini", {}, env=env, timeout=5) is None
-    with pytest.warns(DeprecationWarning):
-        assert direct_client("hosted_vllm/qwen", {"api_base": base}, env=env, timeout=5) is None
-    monkeypatch.setenv("JUDGE_OPENAI_CLIENT", "litellm")
-    with pytest.warns(DeprecationWarning):
-        assert (
-            direct_client("openai/qwen", {"api_base": base}, env=judging_environment(), timeout=5)
-            is None
-        )
-
-
 def test_openai_base_url_is_read_before_openai_api_base_as_litellm_reads_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -233,10 +212,3 @@ def test_openai_base_url_is_read_before_openai_api_base_as_litellm_reads_them(
     assert (
         openai_base("http://10.0.0.5:9000/v1", judging_environment()) == "http://10.0.0.5:9000/v1"
     )
-
-
-def test_the_base_url_rules_answer_at_their_old_home_with_a_warning() -> None:
-    from judge.engine.judging.providers import openai_compatible
-
-    with pytest.warns(DeprecationWarning, match="judge.engine.judging.environment.openai_base"):
-        assert openai_compatible.openai_base is openai_base
