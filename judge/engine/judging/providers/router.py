@@ -91,6 +91,11 @@ def load_router_file(path: Path) -> RouterFile:
         raise ConfigError(
             f"JUDGE_MODEL: router file {path}: {describe_validation_error(exc)}"
         ) from None
+    _check_deployments(parsed, path)
+    return parsed
+
+
+def _check_deployments(parsed: RouterFile, path: Path) -> None:
     names = {d.model_name for d in parsed.model_list}
     if len(names) != 1:
         raise ConfigError(
@@ -101,7 +106,6 @@ def load_router_file(path: Path) -> RouterFile:
             raise ConfigError(
                 f"JUDGE_MODEL: router file {path}: model_list.{n}.litellm_params.model is missing"
             )
-    return parsed
 
 
 def router_arguments(parsed: RouterFile, *, where: str, env: JudgingEnvironment) -> dict[str, Any]:
