@@ -337,11 +337,14 @@ def load_settings(**overrides: object) -> Settings:
     try:
         settings = Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as exc:
-        problem = describe_validation_error(exc).replace("(top level): ", "")
-        raise ConfigError(f"service settings: {problem}") from None
+        raise ConfigError(f"service settings: {_problem(exc)}") from None
     if settings.dev_mode:
         announce_dev_mode()
     return settings
+
+
+def _problem(exc: ValidationError) -> str:
+    return describe_validation_error(exc).replace("(top level): ", "")
 
 
 def hand_down_workers(workers: int) -> None:
@@ -362,7 +365,7 @@ def judge_model_settings(**overrides: object) -> JudgeModelSettings:
     try:
         return JudgeModelSettings(**given)  # type: ignore[arg-type]
     except ValidationError as exc:
-        problem = describe_validation_error(exc).replace("(top level): ", "")
+        problem = _problem(exc)
         if "model" in given:  # named by the caller (--judge), not JUDGE_MODEL
             problem = problem.replace("JUDGE_MODEL ", "judge model ", 1)
         raise ConfigError(problem) from None
@@ -421,7 +424,7 @@ def judging_environment(**overrides: object) -> JudgingEnvironment:
     try:
         return JudgingSettings(**given).environment()  # type: ignore[arg-type]
     except ValidationError as exc:
-        raise ConfigError(describe_validation_error(exc).replace("(top level): ", "")) from None
+        raise ConfigError(_problem(exc)) from None
 
 
 def judge_spec(model: str, *, dev_mode: bool | None = None) -> JudgeSpec:
@@ -437,11 +440,6 @@ def judge_spec(model: str, *, dev_mode: bool | None = None) -> JudgeSpec:
 def environment_variable(name: str) -> str | None:
     """The value of the variable a router file names for a secret (``os.environ/NAME``)."""
     return os.environ.get(name)
-
-
-def env_dev_mode() -> bool:
-    """Whether ``JUDGE_DEV_MODE`` is on."""
-    return judging_environment().dev_mode
 
 
 class ProcessSettings(BaseSettings):

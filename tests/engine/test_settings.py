@@ -191,8 +191,8 @@ def _environment_uses(path: Path) -> int:
 
 
 def test_no_module_but_the_settings_reads_the_environment() -> None:
-    package = Path(settings_module.__file__).parent
     settings_file = Path(settings_module.__file__)
+    package = settings_file.parents[1]
     found = {
         str(path.relative_to(package.parent)): uses
         for path in sorted(package.rglob("*.py"))

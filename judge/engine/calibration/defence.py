@@ -19,7 +19,7 @@ from judge.core.scoring import agreement as ag
 from judge.engine.calibration.items import CalibrationItem
 from judge.engine.calibration.manifest import CalibrationManifest
 from judge.engine.calibration.modes import SetComparison, _ci, _num, paired_agreement, rescored
-from judge.engine.calibration.report import JudgedPasses, ReportScope, label_panel, pass_table
+from judge.engine.calibration.report import JudgedPasses, ReportScope, judge_means, label_panel
 
 
 class DefenceRow(BaseModel):
@@ -54,21 +54,15 @@ def compare_defence(
 ) -> DefenceComparison:
     """Per (label, trait, mode): agreement with the human panel mean, defence off and on."""
     rows = []
-    for spec in manifest.labels:
+    for spec, trait in scope.label_traits(manifest):
         targets, panel = label_panel(items, manifest, spec)
-        human = ag.row_means(panel)
-        for trait in (t for t in spec.traits if t in scope.traits):
-            for mode in modes:
-                a = ag.row_means(pass_table(rescored(off, mode), targets, trait, scope.n_passes))
-                b = ag.row_means(pass_table(rescored(on, mode), targets, trait, scope.n_passes))
-                row = {
-                    "trait": trait,
-                    "label": spec.name,
-                    "pass_score": mode,
-                    "n_items": int((np.isfinite(a) & np.isfinite(b)).sum()),
-                }
-                figures = paired_agreement(a, b, human, sides=("off", "on"))
-                rows.append(DefenceRow.model_validate(row | figures))
+        for mode in modes:
+            a = judge_means(rescored(off, mode), targets, trait, scope.n_passes)
+            b = judge_means(rescored(on, mode), targets, trait, scope.n_passes)
+            n_items = int((np.isfinite(a) & np.isfinite(b)).sum())
+            row = {"trait": trait, "label": spec.name, "pass_score": mode, "n_items": n_items}
+            figures = paired_agreement(a, b, ag.row_means(panel), sides=("off", "on"))
+            rows.append(DefenceRow.model_validate(row | figures))
     return DefenceComparison(
         set=manifest.name, judge_model=scope.judge_model, slice=scope.slice_text, rows=rows
     )
@@ -81,23 +75,26 @@ def reading(row: DefenceRow) -> str:
     )
 
 
+_DEFENCE_HEAD = [
+    (
+        "- off: prompt version 4, nothing withheld; on: judge-directed text withheld and the "
+        "transcript spotlit (prompt version 5, docs/integrity.md)"
+    ),
+    (
+        "- Spearman against the human panel mean, 95% percentile bootstrap over items (1000 "
+        "resamples, seeded); differences are on minus off on the same resampled items"
+    ),
+    "",
+    (
+        "| trait vs label | pass score | items | Spearman off | Spearman on | difference "
+        "| MAE off / on | MAE difference | reading |"
+    ),
+    "|---|---|---|---|---|---|---|---|---|",
+]
+
+
 def render_defence(c: DefenceComparison) -> str:
-    lines = c.heading("the score-integrity defence off against on") + [
-        (
-            "- off: prompt version 4, nothing withheld; on: judge-directed text withheld and the "
-            "transcript spotlit (prompt version 5, docs/integrity.md)"
-        ),
-        (
-            "- Spearman against the human panel mean, 95% percentile bootstrap over items (1000 "
-            "resamples, seeded); differences are on minus off on the same resampled items"
-        ),
-        "",
-        (
-            "| trait vs label | pass score | items | Spearman off | Spearman on | difference "
-            "| MAE off / on | MAE difference | reading |"
-        ),
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
+    lines = c.heading("the score-integrity defence off against on") + _DEFENCE_HEAD
     for r in c.rows:
         lines.append(
             f"| {r.trait} vs {r.label} | {r.pass_score} | {r.n_items} | {_ci(r.spearman_off)} "

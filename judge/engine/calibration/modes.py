@@ -14,11 +14,11 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from judge.core.domain.interval import Interval
-from judge.core.domain.judging import ScoreMode
+from judge.core.domain.judging import JudgePass, ScoreMode
 from judge.core.scoring import agreement as ag
 from judge.engine.calibration.items import CalibrationItem
 from judge.engine.calibration.manifest import CalibrationManifest
-from judge.engine.calibration.report import JudgedPasses, ReportScope, label_panel, pass_table
+from judge.engine.calibration.report import JudgedPasses, ReportScope, judge_means, label_panel
 from judge.engine.judging.score_grid import score_of_pass
 
 N_RESAMPLES = 1000
@@ -128,35 +128,32 @@ def compare_modes(
 ) -> ModeComparison:
     """Per (label, trait): agreement with the human panel mean in sampled and expected mode."""
     sampled, expected = rescored(passes, "sampled"), rescored(passes, "expected")
-    n_passes = scope.n_passes
     rows = []
-    for spec in manifest.labels:
-        for trait in (t for t in spec.traits if t in scope.traits):
-            targets, panel = label_panel(items, manifest, spec)
-            js = ag.row_means(pass_table(sampled, targets, trait, n_passes))
-            je = ag.row_means(pass_table(expected, targets, trait, n_passes))
-            made = [
-                p
-                for t in targets
-                for p in passes.get((t[0], t[1], trait), [])
-                if p.written_score is not None
-            ]
-            dist = [p for p in made if p.score_distribution is not None]
-            entropies = [p.score_entropy_bits for p in dist if p.score_entropy_bits is not None]
-            row = {
-                "trait": trait,
-                "label": spec.name,
-                "n_items": int(np.isfinite(js).sum()),
-                "n_passes": len(made),
-                "n_with_distribution": len(dist),
-                "n_spread": sum(1 for p in dist if max(p.score_distribution or [1.0]) < 0.99),
-                "mean_entropy_bits": float(np.mean(entropies)) if entropies else None,
-            }
-            figures = paired_agreement(js, je, ag.row_means(panel), sides=("sampled", "expected"))
-            rows.append(ModeRow.model_validate(row | figures))
+    for spec, trait in scope.label_traits(manifest):
+        targets, panel = label_panel(items, manifest, spec)
+        js = judge_means(sampled, targets, trait, scope.n_passes)
+        je = judge_means(expected, targets, trait, scope.n_passes)
+        row = {"trait": trait, "label": spec.name, "n_items": int(np.isfinite(js).sum())}
+        figures = paired_agreement(js, je, ag.row_means(panel), sides=("sampled", "expected"))
+        row |= _distribution_counts([p for t in targets for p in passes.get((*t, trait), [])])
+        rows.append(ModeRow.model_validate(row | figures))
     return ModeComparison(
         set=manifest.name, judge_model=scope.judge_model, slice=scope.slice_text, rows=rows
     )
+
+
+def _distribution_counts(passes: Sequence[JudgePass]) -> dict[str, int | float | None]:
+    """How many written passes there are, how many carry a distribution, how many of those
+    spread it out, and their mean entropy."""
+    made = [p for p in passes if p.written_score is not None]
+    dist = [p for p in made if p.score_distribution is not None]
+    entropies = [p.score_entropy_bits for p in dist if p.score_entropy_bits is not None]
+    return {
+        "n_passes": len(made),
+        "n_with_distribution": len(dist),
+        "n_spread": sum(1 for p in dist if max(p.score_distribution or [1.0]) < 0.99),
+        "mean_entropy_bits": float(np.mean(entropies)) if entropies else None,
+    }
 
 
 def _num(v: float | None) -> str:

@@ -11,6 +11,7 @@ itself: what the console shows live is what ``judge calibrate`` prints.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -38,12 +39,15 @@ from judge.engine.calibration.manifest import (
     Scale,
 )
 from judge.engine.calibration.report import JudgedPasses, trait_agreement
-from judge.engine.calibration.report_model import TraitAgreement
+from judge.engine.calibration.report_model import ItemPoint, TraitAgreement
 
 GROUP = "owners"
 #: How an anchor is written in the set's files (the raw answer of the label).
 RAW = {0.0: "0", 0.5: "0.5", 1.0: "1"}
 MANIFEST_FILE = "manifest.yaml"
+_OWNER_RATERS = RaterGroup(
+    name=GROUP, raters_per_item=1, panel=True, description="each owner who labelled is one rater"
+)
 
 
 def owners_manifest(traits: Sequence[str], *, content_id: str = "0" * 40) -> CalibrationManifest:
@@ -60,14 +64,7 @@ def owners_manifest(traits: Sequence[str], *, content_id: str = "0" * 40) -> Cal
         licence={"name": "the platform's own data"},
         citation="Owners' labels exported by `judge export labels`.",
         local_folder="owners",
-        raters=[
-            RaterGroup(
-                name=GROUP,
-                raters_per_item=1,
-                panel=True,
-                description="each owner who labelled is one rater",
-            )
-        ],
+        raters=[_OWNER_RATERS],
         labels=[_spec(t) for t in traits],
     )
 
@@ -167,27 +164,28 @@ def era_agreement(
     result = trait_agreement(
         items, manifest, manifest.labels[0], trait, passes, passes_width(passes)
     )
-    labels = [lab for i in items for lab in i.labels if lab.label == trait]
-    counts: dict[tuple[str, str], int] = {}
-    for item in items:
-        for lab in item.labels:
-            if lab.label == trait:
-                counts[(item.item_id, lab.seat)] = counts.get((item.item_id, lab.seat), 0) + 1
-    paired = [p for p in result.points if p.judge is not None and p.human is not None]
-    mae, bias = weighted_error(
-        [p.judge for p in paired],  # type: ignore[misc]
-        [p.human for p in paired],  # type: ignore[misc]
-        [1.0 if weights is None else weights.get((p.item_id, p.seat), 0.0) for p in paired],
-    )
+    counts = Counter((i.item_id, lab.seat) for i in items for lab in i.labels if lab.label == trait)
+    mae, bias = _weighted_error(result.points, weights)
     return LiveAgreement(
         trait=trait,
         era_id=era_id,
         judge_model=judge_model,
         agreement=result,
-        n_labels=len(labels),
+        n_labels=sum(counts.values()),
         n_labelled_twice=sum(1 for n in counts.values() if n >= 2),
         weighted_mae=mae,
         weighted_bias=bias,
+    )
+
+
+def _weighted_error(
+    points: Sequence[ItemPoint], weights: Mapping[tuple[str, str], float] | None
+) -> tuple[float | None, float | None]:
+    paired = [p for p in points if p.judge is not None and p.human is not None]
+    return weighted_error(
+        [p.judge for p in paired],  # type: ignore[misc]
+        [p.human for p in paired],  # type: ignore[misc]
+        [1.0 if weights is None else weights.get((p.item_id, p.seat), 0.0) for p in paired],
     )
 
 

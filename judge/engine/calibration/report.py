@@ -87,6 +87,13 @@ def pass_table(
     return table
 
 
+def judge_means(
+    passes: JudgedPasses, targets: Sequence[Target], trait: str, n_passes: int
+) -> ag.Array:
+    """The judge's mean score per target (NaN where no pass was scored)."""
+    return ag.row_means(pass_table(passes, targets, trait, n_passes))
+
+
 def judge_agreement(judge: ag.Array, human: ag.Array, k: int, seed: int) -> JudgeAgreement:
     qwk = ag.quadratic_weighted_kappa(ag.to_categories(judge, k), ag.to_categories(human, k), k)
     return JudgeAgreement(
@@ -98,32 +105,24 @@ def judge_agreement(judge: ag.Array, human: ag.Array, k: int, seed: int) -> Judg
     )
 
 
+_ONE_RATER = "one rater per item, so no rater can be compared with the others"
+
+
 def ceiling(panel: ag.Array, k: int) -> Ceiling:
     """The panel's own leave-one-out agreement, by the statistics the judge is read with."""
 
     def qwk(a: ag.Array, b: ag.Array) -> float | None:
         return ag.quadratic_weighted_kappa(ag.to_categories(a, k), ag.to_categories(b, k), k)
 
-    loo = {
-        name: ag.leave_one_out(panel, fn)
-        for name, fn in (
-            ("spearman", ag.spearman),
-            ("kendall_tau_b", ag.kendall_tau_b),
-            ("qwk", qwk),
-            ("mae", ag.mean_absolute_error),
-        )
-    }
-    measurable = loo["mae"].mean is not None
+    mae = ag.leave_one_out(panel, ag.mean_absolute_error).mean
     return Ceiling(
-        measurable=measurable,
+        measurable=mae is not None,
         n_raters=panel.shape[1],
-        spearman=loo["spearman"].mean,
-        kendall_tau_b=loo["kendall_tau_b"].mean,
-        quadratic_weighted_kappa=loo["qwk"].mean,
-        mae=loo["mae"].mean,
-        note=None
-        if measurable
-        else "one rater per item, so no rater can be compared with the others",
+        spearman=ag.leave_one_out(panel, ag.spearman).mean,
+        kendall_tau_b=ag.leave_one_out(panel, ag.kendall_tau_b).mean,
+        quadratic_weighted_kappa=ag.leave_one_out(panel, qwk).mean,
+        mae=mae,
+        note=None if mae is not None else _ONE_RATER,
     )
 
 
@@ -146,18 +145,13 @@ def references(
 ) -> list[ReferenceAgreement]:
     """Judge and panel each against every non-panel rater group (e.g. the expert)."""
     k = spec.scale.n_points
+    panel = ag.to_categories(ag.row_means(human), k)
     out = []
     for group in (g for g in spec.rated_by if not manifest.group(g).panel):
         reference = ag.row_means(ratings_table(items, targets, spec.name, {group}))
-        out.append(
-            ReferenceAgreement(
-                reference=group,
-                judge=judge_agreement(judge, reference, k, seed=1),
-                panel_kappa=ag.quadratic_weighted_kappa(
-                    ag.to_categories(reference, k), ag.to_categories(ag.row_means(human), k), k
-                ),
-            )
-        )
+        agreement = judge_agreement(judge, reference, k, seed=1)
+        kappa = ag.quadratic_weighted_kappa(ag.to_categories(reference, k), panel, k)
+        out.append(ReferenceAgreement(reference=group, judge=agreement, panel_kappa=kappa))
     return out
 
 
@@ -262,25 +256,22 @@ def judge_rows(
     items: Sequence[CalibrationItem], passes: JudgedPasses, traits: Sequence[str], rater: str
 ) -> list[ScoreRow]:
     """The judge's score file: the mean of the scored passes per (item, seat, trait)."""
-    rows = []
-    for key in ((i.item_id, s, t) for i in items for s in i.run.scored_seats for t in traits):
-        made = list(passes.get(key, []))
-        if not made:
-            continue
-        scores = [p.score for p in sorted(made, key=lambda p: p.index)]
-        scored = [s for s in scores if s is not None]
-        rows.append(
-            ScoreRow(
-                item_id=key[0],
-                seat=key[1],
-                trait=key[2],
-                rater=rater,
-                score=float(np.mean(scored)) if scored else None,
-                verdict=judge_verdict(made),
-                passes=scores,
-            )
-        )
-    return rows
+    keys = ((i.item_id, s, t) for i in items for s in i.run.scored_seats for t in traits)
+    return [_judge_row(key, made, rater) for key in keys if (made := list(passes.get(key, [])))]
+
+
+def _judge_row(key: tuple[str, str, str], made: Sequence[JudgePass], rater: str) -> ScoreRow:
+    scores = [p.score for p in sorted(made, key=lambda p: p.index)]
+    scored = [s for s in scores if s is not None]
+    return ScoreRow(
+        item_id=key[0],
+        seat=key[1],
+        trait=key[2],
+        rater=rater,
+        score=float(np.mean(scored)) if scored else None,
+        verdict=judge_verdict(made),
+        passes=scores,
+    )
 
 
 def human_rows(
@@ -292,21 +283,31 @@ def human_rows(
         for spec in manifest.labels:
             panel = {g for g in spec.rated_by if manifest.group(g).panel}
             for seat in item.run.scored_seats:
-                labels = [lab for lab in item.labels if lab.label == spec.name and lab.seat == seat]
-                scores = [lab.score for lab in labels if lab.group in panel]
-                rows += [
-                    ScoreRow(
-                        item_id=item.item_id,
-                        seat=seat,
-                        trait=t,
-                        rater=f"humans:{spec.name}",
-                        score=float(np.mean(scores)),
-                        verdict=human_verdict(labels),
-                    )
-                    for t in spec.traits
-                    if t in traits and scores
-                ]
+                rows += _human_rows(
+                    item, seat, spec, panel, [t for t in spec.traits if t in traits]
+                )
     return rows
+
+
+def _human_rows(
+    item: CalibrationItem, seat: str, spec: LabelSpec, panel: set[str], traits: Sequence[str]
+) -> list[ScoreRow]:
+    labels = [lab for lab in item.labels if lab.label == spec.name and lab.seat == seat]
+    scores = [lab.score for lab in labels if lab.group in panel]
+    if not scores:
+        return []
+    score, verdict = float(np.mean(scores)), human_verdict(labels)
+    return [
+        ScoreRow(
+            item_id=item.item_id,
+            seat=seat,
+            trait=t,
+            rater=f"humans:{spec.name}",
+            score=score,
+            verdict=verdict,
+        )
+        for t in traits
+    ]
 
 
 class ReportScope(NamedTuple):
@@ -317,6 +318,10 @@ class ReportScope(NamedTuple):
     n_passes: int
     judge_model: str
     slice_text: str
+
+    def label_traits(self, manifest: CalibrationManifest) -> list[tuple[LabelSpec, str]]:
+        """Every (label, trait) pair of the set that the scope reads."""
+        return [(spec, t) for spec in manifest.labels for t in spec.traits if t in self.traits]
 
 
 def build_report(
@@ -332,9 +337,7 @@ def build_report(
     traits = scope.traits
     per_trait = [
         trait_agreement(items, manifest, spec, t, passes, scope.n_passes)
-        for spec in manifest.labels
-        for t in spec.traits
-        if t in traits
+        for spec, t in scope.label_traits(manifest)
     ]
     queue = compare(
         judge_rows(items, passes, traits, scope.judge_model),

@@ -43,6 +43,32 @@ class PassRecord(BaseModel):
     decoders: dict[str, str] | None = None
 
 
+class PassStamp(NamedTuple):
+    """Which judging a line of ``passes.jsonl`` comes from: :func:`load_store` never mixes
+    two (another judge model, prompt version or in-process decode)."""
+
+    judge_model: str
+    prompt_version: int
+    decoders: dict[str, str] | None
+
+
+def _check_stamp(path: Path, record: PassRecord, stamp: PassStamp) -> None:
+    if record.judge_model != stamp.judge_model:
+        raise CalibrationSetError(
+            f"{path} holds passes by {record.judge_model!r}, not {stamp.judge_model!r}: use another --out folder"
+        )
+    if record.prompt_version not in (None, stamp.prompt_version):
+        raise CalibrationSetError(
+            f"{path}: a pass of {record.item_id} was judged with prompt version {record.prompt_version}, "
+            f"not {stamp.prompt_version}: use another --out folder (or the --defence it was judged with)"
+        )
+    if record.decoders is not None and record.decoders != stamp.decoders:
+        raise CalibrationSetError(
+            f"{path}: a pass of {record.item_id} was judged with decode {record.decoders}, not {stamp.decoders}: "
+            "use another --out folder"
+        )
+
+
 def load_store(
     path: Path, judge_model: str, prompt_version: int = JUDGE_PROMPT_VERSION
 ) -> dict[str, dict[SeatPassKey, JudgePass]]:
@@ -55,35 +81,13 @@ def load_store(
     """
     if not path.exists():
         return {}
-    decoders = judge_spec(judge_model).decoders
+    stamp = PassStamp(judge_model, prompt_version, judge_spec(judge_model).decoders)
     done: dict[str, dict[SeatPassKey, JudgePass]] = defaultdict(dict)
     for record in read_jsonl(path, PassRecord):
-        if record.judge_model != judge_model:
-            raise CalibrationSetError(
-                f"{path} holds passes by {record.judge_model!r}, not {judge_model!r}: use another --out folder"
-            )
-        if record.prompt_version not in (None, prompt_version):
-            raise CalibrationSetError(
-                f"{path}: a pass of {record.item_id} was judged with prompt version {record.prompt_version}, "
-                f"not {prompt_version}: use another --out folder (or the --defence it was judged with)"
-            )
-        if record.decoders is not None and record.decoders != decoders:
-            raise CalibrationSetError(
-                f"{path}: a pass of {record.item_id} was judged with decode {record.decoders}, not {decoders}: "
-                "use another --out folder"
-            )
+        _check_stamp(path, record, stamp)
         p = record.judge_pass
         done[record.item_id][(record.seat, p.trait, p.index)] = p
     return dict(done)
-
-
-class PassStamp(NamedTuple):
-    """Which judging a line of ``passes.jsonl`` comes from: :func:`load_store` never mixes
-    two (another judge model, prompt version or in-process decode)."""
-
-    judge_model: str
-    prompt_version: int
-    decoders: dict[str, str] | None
 
 
 class PassStore:
@@ -128,11 +132,9 @@ async def judge_items(
 ) -> JudgedPasses:
     """Every pass of every scored seat of every item; stored passes are reused, not re-judged.
     ``stored`` is the store already read by the caller (else it is read here)."""
-    done = (
-        stored
-        if stored is not None
-        else load_store(store.path, store.judge_model, store.prompt_version)
-    )
+    done = stored
+    if done is None:
+        done = load_store(store.path, store.judge_model, store.prompt_version)
     total = planned_passes(items, rubrics, options.settings.denoise.passes)
     counter = [sum(1 for i in items for k in done.get(i.item_id, {}) if k[1] in rubrics.rubrics)]
     out: dict[tuple[str, str, str], list[JudgePass]] = {}

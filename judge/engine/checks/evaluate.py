@@ -155,14 +155,8 @@ def _evaluate_invariant(check: SqlCheck, world: WorldState | None, states: _Stat
     seen: list[tuple[str, ValueComparison]] = []
     for name, locator in stages:
         try:
-            seen.append(
-                (
-                    name,
-                    compare(
-                        states.answer(locator, check.sql, check.params), check.op, check.wanted
-                    ),
-                )
-            )
+            value = states.answer(locator, check.sql, check.params)
+            seen.append((name, compare(value, check.op, check.wanted)))
         except CheckError as exc:
             return _result(check, ValueComparison("error", None, f"at {name}: {exc}"))
     return _invariant_result(check, seen)

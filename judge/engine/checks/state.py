@@ -19,8 +19,11 @@ from judge.core.domain.checks import POSTGRES_SCHEMES, Scalar
 from judge.engine.checks.errors import CheckShapeError, CheckValueError
 from judge.engine.checks.rows import Rows
 
-#: How long one check may run before the database aborts it.
-DEFAULT_TIMEOUT_S = 2.0
+_NO_ROW = (
+    "the query returned no row; a check must return exactly one value "
+    "(use COUNT(*) or COALESCE(…) to answer for an empty table)"
+)
+_ROWS = "the query returned more than one row; a check must return exactly one value"
 
 
 class StateDatabase(Protocol):
@@ -73,15 +76,8 @@ def fetch_value(db: StateDatabase, sql: str, params: Mapping[str, Scalar]) -> Sc
         raise CheckShapeError(
             f"the query returned {result.columns} columns; a check must select exactly one value"
         )
-    if not result.rows:
-        raise CheckShapeError(
-            "the query returned no row; a check must return exactly one value "
-            "(use COUNT(*) or COALESCE(…) to answer for an empty table)"
-        )
-    if len(result.rows) > 1:
-        raise CheckShapeError(
-            "the query returned more than one row; a check must return exactly one value"
-        )
+    if len(result.rows) != 1:
+        raise CheckShapeError(_NO_ROW if not result.rows else _ROWS)
     return to_scalar(result.rows[0][0])
 
 

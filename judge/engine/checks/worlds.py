@@ -77,11 +77,15 @@ def build_world(source: WorldSource, replay: Replay, out_dir: Path, stem: str) -
             _apply_step(work, step, out_dir, stem, replay.snapshot_steps) for step in replay.steps
         ]
         end = _snapshot(work, out_dir / f"{stem}.end.db")
-        horizon = None
-        if source.horizon_file:
-            _run_script(work, Path(source.horizon_file))
-            horizon = _snapshot(work, out_dir / f"{stem}.horizon.db")
+        horizon = _after_horizon(work, source, out_dir / f"{stem}.horizon.db")
     return WorldState(end_state=end, after_horizon=horizon, step_states=[s for s in steps if s])
+
+
+def _after_horizon(work: sqlite3.Connection, source: WorldSource, path: Path) -> str | None:
+    if not source.horizon_file:
+        return None
+    _run_script(work, Path(source.horizon_file))
+    return _snapshot(work, path)
 
 
 def _apply_step(

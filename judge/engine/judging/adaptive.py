@@ -68,19 +68,22 @@ def goes_on(passes: Sequence[JudgePass], policy: PassPolicy) -> bool:
     return spread is None or spread > policy.spread
 
 
+def _first_round_reading(spread: float | None, policy: PassPolicy) -> tuple[str, str]:
+    where = f"its first {policy.floor} passes"
+    if spread is not None and spread <= policy.spread:
+        return "agreed", f"{where} agree (range {spread:.2f} <= {policy.spread:g})"
+    if spread is None:
+        return "too_few_scored", f"fewer than two of {where} were scored"
+    return "disagreed", f"{where} range {spread:.2f} > {policy.spread:g}"
+
+
 def decide(passes: Sequence[JudgePass], policy: PassPolicy, judges: Sequence[str]) -> PassDecision:
     """Replay the policy on one trait's passes: how many it took, in how many rounds, and why."""
     plan = rounds(policy, len(judges))
     taken = [r for r in plan if any(r.holds(p.index) for p in passes)]
     first = [p for p in passes if plan[0].holds(p.index)]
     spread = pass_range(first)
-    where = f"its first {policy.floor} passes"
-    if spread is not None and spread <= policy.spread:
-        reason, why = "agreed", f"{where} agree (range {spread:.2f} <= {policy.spread:g})"
-    elif spread is None:
-        reason, why = "too_few_scored", f"fewer than two of {where} were scored"
-    else:
-        reason, why = "disagreed", f"{where} range {spread:.2f} > {policy.spread:g}"
+    reason, why = _first_round_reading(spread, policy)
     more = len(passes) - len(first)
     if more and len(judges) > 1:
         escalated = ", ".join(judges[r.judge] for r in taken[1:])

@@ -47,6 +47,10 @@ class PromptTokens(NamedTuple):
     prefix: tuple[int, ...]
     rest: tuple[int, ...]
 
+    @property
+    def size(self) -> int:
+        return len(self.prefix) + len(self.rest)
+
 
 class Decoded(NamedTuple):
     """One finished reply, for the request at position ``request``; its other fields carry
@@ -249,6 +253,15 @@ class _Reply:
     zero_branch: dict[str, float] | None = None
 
 
+def _take_next(ctx: LlamaBatchContext, reply: _Reply, max_tokens: int) -> None:
+    """Add the chosen token to the reply, or end it at an end-of-generation token or the cap."""
+    if ctx.is_eog(reply.next_token):
+        reply.done = True
+    else:
+        reply.tokens.append(reply.next_token)
+        reply.done = len(reply.tokens) >= max_tokens
+
+
 class ScoreWatch:
     """The score tokens (``0``-``9`` and ``.``) whose log-probabilities each step records.
 
@@ -277,13 +290,11 @@ class ScoreWatch:
     def note(
         self, reply: _Reply, logits: np.ndarray[Any, np.dtype[np.float32]], token: int
     ) -> None:
-        top = float(logits.max())
-        lse = top + float(np.log(np.exp(logits.astype(np.float64) - top).sum()))
+        lse = _log_total(logits)
         reply.seen.append((float(logits[token]) - lse, logits[self.order].astype(np.float64) - lse))
 
     def digits(self, logits: np.ndarray[Any, np.dtype[np.float32]]) -> dict[str, float]:
-        top = float(logits.max())
-        lse = top + float(np.log(np.exp(logits.astype(np.float64) - top).sum()))
+        lse = _log_total(logits)
         return {t: float(logits[self.ids[t]]) - lse for t in self.TEXTS[:10]}
 
     def steps(self, texts: Sequence[str], reply: _Reply) -> tuple[TokenStep, ...]:
@@ -291,6 +302,20 @@ class ScoreWatch:
             TokenStep(text, chosen, dict(zip(self.TEXTS, (float(v) for v in watched), strict=True)))
             for text, (chosen, watched) in zip(texts, reply.seen, strict=False)
         )
+
+
+def _log_total(logits: np.ndarray[Any, np.dtype[np.float32]]) -> float:
+    """log(sum(exp(logits))), computed stably: what each log-probability subtracts."""
+    top = float(logits.max())
+    return top + float(np.log(np.exp(logits.astype(np.float64) - top).sum()))
+
+
+def _families(prompts: Sequence[_Prompt]) -> dict[tuple[int, ...], list[int]]:
+    """The prompts' positions by their shared prefix, in first-seen order."""
+    families: dict[tuple[int, ...], list[int]] = {}
+    for n, p in enumerate(prompts):
+        families.setdefault(p.tokens.prefix, []).append(n)
+    return families
 
 
 class BatchDecoder:
@@ -319,11 +344,8 @@ class BatchDecoder:
         """
         self._capture = self._watch if capture else None
         prompts = distinct_prompts(requests)
-        families: dict[tuple[int, ...], list[int]] = {}
-        for n, p in enumerate(prompts):
-            families.setdefault(p.tokens.prefix, []).append(n)
         try:
-            for prefix, members in families.items():
+            for prefix, members in _families(prompts).items():
                 yield from self._family(prompts, prefix, members, max_tokens, grammar)
         except BaseException:
             self._held = None  # a job cut short may leave sequences behind: start clean
@@ -352,21 +374,24 @@ class BatchDecoder:
                         0 if prefix_charged else len(prefix)
                     )
                     prefix_charged = True
-                    total = len(prompt.prefix) + len(prompt.rest)
-                    texts = self._texts(reply.tokens)
-                    text = "".join(texts)
-                    steps = self._capture.steps(texts, reply) if self._capture is not None else None
-                    yield Decoded(
-                        reply.request,
-                        text,
-                        total,
-                        total - fresh,
-                        len(reply.tokens),
-                        steps,
-                        reply.zero_branch,
-                    )
+                    yield self._decoded(reply, prompt, fresh)
             for slot in range(len(group.prompts)):
                 ctx.drop_seq(1 + slot)
+
+    def _decoded(self, reply: _Reply, prompt: PromptTokens, fresh: int) -> Decoded:
+        """A finished reply; ``fresh`` of its prompt's tokens were evaluated for it."""
+        total = prompt.size
+        texts = self._texts(reply.tokens)
+        steps = self._capture.steps(texts, reply) if self._capture is not None else None
+        return Decoded(
+            reply.request,
+            "".join(texts),
+            total,
+            total - fresh,
+            len(reply.tokens),
+            steps,
+            reply.zero_branch,
+        )
 
     def _texts(self, tokens: Sequence[int]) -> list[str]:
         """Each token's text, decoded incrementally so that the pieces join to the reply."""
@@ -380,15 +405,8 @@ class BatchDecoder:
         """For replies that answered ``1...``, decode ``0.`` at the score instead (on the reply's
         own sequence, before it is dropped) and keep the tenths digits' log-probabilities."""
         watch = self._capture
-        if watch is None:
-            return
-        probes: list[tuple[_Reply, int]] = []
-        for reply in replies:
-            texts = self._texts(reply.tokens)
-            k = score_token("".join(texts), watch.steps(texts, reply))
-            if k is not None and texts[k].strip() == "1":
-                probes.append((reply, reply.pos + k))
-        if not probes:
+        probes = self._probes(watch, replies) if watch is not None else []
+        if watch is None or not probes:
             return
         items: list[SeqToken] = []
         for reply, start in probes:
@@ -400,6 +418,16 @@ class BatchDecoder:
         ctx.decode(items)
         for row, (reply, _) in enumerate(probes):
             reply.zero_branch = watch.digits(ctx.logits(2 * row + 1))
+
+    def _probes(self, watch: ScoreWatch, replies: Sequence[_Reply]) -> list[tuple[_Reply, int]]:
+        """The replies whose score starts with ``1``, each with its score's position."""
+        probes = []
+        for reply in replies:
+            texts = self._texts(reply.tokens)
+            k = score_token("".join(texts), watch.steps(texts, reply))
+            if k is not None and texts[k].strip() == "1":
+                probes.append((reply, reply.pos + k))
+        return probes
 
     def _hold_prefix(self, ctx: LlamaBatchContext, prefix: tuple[int, ...]) -> bool:
         """Leave exactly ``prefix`` in sequence 0; True when it was there already. It is always
@@ -428,9 +456,16 @@ class BatchDecoder:
         return ctx
 
     @staticmethod
-    def _eval(ctx: LlamaBatchContext, items: Sequence[SeqToken]) -> None:
+    def _eval(
+        ctx: LlamaBatchContext, items: Sequence[SeqToken]
+    ) -> dict[int, np.ndarray[Any, np.dtype[np.float32]]]:
+        """Decode ``items`` in chunks; the logits of those that keep them, by their position."""
+        kept: dict[int, np.ndarray[Any, np.dtype[np.float32]]] = {}
         for start in range(0, len(items), _CHUNK):
-            ctx.decode(items[start : start + _CHUNK])
+            chunk = items[start : start + _CHUNK]
+            ctx.decode(chunk)
+            kept |= {start + i: ctx.logits(i).copy() for i, it in enumerate(chunk) if it.logits}
+        return kept
 
     def _eval_suffixes(
         self, ctx: LlamaBatchContext, prompts: list[_Prompt], group: Group, n_prefix: int
@@ -445,14 +480,8 @@ class BatchDecoder:
                 SeqToken(t, n_prefix + i, 1 + slot, i == len(rest) - 1) for i, t in enumerate(rest)
             ]
             ends.append(len(items) - 1)
-        out: dict[int, np.ndarray[Any, np.dtype[np.float32]]] = {}
-        for start in range(0, len(items), _CHUNK):
-            chunk = items[start : start + _CHUNK]
-            ctx.decode(chunk)
-            for i, it in enumerate(chunk):
-                if it.logits:
-                    out[start + i] = ctx.logits(i).copy()
-        return [out[e] for e in ends]
+        kept = self._eval(ctx, items)
+        return [kept[e] for e in ends]
 
     def _round(
         self,
@@ -467,21 +496,12 @@ class BatchDecoder:
     ) -> list[_Reply]:
         replies = []
         for slot, p in enumerate(group.prompts):
-            seq = width + 1 + slot
-            ctx.copy_seq(1 + slot, seq)
-            tokens = prompts[p].tokens
-            reply = _Reply(
-                prompts[p].requests[r],
-                seq,
-                len(tokens.prefix) + len(tokens.rest),
-                GreedyChooser(ctx, grammar),
-            )
-            reply.next_token = reply.chooser.choose(starts[slot])
-            if self._capture is not None:
-                self._capture.note(reply, starts[slot], reply.next_token)
-            replies.append(reply)
+            ctx.copy_seq(1 + slot, width + 1 + slot)
+            seq, size = width + 1 + slot, prompts[p].tokens.size
+            reply = _Reply(prompts[p].requests[r], seq, size, GreedyChooser(ctx, grammar))
+            replies.append(self._choose_next(reply, starts[slot]))
         try:
-            self._decode_round(ctx, replies, max_tokens, self._capture)
+            self._decode_round(ctx, replies, max_tokens)
             self._probe_zero_branch(ctx, replies)
         finally:
             for reply in replies:
@@ -489,21 +509,18 @@ class BatchDecoder:
                 ctx.drop_seq(reply.seq)
         return replies
 
-    @staticmethod
-    def _decode_round(
-        ctx: LlamaBatchContext,
-        replies: list[_Reply],
-        max_tokens: int,
-        watch: ScoreWatch | None = None,
-    ) -> None:
+    def _choose_next(self, reply: _Reply, logits: np.ndarray[Any, np.dtype[np.float32]]) -> _Reply:
+        """The reply with its next token chosen from ``logits``."""
+        reply.next_token = reply.chooser.choose(logits)
+        if self._capture is not None:
+            self._capture.note(reply, logits, reply.next_token)
+        return reply
+
+    def _decode_round(self, ctx: LlamaBatchContext, replies: list[_Reply], max_tokens: int) -> None:
         while True:
             for reply in replies:
                 if not reply.done:
-                    if ctx.is_eog(reply.next_token):
-                        reply.done = True
-                    else:
-                        reply.tokens.append(reply.next_token)
-                        reply.done = len(reply.tokens) >= max_tokens
+                    _take_next(ctx, reply, max_tokens)
             active = [reply for reply in replies if not reply.done]
             if not active:
                 return
@@ -511,7 +528,4 @@ class BatchDecoder:
                 [SeqToken(a.next_token, a.pos + len(a.tokens) - 1, a.seq, True) for a in active]
             )
             for row, reply in enumerate(active):
-                logits = ctx.logits(row)
-                reply.next_token = reply.chooser.choose(logits)
-                if watch is not None:
-                    watch.note(reply, logits, reply.next_token)
+                self._choose_next(reply, ctx.logits(row))

@@ -157,17 +157,12 @@ def judge_messages(
 
     ``spotlight`` picks the system prompt that explains the datamark (version 5); without
     it the prompt is version 4, byte for byte."""
-    first, second = (
-        (transcript_part, rubric_part)
-        if layout == "transcript_first"
-        else (rubric_part, transcript_part)
-    )
+    parts = [transcript_part, rubric_part]
+    if layout != "transcript_first":
+        parts.reverse()
     return [
         {"role": "system", "content": SYSTEM_PROMPT if spotlight else UNDEFENDED_SYSTEM_PROMPT},
-        {
-            "role": "user",
-            "content": [{"type": "text", "text": first}, {"type": "text", "text": second}],
-        },
+        {"role": "user", "content": [{"type": "text", "text": part} for part in parts]},
     ]
 
 

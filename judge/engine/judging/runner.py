@@ -109,18 +109,20 @@ def pass_specs(
     Passes of one trait get the identical request; the transcript part is shared by all.
     """
     shared = transcript_block(transcript, seat, spotlight=config.spotlight)
-    requests = {
-        r.trait: JudgeRequest(
-            messages=judge_messages(
-                shared, rubric_block(r, seat), layout=config.layout, spotlight=config.spotlight
-            ),
-            max_tokens=config.max_tokens,
-            response_schema=VERDICT_SCHEMA,
-            label=r.trait,
-        )
-        for r in rubrics
-    }
+    requests = {r.trait: _trait_request(shared, r, seat, config) for r in rubrics}
     return [PassSpec(r.trait, i, requests[r.trait]) for r in rubrics for i in range(passes)]
+
+
+def _trait_request(shared: str, rubric: Rubric, seat: str, config: RunnerConfig) -> JudgeRequest:
+    messages = judge_messages(
+        shared, rubric_block(rubric, seat), layout=config.layout, spotlight=config.spotlight
+    )
+    return JudgeRequest(
+        messages=messages,
+        max_tokens=config.max_tokens,
+        response_schema=VERDICT_SCHEMA,
+        label=rubric.trait,
+    )
 
 
 def cache_order(specs: Sequence[PassSpec], profile: ServingProfile) -> list[PassSpec]:
@@ -260,16 +262,16 @@ async def run_passes(
     Raises:
         JudgeBackendError: a permanent failure, or a transient one that outlasted the retries.
     """
-    config = config or RunnerConfig()
     done = done or {}
-    profile = profile_of(backend)
-    todo = cache_order([s for s in specs if (s.trait, s.index) not in done], profile)
-    job = _Job(backend.model, known_turns, config, sleep, on_pass)
-    if profile.batched and isinstance(backend, BatchJudgeBackend):
-        fresh = await _run_batched(todo, backend, job)
-    else:
-        fresh = await _run_one_by_one(todo, backend, job)
-    return [*done.values(), *fresh]
+    todo = cache_order([s for s in specs if (s.trait, s.index) not in done], profile_of(backend))
+    job = _Job(backend.model, known_turns, config or RunnerConfig(), sleep, on_pass)
+    return [*done.values(), *await _make(todo, backend, job)]
+
+
+async def _make(todo: Sequence[PassSpec], backend: JudgeBackend, job: _Job) -> list[JudgePass]:
+    if profile_of(backend).batched and isinstance(backend, BatchJudgeBackend):
+        return await _run_batched(todo, backend, job)
+    return await _run_one_by_one(todo, backend, job)
 
 
 @dataclass(frozen=True)

@@ -226,6 +226,9 @@ def _run_trace_ids(current: ContextVar[int | None]) -> IdGenerator:
     return RunTraceIds()
 
 
+_DROPPED = "OTLP collector %s did not take %d evaluation span(s); they are dropped"
+
+
 def _warned(inner: SpanExporter, endpoint: str) -> SpanExporter:
     """``inner``, saying in one warning per failed batch that the collector did not take it."""
     from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
@@ -234,11 +237,7 @@ def _warned(inner: SpanExporter, endpoint: str) -> SpanExporter:
         def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
             result = inner.export(spans)
             if result is not SpanExportResult.SUCCESS:
-                log.warning(
-                    "OTLP collector %s did not take %d evaluation span(s); they are dropped",
-                    endpoint,
-                    len(spans),
-                )
+                log.warning(_DROPPED, endpoint, len(spans))
             return result
 
         def shutdown(self) -> None:

@@ -1,24 +1,10 @@
 """Prometheus metrics (prometheus-client): what the judge costs and how the queue stands.
 
 Per process, counted where the judge calls happen (``judge worker``, or ``judge serve`` with
-in-process workers, and pairwise comparisons) as each pass is stored:
-
-- ``judge_calls_total{model}``: judge calls made (every attempt, retries included);
-- ``judge_retries_total{model}``: attempts beyond the first;
-- ``judge_pass_seconds{model}``: latency of a pass, retries and their waits included;
-- ``judge_tokens_total{model,direction}``: prompt (``in``, the cached ones included),
-  completion (``out``) and cached prompt (``cached``) tokens;
-- ``judge_cost_usd_total{model}``: dollars of the passes with a price, and
-  ``judge_unpriced_passes_total{model}`` for those without (never counted as $0);
-- ``judge_run_cost_usd_total{scenario}``, ``judge_run_tokens_total{scenario}`` and
-  ``judge_runs_costed_total{scenario}``: what each scored run cost, by scenario, as its
-  scorecard is stored (at most ``MAX_SCENARIO_LABELS`` scenarios, the rest as ``other``;
-  runs without a price add tokens only); ``judge_embedded_cpu_seconds_total`` for the
-  in-process judge (docs/service.md, "Cost and budgets");
-- ``judge_passes_total{model,parse_status}``; ``judge_unscored_passes_total{model}``;
-- ``judge_tamper_flagged_seats_total{kind}``: scored seats whose events held judge-directed
-  text, counted once per kind of finding on the seat as its scorecard is stored
-  (docs/integrity.md).
+in-process workers, and pairwise comparisons) as each pass is stored: calls, retries, pass
+latency, tokens, cost (unpriced passes counted apart, never as $0), parse statuses, what each
+scored run cost by scenario (at most ``MAX_SCENARIO_LABELS``, the rest as ``other``) and the
+seats whose events held judge-directed text (docs/service.md, docs/integrity.md).
 
 The job queue's gauges, read from the store at scrape time, and the ``/metrics`` answer that
 joins them to these counters are in ``judge.server.service.jobqueue.metrics``.

@@ -19,8 +19,8 @@ import json
 import os
 import threading
 import time
-from collections.abc import AsyncGenerator, Iterator, Sequence
-from contextlib import aclosing
+from collections.abc import AsyncGenerator, Callable, Iterator, Sequence
+from contextlib import aclosing, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -107,11 +107,26 @@ def load_llama(path: Path, *, n_ctx: int, n_threads: int) -> Llama:
 
     Some virtual machines advertise AMX in cpuid without granting the tile state; llama.cpp's
     AMX path then dies with SIGILL on the first batched prompt. The 135M model gains nothing
-    measurable from it, so it is never used. llama-cpp-python exposes the switch only on the
-    C parameter struct, hence the defaults function is wrapped for the duration of the load.
+    measurable from it, so it is never used.
     """
-    import llama_cpp.llama_cpp as lib
     from llama_cpp import Llama
+
+    with _model_lock, _without_extra_buffers():
+        return Llama(
+            model_path=str(path),
+            n_ctx=n_ctx,
+            n_threads=n_threads,
+            n_batch=512,
+            verbose=False,
+            seed=0,
+        )
+
+
+@contextmanager
+def _without_extra_buffers() -> Iterator[None]:
+    """llama-cpp-python exposes the switch only on the C parameter struct: its defaults
+    function is wrapped while this lasts."""
+    import llama_cpp.llama_cpp as lib
 
     original = lib.llama_model_default_params
 
@@ -120,19 +135,11 @@ def load_llama(path: Path, *, n_ctx: int, n_threads: int) -> Llama:
         params.use_extra_bufts = False
         return params
 
-    with _model_lock:
-        lib.llama_model_default_params = without_extra_buffers
-        try:
-            return Llama(
-                model_path=str(path),
-                n_ctx=n_ctx,
-                n_threads=n_threads,
-                n_batch=512,
-                verbose=False,
-                seed=0,
-            )
-        finally:
-            lib.llama_model_default_params = original
+    lib.llama_model_default_params = without_extra_buffers
+    try:
+        yield
+    finally:
+        lib.llama_model_default_params = original
 
 
 class EmbeddedModel:
@@ -192,18 +199,21 @@ class EmbeddedModel:
             PermanentJudgeError: a prompt does not fit the context.
         """
         prompts = [self.split_prompt(m) for m in requests]
-        for prompt in prompts:
-            size = len(prompt.prefix) + len(prompt.rest)
-            if size + max_tokens > N_CTX:
-                raise PermanentJudgeError(
-                    f"prompt of {size} tokens does not fit the embedded judge's {N_CTX}-token context"
-                )
+        _check_fits(prompts, max_tokens)
         with self.lock:
             yield from self.decoder.run(
                 prompts,
                 max_tokens=max_tokens,
                 grammar=grammar_for(schema),
                 capture=schema == VERDICT_SCHEMA,
+            )
+
+
+def _check_fits(prompts: Sequence[PromptTokens], max_tokens: int) -> None:
+    for prompt in prompts:
+        if prompt.size + max_tokens > N_CTX:
+            raise PermanentJudgeError(
+                f"prompt of {prompt.size} tokens does not fit the embedded judge's {N_CTX}-token context"
             )
 
 
@@ -251,7 +261,7 @@ def embedded_model(env: JudgingEnvironment | None = None) -> EmbeddedModel:
 
 def _handler_class() -> type:
     from litellm.llms.custom_llm import CustomLLM
-    from litellm.types.utils import ModelResponse, Usage
+    from litellm.types.utils import ModelResponse
 
     class EmbeddedHandler(CustomLLM):
         def completion(self, *args: Any, **kwargs: Any) -> ModelResponse:
@@ -262,22 +272,29 @@ def _handler_class() -> type:
                 kwargs["messages"], max_tokens=int(params.get("max_tokens") or 160), schema=schema
             )
             response: ModelResponse = kwargs["model_response"]
-            response.choices[0].message.content = result.text
-            response.choices[0].finish_reason = "stop"
-            response.model = EMBEDDED_MODEL
-            response.created = int(time.time())
-            response.usage = Usage(  # type: ignore[attr-defined]
-                prompt_tokens=result.prompt_tokens,
-                completion_tokens=result.completion_tokens,
-                total_tokens=result.prompt_tokens + result.completion_tokens,
-                prompt_tokens_details={"cached_tokens": result.cached_prompt_tokens},
-            )
+            _fill_response(response, result)
             return response
 
         async def acompletion(self, *args: Any, **kwargs: Any) -> ModelResponse:
             return await asyncio.to_thread(self.completion, *args, **kwargs)
 
     return EmbeddedHandler
+
+
+def _fill_response(response: Any, result: Decoded) -> None:
+    """Put the decoded reply and its token counts on litellm's response object."""
+    from litellm.types.utils import Usage
+
+    response.choices[0].message.content = result.text
+    response.choices[0].finish_reason = "stop"
+    response.model = EMBEDDED_MODEL
+    response.created = int(time.time())
+    response.usage = Usage(
+        prompt_tokens=result.prompt_tokens,
+        completion_tokens=result.completion_tokens,
+        total_tokens=result.prompt_tokens + result.completion_tokens,
+        prompt_tokens_details={"cached_tokens": result.cached_prompt_tokens},
+    )
 
 
 _registered = False
@@ -352,22 +369,16 @@ async def _in_thread(
 ) -> AsyncGenerator[Decoded, None]:
     """Run a decode job on a worker thread, handing its replies to the event loop as they come;
     leaving early stops the job at the end of its current round."""
-    loop = asyncio.get_running_loop()
     queue: asyncio.Queue[Decoded | BaseException | None] = asyncio.Queue()
+    loop = asyncio.get_running_loop()
+
+    def put(item: Decoded | BaseException | None) -> None:
+        loop.call_soon_threadsafe(queue.put_nowait, item)
+
     stop = threading.Event()
-
-    def work() -> None:
-        try:
-            for item in embedded_model().complete_many(job, max_tokens=max_tokens, schema=schema):
-                loop.call_soon_threadsafe(queue.put_nowait, item)
-                if stop.is_set():
-                    break
-        except BaseException as exc:  # noqa: BLE001 - handed to the awaiting side, which raises it
-            loop.call_soon_threadsafe(queue.put_nowait, exc)
-        finally:
-            loop.call_soon_threadsafe(queue.put_nowait, None)
-
-    worker = asyncio.ensure_future(asyncio.to_thread(work))
+    worker = asyncio.ensure_future(
+        asyncio.to_thread(_decode_job, put, stop, job, max_tokens, schema)
+    )
     try:
         while (item := await queue.get()) is not None:
             if isinstance(item, BaseException):
@@ -376,6 +387,25 @@ async def _in_thread(
     finally:
         stop.set()
         await asyncio.shield(worker)
+
+
+def _decode_job(
+    put: Callable[[Decoded | BaseException | None], object],
+    stop: threading.Event,
+    job: list[list[dict[str, Any]]],
+    max_tokens: int,
+    schema: dict[str, Any] | None,
+) -> None:
+    """Hand each reply of a decode job to ``put`` (then its error, if any, then None)."""
+    try:
+        for item in embedded_model().complete_many(job, max_tokens=max_tokens, schema=schema):
+            put(item)
+            if stop.is_set():
+                break
+    except BaseException as exc:  # noqa: BLE001 - handed to the awaiting side, which raises it
+        put(exc)
+    finally:
+        put(None)
 
 
 def _build(member: MemberSpec) -> EmbeddedBackend:

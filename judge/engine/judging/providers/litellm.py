@@ -12,6 +12,7 @@ litellm is imported through :func:`judge.engine.judging.providers.litellm_loader
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 from judge.core.errors import JudgeError, PermanentJudgeError, TransientJudgeError
@@ -126,14 +127,17 @@ class LiteLLMBackend:
             # e.g. llama-cpp-python's server without --logits_all: ask again, and never again ask for them
             self.logprobs_refused = True
             kwargs = self._kwargs(request)
-            try:
-                response = await self.send(kwargs)
-            except JudgeError:
-                raise
-            except Exception as retry_exc:
-                raise classify_litellm_error(retry_exc) from retry_exc
+            response = await self._send_mapped(kwargs)
         reply = reply_from_response(response)
         return reply.model_copy(update={"structured_output": "response_format" in kwargs})
+
+    async def _send_mapped(self, kwargs: dict[str, Any]) -> Any:
+        try:
+            return await self.send(kwargs)
+        except JudgeError:
+            raise
+        except Exception as exc:
+            raise classify_litellm_error(exc) from exc
 
     async def send(self, kwargs: dict[str, Any]) -> Any:
         """One call with litellm's ``acompletion`` arguments; its answer as litellm gives it."""
@@ -289,8 +293,11 @@ def retry_after_seconds(exc: Exception) -> float | None:
     response = getattr(exc, "response", None)
     if headers is None and response is not None:
         headers = getattr(response, "headers", None)
-    if not headers:
-        return None
+    return retry_after(headers) if headers else None
+
+
+def retry_after(headers: Mapping[str, str]) -> float | None:
+    """A Retry-After header in seconds (absent or not a number: None)."""
     value = headers.get("retry-after") or headers.get("Retry-After")
     try:
         return max(0.0, float(value)) if value is not None else None

@@ -1,24 +1,13 @@
 """The direct OpenAI-compatible provider: a light client for judge servers of one's own (vLLM,
 llama.cpp, Ollama's /v1, a proxy).
 
-Its registry entry (:data:`ENTRY`, ``openai-compatible``) claims a judge model
-``openai/<name>`` when the settings name an API base of one's own (``OPENAI_BASE_URL`` /
-``OPENAI_API_BASE`` other than OpenAI's, in the order of
-:func:`judge.engine.judging.environment.openai_base`) and ``JUDGE_OPENAI_CLIENT`` is not
-``litellm``; it is asked before litellm, which takes such an id otherwise. Its calls are posted
-straight to ``<base>/chat/completions`` over one aiohttp session per event loop, whose
-keep-alive connections every call reuses, instead of going through litellm: litellm's own work
-per call (building the request, its response objects, logging hooks, the cost lookup) costs
-several milliseconds of CPU, which is most of a scoring worker's CPU when it makes dozens of
-calls a second (README, "Scale-out").
-
-The request body is what litellm would send for such a server (the litellm backend's call
-arguments, less litellm's own options); the reply is read through :class:`Fields`, attribute
-access to the JSON answer, which is what litellm's response objects mirror for this provider,
-so :func:`judge.engine.judging.providers.litellm.reply_from_response` reads both alike. Errors are
-mapped as for litellm: connection failures, timeouts, 408, 429 and 5xx are transient (with the
-server's Retry-After), any other answer is permanent. The cost of a call comes from litellm's
-price map when it knows the model (it mostly does not, for a self-hosted one).
+It claims ``openai/<name>`` when the settings name an API base of one's own and
+``JUDGE_OPENAI_CLIENT`` is not ``litellm`` (asked before litellm, which takes such an id
+otherwise). Calls are posted straight to ``<base>/chat/completions`` over one aiohttp session
+per event loop, skipping litellm's several milliseconds of CPU per call (README, "Scale-out").
+The body is what litellm would send; the reply is read through :class:`Fields`, so
+:func:`judge.engine.judging.providers.litellm.reply_from_response` reads both alike. Errors
+map as for litellm: connection failures, timeouts, 408, 429 and 5xx are transient.
 """
 
 from __future__ import annotations
@@ -33,7 +22,7 @@ from judge.engine.judging import environment
 from judge.engine.judging.backends import ServingProfile
 from judge.engine.judging.environment import JudgingEnvironment
 from judge.engine.judging.model_check import check_model
-from judge.engine.judging.providers.litellm import LiteLLMBackend, capabilities
+from judge.engine.judging.providers.litellm import LiteLLMBackend, capabilities, retry_after
 from judge.engine.judging.providers.litellm_loader import load_litellm
 from judge.engine.judging.spec import MemberSpec, ProviderEntry
 
@@ -196,15 +185,6 @@ def _status_error(
     if status in TRANSIENT_STATUS or status >= 500:
         return TransientJudgeError(message, retry_after=retry_after(headers))
     return PermanentJudgeError(message)
-
-
-def retry_after(headers: Mapping[str, str]) -> float | None:
-    """The Retry-After header in seconds (absent or not a number: None)."""
-    value = headers.get("Retry-After")
-    try:
-        return max(0.0, float(value)) if value is not None else None
-    except ValueError:
-        return None
 
 
 _priced: dict[str, bool] = {}

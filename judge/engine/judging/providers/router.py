@@ -1,27 +1,14 @@
 """Judge traffic through a litellm Router: several deployments of one judge, under limits.
 
 ``JUDGE_MODEL=router:/etc/judge/router.yaml`` (or any path ending in ``.yaml``/``.yml``)
-names a YAML file in litellm's own shape::
-
-    model_list:                      # every entry: one deployment of the same model_name
-      - model_name: judge
-        litellm_params:
-          model: hosted_vllm/Qwen2.5-7B-Instruct
-          api_base: http://vllm-1:8000/v1
-          api_key: os.environ/VLLM_KEY     # read from the environment, never stored in the file
-          rpm: 600                         # requests per minute, per worker process
-          tpm: 600000
-          max_parallel_requests: 16        # calls in flight at once
-    router_settings:                 # keyword arguments of litellm.Router (optional)
-      cooldown_time: 30
+names a YAML file in litellm's own shape (``model_list`` of deployments of one
+``model_name``, optional ``router_settings``; docs/deploy.md shows one). Secrets are written
+``os.environ/NAME`` and read from the environment, never stored in the file.
 
 Every judge call of the process goes through one Router per file, which picks a deployment
-(``usage-based-routing-v2`` by default when a deployment sets ``rpm`` or ``tpm``: the only
-strategy that holds the per-minute limits), cools a deployment down when it fails (for its
-Retry-After when it sends one) and retries on another. When every deployment is at its limit
-the call waits here for capacity instead of failing. Limits are counted per process: with
-M worker processes, give each deployment ``rpm / M`` (docs/deploy.md), or a shared
-``redis_url`` in ``router_settings``.
+(``usage-based-routing-v2`` by default when a deployment sets ``rpm`` or ``tpm``), cools a
+failing one down and retries on another. When every deployment is at its limit the call
+waits here for capacity instead of failing. Limits are counted per process (docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -104,6 +91,11 @@ def load_router_file(path: Path) -> RouterFile:
         raise ConfigError(
             f"JUDGE_MODEL: router file {path}: {describe_validation_error(exc)}"
         ) from None
+    _check_deployments(parsed, path)
+    return parsed
+
+
+def _check_deployments(parsed: RouterFile, path: Path) -> None:
     names = {d.model_name for d in parsed.model_list}
     if len(names) != 1:
         raise ConfigError(
@@ -114,7 +106,6 @@ def load_router_file(path: Path) -> RouterFile:
             raise ConfigError(
                 f"JUDGE_MODEL: router file {path}: model_list.{n}.litellm_params.model is missing"
             )
-    return parsed
 
 
 def router_arguments(parsed: RouterFile, *, where: str, env: JudgingEnvironment) -> dict[str, Any]:
