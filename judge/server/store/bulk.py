@@ -11,6 +11,7 @@ from sqlmodel import Session
 
 from judge.core.domain.run import Run
 from judge.core.domain.scorecard import Scorecard
+from judge.server.store.runs import MATCHED_ON
 from judge.server.store.scorecards import trait_values
 from judge.server.store.summaries import insert_figures
 from judge.server.store.tables import RunRow, ScorecardRow, SeatRow, TraitScoreRow, utcnow
@@ -28,9 +29,7 @@ def _run_values(item: PrescoredRun) -> dict[str, Any]:
     run, card, now = item.run, item.card, utcnow()
     return {
         "run_id": run.run_id,
-        "scenario_id": run.scenario_id,
-        "seed": run.seed,
-        "adversary_config": run.adversary_config,
+        **run.model_dump(include=MATCHED_ON),
         "body_json": item.body_json,
         "body_sha256": item.body_sha256,
         "status": "scored",

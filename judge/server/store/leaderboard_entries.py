@@ -33,9 +33,7 @@ from judge.server.store.tables import LeaderboardEntryRow, SubmissionRow, Submis
 
 
 def entry_rows(submission: SubmissionRow, card: Scorecard) -> list[LeaderboardEntryRow]:
-    """The rows one scored run of a finalized submission contributes (none when the
-    submission is on no board, e.g. a ranked submission finalized as unlisted)."""
-    seat_order = {seat: i for i, seat in enumerate(sorted(card.seats))}
+    """The rows one scored run of a finalized submission adds (none when it is on no board)."""
     entries = submission_entries(
         card,
         agent_id=submission.agent_id,
@@ -50,7 +48,7 @@ def entry_rows(submission: SubmissionRow, card: Scorecard) -> list[LeaderboardEn
             scenario_id=submission.scenario_id,
             submission_era=submission.measurement_era or "",
             visibility=submission.visibility,
-            seat_order=seat_order[e.seat],
+            seat_order=sorted(card.seats).index(e.seat),
         )
         for e in entries
     ]

@@ -13,7 +13,7 @@ from judge.core.domain.status import UNFINISHED_RUN_STATUSES, leaderboard_class
 from judge.server.store.tables import RunRow, SeatRow, utcnow
 
 #: What matches runs for comparison, kept in columns of their own (docs/scoring.md).
-_MATCHED_ON = {"scenario_id", "seed", "adversary_config"}
+MATCHED_ON = {"scenario_id", "seed", "adversary_config"}
 
 
 def is_self_reported(submitted_by: str) -> bool:
@@ -41,7 +41,7 @@ def insert_run(
         run_id=run_id,
         ranked_eligible=not self_reported,
         leaderboard_class=leaderboard_class(custom_rubric=False, self_reported=self_reported),
-        **run.model_dump(include=_MATCHED_ON),
+        **run.model_dump(include=MATCHED_ON),
         body_json=body_json,
         body_sha256=body_sha256,
         submitted_by=submitted_by,

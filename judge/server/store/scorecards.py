@@ -13,6 +13,18 @@ from judge.server.store import runs as run_repo
 from judge.server.store import summaries as summary_repo
 from judge.server.store.tables import ScorecardRow, SeatRow, TraitScoreRow
 
+#: The trait result's fields kept as columns of its trait row.
+_TRAIT_COLUMNS = {
+    "pack",
+    "mean",
+    "variance",
+    "n_scored",
+    "n_passes",
+    "complete",
+    "rubric_hash",
+    "rubric_source",
+}
+
 
 def trait_values(card: Scorecard, seat: SeatScorecard) -> list[dict[str, Any]]:
     """Column values of one seat's trait rows (capability traits and safety block)."""
@@ -24,14 +36,7 @@ def trait_values(card: Scorecard, seat: SeatScorecard) -> list[dict[str, Any]]:
             "agent_id": seat.agent_id,
             "scenario_id": card.scenario_id,
             "trait": name,
-            "pack": result.pack,
-            "mean": result.mean,
-            "variance": result.variance,
-            "n_scored": result.n_scored,
-            "n_passes": result.n_passes,
-            "complete": result.complete,
-            "rubric_hash": result.rubric_hash,
-            "rubric_source": result.rubric_source,
+            **result.model_dump(include=_TRAIT_COLUMNS),
             "measurement_era": card.measurement_era.era_id,
         }
         for name, result in results.items()
