@@ -1,5 +1,5 @@
 """The composition root: one app with the API and the console, and errors answered in each
-one's own form; the old factory names still reach it, with a warning."""
+one's own form."""
 
 from __future__ import annotations
 
@@ -38,18 +38,3 @@ def test_an_error_on_an_api_path_is_the_json_error_body(client: TestClient) -> N
 
     assert answer.status_code == 401
     assert answer.json() == {"code": "unauthenticated", "detail": "invalid or missing credentials"}
-
-
-def test_the_old_factory_warns_and_builds_the_same_app() -> None:
-    from judge.server.api import app as api_app
-
-    with pytest.warns(DeprecationWarning, match=r"judge\.web\.create_app"):
-        old = api_app.create_app
-    assert old is create_app
-
-
-def test_the_old_package_level_factory_warns_too() -> None:
-    import judge.server.api
-
-    with pytest.warns(DeprecationWarning, match=r"use judge\.web\.create_app"):
-        assert judge.server.api.create_app is create_app
