@@ -1,36 +1,21 @@
-"""The request guard: an ASGI middleware that bounds every request before a route sees it.
+"""The request guard: an ASGI middleware that bounds every request before a route sees it
+(docs/security.md, "Request limits" and "Floods"). In order:
 
-In order, for every HTTP request:
-
-1. each path segment must be an identifier (``judge.core.domain.limits.ID_PATTERN``; no ``.``
-   or ``..``), and each query value UTF-8 text of at most 200 characters with no control
-   character, else 422;
-2. a client address that sent too many refused credentials in the window gets 429, and a
-   request to an API route with a body but no ``Authorization`` header gets the fixed 401 at
-   once, its body unread (every API route that takes a body needs a credential; a test keeps
-   that true; the console's forms sign in by cookie and check their own CSRF token), and so
-   does one whose bearer credential is neither a live agent key nor a valid owner token;
+1. each path segment must be an identifier and each query value short plain text (422);
+2. an address with too many refused credentials gets 429; an API request with a body and no
+   credential that verifies (a live agent key or a valid owner token) gets the fixed 401, its
+   body unread (the console's forms sign in by cookie and check their own CSRF token);
 3. a run submitted with an agent key takes a slot of the key's submission window (429 when
-   none is free), before its body is read; the slot is given back when the run was refused
-   for a reason other than its body (a 413 or 422 keeps it, so bad bodies cost the sender);
-4. a body larger than ``max_body_bytes`` (a console form: ``MAX_FORM_BYTES``, 16 KiB) gets
-   413, by its ``Content-Length`` or, when the length is not declared or lies, by counting
-   the bytes as they stream in (reading stops at the limit);
-5. an API route's JSON body is parsed once and checked: depth, finite numbers, storable
-   text, string lengths and list sizes, and for a run submission the number of seats,
-   events, win conditions and trace steps (422 naming the field); large bodies are checked
-   on a worker thread so the event loop stays free. A console body is never parsed here: the
-   console reads its urlencoded forms itself, after its session check.
+   none is free), given back unless the run was queued or its body was bad (413, 422);
+4. a body over ``max_body_bytes`` (a console form: ``MAX_FORM_BYTES``) gets 413, by its
+   ``Content-Length`` or by counting the bytes as they stream in;
+5. an API route's JSON body is parsed once and bounded (depth, numbers, text, sizes, a run's
+   counts; 422 naming the field), large ones on a worker thread. Console forms are not parsed.
 
-A 401 counts towards the client address's refused-credential window, and so does, for a
-request that carried no credential that verifies, a 413 or 422, or any other refusal (4xx but
-429) of a body-carrying request (a console post to no page, a form without its CSRF token):
-floods of bad bodies, queries or posts from an anonymous client are bounded like floods of bad
-tokens.
-
-Refusals carry the API's JSON error body ``{"code": ..., "detail": ...}``; 429 also ``Retry-After``.
-Rate limits are kept in PostgreSQL when the store is PostgreSQL, so every replica counts
-against the same windows, and in this process on SQLite (``docs/security.md``).
+A 401 counts towards the address's refused-credential window, and so does any other refusal
+(4xx but 429) of a body-carrying request, or a 413 or 422, from a client without a credential
+that verifies. Refusals carry the API's JSON error body; 429 also ``Retry-After``. Windows
+live in PostgreSQL when the store is PostgreSQL (shared by replicas), else in this process.
 """
 
 from __future__ import annotations
