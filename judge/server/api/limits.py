@@ -107,25 +107,19 @@ def rate_limits(
 ) -> RateLimits:
     """The windows of one app: in PostgreSQL when ``engine`` is given and the store is
     PostgreSQL (shared by every replica), else fresh and in this process."""
-    window_s = settings.rate_window_s
-    if engine is not None and is_postgres_url(settings.database_url):
-        return RateLimits(
-            submissions=SharedWindow(
-                bucket="submissions",
-                limit=settings.max_submissions_per_key,
-                window_s=window_s,
-                engine=engine,
-            ),
-            failed_auth=SharedWindow(
-                bucket="failed_auth",
-                limit=settings.max_failed_auth_per_client,
-                window_s=window_s,
-                engine=engine,
-            ),
-        )
+    shared = engine is not None and is_postgres_url(settings.database_url)
+
+    def window(bucket: str, limit: int) -> Window:
+        if shared:
+            assert engine is not None
+            return SharedWindow(
+                bucket=bucket, limit=limit, window_s=settings.rate_window_s, engine=engine
+            )
+        return SlidingWindow(limit=limit, window_s=settings.rate_window_s)
+
     return RateLimits(
-        submissions=SlidingWindow(limit=settings.max_submissions_per_key, window_s=window_s),
-        failed_auth=SlidingWindow(limit=settings.max_failed_auth_per_client, window_s=window_s),
+        submissions=window("submissions", settings.max_submissions_per_key),
+        failed_auth=window("failed_auth", settings.max_failed_auth_per_client),
     )
 
 
@@ -326,23 +320,23 @@ class RequestGuard:
         if scheme.lower() != "bearer" or not token:
             return ANONYMOUS
         try:
-            if token.startswith(KEY_SCHEME):
-                engine = getattr(scope["app"].state, "engine", None) if "app" in scope else None
-                if engine is not None:
-                    remember_verified(
-                        scope, token, await in_store_thread(agent_of_key, engine, token)
-                    )
-            else:
-                settings = self.settings
-                claims = verify_owner_token(
-                    token, secret=settings.signing_secret, audience=settings.jwt_audience
-                )
-                remember_verified(scope, token, claims)
+            await self._verify(scope, token)
         except AuthError:
             return ANONYMOUS
         except SQLAlchemyError:  # the route meets the same fault and answers it (503)
             return None
         return None
+
+    async def _verify(self, scope: Scope, token: str) -> None:
+        """Verify ``token`` (AuthError otherwise) and leave who it is on the request."""
+        if not token.startswith(KEY_SCHEME):
+            secret, audience = self.settings.signing_secret, self.settings.jwt_audience
+            claims = verify_owner_token(token, secret=secret, audience=audience)
+            remember_verified(scope, token, claims)
+            return
+        engine = getattr(scope["app"].state, "engine", None) if "app" in scope else None
+        if engine is not None:
+            remember_verified(scope, token, await in_store_thread(agent_of_key, engine, token))
 
     async def _check(
         self, body: bytes, scope: Scope, headers: dict[bytes, bytes]

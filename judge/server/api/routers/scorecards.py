@@ -1,14 +1,7 @@
-"""Scorecards: the owner's full card and an agent's own-seat card.
-
-Both are served as the views stored when the run was scored (docs/service.md, "Stored
-scorecard views"): the bytes, their gzip form for a client that accepts gzip, and a weak
-``ETag``; ``304 Not Modified`` when the request's ``If-None-Match`` names it, answered from
-the stored ETag without reading the body.
-
-Both routes take the request alone (docs/deploy.md, "Read performance"): each admits its
-credential by calling the dependency functions itself (``judge.server.api.caller.owner_of``,
-``agent_key_of``), reads its two headers with the bound a header parameter would have
-(:meth:`Validators.of`), and publishes what a dependency would (:func:`card_route`).
+"""Scorecards: the owner's full card and an agent's own-seat card, served as the views stored
+when the run was scored (docs/service.md, "Stored scorecard views"): the bytes, their gzip form,
+a weak ``ETag`` and ``304 Not Modified``. Both routes take the request alone and admit their
+credential themselves (docs/deploy.md, "Read performance"), publishing what a dependency would.
 """
 
 from __future__ import annotations
