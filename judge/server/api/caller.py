@@ -231,15 +231,15 @@ def admitting(endpoint: Endpoint, audience: Audience) -> Endpoint:
     shows. A coroutine handler taking ``admission: Admission`` instead declares no dependency
     for it: it is admitted by :func:`admit` (a hot read, docs/deploy.md "Read performance").
     """
-    if ADMISSION in inspect.signature(endpoint).parameters:
-        return _admitting_itself(endpoint, audience)
     hints = get_type_hints(endpoint, include_extras=True)
-    admitted = Annotated[Caller, Depends(ADMITS[audience])]
-    signature = inspect.signature(endpoint)
     parameters = [
-        p.replace(annotation=admitted if p.name == "caller" else hints.get(p.name, p.annotation))
-        for p in signature.parameters.values()
+        p.replace(annotation=hints.get(p.name, p.annotation))
+        for p in inspect.signature(endpoint).parameters.values()
     ]
+    if any(p.name == ADMISSION for p in parameters):
+        return _admitting_itself(endpoint, audience, [p for p in parameters if p.name != ADMISSION])
+    admitted = Annotated[Caller, Depends(ADMITS[audience])]
+    parameters = [p.replace(annotation=admitted) if p.name == "caller" else p for p in parameters]
     return _mounted(_forwarding(endpoint), endpoint, parameters, audience)
 
 
@@ -247,15 +247,10 @@ def admitting(endpoint: Endpoint, audience: Audience) -> Endpoint:
 ADMISSION = "admission"
 
 
-def _admitting_itself(endpoint: Endpoint, audience: Audience) -> Endpoint:
+def _admitting_itself(
+    endpoint: Endpoint, audience: Audience, parameters: list[inspect.Parameter]
+) -> Endpoint:
     """``endpoint`` with its ``admission`` parameter filled by :func:`admit` from the request."""
-    hints = get_type_hints(endpoint, include_extras=True)
-    signature = inspect.signature(endpoint)
-    parameters = [
-        p.replace(annotation=hints.get(p.name, p.annotation))
-        for p in signature.parameters.values()
-        if p.name != ADMISSION
-    ]
     takes_request = any(p.name == "request" for p in parameters)
     if not takes_request:
         parameters.append(
@@ -276,11 +271,13 @@ def _mounted(
     audience: Audience,
 ) -> Endpoint:
     """``call`` published as ``endpoint`` for ``audience``: its name, docs and ``parameters``."""
-    hints = get_type_hints(endpoint, include_extras=True)
     signature = inspect.signature(endpoint)
+    returns = get_type_hints(endpoint, include_extras=True).get(
+        "return", signature.return_annotation
+    )
     wrapper = functools.update_wrapper(call, endpoint)
     wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        parameters=parameters, return_annotation=hints.get("return", signature.return_annotation)
+        parameters=parameters, return_annotation=returns
     )
     wrapper.__name__ = f"{endpoint.__name__}_{audience}"
     return wrapper  # type: ignore[return-value]

@@ -47,9 +47,6 @@ _POOL: dict[str, Any] = {
     "max_overflow": POOL_OVERFLOW,
     "pool_timeout": POOL_TIMEOUT_S,
 }
-_PG_TIMEOUTS = (
-    f"-c lock_timeout={PG_LOCK_TIMEOUT_MS} -c statement_timeout={PG_STATEMENT_TIMEOUT_MS}"
-)
 T = TypeVar("T")
 log = logging.getLogger("judge.server.store")
 
@@ -97,7 +94,10 @@ def make_engine(url: str) -> Engine:
 
 
 def _postgres_engine(url: str) -> Engine:
-    connect = {"options": _PG_TIMEOUTS}
+    timeouts = (
+        f"-c lock_timeout={PG_LOCK_TIMEOUT_MS} -c statement_timeout={PG_STATEMENT_TIMEOUT_MS}"
+    )
+    connect = {"options": timeouts}
     engine = sa.create_engine(url, pool_pre_ping=True, connect_args=connect, **_POOL)
     _READ_ENGINES[engine] = _read_engine(engine, connect)
     return engine

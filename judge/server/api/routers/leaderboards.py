@@ -24,7 +24,9 @@ Mode = Annotated[
     Literal["score", "pairwise"], Query(description="score board, or pairwise ratings")
 ]
 Trait = Annotated[str | None, Query(max_length=200, description="with mode=pairwise: the trait")]
-_BOARD_DOC = """Built from finalized submissions. The `ranked` board holds public ranked submissions;
+
+_BOARD_DOC = """\
+Built from finalized submissions. The `ranked` board holds public ranked submissions;
 participation-gated runs are left out and counted per agent (`n_gated_excluded`). Submissions
 scored with a custom rubric are listed apart under `self_hosted_facilitator`, and self-reported
 ones (runs submitted with an agent key) under `self_reported`; neither is ranked. An agent key
