@@ -45,13 +45,13 @@ def repetitions(
     seed: int | None,
     adversary_config: str | None,
 ) -> list[ScoredRun]:
-    """Scored runs of one scenario, seed and adversary config in which the agent held a scored
-    seat, leaving out runs held for review."""
+    """Scored runs of one scenario, seed and adversary config where the agent held a scored seat
+    (runs held for review left out)."""
     query = (
         select(RunRow, ScorecardRow)
         .join(ScorecardRow, col(ScorecardRow.run_id) == col(RunRow.run_id))
-        .where(RunRow.scenario_id == scenario_id)
-        .where(_same(RunRow.seed, seed), _same(RunRow.adversary_config, adversary_config))
+        .where(RunRow.scenario_id == scenario_id, _same(RunRow.seed, seed))
+        .where(_same(RunRow.adversary_config, adversary_config))
         .where(col(RunRow.run_id).in_(_scored_seats_of(agent_id)), not_held(RunRow.run_id))
         .order_by(col(RunRow.created_at), col(RunRow.run_id))
     )

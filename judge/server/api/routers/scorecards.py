@@ -108,6 +108,15 @@ class Validators(NamedTuple):
             raise RequestValidationError(problems)
         return cls(*found)
 
+    @classmethod
+    def unless_bad(cls, request: Request) -> Validators | None:
+        """:meth:`of`, or None when a header is out of bounds: its 422 is then answered after
+        the credential's check, as a dependency would answer it."""
+        try:
+            return cls.of(request)
+        except RequestValidationError:
+            return None
+
     def answer(
         self, tag_of: Callable[[], str | None], view_of: Callable[[bool], ServedView]
     ) -> Response:
@@ -157,10 +166,7 @@ async def agent_run_scorecard(run_id: str, request: Request) -> Response:
     key = await agent_key_of(request)
 
     def read(session: Session) -> Response:
-        try:
-            seen = Validators.of(request)
-        except RequestValidationError:
-            seen = None  # answered below, after the credential's check, as a dependency would
+        seen = Validators.unless_bad(request)
         if seen is not None:  # a key checked lately: checked again in the card's own statement
             mine = seen_key_card(session, run_id=run_id, key=key.token, gzipped=seen.gzipped)
             if mine is not None:
