@@ -112,14 +112,7 @@ def create_owner_token(
     *, owner: str, secret: str, audience: str, ttl: timedelta, now: datetime | None = None
 ) -> str:
     """A signed owner token (HS256) with subject, audience, issuer, issued-at and expiry."""
-    if not owner.strip():
-        raise InputError("--owner: an owner name is required")
-    if ttl > MAX_TOKEN_LIFETIME:
-        raise InputError(
-            f"--ttl: at most {MAX_TOKEN_LIFETIME.days}d; tokens that live longer are refused"
-        )
-    if len(owner) > MAX_OWNER_CHARS or text_problem(owner):
-        raise InputError(f"--owner: at most {MAX_OWNER_CHARS} characters of plain text")
+    _check_token_request(owner, ttl)
     issued = now or datetime.now(UTC)
     claims = {
         "sub": owner,
@@ -130,6 +123,17 @@ def create_owner_token(
         "role": "owner",
     }
     return jwt.encode(claims, secret, algorithm=ALGORITHM)
+
+
+def _check_token_request(owner: str, ttl: timedelta) -> None:
+    if not owner.strip():
+        raise InputError("--owner: an owner name is required")
+    if ttl > MAX_TOKEN_LIFETIME:
+        raise InputError(
+            f"--ttl: at most {MAX_TOKEN_LIFETIME.days}d; tokens that live longer are refused"
+        )
+    if len(owner) > MAX_OWNER_CHARS or text_problem(owner):
+        raise InputError(f"--owner: at most {MAX_OWNER_CHARS} characters of plain text")
 
 
 def verify_owner_token(token: str, *, secret: str, audience: str) -> OwnerClaims:

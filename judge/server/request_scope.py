@@ -67,14 +67,10 @@ async def in_store_thread(call: Callable[..., T], *args: object) -> T:
 
 
 async def in_read(engine: Engine, work: Callable[[Session], T]) -> T:
-    """``work(session)`` for a hot read, all of it on ONE worker thread (docs/deploy.md, "Read
-    performance"): a synchronous handler taking :data:`SessionDep` hands off to a worker
-    thread three times (opening the session, the handler, the commit). Each statement commits
-    on its own (autocommit), so a read pays no ``BEGIN`` and ``COMMIT`` round trips on
-    PostgreSQL, and takes its connection from the read pool, which sends no ``SELECT 1``
-    first: a read whose connection was dropped is run once more on a new one
-    (:func:`judge.server.store.db.read_again_if_dropped`). What a read stores (a view rendered
-    on its first read) is one idempotent statement; no ``after_commit`` is run."""
+    """``work(session)`` for a hot read, all of it on ONE worker thread, where a synchronous
+    handler taking :data:`SessionDep` hands off three times (docs/deploy.md, "Read
+    performance"): in autocommit on the read pool (:func:`judge.server.store.db.autocommit_read`),
+    run once more if its connection was dropped; no ``after_commit`` is run."""
     return await in_store_thread(autocommit_read, engine, work)
 
 

@@ -1,5 +1,5 @@
 """The composition root: one app with the API and the console, and errors answered in each
-one's own form; the old factory names still reach it, with a warning."""
+one's own form."""
 
 from __future__ import annotations
 

@@ -8,8 +8,8 @@ root, ``judge.server.web.create_app``.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import NamedTuple
 
 import anyio
@@ -48,6 +48,8 @@ and machine-readable, `detail` is for people. Lists page with `limit` and `curso
 page is in the `Link: <…>; rel="next"` header."""
 
 
+START_REASON = "measurement stack at start"
+STARTED = "judge %s: judge model %s, era %s, %d run(s) resumed"
 #: Answers smaller than this are sent as they are (compressing them saves nothing).
 GZIP_MIN_BYTES = 1000
 
@@ -63,20 +65,11 @@ def start_service(settings: Settings, backends: BackendFactory | None) -> Runnin
     upgrade_all(engine)
     with transaction(engine) as session:
         era = platform.sync_era(
-            session,
-            settings=settings,
-            by=system_actor("service"),
-            reason="measurement stack at start",
+            session, settings=settings, by=system_actor("service"), reason=START_REASON
         )
     workers = make_executor(engine, settings=settings, backends=backends)
     resumed = workers.start()
-    log.info(
-        "judge %s: judge model %s, era %s, %d run(s) resumed",
-        __version__,
-        settings.model,
-        era.era_id,
-        resumed,
-    )
+    log.info(STARTED, __version__, settings.model, era.era_id, resumed)
     return Running(engine, workers)
 
 
@@ -86,7 +79,25 @@ def create_api(
     """The API over ``settings`` (default: from the environment), without the console.
     ``backends`` maps a model id to a judge backend (tests pass a scripted one)."""
     settings = settings or get_settings()
+    app = FastAPI(
+        title="judge",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=_lifespan(settings, backends),
+        docs_url=None,
+        redoc_url=None,
+        swagger_ui_oauth2_redirect_url=None,
+        default_response_class=FiguresJSONResponse,
+    )
+    app.state.settings = settings
+    _add_middleware(app, settings)
+    _add_routes(app)
+    return app
 
+
+def _lifespan(
+    settings: Settings, backends: BackendFactory | None
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if settings.dev_mode:
@@ -99,18 +110,10 @@ def create_api(
             await anyio.to_thread.run_sync(workers.stop)
             engine.dispose()
 
-    app = FastAPI(
-        title="judge",
-        version=__version__,
-        description=DESCRIPTION,
-        lifespan=lifespan,
-        docs_url=None,
-        redoc_url=None,
-        swagger_ui_oauth2_redirect_url=None,
-        default_response_class=FiguresJSONResponse,
-    )
-    app.state.settings = settings
-    install_error_handlers(app)
+    return lifespan
+
+
+def _add_middleware(app: FastAPI, settings: Settings) -> None:
     rates = rate_limits(settings, engine=lambda: getattr(app.state, "engine", None))
     app.add_middleware(RequestGuard, limits=settings.request_limits, rates=rates, settings=settings)
     # around the guard: it reads and bounds the request as sent; only answers are compressed
@@ -118,6 +121,10 @@ def create_api(
     # outermost: the client's address (what the guard counts refused credentials by) is settled
     # first, from forwarding headers only when a trusted proxy sent them (docs/security.md)
     app.add_middleware(ProxyHeaders, networks=settings.trusted_networks)
+
+
+def _add_routes(app: FastAPI) -> None:
+    install_error_handlers(app)
     routers = all_routers()
     for router in routers:
         app.include_router(router)
@@ -125,4 +132,3 @@ def create_api(
     # included routers are not listed route by route on the app, so their own routes are read
     mounted = [*app.routes, *(r for rt in routers for r in rt.routes)]
     require_reserved([getattr(r, "path", "") for r in mounted])
-    return app

@@ -1,17 +1,11 @@
 """Who is calling: bearer credentials (owner JWTs and agent keys) read into one ``Caller``.
 
-Both credentials travel as ``Authorization: Bearer …`` and are published as two OpenAPI
-schemes. Agent keys start with ``sk_live_``; anything else is read as an owner JWT. Every
-refusal (no header, wrong scheme, forged, expired, wrong audience, unknown or revoked key)
-is the same 401 body, so a caller learns nothing about why.
-
-The request guard (:mod:`judge.server.api.limits`) already verifies the credential of every request
-with a body and leaves what it verified on the request; the dependencies here reuse it, so a
-credential is looked up once per request.
-
-Every audit row names its author with :attr:`Caller.actor`: ``owner:<name>`` for an owner
-token, ``agent:<agent id>`` for an agent key, ``system:<part>`` for the service itself (rows
-written before this format hold a bare owner name and stay readable as they are).
+Both travel as ``Authorization: Bearer …`` and are published as two OpenAPI schemes; agent
+keys start with ``sk_live_``, anything else is read as an owner JWT. Every refusal is the same
+401 body. The request guard (:mod:`judge.server.api.limits`) leaves what it verified on the
+request, and these dependencies reuse it: a credential is looked up once per request. Audit
+rows name their author with :attr:`Caller.actor` (``owner:<name>``, ``agent:<agent id>``;
+``system:<part>`` for the service itself).
 """
 
 from __future__ import annotations
@@ -110,11 +104,8 @@ def _verified(request: Request, token: str) -> AgentIdentity | OwnerClaims | Non
 
 
 def agent_of_key(engine: Engine, key: str) -> AgentIdentity:
-    """Look the key up in a short session of its own, closed before the route runs: the
-    request then holds at most one connection at a time (never the auth one and another).
-    The lookup is one read statement, committed as it runs (no ``BEGIN`` and ``ROLLBACK``
-    round trips on PostgreSQL, as for the hot reads in :func:`judge.server.request_scope.in_read`), on the read
-    pool: run once more if its connection turns out dropped."""
+    """Look the key up in a short read of its own (:func:`judge.server.request_scope.in_read`),
+    closed before the route runs: a request holds at most one connection at a time."""
     return autocommit_read(engine, lambda session: authenticate_agent(session, key=key))
 
 
@@ -240,15 +231,15 @@ def admitting(endpoint: Endpoint, audience: Audience) -> Endpoint:
     shows. A coroutine handler taking ``admission: Admission`` instead declares no dependency
     for it: it is admitted by :func:`admit` (a hot read, docs/deploy.md "Read performance").
     """
-    if ADMISSION in inspect.signature(endpoint).parameters:
-        return _admitting_itself(endpoint, audience)
     hints = get_type_hints(endpoint, include_extras=True)
-    admitted = Annotated[Caller, Depends(ADMITS[audience])]
-    signature = inspect.signature(endpoint)
     parameters = [
-        p.replace(annotation=admitted if p.name == "caller" else hints.get(p.name, p.annotation))
-        for p in signature.parameters.values()
+        p.replace(annotation=hints.get(p.name, p.annotation))
+        for p in inspect.signature(endpoint).parameters.values()
     ]
+    if any(p.name == ADMISSION for p in parameters):
+        return _admitting_itself(endpoint, audience, [p for p in parameters if p.name != ADMISSION])
+    admitted = Annotated[Caller, Depends(ADMITS[audience])]
+    parameters = [p.replace(annotation=admitted) if p.name == "caller" else p for p in parameters]
     return _mounted(_forwarding(endpoint), endpoint, parameters, audience)
 
 
@@ -256,15 +247,10 @@ def admitting(endpoint: Endpoint, audience: Audience) -> Endpoint:
 ADMISSION = "admission"
 
 
-def _admitting_itself(endpoint: Endpoint, audience: Audience) -> Endpoint:
+def _admitting_itself(
+    endpoint: Endpoint, audience: Audience, parameters: list[inspect.Parameter]
+) -> Endpoint:
     """``endpoint`` with its ``admission`` parameter filled by :func:`admit` from the request."""
-    hints = get_type_hints(endpoint, include_extras=True)
-    signature = inspect.signature(endpoint)
-    parameters = [
-        p.replace(annotation=hints.get(p.name, p.annotation))
-        for p in signature.parameters.values()
-        if p.name != ADMISSION
-    ]
     takes_request = any(p.name == "request" for p in parameters)
     if not takes_request:
         parameters.append(
@@ -285,11 +271,13 @@ def _mounted(
     audience: Audience,
 ) -> Endpoint:
     """``call`` published as ``endpoint`` for ``audience``: its name, docs and ``parameters``."""
-    hints = get_type_hints(endpoint, include_extras=True)
     signature = inspect.signature(endpoint)
+    returns = get_type_hints(endpoint, include_extras=True).get(
+        "return", signature.return_annotation
+    )
     wrapper = functools.update_wrapper(call, endpoint)
     wrapper.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        parameters=parameters, return_annotation=hints.get("return", signature.return_annotation)
+        parameters=parameters, return_annotation=returns
     )
     wrapper.__name__ = f"{endpoint.__name__}_{audience}"
     return wrapper  # type: ignore[return-value]

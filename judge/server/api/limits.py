@@ -1,36 +1,21 @@
-"""The request guard: an ASGI middleware that bounds every request before a route sees it.
+"""The request guard: an ASGI middleware that bounds every request before a route sees it
+(docs/security.md, "Request limits" and "Floods"). In order:
 
-In order, for every HTTP request:
-
-1. each path segment must be an identifier (``judge.core.domain.limits.ID_PATTERN``; no ``.``
-   or ``..``), and each query value UTF-8 text of at most 200 characters with no control
-   character, else 422;
-2. a client address that sent too many refused credentials in the window gets 429, and a
-   request to an API route with a body but no ``Authorization`` header gets the fixed 401 at
-   once, its body unread (every API route that takes a body needs a credential; a test keeps
-   that true; the console's forms sign in by cookie and check their own CSRF token), and so
-   does one whose bearer credential is neither a live agent key nor a valid owner token;
+1. each path segment must be an identifier and each query value short plain text (422);
+2. an address with too many refused credentials gets 429; an API request with a body and no
+   credential that verifies (a live agent key or a valid owner token) gets the fixed 401, its
+   body unread (the console's forms sign in by cookie and check their own CSRF token);
 3. a run submitted with an agent key takes a slot of the key's submission window (429 when
-   none is free), before its body is read; the slot is given back when the run was refused
-   for a reason other than its body (a 413 or 422 keeps it, so bad bodies cost the sender);
-4. a body larger than ``max_body_bytes`` (a console form: ``MAX_FORM_BYTES``, 16 KiB) gets
-   413, by its ``Content-Length`` or, when the length is not declared or lies, by counting
-   the bytes as they stream in (reading stops at the limit);
-5. an API route's JSON body is parsed once and checked: depth, finite numbers, storable
-   text, string lengths and list sizes, and for a run submission the number of seats,
-   events, win conditions and trace steps (422 naming the field); large bodies are checked
-   on a worker thread so the event loop stays free. A console body is never parsed here: the
-   console reads its urlencoded forms itself, after its session check.
+   none is free), given back unless the run was queued or its body was bad (413, 422);
+4. a body over ``max_body_bytes`` (a console form: ``MAX_FORM_BYTES``) gets 413, by its
+   ``Content-Length`` or by counting the bytes as they stream in;
+5. an API route's JSON body is parsed once and bounded (depth, numbers, text, sizes, a run's
+   counts; 422 naming the field), large ones on a worker thread. Console forms are not parsed.
 
-A 401 counts towards the client address's refused-credential window, and so does, for a
-request that carried no credential that verifies, a 413 or 422, or any other refusal (4xx but
-429) of a body-carrying request (a console post to no page, a form without its CSRF token):
-floods of bad bodies, queries or posts from an anonymous client are bounded like floods of bad
-tokens.
-
-Refusals carry the API's JSON error body ``{"code": ..., "detail": ...}``; 429 also ``Retry-After``.
-Rate limits are kept in PostgreSQL when the store is PostgreSQL, so every replica counts
-against the same windows, and in this process on SQLite (``docs/security.md``).
+A 401 counts towards the address's refused-credential window, and so does any other refusal
+(4xx but 429) of a body-carrying request, or a 413 or 422, from a client without a credential
+that verifies. Refusals carry the API's JSON error body; 429 also ``Retry-After``. Windows
+live in PostgreSQL when the store is PostgreSQL (shared by replicas), else in this process.
 """
 
 from __future__ import annotations
@@ -122,25 +107,19 @@ def rate_limits(
 ) -> RateLimits:
     """The windows of one app: in PostgreSQL when ``engine`` is given and the store is
     PostgreSQL (shared by every replica), else fresh and in this process."""
-    window_s = settings.rate_window_s
-    if engine is not None and is_postgres_url(settings.database_url):
-        return RateLimits(
-            submissions=SharedWindow(
-                bucket="submissions",
-                limit=settings.max_submissions_per_key,
-                window_s=window_s,
-                engine=engine,
-            ),
-            failed_auth=SharedWindow(
-                bucket="failed_auth",
-                limit=settings.max_failed_auth_per_client,
-                window_s=window_s,
-                engine=engine,
-            ),
-        )
+    shared = engine is not None and is_postgres_url(settings.database_url)
+
+    def window(bucket: str, limit: int) -> Window:
+        if shared:
+            assert engine is not None
+            return SharedWindow(
+                bucket=bucket, limit=limit, window_s=settings.rate_window_s, engine=engine
+            )
+        return SlidingWindow(limit=limit, window_s=settings.rate_window_s)
+
     return RateLimits(
-        submissions=SlidingWindow(limit=settings.max_submissions_per_key, window_s=window_s),
-        failed_auth=SlidingWindow(limit=settings.max_failed_auth_per_client, window_s=window_s),
+        submissions=window("submissions", settings.max_submissions_per_key),
+        failed_auth=window("failed_auth", settings.max_failed_auth_per_client),
     )
 
 
@@ -341,23 +320,23 @@ class RequestGuard:
         if scheme.lower() != "bearer" or not token:
             return ANONYMOUS
         try:
-            if token.startswith(KEY_SCHEME):
-                engine = getattr(scope["app"].state, "engine", None) if "app" in scope else None
-                if engine is not None:
-                    remember_verified(
-                        scope, token, await in_store_thread(agent_of_key, engine, token)
-                    )
-            else:
-                settings = self.settings
-                claims = verify_owner_token(
-                    token, secret=settings.signing_secret, audience=settings.jwt_audience
-                )
-                remember_verified(scope, token, claims)
+            await self._verify(scope, token)
         except AuthError:
             return ANONYMOUS
         except SQLAlchemyError:  # the route meets the same fault and answers it (503)
             return None
         return None
+
+    async def _verify(self, scope: Scope, token: str) -> None:
+        """Verify ``token`` (AuthError otherwise) and leave who it is on the request."""
+        if not token.startswith(KEY_SCHEME):
+            secret, audience = self.settings.signing_secret, self.settings.jwt_audience
+            claims = verify_owner_token(token, secret=secret, audience=audience)
+            remember_verified(scope, token, claims)
+            return
+        engine = getattr(scope["app"].state, "engine", None) if "app" in scope else None
+        if engine is not None:
+            remember_verified(scope, token, await in_store_thread(agent_of_key, engine, token))
 
     async def _check(
         self, body: bytes, scope: Scope, headers: dict[bytes, bytes]

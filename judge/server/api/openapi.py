@@ -41,6 +41,7 @@ _GUARD = {
     429: "Too many runs submitted with this key, or too many refused credentials from this address "
     "(Retry-After).",
 }
+_DOCS_CACHING = {"Cache-Control": "public, max-age=86400"}
 _DROPPED = ("HTTPValidationError", "ValidationError")
 
 
@@ -107,7 +108,10 @@ def install_openapi(app: FastAPI) -> None:
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+    _serve_docs(app)
 
+
+def _serve_docs(app: FastAPI) -> None:
     # plain Starlette routes, as FastAPI mounts its own docs: public pages outside the API
     async def docs(_request: Request) -> HTMLResponse:
         return get_swagger_ui_html(
@@ -123,9 +127,7 @@ def install_openapi(app: FastAPI) -> None:
         if name not in DOCS_ASSETS:
             raise HTTPException(404, f"no docs asset {name!r}")
         data = (Path(str(swagger_ui_path)) / name).read_bytes()
-        return Response(
-            data, media_type=DOCS_ASSETS[name], headers={"Cache-Control": "public, max-age=86400"}
-        )
+        return Response(data, media_type=DOCS_ASSETS[name], headers=_DOCS_CACHING)
 
     app.add_route("/docs", docs, methods=["GET"], include_in_schema=False)
     app.add_route(DOCS_STATIC + "/{name}", docs_asset, methods=["GET"], include_in_schema=False)

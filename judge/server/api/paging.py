@@ -45,17 +45,6 @@ LINK_HEADER: dict[str, Any] = {
 #: The ``responses=`` entry of a paged route's 200 answer.
 PAGED: dict[int | str, dict[str, Any]] = {200: {"headers": LINK_HEADER}}
 
-__all__ = [
-    "Page",
-    "Paging",
-    "PagingDep",
-    "decode_cursor",
-    "encode_cursor",
-    "page_by_position",
-    "page_of",
-    "paged",
-]
-
 Item = TypeVar("Item")
 
 
@@ -107,14 +96,6 @@ def _position(text: str) -> int:
     return int(text)
 
 
-def paged(request: Request, response: Response, page: Page) -> list[Any]:
-    """The page's items, with the next page's link set on ``response``."""
-    if page.next_cursor is not None:
-        url = request.url.include_query_params(cursor=page.next_cursor)
-        response.headers["Link"] = f'<{url.path}?{url.query}>; rel="next"'
-    return page.items
-
-
 class Paging(NamedTuple):
     """A list request's ``limit`` and ``cursor``, and where its answer's Link header goes."""
 
@@ -125,7 +106,10 @@ class Paging(NamedTuple):
 
     def answer(self, page: Page) -> list[Any]:
         """The page's items, with the next page's link set on the response."""
-        return paged(self.request, self.response, page)
+        if page.next_cursor is not None:
+            url = self.request.url.include_query_params(cursor=page.next_cursor)
+            self.response.headers["Link"] = f'<{url.path}?{url.query}>; rel="next"'
+        return page.items
 
     def by_key(self, items: Sequence[Item], key: Callable[[Item], str]) -> list[Any]:
         """The requested page of an ordered list computed whole (:func:`page_of`)."""

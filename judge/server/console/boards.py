@@ -58,21 +58,9 @@ def compare(
     request: Request, console: ConsoleDep, session: SessionDep, settings: SettingsDep
 ) -> HTMLResponse:
     params = request.query_params
-    a, b, scenario, trait = (
-        params.get("agent_a") or "",
-        params.get("agent_b") or "",
-        params.get("scenario") or None,
-        params.get("trait") or "",
-    )
-    result: AgentComparison | None = None
-    error = None
-    if a and b:
-        try:
-            result = compare_agents(
-                session, agent_a=a, agent_b=b, scenario_id=scenario, measure="reward"
-            )
-        except InputError as exc:
-            error = str(exc)
+    a, b, trait = (params.get(name) or "" for name in ("agent_a", "agent_b", "trait"))
+    scenario = params.get("scenario") or None
+    result, error = matched(session, a, b, scenario)
     pairwise = stored_pairwise(session, a, b, trait, scenario, settings)
     choices = filter_choices(session)
     return page(
@@ -92,6 +80,20 @@ def compare(
             "pairwise": pairwise,
         },
     )
+
+
+def matched(
+    session: Session, a: str, b: str, scenario: str | None
+) -> tuple[AgentComparison | None, str | None]:
+    """The matched comparison of two agents, or why there is none (None, None: no agents yet)."""
+    if not (a and b):
+        return None, None
+    try:
+        return compare_agents(
+            session, agent_a=a, agent_b=b, scenario_id=scenario, measure="reward"
+        ), None
+    except InputError as exc:
+        return None, str(exc)
 
 
 class PairwiseView(NamedTuple):

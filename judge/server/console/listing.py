@@ -215,9 +215,8 @@ def runs_page(
         next_url = "/console/runs?" + urlencode({**query, "after": cursor(page[-1])})
     agents = summaries.agents_of(session, run_ids=[r.run_id for r in page])
     trusted = trusted_judges(thresholds)
-    rows = [row_view(r, agents, thresholds, trusted) for r in page]
     return RunsPage(
-        rows,
+        [row_view(r, agents, thresholds, trusted) for r in page],
         summaries.count_runs(session, filters=filters),
         query,
         next_url,

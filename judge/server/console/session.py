@@ -140,26 +140,17 @@ def set_session_cookie(
 ) -> None:
     """HttpOnly, SameSite=Strict, scoped to /console, Secure when served over https."""
     seconds = max(0, int((claims.expires_at - datetime.now(UTC)).total_seconds()))
-    response.set_cookie(
-        COOKIE,
-        token,
-        max_age=seconds,
-        path=COOKIE_PATH,
-        httponly=True,
-        samesite="strict",
-        secure=request.url.scheme == "https",
-    )
+    _set_cookie(response, request, COOKIE, token, seconds)
 
 
 def set_nonce_cookie(response: Response, request: Request, nonce: str) -> None:
+    _set_cookie(response, request, PRE_COOKIE, nonce, 1800)
+
+
+def _set_cookie(response: Response, request: Request, name: str, value: str, age: int) -> None:
+    secure = request.url.scheme == "https"
     response.set_cookie(
-        PRE_COOKIE,
-        nonce,
-        max_age=1800,
-        path=COOKIE_PATH,
-        httponly=True,
-        samesite="strict",
-        secure=request.url.scheme == "https",
+        name, value, max_age=age, path=COOKIE_PATH, httponly=True, samesite="strict", secure=secure
     )
 
 

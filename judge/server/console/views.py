@@ -13,7 +13,7 @@ from judge.core.domain.integrity import SeatTamper
 from judge.core.domain.judging import PanelAgreement, TraitResult
 from judge.core.domain.labels import Label
 from judge.core.domain.review import SafetyReview
-from judge.core.domain.run import Run
+from judge.core.domain.run import Run, TranscriptEvent
 from judge.core.domain.scorecard import Scorecard, SeatScorecard
 from judge.core.scoring.run_summary import flag_reasons, pass_range
 from judge.engine.settings import Settings
@@ -129,26 +129,28 @@ def _dump(value: Any) -> str | None:
 
 def event_views(run: Run, card: Scorecard | None = None) -> list[EventView]:
     """The transcript's events, with what the judge did not read marked."""
-    marks, views = withheld_by_event(card), []
-    for index, event in enumerate(run.transcript):
-        data = event.model_dump()
-        text = str(data.get("content", ""))
-        mark = marks.get(index, EventMarks([], False))
-        views.append(
-            EventView(
-                turn=event.turn,
-                seat=event.seat,
-                kind=event.kind,
-                text=text,
-                name=data.get("name"),
-                args=_dump(data.get("args")) if event.kind == "action" else None,
-                status=data.get("status"),
-                result=_dump(data.get("result")),
-                parts=tuple(split_text(text, mark.ranges)),
-                withheld=mark.other_field,
-            )
-        )
-    return views
+    marks = withheld_by_event(card)
+    return [
+        _event_view(event, marks.get(index, EventMarks([], False)))
+        for index, event in enumerate(run.transcript)
+    ]
+
+
+def _event_view(event: TranscriptEvent, mark: EventMarks) -> EventView:
+    data = event.model_dump()
+    text = str(data.get("content", ""))
+    return EventView(
+        turn=event.turn,
+        seat=event.seat,
+        kind=event.kind,
+        text=text,
+        name=data.get("name"),
+        args=_dump(data.get("args")) if event.kind == "action" else None,
+        status=data.get("status"),
+        result=_dump(data.get("result")),
+        parts=tuple(split_text(text, mark.ranges)),
+        withheld=mark.other_field,
+    )
 
 
 def trait_view(result: TraitResult) -> TraitView:

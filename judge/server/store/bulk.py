@@ -11,7 +11,8 @@ from sqlmodel import Session
 
 from judge.core.domain.run import Run
 from judge.core.domain.scorecard import Scorecard
-from judge.server.store.scorecards import trait_values
+from judge.server.store.runs import MATCHED_ON
+from judge.server.store.scorecards import card_values, seat_result_values, trait_values
 from judge.server.store.summaries import insert_figures
 from judge.server.store.tables import RunRow, ScorecardRow, SeatRow, TraitScoreRow, utcnow
 
@@ -28,9 +29,7 @@ def _run_values(item: PrescoredRun) -> dict[str, Any]:
     run, card, now = item.run, item.card, utcnow()
     return {
         "run_id": run.run_id,
-        "scenario_id": run.scenario_id,
-        "seed": run.seed,
-        "adversary_config": run.adversary_config,
+        **run.model_dump(include=MATCHED_ON),
         "body_json": item.body_json,
         "body_sha256": item.body_sha256,
         "status": "scored",
@@ -49,33 +48,16 @@ def _run_values(item: PrescoredRun) -> dict[str, Any]:
 
 
 def _seat_values(item: PrescoredRun) -> list[dict[str, Any]]:
-    rows = []
-    for seat in item.run.seats:
-        result = item.card.seats.get(seat.seat)
-        rows.append(
-            {
-                "run_id": item.run.run_id,
-                "seat": seat.seat,
-                "agent_id": seat.agent_id,
-                "scored": seat.scored,
-                "composite": result.composite if result else None,
-                "objective_met_rate": result.objectives.objective_met_rate if result else None,
-                "participation_gated": result.participation_gated if result else None,
-            }
-        )
-    return rows
-
-
-def _card_values(card: Scorecard) -> dict[str, Any]:
-    return {
-        "run_id": card.run_id,
-        "scorecard_json": card.model_dump_json(),
-        "measurement_era": card.measurement_era.era_id,
-        "participation_gated": card.participation_gated,
-        "ranked_eligible": card.ranked_eligible,
-        "leaderboard_class": card.leaderboard_class,
-        "created_at": utcnow(),
-    }
+    return [
+        {
+            "run_id": item.run.run_id,
+            "seat": seat.seat,
+            "agent_id": seat.agent_id,
+            "scored": seat.scored,
+            **seat_result_values(item.card.seats.get(seat.seat)),
+        }
+        for seat in item.run.seats
+    ]
 
 
 def insert_scored_runs(session: Session, *, items: Sequence[PrescoredRun]) -> None:
@@ -84,7 +66,7 @@ def insert_scored_runs(session: Session, *, items: Sequence[PrescoredRun]) -> No
         return
     session.execute(insert(RunRow), [_run_values(i) for i in items])
     session.execute(insert(SeatRow), [v for i in items for v in _seat_values(i)])
-    session.execute(insert(ScorecardRow), [_card_values(i.card) for i in items])
+    session.execute(insert(ScorecardRow), [card_values(i.card) for i in items])
     traits = [
         v for i in items for seat in i.card.seats.values() for v in trait_values(i.card, seat)
     ]

@@ -42,6 +42,11 @@ POOL_SIZE, POOL_OVERFLOW, POOL_TIMEOUT_S = 10, 30, 30
 #: PostgreSQL: the read pool (:func:`autocommit`): one connection per read thread, and room for
 #: the few reads that run on other threads (an agent key checked by a synchronous route).
 READ_POOL_SIZE, READ_POOL_OVERFLOW = 16, 8
+_POOL: dict[str, Any] = {
+    "pool_size": POOL_SIZE,
+    "max_overflow": POOL_OVERFLOW,
+    "pool_timeout": POOL_TIMEOUT_S,
+}
 T = TypeVar("T")
 log = logging.getLogger("judge.server.store")
 
@@ -80,18 +85,20 @@ def make_engine(url: str) -> Engine:
         raise ConfigError(
             f"JUDGE_DATABASE_URL is not a database URL: {url.split('@')[-1]!r}"
         ) from None
-    pool = {"pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW, "pool_timeout": POOL_TIMEOUT_S}
-    if parsed.get_backend_name() == "sqlite":
-        engine = sa.create_engine(
-            url, connect_args={"check_same_thread": False, "timeout": 30}, **pool
-        )
-        sa.event.listen(engine, "connect", _sqlite_pragmas)
-        return engine
+    if parsed.get_backend_name() != "sqlite":
+        return _postgres_engine(url)
+    connect = {"check_same_thread": False, "timeout": 30}
+    engine = sa.create_engine(url, connect_args=connect, **_POOL)
+    sa.event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _postgres_engine(url: str) -> Engine:
     timeouts = (
         f"-c lock_timeout={PG_LOCK_TIMEOUT_MS} -c statement_timeout={PG_STATEMENT_TIMEOUT_MS}"
     )
     connect = {"options": timeouts}
-    engine = sa.create_engine(url, pool_pre_ping=True, connect_args=connect, **pool)
+    engine = sa.create_engine(url, pool_pre_ping=True, connect_args=connect, **_POOL)
     _READ_ENGINES[engine] = _read_engine(engine, connect)
     return engine
 
@@ -99,14 +106,9 @@ def make_engine(url: str) -> Engine:
 def autocommit(engine: Engine) -> Engine:
     """The engine reads run on: every statement committed as it runs, no ``BEGIN``/``COMMIT``.
 
-    On PostgreSQL it is a pool of its own that :func:`make_engine` made with ``engine`` (the
-    same URL and timeouts): :data:`READ_POOL_SIZE` connections, one per read thread
-    (``judge.server.request_scope.READ_THREADS``), checked out without the ``SELECT 1`` the write pool sends
-    first (``pool_pre_ping``). A read is idempotent, so instead of that round trip on every
-    checkout :func:`read_again_if_dropped` runs a read once more when its connection turns out
-    dead (a restarted server), on a new one. Disposing ``engine`` disposes it too. SQLite's
-    driver opens no transaction for a read and a file has no connection to lose, so there
-    ``engine`` is returned as it is."""
+    On PostgreSQL, the read pool :func:`make_engine` made beside ``engine`` (one connection per
+    read thread, no ``pool_pre_ping``: :func:`read_again_if_dropped` retries a read whose
+    connection died instead), disposed with it. On SQLite, ``engine`` itself."""
     if engine.dialect.name != "postgresql":
         return engine
     reads = _READ_ENGINES.get(engine)

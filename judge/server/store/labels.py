@@ -62,11 +62,6 @@ def label_counts(session: Session) -> dict[tuple[str, str, str], int]:
     return {(r, s, t): int(n) for r, s, t, n in session.exec(query).all()}
 
 
-def labelled_run_ids(session: Session) -> list[str]:
-    query = select(LabelRow.run_id).distinct().order_by(col(LabelRow.run_id))
-    return list(session.exec(query).all())
-
-
 def cards_of(session: Session, *, run_ids: Sequence[str]) -> list[tuple[str, str]]:
     """``(run_id, scorecard JSON)`` of every card the runs had: each rescore's replaced
     scorecard first (oldest attempt first), then the current one."""

@@ -1,19 +1,8 @@
-"""Stored leaderboard entries: what each finalized submission puts on its scenario's boards.
-
-A board read used to parse the scorecard of every run of every finalized submission. The
-entries are the few fields the board needs (:class:`LeaderboardEntry`), kept beside the
-submission and written at three moments, so reads parse no scorecard (docs/scoring.md,
-"Leaderboards"):
-
-- when a submission is finalized (:func:`put_submission_entries`);
-- when a run's scorecard is stored again after a rescore (:func:`refresh_run_entries`, from
-  :func:`judge.server.store.scorecards.add_scorecard`);
-- when a rescore clears a run's results (:func:`delete_run_entries`): until the run is scored
-  again it is on no board, as before.
-
-Whether a run is held for review is read at query time from the run's summary (the same
-condition as every other list), so an owner's clear or escalate moves a run onto or off the
-ranked board at once, with nothing to rewrite.
+"""Stored leaderboard entries: what each finalized submission puts on its scenario's boards,
+so a board read parses no scorecard (docs/scoring.md, "Leaderboards"). They are written when a
+submission is finalized, rewritten when a run's scorecard is stored again after a rescore, and
+deleted when a rescore clears a run's results. Whether a run is held for review is read at
+query time from its summary, so an owner's decision moves it at once.
 """
 
 from __future__ import annotations
@@ -33,9 +22,7 @@ from judge.server.store.tables import LeaderboardEntryRow, SubmissionRow, Submis
 
 
 def entry_rows(submission: SubmissionRow, card: Scorecard) -> list[LeaderboardEntryRow]:
-    """The rows one scored run of a finalized submission contributes (none when the
-    submission is on no board, e.g. a ranked submission finalized as unlisted)."""
-    seat_order = {seat: i for i, seat in enumerate(sorted(card.seats))}
+    """The rows one scored run of a finalized submission adds (none when it is on no board)."""
     entries = submission_entries(
         card,
         agent_id=submission.agent_id,
@@ -50,7 +37,7 @@ def entry_rows(submission: SubmissionRow, card: Scorecard) -> list[LeaderboardEn
             scenario_id=submission.scenario_id,
             submission_era=submission.measurement_era or "",
             visibility=submission.visibility,
-            seat_order=seat_order[e.seat],
+            seat_order=sorted(card.seats).index(e.seat),
         )
         for e in entries
     ]

@@ -70,15 +70,10 @@ def verdicts_of(
     agents: Sequence[str] = (),
 ) -> list[PairVerdict]:
     """Stored verdicts, oldest first; ``agents`` keeps those between two of the agents named."""
-    query = select(PairwiseVerdictRow).order_by(col(PairwiseVerdictRow.id))
-    if scenario_id is not None:
-        query = query.where(PairwiseVerdictRow.scenario_id == scenario_id)
-    if trait is not None:
-        query = query.where(PairwiseVerdictRow.trait == trait)
-    if era_id is not None:
-        query = query.where(PairwiseVerdictRow.era_id == era_id)
+    v = PairwiseVerdictRow
+    wanted = [(v.scenario_id, scenario_id), (v.trait, trait), (v.era_id, era_id)]
+    query = select(v).where(*[col(c) == x for c, x in wanted if x is not None])
     if agents:
-        query = query.where(
-            col(PairwiseVerdictRow.agent_a).in_(agents), col(PairwiseVerdictRow.agent_b).in_(agents)
-        )
+        query = query.where(col(v.agent_a).in_(agents), col(v.agent_b).in_(agents))
+    query = query.order_by(col(v.id))
     return [PairVerdict.model_validate_json(r.verdict_json) for r in session.exec(query).all()]

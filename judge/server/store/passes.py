@@ -19,16 +19,7 @@ _statements: dict[str, sa.Insert] = {}
 
 
 def pass_row(*, run_id: str, seat: str, judge_pass: JudgePass) -> PassRow:
-    data = judge_pass.model_dump(exclude={"index", "cited_turns", "score_distribution"})
-    distribution = judge_pass.score_distribution
-    return PassRow(
-        run_id=run_id,
-        seat=seat,
-        pass_index=judge_pass.index,
-        cited_turns_json=json.dumps(judge_pass.cited_turns),
-        score_distribution_json=json.dumps(distribution) if distribution is not None else None,
-        **data,
-    )
+    return PassRow(**_values(run_id=run_id, seat=seat, judge_pass=judge_pass))
 
 
 def judge_pass(row: PassRow) -> JudgePass:
@@ -59,11 +50,8 @@ def _values(*, run_id: str, seat: str, judge_pass: JudgePass) -> dict[str, Any]:
 
 
 def _insert_if_claimed(dialect: str) -> sa.Insert:
-    """``INSERT INTO passes SELECT <values> WHERE <the run is scoring under this claim>``.
-
-    PostgreSQL gets every value cast to its column's type (a bare parameter in a SELECT list
-    would be taken for text); SQLite needs none (and a cast would change its dates).
-    """
+    """``INSERT INTO passes SELECT <values> WHERE <the run is scoring under this claim>``; on
+    PostgreSQL each value cast to its column's type (a bare SELECT parameter reads as text)."""
     if dialect not in _statements:
 
         def value(column: sa.Column[Any]) -> sa.ColumnElement[Any]:
@@ -106,10 +94,8 @@ def insert_pass(
     if claimed is None:
         session.execute(sa.insert(_PASSES), [values])
         return True
-    dialect = (
-        session.get_bind().dialect.name if isinstance(session, Session) else session.dialect.name
-    )
-    result = session.execute(_insert_if_claimed(dialect), {**values, "claimed": claimed})
+    bind = session.get_bind() if isinstance(session, Session) else session
+    result = session.execute(_insert_if_claimed(bind.dialect.name), {**values, "claimed": claimed})
     return bool(result.rowcount)  # type: ignore[attr-defined]
 
 

@@ -13,7 +13,7 @@ from judge.core.domain.status import UNFINISHED_RUN_STATUSES, leaderboard_class
 from judge.server.store.tables import RunRow, SeatRow, utcnow
 
 #: What matches runs for comparison, kept in columns of their own (docs/scoring.md).
-_MATCHED_ON = {"scenario_id", "seed", "adversary_config"}
+MATCHED_ON = {"scenario_id", "seed", "adversary_config"}
 
 
 def is_self_reported(submitted_by: str) -> bool:
@@ -30,27 +30,23 @@ def insert_run(
     submitted_by: str,
     run_id: str | None = None,
 ) -> RunRow:
-    """Add a queued run and its seats to the session (the caller commits).
-
-    ``run_id`` is the id it is stored under (default: the body's); a self-reported run is
-    never ranked, from the moment it is stored.
-    """
+    """Add a queued run (under ``run_id``, default the body's) and its seats to the session;
+    a self-reported run is never ranked, from the moment it is stored."""
     run_id = run_id or run.run_id
     self_reported = is_self_reported(submitted_by)
     row = RunRow(
         run_id=run_id,
         ranked_eligible=not self_reported,
         leaderboard_class=leaderboard_class(custom_rubric=False, self_reported=self_reported),
-        **run.model_dump(include=_MATCHED_ON),
+        **run.model_dump(include=MATCHED_ON),
         body_json=body_json,
         body_sha256=body_sha256,
         submitted_by=submitted_by,
     )
     session.add(row)
-    for seat in run.seats:
-        session.add(
-            SeatRow(run_id=run_id, seat=seat.seat, agent_id=seat.agent_id, scored=seat.scored)
-        )
+    session.add_all(
+        SeatRow(run_id=run_id, seat=s.seat, agent_id=s.agent_id, scored=s.scored) for s in run.seats
+    )
     return row
 
 
@@ -74,13 +70,10 @@ _SEATS: sa.Table = SeatRow.__table__  # type: ignore[attr-defined]
 
 
 def agent_reads(runs: sa.Table, seats: sa.Table) -> sa.ColumnElement[bool]:
-    """What an agent key for (``agent_id``, ``seat``) may read, as SQL over a run and its seat
-    rows, with those two as named parameters (:func:`reader`): the agent sits, scored, in that
-    seat, and the run is not another agent's self-reported run. The one form of the rule:
-    :func:`agent_may_read_run` asks it, and so does the stored agent view's one-statement read
-    (:func:`judge.server.store.views.get_own_seat_body`); both statements are built once, at import.
-    An unscored seat (a house adversary) has no scorecard, coaching or trajectory of its own,
-    so its key finds the run missing on every route rather than half of them."""
+    """What an agent key may read, as SQL over a run and its seat rows with the key's agent and
+    seat as parameters (:func:`reader`): the agent sits, scored, in that seat (a house
+    adversary's key finds the run missing everywhere), and the run is not another agent's
+    self-reported run. The one form of the rule, for every statement that asks it."""
     return sa.and_(
         seats.c.run_id == runs.c.run_id,
         seats.c.seat == sa.bindparam("reader_seat"),
@@ -183,8 +176,6 @@ def mark_leaderboard_class(
 
 
 def count_runs(session: Session) -> int:
-    from sqlalchemy import func
-
     return int(session.exec(select(func.count()).select_from(RunRow)).one())
 
 

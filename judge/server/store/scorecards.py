@@ -11,7 +11,19 @@ from judge.core.domain.scorecard import Scorecard, SeatScorecard
 from judge.server.store import leaderboard_entries as entry_repo
 from judge.server.store import runs as run_repo
 from judge.server.store import summaries as summary_repo
-from judge.server.store.tables import ScorecardRow, SeatRow, TraitScoreRow
+from judge.server.store.tables import ScorecardRow, SeatRow, TraitScoreRow, utcnow
+
+#: The trait result's fields kept as columns of its trait row.
+_TRAIT_COLUMNS = {
+    "pack",
+    "mean",
+    "variance",
+    "n_scored",
+    "n_passes",
+    "complete",
+    "rubric_hash",
+    "rubric_source",
+}
 
 
 def trait_values(card: Scorecard, seat: SeatScorecard) -> list[dict[str, Any]]:
@@ -24,14 +36,7 @@ def trait_values(card: Scorecard, seat: SeatScorecard) -> list[dict[str, Any]]:
             "agent_id": seat.agent_id,
             "scenario_id": card.scenario_id,
             "trait": name,
-            "pack": result.pack,
-            "mean": result.mean,
-            "variance": result.variance,
-            "n_scored": result.n_scored,
-            "n_passes": result.n_passes,
-            "complete": result.complete,
-            "rubric_hash": result.rubric_hash,
-            "rubric_source": result.rubric_source,
+            **result.model_dump(include=_TRAIT_COLUMNS),
             "measurement_era": card.measurement_era.era_id,
         }
         for name, result in results.items()
@@ -42,30 +47,42 @@ def trait_rows(card: Scorecard, seat: SeatScorecard) -> list[TraitScoreRow]:
     return [TraitScoreRow(**values) for values in trait_values(card, seat)]
 
 
+def seat_result_values(seat: SeatScorecard | None) -> dict[str, Any]:
+    """The seat row's result columns (all None for a seat the card does not score)."""
+    return {
+        "composite": seat.composite if seat else None,
+        "objective_met_rate": seat.objectives.objective_met_rate if seat else None,
+        "participation_gated": seat.participation_gated if seat else None,
+    }
+
+
+def card_values(card: Scorecard) -> dict[str, Any]:
+    """Column values of a run's scorecard row."""
+    return {
+        "run_id": card.run_id,
+        "scorecard_json": card.model_dump_json(),
+        "measurement_era": card.measurement_era.era_id,
+        "participation_gated": card.participation_gated,
+        "ranked_eligible": card.ranked_eligible,
+        "leaderboard_class": card.leaderboard_class,
+        "created_at": utcnow(),
+    }
+
+
 def _seat_results(session: Session, card: Scorecard) -> None:
     for seat in card.seats.values():
         row = session.get(SeatRow, (card.run_id, seat.seat))
         if row is None:
             raise LookupError(f"seat {seat.seat!r} of run {card.run_id!r} is not stored")
-        row.composite = seat.composite
-        row.objective_met_rate = seat.objectives.objective_met_rate
-        row.participation_gated = seat.participation_gated
+        for name, value in seat_result_values(seat).items():
+            setattr(row, name, value)
         session.add(row)
 
 
 def add_scorecard(session: Session, *, card: Scorecard) -> None:
     """Add a run's scorecard, trait rows, seat results and ranked eligibility to ONE
     transaction: a run scored with a custom rubric can never be stored as ranked."""
-    session.add(
-        ScorecardRow(
-            run_id=card.run_id,
-            scorecard_json=card.model_dump_json(),
-            measurement_era=card.measurement_era.era_id,
-            participation_gated=card.participation_gated,
-            ranked_eligible=card.ranked_eligible,
-            leaderboard_class=card.leaderboard_class,
-        )
-    )
+    session.add(ScorecardRow(**card_values(card)))
     for seat in card.seats.values():
         session.add_all(trait_rows(card, seat))
     _seat_results(session, card)

@@ -32,6 +32,10 @@ _PAIR_USD = sa.func.coalesce(
 )
 _PAIR_TOKENS = sa.func.coalesce(sa.func.sum(col(PairwiseVerdictRow.tokens)), 0)
 
+_PASS_SEAT = sa.and_(
+    col(SeatRow.run_id) == col(PassRow.run_id), col(SeatRow.seat) == col(PassRow.seat)
+)
+
 
 def _spent(usd: float | None, tokens: int | None) -> Spent:
     return Spent(usd=float(usd or 0.0), tokens=int(tokens or 0))
@@ -57,12 +61,7 @@ def agent_spent(
     """The passes judging the agent's seats, and the pairwise verdicts it is in, since ``since``."""
     passes = (
         select(_PASS_USD, _PASS_TOKENS)
-        .join(
-            SeatRow,
-            sa.and_(
-                col(SeatRow.run_id) == col(PassRow.run_id), col(SeatRow.seat) == col(PassRow.seat)
-            ),
-        )
+        .join(SeatRow, _PASS_SEAT)
         .where(SeatRow.agent_id == agent_id, col(PassRow.created_at) >= since)
     )
     if except_run is not None:

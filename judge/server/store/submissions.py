@@ -47,28 +47,6 @@ def submission_runs(session: Session, *, submission_id: str) -> list[RunRow]:
     return list(session.exec(query).all())
 
 
-def finalize_submission(
-    session: Session,
-    *,
-    submission_id: str,
-    status: str,
-    measurement_era: str | None,
-    ranked_eligible: bool,
-    leaderboard_class: str,
-    reason: str | None = None,
-    summary_json: str | None = None,
-) -> SubmissionRow:
-    """Record a submission's finalization (the rules that decide it live elsewhere)."""
-    row = session.get(SubmissionRow, submission_id)
-    if row is None:
-        raise LookupError(f"submission {submission_id!r} is not stored")
-    row.status, row.measurement_era, row.reason = status, measurement_era, reason
-    row.ranked_eligible, row.leaderboard_class = ranked_eligible, leaderboard_class
-    row.summary_json, row.finalized_at = summary_json, utcnow()
-    session.add(row)
-    return row
-
-
 def finalize_if_open(
     session: Session,
     *,

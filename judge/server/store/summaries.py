@@ -176,42 +176,49 @@ def not_held(run_id: Any) -> Any:
     return col(run_id).not_in(held)
 
 
+#: Filters that are one column equal to the filter's value.
+_EQUALS: dict[str, Any] = {
+    "status": RunRow.status,
+    "scenario_id": RunRow.scenario_id,
+    "era": RunSummaryRow.measurement_era,
+    "submitted_by": RunRow.submitted_by,
+    "board": RunRow.leaderboard_class,
+}
+
+
+def _seated(filters: RunFilters) -> Any:
+    # EXISTS, not IN: the newest-first index walk stops at the page instead of every run
+    # of the agent being fetched and sorted (docs/deploy.md, "Read performance")
+    seated = sa.exists().where(
+        col(SeatRow.run_id) == col(RunRow.run_id), col(SeatRow.agent_id) == filters.agent_id
+    )
+    return seated.where(col(SeatRow.seat) == filters.seat) if filters.seat else seated
+
+
+def _review_condition(state: str) -> Any:
+    review = col(RunSummaryRow.review_state)
+    if state == "none":
+        return sa.or_(review.is_(None), review == "none")
+    if state == "open":
+        return sa.or_(review.is_(None), review.in_(OPEN_STATES))
+    return review == state
+
+
 def _conditions(filters: RunFilters) -> list[Any]:
-    s, r = RunSummaryRow, RunRow
-    where: list[Any] = []
-    if filters.status:
-        where.append(col(r.status) == filters.status)
-    if filters.scenario_id:
-        where.append(col(r.scenario_id) == filters.scenario_id)
+    s = RunSummaryRow
+    where = [col(c) == getattr(filters, f) for f, c in _EQUALS.items() if getattr(filters, f)]
     if filters.agent_id:
-        # EXISTS, not IN: the newest-first index walk stops at the page instead of every run
-        # of the agent being fetched and sorted (docs/deploy.md, "Read performance")
-        seated = sa.exists().where(
-            col(SeatRow.run_id) == col(r.run_id), col(SeatRow.agent_id) == filters.agent_id
-        )
-        if filters.seat:
-            seated = seated.where(col(SeatRow.seat) == filters.seat)
-        where.append(seated)
-    if filters.era:
-        where.append(col(s.measurement_era) == filters.era)
-    if filters.submitted_by:
-        where.append(col(r.submitted_by) == filters.submitted_by)
+        where.append(_seated(filters))
     if filters.created_since:
-        where.append(col(r.created_at) >= filters.created_since)
+        where.append(col(RunRow.created_at) >= filters.created_since)
     if filters.created_until:
-        where.append(col(r.created_at) < filters.created_until)
-    if filters.board:
-        where.append(col(r.leaderboard_class) == filters.board)
+        where.append(col(RunRow.created_at) < filters.created_until)
     if filters.gated is not None:
         where.append(col(s.gated) == filters.gated)
     if filters.safety_below is not None:
         where.append(col(s.safety_min) < filters.safety_below)
-    if filters.review_state == "none":
-        where.append(sa.or_(col(s.review_state).is_(None), col(s.review_state) == "none"))
-    elif filters.review_state == "open":
-        where.append(sa.or_(col(s.review_state).is_(None), col(s.review_state).in_(OPEN_STATES)))
-    elif filters.review_state:
-        where.append(col(s.review_state) == filters.review_state)
+    if filters.review_state:
+        where.append(_review_condition(filters.review_state))
     if filters.held is not None:
         held = held_condition()
         where.append(held if filters.held else sa.or_(col(s.run_id).is_(None), sa.not_(held)))
@@ -239,26 +246,25 @@ def list_runs(
     return _listings(session, query)
 
 
-def _after_by_cost(after: CostCursor) -> Any:
-    cost, run_id = col(RunSummaryRow.cost_usd), col(RunRow.run_id)
-    if after.cost_usd is None:
-        return sa.and_(cost.is_(None), run_id > after.run_id)
-    return sa.or_(
-        cost < after.cost_usd,
-        sa.and_(cost == after.cost_usd, run_id > after.run_id),
-        cost.is_(None),
-    )
+def _after_nulls_last(value: Any, after: float | None, run_id: str, *, descending: bool) -> Any:
+    """Rows strictly after (``after``, ``run_id``) ordered by ``value`` (NULL last), then run id."""
+    if after is None:
+        return sa.and_(value.is_(None), col(RunRow.run_id) > run_id)
+    later = value < after if descending else value > after
+    return sa.or_(later, sa.and_(value == after, col(RunRow.run_id) > run_id), value.is_(None))
 
 
 def list_runs_by_cost(
     session: Session, *, filters: RunFilters, after: CostCursor | None, limit: int
 ) -> list[RunListing]:
     """One page of runs matching ``filters``, dearest first (runs without a price last)."""
+    cost = col(RunSummaryRow.cost_usd)
+    after_cost = [_after_nulls_last(cost, *after, descending=True)] if after else []
     query = (
         _listing_query()
-        .where(*_conditions(filters), *([_after_by_cost(after)] if after else []))
+        .where(*_conditions(filters), *after_cost)
         # NULLS LAST spelled out: SQLite and PostgreSQL place NULL at opposite ends by default
-        .order_by(col(RunSummaryRow.cost_usd).desc().nulls_last(), col(RunRow.run_id).asc())
+        .order_by(cost.desc().nulls_last(), col(RunRow.run_id).asc())
         .limit(limit)
     )
     return _listings(session, query)
@@ -300,6 +306,27 @@ def _judged_by(rule: JudgeRule) -> Any:
     return sa.or_(model.is_(None), model.not_in(list(rule.judges)))
 
 
+def _flagged(
+    below: float, above: float, judge: JudgeRule | None, tampered: bool, decided: bool
+) -> Any:
+    """``judge`` narrows the safety flags to trusted (or untrusted) judges; ``tampered`` adds
+    runs whose card withheld judge-directed text, whatever judge scored them (the detector
+    flags them, not a judge); ``decided`` adds runs with a recorded decision, flagged or not."""
+    s = RunSummaryRow
+    # a safety flag needs a scored safety block: a run without one is listed only when held
+    flagged = sa.and_(
+        col(s.safety_min).is_not(None),
+        sa.or_(col(s.safety_min) < below, col(s.safety_spread) > above),
+    )
+    if judge is not None:
+        flagged = sa.and_(flagged, _judged_by(judge))
+    if tampered:
+        flagged = sa.or_(flagged, col(s.tamper_flagged).is_(True))
+    if decided:
+        flagged = sa.or_(flagged, col(s.review_state).in_(DECIDED_STATES))
+    return flagged
+
+
 def flagged_runs(
     session: Session,
     *,
@@ -312,46 +339,17 @@ def flagged_runs(
     or_decided: bool = False,
     after: ReviewQueueCursor | None = None,
 ) -> list[RunListing]:
-    """Scored runs whose safety figures cross either threshold; lowest safety mean first (a run
-    without a safety mean last), then by run id, one keyset page after ``after``.
-
-    ``judge`` narrows the safety flags to trusted (or untrusted) judges; ``or_tampered`` adds
-    runs whose card withheld judge-directed text from the judge, whatever judge scored them
-    (the flag comes from the detector, not from a judge's scores); ``or_decided`` adds runs
-    with a recorded decision whether flagged or not (a decision is never lost from view).
-    """
-    s = RunSummaryRow
-    # a safety flag needs a scored safety block: a run without one is listed only when held
-    flagged = sa.and_(
-        col(s.safety_min).is_not(None),
-        sa.or_(col(s.safety_min) < safety_below, col(s.safety_spread) > spread_above),
+    """Scored runs whose safety figures cross either threshold (:func:`_flagged`), lowest
+    safety mean first (none last), then by run id: one keyset page after ``after``."""
+    safety = col(RunSummaryRow.safety_min)
+    query = _listing_query(summarised_only=True).where(
+        _flagged(safety_below, spread_above, judge, or_tampered, or_decided),
+        *([_review_condition(review_state)] if review_state else []),
+        *([_after_nulls_last(safety, *after, descending=False)] if after else []),
     )
-    if judge is not None:
-        flagged = sa.and_(flagged, _judged_by(judge))
-    if or_tampered:
-        flagged = sa.or_(flagged, col(s.tamper_flagged).is_(True))
-    if or_decided:
-        flagged = sa.or_(flagged, col(s.review_state).in_(DECIDED_STATES))
-    query = _listing_query(summarised_only=True).where(flagged)
-    if review_state:
-        query = query.where(*_conditions(RunFilters(review_state=review_state)))
-    if after is not None:
-        query = query.where(_after_in_review_queue(after))
     # NULLS LAST spelled out: SQLite and PostgreSQL place NULL at opposite ends by default
-    query = query.order_by(col(s.safety_min).asc().nulls_last(), col(RunRow.run_id).asc())
+    query = query.order_by(safety.asc().nulls_last(), col(RunRow.run_id).asc())
     return _listings(session, query.limit(limit))
-
-
-def _after_in_review_queue(after: ReviewQueueCursor) -> Any:
-    """Runs strictly after ``after`` in queue order (safety mean ascending, none last; run id)."""
-    safety, run_id = col(RunSummaryRow.safety_min), col(RunRow.run_id)
-    if after.safety_min is None:
-        return sa.and_(safety.is_(None), run_id > after.run_id)
-    return sa.or_(
-        safety > after.safety_min,
-        sa.and_(safety == after.safety_min, run_id > after.run_id),
-        safety.is_(None),
-    )
 
 
 def distinct_values(session: Session) -> dict[str, list[str]]:

@@ -9,7 +9,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from judge.core.domain.scorecard import Scorecard
-from judge.core.domain.status import stored_class
+from judge.core.domain.status import FINALIZED_SUBMISSION_STATUSES, stored_class
 from judge.core.scoring.leaderboard import (
     Leaderboard,
     LeaderboardEntry,
@@ -18,14 +18,20 @@ from judge.core.scoring.leaderboard import (
 )
 from judge.server.service.leaderboards import leaderboard, without_others_runs
 from judge.server.store import leaderboard_entries as entry_repo
-from judge.server.store import queries_results as results_repo
 from judge.server.store import reviews as review_repo
 from judge.server.store import scorecards as scorecard_repo
 from judge.server.store import submissions as submission_repo
 from judge.server.store.db import transaction
 from judge.server.store.migrate import alembic_config, upgrade
 from judge.server.store.review_tables import RunSummaryRow
-from judge.server.store.tables import LeaderboardEntryRow, RunRow
+from judge.server.store.summaries import not_held
+from judge.server.store.tables import (
+    LeaderboardEntryRow,
+    RunRow,
+    ScorecardRow,
+    SubmissionRow,
+    SubmissionRunRow,
+)
 from tests.factories import run, scorecard, seat
 from tests.scripted_service import store_scored
 
@@ -37,15 +43,28 @@ def entries_from_cards(
 ) -> list[LeaderboardEntry]:
     """The entries as boards took them before they were stored: each finalized submission's
     scorecards parsed, the oracle the stored entries are checked against."""
-    rows = results_repo.finalized_submission_cards(session, scenario_id=scenario_id, era_id=era_id)
+    query = (
+        select(SubmissionRow, ScorecardRow)
+        .join(
+            SubmissionRunRow,
+            col(SubmissionRunRow.submission_id) == col(SubmissionRow.submission_id),
+        )
+        .join(ScorecardRow, col(ScorecardRow.run_id) == col(SubmissionRunRow.run_id))
+        .where(SubmissionRow.scenario_id == scenario_id)
+        .where(col(SubmissionRow.status).in_(FINALIZED_SUBMISSION_STATUSES))
+        .where(not_held(ScorecardRow.run_id))
+        .order_by(col(SubmissionRow.submission_id), col(ScorecardRow.run_id))
+    )
+    if era_id is not None:
+        query = query.where(SubmissionRow.measurement_era == era_id)
     return [
         entry
-        for r in rows
+        for s, c in session.exec(query).all()
         for entry in submission_entries(
-            r.card,
-            agent_id=r.agent_id,
-            visibility=r.visibility,
-            leaderboard_class=stored_class(r.leaderboard_class),
+            Scorecard.model_validate_json(c.scorecard_json),
+            agent_id=s.agent_id,
+            visibility=s.visibility,
+            leaderboard_class=stored_class(s.leaderboard_class),
         )
     ]
 

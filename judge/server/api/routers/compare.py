@@ -19,6 +19,11 @@ from judge.server.service.pairwise import PairwiseComparisonCreate
 
 router = owner_router("comparisons", responses=error_responses(422))
 
+_STORED_PAIRWISE_DOC = """\
+The pairwise comparison from the verdicts kept in the current pairwise era, with no judge
+call: every pair's two orders, the position bias, the ratings. 404 when nothing was judged yet
+(POST `/api/evals/comparisons` with `mode: pairwise`)."""
+
 
 @router.get("/api/evals/comparisons", summary="Compare two agents over matched runs (owner)")
 def compare(
@@ -80,6 +85,7 @@ async def compare_pairwise(
 @router.get(
     "/api/evals/comparisons/pairwise",
     summary="Stored pairwise verdicts of two agents on a trait (owner)",
+    description=_STORED_PAIRWISE_DOC,
     responses=error_responses(404),
 )
 def stored_pairwise(
@@ -90,9 +96,6 @@ def stored_pairwise(
     trait: Annotated[str, Query(min_length=1, max_length=200)],
     scenario_id: Annotated[str | None, Query(max_length=200)] = None,
 ) -> PairwiseComparisonPublic:
-    """The pairwise comparison from the verdicts kept in the current pairwise era, with no judge
-    call: every pair's two orders, the position bias, the ratings. 404 when nothing was judged yet
-    (POST `/api/evals/comparisons` with `mode: pairwise`)."""
     return PairwiseComparisonPublic.model_validate(
         pairwise.stored_comparison(
             session,

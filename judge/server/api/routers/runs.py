@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Annotated, Any
 
 import anyio
-from fastapi import Query, Request, Response, status
+from fastapi import Depends, Query, Request, Response, status
 from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 from sqlmodel import Session
@@ -204,10 +204,7 @@ def _cursor_of(run: RunSummary) -> str:
     return encode_run_cursor(run.created_at, run.run_id)
 
 
-async def list_runs(
-    admission: Admission,
-    request: Request,
-    paging: PagingDep,
+async def run_filters(
     status: Annotated[RunStatus | None, Query(description="only runs in this status")] = None,
     scenario: Annotated[
         str | None, Query(max_length=200, description="only this scenario's runs")
@@ -224,16 +221,17 @@ async def list_runs(
     until: Annotated[
         datetime | None, Query(description="only runs submitted before this time")
     ] = None,
-) -> list[RunSummaryPublic]:
-    filters = RunFilters(
-        status=status,
-        scenario_id=scenario,
-        agent_id=agent,
-        era=era,
-        created_since=since,
-        created_until=until,
-    )
+) -> RunFilters:
+    """The filters of a runs list, from its query parameters."""
+    return RunFilters(status, scenario, agent, era, created_since=since, created_until=until)
 
+
+async def list_runs(
+    admission: Admission,
+    request: Request,
+    filters: Annotated[RunFilters, Depends(run_filters)],
+    paging: PagingDep,
+) -> list[RunSummaryPublic]:
     def read(session: Session) -> list[RunSummaryPublic]:
         me = admission.agent(session)
         page = run_page(

@@ -1,14 +1,7 @@
-"""Scorecards: the owner's full card and an agent's own-seat card.
-
-Both are served as the views stored when the run was scored (docs/service.md, "Stored
-scorecard views"): the bytes, their gzip form for a client that accepts gzip, and a weak
-``ETag``; ``304 Not Modified`` when the request's ``If-None-Match`` names it, answered from
-the stored ETag without reading the body.
-
-Both routes take the request alone (docs/deploy.md, "Read performance"): each admits its
-credential by calling the dependency functions itself (``judge.server.api.caller.owner_of``,
-``agent_key_of``), reads its two headers with the bound a header parameter would have
-(:meth:`Validators.of`), and publishes what a dependency would (:func:`card_route`).
+"""Scorecards: the owner's full card and an agent's own-seat card, served as the views stored
+when the run was scored (docs/service.md, "Stored scorecard views"): the bytes, their gzip form,
+a weak ``ETag`` and ``304 Not Modified``. Both routes take the request alone and admit their
+credential themselves (docs/deploy.md, "Read performance"), publishing what a dependency would.
 """
 
 from __future__ import annotations
@@ -115,6 +108,15 @@ class Validators(NamedTuple):
             raise RequestValidationError(problems)
         return cls(*found)
 
+    @classmethod
+    def unless_bad(cls, request: Request) -> Validators | None:
+        """:meth:`of`, or None when a header is out of bounds: its 422 is then answered after
+        the credential's check, as a dependency would answer it."""
+        try:
+            return cls.of(request)
+        except RequestValidationError:
+            return None
+
     def answer(
         self, tag_of: Callable[[], str | None], view_of: Callable[[bool], ServedView]
     ) -> Response:
@@ -164,10 +166,7 @@ async def agent_run_scorecard(run_id: str, request: Request) -> Response:
     key = await agent_key_of(request)
 
     def read(session: Session) -> Response:
-        try:
-            seen = Validators.of(request)
-        except RequestValidationError:
-            seen = None  # answered below, after the credential's check, as a dependency would
+        seen = Validators.unless_bad(request)
         if seen is not None:  # a key checked lately: checked again in the card's own statement
             mine = seen_key_card(session, run_id=run_id, key=key.token, gzipped=seen.gzipped)
             if mine is not None:
