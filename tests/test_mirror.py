@@ -118,7 +118,6 @@ UNMIRRORED: dict[str, str] = {
     "judge/core/domain/integrity.py": "tests/server/console/test_tamper_pages.py",
     "judge/tools/importers/dices.py": "through judge.tools.importers.registry",
     "judge/tools/importers/entries.py": "tests/tools/importers/test_registry.py",
-    "judge/tools/importers/files.py": "tests/tools/importers/test_import_bounds.py",
     "judge/tools/importers/labels.py": "through judge.tools.importers.registry",
     "judge/tools/importers/otel.py": "through judge.tools.importers.registry",
     "judge/tools/importers/common.py": "tests/tools/importers/test_registry.py",

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from judge.core.domain.cost import Budget, CostEstimate
+from judge.core.domain.cost import Budget, CostEstimate, Limit
 from judge.core.domain.run import Run
 from judge.core.errors import BudgetExceeded
 from judge.core.scoring.cost import BudgetGuard, limits_for, refusal
@@ -70,23 +70,36 @@ def guard(
     Raises:
         BudgetExceeded: the estimate would take a limit past its bound (nothing judged).
     """
-    since = day_start(now)
     with transaction(engine) as session:
         budget = budget_of(session, settings=settings)
         if budget.unlimited:
             return None
-        agents = sorted(seats_of_agent) if budget.agent_day_usd or budget.agent_day_tokens else []
-        limits = limits_for(
-            budget,
-            seats_of_agent=seats_of_agent,
-            agent_spent=spend.agents_spent(
-                session, agent_ids=agents, since=since, except_run=except_run
-            ),
-            platform_spent=spend.platform_spent(session, since=since, except_run=except_run),
+        limits = _limits(
+            session, budget, seats_of_agent, since=day_start(now), except_run=except_run
         )
     if (refused := refusal(limits, estimate)) is not None:
         raise BudgetExceeded(refused)
     return BudgetGuard(limits)
+
+
+def _limits(
+    session: Session,
+    budget: Budget,
+    seats_of_agent: Mapping[str, Sequence[str]],
+    *,
+    since: datetime,
+    except_run: str | None,
+) -> list[Limit]:
+    """The budget's limits with what was spent since ``since`` (the agents' only when it caps them)."""
+    agents = sorted(seats_of_agent) if budget.agent_day_usd or budget.agent_day_tokens else []
+    return limits_for(
+        budget,
+        seats_of_agent=seats_of_agent,
+        agent_spent=spend.agents_spent(
+            session, agent_ids=agents, since=since, except_run=except_run
+        ),
+        platform_spent=spend.platform_spent(session, since=since, except_run=except_run),
+    )
 
 
 def run_guard(

@@ -130,6 +130,12 @@ def submit_run(
         row = run_repo.get_run(session, run_id=run_id)
         if row is not None:
             return _existing(row, body)
+    return _insert(engine, run=run, run_id=run_id, body=body, submitted_by=submitted_by)
+
+
+def _insert(
+    engine: Engine, *, run: Run, run_id: str, body: CanonicalBody, submitted_by: str
+) -> Intake:
     try:
         with transaction(engine) as session:
             run_repo.insert_run(

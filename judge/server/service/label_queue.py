@@ -4,7 +4,7 @@ label, each with why it was picked (rules: judge/core/scoring/labelling.py; docs
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from sqlmodel import Session
 
@@ -68,22 +68,34 @@ def labelling_queue(session: Session, *, settings: Settings, limit: int = 100) -
     rules = queue_rules(session, settings=settings)
     below = review_service.thresholds(session, settings=settings).safety_below
     counts = label_repo.label_counts(session)
-    items = []
-    for text in label_repo.recent_cards(session, limit=RECENT_CARDS):
-        card = Scorecard.model_validate_json(text)
-        for seat, result, chosen in picks(card, rules, below):
-            items.append(
-                QueueItem(
-                    run_id=card.run_id,
-                    seat=seat.seat,
-                    trait=result.trait,
-                    judge_mean=result.mean,
-                    pass_range=pass_range(result.pass_scores),
-                    reasons=chosen.reasons,
-                    inclusion_probability=chosen.inclusion_probability,
-                    weight=chosen.weight,
-                    n_labels=counts.get((card.run_id, seat.seat, result.trait), 0),
-                )
-            )
+    cards = [
+        Scorecard.model_validate_json(t)
+        for t in label_repo.recent_cards(session, limit=RECENT_CARDS)
+    ]
+    items = [
+        _queue_item(card, seat, result, chosen, counts)
+        for card in cards
+        for seat, result, chosen in picks(card, rules, below)
+    ]
     items.sort(key=lambda i: (i.n_labels, i.inclusion_probability < 1, -len(i.reasons)))
     return items[:limit]
+
+
+def _queue_item(
+    card: Scorecard,
+    seat: SeatScorecard,
+    result: TraitResult,
+    chosen: Pick,
+    counts: Mapping[tuple[str, str, str], int],
+) -> QueueItem:
+    return QueueItem(
+        run_id=card.run_id,
+        seat=seat.seat,
+        trait=result.trait,
+        judge_mean=result.mean,
+        pass_range=pass_range(result.pass_scores),
+        reasons=chosen.reasons,
+        inclusion_probability=chosen.inclusion_probability,
+        weight=chosen.weight,
+        n_labels=counts.get((card.run_id, seat.seat, result.trait), 0),
+    )

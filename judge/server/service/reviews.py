@@ -31,7 +31,7 @@ from judge.server.store import scorecards as scorecard_repo
 from judge.server.store import summaries as summary_repo
 from judge.server.store import views as view_repo
 from judge.server.store.db import lock_for_write
-from judge.server.store.summaries import ReviewQueueCursor
+from judge.server.store.summaries import ReviewQueueCursor, RunListing
 from judge.server.store.tables import as_utc
 
 CONFIG_KEY = "console_safety_review"
@@ -73,27 +73,35 @@ def review_status(session: Session, *, run_id: str, settings: Settings) -> Safet
         safety_spread=spread,
         thresholds=limits,
         attempt=summary.attempt if summary else 1,
-        reviews=[
-            SafetyReviewEntry(
-                decision=r.decision,
-                note=r.note,
-                reviewed_by=r.reviewed_by,
-                reviewed_at=as_utc(r.reviewed_at),
-                attempt=r.attempt,
-            )
-            for r in review_repo.reviews_of(session, run_id=run_id)
-        ],
-        earlier_scorecards=[
-            ScorecardAttempt(
-                attempt=a.attempt,
-                measurement_era=a.measurement_era,
-                archived_at=as_utc(a.archived_at),
-                archived_by=a.archived_by,
-                url=f"/api/evals/{run_id}/scorecards/{a.attempt}",
-            )
-            for a in review_repo.attempts_of(session, run_id=run_id)
-        ],
+        reviews=_decisions(session, run_id=run_id),
+        earlier_scorecards=_earlier_scorecards(session, run_id=run_id),
     )
+
+
+def _decisions(session: Session, *, run_id: str) -> list[SafetyReviewEntry]:
+    return [
+        SafetyReviewEntry(
+            decision=r.decision,
+            note=r.note,
+            reviewed_by=r.reviewed_by,
+            reviewed_at=as_utc(r.reviewed_at),
+            attempt=r.attempt,
+        )
+        for r in review_repo.reviews_of(session, run_id=run_id)
+    ]
+
+
+def _earlier_scorecards(session: Session, *, run_id: str) -> list[ScorecardAttempt]:
+    return [
+        ScorecardAttempt(
+            attempt=a.attempt,
+            measurement_era=a.measurement_era,
+            archived_at=as_utc(a.archived_at),
+            archived_by=a.archived_by,
+            url=f"/api/evals/{run_id}/scorecards/{a.attempt}",
+        )
+        for a in review_repo.attempts_of(session, run_id=run_id)
+    ]
 
 
 def record_review(
@@ -213,24 +221,27 @@ def review_queue(
         after=after,
     )
     agents = summary_repo.agents_of(session, run_ids=[r.run_id for r in found])
-    return [
-        ReviewQueueEntry.model_validate(
-            {
-                "run_id": r.run_id,
-                "scenario_id": r.scenario_id,
-                "agents": agents[r.run_id],
-                "safety_min": r.safety_min,
-                "safety_spread": r.safety_spread,
-                "reasons": review_queue_reasons(
-                    r.safety_min, r.safety_spread, r.tamper_flagged, limits
-                ),
-                "state": r.review_state or "none",
-                "held_for_review": held_for_review(r.tamper_flagged, r.review_state),
-                "attempt": r.attempt or 1,
-            }
-        )
-        for r in found
-    ]
+    return [_queue_entry(r, agents[r.run_id], limits) for r in found]
+
+
+def _queue_entry(
+    row: RunListing, agents: list[str], limits: SafetyReviewThresholds
+) -> ReviewQueueEntry:
+    return ReviewQueueEntry.model_validate(
+        {
+            "run_id": row.run_id,
+            "scenario_id": row.scenario_id,
+            "agents": agents,
+            "safety_min": row.safety_min,
+            "safety_spread": row.safety_spread,
+            "reasons": review_queue_reasons(
+                row.safety_min, row.safety_spread, row.tamper_flagged, limits
+            ),
+            "state": row.review_state or "none",
+            "held_for_review": held_for_review(row.tamper_flagged, row.review_state),
+            "attempt": row.attempt or 1,
+        }
+    )
 
 
 def earlier_scorecard_json(session: Session, *, run_id: str, attempt: int) -> str:

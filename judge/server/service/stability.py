@@ -10,6 +10,7 @@ from sqlmodel import Session
 
 from judge.core.errors import NotFoundError
 from judge.core.scoring.stability import (
+    Repetition,
     StabilityReport,
     StabilityThresholds,
     repetition_from,
@@ -17,6 +18,7 @@ from judge.core.scoring.stability import (
 )
 from judge.server.auth import AgentIdentity
 from judge.server.store import queries_results as results_repo
+from judge.server.store.queries_results import ScoredRun
 
 
 def stability(
@@ -42,12 +44,22 @@ def stability(
         seed=seed,
         adversary_config=adversary_config,
     )
-    if (agent is not None and agent.agent_id != agent_id) or not found:
+    reps = _repetitions(found, agent_id=agent_id, agent=agent)
+    if not reps:
         raise NotFoundError(
             f"no scored runs of agent {agent_id!r} on scenario {scenario_id!r} with seed {seed} "
             f"and adversary_config {adversary_config!r}"
         )
-    reps = [
+    return stability_report(reps, thresholds)
+
+
+def _repetitions(
+    found: list[ScoredRun], *, agent_id: str, agent: AgentIdentity | None
+) -> list[Repetition]:
+    """The agent's seats in the runs found; for an agent key, only its own agent and seat."""
+    if agent is not None and agent.agent_id != agent_id:
+        return []
+    return [
         repetition_from(
             r.run, seat, era_id=r.card.measurement_era.era_id, with_safety=agent is None
         )
@@ -55,9 +67,3 @@ def stability(
         for seat in r.card.seats.values()
         if seat.agent_id == agent_id and (agent is None or seat.seat == agent.seat)
     ]
-    if not reps:
-        raise NotFoundError(
-            f"no scored runs of agent {agent_id!r} on scenario {scenario_id!r} with seed {seed} "
-            f"and adversary_config {adversary_config!r}"
-        )
-    return stability_report(reps, thresholds)

@@ -174,6 +174,15 @@ def _add(
         submission_repo.add_submission_run(session, submission_id=row.submission_id, run_id=run_id)
 
 
+def _flush_or_conflict(session: Session, conflict: str) -> None:
+    """Flush; a uniqueness clash with a concurrent request is a ConflictError saying ``conflict``."""
+    try:
+        session.flush()
+    except IntegrityError:
+        session.rollback()
+        raise ConflictError(conflict) from None
+
+
 def create_submission(
     session: Session, *, body: SubmissionCreate, by: str, agent: AgentIdentity | None
 ) -> Submission:
@@ -182,11 +191,9 @@ def create_submission(
     Raises:
         ConflictError: the submission id is taken.
     """
-    taken = ConflictError(
-        f"submission_id: {body.submission_id!r} already exists; choose another id"
-    )
+    taken = f"submission_id: {body.submission_id!r} already exists; choose another id"
     if submission_repo.get_submission(session, submission_id=body.submission_id) is not None:
-        raise taken
+        raise ConflictError(taken)
     row = submission_repo.insert_submission(
         session,
         submission_id=body.submission_id,
@@ -194,11 +201,7 @@ def create_submission(
         scenario_id=body.scenario_id,
         created_by=by,
     )
-    try:
-        session.flush()
-    except IntegrityError:  # the same id was created concurrently
-        session.rollback()
-        raise taken from None
+    _flush_or_conflict(session, taken)  # the same id may have been created concurrently
     _add(session, row, body.run_ids, agent)
     session.flush()
     return submission_public(session, row, owner=agent is None)
@@ -210,13 +213,10 @@ def add_runs(
     """Add runs to an open submission (runs already in it are left as they are)."""
     row = visible_submission(session, submission_id=submission_id, agent=agent)
     _add(session, row, body.run_ids, agent)
-    try:
-        session.flush()
-    except IntegrityError:  # the same run was added concurrently
-        session.rollback()
-        raise ConflictError(
-            f"submission {submission_id!r} changed while these runs were added; send them again"
-        ) from None
+    _flush_or_conflict(  # the same run may have been added concurrently
+        session,
+        f"submission {submission_id!r} changed while these runs were added; send them again",
+    )
     return submission_public(session, row, owner=agent is None)
 
 
@@ -253,6 +253,14 @@ def finalize(
         current_era=platform.current_stack(session, settings=settings),
         visibility=body.visibility,
     )
+    _store_decision(session, submission_id=submission_id, decision=decision)
+    session.flush()
+    session.refresh(row)
+    entry_repo.put_submission_entries(session, submission=row, cards=cards)
+    return submission_public(session, row, owner=agent is None)
+
+
+def _store_decision(session: Session, *, submission_id: str, decision: Finalization) -> None:
     finalized = submission_repo.finalize_if_open(
         session,
         submission_id=submission_id,
@@ -267,10 +275,6 @@ def finalize(
     if not finalized:  # another request finalized it between our read and our write
         session.rollback()
         raise ConflictError(f"submission {submission_id!r} is already finalized")
-    session.flush()
-    session.refresh(row)
-    entry_repo.put_submission_entries(session, submission=row, cards=cards)
-    return submission_public(session, row, owner=agent is None)
 
 
 def read_submission(

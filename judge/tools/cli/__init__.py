@@ -9,6 +9,7 @@ stdout; errors are one line each on stderr.
 from __future__ import annotations
 
 import argparse
+import importlib
 import io
 import os
 import sys
@@ -44,24 +45,26 @@ __all__ = [
     "main",
 ]
 
+#: The subcommand modules, in the order ``judge --help`` lists them (each imported when the
+#: parser is built, so ``import judge.tools.cli`` stays light).
+COMMANDS = (
+    "score",
+    "scan",
+    "check",
+    "compare",
+    "serve",
+    "worker",
+    "db",
+    "credentials",
+    "imports",
+    "calibration",
+    "schema",
+    "export",
+    "audit",
+)
+
 
 def build_parser() -> argparse.ArgumentParser:
-    from judge.tools.cli import (
-        audit,
-        calibration,
-        check,
-        compare,
-        credentials,
-        db,
-        export,
-        imports,
-        scan,
-        schema,
-        score,
-        serve,
-        worker,
-    )
-
     parser = argparse.ArgumentParser(
         prog="judge",
         description="Score AI-agent runs.",
@@ -75,22 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="print the full traceback of an internal error (or JUDGE_DEBUG=1)",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (
-        score,
-        scan,
-        check,
-        compare,
-        serve,
-        worker,
-        db,
-        credentials,
-        imports,
-        calibration,
-        schema,
-        export,
-        audit,
-    ):
-        module.register(sub)
+    for name in COMMANDS:
+        importlib.import_module(f"judge.tools.cli.{name}").register(sub)
     return parser
 
 

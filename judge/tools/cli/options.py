@@ -4,6 +4,7 @@ same in every command that has it."""
 from __future__ import annotations
 
 import argparse
+import logging
 from pathlib import Path
 
 from judge.engine.judging.runner import RUNNER_DEFAULTS
@@ -33,3 +34,15 @@ def add_output_options(parser: argparse.ArgumentParser, default_out: str) -> Non
         "--out", type=Path, default=None, help=f"output folder (default {default_out})"
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+
+def add_log_level_option(parser: argparse.ArgumentParser) -> None:
+    """``--log-level``: what the process logs to stderr (default info)."""
+    parser.add_argument(
+        "--log-level", default="info", choices=["debug", "info", "warning", "error"]
+    )
+
+
+def start_logging(level: str) -> None:
+    """Log at ``level`` to stderr, one line per record."""
+    logging.basicConfig(level=level.upper(), format="%(levelname)s %(name)s: %(message)s")

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
-import logging
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from judge.core.errors import ConfigError
+from judge.tools.cli.options import add_log_level_option, start_logging
+
+if TYPE_CHECKING:
+    from judge.engine.settings import Settings
 
 #: Keep-alive: clients that poll (agents reading their cards) reuse their connection.
 KEEP_ALIVE_S = 5.0
@@ -41,7 +44,7 @@ def register(sub: Any) -> None:
         default=KEEP_ALIVE_S,
         help=f"seconds an idle HTTP/1.1 connection stays open (default {KEEP_ALIVE_S:g})",
     )
-    p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    add_log_level_option(p)
     p.set_defaults(func=run)
 
 
@@ -103,20 +106,27 @@ def check_judge_model(model: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from judge.engine.settings import get_settings, hand_down_workers, load_settings
+    from judge.engine.settings import get_settings, load_settings
     from judge.server.service.jobqueue.executors import executor_kind
-    from judge.server.web import create_app
 
     settings = get_settings()
     check_bind(args.host, dev_mode=settings.dev_mode)
-    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    start_logging(args.log_level)
     if args.workers is not None:
         settings = load_settings(**{**settings.model_dump(), "workers": args.workers})
     # refuse an impossible executor or process count before the server starts
     check_processes(args.processes, executor=executor_kind(settings))
     check_judge_model(settings.model)
+    _serve(args, settings)
+    return 0
+
+
+def _serve(args: argparse.Namespace, settings: Settings) -> None:
+    import uvicorn
+
+    from judge.engine.settings import hand_down_workers
+    from judge.server.web import create_app
+
     # forwarding headers are read by the app, from JUDGE_TRUSTED_PROXIES only (judge.server.api.proxies)
     options: dict[str, Any] = {
         "host": args.host,
@@ -132,4 +142,3 @@ def run(args: argparse.Namespace) -> int:
         uvicorn.run("judge.server.web:create_app", factory=True, workers=args.processes, **options)
     else:
         uvicorn.run(create_app(settings), **options)
-    return 0

@@ -14,6 +14,8 @@ import signal
 import socket
 from typing import Any
 
+from judge.tools.cli.options import add_log_level_option, start_logging
+
 MAX_CONCURRENCY = 256
 
 
@@ -38,24 +40,13 @@ def register(sub: Any) -> None:
         default="127.0.0.1",
         help="address of the metrics port (default 127.0.0.1)",
     )
-    p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    add_log_level_option(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from judge.core.errors import ConfigError
-    from judge.engine.settings import get_settings
-    from judge.server.store.db import is_postgres_url
-
-    if not 1 <= args.concurrency <= MAX_CONCURRENCY:
-        raise ConfigError(f"--concurrency must lie in 1-{MAX_CONCURRENCY}, not {args.concurrency}")
-    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    settings = get_settings()
-    if not is_postgres_url(settings.database_url):
-        raise ConfigError(
-            "judge worker takes jobs from the PostgreSQL queue: set JUDGE_DATABASE_URL to a PostgreSQL "
-            "database (with SQLite, runs are scored inside `judge serve`)"
-        )
+    settings = _settings(args.concurrency)
+    start_logging(args.log_level)
     if args.metrics_port is not None:
         from prometheus_client import start_http_server
 
@@ -64,6 +55,32 @@ def run(args: argparse.Namespace) -> int:
         start_http_server(args.metrics_port, addr=args.metrics_host, registry=REGISTRY)
     asyncio.run(_main(settings, args.concurrency))
     return 0
+
+
+def _settings(concurrency: int) -> Any:
+    """The environment's settings, once the concurrency and the store can serve a worker."""
+    from judge.core.errors import ConfigError
+    from judge.engine.settings import get_settings
+    from judge.server.store.db import is_postgres_url
+
+    if not 1 <= concurrency <= MAX_CONCURRENCY:
+        raise ConfigError(f"--concurrency must lie in 1-{MAX_CONCURRENCY}, not {concurrency}")
+    settings = get_settings()
+    if not is_postgres_url(settings.database_url):
+        raise ConfigError(
+            "judge worker takes jobs from the PostgreSQL queue: set JUDGE_DATABASE_URL to a PostgreSQL "
+            "database (with SQLite, runs are scored inside `judge serve`)"
+        )
+    return settings
+
+
+def _stop_on_signals() -> asyncio.Event:
+    """An event SIGTERM and Ctrl-C set: the worker's cue to stop taking jobs."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    return stop
 
 
 async def _main(settings: Any, concurrency: int) -> None:
@@ -75,13 +92,9 @@ async def _main(settings: Any, concurrency: int) -> None:
 
     engine = make_engine(settings.database_url)
     await asyncio.to_thread(upgrade_all, engine)
-    await asyncio.to_thread(
-        importlib.import_module, "litellm"
-    )  # seconds of imports, before taking jobs
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
+    # seconds of imports, before taking jobs
+    await asyncio.to_thread(importlib.import_module, "litellm")
+    stop = _stop_on_signals()
     runtime = tasks.Runtime(engine, settings, resolve_backend(settings))
     logging.getLogger("judge.worker").info("worker started: %d run(s) at a time", concurrency)
     try:

@@ -15,8 +15,8 @@ from judge.core.domain.run import Run, parse_run
 from judge.core.errors import RunFormatError
 from judge.engine.calibration.items import CalibrationItem, HumanLabel
 from judge.engine.calibration.manifest import CalibrationManifest, CalibrationSetError
+from judge.tools.importers.common import read_set_json
 from judge.tools.importers.entries import SetImporter
-from judge.tools.importers.files import read_json, source_files
 
 POINTS = {"High": 5, "Medium": 4, "Low": 3}
 MAX_POINTS = 36
@@ -201,10 +201,23 @@ def casino_items(
     return items
 
 
+def source_files(manifest: CalibrationManifest, path: Path) -> list[Path]:
+    """The set's files: ``path`` itself, or those of the manifest's paths found in the folder."""
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        raise CalibrationSetError(f"{path}: no such file or folder")
+    found = [path / Path(p).name for p in manifest.source.paths if (path / Path(p).name).is_file()]
+    if not found:
+        names = [Path(p).name for p in manifest.source.paths]
+        raise CalibrationSetError(f"{path}: holds none of the {manifest.name} files {names}")
+    return found
+
+
 def import_casino(manifest: CalibrationManifest, path: Path) -> list[CalibrationItem]:
     items: list[CalibrationItem] = []
     for file in source_files(manifest, path):
-        data = read_json(file)
+        data = read_set_json(file)
         if not isinstance(data, list):
             raise CalibrationSetError(
                 f"{file}: expected a list of CaSiNo dialogues, got {type(data).__name__}"

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from judge.core.domain.limits import MAX_IMPORT_DEPTH, DepthGauge
 from judge.core.domain.run import Run
 from judge.core.errors import InputError
+from judge.engine.calibration.manifest import CalibrationSetError
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 MAX_ID = 128
@@ -75,6 +76,26 @@ def read_json_file(path: Path, bounds: Bounds = DEFAULT_BOUNDS) -> bytes:
         return path.read_bytes()
     except OSError as exc:
         raise InputError(f"{path}: cannot read the file: {exc.strerror}") from None
+
+
+def read_set_json(path: Path) -> Any:
+    """A calibration set's JSON file, parsed once it is within the import bounds.
+
+    Raises:
+        CalibrationSetError: the file is missing, out of bounds, or not UTF-8 JSON.
+    """
+    if not path.exists():
+        raise CalibrationSetError(f"{path}: file not found")
+    try:
+        return json.loads(read_json_file(path).decode("utf-8"))
+    except UnicodeDecodeError:
+        raise CalibrationSetError(f"{path}: not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise CalibrationSetError(
+            f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}"
+        ) from None
+    except InputError as exc:
+        raise CalibrationSetError(str(exc)) from None
 
 
 def check_archive(path: Path, bounds: Bounds = DEFAULT_BOUNDS) -> None:

@@ -14,8 +14,8 @@ from judge.core.domain.run import MessageEvent, SeatAssignment, TranscriptEvent,
 from judge.core.errors import RunFormatError
 from judge.engine.calibration.items import CalibrationItem, HumanLabel
 from judge.engine.calibration.manifest import CalibrationManifest, CalibrationSetError
+from judge.tools.importers.common import read_set_json
 from judge.tools.importers.entries import SetImporter
-from judge.tools.importers.files import read_json
 
 _SPEAKER = re.compile(r"^(USER|LAMDA):\s?(.*)$")
 DICES_SEATS = {"USER": "user", "LAMDA": "bot"}
@@ -113,7 +113,7 @@ def dices_item(
 
 
 def _instances(path: Path) -> list[dict[str, Any]]:
-    data = read_json(path)
+    data = read_set_json(path)
     if not isinstance(data, dict) or not isinstance(data.get("instances"), list):
         raise CalibrationSetError(f"{path}: expected a JUDGE-BENCH file with an 'instances' list")
     return list(data["instances"])

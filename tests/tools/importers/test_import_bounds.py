@@ -18,8 +18,13 @@ from judge.core.errors import InputError, RunFormatError
 from judge.engine.calibration.items import ItemLabels, read_jsonl
 from judge.engine.calibration.manifest import CalibrationSetError
 from judge.tools.cli import main
-from judge.tools.importers.common import Bounds, check_archive, check_json_file, read_json_file
-from judge.tools.importers.files import read_json
+from judge.tools.importers.common import (
+    Bounds,
+    check_archive,
+    check_json_file,
+    read_json_file,
+    read_set_json,
+)
 
 DEEP = b"[" * 200_000 + b"]" * 200_000
 
@@ -142,7 +147,7 @@ def test_a_calibration_set_file_nested_too_deep_is_a_set_error(tmp_path: Path) -
     path.write_bytes(DEEP)
 
     with pytest.raises(CalibrationSetError, match="nested deeper than 128 levels"):
-        read_json(path)
+        read_set_json(path)
 
 
 def test_a_json_file_is_followed_across_read_chunks(tmp_path: Path) -> None:
