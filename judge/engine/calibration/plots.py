@@ -71,17 +71,7 @@ def spread_svg(report: CalibrationReport, traits: Sequence[TraitAgreement] | Non
     figure, axes = plt.subplots(figsize=(max(3.5, 1.6 * len(chosen) + 1.5), 3.2))
     data = [[p.pass_sd for p in t.points if p.pass_sd is not None] for t in chosen]
     limits = spread_range([v for values in data for v in values])
-    rng = random.Random(f"{report.set.name}-spread")
-    for position, values in enumerate(data, start=1):
-        if not values:
-            axes.text(position, limits.high / 2, "one pass per item:\nno spread", ha="center")
-            continue
-        axes.boxplot([values], positions=[position], showmeans=True, showfliers=False)
-        xs = [position + rng.uniform(-0.12, 0.12) for _ in values]
-        first = position == next(i for i, v in enumerate(data, start=1) if v)
-        axes.scatter(xs, values, s=12, alpha=0.55, zorder=3, label="one item" if first else None)
-    if any(data):
-        axes.legend(loc="upper right", fontsize=8)
+    _draw_spreads(axes, data, limits, random.Random(f"{report.set.name}-spread"))
     axes.set_xlim(0.5, len(chosen) + 0.5)
     axes.set_xticks(range(1, len(chosen) + 1), [t.trait.replace("_", "\n") for t in chosen])
     axes.set_ylabel("pass score SD per item (n-1)")
@@ -92,6 +82,21 @@ def spread_svg(report: CalibrationReport, traits: Sequence[TraitAgreement] | Non
     return _svg(plt, figure)
 
 
+def _draw_spreads(
+    axes: Any, data: Sequence[Sequence[float]], limits: AxisRange, rng: random.Random
+) -> None:
+    for position, values in enumerate(data, start=1):
+        if not values:
+            axes.text(position, limits.high / 2, "one pass per item:\nno spread", ha="center")
+            continue
+        axes.boxplot([values], positions=[position], showmeans=True, showfliers=False)
+        xs = [position + rng.uniform(-0.12, 0.12) for _ in values]
+        first = position == next(i for i, v in enumerate(data, start=1) if v)
+        axes.scatter(xs, values, s=12, alpha=0.55, zorder=3, label="one item" if first else None)
+    if any(data):
+        axes.legend(loc="upper right", fontsize=8)
+
+
 def scatter_svg(report: CalibrationReport, traits: Sequence[TraitAgreement] | None = None) -> bytes:
     """Judge mean against human mean per item, one panel per trait, with seeded jitter so
     items at the same point stay visible; the diagonal is perfect agreement."""
@@ -100,20 +105,24 @@ def scatter_svg(report: CalibrationReport, traits: Sequence[TraitAgreement] | No
     figure, panels = plt.subplots(1, len(chosen), figsize=(3.4 * len(chosen), 3.4), squeeze=False)
     rng = random.Random(f"{report.set.name}-scatter")
     for number, (axes, trait) in enumerate(zip(panels[0], chosen, strict=True)):
-        points = [p for p in trait.points if p.judge is not None and p.human is not None]
-        xs = [p.human + rng.uniform(-JITTER, JITTER) for p in points]  # type: ignore[operator]
-        ys = [p.judge + rng.uniform(-JITTER, JITTER) for p in points]  # type: ignore[operator]
-        axes.plot([0, 1], [0, 1], linestyle="--", linewidth=0.8, color="grey", label="agreement")
-        axes.scatter(xs, ys, s=18, alpha=0.7, clip_on=False)
-        axes.set_xlim(*SCATTER_RANGE)
-        axes.set_ylim(*SCATTER_RANGE)
-        axes.set_xlabel("human mean (0..1)")
+        _scatter_panel(axes, trait, rng)
         if number == 0:
             axes.set_ylabel("judge mean of passes (0..1)")
-        axes.set_title(f"{trait.trait.replace('_', ' ')} (n={len(points)})")
-        axes.grid(alpha=0.3)
     figure.tight_layout()
     return _svg(plt, figure)
+
+
+def _scatter_panel(axes: Any, trait: TraitAgreement, rng: random.Random) -> None:
+    points = [p for p in trait.points if p.judge is not None and p.human is not None]
+    xs = [p.human + rng.uniform(-JITTER, JITTER) for p in points]  # type: ignore[operator]
+    ys = [p.judge + rng.uniform(-JITTER, JITTER) for p in points]  # type: ignore[operator]
+    axes.plot([0, 1], [0, 1], linestyle="--", linewidth=0.8, color="grey", label="agreement")
+    axes.scatter(xs, ys, s=18, alpha=0.7, clip_on=False)
+    axes.set_xlim(*SCATTER_RANGE)
+    axes.set_ylim(*SCATTER_RANGE)
+    axes.set_xlabel("human mean (0..1)")
+    axes.set_title(f"{trait.trait.replace('_', ' ')} (n={len(points)})")
+    axes.grid(alpha=0.3)
 
 
 def inline_svg(svg: bytes) -> str:

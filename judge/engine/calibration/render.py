@@ -1,10 +1,15 @@
-"""A calibration report for people: Markdown, and an HTML page with inline SVG plots drawn
-by matplotlib (:mod:`judge.engine.calibration.plots`)."""
+"""A calibration report for people: Markdown, and an HTML page (``templates/calibration.html``)
+with inline SVG plots drawn by matplotlib (:mod:`judge.engine.calibration.plots`).
+
+Both read the same tables and lines, so the page says what the Markdown says."""
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, NamedTuple
+
+from markupsafe import Markup
 
 from judge.core.domain.interval import Interval
 from judge.engine.calibration import plots
@@ -14,11 +19,58 @@ from judge.engine.calibration.report_model import (
     TraitAgreement,
 )
 
+if TYPE_CHECKING:
+    from jinja2 import Environment
+
 TINY_JUDGE_WARNING = (
     "**The judge here is the tiny embedded SmolLM2-135M model.** It makes the product work "
     "offline; its judgement is weak and its agreement with people is expected to be poor. Read "
     "its figures beside the human ceiling, and calibrate a capable model before trusting scores."
 )
+CEILING_TEXT = (
+    "The human ceiling is each human rater against the mean of the other raters, by the same "
+    "statistic the judge is read with; a judge is read against that, not against 1.0."
+)
+QUEUE_TEXT = "Each row is a place where the rubric leaves the verdict to the rater."
+
+
+class Table(NamedTuple):
+    """A report table as text: its header cells and its rows of cells."""
+
+    header: Sequence[str]
+    rows: Sequence[Sequence[str]]
+
+
+def markdown_table(table: Table) -> list[str]:
+    """``table`` as Markdown lines."""
+
+    def line(cells: Sequence[str]) -> str:
+        return "|" + "|".join(f" {cell} " if cell else " " for cell in cells) + "|"
+
+    return [line(table.header), "|---" * len(table.header) + "|", *map(line, table.rows)]
+
+
+def bullets(lines: Sequence[str]) -> list[str]:
+    return [f"- {line}" for line in lines]
+
+
+@lru_cache(maxsize=2)
+def report_environment(*packages: str) -> Environment:
+    """The Jinja2 environment of an HTML report (autoescaping on): the ``templates`` folder of
+    each of ``packages``, then this package's, which holds the page layout ``_report.html``
+    every report extends. Jinja2 loads on first use, so the audit imports no I/O library."""
+    from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined
+
+    loaders = [PackageLoader(package) for package in (*packages, "judge.engine.calibration")]
+    env = Environment(
+        loader=ChoiceLoader(loaders),
+        autoescape=True,
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["num"] = num
+    return env
 
 
 def num(value: float | None, digits: int = 2) -> str:
@@ -32,183 +84,145 @@ def interval(e: Interval) -> str:
     return f"{num(e.estimate)}{ci}"
 
 
-def trait_table(t: TraitAgreement) -> list[str]:
+def agreement_table(t: TraitAgreement) -> Table:
     j, c = t.judge, t.ceiling
 
     def ceiling(value: float | None) -> str:
         return num(value) if c.measurable else "not measurable"
 
     rows = [
-        "| statistic | judge vs human mean | human ceiling (leave-one-out) |",
-        "|---|---|---|",
-        f"| Spearman rho [95% bootstrap] | {interval(j.spearman)} | {ceiling(c.spearman)} |",
-        f"| Kendall tau-b [95% bootstrap] | {interval(j.kendall_tau_b)} | {ceiling(c.kendall_tau_b)} |",
-        f"| quadratic-weighted kappa | {num(j.quadratic_weighted_kappa)} | {ceiling(c.quadratic_weighted_kappa)} |",
-        f"| MAE (0..1) | {num(j.mae)} | {ceiling(c.mae)} |",
-        f"| bias (judge - human) | {num(j.bias, 3)} | |",
+        ["Spearman rho [95% bootstrap]", interval(j.spearman), ceiling(c.spearman)],
+        ["Kendall tau-b [95% bootstrap]", interval(j.kendall_tau_b), ceiling(c.kendall_tau_b)],
+        [
+            "quadratic-weighted kappa",
+            num(j.quadratic_weighted_kappa),
+            ceiling(c.quadratic_weighted_kappa),
+        ],
+        ["MAE (0..1)", num(j.mae), ceiling(c.mae)],
+        ["bias (judge - human)", num(j.bias, 3), ""],
     ]
-    return rows
+    return Table(["statistic", "judge vs human mean", "human ceiling (leave-one-out)"], rows)
 
 
-def alpha_lines(t: TraitAgreement) -> list[str]:
-    h, w = t.alpha_humans, t.alpha_humans_and_judge
-    return [
-        "| Krippendorff's alpha | nominal | ordinal | interval |",
-        "|---|---|---|---|",
-        f"| humans alone | {num(h.nominal, 3)} | {num(h.ordinal, 3)} | {num(h.interval, 3)} |",
-        f"| humans + judge as one more rater | {num(w.nominal, 3)} | {num(w.ordinal, 3)} | {num(w.interval, 3)} |",
+def alpha_table(t: TraitAgreement) -> Table:
+    raters = [
+        ("humans alone", t.alpha_humans),
+        ("humans + judge as one more rater", t.alpha_humans_and_judge),
     ]
+    rows = [[name, num(a.nominal, 3), num(a.ordinal, 3), num(a.interval, 3)] for name, a in raters]
+    return Table(["Krippendorff's alpha", "nominal", "ordinal", "interval"], rows)
 
 
-def pass_lines(t: TraitAgreement) -> list[str]:
+def pass_bullets(t: TraitAgreement) -> list[str]:
     p, d = t.passes, t.denoising
+    spread = (
+        f"passes: {p.passes_per_item} per item; {p.items_identical}/{p.items} items with all passes "
+        f"identical; mean within-item SD {num(p.mean_sd, 3)} (max {num(p.max_sd, 3)}); "
+        f"unscored passes {p.unscored_passes}"
+    )
+    gain = (
+        f"denoising gain ({d.statistic}): one pass {num(d.single_pass)} -> mean of passes "
+        f"{num(d.averaged)} = gain {num(d.gain, 3)}"
+    )
+    return [spread, gain, *baseline_bullets(t)]
+
+
+def baseline_bullets(t: TraitAgreement) -> list[str]:
+    """The judge against each reference label, and the no-model baseline when there is one."""
     lines = [
-        (
-            f"- passes: {p.passes_per_item} per item; {p.items_identical}/{p.items} items with all passes "
-            f"identical; mean within-item SD {num(p.mean_sd, 3)} (max {num(p.max_sd, 3)}); "
-            f"unscored passes {p.unscored_passes}"
-        ),
-        (
-            f"- denoising gain ({d.statistic}): one pass {num(d.single_pass)} -> mean of passes "
-            f"{num(d.averaged)} = gain {num(d.gain, 3)}"
-        ),
+        f"against the {r.reference}: judge Spearman {interval(r.judge.spearman)}, "
+        f"kappa {num(r.judge.quadratic_weighted_kappa)}; human panel vs {r.reference}: kappa {num(r.panel_kappa)}"
+        for r in t.references
     ]
-    for r in t.references:
-        lines.append(
-            f"- against the {r.reference}: judge Spearman {interval(r.judge.spearman)}, "
-            f"kappa {num(r.judge.quadratic_weighted_kappa)}; human panel vs {r.reference}: kappa {num(r.panel_kappa)}"
-        )
     if t.objective_baseline_spearman is not None:
         lines.append(
-            f"- no-model baseline (the seat's partial-credit share): Spearman {num(t.objective_baseline_spearman)}"
+            f"no-model baseline (the seat's partial-credit share): Spearman {num(t.objective_baseline_spearman)}"
         )
     return lines
 
 
-def trait_section(t: TraitAgreement) -> list[str]:
-    head = [
-        f'## {t.trait} vs "{t.label}"',
-        "",
-        (
-            f"Human label: {t.question} ({t.scale_level}, {t.scale_points} points). "
-            f"{t.n_judged} of {t.n_items} labelled seats judged."
-        ),
-        "",
-    ]
-    note = [f"_{t.note}_", ""] if t.note else []
-    ceiling = [f"No human ceiling: {t.ceiling.note}.", ""] if t.ceiling.note else []
+def human_label(t: TraitAgreement) -> str:
     return (
-        head + note + trait_table(t) + [""] + ceiling + alpha_lines(t) + [""] + pass_lines(t) + [""]
+        f"Human label: {t.question} ({t.scale_level}, {t.scale_points} points). "
+        f"{t.n_judged} of {t.n_items} labelled seats judged."
     )
 
 
-def queue_lines(items: Sequence[Disagreement], threshold: float, limit: int = 15) -> list[str]:
-    lines = [
-        f"## Disagreement queue (|judge - humans| >= {threshold}; {len(items)} in all, largest first)",
-        "",
-        "Each row is a place where the rubric leaves the verdict to the rater.",
-        "",
-        "| item | seat | trait | judge | humans | judge's reason | human votes |",
-        "|---|---|---|---|---|---|---|",
+def trait_section(t: TraitAgreement) -> list[str]:
+    note = [f"_{t.note}_", ""] if t.note else []
+    ceiling = [f"No human ceiling: {t.ceiling.note}.", ""] if t.ceiling.note else []
+    head = [f'## {t.trait} vs "{t.label}"', "", human_label(t), "", *note]
+    agreement = [*markdown_table(agreement_table(t)), "", *ceiling]
+    return head + agreement + markdown_table(alpha_table(t)) + ["", *bullets(pass_bullets(t)), ""]
+
+
+def queue_heading(report: CalibrationReport) -> str:
+    return (
+        f"Disagreement queue (|judge - humans| >= {report.disagreement_threshold}; "
+        f"{len(report.disagreements)} in all, largest first)"
+    )
+
+
+def queue_table(items: Sequence[Disagreement], limit: int = 15) -> Table:
+    header = ["item", "seat", "trait", "judge", "humans", "judge's reason", "human votes"]
+    return Table(header, [queue_row(d) for d in items[:limit]])
+
+
+def queue_row(d: Disagreement) -> list[str]:
+    reason = d.judge_verdict.replace("|", "/").replace("\n", " ")[:140]
+    votes = d.human_verdict.replace("|", "/")[:120]
+    return [d.item_id, d.seat, d.trait, num(d.judge_score), num(d.human_score), reason, votes]
+
+
+def head_bullets(report: CalibrationReport) -> list[str]:
+    s = report.set
+    return [
+        (
+            f"judge: `{report.judge_model}`, {report.passes_per_trait} passes per trait, "
+            f"each counting with its {report.pass_score} score"
+        ),
+        f"slice: {report.slice}",
+        f"source: {s.source} (licence {s.licence})",
+        f"cite: {s.citation}",
     ]
-    for d in items[:limit]:
-        reason = d.judge_verdict.replace("|", "/").replace("\n", " ")[:140]
-        lines.append(
-            f"| {d.item_id} | {d.seat} | {d.trait} | {num(d.judge_score)} | {num(d.human_score)} | "
-            f"{reason} | {d.human_verdict.replace('|', '/')[:120]} |"
-        )
-    return lines + [""]
 
 
 def render_markdown(report: CalibrationReport) -> str:
-    s = report.set
-    lines = [f"# Calibration: {s.title}", ""]
+    lines = [f"# Calibration: {report.set.title}", ""]
     if report.judge_note:
         lines += [TINY_JUDGE_WARNING, ""]
-    lines += [
-        (
-            f"- judge: `{report.judge_model}`, {report.passes_per_trait} passes per trait, "
-            f"each counting with its {report.pass_score} score"
-        ),
-        f"- slice: {report.slice}",
-        f"- source: {s.source} (licence {s.licence})",
-        f"- cite: {s.citation}",
-        "",
-        (
-            "The human ceiling is each human rater against the mean of the other raters, by the same "
-            "statistic the judge is read with; a judge is read against that, not against 1.0."
-        ),
-        "",
-    ]
+    lines += [*bullets(head_bullets(report)), "", CEILING_TEXT, ""]
     for t in report.traits:
         lines += trait_section(t)
-    lines += queue_lines(report.disagreements, report.disagreement_threshold)
-    return "\n".join(lines)
+    lines += [f"## {queue_heading(report)}", "", QUEUE_TEXT, ""]
+    return "\n".join([*lines, *markdown_table(queue_table(report.disagreements)), ""])
 
 
-def _cells(line: str, tag: str) -> str:
-    cells = [html.escape(c.strip()) for c in line.strip().strip("|").split("|")]
-    return "<tr>" + "".join(f"<{tag}>{c}</{tag}>" for c in cells) + "</tr>"
-
-
-def _block(line: str) -> str:
-    text = html.escape(line.lstrip("#- ").strip())
-    if line.startswith("#"):
-        level = len(line) - len(line.lstrip("#"))
-        return f"<h{level}>{text}</h{level}>"
-    if line.startswith("- "):
-        return f"<li>{text}</li>"
-    if line.startswith("**"):
-        return f'<p class="warning">{text.replace("**", "")}</p>'
-    if line.startswith("_") and line.endswith("_"):
-        return f"<p><em>{text.strip('_')}</em></p>"
-    return f"<p>{text}</p>" if line.strip() else ""
-
-
-def markdown_to_html(lines: Sequence[str]) -> list[str]:
-    """The small Markdown subset the report uses: headings, tables, bullets, paragraphs."""
-    out: list[str] = []
-    table: list[str] = []
-    for line in [*lines, ""]:
-        if line.startswith("|"):
-            if not set(line) <= set("|-"):
-                table.append(_cells(line, "th" if not table else "td"))
-            continue
-        if table:
-            out.append("<table>" + "".join(table) + "</table>")
-            table = []
-        block = _block(line)
-        if block.startswith("<li>") and not (out and out[-1].endswith("</li>")):
-            out.append("<ul>")
-        elif not block.startswith("<li>") and out and out[-1].endswith("</li>"):
-            out.append("</ul>")
-        out.append(block)
-    return [b for b in out if b]
-
-
-def trait_plots(report: CalibrationReport, t: TraitAgreement) -> str:
-    """The trait's judge-vs-human scatter and pass spread, drawn by matplotlib (when installed)."""
+def trait_plots(report: CalibrationReport, t: TraitAgreement) -> list[Markup]:
+    """The trait's judge-vs-human scatter and pass spread as inline SVG, drawn by matplotlib;
+    none when it is not installed."""
     if not plots.plots_available():
-        return f'<p class="warning">{html.escape(plots.MISSING)}</p>'
-    scatter = plots.inline_svg(plots.scatter_svg(report, [t]))
-    spread = plots.inline_svg(plots.spread_svg(report, [t]))
-    return f'<div class="plots">{scatter}{spread}</div>'
+        return []
+    drawn = [plots.scatter_svg(report, [t]), plots.spread_svg(report, [t])]
+    return [Markup(plots.inline_svg(svg)) for svg in drawn]
 
 
 def render_html(report: CalibrationReport) -> str:
-    body: list[str] = []
-    head = markdown_to_html(render_markdown(report).split("\n## ")[0].split("\n"))
-    body += head
-    for t in report.traits:
-        body += markdown_to_html(trait_section(t)) + [trait_plots(report, t)]
-    body += markdown_to_html(queue_lines(report.disagreements, report.disagreement_threshold))
-    style = (
-        "body{font-family:sans-serif;max-width:60em;margin:auto}table{border-collapse:collapse}"
-        "td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}.plots svg{margin-right:1em}"
-        ".warning{background:#fff3cd;border:1px solid #e0c060;padding:8px;font-weight:bold}"
-    )
-    title = html.escape(f"Calibration: {report.set.title}")
-    return (
-        f'<!doctype html><html><head><meta charset="utf-8"><title>{title}</title><style>{style}</style></head>'
-        f"<body>{''.join(body)}</body></html>\n"
+    """The report as one self-contained HTML page: the Markdown's headings, tables and lines,
+    each trait with its plots inline."""
+    template = report_environment().get_template("calibration.html")
+    return template.render(
+        report=report,
+        warning=TINY_JUDGE_WARNING.replace("**", ""),
+        head=head_bullets(report),
+        ceiling_text=CEILING_TEXT,
+        queue_text=QUEUE_TEXT,
+        missing=plots.MISSING,
+        human_label=human_label,
+        agreement_table=agreement_table,
+        alpha_table=alpha_table,
+        pass_bullets=pass_bullets,
+        trait_plots=trait_plots,
+        queue_heading=queue_heading(report),
+        queue=queue_table(report.disagreements),
     )

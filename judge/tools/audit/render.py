@@ -1,17 +1,20 @@
-"""The audit report for people: Markdown, and the same as one HTML page.
-
-The HTML reuses the calibration report's small Markdown-to-HTML converter, so both reports
-look alike.
+"""The audit report for people: Markdown, and the same as one HTML page
+(``templates/audit.html``, on the calibration report's page layout, so both reports look alike).
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
 from judge.core.domain.interval import Interval
 from judge.core.domain.judging import ScoreMode
-from judge.engine.calibration.render import markdown_to_html, num
+from judge.engine.calibration.render import (
+    Table,
+    bullets,
+    markdown_table,
+    num,
+    report_environment,
+)
 from judge.tools.audit.report import AuditReport, SeatShift, ShiftRow
 
 TINY_JUDGE_WARNING = (
@@ -39,6 +42,10 @@ DESCRIPTIONS = {
 }
 
 
+#: How many of the largest shifts the report lists.
+SHOWN = 15
+
+
 def ci(e: Interval, *, signed: bool) -> str:
     """``+0.125 [0.050, 0.200]``: the estimate (signed for shifts) and its bootstrap interval."""
     if e.estimate is None:
@@ -47,45 +54,53 @@ def ci(e: Interval, *, signed: bool) -> str:
     return (f"{e.estimate:+.3f}" if signed else num(e.estimate, 3)) + bounds
 
 
-def trait_table(
-    trait: str, rows: Sequence[ShiftRow], baseline: float | None, threshold: float
-) -> list[str]:
-    lines = [
-        f"## {trait}",
-        "",
-        f"Mean unperturbed score: {num(baseline, 3)}.",
-        "",
-        f"| perturbation | seats | mean shift [95% bootstrap] | share moved > {threshold} [95% bootstrap] | mean abs shift |",
-        "|---|---|---|---|---|",
-    ]
-    for r in rows:
-        lines.append(
-            f"| {r.perturbation} | {r.n} | {ci(r.mean_shift, signed=True)} | {ci(r.share_moved, signed=False)} | {num(r.mean_abs_shift, 3)} |"
-        )
-    return lines + [""]
+def shift_table(rows: Sequence[ShiftRow], threshold: float) -> Table:
+    moved = f"share moved > {threshold} [95% bootstrap]"
+    header = ["perturbation", "seats", "mean shift [95% bootstrap]", moved, "mean abs shift"]
+    return Table(header, [shift_row(r) for r in rows])
 
 
-def largest_lines(seats: Sequence[SeatShift], limit: int = 15) -> list[str]:
-    moved = sorted(
+def shift_row(r: ShiftRow) -> list[str]:
+    shift, share = ci(r.mean_shift, signed=True), ci(r.share_moved, signed=False)
+    return [r.perturbation, str(r.n), shift, share, num(r.mean_abs_shift, 3)]
+
+
+def trait_tables(report: AuditReport) -> dict[str, Table]:
+    """Per trait, its row per perturbation."""
+    return {
+        t: shift_table([r for r in report.rows if r.trait == t], report.threshold)
+        for t in report.traits
+    }
+
+
+def moved(seats: Sequence[SeatShift]) -> list[SeatShift]:
+    """The seat-trait-perturbation cases a perturbation moved at all, largest shift first."""
+    return sorted(
         (s for s in seats if s.shift),
         key=lambda s: (-abs(s.shift or 0.0), s.run_id, s.seat, s.trait),
     )
-    lines = [
-        f"## Largest shifts ({len(moved)} seat-trait-perturbation cases moved at all; up to {limit} shown)",
-        "",
-    ]
-    if not moved:
-        return lines + ["No perturbation moved any score.", ""]
-    lines += [
-        "| run | seat | trait | perturbation | baseline | perturbed | shift |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    lines += [
-        f"| {s.run_id} | {s.seat} | {s.trait} | {s.perturbation} | {num(s.baseline)} | {num(s.perturbed)} | "
-        f"{(s.shift or 0.0):+.2f} |"
-        for s in moved[:limit]
-    ]
-    return lines + [""]
+
+
+def largest_heading(cases: Sequence[SeatShift]) -> str:
+    return f"Largest shifts ({len(cases)} seat-trait-perturbation cases moved at all; up to {SHOWN} shown)"
+
+
+def largest_table(cases: Sequence[SeatShift]) -> Table:
+    header = ["run", "seat", "trait", "perturbation", "baseline", "perturbed", "shift"]
+    return Table(header, [largest_row(s) for s in cases[:SHOWN]])
+
+
+def largest_row(s: SeatShift) -> list[str]:
+    shift = f"{(s.shift or 0.0):+.2f}"
+    return [s.run_id, s.seat, s.trait, s.perturbation, num(s.baseline), num(s.perturbed), shift]
+
+
+def largest_lines(seats: Sequence[SeatShift]) -> list[str]:
+    cases = moved(seats)
+    lines = [f"## {largest_heading(cases)}", ""]
+    if not cases:
+        return lines + [NOTHING_MOVED, ""]
+    return lines + markdown_table(largest_table(cases)) + [""]
 
 
 PASS_SCORE_TEXT = {
@@ -93,52 +108,56 @@ PASS_SCORE_TEXT = {
     "expected": "the expected value of each pass's distribution over the grid 0.0-1.0; "
     "a pass without one counts with the score the judge wrote",
 }
+SHIFT_TEXT = (
+    "Each perturbation leaves the seat's conduct as it was, so a robust judge does not move: a shift is "
+    "perturbed minus unperturbed score (mean of scored passes) for the same seat and trait. The "
+    "perturbation texts are listed in docs/audit.md."
+)
+NOTHING_MOVED = "No perturbation moved any score."
 
 
-def header_lines(report: AuditReport) -> list[str]:
-    lines = [f"# Judge audit: {report.judge_model}", ""]
-    if report.judge_note:
-        lines += [TINY_JUDGE_WARNING, ""]
-    lines += [
-        f"- judge: `{report.judge_model}`, {report.passes_per_trait} passes per trait and perturbation",
-        f"- slice: {report.slice}",
-        f"- {report.n_runs} runs, {report.n_seats} scored seats; seed {report.seed}; unscored passes {report.unscored_passes}",
+def head_bullets(report: AuditReport) -> list[str]:
+    return [
+        f"judge: `{report.judge_model}`, {report.passes_per_trait} passes per trait and perturbation",
+        f"slice: {report.slice}",
+        f"{report.n_runs} runs, {report.n_seats} scored seats; seed {report.seed}; unscored passes {report.unscored_passes}",
         (
-            f"- pass score: {report.pass_score} ({PASS_SCORE_TEXT[report.pass_score]}); "
+            f"pass score: {report.pass_score} ({PASS_SCORE_TEXT[report.pass_score]}); "
             f"{report.n_with_distribution} passes carry a score distribution"
         ),
-        "",
-        (
-            "Each perturbation leaves the seat's conduct as it was, so a robust judge does not move: a shift is "
-            "perturbed minus unperturbed score (mean of scored passes) for the same seat and trait. The "
-            "perturbation texts are listed in docs/audit.md."
-        ),
-        "",
     ]
-    lines += [f"- {name}: {DESCRIPTIONS.get(name, name)}" for name in report.perturbations]
-    return lines + [""]
+
+
+def perturbation_bullets(report: AuditReport) -> list[str]:
+    return [f"{name}: {DESCRIPTIONS.get(name, name)}" for name in report.perturbations]
 
 
 def render_markdown(report: AuditReport) -> str:
-    lines = header_lines(report)
-    for t in report.traits:
-        rows = [r for r in report.rows if r.trait == t]
-        lines += trait_table(t, rows, report.baseline_means.get(t), report.threshold)
-    lines += largest_lines(report.seats)
-    return "\n".join(lines)
+    lines = [f"# Judge audit: {report.judge_model}", ""]
+    if report.judge_note:
+        lines += [TINY_JUDGE_WARNING, ""]
+    lines += [*bullets(head_bullets(report)), "", SHIFT_TEXT, ""]
+    lines += [*bullets(perturbation_bullets(report)), ""]
+    for trait, table in trait_tables(report).items():
+        baseline = f"Mean unperturbed score: {num(report.baseline_means.get(trait), 3)}."
+        lines += [f"## {trait}", "", baseline, "", *markdown_table(table), ""]
+    return "\n".join(lines + largest_lines(report.seats))
 
 
 def render_html(report: AuditReport) -> str:
-    body = "".join(markdown_to_html(render_markdown(report).split("\n")))
-    style = (
-        "body{font-family:sans-serif;max-width:60em;margin:auto}table{border-collapse:collapse}"
-        "td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}"
-        ".warning{background:#fff3cd;border:1px solid #e0c060;padding:8px;font-weight:bold}"
-    )
-    title = html.escape(f"Judge audit: {report.judge_model}")
-    return (
-        f'<!doctype html><html><head><meta charset="utf-8"><title>{title}</title><style>{style}</style></head>'
-        f"<body>{body}</body></html>\n"
+    """The report as one self-contained HTML page: the Markdown's headings, tables and lines."""
+    cases = moved(report.seats)
+    template = report_environment("judge.tools.audit").get_template("audit.html")
+    return template.render(
+        report=report,
+        warning=TINY_JUDGE_WARNING.replace("**", ""),
+        head=head_bullets(report),
+        shift_text=SHIFT_TEXT,
+        perturbations=perturbation_bullets(report),
+        tables=trait_tables(report),
+        largest_heading=largest_heading(cases),
+        largest=largest_table(cases) if cases else None,
+        nothing_moved=NOTHING_MOVED,
     )
 
 
@@ -165,30 +184,30 @@ def lifted(row: ShiftRow) -> str:
     return ci(row.share_lifted, signed=False) if row.share_lifted else "n/a"
 
 
+#: The defence table's columns: each figure with the defence off, then on.
+DEFENCE_HEADER = ["perturbation"] + [
+    f"{side}: {figure}"
+    for figure in ("share moved", "share lifted", "mean shift")
+    for side in ("off", "on")
+]
+
+
 def defence_table(trait: str, off: AuditReport, on: AuditReport) -> list[str]:
     rows_off = {r.perturbation: r for r in off.rows if r.trait == trait}
     rows_on = {r.perturbation: r for r in on.rows if r.trait == trait}
-    lines = [
-        f"## {trait}",
-        "",
-        (
-            f"Mean unperturbed score: off {num(off.baseline_means.get(trait), 3)}, "
-            f"on {num(on.baseline_means.get(trait), 3)}."
-        ),
-        "",
-        (
-            "| perturbation | off: share moved | on: share moved | off: share lifted "
-            "| on: share lifted | off: mean shift | on: mean shift |"
-        ),
-        "|---|---|---|---|---|---|---|",
+    rows = [
+        defence_row(rows_off[name], rows_on[name])
+        for name in on.perturbations
+        if name in rows_off and name in rows_on
     ]
-    for name in on.perturbations:
-        a, b = rows_off.get(name), rows_on.get(name)
-        if a is None or b is None:
-            continue
-        lines.append(
-            f"| {name} | {ci(a.share_moved, signed=False)} | {ci(b.share_moved, signed=False)} "
-            f"| {lifted(a)} | {lifted(b)} "
-            f"| {ci(a.mean_shift, signed=True)} | {ci(b.mean_shift, signed=True)} |"
-        )
-    return lines + [""]
+    baselines = (
+        f"Mean unperturbed score: off {num(off.baseline_means.get(trait), 3)}, "
+        f"on {num(on.baseline_means.get(trait), 3)}."
+    )
+    return [f"## {trait}", "", baselines, "", *markdown_table(Table(DEFENCE_HEADER, rows)), ""]
+
+
+def defence_row(off: ShiftRow, on: ShiftRow) -> list[str]:
+    moved = [ci(r.share_moved, signed=False) for r in (off, on)]
+    shift = [ci(r.mean_shift, signed=True) for r in (off, on)]
+    return [off.perturbation, *moved, lifted(off), lifted(on), *shift]

@@ -51,6 +51,6 @@ def test_without_matplotlib_the_report_says_how_to_get_its_plots(
 
     assert (
         "<svg" not in page
-        and "pip install &#x27;judge[console]&#x27;" in page
+        and "pip install &#39;judge[console]&#39;" in page
         and "Spearman rho" in page
     )

@@ -138,6 +138,12 @@ def test_no_scored_pair_gives_no_estimate_rather_than_zero() -> None:
     assert row.n == 0 and row.mean_shift.estimate is None and row.share_moved.estimate is None
 
 
+def test_a_report_where_nothing_moved_says_so_in_markdown_and_html() -> None:
+    r = report({("r1", "baseline"): [0.5], ("r1", "planted.plain"): [0.5]})
+    assert "No perturbation moved any score." in render_markdown(r)
+    assert "<p>No perturbation moved any score.</p>" in render_html(r)
+
+
 def test_markdown_and_html_show_each_row_with_its_interval() -> None:
     r = report(SCORES)
     row = r.rows[0]
