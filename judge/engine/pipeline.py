@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from judge.core.domain.checks import StateOutcome
 from judge.core.domain.config import MeasurementSettings
-from judge.core.domain.cost import Cost, CostEstimate
+from judge.core.domain.cost import Cost, CostEstimate, Limit
 from judge.core.domain.integrity import SeatTamper
 from judge.core.domain.judging import JudgePass, ScoreMode, SeatPassKey, TraitResult
 from judge.core.domain.pairwise import PairKey, PairSide, PairToJudge, PairVerdict, UnpairedSide
@@ -27,7 +27,7 @@ from judge.core.domain.status import leaderboard_class
 from judge.core.errors import BudgetExceeded, InputError
 from judge.core.integrity import judged_transcript, tamper_findings
 from judge.core.scoring.composite import composite_score
-from judge.core.scoring.cost import BudgetGuard, cost_of
+from judge.core.scoring.cost import BudgetGuard, cost_of, refusal
 from judge.core.scoring.era import measurement_era, prompt_version_for
 from judge.core.scoring.gates import participation
 from judge.core.scoring.identity import run_identity
@@ -57,10 +57,12 @@ from judge.engine.judging.providers.embedded import EMBEDDED_MODEL
 from judge.engine.judging.registry import JudgeSpec, backend_for, member_ids, spec_of
 from judge.engine.judging.runner import PassSpec, RunnerConfig, pass_specs, run_passes
 from judge.engine.packs import RubricSet, default_rubric_set
-from judge.engine.settings import judge_spec, judging_environment
+from judge.engine.settings import judging_environment
 
 OnSeatPass = Callable[[str, JudgePass], None]
 Progress = Callable[[int, int], None]
+#: The budget of a run as a function of its cost estimate (:func:`preamble`).
+GuardFor = Callable[[CostEstimate], BudgetGuard | None]
 T = TypeVar("T")
 P = ParamSpec("P")
 
@@ -259,11 +261,10 @@ def assemble_scorecard(
     tamper: Mapping[str, SeatTamper] | None = None,
 ) -> Scorecard:
     """The scorecard of a judged run; ``spec`` is ``options.judge_model`` already resolved
-    (resolved here when not given). ``cpu_s``, ``cost_estimate`` and the seats' measured
+    (:func:`judge_of`; resolved here when not given). ``cpu_s``, ``cost_estimate`` and the seats' measured
     judging time ``seat_wall_s`` go on its cost; ``tamper`` is the run's
     :func:`tamper_findings` the judge was given (made here when not given)."""
-    spec = spec if spec is not None and spec.model == options.judge_model else None
-    spec = spec or judge_spec(options.judge_model)
+    spec = spec or judge_of(options)
     judges = spec.models
     tamper = _findings(run, options.settings, tamper)
     walls = seat_wall_s or {}
@@ -324,9 +325,9 @@ def _findings(
     return tamper if tamper is not None else tamper_findings(run, settings)
 
 
-def in_process(judge_model: str) -> bool:
+def in_process(spec: JudgeSpec) -> bool:
     """Whether the judge runs in this process (its CPU seconds are the judging's cost)."""
-    return any(m.startswith("embedded/") for m in member_ids(judge_model))
+    return any(m.startswith("embedded/") for m in spec.models)
 
 
 def estimate_run(
@@ -500,6 +501,54 @@ def _counted(
     return record
 
 
+class Preamble(NamedTuple):
+    """What every scoring does before its first judge call: the run screened for
+    judge-directed text, its cost estimated, and the budget that estimate is held against."""
+
+    tamper: Mapping[str, SeatTamper]
+    estimate: CostEstimate
+    guard: BudgetGuard | None
+
+
+def preamble(
+    run: Run,
+    *,
+    rubrics: RubricSet,
+    options: ScoringOptions,
+    guard: BudgetGuard | GuardFor | None = None,
+    cost_estimate: CostEstimate | None = None,
+    tamper: Mapping[str, SeatTamper] | None = None,
+) -> Preamble:
+    """Screen, estimate, then budget the run, each step skipped when its result is given.
+
+    Raises:
+        BudgetExceeded: ``guard`` refused the estimate (nothing was judged).
+    """
+    tamper = _findings(run, options.settings, tamper)
+    if cost_estimate is None:
+        cost_estimate = estimate_run(run, rubrics=rubrics, options=options, tamper=tamper)
+    if guard is not None and not isinstance(guard, BudgetGuard):
+        guard = guard(cost_estimate)
+    return Preamble(tamper, cost_estimate, guard)
+
+
+def budget_guard(limits: Sequence[Limit], estimate: CostEstimate) -> BudgetGuard:
+    """The guard holding the run to ``limits``, once its estimate fits within them.
+
+    Raises:
+        BudgetExceeded: the estimate alone would take a limit past its bound.
+    """
+    if (refused := refusal(limits, estimate)) is not None:
+        raise BudgetExceeded(refused)
+    return BudgetGuard(limits)
+
+
+def judge_of(options: ScoringOptions, backend: object = None) -> JudgeSpec:
+    """``options.judge_model`` parsed: the spec ``backend`` was built from when it carries it,
+    so a caller that resolved the judge once never has it resolved again."""
+    return spec_of(backend, options.judge_model, judging_environment())
+
+
 async def score_run_async(
     run: Run,
     *,
@@ -511,7 +560,7 @@ async def score_run_async(
     progress: Progress | None = None,
     scenario: Scenario | None = None,
     base_dir: Path | None = None,
-    guard: BudgetGuard | None = None,
+    guard: BudgetGuard | GuardFor | None = None,
     cost_estimate: CostEstimate | None = None,
     tamper: Mapping[str, SeatTamper] | None = None,
 ) -> Scorecard:
@@ -525,38 +574,44 @@ async def score_run_async(
         done: passes already made for this run (seat, trait, index), e.g. stored before a
             restart; they are used as they are and not judged again.
         on_pass: called with (seat, pass) as each new pass finishes, to store it at once.
-        guard: the budget the passes are counted against (:func:`judge_run`).
+        guard: the budget the passes are counted against (:func:`judge_run`), or a function
+            of the run's cost estimate that returns it (or raises ``BudgetExceeded`` to
+            refuse the run before any judge call).
         cost_estimate: the estimate the card shows beside the actual cost (made here when
             not given).
-        tamper: the run's :func:`tamper_findings`, when the caller already scanned it (for
-            its own :func:`estimate_run`); else the run is scanned here, once, for both the
-            judged prompts and the card.
+        tamper: the run's :func:`tamper_findings`, when the caller already scanned it; else
+            the run is scanned here, once, for the estimate, the judged prompts and the card.
 
     Raises:
         BudgetExceeded: the guard's limits were reached before every trait was judged.
     """
     options = options or ScoringOptions()
     rubrics = rubrics or default_rubric_set()
+    ready = preamble(
+        run,
+        rubrics=rubrics,
+        options=options,
+        guard=guard,
+        cost_estimate=cost_estimate,
+        tamper=tamper,
+    )
     state = evaluate_run(run, scenario, base_dir=base_dir) if scenario is not None else None
-    backend = backend or backend_for(judge_spec(options.judge_model))
-    tamper = _findings(run, options.settings, tamper)
-    if cost_estimate is None:
-        cost_estimate = estimate_run(run, rubrics=rubrics, options=options, tamper=tamper)
+    spec = judge_of(options, backend)
+    judge = backend or backend_for(spec)
     cpu_started, walls = time.process_time(), dict[str, float]()
     passes = await judge_run(
         run,
         rubrics=rubrics,
         options=options,
-        backend=backend,
+        backend=judge,
         done=done,
         on_pass=on_pass,
         progress=progress,
-        guard=guard,
+        guard=ready.guard,
         walls=walls,
-        tamper=tamper,
+        tamper=ready.tamper,
     )
-    cpu_s = time.process_time() - cpu_started if in_process(options.judge_model) else None
-    spec = spec_of(backend, options.judge_model, judging_environment())
+    cpu_s = time.process_time() - cpu_started if in_process(spec) else None
     return assemble_scorecard(
         run,
         passes,
@@ -565,9 +620,9 @@ async def score_run_async(
         state,
         spec,
         cpu_s=cpu_s,
-        cost_estimate=cost_estimate,
+        cost_estimate=ready.estimate,
         seat_wall_s=walls,
-        tamper=tamper,
+        tamper=ready.tamper,
     )
 
 
