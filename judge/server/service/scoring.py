@@ -178,7 +178,7 @@ def _store_card(engine: Engine, card: Scorecard, settings: Settings) -> None:
             )
         scorecard_repo.add_scorecard(session, card=card)
         session.flush()
-        reviews.store_views(session, run_id=card.run_id, settings=settings)
+        reviews.store_views(session, run_id=card.run_id, settings=settings, card=card)
 
 
 def store_scorecard(
