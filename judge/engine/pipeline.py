@@ -20,7 +20,7 @@ from judge.core.domain.judging import JudgePass, ScoreMode, SeatPassKey, TraitRe
 from judge.core.domain.pairwise import PairKey, PairSide, PairToJudge, PairVerdict, UnpairedSide
 from judge.core.domain.passes import PassPolicy
 from judge.core.domain.rubric import Rubric
-from judge.core.domain.run import Run
+from judge.core.domain.run import Run, TranscriptEvent
 from judge.core.domain.scenario import Scenario
 from judge.core.domain.scorecard import JudgeParseRate, Scorecard, SeatScorecard
 from judge.core.domain.status import leaderboard_class
@@ -55,7 +55,14 @@ from judge.engine.judging.panel import Judge, panel_members, panel_slot
 from judge.engine.judging.pricing import SeatRequests, estimate
 from judge.engine.judging.providers.embedded import EMBEDDED_MODEL
 from judge.engine.judging.registry import JudgeSpec, backend_for, member_ids, spec_of
-from judge.engine.judging.runner import PassSpec, RunnerConfig, pass_specs, run_passes
+from judge.engine.judging.runner import (
+    OnPass,
+    PassKey,
+    PassSpec,
+    RunnerConfig,
+    pass_specs,
+    run_passes,
+)
 from judge.engine.packs import RubricSet, default_rubric_set
 from judge.engine.settings import judging_environment
 
@@ -427,57 +434,87 @@ async def judge_run(
     if guard is not None:
         for (seat, _, _), p in done.items():
             guard.record(seat, p)
-    n = options.settings.denoise.passes
-    policy = options.settings.denoise.policy
-    total = len(run.scored_seats) * len(rubrics.rubrics) * n
-    counter = [sum(1 for (s, t, _) in done if s in run.scored_seats and t in rubrics.rubrics)]
-    members = panel_members(backend)
-    total = total // n * policy.max if policy.adaptive else total * len(members)
-    turns = {e.turn for e in run.transcript}
     settings = options.settings
-    transcript = judged_transcript(run, _findings(run, settings, tamper))
-    runner = options.runner.model_copy(
-        update={"score_mode": settings.score_mode, "spotlight": settings.defence}
+    walk = _Walk(
+        transcript=judged_transcript(run, _findings(run, settings, tamper)),
+        turns={e.turn for e in run.transcript},
+        runner=options.runner.model_copy(
+            update={"score_mode": settings.score_mode, "spotlight": settings.defence}
+        ),
+        rubrics=list(rubrics.rubrics.values()),
+        members=panel_members(backend),
+        settings=settings,
+        guard=guard,
     )
+    policy, n = settings.denoise.policy, settings.denoise.passes
+    per_trait = policy.max if policy.adaptive else n * len(walk.members)
+    total = len(run.scored_seats) * len(rubrics.rubrics) * per_trait
+    counter = [sum(1 for (s, t, _) in done if s in run.scored_seats and t in rubrics.rubrics)]
+    judge_seat = _adaptive_seat if policy.adaptive else _fixed_seat
     out: dict[str, list[JudgePass]] = {}
     for seat in run.scored_seats:
-        out[seat] = []
         started = time.perf_counter()
-        if policy.adaptive:
-            if guard is not None and (crossed := guard.crossed()) is not None:
-                raise BudgetExceeded(crossed)
-            specs = pass_specs(transcript, seat, list(rubrics.rubrics.values()), policy.max, runner)
-            out[seat] = await run_rounds(
-                specs,
-                members,
-                policy,
-                known_turns=turns,
-                config=runner,
-                done={(t, i): p for (s, t, i), p in done.items() if s == seat},
-                on_pass=_counted(seat, on_pass, progress, counter, total, guard),
-            )
-            if walls is not None:
-                walls[seat] = time.perf_counter() - started
-            continue
-        for slot, member in enumerate(members):
-            specs = panel_slot(
-                pass_specs(transcript, seat, list(rubrics.rubrics.values()), n, runner), slot, n
-            )
-            wanted = {(s.trait, s.index) for s in specs}
-            seat_done = {
-                (t, i): p for (s, t, i), p in done.items() if s == seat and (t, i) in wanted
-            }
-            record = _counted(seat, on_pass, progress, counter, total, guard)
-            for group in [specs] if guard is None else by_trait(specs):
-                if guard is not None and (crossed := guard.crossed()) is not None:
-                    raise BudgetExceeded(crossed)
-                keys = {(s.trait, s.index) for s in group}
-                group_done = {k: p for k, p in seat_done.items() if k in keys}
-                out[seat] += await run_passes(
-                    group, member, known_turns=turns, config=runner, done=group_done, on_pass=record
-                )
+        seat_done = {(t, i): p for (s, t, i), p in done.items() if s == seat}
+        record = _counted(seat, on_pass, progress, counter, total, guard)
+        out[seat] = await judge_seat(walk, seat, seat_done, record)
         if walls is not None:
             walls[seat] = time.perf_counter() - started
+    return out
+
+
+class _Walk(NamedTuple):
+    """What judging every seat of one run shares."""
+
+    transcript: list[TranscriptEvent]
+    turns: set[int]
+    runner: RunnerConfig
+    rubrics: list[Rubric]
+    members: list[JudgeBackend]
+    settings: MeasurementSettings
+    guard: BudgetGuard | None
+
+
+def _within_budget(guard: BudgetGuard | None) -> None:
+    if guard is not None and (crossed := guard.crossed()) is not None:
+        raise BudgetExceeded(crossed)
+
+
+async def _adaptive_seat(
+    walk: _Walk, seat: str, done: Mapping[PassKey, JudgePass], record: OnPass
+) -> list[JudgePass]:
+    """The seat's passes in rounds spanning every trait (one budget check for the seat)."""
+    policy = walk.settings.denoise.policy
+    _within_budget(walk.guard)
+    specs = pass_specs(walk.transcript, seat, walk.rubrics, policy.max, walk.runner)
+    return await run_rounds(
+        specs,
+        walk.members,
+        policy,
+        known_turns=walk.turns,
+        config=walk.runner,
+        done=done,
+        on_pass=record,
+    )
+
+
+async def _fixed_seat(
+    walk: _Walk, seat: str, done: Mapping[PassKey, JudgePass], record: OnPass
+) -> list[JudgePass]:
+    """The seat's passes, each panel member in turn; under a guard one trait at a time."""
+    n, out = walk.settings.denoise.passes, []
+    for slot, member in enumerate(walk.members):
+        specs = panel_slot(pass_specs(walk.transcript, seat, walk.rubrics, n, walk.runner), slot, n)
+        for group in [specs] if walk.guard is None else by_trait(specs):
+            _within_budget(walk.guard)
+            keys = {(s.trait, s.index) for s in group}
+            out += await run_passes(
+                group,
+                member,
+                known_turns=walk.turns,
+                config=walk.runner,
+                done={k: p for k, p in done.items() if k in keys},
+                on_pass=record,
+            )
     return out
 
 
