@@ -68,7 +68,7 @@ from judge.engine.settings import judging_environment
 
 OnSeatPass = Callable[[str, JudgePass], None]
 Progress = Callable[[int, int], None]
-#: The budget of a run as a function of its cost estimate (:func:`preamble`).
+#: The budget of a run as a function of its cost estimate (:func:`score_run_async`).
 GuardFor = Callable[[CostEstimate], BudgetGuard | None]
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -538,37 +538,6 @@ def _counted(
     return record
 
 
-class Preamble(NamedTuple):
-    """What every scoring does before its first judge call: the run screened for
-    judge-directed text, its cost estimated, and the budget that estimate is held against."""
-
-    tamper: Mapping[str, SeatTamper]
-    estimate: CostEstimate
-    guard: BudgetGuard | None
-
-
-def preamble(
-    run: Run,
-    *,
-    rubrics: RubricSet,
-    options: ScoringOptions,
-    guard: BudgetGuard | GuardFor | None = None,
-    cost_estimate: CostEstimate | None = None,
-    tamper: Mapping[str, SeatTamper] | None = None,
-) -> Preamble:
-    """Screen, estimate, then budget the run, each step skipped when its result is given.
-
-    Raises:
-        BudgetExceeded: ``guard`` refused the estimate (nothing was judged).
-    """
-    tamper = _findings(run, options.settings, tamper)
-    if cost_estimate is None:
-        cost_estimate = estimate_run(run, rubrics=rubrics, options=options, tamper=tamper)
-    if guard is not None and not isinstance(guard, BudgetGuard):
-        guard = guard(cost_estimate)
-    return Preamble(tamper, cost_estimate, guard)
-
-
 def budget_guard(limits: Sequence[Limit], estimate: CostEstimate) -> BudgetGuard:
     """The guard holding the run to ``limits``, once its estimate fits within them.
 
@@ -624,14 +593,11 @@ async def score_run_async(
     """
     options = options or ScoringOptions()
     rubrics = rubrics or default_rubric_set()
-    ready = preamble(
-        run,
-        rubrics=rubrics,
-        options=options,
-        guard=guard,
-        cost_estimate=cost_estimate,
-        tamper=tamper,
-    )
+    tamper = _findings(run, options.settings, tamper)  # screened once for everything below
+    if cost_estimate is None:
+        cost_estimate = estimate_run(run, rubrics=rubrics, options=options, tamper=tamper)
+    if guard is not None and not isinstance(guard, BudgetGuard):
+        guard = guard(cost_estimate)  # the budget step, before any judge call
     state = evaluate_run(run, scenario, base_dir=base_dir) if scenario is not None else None
     spec = judge_of(options, backend)
     judge = backend or backend_for(spec)
@@ -644,9 +610,9 @@ async def score_run_async(
         done=done,
         on_pass=on_pass,
         progress=progress,
-        guard=ready.guard,
+        guard=guard,
         walls=walls,
-        tamper=ready.tamper,
+        tamper=tamper,
     )
     cpu_s = time.process_time() - cpu_started if in_process(spec) else None
     return assemble_scorecard(
@@ -657,9 +623,9 @@ async def score_run_async(
         state,
         spec,
         cpu_s=cpu_s,
-        cost_estimate=ready.estimate,
+        cost_estimate=cost_estimate,
         seat_wall_s=walls,
-        tamper=ready.tamper,
+        tamper=tamper,
     )
 
 

@@ -15,14 +15,12 @@ from typing import NamedTuple
 
 from sqlalchemy.engine import Engine
 
-from judge.core.domain.cost import CostEstimate
 from judge.core.domain.scenario import Scenario
 from judge.core.domain.scorecard import Scorecard
 from judge.core.domain.status import UNFINISHED_RUN_STATUSES
 from judge.core.errors import BudgetExceeded, JudgeBackendError, JudgeError, PermanentJudgeError
-from judge.core.scoring.cost import BudgetGuard
 from judge.engine.checks import find_scenario
-from judge.engine.pipeline import GuardFor, score_run_async
+from judge.engine.pipeline import score_run_async
 from judge.engine.settings import Settings
 from judge.engine.telemetry.opentelemetry import export_card
 from judge.engine.telemetry.prometheus import observe_card, observed
@@ -138,7 +136,13 @@ async def judged(
             on_pass=passes,
             scenario=checked_scenario(job, settings),
             base_dir=settings.scenarios_dir,
-            guard=guard_for(engine, job, settings, cancel),
+            guard=lambda estimate: retry_transient(
+                lambda: run_guard(
+                    engine, run_id=run_id, run=job.run, estimate=estimate, settings=settings
+                ),
+                budget_s=settings.store_retry_s,
+                cancel=cancel,
+            ),
         )
         await passes.drain()  # every pass is stored before the scorecard
     except asyncio.CancelledError:  # a clean shutdown: not a crash (writes under way finish)
@@ -159,23 +163,6 @@ def checked_scenario(job: ScoringJob, settings: Settings) -> Scenario | None:
     if scenario is not None:
         check_world(job.run, policy=job.world, self_reported=job.self_reported)
     return scenario
-
-
-def guard_for(
-    engine: Engine, job: ScoringJob, settings: Settings, cancel: threading.Event | None
-) -> GuardFor:
-    """The budget of the run, read from the store once its estimate is known."""
-
-    def guard(estimate: CostEstimate) -> BudgetGuard | None:
-        return retry_transient(
-            lambda: run_guard(
-                engine, run_id=job.run.run_id, run=job.run, estimate=estimate, settings=settings
-            ),
-            budget_s=settings.store_retry_s,
-            cancel=cancel,
-        )
-
-    return guard
 
 
 def published(card: Scorecard, job: ScoringJob, settings: Settings) -> None:
