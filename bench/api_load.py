@@ -167,10 +167,10 @@ def prescored(base: dict[str, object], cards: list[Scorecard], i: int) -> Presco
 
 
 def real_views(session: object, run_id: str, settings: Settings) -> list[RenderedView]:
-    card_json = scorecard_repo.get_scorecard_json(session, run_id=run_id)  # type: ignore[arg-type]
-    assert card_json is not None
+    card = scorecard_repo.get_scorecard(session, run_id=run_id)  # type: ignore[arg-type]
+    assert card is not None
     review = reviews.review_status(session, run_id=run_id, settings=settings)  # type: ignore[arg-type]
-    return all_views(card_json, review)
+    return all_views(card, review)
 
 
 def moved(view: RenderedView, start: Template, run_id: str, seed: int) -> RenderedView:

@@ -50,6 +50,4 @@ def judge_backend(model: str) -> Judge | None:
         ConfigError: a scripted judge outside dev mode, or a malformed scripted model id.
     """
     spec = judge_spec(model)
-    if not spec.test_only:
-        return None
-    return backend_for(spec)
+    return backend_for(spec) if spec.test_only else None

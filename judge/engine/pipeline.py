@@ -14,20 +14,20 @@ from pydantic import BaseModel, ConfigDict
 
 from judge.core.domain.checks import StateOutcome
 from judge.core.domain.config import MeasurementSettings
-from judge.core.domain.cost import Cost, CostEstimate
+from judge.core.domain.cost import Cost, CostEstimate, Limit
 from judge.core.domain.integrity import SeatTamper
 from judge.core.domain.judging import JudgePass, ScoreMode, SeatPassKey, TraitResult
 from judge.core.domain.pairwise import PairKey, PairSide, PairToJudge, PairVerdict, UnpairedSide
 from judge.core.domain.passes import PassPolicy
 from judge.core.domain.rubric import Rubric
-from judge.core.domain.run import Run
+from judge.core.domain.run import Run, TranscriptEvent
 from judge.core.domain.scenario import Scenario
 from judge.core.domain.scorecard import JudgeParseRate, Scorecard, SeatScorecard
 from judge.core.domain.status import leaderboard_class
 from judge.core.errors import BudgetExceeded, InputError
 from judge.core.integrity import judged_transcript, tamper_findings
 from judge.core.scoring.composite import composite_score
-from judge.core.scoring.cost import BudgetGuard, cost_of
+from judge.core.scoring.cost import BudgetGuard, cost_of, refusal
 from judge.core.scoring.era import measurement_era, prompt_version_for
 from judge.core.scoring.gates import participation
 from judge.core.scoring.identity import run_identity
@@ -55,12 +55,21 @@ from judge.engine.judging.panel import Judge, panel_members, panel_slot
 from judge.engine.judging.pricing import SeatRequests, estimate
 from judge.engine.judging.providers.embedded import EMBEDDED_MODEL
 from judge.engine.judging.registry import JudgeSpec, backend_for, member_ids, spec_of
-from judge.engine.judging.runner import PassSpec, RunnerConfig, pass_specs, run_passes
+from judge.engine.judging.runner import (
+    OnPass,
+    PassKey,
+    PassSpec,
+    RunnerConfig,
+    pass_specs,
+    run_passes,
+)
 from judge.engine.packs import RubricSet, default_rubric_set
-from judge.engine.settings import judge_spec, judging_environment
+from judge.engine.settings import judging_environment
 
 OnSeatPass = Callable[[str, JudgePass], None]
 Progress = Callable[[int, int], None]
+#: The budget of a run as a function of its cost estimate (:func:`score_run_async`).
+GuardFor = Callable[[CostEstimate], BudgetGuard | None]
 T = TypeVar("T")
 P = ParamSpec("P")
 
@@ -259,11 +268,10 @@ def assemble_scorecard(
     tamper: Mapping[str, SeatTamper] | None = None,
 ) -> Scorecard:
     """The scorecard of a judged run; ``spec`` is ``options.judge_model`` already resolved
-    (resolved here when not given). ``cpu_s``, ``cost_estimate`` and the seats' measured
+    (:func:`judge_of`; resolved here when not given). ``cpu_s``, ``cost_estimate`` and the seats' measured
     judging time ``seat_wall_s`` go on its cost; ``tamper`` is the run's
     :func:`tamper_findings` the judge was given (made here when not given)."""
-    spec = spec if spec is not None and spec.model == options.judge_model else None
-    spec = spec or judge_spec(options.judge_model)
+    spec = spec or judge_of(options)
     judges = spec.models
     tamper = _findings(run, options.settings, tamper)
     walls = seat_wall_s or {}
@@ -324,9 +332,9 @@ def _findings(
     return tamper if tamper is not None else tamper_findings(run, settings)
 
 
-def in_process(judge_model: str) -> bool:
+def in_process(spec: JudgeSpec) -> bool:
     """Whether the judge runs in this process (its CPU seconds are the judging's cost)."""
-    return any(m.startswith("embedded/") for m in member_ids(judge_model))
+    return any(m.startswith("embedded/") for m in spec.models)
 
 
 def estimate_run(
@@ -426,57 +434,87 @@ async def judge_run(
     if guard is not None:
         for (seat, _, _), p in done.items():
             guard.record(seat, p)
-    n = options.settings.denoise.passes
-    policy = options.settings.denoise.policy
-    total = len(run.scored_seats) * len(rubrics.rubrics) * n
-    counter = [sum(1 for (s, t, _) in done if s in run.scored_seats and t in rubrics.rubrics)]
-    members = panel_members(backend)
-    total = total // n * policy.max if policy.adaptive else total * len(members)
-    turns = {e.turn for e in run.transcript}
     settings = options.settings
-    transcript = judged_transcript(run, _findings(run, settings, tamper))
-    runner = options.runner.model_copy(
-        update={"score_mode": settings.score_mode, "spotlight": settings.defence}
+    walk = _Walk(
+        transcript=judged_transcript(run, _findings(run, settings, tamper)),
+        turns={e.turn for e in run.transcript},
+        runner=options.runner.model_copy(
+            update={"score_mode": settings.score_mode, "spotlight": settings.defence}
+        ),
+        rubrics=list(rubrics.rubrics.values()),
+        members=panel_members(backend),
+        settings=settings,
+        guard=guard,
     )
+    policy, n = settings.denoise.policy, settings.denoise.passes
+    per_trait = policy.max if policy.adaptive else n * len(walk.members)
+    total = len(run.scored_seats) * len(rubrics.rubrics) * per_trait
+    counter = [sum(1 for (s, t, _) in done if s in run.scored_seats and t in rubrics.rubrics)]
+    judge_seat = _adaptive_seat if policy.adaptive else _fixed_seat
     out: dict[str, list[JudgePass]] = {}
     for seat in run.scored_seats:
-        out[seat] = []
         started = time.perf_counter()
-        if policy.adaptive:
-            if guard is not None and (crossed := guard.crossed()) is not None:
-                raise BudgetExceeded(crossed)
-            specs = pass_specs(transcript, seat, list(rubrics.rubrics.values()), policy.max, runner)
-            out[seat] = await run_rounds(
-                specs,
-                members,
-                policy,
-                known_turns=turns,
-                config=runner,
-                done={(t, i): p for (s, t, i), p in done.items() if s == seat},
-                on_pass=_counted(seat, on_pass, progress, counter, total, guard),
-            )
-            if walls is not None:
-                walls[seat] = time.perf_counter() - started
-            continue
-        for slot, member in enumerate(members):
-            specs = panel_slot(
-                pass_specs(transcript, seat, list(rubrics.rubrics.values()), n, runner), slot, n
-            )
-            wanted = {(s.trait, s.index) for s in specs}
-            seat_done = {
-                (t, i): p for (s, t, i), p in done.items() if s == seat and (t, i) in wanted
-            }
-            record = _counted(seat, on_pass, progress, counter, total, guard)
-            for group in [specs] if guard is None else by_trait(specs):
-                if guard is not None and (crossed := guard.crossed()) is not None:
-                    raise BudgetExceeded(crossed)
-                keys = {(s.trait, s.index) for s in group}
-                group_done = {k: p for k, p in seat_done.items() if k in keys}
-                out[seat] += await run_passes(
-                    group, member, known_turns=turns, config=runner, done=group_done, on_pass=record
-                )
+        seat_done = {(t, i): p for (s, t, i), p in done.items() if s == seat}
+        record = _counted(seat, on_pass, progress, counter, total, guard)
+        out[seat] = await judge_seat(walk, seat, seat_done, record)
         if walls is not None:
             walls[seat] = time.perf_counter() - started
+    return out
+
+
+class _Walk(NamedTuple):
+    """What judging every seat of one run shares."""
+
+    transcript: list[TranscriptEvent]
+    turns: set[int]
+    runner: RunnerConfig
+    rubrics: list[Rubric]
+    members: list[JudgeBackend]
+    settings: MeasurementSettings
+    guard: BudgetGuard | None
+
+
+def _within_budget(guard: BudgetGuard | None) -> None:
+    if guard is not None and (crossed := guard.crossed()) is not None:
+        raise BudgetExceeded(crossed)
+
+
+async def _adaptive_seat(
+    walk: _Walk, seat: str, done: Mapping[PassKey, JudgePass], record: OnPass
+) -> list[JudgePass]:
+    """The seat's passes in rounds spanning every trait (one budget check for the seat)."""
+    policy = walk.settings.denoise.policy
+    _within_budget(walk.guard)
+    specs = pass_specs(walk.transcript, seat, walk.rubrics, policy.max, walk.runner)
+    return await run_rounds(
+        specs,
+        walk.members,
+        policy,
+        known_turns=walk.turns,
+        config=walk.runner,
+        done=done,
+        on_pass=record,
+    )
+
+
+async def _fixed_seat(
+    walk: _Walk, seat: str, done: Mapping[PassKey, JudgePass], record: OnPass
+) -> list[JudgePass]:
+    """The seat's passes, each panel member in turn; under a guard one trait at a time."""
+    n, out = walk.settings.denoise.passes, []
+    for slot, member in enumerate(walk.members):
+        specs = panel_slot(pass_specs(walk.transcript, seat, walk.rubrics, n, walk.runner), slot, n)
+        for group in [specs] if walk.guard is None else by_trait(specs):
+            _within_budget(walk.guard)
+            keys = {(s.trait, s.index) for s in group}
+            out += await run_passes(
+                group,
+                member,
+                known_turns=walk.turns,
+                config=walk.runner,
+                done={k: p for k, p in done.items() if k in keys},
+                on_pass=record,
+            )
     return out
 
 
@@ -500,6 +538,23 @@ def _counted(
     return record
 
 
+def budget_guard(limits: Sequence[Limit], estimate: CostEstimate) -> BudgetGuard:
+    """The guard holding the run to ``limits``, once its estimate fits within them.
+
+    Raises:
+        BudgetExceeded: the estimate alone would take a limit past its bound.
+    """
+    if (refused := refusal(limits, estimate)) is not None:
+        raise BudgetExceeded(refused)
+    return BudgetGuard(limits)
+
+
+def judge_of(options: ScoringOptions, backend: object = None) -> JudgeSpec:
+    """``options.judge_model`` parsed: the spec ``backend`` was built from when it carries it,
+    so a caller that resolved the judge once never has it resolved again."""
+    return spec_of(backend, options.judge_model, judging_environment())
+
+
 async def score_run_async(
     run: Run,
     *,
@@ -511,7 +566,7 @@ async def score_run_async(
     progress: Progress | None = None,
     scenario: Scenario | None = None,
     base_dir: Path | None = None,
-    guard: BudgetGuard | None = None,
+    guard: BudgetGuard | GuardFor | None = None,
     cost_estimate: CostEstimate | None = None,
     tamper: Mapping[str, SeatTamper] | None = None,
 ) -> Scorecard:
@@ -525,29 +580,33 @@ async def score_run_async(
         done: passes already made for this run (seat, trait, index), e.g. stored before a
             restart; they are used as they are and not judged again.
         on_pass: called with (seat, pass) as each new pass finishes, to store it at once.
-        guard: the budget the passes are counted against (:func:`judge_run`).
+        guard: the budget the passes are counted against (:func:`judge_run`), or a function
+            of the run's cost estimate that returns it (or raises ``BudgetExceeded`` to
+            refuse the run before any judge call).
         cost_estimate: the estimate the card shows beside the actual cost (made here when
             not given).
-        tamper: the run's :func:`tamper_findings`, when the caller already scanned it (for
-            its own :func:`estimate_run`); else the run is scanned here, once, for both the
-            judged prompts and the card.
+        tamper: the run's :func:`tamper_findings`, when the caller already scanned it; else
+            the run is scanned here, once, for the estimate, the judged prompts and the card.
 
     Raises:
         BudgetExceeded: the guard's limits were reached before every trait was judged.
     """
     options = options or ScoringOptions()
     rubrics = rubrics or default_rubric_set()
-    state = evaluate_run(run, scenario, base_dir=base_dir) if scenario is not None else None
-    backend = backend or backend_for(judge_spec(options.judge_model))
-    tamper = _findings(run, options.settings, tamper)
+    tamper = _findings(run, options.settings, tamper)  # screened once for everything below
     if cost_estimate is None:
         cost_estimate = estimate_run(run, rubrics=rubrics, options=options, tamper=tamper)
+    if guard is not None and not isinstance(guard, BudgetGuard):
+        guard = guard(cost_estimate)  # the budget step, before any judge call
+    state = evaluate_run(run, scenario, base_dir=base_dir) if scenario is not None else None
+    spec = judge_of(options, backend)
+    judge = backend or backend_for(spec)
     cpu_started, walls = time.process_time(), dict[str, float]()
     passes = await judge_run(
         run,
         rubrics=rubrics,
         options=options,
-        backend=backend,
+        backend=judge,
         done=done,
         on_pass=on_pass,
         progress=progress,
@@ -555,8 +614,7 @@ async def score_run_async(
         walls=walls,
         tamper=tamper,
     )
-    cpu_s = time.process_time() - cpu_started if in_process(options.judge_model) else None
-    spec = spec_of(backend, options.judge_model, judging_environment())
+    cpu_s = time.process_time() - cpu_started if in_process(spec) else None
     return assemble_scorecard(
         run,
         passes,

@@ -2,7 +2,7 @@
 (docs/service.md, "Stored scorecard views"): the owner card with its safety review, and each
 scored seat's agent card (never a safety block, never an integrity finding).
 
-Rendering takes values (the stored card, the review, the hold); storing and serving them is
+Rendering takes values (the card, the review, the hold); storing and serving them is
 ``judge.server.service.reviews.store_views`` (written at finalization and at each review decision)
 and ``judge.server.service.views`` (read, or rendered on first read for runs scored before views
 were stored).
@@ -96,22 +96,21 @@ def agent_view(card: Scorecard, seat: str, *, held: bool = False) -> AgentScorec
     )
 
 
-def with_safety_review(scorecard_json: str, review: SafetyReview) -> str:
-    """The stored owner scorecard with its ``safety_review`` added (no re-parse of the card)."""
-    body = scorecard_json.rstrip()
-    if not body.endswith("}"):
-        raise ValueError("a stored scorecard is a JSON object")
-    return f'{body[:-1]},"safety_review":{review.model_dump_json()}}}'
-
-
 def thresholds_tag(limits: SafetyReviewThresholds) -> str:
     """The configuration an owner view depends on: the review thresholds it was flagged under."""
     return hashlib.sha256(limits.model_dump_json().encode()).hexdigest()[:32]
 
 
-def owner_view(scorecard_json: str, review: SafetyReview) -> RenderedView:
-    """The owner card as served: the stored card and its review, figures rounded."""
-    body = rounded_json(with_safety_review(scorecard_json, review))
+class ReviewedScorecard(Scorecard):
+    """The owner card as served: the run's card with its safety review."""
+
+    safety_review: SafetyReview
+
+
+def owner_view(card: Scorecard, review: SafetyReview) -> RenderedView:
+    """The owner card as served: the card and its review, figures rounded."""
+    reviewed = ReviewedScorecard.model_construct(**dict(card), safety_review=review)
+    body = rounded_json(reviewed.model_dump_json())
     return rendered(OWNER_VIEW, body, config_tag=thresholds_tag(review.thresholds))
 
 
@@ -121,9 +120,8 @@ def seat_view(card: Scorecard, seat: str, *, held: bool) -> RenderedView:
     return rendered(agent_view_name(seat), body)
 
 
-def all_views(scorecard_json: str, review: SafetyReview) -> list[RenderedView]:
+def all_views(card: Scorecard, review: SafetyReview) -> list[RenderedView]:
     """Every view of a scored run: the owner card, then each scored seat's agent card."""
-    card = Scorecard.model_validate_json(scorecard_json)
     held = held_for_review(tamper_flagged(card), review.state)
     seats = [seat_view(card, seat, held=held) for seat in card.seats]
-    return [owner_view(scorecard_json, review), *seats]
+    return [owner_view(card, review), *seats]

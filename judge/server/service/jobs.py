@@ -15,11 +15,12 @@ from typing import NamedTuple
 
 from sqlalchemy.engine import Engine
 
+from judge.core.domain.scenario import Scenario
+from judge.core.domain.scorecard import Scorecard
 from judge.core.domain.status import UNFINISHED_RUN_STATUSES
 from judge.core.errors import BudgetExceeded, JudgeBackendError, JudgeError, PermanentJudgeError
-from judge.core.integrity import tamper_findings
 from judge.engine.checks import find_scenario
-from judge.engine.pipeline import estimate_run, score_run_async
+from judge.engine.pipeline import score_run_async
 from judge.engine.settings import Settings
 from judge.engine.telemetry.opentelemetry import export_card
 from judge.engine.telemetry.prometheus import observe_card, observed
@@ -29,11 +30,13 @@ from judge.server.service.fencing import Fence, ScoringTakenOver
 from judge.server.service.scoring import (
     BackendFactory,
     ScoringAbandoned,
+    ScoringJob,
     claim,
     end_cleanly,
     give_up,
     pass_writer,
     resolve_backend,
+    service_judge,
     store_scorecard,
 )
 from judge.server.service.worlds import WorldRefusedError, check_world
@@ -96,73 +99,94 @@ async def score_stored_run(
         if job is None:
             return
         fence = Fence(engine, run_id=run_id, retry_s=retry_s, cancel=cancel)
-        options, scenarios = job.snapshot.options, settings.scenarios_dir
-        scenario = find_scenario(job.run.scenario_id, scenarios) if scenarios else None
-        if scenario is not None:
-            check_world(job.run, policy=job.world, self_reported=job.self_reported)
-        tamper = tamper_findings(job.run, options.settings)  # one scan for the whole walk
-        estimate = estimate_run(
-            job.run, rubrics=job.snapshot.rubrics, options=options, tamper=tamper
-        )
-        guard = retry_transient(
-            lambda: run_guard(
-                engine, run_id=run_id, run=job.run, estimate=estimate, settings=settings
-            ),
-            budget_s=retry_s,
-            cancel=cancel,
-        )
-        writer = pass_writer(engine, run_id=run_id, retry_s=retry_s, cancel=cancel)
-        passes = WriteBehind(observed(fence.guard(writer)))
-        try:
-            card = await score_run_async(
-                job.run,
-                options=options,
-                rubrics=job.snapshot.rubrics,
-                backend=backends(options.judge_model),
-                done=job.done,
-                on_pass=passes,
-                scenario=scenario,
-                base_dir=scenarios,
-                guard=guard,
-                cost_estimate=estimate,
-                tamper=tamper,
-            )
-            await passes.drain()  # every pass is stored before the scorecard
-        except (
-            asyncio.CancelledError
-        ):  # a clean shutdown: not a crash (writes still under way finish)
-            release(engine, run_id)
-            raise
-        except BaseException:
-            await passes.settle()  # the passes paid for are stored before the run is given up
-            raise
-        finally:
-            passes.close()
+        card = await judged(engine, job, fence, settings=settings, backends=backends, cancel=cancel)
         fence.store(
             lambda: store_scorecard(
                 engine, card=card, settings=settings, retry_s=retry_s, cancel=cancel
             )
         )
-        observe_card(card)
-        # an agent's own submission may not place its scores in a trace it names
-        trace_id = None if job.self_reported else job.run.trace_id
-        export_card(card, endpoint=settings.otlp_endpoint, trace_id=trace_id)
+        published(card, job, settings)
     except ScoringTakenOver as exc:  # another worker holds the run now (docs/deploy.md)
         log.warning("%s; this job stops", exc)
-    except Exception as exc:
-        if is_transient(exc):
-            log.warning(
-                "store unavailable while scoring run %s; it is picked up again later: %s",
-                run_id,
-                exc,
-            )
-            if job is not None:
-                release(engine, run_id)
-            return
-        if not isinstance(exc, JudgeError):
-            log.exception("scoring run %s failed", run_id)
-        failure = failure_of(exc)
-        give_up(engine, run_id=run_id, reason=failure.reason, detail=failure.detail)
+    except Exception as exc:  # noqa: BLE001 - failed() logs it and records the run's fate
+        failed(engine, run_id, exc, claimed=job is not None)
+
+
+async def judged(
+    engine: Engine,
+    job: ScoringJob,
+    fence: Fence,
+    *,
+    settings: Settings,
+    backends: BackendFactory,
+    cancel: threading.Event | None,
+) -> Scorecard:
+    """The claimed run scored, each pass stored as it finishes and all of them before the card
+    is returned; a clean shutdown hands the run back, any other stop keeps the paid passes."""
+    options, run_id = job.snapshot.options, job.run.run_id
+    writer = pass_writer(engine, run_id=run_id, retry_s=settings.store_retry_s, cancel=cancel)
+    passes = WriteBehind(observed(fence.guard(writer)))
+    try:
+        card = await score_run_async(
+            job.run,
+            options=options,
+            rubrics=job.snapshot.rubrics,
+            backend=backends(service_judge(settings, options.judge_model)),
+            done=job.done,
+            on_pass=passes,
+            scenario=checked_scenario(job, settings),
+            base_dir=settings.scenarios_dir,
+            guard=lambda estimate: retry_transient(
+                lambda: run_guard(
+                    engine, run_id=run_id, run=job.run, estimate=estimate, settings=settings
+                ),
+                budget_s=settings.store_retry_s,
+                cancel=cancel,
+            ),
+        )
+        await passes.drain()  # every pass is stored before the scorecard
+    except asyncio.CancelledError:  # a clean shutdown: not a crash (writes under way finish)
+        release(engine, run_id)
+        raise
+    except BaseException:
+        await passes.settle()  # the passes paid for are stored before the run is given up
+        raise
+    finally:
+        passes.close()
+    return card
+
+
+def checked_scenario(job: ScoringJob, settings: Settings) -> Scenario | None:
+    """The run's scenario, when the service has it, once the run's world passed the policy."""
+    folder = settings.scenarios_dir
+    scenario = find_scenario(job.run.scenario_id, folder) if folder else None
+    if scenario is not None:
+        check_world(job.run, policy=job.world, self_reported=job.self_reported)
+    return scenario
+
+
+def published(card: Scorecard, job: ScoringJob, settings: Settings) -> None:
+    """The stored card counted on ``/metrics`` and exported to the OTLP collector."""
+    observe_card(card)
+    # an agent's own submission may not place its scores in a trace it names
+    trace_id = None if job.self_reported else job.run.trace_id
+    export_card(card, endpoint=settings.otlp_endpoint, trace_id=trace_id)
+
+
+def failed(engine: Engine, run_id: str, exc: Exception, *, claimed: bool) -> None:
+    """Record why scoring stopped: a store outage leaves the run to be picked up again, any
+    other failure marks it ``not_scored``."""
+    if is_transient(exc):
+        log.warning(
+            "store unavailable while scoring run %s; it is picked up again later: %s", run_id, exc
+        )
+        if claimed:
+            release(engine, run_id)
+        return
+    if not isinstance(exc, JudgeError):
+        log.exception("scoring run %s failed", run_id)
+    failure = failure_of(exc)
+    give_up(engine, run_id=run_id, reason=failure.reason, detail=failure.detail)
 
 
 def release(engine: Engine, run_id: str) -> None:

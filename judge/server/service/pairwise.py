@@ -37,9 +37,10 @@ from judge.core.scoring.pairwise_board import (
 )
 from judge.engine.judging.backends import JudgeBackend
 from judge.engine.judging.pairwise import PAIRWISE_PROMPT_VERSION, pairwise_decoders
+from judge.engine.judging.registry import JudgeSpec
 from judge.engine.judging.runner import RunnerConfig
 from judge.engine.pipeline import PairsToJudge, estimate_pairs, judge_pair, pairs_to_judge
-from judge.engine.settings import Settings, judge_spec
+from judge.engine.settings import Settings
 from judge.engine.telemetry.prometheus import observe_pairwise_pass
 from judge.server.service.budgets import PAIR_SEAT
 from judge.server.service.budgets import guard as budget_guard
@@ -121,13 +122,13 @@ def _pairs(
     )
 
 
-def _era(model: str, rubric: Rubric, settings: MeasurementSettings) -> str:
+def _era(judge: JudgeSpec, rubric: Rubric, settings: MeasurementSettings) -> str:
     return pairwise_era(
-        judge_model=model,
+        judge_model=judge.model,
         rubric_hash=rubric.content_hash,
         prompt_version=PAIRWISE_PROMPT_VERSION,
         settings=settings,
-        decoders=pairwise_decoders(judge_spec(model).decoders),
+        decoders=pairwise_decoders(judge.decoders),
     )
 
 
@@ -159,7 +160,7 @@ def prepare(engine: Engine, *, body: PairwiseComparisonCreate, settings: Setting
         b = _runs_of(session, agent_id=body.agent_b, scenario_id=body.scenario_id)
         pairs, unpaired = _pairs(a, b, body, measure)
         rubric = rubrics.rubrics[body.trait]
-        era = _era(settings.model, rubric, measure)
+        era = _era(settings.judge, rubric, measure)
         found = [(p, _kept(session, era, body.trait, p)) for p in pairs]
     if not pairs:
         raise InputError(
@@ -260,7 +261,7 @@ def stored_comparison(
     if trait not in rubrics.rubrics:
         raise InputError(f"trait: unknown trait {trait!r} (known: {sorted(rubrics.rubrics)})")
     measure = measurement_settings(session, settings=settings)
-    era = _era(settings.model, rubrics.rubrics[trait], measure)
+    era = _era(settings.judge, rubrics.rubrics[trait], measure)
     verdicts = [
         v
         for v in pairwise_repo.verdicts_of(

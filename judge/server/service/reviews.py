@@ -18,6 +18,7 @@ from judge.core.domain.review import (
     SafetyReviewThresholds,
     ScorecardAttempt,
 )
+from judge.core.domain.scorecard import Scorecard
 from judge.core.domain.status import FINAL_RUN_STATUSES
 from judge.core.errors import ConflictError, InputError, NotFoundError
 from judge.core.scoring.run_summary import flag_reasons, held_for_review, tamper_reasons
@@ -143,13 +144,16 @@ def record_review(
     return Recorded(review_status(session, run_id=run_id, settings=settings), requeue=rescore)
 
 
-def store_views(session: Session, *, run_id: str, settings: Settings) -> None:
+def store_views(
+    session: Session, *, run_id: str, settings: Settings, card: Scorecard | None = None
+) -> None:
     """Render every view of the run's scorecard as it is now and store it, replacing the
-    views stored before (at finalization, and whenever a review decision changes them)."""
-    card_json = scorecard_repo.get_scorecard_json(session, run_id=run_id)
-    if card_json is not None:
+    views stored before (at finalization, from the ``card`` just stored, and whenever a
+    review decision changes them)."""
+    card = card or scorecard_repo.get_scorecard(session, run_id=run_id)
+    if card is not None:
         review = review_status(session, run_id=run_id, settings=settings)
-        view_repo.put_views(session, run_id=run_id, views=all_views(card_json, review))
+        view_repo.put_views(session, run_id=run_id, views=all_views(card, review))
 
 
 def _require_safety_block(session: Session, *, run_id: str, status: str, decision: str) -> None:

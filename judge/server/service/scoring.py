@@ -7,6 +7,7 @@ for is judged again and every pass of one run was made under the same instrument
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable
 from typing import NamedTuple
@@ -21,7 +22,7 @@ from judge.core.domain.scorecard import Scorecard
 from judge.core.domain.status import FINAL_RUN_STATUSES
 from judge.core.errors import JudgeError
 from judge.engine.judging.panel import Judge
-from judge.engine.judging.registry import backend_for
+from judge.engine.judging.registry import JudgeSpec, backend_for
 from judge.engine.judging.runner import RunnerConfig
 from judge.engine.packs import RubricSet
 from judge.engine.pipeline import ScoringOptions
@@ -35,7 +36,7 @@ from judge.server.store import scorecards as scorecard_repo
 from judge.server.store.db import lock_for_write, retry_transient, transaction
 from judge.server.store.tables import RunRow
 
-BackendFactory = Callable[[str], Judge]
+BackendFactory = Callable[[JudgeSpec], Judge]
 #: A run whose scoring was started this often without finishing stops being retried: the
 #: service died each time (e.g. a judge library crashing the process), and resuming it
 #: again would only take the service down again.
@@ -64,12 +65,16 @@ class ScoringJob(NamedTuple):
 
 
 def resolve_backend(settings: Settings) -> BackendFactory:
-    """Model id -> backend (judge.engine.judging.registry); test judges only in dev mode."""
+    """Judge spec -> backend (judge.engine.judging.registry); test judges only in dev mode."""
+    return functools.partial(backend_for, dev_mode=settings.dev_mode)
 
-    def factory(model: str) -> Judge:
-        return backend_for(judge_spec(model, dev_mode=settings.dev_mode))
 
-    return factory
+def service_judge(settings: Settings, model: str) -> JudgeSpec:
+    """The judge ``model`` names: the service's own, parsed when its settings were read,
+    unless a resumed run's snapshot names another."""
+    if model == settings.model:
+        return settings.judge
+    return judge_spec(model, dev_mode=settings.dev_mode)
 
 
 def build_snapshot(session: Session, *, settings: Settings) -> ScoringSnapshot:
@@ -173,7 +178,7 @@ def _store_card(engine: Engine, card: Scorecard, settings: Settings) -> None:
             )
         scorecard_repo.add_scorecard(session, card=card)
         session.flush()
-        reviews.store_views(session, run_id=card.run_id, settings=settings)
+        reviews.store_views(session, run_id=card.run_id, settings=settings, card=card)
 
 
 def store_scorecard(

@@ -134,10 +134,10 @@ def owner_card(session: Session, *, run_id: str, settings: Settings, gzipped: bo
     )
     if stored is not None and stored.config_tag == _current_tag(config_json, settings):
         return ServedView(stored.etag, stored.body, gzipped)
-    card_json = scorecard_repo.get_scorecard_json(session, run_id=run_id)
-    if card_json is None:
+    card = scorecard_repo.get_scorecard(session, run_id=run_id)
+    if card is None:
         raise _not_scored_yet(visible_run(session, run_id=run_id, agent=None), owner=True)
-    view = owner_view(card_json, reviews.review_status(session, run_id=run_id, settings=settings))
+    view = owner_view(card, reviews.review_status(session, run_id=run_id, settings=settings))
     _keep(session, run_id=run_id, view=view, replace=stored is not None)
     return _served(view, gzipped)
 

@@ -28,10 +28,9 @@ from judge.engine.calibration.modes import rescored
 from judge.engine.calibration.runner import PassStore, judge_items_sync, load_store
 from judge.engine.checks.runfiles import read_run
 from judge.engine.judging.providers.embedded import EMBEDDED_MODEL
-from judge.engine.judging.registry import backend_for
+from judge.engine.judging.registry import JudgeSpec, backend_for
 from judge.engine.packs import default_rubric_set
-from judge.engine.pipeline import ScoringOptions
-from judge.engine.settings import judge_spec
+from judge.engine.pipeline import ScoringOptions, judge_of
 from judge.tools.audit.perturb import PERTURBATIONS
 from judge.tools.audit.plan import AuditItem, audit_plan, shared_prompts
 from judge.tools.audit.render import render_defence, render_html, render_markdown
@@ -121,7 +120,13 @@ def load_runs(args: argparse.Namespace) -> tuple[list[Run], list[str], str]:
 
 
 def judge_plan(
-    plan: list[AuditItem], traits: list[str], options: ScoringOptions, store: Path, *, show: bool
+    plan: list[AuditItem],
+    traits: list[str],
+    options: ScoringOptions,
+    store: Path,
+    judge: JudgeSpec,
+    *,
+    show: bool,
 ) -> JudgedPasses:
     """Every planned item judged (stored passes reused) through the calibration runner; items
     whose judged prompt is the same as another's share its passes (docs/audit.md)."""
@@ -130,7 +135,7 @@ def judge_plan(
     judged_as = shared_prompts(plan, options.settings, {k: len(v) for k, v in stored.items()})
     chosen = [i for i in plan if judged_as[i.item_id] == i.item_id]
     items = [CalibrationItem(item_id=i.item_id, run=i.run, labels=[]) for i in chosen]
-    backend = backend_for(judge_spec(options.judge_model))
+    backend = backend_for(judge)
     with progress_bar(show, "audit") as tick:
         passes = judge_items_sync(
             items,
@@ -180,10 +185,11 @@ def run_audit(args: argparse.Namespace) -> int:
         else f"all {len(runs)} runs"
     )
     sides: dict[bool, dict[ScoreMode, AuditReport]] = {}
+    judge = judge_of(scoring_options(args))  # one judge for both sides of --defence
     for defence, folder in defence_folders(args.defence, out):
         options = scoring_options(args, defence=defence)
         passes = judge_plan(
-            plan, traits, options, folder / "passes.jsonl", show=not args.no_progress
+            plan, traits, options, folder / "passes.jsonl", judge, show=not args.no_progress
         )
         sides[defence] = {}
         for mode, mode_folder in mode_folders(args.pass_score, folder):
@@ -193,7 +199,7 @@ def run_audit(args: argparse.Namespace) -> int:
                 traits=traits,
                 perturbations=perturbations,
                 judge_model=options.judge_model,
-                judge_note=judge_spec(options.judge_model).note,
+                judge_note=judge.note,
                 slice_text=f"{which} of {source}, in file order; traits {', '.join(traits)}; "
                 f"defence {'on' if defence else 'off'}",
                 seed=args.seed,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import sys
 from collections.abc import Callable
@@ -26,8 +27,7 @@ from judge.core.domain.passes import PassPolicy
 from judge.core.domain.scenario import Scenario
 from judge.core.domain.scorecard import Scorecard
 from judge.core.errors import BudgetExceeded, InputError, RubricError
-from judge.core.integrity import tamper_findings
-from judge.core.scoring.cost import BudgetGuard, limits_for, refusal
+from judge.core.scoring.cost import limits_for
 from judge.core.scoring.thresholds import Threshold, gate_failures, parse_threshold
 from judge.engine.checks import load_scenario
 from judge.engine.checks.runfiles import RunFile, run_files, scenario_for
@@ -37,7 +37,7 @@ from judge.engine.judging.providers.embedded import EMBEDDED_MODEL
 from judge.engine.judging.registry import JudgeSpec, backend_for, member_ids
 from judge.engine.judging.runner import RUNNER_DEFAULTS, RunnerConfig
 from judge.engine.packs import RubricSet, default_rubric_set
-from judge.engine.pipeline import ScoringOptions, estimate_run, score_run
+from judge.engine.pipeline import GuardFor, ScoringOptions, budget_guard, score_run
 from judge.engine.settings import JudgeModelSettings, judge_model_settings
 from judge.engine.telemetry.opentelemetry import export_card, flush_all
 from judge.tools.cli.exit_codes import EXIT_GATE, EXIT_OK
@@ -172,33 +172,20 @@ class FileJob(NamedTuple):
     scenario: Scenario | None
     show_progress: bool
     otlp_endpoint: str | None = None
-    budget: Budget | None = None
+    guard: GuardFor | None = None
 
 
 def score_file(f: RunFile, job: FileJob, backend: Judge) -> Scorecard:
     with progress_bar(job.show_progress, f.run.run_id) as tick:
-        run_scenario = scenario_for(f.run, [job.scenario]) if job.scenario else None
-        tamper = tamper_findings(f.run, job.options.settings)  # one scan for the whole walk
-        estimate = estimate_run(f.run, rubrics=job.rubrics, options=job.options, tamper=tamper)
-        guard = None
-        if job.budget is not None:
-            limits = limits_for(
-                job.budget, seats_of_agent={}, agent_spent={}, platform_spent=Spent()
-            )
-            if (refused := refusal(limits, estimate)) is not None:
-                raise BudgetExceeded(refused)
-            guard = BudgetGuard(limits)
         return score_run(
             f.run,
             options=job.options,
             rubrics=job.rubrics,
             backend=backend,
             progress=tick,
-            scenario=run_scenario,
+            scenario=scenario_for(f.run, [job.scenario]) if job.scenario else None,
             base_dir=f.base_dir,
-            guard=guard,
-            cost_estimate=estimate,
-            tamper=tamper,
+            guard=job.guard,
         )
 
 
@@ -234,8 +221,8 @@ def score_files(
     return Scored(cards, stopped)
 
 
-def budget_from(args: argparse.Namespace, options: ScoringOptions) -> Budget | None:
-    """``--max-cost`` as a per-run budget.
+def guard_from(args: argparse.Namespace, options: ScoringOptions) -> GuardFor | None:
+    """``--max-cost`` as each run's budget: a run whose estimate exceeds it is refused.
 
     Raises:
         InputError: not a positive amount, or a judge without a price (nothing to count).
@@ -250,7 +237,9 @@ def budget_from(args: argparse.Namespace, options: ScoringOptions) -> Budget | N
             f"--max-cost: the judge {', '.join(unpriced)} has no price in litellm's price map, so "
             "its cost cannot be counted; leave --max-cost out or choose a priced judge"
         )
-    return Budget(run_usd=args.max_cost)
+    budget = Budget(run_usd=args.max_cost)
+    limits = limits_for(budget, seats_of_agent={}, agent_spent={}, platform_spent=Spent())
+    return functools.partial(budget_guard, limits)
 
 
 def card_writer(stream: TextIO, *, as_json: bool) -> Callable[[Scorecard], None]:
@@ -286,8 +275,8 @@ def run(args: argparse.Namespace) -> int:
     rubrics = rubrics_from(args)
     thresholds = thresholds_from(args, rubrics)
     scenario = load_scenario(args.scenario) if args.scenario else None
-    budget = budget_from(args, options)
-    job = FileJob(options, rubrics, scenario, not args.no_progress, judge.otlp_endpoint, budget)
+    guard = guard_from(args, options)
+    job = FileJob(options, rubrics, scenario, not args.no_progress, judge.otlp_endpoint, guard)
     emit = card_writer(sys.stdout, as_json=args.json)
     # every file is validated before any judging starts
     with run_files(

@@ -18,7 +18,7 @@ from judge.core.errors import ConfigError, PermanentJudgeError
 from judge.engine.judging.backends import ScriptedBackend
 from judge.engine.packs import default_rubric_set
 from judge.engine.pipeline import ScoringOptions, score_run_async
-from judge.engine.settings import Settings, load_settings
+from judge.engine.settings import Settings, judge_spec, load_settings
 from judge.server.service.intake import canonical_body
 from judge.server.service.jobs import JUDGE_REFUSED
 from judge.server.service.scoring import resolve_backend, store_scorecard
@@ -201,8 +201,9 @@ def test_the_scripted_test_judge_exists_only_in_dev_mode(settings: Settings) -> 
     with pytest.raises(
         ConfigError, match="'scripted/0.7' is a test-only judge .* JUDGE_DEV_MODE=1"
     ):
-        resolve_backend(settings)("scripted/0.7")
-    assert resolve_backend(load_settings(dev_mode=True))("scripted/0.7").model == "scripted/0.7"
+        resolve_backend(settings)(judge_spec("scripted/0.7"))
+    scripted = resolve_backend(load_settings(dev_mode=True))(judge_spec("scripted/0.7"))
+    assert scripted.model == "scripted/0.7"
 
 
 def test_a_permanent_judge_error_stops_the_run_at_once_and_leaves_it_not_scored_with_the_reason(

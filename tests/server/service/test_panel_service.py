@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from judge.engine.judging.backends import ScriptedBackend
 from judge.engine.judging.panel import PanelBackend
+from judge.engine.judging.registry import JudgeSpec
 from judge.engine.settings import load_settings
 from judge.server.store.db import make_engine
 from judge.server.web import create_app
@@ -41,8 +42,8 @@ def panel_client(
         "judge-b": ScriptedBackend(verdict(0.6), model="judge-b"),
     }
 
-    def backends(model: str) -> PanelBackend:
-        return PanelBackend([members[m] for m in model.split(",")])
+    def backends(judge: JudgeSpec) -> PanelBackend:
+        return PanelBackend([members[m] for m in judge.models])
 
     engine = make_engine(database_url)
     with TestClient(create_app(settings, backends=backends)) as client:

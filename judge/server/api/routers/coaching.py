@@ -55,7 +55,7 @@ async def agent_run_coaching(
         answer = await anyio.to_thread.run_sync(partial(kept, engine, inputs=inputs))
         if answer is None:
             answer = await coach(
-                inputs, backend=single_judge(workers.backends(settings.model)), settings=settings
+                inputs, backend=single_judge(workers.backends(settings.judge)), settings=settings
             )
             await anyio.to_thread.run_sync(partial(keep, engine, inputs=inputs, answer=answer))
     return CoachingPublic.model_validate(answer, from_attributes=True)

@@ -75,7 +75,7 @@ async def compare_pairwise(
     prepared = await anyio.to_thread.run_sync(
         partial(pairwise.prepare, engine, body=body, settings=settings)
     )
-    backend = single_judge(workers.backends(settings.model))
+    backend = single_judge(workers.backends(settings.judge))
     judged = await pairwise.judge_new(prepared, backend=backend, settings=settings, engine=engine)
     return PairwiseComparisonPublic.model_validate(
         pairwise.result(prepared, judged), from_attributes=True
