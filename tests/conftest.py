@@ -30,6 +30,14 @@ from judge.server.web import create_app
 from tests import pg
 from tests.pg import PostgresServer, free_port
 from tests.scripted_service import svc  # noqa: F401  (fixture)
+from tests.shared_data import (  # noqa: F401  (fixtures)
+    casino_dir,
+    casino_items,
+    casino_manifest,
+    dices_dir,
+    dices_items,
+    dices_manifest,
+)
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SECRET = "test-secret-for-the-service-suite-0123456789abcdef"

@@ -1,4 +1,4 @@
-"""Fixtures for calibration tests: the real third-party data, read from the shared folder.
+"""Fixtures of the real third-party data (calibration and importer tests), read from the shared folder.
 
 The data is never copied into the repository; its root is ``<repo>/../shared/data`` unless
 ``JUDGE_SHARED_DATA`` says otherwise. Tests that need it skip, naming the path, when absent.
