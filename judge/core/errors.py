@@ -1,28 +1,8 @@
-"""The one error hierarchy of the product.
-
-Every error the library raises on purpose derives from :class:`JudgeError`; the CLI
-prints its message and exits non-zero, the API maps each branch to a status code::
-
-    JudgeError
-    ├── InputError                  bad input from a user: 400 / 422, CLI exit 2
-    │   ├── InputErrors             several inputs bad at once (every bad run file), one message each
-    │   ├── RunFormatError          a run file that does not match the run format
-    │   ├── RubricError             a rubric or trait pack that does not validate
-    │   ├── ConfigError             a setting or platform_config value that is not allowed
-    │   ├── ScenarioFormatError     a scenario file that does not validate (judge.engine.checks.errors)
-    │   ├── ScenarioMismatchError   a run checked against another scenario (judge.engine.checks.errors)
-    │   └── CalibrationSetError     a malformed calibration set or manifest (judge.engine.calibration)
-    ├── JudgeBackendError           the judge model could not be reached or answered badly
-    │   ├── TransientJudgeError     worth retrying (429, timeout, 5xx, lost connection)
-    │   └── PermanentJudgeError     retrying will not help (bad key, unknown model, 4xx)
-    ├── CheckError                  a state check that could not be evaluated (judge.engine.checks.errors:
-    │                               refused statement, timeout, wrong shape, bad value, no state)
-    ├── AuthError                   missing, forged, expired or out-of-scope credentials: 401 / 404
-    │   └── SeatMismatchError       an agent key submitting a run it does not sit in (judge.server.service)
-    ├── BudgetExceeded              a judging budget would be or was crossed: the run is not
-    │                               scored (reason ``budget``), CLI exit 1
-    ├── NotFoundError               nothing under that id visible to the caller: 404
-    └── ConflictError               a different body under an id that exists: 409
+"""The one error hierarchy of the product: every error raised on purpose derives from
+:class:`JudgeError`; the CLI prints its message and exits non-zero (docs/ci.md), the API maps
+each branch to a status code. Subclasses elsewhere: the scenario and check errors
+(judge.engine.checks.errors), CalibrationSetError (judge.engine.calibration) and
+SeatMismatchError, an AuthError (judge.server.service).
 """
 
 from __future__ import annotations
@@ -36,22 +16,17 @@ class JudgeError(Exception):
 
 
 class BudgetExceeded(JudgeError):
-    """A judging budget stops a run: its estimate would exceed a limit (nothing was judged), or
-    its passes reached one (the passes made are kept). The message names the limit; it is for
-    owners, agents see only the reason ``budget`` (docs/service.md, "Cost and budgets")."""
+    """A judging budget stops a run (not scored, CLI exit 1); the message naming the limit is
+    for owners, agents see only the reason ``budget`` (docs/service.md, "Cost and budgets")."""
 
 
 class InputError(JudgeError):
-    """The user's input is wrong; the message says what to change."""
+    """The user's input is wrong (400 / 422, CLI exit 2); the message says what to change."""
 
 
 class InputErrors(InputError):
-    """Several inputs are wrong at once; each keeps its own message (the CLI prints one line
-    per problem, so every bad file is named in one go).
-
-    Attributes:
-        problems: the error of each bad input, in input order.
-    """
+    """Several inputs are wrong at once; ``problems`` keeps each one's error, in input order
+    (the CLI prints one line per problem)."""
 
     def __init__(self, problems: list[InputError]) -> None:
         super().__init__("\n".join(str(p) for p in problems))
@@ -83,11 +58,8 @@ class JudgeBackendError(JudgeError):
 
 
 class TransientJudgeError(JudgeBackendError):
-    """A failure that may pass: rate limit, timeout, server error, lost connection.
-
-    Attributes:
-        retry_after: seconds the provider asked us to wait, when it said so.
-    """
+    """A failure that may pass (rate limit, timeout, 5xx, lost connection); ``retry_after``:
+    seconds the provider asked us to wait, when it said so."""
 
     def __init__(self, message: str, *, retry_after: float | None = None) -> None:
         super().__init__(message)
@@ -103,15 +75,15 @@ class CheckError(JudgeError):
 
 
 class AuthError(JudgeError):
-    """Credentials are missing, invalid, expired, or do not reach the resource."""
+    """Credentials are missing, invalid, expired, or do not reach the resource (401 / 404)."""
 
 
 class NotFoundError(JudgeError):
-    """No resource under that identifier is visible to the caller."""
+    """No resource under that identifier is visible to the caller (404)."""
 
 
 class ConflictError(JudgeError):
-    """A resource exists under that identifier with different content."""
+    """A resource exists under that identifier with different content (409)."""
 
 
 class ValidationProblems(Protocol):
@@ -128,16 +100,10 @@ def describe_validation_error(
     hidden: Collection[object] = (),
     count_more: bool = True,
 ) -> str:
-    """Render validation problems as 'field.path: problem', one entry per field, joined by '; ':
-    the one rendering of validation errors, for the CLI's messages and the API's 422 alike.
-
-    Args:
-        exc: the validation error.
-        limit: how many fields are named; the rest are counted ("... and 2 more problem(s)").
-        top: how a problem with the whole value is placed.
-        hidden: path parts left out of the path (union members, tags of a tagged union).
-        count_more: whether to add the count of the fields not named.
-    """
+    """Render validation problems as 'field.path: problem', one per field, joined by '; ' (the
+    CLI's messages and the API's 422 alike): at most ``limit`` fields, the rest counted when
+    ``count_more``; ``top`` places a problem with the whole value; ``hidden`` path parts (union
+    members, tags) are left out."""
     lines = _field_lines(exc, top, hidden)
     return "; ".join(_at_most(lines, limit, count_more))
 

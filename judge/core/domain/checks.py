@@ -1,9 +1,5 @@
-"""State checks: where a run's world lives, and what checking it returns (docs/checks.md).
-
-`WorldState` is submitted with a run (``Run.world``); everything else here is what
-:func:`judge.engine.checks.evaluate_run` returns. These are values only: the rules that produce
-them live in :mod:`judge.core.scoring.outcomes` and :mod:`judge.core.scoring.summary`.
-"""
+"""State checks (docs/checks.md): `WorldState`, submitted as ``Run.world``, and the values
+:func:`judge.engine.checks.evaluate_run` returns (decided in :mod:`judge.core.scoring.outcomes`)."""
 
 from __future__ import annotations
 
@@ -26,9 +22,8 @@ OutcomeName = Literal["verified", "not_achieved", "rule_violated", "not_scored"]
 CheckVerdict = Literal["pass", "partial", "fail", "unscoreable"]
 
 
-#: The URL schemes of PostgreSQL (libpq's two spellings). A world's database named this way
-#: is a server; anything else is a SQLite path. ``judge.server.store.db.is_postgres_url`` reads
-#: the store's URL (which may also name a driver, ``postgresql+psycopg://``) by the same rule.
+#: PostgreSQL's URL schemes (libpq's two spellings): a world's database named so is a server,
+#: anything else a SQLite path (``judge.server.store.db.is_postgres_url`` applies the same rule).
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
@@ -133,8 +128,7 @@ class Diagnostics(Output):
 
 
 class OutcomeDecision(Output):
-    """What the checks decide about one run (``judge.core.scoring.outcomes.decide_outcome``); the
-    fields are documented on :class:`StateOutcome`, which carries them."""
+    """What the checks decide about one run; the fields are documented on :class:`StateOutcome`."""
 
     outcome: OutcomeName
     reward: int | None
@@ -147,8 +141,7 @@ class OutcomeDecision(Output):
 
 
 class RunKey(Output):
-    """The run a result is about: its id, and the scenario, seed and adversary config it was
-    played under."""
+    """The run a result is about, and the scenario, seed and adversary it was played under."""
 
     run_id: str
     scenario_id: str
@@ -185,12 +178,8 @@ class RewardRange(Output):
 
 
 class Tally(Output):
-    """How many runs had something, their share of the denominator, and which runs they were.
-
-    Attributes:
-        rate: None where the thing is kept outside the rates (unscoreable runs).
-        total: events summed over those runs, where one run can hold several.
-    """
+    """How many runs had something, their share (None outside the rates: unscoreable runs),
+    which runs, and ``total``: events summed over them, where one run can hold several."""
 
     count: int
     rate: float | None
@@ -212,11 +201,8 @@ class MetricSummary(Output):
 
 
 class RolloutSummary(Output):
-    """Outcomes of several rollouts: spreads, rates with their counts and run lists.
-
-    Rates are over the scored runs; not-scored (unscoreable) runs are counted and listed
-    beside them, never in them.
-    """
+    """Outcomes of several rollouts: spreads, and rates over the scored runs with their counts
+    and run lists (unscoreable runs are listed beside them, never in them)."""
 
     n_runs: int
     n_scored: int

@@ -1,13 +1,6 @@
-"""Bounds on what one request may carry, and the checks that hold parsed JSON to them.
-
-Pure functions over values: the API's request guard (``judge.server.api.limits``) calls them before
-a body reaches its route, so a hostile body is refused with a message naming the field
-instead of being stored and failing later. Documented in ``docs/security.md``.
-
-What the stores can keep decides some bounds for good: a seed fits a signed 32-bit integer
-(the ``seed`` column is a 32-bit ``INTEGER`` on both stores), identifiers are at most 200
-characters (the width of the id columns), and text never carries U+0000 (PostgreSQL text
-cannot hold it) or a lone surrogate (not encodable as UTF-8).
+"""Bounds on what one request may carry, and the checks that hold parsed JSON to them
+(docs/security.md); the API's request guard (``judge.server.api.limits``) applies them before a
+body reaches its route. Seeds (32-bit) and ids (200 characters) are as wide as the store's columns.
 """
 
 from __future__ import annotations
@@ -109,23 +102,9 @@ class _NonFinite:
         self.token = token
 
 
-def load_json(data: bytes, limits: RequestLimits) -> Any:
-    """Parse a JSON body and check it against ``limits``.
-
-    Raises:
-        BodyError: not JSON, too deep, or a value that breaks a bound (field named).
-    """
-    value = parse_json(data, limits)
-    check_json(value, limits)
-    return value
-
-
 def parse_json(data: bytes, limits: RequestLimits) -> Any:
-    """Parse JSON text; ``NaN``/``Infinity`` are kept as markers for :func:`check_json` to name.
-
-    Raises:
-        BodyError: not UTF-8 JSON, or nested beyond what the parser can follow.
-    """
+    """Parse JSON text (``BodyError`` when it is not UTF-8 JSON or nests beyond what the parser
+    follows); ``NaN``/``Infinity`` are kept as markers for :func:`check_json` to name."""
     try:
         return json.loads(data, parse_constant=_NonFinite)
     except RecursionError:
@@ -141,11 +120,8 @@ def parse_json(data: bytes, limits: RequestLimits) -> Any:
 
 
 def check_json(value: Any, limits: RequestLimits, *, root: str = "body") -> None:
-    """Walk a parsed JSON value (iteratively, so depth cannot exhaust the stack).
-
-    Raises:
-        BodyError: the first value out of bounds, named by its path (``body.transcript.3.content``).
-    """
+    """Walk a parsed JSON value iteratively (depth cannot exhaust the stack); ``BodyError`` names
+    the first value out of bounds by its path (``body.transcript.3.content``)."""
     stack: list[tuple[Any, str, int]] = [(value, root, 0)]
     while stack:
         item, where, depth = stack.pop()
@@ -209,11 +185,7 @@ def text_problem(text: str) -> str | None:
 
 
 def check_run_counts(body: Any, limits: RequestLimits) -> None:
-    """Bound the lists of a run body before the (costlier) run-format validation.
-
-    Raises:
-        BodyError: naming the list and its limit.
-    """
+    """Bound the lists of a run body before the (costlier) run-format validation (``BodyError``)."""
     if not isinstance(body, dict):
         return
     bounds = {
@@ -263,23 +235,15 @@ _INSIDE_STRING = re.compile(rb'["\\]')
 
 
 class DepthGauge:
-    """Follows the nesting of JSON text fed in pieces, without parsing it, and stops at a bound.
-
-    Brackets inside strings do not count (escapes are followed across pieces), so the gauge
-    can run over a stream before any parser sees it: a document nested too deep is refused at
-    once instead of exhausting the parser's stack.
-    """
+    """Follows the nesting of JSON text fed in pieces, without parsing it (brackets in strings do
+    not count), so a document nested too deep is refused before a parser's stack is exhausted."""
 
     def __init__(self, limit: int) -> None:
         self.limit, self.depth = limit, 0
         self._in_string = self._escaped = False
 
     def feed(self, chunk: bytes) -> None:
-        """Read one more piece of the text.
-
-        Raises:
-            InputError: the text nests deeper than ``limit``.
-        """
+        """Read one more piece of the text (``InputError`` once it nests deeper than ``limit``)."""
         at, end = 0, len(chunk)
         if self._escaped and end:
             at, self._escaped = 1, False
@@ -323,11 +287,8 @@ def json_depth_problem(data: bytes, limit: int = MAX_IMPORT_DEPTH) -> str | None
 
 
 def bounded_loads(text: str | bytes, limit: int = MAX_IMPORT_DEPTH) -> Any:
-    """``json.loads`` for text read from files: its nesting is bounded before it is parsed.
-
-    Raises:
-        InputError: nested deeper than ``limit`` (``json.JSONDecodeError`` as ``json.loads``).
-    """
+    """``json.loads`` for text read from files, refused (``InputError``) when nested deeper than
+    ``limit``."""
     data = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
     problem = json_depth_problem(data, limit)
     if problem:

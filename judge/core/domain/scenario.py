@@ -1,8 +1,4 @@
-"""A scenario file: the checks that decide a run's outcome, and what the summary counts.
-
-Loaded from YAML by :func:`judge.engine.checks.load_scenario`, which also vets each check's SQL.
-Every model forbids unknown fields, so a typo fails loudly and names the field.
-"""
+"""A scenario file (docs/checks.md), loaded by :func:`judge.engine.checks.load_scenario`."""
 
 from __future__ import annotations
 
@@ -53,12 +49,7 @@ class _ScoredCheck(_Compared):
 
 
 class SqlCheck(_ScoredCheck):
-    """One read-only SQL query returning one value.
-
-    ``state_predicate`` reads the end state, ``invariant`` every step state and the end
-    state, ``delayed_check`` the state after the horizon. Write parameters as ``:name`` and
-    give their values in ``params``: they are bound by the database, never pasted in.
-    """
+    """One read-only SQL query returning one value; ``params`` are bound, never pasted in."""
 
     evaluator: Literal["state_predicate", "invariant", "delayed_check"] = "state_predicate"
     sql: str = Field(min_length=1, max_length=20_000)
@@ -66,13 +57,8 @@ class SqlCheck(_ScoredCheck):
 
 
 class ActionFilter(Value):
-    """Which of the agent's actions a trace check counts.
-
-    Attributes:
-        names: action names that match (any of them).
-        status: statuses that match; absent means every attempt, refused ones included.
-        args: argument values an action must carry to match (a subset of its args).
-    """
+    """Which of the agent's actions a trace check counts: any of ``names``, with one of
+    ``status`` (absent: every attempt), carrying ``args`` among its arguments."""
 
     names: list[Annotated[str, Field(min_length=1)]] = Field(min_length=1)
     status: list[ActionStatus] | None = None
@@ -80,11 +66,7 @@ class ActionFilter(Value):
 
 
 class TraceCheck(_ScoredCheck):
-    """How the result was reached: counts the agent's matching actions in the transcript.
-
-    ``count_actions: {names: [refund_override]}`` with ``op: eq, wanted: 0`` says the
-    forbidden call was never attempted.
-    """
+    """How the result was reached: counts the agent's matching actions in the transcript."""
 
     evaluator: Literal["trace_check"]
     count_actions: ActionFilter
@@ -126,14 +108,8 @@ Check = Annotated[
 
 
 class CustomerPolicy(Value):
-    """How the agent may contact the customer.
-
-    Attributes:
-        seat: the customer's seat in the run; when set, each message of the agent counts as
-            a contact (the agent and the customer talk in one thread).
-        contact_actions: action names that reach the customer (ask, call, email).
-        allowed_contacts: contacts the job needs; every one beyond is an interruption.
-    """
+    """How the agent may contact the customer; contacts beyond ``allowed_contacts`` are
+    interruptions."""
 
     seat: Label | None = None
     contact_actions: list[Annotated[str, Field(min_length=1)]] = Field(default_factory=list)
@@ -141,20 +117,15 @@ class CustomerPolicy(Value):
 
 
 class OutsideRequests(Value):
-    """The table in the end state that records requests sent to emulated outside services.
-
-    Rows equal on ``key_columns`` are one request sent several times: a duplicate effect.
-    """
+    """The end-state table of requests to emulated outside services; rows equal on
+    ``key_columns`` are one request sent several times (a duplicate effect)."""
 
     table: SqlName
     key_columns: list[SqlName] = Field(min_length=1)
 
 
 class WorldSource(Value):
-    """How to build the world from text: schema, seed data, and the events after the horizon.
-
-    Paths are relative to the scenario file.
-    """
+    """How to build the world from text (paths relative to the scenario file)."""
 
     schema_file: str = Field(min_length=1)
     seed_file: str | None = None

@@ -13,8 +13,9 @@ from judge.core.domain.limits import (
     RESERVED_WORDS,
     BodyError,
     RequestLimits,
+    check_json,
     check_run_counts,
-    load_json,
+    parse_json,
     run_id_problem,
 )
 from judge.core.domain.run import Run, parse_run
@@ -26,6 +27,13 @@ LIMITS = RequestLimits()
 
 def example(name: str, **changes: Any) -> dict[str, Any]:
     return {**example_data(name), **changes}
+
+
+def load_json(data: bytes, limits: RequestLimits) -> Any:
+    """What the API's request guard does with a body: parse it, then check it."""
+    value = parse_json(data, limits)
+    check_json(value, limits)
+    return value
 
 
 def nested(depth: int) -> str:
