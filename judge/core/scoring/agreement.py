@@ -1,12 +1,8 @@
 """Agreement statistics between a judge and human raters (docs/calibration.md). Pure numpy/scipy.
 
-Conventions used throughout:
-
-* Scores live on 0..1. A ratings table is ``items x raters`` with ``NaN`` for a missing rating.
-* A statistic that is undefined on its input (a constant column, fewer than two items) is
-  ``None``, never ``0`` and never ``NaN``: "cannot tell" is not "no agreement".
-* Every bootstrap is seeded, so a report is reproducible from its inputs.
-* Spread within an item uses the sample standard deviation (n - 1), like the pass variance.
+Scores live on 0..1; a ratings table is ``items x raters``, ``NaN`` for a missing rating. An
+undefined statistic (a constant column, under two items) is ``None``, never 0 or ``NaN``:
+"cannot tell" is not "no agreement". Bootstraps are seeded; spreads use the sample sd (n - 1).
 """
 
 from __future__ import annotations
@@ -160,13 +156,8 @@ def quadratic_weighted_kappa(a: npt.ArrayLike, b: npt.ArrayLike, n_categories: i
 
 
 def coincidence_matrix(ratings: npt.ArrayLike) -> tuple[Array, Array]:
-    """Krippendorff's coincidence matrix over the distinct values of a ratings table.
-
-    Units with fewer than two ratings carry no pairable values and are left out.
-
-    Returns:
-        (values, matrix): the sorted distinct values and the ``len(values)`` square matrix.
-    """
+    """Krippendorff's coincidence matrix: (sorted distinct values, square matrix over them);
+    units with fewer than two ratings carry no pairable values and are left out."""
     table = as_array(ratings)
     if table.ndim != 2:
         raise ValueError(f"ratings must be a 2-D items x raters table, got shape {table.shape}")
@@ -193,12 +184,8 @@ def _squared_distances(values: Array, marginals: Array, level: Level) -> Array:
 
 
 def krippendorff_alpha(ratings: npt.ArrayLike, level: Level = "nominal") -> float | None:
-    """Krippendorff's alpha for an ``items x raters`` table with ``NaN`` for missing ratings.
-
-    ``alpha = 1 - D_o / D_e`` from the coincidence matrix, with the nominal, ordinal
-    (rank-based, from the value marginals) or interval (squared difference) metric.
-    ``None`` when there is nothing to disagree about (no pairable values or a single value).
-    """
+    """Krippendorff's alpha, ``1 - D_o / D_e`` with the nominal, ordinal (rank-based, from the
+    value marginals) or interval metric; ``None`` with no pairable values or a single value."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; use one of {LEVELS}")
     values, matrix = coincidence_matrix(ratings)
@@ -213,11 +200,8 @@ def krippendorff_alpha(ratings: npt.ArrayLike, level: Level = "nominal") -> floa
 
 
 def leave_one_out(ratings: npt.ArrayLike, statistic: Statistic) -> LeaveOneOut:
-    """Each rater against the mean of the other raters, over the items both have.
-
-    This is the human ceiling: the judge is compared with the mean of all raters by the same
-    statistic. Raters with too little overlap give ``None`` and are left out of the summary.
-    """
+    """Each rater against the mean of the others (the human ceiling); raters with too little
+    overlap give ``None`` and are left out of the summary."""
     table = as_array(ratings)
     per_rater: list[float | None] = []
     for r in range(table.shape[1]):

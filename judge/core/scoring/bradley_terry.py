@@ -1,14 +1,6 @@
-"""Bradley-Terry ratings over pair outcomes, with bootstrap intervals (docs/scoring.md).
-
-The model: agent i beats agent j with probability ``1 / (1 + exp(r_j - r_i))``; ratings are
-log-strengths, reported with mean 0. Ties count explicitly as half a win for each side (the
-convention of chess ratings; Davidson's tie parameter needs more ties than our pairs hold to
-be estimated well). So that an agent that wins every pair keeps a finite rating, each agent
-also plays one virtual tie against a reference of rating 0: a weak prior that moves a
-rating by little once an agent has a handful of pairs.
-
-Intervals: the pairs are resampled with replacement (a seeded generator, so a report is
-reproducible) and refitted; each agent's interval is the percentile interval of its rating.
+"""Bradley-Terry ratings over pair outcomes, with seeded bootstrap intervals (docs/scoring.md,
+"Pairwise judging"). A tie is half a win for each side: Davidson's tie parameter needs more
+ties than our pairs hold to be estimated well.
 """
 
 from __future__ import annotations

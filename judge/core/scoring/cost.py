@@ -1,9 +1,5 @@
-"""Cost of judging and the budget rules (docs/service.md, "Cost and budgets"); pure.
-
-A pass is priced when it carries a positive dollar figure: litellm reports 0 for a model its
-price map does not know, so a zero beside a non-zero token count is read as "no price", and
-a sum with an unpriced pass in it is no sum at all (``None`` and a note, never 0).
-"""
+"""Cost of judging and the budget rules (docs/service.md, "Cost and budgets"); pure. A sum with
+an unpriced pass in it (:func:`judge.core.domain.cost.priced_usd`) is ``None`` with a note."""
 
 from __future__ import annotations
 
@@ -134,10 +130,8 @@ def _over(limit: Limit, usd: float, tokens: int, *, reached: bool) -> str | None
 
 
 def refusal(limits: Sequence[Limit], estimate: CostEstimate) -> str | None:
-    """Why a run may not start: its estimate would take a limit past its bound (None: it may).
-
-    An estimate without a price counts only its tokens against a dollar limit's scope.
-    """
+    """Why a run may not start: its estimate would take a limit past its bound (None: it may);
+    an estimate without a price counts only its tokens."""
     for limit in limits:
         seats = limit.seats
         tokens = sum(

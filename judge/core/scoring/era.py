@@ -39,13 +39,7 @@ def measurement_era(
     decoders: Mapping[str, str] | None = None,
 ) -> MeasurementEra:
     """Hash every part of the stack that can move a score; any change gives a new era.
-
-    Args:
-        decoders: for judges decoded in this process (the embedded model), the identity of
-            the decode (grammar, weights file) by model id: a change there moves scores as
-            surely as a new model does (``judge.engine.judging.registry.JudgeSpec.decoders``).
-        prompt_version: by default the one ``settings.defence`` implies.
-    """
+    ``decoders``: the decode identity (grammar, weights) of in-process judges, by model id."""
     stack = {
         "judge_model": judge_model,
         "prompt_version": prompt_version or prompt_version_for(settings),

@@ -1,10 +1,5 @@
-"""The precision figures are given in at the boundaries (API answers, CSV and JSON Lines
-exports, leaderboards): 12 significant digits (docs/scoring.md#precision).
-
-Averages of scores like 0.7 carry binary floating-point noise (0.7000000000000001); 12
-significant digits drop it and keep every digit a score can mean. Stored values are never
-rounded: a figure is recomputed from what is stored, then rounded only on the way out.
-"""
+"""Figures at the boundaries (API answers, exports, leaderboards) are given to 12 significant
+digits (docs/scoring.md, "Precision"); stored values are never rounded."""
 
 from __future__ import annotations
 

@@ -1,21 +1,8 @@
-"""Submission finalization (docs/scoring.md): era stamp, completeness, class, visibility.
+"""Submission finalization (docs/scoring.md, docs/service.md), from the runs' scorecards alone.
 
-A submission is a set of runs by one agent on one scenario. Finalizing it decides, from the
-runs' scorecards alone:
-
-- ``measurement_era``: the era the runs were measured in. Every run must share one era; runs
-  scored in different eras are **refused** (the stamp would be a lie, and the submission's
-  numbers would mix instruments). Rescore the odd runs, or split the submission by era.
-  Runs that share an era older than the current one are accepted, stamped with *their* era,
-  and flagged ``era_is_current: false``: a comparison with current results crosses eras.
-- ``status``: ``"incomplete"`` when any of the agent's seats was participation-gated.
-- ``ranked_eligible`` / ``leaderboard_class``: a self-reported run (submitted with an agent
-  key: the agent wrote its conditions, trace and world) makes the whole submission
-  ``self_reported``; otherwise a run scored with any custom rubric makes it
-  ``self_hosted_facilitator``. Either way it is not ranked-eligible.
-- ``visibility``: ``public`` or ``unlisted``. A submission that is not ranked-eligible may
-  only be unlisted; asking for public is refused. When no visibility is asked for, the widest
-  allowed one is chosen (public for ranked, unlisted otherwise).
+Runs scored in different eras are refused (the stamp would mix instruments); runs sharing an
+older era are stamped with it and flagged ``era_is_current: false``. A self-reported or
+custom-rubric submission is never ranked and may only be unlisted.
 """
 
 from __future__ import annotations
@@ -70,11 +57,8 @@ def agent_gated(card: Scorecard, agent_id: str) -> bool:
 
 
 def check_membership(cards: Sequence[Scorecard], *, agent_id: str, scenario_id: str) -> None:
-    """Refuse runs that do not belong in a submission of this agent on this scenario.
-
-    Raises:
-        InputError: no runs, a run of another scenario, or a run the agent has no scored seat in.
-    """
+    """Refuse (``InputError``) no runs, a run of another scenario, or one the agent has no
+    scored seat in."""
     if not cards:
         raise InputError(
             "the submission has no runs: add at least one scored run before finalizing"
@@ -90,11 +74,7 @@ def check_membership(cards: Sequence[Scorecard], *, agent_id: str, scenario_id: 
 
 
 def shared_era(cards: Sequence[Scorecard]) -> MeasurementEra:
-    """The one era every run was measured in.
-
-    Raises:
-        InputError: the runs were scored in different eras, listing which run is in which.
-    """
+    """The one era every run was measured in (``InputError`` listing the runs of each era)."""
     eras = {c.measurement_era.era_id: c.measurement_era for c in cards}
     if len(eras) > 1:
         by_era = {
@@ -115,11 +95,8 @@ def choose_visibility(
     custom: list[str],
     self_reported: Sequence[str] = (),
 ) -> Visibility:
-    """Public only for ranked-eligible submissions; the widest allowed when none is requested.
-
-    Raises:
-        InputError: public was requested for a self-reported or custom-rubric submission.
-    """
+    """Public only for ranked-eligible submissions (``InputError`` otherwise); the widest
+    allowed when none is requested."""
     if requested is None:
         return "public" if ranked_eligible else "unlisted"
     if requested == "public" and (self_reported or not ranked_eligible):
@@ -180,12 +157,8 @@ def finalize_submission(
     current_era: MeasurementEra,
     visibility: Visibility | None = None,
 ) -> Finalization:
-    """Decide era, status, class and visibility of a submission from its runs' scorecards.
-
-    Raises:
-        InputError: no runs, foreign runs, runs in different eras, or public asked for a
-            custom-rubric submission. The message says what to change.
-    """
+    """Decide era, status, class and visibility of a submission from its runs' scorecards
+    (``InputError`` saying what to change when the runs cannot be finalized)."""
     check_membership(cards, agent_id=agent_id, scenario_id=scenario_id)
     era = shared_era(cards)
     gated = sorted(c.run_id for c in cards if agent_gated(c, agent_id))

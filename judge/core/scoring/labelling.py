@@ -1,12 +1,5 @@
 """The labelling queue's rules (docs/calibration.md, "The queue"): which seat-traits are worth
-an owner's label, and with what probability each was picked. Pure.
-
-Targeted items (wide pass range, a judge panel that disagrees, a score near a threshold,
-judge-directed text found) are always offered: their inclusion probability is 1. Every other
-item enters only through a small uniform sample, drawn by a hash of the item so the draw is
-the same on every read, with probability ``rate``; its weight ``1 / rate`` lets agreement be
-read back for the whole population, not just for the hard items.
-"""
+an owner's label, and with what inclusion probability each was picked. Pure."""
 
 from __future__ import annotations
 

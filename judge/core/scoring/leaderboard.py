@@ -1,19 +1,8 @@
-"""Leaderboards per scenario and era (docs/scoring.md).
+"""Leaderboards per scenario and era (docs/scoring.md, "Leaderboards and custom rubrics").
 
-- The **ranked** board holds ranked-eligible runs only; participation-gated runs are left out
-  of the aggregation and counted per agent (``n_gated_excluded``).
-- Runs scored with a custom rubric (``leaderboard_class: self_hosted_facilitator``) never
-  enter the ranked board: they are listed apart, aggregated the same way, without ranks.
-- Self-reported runs (submitted with an agent key, ``leaderboard_class: self_reported``) are
-  listed apart too, under ``self_reported``, without ranks: the agent wrote its own results.
-- Rows are per (agent, era) and ranks are given within an era: results from different eras
-  are never merged into one number. A board built over more than one era says so
-  (``mixed_eras: true`` and the list of eras).
-
-Per row: the mean of the composites of the agent's counted runs (runs whose composite was
-withheld are counted apart), the objective met rate as met conditions over all conditions
-across those runs (not a mean of per-run rates), the number of runs counted and the number
-of gated runs left out.
+Rows are per (agent, era) and ranked within an era; custom-rubric (``self_hosted_facilitator``)
+and self-reported runs are listed apart without ranks. The met rate is met conditions over all
+conditions across the runs, not a mean of per-run rates.
 """
 
 from __future__ import annotations
@@ -90,12 +79,8 @@ def entries_from_scorecard(card: Scorecard) -> list[LeaderboardEntry]:
 def submission_entries(
     card: Scorecard, *, agent_id: str, visibility: str, leaderboard_class: LeaderboardClass
 ) -> list[LeaderboardEntry]:
-    """The entries a finalized submission puts on its scenario's boards: its agent's seats.
-
-    A public ranked submission feeds the ranked board. A self-hosted facilitator submission
-    (unlisted by rule: kept out of the ranked listing) is listed apart, every run of it. A
-    ranked submission its owner finalized as unlisted is on no board.
-    """
+    """The entries a finalized submission puts on its scenario's boards: its agent's seats,
+    listed apart when it is not ranked; a ranked one finalized as unlisted is on no board."""
     if leaderboard_class == "ranked" and visibility != "public":
         return []
     mine = [e for e in entries_from_scorecard(card) if e.agent_id == agent_id]
@@ -182,11 +167,8 @@ def empty_board_note(scenario_id: str, era_id: str | None) -> str:
 def build_leaderboard(
     entries: Sequence[LeaderboardEntry], *, scenario_id: str, era_id: str | None = None
 ) -> Leaderboard:
-    """The boards of one scenario, restricted to one era when ``era_id`` is given.
-
-    Entries of other scenarios are ignored. Without ``era_id`` every era present is shown,
-    each ranked on its own, and a board spanning several eras is flagged.
-    """
+    """The boards of one scenario, of one era when ``era_id`` is given (else every era, each
+    ranked on its own, a board spanning several flagged)."""
     mine = [
         e
         for e in unique_entries(entries)

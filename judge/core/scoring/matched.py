@@ -1,14 +1,6 @@
-"""Matched comparison: two agents over the same scenarios, seeds and adversaries.
-
-Runs are paired by (scenario_id, seed, adversary_config): the same starting world, so only
-the agent differs. Within one key, the i-th run of A (by run id) meets the i-th run of B;
-runs left over, or without a seed, are listed as unpaired with the reason. Pairs where
-either run is not scored stay in the list but out of the test.
-
-The test is on the per-pair differences of the chosen measure (the outcome reward -1/0/1 by
-default): the Wilcoxon signed-rank test, or, when tied pairs are at least half of the
-pairs, the sign test (an exact binomial test on wins), which does not pretend that many
-ties carry rank information.
+"""Matched comparison of two agents over the same scenarios, seeds and adversaries
+(docs/checks.md, "Matched comparison"). The sign test replaces Wilcoxon when tied pairs are at
+least half: it does not pretend that many ties carry rank information.
 """
 
 from __future__ import annotations
@@ -51,16 +43,7 @@ def matched_comparison(
     measure: Measure = "reward",
     alpha: float = 0.05,
 ) -> AgentComparison:
-    """Pair two agents' evaluated runs and test whether one is better.
-
-    Args:
-        outcomes_a: agent A's runs, evaluated by :func:`judge.engine.checks.evaluate_run`.
-        outcomes_b: agent B's runs over the same scenarios and seeds.
-        label_a: how A is named in the report (an agent id).
-        label_b: how B is named in the report.
-        measure: ``reward`` (the outcome's -1/0/1) or ``check_reward`` (fraction passed).
-        alpha: the level at which the test names a better side.
-    """
+    """Pair two agents' evaluated runs and test, at level ``alpha``, whether one is better."""
     unpaired = [*_unseeded(outcomes_a, "a"), *_unseeded(outcomes_b, "b")]
     groups_a, groups_b = _by_key(outcomes_a), _by_key(outcomes_b)
     pairs: list[ComparedPair] = []
@@ -148,12 +131,8 @@ def _pair(key: Key, a: StateOutcome, b: StateOutcome, measure: Measure) -> Compa
 
 
 def paired_test(differences: Sequence[float], measure: Measure, alpha: float) -> PairedTest:
-    """Test whether the differences (A minus B) lean one way.
-
-    Wilcoxon signed-rank on the non-zero differences (exact when they have no tied sizes,
-    exact over all sign flips for up to 13 pairs, else the normal approximation); the sign
-    test when ties are at least half of the pairs.
-    """
+    """Test whether the differences (A minus B) lean one way: Wilcoxon signed-rank on the
+    non-zero ones (exact where it can be), or the sign test when ties are half or more."""
     a_better = sum(1 for d in differences if d > 0)
     b_better = sum(1 for d in differences if d < 0)
     ties = len(differences) - a_better - b_better

@@ -1,19 +1,5 @@
-"""From check results to an outcome, a verdict and a reward; and across rollouts.
-
-Per run (docs/checks.md):
-
-- ``not_scored`` (reward None) when the environment failed or a check could not be
-  evaluated: a broken verifier or world says nothing about the agent;
-- else ``rule_violated`` (-1) when any hard rule failed;
-- else ``verified`` (1) when every required goal check passed;
-- else ``not_achieved`` (0).
-
-``passed`` is "every required check passed" (hard rules are always required), so a scored
-run passes exactly when it is verified. ``check_reward`` is the weighted fraction of checks
-passed: a failing run can still score well, which tells a near miss from a disaster.
-The verdict is ``pass`` (every check passed), ``partial`` (required checks hold, an optional
-one failed), ``fail``, or ``unscoreable`` (not scored, kept outside the rates).
-"""
+"""From check results to an outcome, a verdict and a reward, and across rollouts (the rules:
+docs/checks.md, "From checks to an outcome")."""
 
 from __future__ import annotations
 
@@ -41,15 +27,8 @@ SCORED_VERDICTS: tuple[CheckVerdict, ...] = ("pass", "partial", "fail")
 def decide_outcome(
     results: Sequence[CheckResult], environment_errors: Sequence[str] = ()
 ) -> OutcomeDecision:
-    """Decide one run's outcome from its check results.
-
-    Args:
-        results: every scored check of the run (outcome metrics excluded).
-        environment_errors: reasons the world itself could not be judged.
-
-    Raises:
-        InputError: when no goal check is required: a verifier that cannot fail is refused.
-    """
+    """Decide one run's outcome from its scored checks; ``InputError`` when no goal check is
+    required (a verifier that cannot fail is refused)."""
     if not any(r.kind == "goal" and r.required for r in results):
         raise InputError("a verifier needs at least one required goal check; none was given")
     problems = [*environment_errors, *_check_errors(results)]
@@ -112,10 +91,7 @@ def check_reward(results: Sequence[CheckResult]) -> float:
 
 
 def rollout_summary(outcomes: Sequence[StateOutcome]) -> RolloutSummary:
-    """Summarise several rollouts: best, worst and mean reward, rates with counts and run ids.
-
-    Rates are over scored runs; not-scored runs appear only as ``unscoreable``.
-    """
+    """Summarise several rollouts: reward ranges, and rates over the scored runs."""
     scored = [o for o in outcomes if o.outcome != "not_scored"]
     unscored = [o for o in outcomes if o.outcome == "not_scored"]
     return RolloutSummary(

@@ -1,15 +1,5 @@
-"""Pairwise verdicts, both orders: the rules that turn passes into a pair's outcome, and a
-judge's position bias over many pairs (docs/scoring.md, "Pairwise judging").
-
-- An **order verdict** is the most-voted answer among the order's scored passes (A, B or
-  neither); a tied vote is ``neither``. Fewer scored passes than the floor: no verdict.
-- A **pair's outcome** is the seat both orders name; ``tie`` when the orders disagree or
-  neither names a seat (MT-Bench's rule: a verdict that moves with the order is no verdict).
-- A pair **flips** when its orders give different answers and at least one names a seat;
-  the flip rate counts flips over such decisive pairs.
-- The **first-position rate** is, over order verdicts that name a seat, the share naming
-  the seat shown first; 0.5 means no position bias.
-"""
+"""Pairwise verdicts over both orders, and a judge's position bias over many pairs (the rules:
+docs/scoring.md, "Pairwise judging")."""
 
 from __future__ import annotations
 

@@ -118,14 +118,9 @@ def pairwise_comparison(
 
 
 class PairwiseLeaderboard(Value):
-    """``mode=pairwise``: a scenario's ratings on one trait, one fit per pairwise era.
-
-    Attributes:
-        ranked: fits over pairs whose two seats are both on the ranked score board.
-        unranked: fits over pairs with a seat in an unranked class (self-hosted facilitator,
-            self-reported), without ranks.
-        n_left_out: pairs with a participation-gated seat or a seat on no board.
-    """
+    """``mode=pairwise``: a scenario's ratings on one trait, one fit per pairwise era. Pairs
+    with both seats on the ranked board are ``ranked``; a gated seat or one on no board is
+    left out."""
 
     scenario_id: str
     trait: str

@@ -30,11 +30,8 @@ def _mean(values: Sequence[float]) -> float | None:
 
 
 def signal_fields(passes: Sequence[JudgePass], mode: ScoreMode) -> SignalFields:
-    """Means of the sampled and the expected scores, the mean entropy, and the fallback note.
-
-    The note is set whenever ``expected`` mode could not use an expected value for every
-    scored pass (the backend gave none), or a distribution was partial.
-    """
+    """Means of the sampled and the expected scores, the mean entropy, and a note when an
+    expected value was missing or a distribution was partial."""
     scored = [p for p in passes if p.written_score is not None]
     with_dist = [p for p in scored if p.expected_score is not None]
     sampled = [p.written_score for p in scored if p.written_score is not None]

@@ -1,23 +1,7 @@
-"""Stability verdicts over repetitions (docs/scoring.md).
+"""Stability verdicts over repetitions (docs/scoring.md, "Repetitions and stability").
 
-Repetitions are runs of one agent on one scenario with the same seed and adversary config.
-Judge noise is already denoised inside each run, so what varies across repetitions is the
-agent. That variance is reported, per trait and per objective, never averaged away:
-
-- per trait: the per-run trait means across repetitions;
-- per objective: whether it was met in each repetition (met rate) and the spread of its
-  weighted partial credit.
-
-Each gets n, mean, sample variance (n - 1, as everywhere in the product), best and worst,
-the values themselves, and a verdict:
-
-- ``insufficient_repetitions``: fewer than ``min_repetitions`` values (never fewer than 2);
-- ``input_sensitive``: variance above the threshold: identical inputs, different behaviour;
-- ``stable``: otherwise.
-
-Trait variance is over trait means (0..1); objective variance is over the fraction of the
-condition achieved per repetition (1 if met, else its progress), so one threshold fits
-conditions of any weight.
+Trait variance is over trait means (0..1), objective variance over the fraction of the condition
+achieved per repetition (1 if met, else its progress), so one threshold fits any weight.
 """
 
 from __future__ import annotations
@@ -188,11 +172,8 @@ def objective_stability(
 
 
 def check_same_inputs(reps: Sequence[Repetition]) -> None:
-    """Refuse a set that is not repetitions of one thing.
-
-    Raises:
-        InputError: no repetitions, or differing scenario, seed, adversary config or agent.
-    """
+    """Refuse (``InputError``) no repetitions, or ones that differ in scenario, seed,
+    adversary config or agent."""
     if not reps:
         raise InputError(
             "no repetitions: stability needs runs of one agent on one scenario, seed and adversary"
@@ -214,11 +195,7 @@ def _conditions_by_id(reps: Sequence[Repetition]) -> Mapping[str, list[WinCondit
 def stability_report(
     reps: Sequence[Repetition], thresholds: StabilityThresholds = DEFAULT_THRESHOLDS
 ) -> StabilityReport:
-    """Per-trait and per-objective spreads and verdicts across repetitions.
-
-    Raises:
-        InputError: the runs are not repetitions of one agent, scenario, seed and adversary.
-    """
+    """Per-trait and per-objective spreads and verdicts across repetitions."""
     check_same_inputs(reps)
     names = sorted({t for r in reps for t in r.trait_means})
     traits = {t: trait_stability(t, reps, thresholds) for t in names}

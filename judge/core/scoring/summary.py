@@ -1,9 +1,4 @@
-"""Run summary counts read from the transcript and trace (docs/checks.md).
-
-Each count can turn a "pass" into a result nobody would ship: a false completion, a
-duplicate effect, an unnecessary interruption, a rejected attempt; or show a recovery.
-Tool calls and tool errors are diagnostics: recorded, never scored.
-"""
+"""Run summary counts read from the transcript and trace (docs/checks.md)."""
 
 from __future__ import annotations
 
@@ -45,11 +40,8 @@ def _matches(action: ActionEvent, wanted: ActionFilter) -> bool:
 def customer_contacts(
     transcript: Sequence[TranscriptEvent], seats: Collection[str], policy: CustomerPolicy
 ) -> int:
-    """How often the agent reached the customer.
-
-    A contact is an action named in ``contact_actions`` that was not refused, or, when the
-    customer has a seat in the run, a message the agent wrote in the shared thread.
-    """
+    """How often the agent reached the customer: unrefused ``contact_actions``, and its
+    messages when the customer has a seat in the run."""
     contacts = sum(
         1
         for event in transcript
@@ -88,16 +80,8 @@ def run_summary(
     customer: CustomerPolicy | None,
     duplicates: Sequence[DuplicateRequest],
 ) -> SummaryCounts:
-    """Count what the run summary reports beside the outcome.
-
-    Args:
-        transcript: the run's events.
-        seats: the agent's seats; only their actions and messages count.
-        goals_met: every required goal check passed; None when the run is not scored.
-        verified: the outcome is ``verified`` (goals met and no hard rule broken).
-        customer: the scenario's contact policy; without one nothing counts as a contact.
-        duplicates: outside requests sent more than once.
-    """
+    """Count what the run summary reports beside the outcome, over the agent's ``seats``
+    (``goals_met`` is None when the run is not scored)."""
     said_done = any(isinstance(e, DoneEvent) and e.seat in seats for e in transcript)
     faults = sum(1 for e in transcript if isinstance(e, FaultEvent))
     duplicate_effects = sum(d.count - 1 for d in duplicates)

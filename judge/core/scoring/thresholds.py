@@ -1,10 +1,5 @@
-"""CI gates over scorecards: ``--fail-under composite=0.6`` and friends (docs/ci.md).
-
-A threshold names one figure of a seat's scorecard and the least value it may have. Every
-scored seat of every card must reach it; a figure that could not be measured (a trait with
-no scored pass, a composite of nothing) fails the gate too, because a build must not pass
-on a score that does not exist.
-"""
+"""CI gates over scorecards: ``--fail-under composite=0.6`` and friends (docs/ci.md). Every
+scored seat must reach each threshold; a figure not measured fails it."""
 
 from __future__ import annotations
 
@@ -51,11 +46,7 @@ class GateFailure(NamedTuple):
 
 
 def parse_threshold(text: str, known_traits: Iterable[str]) -> Threshold:
-    """Read ``NAME=VALUE`` where NAME is a figure or a trait and VALUE a number.
-
-    Raises:
-        InputError: malformed text, an unknown name, or a value that is not a finite number.
-    """
+    """Read ``NAME=VALUE``, NAME a figure or a trait and VALUE a finite number (``InputError``)."""
     match = _SPEC.match(text)
     if match is None:
         raise InputError(f"--fail-under {text!r}: write NAME=VALUE, e.g. composite=0.6")

@@ -1,11 +1,5 @@
-"""The RL trajectory export (docs/scoring.md): one row per trace step, served as JSONL.
-
-Each row is one step of one seat: the seat's action events at that turn, the step's scalar
-reward and the components it was computed from (see :mod:`judge.core.scoring.rewards`), and
-``done``: true on the seat's last step, or when the seat declared it was done at that turn.
-Rows keep the trace's order; a caller may restrict them to some seats (an agent key sees
-only its own).
-"""
+"""The RL trajectory export (docs/scoring.md): one row per trace step of a seat, with its
+reward, components and ``done`` (the seat's last step, or a turn where it declared done)."""
 
 from __future__ import annotations
 
