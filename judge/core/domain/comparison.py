@@ -67,12 +67,8 @@ class PairedTest(Output):
 
 
 class AgentComparison(Output):
-    """Per-pair differences, the paired test, and every run that could not be paired.
-
-    Attributes:
-        unscoreable_pairs: (run_a, run_b) of pairs where a run was not scored; they stay in
-            ``pairs`` with no difference and are left out of the test.
-    """
+    """Per-pair differences, the paired test, and every run that could not be paired; pairs
+    with an unscored run stay in ``pairs`` without a difference, out of the test."""
 
     label_a: str
     label_b: str

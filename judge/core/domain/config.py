@@ -85,11 +85,8 @@ class DenoiseConfig(_Setting):
 
 
 class PlatformDenoiseConfig(DenoiseConfig):
-    """The denoise setting as the platform may set it: the floor never drops below 5 passes.
-
-    Library callers (calibration runs) may use fewer passes; a service's scorecards may not,
-    or a trait would read ``complete`` on a single pass.
-    """
+    """The denoise setting as the platform may set it: never under 5 passes (library callers
+    may use fewer), or a trait would read ``complete`` on a single pass."""
 
     min_n_runs: int = Field(
         default=MIN_PASSES_FLOOR,

@@ -1,10 +1,5 @@
 """What judging cost, what it was expected to cost, and the limits on it (docs/service.md,
-"Cost and budgets").
-
-A cost in dollars is known only where the provider has a price (litellm's price map); where
-it has none the figure is ``None`` with a note saying why, never 0, so an unpriced judge is
-never read as a free one.
-"""
+"Cost and budgets"); an unpriced cost is ``None`` with a note, never 0."""
 
 from __future__ import annotations
 
@@ -12,9 +7,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 
 def priced_usd(cost_usd: float | None, tokens: int) -> float | None:
-    """A call's dollars, or None where it had no price: litellm reports 0 for a model its
-    price map does not know, so 0 beside a non-zero token count is no price (the one rule;
-    :mod:`judge.core.scoring.cost` and the metrics read it)."""
+    """A call's dollars, or None where it had no price: litellm reports 0 for a model its price
+    map does not know, so 0 beside a non-zero token count is no price (the one rule)."""
     if cost_usd is None or (cost_usd <= 0 and tokens > 0):
         return None
     return cost_usd
@@ -72,12 +66,8 @@ class Cost(_Model):
 
 
 class Budget(_Model):
-    """`eval_budgets`: limits on judging, in dollars and in tokens (prompt plus completion).
-
-    ``None`` is no limit. A day is the UTC calendar day. A run whose estimate would take any
-    limit past its bound is not started; a run in flight that crosses one stops after the
-    trait it is judging, its passes kept.
-    """
+    """`eval_budgets`: limits on judging in dollars and tokens (prompt plus completion);
+    ``None`` is no limit, a day is the UTC calendar day."""
 
     run_usd: float | None = Field(default=None, gt=0.0, le=1e6)
     run_tokens: int | None = Field(default=None, gt=0)

@@ -1,12 +1,6 @@
-"""Opaque keyset cursors: one format for every paged list, the API's ``?cursor=`` and the
-console's ``?after=`` alike (docs/service.md).
-
-A cursor names the last item of the page it came from, so a page does not shift when items
-are added meanwhile. It is base64url (unpadded) of a JSON array of strings, the item's keyset
-values. A decoded value is held to the checks a query value passes (no control character, no
-NUL, at most 200 characters): what a cursor carries reaches the store's queries. Anything
-else is refused with one clear error naming the parameter.
-"""
+"""Opaque keyset cursors, one format for every paged list (the API's ``?cursor=``, the console's
+``?after=``; docs/service.md): base64url (unpadded) of a JSON array of the last item's keyset
+values, each held to the checks a query value passes since it reaches the store's queries."""
 
 from __future__ import annotations
 
@@ -39,11 +33,7 @@ def not_a_cursor(parameter: str = "cursor") -> InputError:
 
 
 def decode_cursor(text: str, *, size: int, parameter: str = "cursor") -> list[str]:
-    """The ``size`` keyset values in ``text``.
-
-    Raises:
-        InputError: ``text`` is not a cursor of a list keyed by ``size`` values.
-    """
+    """The ``size`` keyset values in ``text`` (``InputError`` when it is not such a cursor)."""
     try:
         values = json.loads(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)))
     except (ValueError, binascii.Error, UnicodeDecodeError):
@@ -63,11 +53,7 @@ def encode_run_cursor(created_at: datetime, run_id: str) -> str:
 
 
 def decode_run_cursor(text: str, *, parameter: str = "cursor") -> RunPosition:
-    """The run a runs cursor points after.
-
-    Raises:
-        InputError: ``text`` is not a runs cursor.
-    """
+    """The run a runs cursor points after (``InputError`` when it is not one)."""
     when, run_id = decode_cursor(text, size=2, parameter=parameter)
     try:
         return RunPosition(datetime.fromisoformat(when), run_id)

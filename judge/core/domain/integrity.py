@@ -1,10 +1,6 @@
-"""Score integrity: text in a seat's own events that is addressed to whoever scores it.
-
-The detector (``judge.core.integrity``) reads each scored seat's events and returns one
-:class:`SeatTamper`; the pipeline replaces each :class:`WithheldSpan` with
-:data:`WITHHELD_MARKER` before the judge reads the transcript (the stored run is never
-changed). Owners see the findings; an agent sees only ``held_for_review`` (docs/integrity.md).
-"""
+"""Score integrity: text in a seat's own events addressed to whoever scores it (docs/integrity.md).
+The pipeline replaces each :class:`WithheldSpan` with :data:`WITHHELD_MARKER` before the judge
+reads the transcript; the stored run is never changed."""
 
 from __future__ import annotations
 

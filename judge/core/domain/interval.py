@@ -1,11 +1,7 @@
-"""One interval type: a statistic with the bounds of its confidence interval.
-
-The calibration report, the mode and defence comparisons, the audit and the pairwise position
-bias all carry this one model (docs/calibration.md, docs/audit.md). On the wire the point
-estimate is ``value``, and the optional descriptors ``value``, ``n`` and ``method`` appear only
-where a report gives them, so every report written before this type existed reads and writes
-back byte for byte.
-"""
+"""One interval type, carried by the calibration report, the comparisons, the audit and the
+pairwise position bias (docs/calibration.md, docs/audit.md). ``estimate`` is ``value`` on the
+wire; ``value``, ``n`` and ``method`` are written only where stated, so older reports
+round-trip byte for byte."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""JSON Schemas of the public formats, generated from the pydantic models.
-
-The committed copies in docs/ (``docs/run.schema.json``) are regenerated with
-``judge schema run > docs/run.schema.json``; a test fails when they drift from the models.
-"""
+"""JSON Schemas of the public formats, generated from the pydantic models; a test fails when
+the committed ``docs/run.schema.json`` (``judge schema run``) drifts from them."""
 
 from __future__ import annotations
 
@@ -22,11 +19,7 @@ MODELS: dict[str, type[BaseModel]] = {"run": Run, "scorecard": Scorecard}
 
 
 def schema(name: str) -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) of one public format, for validation as submitted.
-
-    Raises:
-        InputError: no format of that name.
-    """
+    """The JSON Schema (draft 2020-12) of one public format (``InputError`` for an unknown one)."""
     model = MODELS.get(name)
     if model is None:
         raise InputError(f"no schema named {name!r}; known: {', '.join(MODELS)}")

@@ -24,14 +24,9 @@ VARIANCE_KIND = "sample (n-1 denominator)"
 
 
 class JudgeCall(BaseModel):
-    """The record of one call to a judge, kept with every pass, single-seat or pairwise: the
-    reply as written, who wrote it, what it cost and how it parsed (docs/export.md, "The passes
-    table").
-
-    A pass lists it after its answer: ``class SomePass(JudgeCall, Answer)`` puts the fields of
-    ``Answer`` first (pydantic orders the fields of the bases from the last one), so the stored
-    and exported passes keep their order of keys.
-    """
+    """One call to a judge, kept with every pass (docs/export.md, "The passes table"). A pass
+    lists it first, ``class SomePass(JudgeCall, Answer)``: pydantic orders fields from the last
+    base, so ``Answer``'s come first and stored passes keep their key order."""
 
     model_config = ConfigDict(extra="forbid")
 

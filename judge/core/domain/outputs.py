@@ -1,6 +1,5 @@
-"""The one base of the models the product writes out (scorecards, reports, replies): a field
-it does not declare is an error, so a stored or sent document never carries one by mistake,
-and reading back a document with an unknown key fails loudly instead of dropping it."""
+"""The bases of the models the product writes out: an undeclared field is an error, so a
+document never carries one by mistake and reading back an unknown key fails loudly."""
 
 from __future__ import annotations
 

@@ -176,13 +176,8 @@ class UnpairedSide(_Model):
     reason: str
 
 
-#: The pairs' judge calls are counted like any judge call's (judge.core.domain.cost).
-PairwiseCost = Cost
-
-
 class PairwiseComparison(_Model):
-    """``judge compare --pairwise``: every matched pair's verdict, the judge's position bias
-    and the agents' ratings."""
+    """``judge compare --pairwise``: verdicts, the judge's position bias and the ratings."""
 
     label_a: str
     label_b: str

@@ -1,10 +1,6 @@
 """How many judge passes a trait gets: a fixed count, or an adaptive policy (docs/scoring.md).
-
-An adaptive policy ``{floor, max, spread}`` makes ``floor`` passes on every trait; a trait
-whose passes disagree (their range, highest minus lowest, is above ``spread``) gets more, in
-rounds, up to ``max``. With a judge panel a round is the next judge's ``floor`` passes, so
-disagreement escalates to another judge instead of more passes of the same one.
-"""
+With a judge panel a round is the next judge's ``floor`` passes, so disagreement escalates to
+another judge instead of more passes of the same one."""
 
 from __future__ import annotations
 

@@ -1,9 +1,6 @@
-"""Scorecards flattened into table rows: one per run x seat x trait, and one per pass.
-
-Pure: values in, dicts of scalars out (one list: a pass's score distribution). The column
-lists are the documented contract of ``judge export scorecards`` (docs/export.md); a column is
-added at the end, never renamed.
-"""
+"""Scorecards flattened into table rows, one per run x seat x trait and one per pass. The
+columns are the contract of ``judge export scorecards`` (docs/export.md): added at the end,
+never renamed."""
 
 from __future__ import annotations
 

@@ -40,14 +40,8 @@ PackKind = Literal["capability", "safety"]
 
 
 class TraitPack(Value):
-    """A named group of traits, declared as data in ``traits/<name>.yaml``
-    (docs/architecture.md, "Add a trait pack").
-
-    Attributes:
-        kind: where its traits are reported (capability traits or the safety block).
-        in_composite: whether its traits' means make up the composite; the safety pack
-            declares ``false`` and so stays out of it.
-    """
+    """A named group of traits, declared in ``traits/<name>.yaml`` (docs/architecture.md,
+    "Add a trait pack"); ``in_composite``: whether its means make up the composite."""
 
     name: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
     kind: PackKind

@@ -212,11 +212,7 @@ def _check_seat_refs(field: str, used: list[str], known: list[str]) -> None:
 
 
 def parse_run(data: Any, *, source: str = "run") -> Run:
-    """Validate raw JSON data as a :class:`Run`.
-
-    Raises:
-        RunFormatError: naming each offending field and the problem with it.
-    """
+    """Validate raw JSON data as a :class:`Run` (``RunFormatError`` naming each bad field)."""
     try:
         return Run.model_validate(data)
     except ValidationError as exc:

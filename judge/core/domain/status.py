@@ -1,8 +1,5 @@
-"""The fixed words a stored run or submission carries: its status and its leaderboard class.
-
-The one home of these rules: the store, the services, the console and the API read the
-words and the class rule from here.
-"""
+"""The fixed words a stored run or submission carries (its status, its leaderboard class):
+the one home of these words and of the class rule."""
 
 from __future__ import annotations
 
@@ -17,7 +14,6 @@ FINAL_RUN_STATUSES: tuple[RunStatus, ...] = ("scored", "not_scored")
 
 FinalSubmissionStatus = Literal["complete", "incomplete"]
 SubmissionStatus = Literal["open", "complete", "incomplete"]
-SUBMISSION_STATUSES: tuple[SubmissionStatus, ...] = ("open", "complete", "incomplete")
 #: A submission in one of these is finalized and counts on the leaderboards.
 FINALIZED_SUBMISSION_STATUSES: tuple[FinalSubmissionStatus, ...] = ("complete", "incomplete")
 

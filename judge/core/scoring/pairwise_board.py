@@ -7,11 +7,11 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
 from judge.core.domain.config import MeasurementSettings
+from judge.core.domain.cost import Cost
 from judge.core.domain.outputs import Value
 from judge.core.domain.pairwise import (
     PairVerdict,
     PairwiseComparison,
-    PairwiseCost,
     PairwiseRatings,
     UnpairedSide,
 )
@@ -83,7 +83,7 @@ def _ratings(
     )
 
 
-def pairwise_cost(verdicts: Sequence[PairVerdict]) -> PairwiseCost:
+def pairwise_cost(verdicts: Sequence[PairVerdict]) -> Cost:
     """Calls, tokens, dollars (unknown rather than 0 where a pass had no price) and seconds of
     every pass of the verdicts."""
     return cost_of([p for v in verdicts for p in v.passes])
