@@ -209,37 +209,10 @@ def pass_rows(card: Scorecard) -> list[Row]:
     return rows
 
 
-#: The type of every column (what parquet stores; CSV cells are text, a list as a JSON array).
+#: The type of every column (what parquet stores; CSV cells are text, a list as a JSON array):
+#: text unless listed below.
 COLUMN_TYPES: dict[str, type] = {
-    **dict.fromkeys(
-        (
-            "run_id",
-            "scenario_id",
-            "adversary_config",
-            "seat",
-            "agent_id",
-            "judge_model",
-            "era",
-            "leaderboard_class",
-            "trait",
-            "pack",
-            "variance_kind",
-            "rubric_hash",
-            "rubric_source",
-            "parse_status",
-            "unscored_reason",
-            "model",
-            "cited_turns",
-            "rationale",
-            "raw_output",
-            "score_mode",
-            "score_note",
-            "pass_score",
-            "tamper_kinds",
-            "tamper_detector_version",
-        ),
-        str,
-    ),
+    **dict.fromkeys((*TRAIT_COLUMNS, *PASS_COLUMNS), str),
     **dict.fromkeys(
         (
             "seed",

@@ -4,7 +4,7 @@ reward, components and ``done`` (the seat's last step, or a turn where it declar
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable
 from typing import Any, Literal
 
 from judge.core.domain.config import RewardWeights
@@ -83,17 +83,6 @@ def _step_row(run: Run, reward: StepReward, step: int, done: bool) -> Trajectory
         components=reward.components,
         done=done,
     )
-
-
-def trajectories(
-    runs: Sequence[Run], weights: RewardWeights, *, agent_id: str | None = None
-) -> list[TrajectoryStep]:
-    """Rows of several runs in order; with ``agent_id``, only the seats that agent held."""
-    rows: list[TrajectoryStep] = []
-    for run in runs:
-        seats = None if agent_id is None else {s.seat for s in run.seats if s.agent_id == agent_id}
-        rows.extend(trajectory(run, weights, seats=seats))
-    return rows
 
 
 def to_jsonl(rows: Iterable[TrajectoryStep]) -> str:
