@@ -1,8 +1,6 @@
-"""Every version constant of the measurement stack, in a leaf that imports nothing from judge.
-
-Lower layers import these from here, never from the package face (``judge/__init__.py``
-re-exports them for users): the face imports the pipeline lazily, and a layer that reached
-up to it for a constant would close an import cycle (docs/architecture.md).
+"""Every version constant of the measurement stack, in a leaf that imports nothing from judge:
+lower layers import them from here, never from ``judge/__init__.py`` (which re-exports them),
+or they would close an import cycle through its lazy pipeline import (docs/architecture.md).
 """
 
 from __future__ import annotations

@@ -137,12 +137,7 @@ class Scorecard(Output):
     )
 
     def to_rows(self, table: Literal["traits", "passes"] = "traits") -> list[dict[str, Any]]:
-        """The card as table rows (docs/export.md).
-
-        Args:
-            table: ``traits`` gives one row per seat and trait (mean, variance, n_scored ...);
-                ``passes`` one row per judge pass.
-        """
+        """The card as table rows (docs/export.md): one per seat and trait, or per judge pass."""
         from judge.core.domain.rows import pass_rows, trait_rows
 
         return trait_rows(self) if table == "traits" else pass_rows(self)
