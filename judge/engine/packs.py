@@ -53,8 +53,7 @@ def load_pack(path: Path) -> TraitPack:
 
 
 class RubricSet(BaseModel):
-    """The active rubrics, the kind of pack each trait belongs to, and which traits count in
-    the composite (those of packs that declare ``in_composite``)."""
+    """The active rubrics, each trait's pack kind, and the traits the composite counts."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -101,13 +100,8 @@ class RubricSet(BaseModel):
         return [t for t, pack in self.packs.items() if pack == kind]
 
     def only(self, traits: list[str]) -> RubricSet:
-        """Just ``traits``, remembering the capability traits left out: the composite is the
-        mean of every capability trait, so it is then withheld, never computed from part of
-        the pack.
-
-        Raises:
-            RubricError: an unknown trait (the message lists the known ones).
-        """
+        """Just ``traits`` (RubricError for an unknown one), remembering the capability
+        traits left out: the composite is then withheld, never computed from part of a pack."""
         chosen = self.select(traits)
         left_out = tuple(t for t in self.composite_traits if t not in chosen.rubrics)
         return chosen.model_copy(update={"capability_left_out": left_out})

@@ -1,12 +1,6 @@
-"""Owners' labels as a calibration set: the same items, manifest and statistics `judge
-calibrate` uses, built from labels and scorecards kept in the store (docs/calibration.md,
-"Owners label"). No I/O here but the export's files.
-
-Each owner is one rater of the ``owners`` panel, each labelled trait one label of the set
-(read on the rubric's three anchors), each run one item. The judge's side of an era is the
-passes of the run's scorecard in that era. Agreement is then :func:`trait_agreement`
-itself: what the console shows live is what ``judge calibrate`` prints.
-"""
+"""Owners' labels as a calibration set: each owner one rater of the ``owners`` panel, each
+labelled trait one label, each run one item, read by `judge calibrate`'s own statistics
+(docs/calibration.md, "Owners label"). No I/O here but the export's files."""
 
 from __future__ import annotations
 
@@ -155,11 +149,8 @@ def era_agreement(
     judge_model: str,
     weights: Mapping[tuple[str, str], float] | None = None,
 ) -> LiveAgreement:
-    """The owners against one era's judge on one trait, by `judge calibrate`'s own code.
-
-    ``weights`` (by item and seat) weigh the weighted MAE and bias; an item without one weighs
-    0 (labelled off the queue). Without ``weights`` every item weighs 1.
-    """
+    """The owners against one era's judge on one trait. ``weights`` (by item and seat) weigh
+    the weighted MAE and bias: 0 for an item without one, 1 for every item without them."""
     manifest = owners_manifest([trait])
     result = trait_agreement(
         items, manifest, manifest.labels[0], trait, passes, passes_width(passes)
@@ -230,8 +221,7 @@ def era_drift(newer: LiveAgreement, older: LiveAgreement) -> EraDrift:
 def export_set(
     runs: Mapping[str, Run], labels: Sequence[Label], traits: Sequence[str], out: Path
 ) -> CalibrationManifest:
-    """Write the owners' labels as a calibration set: ``runs/``, ``labels.jsonl`` and a
-    ``manifest.yaml`` that ``judge calibrate OUT/manifest.yaml --data OUT`` reads."""
+    """Write the owners' labels as a calibration set (``runs/``, ``labels.jsonl``, manifest)."""
     owners_manifest(traits)  # no labels: refused before anything is written
     items = owner_items(runs, labels)
     write_items(items, out)

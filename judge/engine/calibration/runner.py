@@ -1,11 +1,5 @@
-"""Run the judge over a calibration set, resumably.
-
-Every pass is appended to ``passes.jsonl`` the moment it finishes; a rerun reads that file
-back and judges only what is missing, so an interrupted calibration loses at most the calls
-in flight. A store made by one judge model is never mixed with another's, nor with passes
-made under another prompt version or another in-process decode (the embedded judge's
-grammar): each line names both, and lines written before they were recorded name neither.
-"""
+"""Run the judge over a calibration set, resumably: every pass is appended to
+``passes.jsonl`` as it finishes, never mixing judgings (docs/calibration.md, "Commands")."""
 
 from __future__ import annotations
 
@@ -44,8 +38,7 @@ class PassRecord(BaseModel):
 
 
 class PassStamp(NamedTuple):
-    """Which judging a line of ``passes.jsonl`` comes from: :func:`load_store` never mixes
-    two (another judge model, prompt version or in-process decode)."""
+    """Which judging a line of ``passes.jsonl`` comes from (model, prompt version, decode)."""
 
     judge_model: str
     prompt_version: int
@@ -72,13 +65,8 @@ def _check_stamp(path: Path, record: PassRecord, stamp: PassStamp) -> None:
 def load_store(
     path: Path, judge_model: str, prompt_version: int = JUDGE_PROMPT_VERSION
 ) -> dict[str, dict[SeatPassKey, JudgePass]]:
-    """Passes already made, per item, keyed (seat, trait, pass index); none if no store yet.
-
-    ``prompt_version`` is the prompt the caller judges with (version 4 with the defence off).
-
-    Raises:
-        CalibrationSetError: a line made by another judge model, prompt version or decode.
-    """
+    """Passes already made, per item, keyed (seat, trait, pass index); CalibrationSetError
+    for a line of another judging. ``prompt_version``: 4 with the defence off."""
     if not path.exists():
         return {}
     stamp = PassStamp(judge_model, prompt_version, judge_spec(judge_model).decoders)
@@ -130,8 +118,8 @@ async def judge_items(
     tick: Tick | None = None,
     stored: Mapping[str, Mapping[SeatPassKey, JudgePass]] | None = None,
 ) -> JudgedPasses:
-    """Every pass of every scored seat of every item; stored passes are reused, not re-judged.
-    ``stored`` is the store already read by the caller (else it is read here)."""
+    """Every pass of every scored seat of every item; ``stored`` passes (read here when not
+    given) are reused, not re-judged."""
     done = stored
     if done is None:
         done = load_store(store.path, store.judge_model, store.prompt_version)

@@ -1,17 +1,6 @@
-"""Scores out over OpenTelemetry: one ``gen_ai.evaluation.result`` event per scored trait.
-
-Each scored run becomes one span, ``judge.score``, whose events are the run's trait results
-(every scored seat, safety traits included: the collector is the operator's, never an
-agent's). The event follows the GenAI semantic conventions (evaluation name, score value and
-label, explanation); what the conventions have no name for yet (the evaluator's identity
-and version, rubric, prompt, era, passes) is under ``judge.``. A run imported from a trace
-(``judge import otel`` keeps its ``trace_id``) gets its span in that trace.
-
-Sending is the OpenTelemetry SDK's batch processor: spans queue in memory (bounded; the
-oldest are dropped when the collector cannot keep up) and leave on the SDK's own thread, so
-scoring never waits for the collector. A collector that is down costs a logged warning per
-failed batch. The SDK and its OTLP/HTTP exporter are the optional ``otel`` extra.
-"""
+"""Scores out over OpenTelemetry: one ``judge.score`` span per scored run, one
+``gen_ai.evaluation.result`` event per trait of every scored seat (safety included: the
+collector is the operator's), batched off the scoring path (docs/integrations.md)."""
 
 from __future__ import annotations
 
@@ -150,8 +139,8 @@ class EvaluationSender:
         span.end()
 
     def flush(self, timeout_s: float = 10.0) -> bool:
-        """Send what is queued now; False when the queue could not be emptied in time (a
-        batch the collector refused is dropped with a warning, and counts as sent)."""
+        """Send what is queued now; False when not emptied in time (a refused batch is
+        dropped with a warning, and counts as sent)."""
         return self.provider.force_flush(int(timeout_s * 1000))
 
     def close(self) -> None:
@@ -202,10 +191,7 @@ def flush_all(timeout_s: float = 10.0) -> None:
 
 def export_card(card: Scorecard, *, endpoint: str | None, trace_id: str | None = None) -> None:
     """Queue a stored card's evaluation events for ``endpoint`` (nothing when it is None).
-
-    Never raises: the card is already stored, and a telemetry failure must not turn a scored
-    run into a failed one, so any error is logged as a warning instead.
-    """
+    Never raises: a telemetry failure must not fail a scored run, so it is logged instead."""
     if endpoint is None or (sender := sender_for(endpoint)) is None:
         return
     try:
@@ -215,8 +201,8 @@ def export_card(card: Scorecard, *, endpoint: str | None, trace_id: str | None =
 
 
 def _run_trace_ids(current: ContextVar[int | None]) -> IdGenerator:
-    """Random ids, except that a root span started while ``current`` holds a trace id is
-    given that trace (a span cannot otherwise join a trace without a parent span)."""
+    """Random ids, except that a root span started while ``current`` holds a trace id gets
+    that trace (a span cannot otherwise join a trace without a parent)."""
     from opentelemetry.sdk.trace.id_generator import RandomIdGenerator
 
     class RunTraceIds(RandomIdGenerator):
