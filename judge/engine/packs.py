@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -35,21 +35,21 @@ def read_yaml(path: Path) -> Any:
         raise RubricError(f"{path}: not valid YAML: {exc}") from None
 
 
-def load_rubric(path: Path) -> Rubric:
+Data = TypeVar("Data", Rubric, TraitPack)
+
+
+def _load(model: type[Data], path: Path) -> Data:
     try:
-        rubric = Rubric.model_validate(read_yaml(path))
+        return model.model_validate(read_yaml(path))
     except ValidationError as exc:
         raise RubricError(f"{path}: {describe_validation_error(exc)}") from None
+
+
+def load_rubric(path: Path) -> Rubric:
+    rubric = _load(Rubric, path)
     if rubric.trait != path.stem:
         raise RubricError(f"{path}: trait {rubric.trait!r} does not match the file name")
     return rubric
-
-
-def load_pack(path: Path) -> TraitPack:
-    try:
-        return TraitPack.model_validate(read_yaml(path))
-    except ValidationError as exc:
-        raise RubricError(f"{path}: {describe_validation_error(exc)}") from None
 
 
 class RubricSet(BaseModel):
@@ -110,7 +110,7 @@ class RubricSet(BaseModel):
 def load_rubric_set(root: Path | None = None) -> RubricSet:
     """Load every pack under traits/ and the rubric of each trait they list."""
     root = root or data_dir()
-    packs = [load_pack(p) for p in sorted((root / "traits").glob("*.yaml"))]
+    packs = [_load(TraitPack, p) for p in sorted((root / "traits").glob("*.yaml"))]
     if not packs:
         raise RubricError(f"{root / 'traits'}: no trait packs found")
     kinds: dict[str, PackKind] = {}

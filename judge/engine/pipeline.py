@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from judge.core.domain.checks import StateOutcome
 from judge.core.domain.config import MeasurementSettings
-from judge.core.domain.cost import Cost, CostEstimate, Limit
+from judge.core.domain.cost import CostEstimate, Limit
 from judge.core.domain.integrity import SeatTamper
 from judge.core.domain.judging import JudgePass, ScoreMode, SeatPassKey, TraitResult
 from judge.core.domain.pairwise import PairKey, PairSide, PairToJudge, PairVerdict, UnpairedSide
@@ -138,16 +138,10 @@ def seat_scorecard(
     wall_s: float | None = None,
 ) -> SeatScorecard:
     """Assemble one seat's card from its passes (pure: no judge call here)."""
-    floor = settings.denoise.min_n_runs
+    floor, mode, policy = settings.denoise.min_n_runs, settings.score_mode, settings.denoise.policy
     results = {
         t: trait_result(
-            t,
-            [p for p in passes if p.trait == t],
-            rubrics,
-            floor,
-            settings.score_mode,
-            judges,
-            settings.denoise.policy,
+            t, [p for p in passes if p.trait == t], rubrics, floor, mode, judges, policy
         )
         for t in rubrics.rubrics
     }
@@ -282,6 +276,7 @@ def assemble_scorecard(
         for s in run.scored_seats
     }
     wall = sum(walls.get(s, 0.0) for s in run.scored_seats) if walls else None
+    every = [p for s in run.scored_seats for p in passes.get(s, [])]  # the run's cost sums these
     custom = rubrics.uses_custom
     return Scorecard(
         **run_identity(run),
@@ -301,33 +296,14 @@ def assemble_scorecard(
         state_outcome=state_outcome,
         pass_score=options.settings.score_mode,
         judge_parse=parse_rates([p for seat in passes.values() for p in seat]),
-        cost=run_cost(passes, run.scored_seats, wall_s=wall, cpu_s=cpu_s, estimate=cost_estimate),
+        cost=cost_of(every, wall_s=wall, cpu_s=cpu_s, estimate=cost_estimate),
     )
-
-
-def run_cost(
-    passes: Mapping[str, list[JudgePass]],
-    seats: Sequence[str],
-    *,
-    wall_s: float | None = None,
-    cpu_s: float | None = None,
-    estimate: CostEstimate | None = None,
-) -> Cost:
-    """The run's cost: every scored seat's passes summed."""
-    every = [p for seat in seats for p in passes.get(seat, [])]
-    return cost_of(every, wall_s=wall_s, cpu_s=cpu_s, estimate=estimate)
 
 
 def _findings(
     run: Run, settings: MeasurementSettings, tamper: Mapping[str, SeatTamper] | None
 ) -> Mapping[str, SeatTamper]:
-    """``tamper`` when a caller already scanned the run, else the detector's scan now."""
     return tamper if tamper is not None else tamper_findings(run, settings)
-
-
-def in_process(spec: JudgeSpec) -> bool:
-    """Whether the judge runs in this process (its CPU seconds are the judging's cost)."""
-    return any(m.startswith("embedded/") for m in spec.models)
 
 
 def estimate_run(
@@ -375,7 +351,6 @@ def estimate_pairs(
 
 
 def by_trait(specs: Sequence[PassSpec]) -> list[list[PassSpec]]:
-    """The specs cut into one group per trait, in their order."""
     groups: dict[str, list[PassSpec]] = {}
     for spec in specs:
         groups.setdefault(spec.trait, []).append(spec)
@@ -383,7 +358,6 @@ def by_trait(specs: Sequence[PassSpec]) -> list[list[PassSpec]]:
 
 
 def parse_rates(passes: Sequence[JudgePass]) -> dict[str, JudgeParseRate]:
-    """The card's per-model unparseable rates."""
     return {
         model: JudgeParseRate(
             passes=r.passes,
@@ -577,7 +551,8 @@ async def score_run_async(
         walls=walls,
         tamper=tamper,
     )
-    cpu_s = time.process_time() - cpu_started if in_process(spec) else None
+    in_process = any(m.startswith("embedded/") for m in spec.models)  # CPU is the judging's cost
+    cpu_s = time.process_time() - cpu_started if in_process else None
     return assemble_scorecard(
         run,
         passes,

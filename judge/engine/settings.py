@@ -163,7 +163,6 @@ class Settings(JudgeModelSettings):
 
     @property
     def request_limits(self) -> RequestLimits:
-        """The request bounds the API's guard enforces."""
         return RequestLimits(**{name: getattr(self, name) for name in RequestLimits._fields})
 
     @model_validator(mode="after")
@@ -273,7 +272,6 @@ class JudgingSettings(BaseSettings):
     openai_api_key: SecretStr | None = Field(default=None, validation_alias="OPENAI_API_KEY")
 
     def environment(self) -> JudgingEnvironment:
-        """These settings as the value the judging layer takes."""
         values = {
             f.name: getattr(self, f.name)
             for f in dataclasses.fields(JudgingEnvironment)
@@ -326,7 +324,6 @@ class ProcessSettings(BaseSettings):
 
 
 def process_settings() -> ProcessSettings:
-    """Data folders, the store a command reads and debug output, from the environment."""
     return ProcessSettings()
 
 

@@ -39,6 +39,7 @@ GROUP = "owners"
 #: How an anchor is written in the set's files (the raw answer of the label).
 RAW = {0.0: "0", 0.5: "0.5", 1.0: "1"}
 MANIFEST_FILE = "manifest.yaml"
+_FILES = ["labels.jsonl", "runs"]
 _OWNER_RATERS = RaterGroup(
     name=GROUP, raters_per_item=1, panel=True, description="each owner who labelled is one rater"
 )
@@ -54,21 +55,13 @@ def owners_manifest(traits: Sequence[str], *, content_id: str = "0" * 40) -> Cal
         description="Labels the platform's owners gave in the console or through the API, "
         "one per owner, seat and trait, on the rubric's anchors 0, 0.5 and 1.",
         importer="labels",
-        source=_source(content_id),
+        source={"repository": "judge-store/labels", "commit": content_id, "paths": _FILES},
         licence={"name": "the platform's own data"},
         citation="Owners' labels exported by `judge export labels`.",
         local_folder="owners",
         raters=[_OWNER_RATERS],
         labels=[_spec(t) for t in traits],
     )
-
-
-def _source(content_id: str) -> dict[str, object]:
-    return {
-        "repository": "judge-store/labels",
-        "commit": content_id,
-        "paths": ["labels.jsonl", "runs"],
-    }
 
 
 def _spec(trait: str) -> LabelSpec:

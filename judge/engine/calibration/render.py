@@ -11,11 +11,7 @@ from markupsafe import Markup
 
 from judge.core.domain.interval import Interval
 from judge.engine.calibration import plots
-from judge.engine.calibration.report_model import (
-    CalibrationReport,
-    Disagreement,
-    TraitAgreement,
-)
+from judge.engine.calibration.report_model import CalibrationReport, Disagreement, TraitAgreement
 
 if TYPE_CHECKING:
     from jinja2 import Environment
@@ -40,8 +36,6 @@ class Table(NamedTuple):
 
 
 def markdown_table(table: Table) -> list[str]:
-    """``table`` as Markdown lines."""
-
     def line(cells: Sequence[str]) -> str:
         return "|" + "|".join(f" {cell} " if cell else " " for cell in cells) + "|"
 
@@ -204,7 +198,6 @@ def trait_plots(report: CalibrationReport, t: TraitAgreement) -> list[Markup]:
 
 
 def render_html(report: CalibrationReport) -> str:
-    """The report as one self-contained HTML page."""
     template = report_environment().get_template("calibration.html")
     return template.render(
         report=report,

@@ -88,24 +88,12 @@ class PassStore:
         self.path = path
         self.stamp = PassStamp(judge_model, prompt_version, judge_spec(judge_model).decoders)
 
-    @property
-    def judge_model(self) -> str:
-        return self.stamp.judge_model
-
-    @property
-    def prompt_version(self) -> int:
-        return self.stamp.prompt_version
-
     def append(self, item_id: str, seat: str, judge_pass: JudgePass) -> None:
         record = PassRecord(
             item_id=item_id, seat=seat, judge_pass=judge_pass, **self.stamp._asdict()
         )
         with self.path.open("a", encoding="utf-8") as out:
             out.write(record.model_dump_json(by_alias=True) + "\n")
-
-
-def planned_passes(items: Sequence[CalibrationItem], rubrics: RubricSet, n_passes: int) -> int:
-    return sum(len(i.run.scored_seats) for i in items) * len(rubrics.rubrics) * n_passes
 
 
 async def judge_items(
@@ -122,8 +110,9 @@ async def judge_items(
     given) are reused, not re-judged."""
     done = stored
     if done is None:
-        done = load_store(store.path, store.judge_model, store.prompt_version)
-    total = planned_passes(items, rubrics, options.settings.denoise.passes)
+        done = load_store(store.path, store.stamp.judge_model, store.stamp.prompt_version)
+    per_seat = len(rubrics.rubrics) * options.settings.denoise.passes
+    total = sum(len(i.run.scored_seats) for i in items) * per_seat
     counter = [sum(1 for i in items for k in done.get(i.item_id, {}) if k[1] in rubrics.rubrics)]
     out: dict[tuple[str, str, str], list[JudgePass]] = {}
     for item in items:

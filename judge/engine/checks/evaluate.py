@@ -4,9 +4,9 @@ check's problem (refused, timed out, wrong shape, missing state) becomes data on
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import closing
 from pathlib import Path
-from types import TracebackType
-from typing import Literal, NamedTuple, Self
+from typing import Literal, NamedTuple
 
 from judge.core.domain.checks import (
     CheckResult,
@@ -55,7 +55,7 @@ def evaluate_run(run: Run, scenario: Scenario, *, base_dir: Path | None = None) 
     if run.world is not None and run.world.environment_error is not None:
         reason = f"environment failed: {run.world.environment_error}"
         return _assemble(run, scenario, seats, not_scored(reason), [], [], [])
-    with _States(base_dir, scenario.limits.check_timeout_s) as states:
+    with closing(_States(base_dir, scenario.limits.check_timeout_s)) as states:
         results = [_evaluate_check(check, run, seats, states) for check in scenario.scored_checks]
         metrics = [_measure(metric, run.world, states) for metric in scenario.metrics]
         scan = _scan_duplicates(scenario.outside_requests, run.world, states)
@@ -71,12 +71,7 @@ class _States:
         self._timeout_s = timeout_s
         self._opened: dict[str, StateDatabase | CheckError] = {}
 
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
+    def close(self) -> None:
         for db in self._opened.values():
             if not isinstance(db, CheckError):
                 db.close()
@@ -166,9 +161,7 @@ def _result(
     check: SqlCheck | TraceCheck, comparison: ValueComparison, failed_at: list[str] | None = None
 ) -> CheckResult:
     return CheckResult(
-        **check.model_dump(include=_DECLARED),
-        **comparison._asdict(),
-        failed_at=failed_at or [],
+        **check.model_dump(include=_DECLARED), **comparison._asdict(), failed_at=failed_at or []
     )
 
 

@@ -62,7 +62,6 @@ class PostgresState:
         return cls(conn, timeout_s)
 
     def fetch(self, sql: str, params: Mapping[str, Scalar], *, max_rows: int) -> Rows:
-        """See :meth:`judge.engine.checks.state.StateDatabase.fetch`."""
         try:
             with self._conn.transaction(force_rollback=True):
                 self._conn.execute(

@@ -30,7 +30,6 @@ def load_scenario(path: str | Path) -> Scenario:
 def parse_scenario_yaml(
     text: str, *, source: str = "scenario", base_dir: Path | None = None
 ) -> Scenario:
-    """Parse YAML text as a scenario; see :func:`parse_scenario`."""
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:

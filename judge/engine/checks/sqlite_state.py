@@ -101,7 +101,6 @@ class SqliteState:
         return cls(conn, path, timeout_s)
 
     def fetch(self, sql: str, params: Mapping[str, Scalar], *, max_rows: int) -> Rows:
-        """See :meth:`judge.engine.checks.state.StateDatabase.fetch`."""
         deadline = time.monotonic() + self._timeout_s
         self._authorizer.denied.clear()
         self._conn.set_progress_handler(lambda: int(time.monotonic() > deadline), _PROGRESS_EVERY)

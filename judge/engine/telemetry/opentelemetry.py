@@ -159,26 +159,22 @@ def _run_attributes(card: Scorecard) -> dict[str, Value]:
 
 _SENDERS: dict[str, EvaluationSender | None] = {}
 _SENDERS_LOCK = threading.Lock()
+_NO_OTEL = (
+    "JUDGE_OTLP_ENDPOINT is set but %s is missing: install judge[otel]; no evaluation "
+    "events are sent"
+)
 
 
 def sender_for(endpoint: str) -> EvaluationSender | None:
     """The process's sender to ``endpoint``; None (said once) without the ``otel`` extra."""
     with _SENDERS_LOCK:
         if endpoint not in _SENDERS:
-            _SENDERS[endpoint] = _new_sender(endpoint)
+            try:
+                _SENDERS[endpoint] = EvaluationSender(endpoint)
+            except ImportError as exc:
+                log.warning(_NO_OTEL, exc.name)
+                _SENDERS[endpoint] = None
         return _SENDERS[endpoint]
-
-
-def _new_sender(endpoint: str) -> EvaluationSender | None:
-    try:
-        return EvaluationSender(endpoint)
-    except ImportError as exc:
-        log.warning(
-            "JUDGE_OTLP_ENDPOINT is set but %s is missing: install judge[otel]; no evaluation "
-            "events are sent",
-            exc.name,
-        )
-        return None
 
 
 def flush_all(timeout_s: float = 10.0) -> None:

@@ -86,37 +86,26 @@ def scenario_label(scenario_id: str) -> str:
     return "other"
 
 
-def _observe_cost(model: str, cost_usd: float | None, prompt: int, cached: int, out: int) -> None:
-    TOKENS.labels(model, "cached").inc(cached)
-    usd = priced_usd(cost_usd, prompt + out)
-    if usd is None:
-        UNPRICED.labels(model).inc()
-    else:
-        COST.labels(model).inc(usd)
-
-
 def _observe_call(judge_pass: JudgePass | PairwisePass, *, scored: bool) -> None:
     """Count what any stored pass cost and how it parsed."""
     model = judge_pass.model
     CALLS.labels(model).inc(judge_pass.attempts)
     RETRIES.labels(model).inc(max(0, judge_pass.attempts - 1))
     LATENCY.labels(model).observe(judge_pass.latency_ms / 1000)
-    TOKENS.labels(model, "in").inc(judge_pass.prompt_tokens or 0)
-    TOKENS.labels(model, "out").inc(judge_pass.completion_tokens or 0)
-    _observe_cost(
-        model,
-        judge_pass.cost_usd,
-        judge_pass.prompt_tokens or 0,
-        judge_pass.cached_prompt_tokens or 0,
-        judge_pass.completion_tokens or 0,
-    )
+    prompt, out = judge_pass.prompt_tokens or 0, judge_pass.completion_tokens or 0
+    TOKENS.labels(model, "in").inc(prompt)
+    TOKENS.labels(model, "out").inc(out)
+    TOKENS.labels(model, "cached").inc(judge_pass.cached_prompt_tokens or 0)
+    if (usd := priced_usd(judge_pass.cost_usd, prompt + out)) is None:
+        UNPRICED.labels(model).inc()
+    else:
+        COST.labels(model).inc(usd)
     PASSES.labels(model, judge_pass.parse_status).inc()
     if not scored:
         UNSCORED.labels(model).inc()
 
 
 def observe_pass(judge_pass: JudgePass) -> None:
-    """Count one stored pass."""
     model = judge_pass.model
     _observe_call(judge_pass, scored=judge_pass.score is not None)
     if judge_pass.parse_status in ("unparseable", "out_of_range"):
@@ -131,8 +120,7 @@ def observe_card(card: Scorecard) -> None:
         if seat.tamper is not None and seat.tamper.flagged:
             for kind in sorted({f.kind for f in seat.tamper.findings}):
                 TAMPER_SEATS.labels(kind).inc()
-    if card.cost is not None:
-        observe_run_cost(card)
+    observe_run_cost(card)
 
 
 def observe_run_cost(card: Scorecard) -> None:
