@@ -351,10 +351,8 @@ def estimate_pairs(
 
 
 def by_trait(specs: Sequence[PassSpec]) -> list[list[PassSpec]]:
-    groups: dict[str, list[PassSpec]] = {}
-    for spec in specs:
-        groups.setdefault(spec.trait, []).append(spec)
-    return list(groups.values())
+    traits = dict.fromkeys(spec.trait for spec in specs)
+    return [[spec for spec in specs if spec.trait == trait] for trait in traits]
 
 
 def parse_rates(passes: Sequence[JudgePass]) -> dict[str, JudgeParseRate]:

@@ -208,16 +208,10 @@ def secret_weakness(secret: str) -> str | None:
     shorter piece repeated), or None."""
     if len(set(secret)) < MIN_SECRET_DISTINCT:
         return f"has fewer than {MIN_SECRET_DISTINCT} different characters"
-    period = next(
-        (p for p in range(1, len(secret) // 2 + 1) if _repeats_with_period(secret, p)), None
-    )
-    if period is not None:
-        return f"is a {period}-character piece repeated"
+    for period in range(1, len(secret) // 2 + 1):
+        if all(secret[i] == secret[i % period] for i in range(period, len(secret))):
+            return f"is a {period}-character piece repeated"
     return None
-
-
-def _repeats_with_period(text: str, period: int) -> bool:
-    return all(text[i] == text[i % period] for i in range(period, len(text)))
 
 
 def load_settings(**overrides: object) -> Settings:

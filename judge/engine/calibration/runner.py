@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -18,10 +18,8 @@ from judge.engine.calibration.manifest import CalibrationSetError
 from judge.engine.calibration.report import JudgedPasses
 from judge.engine.judging.backends import JudgeBackend
 from judge.engine.packs import RubricSet
-from judge.engine.pipeline import ScoringOptions, judge_run
+from judge.engine.pipeline import Progress, ScoringOptions, judge_run
 from judge.engine.settings import judge_spec
-
-Tick = Callable[[int, int], None]
 
 
 class PassRecord(BaseModel):
@@ -103,7 +101,7 @@ async def judge_items(
     options: ScoringOptions,
     backend: JudgeBackend,
     store: PassStore,
-    tick: Tick | None = None,
+    tick: Progress | None = None,
     stored: Mapping[str, Mapping[SeatPassKey, JudgePass]] | None = None,
 ) -> JudgedPasses:
     """Every pass of every scored seat of every item; ``stored`` passes (read here when not

@@ -134,10 +134,6 @@ def parameter_names(sql: str) -> set[str]:
 
 def to_pyformat(sql: str) -> str:
     """Rewrite ``:name`` parameters as psycopg's ``%(name)s`` and escape every other ``%``."""
-    parts = []
-    for token in tokenize(sql):
-        if token.kind == "param":
-            parts.append(f"%({token.text})s")
-        else:
-            parts.append(token.text.replace("%", "%%"))
-    return "".join(parts)
+    return "".join(
+        f"%({t.text})s" if t.kind == "param" else t.text.replace("%", "%%") for t in tokenize(sql)
+    )

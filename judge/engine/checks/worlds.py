@@ -60,15 +60,11 @@ def build_world(source: WorldSource, replay: Replay, out_dir: Path, stem: str) -
             _apply_step(work, step, out_dir, stem, replay.snapshot_steps) for step in replay.steps
         ]
         end = _snapshot(work, out_dir / f"{stem}.end.db")
-        horizon = _after_horizon(work, source, out_dir / f"{stem}.horizon.db")
+        horizon = None
+        if source.horizon_file:
+            _run_script(work, Path(source.horizon_file))
+            horizon = _snapshot(work, out_dir / f"{stem}.horizon.db")
     return WorldState(end_state=end, after_horizon=horizon, step_states=[s for s in steps if s])
-
-
-def _after_horizon(work: sqlite3.Connection, source: WorldSource, path: Path) -> str | None:
-    if not source.horizon_file:
-        return None
-    _run_script(work, Path(source.horizon_file))
-    return _snapshot(work, path)
 
 
 def _apply_step(
@@ -78,11 +74,8 @@ def _apply_step(
         conn.executescript(step.sql)
     except sqlite3.Error as exc:
         raise ScenarioFormatError(f"replay turn {step.turn}: {exc}") from None
-    if not snapshot:
-        return None
-    return StepState(
-        turn=step.turn, database=_snapshot(conn, out_dir / f"{stem}.turn{step.turn}.db")
-    )
+    path = out_dir / f"{stem}.turn{step.turn}.db"
+    return StepState(turn=step.turn, database=_snapshot(conn, path)) if snapshot else None
 
 
 def _run_script(conn: sqlite3.Connection, path: Path) -> None:

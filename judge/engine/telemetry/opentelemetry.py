@@ -129,9 +129,16 @@ class EvaluationSender:
 
     def send(self, card: Scorecard, *, trace_id: str | None = None) -> None:
         """Queue one span with the card's events; in the run's own trace when it has one."""
+        run_attributes: dict[str, Value] = {
+            "judge.run_id": card.run_id,
+            "judge.scenario_id": card.scenario_id,
+            "judge.era_id": card.measurement_era.era_id,
+            "judge.evaluator.model": card.judge_model,
+            "judge.evaluator.version": __version__,
+        }
         token = self._trace.set(int(trace_id, 16) if trace_id else None)
         try:
-            span = self.tracer.start_span(SPAN, attributes=_run_attributes(card))
+            span = self.tracer.start_span(SPAN, attributes=run_attributes)
         finally:
             self._trace.reset(token)
         for event in evaluation_events(card):
@@ -145,16 +152,6 @@ class EvaluationSender:
 
     def close(self) -> None:
         self.provider.shutdown()
-
-
-def _run_attributes(card: Scorecard) -> dict[str, Value]:
-    return {
-        "judge.run_id": card.run_id,
-        "judge.scenario_id": card.scenario_id,
-        "judge.era_id": card.measurement_era.era_id,
-        "judge.evaluator.model": card.judge_model,
-        "judge.evaluator.version": __version__,
-    }
 
 
 _SENDERS: dict[str, EvaluationSender | None] = {}
