@@ -91,11 +91,8 @@ def paired_difference(
     defined = np.array([d for d in draws if d is not None], dtype=np.float64)
     if value is None or defined.size < N_RESAMPLES / 2:
         return Interval(estimate=value, low=None, high=None)
-    return Interval(
-        estimate=value,
-        low=float(np.percentile(defined, 2.5)),
-        high=float(np.percentile(defined, 97.5)),
-    )
+    low, high = np.percentile(defined, [2.5, 97.5])
+    return Interval(estimate=value, low=float(low), high=float(high))
 
 
 def paired_agreement(

@@ -106,9 +106,8 @@ async def judge_items(
 ) -> JudgedPasses:
     """Every pass of every scored seat of every item; ``stored`` passes (read here when not
     given) are reused, not re-judged."""
-    done = stored
-    if done is None:
-        done = load_store(store.path, store.stamp.judge_model, store.stamp.prompt_version)
+    s = store.stamp
+    done = stored if stored is not None else load_store(store.path, s.judge_model, s.prompt_version)
     per_seat = len(rubrics.rubrics) * options.settings.denoise.passes
     total = sum(len(i.run.scored_seats) for i in items) * per_seat
     counter = [sum(1 for i in items for k in done.get(i.item_id, {}) if k[1] in rubrics.rubrics)]
