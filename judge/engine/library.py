@@ -1,7 +1,4 @@
-"""What a Python user needs besides scoring itself: reading a run, choosing the judge.
-
-``from judge import load_run, score_run`` reaches these through the package's lazy exports.
-"""
+"""What a Python user needs besides scoring itself: reading a run, choosing the judge."""
 
 from __future__ import annotations
 
@@ -18,14 +15,8 @@ from judge.engine.settings import judge_spec
 
 
 def load_run(source: str | os.PathLike[str] | Mapping[str, Any]) -> Run:
-    """A validated run from a file path, JSON text, or already-parsed JSON data.
-
-    A string that starts with ``{`` is read as JSON text; any other string is a path.
-
-    Raises:
-        RunFormatError: the file cannot be read, or the data does not match the run format
-            (docs/run-format.md); the message names each offending field.
-    """
+    """A validated run from a file path, JSON text (a string starting with ``{``), or parsed
+    JSON data; RunFormatError names each offending field (docs/run-format.md)."""
     if isinstance(source, Mapping):
         return parse_run(dict(source))
     if isinstance(source, str) and source.lstrip().startswith("{"):
@@ -39,15 +30,7 @@ def load_run(source: str | os.PathLike[str] | Mapping[str, Any]) -> Run:
 
 
 def judge_backend(model: str) -> Judge | None:
-    """The backend for a model id when it needs special handling, else None (litellm).
-
-    Which provider a model id belongs to is decided by :mod:`judge.engine.judging.registry`;
-    ``scripted/<score>`` is the test judge of :mod:`judge.engine.judging.providers.scripted`, which answers
-    every call with one score and is accepted only with ``JUDGE_DEV_MODE=1``, so a typo in
-    a real run can never silently score with it.
-
-    Raises:
-        ConfigError: a scripted judge outside dev mode, or a malformed scripted model id.
-    """
+    """The backend for a test-only model id (``scripted/<score>``, accepted only with
+    ``JUDGE_DEV_MODE=1``, else ConfigError), or None for any other."""
     spec = judge_spec(model)
     return backend_for(spec) if spec.test_only else None

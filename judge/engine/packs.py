@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -35,26 +35,25 @@ def read_yaml(path: Path) -> Any:
         raise RubricError(f"{path}: not valid YAML: {exc}") from None
 
 
-def load_rubric(path: Path) -> Rubric:
+Data = TypeVar("Data", Rubric, TraitPack)
+
+
+def _load(model: type[Data], path: Path) -> Data:
     try:
-        rubric = Rubric.model_validate(read_yaml(path))
+        return model.model_validate(read_yaml(path))
     except ValidationError as exc:
         raise RubricError(f"{path}: {describe_validation_error(exc)}") from None
+
+
+def load_rubric(path: Path) -> Rubric:
+    rubric = _load(Rubric, path)
     if rubric.trait != path.stem:
         raise RubricError(f"{path}: trait {rubric.trait!r} does not match the file name")
     return rubric
 
 
-def load_pack(path: Path) -> TraitPack:
-    try:
-        return TraitPack.model_validate(read_yaml(path))
-    except ValidationError as exc:
-        raise RubricError(f"{path}: {describe_validation_error(exc)}") from None
-
-
 class RubricSet(BaseModel):
-    """The active rubrics, the kind of pack each trait belongs to, and which traits count in
-    the composite (those of packs that declare ``in_composite``)."""
+    """The active rubrics, each trait's pack kind, and the traits the composite counts."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -101,13 +100,8 @@ class RubricSet(BaseModel):
         return [t for t, pack in self.packs.items() if pack == kind]
 
     def only(self, traits: list[str]) -> RubricSet:
-        """Just ``traits``, remembering the capability traits left out: the composite is the
-        mean of every capability trait, so it is then withheld, never computed from part of
-        the pack.
-
-        Raises:
-            RubricError: an unknown trait (the message lists the known ones).
-        """
+        """Just ``traits`` (RubricError for an unknown one), remembering the capability
+        traits left out: the composite is then withheld, never computed from part of a pack."""
         chosen = self.select(traits)
         left_out = tuple(t for t in self.composite_traits if t not in chosen.rubrics)
         return chosen.model_copy(update={"capability_left_out": left_out})
@@ -116,7 +110,7 @@ class RubricSet(BaseModel):
 def load_rubric_set(root: Path | None = None) -> RubricSet:
     """Load every pack under traits/ and the rubric of each trait they list."""
     root = root or data_dir()
-    packs = [load_pack(p) for p in sorted((root / "traits").glob("*.yaml"))]
+    packs = [_load(TraitPack, p) for p in sorted((root / "traits").glob("*.yaml"))]
     if not packs:
         raise RubricError(f"{root / 'traits'}: no trait packs found")
     kinds: dict[str, PackKind] = {}

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from judge.core.domain.checks import StateOutcome
 from judge.core.domain.config import MeasurementSettings
-from judge.core.domain.cost import Cost, CostEstimate, Limit
+from judge.core.domain.cost import CostEstimate, Limit
 from judge.core.domain.integrity import SeatTamper
 from judge.core.domain.judging import JudgePass, ScoreMode, SeatPassKey, TraitResult
 from judge.core.domain.pairwise import PairKey, PairSide, PairToJudge, PairVerdict, UnpairedSide
@@ -93,10 +93,8 @@ def trait_result(
     judges: Sequence[str] = (),
     policy: PassPolicy | None = None,
 ) -> TraitResult:
-    """One trait's result; with a panel (``judges``: two or more models) each judge's passes
-    are summarised apart and the mean is the mean of the judges' means. Under an adaptive
-    ``policy`` the card says how many passes the trait took and why, and a panel's judges
-    are those the trait escalated to."""
+    """One trait's result; a panel's (two or more ``judges``) mean is the mean of its judges'
+    means, and under an adaptive ``policy`` only the judges the trait escalated to count."""
     rubric = rubrics.rubrics[trait]
     stats = pass_stats(passes, floor)
     signal = signal_fields(passes, mode)
@@ -140,16 +138,10 @@ def seat_scorecard(
     wall_s: float | None = None,
 ) -> SeatScorecard:
     """Assemble one seat's card from its passes (pure: no judge call here)."""
-    floor = settings.denoise.min_n_runs
+    floor, mode, policy = settings.denoise.min_n_runs, settings.score_mode, settings.denoise.policy
     results = {
         t: trait_result(
-            t,
-            [p for p in passes if p.trait == t],
-            rubrics,
-            floor,
-            settings.score_mode,
-            judges,
-            settings.denoise.policy,
+            t, [p for p in passes if p.trait == t], rubrics, floor, mode, judges, policy
         )
         for t in rubrics.rubrics
     }
@@ -172,8 +164,7 @@ def seat_scorecard(
 
 
 def pairwise_side(run: Run, seat: str, settings: MeasurementSettings) -> PairSide:
-    """One seat of a pair, its transcript screened as the single-seat judge reads it (every
-    seat's judge-directed spans withheld; docs/integrity.md)."""
+    """One seat of a pair, screened as the single-seat judge reads it (docs/integrity.md)."""
     if seat not in run.scored_seats:
         raise InputError(
             f"run {run.run_id} has no scored seat {seat!r} (scored seats: {run.scored_seats})"
@@ -199,8 +190,7 @@ def pairs_to_judge(
     seat_a: Callable[[Run], str],
     seat_b: Callable[[Run], str],
 ) -> PairsToJudge:
-    """Runs matched on scenario, seed and adversary, each side's seat chosen by ``seat_a`` /
-    ``seat_b``, as pairs the pairwise judge reads (docs/scoring.md, "Pairwise judging")."""
+    """Matched runs as pairs of the seats ``seat_a`` / ``seat_b`` choose (docs/scoring.md)."""
     matching = match_runs(runs_a, runs_b)
     pairs = [
         PairToJudge(
@@ -228,8 +218,7 @@ async def judge_pair(
     settings: MeasurementSettings,
     runner: RunnerConfig | None = None,
 ) -> PairVerdict:
-    """Judge one pair on one trait in both orders, ``settings.denoise.passes`` passes per
-    order, and read the verdict (the floor applies per order; docs/scoring.md)."""
+    """One pair judged on one trait in both orders, and its verdict (docs/scoring.md)."""
     runner = (runner or RunnerConfig()).model_copy(update={"spotlight": settings.defence})
     specs = pair_specs(side_a, side_b, rubric, settings.denoise.passes, runner)
     passes = await run_pair_passes(specs, backend, (side_a, side_b), config=runner)
@@ -267,10 +256,8 @@ def assemble_scorecard(
     seat_wall_s: Mapping[str, float] | None = None,
     tamper: Mapping[str, SeatTamper] | None = None,
 ) -> Scorecard:
-    """The scorecard of a judged run; ``spec`` is ``options.judge_model`` already resolved
-    (:func:`judge_of`; resolved here when not given). ``cpu_s``, ``cost_estimate`` and the seats' measured
-    judging time ``seat_wall_s`` go on its cost; ``tamper`` is the run's
-    :func:`tamper_findings` the judge was given (made here when not given)."""
+    """The scorecard of a judged run; ``spec`` (:func:`judge_of`) and ``tamper`` are made
+    here when not given, and ``cpu_s``, ``cost_estimate`` and ``seat_wall_s`` go on its cost."""
     spec = spec or judge_of(options)
     judges = spec.models
     tamper = _findings(run, options.settings, tamper)
@@ -289,6 +276,7 @@ def assemble_scorecard(
         for s in run.scored_seats
     }
     wall = sum(walls.get(s, 0.0) for s in run.scored_seats) if walls else None
+    every = [p for s in run.scored_seats for p in passes.get(s, [])]  # the run's cost sums these
     custom = rubrics.uses_custom
     return Scorecard(
         **run_identity(run),
@@ -308,33 +296,14 @@ def assemble_scorecard(
         state_outcome=state_outcome,
         pass_score=options.settings.score_mode,
         judge_parse=parse_rates([p for seat in passes.values() for p in seat]),
-        cost=run_cost(passes, run.scored_seats, wall_s=wall, cpu_s=cpu_s, estimate=cost_estimate),
+        cost=cost_of(every, wall_s=wall, cpu_s=cpu_s, estimate=cost_estimate),
     )
-
-
-def run_cost(
-    passes: Mapping[str, list[JudgePass]],
-    seats: Sequence[str],
-    *,
-    wall_s: float | None = None,
-    cpu_s: float | None = None,
-    estimate: CostEstimate | None = None,
-) -> Cost:
-    """The run's cost: every scored seat's passes summed."""
-    every = [p for seat in seats for p in passes.get(seat, [])]
-    return cost_of(every, wall_s=wall_s, cpu_s=cpu_s, estimate=estimate)
 
 
 def _findings(
     run: Run, settings: MeasurementSettings, tamper: Mapping[str, SeatTamper] | None
 ) -> Mapping[str, SeatTamper]:
-    """``tamper`` when a caller already scanned the run, else the detector's scan now."""
     return tamper if tamper is not None else tamper_findings(run, settings)
-
-
-def in_process(spec: JudgeSpec) -> bool:
-    """Whether the judge runs in this process (its CPU seconds are the judging's cost)."""
-    return any(m.startswith("embedded/") for m in spec.models)
 
 
 def estimate_run(
@@ -344,9 +313,8 @@ def estimate_run(
     options: ScoringOptions,
     tamper: Mapping[str, SeatTamper] | None = None,
 ) -> CostEstimate:
-    """What judging every pass of the run should cost at most, before any call: each
-    distinct prompt counted by the judge's tokenizer, each reply at ``max_tokens``.
-    ``tamper`` is the run's :func:`tamper_findings` when already made."""
+    """The most judging the run may cost: each prompt counted by the judge's tokenizer, each
+    reply at ``max_tokens``."""
     settings = options.settings
     transcript = judged_transcript(run, _findings(run, settings, tamper))
     runner = options.runner.model_copy(update={"spotlight": settings.defence})
@@ -383,15 +351,11 @@ def estimate_pairs(
 
 
 def by_trait(specs: Sequence[PassSpec]) -> list[list[PassSpec]]:
-    """The specs cut into one group per trait, in their order."""
-    groups: dict[str, list[PassSpec]] = {}
-    for spec in specs:
-        groups.setdefault(spec.trait, []).append(spec)
-    return list(groups.values())
+    traits = dict.fromkeys(spec.trait for spec in specs)
+    return [[spec for spec in specs if spec.trait == trait] for trait in traits]
 
 
 def parse_rates(passes: Sequence[JudgePass]) -> dict[str, JudgeParseRate]:
-    """The card's per-model unparseable rates."""
     return {
         model: JudgeParseRate(
             passes=r.passes,
@@ -416,20 +380,9 @@ async def judge_run(
     walls: dict[str, float] | None = None,
     tamper: Mapping[str, SeatTamper] | None = None,
 ) -> dict[str, list[JudgePass]]:
-    """Every pass of every scored seat; seats one after another so each keeps its prefix warm.
-    ``walls``, when given, receives each seat's wall-clock seconds of judging; ``tamper`` is
-    the run's :func:`tamper_findings` when already made (what the judge does not read).
-
-    Under an adaptive policy (``denoise.adaptive``) the passes come in rounds
-    (:mod:`judge.engine.judging.adaptive`) and ``progress`` counts towards the most there can be.
-
-    With a ``guard`` the passes go one trait at a time, and once the run's passes (those in
-    ``done`` included) reach a limit no further trait starts (under an adaptive policy, no
-    further seat: its rounds span every trait of the seat).
-
-    Raises:
-        BudgetExceeded: a limit was reached; the passes made were handed to ``on_pass``.
-    """
+    """Every pass of every scored seat, seat after seat so each keeps its prefix warm; ``walls``
+    receives each seat's judging seconds. With a ``guard``, once a limit is reached no further
+    trait (adaptive: seat) starts and BudgetExceeded is raised."""
     done = done or {}
     if guard is not None:
         for (seat, _, _), p in done.items():
@@ -539,19 +492,14 @@ def _counted(
 
 
 def budget_guard(limits: Sequence[Limit], estimate: CostEstimate) -> BudgetGuard:
-    """The guard holding the run to ``limits``, once its estimate fits within them.
-
-    Raises:
-        BudgetExceeded: the estimate alone would take a limit past its bound.
-    """
+    """The guard holding the run to ``limits``; BudgetExceeded when the estimate passes one."""
     if (refused := refusal(limits, estimate)) is not None:
         raise BudgetExceeded(refused)
     return BudgetGuard(limits)
 
 
 def judge_of(options: ScoringOptions, backend: object = None) -> JudgeSpec:
-    """``options.judge_model`` parsed: the spec ``backend`` was built from when it carries it,
-    so a caller that resolved the judge once never has it resolved again."""
+    """``options.judge_model`` parsed, or the spec ``backend`` was built from when it has one."""
     return spec_of(backend, options.judge_model, judging_environment())
 
 
@@ -570,26 +518,13 @@ async def score_run_async(
     cost_estimate: CostEstimate | None = None,
     tamper: Mapping[str, SeatTamper] | None = None,
 ) -> Scorecard:
-    """Score a run: objectives, judged traits (all passes), composite, gates, era, and the
-    state checks when a scenario is given.
+    """Score a run: objectives, judged traits, composite, gates, era, and the state checks
+    of ``scenario`` (run before any judge call; relative databases under ``base_dir``).
 
-    Args:
-        scenario: the run's scenario; its checks run against the run's world (read-only)
-            before any judge call, so a broken world is reported without paying for passes.
-        base_dir: where the run's relative database paths resolve.
-        done: passes already made for this run (seat, trait, index), e.g. stored before a
-            restart; they are used as they are and not judged again.
-        on_pass: called with (seat, pass) as each new pass finishes, to store it at once.
-        guard: the budget the passes are counted against (:func:`judge_run`), or a function
-            of the run's cost estimate that returns it (or raises ``BudgetExceeded`` to
-            refuse the run before any judge call).
-        cost_estimate: the estimate the card shows beside the actual cost (made here when
-            not given).
-        tamper: the run's :func:`tamper_findings`, when the caller already scanned it; else
-            the run is scanned here, once, for the estimate, the judged prompts and the card.
-
-    Raises:
-        BudgetExceeded: the guard's limits were reached before every trait was judged.
+    ``done`` holds passes already made (seat, trait, index), not judged again; ``on_pass``
+    gets (seat, pass) as each new one finishes; ``guard`` is the budget (:func:`judge_run`)
+    or a function of the cost estimate returning it; ``tamper`` and ``cost_estimate`` are
+    made here when not given. Raises BudgetExceeded when a limit stops the judging.
     """
     options = options or ScoringOptions()
     rubrics = rubrics or default_rubric_set()
@@ -614,7 +549,8 @@ async def score_run_async(
         walls=walls,
         tamper=tamper,
     )
-    cpu_s = time.process_time() - cpu_started if in_process(spec) else None
+    in_process = any(m.startswith("embedded/") for m in spec.models)  # CPU is the judging's cost
+    cpu_s = time.process_time() - cpu_started if in_process else None
     return assemble_scorecard(
         run,
         passes,
@@ -632,8 +568,7 @@ async def score_run_async(
 def synchronous(
     make: Callable[P, Coroutine[Any, Any, T]], *, name: str, doc: str
 ) -> Callable[P, T]:
-    """The blocking twin of the coroutine function ``make``: the same parameters, by
-    construction, and its result through :func:`run_blocking`."""
+    """The blocking twin of the coroutine function ``make`` (through :func:`run_blocking`)."""
 
     @functools.wraps(make)
     def twin(*args: P.args, **kwargs: P.kwargs) -> T:
@@ -647,22 +582,14 @@ def synchronous(
 score_run = synchronous(
     score_run_async,
     name="score_run",
-    doc="""Synchronous :func:`score_run_async` (same keyword arguments).
-
-    Works whether or not the caller already runs an event loop (a notebook does): inside a
-    running loop the scoring runs on a worker thread with a loop of its own, and this call
-    blocks until it is done (``on_pass`` and ``progress`` are then called on that thread).
-    """,
+    doc="""Synchronous :func:`score_run_async`; inside a running event loop (a notebook) it
+    scores on a worker thread, blocking until done (``on_pass``/``progress`` run there).""",
 )
 
 
 def run_blocking(make: Callable[[], Coroutine[Any, Any, T]]) -> T:
-    """Run the coroutine ``make()`` to completion from synchronous code.
-
-    ``asyncio.run`` refuses to start inside a running loop, so there the coroutine gets a
-    fresh loop on a worker thread; the caller's loop is blocked meanwhile, as any
-    synchronous call blocks it.
-    """
+    """Run ``make()`` to completion from synchronous code; inside a running loop (where
+    ``asyncio.run`` refuses) on a worker thread with a fresh loop, blocking the caller's."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:

@@ -1,19 +1,9 @@
-"""Every setting the package reads from the environment, read here and nowhere else.
+"""Every setting the package reads from the environment, read here and nowhere else
+(``tests/engine/test_settings.py`` holds every module to it); the variables are in
+docs/service.md, "Settings".
 
-- :class:`Settings`: the service (prefix ``JUDGE_``), refusing unsafe secrets;
-  :class:`JudgeModelSettings`, its part every command that judges reads;
-- :class:`JudgingSettings`: what the judge providers read (the embedded judge's weights, the
-  scripted test judge's delay, the OpenAI-compatible server's base URL and key), handed to
-  them as a :class:`~judge.engine.judging.environment.JudgingEnvironment`
-  (:func:`judging_environment`);
-- :class:`ProcessSettings`: data folders, the store a command reads, debug output.
-
-No other module reads ``os.environ`` (``tests/engine/test_settings.py`` holds every module to it),
-and importing the package changes nothing in the environment.
-
-Outside dev mode the service will not start with an empty, well-known or short JWT secret:
-a guessable secret lets anyone mint owner tokens. ``JUDGE_DEV_MODE=1`` allows the built-in
-development secret, and the service then says loudly that it is in dev mode.
+Outside dev mode the service refuses a guessable JWT secret: it would let anyone mint owner
+tokens.
 """
 
 from __future__ import annotations
@@ -74,32 +64,19 @@ DEV_MODE_BANNER = (
 
 
 class JudgeModelSettings(BaseSettings):
-    """Which judge to use, and whether test-only judges are allowed: what every command that
-    judges reads from the environment (the service's :class:`Settings` extend it)."""
+    """The judge and dev mode: what every command that judges reads (:class:`Settings` too)."""
 
     model_config = SettingsConfigDict(
         env_prefix="JUDGE_", extra="ignore", frozen=True, allow_inf_nan=False
     )
 
-    model: str = Field(
-        default=EMBEDDED_MODEL,
-        min_length=1,
-        description="model id of the judge (judge.engine.judging.registry: litellm, embedded/, router:, "
-        "scripted/); several ids joined by commas make a judge panel",
-    )
+    model: str = Field(default=EMBEDDED_MODEL, min_length=1)
     score_mode: ScoreMode = Field(
         default="sampled",
         validation_alias=AliasChoices("score_mode", "JUDGE_PASS_SCORE", "pass_score"),
-        description="what a judge pass counts with (docs/judge-signal.md); JUDGE_PASS_SCORE",
     )
     dev_mode: bool = False
-    otlp_endpoint: str | None = Field(
-        default=None,
-        pattern=r"^https?://[^\s]+$",
-        max_length=2000,
-        description="OTLP/HTTP collector that receives a gen_ai.evaluation.result event per "
-        "scored trait, e.g. http://127.0.0.1:6006 (docs/integrations.md); needs the otel extra",
-    )
+    otlp_endpoint: str | None = Field(default=None, pattern=r"^https?://[^\s]+$", max_length=2000)
     _judge: JudgeSpec | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
@@ -112,125 +89,44 @@ class JudgeModelSettings(BaseSettings):
 
     @property
     def judge(self) -> JudgeSpec:
-        """The judge model, parsed once when the settings were read (judge.engine.judging.registry)."""
+        """The judge model, parsed once when the settings were read."""
         return self._judge or resolve(self.model, judging_environment(dev_mode=self.dev_mode))
 
 
 class Settings(JudgeModelSettings):
-    """Everything the service and its CLI read from the environment."""
+    """Everything the service and its CLI read from the environment (docs/service.md)."""
 
     database_url: str = "sqlite:///./judge.db"
     jwt_secret: SecretStr = SecretStr("")
     jwt_audience: str = Field(default="judge", min_length=1)
-    scenarios_dir: Path | None = Field(
-        default=None,
-        description="folder of scenario folders (*/scenario.yaml); a run whose scenario is there "
-        "gets its state checks on the scorecard; relative world paths resolve against it",
-    )
-    workers: int = Field(
-        default=1,
-        ge=0,
-        le=64,
-        description="runs scored at the same time by `judge serve` (0: an API-only node, PostgreSQL only)",
-    )
-    passes: Annotated[int, Field(ge=1, le=50)] | PassPolicy | None = Field(
-        default=None,
-        description="default passes when platform_config sets none: a count (n_runs), or an "
-        'adaptive policy as JSON, e.g. {"floor": 5, "max": 15, "spread": 0.2} (docs/scoring.md)',
-    )
-    concurrency: int = Field(
-        default=RUNNER_DEFAULTS.concurrency,
-        ge=1,
-        le=256,
-        description="judge calls in flight per run",
-    )
-    max_attempts: int = Field(
-        default=RUNNER_DEFAULTS.max_attempts, ge=1, le=20, description="tries per judge call"
-    )
+    scenarios_dir: Path | None = None
+    workers: int = Field(default=1, ge=0, le=64)
+    passes: Annotated[int, Field(ge=1, le=50)] | PassPolicy | None = None
+    concurrency: int = Field(default=RUNNER_DEFAULTS.concurrency, ge=1, le=256)
+    max_attempts: int = Field(default=RUNNER_DEFAULTS.max_attempts, ge=1, le=20)
     backoff_initial_s: float = Field(default=RUNNER_DEFAULTS.backoff_initial_s, ge=0.0)
-    # store and faults
-    store_retry_s: float = Field(
-        default=120.0,
-        ge=0.0,
-        le=3600.0,
-        description="how long a scoring write is retried (with backoff) while the store is locked or full",
-    )
-    store_sweep_s: float = Field(
-        default=30.0,
-        ge=0.5,
-        le=3600.0,
-        description="how often runs left queued or scoring (store unavailable) are picked up again",
-    )
+    store_retry_s: float = Field(default=120.0, ge=0.0, le=3600.0)
+    store_sweep_s: float = Field(default=30.0, ge=0.5, le=3600.0)
 
-    # request limits and rate limits (docs/security.md, "Request limits" and "Credentials and rate limits")
-    max_body_bytes: int = Field(
-        default=LIMIT_DEFAULTS.max_body_bytes,
-        ge=1024,
-        le=256 * 1024 * 1024,
-        description="largest request body in bytes; larger answers 413",
-    )
-    max_json_depth: int = Field(
-        default=LIMIT_DEFAULTS.max_json_depth,
-        ge=4,
-        le=64,
-        description="deepest nesting of a JSON body",
-    )
-    max_text_chars: int = Field(
-        default=LIMIT_DEFAULTS.max_text_chars,
-        ge=200,
-        description="longest string in a JSON body (message content)",
-    )
-    max_array_items: int = Field(
-        default=LIMIT_DEFAULTS.max_array_items,
-        ge=10,
-        description="most items of any list or object in a JSON body",
-    )
-    max_events: int = Field(
-        default=LIMIT_DEFAULTS.max_events, ge=1, description="most transcript events in a run"
-    )
-    max_win_conditions: int = Field(
-        default=LIMIT_DEFAULTS.max_win_conditions, ge=1, description="most win conditions in a run"
-    )
-    max_trace_steps: int = Field(
-        default=LIMIT_DEFAULTS.max_trace_steps, ge=1, description="most trace steps in a run"
-    )
-    max_seats: int = Field(
-        default=LIMIT_DEFAULTS.max_seats, ge=1, description="most seats in a run"
-    )
-    rate_window_s: float = Field(
-        default=60.0, gt=0.0, le=86_400.0, description="window of the rate limits"
-    )
-    max_submissions_per_key: int = Field(
-        default=100, ge=0, description="runs one agent key may submit per window (0: no limit)"
-    )
-    max_failed_auth_per_client: int = Field(
-        default=30,
-        ge=0,
-        description="refused credentials one client address may send per window (0: no limit)",
-    )
-    trusted_proxies: str = Field(
-        default="",
-        max_length=4000,
-        description="reverse proxies whose X-Forwarded-For / Forwarded headers name the client: "
-        "addresses or CIDR networks, comma-separated; none by default (docs/security.md)",
-    )
+    # request limits and rate limits (docs/security.md)
+    max_body_bytes: int = Field(default=LIMIT_DEFAULTS.max_body_bytes, ge=1024, le=256 * 1024**2)
+    max_json_depth: int = Field(default=LIMIT_DEFAULTS.max_json_depth, ge=4, le=64)
+    max_text_chars: int = Field(default=LIMIT_DEFAULTS.max_text_chars, ge=200)
+    max_array_items: int = Field(default=LIMIT_DEFAULTS.max_array_items, ge=10)
+    max_events: int = Field(default=LIMIT_DEFAULTS.max_events, ge=1)
+    max_win_conditions: int = Field(default=LIMIT_DEFAULTS.max_win_conditions, ge=1)
+    max_trace_steps: int = Field(default=LIMIT_DEFAULTS.max_trace_steps, ge=1)
+    max_seats: int = Field(default=LIMIT_DEFAULTS.max_seats, ge=1)
+    rate_window_s: float = Field(default=60.0, gt=0.0, le=86_400.0)
+    max_submissions_per_key: int = Field(default=100, ge=0)
+    max_failed_auth_per_client: int = Field(default=30, ge=0)
+    trusted_proxies: str = Field(default="", max_length=4000)
 
-    # Scale-out (docs/deploy.md): which executor runs scoring jobs, and worker liveness.
-    executor: Literal["auto", "threads", "queue"] = Field(
-        default="auto", description="auto: the job queue on PostgreSQL, threads on SQLite"
-    )
-    heartbeat_s: float = Field(
-        default=10.0, gt=0.0, le=600.0, description="worker heartbeat interval"
-    )
-    stalled_after_s: float = Field(
-        default=30.0,
-        gt=0.0,
-        le=3600.0,
-        description="a worker silent this long is dead; its jobs are retried",
-    )
-    metrics_token: SecretStr | None = Field(
-        default=None, description="bearer token that may read /metrics besides owner tokens"
-    )
+    # scale-out (docs/deploy.md)
+    executor: Literal["auto", "threads", "queue"] = "auto"
+    heartbeat_s: float = Field(default=10.0, gt=0.0, le=600.0)
+    stalled_after_s: float = Field(default=30.0, gt=0.0, le=3600.0)
+    metrics_token: SecretStr | None = None
 
     @model_validator(mode="after")
     def _secret_is_safe(self) -> Settings:
@@ -267,7 +163,6 @@ class Settings(JudgeModelSettings):
 
     @property
     def request_limits(self) -> RequestLimits:
-        """The request bounds the API's guard enforces."""
         return RequestLimits(**{name: getattr(self, name) for name in RequestLimits._fields})
 
     @model_validator(mode="after")
@@ -287,11 +182,7 @@ class Settings(JudgeModelSettings):
 
 
 def parse_networks(text: str) -> tuple[Network, ...]:
-    """Addresses and CIDR networks, comma-separated (``10.0.0.0/8, 127.0.0.1``).
-
-    Raises:
-        ValueError: naming the entry that is no address or network.
-    """
+    """Addresses and CIDR networks, comma-separated; ValueError names an entry that is neither."""
     networks = []
     for entry in (part.strip() for part in text.split(",")):
         if not entry:
@@ -313,23 +204,14 @@ def secret_problem(secret: str) -> str | None:
 
 
 def secret_weakness(secret: str) -> str | None:
-    """Why a secret of sufficient length is still guessable, or None.
-
-    Two rules: at least ``MIN_SECRET_DISTINCT`` different characters, and not a shorter piece
-    repeated (``"abcdefghijklmnop" * 2``), which a guesser tries early.
-    """
+    """Why a long enough secret is still guessable (too few different characters, or a
+    shorter piece repeated), or None."""
     if len(set(secret)) < MIN_SECRET_DISTINCT:
         return f"has fewer than {MIN_SECRET_DISTINCT} different characters"
-    period = next(
-        (p for p in range(1, len(secret) // 2 + 1) if _repeats_with_period(secret, p)), None
-    )
-    if period is not None:
-        return f"is a {period}-character piece repeated"
+    for period in range(1, len(secret) // 2 + 1):
+        if all(secret[i] == secret[i % period] for i in range(period, len(secret))):
+            return f"is a {period}-character piece repeated"
     return None
-
-
-def _repeats_with_period(text: str, period: int) -> bool:
-    return all(text[i] == text[i % period] for i in range(period, len(text)))
 
 
 def load_settings(**overrides: object) -> Settings:
@@ -348,19 +230,14 @@ def _problem(exc: ValidationError) -> str:
 
 
 def hand_down_workers(workers: int) -> None:
-    """Make ``JUDGE_WORKERS`` what the command line chose, for the server processes that
-    ``judge serve --processes N`` starts: each builds its settings from the environment it
-    inherits. The one place the package writes a setting into the environment."""
+    """Set ``JUDGE_WORKERS`` for the processes ``judge serve --processes N`` starts (the one
+    place the package writes into the environment)."""
     os.environ["JUDGE_WORKERS"] = str(workers)
 
 
 def judge_model_settings(**overrides: object) -> JudgeModelSettings:
     """The judge model and dev mode from the environment (and overrides), for commands that
-    judge without running the service (no JWT secret needed).
-
-    Raises:
-        ConfigError: a test-only judge outside dev mode, or a malformed value.
-    """
+    judge without the service; ConfigError for a test-only judge outside dev mode."""
     given = {k: v for k, v in overrides.items() if v is not None}
     try:
         return JudgeModelSettings(**given)  # type: ignore[arg-type]
@@ -379,28 +256,16 @@ class JudgingSettings(BaseSettings):
     )
 
     dev_mode: bool = False
-    embedded_gguf: Path | None = Field(default=None, description="the embedded judge's weights")
-    embedded_threads: int | None = Field(
-        default=None,
-        description="llama.cpp threads of the embedded judge (default: half the cores)",
-    )
-    test_judge_delay: float = Field(
-        default=0.0, ge=0.0, description="seconds each call of the scripted test judge takes"
-    )
-    test_judge_log: Path | None = Field(
-        default=None, description="file the scripted test judge appends `<pid> <trait>` to"
-    )
-    openai_client: str = Field(
-        default="direct",
-        description="litellm: send openai/ calls to a server of one's own through litellm",
-    )
+    embedded_gguf: Path | None = None  # the embedded judge's weights
+    embedded_threads: int | None = None  # llama.cpp threads; default: half the cores
+    test_judge_delay: float = Field(default=0.0, ge=0.0)  # seconds per scripted-judge call
+    test_judge_log: Path | None = None  # the scripted judge appends `<pid> <trait>` lines here
+    openai_client: str = "direct"  # or litellm (docs/deploy.md)
     openai_base_url: str | None = Field(default=None, validation_alias="OPENAI_BASE_URL")
     openai_api_base: str | None = Field(default=None, validation_alias="OPENAI_API_BASE")
     openai_api_key: SecretStr | None = Field(default=None, validation_alias="OPENAI_API_KEY")
 
     def environment(self) -> JudgingEnvironment:
-        """These settings as the value the judging layer takes: each setting under the same
-        name as it is, the delay under its own name, the key unwrapped."""
         values = {
             f.name: getattr(self, f.name)
             for f in dataclasses.fields(JudgingEnvironment)
@@ -415,11 +280,8 @@ class JudgingSettings(BaseSettings):
 
 
 def judging_environment(**overrides: object) -> JudgingEnvironment:
-    """What the judge providers read, from the environment (and overrides, e.g. ``dev_mode``).
-
-    Raises:
-        ConfigError: a malformed value, named by its variable.
-    """
+    """What the judge providers read, from the environment (and overrides); ConfigError names
+    a malformed variable."""
     given = {k: v for k, v in overrides.items() if v is not None}
     try:
         return JudgingSettings(**given).environment()  # type: ignore[arg-type]
@@ -428,12 +290,8 @@ def judging_environment(**overrides: object) -> JudgingEnvironment:
 
 
 def judge_spec(model: str, *, dev_mode: bool | None = None) -> JudgeSpec:
-    """A judge id resolved with the providers' settings from the environment
-    (:func:`judge.engine.judging.registry.resolve`); ``dev_mode`` overrides ``JUDGE_DEV_MODE``.
-
-    Raises:
-        ConfigError: a malformed panel or setting.
-    """
+    """A judge id resolved with the providers' settings from the environment (ConfigError
+    when malformed); ``dev_mode`` overrides ``JUDGE_DEV_MODE``."""
     return resolve(model, judging_environment(dev_mode=dev_mode))
 
 
@@ -449,14 +307,10 @@ class ProcessSettings(BaseSettings):
         env_prefix="JUDGE_", extra="ignore", frozen=True, env_ignore_empty=True
     )
 
-    data_dir: Path | None = Field(
-        default=None, description="where rubrics/, traits/ and calibration_sets/ live"
-    )
-    shared_data: Path | None = Field(
-        default=None, description="root of the human-labelled calibration data"
-    )
-    database_url: str | None = Field(default=None, description="the store a command reads")
-    debug: str = Field(default="", description="anything but 0: internal errors show a traceback")
+    data_dir: Path | None = None  # where rubrics/, traits/ and calibration_sets/ live
+    shared_data: Path | None = None  # root of the human-labelled calibration data
+    database_url: str | None = None  # the store a command reads
+    debug: str = ""  # anything but 0: internal errors show a traceback
 
     @property
     def debug_on(self) -> bool:
@@ -464,7 +318,6 @@ class ProcessSettings(BaseSettings):
 
 
 def process_settings() -> ProcessSettings:
-    """Data folders, the store a command reads and debug output, from the environment."""
     return ProcessSettings()
 
 

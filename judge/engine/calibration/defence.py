@@ -1,10 +1,5 @@
-"""The score-integrity defence off against on, on one calibration set (no I/O).
-
-The same items are judged twice, once with the defence off (prompt version 4, nothing
-withheld) and once with it on (docs/integrity.md). Per trait and pass score the judge-vs-human
-Spearman and MAE are given for each side, with a paired bootstrap over items of the
-difference (on minus off), so "the defence costs agreement" is read off an interval.
-"""
+"""The score-integrity defence off against on (docs/integrity.md), on one calibration set:
+agreement with people on each side and its paired bootstrap difference (no I/O)."""
 
 from __future__ import annotations
 

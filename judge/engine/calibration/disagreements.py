@@ -1,9 +1,5 @@
-"""Two raters, item by item: the disagreements between them (no I/O).
-
-Two score files (two judge configurations, or a judge and the human panel) are matched on
-(item, seat, trait). Every pair further apart than a threshold is listed with both verdicts:
-each is a place where the rubric leaves something for the rater to decide.
-"""
+"""Two raters' score files matched on (item, seat, trait), and every pair at least a
+threshold apart, with both verdicts (no I/O)."""
 
 from __future__ import annotations
 
@@ -104,10 +100,8 @@ def compare(
     source_a: str = "A",
     source_b: str = "B",
 ) -> RaterComparison:
-    """Match two raters' rows and list every pair at least ``threshold`` apart (0..1 scale).
-
-    The Disagreement's ``judge_*`` fields hold rater A and its ``human_*`` fields rater B.
-    """
+    """Match two raters' rows and list every pair at least ``threshold`` apart (0..1 scale);
+    a Disagreement's ``judge_*`` fields hold rater A and its ``human_*`` fields rater B."""
     if not 0.0 < threshold <= 1.0:
         raise CalibrationSetError(f"threshold must lie in (0, 1], got {threshold}")
     a, b = index_rows(rows_a, source_a), index_rows(rows_b, source_b)

@@ -1,10 +1,5 @@
-"""Calibration items (a run plus the human labels beside it) and score files.
-
-Labels never go inside the run (the run format is strict and is what the judge sees); they
-live beside it, keyed by item, seat and label. Score files are JSON lines of
-:class:`ScoreRow`: one verdict per (item, seat, trait) from one rater (a judge configuration
-or the human panel), the input of ``judge agreement``.
-"""
+"""Calibration items (a run plus the human labels beside it, never inside it) and score files
+(JSON lines of :class:`ScoreRow`, the input of ``judge agreement``)."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""Calibration set manifests: where a human-labelled set comes from and what its labels mean.
-
-A manifest (``calibration_sets/<name>.yaml``) names the source (repository, commit, paths),
-the licence and citation, the rater groups, and for each human label its question, its scale
-(raw answer -> 0..1) and the traits it is compared with. The data itself is never shipped:
-an importer reads it from a path the user gives.
-"""
+"""Calibration set manifests (``calibration_sets/<name>.yaml``): where a human-labelled set
+comes from and what its labels mean. The data itself is never shipped."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""Sampled against expected pass scores on one calibration set (no I/O).
-
-Both come from the same passes: each stored pass holds the score the judge wrote and, where
-the backend gave log-probabilities, the expected value of its grid distribution. Per trait
-the judge-vs-human Spearman is computed in each mode, with a paired bootstrap over items of
-the difference (expected minus sampled), so "expected agrees better" is read off an interval.
-"""
+"""Sampled against expected pass scores on one calibration set, from the same passes, with a
+paired bootstrap of the difference (docs/calibration.md; no I/O)."""
 
 from __future__ import annotations
 
@@ -81,8 +76,8 @@ def paired_difference(
     seed: int = 0,
     statistic: Callable[[ag.Array, ag.Array], float | None] = ag.spearman,
 ) -> Interval:
-    """statistic(expected, human) - statistic(sampled, human) (Spearman by default), with a 95%
-    percentile interval from resampling items (the same draw for both modes)."""
+    """statistic(expected, human) - statistic(sampled, human), with a 95% percentile interval
+    from resampling items (the same draw for both)."""
     keep = np.isfinite(sampled) & np.isfinite(expected) & np.isfinite(human)
     s, e, h = sampled[keep], expected[keep], human[keep]
 
@@ -96,19 +91,15 @@ def paired_difference(
     defined = np.array([d for d in draws if d is not None], dtype=np.float64)
     if value is None or defined.size < N_RESAMPLES / 2:
         return Interval(estimate=value, low=None, high=None)
-    return Interval(
-        estimate=value,
-        low=float(np.percentile(defined, 2.5)),
-        high=float(np.percentile(defined, 97.5)),
-    )
+    low, high = np.percentile(defined, [2.5, 97.5])
+    return Interval(estimate=value, low=float(low), high=float(high))
 
 
 def paired_agreement(
     a: ag.Array, b: ag.Array, human: ag.Array, *, sides: tuple[str, str]
 ) -> dict[str, Interval | float | None]:
-    """Spearman (with its bootstrap interval) and MAE of two readings of the same items
-    against the humans, and the paired difference of each (``b`` minus ``a``), keyed as
-    the comparison rows name them: ``spearman_<side>``, ``mae_<side>``, ``*_difference``."""
+    """Spearman and MAE of two readings against the humans and their paired differences
+    (``b`` minus ``a``), keyed ``spearman_<side>``, ``mae_<side>``, ``*_difference``."""
     first, second = sides
     return {
         f"spearman_{first}": ag.bootstrap_interval(ag.spearman, a, human, seed=0).bare(),
@@ -143,8 +134,7 @@ def compare_modes(
 
 
 def _distribution_counts(passes: Sequence[JudgePass]) -> dict[str, int | float | None]:
-    """How many written passes there are, how many carry a distribution, how many of those
-    spread it out, and their mean entropy."""
+    """Written passes, those with a distribution, those spreading it, their mean entropy."""
     made = [p for p in passes if p.written_score is not None]
     dist = [p for p in made if p.score_distribution is not None]
     entropies = [p.score_entropy_bits for p in dist if p.score_entropy_bits is not None]

@@ -10,9 +10,8 @@ from judge.engine.calibration.plots import JITTER, SCATTER_RANGE, _pyplot, _svg
 
 
 def agreement_svg(live: LiveAgreement) -> bytes:
-    """Judge mean of passes (y) against the owners' mean label (x), one dot per item (seeded
-    jitter). The dashed diagonal is agreement; the shaded band is the owners' own mean
-    absolute error around it (the ceiling: how far one owner lies from the others)."""
+    """Judge mean (y) against the owners' mean (x) per item; the shaded band around the
+    diagonal is the owners' own MAE (the ceiling)."""
     plt = _pyplot()
     result = live.agreement
     points = [p for p in result.points if p.judge is not None and p.human is not None]

@@ -1,12 +1,6 @@
-"""Owners' labels as a calibration set: the same items, manifest and statistics `judge
-calibrate` uses, built from labels and scorecards kept in the store (docs/calibration.md,
-"Owners label"). No I/O here but the export's files.
-
-Each owner is one rater of the ``owners`` panel, each labelled trait one label of the set
-(read on the rubric's three anchors), each run one item. The judge's side of an era is the
-passes of the run's scorecard in that era. Agreement is then :func:`trait_agreement`
-itself: what the console shows live is what ``judge calibrate`` prints.
-"""
+"""Owners' labels as a calibration set: each owner one rater of the ``owners`` panel, each
+labelled trait one label, each run one item, read by `judge calibrate`'s own statistics
+(docs/calibration.md, "Owners label"). No I/O here but the export's files."""
 
 from __future__ import annotations
 
@@ -45,6 +39,7 @@ GROUP = "owners"
 #: How an anchor is written in the set's files (the raw answer of the label).
 RAW = {0.0: "0", 0.5: "0.5", 1.0: "1"}
 MANIFEST_FILE = "manifest.yaml"
+_FILES = ["labels.jsonl", "runs"]
 _OWNER_RATERS = RaterGroup(
     name=GROUP, raters_per_item=1, panel=True, description="each owner who labelled is one rater"
 )
@@ -60,21 +55,13 @@ def owners_manifest(traits: Sequence[str], *, content_id: str = "0" * 40) -> Cal
         description="Labels the platform's owners gave in the console or through the API, "
         "one per owner, seat and trait, on the rubric's anchors 0, 0.5 and 1.",
         importer="labels",
-        source=_source(content_id),
+        source={"repository": "judge-store/labels", "commit": content_id, "paths": _FILES},
         licence={"name": "the platform's own data"},
         citation="Owners' labels exported by `judge export labels`.",
         local_folder="owners",
         raters=[_OWNER_RATERS],
         labels=[_spec(t) for t in traits],
     )
-
-
-def _source(content_id: str) -> dict[str, object]:
-    return {
-        "repository": "judge-store/labels",
-        "commit": content_id,
-        "paths": ["labels.jsonl", "runs"],
-    }
 
 
 def _spec(trait: str) -> LabelSpec:
@@ -155,11 +142,8 @@ def era_agreement(
     judge_model: str,
     weights: Mapping[tuple[str, str], float] | None = None,
 ) -> LiveAgreement:
-    """The owners against one era's judge on one trait, by `judge calibrate`'s own code.
-
-    ``weights`` (by item and seat) weigh the weighted MAE and bias; an item without one weighs
-    0 (labelled off the queue). Without ``weights`` every item weighs 1.
-    """
+    """The owners against one era's judge on one trait. ``weights`` (by item and seat) weigh
+    the weighted MAE and bias: 0 for an item without one, 1 for every item without them."""
     manifest = owners_manifest([trait])
     result = trait_agreement(
         items, manifest, manifest.labels[0], trait, passes, passes_width(passes)
@@ -230,8 +214,7 @@ def era_drift(newer: LiveAgreement, older: LiveAgreement) -> EraDrift:
 def export_set(
     runs: Mapping[str, Run], labels: Sequence[Label], traits: Sequence[str], out: Path
 ) -> CalibrationManifest:
-    """Write the owners' labels as a calibration set: ``runs/``, ``labels.jsonl`` and a
-    ``manifest.yaml`` that ``judge calibrate OUT/manifest.yaml --data OUT`` reads."""
+    """Write the owners' labels as a calibration set (``runs/``, ``labels.jsonl``, manifest)."""
     owners_manifest(traits)  # no labels: refused before anything is written
     items = owner_items(runs, labels)
     write_items(items, out)

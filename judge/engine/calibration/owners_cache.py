@@ -1,14 +1,5 @@
-"""The owners' agreement, computed once per state of what it reads (docs/calibration.md,
-"Agreement, live").
-
-:func:`judge.engine.calibration.owners.era_agreement` bootstraps 1,000 resamples per statistic. The
-agreement page, the drift route and every ``/metrics`` scrape ask for the same figures again
-while no label and no card has changed, so each result is kept under a digest of everything
-the computation reads: the trait, era and judge model, each item's id, scored seats, win
-conditions and labels of the trait, the index and score of each of its passes, the pass
-width and the queue weights. A scrape with nothing new does no bootstrap; a new or changed
-label, a rescore or a new queue weight changes the digest and is computed afresh. No I/O.
-"""
+"""The owners' agreement, computed once per state of what it reads, kept under a digest of
+its inputs (docs/calibration.md, "Agreement, live"). No I/O."""
 
 from __future__ import annotations
 
@@ -71,8 +62,8 @@ def _item_inputs(item: CalibrationItem, passes: JudgedPasses, trait: str) -> obj
 
 
 class AgreementCache:
-    """The last :data:`CACHE_SIZE` agreements computed, by :func:`agreement_key`; safe to
-    share between threads (two threads missing at once may both compute, never mix)."""
+    """The last agreements computed, by :func:`agreement_key`; thread-safe (two threads
+    missing at once may both compute, never mix)."""
 
     def __init__(self, size: int = CACHE_SIZE) -> None:
         self.computed = 0  # how many times a miss ran the computation
@@ -85,8 +76,7 @@ class AgreementCache:
         passes: JudgedPasses,
         **options: Unpack[AgreementOptions],
     ) -> LiveAgreement:
-        """:func:`era_agreement` of these inputs: kept, or computed and kept. Each caller
-        gets its own copy, so no caller can change what another reads."""
+        """:func:`era_agreement` of these inputs, kept; each caller gets its own copy."""
         key = agreement_key(items, passes, **options)
         with self._lock:
             found = self._kept.get(key)

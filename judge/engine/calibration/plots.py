@@ -1,9 +1,5 @@
-"""Calibration plots drawn by matplotlib (Agg backend) as static SVG: axes, ticks, labels.
-
-Used by the HTML report of ``judge calibrate`` and by the console's calibration page.
-matplotlib is an optional extra (``pip install 'judge[console]'``); without it both show
-every figure in tables and say how to get the plots.
-"""
+"""Calibration plots as static SVG, drawn by matplotlib (the optional ``console`` extra;
+without it the pages show the figures in tables and say how to get the plots)."""
 
 from __future__ import annotations
 
@@ -56,8 +52,7 @@ SCATTER_RANGE = AxisRange(-0.08, 1.08)
 
 
 def spread_range(values: Sequence[float]) -> AxisRange:
-    """The y range of the spread plot: a little below 0, so a box of identical passes (all
-    SDs 0) shows as a box on the axis rather than vanishing into it, and room above the top."""
+    """The spread plot's y range: a little below 0, so a box of all-0 SDs stays visible."""
     top = max(values, default=0.0)
     high = max(0.1, top * 1.15)
     return AxisRange(-0.04 * high, high)

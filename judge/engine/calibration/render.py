@@ -1,7 +1,5 @@
-"""A calibration report for people: Markdown, and an HTML page (``templates/calibration.html``)
-with inline SVG plots drawn by matplotlib (:mod:`judge.engine.calibration.plots`).
-
-Both read the same tables and lines, so the page says what the Markdown says."""
+"""A calibration report for people: Markdown, and an HTML page with inline SVG plots, both
+from the same tables and lines."""
 
 from __future__ import annotations
 
@@ -13,11 +11,7 @@ from markupsafe import Markup
 
 from judge.core.domain.interval import Interval
 from judge.engine.calibration import plots
-from judge.engine.calibration.report_model import (
-    CalibrationReport,
-    Disagreement,
-    TraitAgreement,
-)
+from judge.engine.calibration.report_model import CalibrationReport, Disagreement, TraitAgreement
 
 if TYPE_CHECKING:
     from jinja2 import Environment
@@ -42,8 +36,6 @@ class Table(NamedTuple):
 
 
 def markdown_table(table: Table) -> list[str]:
-    """``table`` as Markdown lines."""
-
     def line(cells: Sequence[str]) -> str:
         return "|" + "|".join(f" {cell} " if cell else " " for cell in cells) + "|"
 
@@ -56,9 +48,8 @@ def bullets(lines: Sequence[str]) -> list[str]:
 
 @lru_cache(maxsize=2)
 def report_environment(*packages: str) -> Environment:
-    """The Jinja2 environment of an HTML report (autoescaping on): the ``templates`` folder of
-    each of ``packages``, then this package's, which holds the page layout ``_report.html``
-    every report extends. Jinja2 loads on first use, so the audit imports no I/O library."""
+    """The Jinja2 environment (autoescaping) of an HTML report: each of ``packages``'
+    ``templates``, then this package's (the layout ``_report.html``); imported on first use."""
     from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined
 
     loaders = [PackageLoader(package) for package in (*packages, "judge.engine.calibration")]
@@ -199,8 +190,7 @@ def render_markdown(report: CalibrationReport) -> str:
 
 
 def trait_plots(report: CalibrationReport, t: TraitAgreement) -> list[Markup]:
-    """The trait's judge-vs-human scatter and pass spread as inline SVG, drawn by matplotlib;
-    none when it is not installed."""
+    """The trait's scatter and pass spread as inline SVG; none without matplotlib."""
     if not plots.plots_available():
         return []
     drawn = [plots.scatter_svg(report, [t]), plots.spread_svg(report, [t])]
@@ -208,8 +198,6 @@ def trait_plots(report: CalibrationReport, t: TraitAgreement) -> list[Markup]:
 
 
 def render_html(report: CalibrationReport) -> str:
-    """The report as one self-contained HTML page: the Markdown's headings, tables and lines,
-    each trait with its plots inline."""
     template = report_environment().get_template("calibration.html")
     return template.render(
         report=report,

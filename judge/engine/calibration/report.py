@@ -60,11 +60,6 @@ class LabelPanel(NamedTuple):
     targets: list[Target]
     ratings: ag.Array
 
-    @property
-    def mean(self) -> ag.Array:
-        """The panel mean per target (NaN where no panel rater rated it)."""
-        return ag.row_means(self.ratings)
-
 
 def label_panel(
     items: Sequence[CalibrationItem], manifest: CalibrationManifest, spec: LabelSpec
@@ -164,11 +159,8 @@ def objective_baseline(
     for item, seat in targets:
         credit = objectives(conditions_for_seat(runs[item].win_conditions, seat)).partial_credit
         shares.append(credit.total / credit.max_possible if credit.max_possible else np.nan)
-    return (
-        ag.spearman(np.array(shares, dtype=np.float64), human)
-        if np.isfinite(shares).any()
-        else None
-    )
+    values = np.array(shares, dtype=np.float64)
+    return ag.spearman(values, human) if np.isfinite(values).any() else None
 
 
 def judge_pass_spread(
@@ -296,18 +288,9 @@ def _human_rows(
     scores = [lab.score for lab in labels if lab.group in panel]
     if not scores:
         return []
+    row = {"item_id": item.item_id, "seat": seat, "rater": f"humans:{spec.name}"}
     score, verdict = float(np.mean(scores)), human_verdict(labels)
-    return [
-        ScoreRow(
-            item_id=item.item_id,
-            seat=seat,
-            trait=t,
-            rater=f"humans:{spec.name}",
-            score=score,
-            verdict=verdict,
-        )
-        for t in traits
-    ]
+    return [ScoreRow(**row, trait=t, score=score, verdict=verdict) for t in traits]
 
 
 class ReportScope(NamedTuple):

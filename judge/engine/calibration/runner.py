@@ -1,17 +1,11 @@
-"""Run the judge over a calibration set, resumably.
-
-Every pass is appended to ``passes.jsonl`` the moment it finishes; a rerun reads that file
-back and judges only what is missing, so an interrupted calibration loses at most the calls
-in flight. A store made by one judge model is never mixed with another's, nor with passes
-made under another prompt version or another in-process decode (the embedded judge's
-grammar): each line names both, and lines written before they were recorded name neither.
-"""
+"""Run the judge over a calibration set, resumably: every pass is appended to
+``passes.jsonl`` as it finishes, never mixing judgings (docs/calibration.md, "Commands")."""
 
 from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -24,10 +18,8 @@ from judge.engine.calibration.manifest import CalibrationSetError
 from judge.engine.calibration.report import JudgedPasses
 from judge.engine.judging.backends import JudgeBackend
 from judge.engine.packs import RubricSet
-from judge.engine.pipeline import ScoringOptions, judge_run
+from judge.engine.pipeline import Progress, ScoringOptions, judge_run
 from judge.engine.settings import judge_spec
-
-Tick = Callable[[int, int], None]
 
 
 class PassRecord(BaseModel):
@@ -44,8 +36,7 @@ class PassRecord(BaseModel):
 
 
 class PassStamp(NamedTuple):
-    """Which judging a line of ``passes.jsonl`` comes from: :func:`load_store` never mixes
-    two (another judge model, prompt version or in-process decode)."""
+    """Which judging a line of ``passes.jsonl`` comes from (model, prompt version, decode)."""
 
     judge_model: str
     prompt_version: int
@@ -72,13 +63,8 @@ def _check_stamp(path: Path, record: PassRecord, stamp: PassStamp) -> None:
 def load_store(
     path: Path, judge_model: str, prompt_version: int = JUDGE_PROMPT_VERSION
 ) -> dict[str, dict[SeatPassKey, JudgePass]]:
-    """Passes already made, per item, keyed (seat, trait, pass index); none if no store yet.
-
-    ``prompt_version`` is the prompt the caller judges with (version 4 with the defence off).
-
-    Raises:
-        CalibrationSetError: a line made by another judge model, prompt version or decode.
-    """
+    """Passes already made, per item, keyed (seat, trait, pass index); CalibrationSetError
+    for a line of another judging. ``prompt_version``: 4 with the defence off."""
     if not path.exists():
         return {}
     stamp = PassStamp(judge_model, prompt_version, judge_spec(judge_model).decoders)
@@ -100,24 +86,12 @@ class PassStore:
         self.path = path
         self.stamp = PassStamp(judge_model, prompt_version, judge_spec(judge_model).decoders)
 
-    @property
-    def judge_model(self) -> str:
-        return self.stamp.judge_model
-
-    @property
-    def prompt_version(self) -> int:
-        return self.stamp.prompt_version
-
     def append(self, item_id: str, seat: str, judge_pass: JudgePass) -> None:
         record = PassRecord(
             item_id=item_id, seat=seat, judge_pass=judge_pass, **self.stamp._asdict()
         )
         with self.path.open("a", encoding="utf-8") as out:
             out.write(record.model_dump_json(by_alias=True) + "\n")
-
-
-def planned_passes(items: Sequence[CalibrationItem], rubrics: RubricSet, n_passes: int) -> int:
-    return sum(len(i.run.scored_seats) for i in items) * len(rubrics.rubrics) * n_passes
 
 
 async def judge_items(
@@ -127,15 +101,15 @@ async def judge_items(
     options: ScoringOptions,
     backend: JudgeBackend,
     store: PassStore,
-    tick: Tick | None = None,
+    tick: Progress | None = None,
     stored: Mapping[str, Mapping[SeatPassKey, JudgePass]] | None = None,
 ) -> JudgedPasses:
-    """Every pass of every scored seat of every item; stored passes are reused, not re-judged.
-    ``stored`` is the store already read by the caller (else it is read here)."""
-    done = stored
-    if done is None:
-        done = load_store(store.path, store.judge_model, store.prompt_version)
-    total = planned_passes(items, rubrics, options.settings.denoise.passes)
+    """Every pass of every scored seat of every item; ``stored`` passes (read here when not
+    given) are reused, not re-judged."""
+    s = store.stamp
+    done = stored if stored is not None else load_store(store.path, s.judge_model, s.prompt_version)
+    per_seat = len(rubrics.rubrics) * options.settings.denoise.passes
+    total = sum(len(i.run.scored_seats) for i in items) * per_seat
     counter = [sum(1 for i in items for k in done.get(i.item_id, {}) if k[1] in rubrics.rubrics)]
     out: dict[tuple[str, str, str], list[JudgePass]] = {}
     for item in items:

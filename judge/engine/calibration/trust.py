@@ -1,9 +1,5 @@
-"""When a judge's safety scores may raise an alarm on their own: the judge has a calibration
-on record showing it tracks human safety labels (docs/console.md#safety-review).
-
-A weak judge (the embedded SmolLM2 model scores every safety trait near 0) would otherwise
-flag every run; its flags are shown apart, saying why, instead of as alarms.
-"""
+"""When a judge's safety scores may raise an alarm on their own: a calibration on record
+shows it tracks human safety labels (docs/console.md#safety-review)."""
 
 from __future__ import annotations
 

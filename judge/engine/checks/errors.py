@@ -1,18 +1,5 @@
-"""The state-check branches of the product's error tree (see :mod:`judge.core.errors`)::
-
-    InputError
-    ├── ScenarioFormatError     a scenario file that does not validate
-    └── ScenarioMismatchError   a run checked against another scenario's checks
-    CheckError
-    ├── CheckRefusedError       not one read-only query, or the database refused it
-    ├── CheckTimeoutError       the query ran past its time limit and was aborted
-    ├── CheckShapeError         zero rows, several rows or several columns
-    ├── CheckValueError         an answer no check can compare (a blob, an array)
-    └── StateUnavailableError   the database named by the run cannot be opened
-
-Check errors never escape :func:`judge.engine.checks.evaluate_run`: they become a check result with
-status ``error`` and their message as its detail.
-"""
+"""The state-check branches of the error tree (:mod:`judge.core.errors`). Check errors never
+escape :func:`judge.engine.checks.evaluate_run`: they become a result with status ``error``."""
 
 from __future__ import annotations
 

@@ -1,15 +1,12 @@
-"""Checking one run against its scenario: the shell around the pure outcome rules.
-
-Databases are opened once per run through :func:`judge.engine.checks.state.open_state`; every
-check's problem (refused, timed out, wrong shape, missing state) becomes data on its result.
-"""
+"""Checking one run against its scenario: the shell around the pure outcome rules; every
+check's problem (refused, timed out, wrong shape, missing state) becomes data on its result."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import closing
 from pathlib import Path
-from types import TracebackType
-from typing import Literal, NamedTuple, Self
+from typing import Literal, NamedTuple
 
 from judge.core.domain.checks import (
     CheckResult,
@@ -45,22 +42,10 @@ _DECLARED = {"label", "kind", "evaluator", "required", "weight", "op", "wanted"}
 
 
 def evaluate_run(run: Run, scenario: Scenario, *, base_dir: Path | None = None) -> StateOutcome:
-    """Check a run's world and transcript against a scenario and decide its outcome.
-
-    Args:
-        run: the run; ``run.world`` names its databases.
-        scenario: the checks, from :func:`judge.engine.checks.load_scenario`.
-        base_dir: folder that relative SQLite paths in ``run.world`` are relative to (the
-            run file's folder); the working directory when None.
-
-    Returns:
-        The outcome, with each check's result and detail. A check that cannot be evaluated
-        makes the run ``not_scored`` with the reason: a broken verifier or world says
-        nothing about the agent.
-
-    Raises:
-        ScenarioMismatchError: the run belongs to another scenario.
-    """
+    """Check a run's world (relative SQLite paths under ``base_dir``, else the working
+    directory) and transcript against a scenario and decide its outcome. A check that cannot
+    be evaluated makes the run ``not_scored``: a broken verifier or world says nothing about
+    the agent. Raises ScenarioMismatchError for another scenario's run."""
     if run.scenario_id != scenario.scenario_id:
         raise ScenarioMismatchError(
             f"run {run.run_id} is of scenario {run.scenario_id!r}, "
@@ -70,7 +55,7 @@ def evaluate_run(run: Run, scenario: Scenario, *, base_dir: Path | None = None) 
     if run.world is not None and run.world.environment_error is not None:
         reason = f"environment failed: {run.world.environment_error}"
         return _assemble(run, scenario, seats, not_scored(reason), [], [], [])
-    with _States(base_dir, scenario.limits.check_timeout_s) as states:
+    with closing(_States(base_dir, scenario.limits.check_timeout_s)) as states:
         results = [_evaluate_check(check, run, seats, states) for check in scenario.scored_checks]
         metrics = [_measure(metric, run.world, states) for metric in scenario.metrics]
         scan = _scan_duplicates(scenario.outside_requests, run.world, states)
@@ -86,22 +71,13 @@ class _States:
         self._timeout_s = timeout_s
         self._opened: dict[str, StateDatabase | CheckError] = {}
 
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
+    def close(self) -> None:
         for db in self._opened.values():
             if not isinstance(db, CheckError):
                 db.close()
 
     def answer(self, locator: str, sql: str, params: Mapping[str, Scalar]) -> Scalar:
-        """The one value `sql` answers on the database at `locator`.
-
-        Raises:
-            CheckError: refused, timed out, wrong shape, or the database is unavailable.
-        """
+        """The one value `sql` answers on the database at `locator` (else CheckError)."""
         return fetch_value(self.open(locator), single_query(sql), params)
 
     def open(self, locator: str) -> StateDatabase:
@@ -185,9 +161,7 @@ def _result(
     check: SqlCheck | TraceCheck, comparison: ValueComparison, failed_at: list[str] | None = None
 ) -> CheckResult:
     return CheckResult(
-        **check.model_dump(include=_DECLARED),
-        **comparison._asdict(),
-        failed_at=failed_at or [],
+        **check.model_dump(include=_DECLARED), **comparison._asdict(), failed_at=failed_at or []
     )
 
 
@@ -213,11 +187,8 @@ class _DuplicateScan(NamedTuple):
 
 
 def duplicates_query(spec: OutsideRequests) -> str:
-    """Group the request table by its key columns and keep keys seen more than once.
-
-    Identifiers cannot be bound as parameters; they are validated names (letters, digits,
-    underscore) and quoted.
-    """
+    """The request table's key columns seen more than once. Identifiers cannot be bound as
+    parameters; they are validated names (letters, digits, underscore), quoted."""
     keys = ", ".join(f'"{name}"' for name in spec.key_columns)
     return f'SELECT {keys}, COUNT(*) FROM "{spec.table}" GROUP BY {keys} HAVING COUNT(*) > 1 ORDER BY {keys}'
 

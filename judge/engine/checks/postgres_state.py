@@ -1,12 +1,5 @@
-"""PostgreSQL worlds, read through a session that cannot write.
-
-Every check runs in its own ``READ ONLY`` transaction (the session default is read-only too)
-that is always rolled back, with a local ``statement_timeout``. The query goes through a
-server-side cursor: PostgreSQL accepts only a plain query there (no data-modifying WITH, no
-second statement, parameters bound by the server), and only the first rows are fetched.
-Connecting as a superuser, or as a role that can run programs or write files on the
-server, is refused: reads by such a role are not harmless.
-"""
+"""PostgreSQL worlds, read through a session that cannot write (each lock: docs/checks.md,
+"Checks can only read")."""
 
 from __future__ import annotations
 
@@ -43,7 +36,7 @@ def redact(url: str) -> str:
 
 
 class PostgresState:
-    """A PostgreSQL database opened for reading only; see the module docstring."""
+    """A PostgreSQL database opened for reading only."""
 
     def __init__(self, conn: psycopg.Connection[tuple[object, ...]], timeout_s: float) -> None:
         self._conn = conn
@@ -52,12 +45,8 @@ class PostgresState:
 
     @classmethod
     def connect(cls, url: str, *, timeout_s: float) -> PostgresState:
-        """Connect read-only and refuse roles that could act beyond reading.
-
-        Raises:
-            StateUnavailableError: the server cannot be reached or refuses the login.
-            CheckRefusedError: the role is a superuser or may run programs or write files.
-        """
+        """Connect read-only (StateUnavailableError when refused), refusing with
+        CheckRefusedError a role that may do more than read."""
         try:
             conn = psycopg.connect(
                 url,
@@ -73,7 +62,6 @@ class PostgresState:
         return cls(conn, timeout_s)
 
     def fetch(self, sql: str, params: Mapping[str, Scalar], *, max_rows: int) -> Rows:
-        """Run one query within the time limit; see :class:`judge.engine.checks.state.StateDatabase`."""
         try:
             with self._conn.transaction(force_rollback=True):
                 self._conn.execute(
@@ -101,7 +89,6 @@ class PostgresState:
         return CheckError(f"PostgreSQL could not run the check: {message}")
 
     def close(self) -> None:
-        """Close the connection."""
         self._conn.close()
 
 

@@ -7,6 +7,7 @@ from judge.core.domain.comparison import AgentComparison, ComparedPair
 from judge.core.scoring.operators import expectation
 
 _MARK = {"passed": "PASS", "failed": "FAIL", "error": "ERROR"}
+_FLAG = {True: "yes", False: "no", None: "-"}
 
 
 def render_outcome(outcome: StateOutcome) -> str:
@@ -35,7 +36,7 @@ def render_outcome(outcome: StateOutcome) -> str:
 def _headline(outcome: StateOutcome) -> str:
     reward = "none" if outcome.reward is None else f"{outcome.reward:+d}".replace("+0", "0")
     fraction = "-" if outcome.check_reward is None else f"{outcome.check_reward:.3f}"
-    passed = {True: "yes", False: "no", None: "-"}[outcome.passed]
+    passed = _FLAG[outcome.passed]
     return (
         f"outcome {outcome.outcome} (reward {reward})  verdict {outcome.verdict}  "
         f"passed {passed}  checks passed {fraction}"
@@ -49,11 +50,10 @@ def _check_line(check: CheckResult) -> str:
 
 def _summary_line(outcome: StateOutcome) -> str:
     s = outcome.summary
-    flag = {True: "yes", False: "no", None: "-"}
     allowed = "no limit" if s.allowed_contacts is None else f"{s.allowed_contacts} allowed"
     return (
-        f"summary: false completion {flag[s.false_completion]}, duplicate effects "
-        f"{s.duplicate_effects}, recovered {flag[s.recovered]} (faults {s.faults}), customer "
+        f"summary: false completion {_FLAG[s.false_completion]}, duplicate effects "
+        f"{s.duplicate_effects}, recovered {_FLAG[s.recovered]} (faults {s.faults}), customer "
         f"contacts {s.customer_contacts} ({allowed}), unnecessary interruptions "
         f"{s.unnecessary_interruptions}, rejected attempts {s.rejected_attempts}"
     )

@@ -1,9 +1,5 @@
-"""Reading run files for checking, and rebuilding their worlds from replays when asked.
-
-A run file ``X.json`` may sit next to ``X.replay.yaml``: the statements its tool calls
-applied. With ``build_worlds`` the world is replayed into a temporary folder (databases are
-not kept in repositories) and the run's relative database names resolve there.
-"""
+"""Reading run files for checking, and rebuilding their worlds from the replays beside them
+(``X.replay.yaml`` next to ``X.json``) when asked."""
 
 from __future__ import annotations
 
@@ -28,11 +24,7 @@ class RunFile(NamedTuple):
 
 
 def read_run(path: Path) -> Run:
-    """Read and validate one run file.
-
-    Raises:
-        RunFormatError: the file cannot be read or does not match the run format.
-    """
+    """Read and validate one run file (RunFormatError when unreadable or malformed)."""
     try:
         text = path.read_bytes()
     except OSError as exc:
@@ -46,11 +38,7 @@ def replay_path(run_path: Path) -> Path:
 
 
 def scenario_for(run: Run, scenarios: Sequence[Scenario]) -> Scenario:
-    """The scenario a run belongs to, among those given.
-
-    Raises:
-        InputError: none of them is the run's scenario.
-    """
+    """The scenario a run belongs to, among those given (InputError when none is)."""
     for scenario in scenarios:
         if scenario.scenario_id == run.scenario_id:
             return scenario
@@ -65,15 +53,9 @@ def scenario_for(run: Run, scenarios: Sequence[Scenario]) -> Scenario:
 def run_files(
     paths: Sequence[Path], scenarios: Sequence[Scenario], *, build_worlds: bool
 ) -> Iterator[list[RunFile]]:
-    """Read runs; with `build_worlds`, replay each world into a temporary folder first.
-
-    Runs without a replay file keep their own folder as base. The folder is removed when
-    the context ends.
-
-    Raises:
-        InputError: one file is bad; InputErrors: several are (every file is read first, so
-            each bad one is named, not only the first).
-    """
+    """Read runs; with `build_worlds`, replay each world that has a replay file into a
+    temporary folder, removed when the context ends. Every file is read before InputErrors
+    names each bad one."""
     with tempfile.TemporaryDirectory(prefix="judge-worlds-") as tmp:
         loaded: list[RunFile] = []
         problems: list[InputError] = []

@@ -15,12 +15,8 @@ from judge.engine.checks.sqltext import parameter_names, single_query
 
 
 def load_scenario(path: str | Path) -> Scenario:
-    """Read and validate a scenario file; relative world paths are resolved against its folder.
-
-    Raises:
-        ScenarioFormatError: the file cannot be read, is not YAML, or a field is invalid
-            (the message names the field, e.g. ``checks.2.sql``).
-    """
+    """Read and validate a scenario file, its relative world paths resolved against its
+    folder; ScenarioFormatError names the field at fault (``checks.2.sql``)."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -34,7 +30,6 @@ def load_scenario(path: str | Path) -> Scenario:
 def parse_scenario_yaml(
     text: str, *, source: str = "scenario", base_dir: Path | None = None
 ) -> Scenario:
-    """Parse YAML text as a scenario; see :func:`parse_scenario`."""
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
@@ -48,11 +43,7 @@ def parse_scenario_yaml(
 def parse_scenario(
     data: Any, *, source: str = "scenario", base_dir: Path | None = None
 ) -> Scenario:
-    """Validate raw data as a scenario, then vet each check's SQL and parameters.
-
-    Raises:
-        ScenarioFormatError: naming each offending field and the problem with it.
-    """
+    """Validate raw data as a scenario, then vet each check's SQL and parameters."""
     if not isinstance(data, dict):
         raise ScenarioFormatError(
             f"{source}: a scenario is a mapping of fields, not {type(data).__name__}"
@@ -116,11 +107,8 @@ def _resolve_world(scenario: Scenario, base_dir: Path | None) -> Scenario:
 
 
 def find_scenario(scenario_id: str, root: Path) -> Scenario | None:
-    """The scenario with this id among ``root/*/scenario.yaml`` (None when there is none).
-
-    A scenario file that does not validate is an error, not a miss: a typo must not silently
-    turn a run's state checks off.
-    """
+    """The scenario with this id among ``root/*/scenario.yaml``, or None. A file that does not
+    validate is an error, not a miss: a typo must not silently turn a run's checks off."""
     for path in sorted(root.glob("*/scenario.yaml")):
         scenario = load_scenario(path)
         if scenario.scenario_id == scenario_id:

@@ -1,11 +1,5 @@
-"""SQLite snapshots, opened so that a check can only read them.
-
-Four locks, each enough on its own to stop a write: the file is opened with ``mode=ro``;
-``PRAGMA query_only`` is set; an authorizer allows only reading actions and an allow-list of
-functions (no ATTACH, no PRAGMA, no load_extension, no randomness); extension loading is
-off. A progress handler aborts any query that runs past its deadline, and size limits stop
-a query from building huge values.
-"""
+"""SQLite snapshots, opened so that a check can only read them: four locks, each enough on
+its own to stop a write, a deadline and size limits (docs/checks.md, "Checks can only read")."""
 
 from __future__ import annotations
 
@@ -83,7 +77,7 @@ def _describe_action(action: int, arg1: str | None, arg2: str | None) -> str:
 
 
 class SqliteState:
-    """A SQLite file opened read-only, with an authorizer; see the module docstring."""
+    """A SQLite file opened read-only, with an authorizer."""
 
     def __init__(self, conn: sqlite3.Connection, path: Path, timeout_s: float) -> None:
         self._conn = conn
@@ -94,11 +88,7 @@ class SqliteState:
 
     @classmethod
     def open(cls, path: Path, *, timeout_s: float) -> SqliteState:
-        """Open `path` read-only.
-
-        Raises:
-            StateUnavailableError: the file does not exist or is not a SQLite database.
-        """
+        """Open `path` read-only (StateUnavailableError when it is no SQLite database)."""
         if not path.is_file():
             raise StateUnavailableError(f"no SQLite database at {path}")
         try:
@@ -111,7 +101,6 @@ class SqliteState:
         return cls(conn, path, timeout_s)
 
     def fetch(self, sql: str, params: Mapping[str, Scalar], *, max_rows: int) -> Rows:
-        """Run one query within the time limit; see :class:`judge.engine.checks.state.StateDatabase`."""
         deadline = time.monotonic() + self._timeout_s
         self._authorizer.denied.clear()
         self._conn.set_progress_handler(lambda: int(time.monotonic() > deadline), _PROGRESS_EVERY)
@@ -138,7 +127,6 @@ class SqliteState:
         return CheckError(f"SQLite could not run the check: {message}")
 
     def close(self) -> None:
-        """Close the connection."""
         self._conn.close()
 
 

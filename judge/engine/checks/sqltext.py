@@ -1,10 +1,6 @@
-"""Reading a check's SQL text: one statement, a query, named parameters.
-
-This is the first gate, not the last: the databases themselves refuse writes (see
-:mod:`judge.engine.checks.sqlite_state` and :mod:`judge.engine.checks.postgres_state`). The scanner knows
-string literals ('…', E'…'), quoted identifiers, comments and dollar quotes, so a ``;`` or
-``:name`` inside them is not mistaken for code. Where it is unsure it errs towards refusing.
-"""
+"""Reading a check's SQL text: one statement, a query, named parameters. The first gate, not
+the last (the databases refuse writes); the scanner knows literals, quoted identifiers,
+comments and dollar quotes, and where unsure it refuses."""
 
 from __future__ import annotations
 
@@ -27,11 +23,8 @@ class Token(NamedTuple):
 
 
 def tokenize(sql: str) -> list[Token]:
-    """Split SQL text into code, literals, comments and ``:name`` parameters.
-
-    Raises:
-        CheckRefusedError: on an unterminated string, identifier or comment.
-    """
+    """SQL text as code, literals, comments and ``:name`` parameters (CheckRefusedError when
+    a string, identifier or comment is unterminated)."""
     tokens: list[Token] = []
     i = 0
     while i < len(sql):
@@ -93,12 +86,8 @@ def _dollar_quoted(sql: str, i: int, tag: str) -> tuple[Token, int]:
 
 
 def single_query(sql: str) -> str:
-    """Return the one query in `sql`, without a trailing semicolon.
-
-    Raises:
-        CheckRefusedError: if the text holds more than one statement, or a statement that
-            is not a query (it must start with SELECT or WITH).
-    """
+    """The one query in `sql`, without a trailing semicolon; CheckRefusedError for several
+    statements or one that does not start with SELECT or WITH."""
     tokens = tokenize(sql)
     body = _strip_trailing_semicolon(tokens)
     if any(t.kind == "code" and t.text == ";" for t in body):
@@ -145,10 +134,6 @@ def parameter_names(sql: str) -> set[str]:
 
 def to_pyformat(sql: str) -> str:
     """Rewrite ``:name`` parameters as psycopg's ``%(name)s`` and escape every other ``%``."""
-    parts = []
-    for token in tokenize(sql):
-        if token.kind == "param":
-            parts.append(f"%({token.text})s")
-        else:
-            parts.append(token.text.replace("%", "%%"))
-    return "".join(parts)
+    return "".join(
+        f"%({t.text})s" if t.kind == "param" else t.text.replace("%", "%%") for t in tokenize(sql)
+    )

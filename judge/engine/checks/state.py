@@ -1,10 +1,5 @@
-"""The one seam between checks and a world's database.
-
-A :class:`StateDatabase` has one method, :meth:`StateDatabase.fetch`: run one read-only query
-with bound parameters, within a time limit, and return at most a few rows. The SQLite and
-PostgreSQL implementations enforce read-only access in the database itself; tests can swap
-in any object with the same method.
-"""
+"""The one seam between checks and a world's database (SQLite or PostgreSQL, each enforcing
+read-only access itself; tests can swap in any object with the same methods)."""
 
 from __future__ import annotations
 
@@ -30,27 +25,15 @@ class StateDatabase(Protocol):
     """A world's database, opened so that nothing run through it can change it."""
 
     def fetch(self, sql: str, params: Mapping[str, Scalar], *, max_rows: int) -> Rows:
-        """Run one query; return up to ``max_rows + 1`` rows so callers can see an excess.
+        """Run one query; return up to ``max_rows + 1`` rows so callers see an excess
+        (CheckError when refused, timed out, malformed or failed)."""
 
-        Raises:
-            CheckError: refused, timed out, malformed, or the database failed.
-        """
-        ...
-
-    def close(self) -> None:
-        """Release the connection."""
-        ...
+    def close(self) -> None: ...
 
 
 def open_state(locator: str, *, base_dir: Path | None, timeout_s: float) -> StateDatabase:
-    """Open the database a run names: a ``postgresql://`` URL, or a SQLite path.
-
-    A relative SQLite path is resolved against `base_dir` (the run file's folder), or the
-    working directory when it is None.
-
-    Raises:
-        StateUnavailableError: the database cannot be opened or reached.
-    """
+    """Open the database a run names: a ``postgresql://`` URL, or a SQLite path (relative to
+    `base_dir` when given); StateUnavailableError when it cannot be opened."""
     if locator.startswith(POSTGRES_SCHEMES):
         from judge.engine.checks.postgres_state import PostgresState
 
@@ -64,13 +47,7 @@ def open_state(locator: str, *, base_dir: Path | None, timeout_s: float) -> Stat
 
 
 def fetch_value(db: StateDatabase, sql: str, params: Mapping[str, Scalar]) -> Scalar:
-    """Run a check's query and return its one value.
-
-    Raises:
-        CheckShapeError: zero rows, several rows, or not exactly one column.
-        CheckValueError: a value no check can compare.
-        CheckError: from the database (refused, timed out, malformed).
-    """
+    """A check's query's one value (CheckShapeError unless one row of one column)."""
     result = db.fetch(sql, params, max_rows=1)
     if result.columns != 1:
         raise CheckShapeError(
@@ -82,11 +59,8 @@ def fetch_value(db: StateDatabase, sql: str, params: Mapping[str, Scalar]) -> Sc
 
 
 def to_scalar(value: object) -> Scalar:
-    """Turn a database cell into a JSON scalar: Decimal to int or float, dates to ISO text.
-
-    Raises:
-        CheckValueError: for values a check cannot compare (blobs, arrays, records, NaN).
-    """
+    """A database cell as a JSON scalar (Decimal to int or float, dates to ISO text);
+    CheckValueError for what a check cannot compare (blobs, arrays, records, NaN)."""
     if value is None or isinstance(value, bool | int | str):
         return value
     if isinstance(value, float) and not math.isnan(value):

@@ -1,13 +1,6 @@
-"""Building a SQLite world from text: schema, seed data, a run's replay, the horizon's events.
-
-Repositories keep worlds as text (``*.db`` files are not committed). A scenario names its
-schema, seed and horizon scripts; a run's *replay* lists, turn by turn, the statements its
-tool calls applied. :func:`build_world` replays them into a folder and returns the
-:class:`~judge.core.domain.checks.WorldState` the run should carry: the same text always builds
-the same databases, so a replay gives the same result.
-
-These scripts are trusted repository files run with full rights, unlike checks.
-"""
+"""Building a SQLite world from text: the scenario's schema, seed and horizon scripts and a
+run's replay (the statements its tool calls applied, turn by turn). These scripts are trusted
+repository files run with full rights, unlike checks."""
 
 from __future__ import annotations
 
@@ -43,11 +36,7 @@ class Replay(BaseModel):
 
 
 def load_replay(path: Path) -> Replay:
-    """Read a replay file (YAML).
-
-    Raises:
-        ScenarioFormatError: the file cannot be read or does not validate.
-    """
+    """Read a replay file (YAML); ScenarioFormatError when unreadable or invalid."""
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         return Replay.model_validate(data)
@@ -60,14 +49,8 @@ def load_replay(path: Path) -> Replay:
 
 
 def build_world(source: WorldSource, replay: Replay, out_dir: Path, stem: str) -> WorldState:
-    """Replay a run into ``out_dir``: ``{stem}.turn{N}.db``, ``{stem}.end.db``, ``{stem}.horizon.db``.
-
-    Returns:
-        The world, with database names relative to `out_dir` (pass it as ``base_dir``).
-
-    Raises:
-        ScenarioFormatError: a script is missing or fails; the message names it.
-    """
+    """Replay a run into ``out_dir`` (``{stem}.turn{N}.db``, ``.end.db``, ``.horizon.db``); the
+    world names them relative to it. ScenarioFormatError names a missing or failing script."""
     out_dir.mkdir(parents=True, exist_ok=True)
     with sqlite3.connect(":memory:") as work:
         _run_script(work, Path(source.schema_file))
@@ -77,15 +60,11 @@ def build_world(source: WorldSource, replay: Replay, out_dir: Path, stem: str) -
             _apply_step(work, step, out_dir, stem, replay.snapshot_steps) for step in replay.steps
         ]
         end = _snapshot(work, out_dir / f"{stem}.end.db")
-        horizon = _after_horizon(work, source, out_dir / f"{stem}.horizon.db")
+        horizon = None
+        if source.horizon_file:
+            _run_script(work, Path(source.horizon_file))
+            horizon = _snapshot(work, out_dir / f"{stem}.horizon.db")
     return WorldState(end_state=end, after_horizon=horizon, step_states=[s for s in steps if s])
-
-
-def _after_horizon(work: sqlite3.Connection, source: WorldSource, path: Path) -> str | None:
-    if not source.horizon_file:
-        return None
-    _run_script(work, Path(source.horizon_file))
-    return _snapshot(work, path)
 
 
 def _apply_step(
@@ -95,11 +74,8 @@ def _apply_step(
         conn.executescript(step.sql)
     except sqlite3.Error as exc:
         raise ScenarioFormatError(f"replay turn {step.turn}: {exc}") from None
-    if not snapshot:
-        return None
-    return StepState(
-        turn=step.turn, database=_snapshot(conn, out_dir / f"{stem}.turn{step.turn}.db")
-    )
+    path = out_dir / f"{stem}.turn{step.turn}.db"
+    return StepState(turn=step.turn, database=_snapshot(conn, path)) if snapshot else None
 
 
 def _run_script(conn: sqlite3.Connection, path: Path) -> None:

@@ -1,17 +1,6 @@
-"""Scores out over OpenTelemetry: one ``gen_ai.evaluation.result`` event per scored trait.
-
-Each scored run becomes one span, ``judge.score``, whose events are the run's trait results
-(every scored seat, safety traits included: the collector is the operator's, never an
-agent's). The event follows the GenAI semantic conventions (evaluation name, score value and
-label, explanation); what the conventions have no name for yet (the evaluator's identity
-and version, rubric, prompt, era, passes) is under ``judge.``. A run imported from a trace
-(``judge import otel`` keeps its ``trace_id``) gets its span in that trace.
-
-Sending is the OpenTelemetry SDK's batch processor: spans queue in memory (bounded; the
-oldest are dropped when the collector cannot keep up) and leave on the SDK's own thread, so
-scoring never waits for the collector. A collector that is down costs a logged warning per
-failed batch. The SDK and its OTLP/HTTP exporter are the optional ``otel`` extra.
-"""
+"""Scores out over OpenTelemetry: one ``judge.score`` span per scored run, one
+``gen_ai.evaluation.result`` event per trait of every scored seat (safety included: the
+collector is the operator's), batched off the scoring path (docs/integrations.md)."""
 
 from __future__ import annotations
 
@@ -140,9 +129,16 @@ class EvaluationSender:
 
     def send(self, card: Scorecard, *, trace_id: str | None = None) -> None:
         """Queue one span with the card's events; in the run's own trace when it has one."""
+        run_attributes: dict[str, Value] = {
+            "judge.run_id": card.run_id,
+            "judge.scenario_id": card.scenario_id,
+            "judge.era_id": card.measurement_era.era_id,
+            "judge.evaluator.model": card.judge_model,
+            "judge.evaluator.version": __version__,
+        }
         token = self._trace.set(int(trace_id, 16) if trace_id else None)
         try:
-            span = self.tracer.start_span(SPAN, attributes=_run_attributes(card))
+            span = self.tracer.start_span(SPAN, attributes=run_attributes)
         finally:
             self._trace.reset(token)
         for event in evaluation_events(card):
@@ -150,46 +146,32 @@ class EvaluationSender:
         span.end()
 
     def flush(self, timeout_s: float = 10.0) -> bool:
-        """Send what is queued now; False when the queue could not be emptied in time (a
-        batch the collector refused is dropped with a warning, and counts as sent)."""
+        """Send what is queued now; False when not emptied in time (a refused batch is
+        dropped with a warning, and counts as sent)."""
         return self.provider.force_flush(int(timeout_s * 1000))
 
     def close(self) -> None:
         self.provider.shutdown()
 
 
-def _run_attributes(card: Scorecard) -> dict[str, Value]:
-    return {
-        "judge.run_id": card.run_id,
-        "judge.scenario_id": card.scenario_id,
-        "judge.era_id": card.measurement_era.era_id,
-        "judge.evaluator.model": card.judge_model,
-        "judge.evaluator.version": __version__,
-    }
-
-
 _SENDERS: dict[str, EvaluationSender | None] = {}
 _SENDERS_LOCK = threading.Lock()
+_NO_OTEL = (
+    "JUDGE_OTLP_ENDPOINT is set but %s is missing: install judge[otel]; no evaluation "
+    "events are sent"
+)
 
 
 def sender_for(endpoint: str) -> EvaluationSender | None:
     """The process's sender to ``endpoint``; None (said once) without the ``otel`` extra."""
     with _SENDERS_LOCK:
         if endpoint not in _SENDERS:
-            _SENDERS[endpoint] = _new_sender(endpoint)
+            try:
+                _SENDERS[endpoint] = EvaluationSender(endpoint)
+            except ImportError as exc:
+                log.warning(_NO_OTEL, exc.name)
+                _SENDERS[endpoint] = None
         return _SENDERS[endpoint]
-
-
-def _new_sender(endpoint: str) -> EvaluationSender | None:
-    try:
-        return EvaluationSender(endpoint)
-    except ImportError as exc:
-        log.warning(
-            "JUDGE_OTLP_ENDPOINT is set but %s is missing: install judge[otel]; no evaluation "
-            "events are sent",
-            exc.name,
-        )
-        return None
 
 
 def flush_all(timeout_s: float = 10.0) -> None:
@@ -202,10 +184,7 @@ def flush_all(timeout_s: float = 10.0) -> None:
 
 def export_card(card: Scorecard, *, endpoint: str | None, trace_id: str | None = None) -> None:
     """Queue a stored card's evaluation events for ``endpoint`` (nothing when it is None).
-
-    Never raises: the card is already stored, and a telemetry failure must not turn a scored
-    run into a failed one, so any error is logged as a warning instead.
-    """
+    Never raises: a telemetry failure must not fail a scored run, so it is logged instead."""
     if endpoint is None or (sender := sender_for(endpoint)) is None:
         return
     try:
@@ -215,8 +194,8 @@ def export_card(card: Scorecard, *, endpoint: str | None, trace_id: str | None =
 
 
 def _run_trace_ids(current: ContextVar[int | None]) -> IdGenerator:
-    """Random ids, except that a root span started while ``current`` holds a trace id is
-    given that trace (a span cannot otherwise join a trace without a parent span)."""
+    """Random ids, except that a root span started while ``current`` holds a trace id gets
+    that trace (a span cannot otherwise join a trace without a parent)."""
     from opentelemetry.sdk.trace.id_generator import RandomIdGenerator
 
     class RunTraceIds(RandomIdGenerator):

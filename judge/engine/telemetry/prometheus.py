@@ -1,14 +1,6 @@
-"""Prometheus metrics (prometheus-client): what the judge costs and how the queue stands.
-
-Per process, counted where the judge calls happen (``judge worker``, or ``judge serve`` with
-in-process workers, and pairwise comparisons) as each pass is stored: calls, retries, pass
-latency, tokens, cost (unpriced passes counted apart, never as $0), parse statuses, what each
-scored run cost by scenario (at most ``MAX_SCENARIO_LABELS``, the rest as ``other``) and the
-seats whose events held judge-directed text (docs/service.md, docs/integrity.md).
-
-The job queue's gauges, read from the store at scrape time, and the ``/metrics`` answer that
-joins them to these counters are in ``judge.server.service.jobqueue.metrics``.
-"""
+"""Prometheus counters of what the judge costs, per process, counted as each pass is stored
+where the judge calls happen (docs/service.md); the queue's gauges and ``/metrics`` itself are
+in ``judge.server.service.jobqueue.metrics``."""
 
 from __future__ import annotations
 
@@ -27,7 +19,6 @@ LATENCY_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 120.0)
 
 
 def _counter(name: str, documentation: str, *labels: str) -> Counter:
-    """A counter on this module's registry, by the labels given."""
     return Counter(name, documentation, labels, registry=REGISTRY)
 
 
@@ -95,38 +86,26 @@ def scenario_label(scenario_id: str) -> str:
     return "other"
 
 
-def _observe_cost(model: str, cost_usd: float | None, prompt: int, cached: int, out: int) -> None:
-    TOKENS.labels(model, "cached").inc(cached)
-    usd = priced_usd(cost_usd, prompt + out)
-    if usd is None:
-        UNPRICED.labels(model).inc()
-    else:
-        COST.labels(model).inc(usd)
-
-
 def _observe_call(judge_pass: JudgePass | PairwisePass, *, scored: bool) -> None:
-    """Count what any stored pass cost and how it parsed: calls, retries, latency, tokens,
-    dollars, parse status, and whether it was left unscored."""
+    """Count what any stored pass cost and how it parsed."""
     model = judge_pass.model
     CALLS.labels(model).inc(judge_pass.attempts)
     RETRIES.labels(model).inc(max(0, judge_pass.attempts - 1))
     LATENCY.labels(model).observe(judge_pass.latency_ms / 1000)
-    TOKENS.labels(model, "in").inc(judge_pass.prompt_tokens or 0)
-    TOKENS.labels(model, "out").inc(judge_pass.completion_tokens or 0)
-    _observe_cost(
-        model,
-        judge_pass.cost_usd,
-        judge_pass.prompt_tokens or 0,
-        judge_pass.cached_prompt_tokens or 0,
-        judge_pass.completion_tokens or 0,
-    )
+    prompt, out = judge_pass.prompt_tokens or 0, judge_pass.completion_tokens or 0
+    TOKENS.labels(model, "in").inc(prompt)
+    TOKENS.labels(model, "out").inc(out)
+    TOKENS.labels(model, "cached").inc(judge_pass.cached_prompt_tokens or 0)
+    if (usd := priced_usd(judge_pass.cost_usd, prompt + out)) is None:
+        UNPRICED.labels(model).inc()
+    else:
+        COST.labels(model).inc(usd)
     PASSES.labels(model, judge_pass.parse_status).inc()
     if not scored:
         UNSCORED.labels(model).inc()
 
 
 def observe_pass(judge_pass: JudgePass) -> None:
-    """Count one stored pass."""
     model = judge_pass.model
     _observe_call(judge_pass, scored=judge_pass.score is not None)
     if judge_pass.parse_status in ("unparseable", "out_of_range"):
@@ -136,14 +115,12 @@ def observe_pass(judge_pass: JudgePass) -> None:
 
 
 def observe_card(card: Scorecard) -> None:
-    """Count the flagged seats of a stored scorecard, once per kind of finding on each, and
-    what the run cost."""
+    """Count a stored card's flagged seats (once per kind of finding) and its run's cost."""
     for seat in card.seats.values():
         if seat.tamper is not None and seat.tamper.flagged:
             for kind in sorted({f.kind for f in seat.tamper.findings}):
                 TAMPER_SEATS.labels(kind).inc()
-    if card.cost is not None:
-        observe_run_cost(card)
+    observe_run_cost(card)
 
 
 def observe_run_cost(card: Scorecard) -> None:
@@ -161,8 +138,7 @@ def observe_run_cost(card: Scorecard) -> None:
 
 
 def observe_pairwise_pass(judge_pass: PairwisePass) -> None:
-    """Count one stored pairwise pass like any judge pass (calls, retries, latency, tokens,
-    parse status; an unscored one names no seat)."""
+    """Count one stored pairwise pass like any judge pass (unscored: it names no seat)."""
     _observe_call(judge_pass, scored=judge_pass.winner is not None)
 
 
