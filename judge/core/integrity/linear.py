@@ -22,6 +22,15 @@ import re2
 WORD = r"\p{L}\p{N}_"
 #: Every character ``str.isspace`` holds for (all are below U+3001): Python's ``\s`` on text.
 SPACE = "".join(f"\\x{{{c:x}}}" for c in range(0x3001) if chr(c).isspace())
+
+
+def spaces_but(chars: str) -> str:
+    """The members of a class of white space but ``chars`` (Python's ``[^\\S...]``)."""
+    return "".join(
+        f"\\x{{{c:x}}}" for c in range(0x3001) if chr(c).isspace() and chr(c) not in chars
+    )
+
+
 _CLASSES = {"w": WORD, "s": SPACE, "d": r"\p{Nd}"}
 #: RE2 keeps a compiled pattern and its DFA in this much memory (the rules' gaps of up to 80
 #: characters make large programs); past it the DFA is rebuilt, still in linear time.

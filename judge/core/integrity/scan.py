@@ -31,7 +31,7 @@ WIDEN_CHARS = 300
 #: How much of a sentence may stand before a match for the whole sentence to be withheld.
 LEAD_CHARS = 24
 _CLOSING = "\\])}\"'\\u201d\\u2019"
-_BLANK = linear.SPACE.replace("\\x{a}", "")  # white space but the line break
+_BLANK = linear.spaces_but("\n")
 #: Where a sentence ends: its closing punctuation (with any closing brackets, quotes and
 #: the spaces after them), or a line break. ``.!?…`` end one only before white space, a
 #: closing mark or the end of the text; before a line break the match takes the line break.

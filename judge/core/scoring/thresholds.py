@@ -9,7 +9,7 @@ on a score that does not exist.
 from __future__ import annotations
 
 import math
-import re
+import re  # stays on re: matches only threshold specs the owner writes in settings
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 

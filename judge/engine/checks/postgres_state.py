@@ -10,7 +10,7 @@ server, is refused: reads by such a role are not harmless.
 
 from __future__ import annotations
 
-import re
+import re  # stays on re: matches only our own database URL (to hide its password)
 from collections.abc import Mapping
 
 import psycopg

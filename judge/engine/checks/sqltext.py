@@ -8,7 +8,7 @@ string literals ('…', E'…'), quoted identifiers, comments and dollar quotes,
 
 from __future__ import annotations
 
-import re
+import re  # stays on re: matches only the SQL of state checks that scenario owners write
 from typing import Literal, NamedTuple
 
 from judge.engine.checks.errors import CheckRefusedError
