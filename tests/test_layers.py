@@ -90,7 +90,7 @@ NO_IO_METHODS = {"write_text", "read_text", "open", "mkdir", "unlink"}
 PURE_IMPORTS = {
     "__future__", "base64", "binascii", "bisect", "codecs", "collections",
     "confusable_homoglyphs", "dataclasses", "datetime", "decimal", "enum", "functools",
-    "hashlib", "itertools", "json", "math", "numpy", "operator", "pydantic", "random", "re",
+    "hashlib", "itertools", "json", "math", "numpy", "operator", "pydantic", "random", "re", "re2",
     "scipy", "statistics", "typing", "unicodedata", "warnings",
 }  # fmt: skip
 

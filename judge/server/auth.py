@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import hmac
-import re
 import secrets
 from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
@@ -20,9 +19,11 @@ from pydantic import BaseModel, ConfigDict
 
 from judge.core.domain.limits import text_problem
 from judge.core.errors import AuthError, InputError
+from judge.core.integrity import linear
 
 KEY_SCHEME = "sk_live_"
-_KEY_SHAPE = re.compile(r"^sk_live_([A-Za-z0-9]{12})_([A-Za-z0-9_\-]{40,})$")
+_KEY_SHAPE = linear.compile(r"^sk_live_([A-Za-z0-9]{12})_([A-Za-z0-9_\-]{40,})$")
+_DURATION = linear.compile(r"(\d+)([smhd])")
 ALGORITHM = "HS256"
 ISSUER = "judge"
 REQUIRED_CLAIMS = ["exp", "iat", "sub", "aud", "iss"]
@@ -98,7 +99,7 @@ def key_matches(key: str, stored_sha256: str) -> bool:
 
 def parse_ttl(text: str) -> timedelta:
     """'90s', '15m', '1h', '7d' -> a timedelta."""
-    match = re.fullmatch(r"(\d+)([smhd])", text.strip())
+    match = _DURATION.fullmatch(text.strip())
     if match is None or int(match.group(1)) == 0:
         raise InputError(f"--ttl: {text!r} is not a duration like 30m, 1h or 7d")
     unit = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}[match.group(2)]

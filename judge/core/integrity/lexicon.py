@@ -8,10 +8,10 @@ languages are English, French, Spanish, German, Portuguese, Russian, Chinese and
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from judge.core.domain.integrity import TamperKind
+from judge.core.integrity import linear
 from judge.core.integrity.english import ENGLISH, ROLE_SPOOF
 from judge.core.integrity.languages import OTHER
 
@@ -28,7 +28,7 @@ class Rule(NamedTuple):
     """
 
     kind: TamperKind
-    pattern: re.Pattern[str]
+    pattern: linear.Pattern
     word_start: bool
     script: str | None
     cues: frozenset[str]
@@ -36,8 +36,8 @@ class Rule(NamedTuple):
 
 #: Letters of the scripts whose rules run only on text that holds one of them.
 SCRIPTS = {
-    "cyrillic": re.compile(r"[\u0400-\u04ff]"),
-    "cjk": re.compile(r"[\u3040-\u30ff\u3400-\u9fff]"),
+    "cyrillic": linear.compile(r"[\u0400-\u04ff]"),
+    "cjk": linear.compile(r"[\u3040-\u30ff\u3400-\u9fff]"),
 }
 
 
@@ -51,7 +51,7 @@ def _rule(kind: TamperKind, cues: str, pattern: str) -> Rule:
     script = _script(pattern)
     bare = "|".join(_without_leading_boundary(alt) for alt in _alternatives(pattern))
     cue_list = frozenset(cues.split("|")) if cues else frozenset()
-    return Rule(kind, re.compile(bare, re.MULTILINE), script != "cjk", script, cue_list)
+    return Rule(kind, linear.compile(bare, multiline=True), script != "cjk", script, cue_list)
 
 
 def _alternatives(pattern: str) -> list[str]:
@@ -88,12 +88,23 @@ _CUES = sorted({cue for rule in RULES for cue in rule.cues})
 #: Cues that start with a letter must start a word ("rat" in "grateful" is no cue).
 _WORD_CUES = tuple(" " + cue for cue in _CUES if cue[0].isalnum())
 _MARK_CUES = tuple(cue for cue in _CUES if not cue[0].isalnum())
-_NON_WORD = re.compile(r"[\W_]+")
+
+
+class _WordTable(dict[int, str]):
+    """``ord(char) -> char`` for letters and digits, else a space (Python's ``[\\W_]``),
+    filled on first sight of each character."""
+
+    def __missing__(self, code: int) -> str:
+        self[code] = char = chr(code) if chr(code).isalnum() else " "
+        return char
+
+
+_NON_WORD = _WordTable()
 
 
 def cues_in(words: str) -> frozenset[str]:
     """Every cue that occurs in ``words``: a word cue at the start of a word, a mark cue
     (``<|``, ``{``, ``$``) anywhere."""
-    starts = " " + _NON_WORD.sub(" ", words)
+    starts = " " + words.translate(_NON_WORD)
     found = [cue[1:] for cue in _WORD_CUES if cue in starts]
     return frozenset(found + [cue for cue in _MARK_CUES if cue in words])

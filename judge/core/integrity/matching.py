@@ -13,13 +13,13 @@ look (tricks undone) reads only the segments the undoing changed.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from itertools import accumulate, islice
 from typing import NamedTuple
 
 from judge.core.domain.integrity import WITHHELD_MARKER, TamperKind
+from judge.core.integrity import linear
 from judge.core.integrity.fold import Folded, fold
 from judge.core.integrity.lexicon import RULES, SCRIPTS, cues_in
 from judge.core.integrity.tricks import (
@@ -40,13 +40,14 @@ _VOCABULARY_FROM = 4096
 #: How deep decoded blobs are decoded again (a base64 of a hex of text is still read).
 _BLOB_DEPTH = 2
 #: A folded word long enough to be a blob (blobs are looked for only when there is one).
-_BLOB_CUE = re.compile(r"[a-z0-9+/_\-]{16,}")
-_ROT13_WORDS = re.compile(
+_BLOB_CUE = linear.compile(r"[a-z0-9+/_\-]{16,}")
+_ROT13_WORDS = linear.compile(
     r"\b(?:ignore|disregard|rubric|instructions?|evaluators?|grader|judge|score|rate|verdict|"
     r"rationale|system|assistant|evaluation|marks|grade|dear|note|final)\b"
 )
 _LEAD = frozenset("\n.!?。！？ \t")
-_SEGMENT_END = re.compile(r"(\n|(?<=[.!?。！？])[ \t]+)")
+#: A line break, or the spaces after a sentence's closing mark (the mark stays in the segment).
+_SEGMENT_END = linear.compile(r"\n|[.!?。！？][ \t]+")
 
 
 class Hit(NamedTuple):
@@ -61,7 +62,7 @@ class Segments:
     """The distinct segments of a text joined by newlines, and where each one occurs."""
 
     def __init__(self, text: str, *, skip: frozenset[str] = frozenset()) -> None:
-        parts = _SEGMENT_END.split(text)
+        parts = _split(text)
         offsets = list(accumulate(map(len, parts), initial=0))
         where: dict[str, list[int]] = {}
         for piece, origin in zip(parts[0::2], offsets[0::2], strict=False):
@@ -81,6 +82,18 @@ class Segments:
             yield origin + local, origin + local + length
 
 
+def _split(text: str) -> list[str]:
+    """``[segment, end, segment, end, ..., segment]``: the text cut at each segment end."""
+    parts: list[str] = []
+    done = 0
+    for start, end in linear.spans(_SEGMENT_END, text):
+        cut = start if text[start] == "\n" else start + 1
+        parts += (text[done:cut], text[cut:end])
+        done = end
+    parts.append(text[done:])
+    return parts
+
+
 def rule_hits(text: str, words: str | None = None) -> Iterator[tuple[int, int, TamperKind]]:
     """Every rule's matches in ``text`` (folded), skipping rules none of whose cues occur
     among ``words`` (the text's vocabulary, when the caller has it)."""
@@ -92,8 +105,8 @@ def rule_hits(text: str, words: str | None = None) -> Iterator[tuple[int, int, T
             continue
         if rule.cues and rule.cues.isdisjoint(cues):
             continue
-        for match in rule.pattern.finditer(text):
-            start, end = _without_lead(text, *match.span())
+        for span in linear.spans(rule.pattern, text):
+            start, end = _without_lead(text, *span)
             if end > start and not (rule.word_start and _inside_word(text, start)):
                 yield start, end, rule.kind
 
@@ -214,5 +227,12 @@ def _blob_spans(text: str, depth: int) -> Iterator[tuple[int, int]]:
             yield blob.start, blob.end
         else:
             token = words[blob.start : blob.end]
-            for match in islice(re.finditer(re.escape(token), text), MAX_HITS + 1):
-                yield match.span()
+            yield from islice(_occurrences(token, text), MAX_HITS + 1)
+
+
+def _occurrences(token: str, text: str) -> Iterator[tuple[int, int]]:
+    """Where ``token`` occurs in ``text``, left to right, not overlapping."""
+    at = text.find(token)
+    while at >= 0:
+        yield at, at + len(token)
+        at = text.find(token, at + len(token))

@@ -15,7 +15,6 @@ finding in each message).
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
@@ -24,17 +23,21 @@ from typing import Any, NamedTuple
 
 from judge.core.domain.integrity import EXCERPT_MAX_CHARS, TamperFinding, TamperKind, WithheldSpan
 from judge.core.domain.run import ActionEvent, MessageEvent, TranscriptEvent
+from judge.core.integrity import linear
 from judge.core.integrity.matching import MAX_HITS, Hit, find_hits
 
 #: How far a withheld span reaches either side of a match when its sentence is longer.
 WIDEN_CHARS = 300
 #: How much of a sentence may stand before a match for the whole sentence to be withheld.
 LEAD_CHARS = 24
+_CLOSING = "\\])}\"'\\u201d\\u2019"
+_BLANK = linear.spaces_but("\n")
 #: Where a sentence ends: its closing punctuation (with any closing brackets, quotes and
-#: the spaces after them), or a line break.
-_SENTENCE_END = re.compile(
-    r"(?:[.!?\u2026]+(?=[\s\])}\"'\u201d\u2019]|$)|[\u3002\uff01\uff1f]+)"
-    r"[\])}\"'\u201d\u2019]*[^\S\n]*|\n"
+#: the spaces after them), or a line break. ``.!?…`` end one only before white space, a
+#: closing mark or the end of the text; before a line break the match takes the line break.
+_SENTENCE_END = linear.compile(
+    rf"[.!?\u2026]+(?:[{_CLOSING}]+[{_BLANK}]*|[{_BLANK}]+|\n|$)"
+    rf"|[\u3002\uff01\uff1f]+[{_CLOSING}]*[{_BLANK}]*|\n"
 )
 #: A sentence that opens with one of these is withheld to its closing one.
 _CLOSERS = {"[": "]", "(": ")", "{": "}"}
@@ -115,14 +118,15 @@ def widen(text: str, start: int, end: int) -> tuple[int, int]:
     of the match's first word; to the end of the sentence the match ends in. At most
     :data:`WIDEN_CHARS` either side of the match, and never across a line break."""
     floor = max(0, start - WIDEN_CHARS)
-    opening = max((m.end() for m in _SENTENCE_END.finditer(text, floor, start)), default=floor)
+    ends = linear.spans(_SENTENCE_END, text[floor:start])
+    opening = max((floor + e for _, e in ends), default=floor)
     line_start = text.rfind("\n", floor, start) + 1
     opening = max(opening, line_start)
     if start - opening > LEAD_CHARS:
         opening = _lead_in(text, _word_start(text, start, floor), floor)
     limit = min(len(text), end + WIDEN_CHARS)
-    closing = _SENTENCE_END.search(text, end, limit)
-    high = closing.end() if closing else limit
+    closing = _SENTENCE_END.search(text[end:limit])
+    high = end + closing.end() if closing else limit
     if opening < len(text) and text[opening] in _CLOSERS:
         bracket = text.find(_CLOSERS[text[opening]], end, limit)
         high = max(high, bracket + 1)

@@ -19,38 +19,44 @@ from __future__ import annotations
 import base64
 import binascii
 import codecs
-import re
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
+
+from judge.core.integrity import linear
 
 UNSPACE_MAX_CHARS = 16 * 1024
 BLOB_MAX_CHARS = 16 * 1024
 #: The least share of printable characters a decoded blob needs to be read as text.
 _PRINTABLE_SHARE = 0.9
 
-_RUN = re.compile(
-    r"(?<![^\W_])[^\W_](?:(?:[ \t]{1,3}|[ \t]*[.\-_*·,|~'][ \t]*)[^\W_]){2,}(?![^\W_])"
+#: A letter or a digit (Python's ``[^\\W_]``).
+_ALNUM = r"[\p{L}\p{N}]"
+#: Three or more lone letters or digits, each apart from the next by a little space or one
+#: punctuation mark, with the character before them when there is one (no letter or digit);
+#: :func:`_runs` checks that no letter or digit follows.
+_RUN = linear.compile(
+    rf"(?:^|[^\p{{L}}\p{{N}}]){_ALNUM}(?:(?:[ \t]{{1,3}}|[ \t]*[.\-_*·,|~'][ \t]*){_ALNUM}){{2,}}"
 )
-_LONE = re.compile(r"(?:^| )[^\W_](?: |$)")
-_DOTTED = re.compile(r"[^\W_][.\-_*·,|~'][^\W_][.\-_*·,|~'][^\W_]")
-_GAP = re.compile(r"[ \t]*[.\-_*·,|~'][ \t]*|[ \t]+")
-#: A word of 2 to 24 letters, digits, ``@`` and ``$`` that reads as leetspeak: a digit or
-#: symbol between two letters ("rubr1c"), leading two letters ("5core"), or ending a word of
-#: at most three ("th3"). A word that only ends in digits ("agent12") is a name, not leet, and
-#: a piece of a base64 token (next to ``+``, ``/`` or ``=``) is no word.
-_LEET_WORD = re.compile(
-    r"(?<![a-z0-9@$+/=])(?=[a-z0-9@$]{2,24}(?![a-z0-9@$+/=]))"
-    r"(?:(?=[a-z0-9@$]*[a-z][0-9@$]+[a-z])|(?=[0-9@$]+[a-z]{2})|(?=[a-z]{1,2}[0-9@$](?![a-z0-9@$])))"
-    r"[a-z0-9@$]+"
-)
+_LONE = linear.compile(rf"(?:^| ){_ALNUM}(?: |\n?$)")  # Python's ``$`` allows a last "\n"
+_DOTTED = linear.compile(rf"{_ALNUM}[.\-_*·,|~']{_ALNUM}[.\-_*·,|~']{_ALNUM}")
+_GAP = linear.compile(r"[ \t]*[.\-_*·,|~'][ \t]*|[ \t]+")
+#: A word of letters, digits, ``@`` and ``$`` holding one of the digits or symbols, with the
+#: base64 marks ``+``, ``/`` and ``=`` it may stand among (:func:`_is_leet` decides).
+_LEET_CANDIDATE = linear.compile(r"[a-z0-9@$+/=]*[0-9@$][a-z0-9@$+/=]*")
 _LEET = str.maketrans("013457896@$", "oieastbbgas")
 _ROT13 = str.maketrans(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
     "nopqrstuvwxyzabcdefghijklmNOPQRSTUVWXYZabcdefghijklm",
 )
-_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/=_\-])")
-_HEX = re.compile(r"(?<![0-9A-Fa-f])(?:(?:\\x|0x)?[0-9A-Fa-f]{2}[ :,]?){8,}(?![0-9A-Fa-f])")
+#: A base64 token: 16 or more base64 characters and at most two ``=`` (checked on the match),
+#: not touching another base64 character.
+_BASE64 = linear.compile(r"[A-Za-z0-9+/=_\-]{16,}")
+#: Eight or more hex bytes, each maybe ``\x`` or ``0x`` before and a separator after, with
+#: the character before them when it is no hex digit (:func:`_hex_tokens` checks the end).
+_HEX = linear.compile(r"[^0-9A-Fa-f\\]?(?:(?:\\x|0x)?[0-9A-Fa-f]{2}[ :,]?){8,}")
+_HEX_DIGITS = frozenset("0123456789ABCDEFabcdef")
 
 
 @dataclass
@@ -79,14 +85,14 @@ def unspace(text: str) -> Rewritten | None:
     pieces: list[str] = []
     marks: list[tuple[int, int]] = [(0, 0)]
     done, length, budget = 0, 0, UNSPACE_MAX_CHARS
-    for run in _RUN.finditer(text):
-        if run.end() - run.start() > budget:
+    for start, end in _runs(text):
+        if end - start > budget:
             break
-        budget -= run.end() - run.start()
-        pieces.append(text[done : run.start()])
-        length += run.start() - done
-        length = _join_run(text, run, pieces, marks, length)
-        done = run.end()
+        budget -= end - start
+        pieces.append(text[done:start])
+        length += start - done
+        length = _join_run(text, start, end, pieces, marks, length)
+        done = end
         marks.append((length, done))
     if done == 0:
         return None
@@ -94,22 +100,41 @@ def unspace(text: str) -> Rewritten | None:
     return Rewritten("".join(pieces), marks)
 
 
+def _runs(text: str) -> Iterator[tuple[int, int]]:
+    """The spaced-out runs not touching another letter or digit (a run's last letter before
+    one is left out), when three or more letters remain."""
+    for start, end in linear.spans(_RUN, text):
+        if not text[start].isalnum():
+            start += 1  # the character before the run
+        if end < len(text) and text[end].isalnum():
+            gaps = _gaps(text, start, end)
+            if len(gaps) < 3:
+                continue
+            end = gaps[-1][0]
+        yield start, end
+
+
+def _gaps(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The gaps between the letters of a run, on the text's offsets."""
+    return [(start + a, start + b) for a, b in linear.spans(_GAP, text[start:end])]
+
+
 def _join_run(
-    text: str, run: re.Match[str], pieces: list[str], marks: list[tuple[int, int]], length: int
+    text: str, start: int, end: int, pieces: list[str], marks: list[tuple[int, int]], length: int
 ) -> int:
     """Append one run, joined, with a mark per kept character; the new length."""
-    position = run.start()
-    for gap in _GAP.finditer(text, run.start(), run.end()):
+    position = start
+    for gap_start, gap_end in _gaps(text, start, end):
         marks.append((length, position))
-        pieces.append(text[position : gap.start()])
-        length += gap.start() - position
-        joiner = _joiner(gap.group(), text[gap.start() - 1], text[gap.end() : gap.end() + 1])
+        pieces.append(text[position:gap_start])
+        length += gap_start - position
+        joiner = _joiner(text[gap_start:gap_end], text[gap_start - 1], text[gap_end : gap_end + 1])
         pieces.append(joiner)
         length += len(joiner)
-        position = gap.end()
+        position = gap_end
     marks.append((length, position))
-    pieces.append(text[position : run.end()])
-    return length + run.end() - position
+    pieces.append(text[position:end])
+    return length + end - position
 
 
 def _joiner(gap: str, before: str, after: str) -> str:
@@ -125,12 +150,39 @@ def has_spacing(words: str) -> bool:
 
 def has_leet(words: str) -> bool:
     """Whether a text with these words may hold leetspeak."""
-    return bool(_LEET_WORD.search(words))
+    return any(_leet_words(words))
 
 
 def unleet(text: str) -> str:
     """``text`` with digits and symbols inside words read as letters (same length)."""
-    return _LEET_WORD.sub(lambda m: m.group().translate(_LEET), text)
+    pieces: list[str] = []
+    done = 0
+    for start, end in _leet_words(text):
+        pieces += (text[done:start], text[start:end].translate(_LEET))
+        done = end
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
+def _leet_words(text: str) -> Iterator[tuple[int, int]]:
+    """The words of 2 to 24 letters, digits, ``@`` and ``$`` that read as leetspeak: a digit
+    or symbol between two letters ("rubr1c"), leading two letters ("5core"), or ending a word
+    of at most three ("th3"). A word that only ends in digits ("agent12") is a name, not leet,
+    and a piece of a base64 token (next to ``+``, ``/`` or ``=``) is no word."""
+    for start, end in linear.spans(_LEET_CANDIDATE, text):
+        if 2 <= end - start <= 24 and _is_leet(text[start:end]):
+            yield start, end
+
+
+def _is_leet(word: str) -> bool:
+    if "+" in word or "/" in word or "=" in word:
+        return False
+    shape = "".join("a" if c.isalpha() else "0" for c in word)  # "0": a digit, ``@`` or ``$``
+    between = shape.find("a0")
+    if between >= 0 and "a" in shape[between + 2 :]:
+        return True
+    lead = len(shape) - len(shape.lstrip("0"))
+    return (lead > 0 and shape[lead : lead + 2] == "aa") or shape in ("a0", "aa0")
 
 
 def rot13(text: str) -> str:
@@ -149,15 +201,78 @@ def blobs(text: str) -> list[Blob]:
     """The base64 and hex tokens of ``text`` (each at most :data:`BLOB_MAX_CHARS`) that
     decode to readable text."""
     found: list[Blob] = []
-    for pattern, decode in ((_BASE64, _from_base64), (_HEX, _from_hex)):
-        for match in pattern.finditer(text):
-            token = match.group()
+    for tokens, decode in ((_base64_tokens, _from_base64), (_hex_tokens, _from_hex)):
+        for start, end in tokens(text):
+            token = text[start:end]
             if len(token) > BLOB_MAX_CHARS:
                 continue
             decoded = _readable(decode(token))
             if decoded is not None:
-                found.append(Blob(match.start(), match.end(), decoded))
+                found.append(Blob(start, end, decoded))
     return found
+
+
+def _base64_tokens(text: str) -> Iterator[tuple[int, int]]:
+    for start, end in linear.spans(_BASE64, text):
+        body = text[start:end].rstrip("=")
+        if len(body) >= 16 and end - start - len(body) <= 2 and "=" not in body:
+            yield start, end
+
+
+def _hex_tokens(text: str) -> Iterator[tuple[int, int]]:
+    """Eight or more hex bytes not touching another hex digit: of each match, from the first
+    byte with no hex digit before it, to the last byte (or its separator) with none after."""
+    for start, end in linear.spans(_HEX, text):
+        if text[start] not in _HEX_DIGITS and text[start] != "\\":
+            start += 1  # the character before the bytes
+        if end - start > 2 * BLOB_MAX_CHARS:
+            continue  # too long to decode however it is cut
+        units = _hex_units(text, start, end)
+        first = next((i for i, u in enumerate(units) if _may_open(text, u)), len(units))
+        kept = _hex_end(text, units[first:])
+        if kept is not None:
+            head = units[first]
+            yield (head[0] if head[0] == start or not _after_hex(text, head[0]) else head[1]), kept
+
+
+#: One hex byte of a match: where it starts (its ``\x`` or ``0x``), where its two digits
+#: start, where they end, and where it ends (after its separator).
+_Unit = tuple[int, int, int, int]
+
+
+def _hex_units(text: str, start: int, end: int) -> list[_Unit]:
+    units: list[_Unit] = []
+    at = start
+    while at < end:
+        digits = at + 2 if text.startswith(("\\x", "0x"), at) else at
+        after = digits + 2
+        stop = after + 1 if after < end and text[after] in " :," else after
+        units.append((at, digits, after, stop))
+        at = stop
+    return units
+
+
+def _after_hex(text: str, at: int) -> bool:
+    return at > 0 and text[at - 1] in _HEX_DIGITS
+
+
+def _may_open(text: str, unit: _Unit) -> bool:
+    """Whether a token may start at this byte: nothing hex before it, or before its digits
+    (after its ``x``)."""
+    return not _after_hex(text, unit[0]) or unit[1] > unit[0]
+
+
+def _hex_end(text: str, units: list[_Unit]) -> int | None:
+    """Where a token of these bytes ends: after the last one with no hex digit after it,
+    giving up its separator or the byte itself as needed; None under eight bytes."""
+    while len(units) >= 8:
+        stop = units[-1][3]
+        if stop >= len(text) or text[stop] not in _HEX_DIGITS:
+            return stop
+        if stop > units[-1][2]:
+            return units[-1][2]  # the separator follows
+        units = units[:-1]
+    return None
 
 
 def _from_base64(token: str) -> bytes | None:
@@ -173,7 +288,8 @@ def _from_base64(token: str) -> bytes | None:
 
 
 def _from_hex(token: str) -> bytes | None:
-    digits = re.sub(r"\\x|0x|[ :,]", "", token)
+    digits = token.replace("\\x", "").replace("0x", "")
+    digits = digits.replace(" ", "").replace(":", "").replace(",", "")
     try:
         return bytes.fromhex(digits)
     except ValueError:

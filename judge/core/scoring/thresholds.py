@@ -4,7 +4,7 @@ scored seat must reach each threshold; a figure not measured fails it."""
 from __future__ import annotations
 
 import math
-import re
+import re  # stays on re: matches only threshold specs the owner writes in settings
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 

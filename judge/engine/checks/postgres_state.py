@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-import re
+import re  # stays on re: matches only our own database URL (to hide its password)
 from collections.abc import Mapping
 
 import psycopg

@@ -4,7 +4,7 @@ comments and dollar quotes, and where unsure it refuses."""
 
 from __future__ import annotations
 
-import re
+import re  # stays on re: matches only the SQL of state checks that scenario owners write
 from typing import Literal, NamedTuple
 
 from judge.engine.checks.errors import CheckRefusedError

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import aclosing
@@ -37,6 +36,7 @@ from judge.core.domain.pairwise import (
 )
 from judge.core.domain.rubric import Rubric
 from judge.core.errors import PermanentJudgeError
+from judge.core.integrity import linear
 from judge.engine.judging.backends import BatchJudgeBackend, JudgeBackend, JudgeRequest, profile_of
 from judge.engine.judging.prompt import DATAMARK, render_event, transcript_tag
 from judge.engine.judging.runner import Attempt, RunnerConfig, call_record, call_with_retries
@@ -168,7 +168,7 @@ class PairReply(NamedTuple):
 
 
 _ANSWERS: dict[str, Position] = {p: p for p in POSITIONS}
-_LOOSE = re.compile(r"[\"']?better[\"']?\s*[:=]\s*[\"']?(\w+)", re.IGNORECASE)
+_LOOSE = linear.compile(r"[\"']?better[\"']?\s*[:=]\s*[\"']?(\w+)", ignorecase=True)
 
 
 def _turns(value: Any, known: set[int]) -> list[int]:

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Sequence
 from typing import Any, Literal
 
 from judge.core.domain.integrity import WITHHELD_MARKER
 from judge.core.domain.rubric import Rubric
 from judge.core.domain.run import ActionEvent, TranscriptEvent
+from judge.core.integrity import linear
 from judge.core.versions import JUDGE_PROMPT_VERSION, UNDEFENDED_PROMPT_VERSION
 
 Layout = Literal["transcript_first", "rubric_first"]
@@ -78,7 +78,8 @@ VERDICT_SCHEMA: dict[str, Any] = {
 
 _ANGLE = str.maketrans({"<": "\u2039", ">": "\u203a"})
 #: Every sequence ``str.splitlines`` (and so a reader of the prompt) treats as a line break.
-LINE_BREAKS = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+LINE_BREAK_CHARS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+LINE_BREAKS = linear.compile(f"\r\n|[{LINE_BREAK_CHARS}]")
 
 
 def neutralise(text: str) -> str:
@@ -94,7 +95,7 @@ def neutralise(text: str) -> str:
 
 #: Runs of horizontal space (every Unicode space separator and tab); line breaks are
 #: :func:`neutralise`'s and stay as they are.
-_SPACES = re.compile(r"[^\S\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]+")
+_SPACES = linear.compile(f"[{linear.spaces_but(LINE_BREAK_CHARS)}]+")
 
 
 def datamark(text: str) -> str:

@@ -21,20 +21,20 @@ marked ``partial``.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from judge.core.domain.judging import ScoreMode
+from judge.core.integrity import linear
 
 #: The score grid every distribution is stated on.
 GRID: tuple[float, ...] = tuple(round(i / 10, 1) for i in range(11))
 
-_SCORE_KEY = re.compile(r'"score"\s*:\s*')
-_WHOLE = re.compile(r"0?\.\d+|1(?:\.0*)?")
-_DIGITS = re.compile(r"\d+")
+_SCORE_KEY = linear.compile(r'"score"\s*:\s*')
+_WHOLE = linear.compile(r"0?\.\d+|1(?:\.0*)?")
+_DIGITS = linear.compile(r"\d+")
 
 
 class TokenStep(NamedTuple):

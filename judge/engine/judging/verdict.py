@@ -8,18 +8,20 @@ unscored with its reason, never turned into a zero.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from judge.core.domain.judging import ParseStatus
+from judge.core.integrity import linear
 
-REFUSAL = re.compile(
+REFUSAL = linear.compile(
     r"\b(i can(?:no|')t|i cannot|i won't|i will not|i'm (?:sorry|unable)|i am (?:sorry|unable)|"
     r"as an ai)\b",
-    re.IGNORECASE,
+    ignorecase=True,
 )
-_LOOSE_SCORE = re.compile(r"[\"']?score[\"']?\s*[:=]\s*(-?\d+(?:\.\d+)?)", re.IGNORECASE)
+_LOOSE_SCORE = linear.compile(r"[\"']?score[\"']?\s*[:=]\s*(-?\d+(?:\.\d+)?)", ignorecase=True)
+
+_BRACE = linear.compile(r"\{")
 
 
 class ParsedReply(NamedTuple):
@@ -32,7 +34,7 @@ class ParsedReply(NamedTuple):
 
 def json_objects(text: str) -> Iterator[dict[str, Any]]:
     decoder = json.JSONDecoder()
-    for start in (m.start() for m in re.finditer(r"\{", text)):
+    for start in (m.start() for m in _BRACE.finditer(text)):
         try:
             value, _ = decoder.raw_decode(text, start)
         except json.JSONDecodeError:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Callable
 from http.cookies import CookieError, SimpleCookie
 from typing import NamedTuple, TypeVar
@@ -45,6 +44,7 @@ from judge.core.domain.limits import (
     query_value_problem,
 )
 from judge.core.errors import AuthError, ConfigError
+from judge.core.integrity import linear
 from judge.engine.settings import Settings
 from judge.server.api.caller import agent_of_key, remember_verified
 from judge.server.api.errors import error_body
@@ -70,7 +70,7 @@ ANONYMOUS_FLOOD = frozenset({413, 422})
 CONSOLE_COOKIE = "judge_console"
 #: Bodies up to this size are checked on the event loop; larger ones on a worker thread.
 INLINE_CHECK_BYTES = 64 * 1024
-_SEGMENT = re.compile(ID_PATTERN)
+_SEGMENT = linear.compile(ID_PATTERN)
 
 
 class Refusal(NamedTuple):

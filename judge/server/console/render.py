@@ -4,7 +4,6 @@ console page carries."""
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any
 
@@ -14,6 +13,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup, escape
 
 from judge.core.domain.integrity import WITHHELD_MARKER
+from judge.core.integrity import linear
 from judge.server.console.labels import BOARD_LABELS
 
 #: Scripts, styles and images only from the service itself; no inline script, no framing.
@@ -32,10 +32,10 @@ SECURITY_HEADERS = {
 
 #: Bidirectional controls (embeddings, overrides, isolates, marks): agent text holding them
 #: could be shown in another order than it was written (docs/security.md, "Bidi controls").
-BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+BIDI_CONTROLS = linear.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 
 
-def _escape_code(found: re.Match[str]) -> str:
+def _escape_code(found: linear.Match) -> str:
     return f"<span class=bidi>\\u{ord(found.group()):04x}</span>"
 
 

@@ -10,7 +10,7 @@ comment of its jobs table, and a newer procrastinate applies its own migration f
 
 from __future__ import annotations
 
-import re
+import re  # stays on re: matches only the version string of our own database server
 from importlib.metadata import version
 from pathlib import Path
 from typing import NamedTuple

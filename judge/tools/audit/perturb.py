@@ -25,7 +25,7 @@ from __future__ import annotations
 import base64
 import codecs
 import random
-import re
+import re  # stays on re: literal seat names between one-character look-arounds, linear
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
 

@@ -7,7 +7,6 @@ import hashlib
 import json
 import math
 import os
-import re
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,9 +17,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from judge.core.domain.limits import MAX_IMPORT_DEPTH, DepthGauge
 from judge.core.domain.run import Run
 from judge.core.errors import InputError
+from judge.core.integrity import linear
 from judge.engine.calibration.manifest import CalibrationSetError
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_UNSAFE = linear.compile(r"[^A-Za-z0-9._-]+")
 MAX_ID = 128
 #: The most an importer reads of one file, or of one member of a zip archive once inflated.
 MAX_IMPORT_BYTES = 512 * 1024 * 1024

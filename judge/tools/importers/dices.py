@@ -6,18 +6,18 @@ The bot is the one scored seat; the crowd's votes and the expert's label are att
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
 from judge.core.domain.run import MessageEvent, SeatAssignment, TranscriptEvent, parse_run
 from judge.core.errors import RunFormatError
+from judge.core.integrity import linear
 from judge.engine.calibration.items import CalibrationItem, HumanLabel
 from judge.engine.calibration.manifest import CalibrationManifest, CalibrationSetError
 from judge.tools.importers.common import read_set_json
 from judge.tools.importers.entries import SetImporter
 
-_SPEAKER = re.compile(r"^(USER|LAMDA):\s?(.*)$")
+_SPEAKER = linear.compile(r"^(USER|LAMDA):\s?(.*)$")
 DICES_SEATS = {"USER": "user", "LAMDA": "bot"}
 
 

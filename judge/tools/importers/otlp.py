@@ -14,15 +14,15 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from judge.core.errors import InputError
+from judge.core.integrity import linear
 from judge.tools.importers.common import read_json_file
 
-_HEX = re.compile(r"^[0-9a-fA-F]+$")
+_HEX = linear.compile(r"^[0-9a-fA-F]+$")
 STATUS_ERROR = 2
 _STATUS_NAMES = {"STATUS_CODE_UNSET": 0, "STATUS_CODE_OK": 1, "STATUS_CODE_ERROR": 2}
 

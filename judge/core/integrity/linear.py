@@ -1,0 +1,153 @@
+"""Linear-time matching: every pattern run over agent-written text is an RE2 pattern.
+
+Python's ``re`` backtracks, so one hostile string can make a pattern take quadratic or
+exponential time; RE2 (``google-re2``) runs in time linear in the text for every pattern. RE2
+has no look-around and no backreferences, and its ``\\w``, ``\\s``, ``\\d`` are ASCII only:
+:func:`compile` translates ``\\w``, ``\\W``, ``\\s``, ``\\S``, ``\\d``, ``\\D`` to their Unicode
+meaning in Python (``\\w`` is a letter, a number or ``_``; ``\\s`` is a character for which
+``str.isspace`` holds). ``\\b`` stays RE2's ASCII word boundary: the rules read folded text,
+in which Latin letters are ASCII, so it differs from Python's only where a non-ASCII letter
+touches an ASCII word (there RE2 sees a boundary, so a rule matches more, never less).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from itertools import chain
+from typing import Any, Protocol, cast
+
+import re2
+
+#: Letters, numbers and the underscore: Python's ``\w`` on text.
+WORD = r"\p{L}\p{N}_"
+#: Every character ``str.isspace`` holds for (all are below U+3001): Python's ``\s`` on text.
+SPACE = "".join(f"\\x{{{c:x}}}" for c in range(0x3001) if chr(c).isspace())
+
+
+def spaces_but(chars: str) -> str:
+    """The members of a class of white space but ``chars`` (Python's ``[^\\S...]``)."""
+    return "".join(
+        f"\\x{{{c:x}}}" for c in range(0x3001) if chr(c).isspace() and chr(c) not in chars
+    )
+
+
+_CLASSES = {"w": WORD, "s": SPACE, "d": r"\p{Nd}"}
+#: RE2 keeps a compiled pattern and its DFA in this much memory (the rules' gaps of up to 80
+#: characters make large programs); past it the DFA is rebuilt, still in linear time.
+MAX_MEM = 64 << 20
+
+
+class Match(Protocol):
+    """A match, as ``re.Match`` has it (the part the code uses)."""
+
+    def start(self, group: int = 0) -> int: ...
+    def end(self, group: int = 0) -> int: ...
+    def span(self, group: int = 0) -> tuple[int, int]: ...
+    def group(self, group: int | str = 0) -> str: ...
+    def groups(self) -> tuple[str | None, ...]: ...
+
+
+#: Lone surrogates cannot be written in UTF-8, which RE2 reads: they are matched as U+FFFD.
+_SURROGATES = {code: "\ufffd" for code in range(0xD800, 0xE000)}
+
+
+class Pattern:
+    """An RE2 pattern with ``re``'s calls on text (see :func:`compile`)."""
+
+    __slots__ = ("_regexp", "pattern")
+
+    def __init__(self, pattern: str, regexp: Any) -> None:
+        self.pattern = pattern
+        self._regexp = regexp
+
+    def _call(self, name: str, text: str, *args: Any) -> Any:
+        try:
+            return getattr(self._regexp, name)(*args, text)
+        except UnicodeEncodeError:
+            return getattr(self._regexp, name)(*args, text.translate(_SURROGATES))
+
+    def search(self, text: str) -> Match | None:
+        return cast("Match | None", self._call("search", text))
+
+    def match(self, text: str) -> Match | None:
+        return cast("Match | None", self._call("match", text))
+
+    def fullmatch(self, text: str) -> Match | None:
+        return cast("Match | None", self._call("fullmatch", text))
+
+    def finditer(self, text: str) -> Iterator[Match]:
+        matches: Iterator[Match] = self._regexp.finditer(text)
+        try:
+            first = next(matches)
+        except StopIteration:
+            return iter(())
+        except UnicodeEncodeError:
+            return cast(Iterator[Match], self._regexp.finditer(text.translate(_SURROGATES)))
+        return chain((first,), matches)
+
+    def findall(self, text: str) -> list[Any]:
+        return cast(list[Any], self._call("findall", text))
+
+    def sub(self, repl: str | Callable[[Match], str], text: str) -> str:
+        return cast(str, self._call("sub", text, repl))
+
+    def spans(self, text: str) -> Iterator[tuple[int, int]]:
+        """The spans of the matches in ``text``, left to right, not overlapping. ASCII text
+        is matched as bytes (same offsets), which spares the per-match offset decoding."""
+        if text.isascii():
+            return (m.span() for m in self._regexp.finditer(text.encode("ascii")))
+        return (m.span() for m in self.finditer(text))
+
+
+def translate(pattern: str) -> str:
+    """``pattern`` with Python's Unicode classes spelled out for RE2 (see the module)."""
+    out: list[str] = []
+    index, in_class = 0, False
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\" and index + 1 < len(pattern):
+            code = pattern[index + 1]
+            if code == "u":  # ``\\uXXXX`` is ``\\x{XXXX}`` in RE2
+                out.append(f"\\x{{{pattern[index + 2 : index + 6]}}}")
+                index += 6
+                continue
+            if code.lower() in _CLASSES:
+                members = _CLASSES[code.lower()]
+                if in_class and code.isupper():
+                    raise ValueError(f"write \\{code} inside a class out: {pattern!r}")
+                if in_class:
+                    out.append(members)
+                else:
+                    out.append(f"[{'^' if code.isupper() else ''}{members}]")
+            else:
+                out.append(pattern[index : index + 2])
+            index += 2
+            continue
+        if char == "[" and not in_class:
+            in_class = True
+            out.append(char)
+            index += 1
+            for head in ("^", "]"):  # a leading ``^`` and a literal first ``]``
+                if pattern.startswith(head, index):
+                    out.append(head)
+                    index += 1
+            continue
+        if char == "]" and in_class:
+            in_class = False
+        out.append(char)
+        index += 1
+    return "".join(out)
+
+
+def compile(pattern: str, *, multiline: bool = False, ignorecase: bool = False) -> Pattern:
+    """An RE2 pattern of ``pattern`` (Python syntax, no look-around, see :func:`translate`)."""
+    options = re2.Options()
+    options.max_mem = MAX_MEM
+    flags = ("m" if multiline else "") + ("i" if ignorecase else "")
+    text = translate(pattern)
+    return Pattern(pattern, re2.compile(f"(?{flags}){text}" if flags else text, options))
+
+
+def spans(pattern: Pattern, text: str) -> Iterator[tuple[int, int]]:
+    """``pattern.spans(text)``."""
+    return pattern.spans(text)
