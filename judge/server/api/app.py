@@ -1,9 +1,5 @@
 """The API alone: ``create_api(settings)``. Its lifespan applies the migrations, records the
-measurement era in force, and starts the scoring workers (which resume unfinished runs).
-
-The service's app (the API with the owners' console beside it) is built by the composition
-root, ``judge.server.web.create_app``.
-"""
+measurement era in force, and starts the scoring workers (which resume unfinished runs)."""
 
 from __future__ import annotations
 
