@@ -125,6 +125,6 @@ def _add_routes(app: FastAPI) -> None:
     for router in routers:
         app.include_router(router)
     install_openapi(app)
-    # included routers are not listed route by route on the app, so their own routes are read
+    # an included router's routes are not listed on the app, so they are read from the router
     mounted = [*app.routes, *(r for rt in routers for r in rt.routes)]
     require_reserved([getattr(r, "path", "") for r in mounted])

@@ -20,7 +20,6 @@ from judge.server.api.errors import ErrorPublic, error_responses
 REF = "#/components/schemas/{model}"
 #: Models published as components although no route declares them as a body or a model.
 _PUBLISHED: dict[str, type[BaseModel]] = {}
-#: The Swagger UI files the /docs page loads, served from the package.
 DOCS_ASSETS = {
     "swagger-ui-bundle.js": "text/javascript",
     "swagger-ui.css": "text/css",
