@@ -1,9 +1,5 @@
-"""Credentials: agent keys (random, stored as sha256) and owner JWTs (HS256, PyJWT).
-
-Agent keys look like ``sk_live_<prefix>_<secret>``: the prefix is public and finds the
-stored row; only the sha256 of the whole key is kept, compared in constant time. A fast
-hash is right here because the keys are 256-bit random values, not passwords.
-"""
+"""Credentials: agent keys (``sk_live_<prefix>_<secret>``, only the sha256 kept: a fast hash is
+right for 256-bit random keys) and owner JWTs (HS256, PyJWT)."""
 
 from __future__ import annotations
 
@@ -138,15 +134,8 @@ def _check_token_request(owner: str, ttl: timedelta) -> None:
 
 
 def verify_owner_token(token: str, *, secret: str, audience: str) -> OwnerClaims:
-    """Check signature, algorithm, expiry, audience, issuer and required claims.
-
-    A token that verified once is remembered (its signature and claims cannot change: it is
-    the same bytes under the same secret and audience), so a client's later requests pay only
-    the expiry check, made again on every call; a refused token is never remembered.
-
-    Raises:
-        AuthError: always with the same message, whatever was wrong.
-    """
+    """Check signature, algorithm, expiry, audience, issuer and required claims (AuthError,
+    one message). A verified token is remembered; its expiry is checked on every call."""
     claims = _verified_token(token, secret, audience)
     if claims.expires_at <= datetime.now(UTC):
         raise AuthError(INVALID_CREDENTIALS)
@@ -181,10 +170,7 @@ def _plain_owner(sub: object) -> bool:
 
 
 def _expiry(exp: object, now: datetime | None = None) -> datetime:
-    """The expiry as a datetime: an integer claim no later than the longest lifetime from now.
-
-    PyJWT accepts a numeric string or any far-future number; neither is a token we issue.
-    """
+    """The expiry: an integer claim (PyJWT takes numeric strings) within the longest lifetime."""
     latest = (now or datetime.now(UTC)) + MAX_TOKEN_LIFETIME
     if not isinstance(exp, int) or isinstance(exp, bool) or exp > latest.timestamp():
         raise AuthError(INVALID_CREDENTIALS)

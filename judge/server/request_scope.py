@@ -1,12 +1,6 @@
-"""The request dependencies both web shells (``judge.server.api``, ``judge.server.console``) declare their
-routes with (FastAPI full-stack-template style aliases); ``judge.server.web`` mounts both.
-
-The request's unit of work: :data:`SessionDep` opens one session per request, commits it when
-the route returns and rolls it back when it raises, before the answer is sent. Services never
-commit; what must follow the commit (queueing a run for the workers) is registered with
-:func:`after_commit`. Work outside a request (the scoring workers, the CLI) uses
-:func:`judge.server.store.db.transaction`, the same rule in a ``with`` block.
-"""
+"""The request dependencies both web shells declare their routes with, and the request's unit
+of work: :data:`SessionDep` commits when the route returns and rolls back when it raises, before
+the answer is sent; what must follow the commit is registered with :func:`after_commit`."""
 
 from __future__ import annotations
 
@@ -33,10 +27,8 @@ def get_engine(request: Request) -> Engine:
 
 
 async def app_settings(request: Request) -> Settings:
-    """The app's settings, pinned by the app factory. Not a ``dependency_overrides`` entry:
-    any override makes FastAPI inspect every dependency's signature again on every request;
-    and a coroutine, as it never blocks, so FastAPI does not hand it to a worker thread
-    (docs/deploy.md, "Read performance")."""
+    """The app's settings, pinned by the app factory (no ``dependency_overrides``: docs/deploy.md,
+    "Read performance")."""
     settings: Settings = request.app.state.settings
     return settings
 
@@ -53,10 +45,8 @@ def unit_of_work(request: Request) -> Iterator[Session]:
     _committed(session)
 
 
-#: How many hot reads (:func:`in_read`) and request-guard store calls run at once: one per
-#: connection of the store's read pool (:func:`judge.server.store.db.autocommit`). A limiter of
-#: their own, apart from the one FastAPI's synchronous routes share, so a burst of reads never
-#: waits behind a slow write's route.
+#: Hot reads and guard store calls at once: one per read-pool connection, apart from the
+#: limiter FastAPI's synchronous routes share, so reads never wait behind a slow write.
 READ_THREADS = READ_POOL_SIZE
 READS = anyio.CapacityLimiter(READ_THREADS)
 
@@ -67,10 +57,8 @@ async def in_store_thread(call: Callable[..., T], *args: object) -> T:
 
 
 async def in_read(engine: Engine, work: Callable[[Session], T]) -> T:
-    """``work(session)`` for a hot read, all of it on ONE worker thread, where a synchronous
-    handler taking :data:`SessionDep` hands off three times (docs/deploy.md, "Read
-    performance"): in autocommit on the read pool (:func:`judge.server.store.db.autocommit_read`),
-    run once more if its connection was dropped; no ``after_commit`` is run."""
+    """``work(session)`` for a hot read on one worker thread, in autocommit on the read pool
+    (docs/deploy.md, "Read performance"); no ``after_commit`` is run."""
     return await in_store_thread(autocommit_read, engine, work)
 
 
@@ -91,8 +79,7 @@ async def _engine(request: Request) -> Engine:
 
 
 EngineDep = Annotated[Engine, Depends(_engine)]
-#: ``scope="function"``: the commit happens before the answer is sent, so a client that reads
-#: right after a write sees it, and a failed commit is answered as an error.
+#: ``scope="function"``: committed before the answer is sent (a failed commit is an error).
 SessionDep = Annotated[Session, Depends(unit_of_work, scope="function")]
 SettingsDep = Annotated[Settings, Depends(app_settings)]
 WorkersDep = Annotated[ScoringExecutor, Depends(get_workers)]

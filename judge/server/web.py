@@ -1,11 +1,5 @@
-"""The composition root: the service's app is the API with the owners' console beside it.
-
-``create_app(settings)`` builds the API (``judge.server.api.app.create_api``: lifespan, request
-guard, routers, OpenAPI document) and mounts the console's pages on it. This is the only
-module that imports both shells; neither imports the other (docs/architecture.md), and
-everything that starts the service (``judge serve``, the tests, a uvicorn factory string
-``judge.server.web:create_app``) starts it here.
-"""
+"""The composition root: the API with the owners' console mounted beside it. The only module
+that imports both shells (docs/architecture.md); everything that starts the service starts here."""
 
 from __future__ import annotations
 
@@ -34,11 +28,7 @@ def create_app(
 
 
 def mount_console(app: FastAPI) -> None:
-    """Add the console's pages to ``app``, and answer errors on console paths as HTML pages.
-
-    Raises:
-        ConfigError: a console route word could also be a run id (``require_reserved``).
-    """
+    """Add the console's pages to ``app``, and answer errors on console paths as HTML pages."""
     require_reserved([getattr(r, "path", "") for rt in console.ROUTERS for r in rt.routes])
     for router in console.ROUTERS:
         app.include_router(router)

@@ -1,9 +1,5 @@
 """The API alone: ``create_api(settings)``. Its lifespan applies the migrations, records the
-measurement era in force, and starts the scoring workers (which resume unfinished runs).
-
-The service's app (the API with the owners' console beside it) is built by the composition
-root, ``judge.server.web.create_app``.
-"""
+measurement era in force, and starts the scoring workers (which resume unfinished runs)."""
 
 from __future__ import annotations
 
@@ -129,6 +125,6 @@ def _add_routes(app: FastAPI) -> None:
     for router in routers:
         app.include_router(router)
     install_openapi(app)
-    # included routers are not listed route by route on the app, so their own routes are read
+    # an included router's routes are not listed on the app, so they are read from the router
     mounted = [*app.routes, *(r for rt in routers for r in rt.routes)]
     require_reserved([getattr(r, "path", "") for r in mounted])

@@ -1,11 +1,5 @@
-"""Who is calling: bearer credentials (owner JWTs and agent keys) read into one ``Caller``.
-
-Both travel as ``Authorization: Bearer …`` and are published as two OpenAPI schemes; agent
-keys start with ``sk_live_``, anything else is read as an owner JWT. Every refusal is the same
-401 body. The request guard (:mod:`judge.server.api.limits`) leaves what it verified on the
-request, and these dependencies reuse it: a credential is looked up once per request. Audit
-rows name their author with :attr:`Caller.actor` (``owner:<name>``, ``agent:<agent id>``;
-``system:<part>`` for the service itself).
+"""Who is calling: bearer credentials (owner JWTs, ``sk_live_`` agent keys) read into one
+``Caller``. What the request guard verified is reused: a credential is looked up once a request.
 """
 
 from __future__ import annotations
@@ -55,7 +49,6 @@ Credentials = HTTPAuthorizationCredentials | None
 OwnerCredentials = Annotated[Credentials, Depends(owner_scheme)]
 AgentCredentials = Annotated[Credentials, Depends(agent_scheme)]
 
-#: Where the request guard leaves the credential it verified, so the route does not verify it again.
 VERIFIED = "verified_credential"
 
 
@@ -94,7 +87,7 @@ class Caller(NamedTuple):
 def remember_verified(
     scope: MutableMapping[str, Any], token: str, identity: AgentIdentity | OwnerClaims
 ) -> None:
-    """Record on the ASGI scope (Starlette's ``request.state``) who ``token`` was verified to be."""
+    """Record on the ASGI scope (``request.state``) who ``token`` was verified to be."""
     scope.setdefault("state", {})[VERIFIED] = (token, identity)
 
 
@@ -104,8 +97,7 @@ def _verified(request: Request, token: str) -> AgentIdentity | OwnerClaims | Non
 
 
 def agent_of_key(engine: Engine, key: str) -> AgentIdentity:
-    """Look the key up in a short read of its own (:func:`judge.server.request_scope.in_read`),
-    closed before the route runs: a request holds at most one connection at a time."""
+    """Look the key up in a short read of its own: a request holds one connection at a time."""
     return autocommit_read(engine, lambda session: authenticate_agent(session, key=key))
 
 
@@ -134,8 +126,7 @@ def _token(credentials: Credentials) -> str:
 async def current_owner(
     request: Request, credentials: OwnerCredentials, settings: SettingsDep
 ) -> Caller:
-    """The owner behind a valid token (401 otherwise). A coroutine: checking a signed token
-    reads nothing, so it runs on the event loop instead of a worker thread."""
+    """The owner behind a valid token (401 otherwise); on the loop, as it reads nothing."""
     return Caller.of_owner(owner_for(request, _token(credentials), settings))
 
 
@@ -145,8 +136,7 @@ def current_agent(request: Request, credentials: AgentCredentials, engine: Engin
 
 
 class AgentKey(NamedTuple):
-    """A presented agent key, looked up inside the route's own unit of work (one session and
-    one worker thread for the lookup and the read, docs/deploy.md "Read performance")."""
+    """A presented agent key, looked up inside the route's own unit of work."""
 
     request: Request
     token: str
@@ -166,8 +156,7 @@ async def current_caller(
     engine: EngineDep,
     settings: SettingsDep,
 ) -> Caller:
-    """The owner or agent behind the bearer credential, told apart by its shape (401 otherwise).
-    A coroutine: only an agent key is looked up in the store, on a worker thread."""
+    """The owner or agent behind the bearer credential, told apart by its shape (401 otherwise)."""
     token = _token(owner_credentials or agent_credentials)
     if token.startswith(KEY_SCHEME):
         return Caller.of_agent(await anyio.to_thread.run_sync(agent_for, request, token, engine))
@@ -175,22 +164,18 @@ async def current_caller(
 
 
 async def owner_of(request: Request) -> Caller:
-    """:func:`current_owner` for a route that declares no dependencies: the same bearer parsing
-    (the scheme's own) and the same check, without FastAPI solving them on every request
-    (docs/deploy.md, "Read performance"). Such a route publishes its credential itself
-    (:func:`published_credential`)."""
+    """:func:`current_owner` for a route that declares no dependencies (docs/deploy.md, "Read
+    performance"); such a route publishes its credential itself (:func:`published_credential`)."""
     return await current_owner(request, await owner_scheme(request), await app_settings(request))
 
 
 async def agent_key_of(request: Request) -> AgentKey:
-    """The request's agent key, not yet looked up (401 when there is none), for a route that
-    declares no dependencies (see :func:`owner_of`): the scheme's own parsing."""
+    """The request's agent key, not yet looked up (401 when there is none); see :func:`owner_of`."""
     return AgentKey(request, _token(await agent_scheme(request)))
 
 
 class Admission(NamedTuple):
-    """A dependency-free route's caller: an owner, known at once, or an agent key, looked up
-    in the route's own unit of work (:meth:`agent`)."""
+    """A dependency-free route's caller: an owner, or an agent key not yet looked up."""
 
     owner: Caller | None
     key: AgentKey | None
@@ -201,21 +186,18 @@ class Admission(NamedTuple):
 
 
 async def admit(request: Request, audience: Audience) -> Admission:
-    """Admit ``audience``'s credential as its dependency would (:func:`owner_of`,
-    :func:`agent_key_of`)."""
+    """Admit ``audience``'s credential as its dependency would."""
     if audience == "owner":
         return Admission(await owner_of(request), None)
     return Admission(None, await agent_key_of(request))
 
 
 def published_credential(audience: Audience) -> dict[str, Any]:
-    """The ``openapi_extra`` that publishes the credential a dependency-free route admits, as
-    FastAPI publishes an ``OwnerDep`` or ``AgentDep`` route's."""
+    """The ``openapi_extra`` publishing a dependency-free route's credential, as FastAPI would."""
     scheme = owner_scheme if audience == "owner" else agent_scheme
     return {"security": [{scheme.scheme_name: []}]}
 
 
-#: The dependency that admits each audience.
 ADMITS = {"owner": current_owner, "agent": current_agent}
 
 OwnerDep = Annotated[Caller, Depends(current_owner)]
@@ -224,13 +206,8 @@ CallerDep = Annotated[Caller, Depends(current_caller)]
 
 
 def admitting(endpoint: Endpoint, audience: Audience) -> Endpoint:
-    """``endpoint`` with its ``caller: Caller`` parameter admitted by ``audience``'s credential.
-
-    One handler then serves both audiences: each mount publishes its own security scheme and
-    refuses the other credential (401), and the handler reads ``caller.agent`` to scope what it
-    shows. A coroutine handler taking ``admission: Admission`` instead declares no dependency
-    for it: it is admitted by :func:`admit` (a hot read, docs/deploy.md "Read performance").
-    """
+    """``endpoint`` with its ``caller: Caller`` admitted by ``audience``'s credential (or, for a
+    coroutine taking ``admission: Admission``, by :func:`admit`, declaring no dependency)."""
     hints = get_type_hints(endpoint, include_extras=True)
     parameters = [
         p.replace(annotation=hints.get(p.name, p.annotation))
@@ -243,7 +220,6 @@ def admitting(endpoint: Endpoint, audience: Audience) -> Endpoint:
     return _mounted(_forwarding(endpoint), endpoint, parameters, audience)
 
 
-#: The parameter of a handler that admits its caller itself (:func:`admit`).
 ADMISSION = "admission"
 
 

@@ -1,7 +1,5 @@
-"""Dependencies shared by the routers: the caller's credentials (``judge.server.api.caller``) and the
-request's unit of work, settings and workers, which the console shares (``judge.server.request_scope``); and the
-two kinds of router, which say once whom their routes admit and what all of them answer
-(docs/architecture.md, "Add an API route")."""
+"""Dependencies shared by the routers, and the two kinds of router, which say once whom their
+routes admit and what all of them answer (docs/architecture.md, "Add an API route")."""
 
 from __future__ import annotations
 
@@ -33,21 +31,18 @@ __all__ = [
 ]
 
 
-#: The answers a router documents once for all its routes, beside the ones each route adds.
 Answers = dict[int | str, dict[str, Any]]
 
 
 def credentialed_router(
     tag: str, *, prefix: str = "", responses: Answers | None = None
 ) -> APIRouter:
-    """A router whose every route takes a credential (each route names which): the 401 they all
-    answer is documented once, with ``responses`` the other answers every route shares."""
+    """A router whose every route takes a credential (each names which); the 401 documented once."""
     return APIRouter(prefix=prefix, tags=[tag], responses=_with_401(responses))
 
 
 def owner_router(tag: str, *, prefix: str = "", responses: Answers | None = None) -> APIRouter:
-    """A router whose every route is the owner's: each admits an owner token only (401 otherwise).
-    A handler that records who acted still takes ``OwnerDep``; the token is read once a request."""
+    """A router whose every route admits an owner token only (401 otherwise)."""
     admitted = [Depends(current_owner)]
     return APIRouter(
         prefix=prefix, tags=[tag], dependencies=admitted, responses=_with_401(responses)

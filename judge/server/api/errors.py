@@ -1,22 +1,6 @@
-"""The error tree mapped to HTTP status codes; every error body is ``{"code", "detail"}``:
-a stable machine-readable ``code`` (one per status, below) and a message for people.
-
-    InputError (RunFormatError, RubricError, ConfigError)  422 invalid_request
-    request body/path/query that fails validation           422 invalid_request (fields named)
-    AuthError                                               401 unauthenticated (one fixed message)
-    SeatMismatchError (an agent's run without its seat)     403 forbidden
-    NotFoundError                                           404 not_found
-    ConflictError                                           409 conflict
-    a body over the size limit (request guard)              413 too_large
-    too many submissions or refused credentials (guard)     429 rate_limited (Retry-After)
-    BudgetExceeded (a judging budget would be passed)       429 rate_limited
-    JudgeBackendError                                       502 judge_unavailable
-    the store locked, full, read-only or unreachable        503 store_unavailable (Retry-After)
-    any other JudgeError                                    500 internal_error
-
-Error texts never carry internals (SQL, parameters, exception text): a store failure answers
-one fixed sentence and the detail goes to the log.
-"""
+"""The error tree mapped to HTTP status codes (``STATUS``); every error body is
+``{"code", "detail"}`` (docs/service.md, "Errors"). Error texts never carry internals: a store
+failure answers one fixed sentence and the detail goes to the log."""
 
 from __future__ import annotations
 
@@ -51,7 +35,6 @@ STORE_UNAVAILABLE = (
 STORE_RETRY_AFTER_S = "5"
 
 
-#: The stable ``code`` of each error status: clients branch on it, never on the message.
 CODES: dict[int, str] = {
     401: "unauthenticated",
     403: "forbidden",

@@ -1,21 +1,7 @@
-"""The request guard: an ASGI middleware that bounds every request before a route sees it
-(docs/security.md, "Request limits" and "Floods"). In order:
+"""The request guard: an ASGI middleware that bounds every request before a route sees it.
 
-1. each path segment must be an identifier and each query value short plain text (422);
-2. an address with too many refused credentials gets 429; an API request with a body and no
-   credential that verifies (a live agent key or a valid owner token) gets the fixed 401, its
-   body unread (the console's forms sign in by cookie and check their own CSRF token);
-3. a run submitted with an agent key takes a slot of the key's submission window (429 when
-   none is free), given back unless the run was queued or its body was bad (413, 422);
-4. a body over ``max_body_bytes`` (a console form: ``MAX_FORM_BYTES``) gets 413, by its
-   ``Content-Length`` or by counting the bytes as they stream in;
-5. an API route's JSON body is parsed once and bounded (depth, numbers, text, sizes, a run's
-   counts; 422 naming the field), large ones on a worker thread. Console forms are not parsed.
-
-A 401 counts towards the address's refused-credential window, and so does any other refusal
-(4xx but 429) of a body-carrying request, or a 413 or 422, from a client without a credential
-that verifies. Refusals carry the API's JSON error body; 429 also ``Retry-After``. Windows
-live in PostgreSQL when the store is PostgreSQL (shared by replicas), else in this process.
+The order of its checks and what each refusal counts are in docs/security.md ("Request
+limits", "Floods, cursors and foreign files").
 """
 
 from __future__ import annotations
@@ -56,15 +42,12 @@ from judge.server.store.db import is_postgres_url
 Window = SlidingWindow | SharedWindow
 T = TypeVar("T")
 
-#: Routes whose body is a run (the run-count bounds apply to them).
 RUN_ROUTES = frozenset({"/api/agent/runs", "/api/evals/runs"})
-#: The route where an agent key queues scoring work (the submission window applies).
 AGENT_SUBMIT_ROUTE = "/api/agent/runs"
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 #: Answers that keep an agent key's submission slot: the run was queued, or its body was bad.
 KEEPS_SLOT = frozenset({202, 413, 422})
-#: Answers that count as a refused credential when the request carried no verified one (for
-#: a body-carrying request, every refusal but 429 does).
+#: Answers that count as a refused credential from a client with no verified one.
 ANONYMOUS_FLOOD = frozenset({413, 422})
 #: The console's session cookie (``judge.server.console.session.COOKIE``).
 CONSOLE_COOKIE = "judge_console"
@@ -84,8 +67,7 @@ ANONYMOUS = Refusal(401, INVALID_CREDENTIALS)
 
 
 class Admission(NamedTuple):
-    """What the guard decided before the body: a refusal, whether the request carries a
-    credential that verifies, and the submission slot it holds (given back after)."""
+    """What the guard decided before the body; ``slot`` is given back after the answer."""
 
     refusal: Refusal | None
     verified: bool = False
@@ -105,8 +87,7 @@ class RateLimits(NamedTuple):
 def rate_limits(
     settings: Settings, *, engine: Callable[[], Engine | None] | None = None
 ) -> RateLimits:
-    """The windows of one app: in PostgreSQL when ``engine`` is given and the store is
-    PostgreSQL (shared by every replica), else fresh and in this process."""
+    """The windows of one app: shared in PostgreSQL when it is the store, else in-process."""
     shared = engine is not None and is_postgres_url(settings.database_url)
 
     def window(bucket: str, limit: int) -> Window:
@@ -124,9 +105,7 @@ def rate_limits(
 
 
 async def ask(call: Callable[[str], T], key: str) -> T:
-    """Call a window's method for ``key`` (``await ask(window.acquire, key)``): a shared
-    window does database I/O, so it is asked on a store thread (``judge.server.request_scope.in_store_thread``), never
-    on the event loop."""
+    """``call(key)`` for a window's method; a shared window's on a store thread, not the loop."""
     if getattr(getattr(call, "__self__", None), "shared", False):
         return await in_store_thread(call, key)
     return call(key)
@@ -161,11 +140,7 @@ def route_words(paths: list[str]) -> set[str]:
 
 
 def require_reserved(paths: list[str]) -> None:
-    """Refuse to start when a mounted route word could also be a run id (it would shadow it).
-
-    Raises:
-        ConfigError: naming the words missing from ``RESERVED_WORDS``.
-    """
+    """ConfigError when a mounted route word could also be a run id (it would shadow it)."""
     missing = route_words(paths) - RESERVED_WORDS
     if missing:
         raise ConfigError(
@@ -235,8 +210,7 @@ class RequestGuard:
         await self._after(status, scope, headers, admission)
 
     async def _admit(self, scope: Scope, headers: dict[bytes, bytes]) -> Admission:
-        """Everything decided before the body: path and query, the address's refused-credential
-        window, the credential, and an agent key's submission slot."""
+        """Path and query, the address's window, the credential, an agent key's slot."""
         refusal = await self._before_body(scope, headers, _client(scope))
         if refusal is not None or scope["method"] not in BODY_METHODS:
             return Admission(refusal)
@@ -311,10 +285,8 @@ class RequestGuard:
         return b"authorization" in headers and await self._credential(scope, headers) is None
 
     async def _credential(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
-        """The fixed 401 for a bearer credential that is neither a live agent key nor a valid
-        owner token, so a forged one never has its body read. What it verified is left on the
-        request for the route, which still checks that the credential is of the kind it takes
-        and does not verify it again; a store fault here is left for the route to answer."""
+        """The fixed 401 for a bearer credential that does not verify (its body is never read).
+        What verified is left on the request; a store fault is left for the route to answer."""
         scheme, _, token = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
         token = token.strip()
         if scheme.lower() != "bearer" or not token:

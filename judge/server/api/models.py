@@ -1,12 +1,6 @@
-"""The API's own response models (``*Public``): a route's answer is declared here, named for
-what the client receives (docs/architecture.md, "A new HTTP route").
-
-Each is the domain's, the scoring core's or a service's value under its public name: the
-service returns the value, and the route answers ``XPublic.model_validate(value,
-from_attributes=True)`` (a list: :func:`public_list`). A model's docstring and field
-descriptions are what the OpenAPI document shows; where a value nests another, the public
-model names the nested public one.
-"""
+"""The API's own response models (``*Public``): a service's value under its public name,
+answered as ``XPublic.model_validate(value, from_attributes=True)`` (a list: :func:`public_list`).
+Docstrings and field descriptions here are what the OpenAPI document shows."""
 
 from __future__ import annotations
 

@@ -1,16 +1,7 @@
-"""The published OpenAPI 3.1 document and the /docs page that renders it.
-
-FastAPI builds the document from the routes; this module completes it so that what is
-documented is what is sent:
-
-- models that routes read or write themselves (the run body, the JSONL trajectory lines) are
-  published as components and referenced, so every ``$ref`` resolves;
-- every error answer is the one :class:`judge.server.api.errors.ErrorPublic` body, including the
-  422 that FastAPI would otherwise describe as a list of validation errors, and the refusals
-  of the request guard that any route may meet (401, 413, 422, 429) and a store outage (503).
-
-The /docs page is Swagger UI served from the installed ``swagger-ui-bundle-v2`` package: no
-asset comes from a CDN.
+"""The published OpenAPI 3.1 document and the /docs page (Swagger UI from the installed
+package, no CDN). The document is completed so that what is documented is what is sent: models
+routes read themselves are published as components, and every error answer, the request
+guard's refusals included, is the one :class:`judge.server.api.errors.ErrorPublic` body.
 """
 
 from __future__ import annotations
@@ -29,7 +20,6 @@ from judge.server.api.errors import ErrorPublic, error_responses
 REF = "#/components/schemas/{model}"
 #: Models published as components although no route declares them as a body or a model.
 _PUBLISHED: dict[str, type[BaseModel]] = {}
-#: The Swagger UI files the /docs page loads, served from the package.
 DOCS_ASSETS = {
     "swagger-ui-bundle.js": "text/javascript",
     "swagger-ui.css": "text/css",

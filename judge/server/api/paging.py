@@ -1,14 +1,6 @@
-"""Paging for every list route: ``limit`` and an opaque ``cursor`` in, a JSON array and a
-``Link: <…>; rel="next"`` header out (absent on the last page).
-
-A cursor names the last item of the page it came from (keyset paging); its format and checks
-live in :mod:`judge.core.domain.cursor`, shared with the console. A cursor that does not decode
-answers 422. A route takes both query parameters and answers its page through one
-:data:`PagingDep`; a list computed whole is paged by an item's key (:func:`page_of`) or, when
-its items have no stable key, by position (:func:`page_by_position`), and a keyset read from
-the store fetches one row more than the limit to learn whether a next page exists
-(:meth:`Page.of_fetched`).
-"""
+"""Paging for every list route: ``limit`` and an opaque keyset ``cursor`` in (format in
+:mod:`judge.core.domain.cursor`), a JSON array and a ``Link: <…>; rel="next"`` header out
+(docs/service.md, "Paging")."""
 
 from __future__ import annotations
 
@@ -22,7 +14,6 @@ from judge.core.errors import InputError
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 200
-#: A position cursor names at most this many digits (a list paged by position is bounded).
 POSITION_DIGITS = 9
 
 Limit = Annotated[
@@ -58,8 +49,7 @@ class Page(NamedTuple):
     def of_fetched(
         cls, found: Sequence[Item], *, limit: int, cursor_of: Callable[[Item], str]
     ) -> Page:
-        """The page of a keyset read that fetched ``limit + 1`` rows: the extra row only says
-        that a next page exists, which starts after the page's last item (``cursor_of``)."""
+        """The page of a keyset read that fetched ``limit + 1`` rows (the extra one: more exist)."""
         items = list(found[:limit])
         more = len(found) > limit and bool(items)
         return cls(items, cursor_of(items[-1]) if more else None)
@@ -82,8 +72,7 @@ def page_of(
 
 
 def page_by_position(items: Sequence[Any], *, limit: int, cursor: str | None) -> Page:
-    """One page of a list computed whole whose items have no key, the cursor carrying the
-    position the next page starts at."""
+    """One page of a list computed whole whose items have no key, by position."""
     start = _position(decode_cursor(cursor, size=1)[0]) if cursor else 0
     chosen = list(items[start : start + limit])
     more = start + limit < len(items) and bool(chosen)

@@ -1,14 +1,5 @@
 """Client addresses behind reverse proxies: forwarding headers are believed only from a
-configured proxy (``JUDGE_TRUSTED_PROXIES``, none by default; ``docs/security.md``).
-
-Anyone can write ``X-Forwarded-For`` or ``Forwarded``. Read from any peer, they would let a
-client pick the address its refused credentials are counted under: rotate it to dodge the
-limit, or name a victim's address to lock the victim out. So the peer of the connection is
-the client, unless that peer is a trusted proxy; then the client is the nearest address in
-the forwarding chain that is not a trusted proxy (each proxy appends the address it saw, so
-the addresses a client wrote itself lie further left and are never reached). ``Forwarded``
-(RFC 7239) is read when present, else ``X-Forwarded-For``; ``X-Forwarded-Proto`` (or the
-``proto`` of ``Forwarded``) gives the scheme, which marks the console's cookie ``Secure``.
+configured proxy (``JUDGE_TRUSTED_PROXIES``; docs/security.md, "Client addresses behind a proxy").
 """
 
 from __future__ import annotations
@@ -78,12 +69,8 @@ def forwarding_chain(headers: dict[bytes, bytes]) -> Forwarding:
 
 
 def client_address(peer: str, headers: dict[bytes, bytes], networks: Sequence[Network]) -> str:
-    """The client's address: the peer, unless the peer is a trusted proxy (module docstring).
-
-    An entry that is no IP address (``unknown``, an obfuscated name, garbage) is not taken as
-    the client: the trusted hop that reported it is counted instead, so no request chooses
-    the key its refusals are counted under.
-    """
+    """The client's address: the peer, unless it is a trusted proxy. An entry that is no IP
+    address is never the client: the trusted hop that reported it is counted instead."""
     if not is_trusted(peer, networks):
         return peer
     reporter = peer

@@ -1,10 +1,5 @@
-"""The owners' console: server-rendered pages under ``/console`` (see docs/console.md).
-
-``ROUTERS`` are the pages and the console's static script and stylesheet (served from the
-package: no CDN, works offline); ``error_page`` answers an error on a console path as a small
-HTML page. The composition root (``judge.server.web``) mounts both next to the API; the console
-never imports the API (docs/architecture.md).
-"""
+"""The owners' console: server-rendered pages under ``/console`` (docs/console.md), its static
+files (no CDN), and ``error_page`` for errors on its paths. It never imports the API."""
 
 from __future__ import annotations
 
@@ -49,5 +44,4 @@ def error_page(request: Request, exc: JudgeError, code: int) -> Response:
     return page(request, "error.html", {"console": None, "message": message, "code": code}, code)
 
 
-#: The console's routers, in the order they are mounted.
 ROUTERS = (static_router, pages.router, boards.router, labelling.router)

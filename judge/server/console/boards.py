@@ -1,5 +1,5 @@
-"""Console pages over many runs: leaderboards per era and class, the matched comparison of
-two agents, and the committed calibration reports with their plots."""
+"""Console pages over many runs: leaderboards, the matched comparison of two agents, and the
+committed calibration reports with their plots."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from judge.engine.calibration import plots
 from judge.engine.packs import default_rubric_set
 from judge.engine.settings import Settings
 from judge.server.console.listing import filter_choices
-from judge.server.console.render import SECURITY_HEADERS, page
+from judge.server.console.render import page, svg
 from judge.server.console.reports import load_report, reports_in_order
 from judge.server.console.session import SessionDep as ConsoleDep
 from judge.server.request_scope import SessionDep, SettingsDep
@@ -174,8 +174,4 @@ def calibration_plot(name: str, plot: str, console: ConsoleDep) -> Response:
     draw = {"spread": plots.spread_svg, "scatter": plots.scatter_svg}.get(plot)
     if draw is None:
         raise NotFoundError(f"no plot named {plot!r}")
-    return Response(
-        draw(load_report(name)),
-        media_type="image/svg+xml",
-        headers={**SECURITY_HEADERS, "Cache-Control": "private, max-age=300"},
-    )
+    return svg(draw(load_report(name)), max_age=300)

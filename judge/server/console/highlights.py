@@ -1,10 +1,5 @@
-"""Where the run page marks what was withheld from the judge (docs/console.md).
-
-Pure: the withheld spans of a card's seats in, pieces of each event's text out. The
-template escapes every piece and wraps the withheld ones in ``<mark class="tamper">``, so
-hostile text never reaches the page as markup. A span in an action's name or arguments
-marks the whole event.
-"""
+"""Where the run page marks what was withheld from the judge (docs/console.md): pieces of each
+event's text, which the template escapes (withheld ones inside ``<mark class="tamper">``)."""
 
 from __future__ import annotations
 

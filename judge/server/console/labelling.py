@@ -1,6 +1,5 @@
-"""Console pages of the owners' labels: the label form of a run's trait, the labelling queue,
-and the judge's agreement with the owners per trait and era, with its plot and drift
-(docs/console.md, "Labels"; docs/calibration.md, "Owners label")."""
+"""Console pages of the owners' labels: the label form, the labelling queue, and the judge's
+agreement with the owners (docs/console.md, "Labels")."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ from judge.core.errors import InputError, NotFoundError
 from judge.engine.calibration import plots
 from judge.engine.calibration.owner_plots import agreement_svg
 from judge.server.console import session as console_session
-from judge.server.console.render import SECURITY_HEADERS, page
+from judge.server.console.render import page, see_other, svg
 from judge.server.console.session import SessionDep as ConsoleDep
 from judge.server.request_scope import SessionDep, SettingsDep
 from judge.server.service import label_agreement, label_queue
@@ -46,10 +45,6 @@ async def label(
     body = label_body(form)
     label_service.add_label(session, run_id=run_id, body=body, by=console.by, source="console")
     return see_other(f"/console/runs/{run_id}#trait-{body.seat}-{body.trait}")
-
-
-def see_other(url: str) -> Response:
-    return Response(status_code=303, headers={**SECURITY_HEADERS, "Location": url})
 
 
 @router.get("/labels")
@@ -87,8 +82,4 @@ def agreement_plot(
     )
     if found is None:
         raise NotFoundError(f"no owner's label of {trait!r} was judged in era {era_id!r}")
-    return Response(
-        agreement_svg(found),
-        media_type="image/svg+xml",
-        headers={**SECURITY_HEADERS, "Cache-Control": "private, max-age=60"},
-    )
+    return svg(agreement_svg(found), max_age=60)

@@ -1,5 +1,4 @@
-"""The runs table and the safety queue: filters read from the URL (so a view can be shared),
-opaque keyset cursors, and one page of rows."""
+"""The runs table and the safety queue: filters read from the URL, keyset cursors, one page."""
 
 from __future__ import annotations
 
@@ -71,8 +70,7 @@ def row_view(
     thresholds: SafetyReviewThresholds,
     trusted: set[str],
 ) -> RunRowView:
-    """A table row; a safety flag counts as an alarm only when the run's judge is trusted, while
-    withheld judge-directed text is one whatever the judge (the detector found it, not the judge)."""
+    """A table row: safety flags are alarms only from a trusted judge, withheld text always."""
     reasons = flag_reasons(run.safety_min, run.safety_spread, thresholds)
     tamper = tamper_reasons(run.tamper_flagged)
     if run.judge_model in trusted:
@@ -175,8 +173,7 @@ class Found(NamedTuple):
     cursor: Callable[[RunListing], str]
 
 
-#: The filter choices (every scenario, agent and era) are read at most this often per database:
-#: listing them scans whole tables, and a new one appearing a few seconds late harms nobody.
+#: The filter choices are read at most this often per database (they scan whole tables).
 CHOICES_TTL_S = 30.0
 _choices: dict[str, tuple[float, dict[str, list[str]]]] = {}
 _choices_lock = threading.Lock()
@@ -237,13 +234,7 @@ def review_queue_rows(
     limit: int = REVIEW_QUEUE_LIMIT,
     after: summaries.ReviewQueueCursor | None = None,
 ) -> list[RunRowView]:
-    """The runs of one queue tab.
-
-    ``open``: flagged by a trusted judge or holding withheld judge-directed text (whatever its
-    judge), not decided yet (or rescored since); ``weak_judge``: safety flags of a judge without
-    a calibration on record above the floor; a decision's tab: every run whose latest decision
-    it is; ``all``: every flagged or decided run.
-    """
+    """The runs of one queue tab (docs/console.md)."""
     chosen = _choice("state", state, QUEUE_STATES) or "open"
     trusted = trusted_judges(thresholds)
     judge = {
@@ -268,8 +259,7 @@ def review_queue_rows(
 def review_queue_page(
     session: Session, *, params: Mapping[str, str], thresholds: SafetyReviewThresholds
 ) -> ReviewQueuePage:
-    """One page of a queue tab (any of them, the weak-judge one included) for the state and
-    cursor (``after``) in ``params``."""
+    """One page of a queue tab for the state and cursor (``after``) in ``params``."""
     state = params.get("state") or "open"
     cursor = params.get("after")
     after = (

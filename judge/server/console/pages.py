@@ -16,7 +16,7 @@ from judge.engine.calibration.trust import SAFETY_ITEMS_FLOOR, SAFETY_SPEARMAN_F
 from judge.server.auth import KEY_SCHEME
 from judge.server.console import listing, views
 from judge.server.console import session as console_session
-from judge.server.console.render import SECURITY_HEADERS, page
+from judge.server.console.render import page, see_other
 from judge.server.console.session import (
     COOKIE,
     COOKIE_PATH,
@@ -40,14 +40,10 @@ from judge.server.service import reviews as review_service
 router = APIRouter(prefix="/console", include_in_schema=False)
 
 
-def _see_other(url: str) -> RedirectResponse:
-    return RedirectResponse(url, status_code=303, headers=SECURITY_HEADERS)
-
-
 @router.get("")
 @router.get("/")
 def home() -> RedirectResponse:
-    return _see_other("/console/runs")
+    return see_other("/console/runs")
 
 
 @router.get("/sign-in")
@@ -79,7 +75,7 @@ async def sign_in(request: Request, settings: SettingsDep) -> Response:
     if token.startswith(KEY_SCHEME):
         raise ConsoleSignInRequired("agent keys cannot open the console")
     claims = console_session.session_owner(token, settings)
-    response = _see_other("/console/runs")
+    response = see_other("/console/runs")
     console_session.set_session_cookie(response, request, token, claims)
     response.delete_cookie(PRE_COOKIE, path=COOKIE_PATH)
     return response
@@ -88,7 +84,7 @@ async def sign_in(request: Request, settings: SettingsDep) -> Response:
 @router.post("/sign-out")
 async def sign_out(request: Request, console: ConsoleDep) -> Response:
     console_session.check_csrf(console, await console_session.read_form(request))
-    response = _see_other("/console/sign-in")
+    response = see_other("/console/sign-in")
     response.delete_cookie(COOKIE, path=COOKIE_PATH)
     return response
 
@@ -145,7 +141,7 @@ async def review(
     )
     if recorded.requeue:
         after_commit(session, lambda: workers.enqueue(run_id))
-    return _see_other(f"/console/runs/{run_id}#review")
+    return see_other(f"/console/runs/{run_id}#review")
 
 
 def review_body(form: dict[str, str]) -> SafetyReviewCreate:

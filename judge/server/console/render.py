@@ -1,6 +1,5 @@
-"""HTML rendering for the console: one Jinja2 environment with autoescaping always on, every
-bidirectional control character shown as a visible escape, and the security headers every
-console page carries."""
+"""HTML rendering for the console: one autoescaping Jinja2 environment, bidi controls shown as
+visible escapes, and the security headers every console page carries."""
 
 from __future__ import annotations
 
@@ -8,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from fastapi import Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup, escape
 
@@ -30,8 +29,7 @@ SECURITY_HEADERS = {
 }
 
 
-#: Bidirectional controls (embeddings, overrides, isolates, marks): agent text holding them
-#: could be shown in another order than it was written (docs/security.md, "Bidi controls").
+#: Bidirectional controls (docs/security.md, "Bidi controls").
 BIDI_CONTROLS = linear.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 
 
@@ -40,9 +38,8 @@ def _escape_code(found: linear.Match) -> str:
 
 
 def visible_bidi(value: Any) -> Any:
-    """Every value a template prints: text holding a bidi control comes out HTML-escaped, with
-    each control written as a styled ``\\u202e``, so it can neither reorder what is shown
-    nor hide; any other value is left to autoescaping."""
+    """Every value a template prints: text with a bidi control escaped, each control written as a
+    styled ``\\u202e``; any other value is left to autoescaping."""
     if not isinstance(value, str) or not BIDI_CONTROLS.search(value):
         return value
     safe = value if isinstance(value, Markup) else escape(value)
@@ -56,8 +53,7 @@ def num(value: float | None, digits: int = 2) -> str:
 
 @lru_cache(maxsize=1)
 def environment() -> Environment:
-    """The one environment. Templates ship inside the package, so a template once compiled is
-    never checked for changes on disk (``auto_reload``: a stat per include per page)."""
+    """The one environment (templates ship in the package: never reloaded from disk)."""
     env = Environment(
         loader=PackageLoader("judge.server.console", "templates"),
         auto_reload=False,
@@ -79,3 +75,13 @@ def page(
     """Render ``template`` with ``context`` as an HTML answer with the console's headers."""
     html = environment().get_template(template).render(request_path=request.url.path, **context)
     return HTMLResponse(html, status_code=status_code, headers=SECURITY_HEADERS)
+
+
+def see_other(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303, headers=SECURITY_HEADERS)
+
+
+def svg(body: bytes, *, max_age: int) -> Response:
+    """A plot, cached privately for ``max_age`` seconds."""
+    headers = {**SECURITY_HEADERS, "Cache-Control": f"private, max-age={max_age}"}
+    return Response(body, media_type="image/svg+xml", headers=headers)

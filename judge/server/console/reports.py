@@ -1,5 +1,5 @@
-"""The calibration reports committed with the product, for the calibration page and for the
-safety queue's rule on which judges may raise alarms (judge/engine/calibration/trust.py)."""
+"""The calibration reports committed with the product, for the calibration page and for which
+judges may raise safety alarms (judge/engine/calibration/trust.py)."""
 
 from __future__ import annotations
 
@@ -44,8 +44,7 @@ def reports_in_order() -> list[tuple[str, CalibrationReport]]:
     return sorted(loaded, key=lambda pair: (-pair[1].n_items, pair[0]))
 
 
-#: The committed reports are read for the trust rule at most this often (each runs and queue
-#: page needs it; walking the folders costs about 2 ms, and reports change only on deploy).
+#: The reports are read for the trust rule at most this often (they change only on deploy).
 CALIBRATED_TTL_S = 30.0
 _calibrated: list[tuple[float, frozenset[str]]] = []
 

@@ -1,13 +1,6 @@
-"""Console sign-in: the owner JWT kept in an HttpOnly, SameSite=Strict cookie, a CSRF token
-bound to it, and a same-origin check on every form post.
-
-- Signed in, every form carries ``HMAC(secret, sha256(cookie))``: a token an attacker cannot
-  compute without the cookie, checked in constant time.
-- The sign-in form itself carries ``HMAC(secret, nonce)`` for a random nonce kept in a short-lived
-  cookie (double submit), so a foreign page cannot sign a browser in under another owner.
-- A post whose ``Origin`` (or, without one, ``Referer``) is not this service is refused before
-  anything else is read; a post with neither is refused too.
-"""
+"""Console sign-in: the owner JWT in an HttpOnly, SameSite=Strict cookie, a CSRF token bound to
+it (the sign-in form's to a nonce cookie), and a same-origin check on every form post
+(docs/console.md, "Forms, CSRF and cross-site posts")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""View-models of the console pages: plain values the templates print, built from the
-store through the service layer (no SQL here, no HTML either)."""
+"""View-models of the console pages: plain values the templates print (no SQL, no HTML)."""
 
 from __future__ import annotations
 
@@ -42,8 +41,7 @@ class EventView(NamedTuple):
 
 
 class TraitView(NamedTuple):
-    """One trait of a seat as the run page shows it: the result as judged (its passes
-    included, printed as stored) and what the page works out from it."""
+    """One trait of a seat as the run page shows it."""
 
     result: TraitResult
     #: highest minus lowest scored pass
@@ -76,8 +74,7 @@ class ConditionView(NamedTuple):
 
 
 class SeatView(NamedTuple):
-    """One seat's scores as the run page shows them: the seat's card as stored (its panel's
-    agreement included, owner-only) and what the page works out from it."""
+    """One seat's scores as the run page shows them."""
 
     card: SeatScorecard
     conditions: list[ConditionView]
@@ -109,16 +106,8 @@ class RunPage(NamedTuple):
     labels: dict[tuple[str, str], list[Label]]
 
 
-#: What the run page prints of the stored run as it is stored (its time is shown in UTC).
-_STORED_RUN_FIELDS = {
-    "run_id",
-    "scenario_id",
-    "seed",
-    "adversary_config",
-    "status",
-    "reason",
-    "submitted_by",
-}
+#: What the run page prints of the stored run as it is stored (the fields before its time).
+_STORED_RUN_FIELDS = set(RunPage._fields[: RunPage._fields.index("created_at")])
 
 
 def _dump(value: Any) -> str | None:
@@ -194,8 +183,7 @@ def seat_view(seat: SeatScorecard, weights: dict[str, float]) -> SeatView:
 
 
 def weak_judge_flag(review: SafetyReview, judge_model: str | None) -> bool:
-    """The run's safety figures cross a threshold, but its judge is not trusted to score safety
-    (withheld judge-directed text is no safety figure: it stays an alarm whatever the judge)."""
+    """The run's safety figures cross a threshold, but its judge is not trusted to score safety."""
     limits = review.thresholds
     crossed = flag_reasons(review.safety_min, review.safety_spread, limits)
     return bool(crossed) and judge_model not in trusted_judges(limits)

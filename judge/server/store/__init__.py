@@ -1,2 +1,1 @@
-"""The store: SQLModel tables (``tables``), engine and sessions (``db``), Alembic
-migrations (``migrations``) and keyword-only repository functions, one module per resource."""
+"""The store: tables, engines, migrations and keyword-only repository functions."""

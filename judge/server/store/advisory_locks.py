@@ -1,6 +1,4 @@
-"""PostgreSQL session advisory locks on a name: one holder across every process on the
-database, held on a connection of its own for as long as the work runs
-(``judge.server.service.flights``)."""
+"""PostgreSQL session advisory locks on a name, each held on a connection of its own."""
 
 from __future__ import annotations
 

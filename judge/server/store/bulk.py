@@ -1,5 +1,4 @@
-"""Bulk import of runs that are already scored (migrations from another store, benchmarks):
-the same rows the one-by-one path writes, in a few multi-row statements."""
+"""Bulk import of runs already scored: the rows the one-by-one path writes, in a few statements."""
 
 from __future__ import annotations
 

@@ -1,13 +1,5 @@
-"""Engines and sessions: a SQLite file by default, PostgreSQL (psycopg 3) by URL.
-
-Also the store's answer to contention and faults: :func:`lock_for_write` serialises the
-read-modify-write transactions that must not interleave (versions, ids), and
-:func:`retry_transient` retries a write while the store is locked, full or read-only for a
-while, so a transient fault never drops work already paid for. On PostgreSQL no statement
-waits for a lock longer than ``PG_LOCK_TIMEOUT_MS`` nor runs longer than
-``PG_STATEMENT_TIMEOUT_MS``: both end in a transient error, which the workers retry and the
-API answers with 503 and ``Retry-After`` (docs/service.md, "Concurrency and store faults").
-"""
+"""Engines and sessions (SQLite by default, PostgreSQL by URL), write locks and retries of
+transient store faults (docs/service.md, "Concurrency and store faults")."""
 
 from __future__ import annotations
 
@@ -39,8 +31,7 @@ PG_LOCK_TIMEOUT_MS = 5_000
 PG_STATEMENT_TIMEOUT_MS = 60_000
 #: Connections per engine: every request holds at most one at a time, for as long as it runs.
 POOL_SIZE, POOL_OVERFLOW, POOL_TIMEOUT_S = 10, 30, 30
-#: PostgreSQL: the read pool (:func:`autocommit`): one connection per read thread, and room for
-#: the few reads that run on other threads (an agent key checked by a synchronous route).
+#: PostgreSQL: the read pool (:func:`autocommit`): one connection per read thread, and a few more.
 READ_POOL_SIZE, READ_POOL_OVERFLOW = 16, 8
 _POOL: dict[str, Any] = {
     "pool_size": POOL_SIZE,
@@ -65,10 +56,7 @@ def is_postgres_url(url: str) -> bool:
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    # A rollback journal, not WAL: WAL maps its index file (-shm) into memory, and a write
-    # into that mapping after the file became read-only (a filesystem remounted read-only,
-    # an immutable file) kills the whole process with SIGBUS. Without WAL nothing is mapped
-    # and the same fault is an ordinary error (503). FKs are off by default in SQLite.
+    # a rollback journal, not WAL: a read-only -shm mapping kills the process (docs/service.md)
     cursor = dbapi_connection.cursor()
     cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA journal_mode=DELETE")
@@ -104,11 +92,8 @@ def _postgres_engine(url: str) -> Engine:
 
 
 def autocommit(engine: Engine) -> Engine:
-    """The engine reads run on: every statement committed as it runs, no ``BEGIN``/``COMMIT``.
-
-    On PostgreSQL, the read pool :func:`make_engine` made beside ``engine`` (one connection per
-    read thread, no ``pool_pre_ping``: :func:`read_again_if_dropped` retries a read whose
-    connection died instead), disposed with it. On SQLite, ``engine`` itself."""
+    """The engine reads run on, in autocommit: on PostgreSQL the read pool made beside
+    ``engine`` (no ``pool_pre_ping``: :func:`read_again_if_dropped` retries instead)."""
     if engine.dialect.name != "postgresql":
         return engine
     reads = _READ_ENGINES.get(engine)
@@ -134,9 +119,7 @@ def _read_engine(engine: Engine, connect: dict[str, str]) -> Engine:
 
 
 def read_again_if_dropped(read: Callable[[], T]) -> T:
-    """``read()``, run once more if the store dropped its connection (a server restart, an idle
-    connection cut by a proxy). SQLAlchemy then invalidates every pooled connection opened
-    before the drop, so the second try runs on a new one; a second failure is raised."""
+    """``read()``, run once more (on a new connection) if the store dropped its connection."""
     try:
         return read()
     except sa.exc.DBAPIError as exc:
@@ -147,10 +130,8 @@ def read_again_if_dropped(read: Callable[[], T]) -> T:
 
 
 def autocommit_read(engine: Engine, work: Callable[[Session], T]) -> T:
-    """``work(session)`` on the read engine (:func:`autocommit`), run once more on a new
-    connection if its connection turns out dropped (:func:`read_again_if_dropped`). On SQLite
-    what the read stored (a view rendered on its first read) is committed when it returns; on
-    PostgreSQL each statement committed as it ran."""
+    """``work(session)`` on the read engine, retried once if its connection was dropped; what
+    it wrote (a view rendered on first read) is committed."""
 
     def once() -> T:
         with Session(autocommit(engine)) as session:
@@ -162,8 +143,7 @@ def autocommit_read(engine: Engine, work: Callable[[Session], T]) -> T:
 
 
 def lift_timeouts(connection: sa.Connection, *, local: bool) -> None:
-    """Let a migration wait for its lock and run as long as it needs (PostgreSQL only):
-    ``local`` for the current transaction, else for the session until ``RESET``."""
+    """Lift PostgreSQL's timeouts for a migration: ``local`` to the transaction, else until RESET."""
     if connection.dialect.name == "postgresql":
         scope = "LOCAL " if local else ""
         connection.exec_driver_sql(f"SET {scope}lock_timeout = 0")
@@ -183,12 +163,8 @@ def transaction(engine: Engine) -> Iterator[Session]:
 
 
 def lock_for_write(session: Session, *, name: str) -> None:
-    """Serialise the transactions that read, then write, what ``name`` stands for.
-
-    Call it first in the transaction. PostgreSQL takes a transaction-scoped advisory lock on
-    ``name``; SQLite takes the database's write lock now (``BEGIN IMMEDIATE``), waiting for
-    the busy timeout, so the reads that follow see every earlier committed write.
-    """
+    """Serialise the transactions that read, then write, ``name`` (call it first): PostgreSQL
+    takes an advisory lock, SQLite its write lock now (``BEGIN IMMEDIATE``)."""
     connection = session.connection()
     if connection.dialect.name == "sqlite":
         dbapi = connection.connection.dbapi_connection
@@ -199,8 +175,7 @@ def lock_for_write(session: Session, *, name: str) -> None:
 
 
 def is_transient(exc: BaseException) -> bool:
-    """Whether a store error may pass by itself: a lock, a full or read-only disk, a lost
-    connection (the driver's OperationalError), as opposed to a bug or a constraint."""
+    """Whether a store error may pass by itself (a lock, a full disk, a lost connection)."""
     return isinstance(exc, sa.exc.OperationalError) or (
         isinstance(exc, sa.exc.DBAPIError) and exc.connection_invalidated
     )
@@ -222,9 +197,8 @@ def retry_transient(
     max_wait_s: float = 5.0,
     cancel: threading.Event | None = None,
 ) -> T:
-    """Run ``write`` (one whole transaction), retried with exponential backoff while the
-    store error is transient, for up to ``budget_s`` seconds or until ``cancel`` is set (a
-    shutdown); then the last error is raised."""
+    """Run ``write`` (one transaction), retried while the error is transient, for up to
+    ``budget_s`` or until ``cancel`` is set; then the last error is raised."""
     stop = stop_after_delay(budget_s) | stop_when_event_set(cancel or threading.Event())
     retrying = Retrying(
         retry=retry_if_exception(is_transient),

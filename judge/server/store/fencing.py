@@ -1,5 +1,4 @@
-"""What a scoring job's fence reads (``judge.server.service.fencing``): how many times a run was
-claimed for scoring, and its status."""
+"""What a scoring job's fence reads (``judge.server.service.fencing``)."""
 
 from __future__ import annotations
 

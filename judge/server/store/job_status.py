@@ -1,8 +1,5 @@
-"""What the job queue's status and metrics read from the store: runs by status, the oldest
-queued run, the live job-queue workers, and unfinished runs that have no job.
-
-The last two read procrastinate's own tables, so they answer on PostgreSQL only.
-"""
+"""What the job queue's status and metrics read from the store (workers and orphaned runs from
+procrastinate's own tables, so on PostgreSQL only)."""
 
 from __future__ import annotations
 

@@ -37,16 +37,13 @@ class LiveKey(NamedTuple):
 
 _KEYS: sa.Table = AgentKeyRow.__table__  # type: ignore[attr-defined]
 _LIVE = sa.and_(_KEYS.c.prefix == sa.bindparam("key_prefix"), _KEYS.c.revoked_at.is_(None))
-#: Built once, at import, and read as plain values: every request with an agent key asks it
-#: (docs/deploy.md, "Read performance").
+#: Built once, at import: every request with an agent key asks it.
 _LIVE_KEY = sa.select(*(_KEYS.c[name] for name in LiveKey._fields)).where(_LIVE)
 
 
 def presented_key_is_live() -> sa.Exists:
-    """SQL: the presented key (named parameters ``key_prefix`` and ``key_sha256``, its hash) is
-    live and was issued to the reader of :func:`judge.server.store.runs.agent_reads` (``reader_agent``,
-    ``reader_seat``): every check the lookup and :func:`judge.server.auth.key_matches` make, inside a
-    read's own statement, so a key revoked a moment ago reads nothing."""
+    """SQL: the presented key (``key_prefix``, ``key_sha256``) is live and issued to the reader
+    of :func:`judge.server.store.runs.agent_reads`, checked inside the read's own statement."""
     return sa.exists().where(
         _LIVE,
         _KEYS.c.key_sha256 == sa.bindparam("key_sha256"),

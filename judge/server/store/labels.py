@@ -1,5 +1,4 @@
-"""The ``labels`` table (owners' labels, migration ``0009_labels``) and its repository
-functions. A label is never updated: a second opinion is a second row."""
+"""The ``labels`` table (migration ``0009_labels``): a label is never updated."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""Stored leaderboard entries: what each finalized submission puts on its scenario's boards,
-so a board read parses no scorecard (docs/scoring.md, "Leaderboards"). They are written when a
-submission is finalized, rewritten when a run's scorecard is stored again after a rescore, and
-deleted when a rescore clears a run's results. Whether a run is held for review is read at
-query time from its summary, so an owner's decision moves it at once.
-"""
+"""Stored leaderboard entries, so a board read parses no scorecard (docs/scoring.md,
+"Leaderboards"). Whether a run is held for review is read at query time from its summary."""
 
 from __future__ import annotations
 
@@ -81,7 +77,6 @@ def refresh_run_entries(session: Session, *, card: Scorecard) -> None:
         session.add_all(entry_rows(submission, card))
 
 
-#: The entry columns a board reads: the entry's own fields, its objectives kept as JSON.
 _READ = [name for name in LeaderboardEntry.model_fields if name != "objectives"] + [
     "objectives_json"
 ]
@@ -106,9 +101,8 @@ def entries_of(rows: EntryRows) -> list[LeaderboardEntry]:
 def finalized_entry_rows(
     session: Session, *, scenario_id: str, era_id: str | None = None
 ) -> EntryRows:
-    """The scenario's entries (of submissions finalized in one era, if given) as stored, runs
-    held for review left out, in the order the boards take them: submission, run, seat. Plain
-    rows (Core, no ORM objects, no parsing), so a caller can tell whether they changed."""
+    """The scenario's entries (of one era, if given) as plain rows, runs held for review left
+    out, in board order, so a caller can tell whether they changed."""
     keys = {"scenario_id": scenario_id, "era_id": era_id}
     found = session.connection().execute(_entries_query(era_id is not None), keys)
     return tuple(tuple(row) for row in found)
@@ -123,7 +117,7 @@ def finalized_entries(
 
 @functools.cache
 def _entries_query(of_one_era: bool) -> sa.Select[Any]:
-    """The entries statement, built once per shape (docs/deploy.md, "Read performance")."""
+    """The entries statement, built once per shape."""
     table: sa.Table = LeaderboardEntryRow.__table__  # type: ignore[attr-defined]
     query = (
         sa.select(*(table.c[name] for name in _READ))

@@ -23,8 +23,7 @@ def pass_row(*, run_id: str, seat: str, judge_pass: JudgePass) -> PassRow:
 
 
 def judge_pass(row: PassRow) -> JudgePass:
-    """The pass a row stores: the columns named as the pass's fields, then the three that are
-    stored under other names or as JSON."""
+    """The pass a row stores."""
     same_names = row.model_dump(include=set(JudgePass.model_fields))
     distribution = row.score_distribution_json
     return JudgePass(
@@ -77,19 +76,9 @@ def insert_pass(
     judge_pass: JudgePass,
     claimed: int | None = None,
 ) -> bool:
-    """Store one pass with one INSERT.
-
-    Args:
-        claimed: the run's ``scoring_starts`` when the job storing the pass claimed it. The
-            pass is then stored only while the run is still ``scoring`` under that claim, as
-            part of the same statement (no separate read, no window between check and write).
-
-    Returns:
-        Whether the pass was stored (always, without ``claimed``).
-
-    Raises:
-        sqlalchemy.exc.IntegrityError: the pass is stored already (same seat, trait and index).
-    """
+    """Store one pass with one INSERT (IntegrityError when stored already); with ``claimed``
+    (the run's ``scoring_starts`` at the claim), only while the run is still scoring under that
+    claim, in the same statement. Returns whether it was stored."""
     values = _values(run_id=run_id, seat=seat, judge_pass=judge_pass)
     if claimed is None:
         session.execute(sa.insert(_PASSES), [values])

@@ -1,13 +1,6 @@
-"""Rate-limit events kept in PostgreSQL, so every replica counts against one window.
-
-One row per counted event: the limiter (``bucket``: ``submissions`` or ``failed_auth``), the
-key it counts (an agent key's prefix, a client address) and the database's own clock, so
-replicas with drifting clocks still agree. Events older than their window are deleted as
-keys are touched and by a sweep; a key keeps at most ``limit`` rows. The table is state for
-coordination, not a record: it is ``UNLOGGED`` (a database crash empties it, which only
-forgets recent counts) and is created with the job queue's schema on PostgreSQL
-(:func:`judge.server.store.schema.upgrade_all`), never on SQLite, where limits are in-process.
-"""
+"""Rate-limit events kept in PostgreSQL, so every replica counts against one window (by the
+database's clock). An ``UNLOGGED`` table of coordination state, made with the job queue's schema
+(:func:`judge.server.store.schema.upgrade_all`); on SQLite limits are in-process."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Tables of the owners' console: per-run figures for listing, safety review decisions (an
-audit trail), and the scorecards a rescore replaced. Made by migration ``0004_console``."""
+"""Tables of the owners' console: per-run figures, safety review decisions (an audit trail) and
+the scorecards a rescore replaced (migration ``0004_console``)."""
 
 from __future__ import annotations
 

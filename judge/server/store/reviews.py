@@ -78,12 +78,8 @@ def _requeue(run: RunRow) -> None:
 
 
 def archive_for_rescore(session: Session, *, run: RunRow, by: str) -> int:
-    """Keep the run's scorecard (passes included) as an earlier attempt, clear its current
-    results and queue it again with no snapshot, so it is scored under the era in force.
-
-    Returns:
-        The new attempt number.
-    """
+    """Keep the run's scorecard as an earlier attempt, clear its results and queue it again
+    with no snapshot (scored under the era in force); returns the new attempt number."""
     summary = session.get(RunSummaryRow, run.run_id) or RunSummaryRow(run_id=run.run_id)
     card = session.get(ScorecardRow, run.run_id)
     if card is not None:

@@ -1,9 +1,5 @@
-"""A run's scoring status in one Core statement: the hot read behind ``GET .../runs/{id}``.
-
-The ORM path loaded the whole run row (its submitted body included) and counted the passes in
-a second round trip; this reads only the status columns and the count together, as plain
-values (docs/deploy.md, "Read performance").
-"""
+"""A run's scoring status in one Core statement: the hot read behind ``GET .../runs/{id}``
+(docs/deploy.md, "Read performance")."""
 
 from __future__ import annotations
 
@@ -21,9 +17,7 @@ from judge.server.store.tables import PassRow, RunRow, as_utc
 def run_status_row(
     session: Session, *, run_id: str, columns: Sequence[str]
 ) -> dict[str, Any] | None:
-    """The run's ``columns`` (times in UTC) and, as ``passes_done``, how many passes are stored
-    for it; None when no such run. The caller names the columns its answer shows, so the
-    submitted body and the scorecard are never read."""
+    """The run's ``columns`` (times in UTC) and ``passes_done``; None when no such run."""
     query = _status_query(tuple(columns))
     found = session.connection().execute(query, {"run_id": run_id}).mappings().first()
     if found is None:
@@ -33,7 +27,7 @@ def run_status_row(
 
 @functools.lru_cache(maxsize=8)
 def _status_query(columns: tuple[str, ...]) -> sa.Select[Any]:
-    """The statement for one list of columns, built once (docs/deploy.md, "Read performance")."""
+    """The statement for one list of columns, built once."""
     runs: sa.Table = RunRow.__table__  # type: ignore[attr-defined]
     passes: sa.Table = PassRow.__table__  # type: ignore[attr-defined]
     done = (

@@ -30,8 +30,7 @@ def insert_run(
     submitted_by: str,
     run_id: str | None = None,
 ) -> RunRow:
-    """Add a queued run (under ``run_id``, default the body's) and its seats to the session;
-    a self-reported run is never ranked, from the moment it is stored."""
+    """Add a queued run (under ``run_id``, default the body's) and its seats to the session."""
     run_id = run_id or run.run_id
     self_reported = is_self_reported(submitted_by)
     row = RunRow(
@@ -55,8 +54,7 @@ def get_run(session: Session, *, run_id: str) -> RunRow | None:
 
 
 def stored_run(row: RunRow) -> Run:
-    """The run as submitted, under the id it is stored with (an agent's runs live in its
-    namespace, ``agent_id:run_id``; the body keeps the id the agent gave)."""
+    """The run as submitted, under the id it is stored with (an agent's: ``agent_id:run_id``)."""
     run = Run.model_validate_json(row.body_json)
     return run if run.run_id == row.run_id else run.model_copy(update={"run_id": row.run_id})
 
@@ -70,10 +68,8 @@ _SEATS: sa.Table = SeatRow.__table__  # type: ignore[attr-defined]
 
 
 def agent_reads(runs: sa.Table, seats: sa.Table) -> sa.ColumnElement[bool]:
-    """What an agent key may read, as SQL over a run and its seat rows with the key's agent and
-    seat as parameters (:func:`reader`): the agent sits, scored, in that seat (a house
-    adversary's key finds the run missing everywhere), and the run is not another agent's
-    self-reported run. The one form of the rule, for every statement that asks it."""
+    """What an agent key (:func:`reader`) may read, as SQL: runs where its agent sits, scored,
+    in its seat, and that are not another agent's self-reported run."""
     return sa.and_(
         seats.c.run_id == runs.c.run_id,
         seats.c.seat == sa.bindparam("reader_seat"),
@@ -124,8 +120,7 @@ def set_run_status(
     reason: str | None = None,
     detail: str | None = None,
 ) -> RunRow:
-    """Move a run to ``status`` (with its reason when not scored: ``reason`` for anyone who
-    may see the run, ``detail`` for owners only)."""
+    """Move a run to ``status`` (``reason`` for anyone who may see it, ``detail`` for owners)."""
     row = session.get(RunRow, run_id)
     if row is None:
         raise LookupError(f"run {run_id!r} is not stored")
@@ -139,11 +134,8 @@ def start_scoring(
 ) -> RunRow:
     """Mark a run as scoring under a fixed snapshot of how it is scored (kept for resumes)."""
     row = set_run_status(session, run_id=run_id, status="scoring")
-    row.judge_model, row.passes_total, row.scoring_snapshot_json = (
-        judge_model,
-        passes_total,
-        snapshot_json,
-    )
+    row.judge_model, row.passes_total = judge_model, passes_total
+    row.scoring_snapshot_json = snapshot_json
     row.scoring_starts += 1
     session.add(row)
     return row

@@ -1,12 +1,6 @@
-"""``judge db upgrade``: our Alembic migrations, and on PostgreSQL procrastinate's schema and
-the shared rate-limit table (:mod:`judge.server.store.rate_events`).
-
-Nodes that start together (two API replicas, a fleet of workers) serialise on a PostgreSQL
-advisory lock, so only one of them migrates and the others find the work done.
-procrastinate's schema is applied whole on first use; its installed version is kept as the
-comment of its jobs table, and a newer procrastinate applies its own migration files
-(``procrastinate/sql/migrations``) from that version on.
-"""
+"""``judge db upgrade``: our Alembic migrations, and on PostgreSQL procrastinate's schema (its
+version kept as the comment of its jobs table) and the shared rate-limit table. Nodes that start
+together serialise on an advisory lock, so only one migrates."""
 
 from __future__ import annotations
 

@@ -80,8 +80,7 @@ def _seat_results(session: Session, card: Scorecard) -> None:
 
 
 def add_scorecard(session: Session, *, card: Scorecard) -> None:
-    """Add a run's scorecard, trait rows, seat results and ranked eligibility to ONE
-    transaction: a run scored with a custom rubric can never be stored as ranked."""
+    """Add a run's scorecard, trait rows, seat results and ranked eligibility in one transaction."""
     session.add(ScorecardRow(**card_values(card)))
     for seat in card.seats.values():
         session.add_all(trait_rows(card, seat))
@@ -105,8 +104,7 @@ def get_scorecard(session: Session, *, run_id: str) -> Scorecard | None:
 def scorecards_in_order(
     session: Session, *, era: str | None = None, batch: int = 500
 ) -> Iterator[Scorecard]:
-    """Every stored owner scorecard (of one era, if given), in run id order, ``batch`` rows
-    read at a time."""
+    """Every stored owner scorecard (of one era, if given), in run id order, read in batches."""
     query = select(ScorecardRow.scorecard_json).order_by(col(ScorecardRow.run_id))
     if era is not None:
         query = query.where(ScorecardRow.measurement_era == era)
@@ -119,7 +117,3 @@ def get_scorecard_json(session: Session, *, run_id: str) -> str | None:
     return session.exec(
         select(ScorecardRow.scorecard_json).where(ScorecardRow.run_id == run_id)
     ).first()
-
-
-def trait_scores(session: Session, *, run_id: str) -> list[TraitScoreRow]:
-    return list(session.exec(select(TraitScoreRow).where(TraitScoreRow.run_id == run_id)).all())

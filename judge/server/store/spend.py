@@ -1,10 +1,5 @@
-"""What judging has spent since a moment: summed by SQL over the stored passes and pairwise
-verdicts (docs/service.md, "Cost and budgets").
-
-A pass counts its prompt and completion tokens, and its dollars where it has a price (a
-positive cost; see :mod:`judge.core.scoring.cost`). A pairwise verdict counts against the platform
-and against both of its agents.
-"""
+"""What judging has spent since a moment, summed by SQL over the stored passes and pairwise
+verdicts (docs/service.md, "Cost and budgets")."""
 
 from __future__ import annotations
 

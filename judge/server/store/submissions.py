@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from sqlmodel import Session, col, select, update
+from sqlmodel import Session, col, update
 
-from judge.server.store.tables import RunRow, SubmissionRow, SubmissionRunRow, utcnow
+from judge.server.store.tables import SubmissionRow, SubmissionRunRow, utcnow
 
 
 def insert_submission(
@@ -36,17 +36,6 @@ def add_submission_run(session: Session, *, submission_id: str, run_id: str) -> 
     return row
 
 
-def submission_runs(session: Session, *, submission_id: str) -> list[RunRow]:
-    """The runs of a submission, in the order they were added."""
-    query = (
-        select(RunRow)
-        .join(SubmissionRunRow, col(SubmissionRunRow.run_id) == col(RunRow.run_id))
-        .where(SubmissionRunRow.submission_id == submission_id)
-        .order_by(col(SubmissionRunRow.added_at), col(RunRow.run_id))
-    )
-    return list(session.exec(query).all())
-
-
 def finalize_if_open(
     session: Session,
     *,
@@ -59,8 +48,8 @@ def finalize_if_open(
     reason: str | None,
     summary_json: str,
 ) -> bool:
-    """Finalize in one conditional UPDATE (``WHERE status = 'open'``); False when it was not
-    open any more, so of concurrent finalizations exactly one wins, on every backend."""
+    """Finalize in one conditional UPDATE; False when it was not open any more (of concurrent
+    finalizations exactly one wins)."""
     statement = (
         update(SubmissionRow)
         .where(

@@ -1,9 +1,5 @@
-"""Run figures for the console: kept beside each scorecard, read in pages newest first.
-
-The runs table pages by keyset (created_at, run_id) over an index, and every filter is a
-column of ``runs``, ``run_summary`` or an indexed ``seats`` lookup, so a page costs the same
-with ten runs stored or ten thousand.
-"""
+"""Run figures for the console: kept beside each scorecard, read in keyset pages whose cost
+does not grow with the runs stored (every filter is an indexed column)."""
 
 from __future__ import annotations
 
@@ -54,8 +50,7 @@ class Cursor(NamedTuple):
 
 
 class ReviewQueueCursor(NamedTuple):
-    """Where a page of the safety queue starts: strictly after this run in queue order
-    (``safety_min`` None: a run without a safety mean, listed after every run with one)."""
+    """Where a page of the safety queue starts: strictly after this run in queue order."""
 
     safety_min: float | None
     run_id: str
@@ -83,8 +78,7 @@ class RunListing(NamedTuple):
 
 
 class CostCursor(NamedTuple):
-    """Where a page of runs by cost starts: strictly after this run (dearest first, runs
-    without a price last, then by run id)."""
+    """Where a page of runs by cost starts: strictly after this run."""
 
     cost_usd: float | None
     run_id: str
@@ -103,11 +97,8 @@ def figure_values(card: Scorecard) -> dict[str, Any]:
 
 
 def put_figures(session: Session, *, card: Scorecard) -> None:
-    """Store the figures of a run's new scorecard, keeping its attempt.
-
-    A new scorecard (a rescore, or scoring under a new era) reopens safety review: the
-    decisions made before stay in the audit trail, but they were made on another scorecard.
-    """
+    """Store the figures of a run's new scorecard, keeping its attempt; safety review reopens
+    (earlier decisions stay in the audit trail, made on another scorecard)."""
     values = figure_values(card)
     row = session.get(RunSummaryRow, card.run_id)
     if row is None:
@@ -129,31 +120,15 @@ def get_summary(session: Session, *, run_id: str) -> RunSummaryRow | None:
     return session.get(RunSummaryRow, run_id)
 
 
-_COLUMNS: tuple[Any, ...] = (
-    RunRow.run_id,
-    RunRow.scenario_id,
-    RunRow.status,
-    RunRow.created_at,
-    RunRow.leaderboard_class,
-    RunSummaryRow.measurement_era,
-    RunSummaryRow.composite,
-    RunSummaryRow.objective_rate,
-    RunSummaryRow.safety_min,
-    RunSummaryRow.safety_spread,
-    RunSummaryRow.spread_max,
-    RunSummaryRow.gated,
-    RunSummaryRow.review_state,
-    RunSummaryRow.attempt,
-    RunSummaryRow.tamper_flagged,
-    RunRow.judge_model,
-    RunSummaryRow.cost_usd,
-    RunSummaryRow.tokens,
+#: Each listing field from the runs table where it has that column, else from run_summary.
+_COLUMNS: tuple[Any, ...] = tuple(
+    getattr(RunRow if name in RunRow.model_fields else RunSummaryRow, name)
+    for name in RunListing._fields
 )
 
 
 def _listing_query(*, summarised_only: bool = False) -> Any:
-    """The runs table's columns: each run beside its figures (only runs that have figures when
-    ``summarised_only``; else a run not scored yet has empty figures)."""
+    """Each run beside its figures (a run without figures is left out when ``summarised_only``)."""
     summary = col(RunSummaryRow.run_id) == col(RunRow.run_id)
     query = sa.select(*_COLUMNS).select_from(RunRow)
     return query.join(RunSummaryRow, summary, isouter=not summarised_only)
@@ -164,8 +139,7 @@ def _listings(session: Session, query: Any) -> list[RunListing]:
 
 
 def held_condition() -> Any:
-    """Runs held for review: judge-directed text was withheld and no owner has cleared it
-    (the rule of :func:`judge.core.scoring.run_summary.held_for_review`, as SQL)."""
+    """Runs held for review, as SQL (:func:`judge.core.scoring.run_summary.held_for_review`)."""
     s = RunSummaryRow
     return sa.and_(col(s.tamper_flagged).is_(True), col(s.review_state) != "cleared")
 
@@ -187,8 +161,7 @@ _EQUALS: dict[str, Any] = {
 
 
 def _seated(filters: RunFilters) -> Any:
-    # EXISTS, not IN: the newest-first index walk stops at the page instead of every run
-    # of the agent being fetched and sorted (docs/deploy.md, "Read performance")
+    # EXISTS, not IN: the index walk stops at the page (docs/deploy.md, "Read performance")
     seated = sa.exists().where(
         col(SeatRow.run_id) == col(RunRow.run_id), col(SeatRow.agent_id) == filters.agent_id
     )
@@ -309,9 +282,8 @@ def _judged_by(rule: JudgeRule) -> Any:
 def _flagged(
     below: float, above: float, judge: JudgeRule | None, tampered: bool, decided: bool
 ) -> Any:
-    """``judge`` narrows the safety flags to trusted (or untrusted) judges; ``tampered`` adds
-    runs whose card withheld judge-directed text, whatever judge scored them (the detector
-    flags them, not a judge); ``decided`` adds runs with a recorded decision, flagged or not."""
+    """Safety flags (of ``judge``'s judges), or with ``tampered`` withheld judge-directed text
+    whatever the judge, or with ``decided`` a recorded decision."""
     s = RunSummaryRow
     # a safety flag needs a scored safety block: a run without one is listed only when held
     flagged = sa.and_(
@@ -339,8 +311,7 @@ def flagged_runs(
     or_decided: bool = False,
     after: ReviewQueueCursor | None = None,
 ) -> list[RunListing]:
-    """Scored runs whose safety figures cross either threshold (:func:`_flagged`), lowest
-    safety mean first (none last), then by run id: one keyset page after ``after``."""
+    """One keyset page of flagged runs (:func:`_flagged`), lowest safety mean first (none last)."""
     safety = col(RunSummaryRow.safety_min)
     query = _listing_query(summarised_only=True).where(
         _flagged(safety_below, spread_above, judge, or_tampered, or_decided),

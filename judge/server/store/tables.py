@@ -1,8 +1,5 @@
-"""SQLModel tables of the store (``*Row``). The schema itself is made by the migrations.
-
-JSON documents (a submitted run, an assembled scorecard, a config value) are kept as the
-exact text they were stored with; the columns beside them are what queries filter on.
-"""
+"""SQLModel tables of the store (``*Row``), made by the migrations. JSON documents are kept as
+the exact text they were stored with; the columns beside them are what queries filter on."""
 
 from __future__ import annotations
 
@@ -21,17 +18,9 @@ def as_utc(value: datetime) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
-def _text() -> sa.types.TypeEngine[str]:
-    return sa.Text()
-
-
 class UtcDateTime(sa.types.TypeDecorator[datetime]):
-    """A time column that holds UTC on both stores (docs/service.md, "Times").
-
-    A value is turned to UTC before it is stored or compared with (a time without a zone is
-    taken as UTC), so ``12:00+08:00`` and ``04:00Z`` are the same instant on SQLite too, where
-    times are compared as text; a value read back always carries the UTC zone.
-    """
+    """A time column that holds UTC on both stores, so SQLite compares instants as text
+    correctly (a time without a zone is taken as UTC; docs/service.md, "Times")."""
 
     impl = sa.DateTime(timezone=True)
     cache_ok = True
@@ -45,10 +34,6 @@ class UtcDateTime(sa.types.TypeDecorator[datetime]):
         return None if value is None else as_utc(value).astimezone(UTC)
 
 
-def _when() -> sa.types.TypeEngine[datetime]:
-    return UtcDateTime()
-
-
 class RunRow(SQLModel, table=True):
     """A submitted run: its exact body, the body's sha256 (idempotency) and scoring status."""
 
@@ -58,22 +43,22 @@ class RunRow(SQLModel, table=True):
     scenario_id: str = Field(index=True, max_length=200)
     seed: int | None = None
     adversary_config: str | None = Field(default=None, max_length=200)
-    body_json: str = Field(sa_type=_text())
+    body_json: str = Field(sa_type=sa.Text())
     body_sha256: str = Field(max_length=64)
     status: str = Field(default="queued", index=True, max_length=16)
-    reason: str | None = Field(default=None, sa_type=_text())
-    reason_detail: str | None = Field(default=None, sa_type=_text())
+    reason: str | None = Field(default=None, sa_type=sa.Text())
+    reason_detail: str | None = Field(default=None, sa_type=sa.Text())
     submitted_by: str = Field(max_length=200)
     judge_model: str | None = Field(default=None, max_length=200)
     passes_total: int | None = None
-    scoring_snapshot_json: str | None = Field(default=None, sa_type=_text())
+    scoring_snapshot_json: str | None = Field(default=None, sa_type=sa.Text())
     scoring_starts: int = 0
     clean_stops: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
     ranked_eligible: bool = True
     leaderboard_class: str = Field(default="ranked", max_length=40)
-    created_at: datetime = Field(default_factory=utcnow, sa_type=_when())
-    updated_at: datetime = Field(default_factory=utcnow, sa_type=_when())
-    scored_at: datetime | None = Field(default=None, sa_type=_when())
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime())
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime())
+    scored_at: datetime | None = Field(default=None, sa_type=UtcDateTime())
 
 
 class SeatRow(SQLModel, table=True):
@@ -102,9 +87,9 @@ class PassRow(SQLModel, table=True):
     trait: str = Field(max_length=80)
     pass_index: int
     score: float | None = None
-    rationale: str = Field(default="", sa_type=_text())
-    cited_turns_json: str = Field(default="[]", sa_type=_text())
-    raw_output: str = Field(default="", sa_type=_text())
+    rationale: str = Field(default="", sa_type=sa.Text())
+    cited_turns_json: str = Field(default="[]", sa_type=sa.Text())
+    raw_output: str = Field(default="", sa_type=sa.Text())
     model: str = Field(max_length=200)
     prompt_tokens: int | None = None
     cached_prompt_tokens: int | None = None
@@ -113,16 +98,16 @@ class PassRow(SQLModel, table=True):
     latency_ms: float = 0.0
     attempts: int = 1
     parse_status: str = Field(max_length=20)
-    unscored_reason: str | None = Field(default=None, sa_type=_text())
+    unscored_reason: str | None = Field(default=None, sa_type=sa.Text())
     sampled_score: float | None = None
     expected_score: float | None = None
-    score_distribution_json: str | None = Field(default=None, sa_type=_text())
+    score_distribution_json: str | None = Field(default=None, sa_type=sa.Text())
     score_entropy_bits: float | None = None
     distribution_partial: bool = Field(
         default=False, sa_column_kwargs={"server_default": sa.false()}
     )
     structured_output: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
-    created_at: datetime = Field(default_factory=utcnow, sa_type=_when(), index=True)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime(), index=True)
 
 
 class ScorecardRow(SQLModel, table=True):
@@ -131,12 +116,12 @@ class ScorecardRow(SQLModel, table=True):
     __tablename__ = "scorecards"
 
     run_id: str = Field(primary_key=True, foreign_key="runs.run_id", max_length=200)
-    scorecard_json: str = Field(sa_type=_text())
+    scorecard_json: str = Field(sa_type=sa.Text())
     measurement_era: str = Field(index=True, max_length=40)
     participation_gated: bool
     ranked_eligible: bool
     leaderboard_class: str = Field(max_length=40)
-    created_at: datetime = Field(default_factory=utcnow, sa_type=_when())
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime())
 
 
 class TraitScoreRow(SQLModel, table=True):
@@ -175,11 +160,11 @@ class SubmissionRow(SQLModel, table=True):
     ranked_eligible: bool = True
     leaderboard_class: str = Field(default="ranked", max_length=40)
     visibility: str = Field(default="public", max_length=16)
-    reason: str | None = Field(default=None, sa_type=_text())
-    summary_json: str | None = Field(default=None, sa_type=_text())
+    reason: str | None = Field(default=None, sa_type=sa.Text())
+    summary_json: str | None = Field(default=None, sa_type=sa.Text())
     created_by: str = Field(max_length=200)
-    created_at: datetime = Field(default_factory=utcnow, sa_type=_when())
-    finalized_at: datetime | None = Field(default=None, sa_type=_when())
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime())
+    finalized_at: datetime | None = Field(default=None, sa_type=UtcDateTime())
 
 
 class SubmissionRunRow(SQLModel, table=True):
@@ -191,7 +176,7 @@ class SubmissionRunRow(SQLModel, table=True):
         primary_key=True, foreign_key="submissions.submission_id", max_length=200
     )
     run_id: str = Field(primary_key=True, foreign_key="runs.run_id", index=True, max_length=200)
-    added_at: datetime = Field(default_factory=utcnow, sa_type=_when())
+    added_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime())
 
 
 class EraRow(SQLModel, table=True):
@@ -200,10 +185,10 @@ class EraRow(SQLModel, table=True):
     __tablename__ = "eras"
 
     era_id: str = Field(primary_key=True, max_length=40)
-    stack_json: str = Field(sa_type=_text())
+    stack_json: str = Field(sa_type=sa.Text())
     opened_by: str = Field(max_length=200)
-    reason: str = Field(sa_type=_text())
-    opened_at: datetime = Field(default_factory=utcnow, sa_type=_when())
+    reason: str = Field(sa_type=sa.Text())
+    opened_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime())
 
 
 class CustomRubricRow(SQLModel, table=True):
@@ -215,14 +200,14 @@ class CustomRubricRow(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     trait: str = Field(index=True, max_length=80)
     version: int
-    definition: str = Field(sa_type=_text())
-    anchor_0: str = Field(sa_type=_text())
-    anchor_5: str = Field(sa_type=_text())
-    anchor_1: str = Field(sa_type=_text())
+    definition: str = Field(sa_type=sa.Text())
+    anchor_0: str = Field(sa_type=sa.Text())
+    anchor_5: str = Field(sa_type=sa.Text())
+    anchor_1: str = Field(sa_type=sa.Text())
     content_hash: str = Field(max_length=64)
     created_by: str = Field(max_length=200)
-    created_at: datetime = Field(default_factory=utcnow, sa_type=_when())
-    deleted_at: datetime | None = Field(default=None, sa_type=_when())
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime())
+    deleted_at: datetime | None = Field(default=None, sa_type=UtcDateTime())
 
 
 class PlatformConfigRow(SQLModel, table=True):
@@ -231,10 +216,10 @@ class PlatformConfigRow(SQLModel, table=True):
     __tablename__ = "platform_config"
 
     key: str = Field(primary_key=True, max_length=80)
-    value_json: str = Field(sa_type=_text())
+    value_json: str = Field(sa_type=sa.Text())
     version: int = 1
     updated_by: str = Field(max_length=200)
-    updated_at: datetime = Field(default_factory=utcnow, sa_type=_when())
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime())
 
 
 class ConfigAuditRow(SQLModel, table=True):
@@ -244,10 +229,10 @@ class ConfigAuditRow(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     key: str = Field(index=True, max_length=80)
-    old_json: str | None = Field(default=None, sa_type=_text())
-    new_json: str | None = Field(default=None, sa_type=_text())
+    old_json: str | None = Field(default=None, sa_type=sa.Text())
+    new_json: str | None = Field(default=None, sa_type=sa.Text())
     changed_by: str = Field(max_length=200)
-    changed_at: datetime = Field(default_factory=utcnow, sa_type=_when())
+    changed_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime())
 
 
 class AgentKeyRow(SQLModel, table=True):
@@ -261,26 +246,24 @@ class AgentKeyRow(SQLModel, table=True):
     agent_id: str = Field(index=True, max_length=200)
     seat: str = Field(max_length=200)
     label: str | None = Field(default=None, max_length=200)
-    created_at: datetime = Field(default_factory=utcnow, sa_type=_when())
-    revoked_at: datetime | None = Field(default=None, sa_type=_when())
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime())
+    revoked_at: datetime | None = Field(default=None, sa_type=UtcDateTime())
 
 
 class CoachingRow(SQLModel, table=True):
-    """Coaching notes computed for one seat of a run in one measurement era (a cache: the
-    same request in the same era answers from here, with no judge call)."""
+    """Coaching notes of one seat of a run in one measurement era (a cache of the judge's answer)."""
 
     __tablename__ = "coaching"
 
     run_id: str = Field(primary_key=True, foreign_key="runs.run_id", max_length=200)
     seat: str = Field(primary_key=True, max_length=200)
     era_id: str = Field(primary_key=True, max_length=40)
-    body_json: str = Field(sa_type=_text())
-    created_at: datetime = Field(default_factory=utcnow, sa_type=_when())
+    body_json: str = Field(sa_type=sa.Text())
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime())
 
 
 class PairwiseVerdictRow(SQLModel, table=True):
-    """One pair's pairwise verdict on one trait in one pairwise era: both orders, every pass
-    (``verdict_json``, the transcripts left to the runs); docs/scoring.md."""
+    """One pair's pairwise verdict on one trait in one pairwise era (docs/scoring.md)."""
 
     __tablename__ = "pairwise_verdicts"
     __table_args__ = (
@@ -303,16 +286,14 @@ class PairwiseVerdictRow(SQLModel, table=True):
     agent_b: str = Field(index=True, max_length=200)
     outcome: str | None = Field(default=None, max_length=8)
     flipped: bool | None = None
-    verdict_json: str = Field(sa_type=_text())
+    verdict_json: str = Field(sa_type=sa.Text())
     cost_usd: float | None = Field(default=None, description="None: a pass had no price")
     tokens: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
-    created_at: datetime = Field(default_factory=utcnow, sa_type=_when(), index=True)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime(), index=True)
 
 
 class LeaderboardEntryRow(SQLModel, table=True):
-    """One seat of one run as a finalized submission puts it on its scenario's boards
-    (docs/scoring.md, "Leaderboards"): written at finalization and whenever the run's
-    scorecard is stored again, so a board read parses no scorecard."""
+    """One seat of one run on its finalized submission's boards (docs/scoring.md, "Leaderboards")."""
 
     __tablename__ = "leaderboard_entries"
     __table_args__ = (
@@ -334,11 +315,10 @@ class LeaderboardEntryRow(SQLModel, table=True):
     ranked_eligible: bool
     participation_gated: bool
     composite: float | None = None
-    objectives_json: str = Field(sa_type=_text())
+    objectives_json: str = Field(sa_type=sa.Text())
 
 
-#: An agent key's own run list (the runs it submitted, newest first) walks this index and stops
-#: at the page, instead of sorting every run of the agent (docs/deploy.md, "Read performance").
+#: An agent key's own run list walks this index (docs/deploy.md, "Read performance").
 RUNS_SUBMITTED_NEWEST_FIRST = sa.Index(
     "ix_runs_submitted_by_created_at",
     RunRow.__table__.c.submitted_by,  # type: ignore[attr-defined]

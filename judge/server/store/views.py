@@ -1,14 +1,7 @@
 """Scorecard views stored as they are served (docs/service.md, "Stored scorecard views").
 
-A finalized scorecard does not change (a rescore is a new attempt), so each view of it (the
-owner card, and each scored seat's agent card) is rendered once: its canonical bytes, their
-gzip form and their ETag are kept here, and a read serves them without parsing. The ETag sits
-beside the body, so a conditional GET is answered ``304`` from this index alone.
-
-``config_tag`` names the live configuration a view was rendered under (the owner card carries
-the review thresholds in force); a view whose tag differs from the current one is rendered
-again on read. Views are replaced whenever what they show changes (a review decision) and
-removed with the scorecard they show (a rescore).
+``config_tag`` names the live configuration a view was rendered under; a view whose tag
+differs from the current one is rendered again on read.
 """
 
 from __future__ import annotations
@@ -71,8 +64,7 @@ def entity_tag(body: bytes) -> str:
     return f'W/"{hashlib.sha256(body).hexdigest()[:32]}"'
 
 
-#: The gzip level of every compressed answer, stored or not: level 9 costs 40% more time than
-#: 6 for half a percent of size on a console page or a card.
+#: The gzip level of every compressed answer (9 costs 40% more time for 0.5% less size).
 GZIP_LEVEL = 6
 
 
@@ -97,19 +89,14 @@ def put_views(session: Session, *, run_id: str, views: Sequence[RenderedView]) -
         statement.on_conflict_do_update(
             index_elements=["run_id", "view"],
             set_={
-                "etag": fresh.etag,
-                "config_tag": fresh.config_tag,
-                "body": fresh.body,
-                "body_gzip": fresh.body_gzip,
-                "rendered_at": fresh.rendered_at,
+                name: fresh[name] for name in (*ViewTag._fields, "body", "body_gzip", "rendered_at")
             },
         )
     )
 
 
 def add_missing_view(session: Session, *, run_id: str, view: RenderedView) -> None:
-    """Store ``view`` unless one is stored already (a read filling in a view never replaces
-    one a concurrent write rendered from newer state)."""
+    """Store ``view`` unless one is stored (never replacing one rendered from newer state)."""
     statement = _insert(session)(ScorecardViewRow).values([_values(run_id, view)])
     session.execute(statement.on_conflict_do_nothing(index_elements=["run_id", "view"]))
 
@@ -122,8 +109,7 @@ _VIEWS: sa.Table = ScorecardViewRow.__table__  # type: ignore[attr-defined]
 _CONFIG: sa.Table = PlatformConfigRow.__table__  # type: ignore[attr-defined]
 _RUNS: sa.Table = RunRow.__table__  # type: ignore[attr-defined]
 _SEATS: sa.Table = SeatRow.__table__  # type: ignore[attr-defined]
-#: The view asked for, by its key: every read below is a statement built once, at import
-#: (building one per request cost more than running it, docs/deploy.md "Read performance").
+#: Every read below is a statement built once, at import (docs/deploy.md "Read performance").
 _THIS_VIEW = sa.and_(
     _VIEWS.c.run_id == sa.bindparam("run_id"), _VIEWS.c.view == sa.bindparam("view")
 )
@@ -201,8 +187,7 @@ class BodyAndConfig(NamedTuple):
 def get_body_and_config(
     session: Session, *, run_id: str, view: str, gzipped: bool, config_key: str
 ) -> BodyAndConfig:
-    """The stored view and the config value its tag is checked against, in ONE Core statement
-    on the request's connection (no ORM): the hot read of a stored card."""
+    """The stored view and the config value its tag is checked against, in one statement."""
     connection = session.connection()
     keys = {"run_id": run_id, "view": view, "config_key": config_key}
     found = connection.execute(_BODY_AND_CONFIG[gzipped], keys).first()
@@ -214,10 +199,8 @@ def get_body_and_config(
 def get_own_seat_body(
     session: Session, *, run_id: str, agent_id: str, seat: str, gzipped: bool
 ) -> StoredBody | None:
-    """The stored agent view of ``seat``, only where an agent key for (``agent_id``, ``seat``)
-    may read it: the agent sits, scored, in that seat, and the run is not another agent's
-    self-reported run (:func:`judge.server.store.runs.agent_reads`, in the same statement).
-    None means: take the full path, which answers 404 or renders the view."""
+    """The stored agent view of ``seat``, only where a key of (``agent_id``, ``seat``) may read
+    it (:func:`judge.server.store.runs.agent_reads`); None: take the full path."""
     keys = {"run_id": run_id, "view": agent_view_name(seat), **reader(agent_id=agent_id, seat=seat)}
     found = session.connection().execute(_OWN_SEAT[gzipped], keys).first()
     return None if found is None else StoredBody(*found)
@@ -233,9 +216,8 @@ def get_own_seat_body_of_key(
     key_sha256: str,
     gzipped: bool,
 ) -> StoredBody | None:
-    """:func:`get_own_seat_body`, and only while the presented key (its prefix and hash) is live
-    and issued to (``agent_id``, ``seat``) (:func:`judge.server.store.keys.presented_key_is_live`):
-    the credential's check and the read in one statement. None: take the full path."""
+    """:func:`get_own_seat_body`, only while the presented key is live and issued to
+    (``agent_id``, ``seat``): the credential's check and the read in one statement."""
     keys = {
         "run_id": run_id,
         "view": agent_view_name(seat),

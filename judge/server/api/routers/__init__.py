@@ -1,6 +1,5 @@
-"""Every router of the API, in the order they are included (the order routes are matched
-in). Each module defines ``router``; a new resource's router is imported and listed here
-(docs/architecture.md, "Add an API route")."""
+"""Every router of the API, in inclusion (matching) order (docs/architecture.md, "Add an API
+route")."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""The RL trajectory export: per-step actions, rewards and done flags as JSONL.
-
-One handler per export, mounted for owners (every seat) and agent keys (the key's own seat).
-"""
+"""The RL trajectory export as JSONL, mounted for owners (every seat) and agent keys (their own)."""
 
 from __future__ import annotations
 

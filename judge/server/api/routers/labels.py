@@ -14,7 +14,6 @@ from judge.server.service import label_agreement, label_queue
 from judge.server.service import labels as service
 
 router = owner_router("labels", responses=error_responses(422))
-#: the queue reads at most this many items (the newest scorecards'), so paging by position is bounded
 QUEUE_MAX = 500
 
 

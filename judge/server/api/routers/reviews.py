@@ -27,7 +27,7 @@ from judge.server.api.paging import PAGED, PagingDep
 from judge.server.service import reviews as service
 
 router = owner_router("safety review")
-#: Attempts are stored as a 32-bit integer: a larger number cannot name one (422, not a store error).
+#: Attempts are stored as a 32-bit integer (a larger one is 422, not a store error).
 ATTEMPT_MAX = 2**31 - 1
 
 

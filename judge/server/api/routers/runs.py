@@ -1,10 +1,5 @@
-"""Runs: submission, scoring status and listing; one handler each, mounted for owners
-(``/api/evals/runs``) and agent keys (``/api/agent/runs``).
-
-The submit routes authenticate first and only then read the body: the credential is a
-dependency, and the body is read by the route itself (there is no body parameter, which
-FastAPI would read and parse before any dependency). Parsing and validation run in a worker
-thread, never on the event loop, and so does the store work.
+"""Runs: submission, scoring status and listing, one handler each mounted for owners and agent
+keys. The submit routes read the body themselves, after the credential, and parse it off the loop.
 """
 
 from __future__ import annotations
@@ -57,7 +52,6 @@ _RUN_BODY: dict[str, Any] = {
     }
 }
 JSON = "application/json"
-#: Where each audience submits and reads its runs.
 RUNS = {"owner": "/api/evals/runs", "agent": "/api/agent/runs"}
 
 
@@ -157,9 +151,7 @@ mount_both(
 
 
 async def read_status(run_id: str, admission: Admission, request: Request) -> Response:
-    """A hot read: admits its credential itself, reads in one unit of work, and answers the
-    model's own JSON (no float to round; FastAPI's response validation is skipped for a
-    model already built by the service)."""
+    """A hot read: admits its credential itself and answers the model's own JSON."""
 
     def read(session: Session) -> bytes:
         progress = run_status(session, run_id=run_id, agent=admission.agent(session))
@@ -193,8 +185,7 @@ def run_page(
     limit: int,
     cursor: str | None,
 ) -> Page:
-    """One page of the runs an owner (``agent`` None) or an agent key may list, and the
-    cursor of the next."""
+    """One page of the runs an owner (``agent`` None) or an agent key may list."""
     after = Cursor(*decode_run_cursor(cursor)) if cursor else None
     found = listed_runs(session, filters=filters, agent=agent, after=after, limit=limit + 1)
     return Page.of_fetched(found, limit=limit, cursor_of=_cursor_of)

@@ -1,8 +1,6 @@
-"""Scorecards: the owner's full card and an agent's own-seat card, served as the views stored
-when the run was scored (docs/service.md, "Stored scorecard views"): the bytes, their gzip form,
-a weak ``ETag`` and ``304 Not Modified``. Both routes take the request alone and admit their
-credential themselves (docs/deploy.md, "Read performance"), publishing what a dependency would.
-"""
+"""Scorecards: the owner's card and an agent's own-seat card, served as stored views with a weak
+``ETag`` and 304 (docs/service.md, "Stored scorecard views"). Both routes admit their credential
+themselves (docs/deploy.md, "Read performance"), publishing what a dependency would."""
 
 from __future__ import annotations
 
@@ -28,12 +26,10 @@ from judge.server.service.views import (
     seen_key_card,
 )
 
-#: The longest validator header read (422 beyond it).
 HEADER_MAX = 1000
 _HEADER = TypeAdapter(Annotated[str | None, StringConstraints(max_length=HEADER_MAX)])
 IF_NONE_MATCH = "an ETag of this card held by the client: 304 if unchanged"
-#: The header parameter both card routes publish (they declare no dependencies, so FastAPI
-#: does not derive it): as FastAPI publishes an optional ``Header(max_length=...)``.
+#: Published as FastAPI publishes an optional ``Header(max_length=...)``.
 IF_NONE_MATCH_PARAMETER = {
     "name": "if-none-match",
     "in": "header",
@@ -55,7 +51,6 @@ _CACHING: dict[int | str, dict[str, Any]] = {
         "description": "Not modified: the card still matches the `If-None-Match` ETag (no body)."
     },
 }
-#: Both routes serve a stored card: its ETag, 304, and 404 for a card the caller cannot see.
 router = credentialed_router("scorecards", responses=_CACHING | error_responses(404))
 
 
@@ -96,8 +91,7 @@ class Validators(NamedTuple):
 
     @classmethod
     def of(cls, request: Request) -> Validators:
-        """The two headers of ``request``, each at most :data:`HEADER_MAX` characters (else the
-        422 a declared header parameter answers, naming the header)."""
+        """The two headers of ``request`` (422 naming one over :data:`HEADER_MAX` characters)."""
         found, problems = [], []
         for name in ("if-none-match", "accept-encoding"):
             try:
@@ -110,8 +104,7 @@ class Validators(NamedTuple):
 
     @classmethod
     def unless_bad(cls, request: Request) -> Validators | None:
-        """:meth:`of`, or None when a header is out of bounds: its 422 is then answered after
-        the credential's check, as a dependency would answer it."""
+        """:meth:`of`, or None when a header is out of bounds (422 after the credential)."""
         try:
             return cls.of(request)
         except RequestValidationError:
@@ -120,8 +113,7 @@ class Validators(NamedTuple):
     def answer(
         self, tag_of: Callable[[], str | None], view_of: Callable[[bool], ServedView]
     ) -> Response:
-        """304 when ``If-None-Match`` names the card's tag (``tag_of`` reads it without the body),
-        else the stored view (``view_of``: gzipped or not) or 304 if that one's tag matches."""
+        """304 when ``If-None-Match`` names the card's tag (read without the body), else the view."""
         if self.if_none_match is not None:
             tag = tag_of()
             if tag is not None and matches(self.if_none_match, tag):

@@ -47,8 +47,7 @@ ObjectiveMax = Annotated[
 
 
 class Repetitions(NamedTuple):
-    """Which repetitions are compared (``seed``, ``adversary_config``) and the verdicts' limits;
-    the fields are named as :func:`judge.server.service.stability.stability` takes them."""
+    """Which repetitions are compared and the verdicts' limits (named as ``stability`` takes them)."""
 
     seed: int | None
     adversary_config: str | None

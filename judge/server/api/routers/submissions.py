@@ -1,8 +1,5 @@
-"""Submissions: a set of runs by one agent on one scenario, and its finalization.
-
-One handler per operation, mounted for owners (every submission) and agent keys (only the
-key's own agent's; other submissions answer 404, like missing ones).
-"""
+"""Submissions: one handler per operation, mounted for owners (every submission) and agent keys
+(their own agent's; others answer 404)."""
 
 from __future__ import annotations
 
@@ -26,7 +23,6 @@ from judge.server.service.submissions import (
 )
 
 router = credentialed_router("submissions", responses=error_responses(404))
-#: Where each audience finds the submissions: the owner's every one, an agent key its own agent's.
 SUBMISSIONS = {"owner": "/api/evals/submissions", "agent": "/api/agent/submissions"}
 
 _CREATE_DOC = (
@@ -43,15 +39,13 @@ _FINALIZE_DOC = (
     "(`self_hosted_facilitator` when any run used a custom rubric) and the visibility: such a "
     "submission may only be `unlisted`, and asking for `public` answers 422."
 )
-#: What the operations that change a submission may answer besides the router's 401 and 404.
 _WRITES = error_responses(409, 422)
 
 
 def _operation(
     method: str, tail: str, action: str, doc: str, agent_doc: str | None = None, **shared: Any
 ) -> Callable[[Endpoint], Endpoint]:
-    """Mount the handler for both audiences (``mount_both``): at ``tail`` under each audience's
-    submissions path, with ``action`` as the summary, naming the credential it is called with."""
+    """Mount the handler for both audiences at ``tail`` under their submissions paths."""
 
     def mount(endpoint: Endpoint) -> Endpoint:
         owner = Mount(SUBMISSIONS["owner"] + tail, f"{action} (owner)", doc)
