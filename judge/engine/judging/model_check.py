@@ -1,10 +1,6 @@
-"""Offline checks of a litellm judge model id, before any call is sent: does litellm know a
-provider for it, is it in litellm's model list, and are the provider's keys set.
-
-litellm answers all three from what it ships (``get_llm_provider``, the bundled
-``model_cost`` map, ``validate_environment``), so the checks need no network. ``judge serve``
-runs them at start-up; the first call of a litellm backend refuses a missing key at once.
-"""
+"""Offline checks of a litellm judge model id, from what litellm ships (no network): does
+litellm know a provider for it, is it in litellm's model list, are the provider's keys set.
+``judge serve`` runs them at start-up."""
 
 from __future__ import annotations
 

@@ -1,12 +1,6 @@
-"""Prices and prompt token counts before a judge call, from what litellm ships
-(docs/service.md, "Cost and budgets").
-
-A model's price is its entry in litellm's bundled price map (the file ``litellm.model_cost``
-is loaded from offline), read as JSON without importing litellm, whose import costs seconds
-a service with the in-process judge would otherwise pay before its first run; a model the
-map lacks, or lists at 0 both ways, has no price: ``None``, never 0. Prompt tokens are
-counted with tiktoken's ``cl100k_base`` from litellm's bundled tokenizer files (litellm's own
-fallback tokenizer), or ``litellm.token_counter`` where that cannot be loaded.
+"""Prices and prompt token counts before a judge call, from what litellm ships, without
+importing litellm (whose import costs seconds); docs/service.md, "Cost and budgets". A model
+the price map lacks, or lists at 0 both ways, has no price: ``None``, never 0.
 """
 
 from __future__ import annotations
