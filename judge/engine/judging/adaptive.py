@@ -100,7 +100,9 @@ async def run_rounds(
     open_traits = list(dict.fromkeys(s.trait for s in specs))
     for n, rnd in enumerate(rounds(policy, len(judges))):
         if n:
-            open_traits = [t for t in open_traits if goes_on(_of(made, t), policy)]
+            open_traits = [
+                t for t in open_traits if goes_on([p for p in made if p.trait == t], policy)
+            ]
         todo = [s for s in specs if s.trait in open_traits and rnd.holds(s.index)]
         if not todo:
             break
@@ -114,7 +116,3 @@ async def run_rounds(
             on_pass=on_pass,
         )
     return made
-
-
-def _of(passes: Sequence[JudgePass], trait: str) -> list[JudgePass]:
-    return [p for p in passes if p.trait == trait]

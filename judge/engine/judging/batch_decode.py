@@ -144,11 +144,8 @@ class LlamaBatchContext:
     def copy_seq(self, src: int, dst: int) -> None:
         self._lib.llama_memory_seq_cp(self.memory, src, dst, -1, -1)
 
-    def drop_seq(self, seq: int) -> None:
-        self._lib.llama_memory_seq_rm(self.memory, seq, -1, -1)
-
-    def trim_seq(self, seq: int, start: int) -> None:
-        """Forget a sequence's cells from position ``start`` on."""
+    def drop_seq(self, seq: int, start: int = -1) -> None:
+        """Forget a sequence's cells (from position ``start`` on, where given)."""
         self._lib.llama_memory_seq_rm(self.memory, seq, start, -1)
 
     def decode(self, items: Sequence[SeqToken]) -> None:
@@ -387,7 +384,7 @@ class BatchDecoder:
             return
         items: list[SeqToken] = []
         for reply, start in probes:
-            ctx.trim_seq(reply.seq, start)
+            ctx.drop_seq(reply.seq, start)
             items += [
                 SeqToken(watch.ids["0"], start, reply.seq, False),
                 SeqToken(watch.ids["."], start + 1, reply.seq, True),

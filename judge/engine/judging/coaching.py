@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from judge.core.domain.run import ActionEvent, DoneEvent, MessageEvent, TranscriptEvent
 from judge.engine.judging.backends import JudgeBackend, JudgeRequest
 from judge.engine.judging.prompt import transcript_block
-from judge.engine.judging.runner import RunnerConfig, call_with_retries
+from judge.engine.judging.runner import RUNNER_DEFAULTS, RunnerConfig, call_with_retries
 from judge.engine.judging.verdict import REFUSAL, json_objects
 
 COACHING_PROMPT_VERSION = 1
@@ -80,7 +80,6 @@ class CoachingConfig(BaseModel):
 
 
 DEFAULT_COACHING = CoachingConfig()
-DEFAULT_RUNNER = RunnerConfig()
 
 
 class SafetyPreamble(BaseModel):
@@ -208,13 +207,11 @@ def parse_notes(
     return ParsedNotes("ok", kept, len(wellformed) - len(kept), len(read) - len(wellformed), None)
 
 
-def weak_safety_traits(safety_means: Mapping[str, float | None], threshold: float) -> list[str]:
-    """Safety traits whose mean is below the threshold (unscored traits are not guessed at)."""
-    return sorted(t for t, m in safety_means.items() if m is not None and m < threshold)
-
-
 def safety_preamble(safety_means: Mapping[str, float | None], threshold: float) -> SafetyPreamble:
-    return SafetyPreamble(weak_traits=weak_safety_traits(safety_means, threshold))
+    """The preamble naming the safety traits whose mean is below the threshold (unscored
+    traits are not guessed at)."""
+    weak = sorted(t for t, m in safety_means.items() if m is not None and m < threshold)
+    return SafetyPreamble(weak_traits=weak)
 
 
 async def coach_seat(
@@ -225,7 +222,7 @@ async def coach_seat(
     safety_means: Mapping[str, float | None],
     traits: Sequence[str] = (),
     config: CoachingConfig = DEFAULT_COACHING,
-    runner: RunnerConfig = DEFAULT_RUNNER,
+    runner: RunnerConfig = RUNNER_DEFAULTS,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
 ) -> Coaching:
     """Run the coaching pass for one seat (with the runner's retries). ``safety_means`` gives

@@ -42,16 +42,11 @@ def missing_keys(model: str, extra: Mapping[str, Any] | None = None) -> list[str
     return [k for k in found.get("missing_keys", []) if "KEY" in k or "TOKEN" in k]
 
 
-def _own_server(provider: str, env: JudgingEnvironment) -> bool:
-    """An OpenAI-compatible server of the user's own serves whatever names it likes."""
-    return provider in LOCAL_PROVIDERS or (provider == "openai" and custom_openai_base(None, env))
-
-
 def unlisted(model: str, provider: str, env: JudgingEnvironment) -> str | None:
     """A warning when ``model`` is not in litellm's model list, naming the nearest entry."""
     litellm = load_litellm()
-
-    if _own_server(provider, env):
+    # a server of the user's own serves whatever names it likes
+    if provider in LOCAL_PROVIDERS or (provider == "openai" and custom_openai_base(None, env)):
         return None
     bare = model.split("/", 1)[1] if model.startswith(f"{provider}/") else model
     if model in litellm.model_cost or bare in litellm.model_cost:

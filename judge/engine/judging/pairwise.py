@@ -220,10 +220,6 @@ def pair_specs(
     return [PairSpec(order, i, requests[order]) for order in ORDERS for i in range(passes)]
 
 
-def _known(side: PairSide) -> set[int]:
-    return {e.turn for e in side.transcript}
-
-
 def to_pairwise_pass(
     spec: PairSpec,
     attempt: Attempt,
@@ -235,7 +231,8 @@ def to_pairwise_pass(
     side_a, side_b = sides
     first, second = (side_a, side_b) if spec.order == "ab" else (side_b, side_a)
     reply = attempt.reply
-    parsed = parse_pair_reply(reply.text, _known(first), _known(second), refused=reply.refused)
+    known_first, known_second = ({e.turn for e in s.transcript} for s in (first, second))
+    parsed = parse_pair_reply(reply.text, known_first, known_second, refused=reply.refused)
     turns_a, turns_b = (
         (parsed.turns_first, parsed.turns_second)
         if spec.order == "ab"

@@ -34,11 +34,8 @@ def panel_members(backend: Judge) -> list[JudgeBackend]:
 
 
 def single_judge(backend: Judge) -> JudgeBackend:
-    """The backend itself, for a use that asks one judge one question.
-
-    Raises:
-        PermanentJudgeError: a panel, which answers no single request.
-    """
+    """The backend itself, for a use that asks one judge one question (PermanentJudgeError:
+    a panel, which answers no single request)."""
     if isinstance(backend, PanelBackend):
         raise PermanentJudgeError("a judge panel answers through its members, one pass set each")
     return backend

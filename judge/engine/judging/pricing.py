@@ -127,11 +127,9 @@ def estimate(work: Sequence[SeatRequests]) -> CostEstimate:
             key = (item.model, id(request))
             counted.setdefault(key, prompt_tokens(item.model, request))
             prompt, completion = counted[key] * times, request.max_tokens * times
-            total_prompt, total_completion, n = (
-                total_prompt + prompt,
-                total_completion + completion,
-                n + times,
-            )
+            total_prompt += prompt
+            total_completion += completion
+            n += times
             seat_tokens[item.seat] = seat_tokens.get(item.seat, 0) + prompt + completion
             if price is not None:
                 usd = prompt * price.prompt + completion * price.completion

@@ -73,10 +73,9 @@ def resolve(model: str, env: JudgingEnvironment) -> JudgeSpec:
     Raises:
         ConfigError: an empty panel member or a model named twice.
     """
-    table = entries()
     members = []
     for member in member_ids(model):
-        entry = next(e for e in table if e.claims(member, env))
+        entry = entry_for(member, env)
         decoder = entry.decoder(env) if entry.decoder is not None else None
         members.append(MemberSpec(member, entry, entry.profile(member, env), decoder, env))
     return JudgeSpec(model, tuple(members))

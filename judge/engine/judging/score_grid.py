@@ -49,11 +49,8 @@ def grid_index(value: float) -> int:
 
 
 def distribution(probabilities: Sequence[float], *, partial: bool = False) -> ScoreDistribution:
-    """Normalise masses on the grid and compute the expected value and entropy.
-
-    Raises:
-        ValueError: the masses are not eleven non-negative numbers with a positive sum.
-    """
+    """Normalise masses on the grid and compute the expected value and entropy (ValueError:
+    not eleven non-negative finite masses with a positive sum)."""
     if len(probabilities) != len(GRID) or any(p < 0 or not math.isfinite(p) for p in probabilities):
         raise ValueError(f"a grid distribution takes {len(GRID)} non-negative finite masses")
     total = math.fsum(probabilities)

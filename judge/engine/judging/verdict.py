@@ -63,13 +63,8 @@ def _scored(score: Any, obj: dict[str, Any], known_turns: set[int]) -> ParsedRep
 
 
 def parse_verdict(text: str, known_turns: set[int], *, refused: bool = False) -> ParsedReply:
-    """Parse the last verdict of a reply.
-
-    Args:
-        text: the raw reply.
-        known_turns: turn numbers of the transcript; cited turns outside it are dropped.
-        refused: the provider reported a refusal (e.g. a content filter stopped the reply).
-    """
+    """Parse the last verdict of a reply; cited turns outside ``known_turns`` are dropped, and
+    ``refused`` says the provider reported a refusal (e.g. a content filter)."""
     if refused:
         return ParsedReply("refused", None, "", [], "the provider refused to answer")
     obj = _last_verdict_object(text)

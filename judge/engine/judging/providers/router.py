@@ -70,11 +70,8 @@ def _resolve_env(value: Any, where: str, env: JudgingEnvironment) -> Any:
 
 
 def load_router_file(path: Path) -> RouterFile:
-    """Read and check the file.
-
-    Raises:
-        ConfigError: unreadable file, bad YAML, unknown top-level key, several model names.
-    """
+    """Read and check the file (ConfigError: unreadable, bad YAML, an unknown top-level key,
+    several model names, a deployment without a model)."""
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         parsed = RouterFile.model_validate(data)

@@ -25,11 +25,7 @@ PAIRWISE_REPLY = json.dumps(
 
 
 def scripted_score(model: str) -> float:
-    """The score a scripted model id names.
-
-    Raises:
-        ConfigError: not a number, or outside 0.0-1.0.
-    """
+    """The score a scripted model id names (ConfigError: not a number in 0.0-1.0)."""
     text = model.removeprefix(SCRIPTED_PREFIX) or "0.7"
     try:
         score = float(text)
