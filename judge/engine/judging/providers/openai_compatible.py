@@ -158,11 +158,8 @@ class OpenAICompatibleClient:
             raise TransientJudgeError(
                 "the judge server answered something that is not JSON"
             ) from None
-        if (
-            not isinstance(data, dict)
-            or not isinstance(data.get("choices"), list)
-            or not data["choices"]
-        ):
+        choices = data.get("choices") if isinstance(data, dict) else None
+        if not isinstance(choices, list) or not choices:
             raise TransientJudgeError("the judge server's answer holds no completion choices")
         return Completion(data, cost_usd(self.name, data.get("usage")))
 
