@@ -1,18 +1,6 @@
-"""Adaptive passes: more passes only where a trait's passes disagree (docs/scoring.md).
-
-A :class:`~judge.core.domain.passes.PassPolicy` is carried out in rounds. The first round makes
-``floor`` passes on every trait; a trait whose passes so far range over more than ``spread``
-(or that has fewer than two scored passes) goes on to the next round, the others stop. One
-judge's later round is the rest of its passes up to ``max``, all at once: the range of a set
-of scores never shrinks as scores are added, so a trait that disagrees at its floor takes
-``max`` whatever the order, and one batch keeps the prompt's prefix warm (each round runs
-trait-major through :func:`~judge.engine.judging.runner.run_passes`, the passes of one prompt back
-to back). A panel's round ``j`` is judge ``j``'s ``floor`` passes instead: disagreement
-escalates to another judge, never past ``max`` passes in all.
-
-Decisions depend only on the passes' scores, so a run resumed from stored passes takes the
-same rounds again (its stored passes are reused, not judged anew), and the card replays the
-decision from the passes it holds (:func:`decide`).
+"""Adaptive passes: more passes only where a trait's passes disagree, carried out in rounds
+(docs/scoring.md, "Adaptive passes"). Decisions depend only on the passes' scores, so a
+resumed run takes the same rounds, and the card replays them from its passes (:func:`decide`).
 """
 
 from __future__ import annotations
@@ -105,18 +93,16 @@ async def run_rounds(
     done: Mapping[PassKey, JudgePass],
     on_pass: OnPass | None = None,
 ) -> list[JudgePass]:
-    """Every pass the policy asks for, round after round.
-
-    Args:
-        specs: every pass a trait could take (indices 0 to ``max - 1``); a round picks its own.
-        judges: one backend, or a panel's members in order.
-        done: passes made before (a resumed run); they count and are not judged again.
-    """
+    """Every pass the policy asks for, round after round, from ``specs`` (every pass a trait
+    could take); ``judges`` is one backend or a panel's members in order, and ``done`` the
+    passes of a resumed run, which count and are not judged again."""
     made: list[JudgePass] = []
     open_traits = list(dict.fromkeys(s.trait for s in specs))
     for n, rnd in enumerate(rounds(policy, len(judges))):
         if n:
-            open_traits = [t for t in open_traits if goes_on(_of(made, t), policy)]
+            open_traits = [
+                t for t in open_traits if goes_on([p for p in made if p.trait == t], policy)
+            ]
         todo = [s for s in specs if s.trait in open_traits and rnd.holds(s.index)]
         if not todo:
             break
@@ -130,7 +116,3 @@ async def run_rounds(
             on_pass=on_pass,
         )
     return made
-
-
-def _of(passes: Sequence[JudgePass], trait: str) -> list[JudgePass]:
-    return [p for p in passes if p.trait == trait]

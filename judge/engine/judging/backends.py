@@ -1,11 +1,7 @@
-"""The one I/O seam of judging: a backend turns a request into a reply.
-
-This module holds what every backend shares: the request and reply values, the
-:class:`JudgeBackend` protocol (and :class:`BatchJudgeBackend` for a backend that decodes
-many passes at once), the :class:`ServingProfile` that says how to talk to a serving engine,
-and :class:`ScriptedBackend`, the fake judge tests swap in, which replays queued replies and
-records what it was sent. The backends themselves are providers' business: one module per
-provider under :mod:`judge.engine.judging.providers`, chosen by :mod:`judge.engine.judging.registry`.
+"""The one I/O seam of judging: the request and reply values, the :class:`JudgeBackend`
+protocol (and :class:`BatchJudgeBackend`), the :class:`ServingProfile` of a serving engine,
+and :class:`ScriptedBackend`, the fake judge tests swap in. The backends themselves are the
+providers' (:mod:`judge.engine.judging.providers`).
 """
 
 from __future__ import annotations
@@ -87,17 +83,13 @@ class ServingProfile:
     """How to talk to one serving engine.
 
     Attributes:
-        content: ``"string"`` sends every message's content as one string (what every
-            OpenAI-compatible server takes); ``"marked_parts"`` keeps content parts and marks
-            the transcript part with Anthropic's ``cache_control``; ``"parts"`` keeps the parts
-            unmarked (the in-process embedded judge cuts its shared prefix at them).
-        many_prefixes: the engine keeps the KV cache of many prompts at once, so the order of
-            calls does not decide what is cached; otherwise passes of one prompt must run
-            back to back to find their prefix still cached.
+        content: ``"string"`` (one string per message), ``"marked_parts"`` (content parts,
+            the transcript marked with Anthropic's ``cache_control``) or ``"parts"``.
+        many_prefixes: the engine keeps the KV cache of many prompts at once; otherwise
+            passes of one prompt run back to back to find their prefix still cached.
         batched: the backend decodes the passes of a seat together (``complete_batch``).
-        timeout_s: how long one call may take. A self-hosted server answers calls in turn,
-            so a call also waits for the ones queued before it; giving up early only makes
-            the server finish a reply nobody reads and then do the call again.
+        timeout_s: how long one call may take; a self-hosted server answers calls in turn,
+            and giving up early only makes it finish a reply nobody reads.
     """
 
     content: Content = "string"
@@ -125,10 +117,8 @@ Script = JudgeReply | str | Exception | Callable[[JudgeRequest], "JudgeReply | s
 
 
 class ScriptedBackend:
-    """A fake judge: replies from a queue (or a default), recording every request.
-
-    An enqueued exception is raised for that call; a callable is called with the request.
-    """
+    """A fake judge: replies from a queue (or a default), recording every request; an
+    enqueued exception is raised for its call, a callable is called with the request."""
 
     def __init__(
         self,

@@ -1,21 +1,12 @@
 """Batched greedy decoding on llama.cpp: a shared prefix once, each distinct suffix once,
 and many replies decoded together in one batch of several sequences.
 
-KV cache layout (one unified cache, several sequence ids; copying a sequence shares its
-cells, it copies no data)::
-
-    seq 0                the shared prefix (system prompt + transcript), evaluated once
-    seq 1 .. g           one per distinct prompt of a group: prefix cells + its own suffix
-    seq W+1 .. W+g       one per reply being decoded: the prompt's cells + the reply so far
-
-Distinct prompts with the same number of wanted replies form a group of at most ``W``
-(the batch width). A group decodes in rounds; round r decodes one reply for every prompt
-of the group, one token per sequence per step, all in one ``llama_decode`` batch, and frees
-the reply cells afterwards. Every round therefore starts from the same cache state and puts
-the same prompts in the same batch slots and cells, so it repeats the previous round's
-arithmetic exactly: the replies of one prompt within a call are byte-identical by
-construction, not by luck. Decoding is greedy; a grammar, when given, constrains each
-sequence through its own grammar sampler.
+One unified KV cache (a copied sequence shares its cells): seq 0 holds the shared prefix,
+seq 1..g one distinct prompt of a group each, seq W+1..W+g one reply being decoded each
+(W: the batch width). Round r of a group decodes one reply for every prompt of it, then frees
+the reply cells; every round starts from the same cache state with the same slots, so it
+repeats the previous round's arithmetic exactly: the replies of one prompt within a call are
+byte-identical by construction. A grammar constrains each sequence through its own sampler.
 """
 
 from __future__ import annotations
@@ -33,6 +24,8 @@ from judge.engine.judging.score_grid import TokenStep, score_token
 
 if TYPE_CHECKING:
     from llama_cpp import Llama
+
+Logits = np.ndarray[Any, np.dtype[np.float32]]
 
 #: Batch width: distinct prompts decoded side by side (one round = one reply of each).
 #: Wider batches pay for attention over every other prompt's cells (one unified cache);
@@ -53,14 +46,9 @@ class PromptTokens(NamedTuple):
 
 
 class Decoded(NamedTuple):
-    """One finished reply, for the request at position ``request``; its other fields carry
-    the names of :class:`judge.engine.judging.backends.JudgeReply`'s, which reads them by name.
-
-    With score capture on, ``token_logprobs`` holds every reply token with the
-    log-probabilities of the score tokens (digits and ``.``) at its position, and
-    ``zero_branch`` the tenths digits' log-probabilities after ``0.`` when the reply answered
-    ``1.0`` (a probe).
-    """
+    """One finished reply, for the request at position ``request``; the other fields are
+    named as :class:`judge.engine.judging.backends.JudgeReply`'s, which reads them by name
+    (the log-probabilities only with score capture on)."""
 
     request: int
     text: str
@@ -156,11 +144,8 @@ class LlamaBatchContext:
     def copy_seq(self, src: int, dst: int) -> None:
         self._lib.llama_memory_seq_cp(self.memory, src, dst, -1, -1)
 
-    def drop_seq(self, seq: int) -> None:
-        self._lib.llama_memory_seq_rm(self.memory, seq, -1, -1)
-
-    def trim_seq(self, seq: int, start: int) -> None:
-        """Forget a sequence's cells from position ``start`` on."""
+    def drop_seq(self, seq: int, start: int = -1) -> None:
+        """Forget a sequence's cells (from position ``start`` on, where given)."""
         self._lib.llama_memory_seq_rm(self.memory, seq, start, -1)
 
     def decode(self, items: Sequence[SeqToken]) -> None:
@@ -177,7 +162,7 @@ class LlamaBatchContext:
                 f"the embedded judge could not decode a batch (llama_decode returned {status})"
             )
 
-    def logits(self, i: int) -> np.ndarray[Any, np.dtype[np.float32]]:
+    def logits(self, i: int) -> Logits:
         """The logits of batch row ``i`` of the last decode (a view, valid until the next)."""
         ptr = self._lib.llama_get_logits_ith(self.ctx, i)
         return np.ctypeslib.as_array(ptr, shape=(self.n_vocab,))
@@ -188,10 +173,7 @@ class LlamaBatchContext:
 
 class GreedyChooser:
     """Greedy choice for one sequence, under its own grammar sampler when there is a grammar.
-
-    The unconstrained best token is tried first and the whole vocabulary is masked only when
-    the grammar rejects it (what llama.cpp's own sampler does), which keeps the grammar cheap.
-    """
+    The whole vocabulary is masked only when the grammar rejects the best token (cheap)."""
 
     def __init__(self, context: LlamaBatchContext, grammar: str | None) -> None:
         self._lib: Any = context._lib
@@ -207,7 +189,7 @@ class GreedyChooser:
             self._lib.llama_sampler_free(self._sampler)
             self._sampler = None
 
-    def choose(self, logits: np.ndarray[Any, np.dtype[np.float32]]) -> int:
+    def choose(self, logits: Logits) -> int:
         token = int(np.argmax(logits))
         if self._sampler is None:
             return token
@@ -222,7 +204,7 @@ class GreedyChooser:
         self._apply(data, 1)
         return bool(np.isfinite(data[0].logit))
 
-    def _best_allowed(self, logits: np.ndarray[Any, np.dtype[np.float32]]) -> int:
+    def _best_allowed(self, logits: Logits) -> int:
         rows = np.zeros(
             self._n_vocab, dtype=[("id", np.int32), ("logit", np.float32), ("p", np.float32)]
         )
@@ -263,12 +245,8 @@ def _take_next(ctx: LlamaBatchContext, reply: _Reply, max_tokens: int) -> None:
 
 
 class ScoreWatch:
-    """The score tokens (``0``-``9`` and ``.``) whose log-probabilities each step records.
-
-    Log-probabilities are the model's own (a softmax over the whole vocabulary); the grammar's
-    restriction to the tokens it allows is applied when the grid distribution renormalises
-    over them (judge.engine.judging.score_grid).
-    """
+    """The score tokens (``0``-``9`` and ``.``) whose log-probabilities (the model's own,
+    over the whole vocabulary; docs/judge-signal.md) each step records."""
 
     TEXTS = (*"0123456789", ".")
 
@@ -287,13 +265,11 @@ class ScoreWatch:
             ids[text] = int(tokens[0])
         return cls(ids)
 
-    def note(
-        self, reply: _Reply, logits: np.ndarray[Any, np.dtype[np.float32]], token: int
-    ) -> None:
+    def note(self, reply: _Reply, logits: Logits, token: int) -> None:
         lse = _log_total(logits)
         reply.seen.append((float(logits[token]) - lse, logits[self.order].astype(np.float64) - lse))
 
-    def digits(self, logits: np.ndarray[Any, np.dtype[np.float32]]) -> dict[str, float]:
+    def digits(self, logits: Logits) -> dict[str, float]:
         lse = _log_total(logits)
         return {t: float(logits[self.ids[t]]) - lse for t in self.TEXTS[:10]}
 
@@ -304,7 +280,7 @@ class ScoreWatch:
         )
 
 
-def _log_total(logits: np.ndarray[Any, np.dtype[np.float32]]) -> float:
+def _log_total(logits: Logits) -> float:
     """log(sum(exp(logits))), computed stably: what each log-probability subtracts."""
     top = float(logits.max())
     return top + float(np.log(np.exp(logits.astype(np.float64) - top).sum()))
@@ -339,9 +315,7 @@ class BatchDecoder:
         capture: bool = False,
     ) -> Iterator[Decoded]:
         """Decode one reply per request; yields each round's replies as the round ends.
-
-        ``capture`` records the score tokens' log-probabilities (see :class:`Decoded`).
-        """
+        ``capture`` records the score tokens' log-probabilities."""
         self._capture = self._watch if capture else None
         prompts = distinct_prompts(requests)
         try:
@@ -410,7 +384,7 @@ class BatchDecoder:
             return
         items: list[SeqToken] = []
         for reply, start in probes:
-            ctx.trim_seq(reply.seq, start)
+            ctx.drop_seq(reply.seq, start)
             items += [
                 SeqToken(watch.ids["0"], start, reply.seq, False),
                 SeqToken(watch.ids["."], start + 1, reply.seq, True),
@@ -430,8 +404,8 @@ class BatchDecoder:
         return probes
 
     def _hold_prefix(self, ctx: LlamaBatchContext, prefix: tuple[int, ...]) -> bool:
-        """Leave exactly ``prefix`` in sequence 0; True when it was there already. It is always
-        evaluated the same way from an empty cache, so holding it changes no arithmetic."""
+        """Leave exactly ``prefix`` in sequence 0 (always evaluated from an empty cache, so
+        holding it changes no arithmetic); True when it was there already."""
         if self._held == prefix:
             return True
         self._held = None
@@ -456,11 +430,9 @@ class BatchDecoder:
         return ctx
 
     @staticmethod
-    def _eval(
-        ctx: LlamaBatchContext, items: Sequence[SeqToken]
-    ) -> dict[int, np.ndarray[Any, np.dtype[np.float32]]]:
+    def _eval(ctx: LlamaBatchContext, items: Sequence[SeqToken]) -> dict[int, Logits]:
         """Decode ``items`` in chunks; the logits of those that keep them, by their position."""
-        kept: dict[int, np.ndarray[Any, np.dtype[np.float32]]] = {}
+        kept: dict[int, Logits] = {}
         for start in range(0, len(items), _CHUNK):
             chunk = items[start : start + _CHUNK]
             ctx.decode(chunk)
@@ -469,7 +441,7 @@ class BatchDecoder:
 
     def _eval_suffixes(
         self, ctx: LlamaBatchContext, prompts: list[_Prompt], group: Group, n_prefix: int
-    ) -> list[np.ndarray[Any, np.dtype[np.float32]]]:
+    ) -> list[Logits]:
         """Each prompt's suffix into its own sequence; the logits after each suffix."""
         items: list[SeqToken] = []
         ends: list[int] = []
@@ -489,7 +461,7 @@ class BatchDecoder:
         prompts: list[_Prompt],
         group: Group,
         r: int,
-        starts: list[np.ndarray[Any, np.dtype[np.float32]]],
+        starts: list[Logits],
         max_tokens: int,
         grammar: str | None,
         width: int,
@@ -509,7 +481,7 @@ class BatchDecoder:
                 ctx.drop_seq(reply.seq)
         return replies
 
-    def _choose_next(self, reply: _Reply, logits: np.ndarray[Any, np.dtype[np.float32]]) -> _Reply:
+    def _choose_next(self, reply: _Reply, logits: Logits) -> _Reply:
         """The reply with its next token chosen from ``logits``."""
         reply.next_token = reply.chooser.choose(logits)
         if self._capture is not None:

@@ -1,14 +1,10 @@
 """The coaching pass: notes on turns where a seat's decisions diverged from expected play.
 
-The prompt keeps the judge prompt's transcript-first layout (the same neutralised
-transcript block, so a serving engine reuses its cache); the coaching question follows it.
-The reply is read like a verdict: the LAST JSON object carrying ``notes`` wins. A note that
-cites a turn absent from the transcript, or a turn where the seat did not act, is dropped and
-counted (``dropped_notes``): advice about something that did not happen is not advice. A
-reply with no notes object is recorded as unparsed with its reason, never as "no notes".
-
-Every response starts with the platform's safety preamble (docs/service.md): platform-authored,
-always present, naming the safety traits whose mean fell below the threshold.
+The prompt shares the judge prompt's transcript block (so a serving engine reuses its cache),
+then asks the coaching question. The LAST JSON object carrying ``notes`` wins; a note citing a
+turn where the seat did not act is dropped and counted (advice about something that did not
+happen is not advice); a reply with no notes object is unparsed, never "no notes". Every
+response starts with the platform's safety preamble naming the weak safety traits.
 """
 
 from __future__ import annotations
@@ -22,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from judge.core.domain.run import ActionEvent, DoneEvent, MessageEvent, TranscriptEvent
 from judge.engine.judging.backends import JudgeBackend, JudgeRequest
 from judge.engine.judging.prompt import transcript_block
-from judge.engine.judging.runner import RunnerConfig, call_with_retries
+from judge.engine.judging.runner import RUNNER_DEFAULTS, RunnerConfig, call_with_retries
 from judge.engine.judging.verdict import REFUSAL, json_objects
 
 COACHING_PROMPT_VERSION = 1
@@ -84,7 +80,6 @@ class CoachingConfig(BaseModel):
 
 
 DEFAULT_COACHING = CoachingConfig()
-DEFAULT_RUNNER = RunnerConfig()
 
 
 class SafetyPreamble(BaseModel):
@@ -212,13 +207,11 @@ def parse_notes(
     return ParsedNotes("ok", kept, len(wellformed) - len(kept), len(read) - len(wellformed), None)
 
 
-def weak_safety_traits(safety_means: Mapping[str, float | None], threshold: float) -> list[str]:
-    """Safety traits whose mean is below the threshold (unscored traits are not guessed at)."""
-    return sorted(t for t, m in safety_means.items() if m is not None and m < threshold)
-
-
 def safety_preamble(safety_means: Mapping[str, float | None], threshold: float) -> SafetyPreamble:
-    return SafetyPreamble(weak_traits=weak_safety_traits(safety_means, threshold))
+    """The preamble naming the safety traits whose mean is below the threshold (unscored
+    traits are not guessed at)."""
+    weak = sorted(t for t, m in safety_means.items() if m is not None and m < threshold)
+    return SafetyPreamble(weak_traits=weak)
 
 
 async def coach_seat(
@@ -229,14 +222,11 @@ async def coach_seat(
     safety_means: Mapping[str, float | None],
     traits: Sequence[str] = (),
     config: CoachingConfig = DEFAULT_COACHING,
-    runner: RunnerConfig = DEFAULT_RUNNER,
+    runner: RunnerConfig = RUNNER_DEFAULTS,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
 ) -> Coaching:
-    """Run the coaching pass for one seat through the judge backend (with the runner's retries).
-
-    Args:
-        safety_means: the seat's safety trait means, for the preamble's ``weak_traits``.
-        traits: trait names a note may bear on; other names are kept as ``trait: null``.
+    """Run the coaching pass for one seat (with the runner's retries). ``safety_means`` gives
+    the preamble's ``weak_traits``; a note naming a trait outside ``traits`` keeps ``null``.
 
     Raises:
         JudgeBackendError: a permanent failure, or a transient one that outlasted the retries.

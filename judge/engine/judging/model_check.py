@@ -1,10 +1,6 @@
-"""Offline checks of a litellm judge model id, before any call is sent: does litellm know a
-provider for it, is it in litellm's model list, and are the provider's keys set.
-
-litellm answers all three from what it ships (``get_llm_provider``, the bundled
-``model_cost`` map, ``validate_environment``), so the checks need no network. ``judge serve``
-runs them at start-up; the first call of a litellm backend refuses a missing key at once.
-"""
+"""Offline checks of a litellm judge model id, from what litellm ships (no network): does
+litellm know a provider for it, is it in litellm's model list, are the provider's keys set.
+``judge serve`` runs them at start-up."""
 
 from __future__ import annotations
 
@@ -46,16 +42,11 @@ def missing_keys(model: str, extra: Mapping[str, Any] | None = None) -> list[str
     return [k for k in found.get("missing_keys", []) if "KEY" in k or "TOKEN" in k]
 
 
-def _own_server(provider: str, env: JudgingEnvironment) -> bool:
-    """An OpenAI-compatible server of the user's own serves whatever names it likes."""
-    return provider in LOCAL_PROVIDERS or (provider == "openai" and custom_openai_base(None, env))
-
-
 def unlisted(model: str, provider: str, env: JudgingEnvironment) -> str | None:
     """A warning when ``model`` is not in litellm's model list, naming the nearest entry."""
     litellm = load_litellm()
-
-    if _own_server(provider, env):
+    # a server of the user's own serves whatever names it likes
+    if provider in LOCAL_PROVIDERS or (provider == "openai" and custom_openai_base(None, env)):
         return None
     bare = model.split("/", 1)[1] if model.startswith(f"{provider}/") else model
     if model in litellm.model_cost or bare in litellm.model_cost:

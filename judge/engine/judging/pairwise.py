@@ -1,17 +1,7 @@
-"""The pairwise judge: which of two seats' own conduct fits a trait better, asked in both orders.
-
-Layout (one prefix per order, the question last, so an engine reuses each order's KV cache
-across its passes and across traits)::
-
-    system: pairwise instructions (same for every call)
-    user:   [part 1] both transcripts, first and second, neutralised   <- prefix of the order
-            [part 2] the trait's rubric and the question                <- per trait
-
-Transcripts are rendered with the single-seat prompt's :func:`render_event` (neutralised,
-and datamarked when ``spotlight``), from transcripts the caller has already screened
-(``judge.engine.pipeline.pairwise_side``). Two seats of one run share one transcript block.
-The reply names ``first``, ``second`` or ``neither``; the last verdict in the reply wins,
-and one that names nothing the question offered is an unscored pass with its reason.
+"""The pairwise judge: which of two seats' own conduct fits a trait better, asked in both
+orders (docs/scoring.md, "Pairwise judging"). Each order is one cacheable prefix (system
+instructions, both transcripts rendered as in the single-seat prompt from transcripts the
+caller already screened), then the trait's rubric and the question.
 """
 
 from __future__ import annotations
@@ -38,9 +28,9 @@ from judge.core.domain.rubric import Rubric
 from judge.core.errors import PermanentJudgeError
 from judge.core.integrity import linear
 from judge.engine.judging.backends import BatchJudgeBackend, JudgeBackend, JudgeRequest, profile_of
-from judge.engine.judging.prompt import DATAMARK, render_event, transcript_tag
+from judge.engine.judging.prompt import DATAMARK, tagged_transcript
 from judge.engine.judging.runner import Attempt, RunnerConfig, call_record, call_with_retries
-from judge.engine.judging.verdict import REFUSAL, json_objects
+from judge.engine.judging.verdict import REFUSAL, json_objects, turns_in
 
 #: Version of the pairwise prompt; part of a pairwise era. Version 1 spotlights (datamarks)
 #: the transcripts; with the defence off the prompt says nothing about the mark.
@@ -102,30 +92,19 @@ def pairwise_system_prompt(*, spotlight: bool = True) -> str:
     )
 
 
-def _body(side: PairSide, spotlight: bool) -> str:
-    return (
-        "\n".join(render_event(e, spotlight=spotlight) for e in side.transcript)
-        or "(empty transcript)"
-    )
-
-
-def _block(body: str) -> str:
-    tag = transcript_tag(body)
-    return f"<{tag}>\n{body}\n</{tag}>\n"
-
-
 def pair_block(first: PairSide, second: PairSide, *, spotlight: bool = True) -> str:
     """Both transcripts of one order: the prefix every pass and trait of that order shares."""
+    block_first = tagged_transcript(first.transcript, spotlight=spotlight)
     if first.run_id == second.run_id:
         return (
             f'One episode. FIRST is seat "{first.seat}", SECOND is seat "{second.seat}" '
-            "(their events are marked with their seat names).\n" + _block(_body(first, spotlight))
+            "(their events are marked with their seat names).\n" + block_first
         )
     return (
         f'Episode of FIRST: the participant is seat "{first.seat}" (its events are marked '
-        f'"{first.seat}").\n' + _block(_body(first, spotlight)) + f"Episode of SECOND: the "
+        f'"{first.seat}").\n' + block_first + f"Episode of SECOND: the "
         f'participant is seat "{second.seat}" (its events are marked "{second.seat}").\n'
-        + _block(_body(second, spotlight))
+        + tagged_transcript(second.transcript, spotlight=spotlight)
     )
 
 
@@ -171,12 +150,6 @@ _ANSWERS: dict[str, Position] = {p: p for p in POSITIONS}
 _LOOSE = linear.compile(r"[\"']?better[\"']?\s*[:=]\s*[\"']?(\w+)", ignorecase=True)
 
 
-def _turns(value: Any, known: set[int]) -> list[int]:
-    if not isinstance(value, list):
-        return []
-    return sorted({t for t in value if isinstance(t, int) and not isinstance(t, bool)} & known)
-
-
 def _answer(
     value: Any, obj: dict[str, Any], known_first: set[int], known_second: set[int]
 ) -> PairReply:
@@ -187,8 +160,8 @@ def _answer(
         "ok",
         position,
         str(obj.get("rationale", ""))[:1000],
-        _turns(obj.get("turns_first"), known_first),
-        _turns(obj.get("turns_second"), known_second),
+        turns_in(obj.get("turns_first"), known_first),
+        turns_in(obj.get("turns_second"), known_second),
         None,
     )
 
@@ -196,9 +169,8 @@ def _answer(
 def parse_pair_reply(
     text: str, known_first: set[int], known_second: set[int], *, refused: bool = False
 ) -> PairReply:
-    """Read the last pairwise verdict of a reply; never raises.
-
-    Cited turns outside each transcript are dropped."""
+    """Read the last pairwise verdict of a reply; never raises. Cited turns outside each
+    transcript are dropped."""
     if refused:
         return PairReply("refused", None, "", [], [], "the provider refused to answer")
     found = [obj for obj in json_objects(text) if "better" in obj]
@@ -248,10 +220,6 @@ def pair_specs(
     return [PairSpec(order, i, requests[order]) for order in ORDERS for i in range(passes)]
 
 
-def _known(side: PairSide) -> set[int]:
-    return {e.turn for e in side.transcript}
-
-
 def to_pairwise_pass(
     spec: PairSpec,
     attempt: Attempt,
@@ -259,12 +227,12 @@ def to_pairwise_pass(
     latency_ms: float,
     sides: tuple[PairSide, PairSide],
 ) -> PairwisePass:
-    """A reply as a stored pass: the answer, its meaning in the pair's terms, both
-    transcripts' cited turns, and the call's accounting."""
+    """A reply as a stored pass, the answer in the pair's terms too."""
     side_a, side_b = sides
     first, second = (side_a, side_b) if spec.order == "ab" else (side_b, side_a)
     reply = attempt.reply
-    parsed = parse_pair_reply(reply.text, _known(first), _known(second), refused=reply.refused)
+    known_first, known_second = ({e.turn for e in s.transcript} for s in (first, second))
+    parsed = parse_pair_reply(reply.text, known_first, known_second, refused=reply.refused)
     turns_a, turns_b = (
         (parsed.turns_first, parsed.turns_second)
         if spec.order == "ab"
@@ -292,8 +260,8 @@ async def run_pair_passes(
     config: RunnerConfig | None = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
 ) -> list[PairwisePass]:
-    """Make every call of a pair under the runner's retry policy and concurrency limit; a
-    batching backend gets all of them at once.
+    """Make every call of a pair under the runner's retry policy and concurrency limit (a
+    batching backend gets all at once).
 
     Raises:
         JudgeBackendError: a permanent failure, or a transient one that outlasted the retries.

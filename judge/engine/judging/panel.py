@@ -1,9 +1,6 @@
-"""Judge panels: several judge models, each making its full set of passes on every trait.
-
-A panel is named by its models joined with commas (``--judge a,b,c`` or ``JUDGE_MODEL=a,b,c``).
-Pass indices stay unique per (seat, trait) in the store: judge ``j`` (0-based, in the order
-given) of a panel with ``n`` passes per judge makes passes ``j * n`` to ``j * n + n - 1``;
-every pass also names its model.
+"""Judge panels (``--judge a,b,c``): several judge models, each making its full set of passes
+on every trait. Judge ``j`` (0-based) of a panel with ``n`` passes per judge makes passes
+``j * n`` to ``j * n + n - 1``, so pass indices stay unique per (seat, trait) in the store.
 """
 
 from __future__ import annotations
@@ -17,12 +14,8 @@ from judge.engine.judging.runner import PassSpec
 
 
 class PanelBackend:
-    """The members of a panel; the pipeline runs each member's passes in turn.
-
-    A panel is not a backend: it answers no single request (each member makes its own pass
-    set), so it has no ``complete``, and what takes a :class:`JudgeBackend` (a pairwise
-    comparison, a coaching call) cannot be handed a panel by mistake.
-    """
+    """The members of a panel; the pipeline runs each member's passes in turn. It has no
+    ``complete``, so what takes a :class:`JudgeBackend` cannot be handed a panel by mistake."""
 
     def __init__(self, members: Sequence[JudgeBackend]) -> None:
         if len(members) < 2:
@@ -41,12 +34,8 @@ def panel_members(backend: Judge) -> list[JudgeBackend]:
 
 
 def single_judge(backend: Judge) -> JudgeBackend:
-    """The backend itself, for a use that asks one judge one question (a pairwise verdict, a
-    coaching pass).
-
-    Raises:
-        PermanentJudgeError: a panel, which answers no single request.
-    """
+    """The backend itself, for a use that asks one judge one question (PermanentJudgeError:
+    a panel, which answers no single request)."""
     if isinstance(backend, PanelBackend):
         raise PermanentJudgeError("a judge panel answers through its members, one pass set each")
     return backend

@@ -1,12 +1,6 @@
-"""Prices and prompt token counts before a judge call, from what litellm ships
-(docs/service.md, "Cost and budgets").
-
-A model's price is its entry in litellm's bundled price map (the file ``litellm.model_cost``
-is loaded from offline), read as JSON without importing litellm, whose import costs seconds
-a service with the in-process judge would otherwise pay before its first run; a model the
-map lacks, or lists at 0 both ways, has no price: ``None``, never 0. Prompt tokens are
-counted with tiktoken's ``cl100k_base`` from litellm's bundled tokenizer files (litellm's own
-fallback tokenizer), or ``litellm.token_counter`` where that cannot be loaded.
+"""Prices and prompt token counts before a judge call, from what litellm ships, without
+importing litellm (whose import costs seconds); docs/service.md, "Cost and budgets". A model
+the price map lacks, or lists at 0 both ways, has no price: ``None``, never 0.
 """
 
 from __future__ import annotations
@@ -133,11 +127,9 @@ def estimate(work: Sequence[SeatRequests]) -> CostEstimate:
             key = (item.model, id(request))
             counted.setdefault(key, prompt_tokens(item.model, request))
             prompt, completion = counted[key] * times, request.max_tokens * times
-            total_prompt, total_completion, n = (
-                total_prompt + prompt,
-                total_completion + completion,
-                n + times,
-            )
+            total_prompt += prompt
+            total_completion += completion
+            n += times
             seat_tokens[item.seat] = seat_tokens.get(item.seat, 0) + prompt + completion
             if price is not None:
                 usd = prompt * price.prompt + completion * price.completion

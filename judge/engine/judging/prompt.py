@@ -1,19 +1,7 @@
-"""The judge prompt, version 4, laid out so every call for one seat shares one prefix.
-
-Layout (the prefix first, so a serving engine reuses the transcript's KV cache across
-traits and passes)::
-
-    system: instructions (same for every call)
-    user:   [part 1] the seat to score + the neutralised transcript   <- shared prefix
-            [part 2] the trait's rubric and the question              <- per trait
-
-The rubric-first layout that many judge libraries use is kept for the benchmark only.
-
-Version 5 adds spotlighting by datamarking (Hines et al. 2024, "Defending Against Indirect
-Prompt Injection Attacks With Spotlighting"): inside every event's text each run of spaces
-becomes :data:`DATAMARK`, and the system prompt tells the judge that marked text is the
-participants' and never an instruction. The mark is fixed per prompt version, so the
-prefix stays byte-identical across traits and passes. With the defence off the prompt is
+"""The judge prompt, laid out so every call for one seat shares one prefix: the system
+instructions, then the seat and its neutralised transcript, then the trait's rubric and the
+question (the rubric-first layout is kept for the benchmark only). Version 5 spotlights the
+participants' text by datamarking (Hines et al. 2024); with the defence off the prompt is
 version 4 exactly (docs/integrity.md).
 """
 
@@ -83,13 +71,9 @@ LINE_BREAKS = linear.compile(f"\r\n|[{LINE_BREAK_CHARS}]")
 
 
 def neutralise(text: str) -> str:
-    """Make event text unable to close its block or pose as another event.
-
-    Angle brackets become look-alike guillemets, so no tag can be formed. Every line break
-    (``\\n``, ``\\r``, vertical tab, form feed, the file/group/record separators, U+0085,
-    U+2028, U+2029) becomes a plain newline followed by an indent, so no break can start a
-    forged ``[turn N]`` event line.
-    """
+    """Make event text unable to close its block or pose as another event: angle brackets
+    become look-alike guillemets (no tag can be formed), and every line break
+    (:data:`LINE_BREAKS`) a newline and an indent (no forged ``[turn N]`` line)."""
     return LINE_BREAKS.sub("\n    ", text.translate(_ANGLE))
 
 
@@ -123,16 +107,20 @@ def transcript_tag(body: str) -> str:
     return "transcript-" + hashlib.sha256(body.encode()).hexdigest()[:8]
 
 
-def transcript_block(
-    transcript: Sequence[TranscriptEvent], seat: str, *, spotlight: bool = True
-) -> str:
+def tagged_transcript(transcript: Sequence[TranscriptEvent], *, spotlight: bool = True) -> str:
+    """The rendered events in a block named by :func:`transcript_tag`."""
     body = (
         "\n".join(render_event(e, spotlight=spotlight) for e in transcript) or "(empty transcript)"
     )
     tag = transcript_tag(body)
-    return (
-        f'Participant to score: seat "{seat}" (its events are marked "{seat}").\n'
-        f"<{tag}>\n{body}\n</{tag}>\n"
+    return f"<{tag}>\n{body}\n</{tag}>\n"
+
+
+def transcript_block(
+    transcript: Sequence[TranscriptEvent], seat: str, *, spotlight: bool = True
+) -> str:
+    return f'Participant to score: seat "{seat}" (its events are marked "{seat}").\n' + (
+        tagged_transcript(transcript, spotlight=spotlight)
     )
 
 
@@ -155,9 +143,7 @@ def judge_messages(
     spotlight: bool = True,
 ) -> list[dict[str, Any]]:
     """Chat messages for one pass; the two user parts stay separate content blocks.
-
-    ``spotlight`` picks the system prompt that explains the datamark (version 5); without
-    it the prompt is version 4, byte for byte."""
+    ``spotlight`` picks the version 5 system prompt, else version 4, byte for byte."""
     parts = [transcript_part, rubric_part]
     if layout != "transcript_first":
         parts.reverse()

@@ -1,36 +1,11 @@
 """Which provider judges a model id: one registry, and one parse of the id into a :class:`JudgeSpec`.
 
-=====================  ==============================================================  ==========
-model id               provider (module under :mod:`judge.engine.judging.providers`)          where
-=====================  ==============================================================  ==========
-``scripted/<score>``   the scripted test judge (``scripted.py``)                        dev mode
-``embedded/<name>``    the in-process SmolLM2 judge (``embedded.py``)                   anywhere
-``router:<file>``      a litellm Router over several deployments (``router.py``);      anywhere
-                       also any id ending in ``.yaml`` / ``.yml``
-``openai/<name>``      with an API base of its own configured (``OPENAI_BASE_URL`` /    anywhere
-                       ``OPENAI_API_BASE``, not OpenAI's) and ``JUDGE_OPENAI_CLIENT``
-                       not ``litellm``: the direct OpenAI-compatible client
-                       (``openai_compatible.py``)
-anything else          litellm: hosted APIs (``openai/<name>`` on OpenAI's own API      anywhere
-                       among them), vLLM, Ollama, llama.cpp servers (``litellm.py``)
-=====================  ==============================================================  ==========
-
-:func:`resolve` turns a model id (or a panel: ids joined by commas) into one
-:class:`JudgeSpec`: its members, and for each its provider, serving profile, decoder
-identity and capabilities, with the settings the providers read (a
-:class:`~judge.engine.judging.environment.JudgingEnvironment`: this layer reads no environment
-variable itself). Everything that needs to know about a judge asks the spec; no
-other module branches on a provider's name. :func:`backend_for` builds the backend of a
-spec, and the backend carries the spec it was built from (``backend.spec``, read by
-:func:`spec_of`), so one ``judge score`` parses the id once.
-
-Each provider is one self-contained entry: its module alone says which ids it claims (an
-entry may claim them only under some settings, as the OpenAI-compatible client does), and
-nothing else branches on a provider's name. A new provider is one module with a
-:class:`ProviderEntry` and one :func:`register` call (docs/architecture.md, "Add a judge
-provider"). An entry marked ``dev_only`` is refused
-outside dev mode (``JUDGE_DEV_MODE=1``), so a typo in a real run never scores with a fake
-judge.
+:func:`resolve` turns a model id (or a panel: ids joined by commas) into a spec that says, for
+each member, its provider, serving profile, decoder identity and capabilities; nothing else
+branches on a provider's name. The providers and the ids each claims are listed in
+:mod:`judge.engine.judging.providers`; adding one: docs/architecture.md, "Add a judge provider".
+An entry marked ``dev_only`` is refused outside dev mode, so a typo in a real run never
+scores with a fake judge.
 """
 
 from __future__ import annotations
@@ -66,37 +41,28 @@ _entries: list[ProviderEntry] = []
 
 
 def register(entry: ProviderEntry) -> None:
-    """Add a provider, or replace the one of the same name; it is asked before litellm,
-    which takes every model id no other provider claims."""
+    """Add a provider, or replace the one of the same name; it is asked before litellm."""
     _entries[:] = [e for e in _entries if e.name != entry.name] + [entry]
 
 
 def builtin_entries() -> list[ProviderEntry]:
-    """The providers shipped in :mod:`judge.engine.judging.providers` that claim ids by prefix or
-    suffix, in the order they are asked."""
+    """The shipped providers that claim ids by prefix or suffix, in the order they are asked."""
     from judge.engine.judging.providers import embedded, openai_compatible, router, scripted
 
     return [scripted.ENTRY, embedded.ENTRY, router.ENTRY, openai_compatible.ENTRY]
 
 
-def fallback_entry() -> ProviderEntry:
-    """litellm, which takes every model id no other provider claims."""
-    from judge.engine.judging.providers import litellm
-
-    return litellm.ENTRY
-
-
 def entries() -> list[ProviderEntry]:
     """Every provider in the order they are asked: the shipped ones (unless one registered
-    later replaces it by name), the registered ones, litellm last."""
+    later replaces it by name), the registered ones, litellm (which claims every id) last."""
+    from judge.engine.judging.providers import litellm
+
     replaced = {e.name for e in _entries}
-    builtin = [e for e in builtin_entries() if e.name not in replaced]
-    return [*builtin, *_entries, fallback_entry()]
+    return [*(e for e in builtin_entries() if e.name not in replaced), *_entries, litellm.ENTRY]
 
 
 def entry_for(model: str, env: JudgingEnvironment | None = None) -> ProviderEntry:
-    """The provider a model id belongs to under the settings ``env`` (None: the defaults, with
-    no API base of one's own), litellm when no other claims it."""
+    """The provider a model id belongs to under ``env`` (None: the defaults)."""
     settings = JudgingEnvironment() if env is None else env
     return next(e for e in entries() if e.claims(model, settings))
 
@@ -104,17 +70,12 @@ def entry_for(model: str, env: JudgingEnvironment | None = None) -> ProviderEntr
 def resolve(model: str, env: JudgingEnvironment) -> JudgeSpec:
     """Parse a judge id (a model id, or a panel: ids joined by commas) into its spec.
 
-    Args:
-        model: the judge id (see the table above).
-        env: the settings providers read (:func:`judge.engine.settings.judging_environment`).
-
     Raises:
         ConfigError: an empty panel member or a model named twice.
     """
-    table = entries()
     members = []
     for member in member_ids(model):
-        entry = next(e for e in table if e.claims(member, env))
+        entry = entry_for(member, env)
         decoder = entry.decoder(env) if entry.decoder is not None else None
         members.append(MemberSpec(member, entry, entry.profile(member, env), decoder, env))
     return JudgeSpec(model, tuple(members))
@@ -122,14 +83,14 @@ def resolve(model: str, env: JudgingEnvironment) -> JudgeSpec:
 
 def spec_of(backend: object, model: str, env: JudgingEnvironment) -> JudgeSpec:
     """The spec ``backend`` was built from when it is the one of ``model``, else ``model``
-    resolved (a backend made by hand, e.g. a test's scripted one, carries none)."""
+    resolved (a backend made by hand carries none)."""
     spec = getattr(backend, "spec", None)
     return spec if isinstance(spec, JudgeSpec) and spec.model == model else resolve(model, env)
 
 
 def startup_check(spec: JudgeSpec) -> ModelCheck:
-    """Offline check of each member whose provider has one: the first refusal found, else the
-    first warning (judge/engine/judging/model_check.py)."""
+    """Offline check of each member whose provider has one: the first refusal, else the
+    first warning."""
     checks = [
         m.provider.check(m.model, m.env) for m in spec.members if m.provider.check is not None
     ]
@@ -139,11 +100,8 @@ def startup_check(spec: JudgeSpec) -> ModelCheck:
 
 
 def backend_for(spec: JudgeSpec, *, dev_mode: bool | None = None) -> Judge:
-    """The backend of a judge, built by the provider of each member; it carries its spec.
-
-    Args:
-        spec: the resolved judge (:func:`resolve`).
-        dev_mode: whether test judges are allowed; None takes the spec's settings.
+    """The backend of a judge (a panel for several members); it carries its spec.
+    ``dev_mode`` None takes the spec's settings.
 
     Raises:
         ConfigError: a test judge outside dev mode, or a malformed id for its provider.
@@ -158,8 +116,7 @@ def backend_for(spec: JudgeSpec, *, dev_mode: bool | None = None) -> Judge:
 
 
 def single_backend_for(spec: JudgeSpec, *, dev_mode: bool | None = None) -> JudgeBackend:
-    """The backend of a judge that must be one model (a pairwise comparison asks one judge
-    for one verdict per call).
+    """The backend of a judge that must be one model (a pairwise comparison).
 
     Raises:
         ConfigError: a panel, a test judge outside dev mode, or a malformed id.

@@ -1,16 +1,7 @@
-"""The multi-pass runner: independent temperature-0 judge calls under a concurrency limit.
-
-Independence means separate calls with the identical prompt: no answer is cached or shared
-between passes (a serving engine may reuse the prompt's KV cache, never a reply), so a
-deterministic backend shows up as identical replies (and a variance of 0) rather than
-being hidden. Transient backend failures retry with backoff; a reply that cannot be read
-becomes an unscored pass with its reason. Backend failures that survive the retries stop
-the scoring: the passes already finished were handed to ``on_pass`` and can be resumed from.
-
-The order of calls follows the backend's :class:`~judge.engine.judging.backends.ServingProfile`:
-the passes of one prompt go back to back (trait-major), so an engine that caches only its
-last prompt re-evaluates each trait's suffix once; an engine that keeps many prefixes gets
-them round-robin over traits. A batching backend receives every pass at once.
+"""The multi-pass runner: independent temperature-0 judge calls (docs/scoring.md, "Passes")
+under a concurrency limit, ordered for the backend's prefix cache. Transient failures retry
+with backoff; failures that survive the retries stop the scoring, and the passes already
+handed to ``on_pass`` can be resumed from.
 """
 
 from __future__ import annotations
@@ -104,10 +95,7 @@ def pass_specs(
     passes: int,
     config: RunnerConfig,
 ) -> list[PassSpec]:
-    """Every pass to make, trait by trait (all passes of the first trait, then the next).
-
-    Passes of one trait get the identical request; the transcript part is shared by all.
-    """
+    """Every pass to make, trait by trait; passes of one trait get the identical request."""
     shared = transcript_block(transcript, seat, spotlight=config.spotlight)
     requests = {r.trait: _trait_request(shared, r, seat, config) for r in rubrics}
     return [PassSpec(r.trait, i, requests[r.trait]) for r in rubrics for i in range(passes)]
@@ -126,21 +114,20 @@ def _trait_request(shared: str, rubric: Rubric, seat: str, config: RunnerConfig)
 
 
 def cache_order(specs: Sequence[PassSpec], profile: ServingProfile) -> list[PassSpec]:
-    """Order passes for the engine's prefix cache.
-
-    Trait-major (passes of one prompt consecutive, traits in their first-seen order) for
-    engines that keep one prefix; round-robin over traits (pass 0 of every trait, then
-    pass 1, ...) for engines that keep many, where order costs nothing and an interrupted
-    run then holds early passes of every trait. Either way the service resumes from the
-    passes stored so far.
-    """
+    """Order passes for the engine's prefix cache: trait-major (passes of one prompt
+    consecutive) for engines that keep one prefix; round-robin over traits for engines that
+    keep many, where order costs nothing and an interrupted run holds early passes of every
+    trait."""
     rank = {trait: n for n, trait in enumerate(dict.fromkeys(s.trait for s in specs))}
     if profile.many_prefixes:
         return sorted(specs, key=lambda s: (s.index, rank[s.trait]))
     return sorted(specs, key=lambda s: (rank[s.trait], s.index))
 
 
-def _wait(config: RunnerConfig) -> Callable[[RetryCallState], float]:
+def _retrying(config: RunnerConfig, sleep: Callable[[float], Awaitable[None]]) -> AsyncRetrying:
+    """The retry policy: transient errors retry with exponential backoff, honouring
+    Retry-After, up to ``max_attempts``."""
+
     def wait(state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None
         if isinstance(exc, TransientJudgeError) and exc.retry_after is not None:
@@ -149,7 +136,13 @@ def _wait(config: RunnerConfig) -> Callable[[RetryCallState], float]:
             min(config.backoff_initial_s * 2 ** (state.attempt_number - 1), config.backoff_max_s)
         )
 
-    return wait
+    return AsyncRetrying(
+        retry=retry_if_exception_type(TransientJudgeError),
+        stop=stop_after_attempt(config.max_attempts),
+        wait=wait,
+        sleep=sleep,
+        reraise=True,
+    )
 
 
 class Attempt(NamedTuple):
@@ -167,9 +160,8 @@ class Usage(TypedDict):
 
 
 class CallRecord(Usage):
-    """What every stored pass, single-seat or pairwise, keeps of the judge call it came from:
-    the raw reply and the call's accounting (tokens, cost, time, tries); the fields of
-    :class:`judge.core.domain.judging.JudgeCall` but how the reply parsed, which each runner adds."""
+    """What every stored pass, single-seat or pairwise, keeps of its judge call: the fields of
+    :class:`judge.core.domain.judging.JudgeCall` but how the reply parsed."""
 
     raw_output: str
     model: str
@@ -178,8 +170,8 @@ class CallRecord(Usage):
 
 
 def usage_of(reply: JudgeReply) -> Usage:
-    """What the reply's call used: the reply's fields of :class:`Usage`'s names, which a pass
-    stores under the same names (tests/engine/judging/test_runner.py holds the three together)."""
+    """What the reply's call used, under the names a pass stores them by
+    (tests/engine/judging/test_runner.py holds the three together)."""
     return cast(Usage, reply.model_dump(include=set(Usage.__required_keys__)))
 
 
@@ -200,15 +192,8 @@ async def call_with_retries(
     config: RunnerConfig,
     sleep: Callable[[float], Awaitable[None]],
 ) -> Attempt:
-    """One judge call under the retry policy: transient errors retry with backoff (honouring
-    Retry-After); the reply comes back with the number of attempts it took."""
-    retrying = AsyncRetrying(
-        retry=retry_if_exception_type(TransientJudgeError),
-        stop=stop_after_attempt(config.max_attempts),
-        wait=_wait(config),
-        sleep=sleep,
-        reraise=True,
-    )
+    """One judge call under the retry policy, with the number of attempts it took."""
+    retrying = _retrying(config, sleep)
     async for attempt in retrying:
         with attempt:
             reply = await backend.complete(request)
@@ -294,12 +279,9 @@ class _Job:
 async def _run_one_by_one(
     todo: Sequence[PassSpec], backend: JudgeBackend, job: _Job
 ) -> list[JudgePass]:
-    """One call per pass, at most ``concurrency`` in flight, started in ``todo`` order.
-
-    The first backend failure that outlasts the retries stops the run: no pass still waiting
-    for its turn is sent (a bad key or an unknown model would only fail again, and be paid
-    for where the provider bills refused calls).
-    """
+    """One call per pass, at most ``concurrency`` in flight, started in ``todo`` order. The
+    first failure that outlasts the retries stops the run: no waiting pass is sent (a bad key
+    would only fail again, and be paid for where the provider bills refused calls)."""
     limit = asyncio.Semaphore(job.config.concurrency)
     failed: list[JudgeBackendError] = []
 
@@ -332,13 +314,7 @@ async def _run_batched(
     """Every pass in one batch; replies are kept as they arrive, and a transient failure
     retries only the passes still missing, under the same retry policy as single calls."""
     finished: dict[int, JudgePass] = {}
-    retrying = AsyncRetrying(
-        retry=retry_if_exception_type(TransientJudgeError),
-        stop=stop_after_attempt(job.config.max_attempts),
-        wait=_wait(job.config),
-        sleep=job.sleep,
-        reraise=True,
-    )
+    retrying = _retrying(job.config, job.sleep)
     async for attempt in retrying:
         with attempt:
             number = retrying.statistics.get("attempt_number", 1)

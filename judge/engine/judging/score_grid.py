@@ -1,22 +1,6 @@
-"""Probability-weighted verdicts: the judge's own distribution over the score grid (no I/O).
-
-The grid is 0.0, 0.1, ..., 1.0 (eleven points). A verdict's score is written as digits, one
-token each on most tokenizers (``0`` ``.`` ``7``), so the distribution is read in two steps
-from the token log-probabilities around the score (docs/judge-signal.md):
-
-1. the **lead** token (the first character of the score): ``1`` puts its mass on 1.0; ``0``
-   opens the *zero branch*, whose mass is shared out over 0.0 ... 0.9 by step 2; a token that
-   is already a whole number on the grid (``0.5`` on a tokenizer that has it) puts its mass
-   there. Alternatives that are not numbers the grid can start with are ignored, and the
-   rest renormalised.
-2. the **tenths** token after ``0.``: digit alternatives ``d`` (or longer digit runs such as
-   ``75``, read as 0.75 and rounded half up to the grid) share the zero branch in proportion.
-
-The sampled path shows the tenths only when it went through ``0.``. When it went through
-``1``, the zero branch's tenths are unseen: the embedded judge decodes ``0.`` there as a probe
-(``zero_branch``); a remote backend cannot, so that mass is put on 0.0 and the distribution is
-marked ``partial``.
-"""
+"""Probability-weighted verdicts: the judge's own distribution over the score grid, read from
+the token log-probabilities of the lead and tenths tokens of the score (no I/O; the reading
+is docs/judge-signal.md, "From score tokens to the grid")."""
 
 from __future__ import annotations
 
@@ -38,11 +22,8 @@ _DIGITS = linear.compile(r"\d+")
 
 
 class TokenStep(NamedTuple):
-    """One generated token, its log-probability and the alternatives seen at its position.
-
-    ``top`` maps alternative token texts to their log-probabilities (the chosen token may be
-    among them); only the alternatives a backend reports are known.
-    """
+    """One generated token, its log-probability and the alternatives a backend reported at
+    its position (``top``: log-probabilities by token text; may hold the chosen token)."""
 
     token: str
     logprob: float
@@ -68,11 +49,8 @@ def grid_index(value: float) -> int:
 
 
 def distribution(probabilities: Sequence[float], *, partial: bool = False) -> ScoreDistribution:
-    """Normalise masses on the grid and compute the expected value and entropy.
-
-    Raises:
-        ValueError: the masses are not eleven non-negative numbers with a positive sum.
-    """
+    """Normalise masses on the grid and compute the expected value and entropy (ValueError:
+    not eleven non-negative finite masses with a positive sum)."""
     if len(probabilities) != len(GRID) or any(p < 0 or not math.isfinite(p) for p in probabilities):
         raise ValueError(f"a grid distribution takes {len(GRID)} non-negative finite masses")
     total = math.fsum(probabilities)
@@ -128,14 +106,9 @@ def score_token(text: str, steps: Sequence[TokenStep]) -> int | None:
 def grid_distribution(
     text: str, steps: Sequence[TokenStep], *, zero_branch: Mapping[str, float] | None = None
 ) -> ScoreDistribution | None:
-    """The distribution of the verdict's score over the grid, or None when it cannot be read.
-
-    Args:
-        text: the reply; the tokens of ``steps`` must spell it exactly.
-        steps: the reply's tokens with their alternatives.
-        zero_branch: alternatives (log-probabilities) for the tenths digit after ``0.`` when
-            the sampled path did not go through it (the embedded judge's probe).
-    """
+    """The distribution of the verdict's score over the grid, or None when it cannot be read
+    (the tokens of ``steps`` must spell ``text`` exactly). ``zero_branch``: the tenths digit's
+    alternatives after ``0.`` when the sampled path did not go through it (a probe)."""
     k = score_token(text, steps)
     if k is None:
         return None
@@ -180,13 +153,9 @@ def _get(obj: Any, name: str) -> Any:
 
 
 def steps_from_logprobs(logprobs: Any) -> list[TokenStep] | None:
-    """Token steps from a chat completion's ``choice.logprobs``, or None when it has none.
-
-    Two shapes are read: OpenAI's chat shape (``content``: a list of ``{token, logprob,
-    top_logprobs: [{token, logprob}]}``, what OpenAI, vLLM and llama.cpp's server return) and
-    the legacy completions shape (``tokens``, ``token_logprobs``, ``top_logprobs``: a list of
-    ``{token: logprob}``), which llama-cpp-python's server returns on chat completions.
-    """
+    """Token steps from a chat completion's ``choice.logprobs``, or None when it has none:
+    OpenAI's chat shape (``content``) or the legacy completions shape (``tokens``,
+    ``token_logprobs``, ``top_logprobs``), which llama-cpp-python's server returns."""
     if logprobs is None:
         return None
     content = _get(logprobs, "content")
@@ -221,7 +190,7 @@ def steps_from_logprobs(logprobs: Any) -> list[TokenStep] | None:
 
 def score_of_pass(sampled: float | None, expected: float | None, mode: ScoreMode) -> float | None:
     """The score a pass counts with: the expected value in ``expected`` mode when there is
-    one, else the sampled score (the fallback for backends without log-probabilities)."""
+    one, else the sampled score."""
     if mode == "expected" and sampled is not None and expected is not None:
         return expected
     return sampled

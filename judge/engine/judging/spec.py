@@ -1,12 +1,11 @@
-"""The value a judge id resolves to (:class:`JudgeSpec`) and the shape of a provider's registry
-entry (:class:`ProviderEntry`); :mod:`judge.engine.judging.registry` holds the table and the parse,
-and re-exports these names."""
+"""The value a judge id resolves to (:class:`JudgeSpec`) and a provider's registry entry
+(:class:`ProviderEntry`); :mod:`judge.engine.judging.registry` holds the table and the parse."""
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from judge.core.errors import ConfigError
 from judge.engine.judging.backends import JudgeBackend, ServingProfile
@@ -16,13 +15,8 @@ from judge.engine.judging.model_check import ModelCheck
 
 @dataclass(frozen=True)
 class Capabilities:
-    """What a judge's replies can carry.
-
-    Attributes:
-        logprobs: token log-probabilities with alternatives, from which the expected score
-            is read (docs/judge-signal.md).
-        structured_output: the provider enforces the verdict's JSON schema (or a grammar).
-    """
+    """What a judge's replies can carry: token log-probabilities with alternatives
+    (docs/judge-signal.md), and a JSON schema (or grammar) the provider enforces."""
 
     logprobs: bool = False
     structured_output: bool = False
@@ -30,16 +24,9 @@ class Capabilities:
 
 @dataclass(frozen=True)
 class MemberSpec:
-    """One judge model, resolved: the unit a provider builds a backend for.
-
-    Attributes:
-        model: the model id, as given.
-        provider: the registry entry that claims it.
-        profile: how to talk to its serving engine.
-        decoder: for a judge decoded in this process, the identity of its decode (what moves
-            its scores beyond the model id, hashed into the measurement era); else None.
-        env: the settings its provider reads when it builds the backend.
-    """
+    """One judge model, resolved: the unit a provider builds a backend for. ``decoder`` is,
+    for a judge decoded in this process, the identity of its decode (hashed into the
+    measurement era); else None."""
 
     model: str
     provider: ProviderEntry
@@ -81,13 +68,12 @@ class JudgeSpec:
 
     @property
     def decoders(self) -> dict[str, str]:
-        """The decode identity of every member decoded in this process, by model id; empty
-        for remote judges, whose decode is the server's business."""
+        """The decode identity of every member decoded in this process, by model id."""
         return {m.model: m.decoder for m in self.members if m.decoder is not None}
 
     def refusal(self, *, dev_mode: bool) -> str | None:
         """Why this judge may not judge here (a test judge outside dev mode), or None; the text
-        starts with the model id, for the caller to say where it came from."""
+        starts with the model id."""
         member = next((m for m in self.members if m.provider.dev_only and not dev_mode), None)
         if member is None:
             return None
@@ -98,32 +84,12 @@ class JudgeSpec:
         )
 
 
-def _plain_profile(model: str, env: JudgingEnvironment) -> ServingProfile:
-    return ServingProfile()
-
-
-def _no_capabilities(model: str) -> Capabilities:
-    return Capabilities()
-
-
 @dataclass(frozen=True)
 class ProviderEntry:
-    """One provider: the model ids it claims and everything the rest of the package asks of it.
-
-    Attributes:
-        name: shown in messages and docs.
-        build: makes the backend for one resolved model.
-        prefixes: model ids starting with one of these belong to it (``""`` claims all).
-        suffixes: model ids ending with one of these belong to it too.
-        applies: where set, it claims those ids only under settings for which this holds (the
-            OpenAI-compatible client takes ``openai/`` ids only when a base of one's own is set).
-        dev_only: a test judge, refused outside dev mode.
-        profile: the serving profile of one of its model ids.
-        capabilities: what one of its models' replies can carry.
-        decoder: for a judge decoded in this process, the identity of its decode.
-        check: an offline start-up check of one of its model ids (``judge serve``).
-        note: a word every scorecard it judges carries (e.g. that its scores are weak).
-    """
+    """One provider: the model ids it claims (by prefix, ``""`` claiming all, or suffix; only
+    under settings for which ``applies`` holds, where set) and everything the rest of the
+    package asks of it. ``check`` is an offline start-up check (``judge serve``); ``note`` a
+    word every scorecard it judges carries (e.g. that its scores are weak)."""
 
     name: str
     build: Callable[[MemberSpec], JudgeBackend]
@@ -131,8 +97,8 @@ class ProviderEntry:
     suffixes: tuple[str, ...] = ()
     applies: Callable[[JudgingEnvironment], bool] | None = None
     dev_only: bool = False
-    profile: Callable[[str, JudgingEnvironment], ServingProfile] = field(default=_plain_profile)
-    capabilities: Callable[[str], Capabilities] = field(default=_no_capabilities)
+    profile: Callable[[str, JudgingEnvironment], ServingProfile] = lambda *_: ServingProfile()
+    capabilities: Callable[[str], Capabilities] = lambda _: Capabilities()
     decoder: Callable[[JudgingEnvironment], str] | None = None
     check: Callable[[str, JudgingEnvironment], ModelCheck] | None = None
     note: str | None = None
@@ -144,8 +110,7 @@ class ProviderEntry:
 
 
 def member_ids(model: str) -> list[str]:
-    """The models of a judge id: one for a single judge, several for a panel (ids joined by
-    commas).
+    """The models of a judge id: one, or several for a panel (ids joined by commas).
 
     Raises:
         ConfigError: an empty member or a model named twice.

@@ -48,11 +48,11 @@ def _last_verdict_object(text: str) -> dict[str, Any] | None:
     return found[-1] if found else None
 
 
-def _turns(value: Any, known_turns: set[int]) -> list[int]:
+def turns_in(value: Any, known: set[int]) -> list[int]:
+    """The cited turns of a reply's list that the transcript holds, sorted, each once."""
     if not isinstance(value, list):
         return []
-    ints = [t for t in value if isinstance(t, int) and not isinstance(t, bool)]
-    return sorted({t for t in ints if t in known_turns})
+    return sorted({t for t in value if isinstance(t, int) and not isinstance(t, bool)} & known)
 
 
 def _scored(score: Any, obj: dict[str, Any], known_turns: set[int]) -> ParsedReply:
@@ -61,17 +61,12 @@ def _scored(score: Any, obj: dict[str, Any], known_turns: set[int]) -> ParsedRep
     if not 0.0 <= float(score) <= 1.0:
         return ParsedReply("out_of_range", None, "", [], f"score {score} is outside 0.0-1.0")
     rationale = str(obj.get("rationale", ""))[:1000]
-    return ParsedReply("ok", float(score), rationale, _turns(obj.get("turns"), known_turns), None)
+    return ParsedReply("ok", float(score), rationale, turns_in(obj.get("turns"), known_turns), None)
 
 
 def parse_verdict(text: str, known_turns: set[int], *, refused: bool = False) -> ParsedReply:
-    """Parse the last verdict of a reply.
-
-    Args:
-        text: the raw reply.
-        known_turns: turn numbers of the transcript; cited turns outside it are dropped.
-        refused: the provider reported a refusal (e.g. a content filter stopped the reply).
-    """
+    """Parse the last verdict of a reply; cited turns outside ``known_turns`` are dropped, and
+    ``refused`` says the provider reported a refusal (e.g. a content filter)."""
     if refused:
         return ParsedReply("refused", None, "", [], "the provider refused to answer")
     obj = _last_verdict_object(text)

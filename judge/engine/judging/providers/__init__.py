@@ -1,9 +1,9 @@
-"""The judge providers, one self-contained module each, asked by :mod:`judge.engine.judging.registry`:
+"""The judge providers, one module each, asked in this order by :mod:`judge.engine.judging.registry`:
 
-- ``scripted.py``: the scripted test judge (dev mode only);
-- ``embedded.py``: the in-process SmolLM2 judge;
-- ``router.py``: a litellm Router over several deployments;
-- ``openai_compatible.py``: an ``openai/`` model on a server of one's own, posted straight to
-  it by a light client;
-- ``litellm.py``: every other model id, through litellm.
+- ``scripted.py``: ``scripted/<score>``, the scripted test judge (dev mode only);
+- ``embedded.py``: ``embedded/<name>``, the in-process SmolLM2 judge;
+- ``router.py``: ``router:<file>`` (or any id ending in ``.yaml``/``.yml``), a litellm Router;
+- ``openai_compatible.py``: ``openai/<name>`` when an API base of one's own is set
+  (``OPENAI_BASE_URL``/``OPENAI_API_BASE``) and ``JUDGE_OPENAI_CLIENT`` is not ``litellm``;
+- ``litellm.py``: every other id (hosted APIs, vLLM, Ollama, llama.cpp servers).
 """

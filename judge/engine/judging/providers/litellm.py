@@ -1,13 +1,5 @@
-"""The litellm provider: every model id no other provider claims (hosted APIs, vLLM, Ollama,
-llama.cpp servers, anything litellm can route), sent through ``litellm.acompletion``.
-
-What differs between serving engines reached this way is decided here, in
-:func:`serving_profile`: the shape of message content, whether the engine keeps many cached
-prefixes, and how long a call may take. Its capabilities (log-probabilities, structured
-output) are litellm's word on the model.
-
-litellm is imported through :func:`judge.engine.judging.providers.litellm_loader.load_litellm`.
-"""
+"""The litellm provider: every model id no other provider claims, sent through
+``litellm.acompletion``; :func:`serving_profile` says how each serving engine is talked to."""
 
 from __future__ import annotations
 
@@ -24,15 +16,13 @@ from judge.engine.judging.backends import (
     shape_messages,
 )
 from judge.engine.judging.environment import JudgingEnvironment, custom_openai_base
-from judge.engine.judging.model_check import ModelCheck, check_model, missing_keys
+from judge.engine.judging.model_check import check_model, missing_keys
 from judge.engine.judging.providers.litellm_loader import load_litellm
 from judge.engine.judging.score_grid import steps_from_logprobs
 from judge.engine.judging.spec import Capabilities, MemberSpec, ProviderEntry
 
-#: Providers whose engines keep many cached prefixes: Anthropic's and OpenAI's hosted
-#: prompt caches are keyed by prefix; vLLM's automatic prefix caching keeps KV blocks by a
-#: hash of the tokens up to them. llama.cpp-based servers (llama-cpp-python, Ollama, a
-#: llama-server with one slot) keep the previous prompt only, and an unknown server is
+#: Providers whose engines keep many cached prefixes (hosted prompt caches, vLLM's prefix
+#: caching). llama.cpp-based servers keep the previous prompt only, and an unknown server is
 #: treated the same way: back-to-back passes lose nothing on an engine that keeps more.
 _MANY_PREFIXES = ("anthropic", "hosted_vllm", "vllm")
 _MARKED_PARTS = ("anthropic",)
@@ -60,12 +50,8 @@ def provider_of(model: str) -> str:
 def serving_profile(
     model: str, env: JudgingEnvironment, *, api_base: str | None = None
 ) -> ServingProfile:
-    """Content shape, cache order and call timeout of a litellm model id.
-
-    ``openai/`` with an API base of its own (``api_base``, else the environment's, in the
-    order of :func:`judge.engine.judging.environment.openai_base`) is some OpenAI-compatible server,
-    not OpenAI, and is treated as keeping one prefix.
-    """
+    """Content shape, cache order and call timeout of a litellm model id; ``openai/`` with an
+    API base of its own is some OpenAI-compatible server, treated as keeping one prefix."""
     provider = provider_of(model)
     custom = provider == "openai" and custom_openai_base(api_base, env)
     hosted = provider in _HOSTED and not custom
@@ -82,12 +68,9 @@ def capabilities(model: str) -> Capabilities:
 
 
 class LiteLLMBackend:
-    """Any litellm model id, e.g. ``openai/gpt-4o-mini``, ``anthropic/claude-3-5-haiku-latest``,
-    ``ollama/llama3.1``, ``hosted_vllm/...``.
-
-    A subclass that reaches its model in its own way changes :meth:`serving_profile`,
-    :meth:`response_format` and :meth:`asks_logprobs` (the embedded judge), or :meth:`send`
-    and :meth:`check_keys` (a client other than litellm's)."""
+    """Any litellm model id. A subclass that reaches its model in its own way changes
+    :meth:`serving_profile`, :meth:`response_format` and :meth:`asks_logprobs` (the embedded
+    judge), or :meth:`send` and :meth:`check_keys` (a client other than litellm's)."""
 
     def __init__(
         self,
@@ -116,28 +99,20 @@ class LiteLLMBackend:
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
         self.check_keys()
-        kwargs = self._kwargs(request)
-        try:
-            response = await self.send(kwargs)
-        except Exception as exc:  # mapped to our tree; nothing is swallowed
-            if not refuses_logprobs(exc, kwargs):
-                if isinstance(exc, JudgeError):
-                    raise
-                raise classify_litellm_error(exc) from exc
-            # e.g. llama-cpp-python's server without --logits_all: ask again, and never again ask for them
-            self.logprobs_refused = True
+        for retried in (False, True):
             kwargs = self._kwargs(request)
-            response = await self._send_mapped(kwargs)
+            try:
+                response = await self.send(kwargs)
+                break
+            except Exception as exc:  # mapped to our tree; nothing is swallowed
+                if retried or not refuses_logprobs(exc, kwargs):
+                    if isinstance(exc, JudgeError):
+                        raise
+                    raise classify_litellm_error(exc) from exc
+                # e.g. llama-cpp-python's server without --logits_all: never ask for them again
+                self.logprobs_refused = True
         reply = reply_from_response(response)
         return reply.model_copy(update={"structured_output": "response_format" in kwargs})
-
-    async def _send_mapped(self, kwargs: dict[str, Any]) -> Any:
-        try:
-            return await self.send(kwargs)
-        except JudgeError:
-            raise
-        except Exception as exc:
-            raise classify_litellm_error(exc) from exc
 
     async def send(self, kwargs: dict[str, Any]) -> Any:
         """One call with litellm's ``acompletion`` arguments; its answer as litellm gives it."""
@@ -173,9 +148,8 @@ class LiteLLMBackend:
 def call_arguments(
     model: str, messages: list[dict[str, Any]], request: JudgeRequest, *, timeout: float
 ) -> dict[str, Any]:
-    """The ``acompletion`` arguments of one judge request, for a backend or a Router: the
-    request's temperature and reply cap, the call's timeout, and litellm's response cache off
-    (a repeated pass is a fresh sample, never a cached copy)."""
+    """The ``acompletion`` arguments of one judge request, for a backend or a Router, with
+    litellm's response cache off (a repeated pass is a fresh sample, never a cached copy)."""
     return {
         "model": model,
         "messages": messages,
@@ -270,8 +244,6 @@ _TRANSIENT = (
     "ServiceUnavailableError",
     "BadGatewayError",
 )
-
-
 _NO_KEY = "api_key client option must be set"
 
 
@@ -310,15 +282,11 @@ def _build(member: MemberSpec) -> LiteLLMBackend:
     return LiteLLMBackend(member.model, env=member.env)
 
 
-def _check(model: str, env: JudgingEnvironment) -> ModelCheck:
-    return check_model(model, env)
-
-
 ENTRY = ProviderEntry(
     name="litellm",
     build=_build,
     prefixes=("",),
     profile=serving_profile,
     capabilities=capabilities,
-    check=_check,
+    check=check_model,
 )

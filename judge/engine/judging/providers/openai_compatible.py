@@ -1,13 +1,7 @@
-"""The direct OpenAI-compatible provider: a light client for judge servers of one's own (vLLM,
-llama.cpp, Ollama's /v1, a proxy).
-
-It claims ``openai/<name>`` when the settings name an API base of one's own and
-``JUDGE_OPENAI_CLIENT`` is not ``litellm`` (asked before litellm, which takes such an id
-otherwise). Calls are posted straight to ``<base>/chat/completions`` over one aiohttp session
-per event loop, skipping litellm's several milliseconds of CPU per call (README, "Scale-out").
-The body is what litellm would send; the reply is read through :class:`Fields`, so
-:func:`judge.engine.judging.providers.litellm.reply_from_response` reads both alike. Errors
-map as for litellm: connection failures, timeouts, 408, 429 and 5xx are transient.
+"""The direct OpenAI-compatible provider: ``openai/<name>`` on a judge server of one's own,
+posted straight to ``<base>/chat/completions`` over one aiohttp session per event loop,
+without litellm's CPU per call (docs/deploy.md, "What a judge call costs a worker"). The body
+is litellm's; the reply is read through :class:`Fields` by litellm's ``reply_from_response``.
 """
 
 from __future__ import annotations
@@ -42,19 +36,15 @@ if TYPE_CHECKING:  # aiohttp is imported when the first client is made, not with
 
 
 def own_server(env: JudgingEnvironment) -> bool:
-    """``openai/`` ids take this client: the settings name an API base of one's own and
-    ``JUDGE_OPENAI_CLIENT`` does not send them through litellm."""
-    return not litellm_chosen(env) and environment.custom_openai_base(None, env)
-
-
-def litellm_chosen(env: JudgingEnvironment) -> bool:
-    """``JUDGE_OPENAI_CLIENT=litellm``: every ``openai/`` call goes through litellm."""
-    return env.openai_client.strip().lower() == "litellm"
+    """``openai/`` ids take this client: an API base of one's own is set and
+    ``JUDGE_OPENAI_CLIENT`` is not ``litellm``."""
+    litellm_chosen = env.openai_client.strip().lower() == "litellm"
+    return not litellm_chosen and environment.custom_openai_base(None, env)
 
 
 class OpenAICompatibleBackend(LiteLLMBackend):
-    """An ``openai/`` model on a server of one's own: the litellm backend's request and reading
-    of the reply, posted by an :class:`OpenAICompatibleClient` instead of litellm.
+    """An ``openai/`` model on a server of one's own, posted by an
+    :class:`OpenAICompatibleClient` instead of litellm.
 
     Raises:
         ConfigError: no API base of one's own is given or set, or an argument other than
@@ -90,9 +80,8 @@ class OpenAICompatibleBackend(LiteLLMBackend):
 
 
 class Fields:
-    """Attribute access to a parsed JSON object, as litellm's response objects give it:
-    ``reply.choices[0].message.content``; a missing key raises AttributeError (so
-    ``getattr(x, name, None)`` works), JSON null reads as None."""
+    """Attribute access to a parsed JSON object, as litellm's response objects give it; a
+    missing key raises AttributeError (so ``getattr(x, name, None)`` works)."""
 
     __slots__ = ("_data",)
 
@@ -144,7 +133,7 @@ class OpenAICompatibleClient:
         }
 
     async def complete(self, arguments: Mapping[str, Any]) -> Completion:
-        """One call; the arguments are those litellm's ``acompletion`` would take.
+        """One call with the arguments litellm's ``acompletion`` would take.
 
         Raises:
             TransientJudgeError: the server could not be reached, timed out, was busy (408,
@@ -169,11 +158,8 @@ class OpenAICompatibleClient:
             raise TransientJudgeError(
                 "the judge server answered something that is not JSON"
             ) from None
-        if (
-            not isinstance(data, dict)
-            or not isinstance(data.get("choices"), list)
-            or not data["choices"]
-        ):
+        choices = data.get("choices") if isinstance(data, dict) else None
+        if not isinstance(choices, list) or not choices:
             raise TransientJudgeError("the judge server's answer holds no completion choices")
         return Completion(data, cost_usd(self.name, data.get("usage")))
 
@@ -208,9 +194,8 @@ def cost_usd(name: str, usage: Any) -> float | None:
     return float(prompt + completion)
 
 
-# One session per event loop: aiohttp sessions belong to the loop they were made in. Each is
-# closed when its loop shuts down (asyncio.run finalizes async generators first; a loop run by
-# hand does it with ``loop.shutdown_asyncgens()``).
+# One session per event loop (aiohttp sessions belong to theirs), closed when its loop shuts
+# down its async generators (asyncio.run does; a loop run by hand: ``shutdown_asyncgens()``).
 _sessions: dict[asyncio.AbstractEventLoop, aiohttp.ClientSession] = {}
 _closers: dict[asyncio.AbstractEventLoop, AsyncGenerator[None, None]] = {}
 _lock = threading.Lock()
@@ -247,16 +232,12 @@ def _build(member: MemberSpec) -> OpenAICompatibleBackend:
     return OpenAICompatibleBackend(member.model, env=member.env)
 
 
-def _profile(model: str, env: JudgingEnvironment) -> ServingProfile:
-    return SERVING_PROFILE
-
-
 ENTRY = ProviderEntry(
     name="openai-compatible",
     build=_build,
     prefixes=(PREFIX,),
     applies=own_server,
-    profile=_profile,
+    profile=lambda *_: SERVING_PROFILE,
     capabilities=capabilities,
     check=check_model,
 )

@@ -1,14 +1,9 @@
 """Judge traffic through a litellm Router: several deployments of one judge, under limits.
 
-``JUDGE_MODEL=router:/etc/judge/router.yaml`` (or any path ending in ``.yaml``/``.yml``)
-names a YAML file in litellm's own shape (``model_list`` of deployments of one
-``model_name``, optional ``router_settings``; docs/deploy.md shows one). Secrets are written
-``os.environ/NAME`` and read from the environment, never stored in the file.
-
-Every judge call of the process goes through one Router per file, which picks a deployment
-(``usage-based-routing-v2`` by default when a deployment sets ``rpm`` or ``tpm``), cools a
-failing one down and retries on another. When every deployment is at its limit the call
-waits here for capacity instead of failing. Limits are counted per process (docs/deploy.md).
+``JUDGE_MODEL=router:<file>.yaml`` names a YAML file in litellm's own shape, with secrets
+written ``os.environ/NAME``; every call of the process goes through one Router per file, and
+waits for capacity when every deployment is at its limit (docs/deploy.md, "The judge behind
+a litellm Router").
 """
 
 from __future__ import annotations
@@ -33,7 +28,7 @@ from judge.engine.judging.providers.litellm import (
     verdict_response_format,
 )
 from judge.engine.judging.providers.litellm_loader import load_litellm
-from judge.engine.judging.spec import MemberSpec, ProviderEntry
+from judge.engine.judging.spec import ProviderEntry
 
 ROUTER_PREFIX = "router:"
 ENV_PREFIX = "os.environ/"
@@ -75,11 +70,8 @@ def _resolve_env(value: Any, where: str, env: JudgingEnvironment) -> Any:
 
 
 def load_router_file(path: Path) -> RouterFile:
-    """Read and check the file: one model_name, a model for every deployment.
-
-    Raises:
-        ConfigError: unreadable file, bad YAML, unknown top-level key, several model names.
-    """
+    """Read and check the file (ConfigError: unreadable, bad YAML, an unknown top-level key,
+    several model names, a deployment without a model)."""
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         parsed = RouterFile.model_validate(data)
@@ -165,11 +157,12 @@ class RouterBackend:
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
         deadline = time.monotonic() + self.capacity_wait_s
+        signal = self._signal_kwargs(request)
         while True:
             try:
                 response = await self.router.acompletion(
                     **call_arguments(self.group, request.messages, request, timeout=self.timeout),
-                    **self._signal_kwargs(request),
+                    **signal,
                 )
             except Exception as exc:  # mapped to our tree; local limits wait for capacity
                 if is_local_limit(exc) and time.monotonic() < deadline:
@@ -177,9 +170,7 @@ class RouterBackend:
                     continue
                 raise classify_litellm_error(exc) from exc
             reply = reply_from_response(response)
-            return reply.model_copy(
-                update={"structured_output": bool(self._signal_kwargs(request))}
-            )
+            return reply.model_copy(update={"structured_output": bool(signal)})
 
 
 _routers: dict[str, RouterBackend] = {}
@@ -211,8 +202,9 @@ def build_router_backend(model: str, env: JudgingEnvironment) -> RouterBackend:
     return RouterBackend(model, router, parsed.model_list[0].model_name, deployment_model=first)
 
 
-def _build(member: MemberSpec) -> RouterBackend:
-    return router_backend(member.model, member.env)
-
-
-ENTRY = ProviderEntry("router", _build, prefixes=(ROUTER_PREFIX,), suffixes=(".yaml", ".yml"))
+ENTRY = ProviderEntry(
+    "router",
+    lambda member: router_backend(member.model, member.env),
+    prefixes=(ROUTER_PREFIX,),
+    suffixes=(".yaml", ".yml"),
+)

@@ -1,15 +1,8 @@
-"""The scripted test judge: ``scripted/<score>`` (e.g. ``scripted/0.7``) answers every call
-with that score, and every pairwise call with "the seat shown first". It is a provider like
-any other (:mod:`judge.engine.judging.registry`), allowed only in dev mode (``JUDGE_DEV_MODE=1``),
-like Inspect's ``mockllm``: the CLI, the service and the Python API can then run end to end
-without a model.
-
-Two settings shape it (:mod:`judge.engine.settings`), for tests that run the CLI or the service as
-a real process:
-
-- ``JUDGE_TEST_JUDGE_DELAY``: seconds each call takes (default 0);
-- ``JUDGE_TEST_JUDGE_LOG``: a file to which each finished call appends ``<pid> <trait>``,
-  so a test can count what a process paid for.
+"""The scripted test judge, dev mode only: ``scripted/<score>`` (e.g. ``scripted/0.7``)
+answers every call with that score, and every pairwise call with "the seat shown first", so
+the CLI, the service and the Python API run end to end without a model. For tests that run
+a real process, ``JUDGE_TEST_JUDGE_DELAY`` sets the seconds a call takes and
+``JUDGE_TEST_JUDGE_LOG`` a file each call appends ``<pid> <trait>`` to.
 """
 
 from __future__ import annotations
@@ -21,22 +14,18 @@ from judge.core.errors import ConfigError
 from judge.engine.judging.backends import JudgeRequest, ScriptedBackend
 from judge.engine.judging.environment import JudgingEnvironment
 from judge.engine.judging.pairwise import PAIRWISE_SCHEMA
-from judge.engine.judging.spec import MemberSpec, ProviderEntry
+from judge.engine.judging.spec import ProviderEntry
 
 SCRIPTED_PREFIX = "scripted/"
-#: A pairwise call (judge/engine/judging/pairwise.py) always gets this answer: the seat shown first
-#: is better, the purest position bias, whose flip rate must read 100% (docs/scoring.md).
+#: Every pairwise call's answer: the seat shown first is better, the purest position bias,
+#: whose flip rate must read 100% (docs/scoring.md).
 PAIRWISE_REPLY = json.dumps(
     {"rationale": "scripted test judge", "turns_first": [1], "turns_second": [1], "better": "first"}
 )
 
 
 def scripted_score(model: str) -> float:
-    """The score a scripted model id names.
-
-    Raises:
-        ConfigError: not a number, or outside 0.0-1.0.
-    """
+    """The score a scripted model id names (ConfigError: not a number in 0.0-1.0)."""
     text = model.removeprefix(SCRIPTED_PREFIX) or "0.7"
     try:
         score = float(text)
@@ -65,8 +54,9 @@ def scripted_backend(model: str, env: JudgingEnvironment | None = None) -> Scrip
     return ScriptedBackend(answer, model=model, delay=env.test_judge_delay_s)
 
 
-def _build(member: MemberSpec) -> ScriptedBackend:
-    return scripted_backend(member.model, member.env)
-
-
-ENTRY = ProviderEntry("scripted", _build, prefixes=(SCRIPTED_PREFIX,), dev_only=True)
+ENTRY = ProviderEntry(
+    "scripted",
+    lambda member: scripted_backend(member.model, member.env),
+    prefixes=(SCRIPTED_PREFIX,),
+    dev_only=True,
+)
