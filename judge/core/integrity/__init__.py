@@ -1,8 +1,5 @@
-"""The detector of judge-directed text in a seat's own events (docs/integrity.md).
-
-Pure and deterministic: the same transcript always gives the same findings. The pipeline
-withholds what it finds before the judge reads the transcript; ``judge scan`` runs it alone.
-"""
+"""The detector of judge-directed text in a seat's own events (docs/integrity.md): pure and
+deterministic, the same transcript always gives the same findings."""
 
 from __future__ import annotations
 
@@ -33,11 +30,8 @@ __all__ = [
 
 
 def scan_seat(transcript: Sequence[TranscriptEvent], seat: str) -> SeatTamper:
-    """What the seat wrote that is addressed to whoever scores it.
-
-    Only the seat's own messages and actions are read; the result lists one finding per
-    merged withheld span (at most ``MAX_FINDINGS``) and every span to withhold.
-    """
+    """What the seat wrote that is addressed to whoever scores it: one finding per merged
+    withheld span (at most ``MAX_FINDINGS``) and every span to withhold."""
     fields = list(seat_fields(transcript, seat))
     pieces = seat_pieces(fields)
     messages = [f for f in fields if f.pointer == "/content"]
@@ -58,10 +52,8 @@ def scan_run(run: Run) -> dict[str, SeatTamper]:
 
 
 def tamper_findings(run: Run, settings: MeasurementSettings) -> dict[str, SeatTamper]:
-    """What the detector finds in each seat's own events, every seat that acts in the run
-    (none with the defence off). Pure and deterministic; one scoring run scans once and
-    hands the findings to the judged transcript, the cost estimate and the card
-    (``judge.engine.pipeline.score_run_async``), so the card lists what the judge was not given."""
+    """What the detector finds in the events of every seat that acts in the run (none with
+    the defence off); one scoring run scans once (``judge.engine.pipeline.score_run_async``)."""
     if not settings.defence:
         return {}
     seats = dict.fromkeys(e.seat for e in run.transcript)
@@ -69,8 +61,6 @@ def tamper_findings(run: Run, settings: MeasurementSettings) -> dict[str, SeatTa
 
 
 def judged_transcript(run: Run, tamper: Mapping[str, SeatTamper]) -> list[TranscriptEvent]:
-    """The transcript as the judge reads it: every seat's judge-directed spans withheld (a
-    counterpart's text aimed at the scorer is no more evidence than the seat's own). The
-    stored run is not changed."""
+    """The transcript as the judge reads it: every seat's judge-directed spans withheld."""
     spans = [span for found in tamper.values() for span in found.withheld]
     return withhold(run.transcript, spans) if spans else list(run.transcript)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from judge.core.integrity.patterns import Written, either, near, written
 
-# English ----------------------------------------------------------------------------------
 _SCORER = (
     r"(?:evaluator|grader|rater|scorer|assessor|examiner|reviewer|marker|adjudicator)s?"
     r"|(?:ai|llm|automated|model) (?:judge|evaluator|grader|reviewer)s?"
@@ -212,7 +211,6 @@ ENGLISH: list[Written] = [
     ),
 ]
 
-# Role and turn spoofing (language-free) ----------------------------------------------------
 ROLE_SPOOF: list[Written] = [
     written(
         "role_spoof",

@@ -86,7 +86,7 @@ def _split(text: str) -> list[str]:
     """``[segment, end, segment, end, ..., segment]``: the text cut at each segment end."""
     parts: list[str] = []
     done = 0
-    for start, end in linear.spans(_SEGMENT_END, text):
+    for start, end in _SEGMENT_END.spans(text):
         cut = start if text[start] == "\n" else start + 1
         parts += (text[done:cut], text[cut:end])
         done = end
@@ -105,7 +105,7 @@ def rule_hits(text: str, words: str | None = None) -> Iterator[tuple[int, int, T
             continue
         if rule.cues and rule.cues.isdisjoint(cues):
             continue
-        for span in linear.spans(rule.pattern, text):
+        for span in rule.pattern.spans(text):
             start, end = _without_lead(text, *span)
             if end > start and not (rule.word_start and _inside_word(text, start)):
                 yield start, end, rule.kind

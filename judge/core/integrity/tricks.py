@@ -103,7 +103,7 @@ def unspace(text: str) -> Rewritten | None:
 def _runs(text: str) -> Iterator[tuple[int, int]]:
     """The spaced-out runs not touching another letter or digit (a run's last letter before
     one is left out), when three or more letters remain."""
-    for start, end in linear.spans(_RUN, text):
+    for start, end in _RUN.spans(text):
         if not text[start].isalnum():
             start += 1  # the character before the run
         if end < len(text) and text[end].isalnum():
@@ -116,7 +116,7 @@ def _runs(text: str) -> Iterator[tuple[int, int]]:
 
 def _gaps(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The gaps between the letters of a run, on the text's offsets."""
-    return [(start + a, start + b) for a, b in linear.spans(_GAP, text[start:end])]
+    return [(start + a, start + b) for a, b in _GAP.spans(text[start:end])]
 
 
 def _join_run(
@@ -169,7 +169,7 @@ def _leet_words(text: str) -> Iterator[tuple[int, int]]:
     or symbol between two letters ("rubr1c"), leading two letters ("5core"), or ending a word
     of at most three ("th3"). A word that only ends in digits ("agent12") is a name, not leet,
     and a piece of a base64 token (next to ``+``, ``/`` or ``=``) is no word."""
-    for start, end in linear.spans(_LEET_CANDIDATE, text):
+    for start, end in _LEET_CANDIDATE.spans(text):
         if 2 <= end - start <= 24 and _is_leet(text[start:end]):
             yield start, end
 
@@ -213,7 +213,7 @@ def blobs(text: str) -> list[Blob]:
 
 
 def _base64_tokens(text: str) -> Iterator[tuple[int, int]]:
-    for start, end in linear.spans(_BASE64, text):
+    for start, end in _BASE64.spans(text):
         body = text[start:end].rstrip("=")
         if len(body) >= 16 and end - start - len(body) <= 2 and "=" not in body:
             yield start, end
@@ -222,7 +222,7 @@ def _base64_tokens(text: str) -> Iterator[tuple[int, int]]:
 def _hex_tokens(text: str) -> Iterator[tuple[int, int]]:
     """Eight or more hex bytes not touching another hex digit: of each match, from the first
     byte with no hex digit before it, to the last byte (or its separator) with none after."""
-    for start, end in linear.spans(_HEX, text):
+    for start, end in _HEX.spans(text):
         if text[start] not in _HEX_DIGITS and text[start] != "\\":
             start += 1  # the character before the bytes
         if end - start > 2 * BLOB_MAX_CHARS:
