@@ -1,9 +1,5 @@
-"""The English rules, and the rules against role and turn spoofing (no language needed).
-
-A scorer noun alone is not enough ("you be the judge"): it must be addressed ("dear
-evaluator", "note to the grader"), stand near a directive or a score, or take a verdict's
-form (docs/integrity.md).
-"""
+"""The English rules, and the rules against role and turn spoofing (no language needed);
+docs/integrity.md says what they catch and leave."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""The rules, compiled: patterns over folded text (lower case, no accents, look-alikes
-mapped to Latin), written in ``english`` (with role spoofing) and ``languages``.
-
-Each rule names the intent it detects and the cue words without which it is not run; the
-languages are English, French, Spanish, German, Portuguese, Russian, Chinese and Japanese
-(docs/integrity.md).
-"""
+"""The rules of ``english`` and ``languages``, compiled, and the cue words without which each
+is not run (docs/integrity.md)."""
 
 from __future__ import annotations
 

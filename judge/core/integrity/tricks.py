@@ -1,18 +1,5 @@
-"""Undoing letter tricks and decoding blobs, each with the way back to the text it came from.
-
-* :func:`unspace` joins letters spaced or dotted apart ("s c o r e", "j.u.d.g.e"): a run of
-  three or more lone letters or digits, each apart from the next by a little space or one
-  punctuation mark, becomes one word; a wider gap inside the run stays a word break, and a
-  dot between two digits stays ("1 . 0" is "1.0").
-* :func:`unleet` reads digits and symbols inside words as the letters they stand for
-  ("1gn0re", "5core"); a word of digits alone ("10/10", "1.0") is left as it is.
-* :func:`rot13` turns the Latin letters by thirteen.
-* :func:`blobs` finds base64 and hex tokens and decodes those that decode to readable text.
-
-Work is bounded (docs/integrity.md): at most :data:`UNSPACE_MAX_CHARS` characters of spaced
-runs are undone per text, and every blob of at most :data:`BLOB_MAX_CHARS` characters is
-decoded (the decoded texts are read together, so their number costs nothing extra).
-"""
+"""Undoing letter tricks (spacing, leetspeak, rot13) and decoding base64 and hex blobs, each
+with the way back to the text it came from (docs/integrity.md, its bounds included)."""
 
 from __future__ import annotations
 
@@ -81,7 +68,8 @@ class Rewritten:
 
 
 def unspace(text: str) -> Rewritten | None:
-    """``text`` with spaced-out letters joined; None when there are none."""
+    """``text`` with spaced-out letters joined ("s c o r e", "j.u.d.g.e"); None when there are
+    none. A wider gap inside a run stays a word break, and "1 . 0" is "1.0"."""
     pieces: list[str] = []
     marks: list[tuple[int, int]] = [(0, 0)]
     done, length, budget = 0, 0, UNSPACE_MAX_CHARS
@@ -154,7 +142,8 @@ def has_leet(words: str) -> bool:
 
 
 def unleet(text: str) -> str:
-    """``text`` with digits and symbols inside words read as letters (same length)."""
+    """``text`` with digits and symbols inside words read as letters (same length); a word of
+    digits alone ("10/10") is left as it is."""
     pieces: list[str] = []
     done = 0
     for start, end in _leet_words(text):
