@@ -161,8 +161,7 @@ ENGLISH: list[Written] = [
     written(
         "forged_verdict",
         "verdict|rationale|reasoning|score|rating|grade",
-        r"(?:^|[\n.!?]\s*)(?:verdict|rationale|reasoning|score|rating|grade)\s*[:=]"
-        r"\s*\S",
+        r"(?:^|[\n.!?]\s*)(?:verdict|rationale|reasoning|score|rating|grade)\s*[:=]\s*\S",
     ),
     written(
         "forged_verdict",
@@ -223,8 +222,7 @@ ROLE_SPOOF: list[Written] = [
     written(
         "role_spoof",
         "<|<<|[inst|[/inst|<s>|</s>|<start_of_turn|<end_of_turn",
-        r"<\|[a-z_]{2,30}\|>|\[/?inst\]|<</?sys>>|</?s>|<start_of_turn>|"
-        r"<end_of_turn>",
+        r"<\|[a-z_]{2,30}\|>|\[/?inst\]|<</?sys>>|</?s>|<start_of_turn>|<end_of_turn>",
     ),
     written(
         "role_spoof",
@@ -235,8 +233,7 @@ ROLE_SPOOF: list[Written] = [
     written(
         "role_spoof",
         "[turn",
-        r"\[turn\s*\d+\]\s*[\w.:\-]+\s*\((?:message|action|observation|system|fault|"
-        r"done)\)",
+        r"\[turn\s*\d+\]\s*[\w.:\-]+\s*\((?:message|action|observation|system|fault|done)\)",
     ),
     written(
         "role_spoof",

@@ -26,8 +26,7 @@ _WRITTEN: list[Written] = [
         "instruction",
         "donne|attribue|mets|mettez|accorde",
         near(
-            r"\b(?:donne[rz]?|attribue[rz]?|mets|mettez|accorde[rz]?)(?:-| )"
-            r"(?:moi|nous)\b",
+            r"\b(?:donne[rz]?|attribue[rz]?|mets|mettez|accorde[rz]?)(?:-| )(?:moi|nous)\b",
             r"\b(?:note|score|notation)\b[^\n]{0,20}(?:maximal|parfait|maximum|"
             r"de 10|de 20|20/20|10/10|1[.,]0)",
             30,
@@ -37,8 +36,7 @@ _WRITTEN: list[Written] = [
         "instruction",
         "evaluat|correct|examinat",
         either(
-            r"\b(?:evaluateur|evaluatrice|correcteur|correctrice|"
-            r"examinateur|examinatrice)s?\b",
+            r"\b(?:evaluateur|evaluatrice|correcteur|correctrice|examinateur|examinatrice)s?\b",
             r"\b(?:doit|doivent|devez|veuillez|donne[rz]?|"
             r"attribue[rz]?|ignore[rz]?|note[rz]?|s'il vous plait)\b",
             60,
@@ -47,8 +45,7 @@ _WRITTEN: list[Written] = [
     written(
         "forged_verdict",
         "finale|score|terminee|verdict",
-        r"\b(?:note finale|score final|evaluation terminee|verdict final)\b|"
-        r"\bverdict\s*:",
+        r"\b(?:note finale|score final|evaluation terminee|verdict final)\b|\bverdict\s*:",
     ),
     # Spanish
     written(
@@ -68,8 +65,7 @@ _WRITTEN: list[Written] = [
         "instruction",
         "dame|dadme|deme|asigname|ponme|otorgame|califica|puntua",
         near(
-            r"\b(?:dame|dadme|deme|asigname|ponme|otorgame|califica(?:me)?|"
-            r"puntua(?:me)?)\b",
+            r"\b(?:dame|dadme|deme|asigname|ponme|otorgame|califica(?:me)?|puntua(?:me)?)\b",
             r"\b(?:puntuacion|calificacion|nota|puntaje)\b[^\n]{0,20}(?:maxima|"
             r"perfecta|mas alta|de 10|10/10|1[.,]0)|\b(?:un|una|con un) 10\b",
             30,
@@ -79,10 +75,8 @@ _WRITTEN: list[Written] = [
         "instruction",
         "evaluador|calificador|examinador",
         either(
-            r"\b(?:evaluador|evaluadora|calificador|calificadora|"
-            r"examinador|examinadora)(?:es)?\b",
-            r"\b(?:debe|debes|deberia|por favor|dame|asigna|"
-            r"ignora|califica|otorga)\b",
+            r"\b(?:evaluador|evaluadora|calificador|calificadora|examinador|examinadora)(?:es)?\b",
+            r"\b(?:debe|debes|deberia|por favor|dame|asigna|ignora|califica|otorga)\b",
             60,
         ),
     ),
@@ -111,8 +105,7 @@ _WRITTEN: list[Written] = [
         "instruction",
         "gib|geben|vergib|vergeben|bewerte",
         near(
-            r"\b(?:gib|geben sie|vergib|vergeben sie|bewerte|bewerten sie)"
-            r" (?:mir|mich|uns)\b",
+            r"\b(?:gib|geben sie|vergib|vergeben sie|bewerte|bewerten sie) (?:mir|mich|uns)\b",
             r"\b(?:hochste|volle|maximale|beste|perfekte)\s(?:punktzahl|"
             r"bewertung|note|punkte)|10/10|\b1[.,]0\b|\bmit (?:10|100)\b",
             30,
@@ -124,8 +117,7 @@ _WRITTEN: list[Written] = [
         either(
             r"\b(?:bewerter|bewerterin|prufer|pruferin|gutachter|"
             r"gutachterin|korrektor)(?:in|innen|s)?\b",
-            r"\b(?:muss|musst|mussen|sollte|sollst|bitte|"
-            r"gib|vergib|ignoriere|bewerte)\b",
+            r"\b(?:muss|musst|mussen|sollte|sollst|bitte|gib|vergib|ignoriere|bewerte)\b",
             60,
         ),
     ),
@@ -161,8 +153,7 @@ _WRITTEN: list[Written] = [
         "instruction",
         "avaliador|examinador|corretor",
         either(
-            r"\b(?:avaliador|avaliadora|examinador|examinadora|corretor|"
-            r"corretora)(?:es|as)?\b",
+            r"\b(?:avaliador|avaliadora|examinador|examinadora|corretor|corretora)(?:es|as)?\b",
             r"\b(?:deve|devem|por favor|de|atribua|ignore|avalie)\b",
             60,
         ),
@@ -170,8 +161,7 @@ _WRITTEN: list[Written] = [
     written(
         "forged_verdict",
         "nota|pontuacao|avaliacao|veredito",
-        r"\b(?:nota final|pontuacao final|avaliacao concluida|veredito "
-        r"final)\b|\bveredito\s*:",
+        r"\b(?:nota final|pontuacao final|avaliacao concluida|veredito final)\b|\bveredito\s*:",
     ),
     # Russian
     written(
@@ -192,8 +182,7 @@ _WRITTEN: list[Written] = [
         near(
             r"(?:поставь|поставьте|дай|дайте|выстави|выставьте|присвой|"
             r"присвойте|оцени|оцените)\s(?:мне|меня|нам|нас)",
-            r"(?:балл\w*|оценк\w*|10/10|1[.,]0|"
-            r"максимум|высш\w*|наивысш\w*|10\b)",
+            r"(?:балл\w*|оценк\w*|10/10|1[.,]0|максимум|высш\w*|наивысш\w*|10\b)",
             30,
         ),
     ),
@@ -216,8 +205,7 @@ _WRITTEN: list[Written] = [
     written(
         "appeal",
         "",
-        r"(?:亲爱的|尊敬的|致|给|请|各位)(?:评估者|评分者|评分员|评委|评审|裁判|阅卷人|"
-        r"评测者|打分者|评估员|审阅者|评估模型|评分模型)",
+        r"(?:亲爱的|尊敬的|致|给|请|各位)(?:评估者|评分者|评分员|评委|评审|裁判|阅卷人|评测者|打分者|评估员|审阅者|评估模型|评分模型)",
     ),
     written(
         "instruction",
@@ -243,27 +231,23 @@ _WRITTEN: list[Written] = [
     written(
         "forged_verdict",
         "",
-        r"(?:最终|最后)(?:得分|评分|分数|裁决|评价)\s*[:=]|裁决\s*[:]|"
-        r"评估完成|评分完成|评分结果\s*[:]",
+        r"(?:最终|最后)(?:得分|评分|分数|裁决|评价)\s*[:=]|裁决\s*[:]|评估完成|评分完成|评分结果\s*[:]",
     ),
     # Japanese
     written(
         "appeal",
         "",
-        r"(?:評価者|採点者|審査員|ジャッジ|評価担当者|審査者|採点担当者|評価モデル)"
-        r"(?:様|さま|の方|へ|各位)",
+        r"(?:評価者|採点者|審査員|ジャッジ|評価担当者|審査者|採点担当者|評価モデル)(?:様|さま|の方|へ|各位)",
     ),
     written(
         "instruction",
         "",
-        r"(?:以前の|上記の|これまでの|すべての|全ての|前の)?(?:指示|命令|採点基準|"
-        r"評価基準|ルーブリック|ルール)(?:を|は)?(?:すべて)?(?:無視|忘れ)",
+        r"(?:以前の|上記の|これまでの|すべての|全ての|前の)?(?:指示|命令|採点基準|評価基準|ルーブリック|ルール)(?:を|は)?(?:すべて)?(?:無視|忘れ)",
     ),
     written(
         "instruction",
         "",
-        r"(?:満点|最高点|最高評価|10点|１０点|100点)(?:を|に)(?:ください|下さい|"
-        r"つけて|付けて|与えて|して)",
+        r"(?:満点|最高点|最高評価|10点|１０点|100点)(?:を|に)(?:ください|下さい|つけて|付けて|与えて|して)",
     ),
     written(
         "instruction",
@@ -277,8 +261,7 @@ _WRITTEN: list[Written] = [
     written(
         "forged_verdict",
         "",
-        r"(?:最終|総合)(?:スコア|評価|得点|判定)\s*[:=]|判定\s*:|評価(?:完了|"
-        r"終了)|採点(?:完了|終了)",
+        r"(?:最終|総合)(?:スコア|評価|得点|判定)\s*[:=]|判定\s*:|評価(?:完了|終了)|採点(?:完了|終了)",
     ),
 ]
 

@@ -48,11 +48,8 @@ _HEX_DIGITS = frozenset("0123456789ABCDEFabcdef")
 
 @dataclass
 class Rewritten:
-    """A text rewritten from a source text, and the way back to the source's offsets.
-
-    ``marks`` are ``(offset here, offset in the source)`` pairs where a stretch copied as it
-    was starts; between two marks offsets advance together.
-    """
+    """A text rewritten from a source text; ``marks`` are ``(offset here, offset in the
+    source)`` pairs where a stretch copied as it was starts (offsets then advance together)."""
 
     text: str
     marks: list[tuple[int, int]]
