@@ -8,14 +8,7 @@ from collections.abc import Mapping, Sequence
 from judge.core.domain.config import MeasurementSettings
 from judge.core.domain.integrity import SeatTamper
 from judge.core.domain.run import Run, TranscriptEvent
-from judge.core.integrity.scan import (
-    MAX_FINDINGS,
-    finding,
-    merge_sorted,
-    seam_pieces,
-    seat_fields,
-    seat_pieces,
-)
+from judge.core.integrity import scan
 from judge.core.integrity.withhold import withhold
 from judge.core.versions import DETECTOR_VERSION
 
@@ -31,17 +24,17 @@ __all__ = [
 
 def scan_seat(transcript: Sequence[TranscriptEvent], seat: str) -> SeatTamper:
     """What the seat wrote that is addressed to whoever scores it: one finding per merged
-    withheld span (at most ``MAX_FINDINGS``) and every span to withhold."""
-    fields = list(seat_fields(transcript, seat))
-    pieces = seat_pieces(fields)
+    withheld span (at most ``scan.MAX_FINDINGS``) and every span to withhold."""
+    fields = list(scan.seat_fields(transcript, seat))
+    pieces = scan.seat_pieces(fields)
     messages = [f for f in fields if f.pointer == "/content"]
-    for piece in seam_pieces(messages, pieces):
+    for piece in scan.seam_pieces(messages, pieces):
         pieces[piece.field] = [*pieces[piece.field], piece]
-    findings = [finding(p) for f in fields for p in merge_sorted(pieces[f])]
+    findings = [scan.finding(p) for f in fields for p in scan.merge_sorted(pieces[f])]
     return SeatTamper(
         flagged=bool(findings),
         detector_version=DETECTOR_VERSION,
-        findings=findings[:MAX_FINDINGS],
+        findings=findings[: scan.MAX_FINDINGS],
         withheld=[f.span for f in findings],
     )
 

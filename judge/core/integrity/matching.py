@@ -28,6 +28,7 @@ _ROT13_WORDS = linear.compile(
     r"\b(?:ignore|disregard|rubric|instructions?|evaluators?|grader|judge|score|rate|verdict|"
     r"rationale|system|assistant|evaluation|marks|grade|dear|note|final)\b"
 )
+#: The line break, sentence end and spaces a rule's match may start with.
 _LEAD = frozenset("\n.!?。！？ \t")
 #: A line break, or the spaces after a sentence's closing mark (the mark stays in the segment).
 _SEGMENT_END = linear.compile(r"\n|[.!?。！？][ \t]+")
@@ -89,8 +90,9 @@ def rule_hits(text: str, words: str | None = None) -> Iterator[tuple[int, int, T
             continue
         if rule.cues and rule.cues.isdisjoint(cues):
             continue
-        for span in rule.pattern.spans(text):
-            start, end = _without_lead(text, *span)
+        for start, end in rule.pattern.spans(text):
+            while start < end and text[start] in _LEAD:  # it belongs to the text before
+                start += 1
             if end > start and not (rule.word_start and _inside_word(text, start)):
                 yield start, end, rule.kind
 
@@ -101,14 +103,6 @@ def _vocabulary(text: str) -> str:
     if len(text) < _VOCABULARY_FROM:
         return text
     return " ".join(dict.fromkeys(text.split()))
-
-
-def _without_lead(text: str, start: int, end: int) -> tuple[int, int]:
-    """A match less the line break, sentence end and spaces a rule may start with (they
-    belong to the text before it)."""
-    while start < end and text[start] in _LEAD:
-        start += 1
-    return start, end
 
 
 def _inside_word(text: str, start: int) -> bool:

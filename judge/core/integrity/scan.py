@@ -137,25 +137,6 @@ def _lead_in(text: str, at: int, floor: int) -> int:
     return word if 0 < len(lead) <= 5 and lead[0].isupper() and lead.isalpha() else at
 
 
-class Joined(NamedTuple):
-    """Several texts joined by line breaks, read in one go, and where each one starts."""
-
-    text: str
-    starts: list[int]
-
-    @classmethod
-    def of(cls, texts: Sequence[str]) -> Joined:
-        starts = list(accumulate((len(t) + 1 for t in texts), initial=0))[:-1]
-        return cls("\n".join(texts), starts)
-
-    def locate(self, hit: Hit, lengths: Sequence[int]) -> tuple[int, Hit]:
-        """Which text a hit is in, and the hit on that text's offsets (cut at its end)."""
-        index = bisect_right(self.starts, hit.start) - 1
-        origin = self.starts[index]
-        end = min(hit.end - origin, lengths[index])
-        return index, Hit(hit.start - origin, end, hit.kind)
-
-
 def seat_pieces(fields: list[TextField]) -> dict[TextField, list[Piece]]:
     """Each field's matches, widened and merged; past :data:`MAX_HITS` matches the rest of
     the seat's text is withheld whole and unread, with the kind of the match past the bound."""
@@ -188,19 +169,22 @@ _Read = tuple[int, tuple[TextField, Hit] | None]
 
 
 def _read_batch(batch: list[TextField], pieces: dict[TextField, list[Piece]], budget: int) -> _Read:
-    """Add the batch's matches to ``pieces``."""
-    joined = Joined.of([f.text for f in batch])
-    lengths = [len(f.text) for f in batch]
-    hits = find_hits(joined.text, limit=budget)
+    """Add the batch's matches to ``pieces``; its strings are read joined by line breaks."""
+    starts = list(accumulate((len(f.text) + 1 for f in batch), initial=0))[:-1]
+    hits = find_hits("\n".join(f.text for f in batch), limit=budget)
     over = hits.pop() if len(hits) > budget else None
     for hit in hits:
-        index, local = joined.locate(hit, lengths)
+        field, local = _locate(batch, starts, hit)
         if local.end > local.start:
-            pieces[batch[index]].append(_widened(batch[index], local))
-    if over is None:
-        return len(hits), None
-    index, local = joined.locate(over, lengths)
-    return len(hits), (batch[index], local)
+            pieces[field].append(_widened(field, local))
+    return len(hits), None if over is None else _locate(batch, starts, over)
+
+
+def _locate(batch: list[TextField], starts: list[int], hit: Hit) -> tuple[TextField, Hit]:
+    """Which field a hit is in, and the hit on that field's offsets (cut at its end)."""
+    index = bisect_right(starts, hit.start) - 1
+    field, origin = batch[index], starts[index]
+    return field, Hit(hit.start - origin, min(hit.end - origin, len(field.text)), hit.kind)
 
 
 def _flood_after(
