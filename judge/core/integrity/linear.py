@@ -26,8 +26,6 @@ def spaces_but(chars: str) -> str:
 
 #: Python's ``\s`` on text.
 SPACE = spaces_but("")
-
-
 _CLASSES = {"w": WORD, "s": SPACE, "d": r"\p{Nd}"}
 #: RE2 keeps a compiled pattern and its DFA in this much memory (the rules' gaps of up to 80
 #: characters make large programs); past it the DFA is rebuilt, still in linear time.

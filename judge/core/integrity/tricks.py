@@ -37,8 +37,7 @@ _ROT13 = str.maketrans(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
     "nopqrstuvwxyzabcdefghijklmNOPQRSTUVWXYZabcdefghijklm",
 )
-#: A base64 token: 16 or more base64 characters and at most two ``=`` (checked on the match),
-#: not touching another base64 character.
+#: A base64 token: 16 or more base64 characters, at most two ``=`` (checked on the match).
 _BASE64 = linear.compile(r"[A-Za-z0-9+/=_\-]{16,}")
 #: Eight or more hex bytes, each maybe ``\x`` or ``0x`` before and a separator after, with
 #: the character before them when it is no hex digit (:func:`_hex_tokens` checks the end).
@@ -221,8 +220,8 @@ def _hex_tokens(text: str) -> Iterator[tuple[int, int]]:
             yield (head[0] if head[0] == start or not _after_hex(text, head[0]) else head[1]), kept
 
 
-#: One hex byte of a match: where it starts (its ``\x`` or ``0x``), where its two digits
-#: start, where they end, and where it ends (after its separator).
+#: One hex byte of a match: its start (``\x``, ``0x``), its digits' start and end, its end
+#: (after its separator).
 _Unit = tuple[int, int, int, int]
 
 
