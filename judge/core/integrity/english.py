@@ -1,15 +1,10 @@
-"""The English rules, and the rules against role and turn spoofing (no language needed).
-
-A scorer noun alone is not enough ("you be the judge"): it must be addressed ("dear
-evaluator", "note to the grader"), stand near a directive or a score, or take a verdict's
-form (docs/integrity.md).
-"""
+"""The English rules, and the rules against role and turn spoofing (no language needed);
+docs/integrity.md says what they catch and leave."""
 
 from __future__ import annotations
 
 from judge.core.integrity.patterns import Written, either, near, written
 
-# English ----------------------------------------------------------------------------------
 _SCORER = (
     r"(?:evaluator|grader|rater|scorer|assessor|examiner|reviewer|marker|adjudicator)s?"
     r"|(?:ai|llm|automated|model) (?:judge|evaluator|grader|reviewer)s?"
@@ -166,8 +161,7 @@ ENGLISH: list[Written] = [
     written(
         "forged_verdict",
         "verdict|rationale|reasoning|score|rating|grade",
-        r"(?:^|[\n.!?]\s*)(?:verdict|rationale|reasoning|score|rating|grade)\s*[:=]"
-        r"\s*\S",
+        r"(?:^|[\n.!?]\s*)(?:verdict|rationale|reasoning|score|rating|grade)\s*[:=]\s*\S",
     ),
     written(
         "forged_verdict",
@@ -212,7 +206,6 @@ ENGLISH: list[Written] = [
     ),
 ]
 
-# Role and turn spoofing (language-free) ----------------------------------------------------
 ROLE_SPOOF: list[Written] = [
     written(
         "role_spoof",
@@ -229,8 +222,7 @@ ROLE_SPOOF: list[Written] = [
     written(
         "role_spoof",
         "<|<<|[inst|[/inst|<s>|</s>|<start_of_turn|<end_of_turn",
-        r"<\|[a-z_]{2,30}\|>|\[/?inst\]|<</?sys>>|</?s>|<start_of_turn>|"
-        r"<end_of_turn>",
+        r"<\|[a-z_]{2,30}\|>|\[/?inst\]|<</?sys>>|</?s>|<start_of_turn>|<end_of_turn>",
     ),
     written(
         "role_spoof",
@@ -241,8 +233,7 @@ ROLE_SPOOF: list[Written] = [
     written(
         "role_spoof",
         "[turn",
-        r"\[turn\s*\d+\]\s*[\w.:\-]+\s*\((?:message|action|observation|system|fault|"
-        r"done)\)",
+        r"\[turn\s*\d+\]\s*[\w.:\-]+\s*\((?:message|action|observation|system|fault|done)\)",
     ),
     written(
         "role_spoof",

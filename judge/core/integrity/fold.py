@@ -1,16 +1,7 @@
-"""Folding text to one comparable form, keeping the way back to the original offsets.
-
-The rules read *folded* text: compatibility forms undone (NFKC: fullwidth and mathematical
-letters), accents and other combining marks dropped, format characters (Unicode category
-Cf: zero-width, bidi controls, soft hyphens) removed, letters that look like Latin ones
-(the Unicode confusables table, from ``confusable_homoglyphs``) mapped to them, and all of
-it case-folded. Each original character folds on its own, through one table that
-``str.translate`` applies at C speed; a folded offset maps back to the original by the
-running length of each character's folding, computed only when a rule has matched.
-
-A character whose folding is more than dropping an accent or its case (a format character,
-a compatibility form, a confusable letter) is a *trick*: a finding that covers one is of
-kind ``obfuscated`` (docs/integrity.md).
+"""Folding text to one comparable form (docs/integrity.md, ``obfuscated``), keeping the way
+back to the original offsets. Each character folds on its own, through one table that
+``str.translate`` applies; a character whose folding is more than dropping an accent or its
+case is a *trick*.
 """
 
 from __future__ import annotations

@@ -1,10 +1,5 @@
-"""The rules, compiled: patterns over folded text (lower case, no accents, look-alikes
-mapped to Latin), written in ``english`` (with role spoofing) and ``languages``.
-
-Each rule names the intent it detects and the cue words without which it is not run; the
-languages are English, French, Spanish, German, Portuguese, Russian, Chinese and Japanese
-(docs/integrity.md).
-"""
+"""The rules of ``english`` and ``languages``, compiled, and the cue words without which each
+is not run (docs/integrity.md)."""
 
 from __future__ import annotations
 
@@ -17,15 +12,10 @@ from judge.core.integrity.languages import OTHER
 
 
 class Rule(NamedTuple):
-    """One pattern and the intent a match of it shows.
-
-    ``cues`` are strings without spaces one of which any match contains, a word cue at the
-    start of a word: a text that holds none is not searched with the pattern (empty: always
-    searched). A pattern's leading word boundaries (``\\b``) are compiled out, so the
-    regular-expression engine can skip ahead on first letters; ``word_start`` asks the
-    caller to check, on each match, that one starting with a letter starts a word (not for
-    Chinese and Japanese, which have no spaces).
-    """
+    """One pattern, the intent a match shows, and ``cues`` one of which any match contains
+    (empty: always run). Leading ``\\b`` are compiled out so RE2 can skip ahead on first
+    letters; ``word_start`` asks the caller to check that a match starting with a letter
+    starts a word (not for Chinese and Japanese, which have no spaces)."""
 
     kind: TamperKind
     pattern: linear.Pattern

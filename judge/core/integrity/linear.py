@@ -1,13 +1,7 @@
-"""Linear-time matching: every pattern run over agent-written text is an RE2 pattern.
-
-Python's ``re`` backtracks, so one hostile string can make a pattern take quadratic or
-exponential time; RE2 (``google-re2``) runs in time linear in the text for every pattern. RE2
-has no look-around and no backreferences, and its ``\\w``, ``\\s``, ``\\d`` are ASCII only:
-:func:`compile` translates ``\\w``, ``\\W``, ``\\s``, ``\\S``, ``\\d``, ``\\D`` to their Unicode
-meaning in Python (``\\w`` is a letter, a number or ``_``; ``\\s`` is a character for which
-``str.isspace`` holds). ``\\b`` stays RE2's ASCII word boundary: the rules read folded text,
-in which Latin letters are ASCII, so it differs from Python's only where a non-ASCII letter
-touches an ASCII word (there RE2 sees a boundary, so a rule matches more, never less).
+"""Linear-time matching: every pattern run over agent-written text is an RE2 pattern
+(docs/integrity.md, "Linear-time matching"). :func:`compile` gives ``\\w``, ``\\W``, ``\\s``,
+``\\S``, ``\\d``, ``\\D`` their Unicode meaning in Python; ``\\b`` stays RE2's ASCII one (where a
+non-ASCII letter touches an ASCII word RE2 sees a boundary: a rule matches more, never less).
 """
 
 from __future__ import annotations
@@ -20,17 +14,18 @@ import re2
 
 #: Letters, numbers and the underscore: Python's ``\w`` on text.
 WORD = r"\p{L}\p{N}_"
-#: Every character ``str.isspace`` holds for (all are below U+3001): Python's ``\s`` on text.
-SPACE = "".join(f"\\x{{{c:x}}}" for c in range(0x3001) if chr(c).isspace())
 
 
 def spaces_but(chars: str) -> str:
-    """The members of a class of white space but ``chars`` (Python's ``[^\\S...]``)."""
+    """The members of a class of white space but ``chars`` (Python's ``[^\\S...]``); every
+    character ``str.isspace`` holds for is below U+3001."""
     return "".join(
         f"\\x{{{c:x}}}" for c in range(0x3001) if chr(c).isspace() and chr(c) not in chars
     )
 
 
+#: Python's ``\s`` on text.
+SPACE = spaces_but("")
 _CLASSES = {"w": WORD, "s": SPACE, "d": r"\p{Nd}"}
 #: RE2 keeps a compiled pattern and its DFA in this much memory (the rules' gaps of up to 80
 #: characters make large programs); past it the DFA is rebuilt, still in linear time.
@@ -44,7 +39,6 @@ class Match(Protocol):
     def end(self, group: int = 0) -> int: ...
     def span(self, group: int = 0) -> tuple[int, int]: ...
     def group(self, group: int | str = 0) -> str: ...
-    def groups(self) -> tuple[str | None, ...]: ...
 
 
 #: Lone surrogates cannot be written in UTF-8, which RE2 reads: they are matched as U+FFFD.
@@ -146,8 +140,3 @@ def compile(pattern: str, *, multiline: bool = False, ignorecase: bool = False) 
     flags = ("m" if multiline else "") + ("i" if ignorecase else "")
     text = translate(pattern)
     return Pattern(pattern, re2.compile(f"(?{flags}){text}" if flags else text, options))
-
-
-def spans(pattern: Pattern, text: str) -> Iterator[tuple[int, int]]:
-    """``pattern.spans(text)``."""
-    return pattern.spans(text)

@@ -1,14 +1,6 @@
 """Finding judge-directed text in one string: the rules over the folded text, then over the
-text with letter tricks undone, rot13 and decoded blobs (docs/integrity.md).
-
-Every match is a :class:`Hit` on the *original* string, with the kind it is reported as:
-the rule's intent when the plain folded text matched, ``obfuscated`` when the match needed a
-trick undone (or covers a trick character), ``encoded`` when it was inside rot13 or a blob.
-
-The work is bounded: rules never reach across a line or a sentence end, so the text is cut
-into such segments and each distinct segment is read once (a payload repeated ten thousand
-times costs one read); a rule runs only on text that holds one of its cue words; the second
-look (tricks undone) reads only the segments the undoing changed.
+text with letter tricks undone, rot13 and decoded blobs (docs/integrity.md). Each distinct
+line or sentence is read once; the second look reads only the segments the undoing changed.
 """
 
 from __future__ import annotations
@@ -22,18 +14,9 @@ from judge.core.domain.integrity import WITHHELD_MARKER, TamperKind
 from judge.core.integrity import linear
 from judge.core.integrity.fold import Folded, fold
 from judge.core.integrity.lexicon import RULES, SCRIPTS, cues_in
-from judge.core.integrity.tricks import (
-    Rewritten,
-    blobs,
-    has_leet,
-    has_spacing,
-    rot13,
-    unleet,
-    unspace,
-)
+from judge.core.integrity.tricks import blobs, has_leet, has_spacing, rot13, unleet, unspace
 
-#: At most this many matches are placed one by one in a seat's text; past them the rest of
-#: the seat's text is withheld unread (flooding the judge with them buys nothing).
+#: At most this many matches are placed one by one in a seat's text; the rest is withheld.
 MAX_HITS = 1000
 #: From this length on, cues are looked up in a text's distinct words rather than the text.
 _VOCABULARY_FROM = 4096
@@ -45,13 +28,15 @@ _ROT13_WORDS = linear.compile(
     r"\b(?:ignore|disregard|rubric|instructions?|evaluators?|grader|judge|score|rate|verdict|"
     r"rationale|system|assistant|evaluation|marks|grade|dear|note|final)\b"
 )
+#: The line break, sentence end and spaces a rule's match may start with.
 _LEAD = frozenset("\n.!?。！？ \t")
 #: A line break, or the spaces after a sentence's closing mark (the mark stays in the segment).
 _SEGMENT_END = linear.compile(r"\n|[.!?。！？][ \t]+")
 
 
 class Hit(NamedTuple):
-    """One match: a half-open range of the original string and how it is reported."""
+    """One match: a half-open range of the original string and its kind (``obfuscated`` when
+    it needed a trick undone, ``encoded`` inside rot13 or a blob)."""
 
     start: int
     end: int
@@ -86,7 +71,7 @@ def _split(text: str) -> list[str]:
     """``[segment, end, segment, end, ..., segment]``: the text cut at each segment end."""
     parts: list[str] = []
     done = 0
-    for start, end in linear.spans(_SEGMENT_END, text):
+    for start, end in _SEGMENT_END.spans(text):
         cut = start if text[start] == "\n" else start + 1
         parts += (text[done:cut], text[cut:end])
         done = end
@@ -105,8 +90,9 @@ def rule_hits(text: str, words: str | None = None) -> Iterator[tuple[int, int, T
             continue
         if rule.cues and rule.cues.isdisjoint(cues):
             continue
-        for span in linear.spans(rule.pattern, text):
-            start, end = _without_lead(text, *span)
+        for start, end in rule.pattern.spans(text):
+            while start < end and text[start] in _LEAD:  # it belongs to the text before
+                start += 1
             if end > start and not (rule.word_start and _inside_word(text, start)):
                 yield start, end, rule.kind
 
@@ -117,14 +103,6 @@ def _vocabulary(text: str) -> str:
     if len(text) < _VOCABULARY_FROM:
         return text
     return " ".join(dict.fromkeys(text.split()))
-
-
-def _without_lead(text: str, start: int, end: int) -> tuple[int, int]:
-    """A match less the line break, sentence end and spaces a rule may start with (they
-    belong to the text before it)."""
-    while start < end and text[start] in _LEAD:
-        start += 1
-    return start, end
 
 
 def _inside_word(text: str, start: int) -> bool:
@@ -144,10 +122,8 @@ class _Taken:
 
 
 def find_hits(text: str, *, depth: int = 0, limit: int = MAX_HITS) -> list[Hit]:
-    """Every match in ``text``, on its original offsets, in order; past ``limit`` matches,
-    one last hit covers the rest of the text (so more than ``limit`` hits mean the limit
-    was passed). The platform's own marker is not read, so a withheld transcript scans
-    clean."""
+    """Every match in ``text``, on its original offsets, in order; past ``limit`` matches, one
+    last hit covers the rest of the text. The platform's own marker is not read."""
     if WITHHELD_MARKER in text:
         text = text.replace(WITHHELD_MARKER, " " * len(WITHHELD_MARKER))
     segments = Segments(text)
@@ -185,8 +161,7 @@ def _plain_hits(folded: Folded, words: str) -> Iterator[tuple[int, int, TamperKi
 
 
 def _tricked_spans(folded: Folded, words: str) -> Iterator[tuple[int, int]]:
-    """Matches found only with spaced letters joined and leetspeak read, in the segments
-    that undoing them changed."""
+    """Matches found only with spaced letters joined and leetspeak read."""
     spaced = unspace(folded.text) if has_spacing(words) else None
     joined = spaced.text if spaced else folded.text
     plain = unleet(joined) if has_leet(words) else joined
@@ -194,17 +169,12 @@ def _tricked_spans(folded: Folded, words: str) -> Iterator[tuple[int, int]]:
         return
     changed = Segments(plain, skip=frozenset(folded.text.split("\n")))
     for start, end, _ in rule_hits(changed.joined):
-        for s, e in changed.back(start, end):
-            yield folded.original_span(*_source(spaced, s, e))
-
-
-def _source(spaced: Rewritten | None, start: int, end: int) -> tuple[int, int]:
-    return spaced.source_span(start, end) if spaced else (start, end)
+        for span in changed.back(start, end):
+            yield folded.original_span(*(spaced.source_span(*span) if spaced else span))
 
 
 def _rot13_spans(folded: Folded, words: str) -> Iterator[tuple[int, int]]:
-    """Matches in the text turned by rot13, read only when the turned words hold an English
-    word an attack needs (random letters seldom do)."""
+    """Matches in the text turned by rot13, when the turned words hold an attack's word."""
     turned = rot13(words)
     if not _ROT13_WORDS.search(turned):
         return
@@ -213,8 +183,7 @@ def _rot13_spans(folded: Folded, words: str) -> Iterator[tuple[int, int]]:
 
 
 def _blob_spans(text: str, depth: int) -> Iterator[tuple[int, int]]:
-    """Blobs (looked for among the distinct words of a long text) that decode to a match;
-    all decoded texts are read in one go."""
+    """Blobs that decode to a match (all decoded texts are read in one go)."""
     words = _vocabulary(text)
     found = blobs(words)
     if not found:

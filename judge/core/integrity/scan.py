@@ -1,16 +1,6 @@
-"""Scanning a seat's own events for judge-directed text (docs/integrity.md).
-
-Only what the seat wrote is read: its messages' content, and its actions' names and the
-strings inside their arguments (at any depth). Results, observations, system and fault
-events come from the engine. All of a seat's strings are read in one go (joined
-by line breaks, which no rule crosses), so a run of a hundred thousand short messages costs
-no more than one long one. Each match is widened to the sentence it stands in (from the
-sentence's start when the match opens the sentence or nearly so, else from the match's first
-word; to the sentence's end; at most :data:`WIDEN_CHARS` either side), so the judge reads
-none of the judge-directed sentence and all of the seat's own words before it; overlapping
-widened spans of one field merge into one finding. Two consecutive messages of the seat are
-also read across their seam, so a line split between them is found (kind ``split``, one
-finding in each message).
+"""Scanning a seat's own events for judge-directed text (docs/integrity.md, "What is detected"
+and "What the judge does not read"): each match is widened to its sentence, overlapping spans
+of one field merge into one finding, and consecutive messages are also read across their seam.
 """
 
 from __future__ import annotations
@@ -32,9 +22,9 @@ WIDEN_CHARS = 300
 LEAD_CHARS = 24
 _CLOSING = "\\])}\"'\\u201d\\u2019"
 _BLANK = linear.spaces_but("\n")
-#: Where a sentence ends: its closing punctuation (with any closing brackets, quotes and
-#: the spaces after them), or a line break. ``.!?…`` end one only before white space, a
-#: closing mark or the end of the text; before a line break the match takes the line break.
+#: Where a sentence ends: its closing punctuation (with any closing brackets, quotes and the
+#: spaces after them), or a line break (``.!?…`` only before white space, a closing mark or
+#: the end).
 _SENTENCE_END = linear.compile(
     rf"[.!?\u2026]+(?:[{_CLOSING}]+[{_BLANK}]*|[{_BLANK}]+|\n|$)"
     rf"|[\u3002\uff01\uff1f]+[{_CLOSING}]*[{_BLANK}]*|\n"
@@ -48,8 +38,7 @@ BATCH_CHARS = 256 * 1024
 #: At most this many findings are kept per seat (every match is still withheld).
 MAX_FINDINGS = 200
 
-#: When matches of several kinds merge, the finding takes the first kind in this order:
-#: how it was hidden comes before what it tries to do.
+#: The kind a merged finding takes: the first of its matches' kinds in this order.
 _PRIORITY: tuple[TamperKind, ...] = (
     "split",
     "encoded",
@@ -113,12 +102,9 @@ class Piece(NamedTuple):
 
 
 def widen(text: str, start: int, end: int) -> tuple[int, int]:
-    """The match's sentence: from the sentence's start when at most :data:`LEAD_CHARS` of
-    it stand before the match (a lead-in such as "Dear" or "Note:"), else from the start
-    of the match's first word; to the end of the sentence the match ends in. At most
-    :data:`WIDEN_CHARS` either side of the match, and never across a line break."""
+    """The match's sentence as docs/integrity.md has it, never across a line break."""
     floor = max(0, start - WIDEN_CHARS)
-    ends = linear.spans(_SENTENCE_END, text[floor:start])
+    ends = _SENTENCE_END.spans(text[floor:start])
     opening = max((floor + e for _, e in ends), default=floor)
     line_start = text.rfind("\n", floor, start) + 1
     opening = max(opening, line_start)
@@ -151,30 +137,9 @@ def _lead_in(text: str, at: int, floor: int) -> int:
     return word if 0 < len(lead) <= 5 and lead[0].isupper() and lead.isalpha() else at
 
 
-class Joined(NamedTuple):
-    """Several texts joined by line breaks, read in one go, and where each one starts."""
-
-    text: str
-    starts: list[int]
-
-    @classmethod
-    def of(cls, texts: Sequence[str]) -> Joined:
-        starts = list(accumulate((len(t) + 1 for t in texts), initial=0))[:-1]
-        return cls("\n".join(texts), starts)
-
-    def locate(self, hit: Hit, lengths: Sequence[int]) -> tuple[int, Hit]:
-        """Which text a hit is in, and the hit on that text's offsets (cut at its end)."""
-        index = bisect_right(self.starts, hit.start) - 1
-        origin = self.starts[index]
-        end = min(hit.end - origin, lengths[index])
-        return index, Hit(hit.start - origin, end, hit.kind)
-
-
 def seat_pieces(fields: list[TextField]) -> dict[TextField, list[Piece]]:
-    """Each field's matches, widened and merged. The seat's strings are read in batches of
-    about :data:`BATCH_CHARS` (many short messages cost about what one long one does). Past
-    :data:`MAX_HITS` matches, the rest of the seat's text is withheld whole and unread, with
-    the kind of the match that passed the bound."""
+    """Each field's matches, widened and merged; past :data:`MAX_HITS` matches the rest of
+    the seat's text is withheld whole and unread, with the kind of the match past the bound."""
     pieces: dict[TextField, list[Piece]] = {f: [] for f in fields}
     budget = MAX_HITS
     for batch in _batches(fields):
@@ -199,27 +164,27 @@ def _batches(fields: list[TextField]) -> Iterator[list[TextField]]:
         yield batch
 
 
-class _Read(NamedTuple):
-    """What reading one batch used of the budget, and the match past it (with its field)."""
-
-    used: int
-    flood: tuple[TextField, Hit] | None
+#: What reading one batch used of the budget, and the match past it (with its field).
+_Read = tuple[int, tuple[TextField, Hit] | None]
 
 
 def _read_batch(batch: list[TextField], pieces: dict[TextField, list[Piece]], budget: int) -> _Read:
-    """Add the batch's matches to ``pieces``."""
-    joined = Joined.of([f.text for f in batch])
-    lengths = [len(f.text) for f in batch]
-    hits = find_hits(joined.text, limit=budget)
+    """Add the batch's matches to ``pieces``; its strings are read joined by line breaks."""
+    starts = list(accumulate((len(f.text) + 1 for f in batch), initial=0))[:-1]
+    hits = find_hits("\n".join(f.text for f in batch), limit=budget)
     over = hits.pop() if len(hits) > budget else None
     for hit in hits:
-        index, local = joined.locate(hit, lengths)
+        field, local = _locate(batch, starts, hit)
         if local.end > local.start:
-            pieces[batch[index]].append(_widened(batch[index], local))
-    if over is None:
-        return _Read(len(hits), None)
-    index, local = joined.locate(over, lengths)
-    return _Read(len(hits), (batch[index], local))
+            pieces[field].append(_widened(field, local))
+    return len(hits), None if over is None else _locate(batch, starts, over)
+
+
+def _locate(batch: list[TextField], starts: list[int], hit: Hit) -> tuple[TextField, Hit]:
+    """Which field a hit is in, and the hit on that field's offsets (cut at its end)."""
+    index = bisect_right(starts, hit.start) - 1
+    field, origin = batch[index], starts[index]
+    return field, Hit(hit.start - origin, min(hit.end - origin, len(field.text)), hit.kind)
 
 
 def _flood_after(
@@ -255,9 +220,7 @@ def merge_sorted(pieces: list[Piece]) -> list[Piece]:
 
 
 def excerpt(text: str, start: int, end: int) -> str:
-    """At most :data:`EXCERPT_MAX_CHARS` characters of the original around a match, with
-    invisible characters (format and control characters, but line breaks and tabs) shown as
-    ``<U+XXXX>``, so a bidi override cannot reorder what an owner reads."""
+    """The finding's excerpt of the original around a match (docs/integrity.md)."""
     if end - start >= EXCERPT_MAX_CHARS:
         return _visible(text[start : start + EXCERPT_MAX_CHARS])[:EXCERPT_MAX_CHARS]
     room = EXCERPT_MAX_CHARS - (end - start)
@@ -300,9 +263,8 @@ def _seam_piece(text: str) -> str:
 
 
 def seam_pieces(messages: list[TextField], known: dict[TextField, list[Piece]]) -> list[Piece]:
-    """For each two consecutive messages, the first match that crosses their seam, unless
-    both messages' parts of it are already withheld. The messages' ends are read as one
-    stream per joiner (none, then a space), so the seams cost about one more read."""
+    """For each two consecutive messages, the first match across their seam, unless both its
+    parts are already withheld; the ends are read as one stream per joiner (none, a space)."""
     parts = [_seam_piece(m.text) for m in messages]
     done: set[int] = set()
     out: list[Piece] = []

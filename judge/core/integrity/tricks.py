@@ -1,18 +1,5 @@
-"""Undoing letter tricks and decoding blobs, each with the way back to the text it came from.
-
-* :func:`unspace` joins letters spaced or dotted apart ("s c o r e", "j.u.d.g.e"): a run of
-  three or more lone letters or digits, each apart from the next by a little space or one
-  punctuation mark, becomes one word; a wider gap inside the run stays a word break, and a
-  dot between two digits stays ("1 . 0" is "1.0").
-* :func:`unleet` reads digits and symbols inside words as the letters they stand for
-  ("1gn0re", "5core"); a word of digits alone ("10/10", "1.0") is left as it is.
-* :func:`rot13` turns the Latin letters by thirteen.
-* :func:`blobs` finds base64 and hex tokens and decodes those that decode to readable text.
-
-Work is bounded (docs/integrity.md): at most :data:`UNSPACE_MAX_CHARS` characters of spaced
-runs are undone per text, and every blob of at most :data:`BLOB_MAX_CHARS` characters is
-decoded (the decoded texts are read together, so their number costs nothing extra).
-"""
+"""Undoing letter tricks (spacing, leetspeak, rot13) and decoding base64 and hex blobs, each
+with the way back to the text it came from (docs/integrity.md, its bounds included)."""
 
 from __future__ import annotations
 
@@ -50,8 +37,7 @@ _ROT13 = str.maketrans(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
     "nopqrstuvwxyzabcdefghijklmNOPQRSTUVWXYZabcdefghijklm",
 )
-#: A base64 token: 16 or more base64 characters and at most two ``=`` (checked on the match),
-#: not touching another base64 character.
+#: A base64 token: 16 or more base64 characters, at most two ``=`` (checked on the match).
 _BASE64 = linear.compile(r"[A-Za-z0-9+/=_\-]{16,}")
 #: Eight or more hex bytes, each maybe ``\x`` or ``0x`` before and a separator after, with
 #: the character before them when it is no hex digit (:func:`_hex_tokens` checks the end).
@@ -61,11 +47,8 @@ _HEX_DIGITS = frozenset("0123456789ABCDEFabcdef")
 
 @dataclass
 class Rewritten:
-    """A text rewritten from a source text, and the way back to the source's offsets.
-
-    ``marks`` are ``(offset here, offset in the source)`` pairs where a stretch copied as it
-    was starts; between two marks offsets advance together.
-    """
+    """A text rewritten from a source text; ``marks`` are ``(offset here, offset in the
+    source)`` pairs where a stretch copied as it was starts (offsets then advance together)."""
 
     text: str
     marks: list[tuple[int, int]]
@@ -81,7 +64,8 @@ class Rewritten:
 
 
 def unspace(text: str) -> Rewritten | None:
-    """``text`` with spaced-out letters joined; None when there are none."""
+    """``text`` with spaced-out letters joined ("s c o r e", "j.u.d.g.e"); None when there are
+    none. A wider gap inside a run stays a word break, and "1 . 0" is "1.0"."""
     pieces: list[str] = []
     marks: list[tuple[int, int]] = [(0, 0)]
     done, length, budget = 0, 0, UNSPACE_MAX_CHARS
@@ -103,7 +87,7 @@ def unspace(text: str) -> Rewritten | None:
 def _runs(text: str) -> Iterator[tuple[int, int]]:
     """The spaced-out runs not touching another letter or digit (a run's last letter before
     one is left out), when three or more letters remain."""
-    for start, end in linear.spans(_RUN, text):
+    for start, end in _RUN.spans(text):
         if not text[start].isalnum():
             start += 1  # the character before the run
         if end < len(text) and text[end].isalnum():
@@ -116,7 +100,7 @@ def _runs(text: str) -> Iterator[tuple[int, int]]:
 
 def _gaps(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The gaps between the letters of a run, on the text's offsets."""
-    return [(start + a, start + b) for a, b in linear.spans(_GAP, text[start:end])]
+    return [(start + a, start + b) for a, b in _GAP.spans(text[start:end])]
 
 
 def _join_run(
@@ -154,7 +138,8 @@ def has_leet(words: str) -> bool:
 
 
 def unleet(text: str) -> str:
-    """``text`` with digits and symbols inside words read as letters (same length)."""
+    """``text`` with digits and symbols inside words read as letters (same length); a word of
+    digits alone ("10/10") is left as it is."""
     pieces: list[str] = []
     done = 0
     for start, end in _leet_words(text):
@@ -169,7 +154,7 @@ def _leet_words(text: str) -> Iterator[tuple[int, int]]:
     or symbol between two letters ("rubr1c"), leading two letters ("5core"), or ending a word
     of at most three ("th3"). A word that only ends in digits ("agent12") is a name, not leet,
     and a piece of a base64 token (next to ``+``, ``/`` or ``=``) is no word."""
-    for start, end in linear.spans(_LEET_CANDIDATE, text):
+    for start, end in _LEET_CANDIDATE.spans(text):
         if 2 <= end - start <= 24 and _is_leet(text[start:end]):
             yield start, end
 
@@ -213,7 +198,7 @@ def blobs(text: str) -> list[Blob]:
 
 
 def _base64_tokens(text: str) -> Iterator[tuple[int, int]]:
-    for start, end in linear.spans(_BASE64, text):
+    for start, end in _BASE64.spans(text):
         body = text[start:end].rstrip("=")
         if len(body) >= 16 and end - start - len(body) <= 2 and "=" not in body:
             yield start, end
@@ -222,7 +207,7 @@ def _base64_tokens(text: str) -> Iterator[tuple[int, int]]:
 def _hex_tokens(text: str) -> Iterator[tuple[int, int]]:
     """Eight or more hex bytes not touching another hex digit: of each match, from the first
     byte with no hex digit before it, to the last byte (or its separator) with none after."""
-    for start, end in linear.spans(_HEX, text):
+    for start, end in _HEX.spans(text):
         if text[start] not in _HEX_DIGITS and text[start] != "\\":
             start += 1  # the character before the bytes
         if end - start > 2 * BLOB_MAX_CHARS:
@@ -235,8 +220,8 @@ def _hex_tokens(text: str) -> Iterator[tuple[int, int]]:
             yield (head[0] if head[0] == start or not _after_hex(text, head[0]) else head[1]), kept
 
 
-#: One hex byte of a match: where it starts (its ``\x`` or ``0x``), where its two digits
-#: start, where they end, and where it ends (after its separator).
+#: One hex byte of a match: its start (``\x``, ``0x``), its digits' start and end, its end
+#: (after its separator).
 _Unit = tuple[int, int, int, int]
 
 

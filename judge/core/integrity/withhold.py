@@ -1,8 +1,5 @@
-"""Replacing withheld spans with the fixed marker, in copies of the events (docs/integrity.md).
-
-The stored run is never changed: :func:`withhold` returns new events (``model_copy``) for
-those that hold a span and the same objects for the others.
-"""
+"""Replacing withheld spans with the fixed marker (docs/integrity.md): new events
+(``model_copy``) for those that hold a span, the same objects for the others."""
 
 from __future__ import annotations
 
@@ -18,11 +15,8 @@ from judge.core.errors import InputError
 def withhold(
     transcript: Sequence[TranscriptEvent], spans: Sequence[WithheldSpan]
 ) -> list[TranscriptEvent]:
-    """The transcript with each span's text replaced by :data:`WITHHELD_MARKER`.
-
-    Raises:
-        InputError: a span names an event, field or range the transcript does not have.
-    """
+    """The transcript with each span's text replaced by :data:`WITHHELD_MARKER`; InputError
+    when a span names an event, field or range the transcript does not have."""
     by_event: dict[int, dict[str, list[WithheldSpan]]] = defaultdict(lambda: defaultdict(list))
     for span in spans:
         if span.event_index >= len(transcript):
