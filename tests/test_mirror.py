@@ -153,7 +153,6 @@ UNMIRRORED: dict[str, str] = {
     "judge/server/service/jobqueue/worker.py": "through judge.tools.cli.worker",
     "judge/server/service/keys.py": "tests/server/api/test_concurrency.py",
     "judge/server/service/label_agreement.py": "tests/engine/calibration/test_owners_example.py",
-    "judge/server/service/label_metrics.py": "through judge.server.service.jobqueue.metrics",
     "judge/server/service/label_queue.py": "through judge.server.api.routers.labels",
     "judge/server/service/labels.py": "through judge.server.api.routers.labels",
     "judge/server/service/matched.py": "through judge.server.api.routers.compare",

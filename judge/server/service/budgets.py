@@ -1,21 +1,11 @@
-"""Budgets on judging (docs/service.md, "Cost and budgets"): the platform's limits per run,
-per agent per UTC day and per platform per UTC day, in dollars and tokens.
-
-Before a run (or a pairwise request) is judged, its estimate is held against every limit
-together with what was already spent today; one that would pass a limit is refused with
-:class:`~judge.core.errors.BudgetExceeded` and nothing is judged. Otherwise the returned guard
-counts the passes as they finish, and the scoring stops after the trait (or pair) that
-reaches a limit, its passes kept.
-
-Today's spend is read once, when the run starts: runs scored at the same moment by other
-workers are not seen by each other, so concurrent runs may together pass a daily limit by
-what they spend in flight.
-"""
+"""Budgets on judging: limits per run and per UTC day (docs/service.md, "Budgets")."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
+from functools import partial
+from threading import Event
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
@@ -27,7 +17,7 @@ from judge.core.scoring.cost import BudgetGuard, limits_for, refusal
 from judge.engine.settings import Settings
 from judge.server.service import platform
 from judge.server.store import spend
-from judge.server.store.db import transaction
+from judge.server.store.db import retry_transient, transaction
 
 #: The platform_config key of the limits.
 BUDGETS_KEY = "eval_budgets"
@@ -37,15 +27,9 @@ BUDGET_REASON = "budget"
 PAIR_SEAT = "pair"
 
 
-def day_start(now: datetime | None = None) -> datetime:
-    """Midnight UTC of ``now``'s day: the daily limits count from here."""
-    now = (now or datetime.now(UTC)).astimezone(UTC)
-    return now.replace(hour=0, minute=0, second=0, microsecond=0)
-
-
-def budget_of(session: Session, *, settings: Settings) -> Budget:
-    value = platform.read_value(session, key=BUDGETS_KEY, settings=settings).value
-    return Budget.model_validate(value.model_dump())
+def day_start() -> datetime:
+    """Midnight UTC today: the daily limits count from here."""
+    return datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
 
 
 def seats_by_agent(run: Run) -> dict[str, list[str]]:
@@ -63,20 +47,15 @@ def guard(
     seats_of_agent: Mapping[str, Sequence[str]],
     estimate: CostEstimate,
     except_run: str | None = None,
-    now: datetime | None = None,
 ) -> BudgetGuard | None:
-    """The guard for judging ``estimate``'s calls; None when the platform sets no limit.
-
-    Raises:
-        BudgetExceeded: the estimate would take a limit past its bound (nothing judged).
-    """
+    """The guard for judging ``estimate``'s calls; None when the platform sets no limit, and
+    BudgetExceeded (nothing judged) when the estimate would take a limit past its bound."""
     with transaction(engine) as session:
-        budget = budget_of(session, settings=settings)
+        value = platform.read_value(session, key=BUDGETS_KEY, settings=settings).value
+        budget = Budget.model_validate(value.model_dump())
         if budget.unlimited:
             return None
-        limits = _limits(
-            session, budget, seats_of_agent, since=day_start(now), except_run=except_run
-        )
+        limits = _limits(session, budget, seats_of_agent, since=day_start(), except_run=except_run)
     if (refused := refusal(limits, estimate)) is not None:
         raise BudgetExceeded(refused)
     return BudgetGuard(limits)
@@ -103,14 +82,10 @@ def _limits(
 
 
 def run_guard(
-    engine: Engine, *, run_id: str, run: Run, estimate: CostEstimate, settings: Settings
+    engine: Engine, run: Run, estimate: CostEstimate, *, settings: Settings, cancel: Event | None
 ) -> BudgetGuard | None:
     """The guard of one stored run (its own stored passes are counted by the guard, not as
-    today's spend)."""
-    return guard(
-        engine,
-        settings=settings,
-        seats_of_agent=seats_by_agent(run),
-        estimate=estimate,
-        except_run=run_id,
-    )
+    today's spend), waiting out a transiently failing store for ``store_retry_s``."""
+    seats, retry_s = seats_by_agent(run), settings.store_retry_s
+    held = partial(guard, engine, settings=settings, seats_of_agent=seats, except_run=run.run_id)
+    return retry_transient(lambda: held(estimate=estimate), budget_s=retry_s, cancel=cancel)

@@ -1,12 +1,5 @@
-"""The two views of a scorecard, rendered once as the bytes that are served
-(docs/service.md, "Stored scorecard views"): the owner card with its safety review, and each
-scored seat's agent card (never a safety block, never an integrity finding).
-
-Rendering takes values (the card, the review, the hold); storing and serving them is
-``judge.server.service.reviews.store_views`` (written at finalization and at each review decision)
-and ``judge.server.service.views`` (read, or rendered on first read for runs scored before views
-were stored).
-"""
+"""The owner and agent views of a scorecard, rendered once as the bytes that are served
+(docs/service.md, "Stored scorecard views")."""
 
 from __future__ import annotations
 

@@ -1,14 +1,4 @@
-"""Coaching for an agent's own seat of a scored run, computed by the configured judge.
-
-Each answer is kept per run, seat and measurement era: asking again in the same era answers
-from the store with no judge call (so repeated requests cost nothing). Requests that arrive
-while the answer is being computed wait for it (a single flight per run, seat and era, across
-workers and replicas: :mod:`judge.server.service.flights`), so concurrent requests pay one judge
-call. A change of the
-measurement stack (judge model, prompt, rubrics) opens a new era and a fresh answer. The
-safety preamble's ``weak_traits`` come from the seat's stored safety scores, which is why
-the run must be scored first.
-"""
+"""Coaching for an agent's own seat, kept per run, seat and era (docs/security.md, "Coaching")."""
 
 from __future__ import annotations
 
@@ -21,13 +11,7 @@ from sqlmodel import Session
 from judge.core.domain.run import Run, TranscriptEvent
 from judge.core.errors import NotFoundError
 from judge.engine.judging.backends import JudgeBackend
-from judge.engine.judging.coaching import (
-    DEFAULT_COACHING,
-    CoachingConfig,
-    CoachingItem,
-    CoachingStatus,
-    coach_seat,
-)
+from judge.engine.judging.coaching import CoachingItem, CoachingStatus, coach_seat
 from judge.engine.judging.runner import RunnerConfig
 from judge.engine.settings import Settings
 from judge.server.auth import AgentIdentity
@@ -73,23 +57,9 @@ def cached_coaching(session: Session, *, inputs: CoachingInput) -> SeatCoaching 
     return None if text is None else SeatCoaching.model_validate_json(text)
 
 
-def remember_coaching(session: Session, *, inputs: CoachingInput, answer: SeatCoaching) -> None:
-    """Keep an answer for the run, seat and era it was computed in (the first one wins)."""
-    coaching_repo.put_coaching_json(
-        session,
-        run_id=inputs.run_id,
-        seat=inputs.seat,
-        era_id=inputs.era_id,
-        body_json=answer.model_dump_json(),
-    )
-
-
 def coaching_input(session: Session, *, run_id: str, agent: AgentIdentity) -> CoachingInput:
-    """What the coaching pass needs about the key's own seat of a scored run.
-
-    Raises:
-        NotFoundError: the run is not visible to the key, or has no scorecard yet.
-    """
+    """What the coaching pass needs about the key's own seat of a scored run (the safety
+    preamble's ``weak_traits`` come from its stored safety scores); NotFoundError before."""
     row = visible_run(session, run_id=run_id, agent=agent)
     card = scorecard_repo.get_scorecard(session, run_id=run_id)
     if card is None or agent.seat not in card.seats:
@@ -115,13 +85,7 @@ class Prepared(NamedTuple):
 
 
 def prepare(engine: Engine, *, run_id: str, agent: AgentIdentity) -> Prepared:
-    """What coaching needs, and the answer already kept if any, read in one short transaction.
-
-    The judge call that may follow takes seconds: no connection is held across it.
-
-    Raises:
-        NotFoundError: the run is not visible to the key, or has no scorecard yet.
-    """
+    """What coaching needs and the answer kept, if any, read in one short transaction."""
     with transaction(engine) as session:
         inputs = coaching_input(session, run_id=run_id, agent=agent)
         return Prepared(inputs, cached_coaching(session, inputs=inputs))
@@ -139,17 +103,19 @@ def kept(engine: Engine, *, inputs: CoachingInput) -> SeatCoaching | None:
 
 
 def keep(engine: Engine, *, inputs: CoachingInput, answer: SeatCoaching) -> None:
-    """Store a computed answer in its own short transaction."""
+    """Store a computed answer in its own short transaction (the first one kept wins)."""
     with transaction(engine) as session:
-        remember_coaching(session, inputs=inputs, answer=answer)
+        coaching_repo.put_coaching_json(
+            session,
+            run_id=inputs.run_id,
+            seat=inputs.seat,
+            era_id=inputs.era_id,
+            body_json=answer.model_dump_json(),
+        )
 
 
 async def coach(
-    inputs: CoachingInput,
-    *,
-    backend: JudgeBackend,
-    settings: Settings,
-    config: CoachingConfig = DEFAULT_COACHING,
+    inputs: CoachingInput, *, backend: JudgeBackend, settings: Settings
 ) -> SeatCoaching:
     """Run the coaching pass and shape the agent's response."""
     result = await coach_seat(
@@ -158,7 +124,6 @@ async def coach(
         backend,
         safety_means=inputs.safety_means,
         traits=inputs.traits,
-        config=config,
         runner=RunnerConfig.from_settings(settings),
     )
     # the agent reads the coach's reply by the answer's own fields: never its raw output

@@ -13,7 +13,7 @@ from judge.engine.settings import Settings
 from judge.server.service import platform
 from judge.server.store import config as config_repo
 from judge.server.store import eras as era_repo
-from judge.server.store.tables import EraRow, as_utc
+from judge.server.store.tables import EraRow
 
 
 class ConfigUpdate(BaseModel):
@@ -58,13 +58,13 @@ class Era(BaseModel):
 def entry(session: Session, *, key: str, settings: Settings) -> ConfigEntry:
     value = platform.read_value(session, key=key, settings=settings)
     row = config_repo.get_config(session, key=key) if value.stored else None
+    # times are read back in UTC
+    stored = row.model_dump(include={"version", "updated_by", "updated_at"}) if row else {}
     return ConfigEntry(
         key=key,
         value=value.value.model_dump(mode="json"),
         source="stored" if value.stored else "default",
-        version=row.version if row else None,
-        updated_by=row.updated_by if row else None,
-        updated_at=as_utc(row.updated_at) if row else None,
+        **stored,
     )
 
 
@@ -99,25 +99,17 @@ def audit(session: Session, *, key: str) -> list[ConfigAudit]:
     platform.config_model(key)
     return [
         ConfigAudit(
-            key=r.key,
+            **r.model_dump(include={"key", "changed_by", "changed_at"}),
             old=_loads(r.old_json),
             new=_loads(r.new_json),
-            changed_by=r.changed_by,
-            changed_at=as_utc(r.changed_at),
         )
         for r in config_repo.audit_trail(session, key=key)
     ]
 
 
 def era_public(row: EraRow, current: str | None) -> Era:
-    return Era(
-        era_id=row.era_id,
-        stack=json.loads(row.stack_json),
-        opened_by=row.opened_by,
-        reason=row.reason,
-        opened_at=as_utc(row.opened_at),
-        current=row.era_id == current,
-    )
+    stored = row.model_dump(exclude={"stack_json"})  # times are read back in UTC
+    return Era(**stored, stack=json.loads(row.stack_json), current=row.era_id == current)
 
 
 def eras(session: Session) -> list[Era]:

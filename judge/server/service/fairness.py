@@ -1,18 +1,4 @@
-"""Fair scheduling: which waiting run a free scoring worker takes next (``docs/service.md``).
-
-One rule for both executors, given as a priority when a run is queued (higher first, then
-the order of queueing):
-
-- a run the platform submitted (``owner:...``, or the service itself) has
-  :data:`PLATFORM_PRIORITY`: it is taken before any agent's run;
-- an agent's run has priority ``-k``, where ``k`` counts that agent's unfinished runs stored
-  before it (by ``agent_id``, whichever of its keys submitted them). An agent's first waiting
-  run ranks with every other agent's first, its second behind all of those, and so on: a
-  flood from one agent waits behind everyone else's next run, and never starves them.
-
-Procrastinate reads the number as the job's ``priority``; the in-process threads read it
-from their own heap (:class:`FairQueue`).
-"""
+"""Fair scheduling: the queue priority of a waiting run (docs/service.md, "Fair scheduling")."""
 
 from __future__ import annotations
 
@@ -30,7 +16,8 @@ AGENT_PREFIX = "agent:"
 
 
 def priority_for(submitted_by: str, earlier: int) -> int:
-    """The queue priority of a run (see the module docstring)."""
+    """A platform run's priority is PLATFORM_PRIORITY; an agent's, minus its ``earlier``
+    unfinished runs stored before this one (by agent id)."""
     return -earlier if submitted_by.startswith(AGENT_PREFIX) else PLATFORM_PRIORITY
 
 
@@ -42,10 +29,8 @@ def run_priority(engine: Engine, run_id: str) -> int:
 
 
 class FairQueue:
-    """A blocking queue of run ids, highest priority first, then first in (thread-safe).
-
-    ``close()`` wakes every waiting ``get()`` with None, the workers' signal to stop.
-    """
+    """A blocking queue of run ids, highest priority first, then first in (thread-safe);
+    ``close()`` wakes every waiting ``get()`` with None, the workers' signal to stop."""
 
     def __init__(self) -> None:
         self._heap: list[tuple[int, int, str]] = []

@@ -1,18 +1,13 @@
-"""Fencing a scoring job: a worker that was taken for dead stops when another took its run over.
-
-The job queue gives a run to a new worker when the old one's heartbeat goes stale. If the
-old one was only slow (starved of CPU, cut off for a while), both would judge the run. Each
-claim counts a start on the run (``scoring_starts``); a job remembers the count it claimed
-with, and before storing anything checks that no later claim happened. A pass the other
-worker stored first is not an error (same key, already stored); a scorecard stored first
-means the run is done.
-"""
+"""Fencing a scoring job: a worker taken for dead that was only slow (starved of CPU, cut off)
+stops once another took its run over. Each claim counts a start on the run (``scoring_starts``);
+before storing anything a job checks that no later claim happened. A pass the other worker
+stored first is not an error; a scorecard stored first means the run is done."""
 
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
+from threading import Event
 from typing import Protocol
 
 from sqlalchemy.engine import Engine
@@ -38,16 +33,10 @@ class ScoringTakenOver(JudgeError):
 
 
 class Fence:
-    """The claim a job holds on a run (read right after the claim). Its reads wait out a
-    transiently locked or unreachable store for ``retry_s``, like the writes they guard."""
+    """The claim a job holds on a run; its reads wait out a failing store for ``retry_s``."""
 
     def __init__(
-        self,
-        engine: Engine,
-        *,
-        run_id: str,
-        retry_s: float = 0.0,
-        cancel: threading.Event | None = None,
+        self, engine: Engine, *, run_id: str, retry_s: float = 0.0, cancel: Event | None = None
     ) -> None:
         self.engine, self.run_id, self.retry_s, self.cancel = engine, run_id, retry_s, cancel
         self.starts = self._read().starts

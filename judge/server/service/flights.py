@@ -1,12 +1,6 @@
-"""Single flight: one holder at a time of a named piece of work, in this process and, on
-PostgreSQL, across every process on the database (``docs/service.md``).
-
-In one process the holders of a name queue on an :class:`asyncio.Lock`; on PostgreSQL the one
-holder per process then takes a session advisory lock on the name (``pg_try_advisory_lock``,
-polled, so a waiter that is cancelled holds nothing). The lock's connection is kept for the
-duration of the work: that is at most one connection per process and name. SQLite serves one
-process, so the in-process lock is the whole story there.
-"""
+"""Single flight: one holder at a time of a named piece of work, in this process (an asyncio
+lock) and, on PostgreSQL, across processes (a session advisory lock, polled, held on one
+connection per process and name for the duration of the work)."""
 
 from __future__ import annotations
 

@@ -1,15 +1,5 @@
 """Run intake: store a submitted run whole (or not at all), idempotently by run_id, and
-decide which runs a caller may see.
-
-Who may submit what (see docs/security.md):
-
-- An **owner** token records runs for the platform: any seats, a world inside the scenarios
-  folder or on the database allow-list, ranked when scored with the built-in rubrics.
-- An **agent key** submits *self-reported* runs: its agent must sit, scored, in the key's
-  seat; no other agent may be named in a scored seat; no world database may be named. The
-  run is stored in the agent's own namespace, ``<agent_id>:<run_id>``, so its ids never meet
-  the owner's or another agent's (no squatting, no existence oracle), and it is never ranked.
-"""
+decide which runs a caller may see (who may submit what: docs/security.md, "Self-reported runs")."""
 
 from __future__ import annotations
 
@@ -36,8 +26,7 @@ MAX_STORED_ID = 200
 
 
 class SeatMismatchError(AuthError):
-    """An agent key submitted a run it may not submit: its agent does not sit, scored, in its
-    seat, or another agent is named in a scored seat (403)."""
+    """An agent key submitted a run it may not submit (403)."""
 
 
 class Intake(NamedTuple):
@@ -58,8 +47,7 @@ def canonical_body(run: Run) -> CanonicalBody:
 
 
 def require_own_seat(run: Run, agent: AgentIdentity) -> None:
-    """An agent key submits only runs where its agent sits, scored, in its seat, and where
-    every other scored seat is its own agent too (scores are never attributed to others)."""
+    """An agent key's run seats its agent, scored, in the key's seat, and scores no other agent."""
     if not any(
         s.seat == agent.seat and s.agent_id == agent.agent_id and s.scored for s in run.seats
     ):
@@ -108,15 +96,8 @@ def submit_run(
     settings: Settings,
     agent: AgentIdentity | None = None,
 ) -> Intake:
-    """Store a new queued run, or return the stored one when the same body comes again.
-
-    Each step holds one connection at a time and none across the other.
-
-    Raises:
-        ConflictError: a different body under the same run_id.
-        SeatMismatchError: an agent submitting a run it may not submit.
-        WorldRefusedError: a world the submitter may not name, or outside the allowed places.
-    """
+    """Store a new queued run, or return the stored one when the same body comes again
+    (ConflictError for a different body); one connection at a time, none across steps."""
     if agent is not None:
         require_own_seat(run, agent)
     run_id = stored_run_id(run.run_id, agent)
@@ -148,30 +129,25 @@ def _insert(
             )
     except IntegrityError:  # the same run_id arrived concurrently
         with transaction(engine) as session:
-            return _existing(_stored(session, run_id), body)
+            row = run_repo.get_run(session, run_id=run_id)
+            if row is None:
+                raise LookupError(f"run {run_id!r} vanished after a conflicting insert")
+            return _existing(row, body)
     return Intake(run_id, created=True, status="queued")
 
 
-def _stored(session: Session, run_id: str) -> RunRow:
-    row = run_repo.get_run(session, run_id=run_id)
-    if row is None:
-        raise LookupError(f"run {run_id!r} vanished after a conflicting insert")
-    return row
-
-
-def agent_may_read(session: Session, row: RunRow, agent: AgentIdentity) -> bool:
-    """An agent reads a run where its agent sits in its seat as a scored seat, recorded by the
-    platform or submitted by that same agent (another agent's self-reported run never shows):
-    :func:`judge.server.store.runs.agent_reads`."""
+def agent_may_read(session: Session, *, run_id: str, agent: AgentIdentity) -> bool:
+    """Whether an agent key may read the run (:func:`judge.server.store.runs.agent_reads`)."""
     return run_repo.agent_may_read_run(
-        session, run_id=row.run_id, agent_id=agent.agent_id, seat=agent.seat
+        session, run_id=run_id, agent_id=agent.agent_id, seat=agent.seat
     )
 
 
 def visible_run(session: Session, *, run_id: str, agent: AgentIdentity | None) -> RunRow:
-    """The run, if the caller may see it. Owners (agent=None) see every run; an agent key
-    only what :func:`agent_may_read` allows. Hidden and missing runs look the same."""
+    """The run, if the caller may see it (owners: every run); hidden and missing look the same."""
     row = run_repo.get_run(session, run_id=run_id)
-    if row is None or (agent is not None and not agent_may_read(session, row, agent)):
+    if row is None or (
+        agent is not None and not agent_may_read(session, run_id=run_id, agent=agent)
+    ):
         raise NotFoundError(f"run {run_id!r} not found")
     return row

@@ -1,17 +1,12 @@
-"""Background scoring inside the service: worker threads, each with its own event loop.
-
-Submitting a run only queues it; a worker claims it, judges every missing pass (each
-stored as it finishes) and stores the scorecard. On start the workers requeue every run
-left ``queued`` or ``scoring`` by a previous process, so a restart resumes where it stopped.
-On shutdown the running jobs are cancelled and stay ``scoring`` for the next start.
-"""
+"""Scoring one stored run, and the in-process executor: worker threads, each with its own event
+loop, that queue unfinished runs again on start and hand running ones back on a clean stop."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import threading
-from typing import NamedTuple
+from functools import partial
 
 from sqlalchemy.engine import Engine
 
@@ -56,26 +51,19 @@ NOT_SCOREABLE = "the run could not be scored (a scenario or configuration proble
 INTERNAL = "an internal error stopped scoring; the platform owner can see why"
 
 
-class Failure(NamedTuple):
-    """Why a run is not scored: ``reason`` for anyone who may see the run, ``detail`` for owners."""
-
-    reason: str
-    detail: str | None
-
-
-def failure_of(exc: Exception) -> Failure:
-    """Public sentence and internal detail of a scoring failure (no internals in the sentence)."""
+def failure_of(exc: Exception) -> tuple[str, str | None]:
+    """The public sentence (no internals) and the owners' detail of a scoring failure."""
     if isinstance(exc, BudgetExceeded):
-        return Failure(BUDGET_REASON, str(exc))
+        return BUDGET_REASON, str(exc)
     if isinstance(exc, PermanentJudgeError):
-        return Failure(JUDGE_REFUSED, str(exc))
+        return JUDGE_REFUSED, str(exc)
     if isinstance(exc, JudgeBackendError):
-        return Failure(JUDGE_UNUSABLE, str(exc))
+        return JUDGE_UNUSABLE, str(exc)
     if isinstance(exc, ScoringAbandoned | WorldRefusedError):
-        return Failure(str(exc), None)  # our own sentences, naming fields only
+        return str(exc), None  # our own sentences, naming fields only
     if isinstance(exc, JudgeError):
-        return Failure(NOT_SCOREABLE, str(exc))
-    return Failure(INTERNAL, f"{type(exc).__name__}: {exc}")
+        return NOT_SCOREABLE, str(exc)
+    return INTERNAL, f"{type(exc).__name__}: {exc}"
 
 
 async def score_stored_run(
@@ -86,11 +74,8 @@ async def score_stored_run(
     backends: BackendFactory,
     cancel: threading.Event | None = None,
 ) -> None:
-    """Score one run; failures become ``not_scored`` with their reason (never lost).
-
-    A store that stays locked, full or read-only past the retries leaves the run as it is
-    (queued or scoring, passes kept): the workers pick it up again once the store is back.
-    """
+    """Score one run; failures become ``not_scored`` with their reason, but a store outage
+    past the retries leaves the run as it is, for the workers to pick up again."""
     retry_s, job = settings.store_retry_s, None
     try:
         job = retry_transient(
@@ -136,13 +121,7 @@ async def judged(
             on_pass=passes,
             scenario=checked_scenario(job, settings),
             base_dir=settings.scenarios_dir,
-            guard=lambda estimate: retry_transient(
-                lambda: run_guard(
-                    engine, run_id=run_id, run=job.run, estimate=estimate, settings=settings
-                ),
-                budget_s=settings.store_retry_s,
-                cancel=cancel,
-            ),
+            guard=partial(run_guard, engine, job.run, settings=settings, cancel=cancel),
         )
         await passes.drain()  # every pass is stored before the scorecard
     except asyncio.CancelledError:  # a clean shutdown: not a crash (writes under way finish)
@@ -174,8 +153,7 @@ def published(card: Scorecard, job: ScoringJob, settings: Settings) -> None:
 
 
 def failed(engine: Engine, run_id: str, exc: Exception, *, claimed: bool) -> None:
-    """Record why scoring stopped: a store outage leaves the run to be picked up again, any
-    other failure marks it ``not_scored``."""
+    """Record why scoring stopped: ``not_scored``, unless the store is out (picked up again)."""
     if is_transient(exc):
         log.warning(
             "store unavailable while scoring run %s; it is picked up again later: %s", run_id, exc
@@ -185,13 +163,12 @@ def failed(engine: Engine, run_id: str, exc: Exception, *, claimed: bool) -> Non
         return
     if not isinstance(exc, JudgeError):
         log.exception("scoring run %s failed", run_id)
-    failure = failure_of(exc)
-    give_up(engine, run_id=run_id, reason=failure.reason, detail=failure.detail)
+    reason, detail = failure_of(exc)
+    give_up(engine, run_id=run_id, reason=reason, detail=detail)
 
 
 def release(engine: Engine, run_id: str) -> None:
-    """Hand a run back after a clean stop (shutdown, store outage): this start is not
-    counted as a crash. Best effort: if the store is down too, the start stays counted."""
+    """Hand a run back after a clean stop, uncounted as a crash (best effort: the store may be out)."""
     try:
         end_cleanly(engine, run_id=run_id)
     except Exception as exc:
@@ -206,8 +183,7 @@ class ScoringWorkers:
     def __init__(
         self, *, engine: Engine, settings: Settings, backends: BackendFactory | None = None
     ) -> None:
-        self.engine = engine
-        self.settings = settings
+        self.engine, self.settings = engine, settings
         self.backends = backends or resolve_backend(settings)
         self._queue = FairQueue()
         self._lock = threading.Lock()
@@ -259,13 +235,8 @@ class ScoringWorkers:
             raise
         self._queue.put(run_id, priority)
 
-    def busy(self) -> int:
-        with self._lock:
-            return len(self._pending)
-
     def stop(self, timeout: float = 10.0) -> None:
-        """Cancel running jobs (they stay ``scoring`` and resume on the next start; a clean
-        stop is not counted as an interruption)."""
+        """Cancel running jobs: they stay ``scoring`` and resume, uncounted, on the next start."""
         self._stopping.set()
         self._queue.close()
         with self._lock:

@@ -74,12 +74,8 @@ class SeenKey(NamedTuple):
 
 
 def seen_agent(key: str) -> SeenKey | None:
-    """Who ``key`` was issued to, if it passed :func:`authenticate_agent` lately; nothing is read.
-
-    Only a hint, kept by the key's hash (the store's form, never the key): a key's agent and
-    seat never change, but it may have been revoked since. A read that takes the hint checks
-    the key again in its own statement (``judge.server.store.keys.presented_key_is_live``) and finds
-    nothing for a key no longer live, then goes the full way (401)."""
+    """Who ``key`` was issued to, if it passed :func:`authenticate_agent` lately (nothing is read):
+    a hint, kept by the key's hash, which a read checks again as the key may since be revoked."""
     key_sha256 = hash_key(key)
     with _SEEN_LOCK:
         agent = _SEEN.get(key_sha256)

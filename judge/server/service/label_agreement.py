@@ -1,6 +1,5 @@
-"""Agreement of the judge with the owners' labels, live: per trait, judge model and era, by
-the code of `judge calibrate` (judge/engine/calibration/owners.py), and drift between eras
-(docs/calibration.md, "Agreement, live" and "Drift")."""
+"""The judge's agreement with the owners' labels, live, by the code of `judge calibrate`, and
+drift between eras (docs/calibration.md, "Agreement, live" and "Drift")."""
 
 from __future__ import annotations
 
@@ -61,9 +60,8 @@ def owners_set(session: Session) -> OwnersSet:
 def _weights(
     cards: dict[str, Scorecard], session: Session, settings: Settings
 ) -> dict[tuple[str, str], dict[str, float]]:
-    """Per (run, seat), per trait: the inverse inclusion probability of the queue's pick;
-    an item the queue would not pick (labelled off the queue) weighs 0 in the weighted
-    figures."""
+    """Per (run, seat), per trait: the inverse inclusion probability of the queue's pick (an
+    item the queue would not pick weighs 0 in the weighted figures)."""
     rules = queue_rules(session, settings=settings)
     below = review_service.thresholds(session, settings=settings).safety_below
     out: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
@@ -102,8 +100,7 @@ def agreement_of(
 
 
 def live_agreement(session: Session, *, settings: Settings) -> list[LiveAgreement]:
-    """Per era (oldest first) and trait: the era's judge against the owners on every item
-    labelled and judged in that era."""
+    """Per era (oldest first) and trait: the judge against the owners on the era's items."""
     found = owners_set(session)
     out = []
     for era_id in found.era_order:

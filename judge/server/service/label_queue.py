@@ -1,6 +1,5 @@
-"""The labelling queue (owner only): the seat-traits of recent scorecards worth an owner's
-label, each with why it was picked (rules: judge/core/scoring/labelling.py; docs/calibration.md,
-"The queue")."""
+"""The labelling queue (owner only): recent seat-traits worth an owner's label, with why
+(rules: judge/core/scoring/labelling.py; docs/calibration.md, "The queue")."""
 
 from __future__ import annotations
 
@@ -46,20 +45,15 @@ def figures(
     )
 
 
-def seat_traits(card: Scorecard) -> Iterator[tuple[SeatScorecard, TraitResult]]:
-    for seat in card.seats.values():
-        for result in {**seat.traits, **(seat.safety_block or {})}.values():
-            yield seat, result
-
-
 def picks(
     card: Scorecard, rules: QueueRules, safety_below: float
 ) -> Iterator[tuple[SeatScorecard, TraitResult, Pick]]:
     """The card's seat-traits the queue picks, with the pick."""
-    for seat, result in seat_traits(card):
-        chosen = pick(figures(card, seat, result, rules, safety_below), rules)
-        if chosen is not None:
-            yield seat, result, chosen
+    for seat in card.seats.values():
+        for result in {**seat.traits, **(seat.safety_block or {})}.values():
+            chosen = pick(figures(card, seat, result, rules, safety_below), rules)
+            if chosen is not None:
+                yield seat, result, chosen
 
 
 def labelling_queue(session: Session, *, settings: Settings, limit: int = 100) -> list[QueueItem]:

@@ -1,6 +1,5 @@
-"""Owners' labels (owner only): recording a label of one trait of one seat against the run's
-current scorecard, a run's labels, and a safety review decision that labels the safety block
-(docs/calibration.md, "Owners label")."""
+"""Owners' labels (owner only) against a run's current scorecard, and the safety review
+decision that labels the safety block (docs/calibration.md, "Owners label")."""
 
 from __future__ import annotations
 
@@ -14,24 +13,15 @@ from judge.server.service.intake import visible_run
 from judge.server.store import labels as label_repo
 from judge.server.store import scorecards as scorecard_repo
 from judge.server.store.labels import LabelRow
-from judge.server.store.tables import as_utc
 
 
 def label_of(row: LabelRow) -> Label:
     """The stored label as the domain reads it (the row holds the same fields)."""
-    stored = row.model_dump()
-    return Label.model_validate(
-        {**stored, "id": row.id or 0, "labelled_at": as_utc(row.labelled_at)}
-    )
+    return Label.model_validate({**row.model_dump(), "id": row.id or 0})  # times read in UTC
 
 
 def scored_card(session: Session, *, run_id: str) -> Scorecard:
-    """The run's current scorecard; a label is given against one.
-
-    Raises:
-        NotFoundError: no such run.
-        ConflictError: the run has no scorecard yet.
-    """
+    """The run's current scorecard, which a label is given against (ConflictError: none yet)."""
     row = visible_run(session, run_id=run_id, agent=None)
     card = scorecard_repo.get_scorecard(session, run_id=run_id)
     if card is None:
@@ -76,13 +66,7 @@ def _row(card: Scorecard, body: LabelCreate, by: str, source: LabelSource) -> La
 def add_label(
     session: Session, *, run_id: str, body: LabelCreate, by: str, source: LabelSource
 ) -> Label:
-    """Store one owner's label (who, when, the rubric version and the card's era with it).
-
-    Raises:
-        NotFoundError: no such run.
-        ConflictError: the run has no scorecard yet.
-        InputError: the seat or trait was not scored on the card.
-    """
+    """Store one owner's label (who, when, the rubric version and the card's era with it)."""
     card = scored_card(session, run_id=run_id)
     return label_of(label_repo.add_label(session, row=_row(card, body, by, source)))
 
@@ -99,14 +83,10 @@ def label_safety_block(
     """A safety review decision that labels the safety block: the same label for every
     safety trait of every scored seat, kept with the source ``safety_review``."""
     card = scored_card(session, run_id=run_id)
-    rows = [
-        _row(
-            card,
-            LabelCreate(seat=seat.seat, trait=trait, score=score, note=note),
-            by,
-            "safety_review",
-        )
+    bodies = [
+        LabelCreate(seat=seat.seat, trait=trait, score=score, note=note)
         for seat in card.seats.values()
         for trait in (seat.safety_block or {})
     ]
+    rows = [_row(card, body, by, "safety_review") for body in bodies]
     return [label_of(label_repo.add_label(session, row=r)) for r in rows]

@@ -1,9 +1,5 @@
-"""A scenario's leaderboards as the service reads them.
-
-The rules live in :mod:`judge.core.scoring.leaderboard`; this module only gathers their inputs
-from the store and decides who may read what. A board is built from the stored leaderboard
-entries (:mod:`judge.server.store.leaderboard_entries`), never from the scorecards themselves.
-"""
+"""A scenario's leaderboards (rules: :mod:`judge.core.scoring.leaderboard`), built from the
+stored leaderboard entries, never the scorecards, and who may read what."""
 
 from __future__ import annotations
 
@@ -30,11 +26,8 @@ _BOARDS_LOCK = threading.Lock()
 def leaderboard(
     session: Session, *, scenario_id: str, era_id: str | None, viewer: str | None = None
 ) -> Leaderboard:
-    """The scenario's boards from its finalized submissions (one era, or every era flagged).
-
-    ``viewer`` is the agent of an agent key: rows stay public (agent, era, aggregates) but
-    the run ids of other agents' rows are left out.
-    """
+    """The scenario's boards from its finalized submissions (one era, or every era flagged);
+    for an agent key's ``viewer`` the run ids of other agents' rows are left out."""
     rows = entry_repo.finalized_entry_rows(session, scenario_id=scenario_id, era_id=era_id)
     with _BOARDS_LOCK:
         kept = BOARDS.get((scenario_id, era_id))
@@ -52,10 +45,5 @@ def without_others_runs(board: Leaderboard, viewer: str) -> Leaderboard:
     def redact(rows: list[LeaderboardRow]) -> list[LeaderboardRow]:
         return [r if r.agent_id == viewer else r.model_copy(update={"run_ids": []}) for r in rows]
 
-    return board.model_copy(
-        update={
-            "ranked": redact(board.ranked),
-            "self_hosted_facilitator": redact(board.self_hosted_facilitator),
-            "self_reported": redact(board.self_reported),
-        }
-    )
+    classes = ("ranked", "self_hosted_facilitator", "self_reported")
+    return board.model_copy(update={c: redact(getattr(board, c)) for c in classes})

@@ -23,11 +23,7 @@ def state_outcomes_of(
 def compare_agents(
     session: Session, *, agent_a: str, agent_b: str, scenario_id: str | None, measure: Measure
 ) -> AgentComparison:
-    """Pair the two agents' runs by scenario, seed and adversary config, and test the difference.
-
-    Raises:
-        InputError: an agent has no scored run with state checks to compare.
-    """
+    """Pair the two agents' runs by scenario, seed and adversary config, and test the difference."""
     if agent_a == agent_b:
         raise InputError("agent_a and agent_b must be two different agents")
     a = state_outcomes_of(session, agent_id=agent_a, scenario_id=scenario_id)

@@ -1,12 +1,5 @@
-"""Pairwise comparisons of two agents' scored runs, judged by the configured judge
-(docs/scoring.md, "Pairwise judging"); owner-only.
-
-A request judges every matched pair of the two agents (same scenario, seed and adversary
-config) on one trait, in both orders. Each verdict is kept per pair, trait and pairwise era:
-asking again in the same era answers from the store with no judge call, so only new pairs
-are paid for. The judge calls run with no connection held; each finished verdict is stored
-in its own short transaction, and its passes are counted on ``/metrics`` like any pass.
-"""
+"""Pairwise comparisons of two agents' scored runs, owner-only (docs/scoring.md, "Pairwise
+judging"); no connection is held across a judge call, each verdict stored as it finishes."""
 
 from __future__ import annotations
 
@@ -82,8 +75,7 @@ class PairwiseComparisonResult(PairwiseComparison):
 
 
 class JudgedPairs(NamedTuple):
-    """The verdicts a request judged, what they were estimated to cost, and the limit that
-    stopped the request early (None: every pair was judged)."""
+    """The verdicts a request judged, their estimate, and the budget limit that stopped it, if any."""
 
     verdicts: list[PairVerdict]
     estimate: CostEstimate
@@ -104,6 +96,13 @@ def _runs_of(session: Session, *, agent_id: str, scenario_id: str | None) -> lis
     ids = queries_compare.scored_run_ids_of(session, agent_id=agent_id, scenario_id=scenario_id)
     rows = [run_repo.get_run(session, run_id=i) for i in ids]
     return [run_repo.stored_run(r) for r in rows if r is not None]
+
+
+def _rubric(session: Session, settings: Settings, trait: str) -> Rubric:
+    rubrics = rubric_set(session, settings=settings).rubrics
+    if trait not in rubrics:
+        raise InputError(f"trait: unknown trait {trait!r} (known: {sorted(rubrics)})")
+    return rubrics[trait]
 
 
 def _seat_of(run: Run, agent_id: str) -> str:
@@ -141,25 +140,15 @@ def _kept(session: Session, era_id: str, trait: str, pair: PairToJudge) -> PairV
 
 
 def prepare(engine: Engine, *, body: PairwiseComparisonCreate, settings: Settings) -> Prepared:
-    """The pairs to compare, those already judged in this era, read in one transaction.
-
-    Raises:
-        InputError: the same agent twice, an unknown trait, no matched pair, or more new
-            pairs than one request may judge.
-    """
+    """The pairs to compare, and those already judged in this era, read in one transaction."""
     if body.agent_a == body.agent_b:
         raise InputError("agent_a and agent_b must be two different agents")
     with transaction(engine) as session:
-        rubrics = rubric_set(session, settings=settings)
-        if body.trait not in rubrics.rubrics:
-            raise InputError(
-                f"trait: unknown trait {body.trait!r} (known: {sorted(rubrics.rubrics)})"
-            )
+        rubric = _rubric(session, settings, body.trait)
         measure = measurement_settings(session, settings=settings)
         a = _runs_of(session, agent_id=body.agent_a, scenario_id=body.scenario_id)
         b = _runs_of(session, agent_id=body.agent_b, scenario_id=body.scenario_id)
         pairs, unpaired = _pairs(a, b, body, measure)
-        rubric = rubrics.rubrics[body.trait]
         era = _era(settings.judge, rubric, measure)
         found = [(p, _kept(session, era, body.trait, p)) for p in pairs]
     if not pairs:
@@ -179,16 +168,7 @@ def prepare(engine: Engine, *, body: PairwiseComparisonCreate, settings: Setting
 async def judge_new(
     prepared: Prepared, *, backend: JudgeBackend, settings: Settings, engine: Engine
 ) -> JudgedPairs:
-    """Judge the pairs not yet kept, storing each verdict (and counting its passes) as it
-    finishes, so an interrupted request keeps what it paid for.
-
-    The request is budgeted like a run (docs/service.md, "Cost and budgets"): its estimate
-    is held against the run limit, both agents' daily limits and the platform's; once its
-    passes reach a limit no further pair is judged.
-
-    Raises:
-        BudgetExceeded: the estimate would pass a limit (nothing was judged).
-    """
+    """Judge the pairs not yet kept, storing each verdict as it finishes, under a run's budget."""
     runner = RunnerConfig.from_settings(settings)
     estimate = estimate_pairs(
         [(p.side_a, p.side_b) for p in prepared.todo],
@@ -218,8 +198,7 @@ async def judge_new(
 
 
 def result(prepared: Prepared, judged: JudgedPairs) -> PairwiseComparisonResult:
-    """The comparison over every pair, kept and newly judged; its cost is every pair's, its
-    estimate this request's."""
+    """The comparison over every pair, kept and new: every pair's cost, this request's estimate."""
     everything = [*prepared.kept, *(v.without_transcripts() for v in judged.verdicts)]
     if not everything:
         raise BudgetExceeded(judged.stopped or "no pair was judged")
@@ -252,23 +231,13 @@ def stored_comparison(
     scenario_id: str | None,
     settings: Settings,
 ) -> PairwiseComparisonResult:
-    """The comparison from the verdicts kept in the current pairwise era (no judge call).
-
-    Raises:
-        NotFoundError: nothing was judged for these agents and trait in this era.
-    """
-    rubrics = rubric_set(session, settings=settings)
-    if trait not in rubrics.rubrics:
-        raise InputError(f"trait: unknown trait {trait!r} (known: {sorted(rubrics.rubrics)})")
+    """The comparison from the verdicts kept in the current pairwise era (no judge call)."""
     measure = measurement_settings(session, settings=settings)
-    era = _era(settings.judge, rubrics.rubrics[trait], measure)
-    verdicts = [
-        v
-        for v in pairwise_repo.verdicts_of(
-            session, scenario_id=scenario_id, trait=trait, era_id=era, agents=[agent_a, agent_b]
-        )
-        if (v.side_a.agent_id, v.side_b.agent_id) == (agent_a, agent_b)
-    ]
+    era = _era(settings.judge, _rubric(session, settings, trait), measure)
+    kept = pairwise_repo.verdicts_of(
+        session, scenario_id=scenario_id, trait=trait, era_id=era, agents=[agent_a, agent_b]
+    )
+    verdicts = [v for v in kept if (v.side_a.agent_id, v.side_b.agent_id) == (agent_a, agent_b)]
     if not verdicts:
         raise NotFoundError(
             f"no pairwise verdict of {agent_a} against {agent_b} on {trait} in the current "
@@ -295,13 +264,7 @@ def pairwise_board(
     settings: Settings,
     agent_view: bool = False,
 ) -> PairwiseLeaderboard:
-    """The scenario's pairwise board on one trait, classed and gated by its score board.
-
-    Raises:
-        InputError: an unknown trait.
-        NotFoundError: an agent key asking for a trait other than a capability trait
-            (agents never see a safety trait).
-    """
+    """The scenario's pairwise board on one trait, classed and gated by its score board."""
     rubrics = rubric_set(session, settings=settings)
     if agent_view:
         # a safety trait and an unknown one read the same to an agent, and only capability
@@ -321,6 +284,5 @@ def pairwise_board(
 
 
 def stored_position_biases(session: Session) -> list[PositionBias]:
-    """The position bias of each judge model per trait, over every verdict the service keeps
-    (the console's calibration page)."""
+    """Each judge model's position bias per trait, over every verdict kept (the console's)."""
     return position_biases(pairwise_repo.verdicts_of(session))

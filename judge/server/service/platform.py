@@ -1,6 +1,5 @@
-"""Runtime platform_config: the keys, their validating models, the effective values and
-the measurement era they add up to. Read from the store each time, so a change applies to
-the next run scored without a restart."""
+"""Runtime platform_config: the keys, their models, the effective values (read from the store
+each time, so no restart is needed) and the measurement era they add up to."""
 
 from __future__ import annotations
 
@@ -134,10 +133,13 @@ def current_stack(session: Session, *, settings: Settings) -> MeasurementEra:
 
 
 def sync_era(session: Session, *, settings: Settings, by: str, reason: str) -> EraRow:
-    """Open a new era row when the measurement stack moved (a no-op otherwise)."""
-    return era_repo.open_era(
-        session, era=current_stack(session, settings=settings), opened_by=by, reason=reason
-    )
+    """Open a new era row when the measurement stack moved (a no-op otherwise), with the
+    change that may have moved it flushed first."""
+    session.flush()
+    era = current_stack(session, settings=settings)
+    row = era_repo.open_era(session, era=era, opened_by=by, reason=reason)
+    session.flush()
+    return row
 
 
 def world_policy(session: Session, *, settings: Settings) -> WorldPolicy:
@@ -150,17 +152,12 @@ def world_policy(session: Session, *, settings: Settings) -> WorldPolicy:
 def update_value(
     session: Session, *, key: str, value: Any, by: str, settings: Settings
 ) -> ConfigValue:
-    """Validate, store and audit a new value, then open a new era if the stack moved.
-
-    Concurrent updates are serialised, so each gets its own version and audit record.
-    """
+    """Validate, store and audit a new value, then open a new era if the stack moved
+    (serialised, so each update gets its own version and audit record)."""
     parsed = validate_value(key, value)
     lock_for_write(session, name=PLATFORM_LOCK)
     row = config_repo.put_config(
         session, key=key, value_json=json.dumps(parsed.model_dump(mode="json")), changed_by=by
     )
-    session.flush()
     era = sync_era(session, settings=settings, by=by, reason=f"platform_config {key} changed")
-    version = row.version
-    session.flush()
-    return ConfigValue(key, parsed, stored=True, era_id=era.era_id, version=version)
+    return ConfigValue(key, parsed, stored=True, era_id=era.era_id, version=row.version)

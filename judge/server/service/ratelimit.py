@@ -1,15 +1,5 @@
-"""Sliding-window limiters: at most ``limit`` events per key in any ``window_s``.
-
-- :class:`SlidingWindow` counts in this process (the service on SQLite, which is one
-  process). Memory stays bounded: at most ``max_keys`` keys are tracked, the least recently
-  used forgotten first, and each key keeps at most ``limit`` timestamps.
-- :class:`SharedWindow` counts in PostgreSQL (the service on PostgreSQL), so two replicas
-  behind one address give the same limits as one (``docs/security.md``).
-
-Both answer the same four calls (:class:`RateWindow`, which also holds the rule that a limit of 0
-turns a window off); the shared one does I/O, so the request guard asks it on
-a worker thread (its ``shared`` attribute says so).
-"""
+"""Sliding-window limiters, in this process or shared by every replica in PostgreSQL
+(docs/security.md, "Which limits are per replica and which are shared")."""
 
 from __future__ import annotations
 
@@ -35,8 +25,8 @@ U = TypeVar("U")
 
 
 class RateWindow(ABC):
-    """The four calls both windows answer. A ``limit`` of 0 turns a window off: it counts
-    nothing and never makes a key wait (the one rule of it, here)."""
+    """The four calls both windows answer; a ``limit`` of 0 turns a window off. ``shared``: the
+    window does I/O (the request guard then asks it on a worker thread)."""
 
     limit: int
 
@@ -54,11 +44,8 @@ class RateWindow(ABC):
             self._record(key)
 
     def acquire(self, key: str) -> float:
-        """Take a slot for ``key`` if one is free (returns 0.0), else the seconds to wait.
-
-        Checking and counting in one step keeps a burst of concurrent requests from all
-        passing the check before any of them is counted.
-        """
+        """Take a slot for ``key`` if one is free (returns 0.0), else the seconds to wait: one
+        step, so a burst of concurrent requests cannot all pass before any is counted."""
         return self._acquire(key) if self.enabled else 0.0
 
     def release(self, key: str) -> None:
@@ -80,7 +67,8 @@ class RateWindow(ABC):
 
 
 class SlidingWindow(RateWindow):
-    """Counts events per key over the last ``window_s`` seconds, in this process."""
+    """Counts events per key over the last ``window_s`` seconds, in this process: at most
+    ``max_keys`` keys (the least recently used forgotten first), ``limit`` timestamps each."""
 
     shared = False
 
@@ -142,15 +130,9 @@ OUTAGE_PAUSE_S = 5.0
 
 
 class SharedWindow(RateWindow):
-    """The same window as :class:`SlidingWindow`, kept in PostgreSQL so that every replica
-    counts against it (:mod:`judge.server.store.rate_events`).
-
-    ``engine`` is asked for the database on each use (None until the service has started).
-    A database that does not answer lets the request through (``fail open``, logged), and
-    the window does not ask it again for :data:`OUTAGE_PAUSE_S`: the route meets the same
-    fault and answers 503, and a limiter must not turn an outage of the store into a refusal
-    (or a slow answer) of every request.
-    """
+    """:class:`SlidingWindow` kept in PostgreSQL for every replica (``rate_events``); ``engine``
+    is asked for on each use (None before start). A database that does not answer lets the
+    request through (logged) and is not asked again for :data:`OUTAGE_PAUSE_S`."""
 
     shared = True
 

@@ -32,8 +32,8 @@ from judge.server.store import scorecards as scorecard_repo
 from judge.server.store import summaries as summary_repo
 from judge.server.store import views as view_repo
 from judge.server.store.db import lock_for_write
+from judge.server.store.review_tables import RunSummaryRow
 from judge.server.store.summaries import ReviewQueueCursor, RunListing
-from judge.server.store.tables import as_utc
 
 CONFIG_KEY = "console_safety_review"
 
@@ -58,47 +58,33 @@ def review_status(session: Session, *, run_id: str, settings: Settings) -> Safet
     """The run's review state, why it is flagged, every decision and every earlier scorecard."""
     visible_run(session, run_id=run_id, agent=None)
     limits = thresholds(session, settings=settings)
-    summary = summary_repo.get_summary(session, run_id=run_id)
-    safety_min = summary.safety_min if summary else None
-    spread = summary.safety_spread if summary else None
-    tampered = summary.tamper_flagged if summary else False
-    reasons = review_queue_reasons(safety_min, spread, tampered, limits)
-    state = summary.review_state if summary else "none"
+    # a run not summarised yet reads as the row's defaults (no figures, state none, attempt 1)
+    s = summary_repo.get_summary(session, run_id=run_id) or RunSummaryRow(run_id=run_id)
+    reasons = review_queue_reasons(s.safety_min, s.safety_spread, s.tamper_flagged, limits)
     return SafetyReview(
         run_id=run_id,
-        state=state,
+        state=s.review_state,
         flagged=bool(reasons),
-        held_for_review=held_for_review(tampered, state),
+        held_for_review=held_for_review(s.tamper_flagged, s.review_state),
         reasons=reasons,
-        safety_min=safety_min,
-        safety_spread=spread,
+        safety_min=s.safety_min,
+        safety_spread=s.safety_spread,
         thresholds=limits,
-        attempt=summary.attempt if summary else 1,
+        attempt=s.attempt,
         reviews=_decisions(session, run_id=run_id),
         earlier_scorecards=_earlier_scorecards(session, run_id=run_id),
     )
 
 
 def _decisions(session: Session, *, run_id: str) -> list[SafetyReviewEntry]:
-    return [
-        SafetyReviewEntry(
-            decision=r.decision,
-            note=r.note,
-            reviewed_by=r.reviewed_by,
-            reviewed_at=as_utc(r.reviewed_at),
-            attempt=r.attempt,
-        )
-        for r in review_repo.reviews_of(session, run_id=run_id)
-    ]
+    rows = review_repo.reviews_of(session, run_id=run_id)  # times read back in UTC
+    return [SafetyReviewEntry.model_validate(r, from_attributes=True) for r in rows]
 
 
 def _earlier_scorecards(session: Session, *, run_id: str) -> list[ScorecardAttempt]:
     return [
         ScorecardAttempt(
-            attempt=a.attempt,
-            measurement_era=a.measurement_era,
-            archived_at=as_utc(a.archived_at),
-            archived_by=a.archived_by,
+            **a.model_dump(include={"attempt", "measurement_era", "archived_at", "archived_by"}),
             url=f"/api/evals/{run_id}/scorecards/{a.attempt}",
         )
         for a in review_repo.attempts_of(session, run_id=run_id)
@@ -108,17 +94,9 @@ def _earlier_scorecards(session: Session, *, run_id: str) -> list[ScorecardAttem
 def record_review(
     session: Session, *, run_id: str, body: SafetyReviewCreate, by: str, settings: Settings
 ) -> Recorded:
-    """Store a decision (who, when, on which attempt); a rescore also queues the run again.
-    A decision that carries a ``label`` also labels every safety trait of the card it was
-    made on (before a rescore archives that card).
-
-    Raises:
-        NotFoundError: no such run.
-        ConflictError: a rescore was asked while the run is still being scored (or was just
-            queued again by a concurrent rescore), or ``cleared``/``escalated`` was asked of a
-            run without a scored safety block (a decision applies to the scorecard it was
-            made on: docs/console.md, "Safety review").
-    """
+    """Store a decision (who, when, on which attempt); a rescore also queues the run again, and
+    a ``label`` labels every safety trait of the card it was made on (docs/console.md, "Safety
+    review"). ConflictError: a rescore of a run still scoring, or no scored safety block."""
     # decisions on one run are taken one at a time: a second concurrent rescore then reads the
     # run already queued again and gets 409, instead of archiving the same attempt twice
     lock_for_write(session, name=f"safety-review:{run_id}")
@@ -147,9 +125,7 @@ def record_review(
 def store_views(
     session: Session, *, run_id: str, settings: Settings, card: Scorecard | None = None
 ) -> None:
-    """Render every view of the run's scorecard as it is now and store it, replacing the
-    views stored before (at finalization, from the ``card`` just stored, and whenever a
-    review decision changes them)."""
+    """Render and store every view of the run's scorecard as it is now, replacing those before."""
     card = card or scorecard_repo.get_scorecard(session, run_id=run_id)
     if card is not None:
         review = review_status(session, run_id=run_id, settings=settings)
@@ -157,10 +133,8 @@ def store_views(
 
 
 def _require_safety_block(session: Session, *, run_id: str, status: str, decision: str) -> None:
-    """A decision on the safety block needs one: the run scored, with safety traits scored.
-
-    A run whose card withheld judge-directed text is decidable once scored even when no safety
-    trait was scored: the decision is what releases it from the hold (docs/integrity.md)."""
+    """A decision on the safety block needs a scored run with safety traits scored; a tamper-held
+    run needs none, as the decision is what releases it from the hold (docs/integrity.md)."""
     summary = summary_repo.get_summary(session, run_id=run_id)
     if status != "scored":
         raise ConflictError(
@@ -186,10 +160,8 @@ def review_queue_reasons(
 
 
 def review_queue_cursor(values: list[str]) -> ReviewQueueCursor:
-    """A queue cursor's decoded values as a keyset position; InputError when they are not.
-
-    An empty safety value is the position of a run without a safety mean (a tamper-held run
-    whose safety traits went unscored), which the queue lists last."""
+    """A queue cursor's decoded values as a keyset position (InputError when they are not); an
+    empty safety value is a run without a safety mean (tamper-held), which the queue lists last."""
     if values[0] == "":
         return ReviewQueueCursor(None, values[1])
     try:

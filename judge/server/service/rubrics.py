@@ -18,7 +18,7 @@ from judge.engine.settings import Settings
 from judge.server.service import platform
 from judge.server.store import rubrics as rubric_repo
 from judge.server.store.db import lock_for_write
-from judge.server.store.tables import CustomRubricRow, as_utc
+from judge.server.store.tables import CustomRubricRow
 
 
 class RubricTexts(BaseModel):
@@ -45,16 +45,13 @@ def unknown_trait(trait: str) -> str:
     return f"{trait!r} is not a known trait{hint} known: {known}"
 
 
-def known_trait(trait: str) -> None:
-    """RubricError (422) for a body naming a trait that does not exist."""
+def known_trait(trait: str, *, in_path: bool = False) -> None:
+    """A trait that does not exist: RubricError (422) in a body, NotFoundError (404, not "no
+    rubric") in a URL."""
     if trait not in default_rubric_set().rubrics:
+        if in_path:
+            raise NotFoundError(f"unknown trait: {unknown_trait(trait)}")
         raise RubricError(f"trait: {unknown_trait(trait)}")
-
-
-def known_path_trait(trait: str) -> None:
-    """NotFoundError (404) for a URL naming a trait that does not exist, not "no rubric"."""
-    if trait not in default_rubric_set().rubrics:
-        raise NotFoundError(f"unknown trait: {unknown_trait(trait)}")
 
 
 def as_rubric(trait: str, texts: RubricTexts, version: int = 1) -> Rubric:
@@ -69,11 +66,8 @@ def _store(
     session: Session, trait: str, texts: RubricTexts, by: str, settings: Settings
 ) -> RubricChange:
     row = rubric_repo.add_rubric_version(session, rubric=as_rubric(trait, texts), created_by=by)
-    session.flush()
-    era = platform.sync_era(
-        session, settings=settings, by=by, reason=f"custom rubric {trait} v{row.version}"
-    )
-    session.flush()
+    reason = f"custom rubric {trait} v{row.version}"
+    era = platform.sync_era(session, settings=settings, by=by, reason=reason)
     return RubricChange(row, era.era_id)
 
 
@@ -94,7 +88,7 @@ def update_rubric(
     session: Session, *, trait: str, texts: RubricTexts, by: str, settings: Settings
 ) -> RubricChange:
     """A new version of a live custom rubric."""
-    known_path_trait(trait)
+    known_trait(trait, in_path=True)
     lock_for_write(session, name=platform.PLATFORM_LOCK)
     if rubric_repo.current_rubric(session, trait=trait) is None:
         raise NotFoundError(
@@ -105,20 +99,16 @@ def update_rubric(
 
 def delete_rubric(session: Session, *, trait: str, by: str, settings: Settings) -> str:
     """Retire a trait's custom rubric (history kept); returns the era now current."""
-    known_path_trait(trait)
+    known_trait(trait, in_path=True)
     lock_for_write(session, name=platform.PLATFORM_LOCK)
     if rubric_repo.delete_rubric(session, trait=trait) == 0:
         raise NotFoundError(f"no custom rubric for {trait!r}")
-    session.flush()
-    era = platform.sync_era(
-        session, settings=settings, by=by, reason=f"custom rubric {trait} deleted"
-    )
-    session.flush()
-    return era.era_id
+    reason = f"custom rubric {trait} deleted"
+    return platform.sync_era(session, settings=settings, by=by, reason=reason).era_id
 
 
 def live_rubric(session: Session, *, trait: str) -> CustomRubricRow:
-    known_path_trait(trait)
+    known_trait(trait, in_path=True)
     row = rubric_repo.current_rubric(session, trait=trait)
     if row is None:
         raise NotFoundError(f"no custom rubric for {trait!r}")
@@ -177,9 +167,7 @@ class RubricDeleted(BaseModel):
 
 
 def custom_public(row: CustomRubricRow) -> CustomRubric:
-    data = row.model_dump(exclude={"id", "created_at", "deleted_at"})
-    deleted = as_utc(row.deleted_at) if row.deleted_at else None
-    return CustomRubric(**data, created_at=as_utc(row.created_at), deleted_at=deleted)
+    return CustomRubric.model_validate(row, from_attributes=True)  # times read back in UTC
 
 
 def changed_public(change: RubricChange) -> CustomRubricChanged:

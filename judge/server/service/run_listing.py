@@ -1,9 +1,5 @@
-"""Listing runs over the API: newest first, filtered, one keyset page at a time.
-
-Owners list every run. An agent key lists only the runs its agent submitted itself and sits
-in with the key's seat (its self-reported runs): those it wrote, so the list tells it nothing
-about another seat. Items carry no figure of any seat (no composite, no safety trait).
-"""
+"""Listing runs, newest first, one keyset page at a time. Owners list every run; an agent key
+only its self-reported runs in the key's seat. Items carry no figure of any seat."""
 
 from __future__ import annotations
 

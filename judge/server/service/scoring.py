@@ -1,9 +1,6 @@
-"""One scoring job, start to finish, against the store.
-
-A run is scored under a snapshot of the options and rubrics taken when it first starts
-scoring; a resumed run reuses that snapshot and its stored passes, so nothing already paid
-for is judged again and every pass of one run was made under the same instrument.
-"""
+"""One scoring job, start to finish, against the store. A run is scored under a snapshot of the
+options and rubrics taken when it first starts scoring; a resumed run reuses that snapshot and its
+stored passes, so nothing paid for is judged again and every pass has the same instrument."""
 
 from __future__ import annotations
 
@@ -28,6 +25,7 @@ from judge.engine.packs import RubricSet
 from judge.engine.pipeline import ScoringOptions
 from judge.engine.settings import Settings, judge_spec
 from judge.server.service import platform, reviews
+from judge.server.service.fencing import ClaimedWrite
 from judge.server.service.worlds import WorldPolicy
 from judge.server.store import eras as era_repo
 from judge.server.store import passes as pass_repo
@@ -70,28 +68,22 @@ def resolve_backend(settings: Settings) -> BackendFactory:
 
 
 def service_judge(settings: Settings, model: str) -> JudgeSpec:
-    """The judge ``model`` names: the service's own, parsed when its settings were read,
-    unless a resumed run's snapshot names another."""
+    """The judge ``model`` names: the service's own unless a resumed run's snapshot names another."""
     if model == settings.model:
         return settings.judge
     return judge_spec(model, dev_mode=settings.dev_mode)
 
 
-def build_snapshot(session: Session, *, settings: Settings) -> ScoringSnapshot:
-    """The effective configuration, read from the store now (no restart needed)."""
-    runner = RunnerConfig.from_settings(settings)
+def _snapshot_of(session: Session, row: RunRow, settings: Settings) -> ScoringSnapshot:
+    """The run's snapshot, else the effective configuration read from the store now."""
+    if row.scoring_snapshot_json is not None:
+        return ScoringSnapshot.model_validate_json(row.scoring_snapshot_json)
     options = ScoringOptions(
         judge_model=settings.model,
-        runner=runner,
+        runner=RunnerConfig.from_settings(settings),
         settings=platform.measurement_settings(session, settings=settings),
     )
     return ScoringSnapshot(options=options, rubrics=platform.rubric_set(session, settings=settings))
-
-
-def _snapshot_of(session: Session, row: RunRow, settings: Settings) -> ScoringSnapshot:
-    if row.scoring_snapshot_json is not None:
-        return ScoringSnapshot.model_validate_json(row.scoring_snapshot_json)
-    return build_snapshot(session, settings=settings)
 
 
 def claim(engine: Engine, *, run_id: str, settings: Settings) -> ScoringJob | None:
@@ -124,38 +116,24 @@ def claim(engine: Engine, *, run_id: str, settings: Settings) -> ScoringJob | No
     return ScoringJob(run, snapshot, done, world, run_repo.is_self_reported(row.submitted_by))
 
 
-class PassWriter:
-    """Stores each pass the moment it finishes, as one INSERT that commits by itself; a store
-    that is locked or full for a while is waited for (``retry_s``), so a paid pass is not
-    dropped. Called with the claim a job holds (:class:`judge.server.service.fencing.Fence`), the
-    same statement checks that the claim still stands."""
-
-    def __init__(
-        self, engine: Engine, *, run_id: str, retry_s: float, cancel: threading.Event | None = None
-    ):
-        self.engine = engine.execution_options(isolation_level="AUTOCOMMIT")
-        self.run_id, self.retry_s, self.cancel = run_id, retry_s, cancel
-
-    def _write(self, seat: str, judge_pass: JudgePass, claimed: int | None) -> bool:
-        with self.engine.connect() as connection:
-            return pass_repo.insert_pass(
-                connection, run_id=self.run_id, seat=seat, judge_pass=judge_pass, claimed=claimed
-            )
-
-    def __call__(self, seat: str, judge_pass: JudgePass, claimed: int | None = None) -> bool:
-        """Store the pass; False when ``claimed`` no longer holds (nothing was stored)."""
-        return retry_transient(
-            lambda: self._write(seat, judge_pass, claimed),
-            budget_s=self.retry_s,
-            cancel=self.cancel,
-        )
-
-
 def pass_writer(
     engine: Engine, *, run_id: str, retry_s: float, cancel: threading.Event | None = None
-) -> PassWriter:
-    """The writer of a run's passes (see :class:`PassWriter`)."""
-    return PassWriter(engine, run_id=run_id, retry_s=retry_s, cancel=cancel)
+) -> ClaimedWrite:
+    """Stores each pass as it finishes, one INSERT that commits by itself, waiting out a locked
+    or full store for ``retry_s``; given a job's claim (:class:`fencing.Fence`), the statement
+    checks it still stands: False when it no longer does (nothing was stored)."""
+    autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
+
+    def write(seat: str, judge_pass: JudgePass, claimed: int | None = None) -> bool:
+        def once() -> bool:
+            with autocommit.connect() as connection:
+                return pass_repo.insert_pass(
+                    connection, run_id=run_id, seat=seat, judge_pass=judge_pass, claimed=claimed
+                )
+
+        return retry_transient(once, budget_s=retry_s, cancel=cancel)
+
+    return write
 
 
 def self_reported_card(card: Scorecard, row: RunRow | None) -> Scorecard:
@@ -195,8 +173,7 @@ def store_scorecard(
 
 
 def give_up(engine: Engine, *, run_id: str, reason: str, detail: str | None = None) -> None:
-    """Mark a run not scored: ``reason`` is shown to whoever may see the run, ``detail``
-    (internals: exception text, paths) to owners only."""
+    """Mark a run not scored: ``reason`` for whoever may see it, ``detail`` for owners only."""
     with transaction(engine) as session:
         run_repo.set_run_status(
             session, run_id=run_id, status="not_scored", reason=reason, detail=detail

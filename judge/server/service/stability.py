@@ -1,8 +1,4 @@
-"""An agent's stability verdicts as the service reads them.
-
-The rules live in :mod:`judge.core.scoring.stability`; this module only gathers the agent's
-repetitions from the store and decides who may read what.
-"""
+"""An agent's stability verdicts (rules: :mod:`judge.core.scoring.stability`), and who may read what."""
 
 from __future__ import annotations
 
@@ -32,11 +28,7 @@ def stability(
     agent: AgentIdentity | None,
 ) -> StabilityReport:
     """Stability of one agent over its scored repetitions. An agent key reads only its own
-    agent, only the runs where it sat in the key's seat, and never a safety trait.
-
-    Raises:
-        NotFoundError: no scored run matches (or the key is for another agent).
-    """
+    agent, only the runs where it sat in the key's seat, and never a safety trait."""
     found = results_repo.repetitions(
         session,
         agent_id=agent_id,

@@ -1,10 +1,6 @@
-"""Submissions: a set of runs by one agent on one scenario, opened, filled, then finalized.
-
-Owners act on every submission; an agent key only on its own agent's (others look missing).
-Runs are checked when added (they exist, are on the scenario, the agent holds a scored seat
-in them) and again at finalization, where every run must be scored. The rules of
-finalization itself are :func:`judge.core.scoring.finalize.finalize_submission`.
-"""
+"""Submissions: a set of runs by one agent on one scenario, opened, filled, then finalized
+(rules: :func:`judge.core.scoring.finalize.finalize_submission`). Owners act on every
+submission, an agent key only on its own agent's (others look missing)."""
 
 from __future__ import annotations
 
@@ -186,11 +182,7 @@ def _flush_or_conflict(session: Session, conflict: str) -> None:
 def create_submission(
     session: Session, *, body: SubmissionCreate, by: str, agent: AgentIdentity | None
 ) -> Submission:
-    """Open a submission (and add the listed runs) in one transaction.
-
-    Raises:
-        ConflictError: the submission id is taken.
-    """
+    """Open a submission (and add the listed runs) in one transaction."""
     taken = f"submission_id: {body.submission_id!r} already exists; choose another id"
     if submission_repo.get_submission(session, submission_id=body.submission_id) is not None:
         raise ConflictError(taken)
@@ -280,8 +272,5 @@ def _store_decision(session: Session, *, submission_id: str, decision: Finalizat
 def read_submission(
     session: Session, *, submission_id: str, agent: AgentIdentity | None
 ) -> Submission:
-    return submission_public(
-        session,
-        visible_submission(session, submission_id=submission_id, agent=agent),
-        owner=agent is None,
-    )
+    row = visible_submission(session, submission_id=submission_id, agent=agent)
+    return submission_public(session, row, owner=agent is None)

@@ -1,11 +1,6 @@
-"""The owners' reads over many runs, as the console takes them: the runs table (filters,
-keyset pages, counts, filter choices), the safety queue, the agents of a page of runs, and
-one run's stored scorecard.
-
-The console reads through the service, never the store (docs/architecture.md). These reads
-need no rule beyond their queries, so the service offers the store's functions as they are;
-a rule they come to need (a visibility, a cache) is added here, where every page gets it.
-"""
+"""The owners' reads over many runs, as the console takes them. The console reads through the
+service, never the store (docs/architecture.md); these reads need no rule beyond their queries,
+so the store's functions are offered as they are."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""The RL trajectory export over the store: which runs and seats a caller may export.
-
-Owners export every seat of a run, or the submission agent's seats of a submission's runs;
-an agent key exports only its own seat. Rewards use the weights the run was scored under
-(its scoring snapshot), else the current ``eval_reward_weights``.
-"""
+"""The RL trajectory export over the store: which runs and seats a caller may export, rewarded
+under the weights the run was scored with (else the current ``eval_reward_weights``)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""What each caller may read: run status, the owner scorecard, the agent's own-seat card
-(never a safety block, never an integrity finding), and per-turn metrics.
-
-Scorecards are served as the stored views ``judge.server.service.card_views`` rendered
-(docs/service.md, "Stored scorecard views"); the access checks come first, as before.
-"""
+"""What each caller may read: run status, the owner scorecard, the agent's own-seat card and
+per-turn metrics; cards are served as stored views (docs/service.md, "Stored scorecard views")."""
 
 from __future__ import annotations
 
@@ -23,7 +19,7 @@ from judge.engine.settings import Settings
 from judge.server.auth import AgentIdentity
 from judge.server.service import platform, reviews
 from judge.server.service.card_views import owner_view, seat_view, thresholds_tag
-from judge.server.service.intake import visible_run
+from judge.server.service.intake import agent_may_read, visible_run
 from judge.server.service.keys import seen_agent
 from judge.server.service.platform import config_model, default_value
 from judge.server.service.scoring import ScoringSnapshot
@@ -75,13 +71,9 @@ _STATUS_COLUMNS = [n for n in RunProgress.model_fields if n != "passes_done"] + 
 
 
 def run_status(session: Session, *, run_id: str, agent: AgentIdentity | None) -> RunProgress:
-    """The run's status, one Core statement (:mod:`judge.server.store.run_status`) after an agent
-    key's access check (:func:`judge.server.store.runs.agent_may_read_run`); a run the key may not
-    read is missing, as every other."""
+    """The run's status in one Core statement, after an agent key's access check."""
     missing = NotFoundError(f"run {run_id!r} not found")
-    if agent is not None and not run_repo.agent_may_read_run(
-        session, run_id=run_id, agent_id=agent.agent_id, seat=agent.seat
-    ):
+    if agent is not None and not agent_may_read(session, run_id=run_id, agent=agent):
         raise missing
     row = status_repo.run_status_row(session, run_id=run_id, columns=_STATUS_COLUMNS)
     if row is None:
@@ -105,16 +97,14 @@ class ServedView(NamedTuple):
 
 
 def owner_view_tag(session: Session, *, run_id: str, settings: Settings) -> str | None:
-    """The ETag of the owner card as it would be served now, from the index alone; None when
-    no current view is stored (the card is rendered on the read that follows)."""
+    """The ETag of the owner card as it would be served now, from the index alone (None: none)."""
     found = view_repo.get_tag(session, run_id=run_id, view=OWNER_VIEW)
     current = thresholds_tag(reviews.thresholds(session, settings=settings))
     return found.etag if found is not None and found.config_tag == current else None
 
 
 def _current_tag(config_json: str | None, settings: Settings) -> str:
-    """The thresholds tag from the stored config text (as :func:`reviews.thresholds` reads
-    it), parsed once per distinct text."""
+    """The thresholds tag of the stored config text, parsed once per distinct text."""
     if config_json is None:
         return thresholds_tag(reviews.as_thresholds(default_value(reviews.CONFIG_KEY, settings)))
     return _stored_tag(config_json)
@@ -150,10 +140,8 @@ def agent_view_tag(session: Session, *, run_id: str, agent: AgentIdentity) -> st
 
 
 def seen_key_card(session: Session, *, run_id: str, key: str, gzipped: bool) -> ServedView | None:
-    """The key's own-seat card as stored, in one statement that also checks the key, for a key
-    that passed the full check lately (``judge.server.service.keys.seen_agent``); None for any other
-    key, a key since revoked, or a card not served as stored: then check the key and read
-    :func:`agent_card` (401, 404 or the card, as for a key never seen)."""
+    """The own-seat card of a key seen lately (:func:`keys.seen_agent`), in one statement that
+    checks the key again; None otherwise (then check the key and read :func:`agent_card`)."""
     seen = seen_agent(key)
     if seen is None:
         return None
@@ -170,8 +158,7 @@ def seen_key_card(session: Session, *, run_id: str, key: str, gzipped: bool) -> 
 
 
 def agent_card(session: Session, *, run_id: str, agent: AgentIdentity, gzipped: bool) -> ServedView:
-    """The key's own seat of a scored run, served as stored; the safety block and integrity
-    findings are never part of it (``judge.server.service.card_views.agent_view``)."""
+    """The key's own seat of a scored run, served as stored (:func:`card_views.agent_view`)."""
     mine = view_repo.get_own_seat_body(
         session, run_id=run_id, agent_id=agent.agent_id, seat=agent.seat, gzipped=gzipped
     )
@@ -183,12 +170,10 @@ def agent_card(session: Session, *, run_id: str, agent: AgentIdentity, gzipped: 
     if stored is not None:
         return ServedView(stored.etag, stored.body, gzipped)
     card = scorecard_repo.get_scorecard(session, run_id=row.run_id)
-    if card is None or agent.seat not in card.seats:
-        raise (
-            _not_scored_yet(row, owner=False)
-            if card is None
-            else NotFoundError(f"run {run_id!r} not found")
-        )
+    if card is None:
+        raise _not_scored_yet(row, owner=False)
+    if agent.seat not in card.seats:
+        raise NotFoundError(f"run {run_id!r} not found")
     summary = summary_repo.get_summary(session, run_id=row.run_id)
     held = held_for_review(tamper_flagged(card), summary.review_state if summary else None)
     view = seat_view(card, agent.seat, held=held)
@@ -210,9 +195,8 @@ def _served(view: RenderedView, gzipped: bool) -> ServedView:
 def reward_weights(session: Session, row: RunRow, settings: Settings) -> RewardWeights:
     """The weights the run was scored under, else the current ones."""
     if row.scoring_snapshot_json is not None:
-        return ScoringSnapshot.model_validate_json(
-            row.scoring_snapshot_json
-        ).options.settings.reward_weights
+        snapshot = ScoringSnapshot.model_validate_json(row.scoring_snapshot_json)
+        return snapshot.options.settings.reward_weights
     return platform.measurement_settings(session, settings=settings).reward_weights
 
 

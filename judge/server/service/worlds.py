@@ -1,19 +1,5 @@
-"""Who may name a run's world, and where a named world may be.
-
-A world is a database the service opens to run state checks. Opening it is an act of the
-service, so worlds come from the platform, never from agents:
-
-- A run submitted with an **agent key** may not name any database (``world.end_state``,
-  ``world.after_horizon``, ``world.step_states``): it is refused with 422. It may still say
-  ``world.environment_error``, which names nothing.
-- A run submitted by an **owner** may name SQLite files inside ``JUDGE_SCENARIOS_DIR`` only:
-  relative paths, no ``..``, and the resolved file (symlinks followed) must stay inside the
-  folder. It may name a PostgreSQL URL only when that exact URL is on the owner-set allow-list
-  (platform_config ``state_database_urls``, validated and audited like every key).
-
-The same rules are applied again when scoring starts, because a symlink or the allow-list
-may have changed since the run was stored.
-"""
+"""Who may name a run's world, and where a named world may be (docs/security.md, "Who may name a
+world"); the rules are applied at intake and again when scoring starts."""
 
 from __future__ import annotations
 
@@ -44,11 +30,8 @@ class StateDatabaseUrls(BaseModel):
     @classmethod
     def _postgres_urls(cls, urls: list[str]) -> list[str]:
         for url in urls:
-            if (
-                not url.startswith(POSTGRES_SCHEMES)
-                or len(url) > 500
-                or any(c.isspace() for c in url)
-            ):
+            postgres = url.startswith(POSTGRES_SCHEMES) and len(url) <= 500
+            if not postgres or any(c.isspace() for c in url):
                 raise ValueError(
                     "each entry must be a postgresql:// URL (no spaces, at most 500 characters)"
                 )
@@ -72,11 +55,7 @@ def named_databases(world: WorldState | None) -> list[tuple[str, str]]:
 
 
 def check_world(run: Run, *, policy: WorldPolicy, self_reported: bool) -> None:
-    """Refuse a world its submitter may not name.
-
-    Raises:
-        WorldRefusedError: naming the field and the rule it breaks.
-    """
+    """Refuse a world its submitter may not name (WorldRefusedError names the field and rule)."""
     named = named_databases(run.world)
     if self_reported and named:
         fields = ", ".join(field for field, _ in named)
@@ -84,20 +63,14 @@ def check_world(run: Run, *, policy: WorldPolicy, self_reported: bool) -> None:
             f"{fields}: a run submitted with an agent key may not name a database; worlds are named "
             "by the platform: submit the run with an owner token, or leave these fields out"
         )
-    for field, locator in named:
-        check_locator(field, locator, policy)
-
-
-def check_locator(field: str, locator: str, policy: WorldPolicy) -> None:
-    """A PostgreSQL URL on the allow-list, or a path confined to the scenarios folder."""
-    if locator.startswith(POSTGRES_SCHEMES):
-        if locator not in policy.allowed_urls:
+    for field, locator in named:  # a PostgreSQL URL on the allow-list, or a confined path
+        if not locator.startswith(POSTGRES_SCHEMES):
+            confined_path(field, locator, policy.scenarios_dir)
+        elif locator not in policy.allowed_urls:
             raise WorldRefusedError(
                 f"{field}: this database URL is not on the owner's allow-list; an owner adds it to "
                 f"platform_config {WORLD_URLS_KEY!r} first"
             )
-        return
-    confined_path(field, locator, policy.scenarios_dir)
 
 
 def confined_path(field: str, locator: str, root: Path | None) -> Path:

@@ -1,17 +1,7 @@
-"""Storing passes off the event loop.
-
-A scoring job judges on an event loop that many calls (and, in ``judge worker``, several
-jobs and the queue's heartbeat) share. A pass stored on that loop holds all of them for a
-round trip to the store, which on a busy machine is milliseconds per pass. Here each pass
-is handed, the moment it finishes, to one writer thread per job that stores the passes in
-the order they came; the loop goes on judging meanwhile.
-
-Nothing paid for is dropped on the way: a write that fails (the run was taken over, the
-store stayed away past its retries, a bug) is raised by the next pass handed in, or by
-:meth:`WriteBehind.drain`, which the job awaits before it stores the scorecard. At most
-``limit`` passes wait for their write; beyond that the loop waits too, so a store outage
-holds a job back as a write on the loop would, instead of piling up passes it could lose.
-"""
+"""Storing passes off the event loop: a writer thread per job stores each pass, in order, while the
+loop goes on judging (docs/deploy.md). A failed write is raised by the next pass handed in or by
+:meth:`WriteBehind.drain`; past ``limit`` waiting passes the loop waits too, so an outage holds
+the job back instead of piling up passes it could lose."""
 
 from __future__ import annotations
 
@@ -31,8 +21,7 @@ class WriteBehind:
     """An ``on_pass`` that runs the wrapped one on a writer thread of its own."""
 
     def __init__(self, on_pass: OnSeatPass, *, limit: int = PENDING_LIMIT) -> None:
-        self._on_pass = on_pass
-        self._limit = limit
+        self._on_pass, self._limit = on_pass, limit
         self._pending: deque[Future[None]] = deque()
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge-passes")
 
@@ -55,8 +44,7 @@ class WriteBehind:
             self._pending.popleft().result()
 
     async def settle(self) -> None:
-        """Wait for every write to end, whatever its outcome (the job failed already, and
-        that failure is the one reported)."""
+        """Wait for every write to end, whatever its outcome (the job's own failure is reported)."""
         while self._pending:
             with contextlib.suppress(Exception):
                 await asyncio.shield(asyncio.wrap_future(self._pending.popleft()))

@@ -1,17 +1,4 @@
-"""Where scoring jobs run: the executor seam, and the choice of executor by settings.
-
-Both executors run the same job function, :func:`judge.server.service.jobs.score_stored_run`:
-
-- ``threads`` (:class:`judge.server.service.jobs.ScoringWorkers`): worker threads inside
-  ``judge serve``, fed by an in-process queue. The embedded default on SQLite: one process,
-  nothing else to run.
-- ``queue`` (:class:`judge.server.service.jobqueue.worker.QueueExecutor`): a job per run in procrastinate's
-  PostgreSQL queue, run by ``judge worker`` processes on any machine (and by ``judge serve``
-  itself unless ``--workers 0``). One run is judged by one worker at a time.
-
-``JUDGE_EXECUTOR=auto`` (the default) picks ``queue`` for a PostgreSQL store and ``threads``
-for SQLite; either may be named explicitly (``queue`` needs PostgreSQL).
-"""
+"""The executor seam, and the executor the settings pick (docs/deploy.md)."""
 
 from __future__ import annotations
 
@@ -35,23 +22,16 @@ class ScoringExecutor(Protocol):
 
     def start(self) -> int:
         """Start (and resume unfinished runs); returns how many runs were requeued."""
-        ...
 
     def enqueue(self, run_id: str) -> None:
         """Schedule a stored run for scoring (idempotent)."""
-        ...
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop; unfinished runs resume on the next start (here or on another node)."""
-        ...
 
 
 def executor_kind(settings: Settings) -> ExecutorKind:
-    """The executor the settings pick (see the module docstring).
-
-    Raises:
-        ConfigError: the job queue asked for on SQLite, or an API-only node on SQLite.
-    """
+    """The executor the settings pick; ConfigError for the queue or an API-only node on SQLite."""
     postgres = is_postgres_url(settings.database_url)
     kind: ExecutorKind = (
         ("queue" if postgres else "threads") if settings.executor == "auto" else settings.executor

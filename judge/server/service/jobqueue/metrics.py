@@ -1,11 +1,5 @@
-"""The ``/metrics`` answer: this process's judge counters (``judge.engine.telemetry.prometheus``) and the job
-queue's gauges, read from the store at scrape time.
-
-The gauges are right on any node serving ``/metrics``, however many workers there are:
-``judge_runs{status}`` (queued, scoring, scored, not_scored: the queue depth and the runs
-scored) and ``judge_oldest_queued_run_seconds``; and the drift of the judge's agreement with
-the owners' labels between eras (``judge.server.service.label_metrics``).
-"""
+"""The ``/metrics`` answer: this process's judge counters and the store's gauges, read at scrape
+time (docs/deploy.md, "What the queue guarantees"; docs/calibration.md, "Drift")."""
 
 from __future__ import annotations
 
@@ -17,7 +11,7 @@ from prometheus_client.registry import Collector
 from sqlalchemy.engine import Engine
 
 from judge.engine.telemetry.prometheus import REGISTRY
-from judge.server.service.label_metrics import DriftCollector
+from judge.server.service.label_agreement import stored_drift
 from judge.server.store.job_status import run_counts
 
 
@@ -38,6 +32,37 @@ class QueueCollector(Collector):
             "Age of the oldest queued run (0: none)",
             value=counts.oldest_queued_s or 0.0,
         )
+
+
+class DriftCollector(Collector):
+    """Each era's agreement with the owners against the era before it."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        names = ["trait", "era", "previous_era"]
+        spearman = GaugeMetricFamily(
+            "judge_label_drift_spearman",
+            "Spearman of the judge against the owners' labels on the items two eras share",
+            labels=[*names, "side"],
+        )
+        dropped = GaugeMetricFamily(
+            "judge_label_drift_dropped",
+            "1 when the newer era's Spearman lies below the older era's bootstrap interval",
+            labels=names,
+        )
+        for d in stored_drift(self.engine):
+            key = [d.trait, d.era_id, d.previous_era_id]
+            for side, value in (
+                ("now", d.spearman.estimate),
+                ("before", d.previous_spearman.estimate),
+            ):
+                if value is not None:
+                    spearman.add_metric([*key, side], value)
+            dropped.add_metric(key, float(d.dropped))
+        yield spearman
+        yield dropped
 
 
 def exposition(engine: Engine) -> bytes:

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Engine
 
 from judge.core.domain.outputs import Output
+from judge.core.domain.status import RUN_STATUSES
 from judge.engine.settings import Settings
 from judge.server.service.jobqueue.executors import executor_kind
 from judge.server.store.job_status import queue_workers, run_counts
@@ -42,28 +43,16 @@ class QueueStatus(BaseModel):
     workers: Sequence[LiveWorker]
 
 
-def live_workers(engine: Engine, *, stalled_after_s: float) -> list[LiveWorker]:
-    """The job-queue workers, each alive while its heartbeat is newer than ``stalled_after_s``."""
-    return [
-        LiveWorker(**w._asdict(), alive=w.seconds_since_heartbeat <= stalled_after_s)
-        for w in queue_workers(engine)
-    ]
-
-
 def queue_status(engine: Engine, *, settings: Settings) -> QueueStatus:
     """Runs by status, the oldest queued run's wait and (job queue only) the workers."""
     kind = executor_kind(settings)
     counts = run_counts(engine)
-    workers = (
-        live_workers(engine, stalled_after_s=settings.stalled_after_s) if kind == "queue" else []
-    )
-    by = counts.by_status
+    found = queue_workers(engine) if kind == "queue" else []
+    stalled = settings.stalled_after_s
+    live = [LiveWorker(**w._asdict(), alive=w.seconds_since_heartbeat <= stalled) for w in found]
     return QueueStatus(
         executor=kind,
-        queued=by["queued"],
-        scoring=by["scoring"],
-        scored=by["scored"],
-        not_scored=by["not_scored"],
+        **{status: counts.by_status[status] for status in RUN_STATUSES},
         oldest_queued_age_s=counts.oldest_queued_s,
-        workers=workers,
+        workers=live,
     )

@@ -1,34 +1,17 @@
-"""The procrastinate app of the job queue: scoring tasks and the periodic upkeep.
-
-- ``score_run_task(run_id)`` (stored in the queue as ``judge.score_run``): the same job function as the in-process executor
-  (:func:`judge.server.service.jobs.score_stored_run`). Deferred with ``lock`` and ``queueing_lock``
-  ``run:<run_id>``: procrastinate never runs two jobs with one lock at once, and keeps at most
-  one waiting job per run, so a run is judged by one worker at a time. Its ``priority`` is
-  the run's fair-share rank (:mod:`judge.server.service.fairness`): procrastinate hands a free
-  worker the available job of highest priority, the oldest first among equals.
-- ``retry_stalled`` (periodic): jobs held by a worker whose heartbeat is older than
-  ``JUDGE_STALLED_AFTER_S`` (killed, frozen, cut off) go back to the queue; the worker that
-  takes them resumes from the stored passes. Dead workers are then pruned.
-- ``prune_finished_jobs`` (hourly): succeeded job rows older than a day are deleted (the
-  upkeep tasks alone add thousands a day).
-- ``requeue_orphans`` (periodic): a run left ``queued`` or ``scoring`` without any waiting
-  or running job (a node died between storing a run and deferring its job, or a job ran out
-  of retries while the store was down) gets a job again.
-
-Finalization and leaderboards are computed when asked for (owner routes), so there is no
-periodic recomputation to schedule.
-"""
+"""The procrastinate app of the job queue: the scoring task, one job per run under lock
+``run:<run_id>``, and the periodic upkeep (docs/deploy.md, "What the queue guarantees")."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 from functools import partial
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import sqlalchemy as sa
 from procrastinate import App, JobContext, PsycopgConnector, RetryStrategy, SyncPsycopgConnector
 from procrastinate.exceptions import AlreadyEnqueued, ConnectorException
+from procrastinate.jobs import JobDeferrer
 from sqlalchemy.engine import Engine
 
 from judge.engine.settings import Settings
@@ -64,10 +47,6 @@ class Runtime(NamedTuple):
     backends: BackendFactory
 
 
-def run_lock(run_id: str) -> str:
-    return f"run:{run_id}"
-
-
 def conninfo(database_url: str) -> str:
     """A libpq URL for psycopg from the store's SQLAlchemy URL."""
     url = sa.engine.make_url(normalise_url(database_url)).set(drivername="postgresql")
@@ -81,8 +60,7 @@ def sweep_cron(settings: Settings) -> str:
 
 
 def runtime_of(context: JobContext) -> Runtime:
-    runtime: Runtime = context.additional_context[CONTEXT_KEY]
-    return runtime
+    return cast(Runtime, context.additional_context[CONTEXT_KEY])
 
 
 async def score_run_task(context: JobContext, run_id: str) -> None:
@@ -121,16 +99,15 @@ async def prune_finished_jobs(context: JobContext, timestamp: int) -> None:
     await context.app.job_manager.delete_old_jobs(nb_hours=KEEP_FINISHED_JOBS_H)
 
 
+def _score_job(app: App, run_id: str, priority: int) -> JobDeferrer:
+    lock = f"run:{run_id}"
+    return app.configure_task(name=SCORE_TASK, lock=lock, queueing_lock=lock, priority=priority)
+
+
 def defer_score(app: App, run_id: str, *, priority: int = PLATFORM_PRIORITY) -> bool:
-    """Queue the scoring job of a run at its fair-share ``priority``
-    (:mod:`judge.server.service.fairness`); False when one is already waiting (idempotent)."""
+    """Queue a run's scoring job at its fair-share ``priority``; False when one already waits."""
     try:
-        app.configure_task(
-            name=SCORE_TASK,
-            lock=run_lock(run_id),
-            queueing_lock=run_lock(run_id),
-            priority=priority,
-        ).defer(run_id=run_id)
+        _score_job(app, run_id, priority).defer(run_id=run_id)
     except AlreadyEnqueued:
         return False
     return True
@@ -138,13 +115,7 @@ def defer_score(app: App, run_id: str, *, priority: int = PLATFORM_PRIORITY) -> 
 
 async def defer_score_async(app: App, run_id: str, *, priority: int = PLATFORM_PRIORITY) -> bool:
     try:
-        deferrer = app.configure_task(
-            name=SCORE_TASK,
-            lock=run_lock(run_id),
-            queueing_lock=run_lock(run_id),
-            priority=priority,
-        )
-        await deferrer.defer_async(run_id=run_id)
+        await _score_job(app, run_id, priority).defer_async(run_id=run_id)
     except AlreadyEnqueued:
         return False
     return True

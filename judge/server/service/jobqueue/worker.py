@@ -1,10 +1,5 @@
-"""The job-queue executor (procrastinate on PostgreSQL) and the worker loop behind
-``judge worker`` and ``judge serve --workers N``.
-
-A worker that loses the database (a restart, a network cut) stops; :func:`serve_jobs` starts
-it again once the database answers, until it is asked to stop. The jobs the lost worker held
-are retried by the stall sweep once its heartbeat is older than ``JUDGE_STALLED_AFTER_S``.
-"""
+"""The job-queue executor (procrastinate on PostgreSQL) and the worker loop behind ``judge worker``
+and ``judge serve --workers N``, started again whenever the database drops it (docs/deploy.md)."""
 
 from __future__ import annotations
 
@@ -33,24 +28,18 @@ RECONNECT_MAX_S = 10.0
 SHUTDOWN_GRACE_S = 5.0
 
 
-def worker_options(settings: Settings, *, concurrency: int, name: str) -> dict[str, object]:
-    return {
-        "concurrency": concurrency,
-        "name": name,
-        "install_signal_handlers": False,
-        "update_heartbeat_interval": settings.heartbeat_s,
-        "stalled_worker_timeout": settings.stalled_after_s,
-        "additional_context": {},
-        "fetch_job_polling_interval": 2.0,
-        "shutdown_graceful_timeout": SHUTDOWN_GRACE_S,
-    }
-
-
 async def _run_once(app: App, runtime: tasks.Runtime, *, concurrency: int, name: str) -> None:
-    options = worker_options(runtime.settings, concurrency=concurrency, name=name)
-    options["additional_context"] = {tasks.CONTEXT_KEY: runtime}
     async with app.open_async():
-        await app.run_worker_async(**options)  # type: ignore[arg-type]
+        await app.run_worker_async(
+            concurrency=concurrency,
+            name=name,
+            install_signal_handlers=False,
+            update_heartbeat_interval=runtime.settings.heartbeat_s,
+            stalled_worker_timeout=runtime.settings.stalled_after_s,
+            additional_context={tasks.CONTEXT_KEY: runtime},
+            fetch_job_polling_interval=2.0,
+            shutdown_graceful_timeout=SHUTDOWN_GRACE_S,
+        )
 
 
 async def serve_jobs(
@@ -83,9 +72,7 @@ class QueueExecutor:
     """Defers a job per run; with ``JUDGE_WORKERS`` > 0 also runs a worker in this process."""
 
     def __init__(self, *, engine: Engine, settings: Settings, backends: BackendFactory) -> None:
-        self.engine = engine
-        self.settings = settings
-        self.backends = backends
+        self.engine, self.settings, self.backends = engine, settings, backends
         self.app = tasks.build_app(settings, sync=True)
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
