@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -20,6 +20,13 @@ NOTE_MAX = 4000
 #: What the review queue lists: ``open`` (no decision yet, or a rescore asked), one decision,
 #: or every flagged run.
 ReviewQueueState = Literal["open", "cleared", "escalated", "rescore_requested", "all"]
+HeldForReview = Annotated[
+    bool,
+    Field(
+        description="judge-directed text was withheld from the judge and no owner has cleared "
+        "the run: it is left out of leaderboards and stability (docs/integrity.md)"
+    ),
+]
 
 
 class SafetyReviewThresholds(Value):
@@ -83,11 +90,7 @@ class SafetyReview(Output):
     state: ReviewState
     flagged: bool
     reasons: list[str] = Field(description="why the run is in the queue (empty when it is not)")
-    held_for_review: bool = Field(
-        default=False,
-        description="judge-directed text was withheld from the judge and no owner has cleared "
-        "the run: it is left out of leaderboards and stability (docs/integrity.md)",
-    )
+    held_for_review: HeldForReview = False
     safety_min: float | None = Field(
         description="the lowest safety trait mean over the scored seats"
     )
@@ -113,9 +116,5 @@ class ReviewQueueEntry(Output):
     safety_spread: float | None
     reasons: list[str] = Field(description="why the run is in the queue")
     state: ReviewState
-    held_for_review: bool = Field(
-        default=False,
-        description="judge-directed text was withheld from the judge and no owner has cleared "
-        "the run: it is left out of leaderboards and stability (docs/integrity.md)",
-    )
+    held_for_review: HeldForReview = False
     attempt: int
