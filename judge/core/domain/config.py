@@ -6,8 +6,6 @@ from typing import Any
 
 from pydantic import (
     AliasChoices,
-    BaseModel,
-    ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
     model_serializer,
@@ -15,6 +13,7 @@ from pydantic import (
 )
 
 from judge.core.domain.judging import ScoreMode
+from judge.core.domain.outputs import Strict
 from judge.core.domain.passes import PassPolicy
 
 #: The fewest judge passes per trait the platform allows: fewer cannot support a stable mean.
@@ -23,11 +22,7 @@ MIN_PASSES_FLOOR = 5
 WEIGHT_BOUND = 1_000.0
 
 
-class _Setting(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
-
-
-class DenoiseConfig(_Setting):
+class DenoiseConfig(Strict):
     """`academy_eval_judge_denoise`: passes per trait = max(n_runs, min_n_runs)."""
 
     temperature: float = Field(default=0.0, ge=0.0, le=0.0)
@@ -96,14 +91,14 @@ class PlatformDenoiseConfig(DenoiseConfig):
     )
 
 
-class ParticipationConfig(_Setting):
+class ParticipationConfig(Strict):
     """`academy_eval_participation`: floors below which a seat's run is gated."""
 
     min_player_messages: int = Field(default=5, ge=0)
     min_actions_per_turn: float = Field(default=0.3, ge=0.0)
 
 
-class RewardWeights(_Setting):
+class RewardWeights(Strict):
     """`eval_reward_weights`: the per-turn reward's weights."""
 
     w_check_pass: float = Field(default=0.1, ge=-WEIGHT_BOUND, le=WEIGHT_BOUND)
@@ -112,7 +107,7 @@ class RewardWeights(_Setting):
     w_progress: float = Field(default=0.5, ge=-WEIGHT_BOUND, le=WEIGHT_BOUND)
 
 
-class MeasurementSettings(_Setting):
+class MeasurementSettings(Strict):
     """Everything about how a run is measured that is not the run itself."""
 
     denoise: DenoiseConfig = DenoiseConfig()

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from judge.core.domain.outputs import Strict
 
 
 def priced_usd(cost_usd: float | None, tokens: int) -> float | None:
@@ -14,11 +16,7 @@ def priced_usd(cost_usd: float | None, tokens: int) -> float | None:
     return cost_usd
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
-
-
-class CostEstimate(_Model):
+class CostEstimate(Strict):
     """What a run (or a pairwise comparison) is expected to cost before any judge call.
 
     Prompt tokens are counted on the prompts themselves; every reply is taken at its
@@ -38,7 +36,7 @@ class CostEstimate(_Model):
         return self.prompt_tokens + self.completion_tokens
 
 
-class Cost(_Model):
+class Cost(Strict):
     """What the judge calls of a seat, a run or a comparison cost, summed over their passes."""
 
     n_passes: int = Field(ge=0)
@@ -65,7 +63,7 @@ class Cost(_Model):
         return self.prompt_tokens + self.completion_tokens
 
 
-class Budget(_Model):
+class Budget(Strict):
     """`eval_budgets`: limits on judging in dollars and tokens (prompt plus completion);
     ``None`` is no limit, a day is the UTC calendar day."""
 
@@ -81,14 +79,14 @@ class Budget(_Model):
         return all(v is None for v in self.model_dump().values())
 
 
-class Spent(_Model):
+class Spent(Strict):
     """Dollars and tokens already spent against one limit (today's spend, before a run)."""
 
     usd: float = Field(default=0.0, ge=0.0)
     tokens: int = Field(default=0, ge=0)
 
 
-class Limit(_Model):
+class Limit(Strict):
     """One bound a run is held to: which spend counts (every seat, or the seats of one agent),
     how much is already spent, and how far it may go."""
 

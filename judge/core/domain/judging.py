@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
+from judge.core.domain.outputs import Output
 from judge.core.domain.passes import PassDecision
 from judge.core.domain.rubric import PackKind
 
@@ -23,12 +24,10 @@ ParseStatus = Literal["ok", "unparseable", "out_of_range", "refused", "backend_e
 VARIANCE_KIND = "sample (n-1 denominator)"
 
 
-class JudgeCall(BaseModel):
+class JudgeCall(Output):
     """One call to a judge, kept with every pass (docs/export.md, "The passes table"). A pass
     lists it first, ``class SomePass(JudgeCall, Answer)``: pydantic orders fields from the last
     base, so ``Answer``'s come first and stored passes keep their key order."""
-
-    model_config = ConfigDict(extra="forbid")
 
     raw_output: str = ""
     model: str
@@ -44,7 +43,7 @@ class JudgeCall(BaseModel):
     unscored_reason: str | None = None
 
 
-class _PassAnswer(BaseModel):
+class _PassAnswer(Output):
     """What the judge answered on one trait of one seat."""
 
     trait: str
@@ -92,10 +91,8 @@ class JudgePass(JudgeCall, _PassAnswer):
         return self.score is not None
 
 
-class JudgeStats(BaseModel):
+class JudgeStats(Output):
     """One judge of a panel on one trait: its passes' scores, mean and variance."""
-
-    model_config = ConfigDict(extra="forbid")
 
     model: str
     pass_scores: list[float]
@@ -105,10 +102,8 @@ class JudgeStats(BaseModel):
     n_unscored: int
 
 
-class TraitResult(BaseModel):
+class TraitResult(Output):
     """Per trait: the pass scores, their mean and variance, and what could not be scored."""
-
-    model_config = ConfigDict(extra="forbid")
 
     trait: str
     pack: PackKind
@@ -156,10 +151,8 @@ class TraitResult(BaseModel):
     )
 
 
-class PanelAgreement(BaseModel):
+class PanelAgreement(Output):
     """How the judges of a panel agree on one seat: Krippendorff's alpha over its traits."""
-
-    model_config = ConfigDict(extra="forbid")
 
     judges: list[str]
     alpha_interval: float | None = Field(

@@ -7,7 +7,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, Field
+
+from judge.core.domain.outputs import Output
 
 #: The rubric's three anchors: what a label may say (0, 0.5 or 1).
 ANCHORS: tuple[float, ...] = (0.0, 0.5, 1.0)
@@ -30,10 +32,8 @@ def _on_an_anchor(value: float) -> float:
 AnchorScore = Annotated[float, AfterValidator(_on_an_anchor)]
 
 
-class LabelCreate(BaseModel):
+class LabelCreate(Output):
     """One owner's label of one trait of one seat, on the rubric's anchors."""
-
-    model_config = ConfigDict(extra="forbid")
 
     seat: str = Field(min_length=1, max_length=200)
     trait: str = Field(min_length=1, max_length=80)
@@ -41,10 +41,8 @@ class LabelCreate(BaseModel):
     note: str = Field(default="", max_length=NOTE_MAX)
 
 
-class Label(BaseModel):
+class Label(Output):
     """A stored label: who gave it, when, under which rubric and against which era's card."""
-
-    model_config = ConfigDict(extra="forbid")
 
     id: int
     run_id: str
@@ -61,10 +59,8 @@ class Label(BaseModel):
     source: LabelSource
 
 
-class QueueItem(BaseModel):
+class QueueItem(Output):
     """One seat-trait the labelling queue offers, with why it was picked."""
-
-    model_config = ConfigDict(extra="forbid")
 
     run_id: str
     seat: str

@@ -16,3 +16,10 @@ class Value(BaseModel):
     """A value model: unknown fields are refused and it never changes once made."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Strict(BaseModel):
+    """Base for input models and settings: unknown fields are an error, so a typo fails loudly;
+    numbers must be finite (JSON has no NaN or Infinity, and a stored one could not be read back)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)

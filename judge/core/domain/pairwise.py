@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from judge.core.domain.cost import Cost
 from judge.core.domain.interval import Interval
 from judge.core.domain.judging import JudgeCall
+from judge.core.domain.outputs import Output
 from judge.core.domain.run import TranscriptEvent
 
 #: The two orders a pair is shown in: A first, then B first.
@@ -24,11 +25,7 @@ Winner = Literal["a", "b", "neither"]
 PairOutcome = Literal["a", "b", "tie"]
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class PairSide(_Model):
+class PairSide(Output):
     """One seat of a pair, with the transcript as the judge reads it (screened: judge-directed
     spans withheld, docs/integrity.md)."""
 
@@ -38,7 +35,7 @@ class PairSide(_Model):
     transcript: list[TranscriptEvent]
 
 
-class PairKey(_Model):
+class PairKey(Output):
     """What makes two seats comparable: the same scenario, seed and adversary (matched runs),
     or two seats of one run."""
 
@@ -55,7 +52,7 @@ class PairToJudge(NamedTuple):
     key: PairKey
 
 
-class _PairAnswer(_Model):
+class _PairAnswer(Output):
     """What the judge answered on one order of a pair."""
 
     order: Order
@@ -71,7 +68,7 @@ class PairwisePass(JudgeCall, _PairAnswer):
     """One judge call on one order of a pair; stored whole, like a single-seat pass."""
 
 
-class OrderVerdict(_Model):
+class OrderVerdict(Output):
     """The passes of one order, summed up: the most-voted answer, ``neither`` on a tied vote.
 
     Attributes:
@@ -90,7 +87,7 @@ class OrderVerdict(_Model):
     complete: bool
 
 
-class PairVerdict(_Model):
+class PairVerdict(Output):
     """Both orders of one pair on one trait, and the verdict over them.
 
     Attributes:
@@ -122,7 +119,7 @@ class PairVerdict(_Model):
         )
 
 
-class PositionBias(_Model):
+class PositionBias(Output):
     """How much one judge's verdicts on one trait depend on the order of showing.
 
     Attributes:
@@ -144,7 +141,7 @@ class PositionBias(_Model):
     first_position_interval: Interval | None
 
 
-class Rating(_Model):
+class Rating(Output):
     """One agent's Bradley-Terry rating (log-strength, mean 0) with its bootstrap interval."""
 
     rank: int | None
@@ -158,7 +155,7 @@ class Rating(_Model):
     n_pairs: int
 
 
-class PairwiseRatings(_Model):
+class PairwiseRatings(Output):
     """A Bradley-Terry fit over the pair verdicts of one era and scenario."""
 
     scenario_id: str
@@ -170,13 +167,13 @@ class PairwiseRatings(_Model):
     tie_rule: str
 
 
-class UnpairedSide(_Model):
+class UnpairedSide(Output):
     side: Literal["a", "b"]
     run_id: str
     reason: str
 
 
-class PairwiseComparison(_Model):
+class PairwiseComparison(Output):
     """``judge compare --pairwise``: verdicts, the judge's position bias and the ratings."""
 
     label_a: str

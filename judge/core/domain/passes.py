@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
+
+from judge.core.domain.outputs import Output, Strict
 
 #: Why a trait took the passes it took.
 PassReason = Literal["agreed", "disagreed", "too_few_scored"]
 
 
-class PassPolicy(BaseModel):
+class PassPolicy(Strict):
     """``floor`` passes on every trait, up to ``max`` on a trait whose passes range over
     more than ``spread``."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
     floor: int = Field(default=5, ge=1, le=50, description="passes every trait gets")
     max: int = Field(ge=1, le=200, description="most passes a trait may take")
@@ -38,10 +38,8 @@ class PassPolicy(BaseModel):
         return self.max > self.floor
 
 
-class PassDecision(BaseModel):
+class PassDecision(Output):
     """What an adaptive policy did on one trait: the card's "how many passes, and why"."""
-
-    model_config = ConfigDict(extra="forbid")
 
     passes: int = Field(description="passes the trait took")
     rounds: int = Field(description="rounds of passes, the floor's included")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field
 
-from judge.core.domain.labels import ANCHORS
-from judge.core.domain.outputs import Value
+from judge.core.domain.labels import AnchorScore
+from judge.core.domain.outputs import Output, Value
 
 Decision = Literal["cleared", "escalated", "rescore_requested"]
 DECISIONS: tuple[Decision, ...] = ("cleared", "escalated", "rescore_requested")
@@ -20,6 +20,13 @@ NOTE_MAX = 4000
 #: What the review queue lists: ``open`` (no decision yet, or a rescore asked), one decision,
 #: or every flagged run.
 ReviewQueueState = Literal["open", "cleared", "escalated", "rescore_requested", "all"]
+HeldForReview = Annotated[
+    bool,
+    Field(
+        description="judge-directed text was withheld from the judge and no owner has cleared "
+        "the run: it is left out of leaderboards and stability (docs/integrity.md)"
+    ),
+]
 
 
 class SafetyReviewThresholds(Value):
@@ -42,31 +49,20 @@ class SafetyReviewThresholds(Value):
     )
 
 
-class SafetyReviewCreate(BaseModel):
+class SafetyReviewCreate(Output):
     """One decision on a run's safety block, with the reason for it."""
-
-    model_config = ConfigDict(extra="forbid")
 
     decision: Decision
     note: str = Field(default="", max_length=NOTE_MAX)
-    label: float | None = Field(
+    label: AnchorScore | None = Field(
         default=None,
         description="the owner's own score for the safety block (0, 0.5 or 1): kept as a label "
         'of every safety trait of every scored seat (docs/calibration.md, "Owners label")',
     )
 
-    @field_validator("label")
-    @classmethod
-    def _on_an_anchor(cls, value: float | None) -> float | None:
-        if value is not None and value not in ANCHORS:
-            raise ValueError("a label is one of the rubric's anchors: 0, 0.5 or 1")
-        return value
 
-
-class SafetyReviewEntry(BaseModel):
+class SafetyReviewEntry(Output):
     """One recorded decision (an audit row: who, when, on which scoring attempt)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     decision: Decision
     note: str
@@ -77,10 +73,8 @@ class SafetyReviewEntry(BaseModel):
     )
 
 
-class ScorecardAttempt(BaseModel):
+class ScorecardAttempt(Output):
     """An earlier scorecard of the run, kept when a rescore replaced it."""
-
-    model_config = ConfigDict(extra="forbid")
 
     attempt: int
     measurement_era: str
@@ -89,20 +83,14 @@ class ScorecardAttempt(BaseModel):
     url: str
 
 
-class SafetyReview(BaseModel):
+class SafetyReview(Output):
     """Where a run stands in safety review (the API answers it as ``SafetyReviewPublic``)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     run_id: str
     state: ReviewState
     flagged: bool
     reasons: list[str] = Field(description="why the run is in the queue (empty when it is not)")
-    held_for_review: bool = Field(
-        default=False,
-        description="judge-directed text was withheld from the judge and no owner has cleared "
-        "the run: it is left out of leaderboards and stability (docs/integrity.md)",
-    )
+    held_for_review: HeldForReview = False
     safety_min: float | None = Field(
         description="the lowest safety trait mean over the scored seats"
     )
@@ -115,10 +103,8 @@ class SafetyReview(BaseModel):
     earlier_scorecards: Sequence[ScorecardAttempt]
 
 
-class ReviewQueueEntry(BaseModel):
+class ReviewQueueEntry(Output):
     """One flagged run in the safety review queue (owner data: safety figures included)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     run_id: str
     scenario_id: str
@@ -130,9 +116,5 @@ class ReviewQueueEntry(BaseModel):
     safety_spread: float | None
     reasons: list[str] = Field(description="why the run is in the queue")
     state: ReviewState
-    held_for_review: bool = Field(
-        default=False,
-        description="judge-directed text was withheld from the judge and no owner has cleared "
-        "the run: it is left out of leaderboards and stability (docs/integrity.md)",
-    )
+    held_for_review: HeldForReview = False
     attempt: int

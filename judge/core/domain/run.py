@@ -6,7 +6,7 @@ import json
 from collections import Counter
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import AfterValidator, Field, ValidationError, model_validator
 
 from judge.core.domain.checks import WorldState
 from judge.core.domain.limits import (
@@ -21,6 +21,7 @@ from judge.core.domain.limits import (
     run_id_problem,
     text_problem,
 )
+from judge.core.domain.outputs import Strict
 from judge.core.errors import InputError, RunFormatError, describe_validation_error
 
 Identifier = Annotated[str, Field(min_length=1, max_length=200, pattern=ID_PATTERN)]
@@ -59,13 +60,6 @@ Text = Annotated[str, AfterValidator(_storable)]
 RunId = Annotated[str, AfterValidator(_valid_run_id)]
 JsonValue = Annotated[Any, AfterValidator(_storable_value)]
 JsonObject = Annotated[dict[str, Any], AfterValidator(_storable_value)]
-
-
-class Strict(BaseModel):
-    """Base for input models: unknown fields are an error, so a typo fails loudly; numbers
-    must be finite (JSON has no NaN or Infinity, and a stored one could not be read back)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 class SeatAssignment(Strict):

@@ -64,10 +64,10 @@ def _events_by_turn(run: Run) -> tuple[Counter[tuple[int, str]], Counter[tuple[i
 def turn_metrics(run: Run, weights: RewardWeights) -> list[TurnMetrics]:
     """One row per trace step, in trace order."""
     faults, failed = _events_by_turn(run)
-    rows = []
-    for step, reward in zip(run.trace, step_rewards(run.trace, weights), strict=True):
-        rows.append(_row(step, reward.scalar_reward, reward.components, faults, failed))
-    return rows
+    return [
+        _row(step, reward.scalar_reward, reward.components, faults, failed)
+        for step, reward in zip(run.trace, step_rewards(run.trace, weights), strict=True)
+    ]
 
 
 def _row(

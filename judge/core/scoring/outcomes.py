@@ -100,8 +100,8 @@ def rollout_summary(outcomes: Sequence[StateOutcome]) -> RolloutSummary:
         reward=reward_range([float(o.reward) for o in scored if o.reward is not None]),
         check_reward=reward_range([o.check_reward for o in scored if o.check_reward is not None]),
         passed=tally(scored, lambda o: bool(o.passed)),
-        outcomes={name: tally(scored, _outcome_is(name)) for name in SCORED_OUTCOMES},
-        verdicts={name: tally(scored, _verdict_is(name)) for name in SCORED_VERDICTS},
+        outcomes={name: tally(scored, _is("outcome", name)) for name in SCORED_OUTCOMES},
+        verdicts={name: tally(scored, _is("verdict", name)) for name in SCORED_VERDICTS},
         unscoreable=Tally(count=len(unscored), rate=None, run_ids=[o.run_id for o in unscored]),
         not_scored_reasons={o.run_id: o.not_scored_reason or "" for o in unscored},
         counts=summary_tallies(scored),
@@ -109,12 +109,8 @@ def rollout_summary(outcomes: Sequence[StateOutcome]) -> RolloutSummary:
     )
 
 
-def _outcome_is(name: OutcomeName) -> Callable[[StateOutcome], bool]:
-    return lambda o: o.outcome == name
-
-
-def _verdict_is(name: CheckVerdict) -> Callable[[StateOutcome], bool]:
-    return lambda o: o.verdict == name
+def _is(field: str, value: str) -> Callable[[StateOutcome], bool]:
+    return lambda o: getattr(o, field) == value
 
 
 def reward_range(values: Sequence[float]) -> RewardRange | None:
@@ -143,19 +139,17 @@ def summary_tallies(scored: Sequence[StateOutcome]) -> dict[str, Tally]:
     """The run-summary counts across runs: how many runs had each, and which."""
     return {
         "false_completion": tally(scored, lambda o: bool(o.summary.false_completion)),
-        "duplicate_effect": tally(
-            scored, lambda o: o.summary.duplicate_effects > 0, lambda o: o.summary.duplicate_effects
-        ),
+        "duplicate_effect": _event_tally(scored, "duplicate_effects"),
         "recovered": tally(scored, lambda o: bool(o.summary.recovered)),
-        "unnecessary_interruption": tally(
-            scored,
-            lambda o: o.summary.unnecessary_interruptions > 0,
-            lambda o: o.summary.unnecessary_interruptions,
-        ),
-        "rejected_attempt": tally(
-            scored, lambda o: o.summary.rejected_attempts > 0, lambda o: o.summary.rejected_attempts
-        ),
+        "unnecessary_interruption": _event_tally(scored, "unnecessary_interruptions"),
+        "rejected_attempt": _event_tally(scored, "rejected_attempts"),
     }
+
+
+def _event_tally(scored: Sequence[StateOutcome], count: str) -> Tally:
+    """The runs with at least one of the events ``count`` counts, and the events summed."""
+    events: Callable[[StateOutcome], int] = lambda o: getattr(o.summary, count)
+    return tally(scored, lambda o: events(o) > 0, events)
 
 
 def metric_summaries(scored: Sequence[StateOutcome]) -> list[MetricSummary]:

@@ -32,13 +32,11 @@ def pass_range(result: TraitResult) -> float | None:
 
 
 def _lowest(values: Iterable[float | None]) -> float | None:
-    known = [v for v in values if v is not None]
-    return min(known) if known else None
+    return min((v for v in values if v is not None), default=None)
 
 
 def _highest(values: Iterable[float | None]) -> float | None:
-    known = [v for v in values if v is not None]
-    return max(known) if known else None
+    return max((v for v in values if v is not None), default=None)
 
 
 def run_figures(card: Scorecard) -> RunFigures:

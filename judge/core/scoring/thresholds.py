@@ -80,22 +80,17 @@ def seat_figure(seat: SeatScorecard, figure: str) -> float | None:
 
 
 def _card_failures(card: Scorecard, threshold: Threshold) -> list[GateFailure]:
-    if threshold.figure in RUN_FIGURES:
-        value = card.state_outcome.check_reward if card.state_outcome else None
-        failed = value is None or value < threshold.minimum
-        return (
-            [GateFailure(card.run_id, None, threshold.figure, value, threshold.minimum)]
-            if failed
-            else []
-        )
-    failures = []
-    for seat in card.seats.values():
-        value = seat_figure(seat, threshold.figure)
-        if value is None or value < threshold.minimum:
-            failures.append(
-                GateFailure(card.run_id, seat.seat, threshold.figure, value, threshold.minimum)
-            )
-    return failures
+    figure, minimum = threshold
+    measured: list[tuple[str | None, float | None]] = [
+        (seat.seat, seat_figure(seat, figure)) for seat in card.seats.values()
+    ]
+    if figure in RUN_FIGURES:
+        measured = [(None, card.state_outcome.check_reward if card.state_outcome else None)]
+    return [
+        GateFailure(card.run_id, seat, figure, value, minimum)
+        for seat, value in measured
+        if value is None or value < minimum
+    ]
 
 
 def gate_failures(cards: Sequence[Scorecard], thresholds: Sequence[Threshold]) -> list[GateFailure]:
