@@ -18,7 +18,7 @@ NOTE_MAX = 4000
 LabelSource = Literal["console", "api", "safety_review"]
 #: Why the labelling queue picked an item (docs/calibration.md, "The queue").
 QueueReason = Literal[
-    "wide_pass_range", "panel_disagreement", "near_threshold", "tamper", "uniform_sample"
+    "wide_spread", "panel_disagreement", "near_threshold", "tamper", "uniform_sample"
 ]
 
 
@@ -66,7 +66,7 @@ class QueueItem(Output):
     seat: str
     trait: str
     judge_mean: float | None
-    pass_range: float | None = Field(description="highest minus lowest scored pass")
+    spread: float | None = Field(description="highest minus lowest scored pass")
     reasons: list[QueueReason]
     inclusion_probability: float = Field(
         description="1 for a targeted item, the sampling rate for one from the uniform sample"

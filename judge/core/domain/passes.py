@@ -4,6 +4,7 @@ another judge instead of more passes of the same one."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -12,6 +13,11 @@ from judge.core.domain.outputs import Output, Strict
 
 #: Why a trait took the passes it took.
 PassReason = Literal["agreed", "disagreed", "too_few_scored"]
+
+
+def spread_of(scores: Sequence[float]) -> float | None:
+    """The spread of ``scores``: highest minus lowest (None without a score)."""
+    return max(scores) - min(scores) if scores else None
 
 
 class PassPolicy(Strict):
@@ -23,7 +29,7 @@ class PassPolicy(Strict):
     spread: float = Field(
         ge=0.0,
         le=1.0,
-        description="a trait whose pass range (highest minus lowest score; expected scores when "
+        description="a trait whose spread (highest minus lowest score; expected scores when "
         "every pass has a distribution) exceeds this after a round gets another round",
     )
 
@@ -43,7 +49,7 @@ class PassDecision(Output):
 
     passes: int = Field(description="passes the trait took")
     rounds: int = Field(description="rounds of passes, the floor's included")
-    pass_range: float | None = Field(
+    spread: float | None = Field(
         description="highest minus lowest score the decision was taken on (None: fewer than "
         "two scored passes)"
     )

@@ -8,13 +8,14 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from judge.core.domain.labels import QueueReason
+from judge.core.domain.passes import spread_of
 
 
 class QueueRules(NamedTuple):
     """When an item is targeted, and how large the uniform sample is."""
 
-    pass_range_above: float = 0.3
-    panel_range_above: float = 0.3
+    spread_above: float = 0.3
+    panel_spread_above: float = 0.3
     thresholds: tuple[float, ...] = (0.5,)
     near: float = 0.1
     rate: float = 0.05
@@ -31,11 +32,6 @@ class ItemFigures(NamedTuple):
     tamper: bool
 
 
-def pass_range(scores: Sequence[float]) -> float | None:
-    """Highest minus lowest scored pass (``None`` without a scored pass)."""
-    return max(scores) - min(scores) if scores else None
-
-
 def in_uniform_sample(key: str, rate: float) -> bool:
     """Whether ``key`` falls in the uniform sample: the first 8 bytes of its sha256, read as
     a fraction of 2**64, below ``rate`` (the same answer on every read)."""
@@ -46,11 +42,11 @@ def in_uniform_sample(key: str, rate: float) -> bool:
 def targeted_reasons(item: ItemFigures, rules: QueueRules) -> list[QueueReason]:
     """Why the item teaches most, in a fixed order (empty when it is an ordinary item)."""
     reasons: list[QueueReason] = []
-    spread = pass_range(item.pass_scores)
-    if spread is not None and spread > rules.pass_range_above:
-        reasons.append("wide_pass_range")
-    panel = pass_range(item.judge_means)
-    if panel is not None and len(item.judge_means) > 1 and panel > rules.panel_range_above:
+    spread = spread_of(item.pass_scores)
+    if spread is not None and spread > rules.spread_above:
+        reasons.append("wide_spread")
+    panel = spread_of(item.judge_means)
+    if panel is not None and len(item.judge_means) > 1 and panel > rules.panel_spread_above:
         reasons.append("panel_disagreement")
     if item.score is not None and any(abs(item.score - t) <= rules.near for t in item.thresholds):
         reasons.append("near_threshold")

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from judge.core.domain.judging import TraitResult
 from judge.core.domain.outputs import Value
+from judge.core.domain.passes import spread_of
 from judge.core.domain.review import SafetyReviewThresholds
 from judge.core.domain.scorecard import Scorecard
 
@@ -24,11 +24,6 @@ class RunFigures(Value):
     spread_max: float | None
     gated: bool
     custom_rubric: bool
-
-
-def pass_range(result: TraitResult) -> float | None:
-    """Highest minus lowest scored pass; None with fewer than one scored pass."""
-    return max(result.pass_scores) - min(result.pass_scores) if result.pass_scores else None
 
 
 def _lowest(values: Iterable[float | None]) -> float | None:
@@ -49,8 +44,8 @@ def run_figures(card: Scorecard) -> RunFigures:
         composite=_lowest(s.composite for s in seats),
         objective_rate=_lowest(s.objectives.objective_met_rate for s in seats),
         safety_min=_lowest(r.mean for r in safety),
-        safety_spread=_highest(pass_range(r) for r in safety),
-        spread_max=_highest(pass_range(r) for r in every),
+        safety_spread=_highest(spread_of(r.pass_scores) for r in safety),
+        spread_max=_highest(spread_of(r.pass_scores) for r in every),
         gated=card.participation_gated,
         custom_rubric=card.leaderboard_class != "ranked",
     )

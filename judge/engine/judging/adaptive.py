@@ -35,7 +35,7 @@ def rounds(policy: PassPolicy, judges: int) -> list[Round]:
     return [Round(j, s, min(policy.floor, policy.max - s)) for j, s in enumerate(starts)]
 
 
-def pass_range(passes: Sequence[JudgePass]) -> float | None:
+def pass_spread(passes: Sequence[JudgePass]) -> float | None:
     """Highest minus lowest score of the scored passes; over the expected scores when every
     scored pass has a distribution (a finer measure of disagreement). None under two."""
     scored = [p for p in passes if p.score is not None]
@@ -52,17 +52,17 @@ def pass_range(passes: Sequence[JudgePass]) -> float | None:
 
 def goes_on(passes: Sequence[JudgePass], policy: PassPolicy) -> bool:
     """Whether a trait with these passes so far gets the next round."""
-    spread = pass_range(passes)
+    spread = pass_spread(passes)
     return spread is None or spread > policy.spread
 
 
 def _first_round_reading(spread: float | None, policy: PassPolicy) -> tuple[str, str]:
     where = f"its first {policy.floor} passes"
     if spread is not None and spread <= policy.spread:
-        return "agreed", f"{where} agree (range {spread:.2f} <= {policy.spread:g})"
+        return "agreed", f"{where} agree (spread {spread:.2f} <= {policy.spread:g})"
     if spread is None:
         return "too_few_scored", f"fewer than two of {where} were scored"
-    return "disagreed", f"{where} range {spread:.2f} > {policy.spread:g}"
+    return "disagreed", f"{where} spread {spread:.2f} > {policy.spread:g}"
 
 
 def decide(passes: Sequence[JudgePass], policy: PassPolicy, judges: Sequence[str]) -> PassDecision:
@@ -70,7 +70,7 @@ def decide(passes: Sequence[JudgePass], policy: PassPolicy, judges: Sequence[str
     plan = rounds(policy, len(judges))
     taken = [r for r in plan if any(r.holds(p.index) for p in passes)]
     first = [p for p in passes if plan[0].holds(p.index)]
-    spread = pass_range(first)
+    spread = pass_spread(first)
     reason, why = _first_round_reading(spread, policy)
     more = len(passes) - len(first)
     if more and len(judges) > 1:
@@ -79,7 +79,7 @@ def decide(passes: Sequence[JudgePass], policy: PassPolicy, judges: Sequence[str
     elif more:
         why += f": {more} more passes (max {policy.max})"
     return PassDecision(
-        passes=len(passes), rounds=len(taken), pass_range=spread, reason=reason, note=why
+        passes=len(passes), rounds=len(taken), spread=spread, reason=reason, note=why
     )
 
 

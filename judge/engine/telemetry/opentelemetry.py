@@ -81,7 +81,7 @@ def trait_attributes(card: Scorecard, seat: SeatScorecard, result: TraitResult) 
     if (text := explanation(result)) is not None:
         attrs["gen_ai.evaluation.explanation"] = text
     if len(result.pass_scores) >= 2:
-        attrs["judge.pass_range"] = max(result.pass_scores) - min(result.pass_scores)
+        attrs["judge.spread"] = max(result.pass_scores) - min(result.pass_scores)
     if result.variance is not None:
         attrs["judge.variance"] = result.variance
     if result.adaptive is not None:

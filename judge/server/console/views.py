@@ -11,10 +11,11 @@ from sqlmodel import Session
 from judge.core.domain.integrity import SeatTamper
 from judge.core.domain.judging import PanelAgreement, TraitResult
 from judge.core.domain.labels import Label
+from judge.core.domain.passes import spread_of
 from judge.core.domain.review import SafetyReview
 from judge.core.domain.run import Run, TranscriptEvent
 from judge.core.domain.scorecard import Scorecard, SeatScorecard
-from judge.core.scoring.run_summary import flag_reasons, pass_range
+from judge.core.scoring.run_summary import flag_reasons
 from judge.engine.settings import Settings
 from judge.server.console.highlights import EventMarks, TextPart, split_text, withheld_by_event
 from judge.server.console.reports import trusted_judges
@@ -146,7 +147,7 @@ def trait_view(result: TraitResult) -> TraitView:
     adaptive = result.adaptive
     return TraitView(
         result=result,
-        spread=pass_range(result),
+        spread=spread_of(result.pass_scores),
         judge_means={j.model: j.mean for j in result.judges},
         passes_note=f"{adaptive.passes} passes: {adaptive.note}" if adaptive else None,
     )

@@ -9,8 +9,9 @@ from sqlmodel import Session
 
 from judge.core.domain.judging import TraitResult
 from judge.core.domain.labels import QueueItem
+from judge.core.domain.passes import spread_of
 from judge.core.domain.scorecard import Scorecard, SeatScorecard
-from judge.core.scoring.labelling import ItemFigures, Pick, QueueRules, pass_range, pick
+from judge.core.scoring.labelling import ItemFigures, Pick, QueueRules, pick
 from judge.engine.settings import Settings
 from judge.server.service import reviews as review_service
 from judge.server.store import labels as label_repo
@@ -22,7 +23,7 @@ RECENT_CARDS = 500
 def queue_rules(session: Session, *, settings: Settings) -> QueueRules:
     """The queue's rules: ranges wider than the safety review's spread threshold count."""
     limits = review_service.thresholds(session, settings=settings)
-    return QueueRules(pass_range_above=limits.spread_above, panel_range_above=limits.spread_above)
+    return QueueRules(spread_above=limits.spread_above, panel_spread_above=limits.spread_above)
 
 
 def figures(
@@ -87,7 +88,7 @@ def _queue_item(
         seat=seat.seat,
         trait=result.trait,
         judge_mean=result.mean,
-        pass_range=pass_range(result.pass_scores),
+        spread=spread_of(result.pass_scores),
         reasons=chosen.reasons,
         inclusion_probability=chosen.inclusion_probability,
         weight=chosen.weight,

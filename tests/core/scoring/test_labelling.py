@@ -30,7 +30,7 @@ def item(**changes: object) -> ItemFigures:
 
 
 def test_passes_wider_than_the_range_threshold_are_targeted() -> None:
-    assert targeted_reasons(item(pass_scores=[0.2, 0.6, 0.8]), RULES) == ["wide_pass_range"]
+    assert targeted_reasons(item(pass_scores=[0.2, 0.6, 0.8]), RULES) == ["wide_spread"]
     assert targeted_reasons(item(pass_scores=[0.7, 0.8, 0.9]), RULES) == []
 
 

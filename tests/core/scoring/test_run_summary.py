@@ -8,9 +8,10 @@ import json
 from collections import defaultdict
 from itertools import cycle
 
+from judge.core.domain.passes import spread_of
 from judge.core.domain.review import SafetyReviewThresholds
 from judge.core.domain.scorecard import Scorecard
-from judge.core.scoring.run_summary import flag_reasons, pass_range, run_figures
+from judge.core.scoring.run_summary import flag_reasons, run_figures
 from judge.engine.judging.backends import JudgeRequest, ScriptedBackend
 from judge.engine.pipeline import ScoringOptions, score_run_async
 from tests.helpers import example
@@ -41,7 +42,7 @@ def test_figures_take_the_lowest_safety_mean_and_the_largest_spread() -> None:
     resistance = card.seats["buyer"].safety_block["manipulation_resistance"]  # type: ignore[index]
 
     assert sorted(resistance.pass_scores) == [0.2, 0.5, 0.5, 0.5, 0.9]
-    assert pass_range(resistance) == 0.7
+    assert spread_of(resistance.pass_scores) == 0.7
     assert figures.safety_min == 0.4
     assert figures.safety_spread == 0.7 and figures.spread_max == 0.7
     assert figures.composite == 0.6 and figures.objective_rate == 0.5

@@ -11,7 +11,7 @@ from judge.core.domain.config import DenoiseConfig, MeasurementSettings, Platfor
 from judge.core.domain.judging import JudgePass
 from judge.core.domain.passes import PassPolicy
 from judge.core.scoring.era import measurement_era
-from judge.engine.judging.adaptive import Round, pass_range, rounds
+from judge.engine.judging.adaptive import Round, pass_spread, rounds
 from judge.engine.judging.backends import JudgeRequest, ScriptedBackend
 from judge.engine.judging.panel import PanelBackend
 from judge.engine.packs import default_rubric_set
@@ -88,12 +88,12 @@ def test_a_panel_escalates_one_judge_at_a_time_within_max() -> None:
     assert rounds(PassPolicy(floor=5, max=10, spread=0.1), 3) == [Round(0, 0, 5), Round(1, 5, 5)]
 
 
-def test_pass_range_uses_expected_scores_when_every_pass_has_one() -> None:
+def test_spread_uses_expected_scores_when_every_pass_has_one() -> None:
     sampled = [a_pass(0, 0.2), a_pass(1, 0.8), a_pass(2, None)]
-    assert pass_range(sampled) == pytest.approx(0.6)
+    assert pass_spread(sampled) == pytest.approx(0.6)
     both = [a_pass(0, 0.2, expected=0.45), a_pass(1, 0.8, expected=0.55)]
-    assert pass_range(both) == pytest.approx(0.1)
-    assert pass_range([a_pass(0, 0.2), a_pass(1, None)]) is None
+    assert pass_spread(both) == pytest.approx(0.1)
+    assert pass_spread([a_pass(0, 0.2), a_pass(1, None)]) is None
 
 
 def test_only_the_disagreeing_trait_gets_more_passes_and_the_card_says_why() -> None:
@@ -104,11 +104,11 @@ def test_only_the_disagreeing_trait_gets_more_passes_and_the_card_says_why() -> 
     traits = card.seats["buyer"].traits
     negotiation = traits["negotiation"].adaptive
     assert negotiation is not None and negotiation.reason == "disagreed"
-    assert (negotiation.passes, negotiation.rounds, negotiation.pass_range) == (12, 2, 0.6)
-    assert negotiation.note == "its first 5 passes range 0.60 > 0.2: 7 more passes (max 12)"
+    assert (negotiation.passes, negotiation.rounds, negotiation.spread) == (12, 2, 0.6)
+    assert negotiation.note == "its first 5 passes spread 0.60 > 0.2: 7 more passes (max 12)"
     cooperation = traits["cooperation"].adaptive
     assert cooperation is not None and cooperation.reason == "agreed"
-    assert cooperation.note == "its first 5 passes agree (range 0.10 <= 0.2)"
+    assert cooperation.note == "its first 5 passes agree (spread 0.10 <= 0.2)"
     assert traits["negotiation"].n_passes == 12 and traits["cooperation"].n_passes == 5
 
 
@@ -191,7 +191,7 @@ def test_judge_score_takes_adaptive_passes_and_prints_why(
     assert (
         main(["score", run, "--judge", "scripted/0.6", "--passes", "5:9:0.1", "--no-progress"]) == 0
     )
-    assert "5 passes: its first 5 passes agree (range 0.00 <= 0.1)" in capsys.readouterr().out
+    assert "5 passes: its first 5 passes agree (spread 0.00 <= 0.1)" in capsys.readouterr().out
 
 
 def test_judge_score_refuses_a_policy_below_the_floor(

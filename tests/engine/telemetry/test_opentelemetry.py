@@ -136,7 +136,7 @@ def test_every_trait_of_every_scored_seat_is_one_event() -> None:
         result = traits[str(attrs["gen_ai.evaluation.name"])]
         assert attrs["gen_ai.evaluation.score.value"] == result.mean
         assert attrs["judge.rubric.hash"] == result.rubric_hash
-        assert attrs["judge.pass_range"] == pytest.approx(0.1)
+        assert attrs["judge.spread"] == pytest.approx(0.1)
         assert attrs["judge.passes"] == 5 and attrs["judge.era_id"] == card.measurement_era.era_id
 
 
@@ -164,7 +164,7 @@ def expected_attributes(card: Scorecard, trait: str) -> dict[str, Any]:
         "judge.prompt.version": card.prompt_version,
         "judge.era_id": card.measurement_era.era_id,
         "judge.passes": 5,
-        "judge.pass_range": pytest.approx(0.1),
+        "judge.spread": pytest.approx(0.1),
     }
 
 

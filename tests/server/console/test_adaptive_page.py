@@ -46,12 +46,12 @@ def test_each_trait_says_how_many_passes_it_took_and_why(
 
     negotiation = page[page.index('id="trait-buyer-negotiation"') :]
     assert (
-        "8 passes: its first 5 passes range 0.60 &gt; 0.2: 3 more passes (max 8)"
+        "8 passes: its first 5 passes spread 0.60 &gt; 0.2: 3 more passes (max 8)"
         in (negotiation[: negotiation.index("</details>")])
     )
     integrity = page[page.index('id="trait-buyer-integrity"') :]
     assert (
-        "5 passes: its first 5 passes agree (range 0.00 &lt;= 0.2)"
+        "5 passes: its first 5 passes agree (spread 0.00 &lt;= 0.2)"
         in (integrity[: integrity.index("</details>")])
     )
 

@@ -20,7 +20,7 @@ QUEUE_MAX = 500
 @router.get("/api/evals/labels/queue", summary="Labelling queue (owner)", responses=PAGED)
 def queue(session: SessionDep, settings: SettingsDep, paging: PagingDep) -> list[QueueItem]:
     """Seat-traits of the newest scorecards worth an owner's label, each with why it was picked
-    (`wide_pass_range`, `panel_disagreement`, `near_threshold`, `tamper`, `uniform_sample`) and its
+    (`wide_spread`, `panel_disagreement`, `near_threshold`, `tamper`, `uniform_sample`) and its
     inclusion probability and weight; least-labelled first (docs/calibration.md, "The queue")."""
     items = label_queue.labelling_queue(session, settings=settings, limit=QUEUE_MAX)
     return paging.by_position(items)
