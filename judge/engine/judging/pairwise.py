@@ -30,7 +30,7 @@ from judge.core.integrity import linear
 from judge.engine.judging.backends import BatchJudgeBackend, JudgeBackend, JudgeRequest, profile_of
 from judge.engine.judging.prompt import DATAMARK, tagged_transcript
 from judge.engine.judging.runner import Attempt, RunnerConfig, call_record, call_with_retries
-from judge.engine.judging.verdict import REFUSAL, json_objects, turns_in
+from judge.engine.judging.verdict import Unanswered, last_answer, turns_in
 
 #: Version of the pairwise prompt; part of a pairwise era. Version 1 spotlights (datamarks)
 #: the transcripts; with the defence off the prompt says nothing about the mark.
@@ -150,9 +150,15 @@ _ANSWERS: dict[str, Position] = {p: p for p in POSITIONS}
 _LOOSE = linear.compile(r"[\"']?better[\"']?\s*[:=]\s*[\"']?(\w+)", ignorecase=True)
 
 
-def _answer(
-    value: Any, obj: dict[str, Any], known_first: set[int], known_second: set[int]
+def parse_pair_reply(
+    text: str, known_first: set[int], known_second: set[int], *, refused: bool = False
 ) -> PairReply:
+    """Read the last pairwise verdict of a reply; never raises. Cited turns outside each
+    transcript are dropped."""
+    answer = last_answer(text, "better", _LOOSE, str, refused=refused, task="compare")
+    if isinstance(answer, Unanswered):
+        return PairReply(answer.status, None, "", [], [], answer.reason)
+    value, obj = answer
     position = _ANSWERS.get(str(value).strip().lower())
     if position is None:
         return PairReply("out_of_range", None, "", [], [], f"better is not one offered: {value!r}")
@@ -164,25 +170,6 @@ def _answer(
         turns_in(obj.get("turns_second"), known_second),
         None,
     )
-
-
-def parse_pair_reply(
-    text: str, known_first: set[int], known_second: set[int], *, refused: bool = False
-) -> PairReply:
-    """Read the last pairwise verdict of a reply; never raises. Cited turns outside each
-    transcript are dropped."""
-    if refused:
-        return PairReply("refused", None, "", [], [], "the provider refused to answer")
-    found = [obj for obj in json_objects(text) if "better" in obj]
-    if found:
-        return _answer(found[-1]["better"], found[-1], known_first, known_second)
-    loose = _LOOSE.findall(text)
-    if loose:
-        return _answer(loose[-1], {"rationale": text.strip()}, known_first, known_second)
-    if REFUSAL.search(text):
-        return PairReply("refused", None, "", [], [], "the judge declined to compare")
-    snippet = text.strip()[:80] or "(empty reply)"
-    return PairReply("unparseable", None, "", [], [], f"no verdict found in reply: {snippet!r}")
 
 
 def winner_of(position: Position | None, order: Order) -> Winner | None:
