@@ -235,15 +235,6 @@ class _Reply:
     zero_branch: dict[str, float] | None = None
 
 
-def _take_next(ctx: LlamaBatchContext, reply: _Reply, max_tokens: int) -> None:
-    """Add the chosen token to the reply, or end it at an end-of-generation token or the cap."""
-    if ctx.is_eog(reply.next_token):
-        reply.done = True
-    else:
-        reply.tokens.append(reply.next_token)
-        reply.done = len(reply.tokens) >= max_tokens
-
-
 class ScoreWatch:
     """The score tokens (``0``-``9`` and ``.``) whose log-probabilities (the model's own,
     over the whole vocabulary; docs/judge-signal.md) each step records."""
@@ -490,9 +481,13 @@ class BatchDecoder:
 
     def _decode_round(self, ctx: LlamaBatchContext, replies: list[_Reply], max_tokens: int) -> None:
         while True:
-            for reply in replies:
-                if not reply.done:
-                    _take_next(ctx, reply, max_tokens)
+            for reply in (r for r in replies if not r.done):
+                # the chosen token joins the reply, or ends it (end of generation, or the cap)
+                if ctx.is_eog(reply.next_token):
+                    reply.done = True
+                else:
+                    reply.tokens.append(reply.next_token)
+                    reply.done = len(reply.tokens) >= max_tokens
             active = [reply for reply in replies if not reply.done]
             if not active:
                 return

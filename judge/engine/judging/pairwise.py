@@ -7,10 +7,10 @@ caller already screened), then the trait's rubric and the question.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -25,12 +25,17 @@ from judge.core.domain.pairwise import (
     Winner,
 )
 from judge.core.domain.rubric import Rubric
-from judge.core.errors import PermanentJudgeError
 from judge.core.integrity import linear
 from judge.engine.judging.backends import BatchJudgeBackend, JudgeBackend, JudgeRequest, profile_of
 from judge.engine.judging.prompt import DATAMARK, tagged_transcript
-from judge.engine.judging.runner import Attempt, RunnerConfig, call_record, call_with_retries
-from judge.engine.judging.verdict import REFUSAL, json_objects, turns_in
+from judge.engine.judging.runner import (
+    Attempt,
+    RunnerConfig,
+    batch_attempt,
+    call_record,
+    call_with_retries,
+)
+from judge.engine.judging.verdict import Unanswered, last_answer, turns_in
 
 #: Version of the pairwise prompt; part of a pairwise era. Version 1 spotlights (datamarks)
 #: the transcripts; with the defence off the prompt says nothing about the mark.
@@ -150,9 +155,15 @@ _ANSWERS: dict[str, Position] = {p: p for p in POSITIONS}
 _LOOSE = linear.compile(r"[\"']?better[\"']?\s*[:=]\s*[\"']?(\w+)", ignorecase=True)
 
 
-def _answer(
-    value: Any, obj: dict[str, Any], known_first: set[int], known_second: set[int]
+def parse_pair_reply(
+    text: str, known_first: set[int], known_second: set[int], *, refused: bool = False
 ) -> PairReply:
+    """Read the last pairwise verdict of a reply; never raises. Cited turns outside each
+    transcript are dropped."""
+    answer = last_answer(text, "better", _LOOSE, str, refused=refused, task="compare")
+    if isinstance(answer, Unanswered):
+        return PairReply(answer.status, None, "", [], [], answer.reason)
+    value, obj = answer
     position = _ANSWERS.get(str(value).strip().lower())
     if position is None:
         return PairReply("out_of_range", None, "", [], [], f"better is not one offered: {value!r}")
@@ -164,25 +175,6 @@ def _answer(
         turns_in(obj.get("turns_second"), known_second),
         None,
     )
-
-
-def parse_pair_reply(
-    text: str, known_first: set[int], known_second: set[int], *, refused: bool = False
-) -> PairReply:
-    """Read the last pairwise verdict of a reply; never raises. Cited turns outside each
-    transcript are dropped."""
-    if refused:
-        return PairReply("refused", None, "", [], [], "the provider refused to answer")
-    found = [obj for obj in json_objects(text) if "better" in obj]
-    if found:
-        return _answer(found[-1]["better"], found[-1], known_first, known_second)
-    loose = _LOOSE.findall(text)
-    if loose:
-        return _answer(loose[-1], {"rationale": text.strip()}, known_first, known_second)
-    if REFUSAL.search(text):
-        return PairReply("refused", None, "", [], [], "the judge declined to compare")
-    snippet = text.strip()[:80] or "(empty reply)"
-    return PairReply("unparseable", None, "", [], [], f"no verdict found in reply: {snippet!r}")
 
 
 def winner_of(position: Position | None, order: Order) -> Winner | None:
@@ -221,11 +213,11 @@ def pair_specs(
 
 
 def to_pairwise_pass(
+    sides: tuple[PairSide, PairSide],
+    model: str,
     spec: PairSpec,
     attempt: Attempt,
-    model: str,
     latency_ms: float,
-    sides: tuple[PairSide, PairSide],
 ) -> PairwisePass:
     """A reply as a stored pass, the answer in the pair's terms too."""
     side_a, side_b = sides
@@ -267,8 +259,9 @@ async def run_pair_passes(
         JudgeBackendError: a permanent failure, or a transient one that outlasted the retries.
     """
     config = config or RunnerConfig()
+    finish = functools.partial(to_pairwise_pass, sides, backend.model)
     if profile_of(backend).batched and isinstance(backend, BatchJudgeBackend):
-        return await _batched(specs, backend, sides)
+        return await batch_attempt(specs, backend, finish, {}, 1, "pairwise passes")
     limit = asyncio.Semaphore(config.concurrency)
 
     async def one(spec: PairSpec) -> PairwisePass:
@@ -276,25 +269,6 @@ async def run_pair_passes(
             started = time.perf_counter()
             attempt = await call_with_retries(backend, spec.request, config, sleep)
             latency = (time.perf_counter() - started) * 1000
-        return to_pairwise_pass(spec, attempt, backend.model, latency, sides)
+        return finish(spec, attempt, latency)
 
     return list(await asyncio.gather(*(one(s) for s in specs)))
-
-
-async def _batched(
-    specs: Sequence[PairSpec], backend: BatchJudgeBackend, sides: tuple[PairSide, PairSide]
-) -> list[PairwisePass]:
-    finished: dict[int, PairwisePass] = {}
-    started = time.perf_counter()
-    async with aclosing(backend.complete_batch([s.request for s in specs])) as replies:
-        async for item in replies:
-            latency = (time.perf_counter() - started) * 1000
-            spec = specs[item.position]
-            finished[item.position] = to_pairwise_pass(
-                spec, Attempt(item.reply, 1), backend.model, latency, sides
-            )
-    if len(finished) < len(specs):
-        raise PermanentJudgeError(
-            f"the batch backend answered {len(finished)} of {len(specs)} pairwise passes"
-        )
-    return [finished[n] for n in range(len(specs))]

@@ -11,7 +11,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol, TypedDict, cast
+from typing import NamedTuple, Protocol, TypedDict, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 from tenacity import AsyncRetrying, RetryCallState, retry_if_exception_type, stop_after_attempt
@@ -250,13 +250,9 @@ async def run_passes(
     done = done or {}
     todo = cache_order([s for s in specs if (s.trait, s.index) not in done], profile_of(backend))
     job = _Job(backend.model, known_turns, config or RunnerConfig(), sleep, on_pass)
-    return [*done.values(), *await _make(todo, backend, job)]
-
-
-async def _make(todo: Sequence[PassSpec], backend: JudgeBackend, job: _Job) -> list[JudgePass]:
     if profile_of(backend).batched and isinstance(backend, BatchJudgeBackend):
-        return await _run_batched(todo, backend, job)
-    return await _run_one_by_one(todo, backend, job)
+        return [*done.values(), *await _run_batched(todo, backend, job)]
+    return [*done.values(), *await _run_one_by_one(todo, backend, job)]
 
 
 @dataclass(frozen=True)
@@ -318,25 +314,38 @@ async def _run_batched(
     async for attempt in retrying:
         with attempt:
             number = retrying.statistics.get("attempt_number", 1)
-            await _batch_attempt(todo, backend, job, finished, number)
-    return [finished[n] for n in range(len(todo))]
+            made = await batch_attempt(todo, backend, job.finish, finished, number, "passes")
+    return made
 
 
-async def _batch_attempt(
-    todo: Sequence[PassSpec],
+class _Call(Protocol):
+    @property
+    def request(self) -> JudgeRequest: ...
+
+
+CallT = TypeVar("CallT", bound=_Call)
+Made = TypeVar("Made")
+
+
+async def batch_attempt(
+    todo: Sequence[CallT],
     backend: BatchJudgeBackend,
-    job: _Job,
-    finished: dict[int, JudgePass],
+    finish: Callable[[CallT, Attempt, float], Made],
+    finished: dict[int, Made],
     number: int,
-) -> None:
+    what: str,
+) -> list[Made]:
+    """One batch of the calls not yet in ``finished``, each reply ``finish``-ed as it arrives
+    (PermanentJudgeError: the backend answered fewer than it was asked)."""
     missing = [n for n in range(len(todo)) if n not in finished]
     started = time.perf_counter()
     async with aclosing(backend.complete_batch([todo[n].request for n in missing])) as replies:
         async for item in replies:
             n = missing[item.position]
             latency = (time.perf_counter() - started) * 1000
-            finished[n] = job.finish(todo[n], Attempt(item.reply, number), latency)
+            finished[n] = finish(todo[n], Attempt(item.reply, number), latency)
     if len(finished) < len(todo):
         raise PermanentJudgeError(
-            f"the batch backend answered {len(finished)} of {len(todo)} passes"
+            f"the batch backend answered {len(finished)} of {len(todo)} {what}"
         )
+    return [finished[n] for n in range(len(todo))]

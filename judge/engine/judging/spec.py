@@ -53,10 +53,6 @@ class JudgeSpec:
         return [m.model for m in self.members]
 
     @property
-    def is_panel(self) -> bool:
-        return len(self.members) > 1
-
-    @property
     def note(self) -> str | None:
         """The first member's provider note, for the scorecard (None for most judges)."""
         return next((m.provider.note for m in self.members if m.provider.note), None)

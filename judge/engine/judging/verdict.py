@@ -8,11 +8,12 @@ unscored with its reason, never turned into a zero.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from judge.core.domain.judging import ParseStatus
 from judge.core.integrity import linear
+from judge.core.integrity.linear import Pattern
 
 REFUSAL = linear.compile(
     r"\b(i can(?:no|')t|i cannot|i won't|i will not|i'm (?:sorry|unable)|i am (?:sorry|unable)|"
@@ -43,11 +44,6 @@ def json_objects(text: str) -> Iterator[dict[str, Any]]:
             yield value
 
 
-def _last_verdict_object(text: str) -> dict[str, Any] | None:
-    found = [obj for obj in json_objects(text) if "score" in obj]
-    return found[-1] if found else None
-
-
 def turns_in(value: Any, known: set[int]) -> list[int]:
     """The cited turns of a reply's list that the transcript holds, sorted, each once."""
     if not isinstance(value, list):
@@ -55,27 +51,41 @@ def turns_in(value: Any, known: set[int]) -> list[int]:
     return sorted({t for t in value if isinstance(t, int) and not isinstance(t, bool)} & known)
 
 
-def _scored(score: Any, obj: dict[str, Any], known_turns: set[int]) -> ParsedReply:
+class Unanswered(NamedTuple):
+    """Why a reply holds no answer: its parse status and the reason stored with it."""
+
+    status: ParseStatus
+    reason: str
+
+
+def last_answer(
+    text: str, key: str, loose: Pattern, cast: Callable[[str], Any], *, refused: bool, task: str
+) -> tuple[Any, dict[str, Any]] | Unanswered:
+    """The value of ``key`` in the reply's last JSON object holding it, with that object; else
+    the last ``loose`` match, ``cast``, with the reply as rationale; else why neither."""
+    if refused:
+        return Unanswered("refused", "the provider refused to answer")
+    found = [obj for obj in json_objects(text) if key in obj]
+    if found:
+        return found[-1][key], found[-1]
+    if matches := loose.findall(text):
+        return cast(matches[-1]), {"rationale": text.strip()}
+    if REFUSAL.search(text):
+        return Unanswered("refused", f"the judge declined to {task}")
+    snippet = text.strip()[:80] or "(empty reply)"
+    return Unanswered("unparseable", f"no verdict found in reply: {snippet!r}")
+
+
+def parse_verdict(text: str, known_turns: set[int], *, refused: bool = False) -> ParsedReply:
+    """Parse the last verdict of a reply; cited turns outside ``known_turns`` are dropped, and
+    ``refused`` says the provider reported a refusal (e.g. a content filter)."""
+    answer = last_answer(text, "score", _LOOSE_SCORE, float, refused=refused, task="score")
+    if isinstance(answer, Unanswered):
+        return ParsedReply(answer.status, None, "", [], answer.reason)
+    score, obj = answer
     if isinstance(score, bool) or not isinstance(score, int | float):
         return ParsedReply("unparseable", None, "", [], f"score is not a number: {score!r}")
     if not 0.0 <= float(score) <= 1.0:
         return ParsedReply("out_of_range", None, "", [], f"score {score} is outside 0.0-1.0")
     rationale = str(obj.get("rationale", ""))[:1000]
     return ParsedReply("ok", float(score), rationale, turns_in(obj.get("turns"), known_turns), None)
-
-
-def parse_verdict(text: str, known_turns: set[int], *, refused: bool = False) -> ParsedReply:
-    """Parse the last verdict of a reply; cited turns outside ``known_turns`` are dropped, and
-    ``refused`` says the provider reported a refusal (e.g. a content filter)."""
-    if refused:
-        return ParsedReply("refused", None, "", [], "the provider refused to answer")
-    obj = _last_verdict_object(text)
-    if obj is not None:
-        return _scored(obj["score"], obj, known_turns)
-    loose = _LOOSE_SCORE.findall(text)
-    if loose:
-        return _scored(float(loose[-1]), {"rationale": text.strip()}, known_turns)
-    if REFUSAL.search(text):
-        return ParsedReply("refused", None, "", [], "the judge declined to score")
-    snippet = text.strip()[:80] or "(empty reply)"
-    return ParsedReply("unparseable", None, "", [], f"no verdict found in reply: {snippet!r}")

@@ -219,7 +219,6 @@ def test_a_scorecard_by_the_embedded_judge_names_its_decode_in_the_era() -> None
 def test_a_panel_resolves_to_one_spec_whose_members_keep_their_own_provider_and_profile() -> None:
     spec = judge_spec(f"anthropic/claude-3-5-haiku-latest, {EMBEDDED_MODEL}")
     assert spec.models == ["anthropic/claude-3-5-haiku-latest", EMBEDDED_MODEL]
-    assert spec.is_panel
     assert [m.provider.name for m in spec.members] == ["litellm", "embedded"]
     assert [m.profile.content for m in spec.members] == ["marked_parts", "parts"]
     assert [m.profile.batched for m in spec.members] == [False, True]

@@ -182,21 +182,16 @@ class EmbeddedModel:
             PermanentJudgeError: a prompt does not fit the context.
         """
         prompts = [self.split_prompt(m) for m in requests]
-        _check_fits(prompts, max_tokens)
+        if too_long := next((p for p in prompts if p.size + max_tokens > N_CTX), None):
+            raise PermanentJudgeError(
+                f"prompt of {too_long.size} tokens does not fit the embedded judge's {N_CTX}-token context"
+            )
         with self.lock:
             yield from self.decoder.run(
                 prompts,
                 max_tokens=max_tokens,
                 grammar=grammar_for(schema),
                 capture=schema == VERDICT_SCHEMA,
-            )
-
-
-def _check_fits(prompts: Sequence[PromptTokens], max_tokens: int) -> None:
-    for prompt in prompts:
-        if prompt.size + max_tokens > N_CTX:
-            raise PermanentJudgeError(
-                f"prompt of {prompt.size} tokens does not fit the embedded judge's {N_CTX}-token context"
             )
 
 

@@ -55,10 +55,6 @@ class RouterFile(BaseModel):
     router_settings: dict[str, Any] = Field(default_factory=dict)
 
 
-def config_path(model: str) -> Path:
-    return Path(model.removeprefix(ROUTER_PREFIX)).expanduser()
-
-
 def _resolve_env(value: Any, where: str, env: JudgingEnvironment) -> Any:
     if isinstance(value, str) and value.startswith(ENV_PREFIX):
         name = value.removeprefix(ENV_PREFIX)
@@ -189,7 +185,7 @@ def build_router_backend(model: str, env: JudgingEnvironment) -> RouterBackend:
     load_litellm()
     from litellm.router import Router
 
-    path = config_path(model)
+    path = Path(model.removeprefix(ROUTER_PREFIX)).expanduser()
     parsed = load_router_file(path)
     arguments = router_arguments(parsed, where=f"router file {path}", env=env)
     try:
