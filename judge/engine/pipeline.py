@@ -258,20 +258,13 @@ def assemble_scorecard(
 ) -> Scorecard:
     """The scorecard of a judged run; ``spec`` (:func:`judge_of`) and ``tamper`` are made
     here when not given, and ``cpu_s``, ``cost_estimate`` and ``seat_wall_s`` go on its cost."""
-    spec = spec or judge_of(options)
+    spec, settings = spec or judge_of(options), options.settings
     judges = spec.models
-    tamper = _findings(run, options.settings, tamper)
+    tamper = _findings(run, settings, tamper)
     walls = seat_wall_s or {}
     seats = {
         s: seat_scorecard(
-            run,
-            s,
-            passes.get(s, []),
-            rubrics,
-            options.settings,
-            judges,
-            tamper.get(s),
-            wall_s=walls.get(s),
+            run, s, passes.get(s, []), rubrics, settings, judges, tamper.get(s), walls.get(s)
         )
         for s in run.scored_seats
     }
@@ -286,15 +279,15 @@ def assemble_scorecard(
         leaderboard_class=leaderboard_class(custom_rubric=custom, self_reported=False),
         judge_model=options.judge_model,
         judge_note=spec.note,
-        prompt_version=prompt_version_for(options.settings),
+        prompt_version=prompt_version_for(settings),
         measurement_era=measurement_era(
             judge_model=options.judge_model,
             rubric_hashes=rubrics.hashes,
-            settings=options.settings,
+            settings=settings,
             decoders=spec.decoders,
         ),
         state_outcome=state_outcome,
-        pass_score=options.settings.score_mode,
+        pass_score=settings.score_mode,
         judge_parse=parse_rates([p for seat in passes.values() for p in seat]),
         cost=cost_of(every, wall_s=wall, cpu_s=cpu_s, estimate=cost_estimate),
     )

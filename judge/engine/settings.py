@@ -275,7 +275,7 @@ class JudgingSettings(BaseSettings):
             self.openai_api_key.get_secret_value() if self.openai_api_key else None
         )
         return JudgingEnvironment(
-            **values, test_judge_delay_s=self.test_judge_delay, secret=environment_variable
+            **values, test_judge_delay_s=self.test_judge_delay, secret=os.environ.get
         )
 
 
@@ -293,11 +293,6 @@ def judge_spec(model: str, *, dev_mode: bool | None = None) -> JudgeSpec:
     """A judge id resolved with the providers' settings from the environment (ConfigError
     when malformed); ``dev_mode`` overrides ``JUDGE_DEV_MODE``."""
     return resolve(model, judging_environment(dev_mode=dev_mode))
-
-
-def environment_variable(name: str) -> str | None:
-    """The value of the variable a router file names for a secret (``os.environ/NAME``)."""
-    return os.environ.get(name)
 
 
 class ProcessSettings(BaseSettings):

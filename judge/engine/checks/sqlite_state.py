@@ -79,9 +79,8 @@ def _describe_action(action: int, arg1: str | None, arg2: str | None) -> str:
 class SqliteState:
     """A SQLite file opened read-only, with an authorizer."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, timeout_s: float) -> None:
+    def __init__(self, conn: sqlite3.Connection, timeout_s: float) -> None:
         self._conn = conn
-        self._path = path
         self._timeout_s = timeout_s
         self._authorizer = _ReadOnlyAuthorizer()
         conn.set_authorizer(self._authorizer)
@@ -98,7 +97,7 @@ class SqliteState:
             _lock_down(conn)
         except sqlite3.Error as exc:
             raise StateUnavailableError(f"cannot open {path} as a SQLite database: {exc}") from None
-        return cls(conn, path, timeout_s)
+        return cls(conn, timeout_s)
 
     def fetch(self, sql: str, params: Mapping[str, Scalar], *, max_rows: int) -> Rows:
         deadline = time.monotonic() + self._timeout_s
