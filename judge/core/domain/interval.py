@@ -20,17 +20,9 @@ _STATED_ONLY = ("estimate", "n", "method")
 
 
 class Interval(BaseModel):
-    """A statistic and its confidence interval.
-
-    Attributes:
-        estimate: the statistic on the whole sample; ``None`` when it is undefined there (a
-            constant column, too few items). ``value`` on the wire.
-        low: the interval's lower bound; ``None`` when too few resamples were defined.
-        high: the interval's upper bound, ``None`` with ``low``.
-        level: the confidence level. Not written: every stored interval is at 95%.
-        n: how many items (or seats) the statistic was computed over, where a report states it.
-        method: how the interval was drawn (``"wilson 95%"``), where a report states it.
-    """
+    """A statistic (``estimate``, ``None`` where undefined) and its confidence interval
+    (``low``/``high``, ``None`` with too few resamples); ``level`` is not written (every stored
+    interval is at 95%); ``n`` (items or seats) and ``method`` (``"wilson 95%"``) where stated."""
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True, serialize_by_alias=True)
 
