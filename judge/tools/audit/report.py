@@ -1,12 +1,6 @@
-"""The audit's statistics: how far each perturbation moves each trait's score (pure).
-
-For every (scored seat, trait) the score is the mean of the scored passes. The shift of a
-perturbation is ``perturbed - baseline`` for the same seat and trait. Per trait and
-perturbation the report gives the mean shift and the share of seats moved by more than
-``threshold`` (0.1), each with a seeded percentile bootstrap interval over seats
-(:func:`judge.core.scoring.agreement.bootstrap_interval`). Seats where either side has no scored
-pass are left out and counted.
-"""
+"""The audit's statistics (pure): per trait and perturbation, the mean shift (perturbed minus
+baseline mean of scored passes, same seat) and the share of seats moved by more than the
+threshold, each with a seeded bootstrap interval over seats (docs/audit.md)."""
 
 from __future__ import annotations
 
@@ -122,16 +116,12 @@ def _mean_shift(base: ag.Array, moved: ag.Array) -> float | None:
     return float(np.mean(moved - base)) if base.size else None
 
 
-def _share_moved(threshold: float) -> ag.Statistic:
+def _share_beyond(threshold: float, *, lifted: bool) -> ag.Statistic:
+    """The share of seats moved by more than ``threshold`` (only upwards when ``lifted``)."""
+
     def share(base: ag.Array, moved: ag.Array) -> float | None:
-        return float(np.mean(np.abs(moved - base) > threshold + TOLERANCE)) if base.size else None
-
-    return share
-
-
-def _share_lifted(threshold: float) -> ag.Statistic:
-    def share(base: ag.Array, moved: ag.Array) -> float | None:
-        return float(np.mean(moved - base > threshold + TOLERANCE)) if base.size else None
+        shift = moved - base if lifted else np.abs(moved - base)
+        return float(np.mean(shift > threshold + TOLERANCE)) if base.size else None
 
     return share
 
@@ -149,14 +139,15 @@ def shift_row(
     pairs = [(s.baseline, s.perturbed) for s in shifts if s.shift is not None]
     base = np.array([b for b, _ in pairs], dtype=np.float64)
     moved = np.array([p for _, p in pairs], dtype=np.float64)
+    moved_share, lifted_share = (_share_beyond(threshold, lifted=up) for up in (False, True))
     return ShiftRow(
         trait=trait,
         perturbation=perturbation,
         n=len(pairs),
         n_left_out=n_seats - len(pairs),
         mean_shift=ag.bootstrap_interval(_mean_shift, base, moved, seed=seed).bare(),
-        share_moved=ag.bootstrap_interval(_share_moved(threshold), base, moved, seed=seed).bare(),
-        share_lifted=ag.bootstrap_interval(_share_lifted(threshold), base, moved, seed=seed).bare(),
+        share_moved=ag.bootstrap_interval(moved_share, base, moved, seed=seed).bare(),
+        share_lifted=ag.bootstrap_interval(lifted_share, base, moved, seed=seed).bare(),
         mean_abs_shift=float(np.mean(np.abs(moved - base))) if pairs else None,
     )
 

@@ -30,9 +30,7 @@ def add_concurrency_option(
 
 def add_output_options(parser: argparse.ArgumentParser, default_out: str) -> None:
     """``--out DIR`` (``default_out`` says where it goes without it) and ``--no-progress``."""
-    parser.add_argument(
-        "--out", type=Path, default=None, help=f"output folder (default {default_out})"
-    )
+    parser.add_argument("--out", type=Path, help=f"output folder (default {default_out})")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 

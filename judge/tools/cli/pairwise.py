@@ -9,12 +9,7 @@ from pathlib import Path
 from typing import Literal
 
 from judge.core.domain.config import DenoiseConfig, MeasurementSettings
-from judge.core.domain.pairwise import (
-    PairToJudge,
-    PairVerdict,
-    PairwiseComparison,
-    PositionBias,
-)
+from judge.core.domain.pairwise import PairToJudge, PairVerdict, PairwiseComparison, PositionBias
 from judge.core.domain.rubric import Rubric
 from judge.core.domain.run import Run
 from judge.core.errors import InputError
@@ -38,12 +33,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "outcomes; --a/--b may name run folders",
     )
     group.add_argument("--trait", default="negotiation", help="the trait to compare on")
-    group.add_argument("--judge", default=None, help="judge model id (default $JUDGE_MODEL)")
-    group.add_argument(
-        "--passes", type=int, default=None, help="passes per order (raised to the floor of 5)"
-    )
-    group.add_argument("--seat-a", default=None, help="A's seat when its runs score several")
-    group.add_argument("--seat-b", default=None, help="B's seat when its runs score several")
+    group.add_argument("--judge", help="judge model id (default $JUDGE_MODEL)")
+    group.add_argument("--passes", type=int, help="passes per order (raised to the floor of 5)")
+    group.add_argument("--seat-a", help="A's seat when its runs score several")
+    group.add_argument("--seat-b", help="B's seat when its runs score several")
     group.add_argument(
         "--bootstrap", type=int, default=500, help="resamples for the rating intervals"
     )
@@ -120,11 +113,8 @@ def settings_from(args: argparse.Namespace) -> MeasurementSettings:
 
 
 def compare_pairwise(args: argparse.Namespace) -> PairwiseComparison:
-    """Match the runs, judge every pair in both orders, and sum it up.
-
-    Raises:
-        JudgeError: unreadable runs, an unknown trait, a refused judge, a failed backend.
-    """
+    """Match the runs, judge every pair in both orders, and sum it up (JudgeError: unreadable
+    runs, an unknown trait, a refused judge, a failed backend)."""
     rubrics = default_rubric_set()
     if args.trait not in rubrics.rubrics:
         raise InputError(

@@ -1,10 +1,7 @@
-"""CaSiNo dialogues as calibration items: the game's rules as win conditions, the
-self-reports as labels (docs/calibration.md).
-
-Rules (from the set's README): each side ranks Food, Water and Firewood High / Medium / Low;
-every package it receives is worth 5 / 4 / 3 points (so 36 at most); a walk-away gives both
-sides 5 points. The deal that counts is the last Submit-Deal before an Accept-Deal.
-"""
+"""CaSiNo dialogues as calibration items: the game's rules as win conditions, the self-reports
+as labels (docs/calibration.md). Rules (the set's README): a package is worth 5 / 4 / 3 points
+by the side's High / Medium / Low priority; a walk-away gives both sides 5; the deal that
+counts is the last Submit-Deal before an Accept-Deal."""
 
 from __future__ import annotations
 

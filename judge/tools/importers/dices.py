@@ -1,8 +1,5 @@
-"""DICES-350 adversarial conversations as calibration items (docs/calibration.md).
-
-The bot is the one scored seat; the crowd's votes and the expert's label are attached
-(``Yes`` means UNSAFE).
-"""
+"""DICES-350 adversarial conversations as calibration items (docs/calibration.md): the bot is the
+one scored seat, with the crowd's votes and the expert's label (``Yes`` means UNSAFE)."""
 
 from __future__ import annotations
 
