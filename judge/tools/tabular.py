@@ -23,11 +23,6 @@ Format = Literal["csv", "jsonl", "parquet"]
 BATCH = 500
 
 
-def columns_of(table: Table) -> tuple[str, ...]:
-    """The documented columns of a table, in order."""
-    return TRAIT_COLUMNS if table == "traits" else PASS_COLUMNS
-
-
 def rows_of(cards: Iterable[Scorecard], table: Table) -> Iterator[Row]:
     """Every row of every card, streamed."""
     for card in cards:
@@ -111,12 +106,8 @@ def _require_sqlite_file(database_url: str) -> None:
         url = make_url(database_url)
     except ArgumentError:  # make_engine reports a malformed URL with its own message
         return
-    is_file_store = url.get_backend_name() == "sqlite" and url.database not in (
-        None,
-        "",
-        ":memory:",
-    )
-    if is_file_store and not Path(str(url.database)).is_file():
+    missing = url.database not in (None, "", ":memory:") and not Path(str(url.database)).is_file()
+    if url.get_backend_name() == "sqlite" and missing:
         raise ConfigError(
             f"no store at {url.database!r}: set JUDGE_DATABASE_URL or give scorecard files"
         )
@@ -210,7 +201,7 @@ def write_table(
 ) -> int:
     """Write rows to a file (or stdout for the text formats; InputError for parquet); the count.
     A file is written beside its final name and renamed into place when complete."""
-    columns = columns_of(table)
+    columns = TRAIT_COLUMNS if table == "traits" else PASS_COLUMNS
     if out is None:
         if fmt == "parquet":
             raise InputError("--format parquet writes a binary file: give --out PATH")

@@ -74,8 +74,7 @@ class AuditReport(Output):
 
 
 def mean_score(passes: Sequence[JudgePass]) -> float | None:
-    scored = [p.score for p in passes if p.score is not None]
-    return float(np.mean(scored)) if scored else None
+    return _mean_or_none([p.score for p in passes])
 
 
 def seat_shifts(
@@ -90,12 +89,9 @@ def seat_shifts(
     base = {(i.run_id, i.seat): i.item_id for i in items if i.perturbation == BASELINE}
     out = []
     for item in (i for i in items if i.perturbation != BASELINE):
+        base_id = base.get((item.run_id, item.seat))
         for t in traits:
-            b = (
-                means[(base[(item.run_id, item.seat)], t)]
-                if (item.run_id, item.seat) in base
-                else None
-            )
+            b = means[(base_id, t)] if base_id is not None else None
             p = means[(item.item_id, t)]
             shift = p - b if p is not None and b is not None else None
             out.append(
@@ -190,10 +186,7 @@ def build_report(
     judged = [
         p for i in items for t in traits for p in passes.get((i.item_id, i.judged_seat, t), [])
     ]
-    unscored = sum(1 for p in judged if p.score is None)
-    with_distribution = sum(
-        1 for p in judged if p.score is not None and p.expected_score is not None
-    )
+    scored = [p for p in judged if p.score is not None]
     return AuditReport(
         judge_model=judge_model,
         judge_note=judge_note,
@@ -206,10 +199,10 @@ def build_report(
         traits=list(traits),
         perturbations=list(perturbations),
         baseline_means=base_means,
-        unscored_passes=unscored,
+        unscored_passes=len(judged) - len(scored),
         rows=rows,
         seats=shifts,
-        n_with_distribution=with_distribution,
+        n_with_distribution=sum(p.expected_score is not None for p in scored),
     )
 
 

@@ -65,13 +65,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def debug_wanted(args: argparse.Namespace) -> bool:
-    """Whether an internal error should show its traceback."""
-    from judge.engine.settings import process_settings
-
-    return bool(getattr(args, "debug", False)) or process_settings().debug_on
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; its exit code (docs/ci.md). A reader of stdout that goes away
     (``judge score ... | head``) ends the command quietly with exit 141."""
@@ -91,8 +84,10 @@ def _guarded(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         raise
     except Exception as exc:  # noqa: BLE001 - a bug: one line by default, the traceback when asked
+        from judge.engine.settings import process_settings
+
         fail(f"internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)")
-        if debug_wanted(args):
+        if getattr(args, "debug", False) or process_settings().debug_on:
             traceback.print_exc(file=sys.stderr)
         return EXIT_INTERNAL
 

@@ -88,10 +88,6 @@ def register(sub: Any) -> None:
     a.set_defaults(func=run_agreement)
 
 
-def load_items(manifest: CalibrationManifest, data: Path | None) -> list[CalibrationItem]:
-    return import_set(manifest, data or default_data_path(manifest))
-
-
 def chosen_traits(manifest: CalibrationManifest, text: str | None) -> list[str]:
     traits = [t.strip() for t in text.split(",") if t.strip()] if text else manifest.traits
     unmapped = sorted(set(traits) - set(manifest.traits))
@@ -171,7 +167,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     traits = chosen_traits(manifest, args.traits)
     if args.limit is not None and args.limit < 1:
         raise CalibrationSetError("--limit must be at least 1")
-    everything = load_items(manifest, args.data)
+    everything = import_set(manifest, args.data or default_data_path(manifest))
     items = everything[: args.limit] if args.limit else everything
     out: Path = args.out or Path("calibration") / manifest.name
     text = slice_text(manifest, len(items), len(everything), traits, args.passes)

@@ -194,21 +194,14 @@ def render_pairwise(c: PairwiseComparison) -> str:
         f"pairwise comparison on {c.trait}: A = {c.label_a}, B = {c.label_b}, {len(c.pairs)} "
         f"pairs, {c.passes_per_order} passes per order, judge {c.judge_model} ({c.era_id})"
     )
-    lines = [head]
-    lines += [_pair_line(v) for v in c.pairs]
-    lines.append(render_bias(c.bias))
+    lines = [head, *(_pair_line(v) for v in c.pairs), render_bias(c.bias)]
     for board in c.ratings:
         lines.append(f"ratings ({board.era_id}, {board.scenario_id}; {board.tie_rule}):")
-        lines += [
-            f"  {r.rank or '-'}. {r.agent_id} {r.rating:+.3f} "
-            + (
-                f"[{r.low:+.3f}, {r.high:+.3f}] "
-                if r.low is not None and r.high is not None
-                else ""
-            )
-            + f"W{r.wins} L{r.losses} T{r.ties}"
-            for r in board.ratings
-        ]
+        for r in board.ratings:
+            known = r.low is not None and r.high is not None
+            interval = f"[{r.low:+.3f}, {r.high:+.3f}] " if known else ""
+            rank = f"  {r.rank or '-'}. {r.agent_id} {r.rating:+.3f} "
+            lines.append(f"{rank}{interval}W{r.wins} L{r.losses} T{r.ties}")
     cost = c.cost
     dollars = "-" if cost.cost_usd is None else f"${cost.cost_usd:.4f}"
     lines.append(

@@ -234,10 +234,6 @@ def card_writer(stream: TextIO, *, as_json: bool) -> Callable[[Scorecard], None]
     return emit
 
 
-def thresholds_from(args: argparse.Namespace, rubrics: RubricSet) -> list[Threshold]:
-    return [parse_threshold(text, rubrics.rubrics) for text in args.fail_under]
-
-
 def report_gates(cards: list[Scorecard], thresholds: list[Threshold]) -> int:
     """Print one line per failed gate on stderr; the exit code (0 or 1)."""
     failures = gate_failures(cards, thresholds)
@@ -250,7 +246,7 @@ def run(args: argparse.Namespace) -> int:
     judge = judge_model_settings(model=args.judge, score_mode=args.pass_score)
     options = options_from(args, judge)
     rubrics = rubrics_from(args)
-    thresholds = thresholds_from(args, rubrics)
+    thresholds = [parse_threshold(text, rubrics.rubrics) for text in args.fail_under]
     scenario = load_scenario(args.scenario) if args.scenario else None
     guard = guard_from(args, options)
     job = FileJob(options, rubrics, scenario, not args.no_progress, judge.otlp_endpoint, guard)
