@@ -24,7 +24,6 @@ BATCH = 500
 
 
 def rows_of(cards: Iterable[Scorecard], table: Table) -> Iterator[Row]:
-    """Every row of every card, streamed."""
     for card in cards:
         yield from card.to_rows(table)
 
@@ -146,7 +145,6 @@ def write_csv(rows: Iterable[Row], columns: Sequence[str], out: IO[str]) -> int:
 
 
 def write_jsonl(rows: Iterable[Row], out: IO[str]) -> int:
-    """One JSON object per line; the rows written."""
     count = 0
     for row in rows:
         out.write(json.dumps(rounded(row), ensure_ascii=False) + "\n")

@@ -58,7 +58,6 @@ def shift_row(r: ShiftRow) -> list[str]:
 
 
 def trait_tables(report: AuditReport) -> dict[str, Table]:
-    """Per trait, its row per perturbation."""
     return {
         t: shift_table([r for r in report.rows if r.trait == t], report.threshold)
         for t in report.traits

@@ -145,6 +145,7 @@ def write_report(out: Path, report: AuditReport) -> None:
     (out / "report.json").write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
     (out / "report.md").write_text(render_markdown(report) + "\n", encoding="utf-8")
     (out / "report.html").write_text(render_html(report), encoding="utf-8")
+    print(f"audit report: {out / 'report.md'} ({out / 'report.html'}, {out / 'report.json'})")
 
 
 def run_audit(args: argparse.Namespace) -> int:
@@ -156,11 +157,8 @@ def run_audit(args: argparse.Namespace) -> int:
     perturbations = listed(args.perturbations, list(PERTURBATIONS), "perturbations")
     out: Path = args.out or Path("audit") / (load_manifest(args.set).name if args.set else "runs")
     plan = audit_plan(chosen, perturbations, args.seed)
-    which = (
-        f"the first {len(chosen)} of {len(runs)} runs"
-        if len(chosen) < len(runs)
-        else f"all {len(runs)} runs"
-    )
+    n, total = len(chosen), len(runs)
+    which = f"the first {n} of {total} runs" if n < total else f"all {total} runs"
     sides: dict[bool, dict[ScoreMode, AuditReport]] = {}
     judge = judge_of(scoring_options(args))  # one judge for both sides of --defence
     for defence, folder in defence_folders(args.defence, out):
@@ -185,10 +183,6 @@ def run_audit(args: argparse.Namespace) -> int:
             report.pass_score = mode
             sides[defence][mode] = report
             write_report(mode_folder, report)
-            print(
-                f"audit report: {mode_folder / 'report.md'} "
-                f"({mode_folder / 'report.html'}, {mode_folder / 'report.json'})"
-            )
     if len(sides) == 2:
         (out / "defence.md").write_text(render_defence(sides[False], sides[True]), encoding="utf-8")
         print(f"defence off against on: {out / 'defence.md'}")

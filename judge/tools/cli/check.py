@@ -17,7 +17,6 @@ from judge.tools.cli.exit_codes import EXIT_GATE, EXIT_OK, input_failed
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``check`` subcommand."""
     parser = subparsers.add_parser(
         "check",
         help="check runs' end states against a scenario's checks",

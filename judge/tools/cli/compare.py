@@ -22,7 +22,6 @@ from judge.tools.cli import pairwise
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``compare`` subcommand."""
     parser = subparsers.add_parser(
         "compare",
         help="compare two agents' runs over the same scenarios and seeds",

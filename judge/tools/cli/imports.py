@@ -48,7 +48,6 @@ def register(sub: Any) -> None:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    """Handle ``judge import NAME PATH`` from the table of importers."""
     importer = run_importer(args.set)
     if importer is not None:
         found = importer.read(args.path, args.scenario_id)

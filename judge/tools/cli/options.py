@@ -22,7 +22,6 @@ def database_url(given: str | None) -> str:
 def add_concurrency_option(
     parser: argparse.ArgumentParser, default: int = RUNNER_DEFAULTS.concurrency
 ) -> None:
-    """``--concurrency N``: judge calls in flight at once."""
     parser.add_argument(
         "--concurrency", type=int, default=default, help="judge calls in flight at once"
     )
@@ -35,12 +34,10 @@ def add_output_options(parser: argparse.ArgumentParser, default_out: str) -> Non
 
 
 def add_log_level_option(parser: argparse.ArgumentParser) -> None:
-    """``--log-level``: what the process logs to stderr (default info)."""
     parser.add_argument(
         "--log-level", default="info", choices=["debug", "info", "warning", "error"]
     )
 
 
 def start_logging(level: str) -> None:
-    """Log at ``level`` to stderr, one line per record."""
     logging.basicConfig(level=level.upper(), format="%(levelname)s %(name)s: %(message)s")

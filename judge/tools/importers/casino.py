@@ -96,18 +96,10 @@ def win_conditions(result: Outcome, seats: list[str]) -> list[dict[str, Any]]:
         {"id": "deal_reached", "weight": 2.0, "met": result.deal_reached}
     ]
     for seat in seats:
-        points = result.points[seat]
-        conditions.append(
-            {
-                "id": f"{seat}.points_of_36",
-                "seat": seat,
-                "met": points == MAX_POINTS,
-                "progress": points / MAX_POINTS,
-            }
-        )
-        conditions.append(
-            {"id": f"{seat}.stayed_at_table", "seat": seat, "met": result.walked_away_by != seat}
-        )
+        share = result.points[seat] / MAX_POINTS
+        points = {"id": f"{seat}.points_of_36", "seat": seat, "met": share == 1, "progress": share}
+        stayed = result.walked_away_by != seat
+        conditions += [points, {"id": f"{seat}.stayed_at_table", "seat": seat, "met": stayed}]
     return conditions
 
 

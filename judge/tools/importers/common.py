@@ -172,7 +172,6 @@ class ImportedRun(NamedTuple):
 
 
 def notes_path(run_path: Path) -> Path:
-    """Where a run's import notes live: ``X.import.json`` beside ``X.json``."""
     return run_path.with_name(f"{run_path.stem}.import.json")
 
 

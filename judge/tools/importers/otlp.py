@@ -43,8 +43,6 @@ class Span(NamedTuple):
 
 
 class BrokenSpan(NamedTuple):
-    """A span left out, and why."""
-
     where: str
     trace_id: str | None
     reason: str

@@ -34,6 +34,5 @@ def set_importer(name: str) -> SetImporter:
 def import_set(
     manifest: CalibrationManifest, path: Path, *, limit: int | None = None
 ) -> list[CalibrationItem]:
-    """The set's items in file order, the first ``limit`` of them when a limit is given."""
     items = set_importer(manifest.importer).read(manifest, path)
     return items[:limit] if limit is not None else items
