@@ -1,17 +1,6 @@
-"""An Inspect AI scorer backed by this product's multi-pass judge (docs/integrations.md).
-
-``judge.tools.inspect_scorer.traits()`` judges the sample's conversation the way
-``judge score`` judges a run: the model under evaluation is the scored seat ``agent``, each
-trait gets its independent passes at temperature 0, and the score carries per trait the
-mean of the scored passes. The metadata keeps everything behind the number: every pass
-score, mean, sample variance, counts and the reasons of unscored passes.
-
-A trait with no scored pass has the value NaN, never 0: Inspect's metrics and reducers then
-show it as missing instead of averaging a false zero in. The metric ``trait_mean`` averages
-the scored samples only.
-
-Needs the optional extra ``judge[inspect]``.
-"""
+"""An Inspect AI scorer backed by the multi-pass judge (extra ``judge[inspect]``;
+docs/integrations.md, "The traits() scorer"). A trait with no scored pass is NaN, never 0,
+so Inspect's metrics and reducers show it as missing instead of averaging a false zero in."""
 
 from __future__ import annotations
 
@@ -123,15 +112,8 @@ def traits(
     passes: int | None = None,
     concurrency: int = RUNNER_DEFAULTS.concurrency,
 ) -> Scorer:
-    """Judge each sample's conversation on behavioural traits, several passes per trait.
-
-    Args:
-        judge_model: litellm model id of the judge (default ``$JUDGE_MODEL`` or the embedded
-            SmolLM2 judge, which works offline but judges weakly).
-        traits: which traits (default: every trait of both packs, capability and safety).
-        passes: passes per trait; raised to the floor of 5, never lowered.
-        concurrency: judge calls in flight at once for one sample.
-    """
+    """Judge each sample's conversation on behavioural traits, several passes per trait (the
+    arguments are in docs/integrations.md; ``passes`` is raised to the floor of 5)."""
     options = _options(judge_model, passes, concurrency)
     rubrics = default_rubric_set()
     if traits is not None:

@@ -1,9 +1,5 @@
-"""Scorecards out as tables: CSV, JSON Lines or parquet (docs/export.md).
-
-Sources are scorecard files (what ``judge score --json`` prints: JSON Lines, one card per
-line; a file holding one JSON card or a list of cards is read too) or the store; rows come from :mod:`judge.core.domain.rows`. Parquet needs pyarrow, the optional
-extra ``judge[parquet]``.
-"""
+"""Scorecards, from files or the store, out as tables: CSV, JSON Lines or parquet (rows from
+:mod:`judge.core.domain.rows`; docs/export.md)."""
 
 from __future__ import annotations
 
@@ -27,13 +23,7 @@ Format = Literal["csv", "jsonl", "parquet"]
 BATCH = 500
 
 
-def columns_of(table: Table) -> tuple[str, ...]:
-    """The documented columns of a table, in order."""
-    return TRAIT_COLUMNS if table == "traits" else PASS_COLUMNS
-
-
 def rows_of(cards: Iterable[Scorecard], table: Table) -> Iterator[Row]:
-    """Every row of every card, streamed."""
     for card in cards:
         yield from card.to_rows(table)
 
@@ -46,11 +36,8 @@ def _card(data: Any, source: str) -> Scorecard:
 
 
 def read_scorecard_files(paths: Sequence[Path]) -> Iterator[Scorecard]:
-    """Cards from files holding JSON Lines (one card per line), one card, or a list of cards.
-
-    Raises:
-        InputError: a file that cannot be read, is not JSON, or holds something else.
-    """
+    """Cards from files holding JSON Lines (one card per line), one card, or a list of cards
+    (InputError: unreadable, not JSON, or not cards)."""
     for path in paths:
         try:
             text = path.read_text(encoding="utf-8")
@@ -118,12 +105,8 @@ def _require_sqlite_file(database_url: str) -> None:
         url = make_url(database_url)
     except ArgumentError:  # make_engine reports a malformed URL with its own message
         return
-    is_file_store = url.get_backend_name() == "sqlite" and url.database not in (
-        None,
-        "",
-        ":memory:",
-    )
-    if is_file_store and not Path(str(url.database)).is_file():
+    missing = url.database not in (None, "", ":memory:") and not Path(str(url.database)).is_file()
+    if url.get_backend_name() == "sqlite" and missing:
         raise ConfigError(
             f"no store at {url.database!r}: set JUDGE_DATABASE_URL or give scorecard files"
         )
@@ -149,8 +132,7 @@ def _csv_cell(value: Cell) -> str | int | float | bool:
 
 
 def write_csv(rows: Iterable[Row], columns: Sequence[str], out: IO[str]) -> int:
-    """CSV with a header line; empty cells for missing values, lists as JSON arrays.
-    Returns the rows written."""
+    """CSV with a header line (cells by :func:`_csv_cell`); the rows written."""
     writer = csv.DictWriter(
         out, fieldnames=list(columns), extrasaction="raise", lineterminator="\n"
     )
@@ -163,7 +145,6 @@ def write_csv(rows: Iterable[Row], columns: Sequence[str], out: IO[str]) -> int:
 
 
 def write_jsonl(rows: Iterable[Row], out: IO[str]) -> int:
-    """One JSON object per line. Returns the rows written."""
     count = 0
     for row in rows:
         out.write(json.dumps(rounded(row), ensure_ascii=False) + "\n")
@@ -183,8 +164,7 @@ def _pyarrow() -> Any:
 
 
 def arrow_schema(columns: Sequence[str]) -> Any:
-    """The parquet schema of a table: each column's type from ``COLUMN_TYPES`` (a list is a
-    list of doubles)."""
+    """The parquet schema of a table, from ``COLUMN_TYPES`` (a list is a list of doubles)."""
     pa = _pyarrow()
     kinds = {
         str: pa.string(),
@@ -197,7 +177,7 @@ def arrow_schema(columns: Sequence[str]) -> Any:
 
 
 def write_parquet(rows: Iterable[Row], columns: Sequence[str], path: Path) -> int:
-    """A parquet file, written in row groups of a few thousand rows. Returns the rows written."""
+    """A parquet file, written in row groups of a few thousand rows; the rows written."""
     pa = _pyarrow()
     schema = arrow_schema(columns)
     count = 0
@@ -217,15 +197,9 @@ def write_parquet(rows: Iterable[Row], columns: Sequence[str], path: Path) -> in
 def write_table(
     rows: Iterable[Row], table: Table, fmt: Format, out: Path | None, stdout: IO[str]
 ) -> int:
-    """Write rows in a format to a file (or stdout for the text formats). Returns the count.
-
-    A file is written beside its final name and renamed into place when complete, so a
-    failure half-way leaves no half-written table behind.
-
-    Raises:
-        InputError: parquet asked for without ``out``.
-    """
-    columns = columns_of(table)
+    """Write rows to a file (or stdout for the text formats; InputError for parquet); the count.
+    A file is written beside its final name and renamed into place when complete."""
+    columns = TRAIT_COLUMNS if table == "traits" else PASS_COLUMNS
     if out is None:
         if fmt == "parquet":
             raise InputError("--format parquet writes a binary file: give --out PATH")

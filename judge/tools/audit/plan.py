@@ -1,10 +1,5 @@
-"""What an audit judges: for every scored seat of every run, the run as it is and each perturbation.
-
-Pure: the plan is a list of values; the CLI hands them to the judging runner. Every planned
-item has only its one seat scored, and an item id that names the run, the seat and the
-perturbation, so the pass store can be resumed item by item. Items whose judged prompt is
-byte for byte the same are judged once (:func:`shared_prompts`).
-"""
+"""What an audit judges (pure): for every scored seat of every run, the run as it is and each
+perturbation, with only that seat scored (docs/audit.md)."""
 
 from __future__ import annotations
 
@@ -30,8 +25,8 @@ class AuditItem(NamedTuple):
 
 
 def item_id(seat: str, perturbation: str, run: Run) -> str:
-    """``<run id>|<seat>|<perturbation>|<digest>``: the digest of the judged run's transcript,
-    so a stored pass is reused only for the very text it judged (a changed text is judged anew)."""
+    """``<run id>|<seat>|<perturbation>|<digest>``: a stored pass is reused only for the very
+    transcript it judged."""
     digest = hashlib.sha256(run.model_dump_json(include={"transcript"}).encode()).hexdigest()[:12]
     return f"{run.run_id}|{seat}|{perturbation}|{digest}"
 
@@ -75,9 +70,8 @@ def shared_prompts(
     plan: Sequence[AuditItem], settings: MeasurementSettings, stored: Mapping[str, int]
 ) -> dict[str, str]:
     """Item id -> the id of the item judged in its place, for items the judge would be shown
-    byte for byte the same (with the defence on, plants it withholds whole often leave the
-    same marker at the same turn). The representative is the member with the most stored
-    passes (``stored``, item id -> count), else the first in plan order; it maps to itself."""
+    byte for byte the same: the member with the most passes in ``stored`` (item id -> count),
+    else the first in plan order."""
     groups: dict[str, list[AuditItem]] = {}
     for item in plan:
         groups.setdefault(judged_digest(item, settings), []).append(item)

@@ -1,6 +1,4 @@
-"""The audit report for people: Markdown, and the same as one HTML page
-(``templates/audit.html``, on the calibration report's page layout, so both reports look alike).
-"""
+"""The audit report for people: Markdown, and the same as one HTML page (``templates/audit.html``)."""
 
 from __future__ import annotations
 
@@ -8,13 +6,7 @@ from collections.abc import Sequence
 
 from judge.core.domain.interval import Interval
 from judge.core.domain.judging import ScoreMode
-from judge.engine.calibration.render import (
-    Table,
-    bullets,
-    markdown_table,
-    num,
-    report_environment,
-)
+from judge.engine.calibration.render import Table, bullets, markdown_table, num, report_environment
 from judge.tools.audit.report import AuditReport, SeatShift, ShiftRow
 
 TINY_JUDGE_WARNING = (
@@ -66,7 +58,6 @@ def shift_row(r: ShiftRow) -> list[str]:
 
 
 def trait_tables(report: AuditReport) -> dict[str, Table]:
-    """Per trait, its row per perturbation."""
     return {
         t: shift_table([r for r in report.rows if r.trait == t], report.threshold)
         for t in report.traits

@@ -1,12 +1,6 @@
-"""The audit's statistics: how far each perturbation moves each trait's score (pure).
-
-For every (scored seat, trait) the score is the mean of the scored passes. The shift of a
-perturbation is ``perturbed - baseline`` for the same seat and trait. Per trait and
-perturbation the report gives the mean shift and the share of seats moved by more than
-``threshold`` (0.1), each with a seeded percentile bootstrap interval over seats
-(:func:`judge.core.scoring.agreement.bootstrap_interval`). Seats where either side has no scored
-pass are left out and counted.
-"""
+"""The audit's statistics (pure): per trait and perturbation, the mean shift (perturbed minus
+baseline mean of scored passes, same seat) and the share of seats moved by more than the
+threshold, each with a seeded bootstrap interval over seats (docs/audit.md)."""
 
 from __future__ import annotations
 
@@ -80,8 +74,7 @@ class AuditReport(Output):
 
 
 def mean_score(passes: Sequence[JudgePass]) -> float | None:
-    scored = [p.score for p in passes if p.score is not None]
-    return float(np.mean(scored)) if scored else None
+    return _mean_or_none([p.score for p in passes])
 
 
 def seat_shifts(
@@ -96,12 +89,9 @@ def seat_shifts(
     base = {(i.run_id, i.seat): i.item_id for i in items if i.perturbation == BASELINE}
     out = []
     for item in (i for i in items if i.perturbation != BASELINE):
+        base_id = base.get((item.run_id, item.seat))
         for t in traits:
-            b = (
-                means[(base[(item.run_id, item.seat)], t)]
-                if (item.run_id, item.seat) in base
-                else None
-            )
+            b = means[(base_id, t)] if base_id is not None else None
             p = means[(item.item_id, t)]
             shift = p - b if p is not None and b is not None else None
             out.append(
@@ -122,16 +112,12 @@ def _mean_shift(base: ag.Array, moved: ag.Array) -> float | None:
     return float(np.mean(moved - base)) if base.size else None
 
 
-def _share_moved(threshold: float) -> ag.Statistic:
+def _share_beyond(threshold: float, *, lifted: bool) -> ag.Statistic:
+    """The share of seats moved by more than ``threshold`` (only upwards when ``lifted``)."""
+
     def share(base: ag.Array, moved: ag.Array) -> float | None:
-        return float(np.mean(np.abs(moved - base) > threshold + TOLERANCE)) if base.size else None
-
-    return share
-
-
-def _share_lifted(threshold: float) -> ag.Statistic:
-    def share(base: ag.Array, moved: ag.Array) -> float | None:
-        return float(np.mean(moved - base > threshold + TOLERANCE)) if base.size else None
+        shift = moved - base if lifted else np.abs(moved - base)
+        return float(np.mean(shift > threshold + TOLERANCE)) if base.size else None
 
     return share
 
@@ -149,14 +135,15 @@ def shift_row(
     pairs = [(s.baseline, s.perturbed) for s in shifts if s.shift is not None]
     base = np.array([b for b, _ in pairs], dtype=np.float64)
     moved = np.array([p for _, p in pairs], dtype=np.float64)
+    moved_share, lifted_share = (_share_beyond(threshold, lifted=up) for up in (False, True))
     return ShiftRow(
         trait=trait,
         perturbation=perturbation,
         n=len(pairs),
         n_left_out=n_seats - len(pairs),
         mean_shift=ag.bootstrap_interval(_mean_shift, base, moved, seed=seed).bare(),
-        share_moved=ag.bootstrap_interval(_share_moved(threshold), base, moved, seed=seed).bare(),
-        share_lifted=ag.bootstrap_interval(_share_lifted(threshold), base, moved, seed=seed).bare(),
+        share_moved=ag.bootstrap_interval(moved_share, base, moved, seed=seed).bare(),
+        share_lifted=ag.bootstrap_interval(lifted_share, base, moved, seed=seed).bare(),
         mean_abs_shift=float(np.mean(np.abs(moved - base))) if pairs else None,
     )
 
@@ -199,10 +186,7 @@ def build_report(
     judged = [
         p for i in items for t in traits for p in passes.get((i.item_id, i.judged_seat, t), [])
     ]
-    unscored = sum(1 for p in judged if p.score is None)
-    with_distribution = sum(
-        1 for p in judged if p.score is not None and p.expected_score is not None
-    )
+    scored = [p for p in judged if p.score is not None]
     return AuditReport(
         judge_model=judge_model,
         judge_note=judge_note,
@@ -215,10 +199,10 @@ def build_report(
         traits=list(traits),
         perturbations=list(perturbations),
         baseline_means=base_means,
-        unscored_passes=unscored,
+        unscored_passes=len(judged) - len(scored),
         rows=rows,
         seats=shifts,
-        n_with_distribution=with_distribution,
+        n_with_distribution=sum(p.expected_score is not None for p in scored),
     )
 
 

@@ -1,10 +1,6 @@
-"""The `judge` command: thin subcommands over the library.
-
-Each module below exposes ``register(subparsers)``; a handler takes the parsed arguments
-and returns the exit code. The exit codes are one table, :mod:`judge.tools.cli.exit_codes`
-(shown by ``judge --help``, documented in docs/ci.md). Only the requested output goes to
-stdout; errors are one line each on stderr.
-"""
+"""The `judge` command: each module below exposes ``register(subparsers)``, and a handler takes
+the parsed arguments and returns the exit code (:mod:`judge.tools.cli.exit_codes`). Only the
+requested output goes to stdout; errors are one line each on stderr."""
 
 from __future__ import annotations
 
@@ -21,29 +17,15 @@ from judge.core.versions import __version__
 from judge.tools.cli.exit_codes import (
     EXIT_BACKEND,
     EXIT_BROKEN_PIPE,
-    EXIT_GATE,
     EXIT_INPUT,
     EXIT_INTERNAL,
-    EXIT_OK,
     EXIT_OTHER,
     exit_code_epilog,
     fail,
     input_failed,
 )
 
-__all__ = [
-    "EXIT_BACKEND",
-    "EXIT_BROKEN_PIPE",
-    "EXIT_GATE",
-    "EXIT_INPUT",
-    "EXIT_INTERNAL",
-    "EXIT_OK",
-    "EXIT_OTHER",
-    "build_parser",
-    "fail",
-    "input_failed",
-    "main",
-]
+__all__ = ["EXIT_INPUT", "build_parser", "main"]
 
 #: The subcommand modules, in the order ``judge --help`` lists them (each imported when the
 #: parser is built, so ``import judge.tools.cli`` stays light).
@@ -83,13 +65,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def debug_wanted(args: argparse.Namespace) -> bool:
-    """Whether an internal error should show its traceback."""
-    from judge.engine.settings import process_settings
-
-    return bool(getattr(args, "debug", False)) or process_settings().debug_on
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; its exit code (docs/ci.md). A reader of stdout that goes away
     (``judge score ... | head``) ends the command quietly with exit 141."""
@@ -109,15 +84,17 @@ def _guarded(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         raise
     except Exception as exc:  # noqa: BLE001 - a bug: one line by default, the traceback when asked
+        from judge.engine.settings import process_settings
+
         fail(f"internal error: {type(exc).__name__}: {exc} (run with --debug for the traceback)")
-        if debug_wanted(args):
+        if getattr(args, "debug", False) or process_settings().debug_on:
             traceback.print_exc(file=sys.stderr)
         return EXIT_INTERNAL
 
 
 def _discard_stdout() -> None:
     """Point stdout at the null device, so the interpreter's last flush at exit does not fail
-    again on the closed pipe. A stdout that is no file (a test's capture) is left as it is."""
+    again on the closed pipe (a stdout that is no file is left as it is)."""
     try:
         fd = sys.stdout.fileno()
     except (AttributeError, ValueError, io.UnsupportedOperation):

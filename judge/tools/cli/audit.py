@@ -1,15 +1,5 @@
-"""`judge audit`: how far a judge's scores move under perturbations that leave conduct unchanged.
-
-    judge audit --judge MODEL RUN.json ...          audit the judge on run files
-    judge audit --judge MODEL --set casino|dices    audit it on a calibration set's runs
-
-Every pass is appended to ``<out>/passes.jsonl`` as it finishes (the store ``judge calibrate``
-uses), so a rerun judges only what is missing. Writes report.json, report.md, report.html
-(with ``--pass-score both``, one set under ``<out>/sampled`` and one under ``<out>/expected``,
-from the same passes). ``--defence both`` judges every item with the score-integrity defence
-off and on, under ``<out>/defence-off`` and ``<out>/defence-on``, and writes the two side by
-side in ``<out>/defence.md``.
-"""
+"""`judge audit`: how far a judge's scores move under perturbations that leave conduct unchanged
+(docs/audit.md: the command, its outputs and the resumable pass store)."""
 
 from __future__ import annotations
 
@@ -55,33 +45,20 @@ def register(sub: Any) -> None:
     )
     p.add_argument("runs", nargs="*", type=Path, metavar="RUN.json", help="run files to audit")
     p.add_argument(
-        "--set",
-        default=None,
-        help="audit a calibration set's runs instead (casino, dices, or a manifest)",
+        "--set", help="audit a calibration set's runs instead (casino, dices, or a manifest)"
     )
     p.add_argument(
-        "--data",
-        type=Path,
-        default=None,
-        help="the set's data file or folder (default: the shared data)",
+        "--data", type=Path, help="the set's data file or folder (default: the shared data)"
     )
-    p.add_argument(
-        "--judge", default=None, help=f"litellm model id (default $JUDGE_MODEL or {EMBEDDED_MODEL})"
-    )
-    p.add_argument("--limit", type=int, default=None, help="audit only the first N runs")
+    p.add_argument("--judge", help=f"litellm model id (default $JUDGE_MODEL or {EMBEDDED_MODEL})")
+    p.add_argument("--limit", type=int, help="audit only the first N runs")
     p.add_argument(
         "--passes", type=int, default=5, help="passes per trait and perturbation (the floor too)"
     )
     p.add_argument(
-        "--traits",
-        default=None,
-        help="comma-separated traits (default: the set's mapped traits, or all)",
+        "--traits", help="comma-separated traits (default: the set's mapped traits, or all)"
     )
-    p.add_argument(
-        "--perturbations",
-        default=None,
-        help=f"comma-separated subset of {', '.join(PERTURBATIONS)}",
-    )
+    p.add_argument("--perturbations", help=f"comma-separated subset of {', '.join(PERTURBATIONS)}")
     p.add_argument(
         "--seed", type=int, default=0, help="seed of the perturbations and of the bootstrap"
     )
@@ -128,8 +105,8 @@ def judge_plan(
     *,
     show: bool,
 ) -> JudgedPasses:
-    """Every planned item judged (stored passes reused) through the calibration runner; items
-    whose judged prompt is the same as another's share its passes (docs/audit.md)."""
+    """Every planned item judged through the calibration runner, stored passes reused; items
+    shown the same prompt share passes."""
     prompt_version = prompt_version_for(options.settings)
     stored = load_store(store, options.judge_model, prompt_version)
     judged_as = shared_prompts(plan, options.settings, {k: len(v) for k, v in stored.items()})
@@ -168,6 +145,7 @@ def write_report(out: Path, report: AuditReport) -> None:
     (out / "report.json").write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
     (out / "report.md").write_text(render_markdown(report) + "\n", encoding="utf-8")
     (out / "report.html").write_text(render_html(report), encoding="utf-8")
+    print(f"audit report: {out / 'report.md'} ({out / 'report.html'}, {out / 'report.json'})")
 
 
 def run_audit(args: argparse.Namespace) -> int:
@@ -179,11 +157,8 @@ def run_audit(args: argparse.Namespace) -> int:
     perturbations = listed(args.perturbations, list(PERTURBATIONS), "perturbations")
     out: Path = args.out or Path("audit") / (load_manifest(args.set).name if args.set else "runs")
     plan = audit_plan(chosen, perturbations, args.seed)
-    which = (
-        f"the first {len(chosen)} of {len(runs)} runs"
-        if len(chosen) < len(runs)
-        else f"all {len(runs)} runs"
-    )
+    n, total = len(chosen), len(runs)
+    which = f"the first {n} of {total} runs" if n < total else f"all {total} runs"
     sides: dict[bool, dict[ScoreMode, AuditReport]] = {}
     judge = judge_of(scoring_options(args))  # one judge for both sides of --defence
     for defence, folder in defence_folders(args.defence, out):
@@ -208,10 +183,6 @@ def run_audit(args: argparse.Namespace) -> int:
             report.pass_score = mode
             sides[defence][mode] = report
             write_report(mode_folder, report)
-            print(
-                f"audit report: {mode_folder / 'report.md'} "
-                f"({mode_folder / 'report.html'}, {mode_folder / 'report.json'})"
-            )
     if len(sides) == 2:
         (out / "defence.md").write_text(render_defence(sides[False], sides[True]), encoding="utf-8")
         print(f"defence off against on: {out / 'defence.md'}")

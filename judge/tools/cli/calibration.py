@@ -1,10 +1,5 @@
-"""`judge calibrate` and `judge agreement`: human-labelled sets and the judge.
-
-judge calibrate SET --judge MODEL [...]      judge the set (resumable), write the report
-judge agreement A.jsonl B.jsonl [...]        two raters item by item: their disagreements
-
-``judge import SET PATH`` (a set's own files as runs and labels) is in :mod:`judge.tools.cli.imports`.
-"""
+"""`judge calibrate` (judge a human-labelled set, resumably, and write the report) and
+`judge agreement` (two raters item by item: their disagreements); docs/calibration.md."""
 
 from __future__ import annotations
 
@@ -63,23 +58,19 @@ def register(sub: Any) -> None:
     )
     c.add_argument(
         "--database-url",
-        default=None,
         help="with --from-store: the store (default $JUDGE_DATABASE_URL or sqlite:///./judge.db)",
     )
     c.add_argument(
         "--judge",
-        default=None,
         help=f"litellm model id, or several joined by commas for a judge panel "
         f"(default $JUDGE_MODEL or {EMBEDDED_MODEL})",
     )
-    c.add_argument("--data", type=Path, default=None, help="the set's data file or folder")
-    c.add_argument("--limit", type=int, default=None, help="judge only the first N items")
+    c.add_argument("--data", type=Path, help="the set's data file or folder")
+    c.add_argument("--limit", type=int, help="judge only the first N items")
     c.add_argument(
         "--passes", type=int, default=5, help="passes per trait (this sets the floor too)"
     )
-    c.add_argument(
-        "--traits", default=None, help="comma-separated traits (default: every mapped trait)"
-    )
+    c.add_argument("--traits", help="comma-separated traits (default: every mapped trait)")
     c.add_argument("--threshold", type=float, default=0.5, help="disagreement threshold on 0..1")
     add_concurrency_option(c)
     add_output_options(c, "calibration/<set>")
@@ -95,10 +86,6 @@ def register(sub: Any) -> None:
     )
     a.add_argument("--json", action="store_true", help="print the comparison as JSON")
     a.set_defaults(func=run_agreement)
-
-
-def load_items(manifest: CalibrationManifest, data: Path | None) -> list[CalibrationItem]:
-    return import_set(manifest, data or default_data_path(manifest))
 
 
 def chosen_traits(manifest: CalibrationManifest, text: str | None) -> list[str]:
@@ -122,8 +109,7 @@ def add_pass_score_option(parser: argparse.ArgumentParser, both_writes: str) -> 
 
 
 def mode_folders(choice: str, out: Path) -> list[tuple[ScoreMode, Path]]:
-    """Each pass score to report and its folder: ``out`` itself for one mode, ``out/<mode>``
-    for each of both."""
+    """Each pass score to report and its folder: ``out`` for one, ``out/<mode>`` for both."""
     if choice == "both":
         return [(mode, out / mode) for mode in SCORE_MODES]
     return [(cast(ScoreMode, choice), out)]
@@ -142,17 +128,15 @@ def add_defence_option(parser: argparse.ArgumentParser, both_writes: str | None 
 
 
 def defence_folders(choice: str, out: Path) -> list[tuple[bool, Path]]:
-    """Each defence setting to judge with and its folder: ``out`` itself for one, and
-    ``out/defence-off`` and ``out/defence-on`` for both."""
+    """Each defence setting and its folder: ``out`` for one, ``out/defence-off|on`` for both."""
     if choice == "both":
         return [(False, out / "defence-off"), (True, out / "defence-on")]
     return [(choice == "on", out)]
 
 
 def scoring_options(args: argparse.Namespace, *, defence: bool | None = None) -> ScoringOptions:
-    """The judge, its concurrency, a fixed pass count and the defence from ``--judge``,
-    ``--concurrency``, ``--passes`` and ``--defence`` (shared by ``judge calibrate`` and
-    ``judge audit``; ``defence`` overrides the option)."""
+    """From ``--judge``, ``--concurrency``, ``--passes`` and ``--defence`` (which ``defence``
+    overrides); shared by ``judge calibrate`` and ``judge audit``."""
     if args.passes < 1 or args.concurrency < 1:
         raise InputError("--passes and --concurrency must be at least 1")
     return ScoringOptions(
@@ -183,7 +167,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     traits = chosen_traits(manifest, args.traits)
     if args.limit is not None and args.limit < 1:
         raise CalibrationSetError("--limit must be at least 1")
-    everything = load_items(manifest, args.data)
+    everything = import_set(manifest, args.data or default_data_path(manifest))
     items = everything[: args.limit] if args.limit else everything
     out: Path = args.out or Path("calibration") / manifest.name
     text = slice_text(manifest, len(items), len(everything), traits, args.passes)
@@ -254,8 +238,7 @@ def score_files(
 
 
 def calibrate_from_store(args: argparse.Namespace) -> int:
-    """`judge calibrate --from-store`: the owners' labels against each era's stored passes,
-    by the same report code as a set (docs/calibration.md, "Owners label")."""
+    """The owners' labels against each era's stored passes (docs/calibration.md, "Owners label")."""
     if args.set is not None:
         raise CalibrationSetError("--from-store reads the store: name no set with it")
     with transaction(make_engine(database_url(args.database_url))) as session:

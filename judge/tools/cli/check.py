@@ -17,7 +17,6 @@ from judge.tools.cli.exit_codes import EXIT_GATE, EXIT_OK, input_failed
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``check`` subcommand."""
     parser = subparsers.add_parser(
         "check",
         help="check runs' end states against a scenario's checks",
@@ -38,12 +37,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run_check(args: argparse.Namespace) -> int:
-    """Handle ``judge check``.
-
-    Returns:
-        0 when every run's verdict is ``pass`` (or ``partial`` without ``--strict``), 1 when a
-        verdict failed (one line per run on stderr), 2 on bad input.
-    """
+    """Handle ``judge check``: 0 when every verdict holds, 1 when one failed, 2 on bad input."""
     try:
         scenario = load_scenario(args.scenario)
         with run_files(args.runs, [scenario], build_worlds=args.build_worlds) as loaded:
@@ -77,9 +71,8 @@ def _verdict_reason(outcome: StateOutcome) -> str:
 
 
 def _render(outcomes: list[StateOutcome], *, as_json: bool) -> str:
-    """Text: each outcome, and the rollout summary when there are several. JSON: JSON Lines,
-    one outcome per run file whatever their number (the summary is text-only; it is
-    ``rollout_summary`` over the same outcomes)."""
+    """Text: each outcome, and the rollout summary when there are several; JSON: JSON Lines,
+    one outcome per run file (the summary is text-only)."""
     if as_json:
         return "\n".join(o.model_dump_json() for o in outcomes)
     text = "\n\n".join(render_outcome(o) for o in outcomes)

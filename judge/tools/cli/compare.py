@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from judge.core.domain.checks import StateOutcome
+from judge.core.domain.comparison import AgentComparison
+from judge.core.domain.pairwise import PairwiseComparison
 from judge.core.domain.scenario import Scenario
 from judge.core.errors import ConfigError, InputError, JudgeError
 from judge.core.scoring.matched import matched_comparison
@@ -20,7 +22,6 @@ from judge.tools.cli import pairwise
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``compare`` subcommand."""
     parser = subparsers.add_parser(
         "compare",
         help="compare two agents' runs over the same scenarios and seeds",
@@ -61,23 +62,29 @@ def run_compare(args: argparse.Namespace) -> int:
     """Handle ``judge compare``; 0 when the comparison was made, 2 on bad input."""
     try:
         args.a, args.b = _sides(args)
-    except InputError as exc:
-        print(f"judge: error: {exc}", file=sys.stderr)
-        return 2
-    if args.pairwise:
-        return _run_pairwise(args)
-    try:
-        if not args.scenario:
-            raise InputError("--scenario is needed to evaluate outcomes (or use --pairwise)")
-        if not 0.0 < args.alpha < 1.0:
-            raise InputError(f"--alpha must be between 0 and 1, not {args.alpha}")
-        scenarios = [load_scenario(path) for path in args.scenario]
-        outcomes_a, label_a = _evaluate(args.a, scenarios, args.build_worlds)
-        outcomes_b, label_b = _evaluate(args.b, scenarios, args.build_worlds)
+        comparison = pairwise.compare_pairwise(args) if args.pairwise else _compare_outcomes(args)
     except JudgeError as exc:
         print(f"judge: error: {exc}", file=sys.stderr)
-        return 2 if isinstance(exc, InputError) else 1
-    comparison = matched_comparison(
+        bad_input = InputError | ConfigError if args.pairwise else InputError
+        return 2 if isinstance(exc, bad_input) else 1
+    if args.json:
+        print(comparison.model_dump_json())
+    elif isinstance(comparison, PairwiseComparison):
+        print(pairwise.render_pairwise(comparison))
+    else:
+        print(render_comparison(comparison))
+    return 0
+
+
+def _compare_outcomes(args: argparse.Namespace) -> AgentComparison:
+    if not args.scenario:
+        raise InputError("--scenario is needed to evaluate outcomes (or use --pairwise)")
+    if not 0.0 < args.alpha < 1.0:
+        raise InputError(f"--alpha must be between 0 and 1, not {args.alpha}")
+    scenarios = [load_scenario(path) for path in args.scenario]
+    outcomes_a, label_a = _evaluate(args.a, scenarios, args.build_worlds)
+    outcomes_b, label_b = _evaluate(args.b, scenarios, args.build_worlds)
+    return matched_comparison(
         outcomes_a,
         outcomes_b,
         label_a=args.label_a or label_a or "A",
@@ -85,8 +92,6 @@ def run_compare(args: argparse.Namespace) -> int:
         measure=args.measure,
         alpha=args.alpha,
     )
-    print(comparison.model_dump_json() if args.json else render_comparison(comparison))
-    return 0
 
 
 def _sides(args: argparse.Namespace) -> tuple[list[Path], list[Path]]:
@@ -100,16 +105,6 @@ def _sides(args: argparse.Namespace) -> tuple[list[Path], list[Path]]:
     if not args.a or not args.b:
         raise InputError("give A's and B's runs: judge compare A B, or --a ... --b ...")
     return list(args.a), list(args.b)
-
-
-def _run_pairwise(args: argparse.Namespace) -> int:
-    try:
-        comparison = pairwise.compare_pairwise(args)
-    except JudgeError as exc:
-        print(f"judge: error: {exc}", file=sys.stderr)
-        return 2 if isinstance(exc, InputError | ConfigError) else 1
-    print(comparison.model_dump_json() if args.json else pairwise.render_pairwise(comparison))
-    return 0
 
 
 def _evaluate(

@@ -1,7 +1,5 @@
-"""`judge keys create|list|revoke` and `judge token create`: credentials for the service.
-
-Keys are printed once and stored only as hashes; tokens are signed with JUDGE_JWT_SECRET
-(the same settings the service reads)."""
+"""`judge keys create|list|revoke` and `judge token create`: credentials for the service (keys
+are printed once and stored only as hashes; tokens are signed with JUDGE_JWT_SECRET)."""
 
 from __future__ import annotations
 
@@ -23,10 +21,10 @@ def register(sub: Any) -> None:
     create = keys.add_parser("create", help="make a key for one agent in one seat; prints it once")
     create.add_argument("--agent", required=True, help="agent_id the key speaks for")
     create.add_argument("--seat", required=True, help="the seat the agent sits in")
-    create.add_argument("--label", default=None, help="a note to recognise the key by")
+    create.add_argument("--label", help="a note to recognise the key by")
     create.set_defaults(func=create_key)
     listing = keys.add_parser("list", help="list keys (prefixes only; keys are not stored)")
-    listing.add_argument("--agent", default=None)
+    listing.add_argument("--agent")
     listing.set_defaults(func=list_keys)
     revoke = keys.add_parser("revoke", help="revoke a key by its prefix")
     revoke.add_argument("prefix")

@@ -1,9 +1,5 @@
-"""The exit codes of every `judge` command: the one table, shown by ``judge --help`` and
-copied word for word into docs/ci.md (a test compares the two), and how a command ends with
-an error (one line on stderr per problem).
-
-The subcommands import these from here, not from ``judge.tools.cli``, which imports them.
-"""
+"""The exit codes of every `judge` command (the one table, shown by ``judge --help`` and copied
+word for word into docs/ci.md), and how a command ends with an error (one line per problem)."""
 
 from __future__ import annotations
 

@@ -38,17 +38,12 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--format", choices=["csv", "jsonl", "parquet"], default="csv", dest="fmt")
     p.add_argument("--table", choices=["traits", "passes"], default="traits")
-    p.add_argument(
-        "--out", type=Path, default=None, help="file to write (default stdout; parquet needs it)"
-    )
+    p.add_argument("--out", type=Path, help="file to write (default stdout; parquet needs it)")
     p.add_argument(
         "--database-url",
-        default=None,
         help=f"store to read (default $JUDGE_DATABASE_URL or {DEFAULT_DATABASE_URL})",
     )
-    p.add_argument(
-        "--era", default=None, help="from the store: only scorecards of this measurement era"
-    )
+    p.add_argument("--era", help="from the store: only scorecards of this measurement era")
     p.set_defaults(func=run)
 
 

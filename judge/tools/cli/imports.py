@@ -1,12 +1,5 @@
-"""`judge import NAME PATH`: other tools' records, or a human-labelled set, as runs.
-
-NAME is looked up in the one table of importers (:mod:`judge.tools.importers.registry`). A run
-importer (``inspect``, ``otel``) writes each run to ``DIR/RUN_ID.json`` with ``--out DIR``
-(ready for ``judge score``), with what could not be mapped in ``DIR/RUN_ID.import.json``;
-without ``--out`` the runs are printed as one JSON list. One line per skipped item goes to
-stderr either way. Any other NAME is a calibration set (its name, such as ``casino`` or
-``dices``, or its manifest's path): its items are written as ``runs/`` and ``labels.jsonl``.
-"""
+"""`judge import NAME PATH`: other tools' records (docs/integrations.md), or a human-labelled
+set as ``runs/`` and ``labels.jsonl`` (docs/calibration.md), by the table of importers."""
 
 from __future__ import annotations
 
@@ -41,13 +34,11 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--out",
         type=Path,
-        default=None,
         help="output folder (calibration sets: default calibration_items; inspect/otel: "
         "default print the runs as JSON)",
     )
     p.add_argument(
         "--scenario-id",
-        default=None,
         help="otel: scenario id of the runs (default: the resource's service.name, else 'otel')",
     )
     p.add_argument(
@@ -57,7 +48,6 @@ def register(sub: Any) -> None:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    """Handle ``judge import NAME PATH`` from the table of importers."""
     importer = run_importer(args.set)
     if importer is not None:
         found = importer.read(args.path, args.scenario_id)

@@ -22,7 +22,6 @@ def database_url(given: str | None) -> str:
 def add_concurrency_option(
     parser: argparse.ArgumentParser, default: int = RUNNER_DEFAULTS.concurrency
 ) -> None:
-    """``--concurrency N``: judge calls in flight at once."""
     parser.add_argument(
         "--concurrency", type=int, default=default, help="judge calls in flight at once"
     )
@@ -30,19 +29,15 @@ def add_concurrency_option(
 
 def add_output_options(parser: argparse.ArgumentParser, default_out: str) -> None:
     """``--out DIR`` (``default_out`` says where it goes without it) and ``--no-progress``."""
-    parser.add_argument(
-        "--out", type=Path, default=None, help=f"output folder (default {default_out})"
-    )
+    parser.add_argument("--out", type=Path, help=f"output folder (default {default_out})")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
 def add_log_level_option(parser: argparse.ArgumentParser) -> None:
-    """``--log-level``: what the process logs to stderr (default info)."""
     parser.add_argument(
         "--log-level", default="info", choices=["debug", "info", "warning", "error"]
     )
 
 
 def start_logging(level: str) -> None:
-    """Log at ``level`` to stderr, one line per record."""
     logging.basicConfig(level=level.upper(), format="%(levelname)s %(name)s: %(message)s")

@@ -9,12 +9,7 @@ from pathlib import Path
 from typing import Literal
 
 from judge.core.domain.config import DenoiseConfig, MeasurementSettings
-from judge.core.domain.pairwise import (
-    PairToJudge,
-    PairVerdict,
-    PairwiseComparison,
-    PositionBias,
-)
+from judge.core.domain.pairwise import PairToJudge, PairVerdict, PairwiseComparison, PositionBias
 from judge.core.domain.rubric import Rubric
 from judge.core.domain.run import Run
 from judge.core.errors import InputError
@@ -38,12 +33,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "outcomes; --a/--b may name run folders",
     )
     group.add_argument("--trait", default="negotiation", help="the trait to compare on")
-    group.add_argument("--judge", default=None, help="judge model id (default $JUDGE_MODEL)")
-    group.add_argument(
-        "--passes", type=int, default=None, help="passes per order (raised to the floor of 5)"
-    )
-    group.add_argument("--seat-a", default=None, help="A's seat when its runs score several")
-    group.add_argument("--seat-b", default=None, help="B's seat when its runs score several")
+    group.add_argument("--judge", help="judge model id (default $JUDGE_MODEL)")
+    group.add_argument("--passes", type=int, help="passes per order (raised to the floor of 5)")
+    group.add_argument("--seat-a", help="A's seat when its runs score several")
+    group.add_argument("--seat-b", help="B's seat when its runs score several")
     group.add_argument(
         "--bootstrap", type=int, default=500, help="resamples for the rating intervals"
     )
@@ -120,11 +113,8 @@ def settings_from(args: argparse.Namespace) -> MeasurementSettings:
 
 
 def compare_pairwise(args: argparse.Namespace) -> PairwiseComparison:
-    """Match the runs, judge every pair in both orders, and sum it up.
-
-    Raises:
-        JudgeError: unreadable runs, an unknown trait, a refused judge, a failed backend.
-    """
+    """Match the runs, judge every pair in both orders, and sum it up (JudgeError: unreadable
+    runs, an unknown trait, a refused judge, a failed backend)."""
     rubrics = default_rubric_set()
     if args.trait not in rubrics.rubrics:
         raise InputError(
@@ -204,21 +194,14 @@ def render_pairwise(c: PairwiseComparison) -> str:
         f"pairwise comparison on {c.trait}: A = {c.label_a}, B = {c.label_b}, {len(c.pairs)} "
         f"pairs, {c.passes_per_order} passes per order, judge {c.judge_model} ({c.era_id})"
     )
-    lines = [head]
-    lines += [_pair_line(v) for v in c.pairs]
-    lines.append(render_bias(c.bias))
+    lines = [head, *(_pair_line(v) for v in c.pairs), render_bias(c.bias)]
     for board in c.ratings:
         lines.append(f"ratings ({board.era_id}, {board.scenario_id}; {board.tie_rule}):")
-        lines += [
-            f"  {r.rank or '-'}. {r.agent_id} {r.rating:+.3f} "
-            + (
-                f"[{r.low:+.3f}, {r.high:+.3f}] "
-                if r.low is not None and r.high is not None
-                else ""
-            )
-            + f"W{r.wins} L{r.losses} T{r.ties}"
-            for r in board.ratings
-        ]
+        for r in board.ratings:
+            known = r.low is not None and r.high is not None
+            interval = f"[{r.low:+.3f}, {r.high:+.3f}] " if known else ""
+            rank = f"  {r.rank or '-'}. {r.agent_id} {r.rating:+.3f} "
+            lines.append(f"{rank}{interval}W{r.wins} L{r.losses} T{r.ties}")
     cost = c.cost
     dollars = "-" if cost.cost_usd is None else f"${cost.cost_usd:.4f}"
     lines.append(

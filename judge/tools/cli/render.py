@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Iterator
 
 from judge.core.domain.cost import Cost
-from judge.core.domain.judging import TraitResult
+from judge.core.domain.judging import PanelAgreement, TraitResult
 from judge.core.domain.scorecard import Scorecard, SeatScorecard
 
 
@@ -44,42 +44,34 @@ def signal_lines(t: TraitResult) -> list[str]:
 
 
 def seat_lines(card: SeatScorecard) -> list[str]:
-    o = card.objectives
-    pc = o.partial_credit
+    o, pc, gate = card.objectives, card.objectives.partial_credit, card.participation
+    gated = "GATED: " + "; ".join(gate.reasons) if gate.participation_gated else "ok"
+    note = f"  ({card.composite_note})" if card.composite_note else ""
     lines = [
         f"seat {card.seat} (agent {card.agent_id})",
         (
             f"  objectives: {o.met_count}/{o.total_count} met, rate {_num(o.objective_met_rate)}, "
             f"partial credit {pc.total:g}/{pc.max_possible:g}"
         ),
+        f"  participation: {gate.player_messages} messages, {gate.actions_per_turn:.2f} actions/turn: {gated}",
+        f"  composite: {_num(card.composite)}{note}",
+        " capability traits:",
+        *(trait_line(t) for t in card.traits.values()),
     ]
-    gate = card.participation
-    gated = "GATED: " + "; ".join(gate.reasons) if gate.participation_gated else "ok"
-    lines.append(
-        f"  participation: {gate.player_messages} messages, {gate.actions_per_turn:.2f} actions/turn: {gated}"
-    )
-    lines.append(
-        f"  composite: {_num(card.composite)}"
-        + (f"  ({card.composite_note})" if card.composite_note else "")
-    )
-    lines.append(" capability traits:")
-    lines += [trait_line(t) for t in card.traits.values()]
     if card.safety_block:
         lines.append(" safety block (owner view):")
         lines += [trait_line(t) for t in card.safety_block.values()]
-    if card.panel is not None:
-        p = card.panel
-        worst = (
-            f"; largest disagreement {p.largest_disagreement_trait} ({_num(p.largest_disagreement)}: "
-            + ", ".join(f"{m} {_num(v)}" for m, v in p.largest_disagreement_means.items())
-            + ")"
-            if p.largest_disagreement_trait
-            else ""
-        )
-        lines.append(
-            f"  panel agreement: Krippendorff alpha (interval) {_num(p.alpha_interval)} over {p.n_traits} traits{worst}"
-        )
-    return lines
+    return lines + ([panel_line(card.panel)] if card.panel is not None else [])
+
+
+def panel_line(p: PanelAgreement) -> str:
+    """The judge panel's agreement, and the trait it disagreed on most."""
+    worst = ""
+    if p.largest_disagreement_trait:
+        means = ", ".join(f"{m} {_num(v)}" for m, v in p.largest_disagreement_means.items())
+        trait = p.largest_disagreement_trait
+        worst = f"; largest disagreement {trait} ({_num(p.largest_disagreement)}: {means})"
+    return f"  panel agreement: Krippendorff alpha (interval) {_num(p.alpha_interval)} over {p.n_traits} traits{worst}"
 
 
 def tamper_lines(card: Scorecard) -> list[str]:

@@ -1,11 +1,5 @@
-"""`judge scan RUN_OR_DIR... [--json]`: the integrity detector alone, no judge calls.
-
-Reads run files, and folders of them (every ``*.json`` below the folder, in name order),
-checks every file first (exit 2 naming each bad one, before any output), then scans every
-scored seat of every run for text addressed to whoever scores it (docs/integrity.md).
-Exit 1 when any seat is flagged (one line per flagged seat on stderr, after the output), 0
-when none is: a CI gate (docs/ci.md).
-"""
+"""`judge scan RUN_OR_DIR... [--json]`: the integrity detector alone, no judge calls; every file
+is checked before any output, and a flagged seat exits 1 (docs/ci.md, docs/integrity.md)."""
 
 from __future__ import annotations
 
@@ -48,11 +42,7 @@ def run_paths(paths: Sequence[Path]) -> Iterator[Path]:
 
 
 def read_runs(paths: Sequence[Path]) -> list[Run]:
-    """Every run, or every problem at once.
-
-    Raises:
-        InputError: one file is bad, or a folder holds no run file; InputErrors: several are.
-    """
+    """Every run, or every problem at once (InputError for one, InputErrors for several)."""
     runs: list[Run] = []
     problems: list[InputError] = []
     for path in paths:

@@ -1,11 +1,6 @@
-"""`judge score RUN.json [...]`: score runs and print their scorecards.
-
-Only scorecards go to stdout, each as soon as its run is scored: readable text, or with
-``--json`` one JSON object per line (JSON Lines), one per run file, whatever their number.
-Whatever a library prints while judging goes to stderr. Every run file (and every gate and
-trait named) is checked before the first judge call; the first judge failure that retrying
-cannot fix stops the command (docs/ci.md).
-"""
+"""`judge score RUN.json [...]`: score runs and print each scorecard as soon as it is made
+(docs/ci.md says what goes to stdout and stderr). Every run file, gate and trait named is
+checked before the first judge call."""
 
 from __future__ import annotations
 
@@ -55,27 +50,23 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--judge",
-        default=None,
         help=f"judge model id: litellm, embedded/, router:FILE.yaml, scripted/SCORE in dev mode; "
         f"several joined by commas make a judge panel "
         f"(default $JUDGE_MODEL or {EMBEDDED_MODEL})",
     )
     p.add_argument(
         "--traits",
-        default=None,
         metavar="A,B",
         help="judge only these traits (comma-separated); the composite is withheld when a capability trait is left out",
     )
     p.add_argument(
         "--pass-score",
         choices=SCORE_MODES,
-        default=None,
         help="what each pass counts with (default $JUDGE_PASS_SCORE or sampled; docs/judge-signal.md)",
     )
     p.add_argument(
         "--passes",
         type=passes_arg,
-        default=None,
         help="passes per trait (raised to the floor of 5), or adaptive passes FLOOR:MAX:SPREAD, "
         "e.g. 5:15:0.2 (docs/scoring.md)",
     )
@@ -86,9 +77,7 @@ def register(sub: Any) -> None:
         default=RUNNER_DEFAULTS.max_attempts,
         help="tries per judge call on transient errors",
     )
-    p.add_argument(
-        "--scenario", type=Path, default=None, help="scenario file (YAML): run its state checks too"
-    )
+    p.add_argument("--scenario", type=Path, help="scenario file (YAML): run its state checks too")
     p.add_argument(
         "--build-worlds",
         action="store_true",
@@ -97,7 +86,6 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--max-cost",
         type=float,
-        default=None,
         metavar="USD",
         help="the most one run may cost: a run whose estimate exceeds it is not judged, and one "
         "that reaches it stops after the trait it is judging (a judge with a price only)",
@@ -147,11 +135,7 @@ def options_from(args: argparse.Namespace, judge: JudgeModelSettings) -> Scoring
 
 
 def rubrics_from(args: argparse.Namespace) -> RubricSet:
-    """Every trait, or only those named by ``--traits``.
-
-    Raises:
-        InputError: an empty list or an unknown trait (the message lists the known ones).
-    """
+    """Every trait, or only those named by ``--traits`` (InputError: none, or an unknown one)."""
     rubrics = default_rubric_set()
     if args.traits is None:
         return rubrics
@@ -200,11 +184,7 @@ def score_files(
     files: list[RunFile], job: FileJob, emit: Callable[[Scorecard], None], judge: JudgeSpec
 ) -> Scored:
     """Score the files in order, handing each card to ``emit`` as soon as it is made; a run
-    that ``--max-cost`` stops is not scored, and the next file is still judged.
-
-    While judging, anything printed to stdout (a library's banners) goes to stderr: stdout
-    carries the scorecards only.
-    """
+    that ``--max-cost`` stops is skipped. A library's prints go to stderr meanwhile."""
     cards, stopped = [], []
     with contextlib.redirect_stdout(sys.stderr):
         backend = backend_for(judge)
@@ -222,11 +202,8 @@ def score_files(
 
 
 def guard_from(args: argparse.Namespace, options: ScoringOptions) -> GuardFor | None:
-    """``--max-cost`` as each run's budget: a run whose estimate exceeds it is refused.
-
-    Raises:
-        InputError: not a positive amount, or a judge without a price (nothing to count).
-    """
+    """``--max-cost`` as each run's budget (InputError: not a positive amount, or a judge
+    without a price)."""
     if args.max_cost is None:
         return None
     if not args.max_cost > 0:
@@ -257,10 +234,6 @@ def card_writer(stream: TextIO, *, as_json: bool) -> Callable[[Scorecard], None]
     return emit
 
 
-def thresholds_from(args: argparse.Namespace, rubrics: RubricSet) -> list[Threshold]:
-    return [parse_threshold(text, rubrics.rubrics) for text in args.fail_under]
-
-
 def report_gates(cards: list[Scorecard], thresholds: list[Threshold]) -> int:
     """Print one line per failed gate on stderr; the exit code (0 or 1)."""
     failures = gate_failures(cards, thresholds)
@@ -273,7 +246,7 @@ def run(args: argparse.Namespace) -> int:
     judge = judge_model_settings(model=args.judge, score_mode=args.pass_score)
     options = options_from(args, judge)
     rubrics = rubrics_from(args)
-    thresholds = thresholds_from(args, rubrics)
+    thresholds = [parse_threshold(text, rubrics.rubrics) for text in args.fail_under]
     scenario = load_scenario(args.scenario) if args.scenario else None
     guard = guard_from(args, options)
     job = FileJob(options, rubrics, scenario, not args.no_progress, judge.otlp_endpoint, guard)

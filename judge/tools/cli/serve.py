@@ -1,8 +1,4 @@
-"""`judge serve`: run the HTTP service (uvicorn) on the environment's settings.
-
-Dev mode signs owner tokens with a public secret, so a dev-mode service only listens on a
-loopback address; asking for any other host is refused before anything starts.
-"""
+"""`judge serve`: run the HTTP service (uvicorn) on the environment's settings."""
 
 from __future__ import annotations
 
@@ -28,7 +24,6 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--workers",
         type=int,
-        default=None,
         help="runs scored at once in this process (default JUDGE_WORKERS; 0: API only, PostgreSQL)",
     )
     p.add_argument(
@@ -59,11 +54,8 @@ def is_loopback(host: str) -> bool:
 
 
 def check_bind(host: str, *, dev_mode: bool) -> None:
-    """Refuse to expose a dev-mode service beyond this machine.
-
-    Raises:
-        ConfigError: dev mode with a host that is not loopback.
-    """
+    """Refuse (ConfigError) a dev-mode service, whose tokens are signed with a public secret,
+    on a host that is not loopback."""
     if dev_mode and not is_loopback(host):
         raise ConfigError(
             f"--host {host}: dev mode (JUDGE_DEV_MODE=1) signs tokens with a public secret and only "
@@ -73,12 +65,8 @@ def check_bind(host: str, *, dev_mode: bool) -> None:
 
 
 def check_processes(processes: int, *, executor: str) -> None:
-    """Refuse a process count the executor cannot share.
-
-    Raises:
-        ConfigError: fewer than one process, or several on the thread executor (each process
-            would resume and score the same runs: only the job queue hands a run to one).
-    """
+    """Refuse (ConfigError) fewer than one process, or several on the thread executor: each
+    would resume and score the same runs, and only the job queue hands a run to one."""
     if processes < 1:
         raise ConfigError(f"--processes {processes}: give at least 1")
     if processes > 1 and executor != "queue":
@@ -89,12 +77,8 @@ def check_processes(processes: int, *, executor: str) -> None:
 
 
 def check_judge_model(model: str) -> None:
-    """Refuse a judge model that cannot work (unknown provider, missing key) before the
-    server starts; one warning line for a model litellm does not list.
-
-    Raises:
-        ConfigError: the one line saying what is wrong with JUDGE_MODEL.
-    """
+    """Refuse (ConfigError) a judge model that cannot work (unknown provider, missing key)
+    before the server starts; one warning line for a model litellm does not list."""
     from judge.engine.judging.registry import startup_check
     from judge.engine.settings import judge_spec
 

@@ -1,8 +1,5 @@
-"""`judge worker`: score runs from the PostgreSQL job queue (settings from JUDGE_* variables).
-
-Start as many as the judge allows, on any machine that reaches JUDGE_DATABASE_URL. SIGTERM or
-Ctrl-C stops one gracefully: running jobs get a few seconds, then go back to the queue.
-"""
+"""`judge worker`: score runs from the PostgreSQL job queue (docs/deploy.md). SIGTERM or Ctrl-C
+stops one gracefully: running jobs get a few seconds, then go back to the queue."""
 
 from __future__ import annotations
 
@@ -32,7 +29,6 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--metrics-port",
         type=int,
-        default=None,
         help="serve this worker's Prometheus metrics on this port (default: none)",
     )
     p.add_argument(

@@ -1,10 +1,7 @@
-"""CaSiNo dialogues as calibration items: the game's rules as win conditions, the
-self-reports as labels (docs/calibration.md).
-
-Rules (from the set's README): each side ranks Food, Water and Firewood High / Medium / Low;
-every package it receives is worth 5 / 4 / 3 points (so 36 at most); a walk-away gives both
-sides 5 points. The deal that counts is the last Submit-Deal before an Accept-Deal.
-"""
+"""CaSiNo dialogues as calibration items: the game's rules as win conditions, the self-reports
+as labels (docs/calibration.md). Rules (the set's README): a package is worth 5 / 4 / 3 points
+by the side's High / Medium / Low priority; a walk-away gives both sides 5; the deal that
+counts is the last Submit-Deal before an Accept-Deal."""
 
 from __future__ import annotations
 
@@ -87,18 +84,10 @@ def transcript_events(logs: list[dict[str, Any]], info: dict[str, Any]) -> list[
         events.append({"turn": 0, "seat": seat, "kind": "system", "content": content})
     for turn, entry in enumerate(logs, 1):
         text, seat = str(entry.get("text", "")), str(entry.get("id"))
-        if text in DEAL_ACTIONS:
-            events.append(
-                {
-                    "turn": turn,
-                    "seat": seat,
-                    "kind": "action",
-                    "name": text,
-                    "args": entry.get("task_data") or {},
-                }
-            )
-        else:
-            events.append({"turn": turn, "seat": seat, "kind": "message", "content": text})
+        fields = {"kind": "action", "name": text, "args": entry.get("task_data") or {}}
+        if text not in DEAL_ACTIONS:
+            fields = {"kind": "message", "content": text}
+        events.append({"turn": turn, "seat": seat, **fields})
     return events
 
 
@@ -107,27 +96,17 @@ def win_conditions(result: Outcome, seats: list[str]) -> list[dict[str, Any]]:
         {"id": "deal_reached", "weight": 2.0, "met": result.deal_reached}
     ]
     for seat in seats:
-        points = result.points[seat]
-        conditions.append(
-            {
-                "id": f"{seat}.points_of_36",
-                "seat": seat,
-                "met": points == MAX_POINTS,
-                "progress": points / MAX_POINTS,
-            }
-        )
-        conditions.append(
-            {"id": f"{seat}.stayed_at_table", "seat": seat, "met": result.walked_away_by != seat}
-        )
+        share = result.points[seat] / MAX_POINTS
+        points = {"id": f"{seat}.points_of_36", "seat": seat, "met": share == 1, "progress": share}
+        stayed = result.walked_away_by != seat
+        conditions += [points, {"id": f"{seat}.stayed_at_table", "seat": seat, "met": stayed}]
     return conditions
 
 
 def casino_run(dialogue: dict[str, Any], where: str) -> tuple[Run, Outcome]:
     try:
         dialogue_id, logs, info = (
-            dialogue["dialogue_id"],
-            dialogue["chat_logs"],
-            dialogue["participant_info"],
+            dialogue[k] for k in ("dialogue_id", "chat_logs", "participant_info")
         )
     except (KeyError, TypeError):
         raise CalibrationSetError(
@@ -155,19 +134,15 @@ def casino_run(dialogue: dict[str, Any], where: str) -> tuple[Run, Outcome]:
 def casino_labels(
     manifest: CalibrationManifest, run: Run, info: dict[str, Any], where: str
 ) -> list[HumanLabel]:
-    """Each seat's own satisfaction, and how much the OTHER participant liked it.
-
-    A rater is a person: the participant behind a seat, named by that seat's agent id.
-    """
+    """Each seat's own satisfaction, and how much the OTHER participant liked it; a rater is the
+    participant behind a seat, named by that seat's agent id."""
     satisfaction, likeness = manifest.label("satisfaction"), manifest.label("opponent_likeness")
     labels: list[HumanLabel] = []
     seats = sorted(info)
     for seat, other in zip(seats, reversed(seats), strict=True):
         try:
-            own, theirs = (
-                info[seat]["outcomes"]["satisfaction"],
-                info[other]["outcomes"]["opponent_likeness"],
-            )
+            own = info[seat]["outcomes"]["satisfaction"]
+            theirs = info[other]["outcomes"]["opponent_likeness"]
         except (KeyError, TypeError):
             raise CalibrationSetError(
                 f"{where}: participant outcomes need satisfaction and opponent_likeness"
@@ -176,14 +151,11 @@ def casino_labels(
             (satisfaction, "self", seat, own),
             (likeness, "opponent", other, theirs),
         ):
+            score = spec.scale.score(raw)
+            rater_id = run.agent_of(rater)
             labels.append(
                 HumanLabel(
-                    seat=seat,
-                    label=spec.name,
-                    group=group,
-                    rater=run.agent_of(rater),
-                    raw=raw,
-                    score=spec.scale.score(raw),
+                    seat=seat, label=spec.name, group=group, rater=rater_id, raw=raw, score=score
                 )
             )
     return labels

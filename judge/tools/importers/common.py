@@ -46,20 +46,12 @@ DEFAULT_BOUNDS = Bounds()
 
 
 def check_json_file(path: Path, bounds: Bounds = DEFAULT_BOUNDS) -> None:
-    """Refuse a JSON (or JSON Lines) file larger than ``bounds.max_bytes`` or nested deeper
-    than ``bounds.max_depth``, followed as a stream before any parser sees it.
-
-    Raises:
-        InputError: naming the file and the bound it breaks, or why it cannot be read.
-    """
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read the file: {exc.strerror}") from None
-    if size > bounds.max_bytes:
-        raise InputError(f"{path}: {size} bytes, more than the import limit of {bounds.max_bytes}")
+    """Refuse (InputError) a JSON or JSON Lines file over the size or nesting bounds, followed
+    as a stream before any parser sees it."""
     gauge = DepthGauge(bounds.max_depth)
     try:
+        if (size := path.stat().st_size) > bounds.max_bytes:
+            raise InputError(f"{size} bytes, more than the import limit of {bounds.max_bytes}")
         with path.open("rb") as stream:
             while chunk := stream.read(_CHUNK):
                 gauge.feed(chunk)
@@ -79,11 +71,8 @@ def read_json_file(path: Path, bounds: Bounds = DEFAULT_BOUNDS) -> bytes:
 
 
 def read_set_json(path: Path) -> Any:
-    """A calibration set's JSON file, parsed once it is within the import bounds.
-
-    Raises:
-        CalibrationSetError: the file is missing, out of bounds, or not UTF-8 JSON.
-    """
+    """A calibration set's JSON file, parsed once within the import bounds (else
+    CalibrationSetError)."""
     if not path.exists():
         raise CalibrationSetError(f"{path}: file not found")
     try:
@@ -99,15 +88,9 @@ def read_set_json(path: Path) -> Any:
 
 
 def check_archive(path: Path, bounds: Bounds = DEFAULT_BOUNDS) -> None:
-    """Refuse a zip archive (an Inspect ``.eval`` log) that would inflate beyond bounds.
-
-    The declared sizes and ratios are checked first, from the archive's directory alone; then
-    every member is inflated as a stream that stops at the limit (a declared size can lie) and
-    its JSON nesting followed, so nothing larger or deeper than allowed is ever held.
-
-    Raises:
-        InputError: naming the member and the bound it breaks.
-    """
+    """Refuse (InputError) a zip archive (an Inspect ``.eval`` log) that would inflate beyond
+    bounds: declared sizes first, then each member inflated as a stream that stops at the
+    limit (a declared size can lie), its JSON nesting followed."""
     try:
         with zipfile.ZipFile(path) as archive:
             members = [m for m in archive.infolist() if not m.is_dir()]
@@ -161,12 +144,8 @@ def _inflate_within(
 
 
 def safe_id(*parts: object, fallback: str = "x") -> str:
-    """An identifier valid as a run id, scenario id, seat or condition id.
-
-    Characters outside ``A-Za-z0-9._-`` become ``-``; a leading punctuation is dropped; an id
-    longer than the limit keeps its start and gains a short hash of the whole, so two long
-    names that differ only at the end stay distinct.
-    """
+    """An identifier valid as a run, scenario, seat or condition id: other characters become
+    ``-``; an over-long id keeps its start plus a hash of the whole, so long names stay distinct."""
     text = _UNSAFE.sub("-", "-".join(str(p) for p in parts if p is not None and str(p) != ""))
     text = text.strip("-._") or fallback
     if len(text) > MAX_ID:
@@ -176,16 +155,8 @@ def safe_id(*parts: object, fallback: str = "x") -> str:
 
 
 class ImportNotes(BaseModel):
-    """What an importer could not map into the run, kept beside it rather than lost.
-
-    Attributes:
-        source: the file the run came from.
-        origin: the foreign record's own identity (Inspect sample id and epoch, trace id).
-        unmapped: values with no place in the run format (unknown span attributes,
-            sample metadata), keyed by where they came from.
-        skipped: things left out, each with its reason (a score that is not a met/progress
-            value, a broken span).
-    """
+    """What an importer could not map into the run, kept beside it (``RUN_ID.import.json``;
+    docs/integrations.md): the record's identity, unmapped values, and what was skipped and why."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -201,7 +172,6 @@ class ImportedRun(NamedTuple):
 
 
 def notes_path(run_path: Path) -> Path:
-    """Where a run's import notes live: ``X.import.json`` beside ``X.json``."""
     return run_path.with_name(f"{run_path.stem}.import.json")
 
 
@@ -214,14 +184,8 @@ def _write_atomically(path: Path, text: str) -> None:
 def write_runs(
     imported: Sequence[ImportedRun], out_dir: Path, *, overwrite: bool = False
 ) -> list[Path]:
-    """Write ``RUN_ID.json`` and ``RUN_ID.import.json`` for each run into ``out_dir``.
-
-    Every target is checked before anything is written, so a refused import writes nothing.
-
-    Raises:
-        InputError: a run file already exists with other content (and ``overwrite`` is off),
-            or two imported runs share an id.
-    """
+    """Write ``RUN_ID.json`` and ``RUN_ID.import.json`` for each run into ``out_dir``; every
+    target is checked first (InputError: an id shared, or other content without ``overwrite``)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     texts = {out_dir / f"{i.run.run_id}.json": run_text(i.run) for i in imported}
     if len(texts) < len(imported):
@@ -264,13 +228,8 @@ class Mapped(NamedTuple):
 
 
 def map_score_value(value: Any) -> Mapped:
-    """Map one score value (an Inspect score, an OTel evaluation result) to (met, progress).
-
-    Letters C / I / P / N are correct (met), incorrect (progress 0), partial (progress 0.5)
-    and no answer (progress 0); yes/true and no/false likewise; booleans are met or not; a
-    number in [0, 1] is met when it is 1 and otherwise its own progress. Anything else (a
-    number outside [0, 1], free text, a list) has no met/progress reading.
-    """
+    """One score value (Inspect score, OTel evaluation result) as (met, progress), by the
+    table in docs/integrations.md, "Scores to win conditions"."""
     if isinstance(value, bool):
         return Mapped(value, None if value else 0.0)
     if isinstance(value, int | float):

@@ -1,8 +1,5 @@
-"""DICES-350 adversarial conversations as calibration items (docs/calibration.md).
-
-The bot is the one scored seat; the crowd's votes and the expert's label are attached
-(``Yes`` means UNSAFE).
-"""
+"""DICES-350 adversarial conversations as calibration items (docs/calibration.md): the bot is the
+one scored seat, with the crowd's votes and the expert's label (``Yes`` means UNSAFE)."""
 
 from __future__ import annotations
 
@@ -56,29 +53,13 @@ def dices_labels(
 ) -> list[HumanLabel]:
     spec = manifest.label("safety")
     width = len(str(len(crowd) - 1))
-    labels = [
+    raters = [("crowd", f"crowd-{i:0{width}d}", v) for i, v in enumerate(crowd)]
+    return [
         HumanLabel(
-            seat="bot",
-            label=spec.name,
-            group="crowd",
-            rater=f"crowd-{i:0{width}d}",
-            raw=v,
-            score=spec.scale.score(v),
+            seat="bot", label=spec.name, group=group, rater=rater, raw=v, score=spec.scale.score(v)
         )
-        for i, v in enumerate(crowd)
+        for group, rater, v in raters + [("expert", "expert", v) for v in expert]
     ]
-    labels += [
-        HumanLabel(
-            seat="bot",
-            label=spec.name,
-            group="expert",
-            rater="expert",
-            raw=v,
-            score=spec.scale.score(v),
-        )
-        for v in expert
-    ]
-    return labels
 
 
 def dices_item(

@@ -19,14 +19,8 @@ class FoundRuns(NamedTuple):
 
 
 class RunImporter(NamedTuple):
-    """Another tool's records as runs: ``judge import NAME FILE``.
-
-    Attributes:
-        name: the word after ``judge import``.
-        summary: one line for ``judge import --help``.
-        read: the file and the scenario id asked for (``--scenario-id``; an importer whose
-            records name their scenario may ignore it) to the runs found.
-    """
+    """Another tool's records as runs: ``judge import NAME FILE``; ``read`` takes the file and
+    ``--scenario-id`` (which an importer whose records name their scenario may ignore)."""
 
     name: str
     summary: str
@@ -34,11 +28,8 @@ class RunImporter(NamedTuple):
 
 
 class SetImporter(NamedTuple):
-    """A human-labelled set's own files as calibration items (runs with labels beside them).
-
-    A set's manifest (``calibration_sets/<set>.yaml``) names its importer (``importer:``);
-    ``judge import SET PATH`` reads the set with it.
-    """
+    """A human-labelled set's files as calibration items; the set's manifest
+    (``calibration_sets/<set>.yaml``) names it (``importer:``)."""
 
     name: str
     summary: str

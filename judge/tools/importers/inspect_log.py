@@ -1,14 +1,5 @@
-"""Inspect AI logs to runs: one run per sample and epoch (docs/integrations.md).
-
-Messages become transcript events in order, one event per message, plus one ``action``
-event per tool call right after the assistant message that made it. The model under
-evaluation sits in the scored seat ``agent``; the dataset's user turns are the unscored seat
-``user``. Inspect's scores become win conditions. Every epoch of a sample shares one
-scenario id and seed, so the epochs are repetitions of one scenario.
-
-The log is read with Inspect's own reader (``inspect_ai.log.read_eval_log``); the optional
-extra ``judge[inspect]`` installs it.
-"""
+"""Inspect AI logs to runs: one run per sample and epoch, read with Inspect's own reader
+(extra ``judge[inspect]``); the mapping is docs/integrations.md, "Inspect AI"."""
 
 from __future__ import annotations
 
@@ -47,16 +38,8 @@ USER = "user"
 
 
 def read_log(path: Path) -> EvalLog:
-    """Read an Inspect log (.eval or .json) with Inspect's own reader, attachments resolved.
-
-    The file is held to the import bounds first (docs/integrations.md, "Bounds"): a ``.eval``
-    archive's members by their declared and their inflated sizes, a ``.json`` log by its size,
-    and both by their nesting, so a zip bomb or a deeply nested log is refused at once.
-
-    Raises:
-        ConfigError: inspect_ai is not installed.
-        InputError: the file is missing, out of bounds, or is not an Inspect log.
-    """
+    """An Inspect log (.eval or .json), attachments resolved, once held to the import bounds
+    (ConfigError without inspect_ai; InputError for a missing, out-of-bounds or foreign file)."""
     try:
         from inspect_ai.log import read_eval_log
     except ImportError:
@@ -77,10 +60,8 @@ def read_log(path: Path) -> EvalLog:
 
 
 def score_conditions(scores: Mapping[str, Score] | None) -> tuple[list[WinCondition], list[str]]:
-    """Win conditions from a sample's scores, and one line per value that could not map.
-
-    A score whose value is a mapping gives one condition per key, named ``scorer.key``.
-    """
+    """Win conditions from a sample's scores (a mapping value gives one per key), and one line
+    per value that could not map."""
     conditions, skipped = [], []
     for name, score in (scores or {}).items():
         values = score.value if isinstance(score.value, Mapping) else {None: score.value}
@@ -96,17 +77,12 @@ def score_conditions(scores: Mapping[str, Score] | None) -> tuple[list[WinCondit
 
 def _tool_statuses(messages: Sequence[ChatMessage]) -> dict[str, str]:
     """Tool call id -> action status, from the tool messages that answered the calls."""
-    statuses = {}
-    for message in messages:
-        if message.role == "tool" and message.tool_call_id:
-            error = message.error
-            if error is None:
-                statuses[message.tool_call_id] = "ok"
-            else:
-                statuses[message.tool_call_id] = {"approval": "rejected", "timeout": "unknown"}.get(
-                    error.type, "error"
-                )
-    return statuses
+    failed = {"approval": "rejected", "timeout": "unknown"}
+    return {
+        m.tool_call_id: "ok" if m.error is None else failed.get(m.error.type, "error")
+        for m in messages
+        if m.role == "tool" and m.tool_call_id
+    }
 
 
 def _assistant_events(
@@ -143,11 +119,8 @@ def _message_event(message: Any, turn: int) -> TranscriptEvent:
 
 
 def transcript_from_messages(messages: Sequence[ChatMessage]) -> list[TranscriptEvent]:
-    """Transcript events for a conversation, one per message plus one per tool call.
-
-    A turn opens with what the agent is given (system, user, tool messages) and closes with
-    its reply: the first input after an assistant message starts the next turn.
-    """
+    """Transcript events, one per message plus one per tool call; the first input after an
+    assistant message starts the next turn."""
     statuses = _tool_statuses(messages)
     events: list[TranscriptEvent] = []
     turn, replied = 1, False
@@ -212,11 +185,7 @@ def _unmapped(sample: EvalSample) -> dict[str, Any]:
 
 
 def runs_from_log(path: Path) -> list[ImportedRun]:
-    """Every sample of every epoch in an Inspect log, as runs.
-
-    Raises:
-        InputError: the file is not an Inspect log, or it holds no samples.
-    """
+    """Every sample of every epoch in an Inspect log, as runs (InputError: none there)."""
     log = read_log(path)
     if not log.samples:
         raise InputError(f"{path}: the log holds no samples (status {log.status})")

@@ -1,8 +1,5 @@
-"""The owners' labels as a calibration set (``judge export labels`` writes it; docs/calibration.md).
-
-The reading itself is :func:`judge.engine.calibration.owners.import_labels`; this module is its entry
-in the table of importers.
-"""
+"""The table entry of the owners' labels as a calibration set (``judge export labels`` writes it;
+read by :func:`judge.engine.calibration.owners.import_labels`)."""
 
 from __future__ import annotations
 

@@ -1,16 +1,7 @@
-"""Chat messages as OpenTelemetry GenAI spans carry them, read into one plain form.
-
-Two shapes are read:
-
-- the current GenAI conventions: ``gen_ai.input.messages`` / ``gen_ai.output.messages`` /
-  ``gen_ai.system_instructions``, JSON arrays of ``{"role", "parts": [...]}`` where a part is
-  ``{"type": "text", "content"}``, ``{"type": "tool_call", "id", "name", "arguments"}`` or
-  ``{"type": "tool_call_response", "id", "response"}`` (other part types are kept as text
-  naming their type);
-- the older chat shape several instrumentations still emit (``gen_ai.prompt`` /
-  ``gen_ai.completion``): ``{"role", "content", "tool_calls": [{"id", "function": {"name",
-  "arguments"}}], "tool_call_id"}``.
-"""
+"""Chat messages as OpenTelemetry GenAI spans carry them, read into one plain form: the current
+conventions' ``{"role", "parts": [...]}`` (parts of type text, tool_call and tool_call_response;
+any other kept as text naming its type) and the older chat shape of ``gen_ai.prompt`` /
+``gen_ai.completion`` (``{"role", "content", "tool_calls", "tool_call_id"}``)."""
 
 from __future__ import annotations
 
@@ -75,6 +66,12 @@ def _json(value: Any, field: str) -> Any:
         raise MessageFormatError(f"{field}: {exc}") from None
 
 
+def _call(call_id: Any, name: Any, arguments: Any) -> Part:
+    return Part(
+        "tool_call", call_id=call_id, name=str(name or "tool"), arguments=as_arguments(arguments)
+    )
+
+
 def _part(raw: Any) -> Part:
     if not isinstance(raw, Mapping):
         return Part("text", as_text(raw))
@@ -82,12 +79,7 @@ def _part(raw: Any) -> Part:
     if kind == "text":
         return Part("text", as_text(raw.get("content", "")))
     if kind == "tool_call":
-        return Part(
-            "tool_call",
-            call_id=raw.get("id"),
-            name=str(raw.get("name") or "tool"),
-            arguments=as_arguments(raw.get("arguments")),
-        )
+        return _call(raw.get("id"), raw.get("name"), raw.get("arguments"))
     if kind == "tool_call_response":
         return Part("tool_call_response", as_text(raw.get("response")), call_id=raw.get("id"))
     return Part("text", f"[{kind} part]")
@@ -103,14 +95,7 @@ def _chat_parts(raw: Mapping[str, Any]) -> tuple[Part, ...]:
     parts = [Part("text", as_text(content))] if content not in (None, "") else []
     for call in raw.get("tool_calls") or []:
         function = call.get("function", {}) if isinstance(call, Mapping) else {}
-        parts.append(
-            Part(
-                "tool_call",
-                call_id=call.get("id"),
-                name=str(function.get("name") or "tool"),
-                arguments=as_arguments(function.get("arguments")),
-            )
-        )
+        parts.append(_call(call.get("id"), function.get("name"), function.get("arguments")))
     return tuple(parts)
 
 
@@ -125,11 +110,8 @@ def message(raw: Any, field: str) -> Message:
 
 
 def messages(value: Any, field: str) -> list[Message]:
-    """The messages of one attribute (JSON text or already-structured).
-
-    Raises:
-        MessageFormatError: not JSON, or not a list of message objects.
-    """
+    """The messages of one attribute, JSON text or structured (MessageFormatError: not JSON, or
+    not a list of message objects)."""
     data = _json(value, field)
     if isinstance(data, Mapping):  # one message, or {"messages": [...]}
         data = data.get("messages", [data])

@@ -1,17 +1,5 @@
-"""OpenTelemetry GenAI traces to runs: one run per trace id (docs/integrations.md).
-
-Spans are taken in start-time order. An inference span (``gen_ai.operation.name`` chat,
-text_completion or generate_content) contributes the input messages the conversation has
-not shown yet (frameworks resend the whole history on each call) and then its output
-messages; an ``execute_tool`` span contributes the tool's result, and its status decides
-the matching action's status. The model's side sits in the scored seat ``agent``; user
-messages in the unscored seat ``user``. ``gen_ai.evaluation.result`` events become win
-conditions. Token counts, latencies and tool calls per turn become the run's trace.
-
-Nothing is dropped silently: every attribute and event the mapping does not read is kept
-in the run's import notes (``RUN_ID.import.json``), and every span that cannot be read is
-reported by its id.
-"""
+"""OpenTelemetry GenAI traces to runs, one per trace id; the mapping, and what the import notes
+keep, is docs/integrations.md, "OpenTelemetry GenAI traces"."""
 
 from __future__ import annotations
 
@@ -82,11 +70,7 @@ def _attribute_messages(attrs: dict[str, Any]) -> SpanMessages:
 
 def span_messages(span: Span) -> SpanMessages:
     """The messages of an inference span: its attributes, else its details event, else the
-    older prompt/completion events.
-
-    Raises:
-        MessageFormatError: a message attribute that is not readable.
-    """
+    older prompt/completion events (MessageFormatError: not readable)."""
     if "gen_ai.input.messages" in span.attributes or "gen_ai.output.messages" in span.attributes:
         return _attribute_messages(span.attributes)
     for event in span.events:
@@ -116,10 +100,15 @@ class TranscriptBuilder:
         self.answered: set[str] = set()
         self.steps: dict[int, dict[str, float]] = defaultdict(lambda: defaultdict(float))
 
+    def _event(self, kind: str, seat: str, **fields: Any) -> dict[str, Any]:
+        event = {"turn": self.turn, "seat": seat, "kind": kind, **fields}
+        self.events.append(event)
+        return event
+
     def _input(self, kind: str, seat: str, content: str) -> None:
         if self.replied:
             self.turn, self.replied = self.turn + 1, False
-        self.events.append({"turn": self.turn, "seat": seat, "kind": kind, "content": content})
+        self._event(kind, seat, content=content)
 
     def add_input(self, message: Message) -> None:
         if message.role == "assistant":
@@ -135,9 +124,7 @@ class TranscriptBuilder:
 
     def add_output(self, message: Message) -> None:
         if message.text:
-            self.events.append(
-                {"turn": self.turn, "seat": AGENT, "kind": "message", "content": message.text}
-            )
+            self._event("message", AGENT, content=message.text)
         for part in message.parts:
             if part.kind == "tool_call":
                 self.action(part.call_id, part.name or "tool", part.arguments or {})
@@ -146,15 +133,7 @@ class TranscriptBuilder:
     def action(self, call_id: str | None, name: str, args: dict[str, Any]) -> dict[str, Any]:
         if call_id and call_id in self.actions:
             return self.actions[call_id]
-        event = {
-            "turn": self.turn,
-            "seat": AGENT,
-            "kind": "action",
-            "name": name,
-            "args": args,
-            "status": "unknown",
-        }
-        self.events.append(event)
+        event = self._event("action", AGENT, name=name, args=args, status="unknown")
         self.replied = True
         if call_id:
             self.actions[call_id] = event
@@ -270,20 +249,12 @@ def unmapped_of(spans: Iterable[Span]) -> dict[str, Any]:
 
 
 def trace_steps(builder: TranscriptBuilder) -> list[dict[str, Any]]:
-    steps = []
-    for turn, figures in sorted(builder.steps.items()):
-        steps.append(
-            {
-                "turn": turn,
-                "seat": AGENT,
-                "latency_ms": figures["latency_ms"],
-                "tokens_in": int(figures["tokens_in"]),
-                "tokens_out": int(figures["tokens_out"]),
-                "tool_calls": int(figures["tool_calls"]),
-                "tool_errors": int(figures["tool_errors"]),
-            }
-        )
-    return steps
+    counts = ("tokens_in", "tokens_out", "tool_calls", "tool_errors")
+    return [
+        {"turn": turn, "seat": AGENT, "latency_ms": figures["latency_ms"]}
+        | {name: int(figures[name]) for name in counts}
+        for turn, figures in sorted(builder.steps.items())
+    ]
 
 
 def transcript_of(
@@ -350,11 +321,8 @@ def _broken_line(span: BrokenSpan) -> str:
 
 
 def read_otel(path: Path, *, scenario_id: str | None = None) -> OtelImport:
-    """Every trace of an OTLP/JSON file as a run; spans that cannot be read are listed.
-
-    Raises:
-        InputError: the file is not OTLP/JSON, or no span of it could be read.
-    """
+    """Every trace of an OTLP/JSON file as a run; spans that cannot be read are listed
+    (InputError: not OTLP/JSON, or no readable span)."""
     decoded = read_otlp_json(path)
     if not decoded.spans:
         problems = (

@@ -1,13 +1,6 @@
-"""Decoding OTLP/JSON trace files into plain span records (docs/integrations.md).
-
-OTLP/JSON is the protobuf JSON encoding of ``ExportTraceServiceRequest``:
-``resourceSpans[].scopeSpans[].spans[]``, attributes as ``{"key", "value": {"stringValue" |
-"intValue" | "doubleValue" | "boolValue" | "arrayValue" | "kvlistValue" | "bytesValue"}}``,
-64-bit integers as strings. Trace and span ids are hex in OTLP/JSON proper; the generic
-protobuf JSON mapping (``google.protobuf.json_format``) writes them in base64, so both are
-read. A span that cannot be decoded is reported with its id (or its position when it has
-none) and left out; the rest of the file is still read.
-"""
+"""OTLP/JSON trace files (``ExportTraceServiceRequest``; 64-bit integers as strings, ids in hex
+or base64) decoded into plain span records; a span that cannot be decoded is reported and left
+out (docs/integrations.md)."""
 
 from __future__ import annotations
 
@@ -50,8 +43,6 @@ class Span(NamedTuple):
 
 
 class BrokenSpan(NamedTuple):
-    """A span left out, and why."""
-
     where: str
     trace_id: str | None
     reason: str
@@ -181,11 +172,7 @@ def _where(raw: Mapping[str, Any], position: str) -> str:
 
 
 def decode_request(data: Any) -> Decoded:
-    """Every span of an ``ExportTraceServiceRequest`` in JSON form.
-
-    Raises:
-        InputError: the document is not shaped like one at all.
-    """
+    """Every span of an ``ExportTraceServiceRequest`` in JSON form (InputError: not one)."""
     if not isinstance(data, Mapping) or not isinstance(data.get("resourceSpans"), list):
         raise InputError("not OTLP/JSON trace data: expected an object with a resourceSpans list")
     spans, broken = [], []
@@ -228,13 +215,8 @@ def _items(parent: Any, key: str, where: str) -> list[Any]:
 
 
 def read_otlp_json(path: Path) -> Decoded:
-    """Spans from an OTLP/JSON file: one request object, or one per line (JSON Lines, as the
-    collector's file exporter writes them). The file is held to the import bounds (size and
-    nesting, docs/integrations.md) before it is parsed.
-
-    Raises:
-        InputError: the file cannot be read, is out of bounds, or holds no trace data.
-    """
+    """Spans from an OTLP/JSON file within the import bounds: one request object, or one per
+    line (JSON Lines, as the collector's file exporter writes them)."""
     data = read_json_file(path)
     try:
         text = data.decode("utf-8")
@@ -244,13 +226,8 @@ def read_otlp_json(path: Path) -> Decoded:
         documents = [json.loads(text)]
     except json.JSONDecodeError:
         documents = _json_lines(path, text)
-    spans: list[Span] = []
-    broken: list[BrokenSpan] = []
-    for document in documents:
-        decoded = decode_request(document)
-        spans += decoded.spans
-        broken += decoded.broken
-    return Decoded(spans, broken)
+    decoded = [decode_request(document) for document in documents]
+    return Decoded([s for d in decoded for s in d.spans], [b for d in decoded for b in d.broken])
 
 
 def _json_lines(path: Path, text: str) -> list[Any]:

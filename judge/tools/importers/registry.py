@@ -1,10 +1,5 @@
-"""The importers: one table from the name ``judge import NAME`` takes to its importer
-(docs/architecture.md, "Add an importer").
-
-A run importer turns another tool's records into runs. A set importer turns a human-labelled
-set's files into calibration items; the set's manifest names it (``importer:``), so
-``judge import casino PATH`` reads the set named casino with the importer its manifest names.
-"""
+"""The table from the name ``judge import NAME`` takes to its run or set importer (a set's
+manifest names its set importer; docs/architecture.md, "Add an importer")."""
 
 from __future__ import annotations
 
@@ -28,11 +23,7 @@ def run_importer(name: str) -> RunImporter | None:
 
 
 def set_importer(name: str) -> SetImporter:
-    """The set importer called ``name``.
-
-    Raises:
-        CalibrationSetError: no set importer has that name (the message lists those that do).
-    """
+    """The set importer called ``name`` (CalibrationSetError listing the known ones if none)."""
     entry = IMPORTERS.get(name)
     if isinstance(entry, SetImporter):
         return entry
@@ -43,6 +34,5 @@ def set_importer(name: str) -> SetImporter:
 def import_set(
     manifest: CalibrationManifest, path: Path, *, limit: int | None = None
 ) -> list[CalibrationItem]:
-    """The set's items in file order, the first ``limit`` of them when a limit is given."""
     items = set_importer(manifest.importer).read(manifest, path)
     return items[:limit] if limit is not None else items
