@@ -110,10 +110,3 @@ def scorecards_in_order(
         query = query.where(ScorecardRow.measurement_era == era)
     for text in session.exec(query.execution_options(yield_per=batch)):
         yield Scorecard.model_validate_json(text)
-
-
-def get_scorecard_json(session: Session, *, run_id: str) -> str | None:
-    """The stored owner scorecard as its exact JSON text (no re-validation: the fast read)."""
-    return session.exec(
-        select(ScorecardRow.scorecard_json).where(ScorecardRow.run_id == run_id)
-    ).first()
