@@ -24,9 +24,7 @@ from judge.server.console.session import (
     ConsoleForbidden,
     ConsoleSignInRequired,
 )
-from judge.server.console.session import (
-    SessionDep as ConsoleDep,
-)
+from judge.server.console.session import SessionDep as ConsoleDep
 from judge.server.request_scope import (
     EngineDep,
     SessionDep,
