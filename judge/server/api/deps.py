@@ -9,13 +9,7 @@ from fastapi import APIRouter, Depends
 
 from judge.server.api.caller import AgentDep, CallerDep, OwnerDep, current_owner
 from judge.server.api.errors import error_responses
-from judge.server.request_scope import (
-    EngineDep,
-    SessionDep,
-    SettingsDep,
-    WorkersDep,
-    after_commit,
-)
+from judge.server.request_scope import EngineDep, SessionDep, SettingsDep, WorkersDep, after_commit
 
 __all__ = [
     "AgentDep",

@@ -93,14 +93,9 @@ async def judge_error(_request: Request, exc: Exception) -> JSONResponse:
     return error_response(code, str(exc))
 
 
-def describe_request_errors(exc: RequestValidationError) -> str:
-    """'body.transcript.0.kind: problem; ...' (the same shape as the CLI's messages)."""
-    return describe_validation_error(exc, top="(request)", count_more=False)
-
-
 async def validation_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
-    return error_response(422, describe_request_errors(exc))
+    return error_response(422, describe_validation_error(exc, top="(request)", count_more=False))
 
 
 async def store_error(request: Request, exc: Exception) -> JSONResponse:

@@ -114,10 +114,7 @@ class Paging(NamedTuple):
 
 
 async def paging(
-    request: Request,
-    response: Response,
-    limit: Limit = DEFAULT_LIMIT,
-    cursor: CursorQuery = None,
+    request: Request, response: Response, limit: Limit = DEFAULT_LIMIT, cursor: CursorQuery = None
 ) -> Paging:
     """The ``limit`` and ``cursor`` query parameters of a list route."""
     return Paging(request, response, limit, cursor)

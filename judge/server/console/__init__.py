@@ -36,12 +36,12 @@ PREFIX = "/console"
 def error_page(request: Request, exc: JudgeError, code: int) -> Response:
     """An error on a console path, as a small HTML page (no data); ``code`` is its status."""
     if isinstance(exc, ConsoleSignInRequired):
-        response = page(request, "signed_out.html", {"console": None, "message": str(exc)}, 401)
+        response = page(request, "signed_out.html", message=str(exc), status_code=401)
         response.headers["WWW-Authenticate"] = 'Cookie realm="console"'
         return response
     code = 403 if isinstance(exc, ConsoleForbidden) else code
     message = str(exc) if code != 401 else "sign in with an owner token"
-    return page(request, "error.html", {"console": None, "message": message, "code": code}, code)
+    return page(request, "error.html", message=message, code=code, status_code=code)
 
 
 ROUTERS = (static_router, pages.router, boards.router, labelling.router)

@@ -42,14 +42,12 @@ def leaderboards(request: Request, console: ConsoleDep, session: SessionDep) -> 
     return page(
         request,
         "leaderboards.html",
-        {
-            "console": console,
-            "scenarios": scenarios,
-            "scenario": scenario,
-            "era": era,
-            "eras": eras,
-            "board": board,
-        },
+        console=console,
+        scenarios=scenarios,
+        scenario=scenario,
+        era=era,
+        eras=eras,
+        board=board,
     )
 
 
@@ -66,19 +64,17 @@ def compare(
     return page(
         request,
         "compare.html",
-        {
-            "console": console,
-            "a": a,
-            "b": b,
-            "scenario": scenario or "",
-            "result": result,
-            "error": error,
-            "choices": choices,
-            "deltas": scenario_deltas(result) if result else [],
-            "trait": trait,
-            "traits": sorted(default_rubric_set().rubrics),
-            "pairwise": pairwise,
-        },
+        console=console,
+        a=a,
+        b=b,
+        scenario=scenario or "",
+        result=result,
+        error=error,
+        choices=choices,
+        deltas=scenario_deltas(result) if result else [],
+        trait=trait,
+        traits=sorted(default_rubric_set().rubrics),
+        pairwise=pairwise,
     )
 
 
@@ -153,13 +149,11 @@ def calibration(request: Request, console: ConsoleDep, session: SessionDep) -> H
     return page(
         request,
         "calibration.html",
-        {
-            "console": console,
-            "reports": reports,
-            "biases": stored_position_biases(session),
-            "plots": plots.plots_available(),
-            "missing": plots.MISSING,
-        },
+        console=console,
+        reports=reports,
+        biases=stored_position_biases(session),
+        plots=plots.plots_available(),
+        missing=plots.MISSING,
     )
 
 

@@ -53,7 +53,7 @@ def queue(
 ) -> HTMLResponse:
     rules = label_queue.queue_rules(session, settings=settings)
     items = label_queue.labelling_queue(session, settings=settings)
-    return page(request, "labels.html", {"console": console, "items": items, "rules": rules})
+    return page(request, "labels.html", console=console, items=items, rules=rules)
 
 
 @router.get("/agreement")
@@ -63,13 +63,11 @@ def agreement(
     return page(
         request,
         "agreement.html",
-        {
-            "console": console,
-            "rows": label_agreement.live_agreement(session, settings=settings),
-            "drift": label_agreement.drift(session),
-            "plots": plots.plots_available(),
-            "missing": plots.MISSING,
-        },
+        console=console,
+        rows=label_agreement.live_agreement(session, settings=settings),
+        drift=label_agreement.drift(session),
+        plots=plots.plots_available(),
+        missing=plots.MISSING,
     )
 
 

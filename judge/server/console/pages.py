@@ -24,9 +24,7 @@ from judge.server.console.session import (
     ConsoleForbidden,
     ConsoleSignInRequired,
 )
-from judge.server.console.session import (
-    SessionDep as ConsoleDep,
-)
+from judge.server.console.session import SessionDep as ConsoleDep
 from judge.server.request_scope import (
     EngineDep,
     SessionDep,
@@ -50,12 +48,7 @@ def home() -> RedirectResponse:
 def sign_in_form(request: Request, settings: SettingsDep) -> HTMLResponse:
     nonce = console_session.new_nonce()
     response = page(
-        request,
-        "sign_in.html",
-        {
-            "csrf": console_session.sign_in_token(settings.signing_secret, nonce),
-            "console": None,
-        },
+        request, "sign_in.html", csrf=console_session.sign_in_token(settings.signing_secret, nonce)
     )
     console_session.set_nonce_cookie(response, request, nonce)
     return response
@@ -98,15 +91,13 @@ def runs(
     return page(
         request,
         "runs.html",
-        {
-            "console": console,
-            "page": found,
-            "cost_sort_url": listing.sort_url(found.query, "cost"),
-            "thresholds": limits,
-            "statuses": RUN_STATUSES,
-            "boards": listing.BOARDS,
-            "review_states": REVIEW_STATES,
-        },
+        console=console,
+        page=found,
+        cost_sort_url=listing.sort_url(found.query, "cost"),
+        thresholds=limits,
+        statuses=RUN_STATUSES,
+        boards=listing.BOARDS,
+        review_states=REVIEW_STATES,
     )
 
 
@@ -118,7 +109,7 @@ async def run(
 
     def rendered(session: Session) -> HTMLResponse:
         shown = views.run_page(session, run_id=run_id, settings=settings)
-        return page(request, "run.html", {"console": console, "run": shown})
+        return page(request, "run.html", console=console, run=shown)
 
     return await in_read(engine, rendered)
 
@@ -167,13 +158,11 @@ def queue(
     return page(
         request,
         "queue.html",
-        {
-            "console": console,
-            "rows": found.rows,
-            "next_url": found.next_url,
-            "thresholds": limits,
-            "state": state,
-            "states": listing.QUEUE_STATES,
-            "floor": {"spearman": SAFETY_SPEARMAN_FLOOR, "n_items": SAFETY_ITEMS_FLOOR},
-        },
+        console=console,
+        rows=found.rows,
+        next_url=found.next_url,
+        thresholds=limits,
+        state=state,
+        states=listing.QUEUE_STATES,
+        floor={"spearman": SAFETY_SPEARMAN_FLOOR, "n_items": SAFETY_ITEMS_FLOOR},
     )

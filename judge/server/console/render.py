@@ -70,9 +70,11 @@ def environment() -> Environment:
 
 
 def page(
-    request: Request, template: str, context: dict[str, Any], status_code: int = 200
+    request: Request, template: str, *, status_code: int = 200, **context: Any
 ) -> HTMLResponse:
-    """Render ``template`` with ``context`` as an HTML answer with the console's headers."""
+    """Render ``template`` with ``context`` (``console`` None unless given) as an HTML answer
+    with the console's headers."""
+    context.setdefault("console", None)
     html = environment().get_template(template).render(request_path=request.url.path, **context)
     return HTMLResponse(html, status_code=status_code, headers=SECURITY_HEADERS)
 

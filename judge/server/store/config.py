@@ -11,10 +11,6 @@ def get_config(session: Session, *, key: str) -> PlatformConfigRow | None:
     return session.get(PlatformConfigRow, key)
 
 
-def list_config(session: Session) -> dict[str, PlatformConfigRow]:
-    return {r.key: r for r in session.exec(select(PlatformConfigRow)).all()}
-
-
 def put_config(
     session: Session, *, key: str, value_json: str, changed_by: str
 ) -> PlatformConfigRow:

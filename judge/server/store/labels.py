@@ -74,9 +74,7 @@ def cards_of(session: Session, *, run_ids: Sequence[str]) -> list[tuple[str, str
         col(ScorecardRow.run_id).in_(wanted)
     )
     ordered = archived.order_by(col(ScorecardAttemptRow.attempt))
-    return [(r, j) for r, j in session.exec(ordered).all()] + [
-        (r, j) for r, j in session.exec(current).all()
-    ]
+    return [(r, j) for r, j in [*session.exec(ordered), *session.exec(current)]]
 
 
 def run_bodies(session: Session, *, run_ids: Sequence[str]) -> dict[str, str]:

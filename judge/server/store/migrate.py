@@ -7,7 +7,6 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Engine
 
 from judge.server.store.db import lift_timeouts
@@ -33,7 +32,3 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
 def current_revision(engine: Engine) -> str | None:
     with engine.connect() as connection:
         return MigrationContext.configure(connection).get_current_revision()
-
-
-def head_revision() -> str | None:
-    return ScriptDirectory.from_config(alembic_config()).get_current_head()

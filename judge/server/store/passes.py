@@ -18,10 +18,6 @@ _COLUMNS = [c for c in _PASSES.columns if c.name != "id"]
 _statements: dict[str, sa.Insert] = {}
 
 
-def pass_row(*, run_id: str, seat: str, judge_pass: JudgePass) -> PassRow:
-    return PassRow(**_values(run_id=run_id, seat=seat, judge_pass=judge_pass))
-
-
 def judge_pass(row: PassRow) -> JudgePass:
     """The pass a row stores."""
     same_names = row.model_dump(include=set(JudgePass.model_fields))
@@ -92,10 +88,3 @@ def stored_passes(session: Session, *, run_id: str) -> dict[SeatPassKey, JudgePa
     """Every pass stored for a run, keyed (seat, trait, index): the `done` of a resumed run."""
     query = select(PassRow).where(PassRow.run_id == run_id).order_by(col(PassRow.id))
     return {(r.seat, r.trait, r.pass_index): judge_pass(r) for r in session.exec(query).all()}
-
-
-def count_passes(session: Session, *, run_id: str) -> int:
-    from sqlalchemy import func
-
-    query = select(func.count()).select_from(PassRow).where(PassRow.run_id == run_id)
-    return int(session.exec(query).one())

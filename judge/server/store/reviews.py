@@ -47,21 +47,13 @@ def get_attempt(session: Session, *, run_id: str, attempt: int) -> ScorecardAtte
 
 
 def _archive(session: Session, card: ScorecardRow, attempt: int, by: str) -> None:
-    session.add(
-        ScorecardAttemptRow(
-            run_id=card.run_id,
-            attempt=attempt,
-            scorecard_json=card.scorecard_json,
-            measurement_era=card.measurement_era,
-            archived_by=by,
-        )
-    )
+    kept = card.model_dump(include={"run_id", "scorecard_json", "measurement_era"})
+    session.add(ScorecardAttemptRow(**kept, attempt=attempt, archived_by=by))
 
 
 def _clear_results(session: Session, run_id: str) -> None:
-    session.execute(sa.delete(TraitScoreRow).where(col(TraitScoreRow.run_id) == run_id))
-    session.execute(sa.delete(PassRow).where(col(PassRow.run_id) == run_id))
-    session.execute(sa.delete(ScorecardRow).where(col(ScorecardRow.run_id) == run_id))
+    for table in (TraitScoreRow, PassRow, ScorecardRow):
+        session.execute(sa.delete(table).where(col(table.run_id) == run_id))
     view_repo.delete_views(session, run_id=run_id)
     entry_repo.delete_run_entries(session, run_id=run_id)
     session.execute(

@@ -158,13 +158,9 @@ def mark_leaderboard_class(
     session: Session, *, run_id: str, ranked_eligible: bool, leaderboard_class: str
 ) -> None:
     """Set whether a run may enter ranked leaderboards (added to the caller's transaction)."""
-    row = session.get(RunRow, run_id)
-    if row is None:
-        raise LookupError(f"run {run_id!r} is not stored")
+    row = set_run_status(session, run_id=run_id, status="scored")
     row.ranked_eligible, row.leaderboard_class = ranked_eligible, leaderboard_class
-    row.status, row.reason, row.reason_detail, row.scored_at = "scored", None, None, utcnow()
-    row.updated_at = row.scored_at
-    session.add(row)
+    row.scored_at = row.updated_at
 
 
 def count_runs(session: Session) -> int:

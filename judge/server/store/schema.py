@@ -54,11 +54,8 @@ def installed_version(connection: Connection) -> str | None:
     comment = connection.execute(
         sa.text("SELECT obj_description('procrastinate_jobs'::regclass)")
     ).scalar()
-    return (
-        str(comment).removeprefix(VERSION_MARK)
-        if comment and str(comment).startswith(VERSION_MARK)
-        else "0"
-    )
+    text = str(comment or "")
+    return text.removeprefix(VERSION_MARK) if text.startswith(VERSION_MARK) else "0"
 
 
 def version_key(text: str) -> tuple[int, ...]:

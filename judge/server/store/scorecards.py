@@ -43,10 +43,6 @@ def trait_values(card: Scorecard, seat: SeatScorecard) -> list[dict[str, Any]]:
     ]
 
 
-def trait_rows(card: Scorecard, seat: SeatScorecard) -> list[TraitScoreRow]:
-    return [TraitScoreRow(**values) for values in trait_values(card, seat)]
-
-
 def seat_result_values(seat: SeatScorecard | None) -> dict[str, Any]:
     """The seat row's result columns (all None for a seat the card does not score)."""
     return {
@@ -83,7 +79,7 @@ def add_scorecard(session: Session, *, card: Scorecard) -> None:
     """Add a run's scorecard, trait rows, seat results and ranked eligibility in one transaction."""
     session.add(ScorecardRow(**card_values(card)))
     for seat in card.seats.values():
-        session.add_all(trait_rows(card, seat))
+        session.add_all([TraitScoreRow(**values) for values in trait_values(card, seat)])
     _seat_results(session, card)
     summary_repo.put_figures(session, card=card)
     entry_repo.refresh_run_entries(session, card=card)
@@ -110,10 +106,3 @@ def scorecards_in_order(
         query = query.where(ScorecardRow.measurement_era == era)
     for text in session.exec(query.execution_options(yield_per=batch)):
         yield Scorecard.model_validate_json(text)
-
-
-def get_scorecard_json(session: Session, *, run_id: str) -> str | None:
-    """The stored owner scorecard as its exact JSON text (no re-validation: the fast read)."""
-    return session.exec(
-        select(ScorecardRow.scorecard_json).where(ScorecardRow.run_id == run_id)
-    ).first()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
@@ -32,42 +33,37 @@ _PASS_SEAT = sa.and_(
 )
 
 
-def _spent(usd: float | None, tokens: int | None) -> Spent:
-    return Spent(usd=float(usd or 0.0), tokens=int(tokens or 0))
+_PASSES = select(_PASS_USD, _PASS_TOKENS)
+_PAIRS = select(_PAIR_USD, _PAIR_TOKENS)
 
 
-def _plus(a: Spent, b: Spent) -> Spent:
-    return Spent(usd=a.usd + b.usd, tokens=a.tokens + b.tokens)
+def _spent(
+    session: Session, passes: Any, pairs: Any, since: datetime, except_run: str | None
+) -> Spent:
+    """What ``passes`` and ``pairs`` made since ``since`` cost (``except_run``'s passes left out)."""
+    passes = passes.where(col(PassRow.created_at) >= since)
+    if except_run is not None:
+        passes = passes.where(PassRow.run_id != except_run)
+    pairs = pairs.where(col(PairwiseVerdictRow.created_at) >= since)
+    found = [session.exec(query).one() for query in (passes, pairs)]
+    usd = sum(float(u or 0.0) for u, _ in found)
+    return Spent(usd=usd, tokens=sum(int(t or 0) for _, t in found))
 
 
 def platform_spent(session: Session, *, since: datetime, except_run: str | None = None) -> Spent:
     """Every pass and pairwise verdict made since ``since`` (the passes of ``except_run`` left
     out: a run counts its own passes itself)."""
-    passes = select(_PASS_USD, _PASS_TOKENS).where(col(PassRow.created_at) >= since)
-    if except_run is not None:
-        passes = passes.where(PassRow.run_id != except_run)
-    pairs = select(_PAIR_USD, _PAIR_TOKENS).where(col(PairwiseVerdictRow.created_at) >= since)
-    return _plus(_spent(*session.exec(passes).one()), _spent(*session.exec(pairs).one()))
+    return _spent(session, _PASSES, _PAIRS, since, except_run)
 
 
 def agent_spent(
     session: Session, *, agent_id: str, since: datetime, except_run: str | None = None
 ) -> Spent:
     """The passes judging the agent's seats, and the pairwise verdicts it is in, since ``since``."""
-    passes = (
-        select(_PASS_USD, _PASS_TOKENS)
-        .join(SeatRow, _PASS_SEAT)
-        .where(SeatRow.agent_id == agent_id, col(PassRow.created_at) >= since)
-    )
-    if except_run is not None:
-        passes = passes.where(PassRow.run_id != except_run)
-    pairs = select(_PAIR_USD, _PAIR_TOKENS).where(
-        col(PairwiseVerdictRow.created_at) >= since,
-        sa.or_(
-            col(PairwiseVerdictRow.agent_a) == agent_id, col(PairwiseVerdictRow.agent_b) == agent_id
-        ),
-    )
-    return _plus(_spent(*session.exec(passes).one()), _spent(*session.exec(pairs).one()))
+    passes = _PASSES.join(SeatRow, _PASS_SEAT).where(SeatRow.agent_id == agent_id)
+    pair = PairwiseVerdictRow
+    pairs = _PAIRS.where(sa.or_(col(pair.agent_a) == agent_id, col(pair.agent_b) == agent_id))
+    return _spent(session, passes, pairs, since, except_run)
 
 
 def agents_spent(

@@ -8,12 +8,7 @@ from judge.server.store.tables import SubmissionRow, SubmissionRunRow, utcnow
 
 
 def insert_submission(
-    session: Session,
-    *,
-    submission_id: str,
-    agent_id: str,
-    scenario_id: str,
-    created_by: str,
+    session: Session, *, submission_id: str, agent_id: str, scenario_id: str, created_by: str
 ) -> SubmissionRow:
     """Open a submission; its visibility is the column's default until it is finalized."""
     row = SubmissionRow(

@@ -25,6 +25,7 @@ from judge.server.store import runs as run_repo
 from judge.server.store import scorecards as scorecard_repo
 from judge.server.store import views as view_repo
 from judge.server.store.db import transaction
+from judge.server.store.tables import ScorecardRow
 from judge.server.store.views import ScorecardViewRow
 from tests.conftest import example
 from tests.tamper_cards import flag_stored
@@ -70,7 +71,7 @@ def test_the_stored_owner_view_is_the_card_and_review_the_models_render(
     engine: Engine, settings: Settings, scored_run: None
 ) -> None:
     with transaction(engine) as session:
-        card_json = scorecard_repo.get_scorecard_json(session, run_id=RUN)
+        card_json = session.get_one(ScorecardRow, RUN).scorecard_json
         review = reviews.review_status(session, run_id=RUN, settings=settings)
     assert card_json is not None
     row = stored(engine, "owner")

@@ -112,7 +112,7 @@ def test_a_killed_service_resumes_the_run_without_rejudging_stored_passes(
         first.send_signal(signal.SIGKILL)
         first.wait(10)
     with transaction(engine) as session:
-        stored_before = pass_repo.count_passes(session, run_id="haggle-0007")
+        stored_before = len(pass_repo.stored_passes(session, run_id="haggle-0007"))
     paid_first = _calls(log)[str(first.pid)]
 
     second = _start(database_url, port, log)

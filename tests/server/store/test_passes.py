@@ -4,7 +4,8 @@ other names or as JSON turned back."""
 from __future__ import annotations
 
 from judge.core.domain.judging import JudgePass
-from judge.server.store.passes import judge_pass, pass_row
+from judge.server.store.passes import _values, judge_pass
+from judge.server.store.tables import PassRow
 
 UNSCORED = JudgePass(
     trait="integrity", index=0, model="m", parse_status="unparseable", unscored_reason="no verdict"
@@ -28,12 +29,12 @@ def test_a_pass_with_a_distribution_comes_back_from_its_row_unchanged() -> None:
             "score_entropy_bits": 1.5,
         }
     )
-    row = pass_row(run_id="haggle-0007", seat="buyer", judge_pass=judged)
+    row = PassRow(**_values(run_id="haggle-0007", seat="buyer", judge_pass=judged))
     assert (row.pass_index, row.cited_turns_json) == (3, "[2, 5]")
     assert judge_pass(row) == judged
 
 
 def test_an_unscored_pass_comes_back_without_a_distribution() -> None:
-    row = pass_row(run_id="haggle-0007", seat="buyer", judge_pass=UNSCORED)
+    row = PassRow(**_values(run_id="haggle-0007", seat="buyer", judge_pass=UNSCORED))
     assert row.score_distribution_json is None
     assert judge_pass(row) == UNSCORED

@@ -28,7 +28,7 @@ def run_public(session: Session, row: RunRow) -> RunProgress:
         {
             **row.model_dump(include=fields),
             "reason": f"{row.reason}: {row.reason_detail}" if row.reason_detail else row.reason,
-            "passes_done": pass_repo.count_passes(session, run_id=row.run_id),
+            "passes_done": len(pass_repo.stored_passes(session, run_id=row.run_id)),
         }
     )
 

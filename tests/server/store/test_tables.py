@@ -7,6 +7,7 @@ import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Engine
 from sqlmodel import SQLModel, select
 
@@ -21,7 +22,7 @@ from judge.server.service.intake import canonical_body
 from judge.server.service.keys import authenticate_agent, issue_key
 from judge.server.store import runs as run_repo
 from judge.server.store.db import normalise_url, transaction
-from judge.server.store.migrate import current_revision, head_revision
+from judge.server.store.migrate import alembic_config, current_revision
 from judge.server.store.passes import insert_pass, stored_passes
 from judge.server.store.tables import AgentKeyRow
 from tests.conftest import example
@@ -33,7 +34,8 @@ def test_the_migrated_schema_matches_the_tables(engine: Engine) -> None:
         differences = compare_metadata(context, SQLModel.metadata)
 
     assert differences == []
-    assert current_revision(engine) == head_revision() == "0011_leaderboard_entries"
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert current_revision(engine) == head == "0011_leaderboard_entries"
 
 
 def _run(engine: Engine) -> None:

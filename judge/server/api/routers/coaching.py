@@ -10,13 +10,7 @@ from judge.engine.judging.panel import single_judge
 from judge.server.api.deps import AgentDep, EngineDep, SettingsDep, WorkersDep, credentialed_router
 from judge.server.api.errors import error_responses
 from judge.server.api.models import CoachingPublic
-from judge.server.service.coaching import (
-    coach,
-    flight_name,
-    keep,
-    kept,
-    prepare,
-)
+from judge.server.service.coaching import coach, flight_name, keep, kept, prepare
 from judge.server.service.flights import single_flight
 
 router = credentialed_router("coaching")

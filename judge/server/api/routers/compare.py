@@ -65,10 +65,7 @@ def compare(
     },
 )
 async def compare_pairwise(
-    body: PairwiseComparisonCreate,
-    engine: EngineDep,
-    settings: SettingsDep,
-    workers: WorkersDep,
+    body: PairwiseComparisonCreate, engine: EngineDep, settings: SettingsDep, workers: WorkersDep
 ) -> PairwiseComparisonPublic:
     # the store is read and written on worker threads in short transactions; no connection
     # is held while the judge answers
@@ -77,9 +74,8 @@ async def compare_pairwise(
     )
     backend = single_judge(workers.backends(settings.judge))
     judged = await pairwise.judge_new(prepared, backend=backend, settings=settings, engine=engine)
-    return PairwiseComparisonPublic.model_validate(
-        pairwise.result(prepared, judged), from_attributes=True
-    )
+    result = pairwise.result(prepared, judged)
+    return PairwiseComparisonPublic.model_validate(result, from_attributes=True)
 
 
 @router.get(
@@ -96,14 +92,12 @@ def stored_pairwise(
     trait: Annotated[str, Query(min_length=1, max_length=200)],
     scenario_id: Annotated[str | None, Query(max_length=200)] = None,
 ) -> PairwiseComparisonPublic:
-    return PairwiseComparisonPublic.model_validate(
-        pairwise.stored_comparison(
-            session,
-            agent_a=agent_a,
-            agent_b=agent_b,
-            trait=trait,
-            scenario_id=scenario_id,
-            settings=settings,
-        ),
-        from_attributes=True,
+    found = pairwise.stored_comparison(
+        session,
+        agent_a=agent_a,
+        agent_b=agent_b,
+        trait=trait,
+        scenario_id=scenario_id,
+        settings=settings,
     )
+    return PairwiseComparisonPublic.model_validate(found, from_attributes=True)

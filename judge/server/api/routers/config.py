@@ -41,9 +41,8 @@ def list_config(
     responses=error_responses(404),
 )
 def read_config(key: str, session: SessionDep, settings: SettingsDep) -> ConfigEntryPublic:
-    return ConfigEntryPublic.model_validate(
-        service.entry(session, key=key, settings=settings), from_attributes=True
-    )
+    entry = service.entry(session, key=key, settings=settings)
+    return ConfigEntryPublic.model_validate(entry, from_attributes=True)
 
 
 @router.put(

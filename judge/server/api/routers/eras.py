@@ -12,9 +12,7 @@ router = owner_router("eras")
 
 
 @router.get(
-    "/api/evals/eras",
-    summary="Measurement eras",
-    responses={**PAGED, **error_responses(422)},
+    "/api/evals/eras", summary="Measurement eras", responses={**PAGED, **error_responses(422)}
 )
 def list_eras(session: SessionDep, paging: PagingDep) -> list[EraPublic]:
     """Each era: the judge model, prompt version, rubric hashes, denoise settings, reward weights

@@ -13,10 +13,7 @@ router = APIRouter(tags=["health"])
 _HEALTH = HealthPublic(status="ok", version=__version__)
 
 
-@router.get(
-    "/api/health",
-    summary="Liveness",
-)
+@router.get("/api/health", summary="Liveness")
 def health() -> HealthPublic:
     """A static answer: no authentication, no database."""
     return _HEALTH

@@ -35,8 +35,7 @@ def agreement(session: SessionDep, settings: SettingsDep, paging: PagingDep) -> 
     """Per era (oldest first) and labelled trait: Spearman and Kendall with bootstrap intervals,
     quadratic-weighted kappa, MAE, bias, Krippendorff's alpha among owners and the owners' ceiling,
     computed by `judge calibrate`'s own code (docs/calibration.md)."""
-    found = label_agreement.live_agreement(session, settings=settings)
-    return paging.by_position(found)
+    return paging.by_position(label_agreement.live_agreement(session, settings=settings))
 
 
 @router.get(
@@ -47,8 +46,7 @@ def agreement(session: SessionDep, settings: SettingsDep, paging: PagingDep) -> 
 def drift(session: SessionDep, paging: PagingDep) -> list[EraDrift]:
     """On the items labelled and judged in both eras: `dropped` when the newer era's Spearman lies
     below the older era's bootstrap interval."""
-    found = label_agreement.drift(session)
-    return paging.by_position(found)
+    return paging.by_position(label_agreement.drift(session))
 
 
 @router.get(
@@ -59,8 +57,7 @@ def drift(session: SessionDep, paging: PagingDep) -> list[EraDrift]:
 def run_labels(run_id: str, session: SessionDep, paging: PagingDep) -> list[Label]:
     """Every label of the run, oldest first: who, when, the score on the rubric's anchors, the note,
     the rubric version and the era of the card it was given on."""
-    found = service.run_labels(session, run_id=run_id)
-    return paging.by_position(found)
+    return paging.by_position(service.run_labels(session, run_id=run_id))
 
 
 @router.post(

@@ -7,11 +7,7 @@ from typing import Annotated
 from fastapi import Path, Query, Response, status
 
 from judge.core.domain.cursor import decode_cursor, encode_cursor
-from judge.core.domain.review import (
-    ReviewQueueEntry,
-    ReviewQueueState,
-    SafetyReviewCreate,
-)
+from judge.core.domain.review import ReviewQueueEntry, ReviewQueueState, SafetyReviewCreate
 from judge.core.domain.scorecard import Scorecard
 from judge.server.api.deps import (
     OwnerDep,
@@ -106,9 +102,7 @@ def post_review(
     responses=error_responses(404),
 )
 def earlier_scorecard(
-    run_id: str,
-    attempt: Annotated[int, Path(ge=1, le=ATTEMPT_MAX)],
-    session: SessionDep,
+    run_id: str, attempt: Annotated[int, Path(ge=1, le=ATTEMPT_MAX)], session: SessionDep
 ) -> Response:
     """The owner scorecard of an earlier scoring attempt, exactly as it was stored."""
     text = service.earlier_scorecard_json(session, run_id=run_id, attempt=attempt)

@@ -23,9 +23,8 @@ router = owner_router("rubrics", prefix="/api/evals/rubrics")
 def list_rubrics(session: SessionDep, settings: SettingsDep) -> RubricsPublic:
     """The live custom rubrics, and for every trait the next run is scored with: its pack, whether
     the rubric is built in or custom, version and content hash."""
-    return RubricsPublic.model_validate(
-        service.rubrics_public(session, settings=settings), from_attributes=True
-    )
+    rubrics = service.rubrics_public(session, settings=settings)
+    return RubricsPublic.model_validate(rubrics, from_attributes=True)
 
 
 @router.post(
@@ -49,9 +48,8 @@ def create_rubric(
 @router.get("/{trait}", summary="A custom rubric and its versions", responses=error_responses(404))
 def read_rubric(trait: str, session: SessionDep) -> RubricHistoryPublic:
     """The live version and every version ever stored (deleted ones included)."""
-    return RubricHistoryPublic.model_validate(
-        service.rubric_history(session, trait=trait), from_attributes=True
-    )
+    history = service.rubric_history(session, trait=trait)
+    return RubricHistoryPublic.model_validate(history, from_attributes=True)
 
 
 @router.put("/{trait}", summary="Update a custom rubric", responses=error_responses(404, 422))

@@ -17,12 +17,7 @@ from judge.core.domain.cursor import decode_run_cursor, encode_run_cursor
 from judge.core.domain.run import Run
 from judge.core.domain.status import RunStatus
 from judge.server.api.caller import Admission, Caller, Mount, mount_both
-from judge.server.api.deps import (
-    EngineDep,
-    SettingsDep,
-    WorkersDep,
-    credentialed_router,
-)
+from judge.server.api.deps import EngineDep, SettingsDep, WorkersDep, credentialed_router
 from judge.server.api.errors import error_responses
 from judge.server.api.models import RunPublic, RunSummaryPublic, public_list
 from judge.server.api.openapi import component_ref
