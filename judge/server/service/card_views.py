@@ -59,17 +59,8 @@ class AgentScorecard(BaseModel):
 _OWNER_ONLY = {"safety_block", "panel", "tamper", "cost"}
 #: What the agent card copies from the run's card as it is (the rest is the seat's own, or
 #: the era's id alone: the full stack lists the safety rubrics).
-_AS_STORED = {
-    "run_id",
-    "scenario_id",
-    "seed",
-    "adversary_config",
-    "ranked_eligible",
-    "leaderboard_class",
-    "judge_model",
-    "judge_note",
-    "prompt_version",
-}
+_SHARED = AgentScorecard.model_fields.keys() & Scorecard.model_fields.keys()
+_AS_STORED = _SHARED - {"participation_gated", "measurement_era"}
 
 
 def agent_view(card: Scorecard, seat: str, *, held: bool = False) -> AgentScorecard:

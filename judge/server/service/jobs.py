@@ -27,8 +27,6 @@ from judge.server.service.scoring import (
     ScoringAbandoned,
     ScoringJob,
     claim,
-    end_cleanly,
-    give_up,
     pass_writer,
     resolve_backend,
     service_judge,
@@ -164,13 +162,17 @@ def failed(engine: Engine, run_id: str, exc: Exception, *, claimed: bool) -> Non
     if not isinstance(exc, JudgeError):
         log.exception("scoring run %s failed", run_id)
     reason, detail = failure_of(exc)
-    give_up(engine, run_id=run_id, reason=reason, detail=detail)
+    with transaction(engine) as session:  # reason for whoever may see the run, detail for owners
+        run_repo.set_run_status(
+            session, run_id=run_id, status="not_scored", reason=reason, detail=detail
+        )
 
 
 def release(engine: Engine, run_id: str) -> None:
     """Hand a run back after a clean stop, uncounted as a crash (best effort: the store may be out)."""
     try:
-        end_cleanly(engine, run_id=run_id)
+        with transaction(engine) as session:
+            run_repo.end_scoring_cleanly(session, run_id=run_id)
     except Exception as exc:
         if not is_transient(exc):
             raise

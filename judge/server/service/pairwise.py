@@ -3,6 +3,7 @@ judging"); no connection is held across a judge call, each verdict stored as it 
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -32,6 +33,7 @@ from judge.engine.judging.backends import JudgeBackend
 from judge.engine.judging.pairwise import PAIRWISE_PROMPT_VERSION, pairwise_decoders
 from judge.engine.judging.registry import JudgeSpec
 from judge.engine.judging.runner import RunnerConfig
+from judge.engine.packs import RubricSet
 from judge.engine.pipeline import PairsToJudge, estimate_pairs, judge_pair, pairs_to_judge
 from judge.engine.settings import Settings
 from judge.engine.telemetry.prometheus import observe_pairwise_pass
@@ -98,11 +100,10 @@ def _runs_of(session: Session, *, agent_id: str, scenario_id: str | None) -> lis
     return [run_repo.stored_run(r) for r in rows if r is not None]
 
 
-def _rubric(session: Session, settings: Settings, trait: str) -> Rubric:
-    rubrics = rubric_set(session, settings=settings).rubrics
-    if trait not in rubrics:
-        raise InputError(f"trait: unknown trait {trait!r} (known: {sorted(rubrics)})")
-    return rubrics[trait]
+def _rubric(rubrics: RubricSet, trait: str) -> Rubric:
+    if trait not in rubrics.rubrics:
+        raise InputError(f"trait: unknown trait {trait!r} (known: {sorted(rubrics.rubrics)})")
+    return rubrics.rubrics[trait]
 
 
 def _seat_of(run: Run, agent_id: str) -> str:
@@ -112,13 +113,8 @@ def _seat_of(run: Run, agent_id: str) -> str:
 def _pairs(
     a: list[Run], b: list[Run], body: PairwiseComparisonCreate, settings: MeasurementSettings
 ) -> PairsToJudge:
-    return pairs_to_judge(
-        a,
-        b,
-        settings,
-        seat_a=lambda run: _seat_of(run, body.agent_a),
-        seat_b=lambda run: _seat_of(run, body.agent_b),
-    )
+    seat_a, seat_b = (partial(_seat_of, agent_id=x) for x in (body.agent_a, body.agent_b))
+    return pairs_to_judge(a, b, settings, seat_a=seat_a, seat_b=seat_b)
 
 
 def _era(judge: JudgeSpec, rubric: Rubric, settings: MeasurementSettings) -> str:
@@ -144,7 +140,7 @@ def prepare(engine: Engine, *, body: PairwiseComparisonCreate, settings: Setting
     if body.agent_a == body.agent_b:
         raise InputError("agent_a and agent_b must be two different agents")
     with transaction(engine) as session:
-        rubric = _rubric(session, settings, body.trait)
+        rubric = _rubric(rubric_set(session, settings=settings), body.trait)
         measure = measurement_settings(session, settings=settings)
         a = _runs_of(session, agent_id=body.agent_a, scenario_id=body.scenario_id)
         b = _runs_of(session, agent_id=body.agent_b, scenario_id=body.scenario_id)
@@ -233,7 +229,7 @@ def stored_comparison(
 ) -> PairwiseComparisonResult:
     """The comparison from the verdicts kept in the current pairwise era (no judge call)."""
     measure = measurement_settings(session, settings=settings)
-    era = _era(settings.judge, _rubric(session, settings, trait), measure)
+    era = _era(settings.judge, _rubric(rubric_set(session, settings=settings), trait), measure)
     kept = pairwise_repo.verdicts_of(
         session, scenario_id=scenario_id, trait=trait, era_id=era, agents=[agent_a, agent_b]
     )
@@ -272,8 +268,8 @@ def pairwise_board(
         capability = sorted(rubrics.traits_of("capability"))
         if trait not in capability:
             raise NotFoundError(f"no pairwise board on this trait (boards: {capability})")
-    elif trait not in rubrics.rubrics:
-        raise InputError(f"trait: unknown trait {trait!r} (known: {sorted(rubrics.rubrics)})")
+    else:
+        _rubric(rubrics, trait)
     entries = entry_repo.finalized_entries(session, scenario_id=scenario_id)
     verdicts = pairwise_repo.verdicts_of(
         session, scenario_id=scenario_id, trait=trait, era_id=era_id

@@ -170,17 +170,3 @@ def store_scorecard(
     """Scores, seat results, ranked eligibility and the card's served views in one
     transaction (all or nothing), retried while the store is transiently locked or full."""
     retry_transient(lambda: _store_card(engine, card, settings), budget_s=retry_s, cancel=cancel)
-
-
-def give_up(engine: Engine, *, run_id: str, reason: str, detail: str | None = None) -> None:
-    """Mark a run not scored: ``reason`` for whoever may see it, ``detail`` for owners only."""
-    with transaction(engine) as session:
-        run_repo.set_run_status(
-            session, run_id=run_id, status="not_scored", reason=reason, detail=detail
-        )
-
-
-def end_cleanly(engine: Engine, *, run_id: str) -> None:
-    """Record that a scoring start ended in a clean shutdown (it will not count as a crash)."""
-    with transaction(engine) as session:
-        run_repo.end_scoring_cleanly(session, run_id=run_id)

@@ -131,12 +131,11 @@ def build_app(settings: Settings, *, sync: bool = False, pool_size: int = 4) -> 
     connector = SyncPsycopgConnector(**pool) if sync else PsycopgConnector(**pool)
     app = App(connector=connector)
     app.task(name=SCORE_TASK, pass_context=True, retry=STORE_RETRY)(score_run_task)
-    cron = sweep_cron(settings)
-    for name, func in ((STALLED_TASK, retry_stalled), (ORPHANS_TASK, requeue_orphans)):
-        task = app.task(name=name, pass_context=True, queueing_lock=name)(func)
-        app.periodic(cron=cron)(task)
-    prune = app.task(name=PRUNE_TASK, pass_context=True, queueing_lock=PRUNE_TASK)(
-        prune_finished_jobs
-    )
-    app.periodic(cron="17 * * * *")(prune)  # hourly
+    sweep, hourly = sweep_cron(settings), "17 * * * *"
+    for name, func, cron in (
+        (STALLED_TASK, retry_stalled, sweep),
+        (ORPHANS_TASK, requeue_orphans, sweep),
+        (PRUNE_TASK, prune_finished_jobs, hourly),
+    ):
+        app.periodic(cron=cron)(app.task(name=name, pass_context=True, queueing_lock=name)(func))
     return app
