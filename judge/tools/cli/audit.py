@@ -31,6 +31,7 @@ from judge.tools.cli.calibration import (
     defence_folders,
     mode_folders,
     scoring_options,
+    write_report_files,
 )
 from judge.tools.cli.options import add_concurrency_option, add_output_options
 from judge.tools.cli.render import progress_bar
@@ -141,10 +142,7 @@ def shared_passes(
 
 
 def write_report(out: Path, report: AuditReport) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "report.json").write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
-    (out / "report.md").write_text(render_markdown(report) + "\n", encoding="utf-8")
-    (out / "report.html").write_text(render_html(report), encoding="utf-8")
+    write_report_files(out, report, render_markdown(report), render_html(report))
     print(f"audit report: {out / 'report.md'} ({out / 'report.html'}, {out / 'report.json'})")
 
 

@@ -7,6 +7,7 @@ import argparse
 import contextlib
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -181,11 +182,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     if len(sides) == 2:
         modes = [mode for mode, _ in mode_folders(args.pass_score, out)]
         comparison = compare_defence(items, manifest, sides[False], sides[True], scope, modes=modes)
-        (out / "defence.json").write_text(
-            comparison.model_dump_json(indent=2) + "\n", encoding="utf-8"
-        )
-        (out / "defence.md").write_text(render_defence(comparison), encoding="utf-8")
-        print(f"defence off against on: {out / 'defence.md'}")
+        write_comparison(out / "defence", comparison, render_defence, "defence off against on")
     return 0
 
 
@@ -212,29 +209,20 @@ def calibrate_side(
             items, manifest, passes, scope, judge_note=note, threshold=args.threshold
         )
         report.pass_score = mode
-        write_outputs(folder, report, *score_files(items, manifest, passes, scope))
+        write_outputs(folder, report, items, manifest, passes, scope)
         print(
             f"calibration report: {folder / 'report.md'} ({folder / 'report.html'}, {folder / 'report.json'})"
         )
     if len(folders) > 1:
         comparison = compare_modes(items, manifest, judged, scope)
-        (out / "modes.json").write_text(
-            comparison.model_dump_json(indent=2) + "\n", encoding="utf-8"
-        )
-        (out / "modes.md").write_text(render_modes(comparison), encoding="utf-8")
-        print(f"sampled against expected: {out / 'modes.md'}")
+        write_comparison(out / "modes", comparison, render_modes, "sampled against expected")
     return judged
 
 
-def score_files(
-    items: list[CalibrationItem],
-    manifest: CalibrationManifest,
-    passes: JudgedPasses,
-    scope: ReportScope,
-) -> tuple[list[ScoreRow], list[ScoreRow]]:
-    """The judge's and the humans' score files of a report."""
-    judge = judge_rows(items, passes, scope.traits, scope.judge_model)
-    return judge, human_rows(items, manifest, scope.traits)
+def write_comparison(stem: Path, comparison: Any, render: Callable[[Any], str], what: str) -> None:
+    stem.with_suffix(".json").write_text(comparison.model_dump_json(indent=2) + "\n", "utf-8")
+    stem.with_suffix(".md").write_text(render(comparison), encoding="utf-8")
+    print(f"{what}: {stem.with_suffix('.md')}")
 
 
 def calibrate_from_store(args: argparse.Namespace) -> int:
@@ -250,18 +238,17 @@ def calibrate_from_store(args: argparse.Namespace) -> int:
         raise CalibrationSetError(f"no owner has labelled {unknown}; labelled traits: {labelled}")
     out: Path = args.out or Path("calibration") / "owners"
     for era_id in found.era_order:
-        report, judge, humans = era_report(found, era_id, traits, args.threshold)
-        write_outputs(out / era_id, report, judge, humans)
+        write_era_report(out / era_id, found, era_id, traits, args.threshold)
         print(f"calibration report: {out / era_id / 'report.md'} (era {era_id})")
     if not found.era_order:
         print("no labelled run has a scorecard yet: nothing to report", file=sys.stderr)
     return 0
 
 
-def era_report(
-    found: OwnersSet, era_id: str, traits: list[str], threshold: float
-) -> tuple[Any, list[ScoreRow], list[ScoreRow]]:
-    """One era's report over the labelled runs it scored, with its two score files."""
+def write_era_report(
+    out: Path, found: OwnersSet, era_id: str, traits: list[str], threshold: float
+) -> None:
+    """One era's report over the labelled runs it scored."""
     cards = found.cards[era_id]
     items = [i for i in found.items if i.item_id in cards]
     present = [t for t in traits if any(lab.label == t for i in items for lab in i.labels)]
@@ -273,7 +260,7 @@ def era_report(
         traits=present, n_passes=passes_width(passes), judge_model=model, slice_text=text
     )
     report = build_report(items, manifest, passes, scope, threshold=threshold)
-    return report, *score_files(items, manifest, passes, scope)
+    write_outputs(out, report, items, manifest, passes, scope)
 
 
 def judge_with_progress(
@@ -296,13 +283,25 @@ def judge_with_progress(
         )
 
 
-def write_outputs(out: Path, report: Any, judge: list[ScoreRow], humans: list[ScoreRow]) -> None:
+def write_outputs(
+    out: Path,
+    report: Any,
+    items: list[CalibrationItem],
+    manifest: CalibrationManifest,
+    passes: JudgedPasses,
+    scope: ReportScope,
+) -> None:
+    write_report_files(out, report, render_markdown(report), render_html(report))
+    traits = scope.traits
+    write_jsonl(out / "judge_scores.jsonl", judge_rows(items, passes, traits, scope.judge_model))
+    write_jsonl(out / "human_scores.jsonl", human_rows(items, manifest, traits))
+
+
+def write_report_files(out: Path, report: Any, markdown: str, html: str) -> None:
     out.mkdir(parents=True, exist_ok=True)
     (out / "report.json").write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
-    (out / "report.md").write_text(render_markdown(report) + "\n", encoding="utf-8")
-    (out / "report.html").write_text(render_html(report), encoding="utf-8")
-    write_jsonl(out / "judge_scores.jsonl", judge)
-    write_jsonl(out / "human_scores.jsonl", humans)
+    (out / "report.md").write_text(markdown + "\n", encoding="utf-8")
+    (out / "report.html").write_text(html, encoding="utf-8")
 
 
 def render_comparison(c: RaterComparison) -> str:
