@@ -7,13 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    SerializerFunctionWrapHandler,
-    model_serializer,
-)
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 #: Fields a report writes only when it states them (a pairwise interval has no point estimate).
 _STATED_ONLY = ("estimate", "n", "method")

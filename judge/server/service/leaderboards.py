@@ -8,11 +8,7 @@ import threading
 from cachetools import LRUCache
 from sqlmodel import Session
 
-from judge.core.scoring.leaderboard import (
-    Leaderboard,
-    LeaderboardRow,
-    build_leaderboard,
-)
+from judge.core.scoring.leaderboard import Leaderboard, LeaderboardRow, build_leaderboard
 from judge.server.store import leaderboard_entries as entry_repo
 
 #: Boards built, by scenario and era, each with the stored entry rows it was built from. A

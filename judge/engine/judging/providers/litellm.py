@@ -73,12 +73,7 @@ class LiteLLMBackend:
     judge), or :meth:`send` and :meth:`check_keys` (a client other than litellm's)."""
 
     def __init__(
-        self,
-        model: str,
-        *,
-        env: JudgingEnvironment,
-        timeout: float | None = None,
-        **extra: Any,
+        self, model: str, *, env: JudgingEnvironment, timeout: float | None = None, **extra: Any
     ) -> None:
         self.model = model
         self.env = env
