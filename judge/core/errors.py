@@ -20,6 +20,11 @@ class BudgetExceeded(JudgeError):
     for owners, agents see only the reason ``budget`` (docs/service.md, "Cost and budgets")."""
 
 
+class ScanBudgetExceeded(JudgeError):
+    """The integrity scan of one run used up its CPU-time budget (``JUDGE_SCAN_CPU_S``): the
+    run is held for owners as ``unscannable`` and never judged unscreened (docs/integrity.md)."""
+
+
 class InputError(JudgeError):
     """The user's input is wrong (400 / 422, CLI exit 2); the message says what to change."""
 

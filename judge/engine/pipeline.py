@@ -25,7 +25,7 @@ from judge.core.domain.scenario import Scenario
 from judge.core.domain.scorecard import JudgeParseRate, Scorecard, SeatScorecard
 from judge.core.domain.status import leaderboard_class
 from judge.core.errors import BudgetExceeded, InputError
-from judge.core.integrity import judged_transcript, tamper_findings
+from judge.core.integrity import judged_transcript, screened, tamper_findings, unscannable
 from judge.core.scoring.composite import composite_score
 from judge.core.scoring.cost import BudgetGuard, cost_of, refusal
 from judge.core.scoring.era import measurement_era, prompt_version_for
@@ -163,13 +163,16 @@ def seat_scorecard(
     )
 
 
-def pairwise_side(run: Run, seat: str, settings: MeasurementSettings) -> PairSide:
-    """One seat of a pair, screened as the single-seat judge reads it (docs/integrity.md)."""
+def pairwise_side(
+    run: Run, seat: str, settings: MeasurementSettings, *, scan_cpu_s: float | None = None
+) -> PairSide:
+    """One seat of a pair, screened as the single-seat judge reads it (docs/integrity.md);
+    ScanBudgetExceeded when the scan passes ``scan_cpu_s`` CPU seconds."""
     if seat not in run.scored_seats:
         raise InputError(
             f"run {run.run_id} has no scored seat {seat!r} (scored seats: {run.scored_seats})"
         )
-    transcript = judged_transcript(run, tamper_findings(run, settings))
+    transcript = judged_transcript(run, screened(run, settings, cpu_s=scan_cpu_s))
     return PairSide(
         run_id=run.run_id, seat=seat, agent_id=run.agent_of(seat), transcript=transcript
     )
@@ -189,13 +192,15 @@ def pairs_to_judge(
     *,
     seat_a: Callable[[Run], str],
     seat_b: Callable[[Run], str],
+    scan_cpu_s: float | None = None,
 ) -> PairsToJudge:
-    """Matched runs as pairs of the seats ``seat_a`` / ``seat_b`` choose (docs/scoring.md)."""
+    """Matched runs as pairs of the seats ``seat_a`` / ``seat_b`` choose (docs/scoring.md),
+    each run's scan bounded by ``scan_cpu_s`` (:func:`pairwise_side`)."""
     matching = match_runs(runs_a, runs_b)
     pairs = [
         PairToJudge(
-            pairwise_side(m.a, seat_a(m.a), settings),
-            pairwise_side(m.b, seat_b(m.b), settings),
+            pairwise_side(m.a, seat_a(m.a), settings, scan_cpu_s=scan_cpu_s),
+            pairwise_side(m.b, seat_b(m.b), settings, scan_cpu_s=scan_cpu_s),
             PairKey(
                 scenario_id=m.a.scenario_id, seed=m.a.seed, adversary_config=m.a.adversary_config
             ),
@@ -510,6 +515,7 @@ async def score_run_async(
     guard: BudgetGuard | GuardFor | None = None,
     cost_estimate: CostEstimate | None = None,
     tamper: Mapping[str, SeatTamper] | None = None,
+    scan_cpu_s: float | None = None,
 ) -> Scorecard:
     """Score a run: objectives, judged traits, composite, gates, era, and the state checks
     of ``scenario`` (run before any judge call; relative databases under ``base_dir``).
@@ -517,11 +523,18 @@ async def score_run_async(
     ``done`` holds passes already made (seat, trait, index), not judged again; ``on_pass``
     gets (seat, pass) as each new one finishes; ``guard`` is the budget (:func:`judge_run`)
     or a function of the cost estimate returning it; ``tamper`` and ``cost_estimate`` are
-    made here when not given. Raises BudgetExceeded when a limit stops the judging.
+    made here when not given, the scan within ``scan_cpu_s`` CPU seconds: an unscannable run
+    (:func:`judge.core.integrity.screened`) gets a card with no judge call, held for an owner.
+    Raises BudgetExceeded when a limit stops the judging.
     """
     options = options or ScoringOptions()
     rubrics = rubrics or default_rubric_set()
-    tamper = _findings(run, options.settings, tamper)  # screened once for everything below
+    if tamper is None:  # screened once for everything below
+        tamper = screened(run, options.settings, cpu_s=scan_cpu_s)
+    if unscannable(tamper):
+        state = evaluate_run(run, scenario, base_dir=base_dir) if scenario is not None else None
+        spec = judge_of(options, backend)
+        return assemble_scorecard(run, {}, rubrics, options, state, spec, tamper=tamper)
     if cost_estimate is None:
         cost_estimate = estimate_run(run, rubrics=rubrics, options=options, tamper=tamper)
     if guard is not None and not isinstance(guard, BudgetGuard):

@@ -107,6 +107,9 @@ class Settings(JudgeModelSettings):
     backoff_initial_s: float = Field(default=RUNNER_DEFAULTS.backoff_initial_s, ge=0.0)
     store_retry_s: float = Field(default=120.0, ge=0.0, le=3600.0)
     store_sweep_s: float = Field(default=30.0, ge=0.5, le=3600.0)
+    #: CPU seconds the integrity scan of one run may use; past them the run is held as
+    #: ``unscannable``, never judged (docs/integrity.md)
+    scan_cpu_s: float = Field(default=10.0, gt=0.0, le=600.0)
 
     # request limits and rate limits (docs/security.md)
     max_body_bytes: int = Field(default=LIMIT_DEFAULTS.max_body_bytes, ge=1024, le=256 * 1024**2)

@@ -62,6 +62,17 @@ async def in_read(engine: Engine, work: Callable[[Session], T]) -> T:
     return await in_store_thread(autocommit_read, engine, work)
 
 
+#: Requests that must read a stored run's text whole (the integrity scan, bounded per run by
+#: ``JUDGE_SCAN_CPU_S``; pairwise comparisons): this many at once, never on the event loop.
+SCAN_THREADS = 2
+SCANS = anyio.CapacityLimiter(SCAN_THREADS)
+
+
+async def in_scan_thread(call: Callable[[], T]) -> T:
+    """``call()`` (CPU-bound: it scans runs) on a worker thread under :data:`SCANS`."""
+    return await anyio.to_thread.run_sync(call, limiter=SCANS)
+
+
 def _committed(session: Session) -> None:
     for action in session.info.pop(_AFTER_COMMIT, []):
         action()

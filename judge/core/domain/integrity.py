@@ -68,3 +68,8 @@ class SeatTamper(Value):
         default_factory=list,
         description="what the judge did not read: merged, non-overlapping spans in event order",
     )
+    unscannable: bool = Field(
+        default=False,
+        description="the scan of the run passed its CPU-time budget: nothing was judged, the "
+        "run is held for an owner (docs/integrity.md)",
+    )

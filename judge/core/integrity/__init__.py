@@ -8,7 +8,9 @@ from collections.abc import Mapping, Sequence
 from judge.core.domain.config import MeasurementSettings
 from judge.core.domain.integrity import SeatTamper
 from judge.core.domain.run import Run, TranscriptEvent
+from judge.core.errors import ScanBudgetExceeded
 from judge.core.integrity import scan
+from judge.core.integrity.budget import bounded
 from judge.core.integrity.withhold import withhold
 from judge.core.versions import DETECTOR_VERSION
 
@@ -17,7 +19,10 @@ __all__ = [
     "judged_transcript",
     "scan_run",
     "scan_seat",
+    "screened",
     "tamper_findings",
+    "unscannable",
+    "unscannable_seats",
     "withhold",
 ]
 
@@ -53,7 +58,35 @@ def tamper_findings(run: Run, settings: MeasurementSettings) -> dict[str, SeatTa
     return {seat: scan_seat(run.transcript, seat) for seat in seats}
 
 
+def screened(
+    run: Run, settings: MeasurementSettings, *, cpu_s: float | None
+) -> dict[str, SeatTamper]:
+    """:func:`tamper_findings` within ``cpu_s`` CPU seconds of this thread (None: unbounded);
+    past them every seat is marked unscannable (:func:`unscannable_seats`) instead of half-read."""
+    try:
+        with bounded(cpu_s):
+            return tamper_findings(run, settings)
+    except ScanBudgetExceeded:
+        return unscannable_seats(run)
+
+
+def unscannable_seats(run: Run) -> dict[str, SeatTamper]:
+    """Every scored or acting seat flagged as unscannable, with no finding: the run is held
+    for an owner and none of it is judged."""
+    seats = dict.fromkeys([*run.scored_seats, *(e.seat for e in run.transcript)])
+    found = SeatTamper(flagged=True, detector_version=DETECTOR_VERSION, unscannable=True)
+    return dict.fromkeys(seats, found)
+
+
+def unscannable(tamper: Mapping[str, SeatTamper]) -> bool:
+    """Whether the scan of the run these findings belong to ran out of its budget."""
+    return any(found.unscannable for found in tamper.values())
+
+
 def judged_transcript(run: Run, tamper: Mapping[str, SeatTamper]) -> list[TranscriptEvent]:
-    """The transcript as the judge reads it: every seat's judge-directed spans withheld."""
+    """The transcript as the judge reads it: every seat's judge-directed spans withheld;
+    ScanBudgetExceeded for an unscannable run, which the judge never reads."""
+    if unscannable(tamper):
+        raise ScanBudgetExceeded(f"run {run.run_id} is unscannable: it is not judged")
     spans = [span for found in tamper.values() for span in found.withheld]
     return withhold(run.transcript, spans) if spans else list(run.transcript)

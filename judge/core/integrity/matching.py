@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from judge.core.domain.integrity import WITHHELD_MARKER, TamperKind
 from judge.core.integrity import linear
+from judge.core.integrity.budget import checkpoint
 from judge.core.integrity.fold import Folded, fold
 from judge.core.integrity.lexicon import RULES, SCRIPTS, cues_in
 from judge.core.integrity.tricks import blobs, has_leet, has_spacing, rot13, unleet, unspace
@@ -86,6 +87,7 @@ def rule_hits(text: str, words: str | None = None) -> Iterator[tuple[int, int, T
     cues = cues_in(words)
     scripts = {name: bool(p.search(words)) for name, p in SCRIPTS.items()}
     for rule in RULES:
+        checkpoint()  # one rule over one text is the smallest piece the scan reads
         if rule.script is not None and not scripts[rule.script]:
             continue
         if rule.cues and rule.cues.isdisjoint(cues):
@@ -124,6 +126,7 @@ class _Taken:
 def find_hits(text: str, *, depth: int = 0, limit: int = MAX_HITS) -> list[Hit]:
     """Every match in ``text``, on its original offsets, in order; past ``limit`` matches, one
     last hit covers the rest of the text. The platform's own marker is not read."""
+    checkpoint()
     if WITHHELD_MARKER in text:
         text = text.replace(WITHHELD_MARKER, " " * len(WITHHELD_MARKER))
     segments = Segments(text)

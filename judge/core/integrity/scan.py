@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 from judge.core.domain.integrity import EXCERPT_MAX_CHARS, TamperFinding, TamperKind, WithheldSpan
 from judge.core.domain.run import ActionEvent, MessageEvent, TranscriptEvent
 from judge.core.integrity import linear
+from judge.core.integrity.budget import checkpoint
 from judge.core.integrity.matching import MAX_HITS, Hit, find_hits
 
 #: How far a withheld span reaches either side of a match when its sentence is longer.
@@ -143,6 +144,7 @@ def seat_pieces(fields: list[TextField]) -> dict[TextField, list[Piece]]:
     pieces: dict[TextField, list[Piece]] = {f: [] for f in fields}
     budget = MAX_HITS
     for batch in _batches(fields):
+        checkpoint()
         used, flood = _read_batch(batch, pieces, budget)
         budget -= used
         if flood is not None:
@@ -269,6 +271,7 @@ def seam_pieces(messages: list[TextField], known: dict[TextField, list[Piece]]) 
     done: set[int] = set()
     out: list[Piece] = []
     for joiner in ("", " "):
+        checkpoint()
         starts = list(accumulate((len(p) + len(joiner) for p in parts), initial=0))
         for hit in find_hits(joiner.join(parts), limit=MAX_HITS)[:MAX_HITS]:
             index = bisect_right(starts, hit.start) - 1

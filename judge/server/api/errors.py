@@ -22,6 +22,7 @@ from judge.core.errors import (
     JudgeBackendError,
     JudgeError,
     NotFoundError,
+    ScanBudgetExceeded,
     describe_validation_error,
 )
 from judge.server.auth import INVALID_CREDENTIALS
@@ -75,6 +76,7 @@ STATUS: list[tuple[type[JudgeError], int]] = [
     (AuthError, 401),
     (NotFoundError, 404),
     (ConflictError, 409),
+    (ScanBudgetExceeded, 409),  # a comparison over a run held as unscannable
     (InputError, 422),
     (JudgeBackendError, 502),
     (BudgetExceeded, 429),

@@ -14,6 +14,7 @@ from judge.core.domain.scenario import Scenario
 from judge.core.domain.scorecard import Scorecard
 from judge.core.domain.status import UNFINISHED_RUN_STATUSES
 from judge.core.errors import BudgetExceeded, JudgeBackendError, JudgeError, PermanentJudgeError
+from judge.core.integrity import screened
 from judge.engine.checks import find_scenario
 from judge.engine.pipeline import score_run_async
 from judge.engine.settings import Settings
@@ -110,6 +111,10 @@ async def judged(
     writer = pass_writer(engine, run_id=run_id, retry_s=settings.store_retry_s, cancel=cancel)
     passes = WriteBehind(observed(fence.guard(writer)))
     try:
+        # CPU-bound and bounded (JUDGE_SCAN_CPU_S): on a thread, so this loop's other jobs and
+        # the queue's heartbeats keep running; an unscannable run is held, not judged
+        scan = partial(screened, job.run, options.settings, cpu_s=settings.scan_cpu_s)
+        tamper = await asyncio.to_thread(scan)
         card = await score_run_async(
             job.run,
             options=options,
@@ -120,6 +125,7 @@ async def judged(
             scenario=checked_scenario(job, settings),
             base_dir=settings.scenarios_dir,
             guard=partial(run_guard, engine, job.run, settings=settings, cancel=cancel),
+            tamper=tamper,
         )
         await passes.drain()  # every pass is stored before the scorecard
     except asyncio.CancelledError:  # a clean shutdown: not a crash (writes under way finish)

@@ -111,10 +111,14 @@ def _seat_of(run: Run, agent_id: str) -> str:
 
 
 def _pairs(
-    a: list[Run], b: list[Run], body: PairwiseComparisonCreate, settings: MeasurementSettings
+    a: list[Run],
+    b: list[Run],
+    body: PairwiseComparisonCreate,
+    settings: MeasurementSettings,
+    scan_cpu_s: float,
 ) -> PairsToJudge:
     seat_a, seat_b = (partial(_seat_of, agent_id=x) for x in (body.agent_a, body.agent_b))
-    return pairs_to_judge(a, b, settings, seat_a=seat_a, seat_b=seat_b)
+    return pairs_to_judge(a, b, settings, seat_a=seat_a, seat_b=seat_b, scan_cpu_s=scan_cpu_s)
 
 
 def _era(judge: JudgeSpec, rubric: Rubric, settings: MeasurementSettings) -> str:
@@ -136,7 +140,9 @@ def _kept(session: Session, era_id: str, trait: str, pair: PairToJudge) -> PairV
 
 
 def prepare(engine: Engine, *, body: PairwiseComparisonCreate, settings: Settings) -> Prepared:
-    """The pairs to compare, and those already judged in this era, read in one transaction."""
+    """The pairs to compare, and those already judged in this era, read in one transaction;
+    every run is screened, each within ``JUDGE_SCAN_CPU_S`` (CPU-bound: call it off the event
+    loop, as the API does); ScanBudgetExceeded names a run held as unscannable."""
     if body.agent_a == body.agent_b:
         raise InputError("agent_a and agent_b must be two different agents")
     with transaction(engine) as session:
@@ -144,7 +150,7 @@ def prepare(engine: Engine, *, body: PairwiseComparisonCreate, settings: Setting
         measure = measurement_settings(session, settings=settings)
         a = _runs_of(session, agent_id=body.agent_a, scenario_id=body.scenario_id)
         b = _runs_of(session, agent_id=body.agent_b, scenario_id=body.scenario_id)
-        pairs, unpaired = _pairs(a, b, body, measure)
+        pairs, unpaired = _pairs(a, b, body, measure, settings.scan_cpu_s)
         era = _era(settings.judge, rubric, measure)
         found = [(p, _kept(session, era, body.trait, p)) for p in pairs]
     if not pairs:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from functools import partial
 from typing import Annotated
 
-import anyio
 from fastapi import Query
 
 from judge.core.domain.comparison import Measure
@@ -13,6 +12,7 @@ from judge.engine.judging.panel import single_judge
 from judge.server.api.deps import EngineDep, SessionDep, SettingsDep, WorkersDep, owner_router
 from judge.server.api.errors import error_responses
 from judge.server.api.models import ComparisonPublic, PairwiseComparisonPublic
+from judge.server.request_scope import in_scan_thread
 from judge.server.service import pairwise
 from judge.server.service.matched import compare_agents
 from judge.server.service.pairwise import PairwiseComparisonCreate
@@ -60,6 +60,7 @@ def compare(
         'when a limit was reached after some pairs (docs/service.md, "Cost and budgets").'
     ),
     responses={
+        409: {"description": "A run of the comparison is held as unscannable (docs/integrity.md)."},
         429: {"description": "The estimate would pass a judging budget; nothing was judged."},
         502: {"description": "The judge could not be reached after retries."},
     },
@@ -68,10 +69,8 @@ async def compare_pairwise(
     body: PairwiseComparisonCreate, engine: EngineDep, settings: SettingsDep, workers: WorkersDep
 ) -> PairwiseComparisonPublic:
     # the store is read and written on worker threads in short transactions; no connection
-    # is held while the judge answers
-    prepared = await anyio.to_thread.run_sync(
-        partial(pairwise.prepare, engine, body=body, settings=settings)
-    )
+    # is held while the judge answers; the runs are screened (CPU-bound) under SCANS
+    prepared = await in_scan_thread(partial(pairwise.prepare, engine, body=body, settings=settings))
     backend = single_judge(workers.backends(settings.judge))
     judged = await pairwise.judge_new(prepared, backend=backend, settings=settings, engine=engine)
     result = pairwise.result(prepared, judged)
