@@ -89,6 +89,7 @@ NO_IO_CALLS = {"open", "print", "input"}
 NO_IO_METHODS = {"write_text", "read_text", "open", "mkdir", "unlink"}
 PURE_IMPORTS = {
     "__future__", "base64", "binascii", "bisect", "codecs", "collections",
+    "contextlib", "contextvars",
     "confusable_homoglyphs", "dataclasses", "datetime", "decimal", "enum", "functools",
     "hashlib", "itertools", "json", "math", "numpy", "operator", "pydantic", "random", "re", "re2",
     "scipy", "statistics", "typing", "unicodedata", "warnings",

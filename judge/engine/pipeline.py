@@ -24,8 +24,14 @@ from judge.core.domain.run import Run, TranscriptEvent
 from judge.core.domain.scenario import Scenario
 from judge.core.domain.scorecard import JudgeParseRate, Scorecard, SeatScorecard
 from judge.core.domain.status import leaderboard_class
-from judge.core.errors import BudgetExceeded, InputError
-from judge.core.integrity import judged_transcript, screened, tamper_findings, unscannable
+from judge.core.errors import BudgetExceeded, InputError, ScanBudgetExceeded
+from judge.core.integrity import (
+    bounded,
+    judged_transcript,
+    tamper_findings,
+    unscannable,
+    unscannable_seats,
+)
 from judge.core.scoring.composite import composite_score
 from judge.core.scoring.cost import BudgetGuard, cost_of, refusal
 from judge.core.scoring.era import measurement_era, prompt_version_for
@@ -161,6 +167,19 @@ def seat_scorecard(
         tamper=tamper,
         cost=cost_of(passes, wall_s=wall_s),
     )
+
+
+def screened(
+    run: Run, settings: MeasurementSettings, *, cpu_s: float | None
+) -> dict[str, SeatTamper]:
+    """:func:`tamper_findings` within ``cpu_s`` CPU seconds of the calling thread (None:
+    unbounded); past them every seat is marked unscannable instead of half-read
+    (docs/integrity.md, "Where the scan runs")."""
+    try:
+        with bounded(cpu_s, time.thread_time):
+            return tamper_findings(run, settings)
+    except ScanBudgetExceeded:
+        return unscannable_seats(run)
 
 
 def pairwise_side(
@@ -524,7 +543,7 @@ async def score_run_async(
     gets (seat, pass) as each new one finishes; ``guard`` is the budget (:func:`judge_run`)
     or a function of the cost estimate returning it; ``tamper`` and ``cost_estimate`` are
     made here when not given, the scan within ``scan_cpu_s`` CPU seconds: an unscannable run
-    (:func:`judge.core.integrity.screened`) gets a card with no judge call, held for an owner.
+    (:func:`screened`) gets a card with no judge call, held for an owner.
     Raises BudgetExceeded when a limit stops the judging.
     """
     options = options or ScoringOptions()

@@ -14,17 +14,11 @@ import pytest
 from judge.core.domain.config import DenoiseConfig, MeasurementSettings
 from judge.core.domain.run import MessageEvent, Run
 from judge.core.errors import ScanBudgetExceeded
-from judge.core.integrity import (
-    judged_transcript,
-    screened,
-    tamper_findings,
-    unscannable,
-)
-from judge.core.integrity.budget import bounded
+from judge.core.integrity import bounded, judged_transcript, tamper_findings, unscannable
 from judge.core.scoring.run_summary import tamper_flagged
 from judge.engine.judging.backends import ScriptedBackend
 from judge.engine.packs import default_rubric_set
-from judge.engine.pipeline import ScoringOptions, pairwise_side, score_run
+from judge.engine.pipeline import ScoringOptions, pairwise_side, score_run, screened
 from tests.conftest import VERDICT
 from tests.helpers import example
 
@@ -59,7 +53,10 @@ def big_run(messages: int = 40, chars: int = 25_000) -> Run:
 def test_a_tiny_budget_stops_the_scan_of_a_big_run() -> None:
     run = big_run()
     started = time.thread_time()
-    with pytest.raises(ScanBudgetExceeded, match="JUDGE_SCAN_CPU_S"), bounded(0.01):
+    with (
+        pytest.raises(ScanBudgetExceeded, match="JUDGE_SCAN_CPU_S"),
+        bounded(0.01, time.thread_time),
+    ):
         tamper_findings(run, SETTINGS)
     assert time.thread_time() - started < 1.0  # it stopped early, not after the whole scan
 

@@ -16,10 +16,10 @@ from judge.core.versions import DETECTOR_VERSION
 
 __all__ = [
     "DETECTOR_VERSION",
+    "bounded",
     "judged_transcript",
     "scan_run",
     "scan_seat",
-    "screened",
     "tamper_findings",
     "unscannable",
     "unscannable_seats",
@@ -56,18 +56,6 @@ def tamper_findings(run: Run, settings: MeasurementSettings) -> dict[str, SeatTa
         return {}
     seats = dict.fromkeys(e.seat for e in run.transcript)
     return {seat: scan_seat(run.transcript, seat) for seat in seats}
-
-
-def screened(
-    run: Run, settings: MeasurementSettings, *, cpu_s: float | None
-) -> dict[str, SeatTamper]:
-    """:func:`tamper_findings` within ``cpu_s`` CPU seconds of this thread (None: unbounded);
-    past them every seat is marked unscannable (:func:`unscannable_seats`) instead of half-read."""
-    try:
-        with bounded(cpu_s):
-            return tamper_findings(run, settings)
-    except ScanBudgetExceeded:
-        return unscannable_seats(run)
 
 
 def unscannable_seats(run: Run) -> dict[str, SeatTamper]:

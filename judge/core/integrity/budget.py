@@ -5,21 +5,21 @@ spent the budget. The work really stops there: no thread is killed, the scan giv
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
 from judge.core.errors import ScanBudgetExceeded
 
-#: Seconds of CPU time; the clock of the calling thread, so other threads' work never counts.
+#: Seconds of CPU time, e.g. ``time.thread_time`` (the calling thread's, so other threads'
+#: work never counts; the pure core reads no clock of its own).
 Clock = Callable[[], float]
 
 
 class ScanBudget:
     """A CPU-time allowance that started when it was made."""
 
-    def __init__(self, cpu_s: float, clock: Clock = time.thread_time) -> None:
+    def __init__(self, cpu_s: float, clock: Clock) -> None:
         self.cpu_s, self.clock = cpu_s, clock
         self.started = clock()
 
@@ -38,9 +38,9 @@ _CURRENT: ContextVar[ScanBudget | None] = ContextVar("judge_scan_budget", defaul
 
 
 @contextmanager
-def bounded(cpu_s: float | None, clock: Clock = time.thread_time) -> Iterator[None]:
-    """Scans inside the block (on this thread) stop with ScanBudgetExceeded past ``cpu_s`` CPU
-    seconds in all; None: no bound."""
+def bounded(cpu_s: float | None, clock: Clock) -> Iterator[None]:
+    """Scans inside the block (on this thread) stop with ScanBudgetExceeded once ``clock`` has
+    advanced ``cpu_s`` seconds; None: no bound."""
     if cpu_s is None:
         yield
         return

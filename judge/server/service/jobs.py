@@ -14,9 +14,8 @@ from judge.core.domain.scenario import Scenario
 from judge.core.domain.scorecard import Scorecard
 from judge.core.domain.status import UNFINISHED_RUN_STATUSES
 from judge.core.errors import BudgetExceeded, JudgeBackendError, JudgeError, PermanentJudgeError
-from judge.core.integrity import screened
 from judge.engine.checks import find_scenario
-from judge.engine.pipeline import score_run_async
+from judge.engine.pipeline import score_run_async, screened
 from judge.engine.settings import Settings
 from judge.engine.telemetry.opentelemetry import export_card
 from judge.engine.telemetry.prometheus import observe_card, observed
