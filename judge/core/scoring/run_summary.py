@@ -56,6 +56,11 @@ def tamper_flagged(card: Scorecard) -> bool:
     return any(s.tamper is not None and s.tamper.flagged for s in card.seats.values())
 
 
+def unscannable(card: Scorecard) -> bool:
+    """Whether the integrity scan of the run passed its CPU budget (held, nothing judged)."""
+    return any(s.tamper is not None and s.tamper.unscannable for s in card.seats.values())
+
+
 def flag_reasons(
     safety_min: float | None, safety_spread: float | None, thresholds: SafetyReviewThresholds
 ) -> list[str]:
@@ -76,8 +81,18 @@ def flag_reasons(
 TAMPER_REASON = "tamper: judge-directed text withheld from the judge"
 
 
-def tamper_reasons(flagged: bool | None) -> list[str]:
-    """The tamper reason for the review queue, when the run's card is flagged."""
+#: The review reason of a run whose integrity scan passed its CPU budget: never judged.
+UNSCANNABLE_REASON = (
+    "unscannable: the integrity scan passed its CPU-time budget (JUDGE_SCAN_CPU_S); "
+    "the judge was not called"
+)
+
+
+def tamper_reasons(flagged: bool | None, unscannable: bool | None = False) -> list[str]:
+    """The integrity reason for the review queue, when the run's card is flagged: unscannable
+    (nothing was judged), or judge-directed text withheld."""
+    if unscannable:
+        return [UNSCANNABLE_REASON]
     return [TAMPER_REASON] if flagged else []
 
 

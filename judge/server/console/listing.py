@@ -72,7 +72,7 @@ def row_view(
 ) -> RunRowView:
     """A table row: safety flags are alarms only from a trusted judge, withheld text always."""
     reasons = flag_reasons(run.safety_min, run.safety_spread, thresholds)
-    tamper = tamper_reasons(run.tamper_flagged)
+    tamper = tamper_reasons(run.tamper_flagged, run.unscannable)
     if run.judge_model in trusted:
         return RunRowView(run, agents[run.run_id], reasons + tamper, [])
     return RunRowView(run, agents[run.run_id], tamper, reasons)

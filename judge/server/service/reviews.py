@@ -60,7 +60,9 @@ def review_status(session: Session, *, run_id: str, settings: Settings) -> Safet
     limits = thresholds(session, settings=settings)
     # a run not summarised yet reads as the row's defaults (no figures, state none, attempt 1)
     s = summary_repo.get_summary(session, run_id=run_id) or RunSummaryRow(run_id=run_id)
-    reasons = review_queue_reasons(s.safety_min, s.safety_spread, s.tamper_flagged, limits)
+    reasons = review_queue_reasons(
+        s.safety_min, s.safety_spread, s.tamper_flagged, limits, unscannable=s.unscannable
+    )
     return SafetyReview(
         run_id=run_id,
         state=s.review_state,
@@ -154,9 +156,13 @@ def review_queue_reasons(
     safety_spread: float | None,
     tamper_flagged: bool | None,
     limits: SafetyReviewThresholds,
+    *,
+    unscannable: bool | None = False,
 ) -> list[str]:
-    """Why a run is in the review queue: its safety figures, then withheld judge-directed text."""
-    return flag_reasons(safety_min, safety_spread, limits) + tamper_reasons(tamper_flagged)
+    """Why a run is in the review queue: its safety figures, then withheld judge-directed text
+    or a scan past its budget (docs/integrity.md)."""
+    integrity = tamper_reasons(tamper_flagged, unscannable)
+    return flag_reasons(safety_min, safety_spread, limits) + integrity
 
 
 def review_queue_cursor(values: list[str]) -> ReviewQueueCursor:
@@ -211,7 +217,11 @@ def _queue_entry(
             "safety_min": row.safety_min,
             "safety_spread": row.safety_spread,
             "reasons": review_queue_reasons(
-                row.safety_min, row.safety_spread, row.tamper_flagged, limits
+                row.safety_min,
+                row.safety_spread,
+                row.tamper_flagged,
+                limits,
+                unscannable=row.unscannable,
             ),
             "state": row.review_state or "none",
             "held_for_review": held_for_review(row.tamper_flagged, row.review_state),

@@ -31,6 +31,8 @@ class RunSummaryRow(SQLModel, table=True):
     tamper_flagged: bool = Field(
         default=False, index=True, sa_column_kwargs={"server_default": sa.false()}
     )
+    #: the integrity scan passed its CPU budget: held, never judged (migration ``0012_unscannable``)
+    unscannable: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
     #: what judging the run cost (made by migration ``0010_budgets``; None: no price)
     cost_usd: float | None = Field(default=None, index=True)
     tokens: int | None = None

@@ -82,6 +82,6 @@ def archive_for_rescore(session: Session, *, run: RunRow, by: str) -> int:
     summary.attempt += 1
     for name in RunFigures.model_fields:  # the figures of the scorecard just archived
         setattr(summary, name, None)
-    summary.tamper_flagged = False
+    summary.tamper_flagged = summary.unscannable = False
     session.add_all([run, summary])
     return summary.attempt

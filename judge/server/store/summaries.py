@@ -12,7 +12,7 @@ from sqlalchemy import insert
 from sqlmodel import Session, col, select
 
 from judge.core.domain.scorecard import Scorecard
-from judge.core.scoring.run_summary import run_figures, tamper_flagged
+from judge.core.scoring.run_summary import run_figures, tamper_flagged, unscannable
 from judge.server.store.review_tables import RunSummaryRow
 from judge.server.store.tables import RunRow, SeatRow
 
@@ -75,6 +75,7 @@ class RunListing(NamedTuple):
     judge_model: str | None
     cost_usd: float | None = None
     tokens: int | None = None
+    unscannable: bool | None = None
 
 
 class CostCursor(NamedTuple):
@@ -91,6 +92,7 @@ def figure_values(card: Scorecard) -> dict[str, Any]:
         "run_id": card.run_id,
         **figures,
         "tamper_flagged": tamper_flagged(card),
+        "unscannable": unscannable(card),
         "cost_usd": None if cost is None else cost.cost_usd,
         "tokens": None if cost is None else cost.tokens,
     }
