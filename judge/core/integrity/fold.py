@@ -56,14 +56,50 @@ class _FoldTable(dict[int, str]):
         return folded
 
 
+#: Marks that change no letter but split a word for the rules: variation selectors, the
+#: combining grapheme joiner, Mongolian free variation selectors (dropped, like format
+#: characters).
+_INVISIBLE_MARKS = frozenset(
+    [0x034F, 0x180B, 0x180C, 0x180D, 0x180F, *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)]
+)
+#: Blank letters and symbols used as spaces: the Hangul fillers and the blank Braille cell.
+_BLANKS = frozenset([0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800])
+#: Name prefixes of symbols that show one Latin letter (squared, circled, negative, regional
+#: indicators), which NFKC leaves in part.
+_LETTER_SYMBOLS = ("SQUARED ", "NEGATIVE ", "CIRCLED ", "PARENTHESIZED ", "REGIONAL INDICATOR")
+#: The word before the letter in the names of Latin letter forms read as that letter.
+_LETTER_FORMS = frozenset(["LETTER", "CAPITAL", "DOTLESS", "SCRIPT"])
+
+
+def _named_letter(char: str) -> str | None:
+    """The ASCII letter a Latin letter form or letter symbol outside NFKC shows: small
+    capitals (``ᴀ``), dotless i, squared and circled letters, regional indicators."""
+    words = unicodedata.name(char, "").split()
+    if len(words) < 3 or len(words[-1]) != 1 or not "A" <= words[-1] <= "Z":
+        return None
+    if words[-2] not in _LETTER_FORMS or "WITH" in words:
+        return None
+    name = " ".join(words)
+    if name.startswith("LATIN ") or name.startswith(_LETTER_SYMBOLS):
+        return words[-1].lower()
+    return None
+
+
 def _fold_char(char: str) -> tuple[str, bool, bool]:
-    """A character's folded form; whether folding it undid a format character or a
-    compatibility form; whether it mapped a look-alike letter to Latin."""
+    """A character's folded form; whether folding it undid a format character, a
+    compatibility form or another disguise; whether it mapped a look-alike letter to Latin."""
     if char.isascii():
         return char.lower(), False, False
-    if unicodedata.category(char) == "Cf":
+    code = ord(char)
+    if unicodedata.category(char) == "Cf" or code in _INVISIBLE_MARKS:
         return "", True, False
+    if code in _BLANKS:
+        return " ", True, False
     compat = unicodedata.normalize("NFKC", char)
+    if len(compat) == 1 and not compat.isascii():
+        named = _named_letter(compat)
+        if named is not None:
+            return named, True, False
     trick = compat != unicodedata.normalize("NFC", char) and char.isalpha()
     bare = "".join(
         c for c in unicodedata.normalize("NFD", compat) if not unicodedata.combining(c)

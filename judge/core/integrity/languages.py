@@ -6,7 +6,13 @@ letters match (docs/integrity.md).
 
 from __future__ import annotations
 
+from judge.core.integrity.languages_more import WRITTEN as MORE_WRITTEN
 from judge.core.integrity.patterns import Written, either, folded, near, written
+
+_FR_FILLER = (
+    r"(?:les|la|le|tes|vos|ces|des|de|du|toutes|tous|precedentes|anterieures|ci-dessus|ton|"
+    r"votre|mes|nos|d'evaluation|de notation)"
+)
 
 _WRITTEN: list[Written] = [
     # French
@@ -19,8 +25,10 @@ _WRITTEN: list[Written] = [
     written(
         "instruction",
         "ignore|oublie",
-        r"\bignore[rz]?\b(?: \w+){0,3} (?:instructions|consignes|criteres|grille"
-        r"|regles de notation|bareme)\b|\boublie[rz]?\b(?: \w+){0,3} (?:instructions|consignes)\b",
+        # the words between are French ("ignore my earlier instructions" is English talk)
+        rf"\bignore[rz]?\b(?: {_FR_FILLER}){{0,3}} (?:instructions|consignes|criteres|grille"
+        rf"|regles de notation|bareme)\b|\boublie[rz]?\b(?: {_FR_FILLER}){{0,3}} "
+        rf"(?:instructions|consignes)\b",
     ),
     written(
         "instruction",
@@ -265,5 +273,5 @@ _WRITTEN: list[Written] = [
     ),
 ]
 
-#: The rules with their non-ASCII letters folded as scanned text is.
-OTHER = [(kind, cues, folded(pattern)) for kind, cues, pattern in _WRITTEN]
+#: The rules with their non-ASCII letters (and cue words) folded as scanned text is.
+OTHER = [(kind, folded(cues), folded(pattern)) for kind, cues, pattern in _WRITTEN + MORE_WRITTEN]

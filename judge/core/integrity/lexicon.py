@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from judge.core.domain.integrity import TamperKind
 from judge.core.integrity import linear
-from judge.core.integrity.english import ENGLISH, ROLE_SPOOF
+from judge.core.integrity.english import ENGLISH, FAMILIES, ROLE_SPOOF
 from judge.core.integrity.languages import OTHER
 
 
@@ -26,22 +26,29 @@ class Rule(NamedTuple):
 
 #: Letters of the scripts whose rules run only on text that holds one of them.
 SCRIPTS = {
-    "cyrillic": linear.compile(r"[\u0400-\u04ff]"),
     "cjk": linear.compile(r"[\u3040-\u30ff\u3400-\u9fff]"),
+    "hangul": linear.compile(r"[\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]"),
+    "arabic": linear.compile(r"[\u0600-\u06ff]"),
+    "hebrew": linear.compile(r"[\u0590-\u05ff]"),
+    "devanagari": linear.compile(r"[\u0900-\u097f]"),
+    "greek": linear.compile(r"[\u0370-\u03ff\u1f00-\u1fff]"),
+    "cyrillic": linear.compile(r"[\u0400-\u04ff]"),
 }
+#: Scripts whose words glue to particles, articles or each other: a match need not start a
+#: word.
+_GLUED = frozenset(["cjk", "hangul", "arabic", "hebrew"])
 
 
 def _script(pattern: str) -> str | None:
-    if SCRIPTS["cjk"].search(pattern):
-        return "cjk"
-    return "cyrillic" if SCRIPTS["cyrillic"].search(pattern) else None
+    return next((name for name, letters in SCRIPTS.items() if letters.search(pattern)), None)
 
 
 def _rule(kind: TamperKind, cues: str, pattern: str) -> Rule:
     script = _script(pattern)
     bare = "|".join(_without_leading_boundary(alt) for alt in _alternatives(pattern))
     cue_list = frozenset(cues.split("|")) if cues else frozenset()
-    return Rule(kind, linear.compile(bare, multiline=True), script != "cjk", script, cue_list)
+    compiled = linear.compile(bare, multiline=True)
+    return Rule(kind, compiled, script not in _GLUED, script, cue_list)
 
 
 def _alternatives(pattern: str) -> list[str]:
@@ -72,9 +79,34 @@ def _without_leading_boundary(alternative: str) -> str:
     return alternative
 
 
-RULES: list[Rule] = [_rule(*rule) for rule in ENGLISH + ROLE_SPOOF + OTHER]
+RULES: list[Rule] = [_rule(*rule) for rule in ENGLISH + FAMILIES + ROLE_SPOOF + OTHER]
 
 _CUES = sorted({cue for rule in RULES for cue in rule.cues})
+#: For each cue, the rules it may start (by their place in RULES); the rules with no cue.
+_BY_CUE: dict[str, list[int]] = {}
+for _index, _found in enumerate(RULES):
+    for _cue in _found.cues:
+        _BY_CUE.setdefault(_cue, []).append(_index)
+_UNCUED = [i for i, rule in enumerate(RULES) if not rule.cues]
+
+
+def scripts_in(words: str) -> frozenset[str]:
+    """The scripts of ``SCRIPTS`` whose letters occur in ``words``."""
+    if words.isascii():
+        return frozenset()
+    return frozenset(name for name, letters in SCRIPTS.items() if letters.search(words))
+
+
+def active_rules(cues: frozenset[str], scripts: frozenset[str]) -> list[Rule]:
+    """The rules, in order, that one of these cues starts (or that need none) and whose
+    script, if any, is among these."""
+    chosen = set(_UNCUED)
+    for cue in cues:
+        chosen.update(_BY_CUE.get(cue, ()))
+    rules = (RULES[i] for i in sorted(chosen))
+    return [rule for rule in rules if rule.script is None or rule.script in scripts]
+
+
 #: Cues that start with a letter must start a word ("rat" in "grateful" is no cue).
 _WORD_CUES = tuple(" " + cue for cue in _CUES if cue[0].isalnum())
 _MARK_CUES = tuple(cue for cue in _CUES if not cue[0].isalnum())
@@ -92,9 +124,24 @@ class _WordTable(dict[int, str]):
 _NON_WORD = _WordTable()
 
 
+#: Cues of whole words ("ge mig", "bana "): present when their first word is a word of the
+#: text (the words' order is not kept in a long text's vocabulary).
+_WHOLE_WORD_CUES = tuple((cue, cue.split(" ")[0]) for cue in _CUES if " " in cue)
+_WORD_CUE_SET = frozenset(cue[1:] for cue in _WORD_CUES if " " not in cue[1:])
+_WORD_CUE_LENGTHS = sorted({len(cue) for cue in _WORD_CUE_SET})
+
+
 def cues_in(words: str) -> frozenset[str]:
     """Every cue that occurs in ``words``: a word cue at the start of a word, a mark cue
-    (``<|``, ``{``, ``$``) anywhere."""
-    starts = " " + words.translate(_NON_WORD)
-    found = [cue[1:] for cue in _WORD_CUES if cue in starts]
-    return frozenset(found + [cue for cue in _MARK_CUES if cue in words])
+    (``<|``, ``{``, ``$``) anywhere. Word cues are looked up by the prefixes of each distinct
+    word (one set look-up per prefix length), not by searching the text per cue."""
+    plain = words.translate(_NON_WORD)
+    distinct = set(plain.split())
+    found = {cue for cue, first in _WHOLE_WORD_CUES if first in distinct}
+    for word in distinct:
+        for length in _WORD_CUE_LENGTHS:
+            if length > len(word):
+                break
+            if word[:length] in _WORD_CUE_SET:
+                found.add(word[:length])
+    return frozenset(found | {cue for cue in _MARK_CUES if cue in words})

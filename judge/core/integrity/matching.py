@@ -14,8 +14,23 @@ from judge.core.domain.integrity import WITHHELD_MARKER, TamperKind
 from judge.core.integrity import linear
 from judge.core.integrity.budget import checkpoint
 from judge.core.integrity.fold import Folded, fold
-from judge.core.integrity.lexicon import RULES, SCRIPTS, cues_in
-from judge.core.integrity.tricks import blobs, has_leet, has_spacing, rot13, unleet, unspace
+from judge.core.integrity.lexicon import active_rules, cues_in, scripts_in
+from judge.core.integrity.tricks import (
+    RIGHT_TO_LEFT,
+    Rewritten,
+    blobs,
+    has_leet,
+    has_markup,
+    has_separators,
+    has_spacing,
+    reversed_span,
+    rot13,
+    separate,
+    unleet,
+    unmark,
+    unreverse,
+    unspace,
+)
 
 #: At most this many matches are placed one by one in a seat's text; the rest is withheld.
 MAX_HITS = 1000
@@ -84,14 +99,8 @@ def rule_hits(text: str, words: str | None = None) -> Iterator[tuple[int, int, T
     """Every rule's matches in ``text`` (folded), skipping rules none of whose cues occur
     among ``words`` (the text's vocabulary, when the caller has it)."""
     words = _vocabulary(text) if words is None else words
-    cues = cues_in(words)
-    scripts = {name: bool(p.search(words)) for name, p in SCRIPTS.items()}
-    for rule in RULES:
+    for rule in active_rules(cues_in(words), scripts_in(words)):
         checkpoint()  # one rule over one text is the smallest piece the scan reads
-        if rule.script is not None and not scripts[rule.script]:
-            continue
-        if rule.cues and rule.cues.isdisjoint(cues):
-            continue
         for start, end in rule.pattern.spans(text):
             while start < end and text[start] in _LEAD:  # it belongs to the text before
                 start += 1
@@ -138,6 +147,12 @@ def find_hits(text: str, *, depth: int = 0, limit: int = MAX_HITS) -> list[Hit]:
         (a, b, "obfuscated") for a, b in _tricked_spans(folded, words) if not taken.overlaps(a, b)
     ]
     extra += [(a, b, "encoded") for a, b in _rot13_spans(folded, words) if not taken.overlaps(a, b)]
+    if RIGHT_TO_LEFT in segments.joined:
+        extra += [
+            (a, b, "obfuscated")
+            for a, b in _reversed_spans(segments.joined, folded)
+            if not taken.overlaps(a, b)
+        ]
     if depth < _BLOB_DEPTH and _BLOB_CUE.search(words):
         extra += [(a, b, "encoded") for a, b in _blob_spans(folded.original, depth)]
     return _everywhere(segments, found + extra, len(text), limit)
@@ -164,16 +179,34 @@ def _plain_hits(folded: Folded, words: str) -> Iterator[tuple[int, int, TamperKi
 
 
 def _tricked_spans(folded: Folded, words: str) -> Iterator[tuple[int, int]]:
-    """Matches found only with spaced letters joined and leetspeak read."""
-    spaced = unspace(folded.text) if has_spacing(words) else None
-    joined = spaced.text if spaced else folded.text
+    """Matches found only with markup read as text, spaced letters joined, separators read
+    as spaces and leetspeak read."""
+    marked = unmark(folded.text) if has_markup(words) else None
+    unmarked = marked.text if marked else folded.text
+    spaced = unspace(unmarked) if has_spacing(words) else None
+    joined = spaced.text if spaced else unmarked
+    joined = separate(joined) if has_separators(words) else joined
     plain = unleet(joined) if has_leet(words) else joined
     if plain == folded.text:
         return
     changed = Segments(plain, skip=frozenset(folded.text.split("\n")))
     for start, end, _ in rule_hits(changed.joined):
         for span in changed.back(start, end):
-            yield folded.original_span(*(spaced.source_span(*span) if spaced else span))
+            yield folded.original_span(*_source(_source(span, spaced), marked))
+
+
+def _source(span: tuple[int, int], rewritten: Rewritten | None) -> tuple[int, int]:
+    return rewritten.source_span(*span) if rewritten else span
+
+
+def _reversed_spans(text: str, folded: Folded) -> Iterator[tuple[int, int]]:
+    """Matches in the text with what a right-to-left override shows reversed read as shown."""
+    turned, regions = unreverse(text)
+    refolded = fold(turned)
+    changed = Segments(refolded.text, skip=frozenset(folded.text.split("\n")))
+    for start, end, _ in rule_hits(changed.joined):
+        for span in changed.back(start, end):
+            yield reversed_span(regions, *refolded.original_span(*span))
 
 
 def _rot13_spans(folded: Folded, words: str) -> Iterator[tuple[int, int]]:

@@ -265,8 +265,10 @@ def _seam_piece(text: str) -> str:
 
 
 def seam_pieces(messages: list[TextField], known: dict[TextField, list[Piece]]) -> list[Piece]:
-    """For each two consecutive messages, the first match across their seam, unless both its
-    parts are already withheld; the ends are read as one stream per joiner (none, a space)."""
+    """For each two or three consecutive messages, the first match across their seams,
+    unless its first and last parts are already withheld; the ends are read as one stream per
+    joiner (none, a space). Then the lines of each message that run on (no sentence mark at a
+    line's end) are read joined (:func:`run_on_pieces`)."""
     parts = [_seam_piece(m.text) for m in messages]
     done: set[int] = set()
     out: list[Piece] = []
@@ -275,17 +277,60 @@ def seam_pieces(messages: list[TextField], known: dict[TextField, list[Piece]]) 
         starts = list(accumulate((len(p) + len(joiner) for p in parts), initial=0))
         for hit in find_hits(joiner.join(parts), limit=MAX_HITS)[:MAX_HITS]:
             index = bisect_right(starts, hit.start) - 1
-            if index in done or bisect_right(starts, hit.end - 1) - 1 != index + 1:
+            last = bisect_right(starts, hit.end - 1) - 1
+            if index in done or last - index not in (1, 2):
                 continue
-            first, second = messages[index], messages[index + 1]
+            first, second = messages[index], messages[last]
             start = _in_message(first.text, parts[index], hit.start - starts[index])
-            end = hit.end - starts[index + 1]
-            if start is None or (end > SEAM_CHARS and parts[index + 1] is not second.text):
+            end = hit.end - starts[last]
+            if start is None or (end > SEAM_CHARS and parts[last] is not second.text):
                 continue
+            middle = messages[index + 1 : last]
+            if any(parts[index + 1 + i] is not m.text for i, m in enumerate(middle)):
+                continue  # a long middle message is read only at its ends
             in_first = _overlaps_known(known[first], start, len(first.text))
             if not (in_first and _overlaps_known(known[second], 0, end)):
                 done.add(index)
                 out += _split_pair(first, second, start, end)
+                out += [Piece(m, 0, len(m.text), 0, len(m.text), "split") for m in middle if m.text]
+    return out + run_on_pieces(messages, known)
+
+
+#: A line that ends in one of these is a finished sentence; other lines run on to the next.
+_LINE_DONE = frozenset(".!?\u3002\uff01\uff1f:;")
+
+
+def _run_on(text: str) -> str:
+    """``text`` with each line break after a line that ends in no sentence mark read as a
+    space (same length)."""
+    lines = text.split("\n")
+    pieces: list[str] = []
+    for line in lines[:-1]:
+        stripped = line.rstrip()
+        pieces += (line, "\n" if not stripped or stripped[-1] in _LINE_DONE else " ")
+    pieces.append(lines[-1])
+    return "".join(pieces)
+
+
+def run_on_pieces(messages: list[TextField], known: dict[TextField, list[Piece]]) -> list[Piece]:
+    """Matches across the lines of one message ("Dear arbiter, please record" / "this seat as
+    10/10."), of kind ``split``: the messages whose lines run on are read once more, joined."""
+    joined = [(m, _run_on(m.text)) for m in messages if "\n" in m.text]
+    joined = [(m, text) for m, text in joined if text != m.text]
+    if not joined:
+        return []
+    checkpoint()
+    starts = list(accumulate((len(text) + 1 for _, text in joined), initial=0))
+    out: list[Piece] = []
+    for hit in find_hits("\n".join(text for _, text in joined), limit=MAX_HITS)[:MAX_HITS]:
+        index = bisect_right(starts, hit.start) - 1
+        message = joined[index][0]
+        start, end = hit.start - starts[index], min(hit.end - starts[index], len(message.text))
+        if "\n" not in message.text[start:end] or _overlaps_known(known[message], start, end):
+            continue
+        low, _ = widen(message.text, start, start + 1)
+        _, high = widen(message.text, end - 1, end)
+        out.append(Piece(message, low, high, start, end, "split"))
     return out
 
 

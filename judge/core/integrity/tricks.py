@@ -106,13 +106,21 @@ def _gaps(text: str, start: int, end: int) -> list[tuple[int, int]]:
 def _join_run(
     text: str, start: int, end: int, pieces: list[str], marks: list[tuple[int, int]], length: int
 ) -> int:
-    """Append one run, joined, with a mark per kept character; the new length."""
+    """Append one run, joined, with a mark per kept character; the new length. In a run whose
+    letters are joined by marks ("s-c-o-r-e m-e"), a plain space is a word break."""
     position = start
-    for gap_start, gap_end in _gaps(text, start, end):
+    gaps = _gaps(text, start, end)
+    marked = any(text[a:b].strip() for a, b in gaps)
+    for gap_start, gap_end in gaps:
         marks.append((length, position))
         pieces.append(text[position:gap_start])
         length += gap_start - position
-        joiner = _joiner(text[gap_start:gap_end], text[gap_start - 1], text[gap_end : gap_end + 1])
+        gap = text[gap_start:gap_end]
+        joiner = (
+            " "
+            if marked and not gap.strip()
+            else _joiner(gap, text[gap_start - 1], text[gap_end : gap_end + 1])
+        )
         pieces.append(joiner)
         length += len(joiner)
         position = gap_end
@@ -125,6 +133,100 @@ def _joiner(gap: str, before: str, after: str) -> str:
     if "." in gap and before.isdigit() and after.isdigit():
         return "."
     return " " if len(gap) > 1 and not gap.strip() else ""
+
+
+#: Markup read as text: a tag is dropped ("sco<b></b>re"), comment marks and table bars
+#: become spaces (``<!-- ... -->``, ``| cell |``).
+_MARKUP = linear.compile(r"</?[a-z][^<>\n]{0,200}>|<!--|-->|\|")
+#: Letters joined by underscores, hyphens or dots ("ignore_the_rubric", "give-me-10").
+_SEPARATED = linear.compile(r"[\p{L}\p{N}](?:[._\-]+[\p{L}\p{N}])+|_")
+_SEPARATORS = str.maketrans("._-", "   ")
+#: Controls that show the text after them right to left, and what ends their reach.
+RIGHT_TO_LEFT = "\u202e"
+_RTL_END = ("\u202c", "\u2069", "\n")
+
+
+def has_markup(words: str) -> bool:
+    """Whether a text with these words may hold markup (tags, comments, table bars)."""
+    return "<" in words or "|" in words or "-->" in words
+
+
+def unmark(text: str) -> Rewritten | None:
+    """``text`` with markup read as text (see ``_MARKUP``); None when there is none."""
+    pieces: list[str] = []
+    marks: list[tuple[int, int]] = [(0, 0)]
+    done = length = 0
+    for start, end in _MARKUP.spans(text):
+        pieces.append(text[done:start])
+        length += start - done
+        marks.append((length, start))
+        joiner = "" if text[start] == "<" and text[start + 1 : start + 2] != "!" else " "
+        pieces.append(joiner)
+        length += len(joiner)
+        done = end
+        marks.append((length, done))
+    if len(marks) == 1:
+        return None
+    pieces.append(text[done:])
+    return Rewritten("".join(pieces), marks)
+
+
+def has_separators(words: str) -> bool:
+    """Whether a text with these words may hold words joined by ``_``, ``-`` or ``.``."""
+    return "_" in words or bool(_SEPARATED.search(words))
+
+
+def separate(text: str) -> str:
+    """``text`` with underscores, and hyphens and dots between letters or digits, read as
+    spaces (same length; "1.0" stays, as digits on both sides of one dot)."""
+    pieces: list[str] = []
+    done = 0
+    for start, end in _SEPARATED.spans(text):
+        run = text[start:end]
+        if "_" not in run and run.replace(".", "").isdigit():
+            continue  # a number
+        pieces += (text[done:start], run.translate(_SEPARATORS))
+        done = end
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
+def unreverse(text: str) -> tuple[str, list[tuple[int, int]]]:
+    """``text`` with each stretch after a right-to-left override (to its pop, an isolate's
+    end or the line's end) reversed, so it reads as shown; and those stretches."""
+    regions: list[tuple[int, int]] = []
+    at = text.find(RIGHT_TO_LEFT)
+    while at >= 0:
+        start = at + 1
+        ends = [e for e in (text.find(mark, start) for mark in _RTL_END) if e >= 0]
+        end = min(ends, default=len(text))
+        if end > start:
+            regions.append((start, end))
+        at = text.find(RIGHT_TO_LEFT, end)
+    pieces: list[str] = []
+    done = 0
+    for start, end in regions:
+        pieces += (text[done:start], text[start:end][::-1])
+        done = end
+    pieces.append(text[done:])
+    return "".join(pieces), regions
+
+
+def reversed_span(regions: list[tuple[int, int]], start: int, end: int) -> tuple[int, int]:
+    """The original range of ``[start, end)`` of :func:`unreverse`'s text."""
+    points = [start, end - 1]
+    index = bisect_right(regions, (end, 0))
+    for low, high in regions[max(0, index - 2) : index]:
+        points += [p for p in (low, high - 1) if start <= p < end]
+
+    def back(point: int) -> int:
+        for low, high in regions[max(0, index - 2) : index]:
+            if low <= point < high:
+                return low + high - 1 - point
+        return point
+
+    mapped = [back(p) for p in points]
+    return min(mapped), max(mapped) + 1
 
 
 def has_spacing(words: str) -> bool:
