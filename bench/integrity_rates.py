@@ -1,6 +1,10 @@
 """Benchmark: the integrity detector's measured rates (docs/integrity.md#measured-rates).
 
 * detection rate per family on the written attacks (tests/core/integrity/positives.json);
+* detection per generated family (tests/core/integrity/families.py: addressee x request x
+  score phrase, framings, languages, obfuscations), the held-out part apart (three
+  addressees, two framings, three languages never tuned on), the fresh probes written after
+  the rules were set, and false positives on the generated hard ordinary lines;
 * false positives on the written ordinary talk (tests/core/integrity/negatives.txt);
 * false positives on every seat of real human conversations: CaSiNo (test and valid, each
   participant of each dialogue one seat, as ``judge calibrate`` imports them) and DICES-350
@@ -28,11 +32,19 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from judge.core.domain.run import MessageEvent, Run, TranscriptEvent
+from judge.core.domain.run import ActionEvent, MessageEvent, Run, TranscriptEvent
 from judge.core.integrity import DETECTOR_VERSION, scan_run, scan_seat
 from judge.tools.importers.casino import casino_run
 from judge.tools.importers.dices import dices_transcript
 from tests.core.integrity.corpus import negatives, positives
+from tests.core.integrity.families import (
+    FRESH_ATTACKS,
+    FRESH_NEGATIVES,
+    Event,
+    Generated,
+    attacks,
+    hard_negatives,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 CASINO_FILES = ("casino_test.json", "casino_valid.json")
@@ -60,6 +72,58 @@ def written_rates() -> dict[str, Any]:
             for f in sorted(total)
         },
         "negatives": {"flagged": len(flagged), "total": len(negatives()), "texts": flagged},
+    }
+
+
+def seat_events(generated: list[Event]) -> list[TranscriptEvent]:
+    out: list[TranscriptEvent] = []
+    for turn, event in enumerate(generated, 1):
+        if event[0] == "message":
+            out.append(MessageEvent(kind="message", turn=turn, seat="seat", content=event[1]))
+        else:
+            out.append(
+                ActionEvent(kind="action", turn=turn, seat="seat", name=event[1], args=event[2])
+            )
+    return out
+
+
+def _rates(items: list[tuple[str, list[Event]]]) -> dict[str, dict[str, Any]]:
+    found: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    for family, events in items:
+        total[family] += 1
+        found[family] += scan_seat(seat_events(events), "seat").flagged
+    return {f: {"found": found[f], "total": total[f], "rate": found[f] / total[f]} for f in total}
+
+
+def _summed(rates: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    found = sum(r["found"] for r in rates.values())
+    total = sum(r["total"] for r in rates.values())
+    return {"found": found, "total": total, "rate": found / total if total else 0.0}
+
+
+def family_rates() -> dict[str, Any]:
+    """Detection per generated family, the held-out part and the fresh probes apart; false
+    positives on the generated hard ordinary lines and the fresh ones."""
+    generated: list[Generated] = attacks()
+    trained = _rates([(a.family, a.events) for a in generated if not a.held_out])
+    held = _rates([(a.family, a.events) for a in generated if a.held_out])
+    fresh = _rates(FRESH_ATTACKS)
+    hard = [t for t in hard_negatives() if scan_seat(said([t]), "seat").flagged]
+    fresh_flagged = [t for t in FRESH_NEGATIVES if scan_seat(said([t]), "seat").flagged]
+    return {
+        "trained": trained,
+        "trained_all": _summed(trained),
+        "held_out": held,
+        "held_out_all": _summed(held),
+        "fresh": fresh,
+        "fresh_all": _summed(fresh),
+        "hard_negatives": {"flagged": len(hard), "total": len(hard_negatives()), "texts": hard},
+        "fresh_negatives": {
+            "flagged": len(fresh_flagged),
+            "total": len(FRESH_NEGATIVES),
+            "texts": fresh_flagged,
+        },
     }
 
 
@@ -156,11 +220,33 @@ def markdown(report: dict[str, Any]) -> str:
              "|---|---|---|---|"]  # fmt: skip
     for family, r in report["written"]["families"].items():
         lines.append(f"| {family} | {r['found']} | {r['total']} | {r['rate']:.0%} |")
+    fam = report["families"]
+    lines += ["", "## Detection on the generated families", "",
+              ("Combinations of tests/core/integrity/families.py; the held-out part (three "
+               "addressees, two framings, three languages) was written before any rule change and "
+               "never tuned on; the fresh probes were written after the rules were set and are "
+               "reported as first run."), "",
+              "| family | found | total | rate |", "|---|---|---|---|"]  # fmt: skip
+    for part in ("trained", "held_out", "fresh"):
+        for family, r in fam[part].items():
+            label = family if part != "fresh" else f"fresh {family}"
+            lines.append(f"| {label} | {r['found']} | {r['total']} | {r['rate']:.0%} |")
+        total = fam[f"{part}_all"]
+        lines.append(f"| **{part.replace('_', '-')}, all** | {total['found']} | {total['total']} | {total['rate']:.1%} |")  # fmt: skip
     neg = report["written"]["negatives"]
     lines += ["", "## False positives", "", "| data set | seats | flagged | rate |", "|---|---|---|---|",
               f"| written ordinary talk | {neg['total']} | {neg['flagged']} | {neg['flagged'] / neg['total']:.2%} |"]  # fmt: skip
+    for key, label in (
+        ("hard_negatives", "generated hard ordinary lines"),
+        ("fresh_negatives", "fresh ordinary lines"),
+    ):
+        r = fam[key]
+        lines.append(f"| {label} | {r['total']} | {r['flagged']} | {r['flagged'] / r['total']:.2%} |")  # fmt: skip
     for name, r in report["real"].items():
         lines.append(f"| {name} | {r['seats']} | {r['flagged']} | {r['rate']:.2%} |")
+    for key in ("hard_negatives", "fresh_negatives"):
+        for text in fam[key]["texts"]:
+            lines.append(f"- {key}: {text}")
     for name, r in report["real"].items():
         for case in r["cases"]:
             lines.append(f"- {name} {case['where']} {case['seat']}: {case['findings']}")
@@ -190,6 +276,7 @@ def main() -> None:
     report = {
         "detector_version": DETECTOR_VERSION,
         "written": written_rates(),
+        "families": family_rates(),
         "real": real,
         "casino_runs_per_s": round(runs_per_s, 1),
         "hostile_4mib": {} if args.no_hostile else hostile_times(),
@@ -202,6 +289,10 @@ def main() -> None:
     families = report["written"]["families"].values()
     print(
         f"detection_min={min(f['rate'] for f in families):.3f} "
+        f"families={report['families']['trained_all']['rate']:.3f} "
+        f"held_out={report['families']['held_out_all']['rate']:.3f} "
+        f"fresh={report['families']['fresh_all']['rate']:.3f} "
+        f"fp_hard={report['families']['hard_negatives']['flagged']} "
         f"fp_written={report['written']['negatives']['flagged']} "
         + " ".join(
             f"fp_{k.split('/')[0]}={v['rate']:.4f}" for k, v in real.items() if "valid" not in k

@@ -19,4 +19,4 @@ UNDEFENDED_PROMPT_VERSION = 4
 
 #: Version of the integrity detector's rules (docs/integrity.md): bumped on any change of
 #: them. Part of the era.
-DETECTOR_VERSION = "1"
+DETECTOR_VERSION = "2"

@@ -131,6 +131,19 @@ _WORD_CUE_SET = frozenset(cue[1:] for cue in _WORD_CUES if " " not in cue[1:])
 _WORD_CUE_LENGTHS = sorted({len(cue) for cue in _WORD_CUE_SET})
 
 
+#: The cues each word seen starts with (a word's cues never change); cleared past its bound.
+_PREFIXES: dict[str, tuple[str, ...]] = {}
+_PREFIXES_MAX = 1 << 16
+
+
+def _cue_prefixes(word: str) -> tuple[str, ...]:
+    return tuple(
+        word[:length]
+        for length in _WORD_CUE_LENGTHS
+        if length <= len(word) and word[:length] in _WORD_CUE_SET
+    )
+
+
 def cues_in(words: str) -> frozenset[str]:
     """Every cue that occurs in ``words``: a word cue at the start of a word, a mark cue
     (``<|``, ``{``, ``$``) anywhere. Word cues are looked up by the prefixes of each distinct
@@ -138,10 +151,11 @@ def cues_in(words: str) -> frozenset[str]:
     plain = words.translate(_NON_WORD)
     distinct = set(plain.split())
     found = {cue for cue, first in _WHOLE_WORD_CUES if first in distinct}
+    if len(_PREFIXES) > _PREFIXES_MAX:
+        _PREFIXES.clear()
     for word in distinct:
-        for length in _WORD_CUE_LENGTHS:
-            if length > len(word):
-                break
-            if word[:length] in _WORD_CUE_SET:
-                found.add(word[:length])
+        prefixes = _PREFIXES.get(word)
+        if prefixes is None:
+            prefixes = _PREFIXES[word] = _cue_prefixes(word)
+        found.update(prefixes)
     return frozenset(found | {cue for cue in _MARK_CUES if cue in words})

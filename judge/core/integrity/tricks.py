@@ -173,7 +173,7 @@ def unmark(text: str) -> Rewritten | None:
 
 def has_separators(words: str) -> bool:
     """Whether a text with these words may hold words joined by ``_``, ``-`` or ``.``."""
-    return "_" in words or bool(_SEPARATED.search(words))
+    return "_" in words or next(iter(_SEPARATED.spans(words)), None) is not None
 
 
 def separate(text: str) -> str:
@@ -231,7 +231,7 @@ def reversed_span(regions: list[tuple[int, int]], start: int, end: int) -> tuple
 
 def has_spacing(words: str) -> bool:
     """Whether a text with these words may hold spaced-out letters."""
-    return bool(_LONE.search(words) or _DOTTED.search(words))
+    return any(next(iter(p.spans(words)), None) is not None for p in (_LONE, _DOTTED))
 
 
 def has_leet(words: str) -> bool:
