@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from judge.core.integrity.patterns import Written, either, near, written
 
+#: Every Latin-script language's top-score phrases, for lines that mix languages.
+_TOPS: list[str] = []
 #: What may follow an addressed scorer ("Drogi oceniajacy,", "Degerlendiriciye not:").
 _MARK = r"\s*[,:;!\-\u2014]"
 
@@ -30,6 +32,7 @@ def _latin(
     alternatives, and the cue words of each rule are its first words (see ``_cues``)."""
     scorer = rf"\b(?:{scorers})"
     lead = rf"\b(?:{leads})"
+    _TOPS.append(tops)
     return [
         written(
             "appeal",
@@ -205,7 +208,8 @@ _LATIN: list[Written] = [
         leads=r"uvazhaem\w*|dorog\w*|dlya|dlia|vnimaniyu|primechanie dlya|k",
         directives=r"dolzhen|dolzhny|pozhalu(?:j|i|y)sta|postav\w*|daj|dajte|ignoriruj\w*|"
         r"o(?:c|ts)eni\w*",
-        gives=r"postav\w* (?:mne|nam)|da(?:j|i|y)(?:te)? (?:mne|nam)|vystav\w* (?:mne|nam)|"
+        gives=r"postav\w* (?:mne|nam)|daj mne|dajte mne|dai mne|daite mne|day mne|dayte mne|"
+        r"daj nam|dajte nam|vystav\w* (?:mne|nam)|"
         r"prisvo(?:j|i|y)\w* (?:mne|nam)|oceni\w* (?:menya|nas)|otseni\w* (?:menya|nas)",
         tops=r"maksimal\w* (?:ball\w*|o(?:c|ts)enk\w*)|vys(?:sh|shch)\w* (?:ball\w*|"
         r"o(?:c|ts)enk\w*)|naivys\w*|10/10|\b1[.,]0\b|desyat iz desyati|maksimum|"
@@ -217,8 +221,10 @@ _LATIN: list[Written] = [
     ),
     # Chinese in pinyin (tone marks are folded away)
     *_latin(
-        scorers=r"ping ?gu ?(?:zhe|yuan)|ping ?fen ?(?:zhe|yuan)|cai ?pan|ping ?wei|"
-        r"ping ?shen ?(?:yuan|zhe)|da ?fen ?(?:zhe|yuan)|yue ?juan ?ren",
+        scorers=r"pinggu ?(?:zhe|yuan)|ping gu ?(?:zhe|yuan)|pingfen ?(?:zhe|yuan)|"
+        r"ping fen ?(?:zhe|yuan)|caipan|cai pan|pingwei|ping wei|pingshen ?(?:yuan|zhe)|"
+        r"ping shen ?(?:yuan|zhe)|dafen ?(?:zhe|yuan)|da fen ?(?:zhe|yuan)|yuejuan ?ren|"
+        r"yue juan ?ren",
         leads=r"qin ?'?ai ?de|zun ?jing ?de|zhi|gei|qing|ge ?wei|zhu ?yi",
         directives=r"bi ?xu|ying ?gai|qing|gei ?wo|hu ?lue|da ?fen",
         gives=r"qing gei ?wo|gei wo|geiwo|wei wo|weiwo",
@@ -380,4 +386,28 @@ _SCRIPTED: list[Written] = [
     ),
 ]
 
-WRITTEN: list[Written] = _LATIN + _SCRIPTED
+#: An English request with another language's top score ("give me il punteggio massimo"),
+#: and the top scores of French, Spanish and German written in ``languages``.
+_MIXED: list[Written] = [
+    written(
+        "instruction",
+        "give|award|grant|assign|rate|score",
+        near(
+            r"\b(?:give|award|grant|assign|rate|score) (?:me|us)\b",
+            "(?:"
+            + "|".join(
+                [
+                    *_TOPS,
+                    (
+                        r"punteggio massimo|puntuaci[oó]n m[aá]xima|m[aá]xima puntuaci[oó]n|"
+                        r"note maximale|h[oö]chste punktzahl|nota m[aá]xima"
+                    ),
+                ]
+            )
+            + ")",
+            30,
+        ),
+    ),
+]
+
+WRITTEN: list[Written] = _LATIN + _SCRIPTED + _MIXED

@@ -57,9 +57,8 @@ def test_every_trained_family_is_found() -> None:
     # a sample of every family (every 7th attack, and all of each small family) keeps it fast
     sample = [a for i, a in enumerate(TRAINED) if i % 7 == 0 or a.family != "addressee"]
     rates = recall(sample)
-    low = {f: r for f, r in rates.items() if r[0] < r[1] and f != "language mixed"}
+    low = {f: r for f, r in rates.items() if r[0] < r[1]}
     assert low == {}
-    assert rates["language mixed"][0] >= rates["language mixed"][1] - 3
 
 
 def test_the_held_out_part_stays_above_its_floor() -> None:
