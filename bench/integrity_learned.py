@@ -52,6 +52,16 @@ REPO = Path(__file__).resolve().parents[1]
 #: Never trained on, never used for the threshold.
 HELD_OUT_FAMILIES = ("narrative", "markup_comment", "unusual_addressee", "indirect")
 HELD_OUT_LANGUAGES = ("sv", "uk", "ca", "sw")
+#: What the held-out figures went through before this report (told in it, so they are read
+#: for what they are).
+HISTORY = (
+    "The held-out lists were fixed before the first run and never changed. The recipe was "
+    "revised after the first runs had shown held-out figures (whole lines scored beside "
+    "sentences, windows of 160 characters, ordinary lines in every language and machine text "
+    "added as negatives), so these figures are not a single-shot measurement: the first run "
+    "found, combined with the rules, 10.6% of indirect requests, 94.4% of markup comments, "
+    "78.6% of narrative framing and 81.6% of unusual addressees."
+)
 #: Hard ordinary templates at these positions (of each family) are held out.
 HARD_TEST_EVERY = 3
 L2 = 1.0
@@ -431,6 +441,8 @@ def markdown(r: dict[str, Any]) -> str:
         f"languages ({s['judge_directed_training_texts']} lines; threshold {s['threshold']:.3f}, validation "
         f"recall {_pct(s['validation_recall'])}); the false positives below are the shipped model's, "
         f"combined with the rules as the scan runs."),
+        "",
+        HISTORY,
         "",
         "## Recall on held-out families (training languages)",
         "",
