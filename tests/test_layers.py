@@ -93,6 +93,9 @@ PURE_IMPORTS = {
     "confusable_homoglyphs", "dataclasses", "datetime", "decimal", "enum", "functools",
     "hashlib", "itertools", "json", "math", "numpy", "operator", "pydantic", "random", "re", "re2",
     "scipy", "statistics", "typing", "unicodedata", "warnings",
+    # importlib.resources and io: the learned layer reads its model from the package's own
+    # data (judge/core/integrity/learned.py), read-only, like a module it imports
+    "importlib", "io",
 }  # fmt: skip
 
 

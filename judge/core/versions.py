@@ -17,6 +17,7 @@ JUDGE_PROMPT_VERSION = 5
 #: byte for byte so an audit with the defence off reuses passes judged before the defence.
 UNDEFENDED_PROMPT_VERSION = 4
 
-#: Version of the integrity detector's rules (docs/integrity.md): bumped on any change of
-#: them. Part of the era.
-DETECTOR_VERSION = "2"
+#: Version of the integrity detector (docs/integrity.md): its rules' number, bumped on any
+#: change of them, then ``+learned-`` and the learned layer's model version
+#: (``judge.core.integrity.learned.MODEL_VERSION``, a test holds them equal). Part of the era.
+DETECTOR_VERSION = "2+learned-v1"

@@ -13,7 +13,8 @@ from judge.core.domain.outputs import Value
 #: What a finding is. The first six say what the text tries to do; ``encoded``,
 #: ``obfuscated`` and ``split`` say it was found only after decoding a blob, undoing letter
 #: tricks (zero-width or bidi characters, confusable letters, spacing, leetspeak) or joining
-#: the seat's consecutive messages.
+#: the seat's consecutive messages; ``learned`` that no rule matched and the learned layer's
+#: classifier scored the sentence over its threshold.
 TamperKind = Literal[
     "instruction",
     "appeal",
@@ -24,6 +25,7 @@ TamperKind = Literal[
     "encoded",
     "obfuscated",
     "split",
+    "learned",
 ]
 
 #: What the judge reads in place of each withheld span; fixed, so prompts stay cacheable.

@@ -9,7 +9,7 @@ from judge.core.domain.config import MeasurementSettings
 from judge.core.domain.integrity import SeatTamper
 from judge.core.domain.run import Run, TranscriptEvent
 from judge.core.errors import ScanBudgetExceeded
-from judge.core.integrity import scan
+from judge.core.integrity import learned, scan
 from judge.core.integrity.budget import bounded
 from judge.core.integrity.withhold import withhold
 from judge.core.versions import DETECTOR_VERSION
@@ -34,6 +34,8 @@ def scan_seat(transcript: Sequence[TranscriptEvent], seat: str) -> SeatTamper:
     pieces = scan.seat_pieces(fields)
     messages = [f for f in fields if f.pointer == "/content"]
     for piece in scan.seam_pieces(messages, pieces):
+        pieces[piece.field] = [*pieces[piece.field], piece]
+    for piece in learned.learned_pieces(fields, pieces):  # the second layer (docs/integrity.md)
         pieces[piece.field] = [*pieces[piece.field], piece]
     findings = [scan.finding(p) for f in fields for p in scan.merge_sorted(pieces[f])]
     return SeatTamper(

@@ -50,6 +50,7 @@ _PRIORITY: tuple[TamperKind, ...] = (
     "threat",
     "instruction",
     "appeal",
+    "learned",
 )
 
 

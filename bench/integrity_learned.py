@@ -1,0 +1,505 @@
+"""Train and measure the detector's learned layer (docs/integrity.md, "Learned layer").
+
+Protocol, fixed here before any training: whole template families (:data:`HELD_OUT_FAMILIES`)
+and whole languages (:data:`HELD_OUT_LANGUAGES`) are never trained on nor used to pick the
+threshold; the threshold is picked on a validation split of the training families and of
+the training half of the real dialogues; recall is reported per held-out family and per
+held-out language, the classifier alone and combined with the rules (``scan_seat``), and
+false positives on every real seat (CaSiNo test and valid, each participant a seat; DICES-350
+user turns and LaMDA turns, as ``bench/integrity_rates.py`` builds them), on the seats never
+trained on, on the hard ordinary lines of held-out templates, and on the written ordinary
+talk of the tests.
+
+Real sentences are read from ``--data`` at train time (never copied here). The shipped model
+is the one measured. Writes the model (``--model``) and ``reports/integrity/learned.json`` and
+``learned.md``; ``--tiny`` trains a small model into a temporary folder in seconds (CI).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from scipy import optimize, sparse
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.integrity_corpus.generator import (
+    FAMILIES,
+    Text,
+    hard_lines,
+    indirect_english,
+    judge_directed,
+)
+from bench.integrity_corpus.languages import LANGUAGES
+from judge.core.domain.run import MessageEvent, TranscriptEvent
+from judge.core.integrity import DETECTOR_VERSION, learned, scan_run, scan_seat
+from judge.core.integrity.learned import BUCKETS, MODEL_VERSION, Model, chunks, ngram_rows, variants
+from judge.engine.calibration.manifest import shared_data_dir
+
+REPO = Path(__file__).resolve().parents[1]
+#: Never trained on, never used for the threshold.
+HELD_OUT_FAMILIES = ("narrative", "markup_comment", "unusual_addressee", "indirect")
+HELD_OUT_LANGUAGES = ("sv", "uk", "ca", "sw")
+#: What the held-out figures went through before this report (told in it, so they are read
+#: for what they are).
+HISTORY = (
+    "The held-out lists were fixed before the first run and never changed. The recipe was "
+    "revised after the first runs had shown held-out figures (whole lines scored beside "
+    "sentences, windows of 160 characters, ordinary lines in every language and machine text "
+    "added as negatives), so these figures are not a single-shot measurement: the first run "
+    "found, combined with the rules, 10.6% of indirect requests, 94.4% of markup comments, "
+    "78.6% of narrative framing and 81.6% of unusual addressees."
+)
+#: Hard ordinary templates at these positions (of each family) are held out.
+HARD_TEST_EVERY = 3
+L2 = 1.0
+SEED = 35
+
+
+def said(texts: list[str]) -> list[TranscriptEvent]:
+    return [
+        MessageEvent(kind="message", turn=i, seat="seat", content=t) for i, t in enumerate(texts, 1)
+    ]
+
+
+def _unseen(key: str) -> bool:
+    """Whether a real dialogue is in the half never trained on (a fixed hash of its key)."""
+    return hashlib.sha256(key.encode()).digest()[0] % 2 == 1
+
+
+def real_seats(data: Path) -> list[tuple[str, str, list[TranscriptEvent], str]]:
+    """Every real seat: (data set, key, transcript, seat)."""
+    from bench.integrity_rates import CASINO_FILES, casino_runs, dices_seats
+
+    out = []
+    for name, run in casino_runs(data):
+        for seat in run.scored_seats:
+            out.append((f"casino/{name}", run.run_id, list(run.transcript), seat))
+    del CASINO_FILES
+    for item_id, transcript in dices_seats(data).items():
+        out.append(("dices-350 user turns", f"dices-{item_id}", transcript, "user"))
+        out.append(("dices-350 LaMDA turns", f"dices-{item_id}", transcript, "bot"))
+    return out
+
+
+def seat_sentences(transcript: list[TranscriptEvent], seat: str) -> list[str]:
+    texts = [e.content for e in transcript if isinstance(e, MessageEvent) and e.seat == seat]
+    return [chunk for text in texts for chunk, _, _ in chunks(text)]
+
+
+def matrix(texts: list[str]) -> tuple[sparse.csr_matrix, list[int]]:
+    """The feature rows of every variant of every text, and which text each row is."""
+    rows: list[str] = []
+    owners: list[int] = []
+    for index, text in enumerate(texts):
+        for variant in variants(text):
+            rows.append(variant)
+            owners.append(index)
+    sentence, bucket = ngram_rows(rows)
+    counts = np.bincount(sentence, minlength=len(rows))
+    values = 1.0 / np.sqrt(np.maximum(counts[sentence], 1))
+    shape = (len(rows), BUCKETS)
+    return sparse.csr_matrix((values, (sentence, bucket)), shape=shape), owners
+
+
+def fit(
+    x: sparse.csr_matrix, y: npt.NDArray[np.float64], weight: npt.NDArray[np.float64]
+) -> tuple[npt.NDArray[np.float64], float]:
+    """L2-regularised weighted logistic regression by L-BFGS."""
+
+    def loss(theta: npt.NDArray[np.float64]) -> tuple[float, npt.NDArray[np.float64]]:
+        w, b = theta[:-1], theta[-1]
+        z = x @ w + b
+        p = 1.0 / (1.0 + np.exp(-z))
+        value = float(np.sum(weight * (np.logaddexp(0, z) - y * z))) + 0.5 * L2 * float(w @ w)
+        g = weight * (p - y)
+        grad = np.append(x.T @ g + L2 * w, g.sum())
+        return value, grad
+
+    found = optimize.minimize(loss, np.zeros(BUCKETS + 1), jac=True, method="L-BFGS-B",
+                              options={"maxiter": 400})  # fmt: skip
+    return found.x[:-1], float(found.x[-1])
+
+
+def probabilities(model: Model, texts: list[str]) -> npt.NDArray[np.float64]:
+    """Each text's probability: the highest over its variants."""
+    rows, owners = [], []
+    for index, text in enumerate(texts):
+        for variant in variants(text):
+            rows.append(variant)
+            owners.append(index)
+    p = model.probabilities(rows)
+    out = np.zeros(len(texts))
+    np.maximum.at(out, np.array(owners, dtype=np.int64), p)
+    return out
+
+
+def pick_threshold(model: Model, positives: list[str], real: list[str], hard: list[str]) -> float:
+    """The lowest threshold at which no validation real sentence and at most 2% of the
+    validation hard lines are over it (never below 0.5)."""
+    real_p = probabilities(model, real)
+    hard_p = np.sort(probabilities(model, hard))[::-1]
+    floor = max(0.5, float(real_p.max(initial=0.0)) + 1e-6)
+    allowed = int(0.02 * len(hard_p))
+    if len(hard_p) > allowed:
+        floor = max(floor, float(hard_p[allowed]) + 1e-6)
+    del positives
+    return min(floor, 0.999)
+
+
+def recall_table(model: Model, texts: list[Text], key: str, combined: bool) -> dict[str, Any]:
+    groups: dict[str, list[Text]] = defaultdict(list)
+    for t in texts:
+        groups[getattr(t, key)].append(t)
+    out = {}
+    for name, items in sorted(groups.items()):
+        p = probabilities(model, [t.text for t in items])
+        entry: dict[str, Any] = {
+            "texts": len(items),
+            "learned": float(np.mean(p >= model.threshold)),
+        }
+        if combined:
+            with learned.using(model):
+                entry["combined"] = float(
+                    np.mean([scan_seat(said([t.text]), "seat").flagged for t in items])
+                )
+            with learned.using(None):
+                entry["rules"] = float(
+                    np.mean([scan_seat(said([t.text]), "seat").flagged for t in items])
+                )
+        out[name] = entry
+    return out
+
+
+def seat_rates(
+    model: Model, seats: list[tuple[str, str, list[TranscriptEvent], str]]
+) -> dict[str, Any]:
+    """False positives per real data set: combined, rules alone, and on the unseen half."""
+    out: dict[str, Any] = {}
+    started = time.process_time()
+    for name, key, transcript, seat in seats:
+        entry = out.setdefault(name, {"seats": 0, "flagged": 0, "rules": 0, "unseen_seats": 0,
+                                      "unseen_flagged": 0, "cases": []})  # fmt: skip
+        with learned.using(model):
+            result = scan_seat(transcript, seat)
+        kinds = {f.kind for f in result.findings}
+        entry["seats"] += 1
+        entry["flagged"] += result.flagged
+        entry["rules"] += bool(kinds - {"learned"})
+        if _unseen(key):
+            entry["unseen_seats"] += 1
+            entry["unseen_flagged"] += result.flagged
+        if result.flagged:
+            entry["cases"].append({"where": key, "seat": seat, "findings": [
+                {"kind": f.kind, "excerpt": f.excerpt} for f in result.findings]})  # fmt: skip
+    for entry in out.values():
+        entry["rate"] = entry["flagged"] / entry["seats"]
+        entry["unseen_rate"] = entry["unseen_flagged"] / max(entry["unseen_seats"], 1)
+    total = sum(e["seats"] for e in out.values())
+    flagged = sum(e["flagged"] for e in out.values())
+    out["all real seats"] = {"seats": total, "flagged": flagged, "rate": flagged / total,
+                             "cpu_s": round(time.process_time() - started, 2)}  # fmt: skip
+    return out
+
+
+def line_rates(model: Model, texts: Iterable[str]) -> dict[str, Any]:
+    items = list(texts)
+    flagged = []
+    with learned.using(model):
+        for text in items:
+            result = scan_seat(said([text]), "seat")
+            if result.flagged:
+                flagged.append({"text": text, "kinds": sorted({f.kind for f in result.findings})})
+    learned_only = sum(f["kinds"] == ["learned"] for f in flagged)
+    return {"lines": len(items), "flagged": len(flagged), "rate": len(flagged) / max(len(items), 1),
+            "by_learned_only": learned_only, "texts": flagged}  # fmt: skip
+
+
+def save(path: Path, model: Model) -> None:
+    """Write the model as the npz file ``learned.load_bytes`` reads: int8 weights with one scale."""
+    scale = float(np.abs(model.weights).max()) / 127 or 1.0
+    quantised = np.round(model.weights / scale).astype(np.int8)
+    with path.open("wb") as out:
+        np.savez_compressed(
+            out,
+            version=np.array(model.version),
+            weights=quantised,
+            scale=np.array(scale),
+            bias=np.array(model.bias),
+            threshold=np.array(model.threshold),
+            buckets=np.array(learned.BUCKETS),
+            ngrams=np.array(learned.NGRAMS),
+        )
+
+
+def train(families: tuple[str, ...], languages: tuple[str, ...], count: int,
+          real: list[str], real_val: list[str], lines: list[Text]) -> tuple[Model, dict[str, Any]]:  # fmt: skip
+    """Fit on generated lines of ``families`` x ``languages`` against the real sentences and
+    the hard lines of those languages (a held-out language is held out on both sides), and
+    pick the threshold on the validation split (see :func:`pick_threshold`)."""
+    hard = [t.text for t in lines if t.language in (*languages, "en", "mixed")]
+    generated = judge_directed(count, SEED, families=families, languages=languages)
+    extra = indirect_english(count // 40, SEED) if "indirect" in families else []
+    positives = list(dict.fromkeys([*(t.text for t in generated), *extra]))
+    random.Random(SEED).shuffle(positives)
+    cut = len(positives) * 85 // 100
+    fit_pos, val_pos = positives[:cut], positives[cut:]
+    hard_fit = hard[::2] + hard[1::4]
+    hard_val = hard[3::4]
+    negatives = list(dict.fromkeys(real)) + hard_fit
+    x, owners = matrix(fit_pos + negatives)
+    labels = np.array([1.0] * len(fit_pos) + [0.0] * len(negatives))[owners]
+    hard_set = set(hard_fit)
+    per_text = np.array([1.0] * len(fit_pos) + [3.0 if t in hard_set else 1.0 for t in negatives])[
+        owners
+    ]
+    pos_total = per_text[labels == 1].sum()
+    neg_total = per_text[labels == 0].sum()
+    weight = np.where(labels == 1, per_text / pos_total, per_text / neg_total) * len(labels) / 2
+    weights, bias = fit(x, labels, weight)
+    model = Model(MODEL_VERSION, weights.astype(np.float32), bias, 0.5)
+    threshold = pick_threshold(model, val_pos, real_val, hard_val)
+    model = Model(MODEL_VERSION, weights.astype(np.float32), bias, threshold)
+    val_p = probabilities(model, val_pos)
+    facts = {
+        "families": list(families),
+        "languages": list(languages),
+        "judge_directed_training_texts": len(fit_pos),
+        "validation_texts": len(val_pos),
+        "real_training_sentences": len(set(real)),
+        "real_validation_sentences": len(real_val),
+        "hard_training_lines": len(hard_fit),
+        "hard_validation_lines": len(hard_val),
+        "threshold": threshold,
+        "validation_recall": float(np.mean(val_p >= threshold)),
+    }
+    return model, facts
+
+
+def speed(data: Path, model: Model) -> dict[str, Any]:
+    """CaSiNo runs scanned per CPU second with the rules alone and with the learned layer,
+    and the CPU seconds of the 4 MiB hostile transcripts of ``bench/integrity_rates.py``."""
+    from bench.integrity_rates import casino_runs, hostile_times
+
+    runs = [run for _, run in casino_runs(data)]
+    out: dict[str, Any] = {}
+    for label, candidate in (("rules_alone", None), ("with_learned", model)):
+        with learned.using(candidate):
+            started = time.process_time()
+            for _ in range(3):
+                for run in runs:
+                    scan_run(run)
+            out[f"casino_runs_per_cpu_s_{label}"] = round(
+                3 * len(runs) / (time.process_time() - started)
+            )
+    with learned.using(model):
+        out["hostile_4mib_cpu_s"] = hostile_times()
+    return out
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data", type=Path, default=shared_data_dir(),
+                        help="folder holding casino/ and dices/ as published")  # fmt: skip
+    parser.add_argument("--out", type=Path, default=REPO / "reports" / "integrity")
+    parser.add_argument("--model", type=Path,
+                        default=REPO / "judge" / "core" / "integrity" / "model" / f"classifier-{MODEL_VERSION}.npz")  # fmt: skip
+    parser.add_argument("--count", type=int, default=12000, help="judge-directed training texts")
+    parser.add_argument(
+        "--tiny", action="store_true", help="a small run into a temporary folder (CI)"
+    )
+    args = parser.parse_args(argv)
+    if args.tiny:
+        args.out = Path(tempfile.mkdtemp(prefix="judge-learned-tiny-"))
+        args.model = args.out / "classifier.npz"
+        args.count = 400
+    started = time.process_time()
+    train_families = tuple(f for f in FAMILIES if f not in HELD_OUT_FAMILIES)
+    train_languages = tuple(code for code in LANGUAGES if code not in HELD_OUT_LANGUAGES)
+    seats = real_seats(args.data)
+    if args.tiny:
+        seats = seats[:: max(1, len(seats) // 60)]
+    real_fit: list[str] = []
+    real_val: list[str] = []
+    for index, (_, _, transcript, seat) in enumerate(s for s in seats if not _unseen(s[1])):
+        (real_val if index % 5 == 0 else real_fit).extend(seat_sentences(transcript, seat))
+    hard = hard_lines(SEED)
+    hard_train = [t for t in hard if t.template % HARD_TEST_EVERY != HARD_TEST_EVERY - 1]
+    hard_test = [t.text for t in hard if t.template % HARD_TEST_EVERY == HARD_TEST_EVERY - 1]
+
+    # 1. the protocol: held-out families and languages never seen
+    held, held_facts = train(
+        train_families, train_languages, args.count, real_fit, real_val, hard_train
+    )
+    held_family = judge_directed(max(args.count // 6, 60), SEED + 1, families=HELD_OUT_FAMILIES,
+                                 languages=train_languages)  # fmt: skip
+    held_language = judge_directed(max(args.count // 6, 60), SEED + 2, families=train_families,
+                                   languages=HELD_OUT_LANGUAGES)  # fmt: skip
+    held_both = judge_directed(max(args.count // 20, 30), SEED + 3, families=HELD_OUT_FAMILIES,
+                               languages=HELD_OUT_LANGUAGES)  # fmt: skip
+    # 2. the shipped model: the same recipe over every family and language
+    count = args.count * len(FAMILIES) // len(train_families)
+    shipped, shipped_facts = train(
+        FAMILIES, tuple(LANGUAGES), count, real_fit, real_val, hard_train
+    )
+    args.model.parent.mkdir(parents=True, exist_ok=True)
+    save(args.model, shipped)
+    shipped = learned.load_bytes(args.model.read_bytes())  # measure exactly what ships
+    train_s = time.process_time() - started
+    fresh = judge_directed(max(args.count // 6, 60), SEED + 4)
+    from tests.core.integrity.corpus import negatives as written_negatives
+
+    report: dict[str, Any] = {
+        "detector_version": DETECTOR_VERSION,
+        "model_version": MODEL_VERSION,
+        "protocol": {
+            "held_out_families": list(HELD_OUT_FAMILIES),
+            "held_out_languages": list(HELD_OUT_LANGUAGES),
+            "languages": len(LANGUAGES),
+            "families": len(FAMILIES),
+            "held_out_model": held_facts,
+            "shipped_model": shipped_facts,
+            "l2": L2,
+            "train_cpu_s": round(train_s, 1),
+        },
+        "held_out_families": recall_table(held, held_family, "family", True),
+        "held_out_languages": recall_table(held, held_language, "language", True),
+        "held_out_both": recall_table(held, held_both, "family", True),
+        "held_out_tricks": recall_table(held, held_family + held_language, "trick", False),
+        "held_out_model_false_positives": {
+            "real_seats": seat_rates(held, seats)["all real seats"],
+            "hard_lines_held_out": line_rates(held, hard_test),
+        },
+        "shipped_fresh_texts": recall_table(shipped, fresh, "family", True),
+        "real_seats": seat_rates(shipped, seats),
+        "hard_lines_held_out": line_rates(shipped, hard_test),
+        "hard_lines_all": line_rates(shipped, [t.text for t in hard]),
+        "written_ordinary": line_rates(shipped, written_negatives()),
+    }
+    if not args.tiny:
+        report["speed"] = speed(args.data, shipped)
+    fams = report["held_out_families"].values()
+    report["held_out_family_recall"] = {
+        "mean_combined": float(np.mean([f["combined"] for f in fams])),
+        "min_combined": float(min(f["combined"] for f in fams)),
+    }
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "learned.json").write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n")
+    text = markdown(report)
+    (args.out / "learned.md").write_text(text)
+    print(text)
+    return report
+
+
+def _pct(x: float) -> str:
+    return f"{x:.1%}"
+
+
+def _recall_rows(table: dict[str, Any], name: str) -> list[str]:
+    lines = [
+        f"| {name} | texts | rules alone | learned alone | combined |",
+        "|---|---|---|---|---|",
+    ]
+    for key, e in table.items():
+        lines.append(
+            f"| {key} | {e['texts']} | {_pct(e['rules'])} | {_pct(e['learned'])} | {_pct(e['combined'])} |"
+        )
+    return lines
+
+
+def markdown(r: dict[str, Any]) -> str:
+    p = r["protocol"]
+    h, s = p["held_out_model"], p["shipped_model"]
+    hfp = r["held_out_model_false_positives"]
+    lines = [
+        f"# Learned layer: held-out rates (model {r['model_version']}, detector {r['detector_version']})",
+        "",
+        "Reproduce: `python bench/integrity_learned.py --data /path/to/data` (docs/integrity.md#learned-layer).",
+        "",
+        (f"Protocol (fixed in the script before training): whole families "
+        f"({', '.join(p['held_out_families'])}) and whole languages ({', '.join(p['held_out_languages'])}) "
+        f"are held out. The held-out model is trained on {h['judge_directed_training_texts']} generated "
+        f"judge-directed lines of {len(h['families'])} families in {len(h['languages'])} languages against "
+        f"{h['real_training_sentences']} real sentences (the training half of CaSiNo and DICES-350) and "
+        f"{h['hard_training_lines']} hard ordinary lines; its threshold ({h['threshold']:.3f}) is picked on "
+        f"the validation split of the training families (validation recall {_pct(h['validation_recall'])}). "
+        f"The recall tables below are that model's, on families and languages it never saw."),
+        "",
+        (f"The shipped model is the same recipe over all {p['families']} families and {p['languages']} "
+        f"languages ({s['judge_directed_training_texts']} lines; threshold {s['threshold']:.3f}, validation "
+        f"recall {_pct(s['validation_recall'])}); the false positives below are the shipped model's, "
+        f"combined with the rules as the scan runs."),
+        "",
+        HISTORY,
+        "",
+        "## Recall on held-out families (training languages)",
+        "",
+        *_recall_rows(r["held_out_families"], "family"),
+        "",
+        "## Recall on held-out languages (training families)",
+        "",
+        *_recall_rows(r["held_out_languages"], "language"),
+        "",
+        "## Recall on held-out families in held-out languages",
+        "",
+        *_recall_rows(r["held_out_both"], "family"),
+        "",
+        "## Learned recall by obfuscation (held-out texts)",
+        "",
+        "| obfuscation | texts | learned alone |",
+        "|---|---|---|",
+    ]  # fmt: skip
+    for name, e in r["held_out_tricks"].items():
+        lines.append(f"| {name} | {e['texts']} | {_pct(e['learned'])} |")
+    lines += ["", "## Shipped model on fresh generated texts of every family (not held out)", "",
+              *_recall_rows(r["shipped_fresh_texts"], "family")]  # fmt: skip
+    if "speed" in r:
+        sp = r["speed"]
+        lines += ["", "## Speed (CPU seconds of one process)", "",
+                  (f"CaSiNo runs scanned per CPU second: {sp['casino_runs_per_cpu_s_rules_alone']} with the rules "
+                  f"alone, {sp['casino_runs_per_cpu_s_with_learned']} with the learned layer."), "",
+                  "| 4 MiB hostile transcript | CPU seconds | flagged |", "|---|---|---|"]  # fmt: skip
+        for name, t in sp["hostile_4mib_cpu_s"].items():
+            lines.append(f"| {name} | {t['seconds']:.2f} | {t['flagged']} |")
+    lines += ["", "## False positives (shipped model and rules combined)", "",
+              "| data set | seats or lines | flagged | rate | by the rules | never-trained half: flagged / seats |",
+              "|---|---|---|---|---|---|"]  # fmt: skip
+    for name, e in r["real_seats"].items():
+        if name == "all real seats":
+            continue
+        lines.append(f"| {name} | {e['seats']} | {e['flagged']} | {_pct(e['rate'])} | {e['rules']} | "
+                     f"{e['unseen_flagged']} / {e['unseen_seats']} |")  # fmt: skip
+    a = r["real_seats"]["all real seats"]
+    lines.append(f"| **all real seats** | {a['seats']} | {a['flagged']} | {a['rate']:.2%} | | |")
+    for key, label in (("hard_lines_held_out", "hard ordinary lines, held-out templates"),
+                       ("hard_lines_all", "hard ordinary lines, all"),
+                       ("written_ordinary", "written ordinary talk (tests/core/integrity/negatives.txt)")):  # fmt: skip
+        e = r[key]
+        lines.append(f"| {label} | {e['lines']} | {e['flagged']} | {_pct(e['rate'])} | "
+                     f"{e['flagged'] - e['by_learned_only']} | |")  # fmt: skip
+    lines += ["", (f"The held-out model, for comparison: {hfp['real_seats']['flagged']} of "
+              f"{hfp['real_seats']['seats']} real seats, {hfp['hard_lines_held_out']['flagged']} of "
+              f"{hfp['hard_lines_held_out']['lines']} held-out hard lines."), "", "Flagged real seats:", ""]  # fmt: skip
+    for name, e in r["real_seats"].items():
+        for case in e.get("cases", []):
+            lines.append(f"- {name} {case['where']} {case['seat']}: {case['findings']}")
+    lines += ["", "Flagged hard and written lines (and the kinds found):", ""]
+    for key in ("hard_lines_all", "written_ordinary"):
+        lines += [f"- {t['text']!r}: {', '.join(t['kinds'])}" for t in r[key]["texts"]]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,303 @@
+"""The learned layer of the detector (docs/integrity.md, "Learned layer"): a logistic
+regression over hashed character n-grams that scores each sentence of a seat's text for being
+addressed to whoever scores it. It reads the sentences the rules left alone; a sentence over
+the shipped threshold is withheld like a rule's match, as a ``learned`` finding.
+
+Features: the sentence folded as the rules read it (``fold``), then a few more characters
+undone (variation selectors and other non-spacing marks dropped, filler characters and ``_``
+``-`` read as spaces, small capitals and dotless i read as letters, digits as ``0``), spaces
+squeezed, padded with a space either side; every character 1- to 5-gram hashed into
+:data:`BUCKETS` buckets, counts scaled by one over the square root of the sentence's n-gram
+count. The work is linear in the text's length (numpy over the code points; no regular
+expression) and bounded per seat by :data:`MAX_CHARS`.
+"""
+
+from __future__ import annotations
+
+import io
+import unicodedata
+from bisect import bisect_left, bisect_right, insort
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+import numpy as np
+import numpy.typing as npt
+
+from judge.core.integrity.budget import checkpoint
+from judge.core.integrity.fold import fold
+from judge.core.integrity.matching import Segments
+from judge.core.integrity.scan import Piece, TextField
+
+#: Version of the shipped model (its file is ``model/classifier-<version>.npz``). Part of
+#: ``DETECTOR_VERSION``, so of the era.
+MODEL_VERSION = "v1"
+#: Hash buckets of the n-gram features.
+BUCKETS = 1 << 17
+#: The n-gram lengths read.
+NGRAMS = (1, 2, 3, 4, 5)
+#: At most this many characters of a seat's text are read by the learned layer (the rules
+#: read all of it); the rest of a longer seat's text is left to the rules.
+MAX_CHARS = 1 << 18
+#: Sentences longer than this are scored in windows of this length, half overlapping, so a
+#: planted line in a long unpunctuated paragraph is not averaged away.
+WINDOW = 160
+#: Sentences shorter than this (after normalising) are not scored.
+MIN_CHARS = 12
+#: A sentence's span is given back without this white space at either end.
+_SPACES = " \t\r\n"
+_SEPARATOR = 0
+_LAST = 1 << 62
+_MASK = np.uint64((1 << 64) - 1)
+_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
+_STEP = np.uint64(0x100000001B3)
+_SHIFT = np.uint64(64 - BUCKETS.bit_length() + 1)
+#: Characters an attacker uses as spaces that fold keeps as they are.
+_FILLERS = "\u3164\u2800\u115f\u1160\uffa0\u180e\u2062\u2063_-\u2010\u2011\u00b7"
+_RTL_OVERRIDES = ("\u202e", "\u2067", "\u202b")
+
+
+@dataclass(frozen=True)
+class Model:
+    """The shipped weights: one per bucket, a bias and the threshold on the probability."""
+
+    version: str
+    weights: npt.NDArray[np.float32]
+    bias: float
+    threshold: float
+
+    def probabilities(self, sentences: Sequence[str]) -> npt.NDArray[np.float64]:
+        """The probability of each (already normalised) sentence being judge-directed."""
+        if not sentences:
+            return np.zeros(0)
+        rows, buckets = ngram_rows(sentences)
+        sums = np.bincount(rows, weights=self.weights[buckets], minlength=len(sentences))
+        counts = np.bincount(rows, minlength=len(sentences))
+        logits = sums / np.sqrt(np.maximum(counts, 1)) + self.bias
+        return 1.0 / (1.0 + np.exp(-logits))
+
+
+@cache
+def _extra_table() -> dict[int, str]:
+    """What the features read for characters ``fold`` keeps but an attacker hides behind."""
+    table: dict[int, str] = {ord(c): " " for c in _FILLERS}
+    table[ord("\u0131")] = "i"
+    for code in range(0x1D00, 0x1D2C):
+        name = unicodedata.name(chr(code), "")
+        if name.startswith("LATIN LETTER SMALL CAPITAL ") and len(name.split()[-1]) == 1:
+            table[code] = name.split()[-1].lower()
+    for code in (0x0280, 0x0262, 0x026A, 0x0274, 0x0276, 0x028F, 0x029C, 0x029F, 0xA7AF):
+        name = unicodedata.name(chr(code), "")
+        if "SMALL CAPITAL" in name and len(name.split()[-1]) == 1:
+            table[code] = name.split()[-1].lower()
+    for digit in "0123456789":
+        table[ord(digit)] = "0"
+    return table
+
+
+class _Extra(dict[int, str]):
+    """``_extra_table`` plus every non-spacing mark dropped, filled on first sight."""
+
+    def __missing__(self, code: int) -> str:
+        char = chr(code)
+        mapped = _extra_table().get(code)
+        if mapped is None:
+            category = unicodedata.category(char)
+            mapped = "" if category in ("Mn", "Me") else " " if category[0] in "ZC" else char
+        self[code] = mapped
+        return mapped
+
+
+_EXTRA = _Extra()
+
+
+def normalise(text: str) -> str:
+    """The text the features read (see the module docstring)."""
+    folded = fold(text).text.translate(_EXTRA)
+    return " ".join(folded.split())
+
+
+def variants(text: str) -> list[str]:
+    """The normalised text, and the text read backwards when it holds a right-to-left
+    override (reversed letters shown the right way round)."""
+    plain = normalise(text)
+    if any(mark in text for mark in _RTL_OVERRIDES):
+        return [plain, plain[::-1]]
+    return [plain]
+
+
+def ngram_rows(sentences: Sequence[str]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """For every character n-gram of every sentence (padded with a space either side): the
+    sentence's index and the n-gram's bucket."""
+    joined = "\0" + "\0".join(f" {s} " for s in sentences) + "\0"
+    codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    is_sep = codes == _SEPARATOR
+    sentence = np.cumsum(is_sep) - 1
+    rows: list[npt.NDArray[np.int64]] = []
+    buckets: list[npt.NDArray[np.int64]] = []
+    hashed = np.zeros(len(codes), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for n in range(1, max(NGRAMS) + 1):
+            length = len(codes) - n + 1
+            if length <= 0:
+                break
+            hashed = hashed[:length] * _STEP + codes[n - 1 : n - 1 + length] + np.uint64(n)
+            if n not in NGRAMS:
+                continue
+            valid = ~is_sep[:length] & (sentence[n - 1 : n - 1 + length] == sentence[:length])
+            mixed = ((hashed[valid] ^ (hashed[valid] >> np.uint64(29))) * _MULTIPLIER) & _MASK
+            buckets.append((mixed >> _SHIFT).astype(np.int64) % BUCKETS)
+            rows.append(sentence[:length][valid].astype(np.int64))
+    return np.concatenate(rows), np.concatenate(buckets)
+
+
+def load_bytes(raw: bytes) -> Model:
+    """The model in an npz file's bytes (``bench/integrity_learned.py`` writes them: int8
+    weights with one scale, the bias, the threshold, the version and the feature settings)."""
+    with np.load(io.BytesIO(raw), allow_pickle=False) as npz:
+        if int(npz["buckets"]) != BUCKETS or tuple(npz["ngrams"].tolist()) != NGRAMS:
+            raise ValueError("the learned model's features do not match this detector's")
+        weights = npz["weights"].astype(np.float32) * np.float32(npz["scale"])
+        return Model(
+            version=str(npz["version"]),
+            weights=weights,
+            bias=float(npz["bias"]),
+            threshold=float(npz["threshold"]),
+        )
+
+
+_OVERRIDE: list[Model | None] = []
+
+
+@contextmanager
+def using(candidate: Model | None) -> Iterator[None]:
+    """Scans inside the block (on any thread) use ``candidate`` instead of the shipped model,
+    or no learned layer with None: the training script measures a model it has not shipped,
+    and the rules alone."""
+    _OVERRIDE.append(candidate)
+    try:
+        yield
+    finally:
+        _OVERRIDE.pop()
+
+
+def model() -> Model | None:
+    """The model scans use: the shipped one, unless :func:`using` says otherwise."""
+    return _OVERRIDE[-1] if _OVERRIDE else shipped()
+
+
+@cache
+def shipped() -> Model:
+    """The shipped model, read once per process from the package's own data (the only file
+    the pure core reads, like a module it imports)."""
+    name = f"classifier-{MODEL_VERSION}.npz"
+    found = load_bytes(resources.files("judge.core.integrity").joinpath("model", name).read_bytes())
+    if found.version != MODEL_VERSION:
+        raise ValueError(f"{name} holds model {found.version}, not {MODEL_VERSION}")
+    return found
+
+
+def windows(text: str) -> Iterator[tuple[int, int]]:
+    """``[start, end)`` ranges of a sentence that are scored: all of it, or half-overlapping
+    windows of :data:`WINDOW` characters."""
+    if len(text) <= WINDOW:
+        yield 0, len(text)
+        return
+    step = WINDOW // 2
+    for start in range(0, len(text) - step, step):
+        yield start, min(len(text), start + WINDOW)
+
+
+def chunks(text: str) -> Iterator[tuple[str, list[int], bool]]:
+    """Each distinct scored piece of ``text`` that is long enough to score, every offset it
+    occurs at, and whether it is a whole line: each sentence, then each line of more than one
+    sentence (a line is what the model was trained on; a sentence is what it withholds when
+    it can), or the windows of either when it is long."""
+    segments = Segments(text)
+    for piece, origins in zip(segments.distinct, segments.occurrences, strict=True):
+        yield from _windowed(piece, origins, False)
+    if len(segments.distinct) == 1 and "\n" not in text:
+        return
+    lines: dict[str, list[int]] = {}
+    sentences = set(segments.distinct)
+    at = 0
+    for line in text.split("\n"):
+        if line not in sentences:
+            lines.setdefault(line, []).append(at)
+        at += len(line) + 1
+    for line, origins in lines.items():
+        yield from _windowed(line, origins, True)
+
+
+def _windowed(piece: str, origins: list[int], line: bool) -> Iterator[tuple[str, list[int], bool]]:
+    for start, end in windows(piece):
+        chunk = piece[start:end]
+        if len(chunk.strip()) >= MIN_CHARS:
+            yield chunk, [o + start for o in origins], line
+
+
+#: Where a scored piece occurs: its field, its offset, and whether it is a whole line.
+_Place = tuple[TextField, int, bool]
+
+
+def learned_pieces(fields: Sequence[TextField], known: dict[TextField, list[Piece]]) -> list[Piece]:
+    """The sentences (or lines) of the seat's fields the model scores over its threshold, each
+    one piece of kind ``learned``: a sentence unless a rule's span of the field already holds
+    it, a whole line only when nothing in it is withheld already."""
+    found = model()
+    if found is None:
+        return []
+    where: dict[str, list[_Place]] = {}
+    budget = MAX_CHARS
+    for field in fields:
+        if budget <= 0:
+            break
+        if any(p.start == 0 and p.end >= len(field.text) for p in known.get(field, ())):
+            continue  # withheld whole already
+        checkpoint()
+        text = field.text[:budget]
+        budget -= len(text)
+        for chunk, origins, line in chunks(text):
+            where.setdefault(chunk, []).extend((field, o, line) for o in origins)
+    pending = list(where)
+    texts: list[str] = []
+    owners: list[int] = []
+    for index, chunk in enumerate(pending):
+        for text in variants(chunk):
+            if len(text) >= MIN_CHARS:
+                texts.append(text)
+                owners.append(index)
+    if not texts:
+        return []
+    checkpoint()
+    over = found.probabilities(texts) >= found.threshold
+    flagged = sorted({owners[i] for i in np.flatnonzero(over).tolist()})
+    places = [(pending[i], place) for i in flagged for place in where[pending[i]]]
+    taken = {f: sorted((p.start, p.end) for p in ps) for f, ps in known.items()}
+    out: list[Piece] = []
+    for whole_line in (False, True):
+        for chunk, (field, origin, line) in places:
+            if line != whole_line:
+                continue
+            lead = len(chunk) - len(chunk.lstrip(_SPACES))
+            start = origin + lead
+            end = start + len(chunk.rstrip(_SPACES)) - lead
+            spans = taken.setdefault(field, [])
+            if _blocked(spans, start, end, whole_line):
+                continue
+            out.append(Piece(field, start, end, start, end, "learned"))
+            if not whole_line:
+                insort(spans, (start, end))
+    return out
+
+
+def _blocked(spans: list[tuple[int, int]], start: int, end: int, whole_line: bool) -> bool:
+    """Whether a sentence lies inside a withheld span, or a line meets one at all (``spans``
+    sorted; the few spans starting just before are looked at, as they rarely nest deeper)."""
+    if whole_line:
+        index = bisect_left(spans, (end, -1))
+        return any(start < b for _, b in spans[max(0, index - 8) : index])
+    index = bisect_right(spans, (start, _LAST))
+    return any(end <= b for _, b in spans[max(0, index - 8) : index])
