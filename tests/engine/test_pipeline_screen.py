@@ -19,6 +19,7 @@ from judge.engine.judging.prompt import flatten_content
 from judge.engine.judging.self_screen import EMBEDDED_SCREEN_REFUSAL, SCREEN_MAX_TOKENS
 from judge.engine.packs import default_rubric_set
 from judge.engine.pipeline import ScoringOptions, estimate_run, score_run
+from judge.tools.cli.render import cost_line
 from tests.budget_judge import PRICED_MODEL
 from tests.factories import run
 from tests.helpers import verdict
@@ -91,6 +92,7 @@ def test_the_screen_calls_are_counted_on_the_cards_cost_and_in_the_estimate() ->
     assert cost.cost_usd == pytest.approx(calls * 0.001)
     seat = card.seats["buyer"].cost
     assert seat is not None and (seat.n_passes, seat.screen_calls) == (passes + 1, 1)
+    assert cost_line(cost).startswith(f"cost: {calls} passes (2 of them the judge's own screen)")
     plain = estimate_run(_run(), rubrics=RUBRICS, options=_options(screen=False))
     assert cost.estimate.n_passes == plain.n_passes + 2
     assert cost.estimate.completion_tokens == plain.completion_tokens + 2 * SCREEN_MAX_TOKENS

@@ -21,6 +21,7 @@ from judge.server.store.db import transaction
 from judge.server.web import create_app
 from tests.budget_judge import PRICED_MODEL
 from tests.conftest import SECRET, VERDICT, example, owner_headers, wait_final
+from tests.server.console.test_pages import owner_token, sign_in
 
 OWNER = owner_headers()
 
@@ -64,6 +65,8 @@ def test_a_seat_the_judge_calls_directed_is_held_and_its_screen_counted(
         assert wait_final(client, "screened-1", OWNER)["status"] == "scored"
         review = client.get("/api/evals/screened-1/safety-review", headers=OWNER).json()
         card = client.get("/api/evals/screened-1/scorecard", headers=OWNER).json()
+        assert sign_in(client, owner_token()).status_code == 303
+        page = client.get("/console/runs/screened-1").text
 
     screens = [r for r in judge.history if r.label == "judge_screen"]
     assert len(screens) == 1  # haggle scores one seat
@@ -76,6 +79,7 @@ def test_a_seat_the_judge_calls_directed_is_held_and_its_screen_counted(
     assert tamper["judge_screen"]["verdict"] == "directed"
     assert [f["kind"] for f in tamper["findings"]] == ["judge_screen"]
     assert card["cost"]["screen_calls"] == 1
+    assert "(1 of them the judge's own screen)" in page  # the run page's cost line
     with transaction(engine) as session:
         agent = spend.agent_spent(session, agent_id="agent-alpha", since=day_start())
     passes = len(judge.history) - 1
