@@ -164,7 +164,6 @@ UNMIRRORED: dict[str, str] = {
     "judge/server/service/reviews.py": "through judge.server.api.routers.reviews",
     "judge/server/service/rubrics.py": "through judge.server.api.routers.rubrics",
     "judge/server/service/run_listing.py": "through judge.server.api.routers.runs",
-    "judge/server/service/scoring.py": "tests/server/service/test_fencing.py",
     "judge/server/service/stability.py": "through judge.server.api.routers.stability",
     "judge/server/service/submissions.py": "through judge.server.api.routers.submissions",
     "judge/server/service/summaries.py": "through judge.server.console.listing",

@@ -10,11 +10,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, NamedTuple, ParamSpec, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from judge.core.domain.checks import StateOutcome
 from judge.core.domain.config import MeasurementSettings
-from judge.core.domain.cost import CostEstimate, Limit
+from judge.core.domain.cost import Cost, CostEstimate, Limit
 from judge.core.domain.integrity import SeatTamper
 from judge.core.domain.judging import JudgePass, ScoreMode, SeatPassKey, TraitResult
 from judge.core.domain.pairwise import PairKey, PairSide, PairToJudge, PairVerdict, UnpairedSide
@@ -59,7 +59,7 @@ from judge.engine.judging.pairwise import (
 )
 from judge.engine.judging.panel import Judge, panel_members, panel_slot
 from judge.engine.judging.pricing import SeatRequests, estimate
-from judge.engine.judging.providers.embedded import EMBEDDED_MODEL
+from judge.engine.judging.providers.embedded import EMBEDDED_MODEL, EMBEDDED_PROVIDER
 from judge.engine.judging.registry import JudgeSpec, backend_for, member_ids, spec_of
 from judge.engine.judging.runner import (
     OnPass,
@@ -69,6 +69,7 @@ from judge.engine.judging.runner import (
     pass_specs,
     run_passes,
 )
+from judge.engine.judging.self_screen import EMBEDDED_SCREEN_REFUSAL, screen_run, screen_work
 from judge.engine.packs import RubricSet, default_rubric_set
 from judge.engine.settings import judging_environment
 
@@ -88,6 +89,24 @@ class ScoringOptions(BaseModel):
     judge_model: str = EMBEDDED_MODEL
     runner: RunnerConfig = RunnerConfig()
     settings: MeasurementSettings = MeasurementSettings()
+    judge_screen: bool = Field(
+        default=False,
+        description="the judge's own screen of every scored seat, one call each, before "
+        "judging (docs/integrity.md); needs the defence on and a capable first judge",
+    )
+
+    @model_validator(mode="after")
+    def _screen_needs_a_capable_judge(self) -> ScoringOptions:
+        if self.judge_screen and member_ids(self.judge_model)[0].startswith(
+            f"{EMBEDDED_PROVIDER}/"
+        ):
+            raise ValueError(EMBEDDED_SCREEN_REFUSAL)
+        return self
+
+    @property
+    def screens(self) -> bool:
+        """Whether the judge screens each seat (:mod:`judge.engine.judging.self_screen`)."""
+        return self.judge_screen and self.settings.defence
 
 
 def trait_result(
@@ -165,8 +184,19 @@ def seat_scorecard(
         participation=participation(run.transcript, seat, settings.participation),
         panel=panel_agreement(results, judges) if len(judges) > 1 else None,
         tamper=tamper,
-        cost=cost_of(passes, wall_s=wall_s),
+        cost=_with_screen(passes, [tamper], wall_s=wall_s),
     )
+
+
+def _with_screen(
+    passes: Sequence[JudgePass],
+    tamper: Sequence[SeatTamper | None],
+    **figures: Any,
+) -> Cost:
+    """The cost of ``passes`` and of the judge's screen calls recorded in ``tamper``."""
+    screens = [t.judge_screen for t in tamper if t is not None and t.judge_screen is not None]
+    cost = cost_of([*passes, *screens], **figures)
+    return cost.model_copy(update={"screen_calls": len(screens)}) if screens else cost
 
 
 def screened(
@@ -313,7 +343,13 @@ def assemble_scorecard(
         state_outcome=state_outcome,
         pass_score=settings.score_mode,
         judge_parse=parse_rates([p for seat in passes.values() for p in seat]),
-        cost=cost_of(every, wall_s=wall, cpu_s=cpu_s, estimate=cost_estimate),
+        cost=_with_screen(
+            every,
+            [tamper.get(s) for s in run.scored_seats],
+            wall_s=wall,
+            cpu_s=cpu_s,
+            estimate=cost_estimate,
+        ),
     )
 
 
@@ -345,6 +381,8 @@ def estimate_run(
         specs = pass_specs(transcript, seat, list(rubrics.rubrics.values()), 1, runner)
         requests = [(s.request, passes) for s in specs]
         work += [SeatRequests(seat, m, requests) for m in members]
+    if options.screens:  # the judge's own screen: one call per seat, by the first judge
+        work += screen_work(transcript, run.scored_seats, members[0])
     return estimate(work)
 
 
@@ -562,6 +600,12 @@ async def score_run_async(
     spec = judge_of(options, backend)
     judge = backend or backend_for(spec)
     cpu_started, walls = time.process_time(), dict[str, float]()
+    if options.screens:  # the judge's own screen joins the detector's findings
+        transcript = judged_transcript(run, tamper)
+        first = panel_members(judge)[0]
+        tamper = await screen_run(
+            run, transcript, tamper, first, runner=options.runner, guard=guard
+        )
     passes = await judge_run(
         run,
         rubrics=rubrics,

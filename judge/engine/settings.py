@@ -33,11 +33,14 @@ from judge.core.domain.limits import RequestLimits
 from judge.core.domain.passes import PassPolicy
 from judge.core.errors import ConfigError, describe_validation_error
 from judge.engine.judging.environment import JudgingEnvironment
-from judge.engine.judging.providers.embedded import EMBEDDED_MODEL
+from judge.engine.judging.providers.embedded import EMBEDDED_MODEL, EMBEDDED_PROVIDER
 from judge.engine.judging.registry import JudgeSpec, resolve
 from judge.engine.judging.runner import RUNNER_DEFAULTS
+from judge.engine.judging.self_screen import EMBEDDED_SCREEN_REFUSAL
 
 log = logging.getLogger("judge.engine.settings")
+
+EMBEDDED_PREFIX = f"{EMBEDDED_PROVIDER}/"
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -110,6 +113,11 @@ class Settings(JudgeModelSettings):
     #: CPU seconds the integrity scan of one run may use; past them the run is held as
     #: ``unscannable``, never judged (docs/integrity.md)
     scan_cpu_s: float = Field(default=10.0, gt=0.0, le=600.0)
+    #: the judge's own screen of every scored seat, one call each (docs/integrity.md); off by
+    #: default and refused for the embedded judge, too small to answer it reliably
+    judge_screen: bool = Field(
+        default=False, validation_alias=AliasChoices("judge_screen", "JUDGE_SCREEN")
+    )
 
     # request limits and rate limits (docs/security.md)
     max_body_bytes: int = Field(default=LIMIT_DEFAULTS.max_body_bytes, ge=1024, le=256 * 1024**2)
@@ -167,6 +175,12 @@ class Settings(JudgeModelSettings):
     @property
     def request_limits(self) -> RequestLimits:
         return RequestLimits(**{name: getattr(self, name) for name in RequestLimits._fields})
+
+    @model_validator(mode="after")
+    def _screen_needs_a_capable_judge(self) -> Settings:
+        if self.judge_screen and self.judge.models[0].startswith(EMBEDDED_PREFIX):
+            raise ValueError(f"JUDGE_SCREEN: {EMBEDDED_SCREEN_REFUSAL}")
+        return self
 
     @model_validator(mode="after")
     def _stall_outlasts_heartbeats(self) -> Settings:

@@ -57,6 +57,12 @@ class Cost(Strict):
     estimate: CostEstimate | None = Field(
         default=None, description="what the run was expected to cost before it started"
     )
+    screen_calls: int = Field(
+        default=0,
+        ge=0,
+        description="of n_passes, the calls of the judge's own screen (docs/integrity.md), "
+        "counted in every figure here",
+    )
 
     @property
     def tokens(self) -> int:

@@ -14,7 +14,9 @@ from judge.core.domain.outputs import Value
 #: ``obfuscated`` and ``split`` say it was found only after decoding a blob, undoing letter
 #: tricks (zero-width or bidi characters, confusable letters, spacing, leetspeak) or joining
 #: the seat's consecutive messages; ``learned`` that no rule matched and the learned layer's
-#: classifier scored the sentence over its threshold.
+#: classifier scored the sentence over its threshold; ``judge_screen`` that the judge itself,
+#: asked whether the seat's text addresses whoever scores it, said it does (or gave no
+#: readable answer).
 TamperKind = Literal[
     "instruction",
     "appeal",
@@ -26,7 +28,12 @@ TamperKind = Literal[
     "obfuscated",
     "split",
     "learned",
+    "judge_screen",
 ]
+
+#: What the judge's own screen answered for a seat (``unreadable``: no answer could be read,
+#: which holds the seat like ``directed``).
+ScreenVerdict = Literal["directed", "not_directed", "unreadable"]
 
 #: What the judge reads in place of each withheld span; fixed, so prompts stay cacheable.
 WITHHELD_MARKER = "[text addressed to the evaluator withheld by the platform]"
@@ -60,6 +67,21 @@ class TamperFinding(Value):
     span: WithheldSpan
 
 
+class JudgeScreen(Value):
+    """The judge's own screen of one seat (docs/integrity.md, "The judge's own screen"): its
+    answer and what its one call cost (counted in the run's cost and budgets)."""
+
+    verdict: ScreenVerdict
+    model: str
+    prompt_version: int = Field(ge=1)
+    prompt_tokens: int | None = Field(default=None, ge=0)
+    cached_prompt_tokens: int | None = Field(default=None, ge=0)
+    completion_tokens: int | None = Field(default=None, ge=0)
+    cost_usd: float | None = Field(default=None, ge=0.0)
+    attempts: int = Field(default=1, ge=1)
+    latency_ms: float = Field(default=0.0, ge=0.0)
+
+
 class SeatTamper(Value):
     """The detector's answer for one scored seat (owner view)."""
 
@@ -74,4 +96,9 @@ class SeatTamper(Value):
         default=False,
         description="the scan of the run passed its CPU-time budget: nothing was judged, the "
         "run is held for an owner (docs/integrity.md)",
+    )
+    judge_screen: JudgeScreen | None = Field(
+        default=None,
+        description="the judge's own screen of the seat, when the setting is on "
+        "(docs/integrity.md); its finding, if any, is among ``findings``",
     )

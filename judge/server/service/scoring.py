@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from judge.core.domain.cost import priced_usd
 from judge.core.domain.judging import JudgePass, SeatPassKey
 from judge.core.domain.run import Run
 from judge.core.domain.scorecard import Scorecard
@@ -31,6 +32,7 @@ from judge.server.store import eras as era_repo
 from judge.server.store import passes as pass_repo
 from judge.server.store import runs as run_repo
 from judge.server.store import scorecards as scorecard_repo
+from judge.server.store import spend
 from judge.server.store.db import lock_for_write, retry_transient, transaction
 from judge.server.store.tables import RunRow
 
@@ -82,6 +84,7 @@ def _snapshot_of(session: Session, row: RunRow, settings: Settings) -> ScoringSn
         judge_model=settings.model,
         runner=RunnerConfig.from_settings(settings),
         settings=platform.measurement_settings(session, settings=settings),
+        judge_screen=settings.judge_screen,
     )
     return ScoringSnapshot(options=options, rubrics=platform.rubric_set(session, settings=settings))
 
@@ -155,8 +158,33 @@ def _store_card(engine: Engine, card: Scorecard, settings: Settings) -> None:
                 reason="first run scored in it",
             )
         scorecard_repo.add_scorecard(session, card=card)
+        record_screens(session, card)
         session.flush()
         reviews.store_views(session, run_id=card.run_id, settings=settings, card=card)
+
+
+#: The purpose the judge's screen of a seat is kept under in today's spend.
+SCREEN_PURPOSE = "judge_screen"
+
+
+def record_screens(session: Session, card: Scorecard) -> None:
+    """Keep each seat's screen call (docs/integrity.md, "The judge's own screen") in today's
+    spend, beside the passes, with the card it belongs to."""
+    for name, seat in card.seats.items():
+        screen = seat.tamper.judge_screen if seat.tamper is not None else None
+        if screen is None:
+            continue
+        tokens = (screen.prompt_tokens or 0) + (screen.completion_tokens or 0)
+        spend.record_call(
+            session,
+            purpose=SCREEN_PURPOSE,
+            run_id=card.run_id,
+            seat=name,
+            agent_id=seat.agent_id,
+            model=screen.model,
+            tokens=tokens,
+            cost_usd=priced_usd(screen.cost_usd, tokens),
+        )
 
 
 def store_scorecard(

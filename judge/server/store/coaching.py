@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
@@ -23,3 +24,16 @@ def put_coaching_json(
         return True
     except IntegrityError:
         return False
+
+
+def delete_coaching(session: Session, *, run_id: str, seat: str, era_id: str) -> None:
+    """Drop the answer kept for this run, seat and era (one an older coaching prompt made)."""
+    session.execute(
+        sa.delete(CoachingRow).where(
+            sa.and_(
+                CoachingRow.run_id == run_id,  # type: ignore[arg-type]
+                CoachingRow.seat == seat,  # type: ignore[arg-type]
+                CoachingRow.era_id == era_id,  # type: ignore[arg-type]
+            )
+        )
+    )

@@ -1,5 +1,6 @@
-"""What judging has spent since a moment, summed by SQL over the stored passes and pairwise
-verdicts (docs/service.md, "Cost and budgets")."""
+"""What judging has spent since a moment, summed by SQL over the stored passes, pairwise
+verdicts and the other judge calls (coaching, the judge's screen; docs/service.md, "Cost and
+budgets")."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from judge.core.domain.cost import Spent
-from judge.server.store.tables import PairwiseVerdictRow, PassRow, SeatRow
+from judge.server.store.tables import JudgeCallRow, PairwiseVerdictRow, PassRow, SeatRow
 
 _PASS_USD = sa.func.coalesce(
     sa.func.sum(sa.case((col(PassRow.cost_usd) > 0, col(PassRow.cost_usd)), else_=0.0)), 0.0
@@ -27,6 +28,11 @@ _PAIR_USD = sa.func.coalesce(
     sa.func.sum(sa.func.coalesce(col(PairwiseVerdictRow.cost_usd), 0.0)), 0.0
 )
 _PAIR_TOKENS = sa.func.coalesce(sa.func.sum(col(PairwiseVerdictRow.tokens)), 0)
+_CALL_USD = sa.func.coalesce(
+    sa.func.sum(sa.case((col(JudgeCallRow.cost_usd) > 0, col(JudgeCallRow.cost_usd)), else_=0.0)),
+    0.0,
+)
+_CALL_TOKENS = sa.func.coalesce(sa.func.sum(col(JudgeCallRow.tokens)), 0)
 
 _PASS_SEAT = sa.and_(
     col(SeatRow.run_id) == col(PassRow.run_id), col(SeatRow.seat) == col(PassRow.seat)
@@ -35,35 +41,70 @@ _PASS_SEAT = sa.and_(
 
 _PASSES = select(_PASS_USD, _PASS_TOKENS)
 _PAIRS = select(_PAIR_USD, _PAIR_TOKENS)
+_CALLS = select(_CALL_USD, _CALL_TOKENS)
 
 
 def _spent(
-    session: Session, passes: Any, pairs: Any, since: datetime, except_run: str | None
+    session: Session,
+    passes: Any,
+    pairs: Any,
+    since: datetime,
+    except_run: str | None,
+    calls: Any = _CALLS,
 ) -> Spent:
-    """What ``passes`` and ``pairs`` made since ``since`` cost (``except_run``'s passes left out)."""
+    """What ``passes``, ``pairs`` and ``calls`` made since ``since`` cost (``except_run``'s
+    passes left out; its other calls count: a resumed run makes them again)."""
     passes = passes.where(col(PassRow.created_at) >= since)
     if except_run is not None:
         passes = passes.where(PassRow.run_id != except_run)
     pairs = pairs.where(col(PairwiseVerdictRow.created_at) >= since)
-    found = [session.exec(query).one() for query in (passes, pairs)]
+    calls = calls.where(col(JudgeCallRow.created_at) >= since)
+    found = [session.exec(query).one() for query in (passes, pairs, calls)]
     usd = sum(float(u or 0.0) for u, _ in found)
     return Spent(usd=usd, tokens=sum(int(t or 0) for _, t in found))
 
 
 def platform_spent(session: Session, *, since: datetime, except_run: str | None = None) -> Spent:
-    """Every pass and pairwise verdict made since ``since`` (the passes of ``except_run`` left
-    out: a run counts its own passes itself)."""
+    """Every pass, pairwise verdict and other judge call made since ``since`` (the passes of
+    ``except_run`` left out: a run counts its own passes itself)."""
     return _spent(session, _PASSES, _PAIRS, since, except_run)
 
 
 def agent_spent(
     session: Session, *, agent_id: str, since: datetime, except_run: str | None = None
 ) -> Spent:
-    """The passes judging the agent's seats, and the pairwise verdicts it is in, since ``since``."""
+    """The passes judging the agent's seats, the pairwise verdicts it is in and the other judge
+    calls made for its seats (its coaching, the judge's screen of its seats), since ``since``."""
     passes = _PASSES.join(SeatRow, _PASS_SEAT).where(SeatRow.agent_id == agent_id)
     pair = PairwiseVerdictRow
     pairs = _PAIRS.where(sa.or_(col(pair.agent_a) == agent_id, col(pair.agent_b) == agent_id))
-    return _spent(session, passes, pairs, since, except_run)
+    calls = _CALLS.where(JudgeCallRow.agent_id == agent_id)
+    return _spent(session, passes, pairs, since, except_run, calls)
+
+
+def record_call(
+    session: Session,
+    *,
+    purpose: str,
+    run_id: str,
+    seat: str,
+    agent_id: str,
+    model: str,
+    tokens: int,
+    cost_usd: float | None,
+) -> None:
+    """Keep one judge call made beside the passes, so today's spend counts it."""
+    session.add(
+        JudgeCallRow(
+            purpose=purpose,
+            run_id=run_id,
+            seat=seat,
+            agent_id=agent_id,
+            model=model,
+            tokens=tokens,
+            cost_usd=cost_usd,
+        )
+    )
 
 
 def agents_spent(

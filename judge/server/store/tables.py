@@ -262,6 +262,23 @@ class CoachingRow(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime())
 
 
+class JudgeCallRow(SQLModel, table=True):
+    """One judge call made beside the passes and pairwise verdicts: a coaching answer or one
+    seat's screen by the judge (docs/integrity.md); today's spend sums them with the passes."""
+
+    __tablename__ = "judge_calls"
+
+    id: int | None = Field(default=None, primary_key=True)
+    purpose: str = Field(max_length=20, description="coaching or judge_screen")
+    run_id: str = Field(foreign_key="runs.run_id", index=True, max_length=200)
+    seat: str = Field(max_length=200)
+    agent_id: str = Field(index=True, max_length=200)
+    model: str = Field(max_length=200)
+    tokens: int = Field(default=0, description="prompt plus completion tokens")
+    cost_usd: float | None = Field(default=None, description="None: the call had no price")
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime(), index=True)
+
+
 class PairwiseVerdictRow(SQLModel, table=True):
     """One pair's pairwise verdict on one trait in one pairwise era (docs/scoring.md)."""
 

@@ -104,8 +104,9 @@ def _usd(value: float | None) -> str:
 
 def cost_line(cost: Cost) -> str:
     """What judging cost, beside what it was estimated to cost (docs/service.md)."""
+    screen = f" ({cost.screen_calls} of them the judge's own screen)" if cost.screen_calls else ""
     line = (
-        f"cost: {cost.n_passes} passes, tokens in {cost.prompt_tokens} "
+        f"cost: {cost.n_passes} passes{screen}, tokens in {cost.prompt_tokens} "
         f"({cost.cached_prompt_tokens} cached) out {cost.completion_tokens}, "
         f"{_usd(cost.cost_usd)}, wall {cost.wall_s:.1f} s"
     )

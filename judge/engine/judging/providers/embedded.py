@@ -38,7 +38,9 @@ EMBEDDED_MODEL = "embedded/smollm2-135m-instruct"
 EMBEDDED_PROFILE = ServingProfile(content="parts", batched=True)
 EMBEDDED_NOTE = (
     "Judged by the embedded SmolLM2-135M model: a tiny offline judge whose scores are weak "
-    "evidence. Point --judge (or JUDGE_MODEL) at a capable model before acting on them."
+    "evidence, and too small to answer reliably whether a seat's text addresses the "
+    "evaluator, so the judge's own screen (JUDGE_SCREEN) is off with it. Point --judge (or "
+    "JUDGE_MODEL) at a capable model before acting on them."
 )
 #: The longest prompt plus reply one pass may take, in tokens.
 N_CTX = 8192
