@@ -130,7 +130,7 @@ def record_review(
             f"run {run_id!r} is {run.status}; ask for a rescore once its scoring has finished"
         )
     if body.seat is not None:
-        _require_held_seat(session, run_id=run_id, seat=body.seat)
+        _require_held_seat(session, run_id=run_id, seat=body.seat, rescore=rescore)
     elif not rescore:
         _require_safety_block(session, run_id=run_id, status=run.status, decision=body.decision)
     review_repo.add_review(
@@ -179,9 +179,10 @@ def _require_safety_block(session: Session, *, run_id: str, status: str, decisio
         )
 
 
-def _require_held_seat(session: Session, *, run_id: str, seat: str) -> None:
+def _require_held_seat(session: Session, *, run_id: str, seat: str, rescore: bool) -> None:
     """A decision on one seat needs that seat flagged, in a run that was judged: an unscannable
-    run is held whole, since nothing of it was judged (docs/integrity.md)."""
+    run is held whole, since nothing of it was judged, and only a rescore (which is always of
+    the whole run) may name one of its seats (docs/integrity.md)."""
     flagged = {r.seat for r in review_repo.flagged_seat_rows(session, run_id=run_id)}
     if seat not in flagged:
         raise ConflictError(
@@ -190,7 +191,7 @@ def _require_held_seat(session: Session, *, run_id: str, seat: str) -> None:
             "decide on the whole run"
         )
     summary = summary_repo.get_summary(session, run_id=run_id)
-    if summary is not None and summary.unscannable:
+    if summary is not None and summary.unscannable and not rescore:
         raise ConflictError(
             f"run {run_id!r} is unscannable: nothing of it was judged, so it is held whole; "
             "omit seat to decide on the whole run, or request a rescore"

@@ -240,7 +240,9 @@ def _conditions(filters: RunFilters) -> list[Any]:
         where.append(_review_condition(filters.review_state))
     if filters.held is not None:
         held = held_condition()
-        where.append(held if filters.held else sa.not_(held))
+        # a held seat implies the run's indexed tamper_flagged, which narrows the scan first
+        flagged = sa.and_(col(s.tamper_flagged).is_(True), held)
+        where.append(flagged if filters.held else sa.not_(held))
     return where
 
 
