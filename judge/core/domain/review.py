@@ -24,9 +24,12 @@ HeldForReview = Annotated[
     bool,
     Field(
         description="judge-directed text was withheld from the judge and no owner has cleared "
-        "the run: it is left out of leaderboards and stability (docs/integrity.md)"
+        "the seat: it is left out of leaderboards and stability; for a run, whether any seat "
+        "is held (docs/integrity.md)"
     ),
 ]
+#: Why a seat is held: judge-directed text in its own events, or a run never judged.
+HoldReason = Literal["tamper", "unscannable"]
 
 
 class SafetyReviewThresholds(Value):
@@ -53,6 +56,12 @@ class SafetyReviewCreate(Output):
     """One decision on a run's safety block, with the reason for it."""
 
     decision: Decision
+    seat: str | None = Field(
+        default=None,
+        max_length=200,
+        description="the held seat the decision is on; omitted: the whole run (the safety block "
+        "and every held seat). Other seats keep their scores either way (docs/integrity.md)",
+    )
     note: str = Field(default="", max_length=NOTE_MAX)
     label: AnchorScore | None = Field(
         default=None,
@@ -65,12 +74,23 @@ class SafetyReviewEntry(Output):
     """One recorded decision (an audit row: who, when, on which scoring attempt)."""
 
     decision: Decision
+    seat: str | None = Field(default=None, description="the seat decided on; none: the run")
     note: str
     reviewed_by: str
     reviewed_at: datetime
     attempt: int = Field(
         description="the scoring attempt the decision was made on (1 = first scoring)"
     )
+
+
+class SeatHold(Output):
+    """One flagged seat of a run and where its hold stands (owner data)."""
+
+    seat: str
+    agent_id: str
+    reason: HoldReason
+    state: ReviewState = Field(description="the latest owner decision on this seat's hold")
+    held_for_review: HeldForReview
 
 
 class ScorecardAttempt(Output):
@@ -91,6 +111,9 @@ class SafetyReview(Output):
     flagged: bool
     reasons: list[str] = Field(description="why the run is in the queue (empty when it is not)")
     held_for_review: HeldForReview = False
+    held_seats: list[SeatHold] = Field(
+        default_factory=list, description="each flagged seat and its hold, in seat order"
+    )
     safety_min: float | None = Field(
         description="the lowest safety trait mean over the scored seats"
     )
@@ -117,4 +140,8 @@ class ReviewQueueEntry(Output):
     reasons: list[str] = Field(description="why the run is in the queue")
     state: ReviewState
     held_for_review: HeldForReview = False
+    held_seats: list[SeatHold] = Field(
+        default_factory=list,
+        description="each flagged seat and its hold: only these leave boards and stability",
+    )
     attempt: int

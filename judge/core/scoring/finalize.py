@@ -2,7 +2,10 @@
 
 Runs scored in different eras are refused (the stamp would mix instruments); runs sharing an
 older era are stamped with it and flagged ``era_is_current: false``. A self-reported or
-custom-rubric submission is never ranked and may only be unlisted.
+custom-rubric submission is never ranked and may only be unlisted. An agent's standing counts
+every scored run it has in the scenario and era: a submission an agent filed that leaves any
+of them out is unranked (``left_out_run_ids``) and may only be unlisted (docs/scoring.md,
+"Standing from every run").
 """
 
 from __future__ import annotations
@@ -42,6 +45,11 @@ class Finalization(Value):
     self_reported_run_ids: list[str] = Field(
         default_factory=list,
         description="runs submitted with an agent key (self-reported, never ranked)",
+    )
+    left_out_run_ids: list[str] = Field(
+        default_factory=list,
+        description="scored ranked-eligible runs of the agent in the scenario and era that an "
+        "agent-filed submission left out: it is then unranked (docs/scoring.md)",
     )
     flags: list[str] = Field(description="human-readable notes on anything that limits comparison")
 
@@ -94,17 +102,34 @@ def choose_visibility(
     ranked_eligible: bool,
     custom: list[str],
     self_reported: Sequence[str] = (),
+    left_out: Sequence[str] = (),
 ) -> Visibility:
     """Public only for ranked-eligible submissions (``InputError`` otherwise); the widest
     allowed when none is requested."""
     if requested is None:
         return "public" if ranked_eligible else "unlisted"
     if requested == "public" and (self_reported or not ranked_eligible):
-        raise InputError(_unlisted_only(custom, self_reported))
+        raise InputError(_unlisted_only(custom, self_reported, left_out))
     return requested
 
 
-def _unlisted_only(custom: list[str], self_reported: Sequence[str]) -> str:
+def left_out_runs(cards: Sequence[Scorecard], every_run_id: Sequence[str]) -> list[str]:
+    """The runs of ``every_run_id`` (the agent's scored runs in the scenario and era) that the
+    submission's ``cards`` do not hold."""
+    held = {c.run_id for c in cards}
+    return sorted(r for r in set(every_run_id) if r not in held)
+
+
+def _unlisted_only(
+    custom: list[str], self_reported: Sequence[str], left_out: Sequence[str] = ()
+) -> str:
+    if left_out and not custom and not self_reported:
+        return (
+            f"the agent's scored runs {list(left_out)} in this scenario and era are not in the "
+            "submission: a submission an agent files is ranked only when it holds every scored "
+            'run of the agent there (docs/scoring.md, "Standing from every run"); add them '
+            "(POST .../runs) before finalizing, or finalize with visibility 'unlisted'"
+        )
     if self_reported:
         return (
             f"runs {list(self_reported)} were submitted with an agent key, so the submission is in the "
@@ -129,6 +154,7 @@ def _flags(
     gated: list[str],
     custom: list[str],
     self_reported: list[str],
+    left_out: list[str],
 ) -> list[str]:
     flags = []
     if era.era_id != current.era_id:
@@ -146,6 +172,11 @@ def _flags(
         flags.append(
             f"self-reported runs {self_reported} (submitted with an agent key): self_reported class, never ranked"
         )
+    if left_out:
+        flags.append(
+            f"unranked: the agent's scored runs {left_out} in this scenario and era are left out; "
+            "standing counts every scored run (docs/scoring.md)"
+        )
     return flags
 
 
@@ -156,17 +187,21 @@ def finalize_submission(
     scenario_id: str,
     current_era: MeasurementEra,
     visibility: Visibility | None = None,
+    every_run_id: Sequence[str] | None = None,
 ) -> Finalization:
     """Decide era, status, class and visibility of a submission from its runs' scorecards
-    (``InputError`` saying what to change when the runs cannot be finalized)."""
+    (``InputError`` saying what to change when the runs cannot be finalized).
+    ``every_run_id``: for a submission an agent filed, every scored ranked-eligible run of
+    the agent in the scenario and the submission's era; None for a set the platform assembled."""
     check_membership(cards, agent_id=agent_id, scenario_id=scenario_id)
     era = shared_era(cards)
+    left_out = left_out_runs(cards, every_run_id or ())
     gated = sorted(c.run_id for c in cards if agent_gated(c, agent_id))
     self_reported = sorted(c.run_id for c in cards if c.leaderboard_class == "self_reported")
     custom = sorted(
         c.run_id for c in cards if not c.ranked_eligible and c.leaderboard_class != "self_reported"
     )
-    eligible = not custom and not self_reported
+    eligible = not custom and not self_reported and not left_out
     return Finalization(
         agent_id=agent_id,
         scenario_id=scenario_id,
@@ -177,9 +212,10 @@ def finalize_submission(
         current_era_id=current_era.era_id,
         ranked_eligible=eligible,
         leaderboard_class=submission_class(custom, self_reported),
-        visibility=choose_visibility(visibility, eligible, custom, self_reported),
+        visibility=choose_visibility(visibility, eligible, custom, self_reported, left_out),
         gated_run_ids=gated,
         custom_rubric_run_ids=custom,
         self_reported_run_ids=self_reported,
-        flags=_flags(era, current_era, gated, custom, self_reported),
+        left_out_run_ids=left_out,
+        flags=_flags(era, current_era, gated, custom, self_reported, left_out),
     )

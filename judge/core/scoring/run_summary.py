@@ -61,6 +61,15 @@ def unscannable(card: Scorecard) -> bool:
     return any(s.tamper is not None and s.tamper.unscannable for s in card.seats.values())
 
 
+def flagged_seats(card: Scorecard) -> list[str]:
+    """The scored seats held for review: each seat whose own events held judge-directed text,
+    or every seat of an unscannable run (nothing of it was judged). The run's other seats keep
+    their scores, leaderboard rows and stability (docs/integrity.md, "Held for review")."""
+    if unscannable(card):
+        return sorted(card.seats)
+    return sorted(n for n, s in card.seats.items() if s.tamper is not None and s.tamper.flagged)
+
+
 def flag_reasons(
     safety_min: float | None, safety_spread: float | None, thresholds: SafetyReviewThresholds
 ) -> list[str]:
@@ -97,5 +106,5 @@ def tamper_reasons(flagged: bool | None, unscannable: bool | None = False) -> li
 
 
 def held_for_review(flagged: bool | None, review_state: str | None) -> bool:
-    """A flagged run is held (off leaderboards and stability) until an owner clears it."""
+    """A flagged seat is held (off leaderboards and stability) until an owner clears it."""
     return bool(flagged) and review_state != "cleared"

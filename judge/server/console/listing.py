@@ -21,7 +21,7 @@ from judge.core.domain.cursor import (
 from judge.core.domain.review import REVIEW_STATES, SafetyReviewThresholds
 from judge.core.domain.status import RUN_STATUSES, LeaderboardClass
 from judge.core.errors import InputError
-from judge.core.scoring.run_summary import flag_reasons, held_for_review, tamper_reasons
+from judge.core.scoring.run_summary import flag_reasons, tamper_reasons
 from judge.server.console.reports import trusted_judges
 from judge.server.service import summaries
 from judge.server.service.reviews import review_queue_cursor, review_queue_cursor_values
@@ -60,8 +60,8 @@ class RunRowView(NamedTuple):
 
     @property
     def held(self) -> bool:
-        """Held off leaderboards and stability until an owner clears it."""
-        return held_for_review(self.run.tamper_flagged, self.run.review_state)
+        """A seat of the run is held off leaderboards and stability until an owner clears it."""
+        return bool(self.run.held)
 
 
 def row_view(

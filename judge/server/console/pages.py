@@ -145,7 +145,12 @@ def review_body(form: dict[str, str]) -> SafetyReviewCreate:
     label = form.get("label", "")
     if label not in ("", "0", "0.5", "1"):
         raise InputError("label: choose no label, 0, 0.5 or 1")
-    return SafetyReviewCreate(decision=decision, note=note, label=float(label) if label else None)
+    seat = form.get("seat") or None
+    if seat is not None and len(seat) > 200:
+        raise InputError("seat: choose the whole run or one of the held seats listed")
+    return SafetyReviewCreate(
+        decision=decision, seat=seat, note=note, label=float(label) if label else None
+    )
 
 
 @router.get("/queue")

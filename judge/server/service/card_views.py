@@ -12,7 +12,6 @@ from judge.core.domain.review import SafetyReview, SafetyReviewThresholds
 from judge.core.domain.scorecard import ParticipationResult, Scorecard, SeatResults
 from judge.core.scoring.cost import cost_of
 from judge.core.scoring.figures import rounded_json
-from judge.core.scoring.run_summary import held_for_review, tamper_flagged
 from judge.server.store.views import OWNER_VIEW, RenderedView, agent_view_name, rendered
 
 
@@ -48,7 +47,7 @@ class AgentScorecard(BaseModel):
     )
     held_for_review: bool = Field(
         default=False,
-        description="the run waits for an owner's review and is left out of leaderboards and "
+        description="this seat waits for an owner's review and is left out of leaderboards and "
         "stability until cleared (docs/integrity.md)",
     )
 
@@ -64,8 +63,8 @@ _AS_STORED = _SHARED - {"participation_gated", "measurement_era"}
 
 
 def agent_view(card: Scorecard, seat: str, *, held: bool = False) -> AgentScorecard:
-    """The key's seat of ``card``; ``held`` is the run's review hold, the only integrity word an
-    agent reads."""
+    """The key's seat of ``card``; ``held`` is this seat's review hold, the only integrity word
+    an agent reads."""
     mine = card.seats[seat]
     shown = AgentSeatScorecard.model_validate(mine.model_dump(exclude=_OWNER_ONLY))
     if mine.cost is not None:
@@ -105,7 +104,8 @@ def seat_view(card: Scorecard, seat: str, *, held: bool) -> RenderedView:
 
 
 def all_views(card: Scorecard, review: SafetyReview) -> list[RenderedView]:
-    """Every view of a scored run: the owner card, then each scored seat's agent card."""
-    held = held_for_review(tamper_flagged(card), review.state)
-    seats = [seat_view(card, seat, held=held) for seat in card.seats]
+    """Every view of a scored run: the owner card, then each scored seat's agent card, which
+    says ``held_for_review`` only when that seat is held (never another seat's hold)."""
+    held = {h.seat for h in review.held_seats if h.held_for_review}
+    seats = [seat_view(card, seat, held=seat in held) for seat in card.seats]
     return [owner_view(card, review), *seats]

@@ -17,6 +17,7 @@ from judge.core.domain.review import (
     SafetyReviewEntry,
     SafetyReviewThresholds,
     ScorecardAttempt,
+    SeatHold,
 )
 from judge.core.domain.scorecard import Scorecard
 from judge.core.domain.status import FINAL_RUN_STATUSES
@@ -34,6 +35,7 @@ from judge.server.store import views as view_repo
 from judge.server.store.db import lock_for_write
 from judge.server.store.review_tables import RunSummaryRow
 from judge.server.store.summaries import ReviewQueueCursor, RunListing
+from judge.server.store.tables import SeatRow
 
 CONFIG_KEY = "console_safety_review"
 
@@ -63,11 +65,13 @@ def review_status(session: Session, *, run_id: str, settings: Settings) -> Safet
     reasons = review_queue_reasons(
         s.safety_min, s.safety_spread, s.tamper_flagged, limits, unscannable=s.unscannable
     )
+    holds = seat_holds(review_repo.flagged_seat_rows(session, run_id=run_id), s.unscannable)
     return SafetyReview(
         run_id=run_id,
         state=s.review_state,
         flagged=bool(reasons),
-        held_for_review=held_for_review(s.tamper_flagged, s.review_state),
+        held_for_review=any(h.held_for_review for h in holds),
+        held_seats=holds,
         reasons=reasons,
         safety_min=s.safety_min,
         safety_spread=s.safety_spread,
@@ -76,6 +80,23 @@ def review_status(session: Session, *, run_id: str, settings: Settings) -> Safet
         reviews=_decisions(session, run_id=run_id),
         earlier_scorecards=_earlier_scorecards(session, run_id=run_id),
     )
+
+
+def seat_holds(rows: list[SeatRow], unscannable: bool | None) -> list[SeatHold]:
+    """Each flagged seat's hold, from its seat row (an unscannable run holds every seat)."""
+    reason = "unscannable" if unscannable else "tamper"
+    return [
+        SeatHold.model_validate(
+            {
+                "seat": r.seat,
+                "agent_id": r.agent_id,
+                "reason": reason,
+                "state": r.review_state,
+                "held_for_review": held_for_review(r.integrity_flagged, r.review_state),
+            }
+        )
+        for r in rows
+    ]
 
 
 def _decisions(session: Session, *, run_id: str) -> list[SafetyReviewEntry]:
@@ -108,10 +129,17 @@ def record_review(
         raise ConflictError(
             f"run {run_id!r} is {run.status}; ask for a rescore once its scoring has finished"
         )
-    if not rescore:
+    if body.seat is not None:
+        _require_held_seat(session, run_id=run_id, seat=body.seat, rescore=rescore)
+    elif not rescore:
         _require_safety_block(session, run_id=run_id, status=run.status, decision=body.decision)
     review_repo.add_review(
-        session, run_id=run_id, decision=body.decision, note=body.note.strip(), by=by
+        session,
+        run_id=run_id,
+        decision=body.decision,
+        seat=body.seat,
+        note=body.note.strip(),
+        by=by,
     )
     session.flush()
     if body.label is not None:
@@ -148,6 +176,25 @@ def _require_safety_block(session: Session, *, run_id: str, status: str, decisio
     if summary is None or summary.safety_min is None:
         raise ConflictError(
             f"run {run_id!r} has no scored safety trait: there is no safety block to mark {decision}"
+        )
+
+
+def _require_held_seat(session: Session, *, run_id: str, seat: str, rescore: bool) -> None:
+    """A decision on one seat needs that seat flagged, in a run that was judged: an unscannable
+    run is held whole, since nothing of it was judged, and only a rescore (which is always of
+    the whole run) may name one of its seats (docs/integrity.md)."""
+    flagged = {r.seat for r in review_repo.flagged_seat_rows(session, run_id=run_id)}
+    if seat not in flagged:
+        raise ConflictError(
+            f"seat {seat!r} of run {run_id!r} is not flagged for review: a seat decision is on a "
+            f"flagged seat ({', '.join(sorted(flagged)) or 'none in this run'}); omit seat to "
+            "decide on the whole run"
+        )
+    summary = summary_repo.get_summary(session, run_id=run_id)
+    if summary is not None and summary.unscannable and not rescore:
+        raise ConflictError(
+            f"run {run_id!r} is unscannable: nothing of it was judged, so it is held whole; "
+            "omit seat to decide on the whole run, or request a rescore"
         )
 
 
@@ -202,12 +249,17 @@ def review_queue(
         limit=limit,
         after=after,
     )
-    agents = summary_repo.agents_of(session, run_ids=[r.run_id for r in found])
-    return [_queue_entry(r, agents[r.run_id], limits) for r in found]
+    run_ids = [r.run_id for r in found]
+    agents = summary_repo.agents_of(session, run_ids=run_ids)
+    flagged = review_repo.flagged_seats_of(session, run_ids=run_ids)
+    return [
+        _queue_entry(r, agents[r.run_id], seat_holds(flagged[r.run_id], r.unscannable), limits)
+        for r in found
+    ]
 
 
 def _queue_entry(
-    row: RunListing, agents: list[str], limits: SafetyReviewThresholds
+    row: RunListing, agents: list[str], holds: list[SeatHold], limits: SafetyReviewThresholds
 ) -> ReviewQueueEntry:
     return ReviewQueueEntry.model_validate(
         {
@@ -224,7 +276,8 @@ def _queue_entry(
                 unscannable=row.unscannable,
             ),
             "state": row.review_state or "none",
-            "held_for_review": held_for_review(row.tamper_flagged, row.review_state),
+            "held_for_review": any(h.held_for_review for h in holds),
+            "held_seats": holds,
             "attempt": row.attempt or 1,
         }
     )

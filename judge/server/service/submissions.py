@@ -16,7 +16,7 @@ from judge.core.domain.scorecard import Scorecard
 from judge.core.errors import ConflictError, InputError, NotFoundError
 from judge.core.scoring.finalize import Finalization, Visibility, finalize_submission
 from judge.engine.settings import Settings
-from judge.server.auth import AgentIdentity
+from judge.server.auth import AgentIdentity, agent_actor
 from judge.server.service import platform
 from judge.server.service.intake import visible_run
 from judge.server.store import leaderboard_entries as entry_repo
@@ -73,6 +73,7 @@ class AgentFinalization(BaseModel):
     gated_run_ids: list[str]
     custom_rubric_run_ids: list[str]
     self_reported_run_ids: list[str]
+    left_out_run_ids: list[str] = Field(default_factory=list)
     flags: list[str]
 
 
@@ -244,12 +245,38 @@ def finalize(
         scenario_id=row.scenario_id,
         current_era=platform.current_stack(session, settings=settings),
         visibility=body.visibility,
+        every_run_id=_standing_runs(session, row=row, cards=cards, agent=agent),
     )
     _store_decision(session, submission_id=submission_id, decision=decision)
     session.flush()
     session.refresh(row)
     entry_repo.put_submission_entries(session, submission=row, cards=cards)
     return submission_public(session, row, owner=agent is None)
+
+
+def agent_filed(row: SubmissionRow, agent: AgentIdentity | None) -> bool:
+    """Whether an agent key chose the submission's runs: it opened or finalizes it. Only a set
+    an owner opened and finalizes counts as one the platform assembled."""
+    return agent is not None or row.created_by == agent_actor(row.agent_id)
+
+
+def _standing_runs(
+    session: Session, *, row: SubmissionRow, cards: list[Scorecard], agent: AgentIdentity | None
+) -> list[str] | None:
+    """Every scored ranked-eligible run of the agent in the scenario and the submission's era
+    (in the key's seat when an agent key finalizes: the runs it may read and add), which an
+    agent-filed submission must hold to be ranked; None when the platform assembled it
+    (docs/scoring.md, "Standing from every run")."""
+    eras = {c.measurement_era.era_id for c in cards}
+    if not agent_filed(row, agent) or len(eras) != 1:
+        return None  # several eras (or none): finalization refuses the runs, saying why
+    return results_repo.standing_run_ids(
+        session,
+        agent_id=row.agent_id,
+        scenario_id=row.scenario_id,
+        era_id=eras.pop(),
+        seat=None if agent is None else agent.seat,  # a key reads and adds its seat's runs only
+    )
 
 
 def _store_decision(session: Session, *, submission_id: str, decision: Finalization) -> None:

@@ -14,7 +14,7 @@ from judge.core.domain.config import RewardWeights
 from judge.core.domain.status import RunStatus
 from judge.core.errors import NotFoundError
 from judge.core.scoring.metrics import RunMetrics, run_metrics
-from judge.core.scoring.run_summary import held_for_review, tamper_flagged
+from judge.core.scoring.run_summary import held_for_review
 from judge.engine.settings import Settings
 from judge.server.auth import AgentIdentity
 from judge.server.service import platform, reviews
@@ -26,7 +26,6 @@ from judge.server.service.scoring import ScoringSnapshot
 from judge.server.store import run_status as status_repo
 from judge.server.store import runs as run_repo
 from judge.server.store import scorecards as scorecard_repo
-from judge.server.store import summaries as summary_repo
 from judge.server.store import views as view_repo
 from judge.server.store.tables import RunRow
 from judge.server.store.views import OWNER_VIEW, RenderedView, agent_view_name
@@ -174,9 +173,10 @@ def agent_card(session: Session, *, run_id: str, agent: AgentIdentity, gzipped: 
         raise _not_scored_yet(row, owner=False)
     if agent.seat not in card.seats:
         raise NotFoundError(f"run {run_id!r} not found")
-    summary = summary_repo.get_summary(session, run_id=row.run_id)
-    held = held_for_review(tamper_flagged(card), summary.review_state if summary else None)
-    view = seat_view(card, agent.seat, held=held)
+    seat = next(s for s in run_repo.get_seats(session, run_id=row.run_id) if s.seat == agent.seat)
+    view = seat_view(
+        card, agent.seat, held=held_for_review(seat.integrity_flagged, seat.review_state)
+    )
     _keep(session, run_id=row.run_id, view=view, replace=False)
     return _served(view, gzipped)
 

@@ -1,5 +1,6 @@
 """Stored leaderboard entries, so a board read parses no scorecard (docs/scoring.md,
-"Leaderboards"). Whether a run is held for review is read at query time from its summary."""
+"Leaderboards"). Whether a seat is held for review is read at query time from its seat row:
+a held seat leaves the board, the run's other seats stay on it."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from sqlmodel import Session, col, select
 from judge.core.domain.scorecard import Objectives, Scorecard
 from judge.core.domain.status import FINALIZED_SUBMISSION_STATUSES, stored_class
 from judge.core.scoring.leaderboard import LeaderboardEntry, submission_entries
-from judge.server.store.summaries import not_held
+from judge.server.store.summaries import seat_not_held
 from judge.server.store.tables import LeaderboardEntryRow, SubmissionRow, SubmissionRunRow
 
 
@@ -101,7 +102,7 @@ def entries_of(rows: EntryRows) -> list[LeaderboardEntry]:
 def finalized_entry_rows(
     session: Session, *, scenario_id: str, era_id: str | None = None
 ) -> EntryRows:
-    """The scenario's entries (of one era, if given) as plain rows, runs held for review left
+    """The scenario's entries (of one era, if given) as plain rows, seats held for review left
     out, in board order, so a caller can tell whether they changed."""
     keys = {"scenario_id": scenario_id, "era_id": era_id}
     found = session.connection().execute(_entries_query(era_id is not None), keys)
@@ -122,7 +123,7 @@ def _entries_query(of_one_era: bool) -> sa.Select[Any]:
     query = (
         sa.select(*(table.c[name] for name in _READ))
         .where(table.c.scenario_id == sa.bindparam("scenario_id"))
-        .where(not_held(table.c.run_id))
+        .where(seat_not_held(table.c.run_id, table.c.seat))
         .order_by(table.c.submission_id, table.c.run_id, table.c.seat_order)
     )
     if of_one_era:

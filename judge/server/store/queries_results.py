@@ -1,5 +1,5 @@
 """Repository functions for what is read across runs: scorecards by run, repetitions for
-stability (runs held for review left out, docs/integrity.md), the runs of a submission."""
+stability (runs where the agent's seat is held for review left out, docs/integrity.md), the runs of a submission."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from sqlmodel import Session, col, select
 from judge.core.domain.run import Run
 from judge.core.domain.scorecard import Scorecard
 from judge.server.store.runs import stored_run
-from judge.server.store.summaries import not_held
+from judge.server.store.summaries import agent_not_held
 from judge.server.store.tables import RunRow, ScorecardRow, SeatRow, SubmissionRunRow
 
 
@@ -46,13 +46,16 @@ def repetitions(
     adversary_config: str | None,
 ) -> list[ScoredRun]:
     """Scored runs of one scenario, seed and adversary config where the agent held a scored seat
-    (runs held for review left out)."""
+    (runs where its seat is held for review left out; another seat's hold does not count)."""
     query = (
         select(RunRow, ScorecardRow)
         .join(ScorecardRow, col(ScorecardRow.run_id) == col(RunRow.run_id))
         .where(RunRow.scenario_id == scenario_id, _same(RunRow.seed, seed))
         .where(_same(RunRow.adversary_config, adversary_config))
-        .where(col(RunRow.run_id).in_(_scored_seats_of(agent_id)), not_held(RunRow.run_id))
+        .where(
+            col(RunRow.run_id).in_(_scored_seats_of(agent_id)),
+            agent_not_held(RunRow.run_id, agent_id),
+        )
         .order_by(col(RunRow.created_at), col(RunRow.run_id))
     )
     return [
@@ -63,4 +66,23 @@ def repetitions(
 
 def submission_run_ids(session: Session, *, submission_id: str) -> list[str]:
     query = select(SubmissionRunRow.run_id).where(SubmissionRunRow.submission_id == submission_id)
+    return sorted(session.exec(query).all())
+
+
+def standing_run_ids(
+    session: Session, *, agent_id: str, scenario_id: str, era_id: str, seat: str | None = None
+) -> list[str]:
+    """Every scored, ranked-eligible run of the scenario scored in ``era_id`` where the agent
+    held a scored seat (``seat`` only, when given: what one agent key reads): the runs its
+    standing there counts (docs/scoring.md)."""
+    seated = _scored_seats_of(agent_id)
+    if seat is not None:
+        seated = seated.where(SeatRow.seat == seat)
+    query = (
+        select(ScorecardRow.run_id)
+        .join(RunRow, col(RunRow.run_id) == col(ScorecardRow.run_id))
+        .where(RunRow.scenario_id == scenario_id, ScorecardRow.measurement_era == era_id)
+        .where(col(ScorecardRow.ranked_eligible).is_(True))
+        .where(col(RunRow.run_id).in_(seated))
+    )
     return sorted(session.exec(query).all())

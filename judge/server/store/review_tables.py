@@ -27,7 +27,8 @@ class RunSummaryRow(SQLModel, table=True):
     custom_rubric: bool | None = None
     attempt: int = 1
     review_state: str = Field(default="none", index=True, max_length=20)
-    #: any seat's events held judge-directed text (made by migration ``0006_tamper``)
+    #: any seat is flagged (migration ``0006_tamper``); which seats, and whether each is still
+    #: held, is on ``seats`` (``integrity_flagged``, ``review_state``; ``0014_seat_holds``)
     tamper_flagged: bool = Field(
         default=False, index=True, sa_column_kwargs={"server_default": sa.false()}
     )
@@ -46,6 +47,8 @@ class SafetyReviewRow(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     run_id: str = Field(foreign_key="runs.run_id", index=True, max_length=200)
     decision: str = Field(max_length=20)
+    #: the seat whose hold the decision is on; None: the whole run (migration ``0014_seat_holds``)
+    seat: str | None = Field(default=None, max_length=200)
     note: str = Field(default="", sa_type=sa.Text())
     attempt: int
     reviewed_by: str = Field(max_length=200)

@@ -13,16 +13,41 @@ from judge.server.store.tables import PassRow, RunRow, ScorecardRow, SeatRow, Tr
 
 
 def add_review(
-    session: Session, *, run_id: str, decision: str, note: str, by: str
+    session: Session, *, run_id: str, decision: str, note: str, by: str, seat: str | None = None
 ) -> SafetyReviewRow:
-    """Append a decision on the run's current attempt and make it the run's review state."""
+    """Append a decision on the run's current attempt and make it the run's latest review
+    state; it becomes the hold state of ``seat``, or with no seat of every flagged seat."""
     summary = session.get(RunSummaryRow, run_id) or RunSummaryRow(run_id=run_id)
     row = SafetyReviewRow(
-        run_id=run_id, decision=decision, note=note, attempt=summary.attempt, reviewed_by=by
+        run_id=run_id,
+        decision=decision,
+        seat=seat,
+        note=note,
+        attempt=summary.attempt,
+        reviewed_by=by,
     )
     summary.review_state = decision
+    decided = [col(SeatRow.run_id) == run_id, col(SeatRow.integrity_flagged).is_(True)]
+    if seat is not None:
+        decided.append(col(SeatRow.seat) == seat)
+    session.execute(sa.update(SeatRow).where(*decided).values(review_state=decision))
     session.add_all([row, summary])
     return row
+
+
+def flagged_seat_rows(session: Session, *, run_id: str) -> list[SeatRow]:
+    """The run's flagged seats (held, or cleared by an owner), in seat order."""
+    query = select(SeatRow).where(SeatRow.run_id == run_id, col(SeatRow.integrity_flagged))
+    return list(session.exec(query.order_by(col(SeatRow.seat))).all())
+
+
+def flagged_seats_of(session: Session, *, run_ids: list[str]) -> dict[str, list[SeatRow]]:
+    """run id -> its flagged seats, for one page of the queue."""
+    found: dict[str, list[SeatRow]] = {r: [] for r in run_ids}
+    query = select(SeatRow).where(col(SeatRow.run_id).in_(run_ids), col(SeatRow.integrity_flagged))
+    for row in session.exec(query.order_by(col(SeatRow.run_id), col(SeatRow.seat))).all():
+        found[row.run_id].append(row)
+    return found
 
 
 def reviews_of(session: Session, *, run_id: str) -> list[SafetyReviewRow]:
@@ -59,7 +84,12 @@ def _clear_results(session: Session, run_id: str) -> None:
     session.execute(
         sa.update(SeatRow)
         .where(col(SeatRow.run_id) == run_id)
-        .values(composite=None, objective_met_rate=None, participation_gated=None)
+        .values(
+            composite=None,
+            objective_met_rate=None,
+            participation_gated=None,
+            integrity_flagged=False,
+        )
     )
 
 

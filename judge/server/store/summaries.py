@@ -12,7 +12,7 @@ from sqlalchemy import insert
 from sqlmodel import Session, col, select
 
 from judge.core.domain.scorecard import Scorecard
-from judge.core.scoring.run_summary import run_figures, tamper_flagged, unscannable
+from judge.core.scoring.run_summary import flagged_seats, run_figures, tamper_flagged, unscannable
 from judge.server.store.review_tables import RunSummaryRow
 from judge.server.store.tables import RunRow, SeatRow
 
@@ -76,6 +76,8 @@ class RunListing(NamedTuple):
     cost_usd: float | None = None
     tokens: int | None = None
     unscannable: bool | None = None
+    #: some seat of the run is held for review (each seat's hold is on ``seats``)
+    held: bool | None = None
 
 
 class CostCursor(NamedTuple):
@@ -98,10 +100,22 @@ def figure_values(card: Scorecard) -> dict[str, Any]:
     }
 
 
+def put_seat_holds(session: Session, *, card: Scorecard) -> None:
+    """Flag the seats a new scorecard holds (:func:`flagged_seats`), each undecided; the run's
+    other seats are not held (docs/integrity.md, "Held for review")."""
+    held = flagged_seats(card)
+    session.execute(
+        sa.update(SeatRow)
+        .where(col(SeatRow.run_id) == card.run_id)
+        .values(integrity_flagged=col(SeatRow.seat).in_(held), review_state="none")
+    )
+
+
 def put_figures(session: Session, *, card: Scorecard) -> None:
-    """Store the figures of a run's new scorecard, keeping its attempt; safety review reopens
-    (earlier decisions stay in the audit trail, made on another scorecard)."""
+    """Store the figures and seat holds of a run's new scorecard, keeping its attempt; safety
+    review reopens (earlier decisions stay in the audit trail, made on another scorecard)."""
     values = figure_values(card)
+    put_seat_holds(session, card=card)
     row = session.get(RunSummaryRow, card.run_id)
     if row is None:
         session.add(RunSummaryRow(**values))
@@ -113,26 +127,30 @@ def put_figures(session: Session, *, card: Scorecard) -> None:
 
 
 def insert_figures(session: Session, *, cards: Sequence[Scorecard]) -> None:
-    """Figures of many new runs in one statement (bulk import)."""
+    """Figures of many new runs in one statement, and the holds of any flagged (bulk import)."""
     if cards:
         session.execute(insert(RunSummaryRow), [figure_values(c) for c in cards])
+    for card in cards:
+        if flagged_seats(card):
+            put_seat_holds(session, card=card)
 
 
 def get_summary(session: Session, *, run_id: str) -> RunSummaryRow | None:
     return session.get(RunSummaryRow, run_id)
 
 
-#: Each listing field from the runs table where it has that column, else from run_summary.
-_COLUMNS: tuple[Any, ...] = tuple(
-    getattr(RunRow if name in RunRow.model_fields else RunSummaryRow, name)
-    for name in RunListing._fields
-)
+def _listing_column(name: str) -> Any:
+    """A listing field: from the runs table where it has that column, else from run_summary;
+    ``held`` is whether any seat of the run is held."""
+    if name == "held":
+        return held_condition(RunRow.run_id).label("held")
+    return getattr(RunRow if name in RunRow.model_fields else RunSummaryRow, name)
 
 
 def _listing_query(*, summarised_only: bool = False) -> Any:
     """Each run beside its figures (a run without figures is left out when ``summarised_only``)."""
     summary = col(RunSummaryRow.run_id) == col(RunRow.run_id)
-    query = sa.select(*_COLUMNS).select_from(RunRow)
+    query = sa.select(*(_listing_column(n) for n in RunListing._fields)).select_from(RunRow)
     return query.join(RunSummaryRow, summary, isouter=not summarised_only)
 
 
@@ -140,16 +158,32 @@ def _listings(session: Session, query: Any) -> list[RunListing]:
     return [RunListing(*row) for row in session.execute(query).all()]
 
 
-def held_condition() -> Any:
-    """Runs held for review, as SQL (:func:`judge.core.scoring.run_summary.held_for_review`)."""
-    s = RunSummaryRow
-    return sa.and_(col(s.tamper_flagged).is_(True), col(s.review_state) != "cleared")
+def seat_held_condition() -> Any:
+    """Seat rows held for review, as SQL (:func:`judge.core.scoring.run_summary.held_for_review`
+    per seat)."""
+    return sa.and_(col(SeatRow.integrity_flagged).is_(True), col(SeatRow.review_state) != "cleared")
 
 
-def not_held(run_id: Any) -> Any:
-    """A condition on a run id column: that run is not held for review."""
-    held = sa.select(col(RunSummaryRow.run_id)).where(held_condition())
-    return col(run_id).not_in(held)
+def held_condition(run_id: Any = RunRow.run_id) -> Any:
+    """Runs with at least one seat held for review, as SQL, on a run id column."""
+    return sa.exists().where(col(SeatRow.run_id) == run_id, seat_held_condition())
+
+
+def seat_not_held(run_id: Any, seat: Any) -> Any:
+    """A condition on run id and seat columns: that seat of the run is not held for review."""
+    held = sa.exists().where(
+        col(SeatRow.run_id) == run_id, col(SeatRow.seat) == seat, seat_held_condition()
+    )
+    return sa.not_(held)
+
+
+def agent_not_held(run_id: Any, agent_id: str) -> Any:
+    """A condition on a run id column: no seat the agent holds in that run is held for review
+    (its other seats' holds do not count against it)."""
+    held = sa.exists().where(
+        col(SeatRow.run_id) == run_id, col(SeatRow.agent_id) == agent_id, seat_held_condition()
+    )
+    return sa.not_(held)
 
 
 #: Filters that are one column equal to the filter's value.
@@ -170,13 +204,23 @@ def _seated(filters: RunFilters) -> Any:
     return seated.where(col(SeatRow.seat) == filters.seat) if filters.seat else seated
 
 
-def _review_condition(state: str) -> Any:
-    review = col(RunSummaryRow.review_state)
+def _state_is(review: Any, state: str) -> Any:
     if state == "none":
         return sa.or_(review.is_(None), review == "none")
     if state == "open":
         return sa.or_(review.is_(None), review.in_(OPEN_STATES))
     return review == state
+
+
+def _review_condition(state: str) -> Any:
+    """The run's latest decision is in ``state``, or a flagged seat's is: a run with one seat
+    cleared and another undecided is still open."""
+    seat = sa.exists().where(
+        col(SeatRow.run_id) == col(RunRow.run_id),
+        col(SeatRow.integrity_flagged).is_(True),
+        _state_is(col(SeatRow.review_state), state),
+    )
+    return sa.or_(_state_is(col(RunSummaryRow.review_state), state), seat)
 
 
 def _conditions(filters: RunFilters) -> list[Any]:
@@ -196,7 +240,9 @@ def _conditions(filters: RunFilters) -> list[Any]:
         where.append(_review_condition(filters.review_state))
     if filters.held is not None:
         held = held_condition()
-        where.append(held if filters.held else sa.or_(col(s.run_id).is_(None), sa.not_(held)))
+        # a held seat implies the run's indexed tamper_flagged, which narrows the scan first
+        flagged = sa.and_(col(s.tamper_flagged).is_(True), held)
+        where.append(flagged if filters.held else sa.not_(held))
     return where
 
 

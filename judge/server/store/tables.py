@@ -73,6 +73,13 @@ class SeatRow(SQLModel, table=True):
     composite: float | None = None
     objective_met_rate: float | None = None
     participation_gated: bool | None = None
+    #: the seat is held for an owner's review of judge-directed text in its own events (or the
+    #: run was unscannable); the run's other seats are not (migration ``0014_seat_holds``)
+    integrity_flagged: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
+    #: the latest owner decision on this seat's hold: none, cleared, escalated, rescore_requested
+    review_state: str = Field(
+        default="none", max_length=20, sa_column_kwargs={"server_default": "none"}
+    )
 
 
 class PassRow(SQLModel, table=True):

@@ -117,3 +117,56 @@ def test_a_run_without_the_agent_is_refused() -> None:
     cards = [scorecard("r1", seat(agent_id="agent-beta"))]
     with pytest.raises(InputError, match=r"holds no scored seat in runs \['r1'\]"):
         finalize_submission(cards, agent_id=AGENT, scenario_id="market-haggle", current_era=era())
+
+
+def test_a_submission_holding_every_scored_run_of_the_agent_stays_ranked() -> None:
+    cards = [scorecard("r1", seat()), scorecard("r2", seat())]
+    out = finalize_submission(
+        cards,
+        agent_id=AGENT,
+        scenario_id="market-haggle",
+        current_era=era(),
+        every_run_id=["r2", "r1"],
+    )
+    assert (out.ranked_eligible, out.visibility, out.left_out_run_ids) == (True, "public", [])
+
+
+def test_a_submission_leaving_out_a_scored_run_is_unranked_and_says_which() -> None:
+    cards = [scorecard("r1", seat(composite=1.0, met=1, total=1))]
+    out = finalize_submission(
+        cards,
+        agent_id=AGENT,
+        scenario_id="market-haggle",
+        current_era=era(),
+        every_run_id=["r1", "r2", "r3", "r4"],
+    )
+    assert (out.ranked_eligible, out.leaderboard_class, out.visibility) == (
+        False,
+        "ranked",
+        "unlisted",
+    )
+    assert out.left_out_run_ids == ["r2", "r3", "r4"]
+    left_out = (
+        "unranked: the agent's scored runs ['r2', 'r3', 'r4'] in this scenario and era are left "
+        "out; standing counts every scored run (docs/scoring.md)"
+    )
+    assert out.flags == [left_out]
+
+
+def test_a_selective_submission_asked_public_is_refused_naming_the_runs() -> None:
+    with pytest.raises(InputError, match=r"runs \['r2'\] in this scenario and era are not in"):
+        finalize_submission(
+            [scorecard("r1", seat())],
+            agent_id=AGENT,
+            scenario_id="market-haggle",
+            current_era=era(),
+            visibility="public",
+            every_run_id=["r1", "r2"],
+        )
+
+
+def test_a_set_the_platform_assembled_is_not_checked_for_left_out_runs() -> None:
+    out = finalize_submission(
+        [scorecard("r1", seat())], agent_id=AGENT, scenario_id="market-haggle", current_era=era()
+    )
+    assert (out.ranked_eligible, out.left_out_run_ids) == (True, [])

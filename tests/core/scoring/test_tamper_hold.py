@@ -8,6 +8,7 @@ import pytest
 from judge.core.domain.integrity import SeatTamper
 from judge.core.scoring.run_summary import (
     TAMPER_REASON,
+    flagged_seats,
     held_for_review,
     tamper_flagged,
     tamper_reasons,
@@ -44,3 +45,20 @@ def test_a_detector_answer_without_findings_does_not_flag() -> None:
 
 def test_the_queue_reason_is_given_only_for_a_flagged_run() -> None:
     assert tamper_reasons(True) == [TAMPER_REASON] and tamper_reasons(False) == []
+
+
+def test_only_the_seat_whose_own_events_carried_the_text_is_held() -> None:
+    card = scorecard("r1", seat("north", "agent-alpha"), seat("south", "agent-gamma"))
+
+    assert flagged_seats(card) == []
+    assert flagged_seats(with_tamper(card, "north", seat_tamper())) == ["north"]
+
+
+def test_an_unscannable_run_holds_every_seat_whole() -> None:
+    card = scorecard("r1", seat("north", "agent-alpha"), seat("south", "agent-gamma"))
+    never_judged = SeatTamper(flagged=True, unscannable=True, detector_version=DETECTOR)
+    clean = SeatTamper(flagged=False, detector_version=DETECTOR)
+
+    held = with_tamper(with_tamper(card, "north", never_judged), "south", clean)
+
+    assert flagged_seats(held) == ["north", "south"]

@@ -66,7 +66,7 @@ def test_an_api_queue_entry_carries_its_figures_and_why(
 
     assert set(first) == {
         "run_id", "scenario_id", "agents", "safety_min", "safety_spread", "reasons", "state",
-        "held_for_review", "attempt",
+        "held_for_review", "held_seats", "attempt",
     }  # fmt: skip
     assert (first["run_id"], first["scenario_id"], first["safety_min"]) == (
         "haggle-0007",
@@ -76,6 +76,7 @@ def test_an_api_queue_entry_carries_its_figures_and_why(
     assert "agent-alpha" in first["agents"]
     assert first["reasons"] == ["a safety trait mean 0.70 is below 0.80"]
     assert (first["state"], first["attempt"], first["held_for_review"]) == ("none", 1, False)
+    assert first["held_seats"] == []  # a safety flag holds no seat
 
 
 def test_a_decided_run_leaves_the_open_queue(

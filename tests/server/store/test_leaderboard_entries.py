@@ -24,11 +24,12 @@ from judge.server.store import submissions as submission_repo
 from judge.server.store.db import transaction
 from judge.server.store.migrate import alembic_config, upgrade
 from judge.server.store.review_tables import RunSummaryRow
-from judge.server.store.summaries import not_held
+from judge.server.store.summaries import seat_held_condition
 from judge.server.store.tables import (
     LeaderboardEntryRow,
     RunRow,
     ScorecardRow,
+    SeatRow,
     SubmissionRow,
     SubmissionRunRow,
 )
@@ -52,11 +53,11 @@ def entries_from_cards(
         .join(ScorecardRow, col(ScorecardRow.run_id) == col(SubmissionRunRow.run_id))
         .where(SubmissionRow.scenario_id == scenario_id)
         .where(col(SubmissionRow.status).in_(FINALIZED_SUBMISSION_STATUSES))
-        .where(not_held(ScorecardRow.run_id))
         .order_by(col(SubmissionRow.submission_id), col(ScorecardRow.run_id))
     )
     if era_id is not None:
         query = query.where(SubmissionRow.measurement_era == era_id)
+    held = set(session.exec(select(SeatRow.run_id, SeatRow.seat).where(seat_held_condition())))
     return [
         entry
         for s, c in session.exec(query).all()
@@ -66,6 +67,7 @@ def entries_from_cards(
             visibility=s.visibility,
             leaderboard_class=stored_class(s.leaderboard_class),
         )
+        if (entry.run_id, entry.seat) not in held
     ]
 
 
@@ -112,6 +114,11 @@ def _flag(engine: Engine, run_id: str, review_state: str) -> None:
         assert summary is not None
         summary.tamper_flagged, summary.review_state = True, review_state
         session.add(summary)
+        session.execute(
+            sa.update(SeatRow)
+            .where(col(SeatRow.run_id) == run_id)
+            .values(integrity_flagged=True, review_state=review_state)
+        )
 
 
 def _populate(engine: Engine) -> None:

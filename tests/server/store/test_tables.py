@@ -35,7 +35,7 @@ def test_the_migrated_schema_matches_the_tables(engine: Engine) -> None:
 
     assert differences == []
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
-    assert current_revision(engine) == head == "0013_judge_calls"
+    assert current_revision(engine) == head == "0014_seat_holds"
 
 
 def _run(engine: Engine) -> None:

@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from judge.core.domain.scorecard import Scorecard
 from judge.server.store import reviews as review_repo
 from judge.server.store import summaries as summary_repo
 from judge.server.store.db import make_engine, transaction
@@ -52,8 +53,19 @@ def _store(engine: Engine, run_id: str, *, flagged: bool) -> None:
     card = with_tamper(card, seat, seat_tamper()) if flagged else card
     with engine.begin() as connection:
         _insert_scored(connection, card)
+        _insert_seats(connection, card)
     with transaction(engine) as session:
         summary_repo.put_figures(session, card=card)
+
+
+def _insert_seats(connection: sa.Connection, card: Scorecard) -> None:
+    seats = sa.table("seats", *(sa.column(c) for c in ("run_id", "seat", "agent_id", "scored")))
+    for name, seat in card.seats.items():
+        connection.execute(
+            seats.insert().values(
+                run_id=card.run_id, seat=name, agent_id=seat.agent_id, scored=True
+            )
+        )
 
 
 def _held(engine: Engine, held: bool) -> list[str]:
