@@ -37,9 +37,10 @@ _ENGINE_KINDS = frozenset({"system", "fault"})
 MIN_RECURRENCE_CHARS = 8
 #: At most this many distinct withheld strings of a run are looked for (the first in event
 #: order); each is looked for by its first :data:`NEEDLE_CHARS` characters and followed on as
-#: far as the recurrence repeats it whole.
+#: far as the recurrence repeats it whole. The bounds keep one seat's alternation within
+#: RE2's memory for a DFA (past it RE2 still matches in linear time, several times slower).
 MAX_NEEDLES = 256
-NEEDLE_CHARS = 1000
+NEEDLE_CHARS = 160
 #: What is trimmed off both ends of a withheld string before it is looked for.
 _TRIM = " \t\r\n.,;:!?\"'`()[]{}<>*_~-\u00ab\u00bb\u201c\u201d\u2018\u2019\u2026\u3002"
 #: About this many characters are searched between two checks of the scan's CPU budget.
