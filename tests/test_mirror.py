@@ -133,7 +133,7 @@ UNMIRRORED: dict[str, str] = {
     "judge/core/scoring/era.py": "tests/engine/judging/test_runner_signal.py",
     "judge/core/scoring/figures.py": "tests/server/api/test_figures.py",
     "judge/core/scoring/gates.py": "tests/core/scoring/test_passes_composite_gates.py",
-    "judge/core/integrity/budget.py": "tests/core/integrity/test_scan.py",
+    "judge/core/integrity/budget.py": "tests/engine/test_pipeline_scan_budget.py",
     "judge/core/integrity/english.py": "through judge.core.integrity.lexicon",
     "judge/core/integrity/fold.py": "through judge.core.integrity.matching",
     "judge/core/integrity/languages.py": "through judge.core.integrity.lexicon",
@@ -193,6 +193,7 @@ UNMIRRORED: dict[str, str] = {
 }
 #: Test files that test no single module: what each exercises.
 NAMING_NO_MODULE: dict[str, str] = {
+    "tests/server/api/test_scan_off_loop.py": "end to end through the app or the CLI",
     "tests/server/api/test_adaptive_passes.py": "end to end over adaptive passes on the service",
     "tests/server/api/test_add_a_route.py": "end to end over judge.server.api.deps, judge.server.api.errors",
     "tests/server/api/test_agent_views.py": "end to end over judge.server.api.caller, judge.server.store.db",
@@ -235,7 +236,6 @@ NAMING_NO_MODULE: dict[str, str] = {
     "tests/engine/judging/test_spotlight.py": "end to end over judge.engine.packs, judge.core.domain.run",
     "tests/core/integrity/test_api.py": "end to end over judge.core.domain.run, judge.core.domain.integrity",
     "tests/core/integrity/test_corpus.py": "end to end over judge.core.integrity.withhold",
-    "tests/server/api/test_scan_off_loop.py": "end to end over judge.server.service.jobs, judge.core.integrity.budget",
     "tests/core/integrity/test_families.py": "end to end over judge.core.integrity.fold, judge.core.integrity.tricks",
     "tests/core/integrity/test_fuzz.py": "end to end over judge.core.domain.run, judge.core.domain.integrity",
     "tests/core/scoring/test_tamper_hold.py": "end to end over judge.core.domain.integrity, judge.core.scoring.run_summary",

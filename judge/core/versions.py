@@ -10,14 +10,17 @@ __version__ = "0.1.0"
 #: Version of the scoring rules (composite, gates, rewards, statistics). Part of the era.
 SCORING_VERSION = 1
 
-#: Version of the judge prompt (docs/scoring.md). Part of the era.
-JUDGE_PROMPT_VERSION = 5
+#: Version of the judge prompt (docs/scoring.md). Part of the era. Version 6 names seats by
+#: platform labels and reads every channel an agent writes or causes (docs/integrity.md).
+JUDGE_PROMPT_VERSION = 6
 
 #: The prompt without the score-integrity defence (docs/integrity.md): version 4 exactly, kept
 #: byte for byte so an audit with the defence off reuses passes judged before the defence.
 UNDEFENDED_PROMPT_VERSION = 4
 
 #: Version of the integrity detector (docs/integrity.md): its rules' number, bumped on any
-#: change of them, then ``+learned-`` and the learned layer's model version
-#: (``judge.core.integrity.learned.MODEL_VERSION``, a test holds them equal). Part of the era.
+#: change of them or of the text they read, then ``+learned-`` and the learned layer's model
+#: version (``judge.core.integrity.learned.MODEL_VERSION``, a test holds them equal). Part of
+#: the era. Version 2 reads every channel an agent writes or causes, withholds recurrences,
+#: attributes quotes to their originator and reads attack families.
 DETECTOR_VERSION = "2+learned-v1"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import time
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Collection, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, NamedTuple, ParamSpec, TypeVar
@@ -28,6 +28,8 @@ from judge.core.errors import BudgetExceeded, InputError, ScanBudgetExceeded
 from judge.core.integrity import (
     bounded,
     judged_transcript,
+    scenario_roles,
+    seat_labels,
     tamper_findings,
     unscannable,
     unscannable_seats,
@@ -200,20 +202,30 @@ def _with_screen(
 
 
 def screened(
-    run: Run, settings: MeasurementSettings, *, cpu_s: float | None
+    run: Run,
+    settings: MeasurementSettings,
+    *,
+    cpu_s: float | None,
+    agent_submitted: bool = False,
 ) -> dict[str, SeatTamper]:
     """:func:`tamper_findings` within ``cpu_s`` CPU seconds of the calling thread (None:
     unbounded); past them every seat is marked unscannable instead of half-read
-    (docs/integrity.md, "Where the scan runs")."""
+    (docs/integrity.md, "Where the scan runs"). ``agent_submitted``: an agent submitted the
+    run itself, so all of its text is the agent's (docs/integrity.md, "Channels")."""
     try:
         with bounded(cpu_s, time.thread_time):
-            return tamper_findings(run, settings)
+            return tamper_findings(run, settings, agent_submitted=agent_submitted)
     except ScanBudgetExceeded:
         return unscannable_seats(run)
 
 
 def pairwise_side(
-    run: Run, seat: str, settings: MeasurementSettings, *, scan_cpu_s: float | None = None
+    run: Run,
+    seat: str,
+    settings: MeasurementSettings,
+    *,
+    scan_cpu_s: float | None = None,
+    agent_submitted: bool = False,
 ) -> PairSide:
     """One seat of a pair, screened as the single-seat judge reads it (docs/integrity.md);
     ScanBudgetExceeded when the scan passes ``scan_cpu_s`` CPU seconds."""
@@ -221,7 +233,8 @@ def pairwise_side(
         raise InputError(
             f"run {run.run_id} has no scored seat {seat!r} (scored seats: {run.scored_seats})"
         )
-    transcript = judged_transcript(run, screened(run, settings, cpu_s=scan_cpu_s))
+    tamper = screened(run, settings, cpu_s=scan_cpu_s, agent_submitted=agent_submitted)
+    transcript = judged_transcript(run, tamper)
     return PairSide(
         run_id=run.run_id, seat=seat, agent_id=run.agent_of(seat), transcript=transcript
     )
@@ -242,14 +255,21 @@ def pairs_to_judge(
     seat_a: Callable[[Run], str],
     seat_b: Callable[[Run], str],
     scan_cpu_s: float | None = None,
+    agent_submitted: Collection[str] = (),
 ) -> PairsToJudge:
     """Matched runs as pairs of the seats ``seat_a`` / ``seat_b`` choose (docs/scoring.md),
-    each run's scan bounded by ``scan_cpu_s`` (:func:`pairwise_side`)."""
+    each run's scan bounded by ``scan_cpu_s`` (:func:`pairwise_side`); ``agent_submitted``
+    holds the ids of the runs an agent submitted itself."""
     matching = match_runs(runs_a, runs_b)
+
+    def side(run: Run, seat: str) -> PairSide:
+        by_agent = run.run_id in agent_submitted
+        return pairwise_side(run, seat, settings, scan_cpu_s=scan_cpu_s, agent_submitted=by_agent)
+
     pairs = [
         PairToJudge(
-            pairwise_side(m.a, seat_a(m.a), settings, scan_cpu_s=scan_cpu_s),
-            pairwise_side(m.b, seat_b(m.b), settings, scan_cpu_s=scan_cpu_s),
+            side(m.a, seat_a(m.a)),
+            side(m.b, seat_b(m.b)),
             PairKey(
                 scenario_id=m.a.scenario_id, seed=m.a.seed, adversary_config=m.a.adversary_config
             ),
@@ -365,11 +385,13 @@ def estimate_run(
     rubrics: RubricSet,
     options: ScoringOptions,
     tamper: Mapping[str, SeatTamper] | None = None,
+    roles: Collection[str] = (),
 ) -> CostEstimate:
     """The most judging the run may cost: each prompt counted by the judge's tokenizer, each
-    reply at ``max_tokens``."""
+    reply at ``max_tokens``; ``roles``: the seat names the run's scenario defines."""
     settings = options.settings
     transcript = judged_transcript(run, _findings(run, settings, tamper))
+    labels = seat_labels(run, roles)
     runner = options.runner.model_copy(update={"spotlight": settings.defence})
     policy = settings.denoise.policy
     # an adaptive policy may take every trait to its most passes (shared over a panel)
@@ -378,7 +400,9 @@ def estimate_run(
     members = members[:1] if policy.adaptive else members  # priced as its first judge
     work = []
     for seat in run.scored_seats:
-        specs = pass_specs(transcript, seat, list(rubrics.rubrics.values()), 1, runner)
+        specs = pass_specs(
+            transcript, seat, list(rubrics.rubrics.values()), 1, runner, labels=labels
+        )
         requests = [(s.request, passes) for s in specs]
         work += [SeatRequests(seat, m, requests) for m in members]
     if options.screens:  # the judge's own screen: one call per seat, by the first judge
@@ -434,10 +458,12 @@ async def judge_run(
     guard: BudgetGuard | None = None,
     walls: dict[str, float] | None = None,
     tamper: Mapping[str, SeatTamper] | None = None,
+    roles: Collection[str] = (),
 ) -> dict[str, list[JudgePass]]:
     """Every pass of every scored seat, seat after seat so each keeps its prefix warm; ``walls``
     receives each seat's judging seconds. With a ``guard``, once a limit is reached no further
-    trait (adaptive: seat) starts and BudgetExceeded is raised."""
+    trait (adaptive: seat) starts and BudgetExceeded is raised. The prompt names seats by
+    their platform labels (``roles``: the seat names the run's scenario defines)."""
     done = done or {}
     if guard is not None:
         for (seat, _, _), p in done.items():
@@ -445,6 +471,7 @@ async def judge_run(
     settings = options.settings
     walk = _Walk(
         transcript=judged_transcript(run, _findings(run, settings, tamper)),
+        labels=seat_labels(run, roles),
         turns={e.turn for e in run.transcript},
         runner=options.runner.model_copy(
             update={"score_mode": settings.score_mode, "spotlight": settings.defence}
@@ -474,6 +501,7 @@ class _Walk(NamedTuple):
     """What judging every seat of one run shares."""
 
     transcript: list[TranscriptEvent]
+    labels: dict[str, str]
     turns: set[int]
     runner: RunnerConfig
     rubrics: list[Rubric]
@@ -493,7 +521,9 @@ async def _adaptive_seat(
     """The seat's passes in rounds spanning every trait (one budget check for the seat)."""
     policy = walk.settings.denoise.policy
     _within_budget(walk.guard)
-    specs = pass_specs(walk.transcript, seat, walk.rubrics, policy.max, walk.runner)
+    specs = pass_specs(
+        walk.transcript, seat, walk.rubrics, policy.max, walk.runner, labels=walk.labels
+    )
     return await run_rounds(
         specs,
         walk.members,
@@ -511,7 +541,8 @@ async def _fixed_seat(
     """The seat's passes, each panel member in turn; under a guard one trait at a time."""
     n, out = walk.settings.denoise.passes, []
     for slot, member in enumerate(walk.members):
-        specs = panel_slot(pass_specs(walk.transcript, seat, walk.rubrics, n, walk.runner), slot, n)
+        every = pass_specs(walk.transcript, seat, walk.rubrics, n, walk.runner, labels=walk.labels)
+        specs = panel_slot(every, slot, n)
         for group in [specs] if walk.guard is None else by_trait(specs):
             _within_budget(walk.guard)
             keys = {(s.trait, s.index) for s in group}
@@ -573,6 +604,7 @@ async def score_run_async(
     cost_estimate: CostEstimate | None = None,
     tamper: Mapping[str, SeatTamper] | None = None,
     scan_cpu_s: float | None = None,
+    agent_submitted: bool = False,
 ) -> Scorecard:
     """Score a run: objectives, judged traits, composite, gates, era, and the state checks
     of ``scenario`` (run before any judge call; relative databases under ``base_dir``).
@@ -580,20 +612,25 @@ async def score_run_async(
     ``done`` holds passes already made (seat, trait, index), not judged again; ``on_pass``
     gets (seat, pass) as each new one finishes; ``guard`` is the budget (:func:`judge_run`)
     or a function of the cost estimate returning it; ``tamper`` and ``cost_estimate`` are
-    made here when not given, the scan within ``scan_cpu_s`` CPU seconds: an unscannable run
-    (:func:`screened`) gets a card with no judge call, held for an owner.
+    made here when not given, the scan within ``scan_cpu_s`` CPU seconds (``agent_submitted``:
+    an agent submitted the run itself): an unscannable run (:func:`screened`) gets a card with
+    no judge call, held for an owner. The judge reads seats by platform labels: the seat names
+    ``scenario`` defines, else Seat A, Seat B, ... (docs/integrity.md, "Channels").
     Raises BudgetExceeded when a limit stops the judging.
     """
     options = options or ScoringOptions()
     rubrics = rubrics or default_rubric_set()
+    roles = scenario_roles(scenario)
     if tamper is None:  # screened once for everything below
-        tamper = screened(run, options.settings, cpu_s=scan_cpu_s)
+        tamper = screened(run, options.settings, cpu_s=scan_cpu_s, agent_submitted=agent_submitted)
     if unscannable(tamper):
         state = evaluate_run(run, scenario, base_dir=base_dir) if scenario is not None else None
         spec = judge_of(options, backend)
         return assemble_scorecard(run, {}, rubrics, options, state, spec, tamper=tamper)
     if cost_estimate is None:
-        cost_estimate = estimate_run(run, rubrics=rubrics, options=options, tamper=tamper)
+        cost_estimate = estimate_run(
+            run, rubrics=rubrics, options=options, tamper=tamper, roles=roles
+        )
     if guard is not None and not isinstance(guard, BudgetGuard):
         guard = guard(cost_estimate)  # the budget step, before any judge call
     state = evaluate_run(run, scenario, base_dir=base_dir) if scenario is not None else None
@@ -617,6 +654,7 @@ async def score_run_async(
         guard=guard,
         walls=walls,
         tamper=tamper,
+        roles=roles,
     )
     in_process = any(m.startswith("embedded/") for m in spec.models)  # CPU is the judging's cost
     cpu_s = time.process_time() - cpu_started if in_process else None

@@ -4,7 +4,7 @@ addressed to it, the stored run is unchanged, and the card says what was withhel
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import pytest
 
@@ -83,7 +83,7 @@ def test_the_card_lists_what_was_withheld_and_the_run_is_unchanged() -> None:
         PLANTED in content[span.start : span.end + 1] or content[span.start : span.end] in PLANTED
     )
     assert run.model_dump_json() == before
-    assert card.prompt_version == 5 and card.measurement_era.integrity["spotlight"] == "datamark"
+    assert card.prompt_version == 6 and card.measurement_era.integrity["spotlight"] == "datamark"
 
 
 def test_a_clean_seat_carries_an_unflagged_block() -> None:
@@ -98,13 +98,16 @@ def test_a_clean_seat_carries_an_unflagged_block() -> None:
 def scanned(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The seats the integrity detector scans, in order, while the test runs."""
     seats: list[str] = []
-    real_scan = detector.scan_seat
+    real_screen = detector.screen
 
-    def counting_scan(transcript: Sequence[TranscriptEvent], seat: str) -> SeatTamper:
-        seats.append(seat)
-        return real_scan(transcript, seat)
+    def counting_screen(
+        transcript: Sequence[TranscriptEvent], wanted: Iterable[str], *, agent_submitted: bool
+    ) -> dict[str, SeatTamper]:
+        wanted = list(wanted)
+        seats.extend(wanted)
+        return real_screen(transcript, wanted, agent_submitted=agent_submitted)
 
-    monkeypatch.setattr(detector, "scan_seat", counting_scan)
+    monkeypatch.setattr(detector, "screen", counting_screen)
     return seats
 
 

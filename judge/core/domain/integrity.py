@@ -45,9 +45,12 @@ EXCERPT_MAX_CHARS = 120
 class WithheldSpan(Value):
     """A half-open character range ``[start, end)`` of one text field of one event.
 
-    ``field`` is a JSON pointer into the event: ``/content`` for a message's text,
-    ``/name`` for an action's name, ``/args/<key>/...`` for a string inside an action's
-    arguments (RFC 6901 escaping: ``~0`` for ``~``, ``~1`` for ``/``).
+    ``field`` is a JSON pointer into the event: ``/content`` for the text of a message (or
+    of an observation, ``done``, system or fault event), ``/name`` for an action's name,
+    ``/args/<key>/...`` or ``/result/...`` for a string inside an action's arguments or
+    result (RFC 6901 escaping: ``~0`` for ``~``, ``~1`` for ``/``); a pointer ending ``~k``
+    names the object key of the member it addresses, and ``/seat`` the seat's name (never
+    shown to a judge, which reads platform labels; docs/integrity.md, "Channels").
     """
 
     event_index: int = Field(ge=0, description="position of the event in the transcript")

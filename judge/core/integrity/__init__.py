@@ -8,18 +8,32 @@ from collections.abc import Mapping, Sequence
 from judge.core.domain.config import MeasurementSettings
 from judge.core.domain.integrity import SeatTamper
 from judge.core.domain.run import Run, TranscriptEvent
-from judge.core.errors import ScanBudgetExceeded
-from judge.core.integrity import learned, scan
 from judge.core.integrity.budget import bounded
+from judge.core.integrity.channels import (
+    JudgedView,
+    agent_fields,
+    judged_view,
+    labels_for,
+    scenario_roles,
+    screen,
+    seat_labels,
+    unscannable,
+)
 from judge.core.integrity.withhold import withhold
 from judge.core.versions import DETECTOR_VERSION
 
 __all__ = [
     "DETECTOR_VERSION",
+    "JudgedView",
+    "agent_fields",
     "bounded",
     "judged_transcript",
+    "judged_view",
+    "labels_for",
     "scan_run",
     "scan_seat",
+    "scenario_roles",
+    "seat_labels",
     "tamper_findings",
     "unscannable",
     "unscannable_seats",
@@ -27,37 +41,31 @@ __all__ = [
 ]
 
 
-def scan_seat(transcript: Sequence[TranscriptEvent], seat: str) -> SeatTamper:
-    """What the seat wrote that is addressed to whoever scores it: one finding per merged
-    withheld span (at most ``scan.MAX_FINDINGS``) and every span to withhold."""
-    fields = list(scan.seat_fields(transcript, seat))
-    pieces = scan.seat_pieces(fields)
-    messages = [f for f in fields if f.pointer == "/content"]
-    for piece in scan.seam_pieces(messages, pieces):
-        pieces[piece.field] = [*pieces[piece.field], piece]
-    for piece in learned.learned_pieces(fields, pieces):  # the second layer (docs/integrity.md)
-        pieces[piece.field] = [*pieces[piece.field], piece]
-    findings = [scan.finding(p) for f in fields for p in scan.merge_sorted(pieces[f])]
-    return SeatTamper(
-        flagged=bool(findings),
-        detector_version=DETECTOR_VERSION,
-        findings=findings[: scan.MAX_FINDINGS],
-        withheld=[f.span for f in findings],
-    )
+def scan_seat(
+    transcript: Sequence[TranscriptEvent], seat: str, *, agent_submitted: bool = False
+) -> SeatTamper:
+    """What the seat wrote or caused that is addressed to whoever scores it
+    (:func:`judge.core.integrity.channels.screen`): one finding per merged withheld span (at
+    most ``scan.MAX_FINDINGS``) and every span to withhold in its events."""
+    return screen(transcript, [seat], agent_submitted=agent_submitted)[seat]
 
 
-def scan_run(run: Run) -> dict[str, SeatTamper]:
+def scan_run(run: Run, *, agent_submitted: bool = False) -> dict[str, SeatTamper]:
     """The detector's answer for every scored seat of the run."""
-    return {seat: scan_seat(run.transcript, seat) for seat in run.scored_seats}
+    return screen(run.transcript, run.scored_seats, agent_submitted=agent_submitted)
 
 
-def tamper_findings(run: Run, settings: MeasurementSettings) -> dict[str, SeatTamper]:
+def tamper_findings(
+    run: Run, settings: MeasurementSettings, *, agent_submitted: bool = False
+) -> dict[str, SeatTamper]:
     """What the detector finds in the events of every seat that acts in the run (none with
-    the defence off); one scoring run scans once (``judge.engine.pipeline.score_run_async``)."""
+    the defence off); one scoring run scans once (``judge.engine.pipeline.score_run_async``).
+    ``agent_submitted``: an agent submitted the run itself, so every event and seat name is
+    its text."""
     if not settings.defence:
         return {}
     seats = dict.fromkeys(e.seat for e in run.transcript)
-    return {seat: scan_seat(run.transcript, seat) for seat in seats}
+    return screen(run.transcript, seats, agent_submitted=agent_submitted)
 
 
 def unscannable_seats(run: Run) -> dict[str, SeatTamper]:
@@ -68,15 +76,7 @@ def unscannable_seats(run: Run) -> dict[str, SeatTamper]:
     return dict.fromkeys(seats, found)
 
 
-def unscannable(tamper: Mapping[str, SeatTamper]) -> bool:
-    """Whether the scan of the run these findings belong to ran out of its budget."""
-    return any(found.unscannable for found in tamper.values())
-
-
 def judged_transcript(run: Run, tamper: Mapping[str, SeatTamper]) -> list[TranscriptEvent]:
-    """The transcript as the judge reads it: every seat's judge-directed spans withheld;
-    ScanBudgetExceeded for an unscannable run, which the judge never reads."""
-    if unscannable(tamper):
-        raise ScanBudgetExceeded(f"run {run.run_id} is unscannable: it is not judged")
-    spans = [span for found in tamper.values() for span in found.withheld]
-    return withhold(run.transcript, spans) if spans else list(run.transcript)
+    """The transcript as the judge reads it (:func:`judged_view`): every seat's withheld spans
+    replaced; ScanBudgetExceeded for an unscannable run, which the judge never reads."""
+    return judged_view(run, tamper).transcript

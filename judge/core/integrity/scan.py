@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from itertools import accumulate, pairwise
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from judge.core.domain.integrity import EXCERPT_MAX_CHARS, TamperFinding, TamperKind, WithheldSpan
-from judge.core.domain.run import ActionEvent, MessageEvent, TranscriptEvent
 from judge.core.integrity import linear
 from judge.core.integrity.budget import checkpoint
 from judge.core.integrity.matching import MAX_HITS, Hit, find_hits
@@ -55,41 +54,14 @@ _PRIORITY: tuple[TamperKind, ...] = (
 
 
 class TextField(NamedTuple):
-    """One string the seat wrote: where it is (event and JSON pointer) and its text."""
+    """One string of an event: where it is (event and JSON pointer), its text and the kind
+    of its event (``judge.core.integrity.channels`` says which strings a seat wrote)."""
 
     event_index: int
     turn: int
     pointer: str
     text: str
-
-
-def pointer_part(key: str | int) -> str:
-    """One JSON-pointer reference token (RFC 6901 escaping)."""
-    return str(key).replace("~", "~0").replace("/", "~1")
-
-
-def _strings(value: Any, pointer: str) -> Iterator[tuple[str, str]]:
-    if isinstance(value, str):
-        yield pointer, value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _strings(item, f"{pointer}/{pointer_part(key)}")
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _strings(item, f"{pointer}/{index}")
-
-
-def seat_fields(transcript: Sequence[TranscriptEvent], seat: str) -> Iterator[TextField]:
-    """The strings the seat wrote, in event order."""
-    for index, event in enumerate(transcript):
-        if event.seat != seat:
-            continue
-        if isinstance(event, MessageEvent):
-            yield TextField(index, event.turn, "/content", event.content)
-        elif isinstance(event, ActionEvent):
-            yield TextField(index, event.turn, "/name", event.name)
-            for pointer, text in _strings(event.args, "/args"):
-                yield TextField(index, event.turn, pointer, text)
+    kind: str = "message"
 
 
 class Piece(NamedTuple):
@@ -140,8 +112,14 @@ def _lead_in(text: str, at: int, floor: int) -> int:
 
 
 def seat_pieces(fields: list[TextField]) -> dict[TextField, list[Piece]]:
-    """Each field's matches, widened and merged; past :data:`MAX_HITS` matches the rest of
-    the seat's text is withheld whole and unread, with the kind of the match past the bound."""
+    """Each field's matches, widened and merged (:func:`raw_pieces`)."""
+    return {f: merge_sorted(p) for f, p in raw_pieces(fields).items()}
+
+
+def raw_pieces(fields: list[TextField]) -> dict[TextField, list[Piece]]:
+    """Each field's matches, widened, one piece per match; past :data:`MAX_HITS` matches the
+    rest of the seat's text is withheld whole and unread, with the kind of the match past the
+    bound."""
     pieces: dict[TextField, list[Piece]] = {f: [] for f in fields}
     budget = MAX_HITS
     for batch in _batches(fields):
@@ -151,7 +129,7 @@ def seat_pieces(fields: list[TextField]) -> dict[TextField, list[Piece]]:
         if flood is not None:
             _flood_after(fields, flood, pieces)
             break
-    return {f: merge_sorted(p) for f, p in pieces.items()}
+    return pieces
 
 
 def _batches(fields: list[TextField]) -> Iterator[list[TextField]]:
@@ -266,13 +244,21 @@ def _seam_piece(text: str) -> str:
 
 
 def seam_pieces(messages: list[TextField], known: dict[TextField, list[Piece]]) -> list[Piece]:
+    """Every piece of :func:`seam_groups`."""
+    return [piece for group in seam_groups(messages, known) for piece in group]
+
+
+def seam_groups(
+    messages: list[TextField], known: dict[TextField, list[Piece]]
+) -> list[list[Piece]]:
     """For each two or three consecutive messages, the first match across their seams,
-    unless its first and last parts are already withheld; the ends are read as one stream per
+    unless its first and last parts are already withheld, as one group (the first message's
+    half, the last one's, then any middle message whole); the ends are read as one stream per
     joiner (none, a space). Then the lines of each message that run on (no sentence mark at a
-    line's end) are read joined (:func:`run_on_pieces`)."""
+    line's end) are read joined (:func:`run_on_pieces`), one group each."""
     parts = [_seam_piece(m.text) for m in messages]
     done: set[int] = set()
-    out: list[Piece] = []
+    out: list[list[Piece]] = []
     for joiner in ("", " "):
         checkpoint()
         starts = list(accumulate((len(p) + len(joiner) for p in parts), initial=0))
@@ -292,9 +278,11 @@ def seam_pieces(messages: list[TextField], known: dict[TextField, list[Piece]]) 
             in_first = _overlaps_known(known[first], start, len(first.text))
             if not (in_first and _overlaps_known(known[second], 0, end)):
                 done.add(index)
-                out += _split_pair(first, second, start, end)
-                out += [Piece(m, 0, len(m.text), 0, len(m.text), "split") for m in middle if m.text]
-    return out + run_on_pieces(messages, known)
+                whole = [
+                    Piece(m, 0, len(m.text), 0, len(m.text), "split") for m in middle if m.text
+                ]
+                out.append([*_split_pair(first, second, start, end), *whole])
+    return out + [[piece] for piece in run_on_pieces(messages, known)]
 
 
 #: A line that ends in one of these is a finished sentence; other lines run on to the next.

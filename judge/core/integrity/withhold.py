@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from judge.core.domain.integrity import WITHHELD_MARKER, WithheldSpan
-from judge.core.domain.run import ActionEvent, MessageEvent, TranscriptEvent
+from judge.core.domain.run import ActionEvent, TranscriptEvent
 from judge.core.errors import InputError
 
 
@@ -28,21 +28,37 @@ def withhold(
     return out
 
 
+#: The pointer of a seat's name: never shown to a judge (it reads the seat's platform label),
+#: so a span on it changes nothing here.
+_SEAT = "/seat"
+#: How a pointer names an object key rather than its member (``channels.KEY_SUFFIX``).
+_KEY = "~k"
+
+
 def _withheld_event(
     event: TranscriptEvent, index: int, fields: dict[str, list[WithheldSpan]]
 ) -> TranscriptEvent:
-    if isinstance(event, MessageEvent) and set(fields) == {"/content"}:
-        return event.model_copy(update={"content": _replaced(event.content, fields["/content"])})
+    fields = {p: s for p, s in fields.items() if p != _SEAT}
+    if not fields:
+        return event
     if isinstance(event, ActionEvent):
-        name, args = event.name, event.args
-        for pointer, spans in fields.items():
+        update: dict[str, Any] = {"name": event.name, "args": event.args, "result": event.result}
+        # values before keys, deeper keys before the keys that hold them
+        for pointer in sorted(fields, key=lambda p: (p.endswith(_KEY), -p.count("/"))):
+            spans = fields[pointer]
             if pointer == "/name":
-                name = _replaced(name, spans)
-            elif pointer.startswith("/args/"):
-                args = _replaced_at(args, _tokens(pointer[len("/args/") :]), spans, pointer)
-            else:
+                update["name"] = _replaced(update["name"], spans)
+                continue
+            root, _, rest = pointer[1:].partition("/")
+            if root not in ("args", "result") or pointer in ("/args", "/result~k"):
                 raise InputError(f"withheld span: event {index} has no text at {pointer}")
-        return event.model_copy(update={"name": name, "args": args})
+            is_key = rest.endswith(_KEY)
+            tokens = _tokens(rest[: -len(_KEY)] if is_key else rest) if rest else []
+            update[root] = _replaced_at(update[root], tokens, spans, pointer, is_key=is_key)
+        return event.model_copy(update=update)
+    if set(fields) == {"/content"}:
+        content = _replaced(event.content, fields["/content"])
+        return event.model_copy(update={"content": content})
     raise InputError(f"withheld span: event {index} ({event.kind}) has no text at {sorted(fields)}")
 
 
@@ -50,24 +66,38 @@ def _tokens(pointer: str) -> list[str]:
     return [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")]
 
 
-def _replaced_at(value: Any, tokens: list[str], spans: list[WithheldSpan], pointer: str) -> Any:
+def _replaced_at(
+    value: Any, tokens: list[str], spans: list[WithheldSpan], pointer: str, *, is_key: bool
+) -> Any:
     """A copy of ``value`` with the string at ``tokens`` withheld (containers copied on the
-    way down, everything else shared)."""
+    way down, everything else shared); ``is_key``: the last token's key, not its member."""
     if not tokens:
         if not isinstance(value, str):
             raise InputError(f"withheld span: {pointer} is not a string")
         return _replaced(value, spans)
     key, rest = tokens[0], tokens[1:]
+    if is_key and not rest and isinstance(value, dict) and key in value:
+        return _renamed(value, key, spans)
     if isinstance(value, dict) and key in value:
-        return {**value, key: _replaced_at(value[key], rest, spans, pointer)}
+        return {**value, key: _replaced_at(value[key], rest, spans, pointer, is_key=is_key)}
     if isinstance(value, list) and key.isdigit() and int(key) < len(value):
         index = int(key)
         return [
             *value[:index],
-            _replaced_at(value[index], rest, spans, pointer),
+            _replaced_at(value[index], rest, spans, pointer, is_key=is_key),
             *value[index + 1 :],
         ]
     raise InputError(f"withheld span: no value at {pointer}")
+
+
+def _renamed(value: dict[str, Any], key: str, spans: list[WithheldSpan]) -> dict[str, Any]:
+    """``value`` with ``key`` withheld in place (its member kept, in its place); a new key
+    that another key already has is numbered, so no member is lost."""
+    new, n = _replaced(key, spans), 1
+    while new in value and new != key:
+        n += 1
+        new = f"{_replaced(key, spans)} ({n})"
+    return {(new if k == key else k): item for k, item in value.items()}
 
 
 def _replaced(text: str, spans: list[WithheldSpan]) -> str:

@@ -27,7 +27,7 @@ from judge.core.domain.pairwise import (
 from judge.core.domain.rubric import Rubric
 from judge.core.integrity import linear
 from judge.engine.judging.backends import BatchJudgeBackend, JudgeBackend, JudgeRequest, profile_of
-from judge.engine.judging.prompt import DATAMARK, tagged_transcript
+from judge.engine.judging.prompt import DATAMARK, prompt_labels, tagged_transcript
 from judge.engine.judging.runner import (
     Attempt,
     RunnerConfig,
@@ -37,9 +37,11 @@ from judge.engine.judging.runner import (
 )
 from judge.engine.judging.verdict import Unanswered, last_answer, turns_in
 
-#: Version of the pairwise prompt; part of a pairwise era. Version 1 spotlights (datamarks)
-#: the transcripts; with the defence off the prompt says nothing about the mark.
-PAIRWISE_PROMPT_VERSION = 1
+#: Version of the pairwise prompt; part of a pairwise era. Version 1 spotlit (datamarked) the
+#: transcripts; version 2 also names seats by platform labels (Seat A, Seat B, ... in order of
+#: first appearance), never by a name an agent chose. With the defence off the prompt says
+#: nothing about the mark and names seats as the run does.
+PAIRWISE_PROMPT_VERSION = 2
 
 #: JSON schema of a pairwise verdict; backends that can constrain decoding use it.
 PAIRWISE_SCHEMA: dict[str, Any] = {
@@ -98,8 +100,34 @@ def pairwise_system_prompt(*, spotlight: bool = True) -> str:
 
 
 def pair_block(first: PairSide, second: PairSide, *, spotlight: bool = True) -> str:
-    """Both transcripts of one order: the prefix every pass and trait of that order shares."""
-    block_first = tagged_transcript(first.transcript, spotlight=spotlight)
+    """Both transcripts of one order: the prefix every pass and trait of that order shares.
+    Defended (``spotlight``), each run's seats are named by their labels (Seat A, Seat B, ...
+    in order of first appearance in the run); with the defence off by the run's seat names."""
+    if not spotlight:
+        return _named_pair_block(first, second)
+    one_run = first.run_id == second.run_id
+    seats = [first.seat, second.seat] if one_run else [first.seat]
+    names_first = prompt_labels(first.transcript, seats)
+    block_first = tagged_transcript(first.transcript, labels=names_first)
+    if one_run:
+        return (
+            f'One episode. FIRST is "{names_first[first.seat]}", SECOND is '
+            f'"{names_first[second.seat]}" (their events are marked with these labels).\n'
+            + block_first
+        )
+    names_second = prompt_labels(second.transcript, [second.seat])
+    return (
+        f'Episode of FIRST: the participant is "{names_first[first.seat]}" (its events are '
+        f'marked "{names_first[first.seat]}").\n' + block_first + "Episode of SECOND: the "
+        f'participant is "{names_second[second.seat]}" (its events are marked '
+        f'"{names_second[second.seat]}").\n'
+        + tagged_transcript(second.transcript, labels=names_second)
+    )
+
+
+def _named_pair_block(first: PairSide, second: PairSide) -> str:
+    """The undefended block: seats by the run's names, nothing datamarked."""
+    block_first = tagged_transcript(first.transcript, spotlight=False)
     if first.run_id == second.run_id:
         return (
             f'One episode. FIRST is seat "{first.seat}", SECOND is seat "{second.seat}" '
@@ -109,7 +137,7 @@ def pair_block(first: PairSide, second: PairSide, *, spotlight: bool = True) -> 
         f'Episode of FIRST: the participant is seat "{first.seat}" (its events are marked '
         f'"{first.seat}").\n' + block_first + f"Episode of SECOND: the "
         f'participant is seat "{second.seat}" (its events are marked "{second.seat}").\n'
-        + tagged_transcript(second.transcript, spotlight=spotlight)
+        + tagged_transcript(second.transcript, spotlight=False)
     )
 
 

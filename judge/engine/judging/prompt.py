@@ -1,21 +1,22 @@
 """The judge prompt, laid out so every call for one seat shares one prefix: the system
 instructions, then the seat and its neutralised transcript, then the trait's rubric and the
-question (the rubric-first layout is kept for the benchmark only). Version 5 spotlights the
-participants' text by datamarking (Hines et al. 2024); with the defence off the prompt is
-version 4 exactly (docs/integrity.md).
+question (the rubric-first layout is kept for the benchmark only). Version 5 spotlit the
+participants' text by datamarking (Hines et al. 2024); version 6 also names every seat by its
+platform label (``judge.core.integrity.seat_labels``), never by a name an agent chose. With
+the defence off the prompt is version 4 exactly (docs/integrity.md).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from judge.core.domain.integrity import WITHHELD_MARKER
 from judge.core.domain.rubric import Rubric
 from judge.core.domain.run import ActionEvent, TranscriptEvent
-from judge.core.integrity import linear
+from judge.core.integrity import labels_for, linear
 from judge.core.versions import JUDGE_PROMPT_VERSION, UNDEFENDED_PROMPT_VERSION
 
 Layout = Literal["transcript_first", "rubric_first"]
@@ -88,10 +89,12 @@ def datamark(text: str) -> str:
     return WITHHELD_MARKER.join(_SPACES.sub(DATAMARK, part) for part in text.split(WITHHELD_MARKER))
 
 
-def render_event(event: TranscriptEvent, *, spotlight: bool = True) -> str:
-    """One event as one transcript line: a platform-written head, then the event's text
-    (neutralised, and datamarked when ``spotlight``)."""
-    head = f"[turn {event.turn}] {event.seat} ({event.kind})"
+def render_event(
+    event: TranscriptEvent, *, spotlight: bool = True, label: str | None = None
+) -> str:
+    """One event as one transcript line: a platform-written head (the seat's ``label``, else
+    its name), then the event's text (neutralised, and datamarked when ``spotlight``)."""
+    head = f"[turn {event.turn}] {label or event.seat} ({event.kind})"
     if isinstance(event, ActionEvent):
         args = json.dumps(event.args, sort_keys=True, ensure_ascii=False)
         body = f"{event.name}({args}) -> {event.status}"
@@ -107,24 +110,59 @@ def transcript_tag(body: str) -> str:
     return "transcript-" + hashlib.sha256(body.encode()).hexdigest()[:8]
 
 
-def tagged_transcript(transcript: Sequence[TranscriptEvent], *, spotlight: bool = True) -> str:
-    """The rendered events in a block named by :func:`transcript_tag`."""
+def prompt_labels(
+    transcript: Sequence[TranscriptEvent],
+    seats: Iterable[str] = (),
+    labels: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """The label of every seat of ``transcript`` and of ``seats``: ``labels`` (the run's
+    platform labels) when it names them all, else Seat A, Seat B, ... in order of first
+    appearance (a seat ``labels`` names by its own name, a scenario's role, keeps it)."""
+    every = [*(e.seat for e in transcript), *seats]
+    if labels is not None and all(s in labels for s in every):
+        return dict(labels)
+    roles = {s for s, label in (labels or {}).items() if s == label}
+    return labels_for(every, roles)
+
+
+def tagged_transcript(
+    transcript: Sequence[TranscriptEvent],
+    *,
+    spotlight: bool = True,
+    labels: Mapping[str, str] | None = None,
+) -> str:
+    """The rendered events in a block named by :func:`transcript_tag`; defended
+    (``spotlight``), each seat is named by its label (:func:`prompt_labels`)."""
+    names = prompt_labels(transcript, labels=labels) if spotlight else {}
     body = (
-        "\n".join(render_event(e, spotlight=spotlight) for e in transcript) or "(empty transcript)"
+        "\n".join(render_event(e, spotlight=spotlight, label=names.get(e.seat)) for e in transcript)
+        or "(empty transcript)"
     )
     tag = transcript_tag(body)
     return f"<{tag}>\n{body}\n</{tag}>\n"
 
 
 def transcript_block(
-    transcript: Sequence[TranscriptEvent], seat: str, *, spotlight: bool = True
+    transcript: Sequence[TranscriptEvent],
+    seat: str,
+    *,
+    spotlight: bool = True,
+    labels: Mapping[str, str] | None = None,
 ) -> str:
-    return f'Participant to score: seat "{seat}" (its events are marked "{seat}").\n' + (
-        tagged_transcript(transcript, spotlight=spotlight)
+    """Who is scored, then the transcript; defended, every seat by its label."""
+    if not spotlight:
+        return f'Participant to score: seat "{seat}" (its events are marked "{seat}").\n' + (
+            tagged_transcript(transcript, spotlight=False)
+        )
+    names = prompt_labels(transcript, [seat], labels)
+    return f'Participant to score: "{names[seat]}" (its events are marked "{names[seat]}").\n' + (
+        tagged_transcript(transcript, labels=names)
     )
 
 
 def rubric_block(rubric: Rubric, seat: str) -> str:
+    """The trait's rubric and the question; ``seat`` is the label the transcript block gave
+    the seat (its name with the defence off)."""
     return (
         f"Trait: {rubric.trait} (rubric version {rubric.version})\n"
         f"Definition: {rubric.definition.strip()}\n"

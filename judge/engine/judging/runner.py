@@ -32,6 +32,7 @@ from judge.engine.judging.prompt import (
     VERDICT_SCHEMA,
     Layout,
     judge_messages,
+    prompt_labels,
     rubric_block,
     transcript_block,
 )
@@ -94,10 +95,15 @@ def pass_specs(
     rubrics: Sequence[Rubric],
     passes: int,
     config: RunnerConfig,
+    *,
+    labels: Mapping[str, str] | None = None,
 ) -> list[PassSpec]:
-    """Every pass to make, trait by trait; passes of one trait get the identical request."""
-    shared = transcript_block(transcript, seat, spotlight=config.spotlight)
-    requests = {r.trait: _trait_request(shared, r, seat, config) for r in rubrics}
+    """Every pass to make, trait by trait; passes of one trait get the identical request.
+    Defended (``config.spotlight``) the prompt names seats by ``labels``, the run's platform
+    labels (Seat A, Seat B, ... in order of first appearance when not given)."""
+    shared = transcript_block(transcript, seat, spotlight=config.spotlight, labels=labels)
+    named = prompt_labels(transcript, [seat], labels)[seat] if config.spotlight else seat
+    requests = {r.trait: _trait_request(shared, r, named, config) for r in rubrics}
     return [PassSpec(r.trait, i, requests[r.trait]) for r in rubrics for i in range(passes)]
 
 

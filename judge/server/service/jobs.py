@@ -112,7 +112,13 @@ async def judged(
     try:
         # CPU-bound and bounded (JUDGE_SCAN_CPU_S): on a thread, so this loop's other jobs and
         # the queue's heartbeats keep running; an unscannable run is held, not judged
-        scan = partial(screened, job.run, options.settings, cpu_s=settings.scan_cpu_s)
+        scan = partial(
+            screened,
+            job.run,
+            options.settings,
+            cpu_s=settings.scan_cpu_s,
+            agent_submitted=job.self_reported,
+        )
         tamper = await asyncio.to_thread(scan)
         card = await score_run_async(
             job.run,

@@ -94,10 +94,15 @@ class Prepared(NamedTuple):
     unpaired: list[UnpairedSide]
 
 
-def _runs_of(session: Session, *, agent_id: str, scenario_id: str | None) -> list[Run]:
+def _runs_of(
+    session: Session, *, agent_id: str, scenario_id: str | None, by_agents: set[str]
+) -> list[Run]:
+    """The agent's scored runs; ``by_agents`` receives the ids of those an agent submitted
+    itself (screened as all the agent's text, docs/integrity.md)."""
     ids = queries_compare.scored_run_ids_of(session, agent_id=agent_id, scenario_id=scenario_id)
-    rows = [run_repo.get_run(session, run_id=i) for i in ids]
-    return [run_repo.stored_run(r) for r in rows if r is not None]
+    rows = [r for r in (run_repo.get_run(session, run_id=i) for i in ids) if r is not None]
+    by_agents.update(r.run_id for r in rows if run_repo.is_self_reported(r.submitted_by))
+    return [run_repo.stored_run(r) for r in rows]
 
 
 def _rubric(rubrics: RubricSet, trait: str) -> Rubric:
@@ -116,9 +121,18 @@ def _pairs(
     body: PairwiseComparisonCreate,
     settings: MeasurementSettings,
     scan_cpu_s: float,
+    by_agents: set[str],
 ) -> PairsToJudge:
     seat_a, seat_b = (partial(_seat_of, agent_id=x) for x in (body.agent_a, body.agent_b))
-    return pairs_to_judge(a, b, settings, seat_a=seat_a, seat_b=seat_b, scan_cpu_s=scan_cpu_s)
+    return pairs_to_judge(
+        a,
+        b,
+        settings,
+        seat_a=seat_a,
+        seat_b=seat_b,
+        scan_cpu_s=scan_cpu_s,
+        agent_submitted=by_agents,
+    )
 
 
 def _era(judge: JudgeSpec, rubric: Rubric, settings: MeasurementSettings) -> str:
@@ -148,9 +162,14 @@ def prepare(engine: Engine, *, body: PairwiseComparisonCreate, settings: Setting
     with transaction(engine) as session:
         rubric = _rubric(rubric_set(session, settings=settings), body.trait)
         measure = measurement_settings(session, settings=settings)
-        a = _runs_of(session, agent_id=body.agent_a, scenario_id=body.scenario_id)
-        b = _runs_of(session, agent_id=body.agent_b, scenario_id=body.scenario_id)
-        pairs, unpaired = _pairs(a, b, body, measure, settings.scan_cpu_s)
+        by_agents: set[str] = set()
+        a = _runs_of(
+            session, agent_id=body.agent_a, scenario_id=body.scenario_id, by_agents=by_agents
+        )
+        b = _runs_of(
+            session, agent_id=body.agent_b, scenario_id=body.scenario_id, by_agents=by_agents
+        )
+        pairs, unpaired = _pairs(a, b, body, measure, settings.scan_cpu_s, by_agents)
         era = _era(settings.judge, rubric, measure)
         found = [(p, _kept(session, era, body.trait, p)) for p in pairs]
     if not pairs:

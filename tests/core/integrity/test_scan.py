@@ -8,7 +8,7 @@ import time
 import pytest
 
 from judge.core.domain.integrity import EXCERPT_MAX_CHARS
-from judge.core.domain.run import ObservationEvent, Run, SystemEvent
+from judge.core.domain.run import FaultEvent, Run, SystemEvent
 from judge.core.integrity import scan_run, scan_seat
 from judge.core.integrity.matching import MAX_HITS
 from judge.core.integrity.tricks import BLOB_MAX_CHARS
@@ -30,13 +30,17 @@ def test_intent_kinds_name_what_the_text_tries() -> None:
     assert kinds == cases
 
 
-def test_engine_events_of_the_seat_are_not_read() -> None:
+def test_engine_events_are_read_only_in_a_run_an_agent_submitted() -> None:
     transcript = [
         SystemEvent(kind="system", turn=0, seat="buyer", content=PLANT),
-        ObservationEvent(kind="observation", turn=1, seat="buyer", content=PLANT),
-        acted("search", {"query": "tents"}).model_copy(update={"result": PLANT}),
+        FaultEvent(kind="fault", turn=1, seat="buyer", content=PLANT),
     ]
     assert not scan_seat(transcript, "buyer").flagged
+    submitted = scan_seat(transcript, "buyer", agent_submitted=True)
+    assert [(f.event_index, f.span.field) for f in submitted.findings] == [
+        (0, "/content"),
+        (1, "/content"),
+    ]
 
 
 def test_an_action_name_is_read() -> None:

@@ -58,6 +58,14 @@ def test_two_seats_of_one_run_share_one_transcript_block() -> None:
     run = agent_run("agent-a", "run-a")
     block = pair_block(side(run, "buyer"), side(run, "seller"))
     assert block.count("<transcript-") == 1
+    # seats by platform labels, in order of first appearance (the seller speaks first)
+    assert 'FIRST is "Seat B", SECOND is "Seat A"' in block
+    assert '"buyer"' not in block and "] buyer (" not in block and "] Seat B (message)" in block
+
+
+def test_with_the_defence_off_the_pair_block_names_the_seats_as_the_run_does() -> None:
+    run = agent_run("agent-a", "run-a")
+    block = pair_block(side(run, "buyer"), side(run, "seller"), spotlight=False)
     assert 'FIRST is seat "buyer", SECOND is seat "seller"' in block
 
 
