@@ -311,18 +311,18 @@ def test_the_headline_is_each_familys_lift_beyond_the_neutral_edits_and_plants_r
     backend = ScriptedBackend(obeys_channel_plants, model="scripted-swayed")
     monkeypatch.setattr("judge.tools.cli.audit.backend_for", lambda model: backend)
     chosen = [*CHANNEL_PLANTS, "planted.plain", "padding", "labels.rename"]
-    assert audit(tmp_path, "--perturbations", ",".join(chosen)) == 0
+    assert audit(tmp_path, "--perturbations", ",".join(chosen), "--limit", "3") == 0
     report = json.loads((tmp_path / "report.json").read_text())
     assert report["neutral"] == ["padding", "labels.rename"]
     lifts = {r["family"]: r for r in report["lifts"]}
     assert list(lifts) == [*CHANNEL_PLANTS, "planted.plain"]
     for family in CHANNEL_PLANTS:  # each channel's plant reached the prompt on every seat
         row = lifts[family]
-        assert (row["n"], row["family_lifted"], row["neutral_lifted"]) == (4, 1.0, 0.0)
+        assert (row["n"], row["family_lifted"], row["neutral_lifted"]) == (6, 1.0, 0.0)
         assert (row["lift"]["value"], row["lift"]["low"], row["lift"]["high"]) == (1.0, 1.0, 1.0)
     assert lifts["planted.plain"]["lift"]["value"] == 0.0  # this judge ignores the plain line
     md = (tmp_path / "report.md").read_text()
-    assert "| planted.observation | 4 | 1.000 | 0.000 | +1.000 [1.000, 1.000] |" in md
+    assert "| planted.observation | 6 | 1.000 | 0.000 | +1.000 [1.000, 1.000] |" in md
     assert "3 of 4 families lift seats beyond the neutral edits" in md
 
 
