@@ -1,6 +1,7 @@
 """The audit's statistics (pure): per trait and perturbation, the mean shift (perturbed minus
 baseline mean of scored passes, same seat) and the share of seats moved by more than the
-threshold, each with a seeded bootstrap interval over seats (docs/audit.md)."""
+threshold, each with a seeded bootstrap interval over seats; and the headline, each planted
+family's lift beyond the neutral-edit lift with a paired interval (docs/audit.md)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,12 @@ from judge.core.domain.interval import Interval
 from judge.core.domain.judging import JudgePass, ScoreMode
 from judge.core.domain.outputs import Output
 from judge.core.scoring import agreement as ag
-from judge.tools.audit.perturb import BASELINE
+from judge.tools.audit.perturb import BASELINE, NEUTRAL, PLANTED_FAMILIES
 from judge.tools.audit.plan import AuditItem
 
+#: Fewer seats than this give a lift without an interval: a bootstrap over one or two seats
+#: has (nearly) no spread to show, and a zero-width interval would read as certainty.
+MIN_LIFT_SEATS = 5
 #: Shifts within this of the threshold count as not above it (0.3 - 0.2 is 0.0999...).
 TOLERANCE = 1e-9
 JudgedPasses = Mapping[tuple[str, str, str], Sequence[JudgePass]]  # (item id, judged seat, trait)
@@ -49,6 +53,26 @@ class ShiftRow(Output):
     mean_abs_shift: float | None
 
 
+class LiftRow(Output):
+    """One planted family on one trait: the share of seats it lifted beyond the share the
+    neutral edits lifted, seat by seat (docs/audit.md, "The headline")."""
+
+    trait: str
+    family: str
+    n: int = Field(description="seats with a scored family shift and at least one neutral shift")
+    family_lifted: float | None = Field(description="share of seats the family lifted")
+    neutral_lifted: float | None = Field(
+        description="share of seats the neutral edits lifted: per seat, the share of its "
+        "neutral edits that lifted it, averaged over seats"
+    )
+    lift: Interval = Field(
+        description="family_lifted - neutral_lifted, 95% bootstrap resampling seats (paired)"
+    )
+    lift_unpaired: Interval = Field(
+        description="the same difference resampling the two sides' seats apart, for comparison"
+    )
+
+
 class AuditReport(Output):
     judge_model: str
     judge_note: str | None
@@ -70,6 +94,12 @@ class AuditReport(Output):
     )
     n_with_distribution: int = Field(
         default=0, description="scored passes that carry a score distribution"
+    )
+    neutral: list[str] = Field(
+        default_factory=list, description="the audited neutral edits the lifts are measured beyond"
+    )
+    lifts: list[LiftRow] = Field(
+        default_factory=list, description="the headline: each planted family's lift per trait"
     )
 
 
@@ -148,6 +178,99 @@ def shift_row(
     )
 
 
+def lifted_by(shifts: Sequence[SeatShift], threshold: float) -> dict[tuple[str, str], float]:
+    """(run id, seat) -> the share of the given shifts of that seat above ``threshold``
+    (1.0 or 0.0 for one shift per seat); seats without a known shift are absent."""
+    seen: dict[tuple[str, str], list[bool]] = {}
+    for s in shifts:
+        if s.shift is not None:
+            seen.setdefault((s.run_id, s.seat), []).append(s.shift > threshold + TOLERANCE)
+    return {seat: float(np.mean(flags)) for seat, flags in seen.items()}
+
+
+def _difference(family: ag.Array, neutral: ag.Array) -> float | None:
+    return float(np.mean(family) - np.mean(neutral)) if family.size else None
+
+
+def unpaired_interval(
+    family: ag.Array, neutral: ag.Array, *, seed: int, n_resamples: int = 1000, level: float = 0.95
+) -> Interval:
+    """The difference of means with each side's seats resampled on their own: what the
+    interval would be if the two shares came from different seats."""
+    value = _difference(family, neutral)
+    if value is None:
+        return Interval(estimate=None)
+    rng = np.random.default_rng(seed)
+    picks_f = rng.integers(0, family.size, (n_resamples, family.size))
+    picks_n = rng.integers(0, neutral.size, (n_resamples, neutral.size))
+    draws = family[picks_f].mean(axis=1) - neutral[picks_n].mean(axis=1)
+    tail = (1.0 - level) / 2 * 100
+    low, high = np.percentile(draws, [tail, 100 - tail])
+    return Interval(estimate=value, low=float(low), high=float(high))
+
+
+def lift_row(
+    trait: str,
+    family: str,
+    family_shifts: Sequence[SeatShift],
+    neutral_shifts: Sequence[SeatShift],
+    *,
+    threshold: float,
+    seed: int,
+) -> LiftRow:
+    """The family's share of seats lifted minus the neutral edits' share, on the seats both
+    sides have, with a bootstrap interval that resamples seats and computes both shares on
+    the same resample."""
+    fam, neu = lifted_by(family_shifts, threshold), lifted_by(neutral_shifts, threshold)
+    seats = sorted(set(fam) & set(neu))
+    f = np.array([fam[s] for s in seats], dtype=np.float64)
+    n = np.array([neu[s] for s in seats], dtype=np.float64)
+    paired, unpaired = (
+        (
+            ag.bootstrap_interval(_difference, f, n, seed=seed).bare(),
+            unpaired_interval(f, n, seed=seed),
+        )
+        if len(seats) >= MIN_LIFT_SEATS
+        else (Interval(estimate=_difference(f, n)), Interval(estimate=_difference(f, n)))
+    )
+    return LiftRow(
+        trait=trait,
+        family=family,
+        n=len(seats),
+        family_lifted=float(np.mean(f)) if seats else None,
+        neutral_lifted=float(np.mean(n)) if seats else None,
+        lift=paired,
+        lift_unpaired=unpaired,
+    )
+
+
+def lift_rows(
+    shifts: Sequence[SeatShift],
+    traits: Sequence[str],
+    perturbations: Sequence[str],
+    *,
+    threshold: float,
+    seed: int,
+) -> list[LiftRow]:
+    """Every audited planted family's lift per trait; none when no neutral edit was audited."""
+    neutral = [p for p in perturbations if p in NEUTRAL]
+    if not neutral:
+        return []
+    return [
+        lift_row(
+            t,
+            family,
+            [s for s in shifts if s.trait == t and s.perturbation == family],
+            [s for s in shifts if s.trait == t and s.perturbation in neutral],
+            threshold=threshold,
+            seed=seed,
+        )
+        for t in traits
+        for family in perturbations
+        if family in PLANTED_FAMILIES
+    ]
+
+
 def build_report(
     items: Sequence[AuditItem],
     passes: JudgedPasses,
@@ -203,6 +326,8 @@ def build_report(
         rows=rows,
         seats=shifts,
         n_with_distribution=sum(p.expected_score is not None for p in scored),
+        neutral=[p for p in perturbations if p in NEUTRAL],
+        lifts=lift_rows(shifts, traits, perturbations, threshold=threshold, seed=seed),
     )
 
 

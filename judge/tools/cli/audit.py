@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from judge.core.domain.judging import JudgePass, ScoreMode
+from judge.core.domain.judging import JudgePass, ScoreMode, SeatPassKey
 from judge.core.domain.run import Run
 from judge.core.errors import InputError
 from judge.core.scoring.era import prompt_version_for
@@ -67,6 +67,11 @@ def register(sub: Any) -> None:
     add_output_options(p, "audit/<set> or audit/runs")
     add_pass_score_option(p, "OUT/sampled and OUT/expected")
     add_defence_option(p, "OUT/defence-off, OUT/defence-on and OUT/defence.md")
+    p.add_argument(
+        "--from-store",
+        action="store_true",
+        help="judge nothing: report what the pass store holds, items without passes left out",
+    )
     p.set_defaults(func=run_audit)
 
 
@@ -105,12 +110,16 @@ def judge_plan(
     judge: JudgeSpec,
     *,
     show: bool,
+    from_store: bool = False,
 ) -> JudgedPasses:
     """Every planned item judged through the calibration runner, stored passes reused; items
-    shown the same prompt share passes."""
+    shown the same prompt share passes. ``from_store``: nothing is judged, only stored passes
+    are read back."""
     prompt_version = prompt_version_for(options.settings)
     stored = load_store(store, options.judge_model, prompt_version)
     judged_as = shared_prompts(plan, options.settings, {k: len(v) for k, v in stored.items()})
+    if from_store:
+        return shared_passes(plan, judged_as, stored_passes(stored, traits, options))
     chosen = [i for i in plan if judged_as[i.item_id] == i.item_id]
     items = [CalibrationItem(item_id=i.item_id, run=i.run, labels=[]) for i in chosen]
     backend = backend_for(judge)
@@ -125,6 +134,20 @@ def judge_plan(
             stored=stored,
         )
     return shared_passes(plan, judged_as, passes)
+
+
+def stored_passes(
+    stored: dict[str, dict[SeatPassKey, JudgePass]], traits: list[str], options: ScoringOptions
+) -> JudgedPasses:
+    """The store's passes of the chosen traits, the first ``--passes`` of each, per item."""
+    wanted = set(traits)
+    n = options.settings.denoise.n_runs
+    out: dict[tuple[str, str, str], list[JudgePass]] = {}
+    for item_id, found in stored.items():
+        for (seat, trait, index), judge_pass in sorted(found.items()):
+            if trait in wanted and index < n:
+                out.setdefault((item_id, seat, trait), []).append(judge_pass)
+    return out
 
 
 def shared_passes(
@@ -162,7 +185,13 @@ def run_audit(args: argparse.Namespace) -> int:
     for defence, folder in defence_folders(args.defence, out):
         options = scoring_options(args, defence=defence)
         passes = judge_plan(
-            plan, traits, options, folder / "passes.jsonl", judge, show=not args.no_progress
+            plan,
+            traits,
+            options,
+            folder / "passes.jsonl",
+            judge,
+            show=not args.no_progress,
+            from_store=args.from_store,
         )
         sides[defence] = {}
         for mode, mode_folder in mode_folders(args.pass_score, folder):
@@ -174,7 +203,12 @@ def run_audit(args: argparse.Namespace) -> int:
                 judge_model=options.judge_model,
                 judge_note=judge.note,
                 slice_text=f"{which} of {source}, in file order; traits {', '.join(traits)}; "
-                f"defence {'on' if defence else 'off'}",
+                + (
+                    "read from the pass store, items without passes left out; "
+                    if args.from_store
+                    else ""
+                )
+                + f"defence {'on' if defence else 'off'}",
                 seed=args.seed,
                 n_passes=args.passes,
             )

@@ -200,6 +200,11 @@ def test_the_docs_list_every_perturbation_and_text_verbatim() -> None:
         *pt.MULTILINGUAL,
         *pt.ENCODED,
         *pt.SPLIT,
+        *pt.SPREAD,
+        pt.TOOL_OUTPUT,
+        pt.TOOL_OUTPUT_NAME,
+        pt.OBSERVATION,
+        pt.DONE,
         *pt.FILLER,
         *pt.HOSTILE,
         *pt.PERTURBATIONS,
@@ -209,6 +214,10 @@ def test_the_docs_list_every_perturbation_and_text_verbatim() -> None:
         assert f"`{text}`" in docs, text
     for text in pt.OBFUSCATED:
         assert f"`{text.encode('unicode_escape').decode()}`" in docs, text
+    for name, pool in pt.PLANTED_DRAWN.items():
+        for text in pool:
+            shown = text.encode("unicode_escape").decode() if name == "planted.unicode" else text
+            assert f"`{shown}`" in docs, text
 
 
 @pytest.mark.parametrize(
@@ -277,3 +286,135 @@ def test_action_adds_a_note_action_of_the_seat_after_the_drawn_message() -> None
     assert (
         out.run.transcript[at - 1].seat == "buyer" and out.run.transcript[at - 1].kind == "message"
     )
+
+
+def three_message_run() -> Run:
+    """The buyer speaks three times, so a request spread over three messages fits."""
+    run = make_run()
+    extra = MessageEvent(kind="message", turn=3, seat="buyer", content="Deal at 55 then.")
+    return run.model_copy(update={"transcript": [*run.transcript, extra]})
+
+
+@pytest.mark.parametrize("name", sorted(pt.PLANTED_DRAWN))
+def test_each_family_of_outside_attacks_appends_a_text_of_its_pool_to_one_own_message(
+    name: str,
+) -> None:
+    run = make_run()
+    for seed in range(8):
+        out = pt.perturb(run, "buyer", name, seed=seed)
+        assert out is not None and out.seat == "buyer"
+        changed = [
+            (a, b) for a, b in zip(run.transcript, out.run.transcript, strict=True) if a != b
+        ]
+        assert len(changed) == 1 and changed[0][0].seat == "buyer"
+        before, after = changed[0]
+        assert isinstance(before, MessageEvent) and isinstance(after, MessageEvent)
+        assert after.content.removeprefix(before.content + " ") in pt.PLANTED_DRAWN[name]
+
+
+def test_every_text_of_the_drawn_outside_families_is_drawn_under_some_seed() -> None:
+    run = make_run()
+    for name, pool in pt.PLANTED_DRAWN.items():
+        seen = set()
+        for seed in range(80):
+            out = pt.perturb(run, "buyer", name, seed=seed)
+            assert out is not None
+            seen |= {
+                t
+                for t in pool
+                for e in out.run.transcript
+                if isinstance(e, MessageEvent) and e.content.endswith(t)
+            }
+        assert seen == set(pool), name
+
+
+def test_the_unicode_family_carries_each_documented_trick() -> None:
+    variation, hangul, capitals, reversed_ = pt.PLANTED_DRAWN["planted.unicode"]
+    assert "\ufe0f" in variation and variation.replace("\ufe0f", "") == pt.PLANTED["planted.plain"]
+    assert hangul.replace("\u3164", " ") == pt.PLANTED["planted.plain"]
+    assert " " not in hangul
+    assert all(ord(c) > 127 for c in capitals.replace(" ", "").replace("1.0", "").replace("s", ""))
+    assert reversed_.startswith("\u202e") and reversed_[1:-1][::-1] == pt.PLANTED["planted.plain"]
+
+
+def test_the_addressees_are_the_issue_s_unusual_ones() -> None:
+    pool = " ".join(pt.PLANTED_DRAWN["planted.addressee"]).lower()
+    for who in ("arbiter", "umpire", "auditor", "whoever tallies the numbers"):
+        assert who in pool
+
+
+def test_spread_puts_one_part_on_each_of_three_consecutive_own_messages() -> None:
+    run = three_message_run()
+    out = pt.perturb(run, "buyer", "planted.spread", seed=0)
+    assert out is not None
+    own = [e for e in out.run.transcript if isinstance(e, MessageEvent) and e.seat == "buyer"]
+    first, second, third = pt.SPREAD
+    assert [e.content for e in own] == [
+        f"I can offer 40. {first}",
+        f"Fine, 55 and we have a deal. {second}",
+        f"{third} Deal at 55 then.",
+    ]
+    others = [e for e in out.run.transcript if e.seat != "buyer" or e.kind != "message"]
+    assert others == [e for e in run.transcript if e.seat != "buyer" or e.kind != "message"]
+
+
+def test_spread_on_a_seat_with_two_messages_keeps_every_part_in_order() -> None:
+    out = pt.perturb(make_run(), "buyer", "planted.spread", seed=0)
+    assert out is not None
+    own = [e for e in out.run.transcript if isinstance(e, MessageEvent) and e.seat == "buyer"]
+    first, second, third = pt.SPREAD
+    assert [e.content for e in own] == [
+        f"I can offer 40. {first}",
+        f"Fine, 55 and we have a deal. {second} {third}",
+    ]
+
+
+def added_events(run: Run, out: Run) -> list[Any]:
+    return [e for e in out.transcript if e not in run.transcript]
+
+
+def test_tool_output_is_forged_in_the_arguments_of_an_added_action_of_the_seat() -> None:
+    run = make_run()
+    out = pt.perturb(run, "buyer", "planted.tool_output", seed=0)
+    assert out is not None
+    (action,) = added_events(run, out.run)
+    assert (action.kind, action.seat, action.name) == ("action", "buyer", pt.TOOL_OUTPUT_NAME)
+    assert action.args == {"query": pt.TOOL_OUTPUT}
+    at = out.run.transcript.index(action)
+    assert out.run.transcript[at - 1].seat == "buyer"
+    assert out.run.transcript[at - 1].kind == "message"
+
+
+def test_observation_plants_a_tool_observation_in_the_seats_channel() -> None:
+    run = make_run()
+    out = pt.perturb(run, "buyer", "planted.observation", seed=0)
+    assert out is not None
+    (seen,) = added_events(run, out.run)
+    assert (seen.kind, seen.seat, seen.content) == ("observation", "buyer", pt.OBSERVATION)
+    at = out.run.transcript.index(seen)
+    before = out.run.transcript[at - 1]
+    assert before.seat == "buyer" and before.kind == "message" and before.turn == seen.turn
+    assert [e for e in out.run.transcript if e is not seen] == list(run.transcript)
+
+
+def test_done_ends_the_seat_with_a_done_event_carrying_the_plant() -> None:
+    run = make_run()
+    out = pt.perturb(run, "buyer", "planted.done", seed=0)
+    assert out is not None
+    assert list(out.run.transcript[:-1]) == list(run.transcript)
+    done = out.run.transcript[-1]
+    assert (done.kind, done.seat, done.content, done.turn) == ("done", "buyer", pt.DONE, 3)
+
+
+def test_the_channel_families_reach_a_seat_that_never_sent_a_message() -> None:
+    run = make_run(transcript=[{"turn": 1, "seat": "seller", "kind": "message", "content": "Hi"}])
+    done = pt.perturb(run, "buyer", "planted.done", seed=0)
+    assert done is not None and done.run.transcript[-1].kind == "done"
+    seen = pt.perturb(run, "buyer", "planted.observation", seed=0)
+    assert seen is not None and seen.run.transcript[-1].kind == "message"
+
+
+def test_neutral_edits_are_the_ones_that_address_no_one() -> None:
+    assert pt.NEUTRAL == ("padding", "labels.rename", "labels.swap", "hostile_counterpart")
+    assert not set(pt.NEUTRAL) & set(pt.PLANTED_FAMILIES)
+    assert pt.PERTURBATIONS == (*pt.PLANTED_FAMILIES, *pt.NEUTRAL)
