@@ -76,6 +76,9 @@ class RunListing(NamedTuple):
     cost_usd: float | None = None
     tokens: int | None = None
     unscannable: bool | None = None
+    #: why a run was not scored (for everyone), and the owners' detail (a budget's limit)
+    reason: str | None = None
+    reason_detail: str | None = None
 
 
 class CostCursor(NamedTuple):
