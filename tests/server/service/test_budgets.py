@@ -118,6 +118,20 @@ def test_a_budget_that_is_not_a_positive_amount_is_refused_naming_the_field(
     assert "run_usd" in response.json()["detail"]
 
 
+def test_a_dollar_limit_on_a_judge_without_a_price_is_refused_offering_the_token_limit(
+    client: TestClient, owner: dict[str, str], settings: Settings
+) -> None:
+    response = client.put(BUDGETS, json={"value": {"run_usd": 0.5}}, headers=owner)
+    assert response.status_code == 422
+    detail = response.json()["detail"]
+    assert f"the configured judge {settings.model} has no price" in detail
+    assert "set a token limit instead (run_tokens)" in detail
+    stored = client.get(BUDGETS, headers=owner).json()["value"]
+    assert stored["run_usd"] is None  # nothing was stored
+    tokens = client.put(BUDGETS, json={"value": {"run_tokens": 5000}}, headers=owner)
+    assert tokens.status_code == 200
+
+
 def test_an_agent_reads_only_the_word_budget_never_the_limits(
     database_url: str, engine: Engine
 ) -> None:
