@@ -149,6 +149,16 @@ def agent_may_read(session: Session, *, run_id: str, agent: AgentIdentity) -> bo
     )
 
 
+def agent_run_id(session: Session, *, run_id: str, agent: AgentIdentity) -> str:
+    """The stored id an agent key means by ``run_id``: the run of that id when the key may read
+    it, else the key's own submission of that id (stored as ``<agent_id>:<run_id>``), so an
+    agent reads its runs by the ids it submitted; ``run_id`` as given when neither exists."""
+    if NAMESPACE_SEPARATOR in run_id or agent_may_read(session, run_id=run_id, agent=agent):
+        return run_id
+    own = f"{agent.agent_id}{NAMESPACE_SEPARATOR}{run_id}"
+    return own if agent_may_read(session, run_id=own, agent=agent) else run_id
+
+
 def visible_run(session: Session, *, run_id: str, agent: AgentIdentity | None) -> RunRow:
     """The run, if the caller may see it (owners: every run); hidden and missing look the same."""
     row = run_repo.get_run(session, run_id=run_id)

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from sqlmodel import Session
 
 from judge.core.domain.cursor import decode_run_cursor, encode_run_cursor
-from judge.core.domain.run import Run
+from judge.core.domain.run import Run, hinted_errors
 from judge.core.domain.status import RunStatus
 from judge.server.api.caller import Admission, Caller, Mount, mount_both
 from judge.server.api.deps import (
@@ -67,7 +67,7 @@ def parse_run(raw: bytes) -> Run:
     except ValidationError as exc:
         errors = [
             {**e, "loc": ("body", *e.get("loc", ()))}
-            for e in exc.errors(include_url=False, include_context=False)
+            for e in hinted_errors(exc.errors(include_url=False, include_context=False))
         ]
         raise RequestValidationError(errors) from None
 
@@ -180,7 +180,9 @@ mount_both(
         RUNS["agent"] + "/{run_id}",
         "Run status (agent key)",
         _STATUS_DOC
-        + " Only runs where the key's agent sits in the key's seat; any other run answers 404.",
+        + " Only runs where the key's agent sits in the key's seat; any other run answers 404. "
+        "The key's own submissions are read by the id it submitted as well as by the stored "
+        "`<agent_id>:<run_id>` (a run readable under the id as given comes first).",
     ),
 )
 
