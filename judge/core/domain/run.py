@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -252,12 +251,29 @@ _FIELD_NAMES = sorted(
 )
 
 
+#: Longer unknown names get no guess: the edit distance costs their length times a field's.
+_HINT_MAX_CHARS = 40
+
+
+def _edits(a: str, b: str) -> int:
+    """Levenshtein distance: insertions, deletions and substitutions turning ``a`` into ``b``."""
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        diagonal, row[0] = row[0], i
+        for j, cb in enumerate(b, start=1):
+            diagonal, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, diagonal + (ca != cb))
+    return row[-1]
+
+
 def field_hint(name: str) -> str | None:
-    """The run-format field an unknown ``name`` most likely meant, or None."""
+    """The run-format field an unknown ``name`` most likely meant (a name of another format,
+    or one or two letters off a field's, the closest first), or None."""
     if name in FIELD_SYNONYMS:
         return FIELD_SYNONYMS[name]
-    close = difflib.get_close_matches(name, _FIELD_NAMES, n=1, cutoff=0.75)
-    return close[0] if close else None
+    if len(name) > _HINT_MAX_CHARS:
+        return None
+    distance, field = min((_edits(name.lower(), f), f) for f in _FIELD_NAMES)
+    return field if distance <= min(2, len(field) // 3) else None
 
 
 def hinted_errors(errors: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:

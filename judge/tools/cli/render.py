@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from judge.core.domain.cost import Cost
 from judge.core.domain.judging import PanelAgreement, TraitResult
 from judge.core.domain.scorecard import Scorecard, SeatScorecard
+from judge.core.domain.wording import counted
 
 
 def _num(value: float | None, digits: int = 3) -> str:
@@ -27,14 +28,16 @@ def signal_lines(t: TraitResult) -> list[str]:
     """Sampled and expected means, the within-pass entropy, the fallback note, each judge."""
     lines = []
     if t.n_with_distribution or t.score_note:
+        bits = t.mean_entropy_bits
+        entropy = "" if bits is None else f"entropy {_num(bits, 2)} bits  "
         lines.append(
             f"    sampled mean {_num(t.sampled_mean)}  expected mean {_num(t.expected_mean)}  "
-            f"entropy {_num(t.mean_entropy_bits, 2)} bits  ({t.n_with_distribution} passes with a distribution)"
+            f"{entropy}({counted(t.n_with_distribution, 'pass', 'passes')} with a distribution)"
         )
     if t.score_note:
         lines.append(f"    note: {t.score_note}")
     if t.adaptive is not None:
-        lines.append(f"    {t.adaptive.passes} passes: {t.adaptive.note}")
+        lines.append(f"    {counted(t.adaptive.passes, 'pass', 'passes')}: {t.adaptive.note}")
     lines += [
         f"    judge {j.model}: mean {_num(j.mean)}  var {_num(j.variance, 4)}  "
         f"passes [{' '.join(_num(s, 2) for s in j.pass_scores) or 'none'}]"
@@ -53,7 +56,10 @@ def seat_lines(card: SeatScorecard) -> list[str]:
             f"  objectives: {o.met_count}/{o.total_count} met, rate {_num(o.objective_met_rate)}, "
             f"partial credit {pc.total:g}/{pc.max_possible:g}"
         ),
-        f"  participation: {gate.player_messages} messages, {gate.actions_per_turn:.2f} actions/turn: {gated}",
+        (
+            f"  participation: {counted(gate.player_messages, 'message')}, "
+            f"{gate.actions_per_turn:.2f} actions/turn: {gated}"
+        ),
         f"  composite: {_num(card.composite)}{note}",
         " capability traits:",
         *(trait_line(t) for t in card.traits.values()),
@@ -105,7 +111,7 @@ def _usd(value: float | None) -> str:
 def cost_line(cost: Cost) -> str:
     """What judging cost, beside what it was estimated to cost (docs/service.md)."""
     line = (
-        f"cost: {cost.n_passes} passes, tokens in {cost.prompt_tokens} "
+        f"cost: {counted(cost.n_passes, 'pass', 'passes')}, tokens in {cost.prompt_tokens} "
         f"({cost.cached_prompt_tokens} cached) out {cost.completion_tokens}, "
         f"{_usd(cost.cost_usd)}, wall {cost.wall_s:.1f} s"
     )

@@ -38,3 +38,13 @@ def test_a_progress_bar_that_is_off_writes_nothing(capsys: pytest.CaptureFixture
     with progress_bar(False, "run-1") as tick:
         tick(3, 10)
     assert capsys.readouterr().err == ""
+
+
+def test_the_cost_line_says_1_pass_not_1_passes() -> None:
+    from judge.core.domain.cost import Cost
+    from judge.tools.cli.render import cost_line
+
+    one = Cost(
+        n_passes=1, n_attempts=1, prompt_tokens=10, cached_prompt_tokens=0, completion_tokens=2
+    )
+    assert cost_line(one).startswith("cost: 1 pass, tokens in 10 (0 cached) out 2, ")
