@@ -33,7 +33,7 @@ from judge.tools.cli.calibration import (
     scoring_options,
     write_report_files,
 )
-from judge.tools.cli.options import add_concurrency_option, add_output_options
+from judge.tools.cli.options import add_concurrency_option, add_output_options, show_progress
 from judge.tools.cli.render import progress_bar
 from judge.tools.importers.registry import import_set
 
@@ -162,7 +162,7 @@ def run_audit(args: argparse.Namespace) -> int:
     for defence, folder in defence_folders(args.defence, out):
         options = scoring_options(args, defence=defence)
         passes = judge_plan(
-            plan, traits, options, folder / "passes.jsonl", judge, show=not args.no_progress
+            plan, traits, options, folder / "passes.jsonl", judge, show=show_progress(args)
         )
         sides[defence] = {}
         for mode, mode_folder in mode_folders(args.pass_score, folder):

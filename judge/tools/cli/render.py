@@ -142,6 +142,10 @@ def render_scorecard(card: Scorecard) -> str:
     return "\n".join(head + tamper_lines(card) + body)
 
 
+#: What the bar says before the first pass: an embedded judge loads its model then (seconds).
+WAITING = "waiting for the judge's first answer (an embedded model loads first)"
+
+
 @contextlib.contextmanager
 def progress_bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None]]:
     """A bar of judge passes on stderr (off when ``enabled`` is false); yields the
@@ -151,9 +155,12 @@ def progress_bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], Non
     with tqdm(
         total=0, desc=label, unit="pass", file=sys.stderr, disable=not enabled, leave=False
     ) as bar:
+        bar.set_postfix_str(WAITING, refresh=True)
 
         def tick(done: int, total: int) -> None:
             bar.total, bar.n = total, done
+            if done and bar.postfix:
+                bar.set_postfix_str("", refresh=False)
             bar.refresh()
 
         yield tick

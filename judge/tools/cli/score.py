@@ -36,7 +36,7 @@ from judge.engine.pipeline import GuardFor, ScoringOptions, budget_guard, score_
 from judge.engine.settings import JudgeModelSettings, judge_model_settings
 from judge.engine.telemetry.opentelemetry import export_card, flush_all
 from judge.tools.cli.exit_codes import EXIT_GATE, EXIT_OK
-from judge.tools.cli.options import add_concurrency_option
+from judge.tools.cli.options import add_concurrency_option, add_progress_options, show_progress
 from judge.tools.cli.render import progress_bar, render_scorecard
 
 
@@ -97,7 +97,7 @@ def register(sub: Any) -> None:
         help="the most prompt plus completion tokens one run may use, counted like --max-cost "
         "(on every judge, priced or not)",
     )
-    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    add_progress_options(p)
     p.add_argument(
         "--fail-under",
         action="append",
@@ -258,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
     thresholds = [parse_threshold(text, rubrics.rubrics) for text in args.fail_under]
     scenario = load_scenario(args.scenario) if args.scenario else None
     guard = guard_from(args, options)
-    job = FileJob(options, rubrics, scenario, not args.no_progress, judge.otlp_endpoint, guard)
+    job = FileJob(options, rubrics, scenario, show_progress(args), judge.otlp_endpoint, guard)
     emit = card_writer(sys.stdout, as_json=args.json)
     # every file is validated before any judging starts
     with run_files(
