@@ -17,7 +17,12 @@ class JudgeError(Exception):
 
 class BudgetExceeded(JudgeError):
     """A judging budget stops a run (not scored, CLI exit 1); the message naming the limit is
-    for owners, agents see only the reason ``budget`` (docs/service.md, "Cost and budgets")."""
+    for owners, agents see only the reason ``budget`` (docs/service.md, "Cost and budgets").
+    ``daily``: the limit is one of a UTC day, so the same request may pass tomorrow."""
+
+    def __init__(self, message: str, *, daily: bool = False) -> None:
+        super().__init__(message)
+        self.daily = daily
 
 
 class ScanBudgetExceeded(JudgeError):

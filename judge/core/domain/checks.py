@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from judge.core.domain.outputs import Output, Value
 
@@ -30,6 +30,8 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 class StepState(Value):
     """The world's database as it stood after one turn: what invariants are checked on."""
 
+    model_config = ConfigDict(strict=True)  # part of the run format: JSON types exactly
+
     turn: int = Field(ge=0)
     database: str = Field(min_length=1)
 
@@ -47,6 +49,8 @@ class WorldState(Value):
         environment_error: set when the environment failed (setup, provider, sandbox);
             the run is then ``not_scored`` and never counted against the agent.
     """
+
+    model_config = ConfigDict(strict=True)  # part of the run format: JSON types exactly
 
     end_state: str | None = Field(default=None, min_length=1)
     after_horizon: str | None = Field(default=None, min_length=1)

@@ -25,11 +25,12 @@ QueueReason = Literal[
 def _on_an_anchor(value: float) -> float:
     if value not in ANCHORS:
         raise ValueError("a label is one of the rubric's anchors: 0, 0.5 or 1")
-    return value
+    return value + 0.0  # -0.0 is stored as the anchor 0.0
 
 
-#: A score an owner gives a trait: one of the rubric's anchors, whatever form it is given on.
-AnchorScore = Annotated[float, AfterValidator(_on_an_anchor)]
+#: A score an owner gives a trait: one of the rubric's anchors, as a JSON number (strict: the
+#: boolean ``true`` or the string ``"1"`` is no score).
+AnchorScore = Annotated[float, Field(strict=True), AfterValidator(_on_an_anchor)]
 
 
 class LabelCreate(Output):

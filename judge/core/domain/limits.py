@@ -55,6 +55,7 @@ RESERVED_WORDS = frozenset(
         "scorecards",
         "safety-review",
         "stability",
+        "score-again",
         "submissions",
         "trajectory",
         "trajectories",

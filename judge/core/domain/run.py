@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import Annotated, Any, Literal
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, Literal, NamedTuple
 
-from pydantic import AfterValidator, Field, ValidationError, model_validator
+from pydantic import AfterValidator, ConfigDict, Field, ValidationError, model_validator
 
 from judge.core.domain.checks import WorldState
 from judge.core.domain.limits import (
@@ -62,13 +63,24 @@ JsonValue = Annotated[Any, AfterValidator(_storable_value)]
 JsonObject = Annotated[dict[str, Any], AfterValidator(_storable_value)]
 
 
-class SeatAssignment(Strict):
+class RunPart(Strict):
+    """A part of the run format, read with JSON's types exactly as docs/run.schema.json states
+    them: ``"yes"`` is no boolean and ``"2"`` no number (pydantic's strict mode)."""
+
+    model_config = ConfigDict(strict=True)
+
+
+#: How a tool call ended: it worked, failed, could not be told, or was refused.
+ActionStatus = Literal["ok", "error", "unknown", "rejected"]
+
+
+class SeatAssignment(RunPart):
     seat: Identifier
     agent_id: Identifier
     scored: bool = True
 
 
-class _EventBase(Strict):
+class _EventBase(RunPart):
     turn: int = Field(ge=0)
     seat: Identifier
 
@@ -84,7 +96,7 @@ class ActionEvent(_EventBase):
     kind: Literal["action"]
     name: Text = Field(min_length=1)
     args: JsonObject = Field(default_factory=dict)
-    status: Literal["ok", "error", "unknown", "rejected"] = "ok"
+    status: ActionStatus = "ok"
     result: JsonValue = None
 
 
@@ -118,7 +130,7 @@ TranscriptEvent = Annotated[
 ]
 
 
-class WinCondition(Strict):
+class WinCondition(RunPart):
     """A binary objective decided by the engine (or by the service's state checks)."""
 
     id: Identifier
@@ -128,7 +140,7 @@ class WinCondition(Strict):
     seat: Identifier | None = None
 
 
-class TraceStep(Strict):
+class TraceStep(RunPart):
     """Per-turn execution data. `progress` and `conditions_met` are cumulative."""
 
     turn: int = Field(ge=0)
@@ -144,7 +156,7 @@ class TraceStep(Strict):
     tool_errors: int = Field(default=0, ge=0)
 
 
-class Run(Strict):
+class Run(RunPart):
     """One episode of one scenario, as submitted."""
 
     run_id: RunId
@@ -205,12 +217,92 @@ def _check_seat_refs(field: str, used: list[str], known: list[str]) -> None:
         )
 
 
+#: Names other transcript formats use for a run-format field (chat messages, mostly).
+FIELD_SYNONYMS = {
+    "role": "seat",
+    "speaker": "seat",
+    "agent": "agent_id",
+    "text": "content",
+    "message": "content",
+    "messages": "transcript",
+    "events": "transcript",
+    "type": "kind",
+    "tool": "name",
+    "arguments": "args",
+    "id": "run_id",
+    "scenario": "scenario_id",
+    "step": "turn",
+}
+#: Every field name of the run format, for "did you mean" on a misspelt one.
+_FIELD_NAMES = sorted(
+    {
+        name
+        for model in (
+            Run,
+            SeatAssignment,
+            MessageEvent,
+            ActionEvent,
+            WinCondition,
+            TraceStep,
+            WorldState,
+        )
+        for name in model.model_fields
+    }
+)
+
+
+#: Longer unknown names get no guess: the edit distance costs their length times a field's.
+_HINT_MAX_CHARS = 40
+
+
+def _edits(a: str, b: str) -> int:
+    """Levenshtein distance: insertions, deletions and substitutions turning ``a`` into ``b``."""
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, start=1):
+        diagonal, row[0] = row[0], i
+        for j, cb in enumerate(b, start=1):
+            diagonal, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, diagonal + (ca != cb))
+    return row[-1]
+
+
+def field_hint(name: str) -> str | None:
+    """The run-format field an unknown ``name`` most likely meant (a name of another format,
+    or one or two letters off a field's, the closest first), or None."""
+    if name in FIELD_SYNONYMS:
+        return FIELD_SYNONYMS[name]
+    if len(name) > _HINT_MAX_CHARS:
+        return None
+    distance, field = min((_edits(name.lower(), f), f) for f in _FIELD_NAMES)
+    return field if distance <= min(2, len(field) // 3) else None
+
+
+def hinted_errors(errors: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Validation problems with "did you mean" added to each unknown field that has a hint."""
+    out = []
+    for err in errors:
+        loc = err.get("loc") or ()
+        last = str(loc[-1]) if loc else ""
+        hint = field_hint(last) if err.get("type") == "extra_forbidden" else None
+        msg = str(err.get("msg", ""))
+        out.append({**err, "msg": f"{msg} (did you mean {hint!r}?)" if hint else msg})
+    return out
+
+
+class _Problems(NamedTuple):
+    found: list[dict[str, Any]]
+
+    def errors(self) -> list[dict[str, Any]]:
+        return self.found
+
+
 def parse_run(data: Any, *, source: str = "run") -> Run:
-    """Validate raw JSON data as a :class:`Run` (``RunFormatError`` naming each bad field)."""
+    """Validate raw JSON data as a :class:`Run` (``RunFormatError`` naming each bad field, with
+    "did you mean" for a field of another format or a misspelling)."""
     try:
         return Run.model_validate(data)
     except ValidationError as exc:
-        raise RunFormatError(f"{source}: {describe_validation_error(exc)}") from None
+        problems = _Problems(hinted_errors(exc.errors(include_url=False)))
+        raise RunFormatError(f"{source}: {describe_validation_error(problems)}") from None
 
 
 def parse_run_json(text: str | bytes, *, source: str = "run") -> Run:
@@ -218,7 +310,8 @@ def parse_run_json(text: str | bytes, *, source: str = "run") -> Run:
     try:
         data = bounded_loads(text)
     except json.JSONDecodeError as exc:
-        raise RunFormatError(f"{source}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        where = f"line {exc.lineno}, column {exc.colno}"
+        raise RunFormatError(f"{source}: not valid JSON: {exc.msg} at {where}") from None
     except InputError as exc:
         raise RunFormatError(f"{source}: {exc}") from None
     return parse_run(data, source=source)

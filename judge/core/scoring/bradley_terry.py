@@ -76,9 +76,11 @@ def bradley_terry(games: Sequence[Game]) -> dict[str, float]:
 def bootstrap_intervals(
     games: Sequence[Game], *, n_bootstrap: int = 500, confidence: float = 0.95, seed: int = 0
 ) -> dict[str, tuple[float, float]]:
-    """Percentile intervals of each agent's rating over resampled sets of games."""
+    """Percentile intervals of each agent's rating over resampled sets of games; none when no
+    game was decided (every pair tied: resampling ties can only give [0, 0], which would read
+    as a certainty the games do not hold)."""
     agents = _agents(games)
-    if not agents or n_bootstrap < 1:
+    if not agents or n_bootstrap < 1 or all(g.outcome == "tie" for g in games):
         return {}
     rows = _scores(games, {a: n for n, a in enumerate(agents)})
     rng = np.random.default_rng(seed)

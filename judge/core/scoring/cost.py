@@ -4,7 +4,7 @@ an unpriced pass in it (:func:`judge.core.domain.cost.priced_usd`) is ``None`` w
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from judge.core.domain.cost import Budget, Cost, CostEstimate, Limit, Spent, priced_usd
 
@@ -129,9 +129,20 @@ def _over(limit: Limit, usd: float, tokens: int, *, reached: bool) -> str | None
     return None
 
 
-def refusal(limits: Sequence[Limit], estimate: CostEstimate) -> str | None:
-    """Why a run may not start: its estimate would take a limit past its bound (None: it may);
-    an estimate without a price counts only its tokens."""
+class Crossing(NamedTuple):
+    """A limit passed (or about to be), in words; ``daily`` when it is one of a UTC day."""
+
+    text: str
+    daily: bool
+
+
+def _crossing(limit: Limit, text: str) -> Crossing:
+    return Crossing(text, daily=limit.scope != "run")
+
+
+def estimate_crossing(limits: Sequence[Limit], estimate: CostEstimate) -> Crossing | None:
+    """The first limit the estimate would take past its bound (None: the run may start); an
+    estimate without a price counts only its tokens."""
     for limit in limits:
         seats = limit.seats
         tokens = sum(
@@ -139,8 +150,14 @@ def refusal(limits: Sequence[Limit], estimate: CostEstimate) -> str | None:
         )
         usd = sum(u for seat, u in estimate.per_seat_usd.items() if seats is None or seat in seats)
         if (over := _over(limit, usd, tokens, reached=False)) is not None:
-            return f"the estimate would exceed {over}"
+            return _crossing(limit, f"the estimate would exceed {over}")
     return None
+
+
+def refusal(limits: Sequence[Limit], estimate: CostEstimate) -> str | None:
+    """Why a run may not start, in words (:func:`estimate_crossing`); None: it may."""
+    found = estimate_crossing(limits, estimate)
+    return None if found is None else found.text
 
 
 class BudgetGuard:
@@ -156,12 +173,17 @@ class BudgetGuard:
         self._usd[seat] = self._usd.get(seat, 0.0) + usd_of(judge_pass)
         self._tokens[seat] = self._tokens.get(seat, 0) + tokens_of(judge_pass)
 
-    def crossed(self) -> str | None:
-        """The first limit this run's passes have reached, in words (None: all still hold)."""
+    def crossing(self) -> Crossing | None:
+        """The first limit this run's passes have reached (None: all still hold)."""
         for limit in self.limits:
             seats = [s for s in self._usd if limit.seats is None or s in limit.seats]
             usd = sum(self._usd[s] for s in seats)
             tokens = sum(self._tokens[s] for s in seats)
             if (over := _over(limit, usd, tokens, reached=True)) is not None:
-                return f"judging reached {over}"
+                return _crossing(limit, f"judging reached {over}")
         return None
+
+    def crossed(self) -> str | None:
+        """The first limit this run's passes have reached, in words (None: all still hold)."""
+        found = self.crossing()
+        return None if found is None else found.text

@@ -122,7 +122,10 @@ class EvaluationSender:
             id_generator=_run_trace_ids(self._trace),
             span_limits=SpanLimits(max_events=MAX_EVENTS),
         )
-        inner = exporter or OTLPSpanExporter(endpoint=traces_url(endpoint), timeout=10)
+        inner = exporter or OTLPSpanExporter(
+            endpoint=traces_url(endpoint), timeout=EXPORT_TIMEOUT_S
+        )
+        _quiet_sdk_drop_lines()
         batches = BatchSpanProcessor(_warned(inner, endpoint), schedule_delay_millis=delay_ms)
         self.provider.add_span_processor(batches)
         self.tracer = self.provider.get_tracer("judge", __version__)
@@ -203,6 +206,31 @@ def _run_trace_ids(current: ContextVar[int | None]) -> IdGenerator:
             return current.get() or super().generate_trace_id()
 
     return RunTraceIds()
+
+
+#: How long one batch may take, retries included: a dead collector holds a command's exit
+#: (and a worker's flush) this long at most, and the SDK's retry lines stay quiet (one warning
+#: per dropped batch says it instead).
+EXPORT_TIMEOUT_S = 1.0
+#: The SDK exporter's logger, whose lines on a dropped batch repeat our own warning.
+_SDK_EXPORTER_LOG = "opentelemetry.exporter.otlp.proto.http.trace_exporter"
+
+
+#: The SDK exporter's lines on a retry and on a dropped batch, which our one warning replaces.
+_SDK_DROP_LINES = ("Transient error", "Failed to export spans batch")
+
+
+class _NotTheDropLine(logging.Filter):
+    """Passes every record of the SDK's exporter but its retry and "failed to export" lines."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith(_SDK_DROP_LINES)
+
+
+def _quiet_sdk_drop_lines() -> None:
+    sdk = logging.getLogger(_SDK_EXPORTER_LOG)
+    if not any(isinstance(f, _NotTheDropLine) for f in sdk.filters):
+        sdk.addFilter(_NotTheDropLine())
 
 
 _DROPPED = "OTLP collector %s did not take %d evaluation span(s); they are dropped"

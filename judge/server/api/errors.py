@@ -5,7 +5,9 @@ failure answers one fixed sentence and the detail goes to the log."""
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
 
 import sqlalchemy as sa
 from fastapi import FastAPI, Request
@@ -49,13 +51,17 @@ CODES: dict[int, str] = {
     502: "judge_unavailable",
     503: "store_unavailable",
 }
+#: The code of a refusal by a judging budget (429 on a daily limit, 422 on a request's own):
+#: never ``rate_limited``, which clients retry (docs/service.md, "Budgets").
+BUDGET_EXCEEDED = "budget_exceeded"
 
 
 class ErrorPublic(BaseModel):
     """Every error answer of the API."""
 
     code: str = Field(
-        description="stable and machine-readable: " + ", ".join(sorted(set(CODES.values())))
+        description="stable and machine-readable: "
+        + ", ".join(sorted({*CODES.values(), BUDGET_EXCEEDED}))
     )
     detail: str = Field(description="what went wrong and how to fix it, for people")
 
@@ -79,7 +85,7 @@ STATUS: list[tuple[type[JudgeError], int]] = [
     (ScanBudgetExceeded, 409),  # a comparison over a run held as unscannable
     (InputError, 422),
     (JudgeBackendError, 502),
-    (BudgetExceeded, 429),
+    (BudgetExceeded, 422),  # a daily limit answers 429 (budget_refused)
 ]
 
 
@@ -87,8 +93,26 @@ def status_for(exc: JudgeError) -> int:
     return next((code for kind, code in STATUS if isinstance(exc, kind)), 500)
 
 
+def seconds_to_utc_midnight(now: datetime | None = None) -> int:
+    """Whole seconds until the next UTC day, when the daily limits count from zero again."""
+    now = now or datetime.now(UTC)
+    midnight = (now + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
+    return max(1, math.ceil((midnight - now).total_seconds()))
+
+
+def budget_refused(exc: BudgetExceeded) -> JSONResponse:
+    """429 with Retry-After (the next UTC day) for a daily limit; 422 for a limit on the
+    request itself, which waiting never lifts: make it smaller or raise the limit."""
+    body = {"code": BUDGET_EXCEEDED, "detail": str(exc)}
+    if exc.daily:
+        return JSONResponse(body, 429, headers={"Retry-After": str(seconds_to_utc_midnight())})
+    return JSONResponse(body, 422)
+
+
 async def judge_error(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, JudgeError)  # registered for JudgeError only
+    if isinstance(exc, BudgetExceeded):
+        return budget_refused(exc)
     code = status_for(exc)
     if code == 401:
         return error_response(401, INVALID_CREDENTIALS, headers={"WWW-Authenticate": "Bearer"})

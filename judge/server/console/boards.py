@@ -22,7 +22,7 @@ from judge.server.console.session import SessionDep as ConsoleDep
 from judge.server.request_scope import SessionDep, SettingsDep
 from judge.server.service.config_views import eras as stored_eras
 from judge.server.service.leaderboards import leaderboard
-from judge.server.service.matched import compare_agents
+from judge.server.service.matched import NoStateOutcomes, compare_agents
 from judge.server.service.pairwise import (
     PairwiseComparisonResult,
     stored_comparison,
@@ -58,7 +58,7 @@ def compare(
     params = request.query_params
     a, b, trait = (params.get(name) or "" for name in ("agent_a", "agent_b", "trait"))
     scenario = params.get("scenario") or None
-    result, error = matched(session, a, b, scenario)
+    result, error, note = matched(session, a, b, scenario)
     pairwise = stored_pairwise(session, a, b, trait, scenario, settings)
     choices = filter_choices(session)
     return page(
@@ -70,6 +70,7 @@ def compare(
         scenario=scenario or "",
         result=result,
         error=error,
+        note=note,
         choices=choices,
         deltas=scenario_deltas(result) if result else [],
         trait=trait,
@@ -78,18 +79,29 @@ def compare(
     )
 
 
-def matched(
-    session: Session, a: str, b: str, scenario: str | None
-) -> tuple[AgentComparison | None, str | None]:
-    """The matched comparison of two agents, or why there is none (None, None: no agents yet)."""
+class Matched(NamedTuple):
+    """The paired state-check test, a mistake in the request, or a note on why there is none."""
+
+    result: AgentComparison | None = None
+    error: str | None = None
+    note: str | None = None
+
+
+def matched(session: Session, a: str, b: str, scenario: str | None) -> Matched:
+    """The matched comparison of two agents, or why there is none (nothing: no agents yet);
+    agents without runs with state checks are a note, not an error (the pairwise part of the
+    page may still hold verdicts)."""
     if not (a and b):
-        return None, None
+        return Matched()
     try:
-        return compare_agents(
+        found = compare_agents(
             session, agent_a=a, agent_b=b, scenario_id=scenario, measure="reward"
-        ), None
+        )
+    except NoStateOutcomes as exc:
+        return Matched(note=str(exc))
     except InputError as exc:
-        return None, str(exc)
+        return Matched(error=str(exc))
+    return Matched(result=found)
 
 
 class PairwiseView(NamedTuple):

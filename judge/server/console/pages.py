@@ -33,6 +33,7 @@ from judge.server.request_scope import (
     after_commit,
     in_read,
 )
+from judge.server.service import budgets
 from judge.server.service import reviews as review_service
 
 router = APIRouter(prefix="/console", include_in_schema=False)
@@ -133,6 +134,21 @@ async def review(
     if recorded.requeue:
         after_commit(session, lambda: workers.enqueue(run_id))
     return see_other(f"/console/runs/{run_id}#review")
+
+
+@router.post("/runs/{run_id}/score-again")
+async def score_again(
+    run_id: str,
+    request: Request,
+    console: ConsoleDep,
+    session: SessionDep,
+    workers: WorkersDep,
+) -> Response:
+    """Queue a budget-refused run again (docs/service.md, "Budgets")."""
+    console_session.check_csrf(console, await console_session.read_form(request))
+    await anyio.to_thread.run_sync(partial(budgets.score_again, session, run_id=run_id))
+    after_commit(session, lambda: workers.enqueue(run_id))
+    return see_other(f"/console/runs/{run_id}")
 
 
 def review_body(form: dict[str, str]) -> SafetyReviewCreate:

@@ -12,6 +12,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup, escape
 
 from judge.core.domain.integrity import WITHHELD_MARKER
+from judge.core.domain.wording import counted
 from judge.core.integrity import linear
 from judge.server.console.labels import BOARD_LABELS
 
@@ -64,6 +65,7 @@ def environment() -> Environment:
         finalize=visible_bidi,
     )
     env.filters["num"] = num
+    env.filters["counted"] = counted
     env.globals["withheld_marker"] = WITHHELD_MARKER
     env.globals["board_labels"] = BOARD_LABELS
     return env

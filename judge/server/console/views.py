@@ -94,6 +94,8 @@ class RunPage(NamedTuple):
     adversary_config: str | None
     status: str
     reason: str | None
+    #: the owners' detail of the reason (a budget refusal's limit and figures)
+    reason_detail: str | None
     submitted_by: str
     created_at: datetime
     seats_of_run: list[tuple[str, str, bool]]

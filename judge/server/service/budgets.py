@@ -12,12 +12,14 @@ from sqlmodel import Session
 
 from judge.core.domain.cost import Budget, CostEstimate, Limit
 from judge.core.domain.run import Run
-from judge.core.errors import BudgetExceeded
-from judge.core.scoring.cost import BudgetGuard, limits_for, refusal
+from judge.core.errors import BudgetExceeded, ConflictError, NotFoundError
+from judge.core.scoring.cost import BudgetGuard, estimate_crossing, limits_for
 from judge.engine.settings import Settings
 from judge.server.service import platform
+from judge.server.store import runs as run_repo
 from judge.server.store import spend
 from judge.server.store.db import retry_transient, transaction
+from judge.server.store.tables import RunRow
 
 #: The platform_config key of the limits.
 BUDGETS_KEY = "eval_budgets"
@@ -56,8 +58,8 @@ def guard(
         if budget.unlimited:
             return None
         limits = _limits(session, budget, seats_of_agent, since=day_start(), except_run=except_run)
-    if (refused := refusal(limits, estimate)) is not None:
-        raise BudgetExceeded(refused)
+    if (refused := estimate_crossing(limits, estimate)) is not None:
+        raise BudgetExceeded(refused.text, daily=refused.daily)
     return BudgetGuard(limits)
 
 
@@ -89,3 +91,34 @@ def run_guard(
     seats, retry_s = seats_by_agent(run), settings.store_retry_s
     held = partial(guard, engine, settings=settings, seats_of_agent=seats, except_run=run.run_id)
     return retry_transient(lambda: held(estimate=estimate), budget_s=retry_s, cancel=cancel)
+
+
+def refused_for_budget(row: RunRow) -> bool:
+    """Whether a budget refused the run before it started or stopped it part way."""
+    return row.status == "not_scored" and row.reason == BUDGET_REASON
+
+
+def score_again(session: Session, *, run_id: str) -> RunRow:
+    """Queue a run a budget refused to be scored again, once the owner raised the limit or a
+    new day began (docs/service.md, "Budgets"): passes already stored are kept and not judged
+    again. ConflictError for a run not refused for budget; NotFoundError for a missing one."""
+    row = run_repo.get_run(session, run_id=run_id)
+    if row is None:
+        raise NotFoundError(f"run {run_id!r} not found")
+    if not refused_for_budget(row):
+        raise ConflictError(
+            f"run {run_id!r} is {row.status}{f' ({row.reason})' if row.reason else ''}: only a "
+            "run not scored for budget can be scored again this way"
+        )
+    run_repo.requeue_after_refusal(session, row=row)
+    session.flush()
+    return row
+
+
+def requeue_if_unjudged(session: Session, *, row: RunRow) -> bool:
+    """Queue a budget-refused run again when nothing of it was judged (an agent sending the
+    same body once limits allow); False, and nothing changed, otherwise."""
+    if not refused_for_budget(row) or run_repo.count_passes(session, run_id=row.run_id) > 0:
+        return False
+    run_repo.requeue_after_refusal(session, row=row)
+    return True

@@ -183,7 +183,7 @@ def within_budget(engine: Engine, *, inputs: CoachingInput, model: str, settings
         )
     except BudgetExceeded as exc:
         log.warning("coaching of run %s seat %s refused: %s", inputs.run_id, inputs.seat, exc)
-        raise BudgetExceeded(OVER_BUDGET) from None
+        raise BudgetExceeded(OVER_BUDGET, daily=exc.daily) from None
 
 
 def keep(

@@ -15,7 +15,7 @@ from judge.core.domain.run import Run
 from judge.core.errors import AuthError, ConflictError, InputError, NotFoundError
 from judge.engine.settings import Settings
 from judge.server.auth import AgentIdentity
-from judge.server.service import platform
+from judge.server.service import budgets, platform
 from judge.server.service.worlds import check_world
 from judge.server.store import runs as run_repo
 from judge.server.store.db import transaction
@@ -33,6 +33,8 @@ class Intake(NamedTuple):
     run_id: str
     created: bool
     status: str
+    #: a budget-refused run with nothing judged, queued again by the same body sent again
+    requeued: bool = False
 
 
 class CanonicalBody(NamedTuple):
@@ -79,12 +81,16 @@ def stored_run_id(run_id: str, agent: AgentIdentity | None) -> str:
     return stored
 
 
-def _existing(row: RunRow, body: CanonicalBody) -> Intake:
+def _existing(session: Session, row: RunRow, body: CanonicalBody) -> Intake:
+    """The stored run for the same body again; a budget-refused one with nothing judged is
+    queued again (docs/service.md, "Budgets")."""
     if row.body_sha256 != body.sha256:
         raise ConflictError(
             f"run_id: {row.run_id!r} was already submitted with a different body; "
             "use a new run_id for a different run"
         )
+    if budgets.requeue_if_unjudged(session, row=row):
+        return Intake(row.run_id, created=False, status="queued", requeued=True)
     return Intake(row.run_id, created=False, status=row.status)
 
 
@@ -110,7 +116,7 @@ def submit_run(
         )
         row = run_repo.get_run(session, run_id=run_id)
         if row is not None:
-            return _existing(row, body)
+            return _existing(session, row, body)
     return _insert(engine, run=run, run_id=run_id, body=body, submitted_by=submitted_by)
 
 
@@ -132,7 +138,7 @@ def _insert(
             row = run_repo.get_run(session, run_id=run_id)
             if row is None:
                 raise LookupError(f"run {run_id!r} vanished after a conflicting insert")
-            return _existing(row, body)
+            return _existing(session, row, body)
     return Intake(run_id, created=True, status="queued")
 
 
@@ -141,6 +147,16 @@ def agent_may_read(session: Session, *, run_id: str, agent: AgentIdentity) -> bo
     return run_repo.agent_may_read_run(
         session, run_id=run_id, agent_id=agent.agent_id, seat=agent.seat
     )
+
+
+def agent_run_id(session: Session, *, run_id: str, agent: AgentIdentity) -> str:
+    """The stored id an agent key means by ``run_id``: the run of that id when the key may read
+    it, else the key's own submission of that id (stored as ``<agent_id>:<run_id>``), so an
+    agent reads its runs by the ids it submitted; ``run_id`` as given when neither exists."""
+    if NAMESPACE_SEPARATOR in run_id or agent_may_read(session, run_id=run_id, agent=agent):
+        return run_id
+    own = f"{agent.agent_id}{NAMESPACE_SEPARATOR}{run_id}"
+    return own if agent_may_read(session, run_id=own, agent=agent) else run_id
 
 
 def visible_run(session: Session, *, run_id: str, agent: AgentIdentity | None) -> RunRow:

@@ -20,6 +20,11 @@ def state_outcomes_of(
     return [c.state_outcome for _, c in sorted(cards.items()) if c.state_outcome is not None]
 
 
+class NoStateOutcomes(InputError):
+    """An agent has no scored run with state checks: nothing to pair (a fact about the runs
+    stored, not a mistake in the request; the console shows it as a note)."""
+
+
 def compare_agents(
     session: Session, *, agent_a: str, agent_b: str, scenario_id: str | None, measure: Measure
 ) -> AgentComparison:
@@ -30,7 +35,7 @@ def compare_agents(
     b = state_outcomes_of(session, agent_id=agent_b, scenario_id=scenario_id)
     empty = [name for name, got in ((agent_a, a), (agent_b, b)) if not got]
     if empty:
-        raise InputError(
+        raise NoStateOutcomes(
             f"no scored runs with state checks for {', '.join(empty)}"
             + (f" in scenario {scenario_id}" if scenario_id else "")
             + " (state checks need the run's scenario under JUDGE_SCENARIOS_DIR)"

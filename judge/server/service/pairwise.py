@@ -82,6 +82,8 @@ class JudgedPairs(NamedTuple):
     verdicts: list[PairVerdict]
     estimate: CostEstimate
     stopped: str | None = None
+    #: the limit that stopped it is one of a UTC day (it may pass again tomorrow)
+    stopped_daily: bool = False
 
 
 class Prepared(NamedTuple):
@@ -203,8 +205,8 @@ async def judge_new(
     guard = budget_guard(engine, settings=settings, seats_of_agent=agents, estimate=estimate)
     verdicts: list[PairVerdict] = []
     for pair in prepared.todo:
-        if guard is not None and (crossed := guard.crossed()) is not None:
-            return JudgedPairs(verdicts, estimate, crossed)
+        if guard is not None and (crossed := guard.crossing()) is not None:
+            return JudgedPairs(verdicts, estimate, crossed.text, crossed.daily)
         verdict = await judge_pair(
             *pair, prepared.rubric, backend, settings=prepared.settings, runner=runner
         )
@@ -222,7 +224,7 @@ def result(prepared: Prepared, judged: JudgedPairs) -> PairwiseComparisonResult:
     """The comparison over every pair, kept and new: every pair's cost, this request's estimate."""
     everything = [*prepared.kept, *(v.without_transcripts() for v in judged.verdicts)]
     if not everything:
-        raise BudgetExceeded(judged.stopped or "no pair was judged")
+        raise BudgetExceeded(judged.stopped or "no pair was judged", daily=judged.stopped_daily)
     verdicts = sorted(everything, key=lambda v: (v.key.scenario_id, v.key.seed or 0))
     comparison = pairwise_comparison(
         verdicts,

@@ -22,6 +22,8 @@ from judge.core.domain.rubric import TraitName
 from judge.core.domain.scorecard import MeasurementEra
 from judge.core.errors import ConfigError, NotFoundError, RubricError, describe_validation_error
 from judge.core.scoring.era import measurement_era
+from judge.engine.judging.pricing import price_of
+from judge.engine.judging.spec import member_ids
 from judge.engine.packs import RubricSet, default_rubric_set
 from judge.engine.settings import Settings, judge_spec
 from judge.server.service.worlds import WORLD_URLS_KEY, StateDatabaseUrls, WorldPolicy
@@ -149,12 +151,28 @@ def world_policy(session: Session, *, settings: Settings) -> WorldPolicy:
     return WorldPolicy(settings.scenarios_dir, frozenset(urls))
 
 
+def require_countable(budget: Budget, *, judge_model: str) -> None:
+    """ConfigError when a dollar limit is set but the configured judge has no price: its
+    passes would count $0 and the limit would never stop anything (docs/service.md, "Budgets")."""
+    dollars = [name for name, v in budget.model_dump().items() if name.endswith("_usd") and v]
+    unpriced = [m for m in member_ids(judge_model) if price_of(m) is None]
+    if dollars and unpriced:
+        tokens = ", ".join(name.removesuffix("_usd") + "_tokens" for name in dollars)
+        raise ConfigError(
+            f"eval_budgets: {', '.join(dollars)}: the configured judge {', '.join(unpriced)} has no "
+            "price in litellm's price map, so a dollar limit could not be counted and would "
+            f"never stop a run; set a token limit instead ({tokens})"
+        )
+
+
 def update_value(
     session: Session, *, key: str, value: Any, by: str, settings: Settings
 ) -> ConfigValue:
     """Validate, store and audit a new value, then open a new era if the stack moved
     (serialised, so each update gets its own version and audit record)."""
     parsed = validate_value(key, value)
+    if isinstance(parsed, Budget):
+        require_countable(parsed, judge_model=settings.model)
     lock_for_write(session, name=PLATFORM_LOCK)
     row = config_repo.put_config(
         session, key=key, value_json=json.dumps(parsed.model_dump(mode="json")), changed_by=by

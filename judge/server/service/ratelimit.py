@@ -22,6 +22,7 @@ from judge.server.store.db import autocommit, read_again_if_dropped
 log = logging.getLogger("judge.ratelimit")
 T = TypeVar("T")
 U = TypeVar("U")
+V = TypeVar("V")
 
 
 class RateWindow(ABC):
@@ -124,15 +125,17 @@ class SlidingWindow(RateWindow):
 
 #: Every this many writes, a shared window also deletes the expired events of every key.
 SWEEP_EVERY = 200
-#: After the store failed to answer, a shared window lets requests through without asking it
-#: for this long, so an outage does not make every request wait for a connection first.
+#: After the store failed to answer, a shared window does not ask it for this long, so an
+#: outage does not make every request wait for a connection first; meanwhile each replica
+#: holds the limit on its own (bounded, never open).
 OUTAGE_PAUSE_S = 5.0
 
 
 class SharedWindow(RateWindow):
     """:class:`SlidingWindow` kept in PostgreSQL for every replica (``rate_events``); ``engine``
-    is asked for on each use (None before start). A database that does not answer lets the
-    request through (logged) and is not asked again for :data:`OUTAGE_PAUSE_S`."""
+    is asked for on each use (None before start). A database that does not answer is not asked
+    again for :data:`OUTAGE_PAUSE_S` (logged), and meanwhile this replica's own window of the
+    same limit answers: an outage never lifts the limit, it only stops sharing it."""
 
     shared = True
 
@@ -151,35 +154,48 @@ class SharedWindow(RateWindow):
         self._writes = itertools.count(1)
         self.clock = clock
         self._down_until = 0.0
+        self._local = SlidingWindow(limit=limit, window_s=window_s, clock=clock)
 
     def _retry_after(self, key: str) -> float:
         # asked before every request: one statement, in autocommit (no BEGIN and COMMIT)
         read = lambda c: rate_events.wait_s(c, window=self.window, key=key)
-        return self._run(read, 0.0, read_only=True)
+        return self._run(read, 0.0, lambda: self._local.retry_after(key), read_only=True)
 
     def _record(self, key: str) -> None:
-        self._write(lambda c: rate_events.record(c, window=self.window, key=key))
+        step = lambda c: rate_events.record(c, window=self.window, key=key)
+        self._write(step, lambda: self._local.record(key))
 
     def _acquire(self, key: str) -> float:
-        return self._write(lambda c: rate_events.acquire(c, window=self.window, key=key)) or 0.0
+        step = lambda c: rate_events.acquire(c, window=self.window, key=key)
+        return self._write(step, lambda: self._local.acquire(key)) or 0.0
 
     def _release(self, key: str) -> None:
-        self._write(lambda c: rate_events.release(c, window=self.window, key=key))
+        step = lambda c: rate_events.release(c, window=self.window, key=key)
+        self._write(step, lambda: self._local.release(key))
 
-    def _write(self, step: Callable[[Connection], T]) -> T | None:
+    def _write(self, step: Callable[[Connection], T], local: Callable[[], U]) -> T | U | None:
         def with_sweep(connection: Connection) -> T:
             if next(self._writes) % SWEEP_EVERY == 0:
                 rate_events.sweep(connection, window_s=self.window_s)
             return step(connection)
 
-        return self._run(with_sweep, None)
+        return self._run(with_sweep, None, local)
 
     def _run(
-        self, step: Callable[[Connection], T], unavailable: U, *, read_only: bool = False
-    ) -> T | U:
+        self,
+        step: Callable[[Connection], T],
+        unavailable: U,
+        local: Callable[[], V],
+        *,
+        read_only: bool = False,
+    ) -> T | U | V:
+        """``step`` on the store; before start ``unavailable``; while the store is out (and
+        for :data:`OUTAGE_PAUSE_S` after it failed) ``local``, this replica's own count."""
         engine = self._engine()
-        if engine is None or self.clock() < self._down_until:
+        if engine is None:
             return unavailable
+        if self.clock() < self._down_until:
+            return local()
 
         def once() -> T:
             with autocommit(engine).connect() if read_only else engine.begin() as connection:
@@ -190,6 +206,9 @@ class SharedWindow(RateWindow):
         except SQLAlchemyError as exc:
             self._down_until = self.clock() + OUTAGE_PAUSE_S
             log.warning(
-                "rate limit %s not checked, the store did not answer: %s", self.window.bucket, exc
+                "rate limit %s held by this replica alone for %g s, the store did not answer: %s",
+                self.window.bucket,
+                OUTAGE_PAUSE_S,
+                exc,
             )
-            return unavailable
+            return local()

@@ -19,7 +19,7 @@ from judge.engine.settings import Settings
 from judge.server.auth import AgentIdentity
 from judge.server.service import platform, reviews
 from judge.server.service.card_views import owner_view, seat_view, thresholds_tag
-from judge.server.service.intake import agent_may_read, visible_run
+from judge.server.service.intake import agent_may_read, agent_run_id, visible_run
 from judge.server.service.keys import seen_agent
 from judge.server.service.platform import config_model, default_value
 from judge.server.service.scoring import ScoringSnapshot
@@ -72,8 +72,10 @@ _STATUS_COLUMNS = [n for n in RunProgress.model_fields if n != "passes_done"] + 
 def run_status(session: Session, *, run_id: str, agent: AgentIdentity | None) -> RunProgress:
     """The run's status in one Core statement, after an agent key's access check."""
     missing = NotFoundError(f"run {run_id!r} not found")
-    if agent is not None and not agent_may_read(session, run_id=run_id, agent=agent):
-        raise missing
+    if agent is not None:
+        run_id = agent_run_id(session, run_id=run_id, agent=agent)
+        if not agent_may_read(session, run_id=run_id, agent=agent):
+            raise missing
     row = status_repo.run_status_row(session, run_id=run_id, columns=_STATUS_COLUMNS)
     if row is None:
         raise missing
@@ -133,6 +135,7 @@ def owner_card(session: Session, *, run_id: str, settings: Settings, gzipped: bo
 
 def agent_view_tag(session: Session, *, run_id: str, agent: AgentIdentity) -> str | None:
     """The ETag of the key's own-seat card, from the index alone, once the key may see the run."""
+    run_id = agent_run_id(session, run_id=run_id, agent=agent)
     row = visible_run(session, run_id=run_id, agent=agent)
     found = view_repo.get_tag(session, run_id=row.run_id, view=agent_view_name(agent.seat))
     return None if found is None else found.etag
@@ -157,7 +160,9 @@ def seen_key_card(session: Session, *, run_id: str, key: str, gzipped: bool) -> 
 
 
 def agent_card(session: Session, *, run_id: str, agent: AgentIdentity, gzipped: bool) -> ServedView:
-    """The key's own seat of a scored run, served as stored (:func:`card_views.agent_view`)."""
+    """The key's own seat of a scored run, served as stored (:func:`card_views.agent_view`);
+    ``run_id`` may be the id the agent submitted (:func:`intake.agent_run_id`)."""
+    run_id = agent_run_id(session, run_id=run_id, agent=agent)
     mine = view_repo.get_own_seat_body(
         session, run_id=run_id, agent_id=agent.agent_id, seat=agent.seat, gzipped=gzipped
     )

@@ -10,7 +10,7 @@ from sqlmodel import Session, col, func, select
 
 from judge.core.domain.run import Run
 from judge.core.domain.status import UNFINISHED_RUN_STATUSES, leaderboard_class
-from judge.server.store.tables import RunRow, SeatRow, utcnow
+from judge.server.store.tables import PassRow, RunRow, SeatRow, utcnow
 
 #: What matches runs for comparison, kept in columns of their own (docs/scoring.md).
 MATCHED_ON = {"scenario_id", "seed", "adversary_config"}
@@ -152,6 +152,20 @@ def end_scoring_cleanly(session: Session, *, run_id: str) -> None:
     if row is not None and row.status == "scoring" and row.clean_stops < row.scoring_starts:
         row.clean_stops += 1
         session.add(row)
+
+
+def requeue_after_refusal(session: Session, *, row: RunRow) -> None:
+    """Queue a run a budget refused or stopped again: its snapshot and stored passes stay (what
+    was paid for is not judged again), and the refusal ends its start cleanly."""
+    row.status, row.reason, row.reason_detail, row.updated_at = "queued", None, None, utcnow()
+    row.clean_stops = row.scoring_starts
+    session.add(row)
+
+
+def count_passes(session: Session, *, run_id: str) -> int:
+    """How many judge passes are stored for the run (0: nothing was judged)."""
+    query = select(func.count()).select_from(PassRow).where(col(PassRow.run_id) == run_id)
+    return int(session.exec(query).one())
 
 
 def mark_leaderboard_class(

@@ -78,6 +78,9 @@ class RunListing(NamedTuple):
     unscannable: bool | None = None
     #: some seat of the run is held for review (each seat's hold is on ``seats``)
     held: bool | None = None
+    #: why a run was not scored (for everyone), and the owners' detail (a budget's limit)
+    reason: str | None = None
+    reason_detail: str | None = None
 
 
 class CostCursor(NamedTuple):

@@ -33,7 +33,7 @@ from judge.tools.cli.calibration import (
     scoring_options,
     write_report_files,
 )
-from judge.tools.cli.options import add_concurrency_option, add_output_options
+from judge.tools.cli.options import add_concurrency_option, add_output_options, show_progress
 from judge.tools.cli.render import progress_bar
 from judge.tools.importers.registry import import_set
 
@@ -190,7 +190,7 @@ def run_audit(args: argparse.Namespace) -> int:
             options,
             folder / "passes.jsonl",
             judge,
-            show=not args.no_progress,
+            show=show_progress(args),
             from_store=args.from_store,
         )
         sides[defence] = {}

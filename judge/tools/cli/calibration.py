@@ -43,7 +43,12 @@ from judge.engine.pipeline import ScoringOptions
 from judge.engine.settings import judge_model_settings, judge_spec
 from judge.server.service.label_agreement import OwnersSet, owners_set, traits_of
 from judge.server.store.db import make_engine, transaction
-from judge.tools.cli.options import add_concurrency_option, add_output_options, database_url
+from judge.tools.cli.options import (
+    add_concurrency_option,
+    add_output_options,
+    database_url,
+    show_progress,
+)
 from judge.tools.cli.render import progress_bar
 from judge.tools.importers.registry import import_set
 
@@ -199,7 +204,7 @@ def calibrate_side(
     options = scoring_options(args, defence=defence)
     # one judging serves every mode: each pass keeps its written score and its expected value
     judged = judge_with_progress(
-        items, list(scope.traits), options, out / "passes.jsonl", show=not args.no_progress
+        items, list(scope.traits), options, out / "passes.jsonl", show=show_progress(args)
     )
     note = judge_spec(options.judge_model).note
     folders = mode_folders(args.pass_score, out)

@@ -1,17 +1,26 @@
 """`judge keys create|list|revoke` and `judge token create`: credentials for the service (keys
-are printed once and stored only as hashes; tokens are signed with JUDGE_JWT_SECRET)."""
+are printed once and stored only as hashes; tokens are signed with JUDGE_JWT_SECRET). The key
+commands work on the store the service uses (``--database-url``, else ``JUDGE_DATABASE_URL``,
+else ``./judge.db``) and never create one: a key in a store no service reads would only get
+401 (docs/service.md, "Credentials on the command line")."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 from typing import Any
 
+from sqlalchemy.engine import Engine, make_url
+
+from judge.core.errors import InputError
 from judge.engine.settings import get_settings
 from judge.server.auth import create_owner_token, parse_ttl
 from judge.server.service.keys import issue_key
 from judge.server.store import keys as key_repo
 from judge.server.store.db import make_engine, transaction
-from judge.server.store.migrate import upgrade
+from judge.server.store.migrate import current_revision, upgrade
+from judge.tools.cli.options import database_url
 
 
 def register(sub: Any) -> None:
@@ -29,6 +38,12 @@ def register(sub: Any) -> None:
     revoke = keys.add_parser("revoke", help="revoke a key by its prefix")
     revoke.add_argument("prefix")
     revoke.set_defaults(func=revoke_key)
+    for command in (create, listing, revoke):
+        command.add_argument(
+            "--database-url",
+            help="the service's store (default $JUDGE_DATABASE_URL, else sqlite:///./judge.db); "
+            "it must exist already",
+        )
     token = sub.add_parser("token", help="owner tokens (JWT)").add_subparsers(
         dest="token_command", required=True
     )
@@ -38,21 +53,55 @@ def register(sub: Any) -> None:
     make.set_defaults(func=create_token)
 
 
-def _engine() -> Any:
-    engine = make_engine(get_settings().database_url)
-    upgrade(engine)
-    return engine
+def shown_url(url: str) -> str:
+    """The store's URL as it may be printed: without its password."""
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def _missing_sqlite_file(url: str) -> Path | None:
+    parsed = make_url(url)
+    name = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not name or name == ":memory:":
+        return None
+    path = Path(name)
+    return None if path.exists() else path
+
+
+def existing_store(given: str | None) -> tuple[Engine, str]:
+    """The engine of the configured store and its printable URL; InputError (nothing created)
+    when the store does not exist or has no schema yet."""
+    url = database_url(given)
+    fix = (
+        "point --database-url or JUDGE_DATABASE_URL at the store `judge serve` uses, "
+        "or create it first with `judge db upgrade`"
+    )
+    if (path := _missing_sqlite_file(url)) is not None:
+        raise InputError(f"no store at {shown_url(url)} ({path} does not exist): {fix}")
+    engine = make_engine(url)
+    if current_revision(engine) is None:
+        engine.dispose()
+        raise InputError(f"the store at {shown_url(url)} has no schema (an empty database): {fix}")
+    upgrade(engine)  # an older schema is brought up to date, as the service would
+    return engine, shown_url(url)
 
 
 def create_key(args: argparse.Namespace) -> int:
-    with transaction(_engine()) as session:
+    engine, where = existing_store(args.database_url)
+    with transaction(engine) as session:
         key = issue_key(session, agent_id=args.agent, seat=args.seat, label=args.label)
     print(key)
+    print(f"key stored in {where}", file=sys.stderr)
     return 0
 
 
+def _engine(args: argparse.Namespace) -> Engine:
+    engine, where = existing_store(args.database_url)
+    print(f"store: {where}", file=sys.stderr)
+    return engine
+
+
 def list_keys(args: argparse.Namespace) -> int:
-    with transaction(_engine()) as session:
+    with transaction(_engine(args)) as session:
         rows = key_repo.list_agent_keys(session, agent_id=args.agent)
     for row in rows:
         state = f"revoked {row.revoked_at:%Y-%m-%d}" if row.revoked_at else "live"
@@ -64,7 +113,7 @@ def list_keys(args: argparse.Namespace) -> int:
 
 def revoke_key(args: argparse.Namespace) -> int:
     prefix = args.prefix.removeprefix("sk_live_").split("_")[0]
-    with transaction(_engine()) as session:
+    with transaction(_engine(args)) as session:
         done = key_repo.revoke_agent_key(session, prefix=prefix)
     print(f"revoked sk_live_{prefix}_…" if done else f"no live key with prefix {prefix}")
     return 0 if done else 1

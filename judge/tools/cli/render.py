@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from judge.core.domain.cost import Cost
 from judge.core.domain.judging import PanelAgreement, TraitResult
 from judge.core.domain.scorecard import Scorecard, SeatScorecard
+from judge.core.domain.wording import counted
 
 
 def _num(value: float | None, digits: int = 3) -> str:
@@ -27,14 +28,16 @@ def signal_lines(t: TraitResult) -> list[str]:
     """Sampled and expected means, the within-pass entropy, the fallback note, each judge."""
     lines = []
     if t.n_with_distribution or t.score_note:
+        bits = t.mean_entropy_bits
+        entropy = "" if bits is None else f"entropy {_num(bits, 2)} bits  "
         lines.append(
             f"    sampled mean {_num(t.sampled_mean)}  expected mean {_num(t.expected_mean)}  "
-            f"entropy {_num(t.mean_entropy_bits, 2)} bits  ({t.n_with_distribution} passes with a distribution)"
+            f"{entropy}({counted(t.n_with_distribution, 'pass', 'passes')} with a distribution)"
         )
     if t.score_note:
         lines.append(f"    note: {t.score_note}")
     if t.adaptive is not None:
-        lines.append(f"    {t.adaptive.passes} passes: {t.adaptive.note}")
+        lines.append(f"    {counted(t.adaptive.passes, 'pass', 'passes')}: {t.adaptive.note}")
     lines += [
         f"    judge {j.model}: mean {_num(j.mean)}  var {_num(j.variance, 4)}  "
         f"passes [{' '.join(_num(s, 2) for s in j.pass_scores) or 'none'}]"
@@ -53,7 +56,10 @@ def seat_lines(card: SeatScorecard) -> list[str]:
             f"  objectives: {o.met_count}/{o.total_count} met, rate {_num(o.objective_met_rate)}, "
             f"partial credit {pc.total:g}/{pc.max_possible:g}"
         ),
-        f"  participation: {gate.player_messages} messages, {gate.actions_per_turn:.2f} actions/turn: {gated}",
+        (
+            f"  participation: {counted(gate.player_messages, 'message')}, "
+            f"{gate.actions_per_turn:.2f} actions/turn: {gated}"
+        ),
         f"  composite: {_num(card.composite)}{note}",
         " capability traits:",
         *(trait_line(t) for t in card.traits.values()),
@@ -106,7 +112,7 @@ def cost_line(cost: Cost) -> str:
     """What judging cost, beside what it was estimated to cost (docs/service.md)."""
     screen = f" ({cost.screen_calls} of them the judge's own screen)" if cost.screen_calls else ""
     line = (
-        f"cost: {cost.n_passes} passes{screen}, tokens in {cost.prompt_tokens} "
+        f"cost: {counted(cost.n_passes, 'pass', 'passes')}{screen}, tokens in {cost.prompt_tokens} "
         f"({cost.cached_prompt_tokens} cached) out {cost.completion_tokens}, "
         f"{_usd(cost.cost_usd)}, wall {cost.wall_s:.1f} s"
     )
@@ -137,6 +143,10 @@ def render_scorecard(card: Scorecard) -> str:
     return "\n".join(head + tamper_lines(card) + body)
 
 
+#: What the bar says before the first pass: an embedded judge loads its model then (seconds).
+WAITING = "waiting for the judge's first answer (an embedded model loads first)"
+
+
 @contextlib.contextmanager
 def progress_bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], None]]:
     """A bar of judge passes on stderr (off when ``enabled`` is false); yields the
@@ -146,9 +156,12 @@ def progress_bar(enabled: bool, label: str) -> Iterator[Callable[[int, int], Non
     with tqdm(
         total=0, desc=label, unit="pass", file=sys.stderr, disable=not enabled, leave=False
     ) as bar:
+        bar.set_postfix_str(WAITING, refresh=True)
 
         def tick(done: int, total: int) -> None:
             bar.total, bar.n = total, done
+            if done and bar.postfix:
+                bar.set_postfix_str("", refresh=False)
             bar.refresh()
 
         yield tick

@@ -36,7 +36,7 @@ from judge.engine.pipeline import GuardFor, ScoringOptions, budget_guard, score_
 from judge.engine.settings import JudgeModelSettings, judge_model_settings
 from judge.engine.telemetry.opentelemetry import export_card, flush_all
 from judge.tools.cli.exit_codes import EXIT_GATE, EXIT_OK
-from judge.tools.cli.options import add_concurrency_option
+from judge.tools.cli.options import add_concurrency_option, add_progress_options, show_progress
 from judge.tools.cli.render import progress_bar, render_scorecard
 
 
@@ -90,7 +90,14 @@ def register(sub: Any) -> None:
         help="the most one run may cost: a run whose estimate exceeds it is not judged, and one "
         "that reaches it stops after the trait it is judging (a judge with a price only)",
     )
-    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument(
+        "--max-tokens",
+        type=int,
+        metavar="N",
+        help="the most prompt plus completion tokens one run may use, counted like --max-cost "
+        "(on every judge, priced or not)",
+    )
+    add_progress_options(p)
     p.add_argument(
         "--fail-under",
         action="append",
@@ -202,19 +209,21 @@ def score_files(
 
 
 def guard_from(args: argparse.Namespace, options: ScoringOptions) -> GuardFor | None:
-    """``--max-cost`` as each run's budget (InputError: not a positive amount, or a judge
-    without a price)."""
-    if args.max_cost is None:
+    """``--max-cost`` and ``--max-tokens`` as each run's budget (InputError: not a positive
+    amount, or a dollar limit on a judge without a price)."""
+    if args.max_cost is None and args.max_tokens is None:
         return None
-    if not args.max_cost > 0:
+    if args.max_cost is not None and not args.max_cost > 0:
         raise InputError("--max-cost must be a positive amount of US dollars, e.g. 0.50")
+    if args.max_tokens is not None and args.max_tokens < 1:
+        raise InputError("--max-tokens must be a positive number of tokens, e.g. 200000")
     unpriced = [m for m in member_ids(options.judge_model) if price_of(m) is None]
-    if unpriced:
+    if args.max_cost is not None and unpriced:
         raise InputError(
             f"--max-cost: the judge {', '.join(unpriced)} has no price in litellm's price map, so "
-            "its cost cannot be counted; leave --max-cost out or choose a priced judge"
+            "its cost cannot be counted; use --max-tokens N instead, or choose a priced judge"
         )
-    budget = Budget(run_usd=args.max_cost)
+    budget = Budget(run_usd=args.max_cost, run_tokens=args.max_tokens)
     limits = limits_for(budget, seats_of_agent={}, agent_spent={}, platform_spent=Spent())
     return functools.partial(budget_guard, limits)
 
@@ -249,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
     thresholds = [parse_threshold(text, rubrics.rubrics) for text in args.fail_under]
     scenario = load_scenario(args.scenario) if args.scenario else None
     guard = guard_from(args, options)
-    job = FileJob(options, rubrics, scenario, not args.no_progress, judge.otlp_endpoint, guard)
+    job = FileJob(options, rubrics, scenario, show_progress(args), judge.otlp_endpoint, guard)
     emit = card_writer(sys.stdout, as_json=args.json)
     # every file is validated before any judging starts
     with run_files(

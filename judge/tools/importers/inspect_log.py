@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from judge.core.domain.run import (
     ActionEvent,
+    ActionStatus,
     MessageEvent,
     ObservationEvent,
     SeatAssignment,
@@ -75,9 +76,9 @@ def score_conditions(scores: Mapping[str, Score] | None) -> tuple[list[WinCondit
     return conditions, skipped
 
 
-def _tool_statuses(messages: Sequence[ChatMessage]) -> dict[str, str]:
+def _tool_statuses(messages: Sequence[ChatMessage]) -> dict[str, ActionStatus]:
     """Tool call id -> action status, from the tool messages that answered the calls."""
-    failed = {"approval": "rejected", "timeout": "unknown"}
+    failed: dict[str, ActionStatus] = {"approval": "rejected", "timeout": "unknown"}
     return {
         m.tool_call_id: "ok" if m.error is None else failed.get(m.error.type, "error")
         for m in messages
@@ -86,13 +87,13 @@ def _tool_statuses(messages: Sequence[ChatMessage]) -> dict[str, str]:
 
 
 def _assistant_events(
-    message: Any, turn: int, statuses: Mapping[str, str]
+    message: Any, turn: int, statuses: Mapping[str, ActionStatus]
 ) -> list[TranscriptEvent]:
     events: list[TranscriptEvent] = [
         MessageEvent(kind="message", turn=turn, seat=AGENT, content=message.text)
     ]
     for call in message.tool_calls or []:
-        status = "rejected" if call.parse_error else statuses.get(call.id, "unknown")
+        status: ActionStatus = "rejected" if call.parse_error else statuses.get(call.id, "unknown")
         args = call.arguments if isinstance(call.arguments, dict) else {"arguments": call.arguments}
         events.append(
             ActionEvent(

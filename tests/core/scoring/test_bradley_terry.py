@@ -47,3 +47,10 @@ def test_rows_are_best_first_with_tallies_and_shared_ranks_on_equal_ratings() ->
     rows = rate(games("x", "y", 6, 2) + games("z", "w", 0, 0, 4), n_bootstrap=50)
     assert [(r.agent_id, r.rank) for r in rows] == [("x", 1), ("w", 2), ("z", 2), ("y", 4)]
     assert (rows[0].wins, rows[0].losses, rows[0].ties, rows[0].n_pairs) == (6, 2, 0, 8)
+
+
+def test_when_every_pair_tied_the_interval_is_undetermined_not_zero_width() -> None:
+    ratings = rate([Game("x", "y", "tie")] * 6)
+
+    assert [(r.rating, r.low, r.high) for r in ratings] == [(0.0, None, None), (0.0, None, None)]
+    assert [r.ties for r in ratings] == [6, 6]

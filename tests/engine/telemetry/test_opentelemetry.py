@@ -263,3 +263,19 @@ def test_an_agents_own_run_gets_a_trace_of_its_own(
         wait_final(client, "agent-alpha:haggle-0007", owner)
         wait_final(client, "haggle-0007", owner)
     assert sorted(sent) == [("agent-alpha:haggle-0007", None), ("haggle-0007", TRACE_ID)]
+
+
+def test_a_dead_collector_holds_the_flush_about_a_second_and_logs_one_line(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    card = score_run(example_run("haggle.json"), backend=varied_judge())
+    sender = EvaluationSender(f"http://127.0.0.1:{free_port()}", delay_ms=60_000)
+    sender.send(card)
+    with caplog.at_level(logging.INFO):
+        started = time.perf_counter()
+        sender.flush(timeout_s=30)
+        waited = time.perf_counter() - started
+    sender.close()
+    assert waited < 1.5, f"the flush waited {waited:.1f} s on a dead collector"
+    lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(lines) == 1 and "did not take 1 evaluation span(s)" in lines[0], lines

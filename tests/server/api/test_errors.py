@@ -3,7 +3,9 @@ sends it: a route, FastAPI's validation, the request guard or Starlette's routin
 
 from __future__ import annotations
 
-from judge.server.api.errors import CODES, ErrorPublic, error_body
+from datetime import UTC, datetime
+
+from judge.server.api.errors import CODES, ErrorPublic, error_body, seconds_to_utc_midnight
 from tests.server.api.conftest import Live, example
 
 
@@ -87,3 +89,8 @@ def test_an_attempt_number_too_large_to_store_answers_422_not_a_store_error(live
     response = live.client.get("/api/evals/list-1/scorecards/6708308729197", headers=live.owner)
 
     assert response.status_code == 422 and response.json()["detail"].startswith("path.attempt:")
+
+
+def test_a_daily_budget_refusal_is_retried_after_the_seconds_left_in_the_utc_day() -> None:
+    assert seconds_to_utc_midnight(datetime(2026, 12, 4, 23, 59, 30, tzinfo=UTC)) == 30
+    assert seconds_to_utc_midnight(datetime(2026, 12, 4, 0, 0, 0, tzinfo=UTC)) == 86_400

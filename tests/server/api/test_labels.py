@@ -55,6 +55,22 @@ def test_a_label_off_the_anchors_or_of_an_unscored_trait_names_the_problem(live:
     assert missing.status_code == 404
 
 
+def test_a_label_score_is_a_json_number_never_a_boolean_or_a_string(live: Live) -> None:
+    answers = [_label(live, "list-3", score=value) for value in (True, "1", "0.5")]
+
+    assert [a.status_code for a in answers] == [422, 422, 422]
+    assert all("score: Input should be a valid number" in a.text for a in answers)
+    assert live.client.get("/api/evals/list-3/labels", headers=live.owner).json() == []
+
+
+def test_a_label_of_minus_zero_is_stored_as_the_anchor_zero(live: Live) -> None:
+    assert _label(live, "list-3", score=-0.0).status_code == 201
+
+    listed = live.client.get("/api/evals/list-3/labels", headers=live.owner)
+
+    assert '"score":0.0' in listed.text and "-0.0" not in listed.text
+
+
 def test_an_agent_key_can_neither_read_nor_give_labels(live: Live) -> None:
     read = live.client.get("/api/evals/list-1/labels", headers=live.agent)
     give = live.client.post(

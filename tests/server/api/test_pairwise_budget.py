@@ -90,7 +90,20 @@ def test_a_request_whose_estimate_passes_a_limit_is_refused_before_any_call(
     budget(client, {"platform_day_usd": 0.2})  # the four runs spent $0.20 today
     response = compare(client)
     assert response.status_code == 429
+    assert response.json()["code"] == "budget_exceeded"
     assert "platform per day limit of $0.2" in response.json()["detail"]
+    assert 0 < int(response.headers["Retry-After"]) <= 86_400
+    assert judge.pairwise_calls() == 0
+
+
+def test_a_request_larger_than_the_per_request_limit_is_422_never_rate_limited(
+    client: TestClient, judge: Judge
+) -> None:
+    budget(client, {"run_tokens": 10})  # waiting never lifts a limit on the request itself
+    response = compare(client)
+    assert response.status_code == 422 and response.json()["code"] == "budget_exceeded"
+    assert "Retry-After" not in response.headers
+    assert response.json()["detail"].startswith("the estimate would exceed the run limit of 10")
     assert judge.pairwise_calls() == 0
 
 

@@ -115,6 +115,32 @@ def test_seat_references_that_do_not_match_are_422(
     )
 
 
+def test_a_chat_format_field_is_422_saying_which_field_it_means(
+    client: TestClient, owner: dict[str, str]
+) -> None:
+    bad = example("haggle")
+    bad["messages"] = bad.pop("transcript")
+
+    response = client.post("/api/evals/runs", json=bad, headers=owner)
+
+    assert response.status_code == 422
+    assert response.json()["detail"] == (
+        "body.messages: Extra inputs are not permitted (did you mean 'transcript'?)"
+    )
+
+
+def test_a_string_for_a_boolean_is_422_as_the_published_schema_says(
+    client: TestClient, owner: dict[str, str]
+) -> None:
+    bad = example("haggle")
+    bad["win_conditions"][0]["met"] = "yes"
+
+    response = client.post("/api/evals/runs", json=bad, headers=owner)
+
+    assert response.status_code == 422
+    assert response.json()["detail"] == "body.win_conditions.0.met: Input should be a valid boolean"
+
+
 def test_agent_submits_a_run_for_its_own_seat_into_its_own_namespace(
     client: TestClient, agent_key: Any
 ) -> None:
@@ -131,6 +157,36 @@ def test_agent_submits_a_run_for_its_own_seat_into_its_own_namespace(
         status.json()["leaderboard_class"] == "self_reported"
         and status.json()["ranked_eligible"] is False
     )
+
+
+def test_an_agent_reads_its_run_and_card_by_the_id_it_submitted(
+    client: TestClient, agent_key: Any, owner: dict[str, str]
+) -> None:
+    alpha = agent_key("agent-alpha", "buyer")
+    assert client.post("/api/agent/runs", json=example("haggle"), headers=alpha).status_code == 202
+    assert wait_final(client, "agent-alpha:haggle-0007", owner)["status"] == "scored"
+
+    status = client.get("/api/agent/runs/haggle-0007", headers=alpha)
+    card = client.get("/api/agent/runs/haggle-0007/scorecard", headers=alpha)
+
+    assert status.status_code == 200 and status.json()["run_id"] == "agent-alpha:haggle-0007"
+    assert card.status_code == 200 and card.json()["run_id"] == "agent-alpha:haggle-0007"
+    assert card.json()["seat"]["seat"] == "buyer"
+    beta = agent_key("agent-beta", "buyer")
+    assert client.get("/api/agent/runs/haggle-0007", headers=beta).status_code == 404
+
+
+def test_a_platform_run_of_the_same_id_is_read_before_the_agents_own(
+    client: TestClient, agent_key: Any, owner: dict[str, str]
+) -> None:
+    alpha = agent_key("agent-alpha", "buyer")
+    mine = example("haggle", seed=5)
+    assert client.post("/api/agent/runs", json=mine, headers=alpha).status_code == 202
+    assert client.post("/api/evals/runs", json=example("haggle"), headers=owner).status_code == 202
+
+    status = client.get("/api/agent/runs/haggle-0007", headers=alpha)
+
+    assert status.status_code == 200 and status.json()["run_id"] == "haggle-0007"
 
 
 def test_agent_cannot_submit_a_run_it_does_not_sit_in(

@@ -612,3 +612,57 @@ def test_11_at_400_px_no_page_scrolls_sideways(
         browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
     assert wide == {}
+
+
+def _refused_for_budget(base: str) -> str:
+    """A run the run limit refuses (the budget is lifted again once it is refused)."""
+    budgets = f"{base}/api/evals/config/eval_budgets"
+    assert httpx.put(budgets, json={"value": {"run_tokens": 1}}, headers=OWNER).status_code == 200
+    run = _example(run_id="budget-0001", seed=61)
+    assert httpx.post(f"{base}/api/evals/runs", json=run, headers=OWNER).status_code == 202
+    _until(
+        lambda: (
+            httpx.get(f"{base}/api/evals/runs/budget-0001", headers=OWNER).json()["status"]
+            == "not_scored"
+        ),
+        60,
+        "run budget-0001 refused",
+    )
+    assert httpx.put(budgets, json={"value": {}}, headers=OWNER).status_code == 200
+    return "budget-0001"
+
+
+def test_12_a_budget_refused_run_says_its_limit_and_is_scored_again_from_its_page(
+    service: str, browser: WebDriver
+) -> None:
+    run_id = _refused_for_budget(service)
+    browser.set_window_size(1400, 1000)
+    browser.get(f"{service}/console/runs?status=not_scored")
+    reason = browser.find_element(By.CSS_SELECTOR, f"tr[data-run='{run_id}'] td.reason").text
+    assert reason.startswith("budget\nthe estimate would exceed the run limit of 1 tokens")
+    phone = {"width": 400, "height": 860, "deviceScaleFactor": 1, "mobile": True}
+    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", phone)
+    try:
+        browser.get(f"{service}/console/runs/{run_id}")
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert width <= 400
+    browser.get(f"{service}/console/runs/{run_id}")
+    shown = browser.find_element(By.ID, "run-reason").text
+    assert shown.startswith("budget: the estimate would exceed the run limit of 1 tokens (")
+    assert browser.find_elements(By.ID, "review-form") == []
+
+    browser.find_element(By.CSS_SELECTOR, "#score-again-form button[type=submit]").click()
+
+    _until(
+        lambda: (
+            httpx.get(f"{service}/api/evals/runs/{run_id}", headers=OWNER).json()["status"]
+            == "scored"
+        ),
+        60,
+        f"run {run_id} scored again",
+    )
+    browser.get(f"{service}/console/runs/{run_id}")
+    assert browser.find_elements(By.ID, "run-reason") == []
+    assert browser.find_element(By.ID, "review-form").is_displayed()

@@ -117,3 +117,17 @@ def test_the_compare_page_shows_what_the_pairwise_calls_cost(judged: TestClient)
     assert line is not None
     # the scripted test judge reports no price and no tokens: unknown, never $0
     assert "cost <strong>price unknown</strong> · 10 passes" in line.group(1)
+
+
+def test_a_run_of_one_pass_says_1_pass(
+    signed_in: TestClient, owner: dict[str, str], scored: Any, engine: Engine
+) -> None:
+    card = stored_card(signed_in, owner, scored)
+    one = priced(0.001).model_copy(update={"n_passes": 1, "n_attempts": 1})
+    _bulk(
+        engine, 1, agent="a", scenario="s", card=card.model_copy(update={"cost": one}), prefix="o"
+    )
+    html = signed_in.get("/console/runs/o-000").text
+    line = re.search(r'<p class="meta" id="run-cost">(.*?)</p>', html, re.DOTALL)
+    assert line is not None and " · 1 pass · tokens in" in line.group(1)
+    assert "1 passes" not in html

@@ -58,3 +58,12 @@ def test_the_calibration_page_shows_each_judges_position_bias(judged: TestClient
     cells = re.findall(r'<td class="n">([^<]*)', section)
     assert cells[:3] == ["1", "1 / 1", "1.00 [0.21, 1.00]"]
     assert cells[3:5] == ["2 / 2", "1.00 [0.34, 1.00]"]
+
+
+def test_agents_without_state_checks_get_a_note_not_an_error(judged: TestClient) -> None:
+    html = page(judged, "negotiation")
+
+    assert 'class="error"' not in html
+    assert (
+        '<p class="note" id="matched-note">No paired state-check test: no scored runs with ' in html
+    )

@@ -1,11 +1,14 @@
 """Budgets in the service (judge/server/service/budgets.py), on SQLite and PostgreSQL: a run whose
 estimate would pass a limit is not started, one that reaches a limit stops after its trait
-with its passes kept, and a counting priced judge shows no call past a limit."""
+with its passes kept, and a counting priced judge shows no call past a limit; a refused run is
+scored again by the owner (score-again) or by the agent's same body when nothing was judged."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 from sqlmodel import select
@@ -115,6 +118,20 @@ def test_a_budget_that_is_not_a_positive_amount_is_refused_naming_the_field(
     assert "run_usd" in response.json()["detail"]
 
 
+def test_a_dollar_limit_on_a_judge_without_a_price_is_refused_offering_the_token_limit(
+    client: TestClient, owner: dict[str, str], settings: Settings
+) -> None:
+    response = client.put(BUDGETS, json={"value": {"run_usd": 0.5}}, headers=owner)
+    assert response.status_code == 422
+    detail = response.json()["detail"]
+    assert f"the configured judge {settings.model} has no price" in detail
+    assert "set a token limit instead (run_tokens)" in detail
+    stored = client.get(BUDGETS, headers=owner).json()["value"]
+    assert stored["run_usd"] is None  # nothing was stored
+    tokens = client.put(BUDGETS, json={"value": {"run_tokens": 5000}}, headers=owner)
+    assert tokens.status_code == 200
+
+
 def test_an_agent_reads_only_the_word_budget_never_the_limits(
     database_url: str, engine: Engine
 ) -> None:
@@ -129,3 +146,124 @@ def test_an_agent_reads_only_the_word_budget_never_the_limits(
         alpha = key_headers(engine, "agent-alpha", "buyer")
         seen = client.get("/api/agent/runs/haggle-0007", headers=alpha).json()
     assert seen["status"] == "not_scored" and seen["reason"] == "budget"
+
+
+# Scoring a budget-refused run again (docs/service.md, "Refused, explained, scored again")
+
+
+class BudgetedService:
+    def __init__(self, client: TestClient, judge: ScriptedBackend) -> None:
+        self.client, self.judge = client, judge
+
+    def budget(self, value: dict[str, Any]) -> None:
+        assert self.client.put(BUDGETS, json={"value": value}, headers=OWNER).status_code == 200
+
+    def again(self, run_id: str) -> Any:
+        return self.client.post(f"/api/evals/runs/{run_id}/score-again", headers=OWNER)
+
+
+@pytest.fixture
+def budgeted(database_url: str) -> Iterator[BudgetedService]:
+    judge = priced_judge(usd=0.02)  # 15 passes a run at $0.02 each
+    app = create_app(priced_settings(database_url), backends=lambda model: judge)
+    with TestClient(app) as client:
+        rubrics = {"value": TRAITS}
+        assert (
+            client.put(
+                "/api/evals/config/academy_judge_rubrics", json=rubrics, headers=OWNER
+            ).status_code
+            == 200
+        )
+        yield BudgetedService(client, judge)
+
+
+def refused(budgeted: BudgetedService, budget: dict[str, Any]) -> dict[str, Any]:
+    budgeted.budget(budget)
+    posted = budgeted.client.post("/api/evals/runs", json=example("haggle"), headers=OWNER)
+    assert posted.status_code == 202
+    final = wait_final(budgeted.client, "haggle-0007", OWNER)
+    assert final["status"] == "not_scored" and final["reason"].startswith("budget: ")
+    return final
+
+
+def test_the_owner_scores_a_refused_run_again_once_the_limit_is_raised(
+    budgeted: BudgetedService,
+) -> None:
+    refused(budgeted, {"run_tokens": 1000})
+    budgeted.budget({"run_tokens": 10_000_000})
+
+    answer = budgeted.again("haggle-0007")
+
+    assert answer.status_code == 202 and answer.json()["status"] == "queued"
+    assert answer.json()["reason"] is None
+    assert wait_final(budgeted.client, "haggle-0007", OWNER)["status"] == "scored"
+    assert len(budgeted.judge.history) == 15
+
+
+def test_a_run_stopped_part_way_keeps_its_paid_passes_when_scored_again(
+    budgeted: BudgetedService,
+) -> None:
+    refused(budgeted, {"run_usd": 0.15})  # stops after two traits: 10 passes paid for
+    assert len(budgeted.judge.history) == 10
+    budgeted.budget({"run_usd": 10.0})
+
+    assert budgeted.again("haggle-0007").status_code == 202
+
+    card = wait_final(budgeted.client, "haggle-0007", OWNER)
+    assert card["status"] == "scored"
+    assert [r.label for r in budgeted.judge.history[10:]] == ["calibration"] * 5
+
+
+def test_scoring_again_a_run_not_refused_for_budget_is_a_conflict(
+    budgeted: BudgetedService,
+) -> None:
+    budgeted.budget({"run_tokens": 10_000_000})
+    assert (
+        budgeted.client.post("/api/evals/runs", json=example("haggle"), headers=OWNER).status_code
+        == 202
+    )
+    assert wait_final(budgeted.client, "haggle-0007", OWNER)["status"] == "scored"
+
+    answer = budgeted.again("haggle-0007")
+
+    assert answer.status_code == 409 and answer.json()["code"] == "conflict"
+    assert "only a run not scored for budget" in answer.json()["detail"]
+    assert budgeted.again("no-such-run").status_code == 404
+
+
+def test_an_agent_key_cannot_score_a_run_again(budgeted: BudgetedService, engine: Engine) -> None:
+    refused(budgeted, {"run_tokens": 1000})
+    alpha = key_headers(engine, "agent-alpha", "buyer")
+    answer = budgeted.client.post("/api/evals/runs/haggle-0007/score-again", headers=alpha)
+    assert answer.status_code in (401, 403)
+
+
+def test_the_agent_sending_the_same_body_again_requeues_a_run_nothing_was_judged_of(
+    budgeted: BudgetedService, engine: Engine
+) -> None:
+    alpha = key_headers(engine, "agent-alpha", "buyer")
+    budgeted.budget({"run_tokens": 1000})
+    first = budgeted.client.post("/api/agent/runs", json=example("haggle"), headers=alpha)
+    assert first.status_code == 202
+    stored = first.json()["run_id"]
+    assert wait_final(budgeted.client, stored, OWNER)["status"] == "not_scored"
+    budgeted.budget({"run_tokens": 10_000_000})
+
+    again = budgeted.client.post("/api/agent/runs", json=example("haggle"), headers=alpha)
+
+    assert again.status_code == 202
+    assert again.json()["status"] == "queued" and again.json()["created"] is False
+    assert wait_final(budgeted.client, stored, OWNER)["status"] == "scored"
+
+
+def test_the_same_body_again_leaves_a_run_with_paid_passes_as_it_is(
+    budgeted: BudgetedService,
+) -> None:
+    refused(budgeted, {"run_usd": 0.15})
+    budgeted.budget({"run_usd": 10.0})
+
+    again = budgeted.client.post("/api/evals/runs", json=example("haggle"), headers=OWNER)
+
+    assert again.status_code == 200
+    assert again.json()["status"] == "not_scored" and again.json()["created"] is False
+    assert len(budgeted.judge.history) == 10

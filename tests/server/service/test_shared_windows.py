@@ -80,17 +80,15 @@ def test_a_key_keeps_at_most_the_limit_of_rows(pg_engine: Engine) -> None:
     assert window.retry_after("203.0.113.7") > 0
 
 
-def test_a_store_that_does_not_answer_lets_the_request_through() -> None:
+def test_a_store_that_does_not_answer_leaves_each_replica_holding_the_limit() -> None:
     dead = make_engine(f"postgresql://judge@127.0.0.1:{free_port()}/none?connect_timeout=2")
     try:
         window = _window(dead, limit=1)
-        assert (window.acquire("k"), window.acquire("k"), window.retry_after("k")) == (
-            0.0,
-            0.0,
-            0.0,
-        )
+        first, second, wait = window.acquire("k"), window.acquire("k"), window.retry_after("k")
     finally:
         dead.dispose()
+    assert first == 0.0  # the limit is held by this replica: one passes, the next waits
+    assert second > 0 and wait > 0
 
 
 def test_after_a_failure_the_store_is_not_asked_again_for_a_pause(pg_engine: Engine) -> None:
@@ -113,7 +111,7 @@ def test_after_a_failure_the_store_is_not_asked_again_for_a_pause(pg_engine: Eng
     window.record("k")
     dead.dispose()
 
-    assert paused == 0.0
+    assert paused > 0  # counted by this replica while the store was not asked
     assert window.retry_after("k") > 0
 
 

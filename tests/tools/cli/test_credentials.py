@@ -11,6 +11,7 @@ from sqlmodel import select
 from judge.engine.settings import get_settings
 from judge.server.auth import hash_key, verify_owner_token
 from judge.server.store.db import make_engine, transaction
+from judge.server.store.migrate import upgrade
 from judge.server.store.tables import AgentKeyRow
 from judge.tools.cli import main
 
@@ -24,6 +25,7 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     monkeypatch.setenv("JUDGE_JWT_SECRET", SECRET)
     monkeypatch.delenv("JUDGE_DEV_MODE", raising=False)
     get_settings.cache_clear()
+    assert main(["db", "upgrade"]) == 0  # the store the service would have made
     yield url
     get_settings.cache_clear()
 
@@ -47,6 +49,54 @@ def test_keys_create_prints_the_key_once_and_stores_its_hash(
     )
     assert main(["keys", "revoke", row.prefix]) == 0
     assert capsys.readouterr().out.strip() == f"revoked sk_live_{row.prefix}_…"
+
+
+def test_keys_create_says_which_store_it_wrote(
+    env: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["keys", "create", "--agent", "agent-alpha", "--seat", "buyer"]) == 0
+    written = capsys.readouterr()
+    assert written.out.startswith("sk_live_") and written.out.count("\n") == 1
+    assert written.err == f"key stored in {env}\n"
+
+
+def test_keys_create_never_makes_a_store_where_none_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("JUDGE_DATABASE_URL", raising=False)
+
+    code = main(["keys", "create", "--agent", "agent-alpha", "--seat", "buyer"])
+
+    err = capsys.readouterr().err
+    assert code == 2 and list(tmp_path.iterdir()) == []
+    assert "no store at sqlite:///./judge.db (judge.db does not exist)" in err
+    assert "JUDGE_DATABASE_URL" in err and "judge db upgrade" in err
+
+
+def test_keys_commands_refuse_an_empty_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite:///{tmp_path / 'empty.db'}"
+    with transaction(make_engine(url)) as session:
+        session.connection()  # the file exists, with no table
+
+    assert main(["keys", "list", "--database-url", url]) == 2
+    assert f"the store at {url} has no schema" in capsys.readouterr().err
+
+
+def test_keys_create_writes_the_store_named_by_database_url(
+    env: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = f"sqlite:///{tmp_path / 'other.db'}"
+    upgrade(make_engine(other))
+
+    assert main(["keys", "create", "--agent", "a", "--seat", "s", "--database-url", other]) == 0
+
+    with transaction(make_engine(other)) as session:
+        assert len(session.exec(select(AgentKeyRow)).all()) == 1
+    with transaction(make_engine(env)) as session:
+        assert session.exec(select(AgentKeyRow)).all() == []
 
 
 def test_keys_create_refuses_a_bad_agent_id(env: str, capsys: pytest.CaptureFixture[str]) -> None:

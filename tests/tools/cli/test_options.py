@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import io
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,7 +15,9 @@ from judge.tools.cli.options import (
     DEFAULT_DATABASE_URL,
     add_concurrency_option,
     add_output_options,
+    add_progress_options,
     database_url,
+    show_progress,
 )
 
 
@@ -76,3 +80,34 @@ def test_without_a_database_url_the_store_is_judge_db_here(
     monkeypatch.delenv("JUDGE_DATABASE_URL", raising=False)
 
     assert database_url(None) == DEFAULT_DATABASE_URL == "sqlite:///./judge.db"
+
+
+def _progress_args(*given: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    add_progress_options(parser)
+    return parser.parse_args(list(given))
+
+
+class _Stream(io.StringIO):
+    def __init__(self, tty: bool) -> None:
+        super().__init__()
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+def test_the_progress_bar_is_drawn_on_a_terminal_only_unless_asked_for(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys, "stderr", _Stream(tty=False))
+    assert show_progress(_progress_args()) is False  # a log file gets no redraws
+    assert show_progress(_progress_args("--progress")) is True
+    monkeypatch.setattr(sys, "stderr", _Stream(tty=True))
+    assert show_progress(_progress_args()) is True
+    assert show_progress(_progress_args("--no-progress")) is False
+
+
+def test_progress_and_no_progress_cannot_both_be_given() -> None:
+    with pytest.raises(SystemExit):
+        _progress_args("--progress", "--no-progress")

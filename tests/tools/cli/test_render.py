@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from judge.tools.cli.render import progress_bar, render_scorecard
@@ -38,3 +40,24 @@ def test_a_progress_bar_that_is_off_writes_nothing(capsys: pytest.CaptureFixture
     with progress_bar(False, "run-1") as tick:
         tick(3, 10)
     assert capsys.readouterr().err == ""
+
+
+def test_the_cost_line_says_1_pass_not_1_passes() -> None:
+    from judge.core.domain.cost import Cost
+    from judge.tools.cli.render import cost_line
+
+    one = Cost(
+        n_passes=1, n_attempts=1, prompt_tokens=10, cached_prompt_tokens=0, completion_tokens=2
+    )
+    assert cost_line(one).startswith("cost: 1 pass, tokens in 10 (0 cached) out 2, ")
+
+
+def test_the_bar_says_what_it_waits_for_until_the_first_pass(capsys: Any) -> None:
+    from judge.tools.cli.render import WAITING, progress_bar
+
+    with progress_bar(True, "run-1") as tick:
+        waiting = capsys.readouterr().err
+        tick(1, 10)
+        moving = capsys.readouterr().err
+    assert WAITING in waiting and "1/10" in moving
+    assert WAITING not in moving.rsplit("\r", 1)[-1]

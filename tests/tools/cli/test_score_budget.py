@@ -58,4 +58,35 @@ def test_max_cost_with_an_unpriced_judge_is_bad_input(
     judge = use(monkeypatch, priced_judge(model="scripted/0.6"))
     code = main(["score", HAGGLE, "--judge", "scripted/0.6", "--max-cost", "1", "--no-progress"])
     assert code == 2 and judge.history == []
-    assert "no price in litellm's price map" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "no price in litellm's price map" in err and "use --max-tokens N instead" in err
+
+
+def test_max_tokens_holds_an_unpriced_judge_to_a_token_limit(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    monkeypatch.setenv("JUDGE_DEV_MODE", "1")
+    # every call reports 2,050 tokens and no price: the estimate (about 17,000) fits, and the
+    # second trait takes the run past the limit
+    judge = use(monkeypatch, priced_judge(model="scripted/0.6", usd=0.0, prompt=2000))
+    args = ["--judge", "scripted/0.6", *ARGS[2:]]
+    assert main(["score", HAGGLE, *args, "--max-tokens", "18000"]) == 1
+    assert [r.label for r in judge.history] == ["negotiation"] * 5 + ["integrity"] * 5
+    assert "judging reached the run limit of 18000 tokens (20500 with this run)" in (
+        capsys.readouterr().err
+    )
+
+
+def test_max_tokens_below_the_estimate_judges_nothing(
+    monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    judge = use(monkeypatch, priced_judge())
+    assert main(["score", HAGGLE, *ARGS, "--max-tokens", "10"]) == 1
+    assert judge.history == []
+    assert "the estimate would exceed the run limit of 10 tokens" in capsys.readouterr().err
+
+
+def test_max_tokens_must_be_positive(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    use(monkeypatch, priced_judge())
+    assert main(["score", HAGGLE, *ARGS, "--max-tokens", "0"]) == 2
+    assert "--max-tokens must be a positive number of tokens" in capsys.readouterr().err

@@ -35,8 +35,8 @@ and requests made while it is computed wait for it (one judge call however many 
 The coach reads the run as the judge does, screened and datamarked, and of it only the seat's
 own events and the other seats' public messages; notes whose text is addressed to the
 evaluator are withheld and counted (`withheld_notes`), and an unreadable reply answers a fixed
-`unparsed_reason`, never the reply. The call counts against the judging budgets: 429 when it
-would take one past its limit (nothing is called). The run must be scored (else 404); 409 for
+`unparsed_reason`, never the reply. The call counts against the judging budgets: 429 (a daily limit)
+or 422 (the run limit) when it would take one past it (nothing is called). The run must be scored (else 404); 409 for
 a run held for review that was never judged."""
 
 
@@ -47,7 +47,10 @@ a run held for review that was never judged."""
     responses=error_responses(404, 502)
     | {
         409: {"model": ErrorPublic, "description": "The run is held and was never judged."},
-        429: {"model": ErrorPublic, "description": "A judging budget refuses the call today."},
+        429: {
+            "model": ErrorPublic,
+            "description": "A daily judging budget refuses the call today.",
+        },
     },
 )
 async def agent_run_coaching(

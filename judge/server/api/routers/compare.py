@@ -56,12 +56,19 @@ def compare(
         "pair, trait and pairwise era: asking again judges only new pairs (`n_judged`). At most "
         f"{pairwise.MAX_NEW_PAIRS} new pairs per request (narrow with `scenario_id`). "
         "Pairwise calls are counted on `/metrics` like any judge call (docs/scoring.md), and "
-        "budgeted like a run: 429 when the estimate would pass a limit, `stopped_by_budget` "
-        'when a limit was reached after some pairs (docs/service.md, "Cost and budgets").'
+        "budgeted like a run: when the estimate would pass a limit nothing is judged and the "
+        "answer is code `budget_exceeded`: 429 with Retry-After (seconds to the next UTC day) "
+        "for a daily limit, 422 for the per-request `run_*` limit; `stopped_by_budget` when a "
+        'limit was reached after some pairs (docs/service.md, "Cost and budgets").'
     ),
     responses={
         409: {"description": "A run of the comparison is held as unscannable (docs/integrity.md)."},
-        429: {"description": "The estimate would pass a judging budget; nothing was judged."},
+        422: {"description": "The estimate would pass the per-request budget; nothing was judged."},
+        429: {
+            "description": "The estimate would pass a daily judging budget; nothing was judged "
+            "(code `budget_exceeded`, Retry-After: seconds to the next UTC day).",
+            "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+        },
         502: {"description": "The judge could not be reached after retries."},
     },
 )

@@ -14,16 +14,25 @@ from pydantic import ValidationError
 from sqlmodel import Session
 
 from judge.core.domain.cursor import decode_run_cursor, encode_run_cursor
-from judge.core.domain.run import Run
+from judge.core.domain.run import Run, hinted_errors
 from judge.core.domain.status import RunStatus
 from judge.server.api.caller import Admission, Caller, Mount, mount_both
-from judge.server.api.deps import EngineDep, SettingsDep, WorkersDep, credentialed_router
+from judge.server.api.deps import (
+    EngineDep,
+    OwnerDep,
+    SessionDep,
+    SettingsDep,
+    WorkersDep,
+    after_commit,
+    credentialed_router,
+)
 from judge.server.api.errors import error_responses
 from judge.server.api.models import RunPublic, RunSummaryPublic, public_list
 from judge.server.api.openapi import component_ref
 from judge.server.api.paging import PAGED, Page, PagingDep
 from judge.server.auth import AgentIdentity
 from judge.server.request_scope import get_engine, in_read
+from judge.server.service import budgets
 from judge.server.service.intake import Intake, submit_run
 from judge.server.service.run_listing import RunSummary
 from judge.server.service.run_listing import list_runs as listed_runs
@@ -35,7 +44,8 @@ router = credentialed_router("runs")
 _SUBMIT_DOC = (
     "Stores the run whole (or not at all) and queues it for scoring; the answer comes at once. "
     "Idempotent by `run_id`: the same body again answers 200 with the stored run; a different "
-    "body under a stored `run_id` answers 409. A body that does not match the run format "
+    "body under a stored `run_id` answers 409. A run a budget refused before anything was "
+    "judged is queued again by the same body (202, `created: false`, `status: queued`). A body that does not match the run format "
     "answers 422 naming the field, and nothing is stored."
 )
 
@@ -57,7 +67,7 @@ def parse_run(raw: bytes) -> Run:
     except ValidationError as exc:
         errors = [
             {**e, "loc": ("body", *e.get("loc", ()))}
-            for e in exc.errors(include_url=False, include_context=False)
+            for e in hinted_errors(exc.errors(include_url=False, include_context=False))
         ]
         raise RequestValidationError(errors) from None
 
@@ -87,7 +97,7 @@ async def _submit(
 
 def _accepted(intake: Intake, response: Response, caller: Caller) -> RunAccepted:
     status_url = f"{RUNS[caller.audience]}/{intake.run_id}"
-    if intake.created:
+    if intake.created or intake.requeued:
         response.headers["Location"] = status_url
     else:
         response.status_code = status.HTTP_200_OK
@@ -105,7 +115,7 @@ async def submit(
     response: Response,
 ) -> RunAccepted:
     intake = await _submit(request, engine, settings, caller.actor, caller.agent)
-    if intake.created:  # queueing reads the store (its fair-share rank): off the event loop
+    if intake.created or intake.requeued:  # queueing reads the store: off the event loop
         await anyio.to_thread.run_sync(workers.enqueue, intake.run_id)
     return _accepted(intake, response, caller)
 
@@ -123,7 +133,10 @@ mount_both(
     status_code=status.HTTP_202_ACCEPTED,
     openapi_extra=_RUN_BODY,
     responses={
-        202: {"description": "Stored and queued for scoring.", "headers": _LOCATION},
+        202: {
+            "description": "Stored and queued for scoring (or a budget-refused run queued again).",
+            "headers": _LOCATION,
+        },
         200: {"model": RunAccepted, "description": "Already stored with this body."},
     },
     owner=Mount(
@@ -167,7 +180,9 @@ mount_both(
         RUNS["agent"] + "/{run_id}",
         "Run status (agent key)",
         _STATUS_DOC
-        + " Only runs where the key's agent sits in the key's seat; any other run answers 404.",
+        + " Only runs where the key's agent sits in the key's seat; any other run answers 404. "
+        "The key's own submissions are read by the id it submitted as well as by the stored "
+        "`<agent_id>:<run_id>` (a run readable under the id as given comes first).",
     ),
 )
 
@@ -245,3 +260,22 @@ mount_both(
         + " Only the runs this agent submitted itself, in the key's seat (self-reported runs).",
     ),
 )
+
+
+@router.post(
+    RUNS["owner"] + "/{run_id}/score-again",
+    summary="Score a budget-refused run again (owner)",
+    response_model=RunPublic,
+    status_code=status.HTTP_202_ACCEPTED,
+    responses=error_responses(404, 409),
+)
+def score_again(
+    run_id: str, owner: OwnerDep, session: SessionDep, workers: WorkersDep
+) -> RunPublic:
+    """Queue a run not scored for `budget` again, once the limit was raised or the day it
+    counted against is over: the passes it already paid for are kept and not judged again, and
+    the budget is checked afresh when it starts. 409 for a run in any other state."""
+    budgets.score_again(session, run_id=run_id)
+    after_commit(session, lambda: workers.enqueue(run_id))
+    progress = run_status(session, run_id=run_id, agent=None)
+    return RunPublic.model_validate(progress, from_attributes=True)
