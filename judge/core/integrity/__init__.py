@@ -30,25 +30,45 @@ __all__ = [
 def scan_seat(transcript: Sequence[TranscriptEvent], seat: str) -> SeatTamper:
     """What the seat wrote that is addressed to whoever scores it: one finding per merged
     withheld span (at most ``scan.MAX_FINDINGS``) and every span to withhold."""
+    return _scan_seats(transcript, [seat])[seat]
+
+
+def _scan_seats(
+    transcript: Sequence[TranscriptEvent], seats: Sequence[str]
+) -> dict[str, SeatTamper]:
+    """:func:`scan_seat` of each seat, the rules seat by seat, the learned layer over all of
+    them in one batch."""
+    ruled = [_rule_pieces(transcript, seat) for seat in seats]
+    learned_found = learned.learned_pieces_of_seats(ruled)  # the second layer (docs/integrity.md)
+    out: dict[str, SeatTamper] = {}
+    for seat, (fields, pieces), extra in zip(seats, ruled, learned_found, strict=True):
+        for piece in extra:
+            pieces[piece.field] = [*pieces[piece.field], piece]
+        findings = [scan.finding(p) for f in fields for p in scan.merge_sorted(pieces[f])]
+        out[seat] = SeatTamper(
+            flagged=bool(findings),
+            detector_version=DETECTOR_VERSION,
+            findings=findings[: scan.MAX_FINDINGS],
+            withheld=[f.span for f in findings],
+        )
+    return out
+
+
+def _rule_pieces(
+    transcript: Sequence[TranscriptEvent], seat: str
+) -> tuple[list[scan.TextField], dict[scan.TextField, list[scan.Piece]]]:
+    """The seat's strings and the rules' pieces in each (seams included)."""
     fields = list(scan.seat_fields(transcript, seat))
     pieces = scan.seat_pieces(fields)
     messages = [f for f in fields if f.pointer == "/content"]
     for piece in scan.seam_pieces(messages, pieces):
         pieces[piece.field] = [*pieces[piece.field], piece]
-    for piece in learned.learned_pieces(fields, pieces):  # the second layer (docs/integrity.md)
-        pieces[piece.field] = [*pieces[piece.field], piece]
-    findings = [scan.finding(p) for f in fields for p in scan.merge_sorted(pieces[f])]
-    return SeatTamper(
-        flagged=bool(findings),
-        detector_version=DETECTOR_VERSION,
-        findings=findings[: scan.MAX_FINDINGS],
-        withheld=[f.span for f in findings],
-    )
+    return fields, pieces
 
 
 def scan_run(run: Run) -> dict[str, SeatTamper]:
     """The detector's answer for every scored seat of the run."""
-    return {seat: scan_seat(run.transcript, seat) for seat in run.scored_seats}
+    return _scan_seats(run.transcript, list(dict.fromkeys(run.scored_seats)))
 
 
 def tamper_findings(run: Run, settings: MeasurementSettings) -> dict[str, SeatTamper]:
@@ -56,8 +76,7 @@ def tamper_findings(run: Run, settings: MeasurementSettings) -> dict[str, SeatTa
     the defence off); one scoring run scans once (``judge.engine.pipeline.score_run_async``)."""
     if not settings.defence:
         return {}
-    seats = dict.fromkeys(e.seat for e in run.transcript)
-    return {seat: scan_seat(run.transcript, seat) for seat in seats}
+    return _scan_seats(run.transcript, list(dict.fromkeys(e.seat for e in run.transcript)))
 
 
 def unscannable_seats(run: Run) -> dict[str, SeatTamper]:

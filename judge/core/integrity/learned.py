@@ -252,9 +252,43 @@ def learned_pieces(fields: Sequence[TextField], known: dict[TextField, list[Piec
     """The sentences (or lines) of the seat's fields the model scores over its threshold, each
     one piece of kind ``learned``: a sentence unless a rule's span of the field already holds
     it, a whole line only when nothing in it is withheld already."""
+    return learned_pieces_of_seats([(fields, known)])[0]
+
+
+def learned_pieces_of_seats(
+    seats: Sequence[tuple[Sequence[TextField], dict[TextField, list[Piece]]]],
+) -> list[list[Piece]]:
+    """:func:`learned_pieces` of each seat, the pieces of all of them scored in one batch (a
+    piece's score does not depend on the others in its batch)."""
     found = model()
     if found is None:
-        return []
+        return [[] for _ in seats]
+    wheres = [_scored_places(fields, known) for fields, known in seats]
+    texts: list[str] = []
+    owners: list[tuple[int, int]] = []
+    for seat, where in enumerate(wheres):
+        for index, chunk in enumerate(where):
+            for text in variants(chunk):
+                if len(text) >= MIN_CHARS:
+                    texts.append(text)
+                    owners.append((seat, index))
+    if not texts:
+        return [[] for _ in seats]
+    checkpoint()
+    over = found.probabilities(texts) >= found.threshold
+    flagged: list[set[int]] = [set() for _ in seats]
+    for i in np.flatnonzero(over).tolist():
+        flagged[owners[i][0]].add(owners[i][1])
+    return [
+        _placed(where, sorted(chosen), known) if chosen else []
+        for where, chosen, (_, known) in zip(wheres, flagged, seats, strict=True)
+    ]
+
+
+def _scored_places(
+    fields: Sequence[TextField], known: dict[TextField, list[Piece]]
+) -> dict[str, list[_Place]]:
+    """Each distinct piece of the seat's fields to score, and where it occurs."""
     where: dict[str, list[_Place]] = {}
     budget = MAX_CHARS
     for field in fields:
@@ -267,19 +301,14 @@ def learned_pieces(fields: Sequence[TextField], known: dict[TextField, list[Piec
         budget -= len(text)
         for chunk, origins, line in chunks(text):
             where.setdefault(chunk, []).extend((field, o, line) for o in origins)
+    return where
+
+
+def _placed(
+    where: dict[str, list[_Place]], flagged: list[int], known: dict[TextField, list[Piece]]
+) -> list[Piece]:
+    """The flagged pieces (by their place in ``where``) as pieces of kind ``learned``."""
     pending = list(where)
-    texts: list[str] = []
-    owners: list[int] = []
-    for index, chunk in enumerate(pending):
-        for text in variants(chunk):
-            if len(text) >= MIN_CHARS:
-                texts.append(text)
-                owners.append(index)
-    if not texts:
-        return []
-    checkpoint()
-    over = found.probabilities(texts) >= found.threshold
-    flagged = sorted({owners[i] for i in np.flatnonzero(over).tolist()})
     places = [(pending[i], place) for i in flagged for place in where[pending[i]]]
     taken = {f: sorted((p.start, p.end) for p in ps) for f, ps in known.items()}
     out: list[Piece] = []
