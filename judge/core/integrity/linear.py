@@ -87,7 +87,7 @@ class Pattern:
 
     def found(self, text: str) -> bool:
         """Whether the pattern matches anywhere in ``text`` (``search`` without its match)."""
-        engine = getattr(self._regexp, "_regexp", None)
+        engine = _engine(self._regexp)
         data = _utf8(text) if engine is not None else None
         if engine is None or data is None:
             return self.search(text) is not None
@@ -96,7 +96,7 @@ class Pattern:
     def spans(self, text: str) -> Iterator[tuple[int, int]]:
         """The spans of the matches in ``text``, left to right, not overlapping. ASCII text
         is matched as bytes (same offsets), which spares the per-match offset decoding."""
-        engine = getattr(self._regexp, "_regexp", None)
+        engine = _engine(self._regexp)
         if text.isascii():
             if engine is not None:
                 return _byte_spans(engine, text.encode("ascii"))
@@ -108,7 +108,15 @@ class Pattern:
         return (m.span() for m in self.finditer(text))
 
 
-_UNANCHORED = re2._Anchor.UNANCHORED
+#: The ``re2`` module's compiled engine is read directly when this version of the module has
+#: one (its ``_regexp`` and ``_Anchor``); otherwise every call goes through the module.
+_UNANCHORED = getattr(getattr(re2, "_Anchor", None), "UNANCHORED", None)
+
+
+def _engine(regexp: Any) -> Any:
+    return getattr(regexp, "_regexp", None) if _UNANCHORED is not None else None
+
+
 _NO_SPAN = (-1, -1)
 #: The last text encoded by :func:`_utf8` and its bytes (the rules read one text in turn).
 _ENCODED: tuple[str, bytes | None] = ("", b"")
