@@ -169,9 +169,21 @@ class SeatPieces(NamedTuple):
     halves: dict[Piece, Piece]
 
 
-def _seat_pieces(fields: list[TextField]) -> SeatPieces:
-    """The rules' pieces, the seams' (a split match's first half, last half and any middle
-    message each point at the other half, or the first), then the learned layer's."""
+def _seats_pieces(fields: Mapping[str, list[TextField]]) -> dict[str, SeatPieces]:
+    """:func:`_rule_pieces` of each seat, then the learned layer's, scored for every seat in
+    one batch."""
+    pieces = {seat: _rule_pieces(f) for seat, f in fields.items()}
+    batch = [(fields[seat], found.by_field) for seat, found in pieces.items()]
+    extra = learned.learned_pieces_of_seats(batch)  # the second layer (docs/integrity.md)
+    for found, more in zip(pieces.values(), extra, strict=True):
+        for piece in more:
+            found.by_field[piece.field] = [*found.by_field[piece.field], piece]
+    return pieces
+
+
+def _rule_pieces(fields: list[TextField]) -> SeatPieces:
+    """The rules' pieces and the seams' (a split match's first half, last half and any middle
+    message each point at the other half, or the first)."""
     pieces = scan.raw_pieces(fields)
     messages = [f for f in fields if f.kind == "message"]
     halves: dict[Piece, Piece] = {}
@@ -181,8 +193,6 @@ def _seat_pieces(fields: list[TextField]) -> SeatPieces:
         if len(group) > 1:
             first, last, *middle = group
             halves |= {first: last, last: first, **dict.fromkeys(middle, first)}
-    for piece in learned.learned_pieces(fields, pieces):  # the second layer (docs/integrity.md)
-        pieces[piece.field] = [*pieces[piece.field], piece]
     return SeatPieces(pieces, halves)
 
 
@@ -321,7 +331,7 @@ def screen(
     wanted = list(dict.fromkeys(seats))
     acting = dict.fromkeys([*wanted, *(e.seat for e in transcript)])
     fields = {s: list(agent_fields(transcript, s, agent_submitted=agent_submitted)) for s in acting}
-    pieces = {s: _seat_pieces(f) for s, f in fields.items()}
+    pieces = _seats_pieces(fields)
     found = recurrences(transcript, _needles(pieces))
     by_field: dict[tuple[int, str], list[Recurrence]] = defaultdict(list)
     for r in found:

@@ -50,7 +50,6 @@ MIN_CHARS = 12
 _SPACES = " \t\r\n"
 _SEPARATOR = 0
 _LAST = 1 << 62
-_MASK = np.uint64((1 << 64) - 1)
 _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 _STEP = np.uint64(0x100000001B3)
 _SHIFT = np.uint64(64 - BUCKETS.bit_length() + 1)
@@ -130,27 +129,34 @@ def variants(text: str) -> list[str]:
 
 def ngram_rows(sentences: Sequence[str]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """For every character n-gram of every sentence (padded with a space either side): the
-    sentence's index and the n-gram's bucket."""
+    sentence's index and the n-gram's bucket, the n-grams in order of their length, then of
+    where they start. All lengths are hashed in one array (a row per length), so the numpy
+    calls do not grow with the number of lengths read."""
     joined = "\0" + "\0".join(f" {s} " for s in sentences) + "\0"
     codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    size, longest = len(codes), max(NGRAMS)
     is_sep = codes == _SEPARATOR
     sentence = np.cumsum(is_sep) - 1
-    rows: list[npt.NDArray[np.int64]] = []
-    buckets: list[npt.NDArray[np.int64]] = []
-    hashed = np.zeros(len(codes), dtype=np.uint64)
+    # How far each place is from the next separator (the joined text ends in one): an n-gram
+    # starting there is inside one sentence when that is at least n.
+    index = np.arange(size)
+    following = np.minimum.accumulate(np.where(is_sep, index, size)[::-1])[::-1]
+    lengths = np.arange(1, longest + 1)
+    valid = (following - index)[None, :] >= lengths[:, None]
+    valid[[n - 1 for n in lengths.tolist() if n not in NGRAMS]] = False
+    padded = np.concatenate([codes, np.zeros(longest, dtype=np.uint64)])
+    hashed = np.empty((longest, size), dtype=np.uint64)
     with np.errstate(over="ignore"):
-        for n in range(1, max(NGRAMS) + 1):
-            length = len(codes) - n + 1
-            if length <= 0:
-                break
-            hashed = hashed[:length] * _STEP + codes[n - 1 : n - 1 + length] + np.uint64(n)
-            if n not in NGRAMS:
-                continue
-            valid = ~is_sep[:length] & (sentence[n - 1 : n - 1 + length] == sentence[:length])
-            mixed = ((hashed[valid] ^ (hashed[valid] >> np.uint64(29))) * _MULTIPLIER) & _MASK
-            buckets.append((mixed >> _SHIFT).astype(np.int64) % BUCKETS)
-            rows.append(sentence[:length][valid].astype(np.int64))
-    return np.concatenate(rows), np.concatenate(buckets)
+        previous = np.zeros(size, dtype=np.uint64)
+        for n in range(1, longest + 1):
+            previous = previous * _STEP + padded[n - 1 : n - 1 + size] + np.uint64(n)
+            hashed[n - 1] = previous
+        kept = hashed[valid]
+        mixed = (kept ^ (kept >> np.uint64(29))) * _MULTIPLIER
+    # The top bits of a 64-bit value: always below BUCKETS.
+    buckets = (mixed >> _SHIFT).astype(np.int64)
+    rows = np.broadcast_to(sentence, (longest, size))[valid].astype(np.int64)
+    return rows, buckets
 
 
 def load_bytes(raw: bytes) -> Model:
@@ -246,9 +252,43 @@ def learned_pieces(fields: Sequence[TextField], known: dict[TextField, list[Piec
     """The sentences (or lines) of the seat's fields the model scores over its threshold, each
     one piece of kind ``learned``: a sentence unless a rule's span of the field already holds
     it, a whole line only when nothing in it is withheld already."""
+    return learned_pieces_of_seats([(fields, known)])[0]
+
+
+def learned_pieces_of_seats(
+    seats: Sequence[tuple[Sequence[TextField], dict[TextField, list[Piece]]]],
+) -> list[list[Piece]]:
+    """:func:`learned_pieces` of each seat, the pieces of all of them scored in one batch (a
+    piece's score does not depend on the others in its batch)."""
     found = model()
     if found is None:
-        return []
+        return [[] for _ in seats]
+    wheres = [_scored_places(fields, known) for fields, known in seats]
+    texts: list[str] = []
+    owners: list[tuple[int, int]] = []
+    for seat, where in enumerate(wheres):
+        for index, chunk in enumerate(where):
+            for text in variants(chunk):
+                if len(text) >= MIN_CHARS:
+                    texts.append(text)
+                    owners.append((seat, index))
+    if not texts:
+        return [[] for _ in seats]
+    checkpoint()
+    over = found.probabilities(texts) >= found.threshold
+    flagged: list[set[int]] = [set() for _ in seats]
+    for i in np.flatnonzero(over).tolist():
+        flagged[owners[i][0]].add(owners[i][1])
+    return [
+        _placed(where, sorted(chosen), known) if chosen else []
+        for where, chosen, (_, known) in zip(wheres, flagged, seats, strict=True)
+    ]
+
+
+def _scored_places(
+    fields: Sequence[TextField], known: dict[TextField, list[Piece]]
+) -> dict[str, list[_Place]]:
+    """Each distinct piece of the seat's fields to score, and where it occurs."""
     where: dict[str, list[_Place]] = {}
     budget = MAX_CHARS
     for field in fields:
@@ -261,19 +301,14 @@ def learned_pieces(fields: Sequence[TextField], known: dict[TextField, list[Piec
         budget -= len(text)
         for chunk, origins, line in chunks(text):
             where.setdefault(chunk, []).extend((field, o, line) for o in origins)
+    return where
+
+
+def _placed(
+    where: dict[str, list[_Place]], flagged: list[int], known: dict[TextField, list[Piece]]
+) -> list[Piece]:
+    """The flagged pieces (by their place in ``where``) as pieces of kind ``learned``."""
     pending = list(where)
-    texts: list[str] = []
-    owners: list[int] = []
-    for index, chunk in enumerate(pending):
-        for text in variants(chunk):
-            if len(text) >= MIN_CHARS:
-                texts.append(text)
-                owners.append(index)
-    if not texts:
-        return []
-    checkpoint()
-    over = found.probabilities(texts) >= found.threshold
-    flagged = sorted({owners[i] for i in np.flatnonzero(over).tolist()})
     places = [(pending[i], place) for i in flagged for place in where[pending[i]]]
     taken = {f: sorted((p.start, p.end) for p in ps) for f, ps in known.items()}
     out: list[Piece] = []

@@ -3,6 +3,8 @@ is not run (docs/integrity.md)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+from itertools import chain
 from typing import NamedTuple
 
 from judge.core.domain.integrity import TamperKind
@@ -94,17 +96,23 @@ def scripts_in(words: str) -> frozenset[str]:
     """The scripts of ``SCRIPTS`` whose letters occur in ``words``."""
     if words.isascii():
         return frozenset()
-    return frozenset(name for name, letters in SCRIPTS.items() if letters.search(words))
+    return frozenset(name for name, letters in SCRIPTS.items() if letters.found(words))
 
 
-def active_rules(cues: frozenset[str], scripts: frozenset[str]) -> list[Rule]:
+def active_rules(cues: frozenset[str], scripts: frozenset[str]) -> tuple[Rule, ...]:
     """The rules, in order, that one of these cues starts (or that need none) and whose
-    script, if any, is among these."""
+    script, if any, is among these (the last few thousand choices kept: texts of one kind
+    share their cues)."""
+    return _active_rules(cues, scripts)
+
+
+@lru_cache(maxsize=4096)
+def _active_rules(cues: frozenset[str], scripts: frozenset[str]) -> tuple[Rule, ...]:
     chosen = set(_UNCUED)
     for cue in cues:
         chosen.update(_BY_CUE.get(cue, ()))
     rules = (RULES[i] for i in sorted(chosen))
-    return [rule for rule in rules if rule.script is None or rule.script in scripts]
+    return tuple(rule for rule in rules if rule.script is None or rule.script in scripts)
 
 
 #: Cues that start with a letter must start a word ("rat" in "grateful" is no cue).
@@ -122,11 +130,23 @@ class _WordTable(dict[int, str]):
 
 
 _NON_WORD = _WordTable()
+#: ``_NON_WORD`` for ASCII text, as a bytes table.
+_NON_WORD_ASCII = bytes(b if chr(b).isalnum() else 0x20 for b in range(128)) + bytes(
+    range(128, 256)
+)
 
 
 #: Cues of whole words ("ge mig", "bana "): present when their first word is a word of the
 #: text (the words' order is not kept in a long text's vocabulary).
 _WHOLE_WORD_CUES = tuple((cue, cue.split(" ")[0]) for cue in _CUES if " " in cue)
+#: The whole-word cues by their first word.
+_BY_FIRST_WORD: dict[str, list[str]] = {}
+for _cue, _first in _WHOLE_WORD_CUES:
+    _BY_FIRST_WORD.setdefault(_first, []).append(_cue)
+#: The mark cues by their first character.
+_MARK_CUES_BY_FIRST: dict[str, list[str]] = {}
+for _cue in _MARK_CUES:
+    _MARK_CUES_BY_FIRST.setdefault(_cue[0], []).append(_cue)
 _WORD_CUE_SET = frozenset(cue[1:] for cue in _WORD_CUES if " " not in cue[1:])
 _WORD_CUE_LENGTHS = sorted({len(cue) for cue in _WORD_CUE_SET})
 
@@ -148,14 +168,18 @@ def cues_in(words: str) -> frozenset[str]:
     """Every cue that occurs in ``words``: a word cue at the start of a word, a mark cue
     (``<|``, ``{``, ``$``) anywhere. Word cues are looked up by the prefixes of each distinct
     word (one set look-up per prefix length), not by searching the text per cue."""
-    plain = words.translate(_NON_WORD)
+    if words.isascii():  # one C pass over the bytes
+        plain = words.encode("ascii").translate(_NON_WORD_ASCII).decode("ascii")
+    else:
+        plain = words.translate(_NON_WORD)
     distinct = set(plain.split())
-    found = {cue for cue, first in _WHOLE_WORD_CUES if first in distinct}
+    found = {
+        cue for first in distinct.intersection(_BY_FIRST_WORD) for cue in _BY_FIRST_WORD[first]
+    }
     if len(_PREFIXES) > _PREFIXES_MAX:
         _PREFIXES.clear()
-    for word in distinct:
-        prefixes = _PREFIXES.get(word)
-        if prefixes is None:
-            prefixes = _PREFIXES[word] = _cue_prefixes(word)
-        found.update(prefixes)
-    return frozenset(found | {cue for cue in _MARK_CUES if cue in words})
+    for word in distinct.difference(_PREFIXES):
+        _PREFIXES[word] = _cue_prefixes(word)
+    found.update(chain.from_iterable(map(_PREFIXES.__getitem__, distinct)))
+    marks = (cue for first, cues in _MARK_CUES_BY_FIRST.items() if first in words for cue in cues)
+    return frozenset(found.union(cue for cue in marks if cue in words))

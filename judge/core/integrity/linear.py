@@ -85,12 +85,70 @@ class Pattern:
     def sub(self, repl: str | Callable[[Match], str], text: str) -> str:
         return cast(str, self._call("sub", text, repl))
 
+    def found(self, text: str) -> bool:
+        """Whether the pattern matches anywhere in ``text`` (``search`` without its match)."""
+        engine = _engine(self._regexp)
+        data = _utf8(text) if engine is not None else None
+        if engine is None or data is None:
+            return self.search(text) is not None
+        return bool(engine.Match(_UNANCHORED, data, 0, len(data))[0] != _NO_SPAN)
+
     def spans(self, text: str) -> Iterator[tuple[int, int]]:
         """The spans of the matches in ``text``, left to right, not overlapping. ASCII text
         is matched as bytes (same offsets), which spares the per-match offset decoding."""
+        engine = _engine(self._regexp)
         if text.isascii():
+            if engine is not None:
+                return _byte_spans(engine, text.encode("ascii"))
             return (m.span() for m in self._regexp.finditer(text.encode("ascii")))
+        if engine is not None:
+            data = _utf8(text)
+            if data is not None and engine.Match(_UNANCHORED, data, 0, len(data))[0] == _NO_SPAN:
+                return iter(())  # no match: the offsets need no decoding
         return (m.span() for m in self.finditer(text))
+
+
+#: The ``re2`` module's compiled engine is read directly when this version of the module has
+#: one (its ``_regexp`` and ``_Anchor``); otherwise every call goes through the module.
+_UNANCHORED = getattr(getattr(re2, "_Anchor", None), "UNANCHORED", None)
+
+
+def _engine(regexp: Any) -> Any:
+    return getattr(regexp, "_regexp", None) if _UNANCHORED is not None else None
+
+
+_NO_SPAN = (-1, -1)
+#: The last text encoded by :func:`_utf8` and its bytes (the rules read one text in turn).
+_ENCODED: tuple[str, bytes | None] = ("", b"")
+
+
+def _utf8(text: str) -> bytes | None:
+    """``text`` in UTF-8 (None when it holds a lone surrogate), the last one kept."""
+    global _ENCODED
+    last = _ENCODED
+    if last[0] is text:
+        return last[1]
+    try:
+        data: bytes | None = text.encode("utf-8")
+    except UnicodeEncodeError:
+        data = None
+    _ENCODED = (text, data)
+    return data
+
+
+def _byte_spans(engine: Any, data: bytes) -> Iterator[tuple[int, int]]:
+    """What ``finditer(data)`` of the ``re2`` module gives, as spans, read from its compiled
+    engine directly (the module builds a match object per call, which costs more than the
+    search itself on a short text): the same calls, the same steps past an empty match."""
+    position, end = 0, len(data)
+    while True:
+        found: tuple[int, int] = engine.Match(_UNANCHORED, data, position, end)[0]
+        if found == _NO_SPAN:
+            return
+        yield found
+        if position == end:
+            return
+        position = position + 1 if position == found[1] else found[1]
 
 
 def translate(pattern: str) -> str:

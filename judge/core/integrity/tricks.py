@@ -9,6 +9,7 @@ import codecs
 from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 from judge.core.integrity import linear
@@ -29,13 +30,18 @@ _RUN = linear.compile(
 _LONE = linear.compile(rf"(?:^| ){_ALNUM}(?: |\n?$)")  # Python's ``$`` allows a last "\n"
 _DOTTED = linear.compile(rf"{_ALNUM}[.\-_*·,|~']{_ALNUM}[.\-_*·,|~']{_ALNUM}")
 _GAP = linear.compile(r"[ \t]*[.\-_*·,|~'][ \t]*|[ \t]+")
-#: A word of letters, digits, ``@`` and ``$`` holding one of the digits or symbols, with the
-#: base64 marks ``+``, ``/`` and ``=`` it may stand among (:func:`_is_leet` decides).
-_LEET_CANDIDATE = linear.compile(r"[a-z0-9@$+/=]*[0-9@$][a-z0-9@$+/=]*")
+#: The characters of a word of letters, digits, ``@`` and ``$`` holding one of the digits or
+#: symbols, with the base64 marks ``+``, ``/`` and ``=`` it may stand among (:func:`_is_leet`
+#: decides).
+_LEET_CANDIDATE = "abcdefghijklmnopqrstuvwxyz0123456789@$+/="
+#: Bytes of ``_LEET_CANDIDATE`` kept, every other byte a zero.
+_LEET_RUNS = bytes(b if chr(b) in _LEET_CANDIDATE else 0 for b in range(256))
 _LEET = str.maketrans("013457896@$", "oieastbbgas")
-_ROT13 = str.maketrans(
-    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
-    "nopqrstuvwxyzabcdefghijklmNOPQRSTUVWXYZabcdefghijklm",
+#: A letter next to a digit, ``@`` or ``$``: a leet word (letters and those, both) holds one.
+_LEET_MIX = linear.compile(r"[a-z][0-9@$]|[0-9@$][a-z]")
+_ROT13_BYTES = bytes.maketrans(
+    b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    b"nopqrstuvwxyzabcdefghijklmNOPQRSTUVWXYZabcdefghijklm",
 )
 #: A base64 token: 16 or more base64 characters, at most two ``=`` (checked on the match).
 _BASE64 = linear.compile(r"[A-Za-z0-9+/=_\-]{16,}")
@@ -235,8 +241,9 @@ def has_spacing(words: str) -> bool:
 
 
 def has_leet(words: str) -> bool:
-    """Whether a text with these words may hold leetspeak."""
-    return any(_leet_words(words))
+    """Whether a text with these words may hold leetspeak (never without a letter next to a
+    digit, ``@`` or ``$``, which every leet word holds)."""
+    return _LEET_MIX.found(words) and any(_leet_words(words))
 
 
 def unleet(text: str) -> str:
@@ -256,9 +263,21 @@ def _leet_words(text: str) -> Iterator[tuple[int, int]]:
     or symbol between two letters ("rubr1c"), leading two letters ("5core"), or ending a word
     of at most three ("th3"). A word that only ends in digits ("agent12") is a name, not leet,
     and a piece of a base64 token (next to ``+``, ``/`` or ``=``) is no word."""
-    for start, end in _LEET_CANDIDATE.spans(text):
-        if 2 <= end - start <= 24 and _is_leet(text[start:end]):
-            yield start, end
+    # The candidates are the maximal runs of ``_LEET_CANDIDATE``'s characters (a run without
+    # a digit or symbol is never leet): cut out of the text as ASCII bytes, one byte per
+    # character (anything past ASCII is ``?``, no candidate's character), each distinct run
+    # judged once.
+    runs = text.encode("ascii", "replace").translate(_LEET_RUNS)
+    at = 0
+    for run in runs.split(b"\0"):
+        if 2 <= len(run) <= 24 and _is_leet_run(run):
+            yield at, at + len(run)
+        at += len(run) + 1
+
+
+@lru_cache(maxsize=1 << 14)
+def _is_leet_run(run: bytes) -> bool:
+    return _is_leet(run.decode("ascii"))
 
 
 def _is_leet(word: str) -> bool:
@@ -273,7 +292,10 @@ def _is_leet(word: str) -> bool:
 
 
 def rot13(text: str) -> str:
-    return text.translate(_ROT13)
+    """``text`` with its ASCII letters turned by 13. Turned as UTF-8 bytes (one C pass): no
+    byte of a character past ASCII is an ASCII byte, so only the ASCII letters change."""
+    raw = text.encode("utf-8", "surrogatepass")
+    return raw.translate(_ROT13_BYTES).decode("utf-8", "surrogatepass")
 
 
 class Blob(NamedTuple):
