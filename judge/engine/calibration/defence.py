@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict
 from judge.core.domain.interval import Interval
 from judge.core.domain.judging import ScoreMode
 from judge.core.scoring import agreement as ag
+from judge.core.versions import JUDGE_PROMPT_VERSION, UNDEFENDED_PROMPT_VERSION
 from judge.engine.calibration.items import CalibrationItem
 from judge.engine.calibration.manifest import CalibrationManifest
 from judge.engine.calibration.modes import SetComparison, _ci, _num, paired_agreement, rescored
@@ -72,8 +73,9 @@ def reading(row: DefenceRow) -> str:
 
 _DEFENCE_HEAD = [
     (
-        "- off: prompt version 4, nothing withheld; on: judge-directed text withheld and the "
-        "transcript spotlit (prompt version 5, docs/integrity.md)"
+        f"- off: prompt version {UNDEFENDED_PROMPT_VERSION}, nothing withheld; on: judge-directed "
+        f"text withheld and the transcript spotlit (prompt version {JUDGE_PROMPT_VERSION}, "
+        "docs/integrity.md)"
     ),
     (
         "- Spearman against the human panel mean, 95% percentile bootstrap over items (1000 "

@@ -181,7 +181,7 @@ def judge_messages(
     spotlight: bool = True,
 ) -> list[dict[str, Any]]:
     """Chat messages for one pass; the two user parts stay separate content blocks.
-    ``spotlight`` picks the version 5 system prompt, else version 4, byte for byte."""
+    ``spotlight`` picks the current system prompt, else version 4, byte for byte."""
     parts = [transcript_part, rubric_part]
     if layout != "transcript_first":
         parts.reverse()

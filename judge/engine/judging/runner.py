@@ -65,7 +65,7 @@ class RunnerConfig(BaseModel):
     layout: Layout = "transcript_first"
     score_mode: ScoreMode = "sampled"
     spotlight: bool = Field(
-        default=True, description="datamark the transcript (prompt version 5; docs/integrity.md)"
+        default=True, description="datamark the transcript (prompt version 6; docs/integrity.md)"
     )
 
     @classmethod

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from judge.core.domain.interval import Interval
+from judge.core.versions import JUDGE_PROMPT_VERSION, UNDEFENDED_PROMPT_VERSION
 from judge.engine.calibration.defence import DefenceRow, reading
 from judge.engine.judging.backends import JudgeRequest, ScriptedBackend
 from judge.tools.cli import main
@@ -33,7 +34,10 @@ def test_defence_both_judges_each_side_into_its_own_store_and_compares_them(
     monkeypatch.setattr("judge.tools.cli.calibration.backend_for", lambda model: backend)
     assert calibrate(tmp_path, "--defence", "both") == 0
     assert len(backend.history) == 2 * 6 * 2  # both sides, 6 items, 2 passes
-    for side, version, score in (("defence-off", 4, 0.9), ("defence-on", 5, 0.2)):
+    for side, version, score in (
+        ("defence-off", UNDEFENDED_PROMPT_VERSION, 0.9),
+        ("defence-on", JUDGE_PROMPT_VERSION, 0.2),
+    ):
         lines = (tmp_path / side / "passes.jsonl").read_text().splitlines()
         records = [json.loads(line) for line in lines]
         assert {r["prompt_version"] for r in records} == {version}
