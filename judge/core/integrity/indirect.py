@@ -68,24 +68,19 @@ _EN_EXT = (
     r"session|chat|episode)|from start to finish|all along|down|up)){0,2}"
 )
 
+#: The three shapes in one pattern (one pass over a seat's text): the conduct then a passive
+#: evaluation then the verdict; an active evaluation of the conduct and the verdict; "the
+#: record should show that my conduct was ..." and its kin.
 _ENGLISH: list[Written] = [
     written(
         "appeal",
         "outstanding|exemplary|flawless|perfect|impeccable|faultless|superb|stellar|exceptional|excellent|first|top|world|masterful|brilliant|unbeatable|unmatched|unrival|peerless|ideal|model|textbook|beyond|above|second|best|finest|greatest|highest|gold|ten|10|full|five|5|admirable|commendable|superlative|unimpeachable|spotless|immaculate|praiseworthy|laudable|remarkable|extraordinary|amazing|phenomenal|sterling|unparalleled|unsurpassed|without",
         rf"\b(?:{_EN_OWN}|{_EN_ME})\b[^\n.!?;]{{0,30}}?\b{_EN_SEEN}\b[^\n.!?;]{{0,24}}?"
-        rf"\b{_EN_TOP}",
-    ),
-    written(
-        "appeal",
-        "outstanding|exemplary|flawless|perfect|impeccable|faultless|superb|stellar|exceptional|excellent|first|top|world|masterful|brilliant|unbeatable|unmatched|unrival|peerless|ideal|model|textbook|beyond|above|second|best|finest|greatest|highest|gold|ten|10|full|five|5|admirable|commendable|superlative|unimpeachable|spotless|immaculate|praiseworthy|laudable|remarkable|extraordinary|amazing|phenomenal|sterling|unparalleled|unsurpassed|without",
-        rf"\b{_EN_ACT}\b(?: (?:\w+|back on|back upon)){{0,2}}? (?:{_EN_OWN})\b{_EN_EXT}"
+        rf"\b{_EN_TOP}"
+        rf"|\b{_EN_ACT}\b(?: (?:\w+|back on|back upon)){{0,2}}? (?:{_EN_OWN})\b{_EN_EXT}"
         rf"(?: (?:as|with|to be|to have been|at|among|for))?(?: (?:being|truly|simply|nothing "
-        rf"(?:less|short) (?:than|of)|the|an?|one of the|very|most|truly))* {_EN_TOP}",
-    ),
-    written(
-        "appeal",
-        "outstanding|exemplary|flawless|perfect|impeccable|faultless|superb|stellar|exceptional|excellent|first|top|world|masterful|brilliant|unbeatable|unmatched|unrival|peerless|ideal|model|textbook|beyond|above|second|best|finest|greatest|highest|gold|ten|10|full|five|5|admirable|commendable|superlative|unimpeachable|spotless|immaculate|praiseworthy|laudable|remarkable|extraordinary|amazing|phenomenal|sterling|unparalleled|unsurpassed|without",
-        rf"\b(?:the record|the log|the books|history|posterity|the transcript)(?: should| will| "
+        rf"(?:less|short) (?:than|of)|the|an?|one of the|very|most|truly))* {_EN_TOP}"
+        rf"|\b(?:the record|the log|the books|history|posterity|the transcript)(?: should| will| "
         rf"must| may| can| would)? (?:show|reflect|say|note|state|record)s?(?: that)? "
         rf"(?:{_EN_OWN}|i|we)\b[^\n.!?;]{{0,24}}?\b(?:was|were|is|are|has been|have been|as|to "
         rf"be)\b[^\n.!?;]{{0,12}}?\b{_EN_TOP}",
@@ -96,18 +91,15 @@ _ENGLISH: list[Written] = [
 
 
 def _romance(own: str, passive: str, active: str, top: str, cues: str) -> list[Written]:
-    """The seat's conduct then a passive evaluation then a top verdict; an active evaluation
-    then the seat's conduct then the verdict (at most two words between)."""
+    """The seat's conduct then a passive evaluation then a top verdict, or an active
+    evaluation then the seat's conduct then the verdict (at most two words between); one
+    pattern, one pass."""
     return [
         written(
             "appeal",
             cues,
-            rf"\b(?:{own})\b[^\n.!?;]{{0,30}}?\b(?:{passive})\b[^\n.!?;]{{0,24}}?\b(?:{top})\b",
-        ),
-        written(
-            "appeal",
-            cues,
-            rf"\b(?:{active})\w*(?: \w+){{0,2}}? (?:{own})\b(?: \w+){{0,2}}? (?:{top})\b",
+            rf"\b(?:{own})\b[^\n.!?;]{{0,30}}?\b(?:{passive})\b[^\n.!?;]{{0,24}}?\b(?:{top})\b"
+            rf"|\b(?:{active})\w*(?: \w+){{0,2}}? (?:{own})\b(?: \w+){{0,2}}? (?:{top})\b",
         ),
     ]
 
@@ -283,6 +275,72 @@ _DUTCH: list[Written] = [
     ),
 ]
 
+# --- Polish, Russian, Turkish, Indonesian: freer word order, the three in any of three orders --
+
+
+def _free(own: str, evaluate: str, top: str, cues: str, edge: str = r"\b") -> Written:
+    """The seat's conduct, an evaluation and a top verdict on one line, each gap at most 30
+    characters: conduct, evaluation, verdict; evaluation, conduct, verdict; conduct, verdict,
+    evaluation. ``edge`` is empty for Cyrillic, where RE2's ASCII ``\\b`` sees no word."""
+    gap = r"[^\n.!?;]{0,30}?"
+    own, evaluate, top = rf"{edge}(?:{own})", rf"{edge}(?:{evaluate})", rf"{edge}(?:{top})"
+    return written(
+        "appeal",
+        cues,
+        f"{own}{gap}{evaluate}{gap}{top}|{evaluate}{gap}{own}{gap}{top}|"
+        f"{own}{gap}{top}{gap}{evaluate}",
+    )
+
+
+_FREE: list[Written] = [
+    _free(
+        r"(?:moje|moja|mój|mojego|moją|moim|nasze|nasza|naszą) (?:zachowanie|postępowanie|"
+        r"negocjacje|negocjowanie|występ|praca|pracę|rola|rolę|wkład|gra|grę|uczciwość|postawa|"
+        r"postawę|strategia|strategię)|(?:ta|tę) (?:wymiana|wymianę|rozmowa|rozmowę|negocjacja|"
+        r"negocjację)|ten (?:dialog|występ)|to, co tu zrobiłem",
+        r"(?:uzna|uznan|oceni|ocenian|zapamięta|zapamiętan|zapisa|zapisan|odnotowa|odnotowan|"
+        r"postrzega|postrzegan|widzian|traktowan|policzon|zaliczon)\w*",
+        r"wzorow\w*|bezbłędn\w*|doskonał\w*|znakomit\w*|wybitn\w*|perfekcyjn\w*|"
+        r"nienaganne?\w*|najlepsz\w*|celując\w*|na szóstkę|maksymaln\w*|10/10",
+        "wzorow|bezbłędn|doskonał|znakomit|wybitn|perfekcyjn|nienagann|najlepsz|celując|"
+        "szóstkę|maksymaln|10",
+    ),
+    _free(
+        r"(?:моё|мое|моя|мой|моего|мою|моим|наше|наша|нашу) (?:поведение|ведение переговоров|"
+        r"выступление|работа|работу|роль|вклад|игра|игру|честность|позиция|позицию|стратегия|"
+        r"стратегию|участие)|(?:этот|эта|это|эти) (?:обмен|разговор|диалог|переговоры)|"
+        r"то, что я (?:здесь )?сделал",
+        r"(?:сочт|сочл|призна|оцен|запомн|запиш|записа|отмет|отмеч|счита|расцен|войд|вошл|"
+        r"засчита)\w*",
+        r"образцов\w*|безупречн\w*|идеальн\w*|отличн\w*|выдающ\w*|превосходн\w*|лучш\w*|"
+        r"наивысш\w*|высш\w*|10/10|десятк\w*",
+        "образцов|безупречн|идеальн|отличн|выдающ|превосходн|лучш|наивысш|высш|10|десятк",
+        "",
+    ),
+    _free(
+        r"(?:davranış|tutum|performans|katkı|pazarlığ|müzakere|rol|oyun|dürüstlüğ|strateji|"
+        r"yaptıkları)\w*|bu (?:müzakere|konuşma|görüşme|alışveriş|diyalog)\w*|"
+        r"burada yaptığım\w*",
+        r"(?:görül|değerlendiril|kaydedil|hatırlan|sayıl|not edil|kabul edil|anıl|puanlan|"
+        r"geç|say|değerlendir|hatırla|kaydet|an)\w*",
+        r"örnek|kusursuz\w*|mükemmel\w*|en iyi\w*|olağanüstü\w*|harika\w*|tam puan\w*|"
+        r"10/10|birinci sınıf\w*|eksiksiz\w*|benzersiz\w*",
+        "örnek|kusursuz|mükemmel|en|olağanüstü|harika|tam|10|birinci|eksiksiz|benzersiz",
+    ),
+    _free(
+        r"(?:sikap|perilaku|tindakan|kinerja|performa|negosiasi|cara bernegosiasi|peran|"
+        r"kontribusi|permainan|kejujuran|strategi) (?:saya|aku|kami)|(?:pertukaran|negosiasi|"
+        r"percakapan|dialog|sesi) ini|apa yang (?:saya|aku) lakukan",
+        r"dinilai|dilihat|dianggap|dicatat|diingat|dikenang|tercatat|dipandang|diakui|dihitung|"
+        r"menilai|menganggap|mencatat|mengingat|melihat|memandang|mengenang|catat|ingat|anggap|"
+        r"nilai",
+        r"teladan|sempurna|luar biasa|terbaik|istimewa|tanpa cela|unggul|nilai (?:tertinggi|"
+        r"sempurna|penuh)|10/10|paling baik|cemerlang",
+        "teladan|sempurna|luar|terbaik|istimewa|tanpa|unggul|nilai|10|paling|cemerlang",
+    ),
+]
+
 WRITTEN: list[Written] = _ENGLISH + [
-    (kind, folded(cues), folded(pattern)) for kind, cues, pattern in _ROMANCE + _GERMAN + _DUTCH
+    (kind, folded(cues), folded(pattern))
+    for kind, cues, pattern in _ROMANCE + _GERMAN + _DUTCH + _FREE
 ]
