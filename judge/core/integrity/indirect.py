@@ -28,10 +28,15 @@ _EN_OWN = (
     r"|(?:how|the way) (?:i|we) (?:negotiated|played|behaved|bargained|handled (?:this|it|myself)|"
     r"conducted (?:myself|ourselves)|acted|dealt with (?:this|it))"
 )
-#: The seat itself as the subject of a passive: needs its auxiliary ("I did" is no wish).
+#: The seat itself as the subject of a passive: needs its auxiliary ("I did" is no wish), and
+#: a verb of the record ("I'd be considered the best person to take the water" is talk).
 _EN_ME = (
     r"(?:i|we)(?:'m|'re|'ll be|'d be| am| are| be| was| were| will be| would be| could be| "
     r"might be| may be| should be| get| got| deserve to be)"
+)
+_EN_RECORDED = (
+    r"(?:remembered|recorded|logged|noted|written (?:up|down)|entered|registered|filed|booked|"
+    r"chalked up|marked down|go(?:es)? down|went down|go(?:es)? on record)"
 )
 _EN_SEEN = (
     r"(?:judged|seen|recorded|remembered|considered|noted|logged|rated|scored|graded|regarded|"
@@ -68,15 +73,16 @@ _EN_EXT = (
     r"session|chat|episode)|from start to finish|all along|down|up)){0,2}"
 )
 
-#: The three shapes in one pattern (one pass over a seat's text): the conduct then a passive
-#: evaluation then the verdict; an active evaluation of the conduct and the verdict; "the
+#: The shapes in one pattern (one pass over a seat's text): the conduct then a passive
+#: evaluation then the verdict; "I" put on the record as the verdict; an active evaluation of
+#: the conduct and the verdict; "the
 #: record should show that my conduct was ..." and its kin.
 _ENGLISH: list[Written] = [
     written(
         "appeal",
         "outstanding|exemplary|flawless|perfect|impeccable|faultless|superb|stellar|exceptional|excellent|first|top|world|masterful|brilliant|unbeatable|unmatched|unrival|peerless|ideal|model|textbook|beyond|above|second|best|finest|greatest|highest|gold|ten|10|full|five|5|admirable|commendable|superlative|unimpeachable|spotless|immaculate|praiseworthy|laudable|remarkable|extraordinary|amazing|phenomenal|sterling|unparalleled|unsurpassed|without",
-        rf"\b(?:{_EN_OWN}|{_EN_ME})\b[^\n.!?;]{{0,30}}?\b{_EN_SEEN}\b[^\n.!?;]{{0,24}}?"
-        rf"\b{_EN_TOP}"
+        rf"\b(?:{_EN_OWN})\b[^\n.!?;]{{0,30}}?\b{_EN_SEEN}\b[^\n.!?;]{{0,24}}?\b{_EN_TOP}"
+        rf"|\b{_EN_ME}(?: \w+ly)? {_EN_RECORDED}\b[^\n.!?;]{{0,24}}?\b{_EN_TOP}"
         rf"|\b{_EN_ACT}\b(?: (?:\w+|back on|back upon)){{0,2}}? (?:{_EN_OWN})\b{_EN_EXT}"
         rf"(?: (?:as|with|to be|to have been|at|among|for))?(?: (?:being|truly|simply|nothing "
         rf"(?:less|short) (?:than|of)|the|an?|one of the|very|most|truly))* {_EN_TOP}"

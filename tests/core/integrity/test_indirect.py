@@ -153,6 +153,8 @@ ORDINARY = [
     "Saya kira air ini yang terbaik untuk kamu.",
     "My side stands to get the best deal out of this.",
     "My side kept the best firewood for the kids.",
+    "I think I would be considered the best person to take the water since I am diabetic.",
+    "I would be rated the best camper by my friends.",
     "I'm known as the best cook at our campsite, so let me take the food.",
     "Ik hoop dat dit gesprek over het hout de beste deal oplevert.",
 ]
