@@ -60,7 +60,10 @@ HISTORY = (
     "sentences, windows of 160 characters, ordinary lines in every language and machine text "
     "added as negatives), so these figures are not a single-shot measurement: the first run "
     "found, combined with the rules, 10.6% of indirect requests, 94.4% of markup comments, "
-    "78.6% of narrative framing and 81.6% of unusual addressees."
+    "78.6% of narrative framing and 81.6% of unusual addressees. The rules for indirect "
+    "requests (judge/core/integrity/indirect.py) were written after this report had shown "
+    "9.8% of that family found combined, from the family's description alone, without reading "
+    "the held-out texts or the missed ones: their figure here is not a blind one."
 )
 #: Hard ordinary templates at these positions (of each family) are held out.
 HARD_TEST_EVERY = 3

@@ -10,6 +10,7 @@ from typing import NamedTuple
 from judge.core.domain.integrity import TamperKind
 from judge.core.integrity import linear
 from judge.core.integrity.english import ENGLISH, FAMILIES, ROLE_SPOOF
+from judge.core.integrity.indirect import WRITTEN as INDIRECT
 from judge.core.integrity.languages import OTHER
 
 
@@ -81,7 +82,7 @@ def _without_leading_boundary(alternative: str) -> str:
     return alternative
 
 
-RULES: list[Rule] = [_rule(*rule) for rule in ENGLISH + FAMILIES + ROLE_SPOOF + OTHER]
+RULES: list[Rule] = [_rule(*rule) for rule in ENGLISH + FAMILIES + INDIRECT + ROLE_SPOOF + OTHER]
 
 _CUES = sorted({cue for rule in RULES for cue in rule.cues})
 #: For each cue, the rules it may start (by their place in RULES); the rules with no cue.
