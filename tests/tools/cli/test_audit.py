@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from judge.core.versions import JUDGE_PROMPT_VERSION, UNDEFENDED_PROMPT_VERSION
 from judge.engine.calibration.manifest import shared_data_dir
 from judge.engine.judging.backends import JudgeReply, JudgeRequest, ScriptedBackend
 from judge.tools.cli import EXIT_INPUT, main
@@ -250,7 +251,10 @@ def test_defence_both_judges_each_way_into_its_own_folder_and_compares_them(
         "planted.action": 0.0,
         "planted.appeal": 0.0,
     }
-    for side, version in (("defence-off", 4), ("defence-on", 5)):
+    for side, version in (
+        ("defence-off", UNDEFENDED_PROMPT_VERSION),
+        ("defence-on", JUDGE_PROMPT_VERSION),
+    ):
         lines = (tmp_path / side / "passes.jsonl").read_text().splitlines()
         assert {json.loads(line)["prompt_version"] for line in lines} == {version}
     table = (tmp_path / "defence.md").read_text()
@@ -265,7 +269,10 @@ def test_a_store_judged_with_the_defence_off_is_not_resumed_with_it_on(
 ) -> None:
     assert audit(tmp_path) == 0
     assert audit(tmp_path, "--defence", "on") == EXIT_INPUT
-    assert "prompt version 4, not 5" in capsys.readouterr().err
+    assert (
+        f"prompt version {UNDEFENDED_PROMPT_VERSION}, not {JUDGE_PROMPT_VERSION}"
+        in capsys.readouterr().err
+    )
 
 
 def test_plants_withheld_to_the_same_prompt_are_judged_once_and_reported_for_each(
