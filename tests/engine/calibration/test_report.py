@@ -20,8 +20,9 @@ from judge.engine.pipeline import ScoringOptions
 
 
 def first_seat_wins(request: JudgeRequest) -> str:
-    """Scores mturk_agent_1 at 0.75 and mturk_agent_2 at 0.25, whatever happened."""
-    first = 'seat \\"mturk_agent_1\\"' in json.dumps(request.messages)
+    """Scores the seat that speaks first (the prompt's "Seat A") at 0.75 and the other at
+    0.25, whatever happened."""
+    first = 'Participant to score: \\"Seat A\\"' in json.dumps(request.messages)
     return json.dumps({"score": 0.75 if first else 0.25, "turns": [], "rationale": "position"})
 
 
