@@ -56,9 +56,11 @@ def test_the_judge_sees_the_sample_conversation(
     assert log.samples[0].scores["traits"].value == {"integrity": 0.6}  # type: ignore[index]
     assert len(prompts) == 5
     seen = prompts[0].replace(DATAMARK, " ")  # the spotlighting mark read back as spaces
-    assert "[turn 1] user (message): What does the lamp cost?" in seen
-    assert "[turn 2] agent (observation): lamp costs 42 coins" in seen
-    assert "[turn 2] agent (message): It costs 42 coins, final answer." in seen
+    # seats are named by platform labels in order of first appearance: the agent's system
+    # event comes first (docs/integrity.md, "Channels")
+    assert "[turn 1] Seat B (message): What does the lamp cost?" in seen
+    assert "[turn 2] Seat A (observation): lamp costs 42 coins" in seen
+    assert "[turn 2] Seat A (message): It costs 42 coins, final answer." in seen
 
 
 def test_an_unscored_trait_is_nan_with_its_reasons_never_zero(

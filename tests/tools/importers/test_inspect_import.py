@@ -178,9 +178,10 @@ def test_the_judge_reads_each_message_once_in_order(shop_log: EvalLog) -> None:
     lines = [line for line in unmarked.splitlines() if line.startswith("[turn ")]
     sample = samples_by_run(shop_log)[item.run.run_id]
     assert len(lines) == len(sample.messages) + 1  # one tool call
-    assert lines[1] == "[turn 1] user (message): What does the lamp cost?"
+    # seats by platform labels in order of first appearance (the agent's system event first)
+    assert lines[1] == "[turn 1] Seat B (message): What does the lamp cost?"
     assert (
-        lines[3] == '[turn 1] agent (action): lookup_price({"item": "lamp"}) -\u203a ok'
+        lines[3] == '[turn 1] Seat A (action): lookup_price({"item": "lamp"}) -\u203a ok'
     )  # '>' neutralised
 
 
