@@ -321,7 +321,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         default=REPO / "judge" / "core" / "integrity" / "model" / f"classifier-{MODEL_VERSION}.npz")  # fmt: skip
     parser.add_argument("--count", type=int, default=12000, help="judge-directed training texts")
     parser.add_argument(
-        "--tiny", action="store_true", help="a small run into a temporary folder (CI)"
+        "--tiny", "--smoke", action="store_true", help="a small run into a temporary folder (CI)"
     )
     args = parser.parse_args(argv)
     if args.tiny:

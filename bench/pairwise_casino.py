@@ -79,6 +79,13 @@ def pairs_from(data: Path, n: int, settings: MeasurementSettings) -> list[tuple[
     return chosen
 
 
+def _interval(low: float | None, high: float | None) -> str:
+    """The rating's interval; undetermined (None) when every pair tied."""
+    if low is None or high is None:
+        return "[interval undetermined]"
+    return f"[{low:+.3f}, {high:+.3f}]"
+
+
 def report(
     verdicts: list[PairVerdict], humans: list[str], args: argparse.Namespace, seconds: float
 ) -> str:
@@ -131,7 +138,7 @@ def report(
     ]
     for board in ratings_by_era(verdicts):
         lines += [
-            f"- {r.agent_id}: {r.rating:+.3f} [{r.low:+.3f}, {r.high:+.3f}], "
+            f"- {r.agent_id}: {r.rating:+.3f} {_interval(r.low, r.high)}, "
             f"W{r.wins} L{r.losses} T{r.ties}"
             for r in board.ratings
         ]
