@@ -111,11 +111,6 @@ def _lead_in(text: str, at: int, floor: int) -> int:
     return word if 0 < len(lead) <= 5 and lead[0].isupper() and lead.isalpha() else at
 
 
-def seat_pieces(fields: list[TextField]) -> dict[TextField, list[Piece]]:
-    """Each field's matches, widened and merged (:func:`raw_pieces`)."""
-    return {f: merge_sorted(p) for f, p in raw_pieces(fields).items()}
-
-
 def raw_pieces(fields: list[TextField]) -> dict[TextField, list[Piece]]:
     """Each field's matches, widened, one piece per match; past :data:`MAX_HITS` matches the
     rest of the seat's text is withheld whole and unread, with the kind of the match past the
@@ -241,11 +236,6 @@ def _seam_piece(text: str) -> str:
     if len(text) <= 2 * SEAM_CHARS:
         return text
     return f"{text[:SEAM_CHARS]}\n{text[-SEAM_CHARS:]}"
-
-
-def seam_pieces(messages: list[TextField], known: dict[TextField, list[Piece]]) -> list[Piece]:
-    """Every piece of :func:`seam_groups`."""
-    return [piece for group in seam_groups(messages, known) for piece in group]
 
 
 def seam_groups(
