@@ -35,6 +35,7 @@ from judge.server.service import budgets
 from judge.server.service.intake import visible_run
 from judge.server.store import coaching as coaching_repo
 from judge.server.store import eras as era_repo
+from judge.server.store import runs as run_repo
 from judge.server.store import scorecards as scorecard_repo
 from judge.server.store import spend
 from judge.server.store.db import transaction
@@ -86,6 +87,8 @@ class CoachingInput(NamedTuple):
     safety_means: dict[str, float | None]
     era_id: str = ""
     agent_id: str = ""
+    #: an agent submitted the run itself, so all of its text is the agent's (docs/integrity.md)
+    agent_submitted: bool = False
 
 
 def _stored_answer(session: Session, *, inputs: CoachingInput) -> SeatCoaching | None:
@@ -118,22 +121,26 @@ def coaching_input(
     mine = card.seats[agent.seat]
     safety = mine.safety_block or {}
     era = era_repo.current_era(session)
+    run = Run.model_validate_json(row.body_json)
     return CoachingInput(
         run_id=run_id,
         seat=agent.seat,
-        transcript=list(Run.model_validate_json(row.body_json).transcript),
+        transcript=list(run.transcript),
         traits=sorted({*mine.traits, *safety}),
         safety_means={t: r.mean for t, r in sorted(safety.items())},
         era_id=era.era_id if era else "",
         agent_id=agent.agent_id,
-    ), Run.model_validate_json(row.body_json)
+        agent_submitted=run_repo.is_self_reported(row.submitted_by),
+    ), run
 
 
 def screened_input(inputs: CoachingInput, run: Run, *, settings: Settings) -> CoachingInput:
     """``inputs`` with the transcript the judge reads: every seat's judge-directed text
     withheld (the scan within ``JUDGE_SCAN_CPU_S``); ConflictError for a run the scan could not
     finish, which is held and never read by a model."""
-    tamper = screened(run, _SCREENING, cpu_s=settings.scan_cpu_s)
+    tamper = screened(
+        run, _SCREENING, cpu_s=settings.scan_cpu_s, agent_submitted=inputs.agent_submitted
+    )
     try:
         return inputs._replace(transcript=judged_transcript(run, tamper))
     except ScanBudgetExceeded:
