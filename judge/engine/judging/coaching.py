@@ -25,7 +25,7 @@ from judge.core.domain.integrity import WITHHELD_MARKER
 from judge.core.domain.run import ActionEvent, DoneEvent, MessageEvent, TranscriptEvent
 from judge.core.integrity import scan_seat
 from judge.engine.judging.backends import JudgeBackend, JudgeRequest
-from judge.engine.judging.prompt import DATAMARK, transcript_block
+from judge.engine.judging.prompt import DATAMARK, prompt_labels, transcript_block
 from judge.engine.judging.runner import (
     RUNNER_DEFAULTS,
     RunnerConfig,
@@ -191,8 +191,9 @@ def coaching_request(
     """One request: system prompt, then the seat's view (:func:`seat_view`) of ``transcript``
     datamarked as the judge reads it, then the coaching question. ``transcript`` is the
     screened one (``judge.core.integrity.judged_transcript``): nothing withheld is read."""
-    question = coaching_question(seat, traits, config.max_notes)
     view = seat_view(transcript, seat)
+    # the seat by its platform label, as the transcript block names it, never by its own name
+    question = coaching_question(prompt_labels(view, [seat])[seat], traits, config.max_notes)
     user = [
         {"type": "text", "text": transcript_block(view, seat, spotlight=True)},
         {"type": "text", "text": question},

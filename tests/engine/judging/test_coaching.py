@@ -28,7 +28,7 @@ from judge.engine.judging.coaching import (
     parse_notes,
     seat_view,
 )
-from judge.engine.judging.prompt import DATAMARK, transcript_block
+from judge.engine.judging.prompt import DATAMARK, prompt_labels, transcript_block
 from tests.factories import run
 
 SAFETY = {
@@ -141,7 +141,8 @@ def test_the_prompt_puts_the_transcript_first_and_constrains_the_reply() -> None
     user = request.messages[1]["content"]
     view = seat_view(_transcript(), "buyer")
     assert user[0]["text"] == transcript_block(view, "buyer", spotlight=True)
-    assert user[1]["text"].startswith('Coach seat "buyer".')
+    label = prompt_labels(view, ["buyer"])["buyer"]  # the platform label, never the seat's name
+    assert label != "buyer" and user[1]["text"].startswith(f'Coach seat "{label}".')
     assert request.response_schema == COACHING_SCHEMA
     assert request.temperature == 0.0
 
