@@ -255,6 +255,7 @@ NAMING_NO_MODULE: dict[str, str] = {
     "tests/test_layers.py": "end to end through the app or the CLI",
     "tests/test_mirror.py": "end to end through the app or the CLI",
     "tests/test_readme.py": "end to end through the app or the CLI",
+    "tests/test_integrity_redteam.py": "bench/integrity_redteam.py: its corpus and smoke run",
 }
 
 
