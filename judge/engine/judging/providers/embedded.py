@@ -240,6 +240,7 @@ def embedded_model(env: JudgingEnvironment | None = None) -> EmbeddedModel:
 
 
 def _handler_class() -> type:
+    load_litellm()
     from litellm.llms.custom_llm import CustomLLM
     from litellm.types.utils import ModelResponse
 
