@@ -220,6 +220,7 @@ NAMING_NO_MODULE: dict[str, str] = {
     "tests/tools/cli/test_scale_cli.py": "end to end over judge.engine.settings",
     "tests/server/console/test_adaptive_page.py": "end to end over the run page's adaptive passes",
     "tests/server/console/test_browser.py": "end to end over judge.server.auth, judge.engine.checks.scenario",
+    "tests/server/console/test_browser_layout.py": "end to end over judge.server.console.listing, judge.core.domain.cursor",
     "tests/server/console/test_browser_labels.py": "end to end over judge.engine.calibration.manifest, judge.server.store.db",
     "tests/server/console/test_cost_pages.py": "end to end over judge.core.domain.cost, judge.core.domain.scorecard",
     "tests/server/console/test_fuzz.py": "end to end over judge.server.web",
