@@ -18,7 +18,6 @@ only needs the error classes or the run models.
 from __future__ import annotations
 
 import importlib
-import os
 from typing import TYPE_CHECKING, Any
 
 from judge.core.versions import (
@@ -28,12 +27,6 @@ from judge.core.versions import (
     UNDEFENDED_PROMPT_VERSION,
     __version__,
 )
-
-# litellm reads this once, when first imported: "True" keeps it to the price map it ships
-# instead of fetching one over the network. Set here, before anything can import litellm, so
-# every entry point (the CLI, ``python -m judge``, worker processes, the library) starts
-# offline; an owner's own value wins (docs/deploy.md, "No network at start-up").
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 _EXPORTS = {
     "score_run": "judge.engine.pipeline",

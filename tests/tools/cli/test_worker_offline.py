@@ -21,6 +21,10 @@ from typing import Any
 import httpx
 import pytest
 
+from judge.engine.judging.providers.litellm_loader import (
+    LOCAL_PRICE_MAP,
+    prefer_bundled_price_map,
+)
 from judge.engine.settings import DEV_SECRET
 from judge.server.auth import create_owner_token
 from tests.helpers import EXAMPLES, REPO
@@ -203,6 +207,16 @@ def test_judge_score_reads_no_price_list_from_the_network(audited: Audited) -> N
     assert done.returncode == 0, done.stderr
     assert [r for r in audited.records() if r[0] == "network"] == []
     assert all(r[1] == "True" for r in audited.records() if r[0] == "litellm")
+
+
+def test_an_owners_own_setting_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(LOCAL_PRICE_MAP, "False")
+    prefer_bundled_price_map()
+    kept = os.environ[LOCAL_PRICE_MAP]
+    monkeypatch.delenv(LOCAL_PRICE_MAP)
+    prefer_bundled_price_map()
+
+    assert (kept, os.environ[LOCAL_PRICE_MAP]) == ("False", "True")
 
 
 LIBRARY = """
