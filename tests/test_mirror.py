@@ -125,7 +125,6 @@ UNMIRRORED: dict[str, str] = {
     "judge/tools/importers/otlp.py": "through judge.tools.importers.otel_traces",
     "judge/engine/judging/pricing.py": "through judge.tools.cli.score",
     "judge/engine/judging/providers/litellm.py": "tests/engine/judging/test_backends.py",
-    "judge/engine/judging/providers/litellm_loader.py": "through judge.engine.judging.model_check",
     "judge/engine/judging/providers/scripted.py": "through judge.engine.judging.registry",
     "judge/engine/judging/spec.py": "through judge.engine.judging.panel",
     "judge/core/scoring/composite.py": "tests/core/scoring/test_passes_composite_gates.py",
