@@ -1,9 +1,11 @@
 """The README's set-up commands say what the long first install is doing, and the figure
-they print agrees with the one the README measured."""
+they print agrees with the one the README measured; the service pages' tables render whole."""
 
 from __future__ import annotations
 
 import re
+
+from markdown_it import MarkdownIt  # with the test extras (through inspect-ai)
 
 from tests.helpers import REPO
 
@@ -38,3 +40,31 @@ def test_the_note_spans_the_idle_and_the_measured_loaded_build_times() -> None:
 
     assert idle is not None and loaded is not None
     assert low == int(idle.group(1)) and int(loaded.group(1)) <= high
+
+
+def _table_rows(markdown: str) -> tuple[int, int]:
+    """How many table rows the source writes, and how many a CommonMark renderer with tables
+    draws (a blank line inside a table ends it: the rows after it render as a paragraph)."""
+    written = sum(
+        1 for line in markdown.splitlines() if line.startswith("|") and not set(line) <= set("|-: ")
+    )
+    drawn = MarkdownIt("commonmark").enable("table").render(markdown).count("<tr>")
+    return written, drawn
+
+
+def test_every_table_of_the_service_pages_renders_every_row_it_writes() -> None:
+    broken = {}
+    for name in ("service.md", "console.md", "deploy.md"):
+        written, drawn = _table_rows((REPO / "docs" / name).read_text(encoding="utf-8"))
+        if written != drawn:
+            broken[name] = (written, drawn)
+    assert broken == {}
+
+
+def test_the_routes_table_of_the_service_docs_is_one_table_to_the_console() -> None:
+    service = (REPO / "docs" / "service.md").read_text(encoding="utf-8")
+    section = service[service.index("## Routes") : service.index("All of them are in the OpenAPI")]
+    html = MarkdownIt("commonmark").enable("table").render(section)
+    assert html.count("<table>") == 1
+    assert "<td><code>POST /api/{evals,agent}/submissions</code>" in html
+    assert "<td><code>/console/…</code></td>" in html

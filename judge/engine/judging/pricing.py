@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from judge.core.domain.cost import CostEstimate
 from judge.engine.judging.backends import JudgeRequest
+from judge.engine.judging.providers.litellm_loader import load_litellm
 
 #: The embedded judge runs in this process: it is paid for in CPU seconds, not dollars.
 IN_PROCESS_PREFIXES = ("embedded/", "scripted/")
@@ -99,8 +100,7 @@ def prompt_tokens(model: str, request: JudgeRequest) -> int:
     encoding = _encoding()
     if encoding is not None:
         return len(encoding.encode(_text(request.messages), disallowed_special=()))
-    import litellm
-
+    litellm = load_litellm()
     return int(litellm.token_counter(model=model, messages=request.messages))
 
 

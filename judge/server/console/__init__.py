@@ -11,7 +11,14 @@ from fastapi.responses import Response
 from judge.core.errors import JudgeError
 from judge.server.console import boards, labelling, pages
 from judge.server.console.render import page
-from judge.server.console.session import ConsoleForbidden, ConsoleSignInRequired
+from judge.server.console.session import (
+    COOKIE,
+    ConsoleForbidden,
+    ConsoleSession,
+    ConsoleSignInRequired,
+    csrf_token,
+    session_owner,
+)
 
 STATIC = {"console.js": "text/javascript; charset=utf-8", "console.css": "text/css; charset=utf-8"}
 static_router = APIRouter(prefix="/console/static", include_in_schema=False)
@@ -41,7 +48,28 @@ def error_page(request: Request, exc: JudgeError, code: int) -> Response:
         return response
     code = 403 if isinstance(exc, ConsoleForbidden) else code
     message = str(exc) if code != 401 else "sign in with an owner token"
-    return page(request, "error.html", message=message, code=code, status_code=code)
+    return page(
+        request,
+        "error.html",
+        console=signed_in(request),
+        message=message,
+        code=code,
+        status_code=code,
+    )
+
+
+def signed_in(request: Request) -> ConsoleSession | None:
+    """The owner's session behind an error, when the request carries a valid one, so the
+    error page keeps the navigation and sign-out; None otherwise (the page shows neither)."""
+    settings = getattr(request.app.state, "settings", None)
+    token = request.cookies.get(COOKIE)
+    if settings is None or not token:
+        return None
+    try:
+        claims = session_owner(token, settings)
+    except ConsoleSignInRequired:
+        return None
+    return ConsoleSession(claims, csrf_token(settings.signing_secret, token))
 
 
 ROUTERS = (static_router, pages.router, boards.router, labelling.router)

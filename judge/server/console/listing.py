@@ -6,7 +6,7 @@ import math
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import NamedTuple
+from typing import Any, NamedTuple
 from urllib.parse import urlencode
 
 from sqlmodel import Session
@@ -21,7 +21,7 @@ from judge.core.domain.cursor import (
 from judge.core.domain.review import REVIEW_STATES, SafetyReviewThresholds
 from judge.core.domain.status import RUN_STATUSES, LeaderboardClass
 from judge.core.errors import InputError
-from judge.core.scoring.run_summary import flag_reasons, tamper_reasons
+from judge.core.scoring.run_summary import TAMPER_REASON, flag_reasons, tamper_reasons
 from judge.server.console.reports import trusted_judges
 from judge.server.service import summaries
 from judge.server.service.reviews import review_queue_cursor, review_queue_cursor_values
@@ -63,6 +63,14 @@ class RunRowView(NamedTuple):
         """A seat of the run is held off leaderboards and stability until an owner clears it."""
         return bool(self.run.held)
 
+    @property
+    def alarm(self) -> bool:
+        """The row wears the red edge: flagged and not cleared. A cleared run, or a run whose
+        only flag is withheld text on seats all cleared, is decided and shown plain."""
+        if not self.flags or self.run.review_state == "cleared":
+            return False
+        return self.held or any(f != TAMPER_REASON for f in self.flags)
+
 
 def row_view(
     run: RunListing,
@@ -84,6 +92,8 @@ class RunsPage(NamedTuple):
     query: dict[str, str]
     next_url: str | None
     choices: dict[str, list[str]]
+    #: the first page with the same filters; None on the first page itself
+    first_url: str | None = None
 
 
 def _choice(name: str, value: str | None, allowed: tuple[str, ...]) -> str | None:
@@ -212,18 +222,47 @@ def runs_page(
         next_url = "/console/runs?" + urlencode({**query, "after": cursor(page[-1])})
     agents = summaries.agents_of(session, run_ids=[r.run_id for r in page])
     trusted = trusted_judges(thresholds)
+    first_url = None
+    if params.get("after"):
+        first_url = "/console/runs" + ("?" + urlencode(query) if query else "")
     return RunsPage(
         [row_view(r, agents, thresholds, trusted) for r in page],
         summaries.count_runs(session, filters=filters),
         query,
         next_url,
         filter_choices(session),
+        first_url,
     )
 
 
 class ReviewQueuePage(NamedTuple):
     rows: list[RunRowView]
     next_url: str | None
+
+
+def _tab_rule(tab: str, thresholds: SafetyReviewThresholds, trusted: set[str]) -> dict[str, Any]:
+    """What one queue tab lists, as the arguments of the store's flagged-run reads."""
+    judge = {
+        "open": summaries.JudgeRule(trusted, trusted=True),
+        "weak_judge": summaries.JudgeRule(trusted, trusted=False),
+    }.get(tab)
+    return {
+        "safety_below": thresholds.safety_below,
+        "spread_above": thresholds.spread_above,
+        "review_state": TAB_REVIEW_STATE.get(tab, tab),
+        "judge": judge,
+        "or_tampered": tab != "weak_judge",
+        "or_decided": judge is None,
+    }
+
+
+def review_queue_counts(session: Session, *, thresholds: SafetyReviewThresholds) -> dict[str, int]:
+    """How many runs each queue tab holds, over all its pages."""
+    trusted = trusted_judges(thresholds)
+    return {
+        tab: summaries.count_flagged_runs(session, **_tab_rule(tab, thresholds, trusted))
+        for tab in QUEUE_STATES
+    }
 
 
 def review_queue_rows(
@@ -237,20 +276,8 @@ def review_queue_rows(
     """The runs of one queue tab (docs/console.md)."""
     chosen = _choice("state", state, QUEUE_STATES) or "open"
     trusted = trusted_judges(thresholds)
-    judge = {
-        "open": summaries.JudgeRule(trusted, trusted=True),
-        "weak_judge": summaries.JudgeRule(trusted, trusted=False),
-    }.get(chosen)
     found = summaries.flagged_runs(
-        session,
-        safety_below=thresholds.safety_below,
-        spread_above=thresholds.spread_above,
-        review_state=TAB_REVIEW_STATE.get(chosen, chosen),
-        limit=limit,
-        judge=judge,
-        or_tampered=chosen != "weak_judge",
-        or_decided=judge is None,
-        after=after,
+        session, **_tab_rule(chosen, thresholds, trusted), limit=limit, after=after
     )
     agents = summaries.agents_of(session, run_ids=[r.run_id for r in found])
     return [row_view(r, agents, thresholds, trusted) for r in found]

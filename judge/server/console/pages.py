@@ -185,5 +185,6 @@ def queue(
         thresholds=limits,
         state=state,
         states=listing.QUEUE_STATES,
+        counts=listing.review_queue_counts(session, thresholds=limits),
         floor={"spearman": SAFETY_SPEARMAN_FLOOR, "n_items": SAFETY_ITEMS_FLOOR},
     )

@@ -374,6 +374,30 @@ def flagged_runs(
     return _listings(session, query.limit(limit))
 
 
+def count_flagged_runs(
+    session: Session,
+    *,
+    safety_below: float,
+    spread_above: float,
+    review_state: str | None,
+    judge: JudgeRule | None = None,
+    or_tampered: bool = True,
+    or_decided: bool = False,
+) -> int:
+    """How many runs :func:`flagged_runs` lists over all its pages (a queue tab's count)."""
+    summary = col(RunSummaryRow.run_id) == col(RunRow.run_id)
+    query = (
+        sa.select(sa.func.count())
+        .select_from(RunRow)
+        .join(RunSummaryRow, summary)
+        .where(
+            _flagged(safety_below, spread_above, judge, or_tampered, or_decided),
+            *([_review_condition(review_state)] if review_state else []),
+        )
+    )
+    return int(session.execute(query).scalar_one())
+
+
 def distinct_values(session: Session) -> dict[str, list[str]]:
     """The scenarios, agents and eras present, for the filter choices."""
     scenarios = session.exec(

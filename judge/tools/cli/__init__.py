@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from judge.core.errors import InputError, JudgeBackendError, JudgeError
 from judge.core.versions import __version__
+from judge.engine.judging.providers.litellm_loader import prefer_bundled_price_map
 from judge.tools.cli.exit_codes import (
     EXIT_BACKEND,
     EXIT_BROKEN_PIPE,
@@ -68,6 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; its exit code (docs/ci.md). A reader of stdout that goes away
     (``judge score ... | head``) ends the command quietly with exit 141."""
+    # before any command can import litellm, here and in the processes it starts
+    prefer_bundled_price_map()
     try:
         args = build_parser().parse_args(argv)
         code = _guarded(args)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
 import logging
 import signal
 import socket
@@ -80,6 +79,7 @@ def _stop_on_signals() -> asyncio.Event:
 
 
 async def _main(settings: Any, concurrency: int) -> None:
+    from judge.engine.judging.providers.litellm_loader import load_litellm
     from judge.server.service.jobqueue import tasks
     from judge.server.service.jobqueue.worker import serve_jobs
     from judge.server.service.scoring import resolve_backend
@@ -89,7 +89,7 @@ async def _main(settings: Any, concurrency: int) -> None:
     engine = make_engine(settings.database_url)
     await asyncio.to_thread(upgrade_all, engine)
     # seconds of imports, before taking jobs
-    await asyncio.to_thread(importlib.import_module, "litellm")
+    await asyncio.to_thread(load_litellm)
     stop = _stop_on_signals()
     runtime = tasks.Runtime(engine, settings, resolve_backend(settings))
     logging.getLogger("judge.worker").info("worker started: %d run(s) at a time", concurrency)

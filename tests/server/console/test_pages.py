@@ -241,6 +241,8 @@ def test_runs_filters_live_in_the_url_and_pages_follow_a_cursor(
     page1, page2 = _ids(first.text), _ids(second.text)
     assert len(page1) == 50 and len(page2) == 26 and not set(page1) & set(page2)
     assert 'id="next-page"' not in second.text
+    assert 'id="first-page"' not in first.text and 'id="first-page"' in second.text
+    assert 'id="first-page"' not in by_agent.text and 'class="paging"' not in by_agent.text
     assert sorted(_ids(by_agent.text)) == [f"gamma-{i:03d}" for i in range(5)]
     assert _ids(by_scenario.text) == ["haggle-0007"]
     assert len(_ids(low_safety.text)) == 5 and _ids(none_low.text) == []
@@ -473,6 +475,45 @@ def test_a_judge_the_owner_vouches_for_raises_alarms(
     assert _queue(signed_in, "open") == ["haggle-0007"]
     assert _queue(signed_in, "weak_judge") == []
     assert '<tr class="flagged" data-run="haggle-0007">' in signed_in.get("/console/runs").text
+
+
+def test_a_cleared_run_keeps_no_red_edge_and_the_tabs_count_their_runs(
+    signed_in: TestClient, scored: Any, owner: dict[str, str]
+) -> None:
+    scored(example("haggle"))
+    scored(example("haggle", run_id="haggle-0008", seed=8))
+    _thresholds(signed_in, owner, safety_below=0.8, trusted_judges=["scripted-test-judge"])
+    before = signed_in.get("/console/queue").text
+    cleared = {"decision": "cleared"}
+    assert (
+        signed_in.post("/api/evals/haggle-0007/safety-review", json=cleared, headers=owner)
+    ).status_code == 201
+    runs = signed_in.get("/console/runs").text
+    after = signed_in.get("/console/queue").text
+
+    def count(page: str, tab: str) -> int:
+        found = re.search(rf'id="count-{tab}">(\d+)<', page)
+        assert found, tab
+        return int(found.group(1))
+
+    assert (count(before, "open"), count(before, "cleared"), count(before, "all")) == (2, 0, 2)
+    assert (count(after, "open"), count(after, "cleared"), count(after, "all")) == (1, 1, 2)
+    assert '<tr class="" data-run="haggle-0007">' in runs
+    assert '<tr class="flagged" data-run="haggle-0008">' in runs
+
+
+def test_an_error_page_keeps_the_navigation_for_a_signed_in_owner(
+    signed_in: TestClient, client: TestClient
+) -> None:
+    bad = signed_in.get("/console/runs?status=sleeping")
+    missing = signed_in.get("/console/runs/no-such-run")
+    signed_in.cookies.clear()
+    signed_out = client.get("/console/runs?status=sleeping")
+
+    for page in (bad, missing):
+        assert '<a href="/console/queue"' in page.text and 'class="sign-out"' in page.text
+    assert (bad.status_code, missing.status_code) == (422, 404)
+    assert signed_out.status_code == 401 and 'href="/console/queue"' not in signed_out.text
 
 
 def test_a_judge_calibrated_above_the_floor_on_a_safety_trait_is_trusted() -> None:

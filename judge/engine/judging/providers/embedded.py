@@ -240,6 +240,7 @@ def embedded_model(env: JudgingEnvironment | None = None) -> EmbeddedModel:
 
 
 def _handler_class() -> type:
+    load_litellm()
     from litellm.llms.custom_llm import CustomLLM
     from litellm.types.utils import ModelResponse
 
@@ -263,6 +264,7 @@ def _handler_class() -> type:
 
 def _fill_response(response: Any, result: Decoded) -> None:
     """Put the decoded reply and its token counts on litellm's response object."""
+    load_litellm()  # loaded already by the handler: this only keeps the one way in
     from litellm.types.utils import Usage
 
     response.choices[0].message.content = result.text
