@@ -139,9 +139,10 @@ def to_categories(scores: npt.ArrayLike, n_categories: int) -> Array:
 
 
 def quadratic_weighted_kappa(a: npt.ArrayLike, b: npt.ArrayLike, n_categories: int) -> float | None:
-    """Cohen's kappa with quadratic weights for two raters on codes 0..k-1 (NaN pairs dropped)."""
+    """Cohen's kappa with quadratic weights for two raters on codes 0..k-1 (NaN pairs dropped);
+    None (undetermined) under two pairs, where chance agreement has no meaning."""
     x, y = paired(a, b)
-    if x.size == 0:
+    if x.size < 2:
         return None
     k = n_categories
     observed = np.zeros((k, k))

@@ -160,3 +160,9 @@ def test_agreement_module_stays_pure() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_quadratic_weighted_kappa_is_undetermined_at_one_pair() -> None:
+    # one disagreeing pair: observed equals its own chance table, so 1 - w/w would print 0.00
+    assert ag.quadratic_weighted_kappa([2], [0], 3) is None
+    assert ag.quadratic_weighted_kappa([2, 1], [0, 1], 3) is not None

@@ -50,6 +50,22 @@ def test_the_label_form_shows_the_three_anchors_and_records_a_label(
     assert "fair and calm" in shown and "by owner:ops" in shown
 
 
+def test_one_label_shows_no_kappa_and_no_caption_for_a_band_the_plot_cannot_draw(
+    signed_in: TestClient, scored: Any
+) -> None:
+    scored(run_example("haggle"))
+    _post_label(signed_in, csrf=_csrf(signed_in.get(RUN).text))
+
+    page = signed_in.get("/console/agreement").text
+    row = page.split('data-trait="negotiation"')[1].split("</tr>")[0]
+    cells = [c.split("<")[0] for c in row.split('<td class="n">')[1:]]
+
+    assert (
+        cells[0] == "1 / 1" and cells[4] == "\u2014"
+    )  # items; QW kappa is undetermined at one label
+    assert "the band the owners' own MAE" not in page  # nobody labelled an item twice
+
+
 def test_a_label_form_without_its_csrf_token_or_off_the_anchors_is_refused(
     signed_in: TestClient, owner: dict[str, str], scored: Any
 ) -> None:
@@ -114,6 +130,7 @@ def test_the_agreement_page_shows_the_live_figures_and_a_plot_with_axes(
 
     assert "0.11 [-0.05, 0.30]" in page  # Spearman of the worked example (docs/calibration.md)
     assert "300 (120 twice+)" in page
+    assert "the band the owners' own MAE" in page  # 120 items labelled twice draw the band
     assert svg.status_code == 200 and svg.headers["content-type"] == "image/svg+xml"
     for text in ("owners' mean label (0..1)", "judge mean of passes (0..1)", "ceiling 0.34"):
         assert text in svg.text
