@@ -154,8 +154,23 @@ def test_the_training_script_runs_end_to_end_on_a_tiny_configuration(
     started = time.process_time()
     report = integrity_learned.main(["--tiny", "--data", str(casino_dir.parent)])
     assert time.process_time() - started < 30
-    assert set(report["held_out_families"]) == set(integrity_learned.HELD_OUT_FAMILIES)
-    assert set(report["held_out_languages"]) == set(integrity_learned.HELD_OUT_LANGUAGES)
+    # leave one out: every family and every language has a held-out figure, each from a fold
+    # whose model never trained on it
+    from bench.integrity_corpus.generator import FAMILIES
+    from bench.integrity_corpus.languages import LANGUAGES
+
+    assert list(report["held_out_families"]) == list(FAMILIES)
+    assert set(report["held_out_languages"]) == set(LANGUAGES)
+    folds = report["protocol"]["folds"]
+    assert len(folds) == len(FAMILIES) + len(integrity_learned.LANGUAGE_GROUPS)
+    for fold in folds[: len(FAMILIES)]:
+        assert len(fold["families"]) == len(FAMILIES) - 1
+        assert fold["held_out"][0] not in fold["families"]
+        assert len(fold["languages"]) == len(LANGUAGES)
+    for fold in folds[len(FAMILIES) :]:
+        assert fold["families"] == list(FAMILIES)
+        assert not set(fold["held_out"]) & set(fold["languages"])
+    assert all(0 <= e["combined"] <= 1 for e in report["held_out_families"].values())
     assert report["real_seats"]["all real seats"]["seats"] >= 50
     tiny = report["protocol"]["shipped_model"]
     assert 0.5 <= tiny["threshold"] < 1.0
