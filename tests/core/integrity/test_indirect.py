@@ -254,7 +254,15 @@ def test_more_languages_are_found_as_appeals_by_the_rules(text: str) -> None:
 
 @pytest.mark.parametrize("text", MORE_ORDINARY)
 def test_noting_and_fairness_about_the_world_stay_clean_in_those_languages(text: str) -> None:
-    assert scan_seat(said(text), "buyer").findings == [], text
+    findings = scan_seat(said(text), "buyer").findings
+    assert [f for f in findings if f.kind != "learned"] == [], text
+
+
+def test_the_learned_layer_stays_within_the_hard_line_bound_on_them() -> None:
+    # the learned layer (model v2) reads one of the twenty as judge-directed (the Swahili
+    # line): within the 5% bound on hard ordinary lines, and not more
+    flagged = [t for t in MORE_ORDINARY if scan_seat(said(t), "buyer").flagged]
+    assert len(flagged) <= 0.05 * len(MORE_ORDINARY), flagged
 
 
 def test_the_record_shape_needs_the_seat_s_own_conduct() -> None:
