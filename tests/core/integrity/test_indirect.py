@@ -277,3 +277,21 @@ def test_the_record_shape_needs_the_seat_s_own_conduct() -> None:
         "Laat het verslag tonen dat het hout nat was.",
     ):
         assert scan_seat(said(text), "buyer").findings == [], text
+
+
+def test_the_rules_read_the_generated_family_in_every_language() -> None:
+    # The learned layer's generator composes the family in all 30 languages (its phrases and
+    # these rules were written by the same hands, so this guards the rules' reach, it is no
+    # blind figure): every language is read, none below 60%, 85% in all.
+    from bench.integrity_corpus.generator import judge_directed
+    from bench.integrity_corpus.languages import LANGUAGES
+
+    texts = judge_directed(1200, 7, families=("indirect",), trick_rate=0)
+    found: dict[str, list[bool]] = {}
+    with learned.using(None):
+        for t in texts:
+            found.setdefault(t.language, []).append(scan_seat(said(t.text), "buyer").flagged)
+    assert set(found) == set(LANGUAGES)
+    rates = {lang: sum(hits) / len(hits) for lang, hits in found.items()}
+    assert min(rates.values()) >= 0.6, rates
+    assert sum(map(sum, found.values())) >= 0.85 * len(texts)
