@@ -77,7 +77,10 @@ HISTORY = (
     "family's description by the same hands, without reading any outside corpus or the missed "
     "texts, but the rules' figure on the generator's indirect family is not a blind one: it "
     "measures rules against phrases their author also wrote. The learned-alone column of a "
-    "left-out family is the blind part."
+    "left-out family is the blind part. After the first leave-one-out run had shown Finnish "
+    "(44.2%), Czech (48.8%), Norwegian (53.4%) and Danish (85.2%) as the languages the rules "
+    "read least, rules for their plain, ignore and verdict requests were added, written after "
+    "reading the generator's phrases for them: those four languages' figures are not blind."
 )
 #: Hard ordinary templates at these positions (of each family) are held out.
 HARD_TEST_EVERY = 3
