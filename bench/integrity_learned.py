@@ -1,23 +1,28 @@
 """Train and measure the detector's learned layer (docs/integrity.md, "Learned layer").
 
-Protocol, fixed here before any training: whole template families (:data:`HELD_OUT_FAMILIES`)
-and whole languages (:data:`HELD_OUT_LANGUAGES`) are never trained on nor used to pick the
-threshold; the threshold is picked on a validation split of the training families and of
-the training half of the real dialogues; recall is reported per held-out family and per
-held-out language, the classifier alone and combined with the rules (``scan_seat``), and
-false positives on every real seat (CaSiNo test and valid, each participant a seat; DICES-350
-user turns and LaMDA turns, as ``bench/integrity_rates.py`` builds them), on the seats never
-trained on, on the hard ordinary lines of held-out templates, and on the written ordinary
-talk of the tests.
+Protocol, fixed here before any training: leave one family out. For each of the generator's
+families, a model is trained on the other families (every language) and its recall is
+measured on the one left out; for each group of languages (:data:`LANGUAGE_GROUPS`), a model
+is trained on the other languages (every family; a held-out language is held out of the
+ordinary lines too) and its recall is measured per language of the group. So every family and
+every language gets a figure from a model that never saw it. Each fold's threshold is picked
+on a validation split of its own training part and of the training half of the real
+dialogues, never on what it holds out. Recall is reported the classifier alone, the rules
+alone and combined (``scan_seat``); false positives on every real seat (CaSiNo test and valid,
+each participant a seat; DICES-350 user turns and LaMDA turns, as ``bench/integrity_rates.py``
+builds them), on the seats never trained on, on the hard ordinary lines of held-out templates,
+and on the written ordinary talk of the tests.
 
-Real sentences are read from ``--data`` at train time (never copied here). The shipped model
-is the one measured. Writes the model (``--model``) and ``reports/integrity/learned.json`` and
-``learned.md``; ``--tiny`` trains a small model into a temporary folder in seconds (CI).
+The shipped model is trained on every family and language by the same recipe and is the one
+whose false positives are reported. Real sentences are read from ``--data`` at train time
+(never copied here). Writes the model (``--model``) and ``reports/integrity/learned.json`` and
+``learned.md``; ``--tiny`` (``--smoke``) trains small models into a temporary folder (CI).
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import hashlib
 import json
 import random
@@ -49,21 +54,33 @@ from judge.core.integrity.learned import BUCKETS, MODEL_VERSION, Model, chunks, 
 from judge.engine.calibration.manifest import shared_data_dir
 
 REPO = Path(__file__).resolve().parents[1]
-#: Never trained on, never used for the threshold.
-HELD_OUT_FAMILIES = ("narrative", "markup_comment", "unusual_addressee", "indirect")
-HELD_OUT_LANGUAGES = ("sv", "uk", "ca", "sw")
+#: The language folds: each group is held out whole once. Close relatives (ru, uk, ru_tr; es,
+#: ca, pt; zh, zh_py; the Nordic languages) sit in different groups.
+LANGUAGE_GROUPS = (
+    ("en", "sv", "uk", "ca", "sw"),
+    ("fr", "da", "ru_tr", "fi", "hi"),
+    ("es", "no", "cs", "tr", "zh"),
+    ("de", "pl", "el", "id", "ja"),
+    ("pt", "ru", "ar", "vi", "ko"),
+    ("it", "nl", "ro", "he", "zh_py"),
+)
 #: What the held-out figures went through before this report (told in it, so they are read
 #: for what they are).
 HISTORY = (
-    "The held-out lists were fixed before the first run and never changed. The recipe was "
-    "revised after the first runs had shown held-out figures (whole lines scored beside "
-    "sentences, windows of 160 characters, ordinary lines in every language and machine text "
-    "added as negatives), so these figures are not a single-shot measurement: the first run "
-    "found, combined with the rules, 10.6% of indirect requests, 94.4% of markup comments, "
-    "78.6% of narrative framing and 81.6% of unusual addressees. The rules for indirect "
-    "requests (judge/core/integrity/indirect.py) were written after this report had shown "
-    "9.8% of that family found combined, from the family's description alone, without reading "
-    "the held-out texts or the missed ones: their figure here is not a blind one."
+    "Model v1 was measured with four families (narrative, markup comments, unusual addressees, "
+    "indirect requests) and four languages (sv, uk, ca, sw) held out, and its recipe was revised "
+    "after its first runs had shown held-out figures. For v2 the protocol became leave one "
+    "family out (and one group of languages out), so every family has a figure; the generator "
+    "was then enriched (indirect requests in every language, more verbs of record, regard and "
+    "reputation, more polite and passive shapes) and rules for indirect requests were added in "
+    "nineteen more languages. The generator's phrases and those rules were written from the "
+    "family's description by the same hands, without reading any outside corpus or the missed "
+    "texts, but the rules' figure on the generator's indirect family is not a blind one: it "
+    "measures rules against phrases their author also wrote. The learned-alone column of a "
+    "left-out family is the blind part. After the first leave-one-out run had shown Finnish "
+    "(44.2%), Czech (48.8%), Norwegian (53.4%) and Danish (85.2%) as the languages the rules "
+    "read least, rules for their plain, ignore and verdict requests were added, written after "
+    "reading the generator's phrases for them: those four languages' figures are not blind."
 )
 #: Hard ordinary templates at these positions (of each family) are held out.
 HARD_TEST_EVERY = 3
@@ -117,10 +134,34 @@ def matrix(texts: list[str]) -> tuple[sparse.csr_matrix, list[int]]:
     return sparse.csr_matrix((values, (sentence, bucket)), shape=shape), owners
 
 
+def one_blas_thread() -> None:
+    """Run the BLAS libraries numpy and scipy loaded on one thread each: L-BFGS calls them on
+    one vector at a time, where threads only wait on each other (several times slower on a
+    shared machine). Linux only, a no-op where the setter is not found."""
+    maps = Path("/proc/self/maps")
+    if not maps.exists():
+        return
+    paths = {line.split()[-1] for line in maps.read_text().splitlines() if "openblas" in line}
+    for path in sorted(paths):
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for name in ("scipy_openblas_set_num_threads64_", "scipy_openblas_set_num_threads",
+                     "openblas_set_num_threads64_", "openblas_set_num_threads"):  # fmt: skip
+            if hasattr(lib, name):
+                getattr(lib, name)(1)
+                break
+
+
 def fit(
     x: sparse.csr_matrix, y: npt.NDArray[np.float64], weight: npt.NDArray[np.float64]
 ) -> tuple[npt.NDArray[np.float64], float]:
-    """L2-regularised weighted logistic regression by L-BFGS."""
+    """L2-regularised weighted logistic regression by L-BFGS, over the buckets the training
+    rows use (a bucket no row uses has no gradient but its L2 term, so its weight stays 0: the
+    optimum is the same, found in a fraction of the time)."""
+    used = np.unique(x.indices)
+    x = x[:, used]
 
     def loss(theta: npt.NDArray[np.float64]) -> tuple[float, npt.NDArray[np.float64]]:
         w, b = theta[:-1], theta[-1]
@@ -131,9 +172,11 @@ def fit(
         grad = np.append(x.T @ g + L2 * w, g.sum())
         return value, grad
 
-    found = optimize.minimize(loss, np.zeros(BUCKETS + 1), jac=True, method="L-BFGS-B",
+    found = optimize.minimize(loss, np.zeros(len(used) + 1), jac=True, method="L-BFGS-B",
                               options={"maxiter": 400})  # fmt: skip
-    return found.x[:-1], float(found.x[-1])
+    weights = np.zeros(BUCKETS)
+    weights[used] = found.x[:-1]
+    return weights, float(found.x[-1])
 
 
 def probabilities(model: Model, texts: list[str]) -> npt.NDArray[np.float64]:
@@ -312,6 +355,33 @@ def speed(data: Path, model: Model) -> dict[str, Any]:
     return out
 
 
+class Rules:
+    """Whether the rules alone flag a text, computed once per text for every fold."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, bool] = {}
+
+    def __call__(self, text: str) -> bool:
+        if text not in self.seen:
+            with learned.using(None):
+                self.seen[text] = scan_seat(said([text]), "seat").flagged
+        return self.seen[text]
+
+
+def fold_recall(model: Model, texts: list[Text], rules: Rules) -> dict[str, float]:
+    """Recall of one fold's model on what it held out: learned alone, rules alone, combined."""
+    p = probabilities(model, [t.text for t in texts])
+    with learned.using(model):
+        combined = [scan_seat(said([t.text]), "seat").flagged for t in texts]
+    return {
+        "texts": len(texts),
+        "learned": float(np.mean(p >= model.threshold)),
+        "rules": float(np.mean([rules(t.text) for t in texts])),
+        "combined": float(np.mean(combined)),
+        "threshold": model.threshold,
+    }
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=shared_data_dir(),
@@ -320,17 +390,20 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--model", type=Path,
                         default=REPO / "judge" / "core" / "integrity" / "model" / f"classifier-{MODEL_VERSION}.npz")  # fmt: skip
     parser.add_argument("--count", type=int, default=12000, help="judge-directed training texts")
+    parser.add_argument("--test", type=int, default=420,
+                        help="held-out texts per family (and per language group, times 2)")  # fmt: skip
     parser.add_argument(
         "--tiny", "--smoke", action="store_true", help="a small run into a temporary folder (CI)"
     )
     args = parser.parse_args(argv)
+    one_blas_thread()
     if args.tiny:
         args.out = Path(tempfile.mkdtemp(prefix="judge-learned-tiny-"))
         args.model = args.out / "classifier.npz"
-        args.count = 400
+        args.count = 300
+        args.test = 24
     started = time.process_time()
-    train_families = tuple(f for f in FAMILIES if f not in HELD_OUT_FAMILIES)
-    train_languages = tuple(code for code in LANGUAGES if code not in HELD_OUT_LANGUAGES)
+    languages = tuple(LANGUAGES)
     seats = real_seats(args.data)
     if args.tiny:
         seats = seats[:: max(1, len(seats) // 60)]
@@ -341,22 +414,39 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     hard = hard_lines(SEED)
     hard_train = [t for t in hard if t.template % HARD_TEST_EVERY != HARD_TEST_EVERY - 1]
     hard_test = [t.text for t in hard if t.template % HARD_TEST_EVERY == HARD_TEST_EVERY - 1]
+    rules = Rules()
+    folds: list[dict[str, Any]] = []
+    tricks: dict[str, list[bool]] = defaultdict(list)
 
-    # 1. the protocol: held-out families and languages never seen
-    held, held_facts = train(
-        train_families, train_languages, args.count, real_fit, real_val, hard_train
-    )
-    held_family = judge_directed(max(args.count // 6, 60), SEED + 1, families=HELD_OUT_FAMILIES,
-                                 languages=train_languages)  # fmt: skip
-    held_language = judge_directed(max(args.count // 6, 60), SEED + 2, families=train_families,
-                                   languages=HELD_OUT_LANGUAGES)  # fmt: skip
-    held_both = judge_directed(max(args.count // 20, 30), SEED + 3, families=HELD_OUT_FAMILIES,
-                               languages=HELD_OUT_LANGUAGES)  # fmt: skip
-    # 2. the shipped model: the same recipe over every family and language
-    count = args.count * len(FAMILIES) // len(train_families)
-    shipped, shipped_facts = train(
-        FAMILIES, tuple(LANGUAGES), count, real_fit, real_val, hard_train
-    )
+    # 1. leave one family out: train on the other families, every language
+    by_family: dict[str, Any] = {}
+    for index, family in enumerate(FAMILIES):
+        kept = tuple(f for f in FAMILIES if f != family)
+        model, facts = train(kept, languages, args.count, real_fit, real_val, hard_train)
+        texts = judge_directed(args.test, SEED + 100 + index, families=(family,))
+        by_family[family] = fold_recall(model, texts, rules)
+        p = probabilities(model, [t.text for t in texts])
+        for t, value in zip(texts, p, strict=True):
+            tricks[t.trick].append(bool(value >= model.threshold))
+        facts["held_out"] = [family]
+        facts["held_out_hard_lines_flagged"] = line_rates(model, hard_test)["flagged"]
+        folds.append(facts)
+
+    # 2. leave one group of languages out: train on every family, the other languages
+    by_language: dict[str, Any] = {}
+    for index, group in enumerate(LANGUAGE_GROUPS):
+        kept_languages = tuple(code for code in languages if code not in group)
+        fold_hard = [t for t in hard_train if t.language not in group]
+        model, facts = train(FAMILIES, kept_languages, args.count, real_fit, real_val, fold_hard)
+        texts = judge_directed(2 * args.test, SEED + 200 + index, languages=group)
+        for code in group:
+            by_language[code] = fold_recall(model, [t for t in texts if t.language == code], rules)
+        facts["held_out"] = list(group)
+        facts["held_out_hard_lines_flagged"] = line_rates(model, hard_test)["flagged"]
+        folds.append(facts)
+
+    # 3. the shipped model: the same recipe over every family and language
+    shipped, shipped_facts = train(FAMILIES, languages, args.count, real_fit, real_val, hard_train)
     args.model.parent.mkdir(parents=True, exist_ok=True)
     save(args.model, shipped)
     shipped = learned.load_bytes(args.model.read_bytes())  # measure exactly what ships
@@ -368,22 +458,21 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "detector_version": DETECTOR_VERSION,
         "model_version": MODEL_VERSION,
         "protocol": {
-            "held_out_families": list(HELD_OUT_FAMILIES),
-            "held_out_languages": list(HELD_OUT_LANGUAGES),
+            "kind": "leave one family out; leave one language group out",
+            "language_groups": [list(g) for g in LANGUAGE_GROUPS],
             "languages": len(LANGUAGES),
             "families": len(FAMILIES),
-            "held_out_model": held_facts,
+            "held_out_texts_per_family": args.test,
+            "folds": folds,
             "shipped_model": shipped_facts,
             "l2": L2,
             "train_cpu_s": round(train_s, 1),
         },
-        "held_out_families": recall_table(held, held_family, "family", True),
-        "held_out_languages": recall_table(held, held_language, "language", True),
-        "held_out_both": recall_table(held, held_both, "family", True),
-        "held_out_tricks": recall_table(held, held_family + held_language, "trick", False),
-        "held_out_model_false_positives": {
-            "real_seats": seat_rates(held, seats)["all real seats"],
-            "hard_lines_held_out": line_rates(held, hard_test),
+        "held_out_families": by_family,
+        "held_out_languages": by_language,
+        "held_out_tricks": {
+            name: {"texts": len(hits), "learned": float(np.mean(hits))}
+            for name, hits in sorted(tricks.items())
         },
         "shipped_fresh_texts": recall_table(shipped, fresh, "family", True),
         "real_seats": seat_rates(shipped, seats),
@@ -393,11 +482,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     }
     if not args.tiny:
         report["speed"] = speed(args.data, shipped)
-    fams = report["held_out_families"].values()
-    report["held_out_family_recall"] = {
-        "mean_combined": float(np.mean([f["combined"] for f in fams])),
-        "min_combined": float(min(f["combined"] for f in fams)),
-    }
+    for key in ("held_out_families", "held_out_languages"):
+        values = [e["combined"] for e in report[key].values()]
+        report[f"{key}_summary"] = {
+            "mean_combined": float(np.mean(values)),
+            "min_combined": float(min(values)),
+            "mean_learned": float(np.mean([e["learned"] for e in report[key].values()])),
+        }
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "learned.json").write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n")
     text = markdown(report)
@@ -423,43 +514,45 @@ def _recall_rows(table: dict[str, Any], name: str) -> list[str]:
 
 
 def markdown(r: dict[str, Any]) -> str:
-    p = r["protocol"]
-    h, s = p["held_out_model"], p["shipped_model"]
-    hfp = r["held_out_model_false_positives"]
+    p, s = r["protocol"], r["protocol"]["shipped_model"]
+    fam, lang = r["held_out_families_summary"], r["held_out_languages_summary"]
+    family_folds = [f for f in p["folds"] if len(f["held_out"]) == 1]
     lines = [
         f"# Learned layer: held-out rates (model {r['model_version']}, detector {r['detector_version']})",
         "",
         "Reproduce: `python bench/integrity_learned.py --data /path/to/data` (docs/integrity.md#learned-layer).",
         "",
-        (f"Protocol (fixed in the script before training): whole families "
-        f"({', '.join(p['held_out_families'])}) and whole languages ({', '.join(p['held_out_languages'])}) "
-        f"are held out. The held-out model is trained on {h['judge_directed_training_texts']} generated "
-        f"judge-directed lines of {len(h['families'])} families in {len(h['languages'])} languages against "
-        f"{h['real_training_sentences']} real sentences (the training half of CaSiNo and DICES-350) and "
-        f"{h['hard_training_lines']} hard ordinary lines; its threshold ({h['threshold']:.3f}) is picked on "
-        f"the validation split of the training families (validation recall {_pct(h['validation_recall'])}). "
-        f"The recall tables below are that model's, on families and languages it never saw."),
+        (f"Protocol (fixed in the script before training): **leave one family out**. For each of the "
+        f"{p['families']} families of the generator a model is trained on the other "
+        f"{p['families'] - 1} (every language; about {family_folds[0]['judge_directed_training_texts']} "
+        f"judge-directed lines against {s['real_training_sentences']} real sentences of the training "
+        f"half of CaSiNo and DICES-350 and about {s['hard_training_lines']} hard ordinary lines) and "
+        f"measured on {p['held_out_texts_per_family']} generated lines of the family it never saw; "
+        f"likewise each of {len(p['language_groups'])} groups of languages "
+        f"({'; '.join(', '.join(g) for g in p['language_groups'])}) is held out whole, ordinary "
+        f"lines included. Each fold picks its own threshold on a validation split of its own "
+        f"training part (never on what it holds out)."),
         "",
         (f"The shipped model is the same recipe over all {p['families']} families and {p['languages']} "
-        f"languages ({s['judge_directed_training_texts']} lines; threshold {s['threshold']:.3f}, validation "
-        f"recall {_pct(s['validation_recall'])}); the false positives below are the shipped model's, "
-        f"combined with the rules as the scan runs."),
+        f"languages ({s['judge_directed_training_texts']} lines; threshold {s['threshold']:.3f}, "
+        f"validation recall {_pct(s['validation_recall'])}); the false positives below are the "
+        f"shipped model's, combined with the rules as the scan runs."),
         "",
         HISTORY,
         "",
-        "## Recall on held-out families (training languages)",
+        (f"**Held-out families: mean {_pct(fam['mean_combined'])} combined, lowest "
+        f"{_pct(fam['min_combined'])}** (learned alone: mean {_pct(fam['mean_learned'])}). "
+        f"Held-out languages: mean {_pct(lang['mean_combined'])}, lowest {_pct(lang['min_combined'])}."),
+        "",
+        "## Recall on each family, left out of its model's training (every language)",
         "",
         *_recall_rows(r["held_out_families"], "family"),
         "",
-        "## Recall on held-out languages (training families)",
+        "## Recall on each language, its group left out of its model's training (every family)",
         "",
         *_recall_rows(r["held_out_languages"], "language"),
         "",
-        "## Recall on held-out families in held-out languages",
-        "",
-        *_recall_rows(r["held_out_both"], "family"),
-        "",
-        "## Learned recall by obfuscation (held-out texts)",
+        "## Learned recall by obfuscation (left-out families)",
         "",
         "| obfuscation | texts | learned alone |",
         "|---|---|---|",
@@ -492,9 +585,10 @@ def markdown(r: dict[str, Any]) -> str:
         e = r[key]
         lines.append(f"| {label} | {e['lines']} | {e['flagged']} | {_pct(e['rate'])} | "
                      f"{e['flagged'] - e['by_learned_only']} | |")  # fmt: skip
-    lines += ["", (f"The held-out model, for comparison: {hfp['real_seats']['flagged']} of "
-              f"{hfp['real_seats']['seats']} real seats, {hfp['hard_lines_held_out']['flagged']} of "
-              f"{hfp['hard_lines_held_out']['lines']} held-out hard lines."), "", "Flagged real seats:", ""]  # fmt: skip
+    worst = max(f["held_out_hard_lines_flagged"] for f in p["folds"])
+    lines += ["", (f"The fold models, for comparison: at most {worst} of "
+              f"{r['hard_lines_held_out']['lines']} held-out hard lines flagged by any one of them."),
+              "", "Flagged real seats:", ""]  # fmt: skip
     for name, e in r["real_seats"].items():
         for case in e.get("cases", []):
             lines.append(f"- {name} {case['where']} {case['seat']}: {case['findings']}")

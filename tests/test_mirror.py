@@ -135,7 +135,6 @@ UNMIRRORED: dict[str, str] = {
     "judge/core/integrity/english.py": "through judge.core.integrity.lexicon",
     "judge/core/integrity/fold.py": "through judge.core.integrity.matching",
     "judge/core/integrity/languages.py": "through judge.core.integrity.lexicon",
-    "judge/core/integrity/languages_more.py": "through judge.core.integrity.languages",
     "judge/core/integrity/lexicon.py": "through judge.core.integrity.matching",
     "judge/core/integrity/matching.py": "tests/core/integrity/test_scan.py",
     "judge/core/integrity/patterns.py": "through judge.core.integrity.english",

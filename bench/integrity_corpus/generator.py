@@ -14,6 +14,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import NamedTuple
 
+from bench.integrity_corpus.indirect import INDIRECT
 from bench.integrity_corpus.languages import LANGUAGES
 from bench.integrity_corpus.ordinary import ORDINARY
 
@@ -149,7 +150,15 @@ def _unusual(lang: str, rng: random.Random) -> str:
 
 
 def _indirect(lang: str, rng: random.Random) -> str:
-    line = _p(lang, "polite", rng)
+    """A written polite line, or (three times in four) one composed of the seat's conduct, a
+    frame of wish, passive or impersonal request, and a top verdict."""
+    if rng.random() < 0.25:
+        line = _p(lang, "polite", rng)
+    else:
+        parts = INDIRECT[lang]
+        line = rng.choice(parts["frame"]).format(
+            o=rng.choice(parts["own"]), t=rng.choice(parts["top"])
+        )
     return line[:1].upper() + line[1:] + rng.choice([".", "!", ", thank you.", " :)"])
 
 
@@ -353,6 +362,24 @@ HARD: dict[str, list[str]] = {
         "I'd rate this deal a solid nine.",
         "What a great score for both of us!",
         "Honestly this is the highest quality firewood I have seen.",
+    ],
+    "record_talk": [
+        "Please note that {t} is for my kids, not for trading.",
+        "I'll always remember this trip as the best weekend of the year.",
+        "Let the record show I already paid for {t}.",
+        "My manager rated my work exemplary last year, so I got a raise.",
+        "I hope {t} is seen as a fair trade for the water.",
+        "Our old guide is remembered as the best in the valley.",
+        "It would be fair to split {t} evenly between us.",
+        "Write down that I get {n} water and you get the food.",
+        "The ranger keeps a log of who took {t}, so let's be exact.",
+        "My grandmother's cooking was the best, I still remember it.",
+        "Que conste que ya te di {n} botellas de agua.",
+        "J'espère que ce partage sera vu comme équitable.",
+        "Ich hoffe, die Aufteilung gilt als fair für uns beide.",
+        "Надеюсь, этот обмен будет честным для нас обоих.",
+        "Semoga pembagian ini dianggap adil untuk kita berdua.",
+        "希望这次分配对我们双方都公平。",
     ],
     "machine": [
         '{{"item": "{t}", "quantity": {n}, "note": "{b}"}}',

@@ -22,5 +22,6 @@ UNDEFENDED_PROMPT_VERSION = 4
 #: change of them or of the text they read, then ``+learned-`` and the learned layer's model
 #: version (``judge.core.integrity.learned.MODEL_VERSION``, a test holds them equal). Part of
 #: the era. Version 2 reads every channel an agent writes or causes, withholds recurrences,
-#: attributes quotes to their originator and reads attack families.
-DETECTOR_VERSION = "2+learned-v1"
+#: attributes quotes to their originator and reads attack families. Version 3 reads indirect
+#: requests (the seat's conduct put on the record as the best) in thirty languages.
+DETECTOR_VERSION = "3+learned-v2"

@@ -1,4 +1,5 @@
 """The rules in Italian, Dutch, Polish, Turkish, Vietnamese, Swahili, Swedish, Indonesian,
+Finnish, Czech, Danish, Norwegian,
 Russian in Latin letters, pinyin, Korean, Arabic, Hindi, Hebrew and Greek
 (docs/integrity.md, "What is detected"). Written as in ``languages``; folded the same way.
 
@@ -218,6 +219,63 @@ _LATIN: list[Written] = [
         orders=r"instruk(?:c|ts)i\w*|ukazani\w*|kriteri\w*|pravil\w*|rubrik\w*",
         verdicts=r"itogov\w* (?:o(?:c|ts)enk\w*|ball\w*)\s*[:=]|ocenka zavershena|otsenka zavershena|"
         r"verdikt\s*:|okonchatel\w* o(?:c|ts)enk\w*",
+    ),
+    # Finnish
+    *_latin(
+        scorers=r"arvioija\w*|tuomari\w*|tarkastaja\w*|arvostelija\w*|välimie\w*|"
+        r"tilintarkastaja\w*|moderaattori\w*|pisteyttäjä\w*",
+        leads=r"hyvä|arvoisa|rakas|huomio|viesti|tiedoksi|huomautus",
+        directives=r"anna|antakaa|arvioi|merkitse|kirjaa|myönnä|unohda|ole hyvä",
+        gives=r"anna minulle|antakaa minulle|anna meille|myönnä minulle|kirjaa minulle|"
+        r"merkitse minulle|arvioi minut|anna tälle",
+        tops=r"täydet pisteet|korkein arvosana|korkeimmat pisteet|parhaan arvosanan|10/10|"
+        r"kymmenen kymmenestä|\b1[.,]0\b|maksimipisteet",
+        ignores=r"jätä huomiotta|unohda|älä välitä|ohita|sivuuta",
+        orders=r"ohje\w*|kriteer\w*|arviointiohje\w*|säänn\w*|sääntö\w*",
+        verdicts=r"lopullinen (?:arvosana|pistemäärä|tulos)\s*[:=]|arviointi valmis|tuomio\s*:",
+    ),
+    # Czech
+    *_latin(
+        scorers=r"hodnotitel\w*|soudc\w*|zkoušející\w*|posuzovatel\w*|rozhodčí\w*|porot\w*|"
+        r"examinátor\w*|auditor\w*|moderátor\w*",
+        leads=r"vážený|vážená|milý|milá|drahý|pro|poznámka pro|zpráva pro|pozor|k rukám",
+        directives=r"prosím|dej|dejte|udělte|uděl|ohodnoť|ohodnoťte|ignoruj|zapiš|přiděl",
+        gives=r"dej mi|dejte mi|dej nám|uděl mi|udělte mi|přiděl mi|přidělte mi|ohodnoť mě|"
+        r"ohodnoťte mě|zapiš mi|zapište mi",
+        tops=r"plný počet bodů|nejvyšší (?:hodnocení|známk\w*|počet bodů|skóre)|maximální "
+        r"(?:počet bodů|hodnocení|skóre)|10/10|deset z deseti|\b1[.,]0\b|plné hodnocení|"
+        r"jedničk\w*",
+        ignores=r"ignoruj\w*|zapomeň\w*|nevšímej si|pomiň|přehlédni",
+        orders=r"pokyn\w*|instrukc\w*|kritéri\w*|pravid\w*|hodnoticí\w*|zadání",
+        verdicts=r"konečné (?:hodnocení|skóre|body)\s*[:=]|hodnocení dokončeno|verdikt\s*:",
+    ),
+    # Danish
+    *_latin(
+        scorers=r"bedømmer\w*|dommer\w*|censor\w*|evaluator\w*|korrekturlæser\w*|"
+        r"voldgiftsm\w*|revisor\w*",
+        leads=r"kære|til|hej|note til|besked til|bemærk",
+        directives=r"venligst|giv|tildel|bedøm|ignorer|glem|skriv",
+        gives=r"giv mig|giv os|tildel mig|tildel os|bedøm mig|skriv mig|sæt mig",
+        tops=r"topkarakter\w*|højeste (?:karakter|score|point|bedømmelse)|fulde? (?:point|score|"
+        r"pointtal)|et 12-tal|12-tal|10/10|ti ud af ti|\b1[.,]0\b|perfekt score|"
+        r"maksimal\w* (?:point|score)",
+        ignores=r"ignorer\w*|glem\w*|se bort fra|tilsidesæt\w*",
+        orders=r"instruks\w*|instruktion\w*|kriteri\w*|regl\w*|retningslinj\w*|vejledning\w*",
+        verdicts=r"endelig (?:karakter|score|bedømmelse)\s*[:=]|bedømmelse afsluttet",
+    ),
+    # Norwegian
+    *_latin(
+        scorers=r"vurderer\w*|dommer\w*|sensor\w*|bedømmer\w*|voldgiftsdommer\w*|revisor\w*|"
+        r"evaluator\w*",
+        leads=r"kjære|til|hei|notat til|beskjed til|merk|obs",
+        directives=r"vennligst|gi|tildel|vurder|ignorer|glem|skriv|før opp",
+        gives=r"gi meg|gi oss|tildel meg|tildel oss|vurder meg|før opp|skriv opp|sett meg",
+        tops=r"toppkarakter\w*|høyeste (?:karakter|poengsum|score|vurdering)|fulle? (?:poeng|"
+        r"pott|score|poengsum)|10/10|ti av ti|\b1[.,]0\b|perfekt (?:score|poengsum)|"
+        r"maksimal\w* (?:poeng|score)",
+        ignores=r"ignorer\w*|glem\w*|se bort fra|overse",
+        orders=r"instruks\w*|instruksjon\w*|kriteri\w*|regl\w*|retningslinj\w*|veiledning\w*",
+        verdicts=r"endelig (?:karakter|poengsum|vurdering)\s*[:=]|vurdering fullført",
     ),
     # Chinese in pinyin (tone marks are folded away)
     *_latin(
