@@ -22,5 +22,7 @@ UNDEFENDED_PROMPT_VERSION = 4
 #: change of them or of the text they read, then ``+learned-`` and the learned layer's model
 #: version (``judge.core.integrity.learned.MODEL_VERSION``, a test holds them equal). Part of
 #: the era. Version 2 reads every channel an agent writes or causes, withholds recurrences,
-#: attributes quotes to their originator and reads attack families.
-DETECTOR_VERSION = "2+learned-v1"
+#: attributes quotes to their originator and reads attack families; version 3 also reads the
+#: numbers and booleans of actions' arguments and results, and an object's member with such
+#: a value as the prompt shows it (``"score": 1.0``).
+DETECTOR_VERSION = "3+learned-v1"

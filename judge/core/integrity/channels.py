@@ -12,14 +12,20 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from judge.core.domain.integrity import SeatTamper, WithheldSpan
-from judge.core.domain.run import ActionEvent, MessageEvent, Run, TranscriptEvent
+from judge.core.domain.run import (
+    VALUE_DEPTH_CEILING,
+    ActionEvent,
+    MessageEvent,
+    Run,
+    TranscriptEvent,
+)
 from judge.core.domain.scenario import Scenario
 from judge.core.errors import ScanBudgetExceeded
 from judge.core.integrity import learned, linear, scan
 from judge.core.integrity.budget import checkpoint
 from judge.core.integrity.fold import fold
 from judge.core.integrity.scan import Piece, TextField
-from judge.core.integrity.withhold import withhold
+from judge.core.integrity.withhold import rendered, withhold
 from judge.core.versions import DETECTOR_VERSION
 
 #: The pointer of a seat's own name, read in a run an agent submitted (a judge never reads
@@ -28,6 +34,10 @@ SEAT_POINTER = "/seat"
 #: A pointer ending so names the key of the member the rest of the pointer addresses; ``~``
 #: followed by ``k`` cannot come out of RFC 6901 escaping, so no member's pointer ends so.
 KEY_SUFFIX = "~k"
+#: A pointer ending so names a member of an object whose value is a number or a boolean,
+#: read whole as the prompt shows it (``"score": 1.0``): such a key and value say together
+#: what neither says alone. ``~`` followed by ``m`` cannot come out of RFC 6901 escaping.
+MEMBER_SUFFIX = "~m"
 #: Events the engine writes in a run the platform ran; in a run an agent submitted the agent
 #: wrote them too.
 _ENGINE_KINDS = frozenset({"system", "fault"})
@@ -52,18 +62,66 @@ def pointer_part(key: str | int) -> str:
     return str(key).replace("~", "~0").replace("/", "~1")
 
 
+#: How deep the walk of an action's ``args`` or ``result`` goes (the run format's own bound);
+#: a container deeper down is read whole, as its rendering.
+MAX_DEPTH = VALUE_DEPTH_CEILING
+#: At most about this many strings of one ``args`` or ``result`` are read one by one; a
+#: container whose members would pass the bound is read whole, as its rendering, so a value of
+#: a million tiny members is a few strings to scan, not a million (the walk stays linear in
+#: the value's size either way; the bound keeps its constant small).
+MAX_VALUE_FIELDS = 1 << 14
+
+
 def _strings(value: Any, pointer: str) -> Iterator[tuple[str, str]]:
-    """Every string in a JSON value, object keys included (``<member>~k``), in order."""
-    if isinstance(value, str):
-        yield pointer, value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            member = f"{pointer}/{pointer_part(key)}"
-            yield member + KEY_SUFFIX, str(key)
-            yield from _strings(item, member)
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _strings(item, f"{pointer}/{index}")
+    """Every scalar of a JSON value as the judge prompt shows it, in order: a string as it
+    is, an object's key (``<member>~k``) as it is, a number or boolean as its JSON rendering;
+    an object's member whose value is a number or boolean as one string, key and value as
+    the prompt shows them (``<member>~m``: ``"score": 1.0``); ``null`` is no text. Walked
+    without recursion; a container below the top past :data:`MAX_DEPTH`, or whose members
+    would pass :data:`MAX_VALUE_FIELDS`, is one string, its JSON rendering (``rendered``) at
+    its own pointer (the top one is always read member by member, so a withheld span never
+    turns ``args`` into a string)."""
+    stack: list[_Walked] = [(pointer, value, 0)]
+    read = 0
+    while stack:
+        where, item, depth = stack.pop()
+        if isinstance(item, str):
+            yield where, item
+        elif isinstance(item, bool | int | float):
+            yield where, rendered(item)
+        elif isinstance(item, _Member):
+            yield where, f"{rendered(item.key)}: {rendered(item.value)}"
+        elif isinstance(item, dict | list):
+            if depth and (depth >= MAX_DEPTH or read + len(item) > MAX_VALUE_FIELDS):
+                yield where, rendered(item)
+                continue
+            read += len(item)
+            stack += reversed(list(_members(item, where, depth + 1)))
+
+
+class _Member(NamedTuple):
+    """An object's member whose value is a number or a boolean (read as one string)."""
+
+    key: str
+    value: bool | int | float
+
+
+def _members(item: dict[str, Any] | list[Any], where: str, depth: int) -> Iterator[_Walked]:
+    """What the walk reads of a container's members, in order (keys before their values)."""
+    if isinstance(item, list):
+        for index, inner in enumerate(item):
+            yield f"{where}/{index}", inner, depth
+        return
+    for key, inner in item.items():
+        member = f"{where}/{pointer_part(key)}"
+        if isinstance(inner, bool | int | float):
+            yield member + MEMBER_SUFFIX, _Member(str(key), inner), depth
+        else:
+            yield member + KEY_SUFFIX, str(key), depth
+            yield member, inner, depth
+
+
+_Walked = tuple[str, Any, int]
 
 
 def event_fields(event: TranscriptEvent, index: int) -> Iterator[TextField]:
