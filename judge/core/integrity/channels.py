@@ -77,51 +77,51 @@ def _strings(value: Any, pointer: str) -> Iterator[tuple[str, str]]:
     is, an object's key (``<member>~k``) as it is, a number or boolean as its JSON rendering;
     an object's member whose value is a number or boolean as one string, key and value as
     the prompt shows them (``<member>~m``: ``"score": 1.0``); ``null`` is no text. Walked
-    without recursion; a container below the top past :data:`MAX_DEPTH`, or whose members
-    would pass :data:`MAX_VALUE_FIELDS`, is one string, its JSON rendering (``rendered``) at
-    its own pointer (the top one is always read member by member, so a withheld span never
-    turns ``args`` into a string)."""
-    stack: list[_Walked] = [(pointer, value, 0)]
-    read = 0
-    while stack:
-        where, item, depth = stack.pop()
-        if isinstance(item, str):
-            yield where, item
-        elif isinstance(item, bool | int | float):
-            yield where, rendered(item)
-        elif isinstance(item, _Member):
-            yield where, f"{rendered(item.key)}: {rendered(item.value)}"
-        elif isinstance(item, dict | list):
-            if depth and (depth >= MAX_DEPTH or read + len(item) > MAX_VALUE_FIELDS):
-                yield where, rendered(item)
-                continue
-            read += len(item)
-            stack += reversed(list(_members(item, where, depth + 1)))
-
-
-class _Member(NamedTuple):
-    """An object's member whose value is a number or a boolean (read as one string)."""
-
-    key: str
-    value: bool | int | float
-
-
-def _members(item: dict[str, Any] | list[Any], where: str, depth: int) -> Iterator[_Walked]:
-    """What the walk reads of a container's members, in order (keys before their values)."""
-    if isinstance(item, list):
-        for index, inner in enumerate(item):
-            yield f"{where}/{index}", inner, depth
+    without recursion (a stack of the containers under way); a container below the top past
+    :data:`MAX_DEPTH`, or whose members would pass :data:`MAX_VALUE_FIELDS`, is one string,
+    its JSON rendering (``rendered``) at its own pointer (the top one is always read member
+    by member, so a withheld span never turns ``args`` into a string)."""
+    if isinstance(value, str):
+        yield pointer, value
         return
-    for key, inner in item.items():
-        member = f"{where}/{pointer_part(key)}"
-        if isinstance(inner, bool | int | float):
-            yield member + MEMBER_SUFFIX, _Member(str(key), inner), depth
+    if isinstance(value, _NUMBERS):
+        yield pointer, rendered(value)
+        return
+    if not isinstance(value, dict | list):
+        return
+    read = len(value)
+    stack = [(_members(value), pointer, 0, isinstance(value, dict))]
+    while stack:
+        members, where, depth, named = stack[-1]
+        for key, inner in members:
+            member = f"{where}/{pointer_part(key)}"
+            if named and isinstance(inner, _NUMBERS):
+                yield member + MEMBER_SUFFIX, f"{rendered(str(key))}: {rendered(inner)}"
+                continue
+            if named:
+                yield member + KEY_SUFFIX, str(key)
+            if isinstance(inner, str):
+                yield member, inner
+            elif isinstance(inner, _NUMBERS):
+                yield member, rendered(inner)
+            elif isinstance(inner, dict | list):
+                if depth + 1 >= MAX_DEPTH or read + len(inner) > MAX_VALUE_FIELDS:
+                    yield member, rendered(inner)
+                    continue
+                read += len(inner)
+                stack.append((_members(inner), member, depth + 1, isinstance(inner, dict)))
+                break  # the container first; this one goes on after it
         else:
-            yield member + KEY_SUFFIX, str(key), depth
-            yield member, inner, depth
+            stack.pop()
 
 
-_Walked = tuple[str, Any, int]
+#: The scalars read as their JSON rendering.
+_NUMBERS = (bool, int, float)
+
+
+def _members(item: dict[str, Any] | list[Any]) -> Iterator[tuple[Any, Any]]:
+    """A container's members in order: (key, value) of an object, (index, item) of a list."""
+    return iter(item.items()) if isinstance(item, dict) else enumerate(item)
 
 
 def event_fields(event: TranscriptEvent, index: int) -> Iterator[TextField]:
@@ -416,6 +416,8 @@ def _seat_answer(
     turns: dict[int, int] = {}
     for field in fields:
         pieces = found.by_field[field]
+        if not pieces:
+            continue
         own = [p for p in pieces if not _excused(p, seat, found, by_field)]
         findings += [scan.finding(p) for p in scan.merge_sorted(own)]
         for p in scan.merge_sorted(pieces):

@@ -110,6 +110,10 @@ class _Extra(dict[int, str]):
 
 
 _EXTRA = _Extra()
+#: ``_EXTRA`` with the line break kept: many texts without one are normalised in one pass,
+#: joined by it (:func:`normalised`).
+_EXTRA_KEEPING_LINES = _Extra()
+_EXTRA_KEEPING_LINES[ord("\n")] = "\n"
 
 
 def normalise(text: str) -> str:
@@ -118,13 +122,35 @@ def normalise(text: str) -> str:
     return " ".join(folded.split())
 
 
+def _has_override(text: str) -> bool:
+    return "\u202e" in text or "\u2067" in text or "\u202b" in text  # _RTL_OVERRIDES
+
+
 def variants(text: str) -> list[str]:
     """The normalised text, and the text read backwards when it holds a right-to-left
     override (reversed letters shown the right way round)."""
     plain = normalise(text)
-    if any(mark in text for mark in _RTL_OVERRIDES):
+    if _has_override(text):
         return [plain, plain[::-1]]
     return [plain]
+
+
+def normalised(texts: Sequence[str]) -> list[list[str]]:
+    """:func:`variants` of each text, the same strings, the texts folded and translated in
+    one pass when none holds a line break (each character is read on its own, so the pass
+    over the joined texts is the passes over each)."""
+    joined = "\n".join(texts)
+    if texts and joined.count("\n") == len(texts) - 1:
+        read = fold(joined).text.translate(_EXTRA_KEEPING_LINES).split("\n")
+        if len(read) == len(texts):
+            plain = [" ".join(one.split()) for one in read]
+            if not _has_override(joined):
+                return [[one] for one in plain]
+            return [
+                [one, one[::-1]] if _has_override(text) else [one]
+                for one, text in zip(plain, texts, strict=True)
+            ]
+    return [variants(text) for text in texts]
 
 
 def ngram_rows(sentences: Sequence[str]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -238,6 +264,10 @@ def chunks(text: str) -> Iterator[tuple[str, list[int], bool]]:
 
 
 def _windowed(piece: str, origins: list[int], line: bool) -> Iterator[tuple[str, list[int], bool]]:
+    if len(piece) <= WINDOW:  # one window, the piece itself (most sentences)
+        if len(piece.strip()) >= MIN_CHARS:
+            yield piece, list(origins), line
+        return
     for start, end in windows(piece):
         chunk = piece[start:end]
         if len(chunk.strip()) >= MIN_CHARS:
@@ -266,9 +296,10 @@ def learned_pieces_of_seats(
     wheres = [_scored_places(fields, known) for fields, known in seats]
     texts: list[str] = []
     owners: list[tuple[int, int]] = []
+    read = iter(normalised([chunk for where in wheres for chunk in where]))
     for seat, where in enumerate(wheres):
-        for index, chunk in enumerate(where):
-            for text in variants(chunk):
+        for index in range(len(where)):
+            for text in next(read):
                 if len(text) >= MIN_CHARS:
                     texts.append(text)
                     owners.append((seat, index))
