@@ -136,9 +136,20 @@ def variants(text: str) -> list[str]:
 
 
 def normalised(texts: Sequence[str]) -> list[list[str]]:
-    """:func:`variants` of each text, the same strings, the texts folded and translated in
-    one pass when none holds a line break (each character is read on its own, so the pass
-    over the joined texts is the passes over each)."""
+    """:func:`variants` of each text, the same strings: the ASCII texts folded and translated
+    in one pass, the others in another (each character is read on its own, so the pass over
+    the joined texts is the passes over each; ASCII text alone takes Python's fast path)."""
+    ascii_ones = [t.isascii() for t in texts]
+    out: list[list[str]] = [[] for _ in texts]
+    for wanted in (True, False):
+        picked = [i for i, plain in enumerate(ascii_ones) if plain is wanted]
+        for i, found in zip(picked, _together([texts[i] for i in picked]), strict=True):
+            out[i] = found
+    return out
+
+
+def _together(texts: list[str]) -> list[list[str]]:
+    """:func:`variants` of each text, in one pass when none holds a line break."""
     joined = "\n".join(texts)
     if texts and joined.count("\n") == len(texts) - 1:
         read = fold(joined).text.translate(_EXTRA_KEEPING_LINES).split("\n")
@@ -160,29 +171,42 @@ def ngram_rows(sentences: Sequence[str]) -> tuple[npt.NDArray[np.int64], npt.NDA
     calls do not grow with the number of lengths read."""
     joined = "\0" + "\0".join(f" {s} " for s in sentences) + "\0"
     codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
-    size, longest = len(codes), max(NGRAMS)
+    size, longest = len(codes), _LONGEST
     is_sep = codes == _SEPARATOR
     sentence = np.cumsum(is_sep) - 1
     # How far each place is from the next separator (the joined text ends in one): an n-gram
     # starting there is inside one sentence when that is at least n.
     index = np.arange(size)
     following = np.minimum.accumulate(np.where(is_sep, index, size)[::-1])[::-1]
-    lengths = np.arange(1, longest + 1)
-    valid = (following - index)[None, :] >= lengths[:, None]
-    valid[[n - 1 for n in lengths.tolist() if n not in NGRAMS]] = False
+    valid = (following - index)[None, :] >= _LENGTHS
+    if _UNREAD:
+        valid[_UNREAD] = False
     padded = np.concatenate([codes, np.zeros(longest, dtype=np.uint64)])
+    # Each length's hashes written in place into its row (no temporary arrays): the row of
+    # length n is the row of n - 1 times the step, plus the n-th code, plus n (mod 2**64).
     hashed = np.empty((longest, size), dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        previous = np.zeros(size, dtype=np.uint64)
-        for n in range(1, longest + 1):
-            previous = previous * _STEP + padded[n - 1 : n - 1 + size] + np.uint64(n)
-            hashed[n - 1] = previous
-        kept = hashed[valid]
-        mixed = (kept ^ (kept >> np.uint64(29))) * _MULTIPLIER
-    # The top bits of a 64-bit value: always below BUCKETS.
-    buckets = (mixed >> _SHIFT).astype(np.int64)
-    rows = np.broadcast_to(sentence, (longest, size))[valid].astype(np.int64)
+    previous = np.zeros(size, dtype=np.uint64)
+    for n in range(1, longest + 1):
+        row = hashed[n - 1]
+        np.multiply(previous, _STEP, out=row)
+        row += padded[n - 1 : n - 1 + size]
+        row += np.uint64(n)
+        previous = row
+    kept = hashed[valid]
+    kept ^= kept >> np.uint64(29)
+    kept *= _MULTIPLIER
+    kept >>= _SHIFT
+    # The top bits of a 64-bit value: always below BUCKETS, so the same numbers as int64.
+    buckets = kept.view(np.int64)
+    rows = np.broadcast_to(sentence, (longest, size))[valid].astype(np.int64, copy=False)
     return rows, buckets
+
+
+#: The longest n-gram, each length as a column (to compare with), and the rows of the
+#: lengths not read.
+_LONGEST = max(NGRAMS)
+_LENGTHS = np.arange(1, _LONGEST + 1)[:, None]
+_UNREAD = [n - 1 for n in range(1, _LONGEST + 1) if n not in NGRAMS]
 
 
 def load_bytes(raw: bytes) -> Model:
