@@ -349,13 +349,18 @@ def _scored_places(
     for field in fields:
         if budget <= 0:
             break
-        if any(p.start == 0 and p.end >= len(field.text) for p in known.get(field, ())):
+        withheld = known.get(field)
+        if withheld and any(p.start == 0 and p.end >= len(field.text) for p in withheld):
             continue  # withheld whole already
         checkpoint()
         text = field.text[:budget]
         budget -= len(text)
         for chunk, origins, line in chunks(text):
-            where.setdefault(chunk, []).extend((field, o, line) for o in origins)
+            places = [(field, o, line) for o in origins]
+            if chunk in where:
+                where[chunk] += places
+            else:
+                where[chunk] = places
     return where
 
 
