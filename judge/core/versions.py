@@ -23,5 +23,7 @@ UNDEFENDED_PROMPT_VERSION = 4
 #: version (``judge.core.integrity.learned.MODEL_VERSION``, a test holds them equal). Part of
 #: the era. Version 2 reads every channel an agent writes or causes, withholds recurrences,
 #: attributes quotes to their originator and reads attack families. Version 3 reads indirect
-#: requests (the seat's conduct put on the record as the best) in thirty languages.
+#: requests (the seat's conduct put on the record as the best) in thirty languages, and the
+#: numbers and booleans of actions' arguments and results, an object's member with such a value
+#: as the prompt shows it (``"score": 1.0``).
 DETECTOR_VERSION = "3+learned-v2"

@@ -226,8 +226,10 @@ def pairwise_side(
     *,
     scan_cpu_s: float | None = None,
     agent_submitted: bool = False,
+    roles: Collection[str] = (),
 ) -> PairSide:
-    """One seat of a pair, screened as the single-seat judge reads it (docs/integrity.md);
+    """One seat of a pair, screened as the single-seat judge reads it and with the run's
+    platform labels (``roles``: the seat names the run's scenario defines; docs/integrity.md);
     ScanBudgetExceeded when the scan passes ``scan_cpu_s`` CPU seconds."""
     if seat not in run.scored_seats:
         raise InputError(
@@ -236,7 +238,11 @@ def pairwise_side(
     tamper = screened(run, settings, cpu_s=scan_cpu_s, agent_submitted=agent_submitted)
     transcript = judged_transcript(run, tamper)
     return PairSide(
-        run_id=run.run_id, seat=seat, agent_id=run.agent_of(seat), transcript=transcript
+        run_id=run.run_id,
+        seat=seat,
+        agent_id=run.agent_of(seat),
+        transcript=transcript,
+        labels=seat_labels(run, roles),
     )
 
 
@@ -256,15 +262,24 @@ def pairs_to_judge(
     seat_b: Callable[[Run], str],
     scan_cpu_s: float | None = None,
     agent_submitted: Collection[str] = (),
+    roles: Mapping[str, Collection[str]] | None = None,
 ) -> PairsToJudge:
     """Matched runs as pairs of the seats ``seat_a`` / ``seat_b`` choose (docs/scoring.md),
     each run's scan bounded by ``scan_cpu_s`` (:func:`pairwise_side`); ``agent_submitted``
-    holds the ids of the runs an agent submitted itself."""
+    holds the ids of the runs an agent submitted itself; ``roles``: the seat names each
+    scenario defines, by scenario id (a scenario not in it has none: Seat A, Seat B, ...)."""
     matching = match_runs(runs_a, runs_b)
+    known = roles or {}
 
     def side(run: Run, seat: str) -> PairSide:
-        by_agent = run.run_id in agent_submitted
-        return pairwise_side(run, seat, settings, scan_cpu_s=scan_cpu_s, agent_submitted=by_agent)
+        return pairwise_side(
+            run,
+            seat,
+            settings,
+            scan_cpu_s=scan_cpu_s,
+            agent_submitted=run.run_id in agent_submitted,
+            roles=known.get(run.scenario_id, ()),
+        )
 
     pairs = [
         PairToJudge(
@@ -406,7 +421,7 @@ def estimate_run(
         requests = [(s.request, passes) for s in specs]
         work += [SeatRequests(seat, m, requests) for m in members]
     if options.screens:  # the judge's own screen: one call per seat, by the first judge
-        work += screen_work(transcript, run.scored_seats, members[0])
+        work += screen_work(transcript, run.scored_seats, members[0], labels)
     return estimate(work)
 
 
@@ -641,7 +656,13 @@ async def score_run_async(
         transcript = judged_transcript(run, tamper)
         first = panel_members(judge)[0]
         tamper = await screen_run(
-            run, transcript, tamper, first, runner=options.runner, guard=guard
+            run,
+            transcript,
+            tamper,
+            first,
+            runner=options.runner,
+            guard=guard,
+            labels=seat_labels(run, roles),
         )
     passes = await judge_run(
         run,

@@ -58,8 +58,8 @@ class Judge(ScriptedBackend):
 
     @staticmethod
     def answer(request: JudgeRequest) -> JudgeReply:
-        if request.label == "judge_screen":
-            buyer = 'seat "buyer"' in flatten_content(request.messages[1]["content"])
+        if request.label == "judge_screen":  # the buyer acts second: Seat B
+            buyer = 'screen: "Seat B"' in flatten_content(request.messages[1]["content"])
             text = json.dumps({"directed": buyer, "turns": [3] if buyer else []})
         else:
             text = verdict(0.6)

@@ -47,9 +47,11 @@ class WithheldSpan(Value):
 
     ``field`` is a JSON pointer into the event: ``/content`` for the text of a message (or
     of an observation, ``done``, system or fault event), ``/name`` for an action's name,
-    ``/args/<key>/...`` or ``/result/...`` for a string inside an action's arguments or
-    result (RFC 6901 escaping: ``~0`` for ``~``, ``~1`` for ``/``); a pointer ending ``~k``
-    names the object key of the member it addresses, and ``/seat`` the seat's name (never
+    ``/args/<key>/...`` or ``/result/...`` for a scalar inside an action's arguments or
+    result, a number or boolean read as its JSON rendering (RFC 6901 escaping: ``~0`` for
+    ``~``, ``~1`` for ``/``); a pointer ending ``~k`` names the object key of the member it
+    addresses, one ending ``~m`` the member whole (key and number or boolean value, read as
+    ``"key": value``), and ``/seat`` the seat's name (never
     shown to a judge, which reads platform labels; docs/integrity.md, "Channels").
     """
 

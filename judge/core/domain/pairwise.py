@@ -33,6 +33,13 @@ class PairSide(Output):
     seat: str
     agent_id: str
     transcript: list[TranscriptEvent]
+    labels: dict[str, str] = Field(
+        default_factory=dict,
+        exclude=True,
+        description="the platform label of every seat of the run, by seat (the scenario's role "
+        "names, else Seat A, Seat B, ...; docs/integrity.md): how the prompt names them. Not "
+        "stored or answered: it is the prompt's, like the transcript",
+    )
 
 
 class PairKey(Output):

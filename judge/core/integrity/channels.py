@@ -12,14 +12,20 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from judge.core.domain.integrity import SeatTamper, WithheldSpan
-from judge.core.domain.run import ActionEvent, MessageEvent, Run, TranscriptEvent
+from judge.core.domain.run import (
+    VALUE_DEPTH_CEILING,
+    ActionEvent,
+    MessageEvent,
+    Run,
+    TranscriptEvent,
+)
 from judge.core.domain.scenario import Scenario
 from judge.core.errors import ScanBudgetExceeded
 from judge.core.integrity import learned, linear, scan
 from judge.core.integrity.budget import checkpoint
 from judge.core.integrity.fold import fold
 from judge.core.integrity.scan import Piece, TextField
-from judge.core.integrity.withhold import withhold
+from judge.core.integrity.withhold import rendered, withhold
 from judge.core.versions import DETECTOR_VERSION
 
 #: The pointer of a seat's own name, read in a run an agent submitted (a judge never reads
@@ -28,6 +34,10 @@ SEAT_POINTER = "/seat"
 #: A pointer ending so names the key of the member the rest of the pointer addresses; ``~``
 #: followed by ``k`` cannot come out of RFC 6901 escaping, so no member's pointer ends so.
 KEY_SUFFIX = "~k"
+#: A pointer ending so names a member of an object whose value is a number or a boolean,
+#: read whole as the prompt shows it (``"score": 1.0``): such a key and value say together
+#: what neither says alone. ``~`` followed by ``m`` cannot come out of RFC 6901 escaping.
+MEMBER_SUFFIX = "~m"
 #: Events the engine writes in a run the platform ran; in a run an agent submitted the agent
 #: wrote them too.
 _ENGINE_KINDS = frozenset({"system", "fault"})
@@ -52,18 +62,66 @@ def pointer_part(key: str | int) -> str:
     return str(key).replace("~", "~0").replace("/", "~1")
 
 
+#: How deep the walk of an action's ``args`` or ``result`` goes (the run format's own bound);
+#: a container deeper down is read whole, as its rendering.
+MAX_DEPTH = VALUE_DEPTH_CEILING
+#: At most about this many strings of one ``args`` or ``result`` are read one by one; a
+#: container whose members would pass the bound is read whole, as its rendering, so a value of
+#: a million tiny members is a few strings to scan, not a million (the walk stays linear in
+#: the value's size either way; the bound keeps its constant small).
+MAX_VALUE_FIELDS = 1 << 14
+
+
 def _strings(value: Any, pointer: str) -> Iterator[tuple[str, str]]:
-    """Every string in a JSON value, object keys included (``<member>~k``), in order."""
+    """Every scalar of a JSON value as the judge prompt shows it, in order: a string as it
+    is, an object's key (``<member>~k``) as it is, a number or boolean as its JSON rendering;
+    an object's member whose value is a number or boolean as one string, key and value as
+    the prompt shows them (``<member>~m``: ``"score": 1.0``); ``null`` is no text. Walked
+    without recursion (a stack of the containers under way); a container below the top past
+    :data:`MAX_DEPTH`, or whose members would pass :data:`MAX_VALUE_FIELDS`, is one string,
+    its JSON rendering (``rendered``) at its own pointer (the top one is always read member
+    by member, so a withheld span never turns ``args`` into a string)."""
     if isinstance(value, str):
         yield pointer, value
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            member = f"{pointer}/{pointer_part(key)}"
-            yield member + KEY_SUFFIX, str(key)
-            yield from _strings(item, member)
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _strings(item, f"{pointer}/{index}")
+        return
+    if isinstance(value, _NUMBERS):
+        yield pointer, rendered(value)
+        return
+    if not isinstance(value, dict | list):
+        return
+    read = len(value)
+    stack = [(_members(value), pointer, 0, isinstance(value, dict))]
+    while stack:
+        members, where, depth, named = stack[-1]
+        for key, inner in members:
+            member = f"{where}/{pointer_part(key)}"
+            if named and isinstance(inner, _NUMBERS):
+                yield member + MEMBER_SUFFIX, f"{rendered(str(key))}: {rendered(inner)}"
+                continue
+            if named:
+                yield member + KEY_SUFFIX, str(key)
+            if isinstance(inner, str):
+                yield member, inner
+            elif isinstance(inner, _NUMBERS):
+                yield member, rendered(inner)
+            elif isinstance(inner, dict | list):
+                if depth + 1 >= MAX_DEPTH or read + len(inner) > MAX_VALUE_FIELDS:
+                    yield member, rendered(inner)
+                    continue
+                read += len(inner)
+                stack.append((_members(inner), member, depth + 1, isinstance(inner, dict)))
+                break  # the container first; this one goes on after it
+        else:
+            stack.pop()
+
+
+#: The scalars read as their JSON rendering.
+_NUMBERS = (bool, int, float)
+
+
+def _members(item: dict[str, Any] | list[Any]) -> Iterator[tuple[Any, Any]]:
+    """A container's members in order: (key, value) of an object, (index, item) of a list."""
+    return iter(item.items()) if isinstance(item, dict) else enumerate(item)
 
 
 def event_fields(event: TranscriptEvent, index: int) -> Iterator[TextField]:
@@ -358,6 +416,8 @@ def _seat_answer(
     turns: dict[int, int] = {}
     for field in fields:
         pieces = found.by_field[field]
+        if not pieces:
+            continue
         own = [p for p in pieces if not _excused(p, seat, found, by_field)]
         findings += [scan.finding(p) for p in scan.merge_sorted(own)]
         for p in scan.merge_sorted(pieces):

@@ -110,6 +110,10 @@ class _Extra(dict[int, str]):
 
 
 _EXTRA = _Extra()
+#: ``_EXTRA`` with the line break kept: many texts without one are normalised in one pass,
+#: joined by it (:func:`normalised`).
+_EXTRA_KEEPING_LINES = _Extra()
+_EXTRA_KEEPING_LINES[ord("\n")] = "\n"
 
 
 def normalise(text: str) -> str:
@@ -118,13 +122,46 @@ def normalise(text: str) -> str:
     return " ".join(folded.split())
 
 
+def _has_override(text: str) -> bool:
+    return "\u202e" in text or "\u2067" in text or "\u202b" in text  # _RTL_OVERRIDES
+
+
 def variants(text: str) -> list[str]:
     """The normalised text, and the text read backwards when it holds a right-to-left
     override (reversed letters shown the right way round)."""
     plain = normalise(text)
-    if any(mark in text for mark in _RTL_OVERRIDES):
+    if _has_override(text):
         return [plain, plain[::-1]]
     return [plain]
+
+
+def normalised(texts: Sequence[str]) -> list[list[str]]:
+    """:func:`variants` of each text, the same strings: the ASCII texts folded and translated
+    in one pass, the others in another (each character is read on its own, so the pass over
+    the joined texts is the passes over each; ASCII text alone takes Python's fast path)."""
+    ascii_ones = [t.isascii() for t in texts]
+    out: list[list[str]] = [[] for _ in texts]
+    for wanted in (True, False):
+        picked = [i for i, plain in enumerate(ascii_ones) if plain is wanted]
+        for i, found in zip(picked, _together([texts[i] for i in picked]), strict=True):
+            out[i] = found
+    return out
+
+
+def _together(texts: list[str]) -> list[list[str]]:
+    """:func:`variants` of each text, in one pass when none holds a line break."""
+    joined = "\n".join(texts)
+    if texts and joined.count("\n") == len(texts) - 1:
+        read = fold(joined).text.translate(_EXTRA_KEEPING_LINES).split("\n")
+        if len(read) == len(texts):
+            plain = [" ".join(one.split()) for one in read]
+            if not _has_override(joined):
+                return [[one] for one in plain]
+            return [
+                [one, one[::-1]] if _has_override(text) else [one]
+                for one, text in zip(plain, texts, strict=True)
+            ]
+    return [variants(text) for text in texts]
 
 
 def ngram_rows(sentences: Sequence[str]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -134,29 +171,42 @@ def ngram_rows(sentences: Sequence[str]) -> tuple[npt.NDArray[np.int64], npt.NDA
     calls do not grow with the number of lengths read."""
     joined = "\0" + "\0".join(f" {s} " for s in sentences) + "\0"
     codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
-    size, longest = len(codes), max(NGRAMS)
+    size, longest = len(codes), _LONGEST
     is_sep = codes == _SEPARATOR
     sentence = np.cumsum(is_sep) - 1
     # How far each place is from the next separator (the joined text ends in one): an n-gram
     # starting there is inside one sentence when that is at least n.
     index = np.arange(size)
     following = np.minimum.accumulate(np.where(is_sep, index, size)[::-1])[::-1]
-    lengths = np.arange(1, longest + 1)
-    valid = (following - index)[None, :] >= lengths[:, None]
-    valid[[n - 1 for n in lengths.tolist() if n not in NGRAMS]] = False
+    valid = (following - index)[None, :] >= _LENGTHS
+    if _UNREAD:
+        valid[_UNREAD] = False
     padded = np.concatenate([codes, np.zeros(longest, dtype=np.uint64)])
+    # Each length's hashes written in place into its row (no temporary arrays): the row of
+    # length n is the row of n - 1 times the step, plus the n-th code, plus n (mod 2**64).
     hashed = np.empty((longest, size), dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        previous = np.zeros(size, dtype=np.uint64)
-        for n in range(1, longest + 1):
-            previous = previous * _STEP + padded[n - 1 : n - 1 + size] + np.uint64(n)
-            hashed[n - 1] = previous
-        kept = hashed[valid]
-        mixed = (kept ^ (kept >> np.uint64(29))) * _MULTIPLIER
-    # The top bits of a 64-bit value: always below BUCKETS.
-    buckets = (mixed >> _SHIFT).astype(np.int64)
-    rows = np.broadcast_to(sentence, (longest, size))[valid].astype(np.int64)
+    previous = np.zeros(size, dtype=np.uint64)
+    for n in range(1, longest + 1):
+        row = hashed[n - 1]
+        np.multiply(previous, _STEP, out=row)
+        row += padded[n - 1 : n - 1 + size]
+        row += np.uint64(n)
+        previous = row
+    kept = hashed[valid]
+    kept ^= kept >> np.uint64(29)
+    kept *= _MULTIPLIER
+    kept >>= _SHIFT
+    # The top bits of a 64-bit value: always below BUCKETS, so the same numbers as int64.
+    buckets = kept.view(np.int64)
+    rows = np.broadcast_to(sentence, (longest, size))[valid].astype(np.int64, copy=False)
     return rows, buckets
+
+
+#: The longest n-gram, each length as a column (to compare with), and the rows of the
+#: lengths not read.
+_LONGEST = max(NGRAMS)
+_LENGTHS = np.arange(1, _LONGEST + 1)[:, None]
+_UNREAD = [n - 1 for n in range(1, _LONGEST + 1) if n not in NGRAMS]
 
 
 def load_bytes(raw: bytes) -> Model:
@@ -238,6 +288,10 @@ def chunks(text: str) -> Iterator[tuple[str, list[int], bool]]:
 
 
 def _windowed(piece: str, origins: list[int], line: bool) -> Iterator[tuple[str, list[int], bool]]:
+    if len(piece) <= WINDOW:  # one window, the piece itself (most sentences)
+        if len(piece.strip()) >= MIN_CHARS:
+            yield piece, list(origins), line
+        return
     for start, end in windows(piece):
         chunk = piece[start:end]
         if len(chunk.strip()) >= MIN_CHARS:
@@ -266,9 +320,10 @@ def learned_pieces_of_seats(
     wheres = [_scored_places(fields, known) for fields, known in seats]
     texts: list[str] = []
     owners: list[tuple[int, int]] = []
+    read = iter(normalised([chunk for where in wheres for chunk in where]))
     for seat, where in enumerate(wheres):
-        for index, chunk in enumerate(where):
-            for text in variants(chunk):
+        for index in range(len(where)):
+            for text in next(read):
                 if len(text) >= MIN_CHARS:
                     texts.append(text)
                     owners.append((seat, index))
@@ -294,13 +349,18 @@ def _scored_places(
     for field in fields:
         if budget <= 0:
             break
-        if any(p.start == 0 and p.end >= len(field.text) for p in known.get(field, ())):
+        withheld = known.get(field)
+        if withheld and any(p.start == 0 and p.end >= len(field.text) for p in withheld):
             continue  # withheld whole already
         checkpoint()
         text = field.text[:budget]
         budget -= len(text)
         for chunk, origins, line in chunks(text):
-            where.setdefault(chunk, []).extend((field, o, line) for o in origins)
+            places = [(field, o, line) for o in origins]
+            if chunk in where:
+                where[chunk] += places
+            else:
+                where[chunk] = places
     return where
 
 

@@ -50,6 +50,8 @@ _LEAD = frozenset("\n.!?。！？ \t")
 #: stays in the segment): ``\n|[.!?。！？][ \t]+``, which :func:`_split` finds with each
 #: sentence mark read as ``.`` and a tab as a space (a few ``str.replace``, each one pass).
 _SEGMENT_READS = (*((mark, ".") for mark in "!?。！？"), ("\t", " "))
+#: ``_SEGMENT_READS`` an ASCII text can hold (``str.isascii`` is a flag, not a scan).
+_ASCII_SEGMENT_READS = tuple((sign, read) for sign, read in _SEGMENT_READS if sign.isascii())
 
 
 class Hit(NamedTuple):
@@ -99,7 +101,7 @@ def _split(text: str) -> list[str]:
     if "\n" not in text and " " not in text and "\t" not in text:
         return [text]
     marked = text
-    for sign, read in _SEGMENT_READS:
+    for sign, read in _ASCII_SEGMENT_READS if text.isascii() else _SEGMENT_READS:
         if sign in marked:
             marked = marked.replace(sign, read)
     parts: list[str] = []

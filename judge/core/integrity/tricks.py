@@ -36,6 +36,9 @@ _GAP = linear.compile(r"[ \t]*[.\-_*·,|~'][ \t]*|[ \t]+")
 _LEET_CANDIDATE = "abcdefghijklmnopqrstuvwxyz0123456789@$+/="
 #: Bytes of ``_LEET_CANDIDATE`` kept, every other byte a zero.
 _LEET_RUNS = bytes(b if chr(b) in _LEET_CANDIDATE else 0 for b in range(256))
+#: ``_LEET_RUNS``' bytes with every digit, ``@`` and ``$`` read as ``0``: the runs that hold
+#: one are found by looking for it (a run without one is never leet).
+_LEET_MARKS = bytes(48 if chr(b) in "0123456789@$" else b for b in _LEET_RUNS)
 _LEET = str.maketrans("013457896@$", "oieastbbgas")
 #: A letter next to a digit, ``@`` or ``$``: a leet word (letters and those, both) holds one.
 _LEET_MIX = linear.compile(r"[a-z][0-9@$]|[0-9@$][a-z]")
@@ -267,12 +270,18 @@ def _leet_words(text: str) -> Iterator[tuple[int, int]]:
     # a digit or symbol is never leet): cut out of the text as ASCII bytes, one byte per
     # character (anything past ASCII is ``?``, no candidate's character), each distinct run
     # judged once.
+    # Only the runs holding a digit or symbol are visited, found by ``bytes.find`` (each run
+    # is read once: the next look starts past its end).
     runs = text.encode("ascii", "replace").translate(_LEET_RUNS)
-    at = 0
-    for run in runs.split(b"\0"):
-        if 2 <= len(run) <= 24 and _is_leet_run(run):
-            yield at, at + len(run)
-        at += len(run) + 1
+    marks = runs.translate(_LEET_MARKS)
+    mark = marks.find(b"0")
+    while mark >= 0:
+        start = marks.rfind(b"\0", 0, mark) + 1
+        end = marks.find(b"\0", mark)
+        end = len(marks) if end < 0 else end
+        if 2 <= end - start <= 24 and _is_leet_run(runs[start:end]):
+            yield start, end
+        mark = marks.find(b"0", end)
 
 
 @lru_cache(maxsize=1 << 14)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
@@ -28,11 +29,23 @@ def withhold(
     return out
 
 
+def rendered(value: Any) -> str:
+    """A JSON value as the judge prompt shows it inside an action (``json.dumps``, keys
+    sorted, non-ASCII kept): how the detector reads a number, a boolean, or a container too
+    deep or too large to read member by member."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+#: ``_renamed``'s default: the renamed key keeps its member.
+_KEEP: Any = object()
 #: The pointer of a seat's name: never shown to a judge (it reads the seat's platform label),
 #: so a span on it changes nothing here.
 _SEAT = "/seat"
 #: How a pointer names an object key rather than its member (``channels.KEY_SUFFIX``).
 _KEY = "~k"
+#: How a pointer names a member read whole, key and number or boolean value
+#: (``channels.MEMBER_SUFFIX``): a span on it withholds both, key and value.
+_MEMBER = "~m"
 
 
 def _withheld_event(
@@ -44,7 +57,8 @@ def _withheld_event(
     if isinstance(event, ActionEvent):
         update: dict[str, Any] = {"name": event.name, "args": event.args, "result": event.result}
         # values before keys, deeper keys before the keys that hold them
-        for pointer in sorted(fields, key=lambda p: (p.endswith(_KEY), -p.count("/"))):
+        named = (_KEY, _MEMBER)
+        for pointer in sorted(fields, key=lambda p: (p.endswith(named), -p.count("/"))):
             spans = fields[pointer]
             if pointer == "/name":
                 update["name"] = _replaced(update["name"], spans)
@@ -52,9 +66,9 @@ def _withheld_event(
             root, _, rest = pointer[1:].partition("/")
             if root not in ("args", "result") or pointer in ("/args", "/result~k"):
                 raise InputError(f"withheld span: event {index} has no text at {pointer}")
-            is_key = rest.endswith(_KEY)
-            tokens = _tokens(rest[: -len(_KEY)] if is_key else rest) if rest else []
-            update[root] = _replaced_at(update[root], tokens, spans, pointer, is_key=is_key)
+            suffix = rest[-2:] if rest.endswith(named) else ""
+            tokens = _tokens(rest[: len(rest) - len(suffix)]) if rest else []
+            update[root] = _replaced_at(update[root], tokens, spans, pointer, suffix=suffix)
         return event.model_copy(update=update)
     if set(fields) == {"/content"}:
         content = _replaced(event.content, fields["/content"])
@@ -67,37 +81,47 @@ def _tokens(pointer: str) -> list[str]:
 
 
 def _replaced_at(
-    value: Any, tokens: list[str], spans: list[WithheldSpan], pointer: str, *, is_key: bool
+    value: Any, tokens: list[str], spans: list[WithheldSpan], pointer: str, *, suffix: str
 ) -> Any:
-    """A copy of ``value`` with the string at ``tokens`` withheld (containers copied on the
-    way down, everything else shared); ``is_key``: the last token's key, not its member."""
+    """A copy of ``value`` with the text at ``tokens`` withheld (containers copied on the way
+    down, everything else shared); ``suffix``: ``~k`` the last token's key, not its member;
+    ``~m`` the last token's key and its number or boolean value, both whole."""
     if not tokens:
-        if not isinstance(value, str):
-            raise InputError(f"withheld span: {pointer} is not a string")
-        return _replaced(value, spans)
+        if isinstance(value, str):
+            return _replaced(value, spans)
+        if suffix or value is None:
+            raise InputError(f"withheld span: {pointer} holds no text")
+        return _replaced(rendered(value), spans)  # read as its rendering, shown as text
     key, rest = tokens[0], tokens[1:]
-    if is_key and not rest and isinstance(value, dict) and key in value:
-        return _renamed(value, key, spans)
+    if suffix == _KEY and not rest and isinstance(value, dict) and key in value:
+        return _renamed(value, key, _replaced(key, spans))
+    if suffix == _MEMBER and not rest and isinstance(value, dict) and key in value:
+        if isinstance(value[key], str | dict | list) or value[key] is None:
+            raise InputError(f"withheld span: {pointer} holds no number or boolean")
+        return _renamed(value, key, WITHHELD_MARKER, WITHHELD_MARKER)
     if isinstance(value, dict) and key in value:
-        return {**value, key: _replaced_at(value[key], rest, spans, pointer, is_key=is_key)}
+        return {**value, key: _replaced_at(value[key], rest, spans, pointer, suffix=suffix)}
     if isinstance(value, list) and key.isdigit() and int(key) < len(value):
         index = int(key)
         return [
             *value[:index],
-            _replaced_at(value[index], rest, spans, pointer, is_key=is_key),
+            _replaced_at(value[index], rest, spans, pointer, suffix=suffix),
             *value[index + 1 :],
         ]
     raise InputError(f"withheld span: no value at {pointer}")
 
 
-def _renamed(value: dict[str, Any], key: str, spans: list[WithheldSpan]) -> dict[str, Any]:
-    """``value`` with ``key`` withheld in place (its member kept, in its place); a new key
-    that another key already has is numbered, so no member is lost."""
-    new, n = _replaced(key, spans), 1
+def _renamed(value: dict[str, Any], key: str, withheld: str, member: Any = _KEEP) -> dict[str, Any]:
+    """``value`` with ``key`` renamed ``withheld`` in place (its member kept, or replaced by
+    ``member``); a new key that another key already has is numbered, so no member is lost."""
+    new, n = withheld, 1
     while new in value and new != key:
         n += 1
-        new = f"{_replaced(key, spans)} ({n})"
-    return {(new if k == key else k): item for k, item in value.items()}
+        new = f"{withheld} ({n})"
+    return {
+        (new if k == key else k): (member if k == key and member is not _KEEP else item)
+        for k, item in value.items()
+    }
 
 
 def _replaced(text: str, spans: list[WithheldSpan]) -> str:

@@ -38,10 +38,11 @@ from judge.engine.judging.runner import (
 from judge.engine.judging.verdict import Unanswered, last_answer, turns_in
 
 #: Version of the pairwise prompt; part of a pairwise era. Version 1 spotlit (datamarked) the
-#: transcripts; version 2 also names seats by platform labels (Seat A, Seat B, ... in order of
-#: first appearance), never by a name an agent chose. With the defence off the prompt says
-#: nothing about the mark and names seats as the run does.
-PAIRWISE_PROMPT_VERSION = 2
+#: transcripts; version 2 also named seats Seat A, Seat B, ... in order of first appearance,
+#: never by a name an agent chose; version 3 names them by the run's platform labels, as the
+#: single-seat prompt does: the scenario's role names, else Seat A, Seat B, ... With the
+#: defence off the prompt says nothing about the mark and names seats as the run does.
+PAIRWISE_PROMPT_VERSION = 3
 
 #: JSON schema of a pairwise verdict; backends that can constrain decoding use it.
 PAIRWISE_SCHEMA: dict[str, Any] = {
@@ -101,13 +102,14 @@ def pairwise_system_prompt(*, spotlight: bool = True) -> str:
 
 def pair_block(first: PairSide, second: PairSide, *, spotlight: bool = True) -> str:
     """Both transcripts of one order: the prefix every pass and trait of that order shares.
-    Defended (``spotlight``), each run's seats are named by their labels (Seat A, Seat B, ...
-    in order of first appearance in the run); with the defence off by the run's seat names."""
+    Defended (``spotlight``), each run's seats are named by its platform labels (the side's
+    ``labels``, as the single-seat prompt names them: the scenario's role names, else Seat A,
+    Seat B, ...); with the defence off by the run's seat names."""
     if not spotlight:
         return _named_pair_block(first, second)
     one_run = first.run_id == second.run_id
     seats = [first.seat, second.seat] if one_run else [first.seat]
-    names_first = prompt_labels(first.transcript, seats)
+    names_first = prompt_labels(first.transcript, seats, first.labels or None)
     block_first = tagged_transcript(first.transcript, labels=names_first)
     if one_run:
         return (
@@ -115,7 +117,7 @@ def pair_block(first: PairSide, second: PairSide, *, spotlight: bool = True) -> 
             f'"{names_first[second.seat]}" (their events are marked with these labels).\n'
             + block_first
         )
-    names_second = prompt_labels(second.transcript, [second.seat])
+    names_second = prompt_labels(second.transcript, [second.seat], second.labels or None)
     return (
         f'Episode of FIRST: the participant is "{names_first[first.seat]}" (its events are '
         f'marked "{names_first[first.seat]}").\n' + block_first + "Episode of SECOND: the "

@@ -4,6 +4,7 @@ judging"); no connection is held across a judge call, each verdict stored as it 
 from __future__ import annotations
 
 from functools import partial
+from pathlib import Path
 from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -22,6 +23,7 @@ from judge.core.domain.pairwise import (
 from judge.core.domain.rubric import Rubric
 from judge.core.domain.run import Run
 from judge.core.errors import BudgetExceeded, InputError, NotFoundError
+from judge.core.integrity import scenario_roles
 from judge.core.scoring.pairwise import position_biases
 from judge.core.scoring.pairwise_board import (
     PairwiseLeaderboard,
@@ -29,6 +31,7 @@ from judge.core.scoring.pairwise_board import (
     pairwise_era,
     pairwise_leaderboard,
 )
+from judge.engine.checks.scenario import find_scenario
 from judge.engine.judging.backends import JudgeBackend
 from judge.engine.judging.pairwise import PAIRWISE_PROMPT_VERSION, pairwise_decoders
 from judge.engine.judging.registry import JudgeSpec
@@ -124,6 +127,7 @@ def _pairs(
     settings: MeasurementSettings,
     scan_cpu_s: float,
     by_agents: set[str],
+    scenarios_dir: Path | None,
 ) -> PairsToJudge:
     seat_a, seat_b = (partial(_seat_of, agent_id=x) for x in (body.agent_a, body.agent_b))
     return pairs_to_judge(
@@ -134,7 +138,17 @@ def _pairs(
         seat_b=seat_b,
         scan_cpu_s=scan_cpu_s,
         agent_submitted=by_agents,
+        roles=_roles(a + b, scenarios_dir),
     )
+
+
+def _roles(runs: list[Run], folder: Path | None) -> dict[str, list[str]]:
+    """The seat names each scenario of ``runs`` defines, when the service has its file: the
+    pairwise prompt names seats by them, as the judge prompt does (docs/integrity.md)."""
+    if folder is None:
+        return {}
+    ids = dict.fromkeys(r.scenario_id for r in runs)
+    return {i: scenario_roles(find_scenario(i, folder)) for i in ids}
 
 
 def _era(judge: JudgeSpec, rubric: Rubric, settings: MeasurementSettings) -> str:
@@ -171,7 +185,9 @@ def prepare(engine: Engine, *, body: PairwiseComparisonCreate, settings: Setting
         b = _runs_of(
             session, agent_id=body.agent_b, scenario_id=body.scenario_id, by_agents=by_agents
         )
-        pairs, unpaired = _pairs(a, b, body, measure, settings.scan_cpu_s, by_agents)
+        pairs, unpaired = _pairs(
+            a, b, body, measure, settings.scan_cpu_s, by_agents, settings.scenarios_dir
+        )
         era = _era(settings.judge, rubric, measure)
         found = [(p, _kept(session, era, body.trait, p)) for p in pairs]
     if not pairs:

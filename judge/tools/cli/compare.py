@@ -42,7 +42,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--scenario",
         action="append",
         type=Path,
-        help="scenario file; repeat for several (needed unless --pairwise)",
+        help="scenario file; repeat for several (needed unless --pairwise; with --pairwise "
+        "its role names label the seats in the prompt)",
     )
     parser.add_argument("--label-a", help="name for A (default: its agent id)")
     parser.add_argument("--label-b", help="name for B (default: its agent id)")

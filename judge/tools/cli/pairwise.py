@@ -12,9 +12,12 @@ from judge.core.domain.config import DenoiseConfig, MeasurementSettings
 from judge.core.domain.pairwise import PairToJudge, PairVerdict, PairwiseComparison, PositionBias
 from judge.core.domain.rubric import Rubric
 from judge.core.domain.run import Run
+from judge.core.domain.scenario import Scenario
 from judge.core.errors import InputError
+from judge.core.integrity import scenario_roles
 from judge.core.scoring.pairwise_board import pairwise_comparison
 from judge.engine.checks.runfiles import read_run
+from judge.engine.checks.scenario import load_scenario
 from judge.engine.judging.backends import JudgeBackend
 from judge.engine.judging.registry import single_backend_for
 from judge.engine.judging.runner import RunnerConfig
@@ -49,15 +52,18 @@ def matched_pairs(
     *,
     seat_a: str | None = None,
     seat_b: str | None = None,
+    scenarios: Sequence[Scenario] = (),
 ) -> PairsToJudge:
     """Matched runs (same scenario, seed, adversary) as pairs of screened seats; the seat of
-    each side is the one named, else the run's only scored seat."""
+    each side is the one named, else the run's only scored seat. The prompt names seats by
+    the role names of the run's scenario among ``scenarios``, else Seat A, Seat B, ..."""
     return pairs_to_judge(
         runs_a,
         runs_b,
         settings,
         seat_a=lambda run: _seat_of(run, seat_a),
         seat_b=lambda run: _seat_of(run, seat_b),
+        roles={s.scenario_id: scenario_roles(s) for s in scenarios},
     )
 
 
@@ -123,8 +129,9 @@ def compare_pairwise(args: argparse.Namespace) -> PairwiseComparison:
     settings = settings_from(args)
     judge = judge_model_settings(model=args.judge)
     runs_a, runs_b = _runs(args.a), _runs(args.b)
+    scenarios = [load_scenario(path) for path in args.scenario or ()]
     pairs, unpaired = matched_pairs(
-        runs_a, runs_b, settings, seat_a=args.seat_a, seat_b=args.seat_b
+        runs_a, runs_b, settings, seat_a=args.seat_a, seat_b=args.seat_b, scenarios=scenarios
     )
     if not pairs:
         raise InputError("no run of A matches a run of B by scenario, seed and adversary config")

@@ -1,5 +1,6 @@
-"""`judge scan RUN_OR_DIR... [--json]`: the integrity detector alone, no judge calls; every file
-is checked before any output, and a flagged seat exits 1 (docs/ci.md, docs/integrity.md)."""
+"""`judge scan RUN_OR_DIR... [--json] [--agent-submitted]`: the integrity detector alone, no
+judge calls; every file is checked before any output, and a flagged seat exits 1 (docs/ci.md,
+docs/integrity.md)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,12 @@ def register(sub: Any) -> None:
         "--json",
         action="store_true",
         help="print one JSON object per run (JSON Lines): its seats, flags and findings",
+    )
+    p.add_argument(
+        "--agent-submitted",
+        action="store_true",
+        help="the runs were submitted by an agent itself: also read their system and fault "
+        "events and seat names, as the service does for such runs",
     )
     p.set_defaults(func=run)
 
@@ -97,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     runs = read_runs(args.runs)
     failures: list[str] = []
     for one in runs:
-        record = scan_record(one, scan_run(one))
+        record = scan_record(one, scan_run(one, agent_submitted=args.agent_submitted))
         failures += flag_lines(record)
         if args.json:
             sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")

@@ -3,7 +3,10 @@ seat labels and the judged view (judge/core/integrity/channels.py, docs/integrit
 
 from __future__ import annotations
 
+import json
 import time
+
+import pytest
 
 from judge.core.domain.integrity import WITHHELD_MARKER
 from judge.core.domain.run import (
@@ -15,9 +18,17 @@ from judge.core.domain.run import (
     SystemEvent,
     TranscriptEvent,
 )
-from judge.core.integrity import agent_fields, judged_view, labels_for, scan_seat, seat_labels
+from judge.core.integrity import (
+    agent_fields,
+    channels,
+    judged_view,
+    labels_for,
+    scan_seat,
+    seat_labels,
+)
 from judge.core.integrity.channels import (
     MAX_NEEDLES,
+    MAX_VALUE_FIELDS,
     NEEDLE_CHARS,
     Needle,
     recurrences,
@@ -63,7 +74,7 @@ def test_every_channel_of_a_seat_is_read_and_engine_events_only_when_an_agent_su
         (2, "/args/items/0/k", "v"),
         (2, "/result/echo~k", "echo"),
         (2, "/result/echo", "b"),
-        (2, "/result/n~k", "n"),
+        (2, "/result/n~m", '"n": 3'),  # a key and its number, as the prompt shows them
         (3, "/content", "o"),
         (5, "/content", "d"),
     ]
@@ -105,6 +116,67 @@ def test_an_argument_key_is_withheld_in_place_and_its_value_kept() -> None:
         "plain": 1,
         WITHHELD_MARKER: "taken",
     }
+
+
+def test_numbers_and_booleans_are_read_as_the_prompt_renders_them() -> None:
+    event = acted("log", {"n": [2.5, True, None, -(2**63)], "m": {"ok": False}})
+    read = [(f.pointer, f.text) for f in agent_fields([event], "buyer")]
+    assert read == [
+        ("/name", "log"),
+        ("/args/n~k", "n"),
+        ("/args/n/0", "2.5"),
+        ("/args/n/1", "true"),  # null is no text
+        ("/args/n/3", "-9223372036854775808"),
+        ("/args/m~k", "m"),
+        ("/args/m/ok~m", '"ok": false'),
+    ]
+
+
+def test_a_verdict_made_of_keys_and_numbers_is_flagged_and_withheld_whole() -> None:
+    event = acted("rate", {"final_score": 1.0, "note": "fine"}).model_copy(
+        update={"result": [{"verdict": True}, 7]}
+    )
+    found = scan_seat([event], "buyer")
+    assert [(f.kind, f.span.field, f.excerpt) for f in found.findings] == [
+        ("forged_verdict", "/args/final_score~m", '"final_score": 1.0'),
+        ("forged_verdict", "/result/0/verdict~m", '"verdict": true'),
+    ]
+    shown = withhold([event], found.withheld)[0]
+    assert shown.args == {WITHHELD_MARKER: WITHHELD_MARKER, "note": "fine"}  # type: ignore[union-attr]
+    assert shown.result == [{WITHHELD_MARKER: WITHHELD_MARKER}, 7]  # type: ignore[union-attr]
+
+
+def test_a_container_past_the_walks_bound_is_read_whole_as_its_rendering(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(channels, "MAX_VALUE_FIELDS", 64)
+    many = [{"i": i} for i in range(64)] + [{"x": PLANT}]
+    event = acted("dump", {"rows": many, "tail": "plain", "deep": [[["kept apart"]]]})
+    read = [(f.pointer, f.text) for f in agent_fields([event], "buyer")]
+    assert [p for p, _ in read] == [
+        *("/name", "/args/rows~k", "/args/rows", "/args/tail~k", "/args/tail", "/args/deep~k"),
+        "/args/deep/0/0/0",  # a small container is still read member by member
+    ]
+    assert read[2][1] == json.dumps(many, sort_keys=True, ensure_ascii=False)
+    found = scan_seat([event], "buyer")
+    assert [(f.kind, f.span.field) for f in found.findings] == [("instruction", "/args/rows")]
+    shown = withhold([event], found.withheld)[0]
+    assert shown.args["rows"] == WITHHELD_MARKER  # type: ignore[union-attr]
+    assert shown.args["tail"] == "plain"  # type: ignore[union-attr]
+
+
+def test_a_flat_list_of_numbers_is_read_in_linear_time() -> None:
+    small = acted("dump", {"n": list(range(1_000))})
+    large = acted("dump", {"n": list(range(MAX_VALUE_FIELDS - 1))})
+    took = []
+    for event in (small, large):
+        fields = list(agent_fields([event], "buyer"))
+        assert [f.text for f in fields[2:5]] == ["0", "1", "2"]  # each number read
+        started = time.process_time()
+        assert not scan_seat([event], "buyer").flagged
+        took.append(time.process_time() - started)
+    ratio = (MAX_VALUE_FIELDS - 1) / 1_000
+    assert took[1] < 2 * ratio * took[0] + 0.2  # linear in the numbers, not quadratic
 
 
 def test_a_withheld_span_is_withheld_where_it_recurs_after_folding() -> None:

@@ -4,6 +4,7 @@ stored result, and the pairwise board beside the score board."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,8 +12,10 @@ from fastapi.testclient import TestClient
 
 from judge.engine.judging.backends import JudgeRequest, ScriptedBackend
 from judge.engine.judging.pairwise import PAIRWISE_SCHEMA
+from judge.server.service.pairwise import _roles
 from judge.server.web import create_app
 from tests.conftest import VERDICT, example, owner_headers, service_settings, wait_final
+from tests.factories import run
 from tests.pairwise_builders import reply
 
 #: Per pair: 5 passes of each order.
@@ -145,3 +148,10 @@ def test_a_pairwise_board_needs_a_trait(client: TestClient) -> None:
         "/api/leaderboards/market-haggle", params={"mode": "pairwise"}, headers=owner_headers()
     )
     assert response.status_code == 422 and "mode=pairwise needs a trait" in response.text
+
+
+def test_the_pairwise_prompt_takes_role_names_from_the_services_scenarios() -> None:
+    folder = Path(__file__).resolve().parents[3] / "scenarios"
+    runs = [run("r1", scenario_id="shop-refund"), run("r2", scenario_id="no-such-scenario")]
+    assert _roles(runs, folder) == {"shop-refund": ["agent", "customer"], "no-such-scenario": []}
+    assert _roles(runs, None) == {}  # no scenarios folder: Seat A, Seat B, ...
