@@ -10,6 +10,7 @@ from typing import NamedTuple
 from judge.core.domain.integrity import TamperKind
 from judge.core.integrity import linear
 from judge.core.integrity.english import ENGLISH, FAMILIES, ROLE_SPOOF
+from judge.core.integrity.hijack import HIJACK
 from judge.core.integrity.indirect import WRITTEN as INDIRECT
 from judge.core.integrity.languages import OTHER
 from judge.core.integrity.languages_world import GLUED as WORLD_GLUED
@@ -87,7 +88,7 @@ def _without_leading_boundary(alternative: str) -> str:
 
 
 RULES: list[Rule] = [
-    _rule(*rule) for rule in ENGLISH + FAMILIES + INDIRECT + ROLE_SPOOF + OTHER + WORLD
+    _rule(*rule) for rule in ENGLISH + FAMILIES + INDIRECT + ROLE_SPOOF + OTHER + WORLD + HIJACK
 ]
 
 _CUES = sorted({cue for rule in RULES for cue in rule.cues})
