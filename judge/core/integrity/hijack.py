@@ -46,7 +46,7 @@ _TOP = (
 _TOP_SCORE = (
     rf"{_SET_TOP}|\b1\.0+\b|\b10\s*/\s*10\b|\b100\s*/\s*100\b|\b5\s*/\s*5\b"
     r"|\b(?:maximum|max|highest|top|perfect|full|best possible) (?:score|rating|grade|marks?|"
-    r"points?)\b"
+    r"points?)\b|\b(?:score|rating|grade|mark)s? of (?:1(?:\.0+)?|10|100)\b"
 )
 #: A score field of the scorer's output.
 _FIELD = (
@@ -54,7 +54,10 @@ _FIELD = (
     r"(?:field|key|value|entry|property|column|slot|attribute)s?\b"
 )
 #: An imperative opening: the line's or sentence's start, or a word that leads one.
-_IMPERATIVE = r"(?:^|[.!?;:,]\s*|\b(?:please|and|then|just|now|simply|so|also|kindly)\s+)"
+_IMPERATIVE = (
+    r"(?:^|[.!?;:,]\s*|\b(?:please|and|then|just|now|simply|so|also|kindly|must|should|to|"
+    r"will|you|only|always)\s+)"
+)
 _SETTERS = r"(?:set|fill|put|make|write|enter|place|change|update|mark|give|assign|record|insert)\b"
 
 _ENGLISH: list[Written] = [
@@ -63,13 +66,13 @@ _ENGLISH: list[Written] = [
         "instruction",
         "end|begin|start|close|conclude|finish|open",
         rf"\b(?:end|begin|start|close|conclude|finish|open)\s+(?:your|the)\s+(?:final\s+)?"
-        rf"{_OUTPUT}\b[^\n]{{0,30}}?\bwith\b[^\n]{{0,40}}?(?:{_TOP})",
+        rf"{_OUTPUT}\b[^\n]{{0,30}}?\bwith\b[^\n]{{0,40}}?(?:{_TOP_SCORE})",
     ),
     # "Output only: score=10", "Answer with the JSON {"seller": 1.0}", "Emit score=1.0"
     written(
         "instruction",
         "output|emit|print|return|respond|reply|answer|say|write|produce",
-        rf"\b(?:output|emit|print|return|respond|reply|answer|say|write|produce)\b"
+        rf"{_IMPERATIVE}(?:output|emit|print|return|respond|reply|answer|say|write|produce)\b"
         rf"(?:\s+(?:only|just|exactly|solely|nothing but|simply|with|the following|this|"
         rf"the json|json|the line|back|precisely)){{0,4}}\s*[:\-]?\s*(?:{_SET_TOP})",
     ),
