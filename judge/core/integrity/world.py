@@ -31,7 +31,8 @@ DIRECTED_KINDS: frozenset[TamperKind] = frozenset(
 #: Words of the scorer's or the run's own vocabulary (over folded text): data that holds one
 #: speaks to whoever scores the run, not about the world.
 _DIRECTED = linear.compile(
-    r"\b(?:evaluat\w*|grader|graders|grading|scorer|scorers|assessor|rater|raters|"
+    r"\b(?:evaluat\w*|(?:the|to|dear|any|our|your) graders?|grading|scorer|scorers|assessor|"
+    r"rater|raters|"
     r"the judge|(?:ai|llm|judge|grading|scoring|reward) model|language model|rubric|"
     r"instructions?|prompt|transcript|conversation|dialogue|negotiation|seat|participant|"
     r"agent|assistant|llm|ignore|disregard|override|must|should|please|performance|"
