@@ -205,7 +205,7 @@ _LATIN: list[Written] = [
         rf"{_TEN}|zece din zece",
         ignores=r"ignoră|ignorați|ignora|uită|uitați|nu ține cont de|nu țineți cont de",
         orders=r"instrucțiuni\w*|criteri\w*|regul\w*|indicați\w*|barem\w*",
-        verdicts=r"nota finală|scorul final|punctajul final|evaluare finalizată|verdict\s*:",
+        verdicts=r"nota finală|scorul final|punctajul final|evaluare finalizată",
     ),
     # Hungarian
     *_latin(
@@ -289,7 +289,7 @@ _LATIN: list[Written] = [
         ignores=r"ignorer|glem|se bort fra|tilsidesæt",
         orders=r"\w*instruks\w*|\w*instruktion\w*|\w*kriteri\w*|regler\w*|retningslinjer\w*",
         verdicts=r"endelig karakter|endelig score|samlet karakter\s*[:=]|bedømmelsen er færdig|"
-        r"bedømmelse afsluttet|dom\s*:",
+        r"bedømmelse afsluttet",
     ),
     # Norwegian (Bokmål and Nynorsk)
     *_latin(
@@ -303,8 +303,7 @@ _LATIN: list[Written] = [
         rf"{_TEN}|ti av ti",
         ignores=r"ignorer|gløym|glem|se bort fra|sjå bort frå|overse",
         orders=r"\w*instruks\w*|\w*kriteri\w*|regler\w*|retningslinjer\w*|reglane",
-        verdicts=r"endelig karakter|sluttkarakter|samlet vurdering\s*[:=]|vurderingen er ferdig|"
-        r"dom\s*:",
+        verdicts=r"endelig karakter|sluttkarakter|samlet vurdering\s*[:=]|vurderingen er ferdig",
     ),
     # Irish
     *_latin(
