@@ -213,7 +213,8 @@ _LATIN: list[Written] = [
         judges=r"zsűri\w*|bíró\w*",
         leads=r"kedves|tisztelt|üzenet|megjegyzés|figyelem",
         directives=r"kell|kérem|kérlek|adj|adjon|add|hagyd|hagyja|értékeld|pontozd",
-        gives=r"adj nekem|adjon nekem|adjatok nekem|adj nekünk|adjon nekünk|adja meg nekem",
+        gives=r"adj nekem|adjon nekem|adjatok nekem|adj nekünk|adjon nekünk|adja meg nekem|"
+        r"add meg nekem|add nekem",
         tops=rf"maximális pont\w*|legmagasabb (?:pont\w*|érdemjegy\w*|értékelés\w*)|teljes "
         rf"pontszám\w*|ötöst|jelest|{_TEN}|tíz a tízből|tízből tíz\w*",
         ignores=r"hagyd figyelmen kívül|hagyja figyelmen kívül|figyelmen kívül|felejtsd el|"
