@@ -21,7 +21,7 @@ from judge.core.domain.run import (
 )
 from judge.core.domain.scenario import Scenario
 from judge.core.errors import ScanBudgetExceeded
-from judge.core.integrity import learned, linear, scan
+from judge.core.integrity import learned, linear, scan, world
 from judge.core.integrity.budget import checkpoint
 from judge.core.integrity.fold import fold
 from judge.core.integrity.scan import Piece, TextField
@@ -227,15 +227,18 @@ class SeatPieces(NamedTuple):
     halves: dict[Piece, Piece]
 
 
-def _seats_pieces(fields: Mapping[str, list[TextField]]) -> dict[str, SeatPieces]:
+def _seats_pieces(
+    fields: Mapping[str, list[TextField]], *, agent_submitted: bool = False
+) -> dict[str, SeatPieces]:
     """:func:`_rule_pieces` of each seat, then the learned layer's, scored for every seat in
-    one batch."""
+    one batch; less what ``world.ordinary`` excuses."""
     pieces = {seat: _rule_pieces(f) for seat, f in fields.items()}
     batch = [(fields[seat], found.by_field) for seat, found in pieces.items()]
     extra = learned.learned_pieces_of_seats(batch)  # the second layer (docs/integrity.md)
     for found, more in zip(pieces.values(), extra, strict=True):
         for piece in more:
             found.by_field[piece.field] = [*found.by_field[piece.field], piece]
+        world.ordinary(found.by_field, agent_submitted=agent_submitted)
     return pieces
 
 
@@ -389,7 +392,7 @@ def screen(
     wanted = list(dict.fromkeys(seats))
     acting = dict.fromkeys([*wanted, *(e.seat for e in transcript)])
     fields = {s: list(agent_fields(transcript, s, agent_submitted=agent_submitted)) for s in acting}
-    pieces = _seats_pieces(fields)
+    pieces = _seats_pieces(fields, agent_submitted=agent_submitted)
     found = recurrences(transcript, _needles(pieces))
     by_field: dict[tuple[int, str], list[Recurrence]] = defaultdict(list)
     for r in found:

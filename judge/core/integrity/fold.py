@@ -64,6 +64,9 @@ _INVISIBLE_MARKS = frozenset(
 )
 #: Blank letters and symbols used as spaces: the Hangul fillers and the blank Braille cell.
 _BLANKS = frozenset([0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800])
+#: Letters whose compatibility form differs but which every text of their script writes so
+#: (Thai and Lao SARA AM): no disguise.
+_NATIVE = frozenset([0x0E33, 0x0EB3])
 #: Name prefixes of symbols that show one Latin letter (squared, circled, negative, regional
 #: indicators), which NFKC leaves in part.
 _LETTER_SYMBOLS = ("SQUARED ", "NEGATIVE ", "CIRCLED ", "PARENTHESIZED ", "REGIONAL INDICATOR")
@@ -100,7 +103,7 @@ def _fold_char(char: str) -> tuple[str, bool, bool]:
         named = _named_letter(compat)
         if named is not None:
             return named, True, False
-    trick = compat != unicodedata.normalize("NFC", char) and char.isalpha()
+    trick = compat != unicodedata.normalize("NFC", char) and char.isalpha() and code not in _NATIVE
     bare = "".join(
         c for c in unicodedata.normalize("NFD", compat) if not unicodedata.combining(c)
     ).casefold()

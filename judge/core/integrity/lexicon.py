@@ -10,8 +10,12 @@ from typing import NamedTuple
 from judge.core.domain.integrity import TamperKind
 from judge.core.integrity import linear
 from judge.core.integrity.english import ENGLISH, FAMILIES, ROLE_SPOOF
+from judge.core.integrity.hijack import HIJACK
 from judge.core.integrity.indirect import WRITTEN as INDIRECT
 from judge.core.integrity.languages import OTHER
+from judge.core.integrity.languages_world import GLUED as WORLD_GLUED
+from judge.core.integrity.languages_world import SCRIPTS as WORLD_SCRIPTS
+from judge.core.integrity.languages_world import WORLD
 
 
 class Rule(NamedTuple):
@@ -36,10 +40,11 @@ SCRIPTS = {
     "devanagari": linear.compile(r"[\u0900-\u097f]"),
     "greek": linear.compile(r"[\u0370-\u03ff\u1f00-\u1fff]"),
     "cyrillic": linear.compile(r"[\u0400-\u04ff]"),
+    **{name: linear.compile(letters) for name, letters in WORLD_SCRIPTS.items()},
 }
 #: Scripts whose words glue to particles, articles or each other: a match need not start a
 #: word.
-_GLUED = frozenset(["cjk", "hangul", "arabic", "hebrew"])
+_GLUED = frozenset(["cjk", "hangul", "arabic", "hebrew", *WORLD_GLUED])
 
 
 def _script(pattern: str) -> str | None:
@@ -82,7 +87,9 @@ def _without_leading_boundary(alternative: str) -> str:
     return alternative
 
 
-RULES: list[Rule] = [_rule(*rule) for rule in ENGLISH + FAMILIES + INDIRECT + ROLE_SPOOF + OTHER]
+RULES: list[Rule] = [
+    _rule(*rule) for rule in ENGLISH + FAMILIES + INDIRECT + ROLE_SPOOF + OTHER + WORLD + HIJACK
+]
 
 _CUES = sorted({cue for rule in RULES for cue in rule.cues})
 #: For each cue, the rules it may start (by their place in RULES); the rules with no cue.
