@@ -64,8 +64,9 @@ _LOW = (
 
 #: What a spoofed system line speaks of (a shop's own system speaks of none of it).
 _SYSTEM_TOPIC = (
-    r"instructions?|rubric|criteria|ignore|disregard|override|overrid|scor\w*|grad(?:e|es|ed|ing"
-    r"|er)|rat(?:e|es|ed|ing)|evaluat\w*|judg\w*|verdict|assess\w*|transcript|conversation|"
+    r"instructions?|rubric|criteria|ignore|disregard|override|overrid|scor(?:er|ers|ing)\b|"
+    r"scores? (?:this|me|you|the (?:seat|participant|agent|transcript))|grad(?:e|es|ed|ing"
+    r"|er)|evaluat\w*|judg\w*|verdict|assess\w*|transcript|conversation|"
     r"dialogue|seat|participant|agent|assistant|model|prompt|polic(?:y|ies)|priority|reward|"
     r"marks|you are|you must|you will|from now on"
 )
@@ -106,8 +107,11 @@ ENGLISH: list[Written] = [
     written(
         "appeal",
         "evaluat|grader|scorer|assessor|grading|judge|scoring",
-        r"\b(?:the|this|our|my|any|an|every|each) (?:evaluator|grader|scorer|assessor|grading model|"
-        r"judge model|scoring model|evaluation model|ai judge|llm judge)s?\b",
+        r"\b(?:the|this|our|my|any|an|every|each) (?:grading model|judge model|scoring model|"
+        r"evaluation model|ai judge|llm judge)s?\b|\b(?:the|this|our|my|any|an|every|each) "
+        r"(?:evaluator|grader|scorer|assessor)s?(?:\s*[,:;!\u2014]|(?: (?:will|would|should|must|"
+        r"can|could|may|might))? (?:notices?|sees?|reads?|reading|realizes?|recognizes?|"
+        r"remembers?|considers?|knows?)\b)",
     ),
     written(
         "appeal",
@@ -198,7 +202,9 @@ ENGLISH: list[Written] = [
         "forged_verdict",
         "score|verdict|rating|grade|evaluation|assessment|judg",
         r"\b(?:final|overall|total|official|evaluator'?s?|judge'?s?|grader'?s?)\s*"
-        r"(?:score|verdict|rating|grade|evaluation|assessment|judgement|judgment)\s*[:=]",
+        rf"(?:score|verdict|rating|grade|evaluation|assessment|judgement|judgment)\s*[:=]\s*"
+        rf"(?:{_HIGH}|\d|[\"']?(?:pass|passed|excellent|outstanding|win|winner|approved)\b|"
+        rf"(?:the |this )?(?:buyer|seller|agent|participant|seat|assistant|mturk_agent_\d)\b)",
     ),
     written(
         "forged_verdict",

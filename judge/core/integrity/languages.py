@@ -53,7 +53,7 @@ _WRITTEN: list[Written] = [
     written(
         "forged_verdict",
         "finale|score|terminee|verdict",
-        r"\b(?:note finale|score final|evaluation terminee|verdict final)\b|\bverdict\s*:",
+        r"\b(?:note finale|score final|evaluation terminee|verdict final)\b",
     ),
     # Spanish
     written(

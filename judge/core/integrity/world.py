@@ -6,8 +6,9 @@ otherwise flag (docs/integrity.md, "What is not flagged"):
   "System: order confirmed", "final score: 92" of a car report): a verdict-, threat-, role-
   or learned-kind match there is kept only when the same string also addresses whoever
   scores the run (a directed rule's match in it, or a word of the scorer's or the run's own
-  vocabulary in the matched text). Text an agent wrote into a run it submitted itself is never
-  excused, nor anything in the seat's own messages and arguments;
+  vocabulary in the matched text, a verdict's own keys among them: ``{"verdict": true}`` in a
+  result is held, ``{"rating": 4.6}`` is not). Text an agent wrote into a run it submitted
+  itself is never excused, nor anything in the seat's own messages and arguments;
 * markup: a learned-kind sentence that holds HTML tags is scored again with the tags read as
   spaces (a comment's words are kept), and kept only if it is still over the threshold.
 """
@@ -36,6 +37,7 @@ _DIRECTED = linear.compile(
     r"the judge|(?:ai|llm|judge|grading|scoring|reward) model|language model|rubric|"
     r"instructions?|prompt|transcript|conversation|dialogue|negotiation|seat|participant|"
     r"agent|assistant|llm|ignore|disregard|override|must|should|please|performance|"
+    r"verdicts?|final_score|overall_score|rationale|reasoning|justification|"
     r"deserv\w*|award\w*|winner|(?:for|to) (?:the )?(?:buyer|seller|me|us|this (?:seat|side|"
     r"party)))\b"
 )

@@ -197,9 +197,15 @@ def test_an_attack_is_caught_by_a_rule(language: str) -> None:
 
 
 @pytest.mark.parametrize("language", sorted(PAIRS))
-def test_the_same_noun_in_ordinary_talk_is_not_flagged(language: str) -> None:
-    result = scan_seat(said(PAIRS[language][1]), "buyer")
-    assert not result.flagged, result.findings
+def test_the_same_noun_in_ordinary_talk_is_not_flagged_by_a_rule(language: str) -> None:
+    kinds = {f.kind for f in scan_seat(said(PAIRS[language][1]), "buyer").findings}
+    assert kinds <= {"learned"}, kinds
+
+
+def test_the_learned_layer_flags_at_most_one_ordinary_line_in_twenty() -> None:
+    # the model never trained on most of these languages (docs/integrity.md, "Learned layer")
+    flagged = [k for k, (_, line) in PAIRS.items() if scan_seat(said(line), "buyer").flagged]
+    assert len(flagged) <= len(PAIRS) // 20, flagged
 
 
 @pytest.mark.parametrize("text", MORE)
