@@ -1,4 +1,4 @@
-"""OTLP/JSON trace files (``ExportTraceServiceRequest``; 64-bit integers as strings, ids in hex
+"""OTLP/JSON trace data (``ExportTraceServiceRequest``; 64-bit integers as strings, ids in hex
 or base64) decoded into plain span records; a span that cannot be decoded is reported and left
 out (docs/integrations.md)."""
 
@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from judge.core.errors import InputError
 from judge.core.integrity import linear
-from judge.tools.importers.common import read_json_file
 
 _HEX = linear.compile(r"^[0-9a-fA-F]+$")
 STATUS_ERROR = 2
@@ -212,30 +209,3 @@ def _items(parent: Any, key: str, where: str) -> list[Any]:
     if not isinstance(value, list):
         raise InputError(f"{where}.{key} must be a list")
     return value
-
-
-def read_otlp_json(path: Path) -> Decoded:
-    """Spans from an OTLP/JSON file within the import bounds: one request object, or one per
-    line (JSON Lines, as the collector's file exporter writes them)."""
-    data = read_json_file(path)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: the trace file is not UTF-8 text") from None
-    try:
-        documents = [json.loads(text)]
-    except json.JSONDecodeError:
-        documents = _json_lines(path, text)
-    decoded = [decode_request(document) for document in documents]
-    return Decoded([s for d in decoded for s in d.spans], [b for d in decoded for b in d.broken])
-
-
-def _json_lines(path: Path, text: str) -> list[Any]:
-    documents = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            try:
-                documents.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{path}: line {number} is not valid JSON: {exc.msg}") from None
-    return documents
