@@ -209,3 +209,47 @@ def _items(parent: Any, key: str, where: str) -> list[Any]:
     if not isinstance(value, list):
         raise InputError(f"{where}.{key} must be a list")
     return value
+
+
+def span_record(span: Span) -> dict[str, Any]:
+    """A decoded span as plain JSON data (what the service stores), read back by
+    :func:`span_from_record`."""
+    record = span._asdict()
+    record["events"] = [event._asdict() for event in span.events]
+    return record
+
+
+def span_from_record(record: Mapping[str, Any]) -> Span:
+    events = [SpanEvent(**event) for event in record["events"]]
+    return Span(**{**record, "events": events})
+
+
+#: The protobuf form of OTLP trace data is readable when this package is installed.
+PROTOBUF_PACKAGE = "opentelemetry-proto"
+
+
+class ProtobufUnavailable(InputError):
+    """The protobuf form arrived but ``opentelemetry-proto`` is not installed."""
+
+
+def decode_protobuf(data: bytes) -> Decoded:
+    """Every span of a binary ``ExportTraceServiceRequest``, read into its JSON form and decoded
+    as :func:`decode_request` decodes that (the same ids, values and checks); InputError when the
+    bytes are not one, ProtobufUnavailable when the package is missing."""
+    try:
+        from google.protobuf.json_format import MessageToDict
+        from google.protobuf.message import DecodeError
+        from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+            ExportTraceServiceRequest,
+        )
+    except ImportError:
+        raise ProtobufUnavailable(
+            f"protobuf bodies need the {PROTOBUF_PACKAGE} package, which this service lacks; "
+            "send OTLP/JSON (OTEL_EXPORTER_OTLP_PROTOCOL=http/json) or install it"
+        ) from None
+    request = ExportTraceServiceRequest()
+    try:
+        request.ParseFromString(data)
+    except DecodeError:
+        raise InputError("not an OTLP protobuf ExportTraceServiceRequest") from None
+    return decode_request(MessageToDict(request))
