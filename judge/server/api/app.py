@@ -23,6 +23,7 @@ from judge.server.api.responses import FiguresJSONResponse
 from judge.server.api.routers import all_routers
 from judge.server.auth import system_actor
 from judge.server.service import platform
+from judge.server.service.ingest import Sweeper
 from judge.server.service.jobqueue.executors import ScoringExecutor, make_executor
 from judge.server.service.scoring import BackendFactory
 from judge.server.store.db import make_engine, transaction
@@ -100,9 +101,13 @@ def _lifespan(
             announce_dev_mode()
         engine, workers = await anyio.to_thread.run_sync(start_service, settings, backends)
         app.state.engine, app.state.workers = engine, workers
+        sweeper = Sweeper(engine, settings=settings, enqueue=workers.enqueue)
+        app.state.ingest = sweeper
+        sweeper.start()
         try:
             yield
         finally:
+            await anyio.to_thread.run_sync(sweeper.stop)
             await anyio.to_thread.run_sync(workers.stop)
             engine.dispose()
 

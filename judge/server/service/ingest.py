@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import NamedTuple
 
@@ -290,3 +291,37 @@ def _close(
             session, source=trace.source, trace_id=trace.trace_id, outcome=outcome[:2000]
         )
     return list(made)
+
+
+class Sweeper:
+    """The service's loop that turns quiet traces into runs every ``ingest_sweep_s`` and queues
+    them; a store fault is logged and the next sweep tries again (nothing is lost: the traces
+    stay pending in the store)."""
+
+    def __init__(
+        self, engine: Engine, *, settings: Settings, enqueue: Callable[[str], None]
+    ) -> None:
+        self.engine, self.settings, self.enqueue = engine, settings, enqueue
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="judge-ingest", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def once(self) -> list[str]:
+        made = sweep(self.engine, settings=self.settings)
+        for run_id in made:
+            self.enqueue(run_id)
+        return made
+
+    def _loop(self) -> None:
+        while not self._stop.wait(self.settings.ingest_sweep_s):
+            try:
+                self.once()
+            except Exception:  # the loop outlives any one sweep; the traces stay pending
+                log.exception("turning quiet traces into runs failed; trying again")
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout)

@@ -209,3 +209,7 @@ def matches(filters: RuleFilters, spans: Sequence[Span], run: Run) -> bool:
     if filters.agents and not {s.agent_id for s in run.seats if s.scored} & set(filters.agents):
         return False
     return all(_has_attribute(spans, k, v) for k, v in filters.span_attributes.items())
+
+
+def traits_of(traits_json: str) -> list[str]:
+    return [str(t) for t in json.loads(traits_json)]

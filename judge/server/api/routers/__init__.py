@@ -12,6 +12,7 @@ from judge.server.api.routers import (
     eras,
     export,
     health,
+    ingest,
     labels,
     leaderboards,
     metrics,
@@ -43,6 +44,9 @@ ROUTERS: tuple[APIRouter, ...] = (
     compare.router,
     reviews.router,
     labels.router,
+    ingest.traces_router,
+    ingest.keys_router,
+    ingest.rules_router,
 )
 
 
