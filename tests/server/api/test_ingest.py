@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
@@ -86,7 +87,7 @@ def settings_for(database_url: str, **changes: Any) -> Settings:
 
 
 class Service:
-    def __init__(self, client: TestClient, database_url: str) -> None:
+    def __init__(self, client: httpx.Client, database_url: str) -> None:
         self.client, self.url = client, database_url
         self.owner = owner_headers()
 
