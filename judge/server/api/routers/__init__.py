@@ -12,18 +12,20 @@ from judge.server.api.routers import (
     eras,
     export,
     health,
-    ingest,
+    ingest_keys,
     labels,
     leaderboards,
     metrics,
     queue,
     reviews,
     rubrics,
+    rules,
     runs,
     scorecards,
     stability,
     submissions,
     telemetry,
+    traces,
 )
 
 ROUTERS: tuple[APIRouter, ...] = (
@@ -44,9 +46,9 @@ ROUTERS: tuple[APIRouter, ...] = (
     compare.router,
     reviews.router,
     labels.router,
-    ingest.traces_router,
-    ingest.keys_router,
-    ingest.rules_router,
+    traces.router,
+    ingest_keys.router,
+    rules.router,
 )
 
 

@@ -26,7 +26,7 @@ from judge.engine.judging.backends import ScriptedBackend
 from judge.server.web import create_app
 from tests.conftest import VERDICT, owner_headers, service_settings
 from tests.pg import free_port
-from tests.server.api.test_ingest import Service
+from tests.server.api.test_traces import Service
 
 
 @pytest.fixture
