@@ -39,6 +39,10 @@ Two credentials, both `Authorization: Bearer …`:
   that agent sits in that seat, never a safety block.
 - **OwnerToken** (JWT, `judge token create`): sees and configures everything.
 
+A third, **IngestKey** (`ik_live_…`, `judge ingest-keys create`, also taken in the
+`x-judge-ingest-key` header), only sends OTLP spans to `/v1/traces` and is refused everywhere
+else, as the other two are there.
+
 Refused credentials answer 401 with one fixed body; runs the caller may not see answer 404
 exactly like missing ones. Every error body is `{"code": …, "detail": …}`: `code` is stable
 and machine-readable, `detail` is for people. Lists page with `limit` and `cursor`; the next
