@@ -18,7 +18,7 @@ from judge.server.store.ingest_tables import (
     IngestTraceRow,
     RuleRunRow,
 )
-from judge.server.store.tables import utcnow
+from judge.server.store.tables import RunRow, utcnow
 
 PENDING, DONE = "pending", "done"
 
@@ -261,8 +261,10 @@ def add_rule_run(session: Session, *, row: RuleRunRow) -> None:
 
 
 def runs_of_rule(session: Session, *, rule_id: str) -> list[RuleRunRow]:
+    """The runs the rule made that are stored (its record is written just before its run)."""
     query = (
         select(RuleRunRow)
+        .join(RunRow, col(RunRow.run_id) == col(RuleRunRow.run_id))
         .where(RuleRunRow.rule_id == rule_id)
         .order_by(col(RuleRunRow.created_at), col(RuleRunRow.run_id))
     )
