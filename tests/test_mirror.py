@@ -257,6 +257,7 @@ NAMING_NO_MODULE: dict[str, str] = {
     "tests/server/store/test_pg_timeouts.py": "end to end over judge.server.api.errors, judge.server.store.db",
     "tests/server/store/test_read_pool.py": "end to end over judge.server.request_scope, judge.server.store.db",
     "tests/server/store/test_seat_holds_migration.py": "end to end over judge.server.store.migrate, judge.server.store.summaries",
+    "tests/server/store/test_ingest_migration.py": "end to end over judge.server.store.migrate, judge.server.store.ingest",
     "tests/server/store/test_tamper_store.py": "end to end over judge.server.store.db, judge.server.store.migrate",
     "tests/test_layers.py": "end to end through the app or the CLI",
     "tests/test_mirror.py": "end to end through the app or the CLI",
