@@ -57,6 +57,9 @@ JSON_TYPES = frozenset({"application/json"})
 PROTOBUF_TYPES = frozenset({"application/x-protobuf", "application/protobuf"})
 #: How long a source refused for too many pending spans is asked to wait (about one quiet period).
 MIN_RETRY_S = 5.0
+#: Traces decided per read of the ready ones, and reads per sweep at most (the rest wait for
+#: the next sweep, so one sweep never runs unbounded).
+SWEEP_BATCH, SWEEP_BATCHES = 100, 20
 
 
 class IngestRefused(Exception):
@@ -186,16 +189,20 @@ def accept(engine: Engine, *, source: str, decoded: Decoded, settings: Settings)
 def sweep(engine: Engine, *, settings: Settings, now: datetime | None = None) -> list[str]:
     """Decide every trace that is ready (quiet with its root ended, or stale); returns the runs
     made, to be queued for scoring."""
-    with transaction(engine) as session:
-        ready = ingest_repo.ready_traces(
-            session,
-            now=now or utcnow(),
-            quiet_s=settings.ingest_quiet_s,
-            stale_s=settings.ingest_stale_s,
-        )
     made: list[str] = []
-    for trace in ready:
-        made.extend(decide(engine, trace=trace, settings=settings))
+    for _ in range(SWEEP_BATCHES):
+        with transaction(engine) as session:
+            ready = ingest_repo.ready_traces(
+                session,
+                now=now or utcnow(),
+                quiet_s=settings.ingest_quiet_s,
+                stale_s=settings.ingest_stale_s,
+                limit=SWEEP_BATCH,
+            )
+        for trace in ready:
+            made.extend(decide(engine, trace=trace, settings=settings))
+        if len(ready) < SWEEP_BATCH:
+            break
     return made
 
 

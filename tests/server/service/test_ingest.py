@@ -1,6 +1,7 @@
-"""The real OpenTelemetry SDK exporter (OTLP/HTTP protobuf, gzip) sends a GenAI trace to a real
+"""Live traces into the service. The real OpenTelemetry SDK exporter (OTLP/HTTP protobuf, gzip) sends a GenAI trace to a real
 ``judge serve`` on loopback (uvicorn, SQLite and PostgreSQL); the spans are stored once however
-often the batch is sent, and the trace becomes the rule's scored run."""
+often the batch is sent, and the trace becomes the rule's scored run. The quiet period and the stale limit, to the
+second, with the clock given."""
 
 from __future__ import annotations
 
@@ -15,18 +16,29 @@ import uvicorn
 
 pytest.importorskip("opentelemetry.exporter.otlp.proto.http")
 
+from datetime import timedelta
+
 from opentelemetry.exporter.otlp.proto.http import Compression
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from sqlalchemy.engine import Engine
 
 from judge.engine.judging.backends import ScriptedBackend
+from judge.engine.settings import Settings
+from judge.engine.traces.otlp import decode_request
+from judge.server.service import ingest as ingest_service
+from judge.server.service import rules as rule_service
+from judge.server.service.rules import RuleSpec
+from judge.server.store import ingest as ingest_repo
+from judge.server.store.db import transaction
+from judge.server.store.tables import utcnow
 from judge.server.web import create_app
 from tests.conftest import VERDICT, owner_headers, service_settings
 from tests.pg import free_port
-from tests.server.api.test_traces import Service
+from tests.server.api.test_traces import TRACE, Service, chat, export, root
 
 
 @pytest.fixture
@@ -109,3 +121,29 @@ def test_the_sdk_exporter_posts_to_judge_serve_and_the_trace_is_scored(
     assert made["trace_id"] == format(spans[0].context.trace_id, "032x")
     assert status["status"] == "scored" and status["leaderboard_class"] == "online"
     assert status["scenario_id"] == "shop-bot"
+
+
+def test_a_trace_waits_out_its_quiet_period_and_a_rootless_one_is_closed_when_stale(
+    engine: Engine, settings: Settings
+) -> None:
+    settings = settings.model_copy(update={"ingest_quiet_s": 30.0, "ingest_stale_s": 600.0})
+    with transaction(engine) as session:
+        spec = RuleSpec(name="all", sample_rate=1.0, traits=["negotiation"])
+        rule = rule_service.create_rule(session, spec=spec, by="owner:t", settings=settings)
+    quiet = decode_request(export(root(), chat()))
+    rootless = decode_request(export(chat(trace="ab" * 16)))
+    for decoded in (quiet, rootless):
+        ingest_service.accept(engine, source="shop", decoded=decoded, settings=settings)
+    now = utcnow()
+
+    assert ingest_service.sweep(engine, settings=settings, now=now + timedelta(seconds=29)) == []
+    made = ingest_service.sweep(engine, settings=settings, now=now + timedelta(seconds=31))
+    assert made == [f"{rule.rule_id}-shop-{TRACE}"]
+    assert ingest_service.sweep(engine, settings=settings, now=now + timedelta(seconds=601)) == []
+    with transaction(engine) as session:
+        done = ingest_repo.get_trace(session, source="shop", trace_id=TRACE)
+        stale = ingest_repo.get_trace(session, source="shop", trace_id="ab" * 16)
+        assert done is not None and stale is not None
+        assert (done.state, done.outcome) == ("done", f"{rule.rule_id}: run {made[0]}")
+        assert (stale.state, stale.outcome) == ("done", "stale: no ended root span arrived")
+        assert ingest_repo.pending_spans(session, source="shop") == 0
