@@ -1,7 +1,8 @@
-"""Live traces into the service. The real OpenTelemetry SDK exporter (OTLP/HTTP protobuf, gzip) sends a GenAI trace to a real
-``judge serve`` on loopback (uvicorn, SQLite and PostgreSQL); the spans are stored once however
-often the batch is sent, and the trace becomes the rule's scored run. The quiet period and the stale limit, to the
-second, with the clock given."""
+"""Live traces into the service. The real OpenTelemetry SDK exporter (OTLP/HTTP protobuf,
+gzip) sends a GenAI trace to a real ``judge serve`` on loopback (uvicorn, SQLite and
+PostgreSQL); the spans are stored once however often the batch is sent, and the trace becomes
+the rule's scored run. The quiet period and the stale limit hold to the second, the clock
+given."""
 
 from __future__ import annotations
 
