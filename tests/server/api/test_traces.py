@@ -25,6 +25,7 @@ from judge.server.store.ingest_tables import IngestKeyRow, IngestSpanRow
 from judge.server.web import create_app
 from tests.conftest import VERDICT, key_headers, owner_headers, service_settings
 from tests.server.api.test_agent_views import PUBLIC
+from tests.server.console.test_pages import owner_token, sign_in
 
 TRACE = "5b8efff798038103d269b633813fc60c"
 ROOT, CHAT = "eee19b7ec3c1b174", "eee19b7ec3c1b175"
@@ -271,6 +272,9 @@ def test_a_quiet_trace_becomes_the_rules_run_scored_on_its_traits(
     assert status["leaderboard_class"] == "online" and status["ranked_eligible"] is False
     assert status["scenario_id"] == "shop-bot"
     assert sorted(card.json()["seats"]["agent"]["traits"]) == ["integrity", "negotiation"]
+    assert sign_in(service.client, owner_token()).status_code == 303
+    console = service.client.get("/console/runs", params={"board": "online"})
+    assert made["run_id"] in console.text and "online rule" in console.text
 
 
 def _final(service: Service, run_id: str) -> dict[str, Any]:
