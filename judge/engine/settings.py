@@ -143,7 +143,7 @@ class Settings(JudgeModelSettings):
     #: the most one request may carry, as sent and once inflated (gzip)
     ingest_max_body_bytes: int = Field(default=8 * 1024**2, ge=1024, le=256 * 1024**2)
     ingest_max_spans_per_request: int = Field(default=5000, ge=1, le=1_000_000)
-    #: the most spans one source may have in traces not yet decided; past it 503 with Retry-After
+    #: the most spans one source may have in traces not yet decided; past it 429 with Retry-After
     ingest_max_pending_spans: int = Field(default=100_000, ge=1)
 
     # scale-out (docs/deploy.md)

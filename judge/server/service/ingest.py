@@ -107,7 +107,7 @@ def inflate(body: bytes, limit: int) -> bytes:
     try:
         data = inflater.decompress(body, limit + 1)
     except zlib.error:
-        raise IngestRefused(400, "body: Content-Encoding gzip, but not gzip data") from None
+        raise IngestRefused(422, "body: Content-Encoding gzip, but not gzip data") from None
     if len(data) > limit or inflater.unconsumed_tail:
         raise IngestRefused(
             413, f"body: inflates to more than {limit} bytes (JUDGE_INGEST_MAX_BODY_BYTES)"
@@ -133,7 +133,7 @@ def decode_body(
     except ProtobufUnavailable as exc:
         raise IngestRefused(415, str(exc)) from None
     except (InputError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise IngestRefused(400, f"body: {exc}") from None
+        raise IngestRefused(422, f"body: {exc}") from None
     raise IngestRefused(
         415,
         f"Content-Type {kind or '(none)'!r}: send application/json or application/x-protobuf",
@@ -172,7 +172,7 @@ def accept(engine: Engine, *, source: str, decoded: Decoded, settings: Settings)
         pending = ingest_repo.pending_spans(session, source=source)
         if rows and pending + len(rows) > settings.ingest_max_pending_spans:
             raise IngestRefused(
-                503,
+                429,
                 f"source {source!r} has {pending} spans waiting to become runs, and this request "
                 f"would pass {settings.ingest_max_pending_spans} (JUDGE_INGEST_MAX_PENDING_SPANS); "
                 "retry later",

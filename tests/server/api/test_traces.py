@@ -244,7 +244,8 @@ def test_bounds_are_answered_before_anything_is_stored(start: Callable[..., Serv
         },
     )
 
-    assert pending.status_code == 503 and int(pending.headers["Retry-After"]) >= 5
+    assert pending.status_code == 429 and int(pending.headers["Retry-After"]) >= 5
+    assert pending.json()["code"] == "rate_limited"
     assert "JUDGE_INGEST_MAX_PENDING_SPANS" in pending.json()["detail"]
     assert many.status_code == 413 and "JUDGE_INGEST_MAX_SPANS_PER_REQUEST" in many.text
     assert big.status_code == 413 and "JUDGE_INGEST_MAX_BODY_BYTES" in big.text

@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from judge.core.errors import AuthError
 from judge.server.api.caller import ingest_identity, ingest_scheme
 from judge.server.api.deps import EngineDep, SettingsDep
-from judge.server.api.errors import error_response, error_responses
+from judge.server.api.errors import ErrorPublic, error_response, error_responses
 from judge.server.auth import INVALID_CREDENTIALS
 from judge.server.service import ingest as ingest_service
 from judge.server.service.ingest import IngestRefused
@@ -71,7 +71,7 @@ _TRACES_DOC = (
     "before the 200; a span sent again (an exporter's retry) is stored once. A body over "
     "JUDGE_INGEST_MAX_BODY_BYTES or a request over JUDGE_INGEST_MAX_SPANS_PER_REQUEST answers "
     "413 (the same batch cannot pass); a source with JUDGE_INGEST_MAX_PENDING_SPANS spans still "
-    "pending answers 503 with Retry-After. Spans that cannot be read are counted in "
+    "pending answers 429 with Retry-After; a body that is not OTLP trace data 422. Spans that cannot be read are counted in "
     "`partialSuccess`."
 )
 
@@ -82,10 +82,16 @@ _TRACES_DOC = (
     description=_TRACES_DOC,
     response_model=ExportTraceServiceResponse,
     responses={
-        **error_responses(401, 503),
-        400: {"description": "The body is not OTLP trace data."},
-        413: {"description": "The body or its spans are over the bounds."},
-        415: {"description": "Neither JSON nor protobuf, or an encoding other than gzip."},
+        **error_responses(401, 422, 503),
+        413: {"model": ErrorPublic, "description": "The body or its spans are over the bounds."},
+        415: {
+            "model": ErrorPublic,
+            "description": "Neither JSON nor protobuf, or an encoding other than gzip.",
+        },
+        429: {
+            "model": ErrorPublic,
+            "description": "The source's spans not yet decided are at their bound (Retry-After).",
+        },
     },
 )
 async def receive_traces(
