@@ -21,7 +21,7 @@ from judge.engine.judging.backends import ScriptedBackend
 from judge.engine.settings import Settings
 from judge.server.store import ingest as ingest_repo
 from judge.server.store.db import make_engine
-from judge.server.store.ingest_tables import IngestKeyRow, IngestSpanRow
+from judge.server.store.ingest_tables import IngestKeyRow, IngestSpanRow, IngestTraceRow
 from judge.server.web import create_app
 from tests.conftest import VERDICT, key_headers, owner_headers, service_settings
 from tests.server.api.test_agent_views import PUBLIC
@@ -120,6 +120,16 @@ class Service:
         finally:
             engine.dispose()
 
+    def trace(self, source: str = "shop", trace_id: str = TRACE) -> IngestTraceRow:
+        engine = make_engine(self.url)
+        try:
+            with Session(engine) as session:
+                row = ingest_repo.get_trace(session, source=source, trace_id=trace_id)
+                assert row is not None
+                return row
+        finally:
+            engine.dispose()
+
     def rule_runs(self, rule_id: str, *, wait_s: float = 0.0) -> list[dict[str, Any]]:
         deadline = time.monotonic() + wait_s
         while True:
@@ -158,11 +168,14 @@ def test_an_exporters_retry_is_stored_once(start: Callable[..., Service]) -> Non
     body = export(root(), chat())
 
     first = service.post(key, body)
+    before = service.trace()
     again = service.post(key, body)
 
     assert first.status_code == again.status_code == 200, first.text
     assert first.json() == {}
     assert service.spans() == 2
+    after = service.trace()  # a retry does not restart the quiet period
+    assert (after.spans, after.last_span_at, after.root_ended) == (2, before.last_span_at, True)
 
 
 def test_gzip_and_protobuf_bodies_are_read_like_json(start: Callable[..., Service]) -> None:
