@@ -493,3 +493,26 @@ def test_a_body_of_another_type_or_encoding_answers_415_naming_it(
     assert "'br'" in brotli.json()["detail"]
     assert "opentelemetry-proto" in protobuf.json()["detail"]
     assert service.spans() == 0
+
+
+def test_a_rule_with_an_unknown_trait_or_a_rate_past_one_is_refused_naming_it(
+    start: Callable[..., Service],
+) -> None:
+    service = start()
+    post = service.client.post
+    trait = post(
+        "/api/evals/rules",
+        json={"name": "x", "sample_rate": 0.5, "traits": ["charm"]},
+        headers=service.owner,
+    )
+    rate = post(
+        "/api/evals/rules",
+        json={"name": "x", "sample_rate": 1.5, "traits": ["negotiation"]},
+        headers=service.owner,
+    )
+    missing = service.client.get("/api/evals/rules/rule-none", headers=service.owner)
+
+    assert trait.status_code == 422 and "charm" in trait.json()["detail"]
+    assert rate.status_code == 422 and "sample_rate" in rate.json()["detail"]
+    assert missing.status_code == 404
+    assert service.client.get("/api/evals/rules", headers=service.owner).json() == []
