@@ -46,6 +46,7 @@ RULES: dict[str, set[str]] = {
     "engine.pipeline": {"engine.checks", "engine.judging", "engine.packs", "engine.settings"},
     "engine.calibration": {"engine.judging", "engine.packs", "engine.pipeline", "engine.settings"},
     "engine.telemetry": {"engine.pipeline"},
+    "engine.traces": set(),
     "server.auth": set(),
     "server.store": set(),
     "server.service": {"server.auth", "server.store"},

@@ -133,6 +133,19 @@ class Settings(JudgeModelSettings):
     max_failed_auth_per_client: int = Field(default=30, ge=0)
     trusted_proxies: str = Field(default="", max_length=4000)
 
+    # live traces over OTLP/HTTP at /v1/traces (docs/integrations.md, "Live traces")
+    #: a trace whose root span has ended becomes runs once no span of it arrived for this long
+    ingest_quiet_s: float = Field(default=30.0, ge=0.0, le=86_400.0)
+    #: a trace still pending this long after its first span (no root span ended) is closed unscored
+    ingest_stale_s: float = Field(default=3600.0, gt=0.0, le=7 * 86_400.0)
+    #: how often the service looks for quiet traces
+    ingest_sweep_s: float = Field(default=5.0, ge=0.05, le=3600.0)
+    #: the most one request may carry, as sent and once inflated (gzip)
+    ingest_max_body_bytes: int = Field(default=8 * 1024**2, ge=1024, le=256 * 1024**2)
+    ingest_max_spans_per_request: int = Field(default=5000, ge=1, le=1_000_000)
+    #: the most spans one source may have in traces not yet decided; past it 429 with Retry-After
+    ingest_max_pending_spans: int = Field(default=100_000, ge=1)
+
     # scale-out (docs/deploy.md)
     executor: Literal["auto", "threads", "queue"] = "auto"
     heartbeat_s: float = Field(default=10.0, gt=0.0, le=600.0)

@@ -19,6 +19,9 @@ from judge.core.integrity import linear
 
 KEY_SCHEME = "sk_live_"
 _KEY_SHAPE = linear.compile(r"^sk_live_([A-Za-z0-9]{12})_([A-Za-z0-9_\-]{40,})$")
+#: Ingest keys (``ik_live_<prefix>_<secret>``): one source's spans in, nothing else.
+INGEST_SCHEME = "ik_live_"
+_INGEST_SHAPE = linear.compile(r"^ik_live_([A-Za-z0-9]{12})_([A-Za-z0-9_\-]{40,})$")
 _DURATION = linear.compile(r"(\d+)([smhd])")
 ALGORITHM = "HS256"
 ISSUER = "judge"
@@ -62,6 +65,15 @@ class AgentIdentity(BaseModel):
     prefix: str
 
 
+class IngestIdentity(BaseModel):
+    """Who an ingest key speaks for: one source of traces; it may only send spans."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source: str
+    prefix: str
+
+
 class OwnerClaims(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -73,17 +85,26 @@ def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def new_agent_key() -> NewAgentKey:
-    """A fresh key; the caller stores prefix and hash and shows the key once."""
+def new_agent_key(scheme: str = KEY_SCHEME) -> NewAgentKey:
+    """A fresh key (an agent key, or with ``INGEST_SCHEME`` an ingest key); the caller stores
+    prefix and hash and shows the key once."""
     alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
     prefix = "".join(secrets.choice(alphabet) for _ in range(12))
-    key = f"{KEY_SCHEME}{prefix}_{secrets.token_urlsafe(32)}"
+    key = f"{scheme}{prefix}_{secrets.token_urlsafe(32)}"
     return NewAgentKey(key, prefix, hash_key(key))
 
 
 def key_prefix(key: str) -> str:
     """The public prefix of a well-formed key; AuthError for anything else."""
     match = _KEY_SHAPE.match(key)
+    if match is None:
+        raise AuthError(INVALID_CREDENTIALS)
+    return match.group(1)
+
+
+def ingest_key_prefix(key: str) -> str:
+    """The public prefix of a well-formed ingest key; AuthError for anything else."""
+    match = _INGEST_SHAPE.match(key)
     if match is None:
         raise AuthError(INVALID_CREDENTIALS)
     return match.group(1)

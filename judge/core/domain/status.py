@@ -17,7 +17,9 @@ SubmissionStatus = Literal["open", "complete", "incomplete"]
 #: A submission in one of these is finalized and counts on the leaderboards.
 FINALIZED_SUBMISSION_STATUSES: tuple[FinalSubmissionStatus, ...] = ("complete", "incomplete")
 
-LeaderboardClass = Literal["ranked", "self_hosted_facilitator", "self_reported"]
+#: ``online``: a run an online evaluation rule made of a live trace (docs/integrations.md), never
+#: ranked beside scenario runs.
+LeaderboardClass = Literal["ranked", "self_hosted_facilitator", "self_reported", "online"]
 
 
 def leaderboard_class(*, custom_rubric: bool, self_reported: bool) -> LeaderboardClass:
@@ -33,6 +35,8 @@ def leaderboard_class(*, custom_rubric: bool, self_reported: bool) -> Leaderboar
 
 def stored_class(stored: str) -> LeaderboardClass:
     """A class read back from the store; anything unknown is treated as not ranked."""
-    if stored in ("ranked", "self_reported"):
-        return "ranked" if stored == "ranked" else "self_reported"
-    return "self_hosted_facilitator"
+    if stored == "ranked":
+        return "ranked"
+    if stored == "self_reported":
+        return "self_reported"
+    return "online" if stored == "online" else "self_hosted_facilitator"

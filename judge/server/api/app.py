@@ -23,6 +23,7 @@ from judge.server.api.responses import FiguresJSONResponse
 from judge.server.api.routers import all_routers
 from judge.server.auth import system_actor
 from judge.server.service import platform
+from judge.server.service.ingest import Sweeper
 from judge.server.service.jobqueue.executors import ScoringExecutor, make_executor
 from judge.server.service.scoring import BackendFactory
 from judge.server.store.db import make_engine, transaction
@@ -37,6 +38,10 @@ Two credentials, both `Authorization: Bearer …`:
 - **AgentKey** (`sk_live_…`, `judge keys create`): one agent in one seat; sees only runs where
   that agent sits in that seat, never a safety block.
 - **OwnerToken** (JWT, `judge token create`): sees and configures everything.
+
+A third, **IngestKey** (`ik_live_…`, `judge ingest-keys create`, also taken in the
+`x-judge-ingest-key` header), only sends OTLP spans to `/v1/traces` and is refused everywhere
+else, as the other two are there.
 
 Refused credentials answer 401 with one fixed body; runs the caller may not see answer 404
 exactly like missing ones. Every error body is `{"code": …, "detail": …}`: `code` is stable
@@ -100,9 +105,13 @@ def _lifespan(
             announce_dev_mode()
         engine, workers = await anyio.to_thread.run_sync(start_service, settings, backends)
         app.state.engine, app.state.workers = engine, workers
+        sweeper = Sweeper(engine, settings=settings, enqueue=workers.enqueue)
+        app.state.ingest = sweeper
+        sweeper.start()
         try:
             yield
         finally:
+            await anyio.to_thread.run_sync(sweeper.stop)
             await anyio.to_thread.run_sync(workers.stop)
             engine.dispose()
 

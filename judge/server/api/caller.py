@@ -18,15 +18,18 @@ from sqlmodel import Session
 from judge.core.errors import AuthError
 from judge.engine.settings import Settings
 from judge.server.auth import (
+    INGEST_SCHEME,
     INVALID_CREDENTIALS,
     KEY_SCHEME,
     AgentIdentity,
+    IngestIdentity,
     OwnerClaims,
     agent_actor,
     owner_actor,
     verify_owner_token,
 )
 from judge.server.request_scope import EngineDep, SettingsDep, app_settings
+from judge.server.service.ingest import authenticate_ingest
 from judge.server.service.keys import authenticate_agent
 from judge.server.store.db import autocommit_read
 
@@ -45,6 +48,15 @@ agent_scheme = HTTPBearer(
     description="Agent key from `judge keys create --agent A --seat S`: sees only its own seat's runs.",
     auto_error=False,
 )
+ingest_scheme = HTTPBearer(
+    scheme_name="IngestKey",
+    bearerFormat="ik_live_…",
+    description="Ingest key from `judge ingest-keys create --source S` (or `POST /api/ingest/keys`): "
+    "sends spans to `/v1/traces` and nothing else; also taken in the `x-judge-ingest-key` header.",
+    auto_error=False,
+)
+#: The header an ingest key may come in instead of ``Authorization`` (OTEL_EXPORTER_OTLP_HEADERS).
+INGEST_HEADER = "x-judge-ingest-key"
 Credentials = HTTPAuthorizationCredentials | None
 OwnerCredentials = Annotated[Credentials, Depends(owner_scheme)]
 AgentCredentials = Annotated[Credentials, Depends(agent_scheme)]
@@ -84,14 +96,15 @@ class Caller(NamedTuple):
         return cls(agent.agent_id, agent)
 
 
-def remember_verified(
-    scope: MutableMapping[str, Any], token: str, identity: AgentIdentity | OwnerClaims
-) -> None:
+Verified = AgentIdentity | OwnerClaims | IngestIdentity
+
+
+def remember_verified(scope: MutableMapping[str, Any], token: str, identity: Verified) -> None:
     """Record on the ASGI scope (``request.state``) who ``token`` was verified to be."""
     scope.setdefault("state", {})[VERIFIED] = (token, identity)
 
 
-def _verified(request: Request, token: str) -> AgentIdentity | OwnerClaims | None:
+def _verified(request: Request, token: str) -> Verified | None:
     seen = getattr(request.state, VERIFIED, None)
     return seen[1] if seen is not None and seen[0] == token else None
 
@@ -99,6 +112,36 @@ def _verified(request: Request, token: str) -> AgentIdentity | OwnerClaims | Non
 def agent_of_key(engine: Engine, key: str) -> AgentIdentity:
     """Look the key up in a short read of its own: a request holds one connection at a time."""
     return autocommit_read(engine, lambda session: authenticate_agent(session, key=key))
+
+
+def ingest_token(headers: Any) -> str | None:
+    """The ingest key a request presents (``x-judge-ingest-key``, else a bearer ``ik_live_``
+    credential), or None."""
+    given = headers.get(INGEST_HEADER)
+    if given is None:
+        scheme, _, token = str(headers.get("authorization", "")).partition(" ")
+        given = token if scheme.lower() == "bearer" else None
+    given = (given or "").strip()
+    return given if given.startswith(INGEST_SCHEME) else None
+
+
+def source_of_key(engine: Engine, key: str) -> IngestIdentity:
+    """Look an ingest key up in a short read of its own (AuthError when it is not live)."""
+    return autocommit_read(engine, lambda session: authenticate_ingest(session, key=key))
+
+
+async def ingest_identity(request: Request, engine: Engine) -> IngestIdentity | None:
+    """The source behind the request's ingest key (as the guard verified it), or None."""
+    token = ingest_token(request.headers)
+    if token is None:
+        return None
+    seen = _verified(request, token)
+    if isinstance(seen, IngestIdentity):
+        return seen
+    try:
+        return await anyio.to_thread.run_sync(source_of_key, engine, token)
+    except AuthError:
+        return None
 
 
 def owner_for(request: Request, token: str, settings: Settings) -> OwnerClaims:

@@ -45,6 +45,7 @@ CODES: dict[int, str] = {
     405: "method_not_allowed",
     409: "conflict",
     413: "too_large",
+    415: "unsupported_media_type",
     422: "invalid_request",
     429: "rate_limited",
     500: "internal_error",

@@ -32,7 +32,7 @@ from judge.core.domain.limits import (
 from judge.core.errors import AuthError, ConfigError
 from judge.core.integrity import linear
 from judge.engine.settings import Settings
-from judge.server.api.caller import agent_of_key, remember_verified
+from judge.server.api.caller import agent_of_key, ingest_token, remember_verified, source_of_key
 from judge.server.api.errors import error_body
 from judge.server.auth import INVALID_CREDENTIALS, KEY_SCHEME, key_prefix, verify_owner_token
 from judge.server.request_scope import in_store_thread
@@ -43,6 +43,9 @@ Window = SlidingWindow | SharedWindow
 T = TypeVar("T")
 
 RUN_ROUTES = frozenset({"/api/agent/runs", "/api/evals/runs"})
+#: OTLP/HTTP traces in: an ingest key only, bodies bounded by the ingest settings and read by
+#: the route itself (docs/integrations.md, "Live traces").
+INGEST_ROUTE = "/v1/traces"
 AGENT_SUBMIT_ROUTE = "/api/agent/runs"
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 #: Answers that keep an agent key's submission slot: the run was queued, or its body was bad.
@@ -216,6 +219,9 @@ class RequestGuard:
             return Admission(refusal)
         if not _bearer_route(scope["path"]):
             return Admission(None, verified=self._console_session(headers))
+        if scope["path"] == INGEST_ROUTE:
+            refusal = await self._ingest_credential(scope, headers)
+            return Admission(refusal, verified=refusal is None)
         refusal = await self._credential(scope, headers)
         if refusal is not None:
             return Admission(refusal)
@@ -228,11 +234,11 @@ class RequestGuard:
 
     async def _read(self, scope: Scope, headers: dict[bytes, bytes], receive: Receive) -> Read:
         """The body, read up to its limit; an API route's JSON body is also checked."""
-        body = await read_body(receive, _body_limit(scope, self.limits))
+        body = await read_body(receive, self._limit(scope))
         if body is None:
-            return Read(None, _too_large(scope, self.limits))
-        if not _bearer_route(scope["path"]):  # a console form: the console reads it itself
-            return Read(body, None)
+            return Read(None, self._too_large(scope))
+        if not _bearer_route(scope["path"]) or scope["path"] == INGEST_ROUTE:
+            return Read(body, None)  # a console form or OTLP data: their routes read them
         return Read(body, await self._check(body, scope, headers))
 
     async def _before_body(
@@ -248,14 +254,45 @@ class RequestGuard:
             scope["method"] in BODY_METHODS
             and _bearer_route(scope["path"])
             and b"authorization" not in headers
+            and not (scope["path"] == INGEST_ROUTE and ingest_token(_text(headers)) is not None)
         ):
             return ANONYMOUS
         return None
 
     def _declared_too_large(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
         length = declared_length(headers)
-        if length is not None and length > _body_limit(scope, self.limits):
-            return _too_large(scope, self.limits)
+        if length is not None and length > self._limit(scope):
+            return self._too_large(scope)
+        return None
+
+    def _limit(self, scope: Scope) -> int:
+        if scope["path"] == INGEST_ROUTE:
+            return self.settings.ingest_max_body_bytes
+        return _body_limit(scope, self.limits)
+
+    def _too_large(self, scope: Scope) -> Refusal:
+        if scope["path"] == INGEST_ROUTE:
+            limit = self.settings.ingest_max_body_bytes
+            return Refusal(
+                413, f"body: larger than the limit of {limit} bytes (JUDGE_INGEST_MAX_BODY_BYTES)"
+            )
+        return _too_large(scope, self.limits)
+
+    async def _ingest_credential(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
+        """The fixed 401 unless the request carries a live ingest key (agent keys and owner
+        tokens are refused here, as an ingest key is everywhere else)."""
+        token = ingest_token(_text(headers))
+        if token is None:
+            return ANONYMOUS
+        engine = getattr(scope["app"].state, "engine", None) if "app" in scope else None
+        if engine is None:
+            return None  # the route looks the key up itself
+        try:
+            remember_verified(scope, token, await in_store_thread(source_of_key, engine, token))
+        except AuthError:
+            return ANONYMOUS
+        except SQLAlchemyError:  # the route meets the same fault and answers it (503)
+            return None
         return None
 
     def _console_session(self, headers: dict[bytes, bytes]) -> bool:
@@ -282,6 +319,8 @@ class RequestGuard:
         """Whether the request carries a credential that verifies (asked only of refusals)."""
         if not _bearer_route(scope["path"]):
             return self._console_session(headers)
+        if scope["path"] == INGEST_ROUTE:
+            return await self._ingest_credential(scope, headers) is None
         return b"authorization" in headers and await self._credential(scope, headers) is None
 
     async def _credential(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
@@ -350,6 +389,10 @@ class RequestGuard:
             await ask(self.rates.failed_auth.record, _client(scope))
         if admission.slot is not None and status not in KEEPS_SLOT:
             await ask(self.rates.submissions.release, admission.slot)
+
+
+def _text(headers: dict[bytes, bytes]) -> dict[str, str]:
+    return {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in headers.items()}
 
 
 def _bearer_route(path: str) -> bool:

@@ -7,4 +7,5 @@ BOARD_LABELS: dict[str, str] = {
     "ranked": "ranked",
     "self_hosted_facilitator": "custom rubric",
     "self_reported": "self-reported",
+    "online": "online rule",
 }

@@ -28,7 +28,12 @@ from judge.server.service.reviews import review_queue_cursor, review_queue_curso
 from judge.server.service.summaries import RunFilters, RunListing, as_utc
 
 PAGE_SIZE = 50
-BOARDS: tuple[LeaderboardClass, ...] = ("ranked", "self_hosted_facilitator", "self_reported")
+BOARDS: tuple[LeaderboardClass, ...] = (
+    "ranked",
+    "self_hosted_facilitator",
+    "self_reported",
+    "online",
+)
 FILTER_NAMES = (
     "status",
     "scenario",

@@ -130,7 +130,7 @@ def coaching_input(
         safety_means={t: r.mean for t, r in sorted(safety.items())},
         era_id=era.era_id if era else "",
         agent_id=agent.agent_id,
-        agent_submitted=run_repo.is_self_reported(row.submitted_by),
+        agent_submitted=run_repo.holds_agent_text(row.submitted_by),
     ), run
 
 

@@ -5,6 +5,7 @@ stored passes, so nothing paid for is judged again and every pass has the same i
 from __future__ import annotations
 
 import functools
+import json
 import threading
 from collections.abc import Callable
 from typing import NamedTuple
@@ -29,6 +30,7 @@ from judge.server.service import platform, reviews
 from judge.server.service.fencing import ClaimedWrite
 from judge.server.service.worlds import WorldPolicy
 from judge.server.store import eras as era_repo
+from judge.server.store import ingest as ingest_repo
 from judge.server.store import passes as pass_repo
 from judge.server.store import runs as run_repo
 from judge.server.store import scorecards as scorecard_repo
@@ -80,13 +82,19 @@ def _snapshot_of(session: Session, row: RunRow, settings: Settings) -> ScoringSn
     """The run's snapshot, else the effective configuration read from the store now."""
     if row.scoring_snapshot_json is not None:
         return ScoringSnapshot.model_validate_json(row.scoring_snapshot_json)
+    rubrics = platform.rubric_set(session, settings=settings)
+    judge_model = settings.model
+    made_by = ingest_repo.rule_run(session, run_id=row.run_id)
+    if made_by is not None:  # the traits and judge its rule named when it made the run
+        rubrics = rubrics.only(json.loads(made_by.traits_json))
+        judge_model = made_by.judge_model or judge_model
     options = ScoringOptions(
-        judge_model=settings.model,
+        judge_model=judge_model,
         runner=RunnerConfig.from_settings(settings),
         settings=platform.measurement_settings(session, settings=settings),
         judge_screen=settings.judge_screen,
     )
-    return ScoringSnapshot(options=options, rubrics=platform.rubric_set(session, settings=settings))
+    return ScoringSnapshot(options=options, rubrics=rubrics)
 
 
 def claim(engine: Engine, *, run_id: str, settings: Settings) -> ScoringJob | None:
@@ -116,7 +124,7 @@ def claim(engine: Engine, *, run_id: str, settings: Settings) -> ScoringJob | No
         )
         done = pass_repo.stored_passes(session, run_id=run_id)
         world = platform.world_policy(session, settings=settings)
-    return ScoringJob(run, snapshot, done, world, run_repo.is_self_reported(row.submitted_by))
+    return ScoringJob(run, snapshot, done, world, run_repo.holds_agent_text(row.submitted_by))
 
 
 def pass_writer(
@@ -140,7 +148,10 @@ def pass_writer(
 
 
 def self_reported_card(card: Scorecard, row: RunRow | None) -> Scorecard:
-    """A run submitted with an agent key is never ranked, whatever its rubrics."""
+    """A run submitted with an agent key is never ranked, whatever its rubrics; nor is a run an
+    online evaluation rule made (its own class, ``online``)."""
+    if row is not None and run_repo.is_rule_run(row.submitted_by):
+        return card.model_copy(update={"ranked_eligible": False, "leaderboard_class": "online"})
     if row is None or not run_repo.is_self_reported(row.submitted_by):
         return card
     return card.model_copy(update={"ranked_eligible": False, "leaderboard_class": "self_reported"})

@@ -21,6 +21,17 @@ def is_self_reported(submitted_by: str) -> bool:
     return submitted_by.startswith("agent:")
 
 
+def is_rule_run(submitted_by: str) -> bool:
+    """Runs an online evaluation rule made of a live trace (docs/integrations.md)."""
+    return submitted_by.startswith("rule:")
+
+
+def holds_agent_text(submitted_by: str) -> bool:
+    """Runs whose every word came from an agent (an agent key's, or a live trace's): screened
+    as agent-submitted (docs/integrity.md)."""
+    return is_self_reported(submitted_by) or is_rule_run(submitted_by)
+
+
 def insert_run(
     session: Session,
     *,
@@ -35,8 +46,10 @@ def insert_run(
     self_reported = is_self_reported(submitted_by)
     row = RunRow(
         run_id=run_id,
-        ranked_eligible=not self_reported,
-        leaderboard_class=leaderboard_class(custom_rubric=False, self_reported=self_reported),
+        ranked_eligible=not holds_agent_text(submitted_by),
+        leaderboard_class="online"
+        if is_rule_run(submitted_by)
+        else leaderboard_class(custom_rubric=False, self_reported=self_reported),
         **run.model_dump(include=MATCHED_ON),
         body_json=body_json,
         body_sha256=body_sha256,

@@ -1,4 +1,5 @@
-"""`judge keys create|list|revoke` and `judge token create`: credentials for the service (keys
+"""`judge keys create|list|revoke`, `judge ingest-keys create|list|revoke` and `judge token
+create`: credentials for the service (keys
 are printed once and stored only as hashes; tokens are signed with JUDGE_JWT_SECRET). The key
 commands work on the store the service uses (``--database-url``, else ``JUDGE_DATABASE_URL``,
 else ``./judge.db``) and never create one: a key in a store no service reads would only get
@@ -15,8 +16,10 @@ from sqlalchemy.engine import Engine, make_url
 
 from judge.core.errors import InputError
 from judge.engine.settings import get_settings
-from judge.server.auth import create_owner_token, parse_ttl
+from judge.server.auth import create_owner_token, owner_actor, parse_ttl
+from judge.server.service.ingest import issue_ingest_key
 from judge.server.service.keys import issue_key
+from judge.server.store import ingest as ingest_repo
 from judge.server.store import keys as key_repo
 from judge.server.store.db import make_engine, transaction
 from judge.server.store.migrate import current_revision, upgrade
@@ -38,7 +41,21 @@ def register(sub: Any) -> None:
     revoke = keys.add_parser("revoke", help="revoke a key by its prefix")
     revoke.add_argument("prefix")
     revoke.set_defaults(func=revoke_key)
-    for command in (create, listing, revoke):
+    ingest = sub.add_parser(
+        "ingest-keys", help="ingest keys: one source's spans in at /v1/traces (stored hashed)"
+    ).add_subparsers(dest="ingest_command", required=True)
+    make_ingest = ingest.add_parser("create", help="make a key for one source; prints it once")
+    make_ingest.add_argument("--source", required=True, help="the source of traces it sends for")
+    make_ingest.add_argument("--label", help="a note to recognise the key by")
+    make_ingest.add_argument("--owner", default="cli", help="recorded as who issued it")
+    make_ingest.set_defaults(func=create_ingest_key)
+    list_ingest = ingest.add_parser("list", help="list ingest keys (prefixes only)")
+    list_ingest.add_argument("--source")
+    list_ingest.set_defaults(func=list_ingest_keys)
+    revoke_ingest = ingest.add_parser("revoke", help="revoke an ingest key by its prefix")
+    revoke_ingest.add_argument("prefix")
+    revoke_ingest.set_defaults(func=revoke_ingest_key)
+    for command in (create, listing, revoke, make_ingest, list_ingest, revoke_ingest):
         command.add_argument(
             "--database-url",
             help="the service's store (default $JUDGE_DATABASE_URL, else sqlite:///./judge.db); "
@@ -116,6 +133,34 @@ def revoke_key(args: argparse.Namespace) -> int:
     with transaction(_engine(args)) as session:
         done = key_repo.revoke_agent_key(session, prefix=prefix)
     print(f"revoked sk_live_{prefix}_…" if done else f"no live key with prefix {prefix}")
+    return 0 if done else 1
+
+
+def create_ingest_key(args: argparse.Namespace) -> int:
+    engine, where = existing_store(args.database_url)
+    with transaction(engine) as session:
+        key = issue_ingest_key(
+            session, source=args.source, label=args.label, by=owner_actor(args.owner)
+        )
+    print(key)
+    print(f"ingest key stored in {where}", file=sys.stderr)
+    return 0
+
+
+def list_ingest_keys(args: argparse.Namespace) -> int:
+    with transaction(_engine(args)) as session:
+        rows = ingest_repo.list_ingest_keys(session, source=args.source)
+    for row in rows:
+        state = f"revoked {row.revoked_at:%Y-%m-%d}" if row.revoked_at else "live"
+        print(f"ik_live_{row.prefix}_…  source={row.source}  {state}  {row.label or ''}".rstrip())
+    return 0
+
+
+def revoke_ingest_key(args: argparse.Namespace) -> int:
+    prefix = args.prefix.removeprefix("ik_live_").split("_")[0]
+    with transaction(_engine(args)) as session:
+        done = ingest_repo.revoke_ingest_key(session, prefix=prefix)
+    print(f"revoked ik_live_{prefix}_…" if done else f"no live ingest key with prefix {prefix}")
     return 0 if done else 1
 
 

@@ -16,10 +16,13 @@ import httpx
 import pytest
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
+from sqlalchemy.engine import Engine
 
 from judge.engine.judging.backends import ScriptedBackend
 from judge.server.api.caller import agent_scheme
-from judge.server.store.db import make_engine
+from judge.server.store import ingest as ingest_repo
+from judge.server.store.db import make_engine, transaction
+from judge.server.store.ingest_tables import EvalRuleRow
 from judge.server.web import create_app
 from tests.conftest import (
     VERDICT,
@@ -92,6 +95,7 @@ def world(module_database_url: str) -> Iterator[World]:
         flag_stored(engine, "held-1", "buyer")
         seller = finding("role_spoof", where=span(3, 2, 0, 10), excerpt=SELLER_EXCERPT)
         flag_stored(engine, "held-1", "seller", seat_tamper(seller))
+        _ingest_key_and_rule(engine)
         engine.dispose()
         body = {
             "submission_id": "sub-a",
@@ -104,6 +108,29 @@ def world(module_database_url: str) -> Iterator[World]:
             == 200
         )
         yield World(client, alpha, [0])
+
+
+def _ingest_key_and_rule(engine: Engine) -> None:
+    """An ingest key and an online rule the owner routes of both name (PARAMS)."""
+    with transaction(engine) as session:
+        ingest_repo.insert_ingest_key(
+            session,
+            prefix=PARAMS["prefix"],
+            key_sha256="0" * 64,
+            source="world",
+            label=None,
+            by="t",
+        )
+        rule = EvalRuleRow(
+            rule_id=PARAMS["rule_id"],
+            name="world",
+            filters_json="{}",
+            sample_rate=1.0,
+            seed="s",
+            traits_json='["negotiation"]',
+            created_by="t",
+        )
+        ingest_repo.insert_rule(session, row=rule)
 
 
 def _open_submission(w: World) -> str:
@@ -288,6 +315,8 @@ PARAMS = {
     "name": "console.css",
     "plot": "reliability",
     "mode": "sampled",
+    "prefix": "worldingest1",
+    "rule_id": "rule-world",
 }
 
 

@@ -8,9 +8,12 @@ from pathlib import Path
 import pytest
 from sqlmodel import select
 
+from judge.core.errors import AuthError
 from judge.engine.settings import get_settings
 from judge.server.auth import hash_key, verify_owner_token
+from judge.server.service.ingest import authenticate_ingest
 from judge.server.store.db import make_engine, transaction
+from judge.server.store.ingest_tables import IngestKeyRow
 from judge.server.store.migrate import upgrade
 from judge.server.store.tables import AgentKeyRow
 from judge.tools.cli import main
@@ -127,3 +130,32 @@ def test_token_create_refuses_an_unsafe_secret(
 def test_token_create_refuses_a_bad_ttl(env: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["token", "create", "--owner", "ops", "--ttl", "soon"]) == 2
     assert "--ttl: 'soon' is not a duration like 30m, 1h or 7d" in capsys.readouterr().err
+
+
+def test_ingest_keys_create_list_and_revoke_keep_only_the_hash(
+    env: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["ingest-keys", "create", "--source", "shop", "--label", "prod"]) == 0
+    key = capsys.readouterr().out.strip()
+
+    with transaction(make_engine(env)) as session:
+        row = session.exec(select(IngestKeyRow)).one()
+        assert authenticate_ingest(session, key=key).source == "shop"
+    assert key.startswith(f"ik_live_{row.prefix}_") and row.key_sha256 == hash_key(key)
+    assert row.created_by == "owner:cli"
+
+    assert main(["ingest-keys", "list"]) == 0
+    listed = capsys.readouterr().out
+    assert f"ik_live_{row.prefix}_…  source=shop  live  prod" in listed and key not in listed
+    assert main(["ingest-keys", "revoke", key]) == 0
+    assert capsys.readouterr().out.strip() == f"revoked ik_live_{row.prefix}_…"
+    assert main(["ingest-keys", "revoke", row.prefix]) == 1
+    with transaction(make_engine(env)) as session, pytest.raises(AuthError):
+        authenticate_ingest(session, key=key)
+
+
+def test_ingest_keys_create_refuses_a_bad_source(
+    env: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["ingest-keys", "create", "--source", "shop bot"]) != 0
+    assert "source: 'shop bot' is not a valid identifier" in capsys.readouterr().err

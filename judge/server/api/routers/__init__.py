@@ -12,17 +12,20 @@ from judge.server.api.routers import (
     eras,
     export,
     health,
+    ingest_keys,
     labels,
     leaderboards,
     metrics,
     queue,
     reviews,
     rubrics,
+    rules,
     runs,
     scorecards,
     stability,
     submissions,
     telemetry,
+    traces,
 )
 
 ROUTERS: tuple[APIRouter, ...] = (
@@ -43,6 +46,9 @@ ROUTERS: tuple[APIRouter, ...] = (
     compare.router,
     reviews.router,
     labels.router,
+    traces.router,
+    ingest_keys.router,
+    rules.router,
 )
 
 

@@ -1,4 +1,4 @@
-"""OTLP/JSON trace files (``ExportTraceServiceRequest``; 64-bit integers as strings, ids in hex
+"""OTLP/JSON trace data (``ExportTraceServiceRequest``; 64-bit integers as strings, ids in hex
 or base64) decoded into plain span records; a span that cannot be decoded is reported and left
 out (docs/integrations.md)."""
 
@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, NamedTuple
 
 from judge.core.errors import InputError
 from judge.core.integrity import linear
-from judge.tools.importers.common import read_json_file
 
 _HEX = linear.compile(r"^[0-9a-fA-F]+$")
 STATUS_ERROR = 2
@@ -214,28 +211,45 @@ def _items(parent: Any, key: str, where: str) -> list[Any]:
     return value
 
 
-def read_otlp_json(path: Path) -> Decoded:
-    """Spans from an OTLP/JSON file within the import bounds: one request object, or one per
-    line (JSON Lines, as the collector's file exporter writes them)."""
-    data = read_json_file(path)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: the trace file is not UTF-8 text") from None
-    try:
-        documents = [json.loads(text)]
-    except json.JSONDecodeError:
-        documents = _json_lines(path, text)
-    decoded = [decode_request(document) for document in documents]
-    return Decoded([s for d in decoded for s in d.spans], [b for d in decoded for b in d.broken])
+def span_record(span: Span) -> dict[str, Any]:
+    """A decoded span as plain JSON data (what the service stores), read back by
+    :func:`span_from_record`."""
+    record = span._asdict()
+    record["events"] = [event._asdict() for event in span.events]
+    return record
 
 
-def _json_lines(path: Path, text: str) -> list[Any]:
-    documents = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            try:
-                documents.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{path}: line {number} is not valid JSON: {exc.msg}") from None
-    return documents
+def span_from_record(record: Mapping[str, Any]) -> Span:
+    events = [SpanEvent(**event) for event in record["events"]]
+    return Span(**{**record, "events": events})
+
+
+#: The protobuf form of OTLP trace data is readable when this package is installed.
+PROTOBUF_PACKAGE = "opentelemetry-proto"
+
+
+class ProtobufUnavailable(InputError):
+    """The protobuf form arrived but ``opentelemetry-proto`` is not installed."""
+
+
+def decode_protobuf(data: bytes) -> Decoded:
+    """Every span of a binary ``ExportTraceServiceRequest``, read into its JSON form and decoded
+    as :func:`decode_request` decodes that (the same ids, values and checks); InputError when the
+    bytes are not one, ProtobufUnavailable when the package is missing."""
+    try:
+        from google.protobuf.json_format import MessageToDict
+        from google.protobuf.message import DecodeError
+        from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+            ExportTraceServiceRequest,
+        )
+    except ImportError:
+        raise ProtobufUnavailable(
+            f"protobuf bodies need the {PROTOBUF_PACKAGE} package, which this service lacks; "
+            "send OTLP/JSON (OTEL_EXPORTER_OTLP_PROTOCOL=http/json) or install it"
+        ) from None
+    request = ExportTraceServiceRequest()
+    try:
+        request.ParseFromString(data)
+    except DecodeError:
+        raise InputError("not an OTLP protobuf ExportTraceServiceRequest") from None
+    return decode_request(MessageToDict(request))

@@ -1,0 +1,1 @@
+"""OpenTelemetry traces: OTLP decoding and the one mapping from a trace to a run (docs/integrations.md)."""
