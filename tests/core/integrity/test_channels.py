@@ -166,17 +166,21 @@ def test_a_container_past_the_walks_bound_is_read_whole_as_its_rendering(
 
 
 def test_a_flat_list_of_numbers_is_read_in_linear_time() -> None:
-    small = acted("dump", {"n": list(range(1_000))})
-    large = acted("dump", {"n": list(range(MAX_VALUE_FIELDS - 1))})
+    quarter = MAX_VALUE_FIELDS // 4
+    small = acted("dump", {"n": list(range(quarter))})
+    large = acted("dump", {"n": list(range(4 * quarter - 1))})
     took = []
     for event in (small, large):
         fields = list(agent_fields([event], "buyer"))
         assert [f.text for f in fields[2:5]] == ["0", "1", "2"]  # each number read
-        started = time.process_time()
-        assert not scan_seat([event], "buyer").flagged
-        took.append(time.process_time() - started)
-    ratio = (MAX_VALUE_FIELDS - 1) / 1_000
-    assert took[1] < 2 * ratio * took[0] + 0.2  # linear in the numbers, not quadratic
+        best = float("inf")
+        for _ in range(3):  # best of three: a loaded machine only slows a try down
+            started = time.process_time()
+            assert not scan_seat([event], "buyer").flagged
+            best = min(best, time.process_time() - started)
+        took.append(best)
+    # four times the numbers: linear takes about 4x, quadratic 16x
+    assert took[1] < 10 * took[0] + 0.1
 
 
 def test_a_withheld_span_is_withheld_where_it_recurs_after_folding() -> None:
