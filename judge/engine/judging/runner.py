@@ -29,12 +29,12 @@ from judge.engine.judging.backends import (
     profile_of,
 )
 from judge.engine.judging.prompt import (
-    VERDICT_SCHEMA,
     Layout,
     judge_messages,
     prompt_labels,
     rubric_block,
     transcript_block,
+    verdict_schema,
 )
 from judge.engine.judging.score_grid import grid_distribution, score_of_pass
 from judge.engine.judging.verdict import parse_verdict
@@ -65,7 +65,7 @@ class RunnerConfig(BaseModel):
     layout: Layout = "transcript_first"
     score_mode: ScoreMode = "sampled"
     spotlight: bool = Field(
-        default=True, description="datamark the transcript (prompt version 6; docs/integrity.md)"
+        default=True, description="datamark the transcript (prompt version 7; docs/integrity.md)"
     )
 
     @classmethod
@@ -114,7 +114,7 @@ def _trait_request(shared: str, rubric: Rubric, seat: str, config: RunnerConfig)
     return JudgeRequest(
         messages=messages,
         max_tokens=config.max_tokens,
-        response_schema=VERDICT_SCHEMA,
+        response_schema=verdict_schema(spotlight=config.spotlight),
         label=rubric.trait,
     )
 

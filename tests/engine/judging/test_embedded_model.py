@@ -115,3 +115,21 @@ def test_the_batch_evaluates_the_prefix_once_and_each_suffix_once() -> None:
         d.prompt_tokens == len(p.prefix) + len(p.rest)
         for d, p in zip(sorted(decoded), prompts, strict=True)
     )
+
+
+def test_the_embedded_verdict_is_short_and_a_reply_cut_at_the_cap_keeps_its_score() -> None:
+    from judge.engine.judging.prompt import CITED_TURNS, RATIONALE_WORDS
+    from judge.engine.judging.verdict import CUT_MARK, parse_verdict
+
+    (request,) = _verdict_requests(traits=1, passes=1)
+    model = embedded_model()
+    full = model.complete(request, max_tokens=160, schema=VERDICT_SCHEMA)
+    verdict = json.loads(full.text)
+    assert list(verdict) == ["score", "turns", "rationale"]
+    assert len(verdict["rationale"].split()) <= RATIONALE_WORDS
+    assert len(verdict["turns"]) <= CITED_TURNS
+    cut = model.complete(request, max_tokens=16, schema=VERDICT_SCHEMA)
+    assert cut.completion_tokens == 16 and full.text.startswith(cut.text)
+    parsed = parse_verdict(cut.text, set(range(1, 100)))
+    assert (parsed.status, parsed.score) == ("ok", verdict["score"])
+    assert parsed.rationale.endswith(CUT_MARK.strip())
