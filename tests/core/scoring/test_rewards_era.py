@@ -81,5 +81,5 @@ def test_the_defence_is_part_of_the_era_and_off_is_the_stack_measured_before_it(
     )
     assert on.era_id != off.era_id
     assert on.prompt_version == 7 and off.prompt_version == 4
-    assert on.integrity == {"detector": DETECTOR_VERSION, "spotlight": "datamark"}
+    assert on.integrity == {"detector": DETECTOR_VERSION, "spotlight": "line-mark"}
     assert off.integrity == {}

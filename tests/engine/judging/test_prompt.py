@@ -59,7 +59,7 @@ def test_all_calls_for_a_seat_share_the_transcript_prefix() -> None:
     specs = pass_specs(run.transcript, "buyer", rubrics, passes=5, config=RunnerConfig())
     assert len(specs) == 60
     firsts = {s.request.messages[1]["content"][0]["text"] for s in specs}
-    assert len(firsts) == 1 and "I^can^offer^40." in firsts.pop()
+    assert len(firsts) == 1 and ": ^ Thanks. I like the lamp, but 90" in firsts.pop()
     systems = {s.request.messages[0]["content"] for s in specs}
     assert len(systems) == 1
 
