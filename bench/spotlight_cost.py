@@ -54,10 +54,6 @@ def _word_token(text: str, _tag: str) -> str:
     return prompt.neutralise(" ".join("^" + w for w in text.split(" ")))
 
 
-def _line(text: str, _tag: str) -> str:
-    return prompt.neutralise(text).replace("\n    ", "\n    ^ ").join(["^ ", ""])
-
-
 def _tag_event(text: str, tag: str) -> str:
     return f"<{tag}>{prompt.neutralise(text.replace(tag, ''))}</{tag}>"
 
@@ -67,7 +63,7 @@ CHOICES: dict[str, Body] = {
     "word": _word(prompt.DATAMARK),
     "word-paper": _word("\u02c6"),
     "word-token": _word_token,
-    "line": _line,
+    "line": lambda text, _tag: prompt.mark_lines(text),
     "tag-event": _tag_event,
 }
 
