@@ -66,7 +66,7 @@ class RunnerConfig(BaseModel):
     layout: Layout = "transcript_first"
     score_mode: ScoreMode = "sampled"
     spotlight: bool = Field(
-        default=True, description="datamark the transcript (prompt version 7; docs/integrity.md)"
+        default=True, description="mark the transcript (prompt version 7; docs/integrity.md)"
     )
     shared_passes: bool = Field(
         default=True,
