@@ -61,7 +61,7 @@ score     ::= "0." [0-9] | "1.0"
 turns     ::= "[" (turn ("," turn){{0,{CITED_TURNS - 1}}})? "]"
 turn      ::= [0-9] [0-9]? [0-9]? [0-9]?
 rationale ::= "\"" word (" " word){{0,{RATIONALE_WORDS - 1}}} "\""
-word      ::= [^ "\\\x00-\x1f]{{1,24}}
+word      ::= [^ "\\\x00-\x1f]{{1,16}}
 """
 #: The version 4 verdict (the defence off) as a grammar, as it was: the reason before the
 #: score (score first, SmolLM2 answered 0.0 for every trait of the example run under the
