@@ -8,7 +8,8 @@ task whose samples are the traits (the rubric as the criterion, the transcript a
 answer) for ``passes`` epochs, scored by ``inspect_ai.scorer.model_graded_qa``.
 
 Rounds alternate (product, Inspect, then Inspect, product, ...). The server's own timing
-lines give the prompt tokens it evaluated for each product. Last line:
+lines give the prompt tokens it evaluated and the tokens it decoded for each product; the
+versions of Inspect and of llama-cpp-python are printed first. Last line:
 ``product_best_s=<a> inspect_best_s=<b> ratio=<a/b>``.
 
 Needs the ``bench`` extra (``pip install -e '.[bench]'``: inspect-ai and the server).
@@ -36,7 +37,12 @@ from judge.engine.judging.prompt import render_event, rubric_block
 from judge.engine.judging.runner import RunnerConfig
 from judge.engine.packs import RubricSet, default_rubric_set
 from judge.engine.pipeline import ScoringOptions, score_run
-from tests.engine.judging.llama_server import LlamaServer, evaluated_prompt_tokens, llama_server
+from tests.engine.judging.llama_server import (
+    LlamaServer,
+    decoded_tokens,
+    evaluated_prompt_tokens,
+    llama_server,
+)
 
 MODEL = "smollm2"
 
@@ -45,6 +51,20 @@ class Result(NamedTuple):
     wall_s: float
     evaluated: int
     calls: int
+    decoded: int
+
+
+def versions() -> str:
+    """The installed versions of both sides' packages and of the server."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = []
+    for name in ("inspect-ai", "llama-cpp-python", "judge"):
+        try:
+            found.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            found.append(f"{name} (not installed)")
+    return ", ".join(found)
 
 
 def _measured(server: LlamaServer, work: Any) -> Result:
@@ -53,7 +73,7 @@ def _measured(server: LlamaServer, work: Any) -> Result:
     work()
     wall = time.perf_counter() - started
     tokens = evaluated_prompt_tokens(server.log, since=since)
-    return Result(wall, sum(tokens), len(tokens))
+    return Result(wall, sum(tokens), len(tokens), sum(decoded_tokens(server.log, since=since)))
 
 
 def run_product(
@@ -139,6 +159,7 @@ def main() -> None:
             )
             return
         args.traits, args.rounds, args.min_tokens, args.max_tokens = 1, 1, 300, 16
+    print(f"versions: {versions()}", flush=True)
     rubrics = default_rubric_set()
     rubrics = rubrics.select(list(rubrics.rubrics)[: args.traits])
     run = long_run(args.min_tokens)
@@ -163,7 +184,8 @@ def main() -> None:
                 walls[name].append(result.wall_s)
                 print(
                     f"round {r + 1} {name:>8}: {result.wall_s:7.1f} s, {result.calls} calls, "
-                    f"{result.evaluated:,} prompt tokens evaluated by the server",
+                    f"{result.evaluated:,} prompt tokens evaluated and {result.decoded:,} "
+                    f"decoded by the server ({result.decoded / max(result.calls, 1):.1f} a call)",
                     flush=True,
                 )
     best_p, best_i = min(walls["product"]), min(walls["inspect"])

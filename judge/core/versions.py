@@ -11,8 +11,10 @@ __version__ = "0.1.0"
 SCORING_VERSION = 1
 
 #: Version of the judge prompt (docs/scoring.md). Part of the era. Version 6 names seats by
-#: platform labels and reads every channel an agent writes or causes (docs/integrity.md).
-JUDGE_PROMPT_VERSION = 6
+#: platform labels and reads every channel an agent writes or causes (docs/integrity.md);
+#: version 7 asks for a short verdict, the score first (docs/scoring.md), and marks every line
+#: of the participants' text instead of every word (docs/integrity.md).
+JUDGE_PROMPT_VERSION = 7
 
 #: The prompt without the score-integrity defence (docs/integrity.md): version 4 exactly, kept
 #: byte for byte so an audit with the defence off reuses passes judged before the defence.

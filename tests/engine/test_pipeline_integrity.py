@@ -83,7 +83,7 @@ def test_the_card_lists_what_was_withheld_and_the_run_is_unchanged() -> None:
         PLANTED in content[span.start : span.end + 1] or content[span.start : span.end] in PLANTED
     )
     assert run.model_dump_json() == before
-    assert card.prompt_version == 6 and card.measurement_era.integrity["spotlight"] == "datamark"
+    assert card.prompt_version == 7 and card.measurement_era.integrity["spotlight"] == "line-mark"
 
 
 def test_a_clean_seat_carries_an_unflagged_block() -> None:

@@ -55,7 +55,7 @@ def test_the_judge_sees_the_sample_conversation(
     )
     assert log.samples[0].scores["traits"].value == {"integrity": 0.6}  # type: ignore[index]
     assert len(prompts) == 5
-    seen = prompts[0].replace(DATAMARK, " ")  # the spotlighting mark read back as spaces
+    seen = prompts[0].replace(f": {DATAMARK} ", ": ")  # the line mark taken off each event
     # seats are named by platform labels in order of first appearance: the agent's system
     # event comes first (docs/integrity.md, "Channels")
     assert "[turn 1] Seat B (message): What does the lamp cost?" in seen

@@ -15,8 +15,11 @@ from judge.core.versions import (
     UNDEFENDED_PROMPT_VERSION,
 )
 
-#: How the judge's view of the transcript is marked when the defence is on (docs/integrity.md).
-SPOTLIGHT = "datamark"
+#: How the judge's view of the transcript is marked when the defence is on (docs/integrity.md):
+#: the judge prompt marks every line of the participants' text (prompt version 7).
+SPOTLIGHT = "line-mark"
+#: The per-word mark, which the pairwise prompt keeps.
+WORD_SPOTLIGHT = "datamark"
 
 
 def prompt_version_for(settings: MeasurementSettings) -> int:
@@ -24,9 +27,12 @@ def prompt_version_for(settings: MeasurementSettings) -> int:
     return JUDGE_PROMPT_VERSION if settings.defence else UNDEFENDED_PROMPT_VERSION
 
 
-def integrity_identity(settings: MeasurementSettings) -> dict[str, str]:
-    """The defence's part of the era: the detector's version and the spotlighting."""
-    return {"detector": DETECTOR_VERSION, "spotlight": SPOTLIGHT} if settings.defence else {}
+def integrity_identity(
+    settings: MeasurementSettings, spotlight: str = WORD_SPOTLIGHT
+) -> dict[str, str]:
+    """The defence's part of the era: the detector's version and the ``spotlight`` mark (the
+    per-word datamark unless the caller's prompt says otherwise)."""
+    return {"detector": DETECTOR_VERSION, "spotlight": spotlight} if settings.defence else {}
 
 
 def measurement_era(
@@ -75,6 +81,6 @@ def _optional_parts(
         parts["pass_score"] = settings.score_mode
     if decoders:
         parts["decoders"] = dict(sorted(decoders.items()))
-    if integrity := integrity_identity(settings):
+    if integrity := integrity_identity(settings, SPOTLIGHT):
         parts["integrity"] = integrity
     return parts

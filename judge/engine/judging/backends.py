@@ -75,6 +75,18 @@ class BatchJudgeBackend(Protocol):
     ) -> AsyncGenerator[IndexedReply, None]: ...
 
 
+@runtime_checkable
+class ChoicesJudgeBackend(Protocol):
+    """A backend that can ask one request for several choices (OpenAI's ``n``), so the passes
+    of one prompt share it; a server that ignores ``n`` answers fewer (docs/scoring.md)."""
+
+    model: str
+
+    async def complete(self, request: JudgeRequest) -> JudgeReply: ...
+
+    async def complete_choices(self, request: JudgeRequest, n: int) -> list[JudgeReply]: ...
+
+
 Content = Literal["string", "parts", "marked_parts"]
 
 

@@ -195,7 +195,7 @@ def coaching_request(
     # the seat by its platform label, as the transcript block names it, never by its own name
     question = coaching_question(prompt_labels(view, [seat])[seat], traits, config.max_notes)
     user = [
-        {"type": "text", "text": transcript_block(view, seat, spotlight=True)},
+        {"type": "text", "text": transcript_block(view, seat, spotlight=True, mark="word")},
         {"type": "text", "text": question},
     ]
     return JudgeRequest(

@@ -22,6 +22,7 @@ from judge.core.domain.run import TranscriptEvent
 from judge.core.errors import JudgeBackendError, PermanentJudgeError, TransientJudgeError
 from judge.engine.judging.backends import (
     BatchJudgeBackend,
+    ChoicesJudgeBackend,
     JudgeBackend,
     JudgeReply,
     JudgeRequest,
@@ -29,12 +30,12 @@ from judge.engine.judging.backends import (
     profile_of,
 )
 from judge.engine.judging.prompt import (
-    VERDICT_SCHEMA,
     Layout,
     judge_messages,
     prompt_labels,
     rubric_block,
     transcript_block,
+    verdict_schema,
 )
 from judge.engine.judging.score_grid import grid_distribution, score_of_pass
 from judge.engine.judging.verdict import parse_verdict
@@ -65,7 +66,12 @@ class RunnerConfig(BaseModel):
     layout: Layout = "transcript_first"
     score_mode: ScoreMode = "sampled"
     spotlight: bool = Field(
-        default=True, description="datamark the transcript (prompt version 6; docs/integrity.md)"
+        default=True, description="mark the transcript (prompt version 7; docs/integrity.md)"
+    )
+    shared_passes: bool = Field(
+        default=True,
+        description="ask a server of one's own for the passes of one trait as one request "
+        "with n choices, where it answers them (docs/scoring.md)",
     )
 
     @classmethod
@@ -114,7 +120,7 @@ def _trait_request(shared: str, rubric: Rubric, seat: str, config: RunnerConfig)
     return JudgeRequest(
         messages=messages,
         max_tokens=config.max_tokens,
-        response_schema=VERDICT_SCHEMA,
+        response_schema=verdict_schema(spotlight=config.spotlight),
         label=rubric.trait,
     )
 
@@ -258,6 +264,8 @@ async def run_passes(
     job = _Job(backend.model, known_turns, config or RunnerConfig(), sleep, on_pass)
     if profile_of(backend).batched and isinstance(backend, BatchJudgeBackend):
         return [*done.values(), *await _run_batched(todo, backend, job)]
+    if job.config.shared_passes and isinstance(backend, ChoicesJudgeBackend):
+        return [*done.values(), *await _run_shared(todo, backend, job)]
     return [*done.values(), *await _run_one_by_one(todo, backend, job)]
 
 
@@ -303,6 +311,51 @@ async def _run_one_by_one(
     tasks = [asyncio.ensure_future(one(s)) for s in todo]
     try:
         return list(await asyncio.gather(*tasks))
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
+
+
+async def _run_shared(
+    todo: Sequence[PassSpec], backend: ChoicesJudgeBackend, job: _Job
+) -> list[JudgePass]:
+    """The passes of one trait (one identical request) as one request with ``n`` choices;
+    the passes the server did not answer (one that ignores ``n`` answers one) go one by one
+    right after it, and once a server has answered fewer choices than asked, every later
+    pass does. Traits go one after another for an engine that keeps one prefix (so its cache
+    holds each trait's prompt while its passes run), side by side for one that keeps many."""
+    groups: dict[str, list[PassSpec]] = {}
+    for spec in todo:
+        groups.setdefault(spec.trait, []).append(spec)
+    shares: list[bool] = [True]
+    limit = asyncio.Semaphore(job.config.concurrency)
+
+    async def group(specs: list[PassSpec]) -> list[JudgePass]:
+        answered: list[JudgePass] = []
+        async with limit:
+            if len(specs) > 1 and shares[0]:
+                started = time.perf_counter()
+                retrying = _retrying(job.config, job.sleep)
+                async for attempt in retrying:
+                    with attempt:
+                        replies = await backend.complete_choices(specs[0].request, len(specs))
+                latency = (time.perf_counter() - started) * 1000
+                number = retrying.statistics.get("attempt_number", 1)
+                shares[0] = len(replies) >= len(specs)
+                answered = [
+                    job.finish(spec, Attempt(reply, number), latency)
+                    for spec, reply in zip(specs, replies, strict=False)
+                ]
+        rest = specs[len(answered) :]
+        return answered + (await _run_one_by_one(rest, backend, job) if rest else [])
+
+    if not profile_of(backend).many_prefixes:
+        return [p for specs in groups.values() for p in await group(specs)]
+    tasks = [asyncio.ensure_future(group(g)) for g in groups.values()]
+    try:
+        return [p for answered in await asyncio.gather(*tasks) for p in answered]
     except BaseException:
         for task in tasks:
             task.cancel()

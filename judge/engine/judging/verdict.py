@@ -2,7 +2,9 @@
 
 Rules: the LAST verdict in the reply wins (a model that reconsiders ends with its answer);
 the score must lie in the range the rubric offers (0.0-1.0); a reply with no verdict is
-unscored with its reason, never turned into a zero.
+unscored with its reason, never turned into a zero. A verdict cut at the reply cap (the
+score first, docs/scoring.md) keeps its score, the turns it had listed and the rationale so
+far, marked cut.
 """
 
 from __future__ import annotations
@@ -23,6 +25,15 @@ REFUSAL = linear.compile(
 _LOOSE_SCORE = linear.compile(r"[\"']?score[\"']?\s*[:=]\s*(-?\d+(?:\.\d+)?)", ignorecase=True)
 
 _BRACE = linear.compile(r"\{")
+#: A verdict cut off at the reply cap: the score, then perhaps the turns (complete or not),
+#: then perhaps the rationale so far, up to the end of the reply.
+_CUT_VERDICT = linear.compile(
+    r'\{\s*"score"\s*:\s*(\d+(?:\.\d+)?)\s*,\s*(?:"(?:t(?:u(?:r(?:n(?:s(?:"\s*(?::\s*'
+    r'(?:\[([\d,\s]*)(?:\]\s*(?:,\s*(?:"(?:r[a-z]*(?:"\s*(?::\s*(?:"((?:[^"\\]|\\.)*\\?))?)?)?)?)?)?)?)?)?)?)?)?)?)?)?)?'
+    r"\s*$"
+)
+#: What stands after the rationale of a verdict cut at the cap.
+CUT_MARK = " [cut at the reply cap]"
 
 
 class ParsedReply(NamedTuple):
@@ -79,7 +90,12 @@ def last_answer(
 def parse_verdict(text: str, known_turns: set[int], *, refused: bool = False) -> ParsedReply:
     """Parse the last verdict of a reply; cited turns outside ``known_turns`` are dropped, and
     ``refused`` says the provider reported a refusal (e.g. a content filter)."""
-    answer = last_answer(text, "score", _LOOSE_SCORE, float, refused=refused, task="score")
+    cut = None if refused else cut_verdict(text)
+    answer = (
+        (cut["score"], cut)
+        if cut is not None
+        else last_answer(text, "score", _LOOSE_SCORE, float, refused=refused, task="score")
+    )
     if isinstance(answer, Unanswered):
         return ParsedReply(answer.status, None, "", [], answer.reason)
     score, obj = answer
@@ -89,3 +105,32 @@ def parse_verdict(text: str, known_turns: set[int], *, refused: bool = False) ->
         return ParsedReply("out_of_range", None, "", [], f"score {score} is outside 0.0-1.0")
     rationale = str(obj.get("rationale", ""))[:1000]
     return ParsedReply("ok", float(score), rationale, turns_in(obj.get("turns"), known_turns), None)
+
+
+def cut_verdict(text: str) -> dict[str, Any] | None:
+    """A verdict the reply cap cut short after its score, as its object would have read: the
+    score, the turns
+    listed so far (the last one dropped when it may be incomplete) and the rationale so far
+    marked :data:`CUT_MARK`; None when the reply does not end inside a score-first verdict
+    whose score is complete (followed by its comma)."""
+    found = _CUT_VERDICT.search(text)
+    if found is None:
+        return None
+    try:
+        score = float(found.group(1))
+    except ValueError:
+        return None
+    listed = found.group(2)
+    turns: list[int] = []
+    if listed:
+        closed = found.group(0)[found.end(2) - found.start(0) :].lstrip().startswith("]")
+        pieces = [p.strip() for p in listed.split(",")]
+        if not closed:
+            pieces = pieces[:-1]
+        turns = [int(p) for p in pieces if p.isdigit()]
+    so_far = found.group(3) or ""
+    try:
+        so_far = json.loads(f'"{so_far}"')
+    except json.JSONDecodeError:  # cut inside an escape: the text as written
+        pass
+    return {"score": score, "turns": turns, "rationale": (so_far.strip() + CUT_MARK).strip()}

@@ -80,6 +80,6 @@ def test_the_defence_is_part_of_the_era_and_off_is_the_stack_measured_before_it(
         judge_model="m", rubric_hashes=hashes, settings=MeasurementSettings(defence=False)
     )
     assert on.era_id != off.era_id
-    assert on.prompt_version == 6 and off.prompt_version == 4
-    assert on.integrity == {"detector": DETECTOR_VERSION, "spotlight": "datamark"}
+    assert on.prompt_version == 7 and off.prompt_version == 4
+    assert on.integrity == {"detector": DETECTOR_VERSION, "spotlight": "line-mark"}
     assert off.integrity == {}

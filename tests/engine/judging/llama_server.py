@@ -26,6 +26,8 @@ from judge.engine.settings import judging_environment
 REPO = Path(__file__).resolve().parents[3]
 
 _PROMPT_EVAL = re.compile(r"prompt eval time\s*=\s*[\d.]+ ms /\s*(\d+) tokens")
+#: llama.cpp's count of decoded tokens ("eval time = ... ms / N runs", not the prompt's line).
+_DECODE_EVAL = re.compile(r"(?<!prompt )eval time\s*=\s*[\d.]+ ms /\s*(\d+) runs")
 
 
 class LlamaServer(NamedTuple):
@@ -106,3 +108,9 @@ def evaluated_prompt_tokens(log: Path, *, since: int = 0) -> list[int]:
     """Prompt tokens the server evaluated per completion, from its log (from byte ``since``)."""
     text = log.read_bytes()[since:].decode(errors="replace")
     return [int(n) for n in _PROMPT_EVAL.findall(text)]
+
+
+def decoded_tokens(log: Path, *, since: int = 0) -> list[int]:
+    """Tokens the server decoded per completion, from its log (from byte ``since``)."""
+    text = log.read_bytes()[since:].decode(errors="replace")
+    return [int(n) for n in _DECODE_EVAL.findall(text)]

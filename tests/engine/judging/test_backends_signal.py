@@ -34,12 +34,12 @@ def test_a_schema_capable_model_gets_the_verdict_schema_strict_and_logprobs() ->
     assert fmt["type"] == "json_schema" and fmt["json_schema"]["strict"] is True
     schema = fmt["json_schema"]["schema"]
     assert (
-        schema["required"] == ["rationale", "turns", "score"]
+        schema["required"] == ["score", "turns", "rationale"]
         and schema["additionalProperties"] is False
     )
-    assert (
-        "maxLength" not in schema["properties"]["rationale"]
-    )  # refused by strict structured outputs
+    rationale = schema["properties"]["rationale"]
+    assert "maxLength" not in rationale  # refused by strict structured outputs
+    assert rationale["pattern"].endswith("{0,14}$")  # the word bound stays
     assert schema["properties"]["score"] == {"type": "number", "minimum": 0, "maximum": 1}
     assert (kwargs["logprobs"], kwargs["top_logprobs"]) == (True, TOP_LOGPROBS)
 

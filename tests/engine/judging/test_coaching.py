@@ -140,7 +140,7 @@ def test_the_prompt_puts_the_transcript_first_and_constrains_the_reply() -> None
     (request,) = backend.history
     user = request.messages[1]["content"]
     view = seat_view(_transcript(), "buyer")
-    assert user[0]["text"] == transcript_block(view, "buyer", spotlight=True)
+    assert user[0]["text"] == transcript_block(view, "buyer", spotlight=True, mark="word")
     label = prompt_labels(view, ["buyer"])["buyer"]  # the platform label, never the seat's name
     assert label != "buyer" and user[1]["text"].startswith(f'Coach seat "{label}".')
     assert request.response_schema == COACHING_SCHEMA

@@ -14,6 +14,7 @@ from judge.engine.judging.prompt import (
 )
 from judge.engine.judging.providers.embedded import EMBEDDED_MODEL, EMBEDDED_NOTE, embedded_model
 from judge.engine.judging.registry import backend_for
+from judge.engine.judging.verdict import parse_verdict
 from judge.engine.packs import default_rubric_set
 from judge.engine.pipeline import ScoringOptions, score_run_async
 from judge.engine.settings import judge_spec
@@ -62,8 +63,9 @@ def test_the_litellm_route_returns_a_grammar_bound_verdict() -> None:
         response_format={"type": "json_object", "schema": VERDICT_SCHEMA},
     )
     text = response.choices[0].message.content
-    assert text.startswith("{") and '"score":' in text
-    assert 0.0 <= json.loads(text)["score"] <= 1.0
+    assert text.startswith('{"score": ')  # the score first: a reply cut at the cap keeps it
+    verdict = parse_verdict(text, {1})
+    assert verdict.status == "ok" and verdict.score is not None and 0.0 <= verdict.score <= 1.0
     assert response.usage.prompt_tokens > 10
 
 
@@ -115,3 +117,21 @@ def test_the_batch_evaluates_the_prefix_once_and_each_suffix_once() -> None:
         d.prompt_tokens == len(p.prefix) + len(p.rest)
         for d, p in zip(sorted(decoded), prompts, strict=True)
     )
+
+
+def test_the_embedded_verdict_is_short_and_a_reply_cut_at_the_cap_keeps_its_score() -> None:
+    from judge.engine.judging.prompt import CITED_TURNS, RATIONALE_WORDS
+    from judge.engine.judging.verdict import CUT_MARK, parse_verdict
+
+    (request,) = _verdict_requests(traits=1, passes=1)
+    model = embedded_model()
+    full = model.complete(request, max_tokens=160, schema=VERDICT_SCHEMA)
+    verdict = json.loads(full.text)
+    assert list(verdict) == ["score", "turns", "rationale"]
+    assert len(verdict["rationale"].split()) <= RATIONALE_WORDS
+    assert len(verdict["turns"]) <= CITED_TURNS
+    cut = model.complete(request, max_tokens=16, schema=VERDICT_SCHEMA)
+    assert cut.completion_tokens == 16 and full.text.startswith(cut.text)
+    parsed = parse_verdict(cut.text, set(range(1, 100)))
+    assert (parsed.status, parsed.score) == ("ok", verdict["score"])
+    assert parsed.rationale.endswith(CUT_MARK.strip())

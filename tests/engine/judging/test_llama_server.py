@@ -69,3 +69,16 @@ def test_scoring_through_openai_prefix_and_openai_api_base(
     integrity = card.seats["buyer"].traits["integrity"]
     assert card.judge_model == "openai/smollm2" and integrity.n_passes == 5
     assert all(p.raw_output and p.prompt_tokens and p.prompt_tokens > 500 for p in integrity.passes)
+
+
+def test_the_server_answers_one_choice_whatever_n_asks(server: LlamaServer) -> None:
+    """llama-cpp-python's server drops ``n`` from the request, so passes that share their
+    prompt fall back to one request a pass there (docs/scoring.md)."""
+    from judge.engine.judging.backends import JudgeRequest
+
+    backend = OpenAICompatibleBackend(
+        "openai/smollm2", env=judging_environment(), api_base=server.base_url, api_key="unused"
+    )
+    request = JudgeRequest(messages=[{"role": "user", "content": "Say yes."}], max_tokens=4)
+    replies = asyncio.run(backend.complete_choices(request, 3))
+    assert len(replies) == 1 and replies[0].completion_tokens

@@ -59,7 +59,7 @@ def test_all_calls_for_a_seat_share_the_transcript_prefix() -> None:
     specs = pass_specs(run.transcript, "buyer", rubrics, passes=5, config=RunnerConfig())
     assert len(specs) == 60
     firsts = {s.request.messages[1]["content"][0]["text"] for s in specs}
-    assert len(firsts) == 1 and "I^can^offer^40." in firsts.pop()
+    assert len(firsts) == 1 and ": ^ Thanks. I like the lamp, but 90" in firsts.pop()
     systems = {s.request.messages[0]["content"] for s in specs}
     assert len(systems) == 1
 
@@ -82,3 +82,36 @@ def test_rubric_first_layout_puts_the_rubric_before_the_transcript() -> None:
     msgs = judge_messages("TRANSCRIPT", rubric_block(rubric, "buyer"), layout="rubric_first")
     assert msgs[1]["content"][0]["text"].startswith("Trait: integrity")
     assert msgs[1]["content"][1]["text"] == "TRANSCRIPT"
+
+
+def test_the_defended_prompt_asks_for_the_score_first_and_bounds_the_rationale() -> None:
+    from judge.engine.judging.prompt import RATIONALE_WORDS, SYSTEM_PROMPT, VERDICT_SCHEMA
+
+    reply = SYSTEM_PROMPT[SYSTEM_PROMPT.index("Reply with") :]
+    assert reply.index('"score"') < reply.index('"turns"') < reply.index('"rationale"')
+    assert f"at most {RATIONALE_WORDS} words" in reply
+    assert list(VERDICT_SCHEMA["properties"]) == ["score", "turns", "rationale"]
+
+
+def test_the_verdict_schema_pattern_admits_the_word_bound_and_no_more() -> None:
+    import re
+
+    from judge.engine.judging.prompt import RATIONALE_WORDS, VERDICT_SCHEMA
+
+    pattern = re.compile(VERDICT_SCHEMA["properties"]["rationale"]["pattern"])
+    assert pattern.fullmatch(" ".join(["word"] * RATIONALE_WORDS))
+    assert not pattern.fullmatch(" ".join(["word"] * (RATIONALE_WORDS + 1)))
+    assert not pattern.fullmatch('a "quote')
+
+
+@pytest.mark.parametrize("spotlight", [True, False])
+def test_each_prompt_goes_with_its_own_verdict_schema(spotlight: bool) -> None:
+    from judge.engine.judging.prompt import UNDEFENDED_VERDICT_SCHEMA, VERDICT_SCHEMA
+
+    run = example("haggle.json")
+    rubric = default_rubric_set().rubrics["integrity"]
+    (spec,) = pass_specs(run.transcript, "buyer", [rubric], 1, RunnerConfig(spotlight=spotlight))
+    expected = VERDICT_SCHEMA if spotlight else UNDEFENDED_VERDICT_SCHEMA
+    assert spec.request.response_schema == expected
+    first = next(iter(expected["properties"]))
+    assert first == ("score" if spotlight else "rationale")

@@ -1,4 +1,4 @@
-from judge.engine.judging.verdict import parse_verdict
+from judge.engine.judging.verdict import CUT_MARK, cut_verdict, parse_verdict
 
 TURNS = {1, 2, 3}
 
@@ -41,3 +41,29 @@ def test_non_numeric_score_is_unparseable() -> None:
 def test_loose_score_line_is_accepted() -> None:
     v = parse_verdict("Reasoning... Score: 0.4", TURNS)
     assert (v.status, v.score) == ("ok", 0.4)
+
+
+def test_a_verdict_cut_at_the_cap_keeps_its_score_turns_and_rationale_so_far() -> None:
+    v = parse_verdict('{"score": 0.7, "turns": [1,3], "rationale": "It offered a fair', TURNS)
+    assert (v.status, v.score, v.cited_turns) == ("ok", 0.7, [1, 3])
+    assert v.rationale == "It offered a fair" + CUT_MARK
+
+
+def test_a_verdict_cut_inside_its_turns_drops_the_turn_it_may_have_cut() -> None:
+    v = parse_verdict('{"score": 0.4, "turns": [2,1', TURNS)
+    assert (v.score, v.cited_turns, v.rationale) == (0.4, [2], CUT_MARK.strip())
+    closed = parse_verdict('{"score": 0.4, "turns": [2,1], "rat', TURNS)
+    assert (closed.score, closed.cited_turns) == (0.4, [1, 2])
+
+
+def test_a_cut_rationale_reads_its_escapes() -> None:
+    v = parse_verdict('{"score": 0.9, "turns": [], "rationale": "said \\"final\\" tw', TURNS)
+    assert (v.score, v.rationale) == (0.9, 'said "final" tw' + CUT_MARK)
+
+
+def test_a_cut_verdict_is_read_only_once_its_score_is_complete() -> None:
+    assert cut_verdict('{"score": 0.7') is None  # 0.7 or 0.75: the comma says it ended
+    assert cut_verdict('{"score": 0.7, "turns": [1], "rationale": "done"}') is None
+    assert cut_verdict('{"rationale": "a reason first, then') is None
+    out = parse_verdict('{"score": 1.5, "turns": [', TURNS)
+    assert (out.status, out.score) == ("out_of_range", None)

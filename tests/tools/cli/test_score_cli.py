@@ -41,7 +41,7 @@ def test_json_output_is_the_full_owner_scorecard(scripted: ScriptedBackend, caps
         "max_possible": 3.0,
     }
     assert card["measurement_era"]["era_id"].startswith("era-")
-    assert card["prompt_version"] == 6 and card["judge_model"] == "scripted"
+    assert card["prompt_version"] == 7 and card["judge_model"] == "scripted"
     assert len(scripted.history) == 60
 
 

@@ -174,7 +174,7 @@ def test_the_judge_reads_each_message_once_in_order(shop_log: EvalLog) -> None:
         i for i in runs_from_log(Path(shop_log.location)) if i.run.scenario_id == "shop-lamp"
     )
     score_run(load_run(item.run.model_dump(mode="json")), backend=ScriptedBackend(answer))
-    unmarked = seen[0].replace(DATAMARK, " ")  # the spotlighting mark read back as spaces
+    unmarked = seen[0].replace(f": {DATAMARK} ", ": ")  # the line mark taken off each event
     lines = [line for line in unmarked.splitlines() if line.startswith("[turn ")]
     sample = samples_by_run(shop_log)[item.run.run_id]
     assert len(lines) == len(sample.messages) + 1  # one tool call

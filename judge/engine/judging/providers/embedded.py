@@ -24,7 +24,13 @@ from judge.core.errors import ConfigError, PermanentJudgeError
 from judge.engine.judging.backends import IndexedReply, JudgeReply, JudgeRequest, ServingProfile
 from judge.engine.judging.batch_decode import BatchDecoder, Decoded, PromptTokens
 from judge.engine.judging.environment import JudgingEnvironment
-from judge.engine.judging.prompt import VERDICT_SCHEMA, flatten_content
+from judge.engine.judging.prompt import (
+    CITED_TURNS,
+    RATIONALE_WORDS,
+    UNDEFENDED_VERDICT_SCHEMA,
+    VERDICT_SCHEMA,
+    flatten_content,
+)
 from judge.engine.judging.providers.litellm import LiteLLMBackend
 from judge.engine.judging.providers.litellm_loader import load_litellm
 from judge.engine.judging.spec import Capabilities, ProviderEntry
@@ -46,10 +52,21 @@ EMBEDDED_NOTE = (
 N_CTX = 8192
 
 #: The verdict as a grammar: llama.cpp's schema conversion does not enforce numeric bounds (a
-#: tiny model writes "score": 100). The reason comes before the score (score first, SmolLM2
-#: answered 0.0 for every trait of the example run); the score is written on the grid itself
-#: (docs/judge-signal.md).
-VERDICT_GRAMMAR = r"""
+#: tiny model writes "score": 100). The score comes first, so a reply cut at the cap holds
+#: it; the turns are a compact list; the rationale is words, at most ``RATIONALE_WORDS`` of
+#: them. The score is written on the grid itself (docs/judge-signal.md).
+VERDICT_GRAMMAR = rf"""
+root      ::= "{{\"score\": " score ", \"turns\": " turns ", \"rationale\": " rationale "}}"
+score     ::= "0." [0-9] | "1.0"
+turns     ::= "[" (turn ("," turn){{0,{CITED_TURNS - 1}}})? "]"
+turn      ::= [0-9] [0-9]? [0-9]? [0-9]?
+rationale ::= "\"" word (" " word){{0,{RATIONALE_WORDS - 1}}} "\""
+word      ::= [^ "\\\x00-\x1f]{{1,16}}
+"""
+#: The version 4 verdict (the defence off) as a grammar, as it was: the reason before the
+#: score (score first, SmolLM2 answered 0.0 for every trait of the example run under the
+#: version 4 prompt).
+UNDEFENDED_VERDICT_GRAMMAR = r"""
 root      ::= "{" ws "\"rationale\":" ws rationale "," ws "\"turns\":" ws turns "," ws "\"score\":" ws score ws "}"
 score     ::= "0." [0-9] | "1.0"
 turns     ::= "[" ws (turn ("," ws turn){0,4})? ws "]"
@@ -65,9 +82,12 @@ DECODE_VERSION = 1
 
 def decode_identity(env: JudgingEnvironment | None = None) -> str:
     """What the embedded judge's scores depend on beyond its model id (part of the measurement
-    era): the decode version, the grammar's hash, the weights file when one is named."""
-    grammar = hashlib.sha256(VERDICT_GRAMMAR.encode()).hexdigest()[:12]
-    identity = f"decode v{DECODE_VERSION}, grammar {grammar}"
+    era): the decode version, the grammars' hashes, the weights file when one is named."""
+    grammar, undefended = (
+        hashlib.sha256(g.encode()).hexdigest()[:12]
+        for g in (VERDICT_GRAMMAR, UNDEFENDED_VERDICT_GRAMMAR)
+    )
+    identity = f"decode v{DECODE_VERSION}, grammar {grammar}, undefended grammar {undefended}"
     if env is not None and env.embedded_gguf is not None:
         identity += f", weights {env.embedded_gguf.name}"
     return identity
@@ -193,7 +213,7 @@ class EmbeddedModel:
                 prompts,
                 max_tokens=max_tokens,
                 grammar=grammar_for(schema),
-                capture=schema == VERDICT_SCHEMA,
+                capture=schema in (VERDICT_SCHEMA, UNDEFENDED_VERDICT_SCHEMA),
             )
 
 
@@ -204,6 +224,8 @@ def grammar_for(schema: dict[str, Any] | None) -> str | None:
         return None
     if schema == VERDICT_SCHEMA:
         return VERDICT_GRAMMAR
+    if schema == UNDEFENDED_VERDICT_SCHEMA:
+        return UNDEFENDED_VERDICT_GRAMMAR
     from judge.engine.judging.pairwise import PAIRWISE_GRAMMAR, PAIRWISE_SCHEMA
 
     if schema == PAIRWISE_SCHEMA:

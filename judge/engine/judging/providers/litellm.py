@@ -93,12 +93,20 @@ class LiteLLMBackend:
         self.keys_present = True
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
+        response, kwargs = await self.respond(request)
+        reply = reply_from_response(response)
+        return reply.model_copy(update={"structured_output": "response_format" in kwargs})
+
+    async def respond(
+        self, request: JudgeRequest, extra: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """The provider's answer to one request (with ``extra`` body fields), and the
+        arguments that got it."""
         self.check_keys()
         for retried in (False, True):
-            kwargs = self._kwargs(request)
+            kwargs = self._kwargs(request) | (extra or {})
             try:
-                response = await self.send(kwargs)
-                break
+                return await self.send(kwargs), kwargs
             except Exception as exc:  # mapped to our tree; nothing is swallowed
                 if retried or not refuses_logprobs(exc, kwargs):
                     if isinstance(exc, JudgeError):
@@ -106,8 +114,7 @@ class LiteLLMBackend:
                     raise classify_litellm_error(exc) from exc
                 # e.g. llama-cpp-python's server without --logits_all: never ask for them again
                 self.logprobs_refused = True
-        reply = reply_from_response(response)
-        return reply.model_copy(update={"structured_output": "response_format" in kwargs})
+        raise AssertionError("unreachable: the second try returns or raises")
 
     async def send(self, kwargs: dict[str, Any]) -> Any:
         """One call with litellm's ``acompletion`` arguments; its answer as litellm gives it."""
@@ -211,9 +218,21 @@ def _strict(schema: Any) -> Any:
     return schema
 
 
-def reply_from_response(response: Any) -> JudgeReply:
-    """Read text, refusal and token accounting out of a litellm ModelResponse."""
-    choice = response.choices[0]
+def reply_from_response(response: Any, index: int = 0) -> JudgeReply:
+    """Read text, refusal and token accounting out of a litellm ModelResponse (its choice
+    ``index``; the request's token counts and cost go with the first choice, zero with the
+    others, so the passes of one request add up to what it used)."""
+    choice = response.choices[index]
+    if index > 0:
+        return JudgeReply(
+            text=choice.message.content or "",
+            refused=choice.finish_reason == "content_filter",
+            prompt_tokens=0,
+            cached_prompt_tokens=0,
+            completion_tokens=0,
+            cost_usd=0.0,
+            token_logprobs=steps_from_logprobs(getattr(choice, "logprobs", None)),
+        )
     usage = getattr(response, "usage", None)
     details = getattr(usage, "prompt_tokens_details", None)
     cached = getattr(details, "cached_tokens", None)

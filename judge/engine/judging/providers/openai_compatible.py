@@ -13,10 +13,15 @@ from typing import TYPE_CHECKING, Any
 
 from judge.core.errors import ConfigError, PermanentJudgeError, TransientJudgeError
 from judge.engine.judging import environment
-from judge.engine.judging.backends import ServingProfile
+from judge.engine.judging.backends import JudgeReply, JudgeRequest, ServingProfile
 from judge.engine.judging.environment import JudgingEnvironment
 from judge.engine.judging.model_check import check_model
-from judge.engine.judging.providers.litellm import LiteLLMBackend, capabilities, retry_after
+from judge.engine.judging.providers.litellm import (
+    LiteLLMBackend,
+    capabilities,
+    reply_from_response,
+    retry_after,
+)
 from judge.engine.judging.providers.litellm_loader import load_litellm
 from judge.engine.judging.spec import MemberSpec, ProviderEntry
 
@@ -77,6 +82,17 @@ class OpenAICompatibleBackend(LiteLLMBackend):
 
     async def send(self, kwargs: dict[str, Any]) -> Completion:
         return await self.client.complete(kwargs)
+
+    async def complete_choices(self, request: JudgeRequest, n: int) -> list[JudgeReply]:
+        """One request asking ``n`` choices (vLLM and SGLang answer them all, sharing the
+        prompt); the replies the server gave, in its order. A server that ignores ``n``
+        (llama-cpp-python's drops it) answers one, and the runner sends the rest alone."""
+        response, kwargs = await self.respond(request, {"n": n} if n > 1 else None)
+        structured = "response_format" in kwargs
+        return [
+            reply_from_response(response, k).model_copy(update={"structured_output": structured})
+            for k in range(min(n, len(response.choices)))
+        ]
 
 
 class Fields:

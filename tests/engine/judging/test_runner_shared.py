@@ -1,0 +1,126 @@
+"""Passes that share their prompt (docs/scoring.md, "Passes"): against real servers on
+loopback, one that answers OpenAI's ``n`` with n choices (as vLLM and SGLang do) and one that
+ignores it (as llama-cpp-python's server does), the runner sends the passes of one trait as one
+request where the server answers them all, and one by one elsewhere."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+
+from judge.engine.judging.providers.openai_compatible import OpenAICompatibleBackend
+from judge.engine.judging.runner import RunnerConfig, pass_specs, run_passes
+from judge.engine.packs import default_rubric_set
+from judge.engine.settings import judging_environment
+from tests.fake_judge import http_response
+from tests.helpers import example
+
+TRAITS = ["integrity", "cooperation"]
+
+
+class ChoicesServer:
+    """Answers every chat completion with ``n`` choices (``honours_n``) or with one, each a
+    verdict whose score names the trait's rubric, and usage for the whole request."""
+
+    def __init__(self, *, honours_n: bool) -> None:
+        self.honours_n = honours_n
+        self.bodies: list[dict[str, Any]] = []
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+        fields = dict(line.split(": ", 1) for line in head[1:] if ": " in line)
+        length = int({k.lower(): v for k, v in fields.items()}.get("content-length", "0"))
+        body = json.loads(await reader.readexactly(length))
+        self.bodies.append(body)
+        score = 0.8 if "integrity" in body["messages"][-1]["content"] else 0.3
+        n = int(body.get("n", 1)) if self.honours_n else 1
+        choices = [
+            {
+                "index": k,
+                "message": {
+                    "role": "assistant",
+                    "content": json.dumps({"score": score, "turns": [1], "rationale": f"c{k}"}),
+                },
+                "finish_reason": "stop",
+            }
+            for k in range(n)
+        ]
+        usage = {"prompt_tokens": 500, "completion_tokens": 12 * n, "total_tokens": 500 + 12 * n}
+        reply = {
+            "id": "x",
+            "object": "chat.completion",
+            "model": "m",
+            "choices": choices,
+            "usage": usage,
+        }
+        writer.write(http_response(200, json.dumps(reply).encode()))
+        await writer.drain()
+        writer.close()
+
+
+@asynccontextmanager
+async def serving(server: ChoicesServer) -> AsyncIterator[str]:
+    listener = await asyncio.start_server(server.handle, "127.0.0.1", 0)
+    try:
+        yield f"http://127.0.0.1:{listener.sockets[0].getsockname()[1]}/v1"
+    finally:
+        listener.close()
+
+
+def _judge(server: ChoicesServer, config: RunnerConfig) -> list[Any]:
+    run = example("haggle.json")
+    rubrics = default_rubric_set().select(TRAITS)
+    specs = pass_specs(run.transcript, "buyer", list(rubrics.rubrics.values()), 5, config)
+
+    async def scenario() -> list[Any]:
+        async with serving(server) as base:
+            backend = OpenAICompatibleBackend("openai/m", env=judging_environment(), api_base=base)
+            return await run_passes(specs, backend, known_turns={1, 2, 3}, config=config)
+
+    return asyncio.run(scenario())
+
+
+@pytest.fixture(autouse=True)
+def _no_openai_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("OPENAI_BASE_URL", "OPENAI_API_BASE", "OPENAI_API_KEY", "JUDGE_OPENAI_CLIENT"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_a_server_that_answers_n_gets_one_request_per_trait() -> None:
+    server = ChoicesServer(honours_n=True)
+    passes = _judge(server, RunnerConfig(concurrency=1))
+    assert [b.get("n") for b in server.bodies] == [5, 5]
+    assert len(passes) == 10
+    by_trait = {
+        t: sorted((p for p in passes if p.trait == t), key=lambda p: p.index) for t in TRAITS
+    }
+    assert [p.score for p in by_trait["integrity"]] == [0.8] * 5
+    assert [p.score for p in by_trait["cooperation"]] == [0.3] * 5
+    assert [p.rationale for p in by_trait["integrity"]] == [f"c{k}" for k in range(5)]
+    # the request's usage is counted once, on its first pass
+    assert sum(p.prompt_tokens for p in passes) == 1000
+    assert sum(p.completion_tokens for p in passes) == 120
+    assert [p.prompt_tokens for p in by_trait["cooperation"]] == [500, 0, 0, 0, 0]
+
+
+def test_a_server_that_ignores_n_gets_the_rest_one_by_one() -> None:
+    server = ChoicesServer(honours_n=False)
+    passes = _judge(server, RunnerConfig(concurrency=1))
+    # the first trait asks n=5 once and gets one choice; every other pass goes alone
+    assert [b.get("n") for b in server.bodies] == [5] + [None] * 9
+    assert sorted((p.trait, p.index) for p in passes) == sorted(
+        (t, i) for t in TRAITS for i in range(5)
+    )
+    assert all(p.score in (0.8, 0.3) and p.prompt_tokens == 500 for p in passes)
+
+
+def test_shared_passes_can_be_switched_off() -> None:
+    server = ChoicesServer(honours_n=True)
+    passes = _judge(server, RunnerConfig(concurrency=2, shared_passes=False))
+    assert len(server.bodies) == 10 and all("n" not in b for b in server.bodies)
+    assert len(passes) == 10
