@@ -79,17 +79,16 @@ SYSTEM_PROMPT = _system_prompt(
 )
 
 #: JSON schema of the current verdict (:data:`SHORT_REPLY`); backends that can constrain
-#: decoding use it. The pattern bounds the rationale to :data:`RATIONALE_WORDS` words.
+#: decoding use it. The rationale is bounded in characters (about :data:`RATIONALE_WORDS`
+#: words): a server that compiles the schema to a grammar (llama.cpp) samples a length bound
+#: cheaply, where a pattern of words made the server's passes about three times slower.
+RATIONALE_CHARS = 100
 VERDICT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "score": {"type": "number", "minimum": 0, "maximum": 1},
         "turns": {"type": "array", "items": {"type": "integer"}, "maxItems": CITED_TURNS},
-        "rationale": {
-            "type": "string",
-            "maxLength": 16 * RATIONALE_WORDS,
-            "pattern": f'^[^ "\\\\]+( [^ "\\\\]+){{0,{RATIONALE_WORDS - 1}}}$',
-        },
+        "rationale": {"type": "string", "maxLength": RATIONALE_CHARS},
     },
     "required": ["score", "turns", "rationale"],
     "additionalProperties": False,

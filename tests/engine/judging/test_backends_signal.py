@@ -2,6 +2,7 @@
 one, token log-probabilities where the provider returns them; and what it reads back."""
 
 import math
+import re
 
 import litellm
 import pytest
@@ -39,7 +40,9 @@ def test_a_schema_capable_model_gets_the_verdict_schema_strict_and_logprobs() ->
     )
     rationale = schema["properties"]["rationale"]
     assert "maxLength" not in rationale  # refused by strict structured outputs
-    assert rationale["pattern"].endswith("{0,14}$")  # the word bound stays
+    assert rationale["pattern"] == r"^[\s\S]{0,100}$"  # the length bound stays, as a pattern
+    assert re.fullmatch(rationale["pattern"], "w" * 100)
+    assert not re.fullmatch(rationale["pattern"], "w" * 101)
     assert schema["properties"]["score"] == {"type": "number", "minimum": 0, "maximum": 1}
     assert (kwargs["logprobs"], kwargs["top_logprobs"]) == (True, TOP_LOGPROBS)
 

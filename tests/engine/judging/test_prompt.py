@@ -93,25 +93,10 @@ def test_the_defended_prompt_asks_for_the_score_first_and_bounds_the_rationale()
     assert list(VERDICT_SCHEMA["properties"]) == ["score", "turns", "rationale"]
 
 
-def test_the_verdict_schema_pattern_admits_the_word_bound_and_no_more() -> None:
-    import re
+def test_the_verdict_schema_bounds_the_rationale_by_length_for_every_grammar() -> None:
+    from judge.engine.judging.prompt import RATIONALE_CHARS, RATIONALE_WORDS, VERDICT_SCHEMA
 
-    from judge.engine.judging.prompt import RATIONALE_WORDS, VERDICT_SCHEMA
-
-    pattern = re.compile(VERDICT_SCHEMA["properties"]["rationale"]["pattern"])
-    assert pattern.fullmatch(" ".join(["word"] * RATIONALE_WORDS))
-    assert not pattern.fullmatch(" ".join(["word"] * (RATIONALE_WORDS + 1)))
-    assert not pattern.fullmatch('a "quote')
-
-
-@pytest.mark.parametrize("spotlight", [True, False])
-def test_each_prompt_goes_with_its_own_verdict_schema(spotlight: bool) -> None:
-    from judge.engine.judging.prompt import UNDEFENDED_VERDICT_SCHEMA, VERDICT_SCHEMA
-
-    run = example("haggle.json")
-    rubric = default_rubric_set().rubrics["integrity"]
-    (spec,) = pass_specs(run.transcript, "buyer", [rubric], 1, RunnerConfig(spotlight=spotlight))
-    expected = VERDICT_SCHEMA if spotlight else UNDEFENDED_VERDICT_SCHEMA
-    assert spec.request.response_schema == expected
-    first = next(iter(expected["properties"]))
-    assert first == ("score" if spotlight else "rationale")
+    rationale = VERDICT_SCHEMA["properties"]["rationale"]
+    # a length bound, not a pattern of words: llama.cpp's schema grammar samples it cheaply
+    assert rationale == {"type": "string", "maxLength": RATIONALE_CHARS}
+    assert RATIONALE_CHARS >= 6 * RATIONALE_WORDS  # room for the words the prompt allows

@@ -173,7 +173,8 @@ def refuses_logprobs(exc: Exception, kwargs: dict[str, Any]) -> bool:
 
 #: Alternatives asked for at each token (OpenAI's maximum); the score grid needs the ten digits.
 TOP_LOGPROBS = 20
-#: Schema keywords OpenAI's strict structured outputs refuse; dropped from the schema sent.
+#: Schema keywords OpenAI's strict structured outputs refuse; dropped from the schema sent (a
+#: string's length bound is kept as a pattern, which strict mode takes).
 _UNSTRICT_KEYWORDS = ("maxLength", "minLength")
 
 
@@ -212,7 +213,11 @@ def verdict_response_format(schema: dict[str, Any]) -> dict[str, Any]:
 
 def _strict(schema: Any) -> Any:
     if isinstance(schema, dict):
-        return {k: _strict(v) for k, v in schema.items() if k not in _UNSTRICT_KEYWORDS}
+        kept = {k: _strict(v) for k, v in schema.items() if k not in _UNSTRICT_KEYWORDS}
+        if "maxLength" in schema and "pattern" not in schema:
+            low = schema.get("minLength", 0)
+            kept["pattern"] = f"^[\\s\\S]{{{low},{schema['maxLength']}}}$"
+        return kept
     if isinstance(schema, list):
         return [_strict(v) for v in schema]
     return schema
