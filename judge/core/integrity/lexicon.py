@@ -16,6 +16,7 @@ from judge.core.integrity.languages import OTHER
 from judge.core.integrity.languages_world import GLUED as WORLD_GLUED
 from judge.core.integrity.languages_world import SCRIPTS as WORLD_SCRIPTS
 from judge.core.integrity.languages_world import WORLD
+from judge.core.integrity.reader import READER
 
 
 class Rule(NamedTuple):
@@ -88,7 +89,8 @@ def _without_leading_boundary(alternative: str) -> str:
 
 
 RULES: list[Rule] = [
-    _rule(*rule) for rule in ENGLISH + FAMILIES + INDIRECT + ROLE_SPOOF + OTHER + WORLD + HIJACK
+    _rule(*rule)
+    for rule in ENGLISH + FAMILIES + INDIRECT + ROLE_SPOOF + OTHER + WORLD + HIJACK + READER
 ]
 
 _CUES = sorted({cue for rule in RULES for cue in rule.cues})
