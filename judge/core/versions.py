@@ -27,5 +27,7 @@ UNDEFENDED_PROMPT_VERSION = 4
 #: attributes quotes to their originator and reads attack families. Version 3 reads indirect
 #: requests (the seat's conduct put on the record as the best) in thirty languages, and the
 #: numbers and booleans of actions' arguments and results, an object's member with such a value
-#: as the prompt shows it (``"score": 1.0``).
-DETECTOR_VERSION = "3+learned-v2"
+#: as the prompt shows it (``"score": 1.0``), fifty-four more languages, output-format hijacks
+#: and the world's own tool data. Version 4 reads requests to a later reader of the
+#: transcript, conduct put on the record and stories whose reader gives the top mark.
+DETECTOR_VERSION = "4+learned-v2"
