@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
-from judge.core.domain.outputs import Output, Value
+from judge.core.domain.outputs import Output, Value, WholeNumber
 
 #: One value a check can answer or want: what a single SQL cell can hold, as JSON.
 Scalar = int | float | str | bool | None
@@ -32,7 +32,7 @@ class StepState(Value):
 
     model_config = ConfigDict(strict=True)  # part of the run format: JSON types exactly
 
-    turn: int = Field(ge=0)
+    turn: WholeNumber = Field(ge=0)
     database: str = Field(min_length=1)
 
 

@@ -3,7 +3,9 @@ document never carries one by mistake and reading back an unknown key fails loud
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from typing import Annotated
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict
 
 
 class Output(BaseModel):
@@ -23,3 +25,16 @@ class Strict(BaseModel):
     numbers must be finite (JSON has no NaN or Infinity, and a stored one could not be read back)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+
+def _whole(value: object) -> object:
+    """JSON's integer is a number without a fraction, so ``2.0`` is one (as the published schema
+    says); strict mode would refuse the float, so a whole float becomes its int first."""
+    if type(value) is float and value.is_integer():
+        return int(value)
+    return value
+
+
+#: An integer field of the run format: a whole number, written ``2`` or ``2.0``.
+WholeNumber = Annotated[int, BeforeValidator(_whole)]
+WholeOrNone = Annotated[int | None, BeforeValidator(_whole)]

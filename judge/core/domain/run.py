@@ -22,7 +22,7 @@ from judge.core.domain.limits import (
     run_id_problem,
     text_problem,
 )
-from judge.core.domain.outputs import Strict
+from judge.core.domain.outputs import Strict, WholeNumber, WholeOrNone
 from judge.core.errors import InputError, RunFormatError, describe_validation_error
 
 Identifier = Annotated[str, Field(min_length=1, max_length=200, pattern=ID_PATTERN)]
@@ -81,7 +81,7 @@ class SeatAssignment(RunPart):
 
 
 class _EventBase(RunPart):
-    turn: int = Field(ge=0)
+    turn: WholeNumber = Field(ge=0)
     seat: Identifier
 
 
@@ -143,17 +143,17 @@ class WinCondition(RunPart):
 class TraceStep(RunPart):
     """Per-turn execution data. `progress` and `conditions_met` are cumulative."""
 
-    turn: int = Field(ge=0)
+    turn: WholeNumber = Field(ge=0)
     seat: Identifier
-    checks_passed: int = Field(default=0, ge=0)
-    checks_failed: int = Field(default=0, ge=0)
+    checks_passed: WholeNumber = Field(default=0, ge=0)
+    checks_failed: WholeNumber = Field(default=0, ge=0)
     conditions_met: list[Identifier] = Field(default_factory=list)
     progress: float = Field(default=0.0, ge=0.0, le=1.0)
     latency_ms: float | None = Field(default=None, ge=0)
-    tokens_in: int | None = Field(default=None, ge=0)
-    tokens_out: int | None = Field(default=None, ge=0)
-    tool_calls: int = Field(default=0, ge=0)
-    tool_errors: int = Field(default=0, ge=0)
+    tokens_in: WholeOrNone = Field(default=None, ge=0)
+    tokens_out: WholeOrNone = Field(default=None, ge=0)
+    tool_calls: WholeNumber = Field(default=0, ge=0)
+    tool_errors: WholeNumber = Field(default=0, ge=0)
 
 
 class Run(RunPart):
@@ -161,7 +161,7 @@ class Run(RunPart):
 
     run_id: RunId
     scenario_id: Identifier
-    seed: int | None = Field(
+    seed: WholeOrNone = Field(
         default=None, ge=SEED_MIN, le=SEED_MAX, description="a signed 32-bit integer"
     )
     adversary_config: (

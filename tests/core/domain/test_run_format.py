@@ -97,9 +97,12 @@ CHANGES: list[tuple[tuple[object, ...], object, bool]] = [
     (("transcript", 0, "turn"), "2", False),
     (("transcript", 0, "turn"), True, False),
     (("transcript", 0, "turn"), 2, True),
+    (("transcript", 0, "turn"), 2.0, True),  # JSON's integer: a number without a fraction
+    (("transcript", 0, "turn"), 2.5, False),
     (("seed",), "7", False),
     (("seed",), True, False),
     (("seed",), 7, True),
+    (("seed",), 7.0, True),
     (("win_conditions", 1, "weight"), "2", False),
     (("win_conditions", 1, "weight"), True, False),
     (("win_conditions", 1, "weight"), 2, True),
@@ -115,6 +118,8 @@ CHANGES: list[tuple[tuple[object, ...], object, bool]] = [
     (("trace",), [{"turn": 1, "seat": "buyer", "tokens_in": 12, "latency_ms": 3}], True),
     (("world",), {"end_state": "w.db", "step_states": [{"turn": "1", "database": "a"}]}, False),
     (("world",), {"end_state": "w.db", "step_states": [{"turn": 1, "database": "a"}]}, True),
+    (("world",), {"end_state": "w.db", "step_states": [{"turn": 1.0, "database": "a"}]}, True),
+    (("trace",), [{"turn": 1, "seat": "buyer", "tokens_in": 12.0}], True),
 ]
 
 
