@@ -12,14 +12,14 @@ from typing import NamedTuple
 from pydantic import BaseModel, ConfigDict, Field
 
 from judge.core.domain.judging import JudgePass, SeatPassKey
-from judge.core.versions import JUDGE_PROMPT_VERSION
+from judge.core.versions import JUDGE_PROMPT_VERSION, UNDEFENDED_PROMPT_VERSION
 from judge.engine.calibration.items import CalibrationItem, read_jsonl
 from judge.engine.calibration.manifest import CalibrationSetError
 from judge.engine.calibration.report import JudgedPasses
 from judge.engine.judging.backends import JudgeBackend
 from judge.engine.packs import RubricSet
 from judge.engine.pipeline import Progress, ScoringOptions, judge_run
-from judge.engine.settings import judge_spec
+from judge.engine.settings import judge_spec, judging_environment
 
 
 class PassRecord(BaseModel):
@@ -41,6 +41,24 @@ class PassStamp(NamedTuple):
     judge_model: str
     prompt_version: int
     decoders: dict[str, str] | None
+
+
+def stamp_of(judge_model: str, prompt_version: int) -> PassStamp:
+    """The stamp of passes judged now: a defence-off pass depends only on the embedded judge's
+    undefended grammar, so its decode is named by that alone."""
+    decoders = judge_spec(judge_model).decoders
+    if prompt_version == UNDEFENDED_PROMPT_VERSION and decoders:
+        from judge.engine.judging.providers.embedded import (
+            decode_identity,
+            undefended_decode_identity,
+        )
+
+        env = judging_environment()
+        embedded = decode_identity(env)
+        decoders = {
+            m: undefended_decode_identity(env) if d == embedded else d for m, d in decoders.items()
+        }
+    return PassStamp(judge_model, prompt_version, decoders)
 
 
 def _check_stamp(path: Path, record: PassRecord, stamp: PassStamp) -> None:
@@ -67,7 +85,7 @@ def load_store(
     for a line of another judging. ``prompt_version``: 4 with the defence off."""
     if not path.exists():
         return {}
-    stamp = PassStamp(judge_model, prompt_version, judge_spec(judge_model).decoders)
+    stamp = stamp_of(judge_model, prompt_version)
     done: dict[str, dict[SeatPassKey, JudgePass]] = defaultdict(dict)
     for record in read_jsonl(path, PassRecord):
         _check_stamp(path, record, stamp)
@@ -84,7 +102,7 @@ class PassStore:
     ) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        self.stamp = PassStamp(judge_model, prompt_version, judge_spec(judge_model).decoders)
+        self.stamp = stamp_of(judge_model, prompt_version)
 
     def append(self, item_id: str, seat: str, judge_pass: JudgePass) -> None:
         record = PassRecord(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -62,3 +63,26 @@ def test_a_pass_from_another_grammar_is_refused_and_an_unmarked_old_line_is_kept
     del record["decoders"], record["prompt_version"]
     path.write_text(json.dumps(record) + "\n")
     assert list(load_store(path, EMBEDDED_MODEL)) == ["casino-1"]
+
+
+def test_a_defence_off_pass_is_named_by_the_undefended_grammar_alone(tmp_path: Path) -> None:
+    # the defended grammar changed with prompt 7 and the undefended one did not: a defence-off
+    # store stays valid, a defence-on pass under an old identity does not
+    from judge.core.versions import UNDEFENDED_PROMPT_VERSION
+    from judge.engine.judging.providers.embedded import (
+        UNDEFENDED_VERDICT_GRAMMAR,
+        undefended_decode_identity,
+    )
+
+    digest = hashlib.sha256(UNDEFENDED_VERDICT_GRAMMAR.encode()).hexdigest()[:12]
+    assert undefended_decode_identity() == f"decode v1, grammar {digest}"
+    off = PassStore(tmp_path / "off.jsonl", EMBEDDED_MODEL, UNDEFENDED_PROMPT_VERSION)
+    off.append("casino-1", "a", a_pass(0))
+    assert json.loads(off.path.read_text())["decoders"] == {
+        EMBEDDED_MODEL: undefended_decode_identity()
+    }
+    assert list(load_store(off.path, EMBEDDED_MODEL, UNDEFENDED_PROMPT_VERSION)) == ["casino-1"]
+    on = stored(tmp_path)
+    rewrite(on, decoders={EMBEDDED_MODEL: undefended_decode_identity()})
+    with pytest.raises(CalibrationSetError, match=f"grammar {digest}"):
+        load_store(on, EMBEDDED_MODEL)

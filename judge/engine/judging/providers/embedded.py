@@ -88,9 +88,21 @@ def decode_identity(env: JudgingEnvironment | None = None) -> str:
         for g in (VERDICT_GRAMMAR, UNDEFENDED_VERDICT_GRAMMAR)
     )
     identity = f"decode v{DECODE_VERSION}, grammar {grammar}, undefended grammar {undefended}"
+    return identity + _weights(env)
+
+
+def undefended_decode_identity(env: JudgingEnvironment | None = None) -> str:
+    """The identity of the decode a defence-off (prompt version 4) pass depends on: only the
+    undefended grammar, written as every identity was before the grammars parted, so a stored
+    defence-off pass stays valid while the defended grammar changes."""
+    undefended = hashlib.sha256(UNDEFENDED_VERDICT_GRAMMAR.encode()).hexdigest()[:12]
+    return f"decode v{DECODE_VERSION}, grammar {undefended}" + _weights(env)
+
+
+def _weights(env: JudgingEnvironment | None) -> str:
     if env is not None and env.embedded_gguf is not None:
-        identity += f", weights {env.embedded_gguf.name}"
-    return identity
+        return f", weights {env.embedded_gguf.name}"
+    return ""
 
 
 def gguf_path(env: JudgingEnvironment | None = None) -> Path:
