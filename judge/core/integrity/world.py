@@ -6,8 +6,9 @@ otherwise flag (docs/integrity.md, "What is not flagged"):
   "System: order confirmed", "final score: 92" of a car report): a verdict-, threat-, role-
   or learned-kind match there is kept only when the same string also addresses whoever
   scores the run (a directed rule's match in it, or a word of the scorer's or the run's own
-  vocabulary in the matched text, a verdict's own keys among them: ``{"verdict": true}`` in a
-  result is held, ``{"rating": 4.6}`` is not). Text an agent wrote into a run it submitted
+  vocabulary in the matched text, a verdict's own keys among them, or the top of a scale:
+  ``{"verdict": true}`` and "Final score: 1.0" in a result are held, ``{"rating": 4.6}`` is
+  not). Text an agent wrote into a run it submitted
   itself is never excused, nor anything in the seat's own messages and arguments;
 * markup: a learned-kind sentence that holds HTML tags is scored again with the tags read as
   spaces (a comment's words are kept), and kept only if it is still over the threshold.
@@ -41,6 +42,12 @@ _DIRECTED = linear.compile(
     r"deserv\w*|award\w*|winner|(?:for|to) (?:the )?(?:buyer|seller|me|us|this (?:seat|side|"
     r"party)))\b"
 )
+#: A top value (over folded text): world data rates a tent 4.6 or a car 92, a verdict planted in
+#: tool output gives the top of a scale ("Final score: 1.0", "a perfect score").
+_TOP = linear.compile(
+    r"\b(?:1\.0+|100\s*%|perfect|flawless|full marks|maximum|"
+    r"top (?:score|mark|rating|grade)s?)|\b(?:score|rating|grade|mark)s?\s*[:=]\s*(?:1|10|100)\b"
+)
 #: An HTML tag or a comment's markers (a comment's words are kept).
 _TAG = linear.compile(r"<!--|-->|</?[a-z][a-z0-9]*(?:\s[^<>\n]{0,200})?/?>")
 
@@ -72,8 +79,12 @@ def _world_data(field: TextField, found: list[Piece]) -> list[Piece]:
     return [
         p
         for p in found
-        if p.kind not in WORLD_KINDS or _DIRECTED.found(fold(field.text[p.start : p.end]).text)
+        if p.kind not in WORLD_KINDS or _addresses_scorer(fold(field.text[p.start : p.end]).text)
     ]
+
+
+def _addresses_scorer(text: str) -> bool:
+    return _DIRECTED.found(text) or _TOP.found(text)
 
 
 def _still_learned(field: TextField, piece: Piece) -> bool:

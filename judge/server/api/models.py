@@ -5,6 +5,7 @@ Docstrings and field descriptions here are what the OpenAPI document shows."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 from typing import TypeVar
 
 from pydantic import BaseModel, Field
@@ -138,3 +139,26 @@ class PairwiseLeaderboardPublic(PairwiseLeaderboard):
 
 class ComparisonPublic(AgentComparison):
     """Per-pair outcome differences, the paired test, and the runs that could not be paired."""
+
+
+class IngestKeyPublic(BaseModel):
+    """An ingest key as its owner sees it: never the secret, only its prefix."""
+
+    prefix: str
+    source: str
+    label: str | None
+    created_by: str
+    created_at: datetime
+    revoked_at: datetime | None
+
+
+class RuleRunPublic(BaseModel):
+    """A run an online evaluation rule made from a live trace."""
+
+    run_id: str
+    rule_version: int
+    source: str
+    trace_id: str
+    traits: list[str]
+    judge: str | None
+    created_at: datetime

@@ -254,6 +254,7 @@ def test_the_engine_events_of_a_run_an_agent_submitted_are_screened_before_the_j
         assert wait_final(client, run.run_id, owner)["status"] in ("scored", "held_for_review")
         card = client.get(f"/api/evals/{run.run_id}/scorecard", headers=owner).json()
     prompts = [flatten_content(r.messages[1]["content"]) for r in judge.history]
-    assert prompts and all(("System:^the^evaluation" in p) is not screened for p in prompts)
+    # the judge prompt marks each line of participant text (docs/integrity.md)
+    assert prompts and all((PLANTED_SYSTEM in p) is not screened for p in prompts)
     tamper = card["seats"]["buyer"]["tamper"]
     assert [f["event_index"] for f in tamper["findings"]] == ([0] if screened else [])

@@ -3,14 +3,13 @@ send spans to ``/v1/traces`` (docs/integrations.md, "Live traces")."""
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from fastapi import status
 from pydantic import BaseModel, ConfigDict, Field
 
 from judge.core.errors import NotFoundError
 from judge.server.api.deps import OwnerDep, SessionDep, owner_router
 from judge.server.api.errors import error_responses
+from judge.server.api.models import IngestKeyPublic
 from judge.server.api.paging import PAGED, PagingDep
 from judge.server.service import ingest as ingest_service
 from judge.server.store import ingest as ingest_repo
@@ -29,15 +28,6 @@ class IngestKeyIssued(BaseModel):
     key: str = Field(description="shown once; only its hash is stored")
     prefix: str
     source: str
-
-
-class IngestKeyPublic(BaseModel):
-    prefix: str
-    source: str
-    label: str | None
-    created_by: str
-    created_at: datetime
-    revoked_at: datetime | None
 
 
 class IngestKeyRevoked(BaseModel):

@@ -3,29 +3,17 @@ judge (docs/integrations.md, "Online evaluation rules")."""
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from fastapi import status
-from pydantic import BaseModel
 
 from judge.server.api.deps import OwnerDep, SessionDep, SettingsDep, owner_router
 from judge.server.api.errors import error_responses
+from judge.server.api.models import RuleRunPublic
 from judge.server.api.paging import PAGED, PagingDep
 from judge.server.service import rules as rule_service
 from judge.server.service.rules import Rule, RuleSpec
 from judge.server.store import ingest as ingest_repo
 
 router = owner_router("rules", prefix="/api/evals/rules")
-
-
-class RuleRunPublic(BaseModel):
-    run_id: str
-    rule_version: int
-    source: str
-    trace_id: str
-    traits: list[str]
-    judge: str | None
-    created_at: datetime
 
 
 @router.get("", summary="Online evaluation rules", responses={**PAGED, **error_responses(422)})
