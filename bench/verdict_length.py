@@ -9,6 +9,7 @@ to a score, and the mean rationale length in words. Last line:
 ``decode_tokens_per_pass=<mean> capped=<n>/<passes> scored=<n>/<passes>``.
 
     python bench/verdict_length.py --data /work/shared/data/casino/casino_test.json --dialogues 3
+    python bench/verdict_length.py --smoke   # CI: two traits of the example run
 """
 
 from __future__ import annotations
@@ -42,9 +43,9 @@ def sources(data: Path | None, dialogues: int) -> list[tuple[str, Run]]:
 
 
 async def measure(
-    run: Run, backend: EmbeddedBackend, config: RunnerConfig
+    run: Run, backend: EmbeddedBackend, config: RunnerConfig, *, traits: int | None = None
 ) -> list[dict[str, object]]:
-    rubrics = list(default_rubric_set().rubrics.values())
+    rubrics = list(default_rubric_set().rubrics.values())[:traits]
     turns = {e.turn for e in run.transcript}
     rows: list[dict[str, object]] = []
     for seat in (s.seat for s in run.seats if s.scored):
@@ -71,13 +72,18 @@ def main() -> None:
     parser.add_argument("--dialogues", type=int, default=3)
     parser.add_argument("--max-tokens", type=int, default=160)
     parser.add_argument("--out", type=Path, default=None, help="write every reply here (jsonl)")
+    parser.add_argument(
+        "--smoke", action="store_true", help="CI: two traits of examples/haggle.json, no data"
+    )
     args = parser.parse_args()
+    if args.smoke:
+        args.data = None
     backend = EmbeddedBackend(EMBEDDED_MODEL, env=judging_environment())
     config = RunnerConfig(max_tokens=args.max_tokens)
     every: list[dict[str, object]] = []
     for name, run in sources(args.data, args.dialogues):
         start = time.perf_counter()
-        rows = asyncio.run(measure(run, backend, config))
+        rows = asyncio.run(measure(run, backend, config, traits=2 if args.smoke else None))
         every += [{"source": name, **r} for r in rows]
         mean = sum(int(r["decode_tokens"] or 0) for r in rows) / len(rows)
         print(

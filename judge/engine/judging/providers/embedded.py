@@ -60,8 +60,8 @@ root      ::= "{{\"score\": " score ", \"turns\": " turns ", \"rationale\": " ra
 score     ::= "0." [0-9] | "1.0"
 turns     ::= "[" (turn ("," turn){{0,{CITED_TURNS - 1}}})? "]"
 turn      ::= [0-9] [0-9]? [0-9]? [0-9]?
-rationale ::= "\"" word (" " word){{0,{RATIONALE_WORDS - 1}}} "\""
-word      ::= [^ "\\\x00-\x1f]{{1,16}}
+rationale ::= "\"" word (" " word){{2,9}} "\""
+word      ::= [A-Za-z\u00c0-\uffff] [A-Za-z\u00c0-\uffff'-]{{0,14}} [.,;]?
 """
 #: The version 4 verdict (the defence off) as a grammar, as it was: the reason before the
 #: score (score first, SmolLM2 answered 0.0 for every trait of the example run under the
