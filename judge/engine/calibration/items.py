@@ -65,9 +65,11 @@ Model = TypeVar("Model", bound=BaseModel)
 
 
 def read_jsonl(path: Path, model: type[Model]) -> list[Model]:
-    """Every line of a JSON-lines file as ``model``; errors name the file and line."""
+    """Every line of a JSON-lines file as ``model``; errors name the file and line. Lines end at
+    ``\n`` only: a judge's reply may hold U+2028 or U+0085, which JSON leaves unescaped and
+    ``str.splitlines`` would cut a record at."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8").split("\n")
     except FileNotFoundError:
         raise CalibrationSetError(f"{path}: file not found") from None
     return [_parse_line(path, n, line, model) for n, line in enumerate(lines, 1) if line.strip()]

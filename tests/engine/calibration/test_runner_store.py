@@ -86,3 +86,13 @@ def test_a_defence_off_pass_is_named_by_the_undefended_grammar_alone(tmp_path: P
     rewrite(on, decoders={EMBEDDED_MODEL: undefended_decode_identity()})
     with pytest.raises(CalibrationSetError, match=f"grammar {digest}"):
         load_store(on, EMBEDDED_MODEL)
+
+
+def test_a_reply_holding_a_unicode_line_separator_is_read_back_whole(tmp_path: Path) -> None:
+    store = PassStore(tmp_path / "passes.jsonl", EMBEDDED_MODEL)
+    odd = a_pass(0).model_copy(update={"rationale": "fair\u2028price\x85here"})
+    store.append("casino-1", "a", odd)
+    store.append("casino-1", "a", a_pass(1))
+    done = load_store(store.path, EMBEDDED_MODEL)
+    assert done["casino-1"][("a", "negotiation", 0)].rationale == "fair\u2028price\x85here"
+    assert len(done["casino-1"]) == 2

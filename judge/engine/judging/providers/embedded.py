@@ -26,7 +26,6 @@ from judge.engine.judging.batch_decode import BatchDecoder, Decoded, PromptToken
 from judge.engine.judging.environment import JudgingEnvironment
 from judge.engine.judging.prompt import (
     CITED_TURNS,
-    RATIONALE_WORDS,
     UNDEFENDED_VERDICT_SCHEMA,
     VERDICT_SCHEMA,
     flatten_content,
