@@ -190,7 +190,6 @@ UNMIRRORED: dict[str, str] = {
     "judge/server/store/spend.py": "through judge.server.service.budgets",
     "judge/server/store/submissions.py": "through judge.server.service.submissions",
     "judge/server/store/views.py": "tests/server/api/test_stored_views.py",
-    "judge/tools/tabular.py": "tests/server/api/test_figures.py",
 }
 #: Test files that test no single module: what each exercises.
 NAMING_NO_MODULE: dict[str, str] = {

@@ -57,7 +57,7 @@ def _documents(text: str, path: Path) -> Iterator[tuple[str, Any]]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as whole:
-        lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+        lines = [(n, line) for n, line in enumerate(text.split("\n"), start=1) if line.strip()]
         if len(lines) < 2:
             raise InputError(
                 f"{path}: not valid JSON: {whole.msg} at line {whole.lineno}"

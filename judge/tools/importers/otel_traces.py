@@ -36,7 +36,7 @@ def read_otlp_json(path: Path) -> Decoded:
 
 def _json_lines(path: Path, text: str) -> list[Any]:
     documents = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.split("\n"), 1):
         if line.strip():
             try:
                 documents.append(json.loads(line))
