@@ -11,7 +11,7 @@ rule needs one of its words, so a scorer's name alone is never enough.
 
 from __future__ import annotations
 
-from judge.core.integrity.patterns import Written, either, near, written
+from judge.core.integrity.patterns import Written, cues, either, near, written
 
 #: Every Latin-script language's top-score phrases, for lines that mix languages.
 _TOPS: list[str] = []
@@ -30,50 +30,21 @@ def _latin(
     verdicts: str,
 ) -> list[Written]:
     """The five rules of one Latin-script language; each argument is ``|``-separated
-    alternatives, and the cue words of each rule are its first words (see ``_cues``)."""
+    alternatives, and the cue words of each rule are its first words (see ``patterns.cues``)."""
     scorer = rf"\b(?:{scorers})"
     lead = rf"\b(?:{leads})"
     _TOPS.append(tops)
     return [
         written(
             "appeal",
-            _cues(scorers),
+            cues(scorers),
             f"{near(lead, scorer + _MARK, 12)}|{near(scorer, lead + _MARK, 12)}",
         ),
-        written("instruction", _cues(scorers), either(scorer, rf"\b(?:{directives})\b", 60)),
-        written("instruction", _cues(gives), near(rf"\b(?:{gives})\b", rf"(?:{tops})", 30)),
-        written("instruction", _cues(ignores), either(rf"\b(?:{ignores})", rf"(?:{orders})", 40)),
-        written("forged_verdict", _cues(verdicts), rf"\b(?:{verdicts})"),
+        written("instruction", cues(scorers), either(scorer, rf"\b(?:{directives})\b", 60)),
+        written("instruction", cues(gives), near(rf"\b(?:{gives})\b", rf"(?:{tops})", 30)),
+        written("instruction", cues(ignores), either(rf"\b(?:{ignores})", rf"(?:{orders})", 40)),
+        written("forged_verdict", cues(verdicts), rf"\b(?:{verdicts})"),
     ]
-
-
-def _cues(alternatives: str) -> str:
-    """The literal start of each alternative, up to its first pattern character: one of them
-    starts every match. A start of several words ("ge mig") is a cue of whole words, looked
-    up by its first word (``lexicon.cues_in``)."""
-    cues = []
-    for alternative in _top_level(alternatives):
-        cut = min((alternative.index(c) for c in "\\([?*+{'" if c in alternative), default=None)
-        if cut is not None and alternative[cut] in "?*{":
-            cut -= 1  # the character before is optional
-        cue = alternative[:cut]
-        if " " not in cue.strip():
-            cue = cue.strip()
-        if len(cue.strip()) < 2:
-            raise ValueError(f"a cue shorter than two letters in {alternatives!r}")
-        cues.append(cue)
-    return "|".join(dict.fromkeys(cues))
-
-
-def _top_level(pattern: str) -> list[str]:
-    """The pattern's top-level alternatives (no ``|`` inside a group)."""
-    parts, depth, start = [], 0, 0
-    for index, char in enumerate(pattern):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if char == "|" and depth == 0:
-            parts.append(pattern[start:index])
-            start = index + 1
-    return [*parts, pattern[start:]]
 
 
 _LATIN: list[Written] = [

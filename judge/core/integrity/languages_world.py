@@ -14,7 +14,7 @@ and no ``\\w`` after letters whose vowel signs are marks, not letters.
 
 from __future__ import annotations
 
-from judge.core.integrity.patterns import Written, either, folded, near, written
+from judge.core.integrity.patterns import Written, cues, either, folded, near, written
 
 #: What may follow an addressed scorer ("Kedves értékelő,", "Hyvä arvioija:").
 _MARK = r"\s*[,:;!\-\u2014]"
@@ -55,7 +55,7 @@ def _latin(
     judges: str = "",
 ) -> list[Written]:
     """The five rules of one Latin-script language; each argument is ``|``-separated
-    alternatives, and the cue words of each rule are its first words (see ``_cues``).
+    alternatives, and the cue words of each rule are its first words (see ``patterns.cues``).
     ``judges`` (judges, referees, juries: people of many dialogues' own world) are read
     only when addressed, never beside a directive alone."""
     addressed = f"{scorers}|{judges}" if judges else scorers
@@ -64,17 +64,17 @@ def _latin(
     return [
         written(
             "appeal",
-            _cues(addressed),
+            cues(addressed),
             f"{near(lead, scorer + _MARK, 12)}|{near(scorer, lead + _MARK, 12)}",
         ),
         written(
             "instruction",
-            _cues(scorers),
+            cues(scorers),
             either(rf"\b(?:{scorers})", rf"\b(?:{directives})\b", 60),
         ),
-        written("instruction", _cues(gives), near(rf"\b(?:{gives})\b", rf"(?:{tops})", 30)),
-        written("instruction", _cues(ignores), either(rf"\b(?:{ignores})\b", rf"(?:{orders})", 40)),
-        written("forged_verdict", _cues(verdicts), rf"\b(?:{verdicts})"),
+        written("instruction", cues(gives), near(rf"\b(?:{gives})\b", rf"(?:{tops})", 30)),
+        written("instruction", cues(ignores), either(rf"\b(?:{ignores})\b", rf"(?:{orders})", 40)),
+        written("forged_verdict", cues(verdicts), rf"\b(?:{verdicts})"),
     ]
 
 
@@ -105,35 +105,6 @@ def _scripted(
         written("instruction", "", either(f"(?:{ignores})", f"(?:{orders})", 40)),
         written("forged_verdict", "", f"(?:{verdicts})"),
     ]
-
-
-def _cues(alternatives: str) -> str:
-    """The literal start of each alternative, up to its first pattern character: one of them
-    starts every match. A start of several words is a cue of whole words, looked up by its
-    first word (``lexicon.cues_in``)."""
-    cues = []
-    for alternative in _top_level(alternatives):
-        cut = min((alternative.index(c) for c in "\\([?*+{'" if c in alternative), default=None)
-        if cut is not None and alternative[cut] in "?*{":
-            cut -= 1  # the character before is optional
-        cue = alternative[:cut]
-        if " " not in cue.strip():
-            cue = cue.strip()
-        if len(cue.strip()) < 2:
-            raise ValueError(f"a cue shorter than two letters in {alternatives!r}")
-        cues.append(cue)
-    return "|".join(dict.fromkeys(cues))
-
-
-def _top_level(pattern: str) -> list[str]:
-    """The pattern's top-level alternatives (no ``|`` inside a group)."""
-    parts, depth, start = [], 0, 0
-    for index, char in enumerate(pattern):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if char == "|" and depth == 0:
-            parts.append(pattern[start:index])
-            start = index + 1
-    return [*parts, pattern[start:]]
 
 
 _TEN = r"10/10|\b1[.,]0\b|100/100"

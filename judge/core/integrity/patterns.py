@@ -30,3 +30,32 @@ def near(first: str, second: str, gap: int = 80) -> str:
 def either(first: str, second: str, gap: int = 80) -> str:
     """``first`` and ``second`` on one line in either order, at most ``gap`` apart."""
     return f"{near(first, second, gap)}|{near(second, first, gap)}"
+
+
+def cues(alternatives: str) -> str:
+    """The literal start of each alternative, up to its first pattern character: one of them
+    starts every match. A start of several words ("ge mig") is a cue of whole words, looked
+    up by its first word (``lexicon.cues_in``)."""
+    found = []
+    for alternative in top_level(alternatives):
+        cut = min((alternative.index(c) for c in "\\([?*+{'" if c in alternative), default=None)
+        if cut is not None and alternative[cut] in "?*{":
+            cut -= 1  # the character before is optional
+        cue = alternative[:cut]
+        if " " not in cue.strip():
+            cue = cue.strip()
+        if len(cue.strip()) < 2:
+            raise ValueError(f"a cue shorter than two letters in {alternatives!r}")
+        found.append(cue)
+    return "|".join(dict.fromkeys(found))
+
+
+def top_level(pattern: str) -> list[str]:
+    """The pattern's top-level alternatives (no ``|`` inside a group)."""
+    parts, depth, start = [], 0, 0
+    for index, char in enumerate(pattern):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "|" and depth == 0:
+            parts.append(pattern[start:index])
+            start = index + 1
+    return [*parts, pattern[start:]]
