@@ -233,8 +233,16 @@ def scored(client: TestClient, owner: dict[str, str]) -> Callable[..., dict[str,
 @pytest.fixture
 def base_url(database_url: str) -> Iterator[str]:
     """The app served by uvicorn on a free loopback port, for the test's duration."""
+    with serving(service_settings(database_url)) as url:
+        yield url
+
+
+@contextmanager
+def serving(settings: Any) -> Iterator[str]:
+    """The app on ``settings`` with the scripted judge, served by uvicorn on a free loopback
+    port while the block runs."""
     judge = ScriptedBackend(VERDICT, model="scripted-test-judge")
-    app = create_app(service_settings(database_url), backends=lambda model: judge)
+    app = create_app(settings, backends=lambda model: judge)
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)

@@ -7,13 +7,11 @@ given."""
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
-import uvicorn
 
 pytest.importorskip("opentelemetry.exporter.otlp.proto.http")
 
@@ -27,7 +25,6 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from sqlalchemy.engine import Engine
 
-from judge.engine.judging.backends import ScriptedBackend
 from judge.engine.settings import Settings
 from judge.engine.traces.otlp import decode_request
 from judge.server.service import ingest as ingest_service
@@ -36,9 +33,7 @@ from judge.server.service.rules import RuleSpec
 from judge.server.store import ingest as ingest_repo
 from judge.server.store.db import transaction
 from judge.server.store.tables import utcnow
-from judge.server.web import create_app
-from tests.conftest import VERDICT, owner_headers, service_settings
-from tests.pg import free_port
+from tests.conftest import owner_headers, service_settings, serving
 from tests.server.api.test_traces import TRACE, Service, chat, export, root
 
 
@@ -47,19 +42,8 @@ def served(database_url: str) -> Iterator[str]:
     settings = service_settings(database_url).model_copy(
         update={"ingest_quiet_s": 0.3, "ingest_sweep_s": 0.1}
     )
-    judge = ScriptedBackend(VERDICT, model="scripted-test-judge")
-    app = create_app(settings, backends=lambda model: judge)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(30)
+    with serving(settings) as url:
+        yield url
 
 
 def _trace(provider: TracerProvider) -> None:
