@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from judge.core.errors import JudgeError
-from judge.server.console import boards, labelling, pages
+from judge.server.console import boards, labelling, pages, rules
 from judge.server.console.render import page
 from judge.server.console.session import (
     COOKIE,
@@ -72,4 +72,4 @@ def signed_in(request: Request) -> ConsoleSession | None:
     return ConsoleSession(claims, csrf_token(settings.signing_secret, token))
 
 
-ROUTERS = (static_router, pages.router, boards.router, labelling.router)
+ROUTERS = (static_router, pages.router, boards.router, labelling.router, rules.router)

@@ -11,7 +11,7 @@ import json
 import secrets
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session
@@ -178,6 +178,50 @@ def update_rule(
     session.add(row)
     session.flush()
     return rule_of(row)
+
+
+def set_paused(session: Session, *, rule_id: str, paused: bool) -> Rule:
+    """Pause or resume the rule (its version goes up when the state changes); nothing else of
+    it changes, so a rule can be paused even after its traits left the service's rubrics."""
+    row = ingest_repo.get_rule(session, rule_id=rule_id)
+    if row is None:
+        raise NotFoundError(f"rule {rule_id!r} not found")
+    if row.paused != paused:
+        row.paused = paused
+        row.version += 1
+        row.updated_at = utcnow()
+        session.add(row)
+        session.flush()
+    return rule_of(row)
+
+
+class RuleRun(NamedTuple):
+    """A run the rule made of a trace, with the rule version, traits and judge it was made with."""
+
+    run_id: str
+    rule_version: int
+    source: str
+    trace_id: str
+    traits: list[str]
+    judge: str | None
+    created_at: datetime
+
+
+def runs_of(session: Session, *, rule_id: str) -> list[RuleRun]:
+    """The stored runs the rule made, oldest first (NotFoundError for an unknown rule)."""
+    get_rule(session, rule_id=rule_id)
+    return [
+        RuleRun(
+            r.run_id,
+            r.rule_version,
+            r.source,
+            r.trace_id,
+            traits_of(r.traits_json),
+            r.judge_model,
+            r.created_at,
+        )
+        for r in ingest_repo.runs_of_rule(session, rule_id=rule_id)
+    ]
 
 
 def service_name(spans: Sequence[Span]) -> str | None:
