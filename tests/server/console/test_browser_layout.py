@@ -47,6 +47,7 @@ NAVIGATION = [
     "Calibration",
     "Label",
     "Agreement",
+    "Rules",
 ]
 #: The red of a flagged row's left edge (``--low``), as Chromium reports a colour.
 RED = "rgba(179, 38, 30, 1)"
