@@ -58,9 +58,12 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from judge.engine.settings import load_settings
+from judge.engine.traces.mapping import default_scenario, trace_run
+from judge.engine.traces.otlp import span_from_record
 from judge.server.auth import create_owner_token
 from judge.server.service import ingest as ingest_service
 from judge.server.service import rules as rule_service
+from judge.server.service.intake import submit_run
 from judge.server.store import ingest as ingest_repo
 from judge.server.store.db import make_engine, transaction
 from judge.server.store.tables import utcnow
@@ -159,6 +162,25 @@ def pending_traces(engine: Any) -> int:
                 limit=10_000_000,
             )
         )
+
+
+def intake_floor(engine: Any, settings: Any, keys: list[str]) -> tuple[float, int]:
+    """Seconds to submit, straight through the intake, the runs the decided traces ``keys``
+    map to (under new ids, by the same kind of submitter, so screened alike): the floor under
+    the sweep's runs per second. Mapping is done before the clock starts."""
+    runs = []
+    for n, trace_id in enumerate(keys):
+        with transaction(engine) as session:
+            records = ingest_repo.trace_spans(session, source=SOURCE, trace_id=trace_id)
+        spans = [span_from_record(json.loads(r)) for r in records]
+        mapped = trace_run(trace_id, spans, default_scenario(spans), f"ingest:{SOURCE}", [])
+        runs.append(mapped.run.model_copy(update={"run_id": f"intake-floor-{n}"}))
+    started = time.perf_counter()
+    for run in runs:
+        submit_run(
+            engine, run=run, submitted_by=f"{rule_service.RULE_ACTOR}floor", settings=settings
+        )
+    return time.perf_counter() - started, len(runs)
 
 
 def sampling_cost(repeat: int) -> tuple[float, float]:
@@ -260,6 +282,7 @@ def main() -> None:
         settings = load_settings(database_url=url, jwt_secret=secret)
         far = utcnow() + timedelta(days=1)
         decided = made = 0
+        swept: list[str] = []
         started = time.perf_counter()
         while decided < args.sweep_traces:
             with transaction(engine) as session:
@@ -274,8 +297,10 @@ def main() -> None:
                 break
             for trace in ready:
                 made += len(ingest_service.decide(engine, trace=trace, settings=settings))
+                swept.append(trace.trace_id)
             decided += len(ready)
         sweep_s = time.perf_counter() - started
+        intake_s, baseline = intake_floor(engine, settings, swept)
         engine.dispose()
 
     decided_us, hashed_us = sampling_cost(20_000 if args.smoke else 500_000)
@@ -285,6 +310,11 @@ def main() -> None:
         f"{decided / sweep_s:.1f} traces/s, {made / sweep_s:.1f} runs/s"
     )
     print(
+        f"intake floor: {baseline} of the same runs submitted directly (submit_run, screened "
+        f"alike) in {intake_s:.1f}s: {baseline / intake_s:.1f} runs/s; ingest runs/s over it "
+        f"{(made / sweep_s) / (baseline / intake_s):.2f}"
+    )
+    print(
         f"sampling decision: {decided_us:.2f} us a trace; bare sha256 of the trace id "
         f"{hashed_us:.2f} us; ratio {decided_us / hashed_us:.2f}"
     )
@@ -292,6 +322,7 @@ def main() -> None:
         f"spans_per_s={sorted(spans_rate)[len(spans_rate) // 2]:.0f} "
         f"ingest_to_health_ratio={sorted(ratios)[len(ratios) // 2]:.3f} "
         f"runs_per_s={made / sweep_s:.1f} "
+        f"runs_to_intake={(made / sweep_s) / (baseline / intake_s):.2f} "
         f"rss_mib={first[1]:.1f}@{first[0]}->{last[1]:.1f}@{last[0]} "
         f"rss_growth={last[1] / first[1]:.3f} sampling_us={decided_us:.2f} "
         f"sampling_to_sha256={decided_us / hashed_us:.2f}"
