@@ -211,7 +211,7 @@ def test_console_posts_without_credentials_are_refused_and_never_parsed(
         phases=[Phase.explicit, Phase.generate],
     )
     def run(page: str, body: bytes, kind: str, origin: dict[str, str]) -> None:
-        path = page.replace("{run_id}", "haggle-0007")
+        path = page.replace("{run_id}", "haggle-0007").replace("{rule_id}", "rule-x")
         anonymous = TestClient(fuzzed.app, raise_server_exceptions=False)  # no session cookie
         answer = anonymous.post(path, content=body, headers={"Content-Type": kind, **origin})
         statuses[answer.status_code] += 1
