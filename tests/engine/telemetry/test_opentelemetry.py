@@ -92,7 +92,6 @@ def test_a_scored_run_sends_every_traits_event_into_its_own_trace(
     span = received(phoenix, TRACE_ID)
     assert span["name"] == f"judge.score {card.scenario_id}" and span["parent_id"] is None
     assert span["span_kind"] == "EVALUATOR"  # OpenInference's kind, which Phoenix shows
-    assert span["attributes"]["openinference.span.kind"] == "EVALUATOR"
     assert span["end_time"] > span["start_time"]  # from the start of scoring to the stored card
     events = [e for e in span["events"] if e["name"] == EVENT]
     names = sorted(str(e["attributes"]["gen_ai.evaluation.name"]) for e in events)
