@@ -12,6 +12,7 @@ settings to the ``Authorization`` header: no log line, repr or error message hol
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import logging
 import queue
@@ -367,7 +368,8 @@ _COURIERS_LOCK = threading.Lock()
 
 def courier_for(name: str, endpoint: str, authorization: SecretStr | None) -> Courier:
     """The process's courier to one receiver with one credential."""
-    key = (name, endpoint, authorization.get_secret_value() if authorization else "")
+    secret = authorization.get_secret_value() if authorization else ""
+    key = (name, endpoint, hashlib.sha256(secret.encode()).hexdigest())  # no key kept as text
     with _COURIERS_LOCK:
         if key not in _COURIERS:
             _COURIERS[key] = Courier(name, endpoint, authorization=authorization)
