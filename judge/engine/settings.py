@@ -43,6 +43,7 @@ log = logging.getLogger("judge.engine.settings")
 EMBEDDED_PREFIX = f"{EMBEDDED_PROVIDER}/"
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+HTTP_URL = r"^https?://[^\s/]+(/[^\s]*)?$"
 
 #: The secret dev mode signs with when none is given. Public, so never valid in production.
 DEV_SECRET = "judge-dev-mode-secret-NOT-FOR-PRODUCTION-0000"
@@ -80,7 +81,37 @@ class JudgeModelSettings(BaseSettings):
     )
     dev_mode: bool = False
     otlp_endpoint: str | None = Field(default=None, pattern=r"^https?://[^\s]+$", max_length=2000)
+    # scores out as Phoenix span annotations and Langfuse scores (docs/integrations.md; read by
+    # judge.engine.telemetry.annotations.receivers_of); the keys are secrets: SecretStr, so no
+    # repr, log line or error message ever shows them
+    phoenix_endpoint: str | None = Field(default=None, pattern=HTTP_URL, max_length=2000)
+    phoenix_api_key: SecretStr | None = None
+    langfuse_endpoint: str | None = Field(default=None, pattern=HTTP_URL, max_length=2000)
+    langfuse_public_key: str | None = Field(default=None, min_length=1, max_length=200)
+    langfuse_secret_key: SecretStr | None = None
     _judge: JudgeSpec | None = PrivateAttr(default=None)
+
+    @field_validator("otlp_endpoint", "phoenix_endpoint", "langfuse_endpoint")
+    @classmethod
+    def _no_credentials_in_urls(cls, value: str | None) -> str | None:
+        # a URL is logged in warnings; credentials belong in the secret settings
+        if value is not None and "@" in value.split("/", 3)[2]:
+            raise ValueError("credentials go in their own settings, not in the URL (user@host)")
+        return value
+
+    @model_validator(mode="after")
+    def _receivers_have_their_keys(self) -> JudgeModelSettings:
+        keys = (self.langfuse_public_key, self.langfuse_secret_key)
+        if self.langfuse_endpoint is not None and None in keys:
+            raise ValueError(
+                "JUDGE_LANGFUSE_ENDPOINT needs JUDGE_LANGFUSE_PUBLIC_KEY and "
+                "JUDGE_LANGFUSE_SECRET_KEY (the project's API keys)"
+            )
+        if self.langfuse_endpoint is None and keys != (None, None):
+            raise ValueError("Langfuse keys are set but JUDGE_LANGFUSE_ENDPOINT is not")
+        if self.phoenix_endpoint is None and self.phoenix_api_key is not None:
+            raise ValueError("JUDGE_PHOENIX_API_KEY is set but JUDGE_PHOENIX_ENDPOINT is not")
+        return self
 
     @model_validator(mode="after")
     def _test_judge_needs_dev_mode(self) -> JudgeModelSettings:

@@ -179,6 +179,13 @@ class Run(RunPart):
         "`judge import otel` keeps it): its evaluation events are sent into that trace "
         "(docs/integrations.md)",
     )
+    span_id: str | None = Field(
+        default=None,
+        pattern=r"^[0-9a-f]{16}$",
+        description="the span of that trace the run stands for, its root span (16 lowercase hex "
+        "digits; `judge import otel` and live traces set it): Phoenix annotations and Langfuse "
+        "scores are placed on it (docs/integrations.md)",
+    )
 
     @model_validator(mode="after")
     def _references_are_consistent(self) -> Run:
@@ -194,6 +201,8 @@ class Run(RunPart):
             raise ValueError(f"win_conditions: condition ids must be unique, repeated: {repeated}")
         if not any(s.scored for s in self.seats):
             raise ValueError("seats: at least one seat must have scored: true")
+        if self.span_id is not None and self.trace_id is None:
+            raise ValueError("span_id: a span is named within its trace; give trace_id too")
         return self
 
     @property

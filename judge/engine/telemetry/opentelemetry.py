@@ -1,11 +1,13 @@
-"""Scores out over OpenTelemetry: one ``judge.score`` span per scored run, one
-``gen_ai.evaluation.result`` event per trait of every scored seat (safety included: the
-collector is the operator's), batched off the scoring path (docs/integrations.md)."""
+"""Scores out over OpenTelemetry: one ``judge.score`` span per scored run, lasting from the
+start of its scoring to its stored card, with one ``gen_ai.evaluation.result`` event per trait
+of every scored seat (safety included: the collector is the operator's), batched off the
+scoring path (docs/integrations.md)."""
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, NamedTuple
@@ -23,6 +25,10 @@ log = logging.getLogger("judge.otlp")
 
 EVENT = "gen_ai.evaluation.result"
 SPAN = "judge.score"
+#: What kind of work the span is, for trace views that read OpenInference's kinds (Phoenix
+#: shows a span without it as "unknown").
+SPAN_KIND_ATTRIBUTE = "openinference.span.kind"
+SPAN_KIND = "EVALUATOR"
 #: Longest explanation sent: the rationale of one pass, cut here.
 EXPLANATION_CHARS = 1000
 #: The score label is the rubric anchor nearest the score (docs/integrations.md).
@@ -37,6 +43,18 @@ MAX_EVENTS = 4096
 class EvaluationEvent(NamedTuple):
     seat: str
     attributes: dict[str, Value]
+
+
+class SpanRef(NamedTuple):
+    """Where a ``judge.score`` span is: its trace and span ids, lowercase hex."""
+
+    trace_id: str
+    span_id: str
+
+
+def span_name(card: Scorecard) -> str:
+    """``judge.score`` and the scenario: what the span did, and to what, in a trace view."""
+    return f"{SPAN} {card.scenario_id}"
 
 
 def score_label(mean: float | None) -> str:
@@ -130,9 +148,15 @@ class EvaluationSender:
         self.provider.add_span_processor(batches)
         self.tracer = self.provider.get_tracer("judge", __version__)
 
-    def send(self, card: Scorecard, *, trace_id: str | None = None) -> None:
-        """Queue one span with the card's events; in the run's own trace when it has one."""
+    def send(
+        self, card: Scorecard, *, trace_id: str | None = None, started_ns: int | None = None
+    ) -> SpanRef:
+        """Queue one span with the card's events, in the run's own trace when it has one; it
+        starts at ``started_ns`` (when scoring began, epoch nanoseconds) and ends now."""
+        from opentelemetry.trace import SpanKind
+
         run_attributes: dict[str, Value] = {
+            SPAN_KIND_ATTRIBUTE: SPAN_KIND,
             "judge.run_id": card.run_id,
             "judge.scenario_id": card.scenario_id,
             "judge.era_id": card.measurement_era.era_id,
@@ -141,12 +165,19 @@ class EvaluationSender:
         }
         token = self._trace.set(int(trace_id, 16) if trace_id else None)
         try:
-            span = self.tracer.start_span(SPAN, attributes=run_attributes)
+            span = self.tracer.start_span(
+                span_name(card),
+                kind=SpanKind.INTERNAL,
+                attributes=run_attributes,
+                start_time=started_ns,
+            )
         finally:
             self._trace.reset(token)
         for event in evaluation_events(card):
             span.add_event(EVENT, event.attributes)
-        span.end()
+        span.end(end_time=max(time.time_ns(), started_ns or 0))
+        context = span.get_span_context()
+        return SpanRef(f"{context.trace_id:032x}", f"{context.span_id:016x}")
 
     def flush(self, timeout_s: float = 10.0) -> bool:
         """Send what is queued now; False when not emptied in time (a refused batch is
@@ -185,15 +216,23 @@ def flush_all(timeout_s: float = 10.0) -> None:
         sender.flush(timeout_s)
 
 
-def export_card(card: Scorecard, *, endpoint: str | None, trace_id: str | None = None) -> None:
-    """Queue a stored card's evaluation events for ``endpoint`` (nothing when it is None).
-    Never raises: a telemetry failure must not fail a scored run, so it is logged instead."""
+def export_card(
+    card: Scorecard,
+    *,
+    endpoint: str | None,
+    trace_id: str | None = None,
+    started_ns: int | None = None,
+) -> SpanRef | None:
+    """Queue a stored card's evaluation events for ``endpoint`` (nothing when it is None):
+    where its span is, or None when none was queued. Never raises: a telemetry failure must
+    not fail a scored run, so it is logged instead."""
     if endpoint is None or (sender := sender_for(endpoint)) is None:
-        return
+        return None
     try:
-        sender.send(card, trace_id=trace_id)
+        return sender.send(card, trace_id=trace_id, started_ns=started_ns)
     except Exception as exc:  # noqa: BLE001 - see the docstring
         log.warning("evaluation events of run %s not sent: %s", card.run_id, exc)
+        return None
 
 
 def _run_trace_ids(current: ContextVar[int | None]) -> IdGenerator:

@@ -292,6 +292,7 @@ def trace_run(
             "win_conditions": evaluation_conditions(used, skipped),
             "trace": trace_steps(builder),
             "trace_id": trace_id,
+            "span_id": root_span_id(spans),
         },
         source=f"{source} trace {trace_id}",
     )
@@ -302,6 +303,13 @@ def trace_run(
         skipped=skipped,
     )
     return ImportedRun(run, notes)
+
+
+def root_span_id(spans: Sequence[Span]) -> str | None:
+    """The trace's root span (no parent; the earliest when there are several), or None when
+    only child spans arrived: what scores are annotated on (docs/integrations.md)."""
+    roots = [s for s in spans if s.parent_span_id is None]
+    return min(roots, key=lambda s: (s.start_ns, s.span_id)).span_id if roots else None
 
 
 def default_scenario(spans: Sequence[Span]) -> str:

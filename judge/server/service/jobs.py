@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from functools import partial
 
 from sqlalchemy.engine import Engine
@@ -17,7 +18,7 @@ from judge.core.errors import BudgetExceeded, JudgeBackendError, JudgeError, Per
 from judge.engine.checks import find_scenario
 from judge.engine.pipeline import score_run_async, screened
 from judge.engine.settings import Settings
-from judge.engine.telemetry.opentelemetry import export_card
+from judge.engine.telemetry.annotations import receivers_of, send_scores
 from judge.engine.telemetry.prometheus import observe_card, observed
 from judge.server.service.budgets import BUDGET_REASON, run_guard
 from judge.server.service.fairness import FairQueue, run_priority
@@ -81,6 +82,7 @@ async def score_stored_run(
         )
         if job is None:
             return
+        started_ns = time.time_ns()  # where the run's judge.score span starts
         fence = Fence(engine, run_id=run_id, retry_s=retry_s, cancel=cancel)
         card = await judged(engine, job, fence, settings=settings, backends=backends, cancel=cancel)
         fence.store(
@@ -88,7 +90,7 @@ async def score_stored_run(
                 engine, card=card, settings=settings, retry_s=retry_s, cancel=cancel
             )
         )
-        published(card, job, settings)
+        published(card, job, settings, started_ns=started_ns)
     except ScoringTakenOver as exc:  # another worker holds the run now (docs/deploy.md)
         log.warning("%s; this job stops", exc)
     except Exception as exc:  # noqa: BLE001 - failed() logs it and records the run's fate
@@ -153,12 +155,17 @@ def checked_scenario(job: ScoringJob, settings: Settings) -> Scenario | None:
     return scenario
 
 
-def published(card: Scorecard, job: ScoringJob, settings: Settings) -> None:
-    """The stored card counted on ``/metrics`` and exported to the OTLP collector."""
+def published(
+    card: Scorecard, job: ScoringJob, settings: Settings, *, started_ns: int | None = None
+) -> None:
+    """The stored card counted on ``/metrics`` and queued for the operator's receivers: the
+    OTLP collector, Phoenix and Langfuse, whichever are on (docs/integrations.md)."""
     observe_card(card)
-    # an agent's own submission may not place its scores in a trace it names
-    trace_id = None if job.self_reported else job.run.trace_id
-    export_card(card, endpoint=settings.otlp_endpoint, trace_id=trace_id)
+    # an agent's own submission may not place its scores in a trace or span it names
+    run = job.run
+    trace_id, span_id = (None, None) if job.self_reported else (run.trace_id, run.span_id)
+    receivers = receivers_of(settings)
+    send_scores(card, receivers, trace_id=trace_id, span_id=span_id, started_ns=started_ns)
 
 
 def failed(engine: Engine, run_id: str, exc: Exception, *, claimed: bool) -> None:

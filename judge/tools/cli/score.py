@@ -9,6 +9,7 @@ import contextlib
 import functools
 import json
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO
@@ -34,7 +35,12 @@ from judge.engine.judging.runner import RUNNER_DEFAULTS, RunnerConfig
 from judge.engine.packs import RubricSet, default_rubric_set
 from judge.engine.pipeline import GuardFor, ScoringOptions, budget_guard, score_run
 from judge.engine.settings import JudgeModelSettings, judge_model_settings
-from judge.engine.telemetry.opentelemetry import export_card, flush_all
+from judge.engine.telemetry.annotations import (
+    Receivers,
+    flush_scores,
+    receivers_of,
+    send_scores,
+)
 from judge.tools.cli.exit_codes import EXIT_GATE, EXIT_OK
 from judge.tools.cli.options import add_concurrency_option, add_progress_options, show_progress
 from judge.tools.cli.render import progress_bar, render_scorecard
@@ -162,7 +168,7 @@ class FileJob(NamedTuple):
     rubrics: RubricSet
     scenario: Scenario | None
     show_progress: bool
-    otlp_endpoint: str | None = None
+    receivers: Receivers = Receivers()
     guard: GuardFor | None = None
 
 
@@ -196,6 +202,7 @@ def score_files(
     with contextlib.redirect_stdout(sys.stderr):
         backend = backend_for(judge)
         for f in files:
+            started_ns = time.time_ns()
             try:
                 card = score_file(f, job, backend)
             except BudgetExceeded as exc:
@@ -203,8 +210,15 @@ def score_files(
                 continue
             cards.append(card)
             emit(card)
-            export_card(card, endpoint=job.otlp_endpoint, trace_id=f.run.trace_id)
-    flush_all()
+            run = f.run
+            send_scores(
+                card,
+                job.receivers,
+                trace_id=run.trace_id,
+                span_id=run.span_id,
+                started_ns=started_ns,
+            )
+    flush_scores()
     return Scored(cards, stopped)
 
 
@@ -258,7 +272,7 @@ def run(args: argparse.Namespace) -> int:
     thresholds = [parse_threshold(text, rubrics.rubrics) for text in args.fail_under]
     scenario = load_scenario(args.scenario) if args.scenario else None
     guard = guard_from(args, options)
-    job = FileJob(options, rubrics, scenario, show_progress(args), judge.otlp_endpoint, guard)
+    job = FileJob(options, rubrics, scenario, show_progress(args), receivers_of(judge), guard)
     emit = card_writer(sys.stdout, as_json=args.json)
     # every file is validated before any judging starts
     with run_files(

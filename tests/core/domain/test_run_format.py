@@ -242,3 +242,13 @@ def test_the_documented_gate_thresholds_are_the_defaults() -> None:
     defaults = ParticipationConfig()
     assert f"| `min_player_messages` | {defaults.min_player_messages} |" in DOC
     assert f"| `min_actions_per_turn` | {defaults.min_actions_per_turn} |" in DOC
+
+
+def test_a_span_id_is_named_within_its_trace() -> None:
+    data = example_data("haggle.json")
+    run = parse_run({**data, "trace_id": "ab" * 16, "span_id": "cd" * 8})
+    assert (run.trace_id, run.span_id) == ("ab" * 16, "cd" * 8)
+    with pytest.raises(RunFormatError, match="span_id: a span is named within its trace"):
+        parse_run({**data, "span_id": "cd" * 8})
+    with pytest.raises(RunFormatError, match="span_id"):
+        parse_run({**data, "trace_id": "ab" * 16, "span_id": "CD" * 8})

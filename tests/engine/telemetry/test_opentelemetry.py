@@ -4,24 +4,16 @@ nothing but a warning."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import logging
-import os
-import socket
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from fastapi.testclient import TestClient
 
 from judge.core.domain.scorecard import Scorecard
-from judge.engine.judging.backends import JudgeRequest, ScriptedBackend
 from judge.engine.pipeline import score_run
 from judge.engine.settings import Settings
 from judge.engine.telemetry.opentelemetry import (
@@ -34,95 +26,11 @@ from judge.engine.telemetry.opentelemetry import (
 from judge.server.web import create_app
 from judge.tools.cli import main
 from tests.conftest import example, key_headers, owner_headers, service_settings, wait_final
+from tests.engine.telemetry.conftest import free_port, received, varied_judge
 from tests.helpers import example as example_run
-from tests.helpers import verdict
 
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
-#: Phoenix as the test extra installs it, or from a `pip install --target` folder.
-PHOENIX_PATH = os.environ.get("JUDGE_TEST_PHOENIX_PATH", "")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def varied_judge() -> ScriptedBackend:
-    """Scores that differ by trait and by pass, so every attribute has something to say."""
-    calls: dict[str, int] = {}
-
-    def answer(request: JudgeRequest) -> str:
-        n = calls[request.label] = calls.get(request.label, 0) + 1
-        base = 0.1 * (len(request.label) % 8)
-        return verdict(round(base + 0.1 * (n % 2), 1), rationale=f"{request.label} pass {n}")
-
-    return ScriptedBackend(answer, model="scripted-test-judge")
-
-
-def phoenix_available() -> bool:
-    if PHOENIX_PATH:
-        return (Path(PHOENIX_PATH) / "phoenix" / "server").is_dir()
-    try:
-        return importlib.util.find_spec("phoenix.server") is not None
-    except ModuleNotFoundError:  # no phoenix package at all
-        return False
-
-
-@pytest.fixture(scope="module")
-def phoenix(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real Phoenix server on loopback: its base URL (OTLP/HTTP at /v1/traces)."""
-    if not phoenix_available():
-        pytest.skip("Arize Phoenix is not installed (the test extra installs it)")
-    port, home = free_port(), tmp_path_factory.mktemp("phoenix")
-    env = {
-        **os.environ,
-        "PHOENIX_HOST": "127.0.0.1",
-        "PHOENIX_PORT": str(port),
-        "PHOENIX_GRPC_PORT": str(free_port()),
-        "PHOENIX_WORKING_DIR": str(home),
-        "PHOENIX_TELEMETRY_ENABLED": "false",
-    }
-    if PHOENIX_PATH:
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [PHOENIX_PATH, env.get("PYTHONPATH")]))
-    log = (home / "phoenix.log").open("w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "phoenix.server.main", "serve"], env=env, stdout=log, stderr=log
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_up(url, server, home / "phoenix.log")
-        yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-        log.close()
-
-
-def wait_up(url: str, server: subprocess.Popen[bytes], log: Path, timeout: float = 240) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise AssertionError(f"Phoenix exited: {log.read_text()[-2000:]}")
-        try:
-            if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        time.sleep(1)
-    raise AssertionError(f"Phoenix not up after {timeout}s: {log.read_text()[-2000:]}")
-
-
-def received(url: str, trace_id: str, timeout: float = 60) -> dict[str, Any]:
-    """The span Phoenix stored in ``trace_id``, once it has arrived."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        spans = httpx.get(f"{url}/v1/projects/default/spans", params={"limit": 1000}).json()
-        for span in spans.get("data", []):
-            if span["context"]["trace_id"] == trace_id:
-                return dict(span)
-        time.sleep(0.5)
-    raise AssertionError(f"no span of trace {trace_id} at the collector after {timeout}s")
+SPAN_ID = "00f067aa0ba902b7"
 
 
 def test_every_trait_of_every_scored_seat_is_one_event() -> None:
@@ -182,7 +90,9 @@ def test_a_scored_run_sends_every_traits_event_into_its_own_trace(
         body = client.get("/api/evals/otlp-0001/scorecard", headers=owner).json()
     card = Scorecard.model_validate({k: v for k, v in body.items() if k in Scorecard.model_fields})
     span = received(phoenix, TRACE_ID)
-    assert span["name"] == "judge.score" and span["parent_id"] is None
+    assert span["name"] == f"judge.score {card.scenario_id}" and span["parent_id"] is None
+    assert span["span_kind"] == "EVALUATOR"  # OpenInference's kind, which Phoenix shows
+    assert span["end_time"] > span["start_time"]  # from the start of scoring to the stored card
     events = [e for e in span["events"] if e["name"] == EVENT]
     names = sorted(str(e["attributes"]["gen_ai.evaluation.name"]) for e in events)
     seat = card.seats["buyer"]
@@ -243,26 +153,51 @@ def test_a_span_keeps_every_event_of_a_run_with_many_seats() -> None:
     assert len(span.events) == 20 * 12
 
 
+def test_the_span_is_named_kinded_and_lasts_from_the_start_of_scoring() -> None:
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+    from opentelemetry.trace import SpanKind
+
+    started = time.time_ns()
+    card = score_run(example_run("haggle.json"), backend=varied_judge())
+    memory = InMemorySpanExporter()
+    sender = EvaluationSender("http://127.0.0.1:9", exporter=memory, delay_ms=10)
+    where = sender.send(card, trace_id=TRACE_ID, started_ns=started)
+    ended = time.time_ns()
+    sender.flush()
+    [span] = memory.get_finished_spans()
+    assert span.name == "judge.score market-haggle" and span.kind is SpanKind.INTERNAL
+    assert span.attributes is not None
+    assert span.attributes["openinference.span.kind"] == "EVALUATOR"
+    assert span.start_time == started and started < (span.end_time or 0) <= ended
+    assert where == (TRACE_ID, f"{span.context.span_id:016x}")
+    assert f"{span.context.trace_id:032x}" == TRACE_ID
+
+
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 def test_an_agents_own_run_gets_a_trace_of_its_own(
     database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sent: list[tuple[str, str | None]] = []
+    sent: list[tuple[str, str | None, str | None]] = []
     monkeypatch.setattr(
-        "judge.server.service.jobs.export_card",
-        lambda card, *, endpoint, trace_id: sent.append((card.run_id, trace_id)),
+        "judge.server.service.jobs.send_scores",
+        lambda card, receivers, *, trace_id, span_id, started_ns: sent.append(
+            (card.run_id, trace_id, span_id)
+        ),
     )
     settings = service_settings(database_url)
     app = create_app(settings, backends=lambda model: varied_judge())
     owner = owner_headers()
     with TestClient(app) as client:
         alpha = key_headers(client.app.state.engine, "agent-alpha", "buyer")  # type: ignore[attr-defined]
-        data = {**example("haggle"), "trace_id": TRACE_ID}
+        data = {**example("haggle"), "trace_id": TRACE_ID, "span_id": SPAN_ID}
         assert client.post("/api/agent/runs", json=data, headers=alpha).status_code == 202
         assert client.post("/api/evals/runs", json=data, headers=owner).status_code == 202
         wait_final(client, "agent-alpha:haggle-0007", owner)
         wait_final(client, "haggle-0007", owner)
-    assert sorted(sent) == [("agent-alpha:haggle-0007", None), ("haggle-0007", TRACE_ID)]
+    assert sorted(sent) == [
+        ("agent-alpha:haggle-0007", None, None),
+        ("haggle-0007", TRACE_ID, SPAN_ID),
+    ]
 
 
 def test_a_dead_collector_holds_the_flush_about_a_second_and_logs_one_line(

@@ -31,7 +31,8 @@ from judge.server.service import ingest as ingest_service
 from judge.server.service import rules as rule_service
 from judge.server.service.rules import RuleSpec
 from judge.server.store import ingest as ingest_repo
-from judge.server.store.db import transaction
+from judge.server.store import runs as run_repo
+from judge.server.store.db import make_engine, transaction
 from judge.server.store.tables import utcnow
 from tests.conftest import owner_headers, service_settings, serving
 from tests.server.api.test_traces import TRACE, Service, chat, export, root
@@ -105,6 +106,17 @@ def test_the_sdk_exporter_posts_to_judge_serve_and_the_trace_is_scored(
     assert service.spans() == 2
     assert made["trace_id"] == format(spans[0].context.trace_id, "032x")
     assert status["status"] == "scored" and status["leaderboard_class"] == "online"
+    # the run names the trace's root span, where Phoenix annotations and Langfuse scores go
+    [top] = [s for s in spans if s.parent is None]
+    engine = make_engine(database_url)
+    try:
+        with transaction(engine) as session:
+            row = run_repo.get_run(session, run_id=made["run_id"])
+            assert row is not None
+            run = run_repo.stored_run(row)
+    finally:
+        engine.dispose()
+    assert (run.trace_id, run.span_id) == (made["trace_id"], format(top.context.span_id, "016x"))
     assert status["scenario_id"] == "shop-bot"
 
 

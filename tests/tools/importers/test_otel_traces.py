@@ -239,6 +239,19 @@ def test_the_run_keeps_its_trace_id_so_its_scores_go_back_into_the_trace(
     assert item.run.run_id == f"otel-{item.run.trace_id}"
 
 
+def test_the_run_names_its_root_span_for_the_annotations(shop_file: Path) -> None:
+    [item] = read_otel(shop_file).runs
+    kept = item.notes.unmapped["spans"]
+    [root] = [span_id for span_id, v in kept.items() if v["name"] == "invoke_agent shop-bot"]
+    assert item.run.span_id == root
+
+
+def test_a_trace_whose_root_span_never_arrived_names_no_span(tmp_path: Path) -> None:
+    children = [s for s in record(shop_trace) if s.parent is not None]
+    [item] = read_otel(export(children, tmp_path / "children.json")).runs
+    assert item.run.trace_id is not None and item.run.span_id is None
+
+
 def test_base64_ids_of_the_generic_protobuf_mapping_read_the_same(
     shop_file: Path, tmp_path: Path
 ) -> None:
