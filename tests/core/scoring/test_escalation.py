@@ -112,7 +112,9 @@ def test_a_confidence_that_tracks_accuracy_keeps_the_right_items_and_reaches_the
 
 
 def test_a_confidence_that_does_not_track_accuracy_reaches_no_target() -> None:
-    items = [JudgedItem(f"r{k}", "bot", 1.0, float(k % 2), [1.0, 0.9][k // 2 % 2]) for k in range(90)]
+    items = [
+        JudgedItem(f"r{k}", "bot", 1.0, float(k % 2), [1.0, 0.9][k // 2 % 2]) for k in range(90)
+    ]
     chosen = rules.choose_threshold(items, target=0.8, risk=0.1)
 
     assert chosen.threshold is None and chosen.best_bound < 0.6
