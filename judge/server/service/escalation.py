@@ -7,11 +7,17 @@ measurement era: a threshold changes who decides, never a score."""
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session
 
-from judge.core.domain.escalation import Decision, EscalationTargetCreate, TraitEscalation
+from judge.core.domain.escalation import (
+    CurvePoint,
+    Decision,
+    EscalationTargetCreate,
+    TraitEscalation,
+)
 from judge.core.domain.judging import TraitResult
 from judge.core.domain.labels import Label
 from judge.core.domain.scorecard import Scorecard
@@ -195,3 +201,27 @@ def live_curves(session: Session, *, seed: int = 0) -> dict[str, rules.Split]:
         if items:
             out[trait] = rules.split_by_run(items, seed if chosen is None else chosen.seed)
     return out
+
+
+class TraitCurves(NamedTuple):
+    """What the agreement page draws for one labelled trait: its stored target (None: none
+    set) and its coverage-agreement curves on today's labels, split by the stored seed."""
+
+    trait: str
+    stored: TraitEscalation | None
+    selection: list[CurvePoint]
+    held_out: list[CurvePoint]
+
+
+def trait_curves(session: Session) -> list[TraitCurves]:
+    """Per labelled trait, in name order: the curves the console's agreement page draws."""
+    value = stored(session)
+    return [
+        TraitCurves(
+            trait,
+            value.traits.get(trait),
+            rules.curve(split.selection),
+            rules.curve(split.held_out),
+        )
+        for trait, split in live_curves(session).items()
+    ]
