@@ -136,12 +136,13 @@ def fewest_kept(target: float, risk: float) -> int:
 
 
 class Chosen(NamedTuple):
-    """The threshold the selection split supports (None: none reaches the target), and the
-    best bound seen with its coverage, for the note that says why."""
+    """The threshold the selection split supports (None: none reaches the target), with the
+    bound and coverage at it, or, when none does, at the first threshold tested (the note
+    says why)."""
 
     threshold: float | None
-    best_bound: float
-    best_coverage: float
+    bound: float
+    coverage: float
 
 
 def choose_threshold(items: Sequence[JudgedItem], target: float, risk: float) -> Chosen:
@@ -149,7 +150,7 @@ def choose_threshold(items: Sequence[JudgedItem], target: float, risk: float) ->
     downwards, each accepted while the lower bound of the kept items' agreement is at least
     ``target``; the last accepted is chosen. The order depends on confidences only, so the
     risk of a chosen threshold whose true agreement is below the target stays at ``risk``."""
-    chosen, best, best_cov = None, 0.0, 0.0
+    found = Chosen(None, 0.0, 0.0)
     floor = fewest_kept(target, risk)
     for point in curve(items):
         if point.n_kept < floor:
@@ -157,11 +158,9 @@ def choose_threshold(items: Sequence[JudgedItem], target: float, risk: float) ->
         keep = kept(items, point.threshold)
         bound = lower_bound(sum(i.agreed for i in keep), len(keep), risk)
         if bound < target:
-            if chosen is None:
-                best, best_cov = max(best, bound), point.coverage
-            break
-        chosen, best, best_cov = point.threshold, bound, point.coverage
-    return Chosen(chosen, best, best_cov)
+            return found if found.threshold is not None else Chosen(None, bound, point.coverage)
+        found = Chosen(point.threshold, bound, point.coverage)
+    return found
 
 
 def figures(items: Sequence[JudgedItem], threshold: float | None, risk: float) -> SplitFigures:

@@ -90,7 +90,7 @@ def _note(chosen: rules.Chosen, body: EscalationTargetCreate, n_selection: int) 
     if chosen.threshold is not None:
         return (
             f"agreement on the kept items is at least {body.target:g} with chance "
-            f"{1 - body.risk:g} at coverage {chosen.best_coverage:.2f} of the selection split"
+            f"{1 - body.risk:g} at coverage {chosen.coverage:.2f} of the selection split"
         )
     floor = rules.fewest_kept(body.target, body.risk)
     if n_selection < floor:
@@ -100,9 +100,10 @@ def _note(chosen: rules.Chosen, body: EscalationTargetCreate, n_selection: int) 
             "every item escalates (coverage 0) until more are labelled"
         )
     return (
-        f"target {body.target:g} not reachable: the best lower bound was "
-        f"{chosen.best_bound:.2f} (coverage {chosen.best_coverage:.2f}); the judge's confidence "
-        "does not single out items it gets right, so every item escalates (coverage 0)"
+        f"target {body.target:g} not reachable: keeping the surest {floor} or more items "
+        f"(coverage {chosen.coverage:.2f}) bounds their agreement at {chosen.bound:.2f}; the "
+        "judge's confidence does not single out items it gets right, so every item escalates "
+        "(coverage 0)"
     )
 
 

@@ -117,7 +117,7 @@ def test_a_confidence_that_does_not_track_accuracy_reaches_no_target() -> None:
     ]
     chosen = rules.choose_threshold(items, target=0.8, risk=0.1)
 
-    assert chosen.threshold is None and chosen.best_bound < 0.6
+    assert chosen.threshold is None and chosen.bound < 0.6
     assert rules.figures(items, None, 0.1).coverage == 0.0
 
 

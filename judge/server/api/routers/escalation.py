@@ -8,17 +8,21 @@ from fastapi import Response, status
 from judge.core.domain.escalation import Decision, EscalationTargetCreate, TraitEscalation
 from judge.server.api.deps import OwnerDep, SessionDep, owner_router
 from judge.server.api.errors import error_responses
+from judge.server.api.paging import PAGED, PagingDep
 from judge.server.service import escalation as service
 
 router = owner_router("escalation", responses=error_responses(422))
 
 
-@router.get("/api/evals/escalation", summary="Escalation targets per trait (owner)")
-def list_targets(session: SessionDep) -> list[TraitEscalation]:
+@router.get(
+    "/api/evals/escalation", summary="Escalation targets per trait (owner)", responses=PAGED
+)
+def list_targets(session: SessionDep, paging: PagingDep) -> list[TraitEscalation]:
     """Each trait with a target: the threshold chosen on the selection split (or none, when the
     target cannot be reached), the held-out agreement and coverage at it, and both splits'
-    coverage-agreement curves."""
-    return [found for _, found in sorted(service.stored(session).traits.items())]
+    coverage-agreement curves. Paged by `limit` and `cursor`, in trait order."""
+    found = [t for _, t in sorted(service.stored(session).traits.items())]
+    return paging.by_key(found, lambda t: t.trait)
 
 
 @router.put(
@@ -50,10 +54,10 @@ def remove_target(trait: str, owner: OwnerDep, session: SessionDep) -> Response:
 @router.get(
     "/api/evals/{run_id}/escalation",
     summary="Who decided each seat-trait of a run (owner)",
-    responses=error_responses(404, 409),
+    responses={**PAGED, **error_responses(404, 409)},
 )
-def run_decisions(run_id: str, session: SessionDep) -> list[Decision]:
+def run_decisions(run_id: str, session: SessionDep, paging: PagingDep) -> list[Decision]:
     """Per seat and trait of the current card: the verdict's confidence (its spread, entropy and
     panel terms), the trait's threshold, and who decided: the card's judge, a panel member the
     item escalated to, or the owners (`low judge confidence`)."""
-    return service.run_decisions(session, run_id=run_id)
+    return paging.by_position(service.run_decisions(session, run_id=run_id))
