@@ -62,11 +62,14 @@ def owners_means(labels: list[Label]) -> dict[tuple[str, str], float]:
     return {key: sum(v) / len(v) for key, v in scores.items()}
 
 
-def labelled_items(session: Session, *, trait: str) -> list[JudgedItem]:
+def labelled_items(
+    session: Session, *, trait: str, cards: dict[str, Scorecard | None] | None = None
+) -> list[JudgedItem]:
     """Every labelled seat of ``trait`` against the current card of its run (an item whose
-    card has no verdict on it is left out), in label order."""
+    card has no verdict on it is left out), in label order; ``cards`` keeps the cards read
+    across calls."""
     labels = [label_of(r) for r in label_repo.all_labels(session, traits=[trait])]
-    cards: dict[str, Scorecard | None] = {}
+    cards = {} if cards is None else cards
     items = []
     for (run_id, seat), owners in owners_means(labels).items():
         if run_id not in cards:
@@ -196,9 +199,10 @@ def live_curves(session: Session, *, seed: int = 0) -> dict[str, rules.Split]:
     value = stored(session)
     traits = sorted({r.trait for r in label_repo.all_labels(session)})
     out = {}
+    cards: dict[str, Scorecard | None] = {}
     for trait in traits:
         chosen = value.traits.get(trait)
-        items = labelled_items(session, trait=trait)
+        items = labelled_items(session, trait=trait, cards=cards)
         if items:
             out[trait] = rules.split_by_run(items, seed if chosen is None else chosen.seed)
     return out

@@ -1,6 +1,6 @@
-"""The agreement page's selective escalation (no browser): per labelled trait, the coverage-
-agreement curve on both splits and the stored target with its held-out figures, or why the
-target cannot be reached."""
+"""Selective escalation in the console (no browser): the agreement page draws each labelled
+trait's coverage-agreement curve with its stored target and held-out figures, or why the target
+cannot be reached; the run page says who decided a trait that has a target."""
 
 from __future__ import annotations
 
@@ -57,3 +57,31 @@ def test_an_unreachable_target_is_shown_as_such_never_as_a_threshold(
     shown = _section(client)
 
     assert "not reachable: target 0.8 not reachable" in shown and "<strong>" not in shown
+
+
+def _decision(client: TestClient, run_id: str) -> str:
+    page = client.get(f"/console/runs/{run_id}")
+    assert page.status_code == 200, page.text
+    return page.text.split(f'id="decision-buyer-{TRAIT}"')[1].split("</p>")[0]
+
+
+def test_the_run_page_says_who_decided_a_trait_with_a_target(
+    client: TestClient, owner: dict[str, str], engine: Engine
+) -> None:
+    load(engine, tracking(n=48))
+    client.put(f"/api/evals/escalation/{TRAIT}", json={"target": 0.8}, headers=owner)
+    assert sign_in(client, owner_token()).status_code == 303
+
+    sure, unsure = _decision(client, "esc-000"), _decision(client, "esc-003")
+
+    assert "Decided by <strong>scripted-sure</strong> (confidence 1.00, threshold 0.90)" in sure
+    assert "Escalated to the owners: low judge confidence (confidence 0.00" in unsure
+
+
+def test_the_run_page_says_nothing_of_escalation_without_a_target(
+    client: TestClient, engine: Engine
+) -> None:
+    load(engine, tracking(n=8))
+    assert sign_in(client, owner_token()).status_code == 303
+
+    assert 'id="decision-' not in client.get("/console/runs/esc-000").text
