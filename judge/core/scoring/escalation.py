@@ -183,44 +183,21 @@ def decide(
     threshold (or no target is set); else the first panel member, in panel order, whose own
     verdict reaches it; else the owners, with the reason :data:`LOW_CONFIDENCE`."""
     sure = result_confidence(result)
-    if stored is None:
-        return Decision(
-            seat=seat,
-            trait=result.trait,
-            confidence=sure,
-            threshold=None,
-            decided_by=judge_model,
-            score=result.mean,
-        )
-    line = stored.threshold
-    base = Decision(
+    line = None if stored is None else stored.threshold
+    card = Decision(
         seat=seat,
         trait=result.trait,
         confidence=sure,
         threshold=line,
-        decided_by=OWNERS,
-        score=None,
-        escalated_to="owners",
-        reason=LOW_CONFIDENCE,
+        decided_by=judge_model,
+        score=result.mean,
     )
-    if line is not None and result.mean is not None and sure.value >= line:
-        return base.model_copy(
-            update={
-                "decided_by": judge_model,
-                "score": result.mean,
-                "escalated_to": None,
-                "reason": None,
-            }
-        )
+    if stored is None or (line is not None and result.mean is not None and sure.value >= line):
+        return card
     for n, judge in enumerate(result.judges if len(result.judges) > 1 else []):
         own = member_confidence(result, n)
         if line is not None and judge.mean is not None and own.value >= line:
-            return base.model_copy(
-                update={
-                    "decided_by": judge.model,
-                    "score": judge.mean,
-                    "escalated_to": "panel",
-                    "confidence": own,
-                }
-            )
-    return base
+            update = {"decided_by": judge.model, "score": judge.mean, "confidence": own}
+            return card.model_copy(update={**update, "escalated_to": "panel"})
+    to_owners = {"decided_by": OWNERS, "score": None, "reason": LOW_CONFIDENCE}
+    return card.model_copy(update={**to_owners, "escalated_to": "owners"})

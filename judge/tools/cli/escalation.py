@@ -7,10 +7,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic import ValidationError
+from sqlmodel import Session
 
 from judge.core.domain.escalation import (
     CurvePoint,
@@ -60,29 +61,50 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     engine = make_engine(database_url(args.database_url))
-    with transaction(engine) as session:
-        if args.action == "set":
-            body = target_of(args)
-            found = service.set_target(
-                session, trait=args.trait, body=body, by=owner_actor(args.owner)
-            )
-            print(found.model_dump_json(indent=2) if args.json else summary(found))
-        elif args.action == "show":
-            stored = sorted(service.stored(session).traits.values(), key=lambda t: t.trait)
-            if args.json:
-                print(json.dumps([t.model_dump(mode="json") for t in stored], indent=2))
-            else:
-                print("\n\n".join(summary(t) for t in stored) or "no escalation target is set")
-        elif args.action == "curve":
-            items = service.labelled_items(session, trait=args.trait)
-            split = rules.split_by_run(items, args.seed)
-            print(curve_table("selection", rules.curve(split.selection)))
-            print(curve_table("held-out", rules.curve(split.held_out)))
-        else:
-            service.remove_target(session, trait=args.trait, by=owner_actor(args.owner))
-            print(f"dropped the escalation target of {args.trait}", file=sys.stderr)
-    engine.dispose()
+    try:
+        with transaction(engine) as session:
+            ACTIONS[args.action](session, args)
+    finally:
+        engine.dispose()
     return EXIT_OK
+
+
+def set_target(session: Session, args: argparse.Namespace) -> None:
+    """`set`: choose and store the threshold, print what it costs."""
+    found = service.set_target(
+        session, trait=args.trait, body=target_of(args), by=owner_actor(args.owner)
+    )
+    print(found.model_dump_json(indent=2) if args.json else summary(found))
+
+
+def show(session: Session, args: argparse.Namespace) -> None:
+    """`show`: every stored target, in trait order."""
+    stored = sorted(service.stored(session).traits.values(), key=lambda t: t.trait)
+    if args.json:
+        print(json.dumps([t.model_dump(mode="json") for t in stored], indent=2))
+    else:
+        print("\n\n".join(summary(t) for t in stored) or "no escalation target is set")
+
+
+def curve(session: Session, args: argparse.Namespace) -> None:
+    """`curve`: the trait's live curves on both splits, before a target is chosen."""
+    split = rules.split_by_run(service.labelled_items(session, trait=args.trait), args.seed)
+    print(curve_table("selection", rules.curve(split.selection)))
+    print(curve_table("held-out", rules.curve(split.held_out)))
+
+
+def drop(session: Session, args: argparse.Namespace) -> None:
+    """`drop`: the card's judge decides the trait again."""
+    service.remove_target(session, trait=args.trait, by=owner_actor(args.owner))
+    print(f"dropped the escalation target of {args.trait}", file=sys.stderr)
+
+
+ACTIONS: dict[str, Callable[[Session, argparse.Namespace], None]] = {
+    "set": set_target,
+    "show": show,
+    "curve": curve,
+    "drop": drop,
+}
 
 
 def target_of(args: argparse.Namespace) -> EscalationTargetCreate:
