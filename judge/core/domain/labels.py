@@ -16,9 +16,15 @@ ANCHORS: tuple[float, ...] = (0.0, 0.5, 1.0)
 NOTE_MAX = 4000
 #: Where a label was given: the console's run page, the API, or a safety review decision.
 LabelSource = Literal["console", "api", "safety_review"]
-#: Why the labelling queue picked an item (docs/calibration.md, "The queue").
+#: Why the labelling queue picked an item (docs/calibration.md, "The queue"; an item below its
+#: trait's escalation threshold comes as ``low_judge_confidence``, docs/escalation.md).
 QueueReason = Literal[
-    "wide_spread", "panel_disagreement", "near_threshold", "tamper", "uniform_sample"
+    "wide_spread",
+    "panel_disagreement",
+    "near_threshold",
+    "tamper",
+    "uniform_sample",
+    "low_judge_confidence",
 ]
 
 

@@ -36,6 +36,7 @@ RESERVED_WORDS = frozenset(
         "docs",
         "drift",
         "eras",
+        "escalation",
         "evals",
         "export",
         "exports",

@@ -8,6 +8,7 @@ from typing import Any, NamedTuple
 
 from sqlmodel import Session
 
+from judge.core.domain.escalation import Decision
 from judge.core.domain.integrity import SeatTamper
 from judge.core.domain.judging import PanelAgreement, TraitResult
 from judge.core.domain.labels import Label
@@ -19,9 +20,9 @@ from judge.core.scoring.run_summary import flag_reasons
 from judge.engine.settings import Settings
 from judge.server.console.highlights import EventMarks, TextPart, split_text, withheld_by_event
 from judge.server.console.reports import trusted_judges
+from judge.server.service import escalation, summaries
 from judge.server.service import labels as label_service
 from judge.server.service import reviews as review_service
-from judge.server.service import summaries
 from judge.server.service.intake import visible_run
 from judge.server.service.summaries import as_utc
 
@@ -107,6 +108,8 @@ class RunPage(NamedTuple):
     weak_judge: bool
     #: the owners' labels of each (seat, trait), oldest first
     labels: dict[tuple[str, str], list[Label]]
+    #: who decided each (seat, trait) of a trait with an escalation target (docs/escalation.md)
+    decisions: dict[tuple[str, str], Decision]
 
 
 #: What the run page prints of the stored run as it is stored (the fields before its time).
@@ -209,7 +212,17 @@ def run_page(session: Session, *, run_id: str, settings: Settings) -> RunPage:
         review=review,
         weak_judge=weak_judge_flag(review, row.judge_model),
         labels=labels_by_item(label_service.run_labels(session, run_id=run_id)),
+        decisions=escalated_traits(session, card),
     )
+
+
+def escalated_traits(session: Session, card: Scorecard | None) -> dict[tuple[str, str], Decision]:
+    """Who decided each seat-trait of ``card`` whose trait has an escalation target."""
+    targets = escalation.stored(session)
+    if card is None or not targets.traits:
+        return {}
+    found = escalation.card_decisions(card, targets)
+    return {(d.seat, d.trait): d for d in found if d.trait in targets.traits}
 
 
 def labels_by_item(labels: list[Label]) -> dict[tuple[str, str], list[Label]]:

@@ -13,6 +13,7 @@ from judge.core.domain.passes import spread_of
 from judge.core.domain.scorecard import Scorecard, SeatScorecard
 from judge.core.scoring.labelling import ItemFigures, Pick, QueueRules, pick
 from judge.engine.settings import Settings
+from judge.server.service import escalation
 from judge.server.service import reviews as review_service
 from judge.server.store import labels as label_repo
 
@@ -72,8 +73,36 @@ def labelling_queue(session: Session, *, settings: Settings, limit: int = 100) -
         for card in cards
         for seat, result, chosen in picks(card, rules, below)
     ]
+    items = with_escalated(items, cards, escalation.stored(session), counts)
     items.sort(key=lambda i: (i.n_labels, i.inclusion_probability < 1, -len(i.reasons)))
     return items[:limit]
+
+
+def with_escalated(
+    items: list[QueueItem],
+    cards: list[Scorecard],
+    targets: escalation.StoredEscalations,
+    counts: Mapping[tuple[str, str, str], int],
+) -> list[QueueItem]:
+    """``items`` with each seat-trait escalated to the owners (docs/escalation.md) marked
+    ``low_judge_confidence``: added to its pick's reasons, or offered on its own (picked
+    with certainty) when the queue's rules passed it by."""
+    index = {(i.run_id, i.seat, i.trait): n for n, i in enumerate(items)}
+    out = list(items)
+    for card in cards:
+        for decision in escalation.to_owners(card, targets):
+            key = (card.run_id, decision.seat, decision.trait)
+            if key in index:
+                item = out[index[key]]
+                reasons = [*item.reasons, "low_judge_confidence"]
+                out[index[key]] = item.model_copy(update={"reasons": reasons})
+                continue
+            result = escalation.seat_results(card, decision.seat)[decision.trait]
+            out.append(_queue_item(card, card.seats[decision.seat], result, _ESCALATED, counts))
+    return out
+
+
+_ESCALATED = Pick(["low_judge_confidence"], 1.0)
 
 
 def _queue_item(

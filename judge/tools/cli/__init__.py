@@ -41,6 +41,7 @@ COMMANDS = (
     "credentials",
     "imports",
     "calibration",
+    "escalation",
     "schema",
     "export",
     "audit",

@@ -1,0 +1,150 @@
+"""`judge escalation set|show|curve|drop`: each trait's target agreement with the owners, the
+confidence threshold the store's labels support for it, and the coverage it costs
+(docs/escalation.md). Reads and writes the store the service uses."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pydantic import ValidationError
+from sqlmodel import Session
+
+from judge.core.domain.escalation import (
+    CurvePoint,
+    EscalationTargetCreate,
+    SplitFigures,
+    TraitEscalation,
+)
+from judge.core.errors import InputError, describe_validation_error
+from judge.core.scoring import escalation as rules
+from judge.server.auth import owner_actor
+from judge.server.service import escalation as service
+from judge.server.store.db import make_engine, transaction
+from judge.tools.cli.exit_codes import EXIT_OK
+from judge.tools.cli.options import DEFAULT_DATABASE_URL, database_url
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "escalation",
+        help="per trait: the judge-confidence threshold that keeps agreement with the owners "
+        "at a target, and what escalates",
+        description="Selective escalation (docs/escalation.md): choose a trait's threshold on "
+        "the selection half of the labelled runs, prove it on the held-out half.",
+    )
+    p.add_argument(
+        "--database-url",
+        help=f"store to use (default $JUDGE_DATABASE_URL or {DEFAULT_DATABASE_URL})",
+    )
+    actions = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    put = actions.add_parser("set", help="set a trait's target; prints the threshold chosen")
+    put.add_argument("trait")
+    put.add_argument("--target", type=float, required=True, help="agreement wanted, e.g. 0.8")
+    put.add_argument("--risk", type=float, default=0.1, help="chance allowed of missing it")
+    put.add_argument("--seed", type=int, default=0, help="the run split's seed")
+    put.add_argument("--owner", default="cli", help="recorded as who set it")
+    put.add_argument("--json", action="store_true", help="print the stored record as JSON")
+    show = actions.add_parser("show", help="every trait's stored target and figures")
+    show.add_argument("--json", action="store_true")
+    curve = actions.add_parser("curve", help="a trait's coverage-agreement curve, live")
+    curve.add_argument("trait")
+    curve.add_argument("--seed", type=int, default=0, help="the run split's seed")
+    drop = actions.add_parser("drop", help="drop a trait's target")
+    drop.add_argument("trait")
+    drop.add_argument("--owner", default="cli", help="recorded as who dropped it")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    engine = make_engine(database_url(args.database_url))
+    try:
+        with transaction(engine) as session:
+            ACTIONS[args.action](session, args)
+    finally:
+        engine.dispose()
+    return EXIT_OK
+
+
+def set_target(session: Session, args: argparse.Namespace) -> None:
+    """`set`: choose and store the threshold, print what it costs."""
+    found = service.set_target(
+        session, trait=args.trait, body=target_of(args), by=owner_actor(args.owner)
+    )
+    print(found.model_dump_json(indent=2) if args.json else summary(found))
+
+
+def show(session: Session, args: argparse.Namespace) -> None:
+    """`show`: every stored target, in trait order."""
+    stored = sorted(service.stored(session).traits.values(), key=lambda t: t.trait)
+    if args.json:
+        print(json.dumps([t.model_dump(mode="json") for t in stored], indent=2))
+    else:
+        print("\n\n".join(summary(t) for t in stored) or "no escalation target is set")
+
+
+def curve(session: Session, args: argparse.Namespace) -> None:
+    """`curve`: the trait's live curves on both splits, before a target is chosen."""
+    split = rules.split_by_run(service.labelled_items(session, trait=args.trait), args.seed)
+    print(curve_table("selection", rules.curve(split.selection)))
+    print(curve_table("held-out", rules.curve(split.held_out)))
+
+
+def drop(session: Session, args: argparse.Namespace) -> None:
+    """`drop`: the card's judge decides the trait again."""
+    service.remove_target(session, trait=args.trait, by=owner_actor(args.owner))
+    print(f"dropped the escalation target of {args.trait}", file=sys.stderr)
+
+
+ACTIONS: dict[str, Callable[[Session, argparse.Namespace], None]] = {
+    "set": set_target,
+    "show": show,
+    "curve": curve,
+    "drop": drop,
+}
+
+
+def target_of(args: argparse.Namespace) -> EscalationTargetCreate:
+    """The target the options ask for (InputError naming an option out of range)."""
+    try:
+        return EscalationTargetCreate(target=args.target, risk=args.risk, seed=args.seed)
+    except ValidationError as exc:
+        raise InputError(f"judge escalation set: {describe_validation_error(exc)}") from None
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def summary(found: TraitEscalation) -> str:
+    """A stored trait's figures as lines of text, the held-out curve last."""
+    held, chosen = found.held_out, found.selection
+    met = "met" if found.held_out_meets_target else "NOT met"
+    head = f"{found.trait}: target {found.target:g} ({found.measure}), risk {found.risk:g}"
+    lines = [
+        f"{head}, seed {found.seed}",
+        f"  threshold {_num(found.threshold)}: {found.note}",
+        f"  selection: {_split_line(chosen)}, bound {_num(chosen.lower_bound)}",
+        f"  held-out:  {_split_line(held)}, target {met}",
+        curve_table("  held-out curve", found.curve_held_out),
+    ]
+    return "\n".join(lines)
+
+
+def _split_line(figures: SplitFigures) -> str:
+    return (
+        f"{figures.n_items} items of {figures.n_runs} runs, coverage {figures.coverage:.2f}, "
+        f"agreement {_num(figures.agreement)}"
+    )
+
+
+def curve_table(title: str, points: Sequence[CurvePoint]) -> str:
+    rows = [f"{title}: threshold  coverage  agreement  kept"]
+    rows += [
+        f"  {p.threshold:9.2f}  {p.coverage:8.2f}  {_num(p.agreement):>9}  {p.n_kept:4d}"
+        for p in points
+    ]
+    return "\n".join(rows if points else [f"{title}: no labelled item"])
