@@ -41,6 +41,7 @@ COMMANDS = (
     "credentials",
     "imports",
     "calibration",
+    "align",
     "schema",
     "export",
     "audit",
