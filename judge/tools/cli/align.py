@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.core.domain.interval import Interval
-from judge.core.errors import InputError
+from judge.core.errors import ConflictError, InputError, NotFoundError
 from judge.engine.calibration.align import DEFAULT_SEED, HELD_OUT_SHARE, KINDS
 from judge.engine.calibration.align_proof import LabelScope
 from judge.engine.calibration.align_run import AlignInput, AlignJudge, Proposal, propose
@@ -100,15 +100,18 @@ def from_store(args: argparse.Namespace) -> Proposal:
     settings = load_settings(database_url=database_url(args.database_url))
     body = AlignmentCreate(trait=args.trait, seed=args.seed, held_out_share=args.held_out)
     backend = backend_for(judge_spec(settings.model))
-    kept = asyncio.run(
-        service.make_proposal(
-            make_engine(settings.database_url),
-            body=body,
-            settings=settings,
-            backend=backend,
-            by="cli",
+    try:
+        kept = asyncio.run(
+            service.make_proposal(
+                make_engine(settings.database_url),
+                body=body,
+                settings=settings,
+                backend=backend,
+                by="cli",
+            )
         )
-    )
+    except NotFoundError as exc:
+        raise InputError(str(exc)) from None
     print(f"proposal {kept.id} kept; adopt with: judge align --adopt KIND --proposal {kept.id}")
     return kept.proposal
 
@@ -117,14 +120,17 @@ def adopt(args: argparse.Namespace) -> int:
     if args.adopt is None or args.proposal is None:
         raise InputError("--adopt KIND and --proposal ID go together")
     settings = load_settings(database_url=database_url(args.database_url))
-    with transaction(make_engine(settings.database_url)) as session:
-        done = service.adopt(
-            session,
-            alignment_id=args.proposal,
-            body=AlignmentAdopt(kind=args.adopt),
-            by="cli",
-            settings=settings,
-        )
+    try:
+        with transaction(make_engine(settings.database_url)) as session:
+            done = service.adopt(
+                session,
+                alignment_id=args.proposal,
+                body=AlignmentAdopt(kind=args.adopt),
+                by="cli",
+                settings=settings,
+            )
+    except (ConflictError, NotFoundError) as exc:  # the owner's request, not the program
+        raise InputError(str(exc)) from None
     print(
         f"adopted {done.adopted_kind} for {done.trait}: custom rubric v{done.rubric_version}, "
         f"era {done.era_before} -> {done.era_after}"

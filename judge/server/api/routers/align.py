@@ -60,6 +60,7 @@ def proposals(session: SessionDep, paging: PagingDep) -> list[AlignmentPublic]:
     responses=error_responses(404),
 )
 def proposal(alignment_id: int, session: SessionDep) -> AlignmentPublic:
+    """The proposal with its split seed, candidates, held-out proofs and any adoption."""
     return service.public(service.alignment(session, alignment_id=alignment_id))
 
 
