@@ -157,9 +157,16 @@ def adopt(
         )
     before = era_repo.current_era(session)
     stored = rubric_repo.add_rubric_version(session, rubric=rubric, created_by=by)
+    session.flush()
     reason = (
         f"alignment {row.id}: {body.kind} adopted for {row.trait} (custom rubric v{stored.version})"
     )
+    now = platform.rubric_set(session, settings=settings).rubrics[row.trait]
+    if now.content_hash != rubric.content_hash:  # raised in the transaction: nothing is kept
+        raise ConflictError(
+            "custom rubrics are switched off (academy_judge_rubrics: use_custom false), so the "
+            "candidate would not be judged with; switch them on to adopt it"
+        )
     era = platform.sync_era(session, settings=settings, by=by, reason=reason)
     row.adopted_kind, row.adopted_by, row.adopted_at = body.kind, by, utcnow()
     row.era_before, row.era_after = (before.era_id if before else None), era.era_id

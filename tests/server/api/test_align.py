@@ -124,3 +124,18 @@ def test_no_agent_key_reaches_an_alignment(labelled: TestClient, agent_key: Any)
     assert all("buyer" not in c.text and "Examples" not in c.text for c in calls)
     kept = labelled.get(f"/api/evals/alignments/{made['id']}", headers=OWNER).json()
     assert kept["adopted_kind"] is None
+
+
+def test_adoption_is_refused_while_custom_rubrics_are_switched_off(labelled: TestClient) -> None:
+    off = {"value": {"traits": [TRAIT], "use_custom": False}}
+    assert labelled.put("/api/evals/config/academy_judge_rubrics", json=off, headers=OWNER)
+    made = labelled.post("/api/evals/alignments", json={"trait": TRAIT}, headers=OWNER).json()
+    before = current_era(labelled)
+
+    refused = labelled.post(
+        f"/api/evals/alignments/{made['id']}/adopt", json={"kind": "exemplars"}, headers=OWNER
+    )
+
+    assert refused.status_code == 409 and "use_custom false" in refused.json()["detail"]
+    assert current_era(labelled) == before
+    assert labelled.get("/api/evals/rubrics/negotiation", headers=OWNER).status_code == 404
