@@ -25,8 +25,10 @@ RUN_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._\-]{0,127}$"
 RESERVED_WORDS = frozenset(
     {
         "admin",
+        "adopt",
         "agreement",
         "agent",
+        "alignments",
         "api",
         "comparisons",
         "compare",

@@ -14,6 +14,7 @@ from judge.server.console import session as console_session
 from judge.server.console.render import page, see_other, svg
 from judge.server.console.session import SessionDep as ConsoleDep
 from judge.server.request_scope import SessionDep, SettingsDep
+from judge.server.service import align as align_service
 from judge.server.service import escalation, label_agreement, label_queue
 from judge.server.service import labels as label_service
 
@@ -67,6 +68,7 @@ def agreement(
         rows=label_agreement.live_agreement(session, settings=settings),
         drift=label_agreement.drift(session),
         escalation=escalation.trait_curves(session),
+        alignments=align_service.alignments(session),
         plots=plots.plots_available(),
         missing=plots.MISSING,
     )

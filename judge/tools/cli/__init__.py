@@ -42,6 +42,7 @@ COMMANDS = (
     "imports",
     "calibration",
     "escalation",
+    "align",
     "schema",
     "export",
     "audit",

@@ -317,6 +317,7 @@ PARAMS = {
     "mode": "sampled",
     "prefix": "worldingest1",
     "rule_id": "rule-world",
+    "alignment_id": "1",
 }
 
 

@@ -11,6 +11,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Engine
 from sqlmodel import SQLModel, select
 
+import judge.server.store.alignments
 import judge.server.store.ingest_tables
 import judge.server.store.labels
 import judge.server.store.review_tables
@@ -36,7 +37,7 @@ def test_the_migrated_schema_matches_the_tables(engine: Engine) -> None:
 
     assert differences == []
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
-    assert current_revision(engine) == head == "0015_ingest"
+    assert current_revision(engine) == head == "0016_alignments"
 
 
 def _run(engine: Engine) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from judge.server.api.routers import (
+    align,
     coaching,
     compare,
     config,
@@ -31,6 +32,7 @@ from judge.server.api.routers import (
 
 ROUTERS: tuple[APIRouter, ...] = (
     health.router,
+    align.router,
     runs.router,
     scorecards.router,
     metrics.router,

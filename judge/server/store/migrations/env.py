@@ -5,6 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlmodel import SQLModel
 
+import judge.server.store.alignments
 import judge.server.store.ingest_tables
 import judge.server.store.labels
 import judge.server.store.review_tables

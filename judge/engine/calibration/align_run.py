@@ -1,0 +1,228 @@
+"""`judge align` for one trait (docs/alignment.md): the baseline judged on every labelled
+run, the three candidates made from the selection part, each candidate judged (or mapped) on
+the held-out part and proven there. The judge is the one seam; tests script it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+import numpy as np
+from pydantic import Field
+
+from judge.core.domain.judging import JudgePass
+from judge.core.domain.outputs import Output
+from judge.core.domain.rubric import Rubric
+from judge.core.scoring import agreement as ag
+from judge.core.scoring.isotonic import CalibrationMap, isotonic_map
+from judge.engine.calibration.align import (
+    AnchorClarifications,
+    CandidateKind,
+    Exemplar,
+    RunSplit,
+    Target,
+    choose_exemplars,
+    clarify_messages,
+    exemplar_of,
+    most_disagreed,
+    notes_for,
+    parse_clarifications,
+    part,
+    split_by_run,
+    targets_of,
+    with_clarifications,
+    with_exemplars,
+)
+from judge.engine.calibration.align_proof import HeldOutProof, LabelScope, held_out_proof
+from judge.engine.calibration.items import CalibrationItem
+from judge.engine.calibration.owners import passes_width
+from judge.engine.calibration.report import JudgedPasses, judge_means, label_panel
+from judge.engine.judging.backends import JudgeRequest
+from judge.engine.judging.panel import Judge, panel_members
+from judge.engine.packs import RubricSet
+from judge.engine.pipeline import ScoringOptions, judge_run
+
+#: Tokens the clarification reply may use (three sentences).
+CLARIFY_MAX_TOKENS = 400
+
+
+class Candidate(Output):
+    """One proposed change and its held-out proof (None: it could not be made, see ``note``)."""
+
+    kind: CandidateKind
+    note: str = ""
+    rubric: Rubric | None = Field(default=None, description="the rubric it would adopt")
+    exemplars: list[Exemplar] = Field(default_factory=list)
+    clarifications: AnchorClarifications | None = None
+    calibration_map: CalibrationMap | None = None
+    proof: HeldOutProof | None = None
+
+
+class Proposal(Output):
+    """Everything `judge align` found for one trait: the split, the rubric it started from,
+    the judge, and each candidate with its proof."""
+
+    trait: str
+    judge_model: str
+    split: RunSplit
+    n_selection_seats: int
+    rubric_hash: str = Field(description="the content hash of the rubric the baseline read")
+    candidates: list[Candidate]
+
+
+class AlignInput(NamedTuple):
+    """The labelled items, what they are read against, and the owners' notes by (run, seat)."""
+
+    items: list[CalibrationItem]
+    scope: LabelScope
+    notes: Mapping[tuple[str, str], str]
+
+
+class AlignJudge(NamedTuple):
+    """The judge: the rubric set it reads (the trait's rubric the baseline), the options and
+    the backend."""
+
+    rubrics: RubricSet
+    options: ScoringOptions
+    backend: Judge
+
+
+async def judge_items(
+    items: Sequence[CalibrationItem], judge: AlignJudge, rubric: Rubric
+) -> JudgedPasses:
+    """Every pass of ``rubric``'s trait on every scored seat of ``items``."""
+    chosen = judge.rubrics.select([rubric.trait])
+    rubrics = chosen.model_copy(update={"rubrics": {rubric.trait: rubric}})
+    out: dict[tuple[str, str, str], list[JudgePass]] = {}
+    for item in items:
+        by_seat = await judge_run(
+            item.run, rubrics=rubrics, options=judge.options, backend=judge.backend
+        )
+        for seat, passes in by_seat.items():
+            for p in passes:
+                out.setdefault((item.item_id, seat, p.trait), []).append(p)
+    return out
+
+
+def selection_targets(source: AlignInput, split: RunSplit, passes: JudgedPasses) -> list[Target]:
+    chosen = part(source.items, split.selection)
+    keys, panel = label_panel(chosen, source.scope.manifest, source.scope.label)
+    judge = judge_means(passes, keys, source.scope.trait, passes_width(passes))
+    return targets_of(keys, ag.row_means(panel), judge)
+
+
+def mapped_passes(passes: JudgedPasses, found: CalibrationMap) -> JudgedPasses:
+    """One pass per seat whose score is the map of the seat's mean (unscored seats stay so)."""
+    out: dict[tuple[str, str, str], list[JudgePass]] = {}
+    for key, made in passes.items():
+        scored = [p.score for p in made if p.score is not None]
+        first = min(made, key=lambda p: p.index)
+        if scored:
+            value = float(found.apply([float(np.mean(scored))])[0])
+            first = first.model_copy(
+                update={"score": value, "sampled_score": None, "expected_score": None, "index": 0}
+            )
+        out[key] = [first.model_copy(update={"index": 0})]
+    return out
+
+
+async def propose(
+    source: AlignInput, judge: AlignJudge, *, seed: int, held_out_share: float
+) -> Proposal:
+    """The split, the baseline on every labelled run, and the three candidates with their
+    held-out proofs (exemplars and anchors judged there; the map applied to the baseline)."""
+    scope = source.scope
+    labelled = [i for i in source.items if any(lab.label == scope.label.name for lab in i.labels)]
+    split = split_by_run([i.item_id for i in labelled], seed=seed, held_out_share=held_out_share)
+    rubric = judge.rubrics.rubrics[scope.trait]
+    baseline = await judge_items(labelled, judge, rubric)
+    targets = selection_targets(source._replace(items=labelled), split, baseline)
+    held = part(labelled, split.held_out)
+    width = passes_width(baseline)
+    base = (baseline, width)
+    candidates = [
+        await _exemplars(source, judge, rubric, targets, split, held, base),
+        await _anchors(source, judge, rubric, targets, split, held, base),
+        _calibration_map(source, targets, split, held, base),
+    ]
+    return Proposal(
+        trait=scope.trait,
+        judge_model=judge.options.judge_model,
+        split=split,
+        n_selection_seats=len(targets),
+        rubric_hash=rubric.content_hash,
+        candidates=candidates,
+    )
+
+
+Base = tuple[JudgedPasses, int]
+
+
+async def _exemplars(
+    source: AlignInput,
+    judge: AlignJudge,
+    rubric: Rubric,
+    targets: list[Target],
+    split: RunSplit,
+    held: list[CalibrationItem],
+    base: Base,
+) -> Candidate:
+    items = {i.item_id: i for i in source.items}
+    settings = judge.options.settings
+    shown = [
+        exemplar_of(t, items[t.item_id], notes_for(source.notes, t), settings)
+        for t in choose_exemplars(targets, seed=split.seed)
+    ]
+    if not shown:
+        return Candidate(kind="exemplars", note="the selection part has no labelled seat")
+    changed = with_exemplars(rubric, shown)
+    passes = await judge_items(held, judge, changed)
+    proof = held_out_proof(held, source.scope, base, (passes, passes_width(passes)), split)
+    return Candidate(kind="exemplars", rubric=changed, exemplars=shown, proof=proof)
+
+
+async def _anchors(
+    source: AlignInput,
+    judge: AlignJudge,
+    rubric: Rubric,
+    targets: list[Target],
+    split: RunSplit,
+    held: list[CalibrationItem],
+    base: Base,
+) -> Candidate:
+    items = {i.item_id: i for i in source.items}
+    settings = judge.options.settings
+    shown = [exemplar_of(t, items[t.item_id], "", settings) for t in most_disagreed(targets)]
+    if not shown:
+        return Candidate(kind="anchors", note="the selection part has no labelled seat")
+    request = JudgeRequest(
+        messages=clarify_messages(rubric, shown),
+        max_tokens=CLARIFY_MAX_TOKENS,
+        label=f"{rubric.trait}/align",
+    )
+    reply = await panel_members(judge.backend)[0].complete(request)
+    found = parse_clarifications(reply.text)
+    if isinstance(found, str):
+        return Candidate(kind="anchors", note=found)
+    changed = with_clarifications(rubric, found)
+    passes = await judge_items(held, judge, changed)
+    proof = held_out_proof(held, source.scope, base, (passes, passes_width(passes)), split)
+    return Candidate(kind="anchors", rubric=changed, clarifications=found, proof=proof)
+
+
+def _calibration_map(
+    source: AlignInput,
+    targets: list[Target],
+    split: RunSplit,
+    held: list[CalibrationItem],
+    base: Base,
+) -> Candidate:
+    judged = [t for t in targets if t.judge is not None]
+    found = isotonic_map([t.judge or 0.0 for t in judged], [t.owners for t in judged])
+    if found is None:
+        return Candidate(
+            kind="calibration_map", note="no selection seat was both labelled and scored"
+        )
+    passes = mapped_passes(base[0], found)
+    proof = held_out_proof(held, source.scope, base, (passes, 1), split)
+    return Candidate(kind="calibration_map", calibration_map=found, proof=proof)
