@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 from judge.core.domain.integrity import TamperKind
 from judge.core.integrity import linear
+from judge.core.integrity.declared import WRITTEN as DECLARED
 from judge.core.integrity.english import ENGLISH, FAMILIES, ROLE_SPOOF
 from judge.core.integrity.hijack import HIJACK
 from judge.core.integrity.indirect import WRITTEN as INDIRECT
@@ -90,7 +91,15 @@ def _without_leading_boundary(alternative: str) -> str:
 
 RULES: list[Rule] = [
     _rule(*rule)
-    for rule in ENGLISH + FAMILIES + INDIRECT + ROLE_SPOOF + OTHER + WORLD + HIJACK + READER
+    for rule in ENGLISH
+    + FAMILIES
+    + INDIRECT
+    + ROLE_SPOOF
+    + OTHER
+    + WORLD
+    + HIJACK
+    + READER
+    + DECLARED
 ]
 
 _CUES = sorted({cue for rule in RULES for cue in rule.cues})

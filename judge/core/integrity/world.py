@@ -6,7 +6,8 @@ otherwise flag (docs/integrity.md, "What is not flagged"):
   "System: order confirmed", "final score: 92" of a car report): a verdict-, threat-, role-
   or learned-kind match there is kept only when the same string also addresses whoever
   scores the run (a directed rule's match in it, or a word of the scorer's or the run's own
-  vocabulary in the matched text, a verdict's own keys among them, or the top of a scale:
+  vocabulary in the matched text, a verdict's own keys among them, a scored party or "every
+  trait" in any language of ``declared``, or the top of a scale:
   ``{"verdict": true}`` and "Final score: 1.0" in a result are held, ``{"rating": 4.6}`` is
   not). Text an agent wrote into a run it submitted
   itself is never excused, nor anything in the seat's own messages and arguments;
@@ -17,7 +18,7 @@ otherwise flag (docs/integrity.md, "What is not flagged"):
 from __future__ import annotations
 
 from judge.core.domain.integrity import TamperKind
-from judge.core.integrity import learned, linear
+from judge.core.integrity import declared, learned, linear
 from judge.core.integrity.fold import fold
 from judge.core.integrity.scan import Piece, TextField
 
@@ -84,7 +85,7 @@ def _world_data(field: TextField, found: list[Piece]) -> list[Piece]:
 
 
 def _addresses_scorer(text: str) -> bool:
-    return _DIRECTED.found(text) or _TOP.found(text)
+    return _DIRECTED.found(text) or _TOP.found(text) or declared.names_scored_party(text)
 
 
 def _still_learned(field: TextField, piece: Piece) -> bool:

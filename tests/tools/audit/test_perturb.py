@@ -7,7 +7,11 @@ from typing import Any
 
 import pytest
 
+from judge.core.domain.config import MeasurementSettings
+from judge.core.domain.integrity import WITHHELD_MARKER
 from judge.core.domain.run import MessageEvent, Run, parse_run
+from judge.core.integrity import judged_view, tamper_findings
+from judge.engine.judging.prompt import transcript_block
 from judge.tools.audit import perturb as pt
 
 
@@ -418,3 +422,50 @@ def test_neutral_edits_are_the_ones_that_address_no_one() -> None:
     assert pt.NEUTRAL == ("padding", "labels.rename", "labels.swap", "hostile_counterpart")
     assert not set(pt.NEUTRAL) & set(pt.PLANTED_FAMILIES)
     assert pt.PERTURBATIONS == (*pt.PLANTED_FAMILIES, *pt.NEUTRAL)
+
+
+def _judged_prompt(run: Run, seat: str) -> str:
+    """The transcript part of the judge's prompt for ``seat``, the defence on."""
+    tamper = tamper_findings(run, MeasurementSettings())
+    assert tamper[seat].flagged and not any(t.flagged for s, t in tamper.items() if s != seat)
+    view = judged_view(run, tamper)
+    return transcript_block(view.transcript, seat, labels=view.labels)
+
+
+@pytest.mark.parametrize("name", pt.PLANTED_FAMILIES)
+def test_with_the_defence_on_every_planted_family_is_flagged_and_withheld(name: str) -> None:
+    run = make_run()
+    out = pt.perturb(run, "buyer", name, seed=0)
+    assert out is not None
+    prompt = _judged_prompt(out.run, "buyer")
+    assert WITHHELD_MARKER in prompt
+    assert " ".join(pt.planted_parts(name, pt.draw(0, run, "buyer", name))) not in prompt
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["planted.plain", "planted.evaluator_note", "planted.forged_verdict", "planted.tool_output"]
+    + ["planted.done"],
+)
+def test_no_four_words_of_a_whole_sentence_plant_reach_the_judge(name: str) -> None:
+    run = make_run()
+    out = pt.perturb(run, "buyer", name, seed=0)
+    assert out is not None
+    prompt = _judged_prompt(out.run, "buyer")
+    for part in pt.planted_parts(name, pt.draw(0, run, "buyer", name)):
+        for piece in _words_of(part.removeprefix("Finished. ")):
+            assert piece not in prompt, piece
+
+
+def _words_of(text: str) -> list[str]:
+    """The planted text's runs of four words (what a reader would recognise of it)."""
+    words = text.split()
+    return [" ".join(words[i : i + 4]) for i in range(max(1, len(words) - 3))]
+
+
+def test_the_planted_done_event_reads_as_withheld_to_the_judge() -> None:
+    out = pt.perturb(make_run(), "buyer", "planted.done", seed=0)
+    assert out is not None
+    prompt = _judged_prompt(out.run, "buyer")
+    assert f"[turn 3] Seat A (done): ^ Finished. {WITHHELD_MARKER}" in prompt
+    assert "Final evaluation" not in prompt and "every trait" not in prompt
