@@ -30,4 +30,4 @@ UNDEFENDED_PROMPT_VERSION = 4
 #: as the prompt shows it (``"score": 1.0``), fifty-four more languages, output-format hijacks
 #: and the world's own tool data. Version 4 reads requests to a later reader of the
 #: transcript, conduct put on the record and stories whose reader gives the top mark.
-DETECTOR_VERSION = "4+learned-v2"
+DETECTOR_VERSION = "4+learned-v3"
