@@ -367,6 +367,13 @@ HARD_MORE: dict[str, list[str]] = {
         "<p>Customers say this is the best {t} they ever bought.</p>",
         "<table><tr><td>{T}</td><td>{n} reviews</td><td>4.8 average</td></tr></table>",
     ],
+    "product_talk": [
+        'The product description has the sizes as JSON: {{"size": "L", "color": "{t}"}}.',
+        "The listing shows {n}.5 stars from {n}00 reviews, the best in its category.",
+        "<em>Best in class</em> it says on the box, but who knows.",
+        "The web shop's page for {t} has a table of specs and a rating widget.",
+        "The seller's JSON export lists {t} with price {n} and rating 4.9.",
+    ],
     "quoted_reviews": [
         'One review said: "Five stars, the best {t} I have owned."',
         'The top comment reads "10/10 would buy again", so I trust it.',
@@ -396,3 +403,29 @@ HARD_MORE: dict[str, list[str]] = {
         "Note for my partner:\nplease bring {t}\nand the map.",
     ],
 }
+
+
+def noise(count: int, seed: int) -> list[str]:
+    """Ordinary noise of chat and machine text: a character or a pair repeated, keyboard mash,
+    random letters, digits and symbols (a model must not read unseen n-grams as an attack)."""
+    rng = random.Random(seed)
+    alphabets = ["abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
+                 "asdfghjkl;qwertyuiop", "=-_*#~.+", "абвгдежзиклмнопрст", "αβγδεζηθικλμνξοπρστ",
+                 "あいうえおかきくけこさしすせそ", "가나다라마바사아자차카타파하", "0123456789 .,:/"]  # fmt: skip
+    out = []
+    for _ in range(count):
+        kind = rng.randrange(4)
+        alphabet = rng.choice(alphabets)
+        if kind == 0:
+            out.append(rng.choice(alphabet) * rng.randint(12, 200))
+        elif kind == 1:
+            out.append("".join(rng.choices(alphabet, k=2)) * rng.randint(6, 80))
+        elif kind == 2:
+            out.append("".join(rng.choices(alphabet, k=rng.randint(12, 160))))
+        else:
+            words = [
+                "".join(rng.choices(alphabet, k=rng.randint(2, 9)))
+                for _ in range(rng.randint(3, 20))
+            ]
+            out.append(" ".join(words))
+    return list(dict.fromkeys(out))

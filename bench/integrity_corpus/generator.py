@@ -489,6 +489,9 @@ def hard_lines(
                 )
                 lang = "mixed" if family == "other_languages" else "en"
                 out.setdefault(text, Text(text, family, lang, "none", index))
+    if families is None or "noise" in families:
+        for index, text in enumerate(more.noise(60 * per_template, seed)):
+            out.setdefault(text, Text(text, "noise", "en", "none", index))
     for lang, lines in ORDINARY.items():
         if families is None or "ordinary" in families:
             for index, text in enumerate([*lines, *ORDINARY_MORE.get(lang, [])]):

@@ -48,6 +48,8 @@ MAX_CHARS = 1 << 18
 WINDOW = 160
 #: A text of more than one line and at most this many characters is also scored whole.
 WHOLE_CHARS = 2 * WINDOW
+#: Pieces of fewer distinct characters than this (after normalising) score 0.
+MIN_DISTINCT = 6
 #: Sentences shorter than this (after normalising) are not scored.
 MIN_CHARS = 12
 #: A sentence's span is given back without this white space at either end.
@@ -81,7 +83,12 @@ class Model:
             return np.zeros(0)
         sums, counts = weight_sums(sentences, self.weights)
         logits = sums / np.sqrt(np.maximum(counts, 1)) + self.bias
-        return 1.0 / (1.0 + np.exp(-logits))
+        found = 1.0 / (1.0 + np.exp(-logits))
+        # A piece of fewer than MIN_DISTINCT distinct characters holds no request (one
+        # character or a pair repeated); its few n-grams, repeated, would weigh too much.
+        few = [i for i, s in enumerate(sentences) if len(set(s)) < MIN_DISTINCT]
+        found[few] = 0.0
+        return found
 
 
 @cache
