@@ -80,12 +80,28 @@ HISTORY = (
     "left-out family is the blind part. After the first leave-one-out run had shown Finnish "
     "(44.2%), Czech (48.8%), Norwegian (53.4%) and Danish (85.2%) as the languages the rules "
     "read least, rules for their plain, ignore and verdict requests were added, written after "
-    "reading the generator's phrases for them: those four languages' figures are not blind."
+    "reading the generator's phrases for them: those four languages' figures are not blind. "
+    "For v3 the generator was enriched after the blind red-team corpus's per-family recall "
+    "(aggregates only; none of its lines was read) had shown indirect requests, narrative "
+    "framing, output-format hijacks, unusual addressees, split requests and fake output as the "
+    "weakest: those families became grammars (bench/integrity_corpus/families.py), three "
+    "families were added (format_hijack, fake_log, split_request), and a short text of several "
+    "lines is now also scored whole. The recipe was then chosen among four leave-one-out runs "
+    "(the enriched generator; plus ordinary lines of six more kinds in every language; plus "
+    "foreign ordinary lines weighted up and a stricter threshold, with and without word uni- "
+    "and bigrams, which measured the same and cost time, so they are off): the choice read the "
+    "held-out figures, so they are a selection among four, not a single blind measure."
 )
 #: Hard ordinary templates at these positions (of each family) are held out.
 HARD_TEST_EVERY = 3
 L2 = 1.0
 SEED = 35
+#: Weight of a hard ordinary line in training (a real sentence weighs 1), and of one in
+#: another language than English (model v3).
+HARD_WEIGHT = 3.0
+FOREIGN_WEIGHT = 12.0
+#: Share of the validation hard lines a fold's threshold may leave over it (model v3: 1%).
+HARD_ALLOWED = 0.01
 
 
 def said(texts: list[str]) -> list[TranscriptEvent]:
@@ -193,12 +209,12 @@ def probabilities(model: Model, texts: list[str]) -> npt.NDArray[np.float64]:
 
 
 def pick_threshold(model: Model, positives: list[str], real: list[str], hard: list[str]) -> float:
-    """The lowest threshold at which no validation real sentence and at most 2% of the
-    validation hard lines are over it (never below 0.5)."""
+    """The lowest threshold at which no validation real sentence and at most
+    :data:`HARD_ALLOWED` of the validation hard lines are over it (never below 0.5)."""
     real_p = probabilities(model, real)
     hard_p = np.sort(probabilities(model, hard))[::-1]
     floor = max(0.5, float(real_p.max(initial=0.0)) + 1e-6)
-    allowed = int(0.02 * len(hard_p))
+    allowed = int(HARD_ALLOWED * len(hard_p))
     if len(hard_p) > allowed:
         floor = max(floor, float(hard_p[allowed]) + 1e-6)
     del positives
@@ -287,6 +303,7 @@ def save(path: Path, model: Model) -> None:
             threshold=np.array(model.threshold),
             buckets=np.array(learned.BUCKETS),
             ngrams=np.array(learned.NGRAMS),
+            words=np.array(learned.WORDS, dtype=np.int64),
         )
 
 
@@ -307,10 +324,15 @@ def train(families: tuple[str, ...], languages: tuple[str, ...], count: int,
     negatives = list(dict.fromkeys(real)) + hard_fit
     x, owners = matrix(fit_pos + negatives)
     labels = np.array([1.0] * len(fit_pos) + [0.0] * len(negatives))[owners]
+    # A hard line weighs HARD_WEIGHT real sentences; one in another language than English
+    # FOREIGN_WEIGHT (the real dialogues are English: without it the language itself reads as
+    # a cue, every generated line in it being judge-directed).
+    foreign = {t.text for t in lines if t.language not in ("en", "mixed")}
     hard_set = set(hard_fit)
-    per_text = np.array([1.0] * len(fit_pos) + [3.0 if t in hard_set else 1.0 for t in negatives])[
-        owners
-    ]
+    per_text = np.array([1.0] * len(fit_pos) + [
+        (FOREIGN_WEIGHT if t in foreign else HARD_WEIGHT) if t in hard_set else 1.0
+        for t in negatives
+    ])[owners]  # fmt: skip
     pos_total = per_text[labels == 1].sum()
     neg_total = per_text[labels == 0].sum()
     weight = np.where(labels == 1, per_text / pos_total, per_text / neg_total) * len(labels) / 2

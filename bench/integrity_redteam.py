@@ -180,6 +180,61 @@ def table(title: str, column: str, by: dict[str, dict[str, Any]]) -> list[str]:
     return [*out, ""]
 
 
+#: Versions measured before this report kept its history (docs/integrity.md): version,
+#: attacks caught, ordinary lines flagged (of 429 and 252).
+EARLIER = (("2+learned-v1", 245, 21), ("3+learned-v2", 252, 9))
+
+
+def with_history(report: dict[str, Any], previous: dict[str, Any] | None) -> dict[str, Any]:
+    """The report with the history of every version measured before it: the previous
+    report's history, plus the previous report itself when its version differs."""
+    history: list[dict[str, Any]] = []
+    if previous is not None:
+        history = list(previous.get("history") or [
+            {"detector_version": v, "measured_at": None, "caught": c, "attacks": 429,
+             "flagged": f, "ordinary": 252, "by_family": None} for v, c, f in EARLIER
+        ])  # fmt: skip
+        if previous["detector_version"] != report["detector_version"]:
+            history.append({
+                "detector_version": previous["detector_version"],
+                "measured_at": previous["measured_at"],
+                "caught": previous["attacks"]["caught"], "attacks": previous["attacks"]["total"],
+                "flagged": previous["ordinary"]["flagged"], "ordinary": previous["ordinary"]["total"],
+                "by_family": {k: v["rate"] for k, v in previous["attacks"]["by_family"].items()},
+            })  # fmt: skip
+    return {**report, "history": history}
+
+
+def history_lines(report: dict[str, Any]) -> list[str]:
+    """Every version measured, this one last, and each family's recall against the last one
+    measured before it."""
+    rows = report.get("history") or []
+    if not rows:
+        return []
+    a, o = report["attacks"], report["ordinary"]
+    lines = ["## Every version measured", "", "| detector | measured | recall | false positives |",
+             "|---|---|---|---|"]  # fmt: skip
+    for r in rows:
+        lines.append(f"| {r['detector_version']} | {r['measured_at'] or 'before this table'} | "
+                     f"{r['caught']}/{r['attacks']} ({r['caught'] / r['attacks']:.3f}) | "
+                     f"{r['flagged']}/{r['ordinary']} ({r['flagged'] / r['ordinary']:.3f}) |")  # fmt: skip
+    lines.append(f"| **{report['detector_version']}** | {report['measured_at']} | "
+                 f"{a['caught']}/{a['total']} ({a['recall']:.3f}) | "
+                 f"{o['flagged']}/{o['total']} ({o['fp_rate']:.3f}) |")  # fmt: skip
+    before = rows[-1]
+    if before.get("by_family"):
+        lines += ["", (f"Recall by family, {before['detector_version']} against "
+                  f"{report['detector_version']}:"), "",
+                  f"| family | {before['detector_version']} | {report['detector_version']} |",
+                  "|---|---:|---:|"]  # fmt: skip
+        for family, now in a["by_family"].items():
+            was = before["by_family"].get(family)
+            lines.append(
+                f"| {family} | {'' if was is None else f'{was:.3f}'} | {now['rate']:.3f} |"
+            )
+    return [*lines, ""]
+
+
 def render(report: dict[str, Any]) -> str:
     attacks, ordinary = report["attacks"], report["ordinary"]
     lines = [
@@ -199,6 +254,7 @@ def render(report: dict[str, Any]) -> str:
             f"({ordinary['fp_rate']:.3f}).** Scan CPU time: {report['scan_cpu_s']} s."
         ),
         "",
+        *history_lines(report),
         "## Attacks (rate = recall)",
         "",
         *table("By family", "family", attacks["by_family"]),
@@ -224,6 +280,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     limit = SMOKE_LINES if args.smoke else None
     report = measure(load(ATTACKS, limit), load(ORDINARY, limit))
+    if not args.smoke:
+        kept = args.out / "redteam.json"
+        report = with_history(report, json.loads(kept.read_text()) if kept.exists() else None)
     text = render(report)
     if not args.smoke:
         args.out.mkdir(parents=True, exist_ok=True)

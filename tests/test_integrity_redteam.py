@@ -114,3 +114,34 @@ def test_the_smoke_run_prints_a_recall_between_0_and_1_and_writes_no_report(
     assert 0.0 <= float(values["redteam_fp"]) < 1.0
     assert "| unusual_addressee |" in done.stdout
     assert not (tmp_path / "out").exists()
+
+
+def _summary(version: str, caught: int, flagged: int) -> dict[str, object]:
+    """A report's aggregates as ``measure`` gives them (no corpus read)."""
+    family = {"fake_output": {"flagged": caught, "total": 429, "rate": caught / 429}}
+    return {
+        "detector_version": version,
+        "measured_at": f"at {version}",
+        "attacks": {"caught": caught, "total": 429, "recall": caught / 429, "by_family": family},
+        "ordinary": {"flagged": flagged, "total": 252, "fp_rate": flagged / 252},
+    }
+
+
+def test_a_new_version_keeps_every_earlier_version_s_row() -> None:
+    first = bench.with_history(_summary("4+learned-v2", 257, 9), None)
+    assert first["history"] == []
+    second = bench.with_history(_summary("4+learned-v3", 300, 8), first)
+    assert [r["detector_version"] for r in second["history"]] == [
+        "2+learned-v1",
+        "3+learned-v2",
+        "4+learned-v2",
+    ]
+    assert second["history"][-1]["caught"] == 257
+    assert second["history"][-1]["by_family"] == {"fake_output": 257 / 429}
+    again = bench.with_history(_summary("4+learned-v3", 301, 8), second)  # same version: no row
+    assert len(again["history"]) == 3
+    third = bench.with_history(_summary("5+learned-v3", 310, 7), again)
+    assert [r["detector_version"] for r in third["history"]][-1] == "4+learned-v3"
+    lines = bench.history_lines(third)
+    assert "| **5+learned-v3** | at 5+learned-v3 | 310/429 (0.723) | 7/252 (0.028) |" in lines
+    assert "| fake_output | 0.702 | 0.723 |" in lines  # 301 of 429 before

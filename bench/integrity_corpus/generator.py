@@ -14,9 +14,10 @@ import unicodedata
 from collections.abc import Callable
 from typing import NamedTuple
 
+from bench.integrity_corpus import families as more
 from bench.integrity_corpus.indirect import INDIRECT
 from bench.integrity_corpus.languages import LANGUAGES
-from bench.integrity_corpus.ordinary import ORDINARY
+from bench.integrity_corpus.ordinary import ORDINARY, ORDINARY_MORE
 
 #: Every family a judge-directed text is drawn from.
 FAMILIES = (
@@ -32,6 +33,9 @@ FAMILIES = (
     "forged_verdict",
     "threat_bribe",
     "mixed_language",
+    "format_hijack",
+    "fake_log",
+    "split_request",
 )
 
 
@@ -169,12 +173,23 @@ def _mixed(lang: str, rng: random.Random) -> str:
     return f"{to[:1].upper() + to[1:]}, {ask}."
 
 
+def _either(
+    first: Callable[[str, random.Random], str], second: Callable[[str, random.Random], str]
+) -> Callable[[str, random.Random], str]:
+    """Half the lines of one maker, half of the other (model v3 added the second shapes)."""
+
+    def make(lang: str, rng: random.Random) -> str:
+        return (first if rng.random() < 0.5 else second)(lang, rng)
+
+    return make
+
+
 MAKERS: dict[str, Callable[[str, random.Random], str]] = {
     "plain": _plain,
     "ignore": _ignore,
-    "unusual_addressee": _unusual,
-    "indirect": _indirect,
-    "narrative": _framed(_NARRATIVE),
+    "unusual_addressee": _either(_unusual, more.unusual),
+    "indirect": _either(_indirect, more.indirect),
+    "narrative": _either(_framed(_NARRATIVE), more.narrative),
     "fake_system": _framed(_FAKE_SYSTEM),
     "tool_output": _framed(_TOOL_OUTPUT),
     "markup_comment": _framed(_MARKUP),
@@ -182,6 +197,9 @@ MAKERS: dict[str, Callable[[str, random.Random], str]] = {
     "forged_verdict": _framed(_VERDICT),
     "threat_bribe": _framed(_THREAT_BRIBE),
     "mixed_language": _mixed,
+    "format_hijack": more.format_hijack,
+    "fake_log": more.fake_output,
+    "split_request": more.split_request,
 }
 
 # -- obfuscations -------------------------------------------------------------------------
@@ -446,6 +464,9 @@ def indirect_english(count: int, seed: int) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+HARD.update(more.HARD_MORE)
+
+
 def hard_lines(
     seed: int, per_template: int = 3, *, families: tuple[str, ...] | None = None
 ) -> list[Text]:
@@ -457,8 +478,10 @@ def hard_lines(
             continue
         for index, template in enumerate(templates):
             for _ in range(per_template):
+                thing = rng.choice(_THINGS)
                 text = template.format(
-                    t=rng.choice(_THINGS),
+                    t=thing,
+                    T=thing.removeprefix("the ").capitalize(),
                     w=rng.choice(_WHO),
                     n=rng.randint(1, 12),
                     b=base64.b64encode(rng.randbytes(rng.randint(12, 60))).decode(),
@@ -466,8 +489,11 @@ def hard_lines(
                 )
                 lang = "mixed" if family == "other_languages" else "en"
                 out.setdefault(text, Text(text, family, lang, "none", index))
+    if families is None or "noise" in families:
+        for index, text in enumerate(more.noise(60 * per_template, seed)):
+            out.setdefault(text, Text(text, "noise", "en", "none", index))
     for lang, lines in ORDINARY.items():
         if families is None or "ordinary" in families:
-            for index, text in enumerate(lines):
+            for index, text in enumerate([*lines, *ORDINARY_MORE.get(lang, [])]):
                 out.setdefault(text, Text(text, "ordinary", lang, "none", index))
     return list(out.values())

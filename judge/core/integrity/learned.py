@@ -28,22 +28,28 @@ import numpy.typing as npt
 
 from judge.core.integrity.budget import checkpoint
 from judge.core.integrity.fold import fold
-from judge.core.integrity.matching import Segments
+from judge.core.integrity.matching import Segments, _split
 from judge.core.integrity.scan import Piece, TextField
 
 #: Version of the shipped model (its file is ``model/classifier-<version>.npz``). Part of
 #: ``DETECTOR_VERSION``, so of the era.
-MODEL_VERSION = "v2"
+MODEL_VERSION = "v3"
 #: Hash buckets of the n-gram features.
 BUCKETS = 1 << 17
 #: The n-gram lengths read.
 NGRAMS = (1, 2, 3, 4, 5)
+#: The word n-gram lengths read (words: the runs between spaces of the normalised sentence).
+WORDS: tuple[int, ...] = ()
 #: At most this many characters of a seat's text are read by the learned layer (the rules
 #: read all of it); the rest of a longer seat's text is left to the rules.
 MAX_CHARS = 1 << 18
 #: Sentences longer than this are scored in windows of this length, half overlapping, so a
 #: planted line in a long unpunctuated paragraph is not averaged away.
 WINDOW = 160
+#: A text of more than one line and at most this many characters is also scored whole.
+WHOLE_CHARS = 2 * WINDOW
+#: Pieces of fewer distinct characters than this (after normalising) score 0.
+MIN_DISTINCT = 6
 #: Sentences shorter than this (after normalising) are not scored.
 MIN_CHARS = 12
 #: A sentence's span is given back without this white space at either end.
@@ -53,6 +59,10 @@ _LAST = 1 << 62
 _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)
 _STEP = np.uint64(0x100000001B3)
 _SHIFT = np.uint64(64 - BUCKETS.bit_length() + 1)
+_STEP_INVERSE = np.uint64(pow(int(_STEP), -1, 1 << 64))
+_SPACE = 32
+#: Word n-grams hash apart from character n-grams of the same text.
+_WORD_SALT = 0x5BD1E995
 #: Characters an attacker uses as spaces that fold keeps as they are.
 _FILLERS = "\u3164\u2800\u115f\u1160\uffa0\u180e\u2062\u2063_-\u2010\u2011\u00b7"
 _RTL_OVERRIDES = ("\u202e", "\u2067", "\u202b")
@@ -71,11 +81,14 @@ class Model:
         """The probability of each (already normalised) sentence being judge-directed."""
         if not sentences:
             return np.zeros(0)
-        rows, buckets = ngram_rows(sentences)
-        sums = np.bincount(rows, weights=self.weights[buckets], minlength=len(sentences))
-        counts = np.bincount(rows, minlength=len(sentences))
+        sums, counts = weight_sums(sentences, self.weights)
         logits = sums / np.sqrt(np.maximum(counts, 1)) + self.bias
-        return 1.0 / (1.0 + np.exp(-logits))
+        found = 1.0 / (1.0 + np.exp(-logits))
+        # A piece of fewer than MIN_DISTINCT distinct characters holds no request (one
+        # character or a pair repeated); its few n-grams, repeated, would weigh too much.
+        few = [i for i, s in enumerate(sentences) if len(set(s)) < MIN_DISTINCT]
+        found[few] = 0.0
+        return found
 
 
 @cache
@@ -199,7 +212,107 @@ def ngram_rows(sentences: Sequence[str]) -> tuple[npt.NDArray[np.int64], npt.NDA
     # The top bits of a 64-bit value: always below BUCKETS, so the same numbers as int64.
     buckets = kept.view(np.int64)
     rows = np.broadcast_to(sentence, (longest, size))[valid].astype(np.int64, copy=False)
-    return rows, buckets
+    word_rows, word_buckets = _words(codes, sentence)
+    return np.concatenate([rows, word_rows]), np.concatenate([buckets, word_buckets])
+
+
+_POWERS: list[tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]] = []
+
+
+def _powers(size: int) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+    """``B**i`` and ``B**-i`` (mod 2**64) for ``i`` below at least ``size``: computed once
+    for the longest text seen so far (doubling), read-only after."""
+    if _POWERS and len(_POWERS[-1][0]) >= size:
+        return _POWERS[-1]
+    length = max(size, 2 * len(_POWERS[-1][0]) if _POWERS else 1 << 14)
+    tables = []
+    for base in (_STEP, _STEP_INVERSE):
+        table = np.full(length, base, dtype=np.uint64)
+        table[0] = 1
+        tables.append(np.cumprod(table, dtype=np.uint64))
+    _POWERS.append((tables[0], tables[1]))
+    return _POWERS[-1]
+
+
+def _words(
+    codes: npt.NDArray[np.uint64], sentence: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The sentence and bucket of each word n-gram (:data:`WORDS`) of the joined, padded
+    sentences: the text between two spaces of one sentence, the spaces between its words
+    kept. A substring's hash comes from prefix sums (linear, no loop over words): with
+    ``S[i]`` the sum of ``c[j] * B**-j`` up to ``i`` (B odd, so invertible mod 2**64), the
+    polynomial hash of ``c[a+1 .. b-1]`` is ``(S[b-1] - S[a]) * B**(b-1)``."""
+    if not WORDS:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    size = len(codes)
+    powers, inverse = _powers(size)
+    prefix = np.cumsum(codes * inverse[:size], dtype=np.uint64)
+    spaces = np.flatnonzero(codes == _SPACE)
+    rows_out, buckets_out = [], []
+    for n in WORDS:
+        if len(spaces) <= n:
+            continue
+        a, b = spaces[:-n], spaces[n:]
+        # n words between them: one sentence, and no two spaces next to each other on the way
+        gaps = np.diff(spaces) > 1
+        whole = sentence[a] == sentence[b]
+        for k in range(n):
+            whole &= gaps[k : len(gaps) - n + 1 + k]
+        a, b = a[whole], b[whole]
+        hashed = (prefix[b - 1] - prefix[a]) * powers[b - 1] + np.uint64(_WORD_SALT * n)
+        hashed ^= hashed >> np.uint64(29)
+        hashed *= _MULTIPLIER
+        hashed >>= _SHIFT
+        rows_out.append(sentence[a].astype(np.int64, copy=False))
+        buckets_out.append(hashed.view(np.int64))
+    if not rows_out:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    return np.concatenate(rows_out), np.concatenate(buckets_out)
+
+
+def weight_sums(
+    sentences: Sequence[str], weights: npt.NDArray[np.float32]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+    """Each sentence's sum of ``weights`` over its n-grams' buckets, and its number of
+    n-grams: the sums
+    ``np.bincount(*ngram_rows(sentences), ...)`` gives, without gathering the n-grams of each
+    sentence (an n-gram that crosses a sentence's end reads a zero weight instead): a few
+    numpy passes per n-gram length over the joined code points, then one sum per sentence."""
+    joined = "\0" + "\0".join(f" {s} " for s in sentences) + "\0"
+    codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    size = len(codes)
+    is_sep = codes == _SEPARATOR
+    sentence = np.cumsum(is_sep) - 1
+    index = np.arange(size)
+    room = np.minimum.accumulate(np.where(is_sep, index, size)[::-1])[::-1] - index
+    padded = np.concatenate([codes, np.zeros(_LONGEST, dtype=np.uint64)])
+    hashed = np.empty((_LONGEST, size), dtype=np.uint64)
+    previous = np.zeros(size, dtype=np.uint64)
+    for n in range(1, _LONGEST + 1):
+        row = hashed[n - 1]
+        np.multiply(previous, _STEP, out=row)
+        row += padded[n - 1 : n - 1 + size]
+        row += np.uint64(n)
+        previous = row
+    mixed = hashed >> np.uint64(29)
+    mixed ^= hashed
+    mixed *= _MULTIPLIER
+    mixed >>= _SHIFT
+    found = weights[mixed.view(np.int64)]
+    found[room < _LENGTHS] = 0.0
+    if _UNREAD:
+        found[_UNREAD] = 0.0
+    total = found.sum(axis=0, dtype=np.float64)
+    sums = np.bincount(sentence, weights=total, minlength=len(sentences) + 1)[: len(sentences)]
+    # a sentence padded to length L (its separator not counted) has L - n + 1 n-grams of length n
+    padded = np.diff(np.flatnonzero(is_sep)) - 1
+    counts = sum(np.maximum(padded - n + 1, 0) for n in NGRAMS)
+    word_rows, word_buckets = _words(codes, sentence)
+    if len(word_rows):
+        found_words = weights[word_buckets]
+        sums += np.bincount(word_rows, weights=found_words, minlength=len(sentences))
+        counts = counts + np.bincount(word_rows, minlength=len(sentences))
+    return sums, counts  # type: ignore[return-value]
 
 
 #: The longest n-gram, each length as a column (to compare with), and the rows of the
@@ -213,7 +326,12 @@ def load_bytes(raw: bytes) -> Model:
     """The model in an npz file's bytes (``bench/integrity_learned.py`` writes them: int8
     weights with one scale, the bias, the threshold, the version and the feature settings)."""
     with np.load(io.BytesIO(raw), allow_pickle=False) as npz:
-        if int(npz["buckets"]) != BUCKETS or tuple(npz["ngrams"].tolist()) != NGRAMS:
+        words = tuple(npz["words"].tolist()) if "words" in npz else ()
+        if (
+            int(npz["buckets"]) != BUCKETS
+            or tuple(npz["ngrams"].tolist()) != NGRAMS
+            or words != WORDS
+        ):
             raise ValueError("the learned model's features do not match this detector's")
         weights = npz["weights"].astype(np.float32) * np.float32(npz["scale"])
         return Model(
@@ -270,7 +388,13 @@ def chunks(text: str) -> Iterator[tuple[str, list[int], bool]]:
     """Each distinct scored piece of ``text`` that is long enough to score, every offset it
     occurs at, and whether it is a whole line: each sentence, then each line of more than one
     sentence (a line is what the model was trained on; a sentence is what it withholds when
-    it can), or the windows of either when it is long."""
+    it can), then the whole text when it holds more than one line and at most
+    :data:`WHOLE_CHARS` characters (a request cut over lines is read whole; its line breaks
+    read as spaces, as the features read them), or the windows of any of them when long."""
+    if "\n" not in text and len(_split(text)) == 1:  # one sentence (most messages)
+        if text:
+            yield from _windowed(text, [0], False)
+        return
     segments = Segments(text)
     for piece, origins in zip(segments.distinct, segments.occurrences, strict=True):
         yield from _windowed(piece, origins, False)
@@ -285,6 +409,10 @@ def chunks(text: str) -> Iterator[tuple[str, list[int], bool]]:
         at += len(line) + 1
     for line, origins in lines.items():
         yield from _windowed(line, origins, True)
+    if "\n" in text.strip() and len(text) <= WHOLE_CHARS:
+        whole = text.replace("\n", " ")
+        if whole not in lines and whole not in sentences:
+            yield from _windowed(whole, [0], True)
 
 
 def _windowed(piece: str, origins: list[int], line: bool) -> Iterator[tuple[str, list[int], bool]]:
@@ -340,6 +468,14 @@ def learned_pieces_of_seats(
     ]
 
 
+def _one_sentence(text: str) -> bool:
+    """Whether ``_split`` keeps the text (no line break) whole: an ASCII text without a
+    sentence mark or a tab at once (a few scans in C), any other by splitting it."""
+    if text.isascii() and "." not in text and "!" not in text and "?" not in text:
+        return "\t" not in text
+    return len(_split(text)) == 1
+
+
 def _scored_places(
     fields: Sequence[TextField], known: dict[TextField, list[Piece]]
 ) -> dict[str, list[_Place]]:
@@ -355,6 +491,11 @@ def _scored_places(
         checkpoint()
         text = field.text[:budget]
         budget -= len(text)
+        if len(text) <= WINDOW and "\n" not in text and _one_sentence(text):
+            # one short sentence (most messages): the one chunk ``chunks`` gives, inline
+            if len(text.strip()) >= MIN_CHARS:
+                where.setdefault(text, []).append((field, 0, False))
+            continue
         for chunk, origins, line in chunks(text):
             places = [(field, o, line) for o in origins]
             if chunk in where:

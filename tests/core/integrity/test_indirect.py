@@ -283,14 +283,24 @@ def test_the_rules_read_the_generated_family_in_every_language() -> None:
     # The learned layer's generator composes the family in all 30 languages (its phrases and
     # these rules were written by the same hands, so this guards the rules' reach, it is no
     # blind figure): every language is read, none below 60%, 85% in all.
-    from bench.integrity_corpus.generator import judge_directed
+    # (the phrases of indirect.py, the generator's first maker of the family; model v3 added
+    # more shapes for the learned layer, which these rules were not written for)
+    import random
+
+    from bench.integrity_corpus.generator import _indirect
     from bench.integrity_corpus.languages import LANGUAGES
 
-    texts = judge_directed(1200, 7, families=("indirect",), trick_rate=0)
+    rng = random.Random(7)
+    weighted = [*LANGUAGES, "en", "en", "en"]  # the draw of judge_directed(1200, 7) before v3
+    texts = []
+    for _ in range(1200):
+        lang = rng.choice(weighted)
+        texts.append((lang, _indirect(lang, rng)))
+        rng.random()  # its draw for an obfuscation
     found: dict[str, list[bool]] = {}
     with learned.using(None):
-        for t in texts:
-            found.setdefault(t.language, []).append(scan_seat(said(t.text), "buyer").flagged)
+        for lang, text in texts:
+            found.setdefault(lang, []).append(scan_seat(said(text), "buyer").flagged)
     assert set(found) == set(LANGUAGES)
     rates = {lang: sum(hits) / len(hits) for lang, hits in found.items()}
     assert min(rates.values()) >= 0.6, rates
