@@ -12,6 +12,11 @@ lines give the prompt tokens it evaluated and the tokens it decoded for each pro
 versions of Inspect and of llama-cpp-python are printed first. Last line:
 ``product_best_s=<a> inspect_best_s=<b> ratio=<a/b>``.
 
+No comparison against a server of several slots: llama-cpp-python's server (the one this
+benchmark can start) answers one request at a time behind one lock whatever its settings, so
+llama.cpp's ``--parallel`` exists only in llama.cpp's own ``llama-server``, which is not
+installed here.
+
 Needs the ``bench`` extra (``pip install -e '.[bench]'``: inspect-ai and the server).
 """
 

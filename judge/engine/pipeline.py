@@ -374,6 +374,7 @@ def assemble_scorecard(
             rubric_hashes=rubrics.hashes,
             settings=settings,
             decoders=spec.decoders,
+            shared_passes=any(p.shared for p in every),
         ),
         state_outcome=state_outcome,
         pass_score=settings.score_mode,
@@ -456,6 +457,7 @@ def parse_rates(passes: Sequence[JudgePass]) -> dict[str, JudgeParseRate]:
             unparseable=r.unparseable,
             unparseable_rate=r.unparseable / r.passes,
             structured_passes=r.structured,
+            shared_passes=sum(p.shared for p in passes if p.model == model),
         )
         for model, r in sorted(unparseable_by_model(passes).items())
     }

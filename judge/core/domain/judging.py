@@ -80,6 +80,17 @@ class JudgePass(JudgeCall, _PassAnswer):
     structured_output: bool = Field(
         default=False, description="the verdict schema was enforced by the backend"
     )
+    request_choices: int = Field(
+        default=1,
+        ge=1,
+        description="the choices the request this pass came from answered: more than 1 when "
+        "the passes of its trait shared one request (OpenAI's n; docs/scoring.md)",
+    )
+
+    @property
+    def shared(self) -> bool:
+        """The pass was one of several choices of a request its trait's passes shared."""
+        return self.request_choices > 1
 
     @property
     def written_score(self) -> float | None:

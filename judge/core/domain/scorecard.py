@@ -59,6 +59,11 @@ class MeasurementEra(Output):
         description="the score-integrity defence: detector version and spotlighting "
         "(docs/integrity.md)",
     )
+    shared_passes: bool = Field(
+        default=False,
+        description="passes of a trait went as one request with n choices, sharing the prompt "
+        '(docs/scoring.md, "Passes"); false: every pass was a request of its own',
+    )
 
 
 class JudgeParseRate(Output):
@@ -68,6 +73,11 @@ class JudgeParseRate(Output):
     unparseable: int
     unparseable_rate: float
     structured_passes: int = Field(description="passes whose verdict schema the backend enforced")
+    shared_passes: int = Field(
+        default=0,
+        description="passes that came as one of several choices of a request their trait's "
+        'passes shared (docs/scoring.md, "Passes"); the rest were requests of their own',
+    )
 
 
 class SeatResults(Output):

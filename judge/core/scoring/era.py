@@ -43,9 +43,11 @@ def measurement_era(
     prompt_version: int | None = None,
     scoring_version: int = SCORING_VERSION,
     decoders: Mapping[str, str] | None = None,
+    shared_passes: bool = False,
 ) -> MeasurementEra:
     """Hash every part of the stack that can move a score; any change gives a new era.
-    ``decoders``: the decode identity (grammar, weights) of in-process judges, by model id."""
+    ``decoders``: the decode identity (grammar, weights) of in-process judges, by model id;
+    ``shared_passes``: passes of a trait went as one request with n choices."""
     stack = {
         "judge_model": judge_model,
         "prompt_version": prompt_version or prompt_version_for(settings),
@@ -53,7 +55,7 @@ def measurement_era(
         "denoise": _denoise_part(settings.denoise),
         "reward_weights": settings.reward_weights.model_dump(),
         "scoring_version": scoring_version,
-        **_optional_parts(settings, decoders),
+        **_optional_parts(settings, decoders, shared_passes),
     }
     return MeasurementEra(era_id=f"era-{stack_digest(stack)[:16]}", **stack)
 
@@ -72,10 +74,10 @@ def _denoise_part(denoise: DenoiseConfig) -> dict[str, object]:
 
 
 def _optional_parts(
-    settings: MeasurementSettings, decoders: Mapping[str, str] | None
+    settings: MeasurementSettings, decoders: Mapping[str, str] | None, shared_passes: bool
 ) -> dict[str, object]:
-    """Parts hashed only off their defaults (sampled scores, remote judges, the defence off),
-    so eras measured before each part existed stay current."""
+    """Parts hashed only off their defaults (sampled scores, remote judges, the defence off,
+    a request per pass), so eras measured before each part existed stay current."""
     parts: dict[str, object] = {}
     if settings.score_mode != "sampled":
         parts["pass_score"] = settings.score_mode
@@ -83,4 +85,6 @@ def _optional_parts(
         parts["decoders"] = dict(sorted(decoders.items()))
     if integrity := integrity_identity(settings, SPOTLIGHT):
         parts["integrity"] = integrity
+    if shared_passes:
+        parts["shared_passes"] = True
     return parts

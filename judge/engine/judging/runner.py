@@ -219,6 +219,7 @@ def _to_pass(
     latency_ms: float,
     turns: set[int],
     mode: ScoreMode = "sampled",
+    choices: int = 1,
 ) -> JudgePass:
     reply = attempt.reply
     verdict = parse_verdict(reply.text, turns, refused=reply.refused)
@@ -236,6 +237,7 @@ def _to_pass(
         score_entropy_bits=dist.entropy_bits if dist is not None else None,
         distribution_partial=dist.partial if dist is not None else False,
         structured_output=reply.structured_output,
+        request_choices=choices,
         rationale=verdict.rationale,
         cited_turns=verdict.cited_turns,
         parse_status=verdict.status,
@@ -277,9 +279,12 @@ class _Job:
     sleep: Callable[[float], Awaitable[None]]
     on_pass: OnPass | None
 
-    def finish(self, spec: PassSpec, attempt: Attempt, latency_ms: float) -> JudgePass:
+    def finish(
+        self, spec: PassSpec, attempt: Attempt, latency_ms: float, choices: int = 1
+    ) -> JudgePass:
+        """The pass of ``spec``; ``choices``: how many the request it came from answered."""
         result = _to_pass(
-            spec, attempt, self.model, latency_ms, self.known_turns, self.config.score_mode
+            spec, attempt, self.model, latency_ms, self.known_turns, self.config.score_mode, choices
         )
         if self.on_pass is not None:
             self.on_pass(result)
@@ -324,7 +329,8 @@ async def _run_shared(
     """The passes of one trait (one identical request) as one request with ``n`` choices;
     the passes the server did not answer (one that ignores ``n`` answers one) go one by one
     right after it, and once a server has answered fewer choices than asked, every later
-    pass does. Traits go one after another for an engine that keeps one prefix (so its cache
+    pass does. Each pass keeps how many choices its request answered (``request_choices``:
+    1 for a pass that went alone, so the card and the era say which were shared). Traits go one after another for an engine that keeps one prefix (so its cache
     holds each trait's prompt while its passes run), side by side for one that keeps many."""
     groups: dict[str, list[PassSpec]] = {}
     for spec in todo:
@@ -345,7 +351,7 @@ async def _run_shared(
                 number = retrying.statistics.get("attempt_number", 1)
                 shares[0] = len(replies) >= len(specs)
                 answered = [
-                    job.finish(spec, Attempt(reply, number), latency)
+                    job.finish(spec, Attempt(reply, number), latency, len(replies))
                     for spec, reply in zip(specs, replies, strict=False)
                 ]
         rest = specs[len(answered) :]

@@ -114,6 +114,7 @@ class PassRow(SQLModel, table=True):
         default=False, sa_column_kwargs={"server_default": sa.false()}
     )
     structured_output: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
+    request_choices: int = Field(default=1, sa_column_kwargs={"server_default": "1"})
     created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime(), index=True)
 
 

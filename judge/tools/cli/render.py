@@ -131,7 +131,8 @@ def render_scorecard(card: Scorecard) -> str:
         "variance: sample variance of the scored passes (n-1)",
         f"pass score: {card.pass_score}  unparseable: "
         + ", ".join(
-            f"{m} {r.unparseable}/{r.passes} (schema enforced on {r.structured_passes})"
+            f"{m} {r.unparseable}/{r.passes} (schema enforced on {r.structured_passes}"
+            + (f", {r.shared_passes} in shared requests)" if r.shared_passes else ")")
             for m, r in card.judge_parse.items()
         ),
     ]

@@ -69,6 +69,10 @@ def test_scoring_through_openai_prefix_and_openai_api_base(
     integrity = card.seats["buyer"].traits["integrity"]
     assert card.judge_model == "openai/smollm2" and integrity.n_passes == 5
     assert all(p.raw_output and p.prompt_tokens and p.prompt_tokens > 500 for p in integrity.passes)
+    # the server drops n: every pass went alone, and the card and the era say so
+    assert [p.request_choices for p in integrity.passes] == [1] * 5
+    assert card.judge_parse["openai/smollm2"].shared_passes == 0
+    assert not card.measurement_era.shared_passes
 
 
 def test_the_server_answers_one_choice_whatever_n_asks(server: LlamaServer) -> None:

@@ -212,3 +212,75 @@ def test_openai_base_url_is_read_before_openai_api_base_as_litellm_reads_them(
     assert (
         openai_base("http://10.0.0.5:9000/v1", judging_environment()) == "http://10.0.0.5:9000/v1"
     )
+
+
+#: Each answer ends its connection, so the next call opens one (no reuse of a closed one).
+CLOSE = {"Connection": "close"}
+
+
+class ShapeRefuser(Recorder):
+    """Answers a verdict, but turns down a ``response_format`` whose type is in ``refused``
+    with a 500 naming the field, as llama-cpp-python's server does for ``json_schema``."""
+
+    def __init__(self, refused: set[str]) -> None:
+        super().__init__(200, completion("smollm2", VERDICT))
+        self.refused = refused
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1").split("\r\n")
+        fields = dict(line.split(": ", 1) for line in head[1:] if ": " in line)
+        length = int({k.lower(): v for k, v in fields.items()}.get("content-length", "0"))
+        body = json.loads(await reader.readexactly(length))
+        self.requests.append((head[0].split(" ")[1], {}, body))
+        shape = (body.get("response_format") or {}).get("type")
+        if shape in self.refused:
+            error = {"error": {"message": f"('body', 'response_format', 'type'): not {shape}"}}
+            writer.write(http_response(500, json.dumps(error).encode(), CLOSE))
+        else:
+            writer.write(http_response(200, self.body, CLOSE))
+        await writer.drain()
+        writer.close()
+
+
+SCHEMA_REQUEST = REQUEST.model_copy(
+    update={"response_schema": {"type": "object", "properties": {"score": {"type": "number"}}}}
+)
+
+
+def _two_calls(server: ShapeRefuser) -> tuple[list[Any], OpenAICompatibleBackend]:
+    async def scenario() -> tuple[list[Any], OpenAICompatibleBackend]:
+        async with serving(server) as base:
+            backend = OpenAICompatibleBackend(
+                "openai/smollm2", env=judging_environment(), api_base=base, api_key="unused"
+            )
+            return [await backend.complete(SCHEMA_REQUEST) for _ in range(2)], backend
+
+    return asyncio.run(scenario())
+
+
+def test_a_server_of_ones_own_gets_the_verdict_schema_in_the_shape_it_reads() -> None:
+    server = ShapeRefuser({"json_schema"})
+    replies, backend = _two_calls(server)
+    shapes = [b.get("response_format", {}).get("type") for _, _, b in server.requests]
+    # json_schema refused once, then llama-cpp-python's json_object with the schema, for good
+    assert shapes == ["json_schema", "json_object", "json_object"]
+    assert server.requests[1][2]["response_format"]["schema"] == SCHEMA_REQUEST.response_schema
+    assert all(r.structured_output and r.text == VERDICT for r in replies)
+    assert backend.shapes_refused == 1
+
+
+def test_a_server_that_reads_no_schema_shape_is_asked_without_one() -> None:
+    server = ShapeRefuser({"json_schema", "json_object"})
+    replies, _ = _two_calls(server)
+    shapes = [b.get("response_format", {}).get("type") for _, _, b in server.requests]
+    assert shapes == ["json_schema", "json_object", None, None]
+    assert [r.structured_output for r in replies] == [False, False]
+
+
+def test_a_server_that_reads_json_schema_gets_it_strict_every_time() -> None:
+    server = ShapeRefuser(set())
+    replies, backend = _two_calls(server)
+    sent = [b["response_format"] for _, _, b in server.requests]
+    assert [f["type"] for f in sent] == ["json_schema", "json_schema"]
+    assert sent[0]["json_schema"]["strict"] and backend.shapes_refused == 0
+    assert all(r.structured_output for r in replies)

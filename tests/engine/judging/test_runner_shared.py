@@ -1,7 +1,8 @@
 """Passes that share their prompt (docs/scoring.md, "Passes"): against real servers on
 loopback, one that answers OpenAI's ``n`` with n choices (as vLLM and SGLang do) and one that
 ignores it (as llama-cpp-python's server does), the runner sends the passes of one trait as one
-request where the server answers them all, and one by one elsewhere."""
+request where the server answers them all, and one by one elsewhere; each pass, the card and
+the era say which."""
 
 from __future__ import annotations
 
@@ -13,10 +14,14 @@ from typing import Any
 
 import pytest
 
+from judge.core.domain.scorecard import Scorecard
+from judge.core.scoring.era import measurement_era
 from judge.engine.judging.providers.openai_compatible import OpenAICompatibleBackend
 from judge.engine.judging.runner import RunnerConfig, pass_specs, run_passes
 from judge.engine.packs import default_rubric_set
+from judge.engine.pipeline import ScoringOptions, score_run_async
 from judge.engine.settings import judging_environment
+from judge.server.service.card_views import agent_view
 from tests.fake_judge import http_response
 from tests.helpers import example
 
@@ -106,6 +111,8 @@ def test_a_server_that_answers_n_gets_one_request_per_trait() -> None:
     assert sum(p.prompt_tokens for p in passes) == 1000
     assert sum(p.completion_tokens for p in passes) == 120
     assert [p.prompt_tokens for p in by_trait["cooperation"]] == [500, 0, 0, 0, 0]
+    # each pass says it came from a request of five choices
+    assert [p.request_choices for p in passes] == [5] * 10 and all(p.shared for p in passes)
 
 
 def test_a_server_that_ignores_n_gets_the_rest_one_by_one() -> None:
@@ -117,10 +124,50 @@ def test_a_server_that_ignores_n_gets_the_rest_one_by_one() -> None:
         (t, i) for t in TRAITS for i in range(5)
     )
     assert all(p.score in (0.8, 0.3) and p.prompt_tokens == 500 for p in passes)
+    # one choice answered is a request of its own, the asked n notwithstanding
+    assert [p.request_choices for p in passes] == [1] * 10 and not any(p.shared for p in passes)
 
 
 def test_shared_passes_can_be_switched_off() -> None:
     server = ChoicesServer(honours_n=True)
     passes = _judge(server, RunnerConfig(concurrency=2, shared_passes=False))
     assert len(server.bodies) == 10 and all("n" not in b for b in server.bodies)
-    assert len(passes) == 10
+    assert len(passes) == 10 and all(p.request_choices == 1 for p in passes)
+
+
+def _card(server: ChoicesServer, monkeypatch: pytest.MonkeyPatch) -> Scorecard:
+    """The card of ``judge score haggle.json --judge openai/m`` against ``server``."""
+    rubrics = default_rubric_set().select(TRAITS)
+
+    async def scenario() -> Scorecard:
+        async with serving(server) as base:
+            monkeypatch.setenv("OPENAI_API_BASE", base)
+            options = ScoringOptions(judge_model="openai/m")
+            return await score_run_async(example("haggle.json"), options=options, rubrics=rubrics)
+
+    return asyncio.run(scenario())
+
+
+def test_the_card_and_the_era_say_the_passes_were_shared(monkeypatch: pytest.MonkeyPatch) -> None:
+    shared = _card(ChoicesServer(honours_n=True), monkeypatch)
+    alone = _card(ChoicesServer(honours_n=False), monkeypatch)
+    seats = list(shared.seats)
+    assert shared.judge_parse["openai/m"].shared_passes == 10 * len(seats)
+    assert alone.judge_parse["openai/m"].shared_passes == 0
+    every = [p for s in shared.seats.values() for t in s.traits.values() for p in t.passes]
+    assert every and all(p.request_choices == 5 for p in every)
+    # the era names the shared requests, and only they move it: the same stack judged a pass
+    # a request is the era it always was (no shared part hashed)
+    assert shared.measurement_era.shared_passes and not alone.measurement_era.shared_passes
+    assert shared.measurement_era.era_id != alone.measurement_era.era_id
+    unshared = shared.measurement_era.model_dump(exclude={"era_id", "shared_passes"})
+    assert unshared == alone.measurement_era.model_dump(exclude={"era_id", "shared_passes"})
+    before = measurement_era(
+        judge_model="openai/m",
+        rubric_hashes=default_rubric_set().select(TRAITS).hashes,
+        settings=ScoringOptions().settings,
+    )
+    assert alone.measurement_era == before
+    # an agent's card keeps the mark on its own passes (not safety information)
+    mine = agent_view(shared, seats[0])
+    assert all(p.request_choices == 5 for t in mine.seat.traits.values() for p in t.passes)

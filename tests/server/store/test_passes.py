@@ -1,11 +1,25 @@
 """A pass's row gives back the same pass: same-named columns copied, the three stored under
-other names or as JSON turned back."""
+other names or as JSON turned back. Migration 0017 on SQLite and PostgreSQL: each stored pass
+gains how many choices its request answered, a pass stored before it reads as a request of its
+own (1), and going back to 0016 drops the column while keeping the passes."""
 
 from __future__ import annotations
 
+import sqlalchemy as sa
+from alembic import command
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
 from judge.core.domain.judging import JudgePass
+from judge.core.domain.run import parse_run
+from judge.server.service.intake import canonical_body
+from judge.server.store import passes as pass_repo
+from judge.server.store import runs as run_repo
+from judge.server.store.db import transaction
+from judge.server.store.migrate import alembic_config, current_revision, upgrade
 from judge.server.store.passes import _values, judge_pass
 from judge.server.store.tables import PassRow
+from tests.conftest import example
 
 UNSCORED = JudgePass(
     trait="integrity", index=0, model="m", parse_status="unparseable", unscored_reason="no verdict"
@@ -27,14 +41,53 @@ def test_a_pass_with_a_distribution_comes_back_from_its_row_unchanged() -> None:
             "expected_score": 0.9,
             "score_distribution": grid,
             "score_entropy_bits": 1.5,
+            "request_choices": 5,
         }
     )
     row = PassRow(**_values(run_id="haggle-0007", seat="buyer", judge_pass=judged))
-    assert (row.pass_index, row.cited_turns_json) == (3, "[2, 5]")
-    assert judge_pass(row) == judged
+    assert (row.pass_index, row.cited_turns_json, row.request_choices) == (3, "[2, 5]", 5)
+    assert judge_pass(row) == judged and judge_pass(row).shared
 
 
 def test_an_unscored_pass_comes_back_without_a_distribution() -> None:
     row = PassRow(**_values(run_id="haggle-0007", seat="buyer", judge_pass=UNSCORED))
     assert row.score_distribution_json is None
-    assert judge_pass(row) == UNSCORED
+    assert judge_pass(row) == UNSCORED and judge_pass(row).request_choices == 1
+
+
+def _to(engine: Engine, revision: str, *, down: bool) -> None:
+    config = alembic_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        (command.downgrade if down else command.upgrade)(config, revision)
+
+
+def _columns(engine: Engine) -> set[str]:
+    return {c["name"] for c in sa.inspect(engine).get_columns("passes")}
+
+
+def test_0017_keeps_every_pass_and_reads_an_older_one_as_a_request_of_its_own(
+    engine: Engine,
+) -> None:
+    run = parse_run(example("haggle"))
+    body = canonical_body(run)
+    shared = JudgePass(
+        trait="integrity", index=0, model="m", score=0.7, parse_status="ok", request_choices=5
+    )
+    with transaction(engine) as session:
+        run_repo.insert_run(
+            session, run=run, body_json=body.text, body_sha256=body.sha256, submitted_by="t"
+        )
+        pass_repo.insert_pass(session, run_id=run.run_id, seat="buyer", judge_pass=shared)
+
+    _to(engine, "0016_alignments", down=True)
+    assert "request_choices" not in _columns(engine)
+    assert current_revision(engine) == "0016_alignments"
+    upgrade(engine)
+
+    assert "request_choices" in _columns(engine)
+    with Session(engine) as session:
+        stored = pass_repo.stored_passes(session, run_id=run.run_id)
+    back = stored[("buyer", "integrity", 0)]
+    # the choices were dropped with the column: the pass is whole, and reads as one request
+    assert (back.score, back.request_choices, back.shared) == (0.7, 1, False)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncGenerator, Mapping
+from collections.abc import AsyncGenerator, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from judge.core.errors import ConfigError, PermanentJudgeError, TransientJudgeError
@@ -21,6 +21,7 @@ from judge.engine.judging.providers.litellm import (
     capabilities,
     reply_from_response,
     retry_after,
+    verdict_response_format,
 )
 from judge.engine.judging.providers.litellm_loader import load_litellm
 from judge.engine.judging.spec import MemberSpec, ProviderEntry
@@ -35,6 +36,23 @@ ERROR_TEXT_LIMIT = 300
 #: A server of one's own keeps one cached prefix (llama.cpp's, and any server not known to
 #: keep more: passes of a prompt run back to back) and answers calls in turn, so a call may wait.
 SERVING_PROFILE = ServingProfile(content="string", many_prefixes=False, timeout_s=600.0)
+
+
+def _json_object_shape(schema: dict[str, Any]) -> dict[str, Any]:
+    """llama-cpp-python's shape: ``json_object`` with the schema beside it, compiled to a
+    grammar with its length bounds as they are."""
+    return {"type": "json_object", "schema": schema}
+
+
+#: The shapes the verdict schema is sent in to a server of one's own, in the order tried:
+#: OpenAI's strict ``json_schema`` (vLLM, SGLang, llama.cpp's own server), then
+#: llama-cpp-python's ``json_object`` with a schema (its server refuses the first with an
+#: error that names ``response_format``, a 500). A schema bounds the verdict's length as the prompt asks
+#: (docs/scoring.md): without one a small model's reply ran to the reply cap.
+SCHEMA_SHAPES: tuple[Callable[[dict[str, Any]], dict[str, Any]], ...] = (
+    verdict_response_format,
+    _json_object_shape,
+)
 
 if TYPE_CHECKING:  # aiohttp is imported when the first client is made, not with the package
     import aiohttp
@@ -73,9 +91,35 @@ class OpenAICompatibleBackend(LiteLLMBackend):
             )
         key = extra.get("api_key") or env.openai_api_key
         self.client = OpenAICompatibleClient(model, base=base, api_key=key, timeout=self.timeout)
+        #: how many of :data:`SCHEMA_SHAPES` the server refused (it is asked in the next)
+        self.shapes_refused = 0
 
     def serving_profile(self, api_base: str | None) -> ServingProfile:
         return SERVING_PROFILE
+
+    def response_format(self, schema: dict[str, Any]) -> dict[str, Any] | None:
+        """The verdict schema in the first of :data:`SCHEMA_SHAPES` this server has not
+        refused, or None once it refused them all (litellm cannot say what a server of one's
+        own enforces; the ones this client serves do, each in its own shape)."""
+        if self.shapes_refused >= len(SCHEMA_SHAPES):
+            return None
+        return SCHEMA_SHAPES[self.shapes_refused](schema)
+
+    async def respond(
+        self, request: JudgeRequest, extra: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        """The answer as :meth:`LiteLLMBackend.respond` gets it; a server that turns the
+        request down for its ``response_format`` is asked again with the next shape (and
+        without any), and is never asked in a refused shape again."""
+        while True:
+            asked = self.shapes_refused
+            try:
+                return await super().respond(request, extra)
+            except (PermanentJudgeError, TransientJudgeError) as exc:
+                # llama-cpp-python answers a shape it cannot read with a 500 naming the field
+                if "response_format" not in str(exc) or asked >= len(SCHEMA_SHAPES):
+                    raise
+                self.shapes_refused = max(self.shapes_refused, asked + 1)
 
     def check_keys(self) -> None:
         """A server of one's own needs no provider key (it may want some key: ``api_key``)."""
