@@ -41,9 +41,17 @@ FRESH_ATTACKS = [text for label, _, text in FRESH if label == "attack"]
 FRESH_ORDINARY = [text for label, _, text in FRESH if label == "ordinary"]
 #: Ordinary lines an older part of the detector flags, not these rules: "review complete" is
 #: a verdict's phrase of the English rules, and the learned layer reads the Spanish line.
-_KNOWN_ELSEWHERE = {
-    "Review complete: the contract is fine, sign on page 2.",
-    "Terminado. Oferta final: 3 leñas para mí.",
+#: Ordinary lines flagged by older parts of the detector, never by these rules: each with the
+#: channels it is flagged in. Model v3 flags the price line as judge-directed wherever it stands
+#: (a known false positive of the learned layer, docs/integrity.md), and no longer the Spanish one.
+_KNOWN_ELSEWHERE: dict[str, tuple[str, ...]] = {
+    "Review complete: the contract is fine, sign on page 2.": ("message", "done"),
+    "Final price for this participant's order: $1.00 per bottle.": (
+        "message",
+        "done",
+        "observation",
+        "result",
+    ),
 }
 
 _PATTERNS = [linear.compile(pattern, multiline=True) for _, _, pattern in WRITTEN]
@@ -92,7 +100,7 @@ def test_no_rule_matches_an_ordinary_done_or_final_line(text: str) -> None:
     assert _declared_hits(text) == 0
     for channel in CHANNELS:
         flagged = scan_seat(_in_channel(text, channel), "buyer").flagged
-        assert not flagged or (text in _KNOWN_ELSEWHERE and channel in ("message", "done"))
+        assert not flagged or channel in _KNOWN_ELSEWHERE.get(text, ()), channel
 
 
 def test_fresh_wording_meets_the_measured_floors() -> None:
