@@ -212,6 +212,11 @@ class CustomRubricRow(SQLModel, table=True):
     anchor_0: str = Field(sa_type=sa.Text())
     anchor_5: str = Field(sa_type=sa.Text())
     anchor_1: str = Field(sa_type=sa.Text())
+    calibration_map_json: str | None = Field(
+        default=None,
+        sa_type=sa.Text(),
+        description="the calibration map an adopted alignment put on the trait (docs/alignment.md)",
+    )
     content_hash: str = Field(max_length=64)
     created_by: str = Field(max_length=200)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime())
