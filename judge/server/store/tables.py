@@ -276,13 +276,15 @@ class CoachingRow(SQLModel, table=True):
 
 
 class JudgeCallRow(SQLModel, table=True):
-    """One judge call made beside the passes and pairwise verdicts: a coaching answer or one
-    seat's screen by the judge (docs/integrity.md); today's spend sums them with the passes."""
+    """One judge call made beside the passes and pairwise verdicts: a coaching answer, one
+    seat's screen by the judge (docs/integrity.md) or a call of an owner's `judge align`
+    proposal (agent_id empty: no agent pays for it; docs/alignment.md); today's spend sums
+    them with the passes."""
 
     __tablename__ = "judge_calls"
 
     id: int | None = Field(default=None, primary_key=True)
-    purpose: str = Field(max_length=20, description="coaching or judge_screen")
+    purpose: str = Field(max_length=20, description="coaching, judge_screen or align")
     run_id: str = Field(foreign_key="runs.run_id", index=True, max_length=200)
     seat: str = Field(max_length=200)
     agent_id: str = Field(index=True, max_length=200)
