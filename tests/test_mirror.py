@@ -112,7 +112,6 @@ UNMIRRORED: dict[str, str] = {
     "judge/core/domain/pairwise.py": "tests/core/scoring/test_pairwise.py",
     "judge/core/domain/passes.py": "tests/engine/judging/test_adaptive.py",
     "judge/core/domain/review.py": "tests/core/scoring/test_run_summary.py",
-    "judge/core/domain/rubric.py": "tests/server/service/test_jobs.py",
     "judge/core/domain/scenario.py": "tests/engine/checks/test_evaluate.py",
     "judge/core/domain/scorecard.py": "tests/server/api/test_leaderboards.py",
     "judge/core/domain/status.py": "tests/server/api/test_add_a_route.py",

@@ -129,11 +129,15 @@ def trait_result(
     if decision is not None and len(judges) > 1:
         judges = [j for j in judges if any(p.model == j for p in passes)] or judges[:1]
     per_judge = judge_stats(passes, judges, floor) if len(judges) > 1 else []
+    judged = panel_mean(per_judge) if per_judge else stats.mean
+    found = rubric.calibration_map  # adopted by an owner (docs/alignment.md): the trait score
     return TraitResult(
         trait=trait,
         pack=rubrics.packs[trait],
         pass_scores=stats.scores,
-        mean=panel_mean(per_judge) if per_judge else stats.mean,
+        mean=judged if found is None else found.mapped(judged),
+        raw_mean=None if found is None else judged,
+        calibration_map_hash=None if found is None else found.content_hash,
         variance=stats.variance,
         n_passes=len(passes),
         n_scored=stats.n_scored,

@@ -133,6 +133,14 @@ class TraitResult(Output):
     rubric_hash: str
     rubric_source: Literal["builtin", "custom"]
     rubric: dict[str, str]
+    raw_mean: float | None = Field(
+        default=None,
+        description="the judge's mean before the trait's adopted calibration map, whose value "
+        "is ``mean`` (docs/alignment.md); None when the trait has no map; owner-only",
+    )
+    calibration_map_hash: str | None = Field(
+        default=None, description="the hash of the calibration map applied to ``mean``"
+    )
     passes: list[JudgePass] = Field(default_factory=list)
     score_mode: ScoreMode = Field(
         default="sampled",

@@ -7,30 +7,10 @@ from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
-from pydantic import Field
 
-from judge.core.domain.outputs import Output
+from judge.core.domain.rubric import CalibrationMap, MapPoint
 
-
-class MapPoint(Output):
-    """One knot of the map: a judge score and the owners' mean it stands for."""
-
-    judge: float = Field(ge=0.0, le=1.0)
-    owners: float = Field(ge=0.0, le=1.0)
-
-
-class CalibrationMap(Output):
-    """A non-decreasing map from the judge's expected score to the owners' mean, linear between
-    its knots and flat beyond the first and last."""
-
-    points: list[MapPoint] = Field(min_length=1)
-
-    def apply(self, scores: npt.ArrayLike) -> npt.NDArray[np.float64]:
-        """The mapped scores (NaN stays NaN)."""
-        x = np.asarray(scores, dtype=np.float64)
-        knots = np.array([p.judge for p in self.points])
-        values = np.array([p.owners for p in self.points])
-        return np.where(np.isnan(x), np.nan, np.interp(x, knots, values))
+__all__ = ["CalibrationMap", "MapPoint", "isotonic_map", "pool_adjacent_violators"]
 
 
 def _pooled(x: npt.NDArray[np.float64], y: npt.NDArray[np.float64]) -> list[list[float]]:

@@ -4,18 +4,23 @@ the held-out part and proven there. The judge is the one seam; tests script it."
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import NamedTuple
 
 import numpy as np
 from pydantic import Field
 
+from judge.core.domain.cost import CostEstimate
 from judge.core.domain.judging import JudgePass
 from judge.core.domain.outputs import Output
 from judge.core.domain.rubric import Rubric
 from judge.core.scoring import agreement as ag
 from judge.core.scoring.isotonic import CalibrationMap, isotonic_map
 from judge.engine.calibration.align import (
+    CLARIFICATION_CHARS,
+    CLARIFY_ITEMS,
+    REASON_CHARS,
     AnchorClarifications,
     CandidateKind,
     Exemplar,
@@ -26,21 +31,24 @@ from judge.engine.calibration.align import (
     exemplar_of,
     most_disagreed,
     notes_for,
+    one_line,
     parse_clarifications,
     part,
     split_by_run,
     targets_of,
     with_clarifications,
     with_exemplars,
+    with_map,
 )
 from judge.engine.calibration.align_proof import HeldOutProof, LabelScope, held_out_proof
 from judge.engine.calibration.items import CalibrationItem
 from judge.engine.calibration.owners import passes_width
 from judge.engine.calibration.report import JudgedPasses, judge_means, label_panel
-from judge.engine.judging.backends import JudgeRequest
+from judge.engine.judging.backends import JudgeReply, JudgeRequest
 from judge.engine.judging.panel import Judge, panel_members
+from judge.engine.judging.pricing import SeatRequests, estimate
 from judge.engine.packs import RubricSet
-from judge.engine.pipeline import ScoringOptions, judge_run
+from judge.engine.pipeline import ScoringOptions, estimate_run, judge_run
 
 #: Tokens the clarification reply may use (three sentences).
 CLARIFY_MAX_TOKENS = 400
@@ -78,25 +86,46 @@ class AlignInput(NamedTuple):
     notes: Mapping[tuple[str, str], str]
 
 
+#: Told of each pass as it is judged: the run, the seat and the pass.
+OnAlignPass = Callable[[str, str, JudgePass], None]
+#: Told of the clarification call: the run of the first seat it showed, that seat, the model
+#: and the reply.
+OnAlignReply = Callable[[str, str, str, JudgeReply], None]
+
+
 class AlignJudge(NamedTuple):
     """The judge: the rubric set it reads (the trait's rubric the baseline), the options and
-    the backend."""
+    the backend; ``on_pass`` and ``on_reply`` hear of every call made (the service counts
+    them in today's spend and the metrics)."""
 
     rubrics: RubricSet
     options: ScoringOptions
     backend: Judge
+    on_pass: OnAlignPass | None = None
+    on_reply: OnAlignReply | None = None
+
+
+def only(judge: AlignJudge, rubric: Rubric) -> RubricSet:
+    """The rubric set of ``rubric``'s trait alone, read as ``rubric``."""
+    chosen = judge.rubrics.select([rubric.trait])
+    return chosen.model_copy(update={"rubrics": {rubric.trait: rubric}})
 
 
 async def judge_items(
     items: Sequence[CalibrationItem], judge: AlignJudge, rubric: Rubric
 ) -> JudgedPasses:
     """Every pass of ``rubric``'s trait on every scored seat of ``items``."""
-    chosen = judge.rubrics.select([rubric.trait])
-    rubrics = chosen.model_copy(update={"rubrics": {rubric.trait: rubric}})
+    rubrics = only(judge, rubric)
     out: dict[tuple[str, str, str], list[JudgePass]] = {}
     for item in items:
+        heard = judge.on_pass
+        on_pass = None if heard is None else partial(heard, item.item_id)
         by_seat = await judge_run(
-            item.run, rubrics=rubrics, options=judge.options, backend=judge.backend
+            item.run,
+            rubrics=rubrics,
+            options=judge.options,
+            backend=judge.backend,
+            on_pass=on_pass,
         )
         for seat, passes in by_seat.items():
             for p in passes:
@@ -126,24 +155,99 @@ def mapped_passes(passes: JudgedPasses, found: CalibrationMap) -> JudgedPasses:
     return out
 
 
+def labelled_items(source: AlignInput) -> list[CalibrationItem]:
+    label = source.scope.label.name
+    return [i for i in source.items if any(lab.label == label for lab in i.labels)]
+
+
+#: The pseudo-seat an alignment's estimate is counted under (no agent pays for it).
+ALIGN_SEAT = "align"
+
+
+def estimate_proposal(
+    source: AlignInput, judge: AlignJudge, *, seed: int, held_out_share: float
+) -> CostEstimate:
+    """What :func:`propose` may cost at most, before any call (docs/alignment.md, "What a
+    proposal costs"): the baseline on every labelled run, each rubric candidate on the held-out
+    runs read at its longest (three exemplars from the longest excerpts of the selection part,
+    each anchor clarified at its longest), and the clarification call; every reply at its
+    ``max_tokens`` ceiling, prompts counted by the judge's tokenizer."""
+    labelled = labelled_items(source)
+    split = split_by_run([i.item_id for i in labelled], seed=seed, held_out_share=held_out_share)
+    rubric = judge.rubrics.rubrics[source.scope.trait]
+    settings = judge.options.settings
+    longest = sorted(
+        (
+            exemplar_of(
+                Target(item_id=i.item_id, seat=seat, owners=0.5, judge=None), i, "", settings
+            )
+            for i in part(labelled, split.selection)
+            for seat in i.run.scored_seats
+        ),
+        key=lambda e: -len(e.excerpt),
+    )
+    shown = [e.model_copy(update={"reason": e.excerpt[:REASON_CHARS]}) for e in longest[:3]]
+    text = one_line(longest[0].excerpt if longest else "", CLARIFICATION_CHARS) or "-"
+    clarified = AnchorClarifications(anchor_0=text, anchor_5=text, anchor_1=text)
+    held = part(labelled, split.held_out)
+    parts = [(labelled, rubric), (held, with_exemplars(rubric, shown))]
+    parts.append((held, with_clarifications(rubric, clarified)))
+    found = [
+        estimate_run(item.run, rubrics=only(judge, r), options=judge.options)
+        for items, r in parts
+        for item in items
+    ]
+    if longest:
+        request = JudgeRequest(
+            messages=clarify_messages(rubric, longest[:CLARIFY_ITEMS]),
+            max_tokens=CLARIFY_MAX_TOKENS,
+            label=f"{rubric.trait}/align",
+        )
+        model = panel_members(judge.backend)[0].model
+        found.append(estimate([SeatRequests(ALIGN_SEAT, model, [(request, 1)])]))
+    return summed(found)
+
+
+def summed(found: Sequence[CostEstimate]) -> CostEstimate:
+    """Several estimates as one, counted under :data:`ALIGN_SEAT`."""
+    usd = [e.cost_usd for e in found]
+    tokens = sum(e.tokens for e in found)
+    priced = all(u is not None for u in usd)
+    notes = sorted({e.cost_note for e in found if e.cost_note})
+    return CostEstimate(
+        n_passes=sum(e.n_passes for e in found),
+        prompt_tokens=sum(e.prompt_tokens for e in found),
+        completion_tokens=sum(e.completion_tokens for e in found),
+        cost_usd=sum(u or 0.0 for u in usd) if priced else None,
+        cost_note=None if priced else "; ".join(notes) or None,
+        per_seat_tokens={ALIGN_SEAT: tokens},
+        per_seat_usd={ALIGN_SEAT: sum(u or 0.0 for u in usd)} if priced else {},
+    )
+
+
 async def propose(
     source: AlignInput, judge: AlignJudge, *, seed: int, held_out_share: float
 ) -> Proposal:
     """The split, the baseline on every labelled run, and the three candidates with their
     held-out proofs (exemplars and anchors judged there; the map applied to the baseline)."""
     scope = source.scope
-    labelled = [i for i in source.items if any(lab.label == scope.label.name for lab in i.labels)]
+    labelled = labelled_items(source)
     split = split_by_run([i.item_id for i in labelled], seed=seed, held_out_share=held_out_share)
     rubric = judge.rubrics.rubrics[scope.trait]
     baseline = await judge_items(labelled, judge, rubric)
     targets = selection_targets(source._replace(items=labelled), split, baseline)
     held = part(labelled, split.held_out)
-    width = passes_width(baseline)
-    base = (baseline, width)
+    # the baseline is what scoring gives now: with a map adopted before, the map of the means
+    active = rubric.calibration_map
+    base = (
+        (baseline, passes_width(baseline))
+        if active is None
+        else (mapped_passes(baseline, active), 1)
+    )
     candidates = [
         await _exemplars(source, judge, rubric, targets, split, held, base),
         await _anchors(source, judge, rubric, targets, split, held, base),
-        _calibration_map(source, targets, split, held, base),
+        _calibration_map(source, rubric, targets, split, held, (baseline, base)),
     ]
     return Proposal(
         trait=scope.trait,
@@ -200,7 +304,10 @@ async def _anchors(
         max_tokens=CLARIFY_MAX_TOKENS,
         label=f"{rubric.trait}/align",
     )
-    reply = await panel_members(judge.backend)[0].complete(request)
+    member = panel_members(judge.backend)[0]
+    reply = await member.complete(request)
+    if judge.on_reply is not None:
+        judge.on_reply(shown[0].item_id, shown[0].seat, member.model, reply)
     found = parse_clarifications(reply.text)
     if isinstance(found, str):
         return Candidate(kind="anchors", note=found)
@@ -212,17 +319,26 @@ async def _anchors(
 
 def _calibration_map(
     source: AlignInput,
+    rubric: Rubric,
     targets: list[Target],
     split: RunSplit,
     held: list[CalibrationItem],
-    base: Base,
+    sides: tuple[JudgedPasses, Base],
 ) -> Candidate:
+    """The map fitted on the judge's own means (``sides[0]``), proven against the baseline
+    (``sides[1]``); adopting it stores ``rubric`` with the map."""
+    raw, base = sides
     judged = [t for t in targets if t.judge is not None]
     found = isotonic_map([t.judge or 0.0 for t in judged], [t.owners for t in judged])
     if found is None:
         return Candidate(
             kind="calibration_map", note="no selection seat was both labelled and scored"
         )
-    passes = mapped_passes(base[0], found)
+    passes = mapped_passes(raw, found)
     proof = held_out_proof(held, source.scope, base, (passes, 1), split)
-    return Candidate(kind="calibration_map", calibration_map=found, proof=proof)
+    return Candidate(
+        kind="calibration_map",
+        rubric=with_map(rubric, found),
+        calibration_map=found,
+        proof=proof,
+    )

@@ -13,7 +13,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from judge.core.domain.interval import Interval
-from judge.core.domain.judging import JudgePass
+from judge.core.domain.judging import JudgePass, TraitResult
 from judge.core.domain.labels import ANCHORS, Label
 from judge.core.domain.run import Run, parse_run_json
 from judge.core.domain.scorecard import Scorecard
@@ -103,13 +103,23 @@ def owner_items(runs: Mapping[str, Run], labels: Sequence[Label]) -> list[Calibr
 
 
 def card_passes(cards: Iterable[Scorecard]) -> JudgedPasses:
-    """The judge's passes of each card, keyed as `judge calibrate` keys them."""
+    """The judge's passes of each card, keyed as `judge calibrate` keys them; a trait scored
+    under an adopted calibration map (docs/alignment.md) reads as one pass of its mapped mean,
+    its trait score."""
     out: dict[tuple[str, str, str], list[JudgePass]] = {}
     for card in cards:
         for seat in card.seats.values():
             for name, result in {**seat.traits, **(seat.safety_block or {})}.items():
-                out[(card.run_id, seat.seat, name)] = list(result.passes)
+                out[(card.run_id, seat.seat, name)] = _scored_passes(result)
     return out
+
+
+def _scored_passes(result: TraitResult) -> list[JudgePass]:
+    if result.calibration_map_hash is None or not result.passes:
+        return list(result.passes)
+    first = min(result.passes, key=lambda p: p.index)
+    update = {"index": 0, "score": result.mean, "sampled_score": None, "expected_score": None}
+    return [first.model_copy(update=update)]
 
 
 def passes_width(passes: JudgedPasses) -> int:

@@ -114,6 +114,19 @@ def observe_pass(judge_pass: JudgePass) -> None:
         DISTRIBUTIONS.labels(model).inc()
 
 
+def observe_reply(
+    model: str, *, prompt: int, completion: int, cached: int, cost_usd: float | None
+) -> None:
+    """Count one judge call that makes no pass (an alignment's clarification request): its
+    call, tokens and price."""
+    CALLS.labels(model).inc()
+    TOKENS.labels(model, "in").inc(prompt)
+    TOKENS.labels(model, "out").inc(completion)
+    TOKENS.labels(model, "cached").inc(cached)
+    if (usd := priced_usd(cost_usd, prompt + completion)) is not None:
+        COST.labels(model).inc(usd)
+
+
 def observe_card(card: Scorecard) -> None:
     """Count a stored card's flagged seats (once per kind of finding) and its run's cost."""
     for seat in card.seats.values():

@@ -10,21 +10,33 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from judge.core.domain.cost import priced_usd
+from judge.core.domain.judging import JudgePass
 from judge.core.domain.rubric import Rubric
 from judge.core.errors import ConflictError, NotFoundError
-from judge.engine.calibration.align import DEFAULT_SEED, HELD_OUT_SHARE, CandidateKind
+from judge.core.scoring.cost import tokens_of
+from judge.engine.calibration.align import DEFAULT_SEED, HELD_OUT_SHARE, CandidateKind, with_map
 from judge.engine.calibration.align_proof import LabelScope
-from judge.engine.calibration.align_run import AlignInput, AlignJudge, Proposal, propose
+from judge.engine.calibration.align_run import (
+    AlignInput,
+    AlignJudge,
+    Proposal,
+    estimate_proposal,
+    propose,
+)
 from judge.engine.calibration.owners import owners_manifest
+from judge.engine.judging.backends import JudgeReply
 from judge.engine.judging.panel import Judge
 from judge.engine.pipeline import ScoringOptions
 from judge.engine.settings import Settings
-from judge.server.service import platform
+from judge.engine.telemetry.prometheus import observe_pass, observe_reply
+from judge.server.service import budgets, platform
 from judge.server.service.label_agreement import owners_set
 from judge.server.service.rubrics import known_trait
 from judge.server.store import alignments as alignment_repo
 from judge.server.store import eras as era_repo
 from judge.server.store import rubrics as rubric_repo
+from judge.server.store import spend
 from judge.server.store.alignments import AlignmentRow
 from judge.server.store.db import lock_for_write, transaction
 from judge.server.store.tables import utcnow
@@ -96,14 +108,69 @@ def align_judge(session: Session, *, settings: Settings, backend: Judge) -> Alig
     return AlignJudge(platform.rubric_set(session, settings=settings), options, backend)
 
 
+#: The purpose an alignment's judge calls are kept under in today's spend.
+ALIGN_PURPOSE = "align"
+#: The agent an alignment's calls are kept under: none (no agent pays for them).
+NO_AGENT = ""
+
+
+class Spending:
+    """The judge calls a proposal makes, counted in the metrics as each is made and kept in
+    today's spend (:meth:`keep`), so the platform's daily limits count them."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str, str, int, float | None]] = []
+
+    def judged(self, run_id: str, seat: str, judge_pass: JudgePass) -> None:
+        observe_pass(judge_pass)
+        tokens = tokens_of(judge_pass)
+        usd = priced_usd(judge_pass.cost_usd, tokens)
+        self.calls.append((run_id, seat, judge_pass.model, tokens, usd))
+
+    def clarified(self, run_id: str, seat: str, model: str, reply: JudgeReply) -> None:
+        prompt, completion = reply.prompt_tokens or 0, reply.completion_tokens or 0
+        cached = reply.cached_prompt_tokens or 0
+        observe_reply(
+            model, prompt=prompt, completion=completion, cached=cached, cost_usd=reply.cost_usd
+        )
+        tokens = prompt + completion
+        self.calls.append((run_id, seat, model, tokens, priced_usd(reply.cost_usd, tokens)))
+
+    def keep(self, engine: Engine) -> None:
+        with transaction(engine) as session:
+            for run_id, seat, model, tokens, usd in self.calls:
+                spend.record_call(
+                    session,
+                    purpose=ALIGN_PURPOSE,
+                    run_id=run_id,
+                    seat=seat,
+                    agent_id=NO_AGENT,
+                    model=model,
+                    tokens=tokens,
+                    cost_usd=usd,
+                )
+
+
 async def make_proposal(
     engine: Engine, *, body: AlignmentCreate, settings: Settings, backend: Judge, by: str
 ) -> AlignmentPublic:
-    """Judge, propose and keep the proposal; no store connection is held while the judge answers."""
+    """Estimate, hold to the platform's daily limits, judge, propose and keep the proposal with
+    the calls it made in today's spend (those of a proposal that failed part way too); no
+    store connection is held while the judge answers."""
     with transaction(engine) as session:
         source = align_input(session, trait=body.trait)
         judge = align_judge(session, settings=settings, backend=backend)
-    found = await propose(source, judge, seed=body.seed, held_out_share=body.held_out_share)
+    seed, share = body.seed, body.held_out_share
+    expected = estimate_proposal(source, judge, seed=seed, held_out_share=share)
+    budgets.owners_guard(
+        engine, settings=settings, estimate=expected, what=f"judge align for {body.trait}"
+    )
+    spent = Spending()
+    judge = judge._replace(on_pass=spent.judged, on_reply=spent.clarified)
+    try:
+        found = await propose(source, judge, seed=seed, held_out_share=share)
+    finally:
+        spent.keep(engine)
     with transaction(engine) as session:
         row = AlignmentRow(trait=body.trait, proposal_json=found.model_dump_json(), created_by=by)
         return public(alignment_repo.add_alignment(session, row=row))
@@ -116,12 +183,17 @@ def alignment(session: Session, *, alignment_id: int) -> AlignmentRow:
     return row
 
 
-def adoptable_rubric(row: AlignmentRow, kind: CandidateKind) -> Rubric:
-    """The rubric the candidate of ``kind`` adopts; ConflictError saying why it may not be."""
+def not_adopted(row: AlignmentRow) -> None:
     if row.adopted_kind is not None:
         raise ConflictError(
             f"proposal {row.id} was adopted already ({row.adopted_kind}); make a new one"
         )
+
+
+def adoptable_rubric(row: AlignmentRow, kind: CandidateKind, active: Rubric) -> Rubric:
+    """The rubric the candidate of ``kind`` adopts (a map: ``active``, the rubric the proposal
+    started from, with the map); ConflictError saying why it may not be."""
+    not_adopted(row)
     found = next(
         c for c in Proposal.model_validate_json(row.proposal_json).candidates if c.kind == kind
     )
@@ -133,11 +205,10 @@ def adoptable_rubric(row: AlignmentRow, kind: CandidateKind) -> Rubric:
             f"the {kind} candidate is not adoptable: the interval of its held-out MAE gain "
             f"[{gain.low}, {gain.high}] does not lie above 0"
         )
-    if found.rubric is None:
-        raise ConflictError(
-            "a calibration map is proven here but not yet applied when runs are scored; "
-            "adopt a rubric candidate (exemplars or anchors) instead (docs/alignment.md)"
-        )
+    if found.calibration_map is not None:
+        return with_map(active, found.calibration_map)
+    if found.rubric is None:  # a proven candidate always has one or the other
+        raise ConflictError(f"the {kind} candidate of proposal {row.id} changes nothing")
     return found.rubric
 
 
@@ -148,13 +219,14 @@ def adopt(
     era, and keep the adoption with the proposal's evidence."""
     lock_for_write(session, name=platform.PLATFORM_LOCK)
     row = alignment(session, alignment_id=alignment_id)
-    rubric = adoptable_rubric(row, body.kind)
     active = platform.rubric_set(session, settings=settings).rubrics.get(row.trait)
     proposal = Proposal.model_validate_json(row.proposal_json)
+    not_adopted(row)
     if active is None or active.content_hash != proposal.rubric_hash:
         raise ConflictError(
             f"the rubric of {row.trait!r} changed since proposal {row.id} was made; make a new proposal"
         )
+    rubric = adoptable_rubric(row, body.kind, active)
     before = era_repo.current_era(session)
     stored = rubric_repo.add_rubric_version(session, rubric=rubric, created_by=by)
     session.flush()

@@ -63,6 +63,22 @@ def guard(
     return BudgetGuard(limits)
 
 
+def owners_guard(engine: Engine, *, settings: Settings, estimate: CostEstimate, what: str) -> None:
+    """Hold judge calls an owner asks for beside the runs (``what``: an alignment proposal) to
+    the platform's daily limits, which count every judge call; no run or agent pays for them,
+    so neither a run's limit nor an agent's applies. BudgetExceeded (daily, nothing judged)
+    naming the limit when the estimate would take it past its bound."""
+    with transaction(engine) as session:
+        value = platform.read_value(session, key=BUDGETS_KEY, settings=settings).value
+        budget = Budget.model_validate(value.model_dump())
+        if budget.platform_day_usd is None and budget.platform_day_tokens is None:
+            return
+        limits = _limits(session, budget, {}, since=day_start(), except_run=None)
+    daily = [limit for limit in limits if limit.scope == "platform per day"]
+    if (refused := estimate_crossing(daily, estimate)) is not None:
+        raise BudgetExceeded(f"{what} refused before any judge call: {refused.text}", daily=True)
+
+
 def _limits(
     session: Session,
     budget: Budget,

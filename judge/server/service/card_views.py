@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -55,7 +56,15 @@ class AgentScorecard(BaseModel):
 #: Owner-only parts of a seat's card: the safety block, the panel agreement (it spans every
 #: trait, safety included) and the integrity findings (they would teach evasion); the seat's
 #: cost spans the safety passes too, so the agent's is recounted over what it may see.
-_OWNER_ONLY = {"safety_block", "panel", "tamper", "cost"}
+_OWNER_ONLY: dict[str, Any] = {
+    "safety_block": True,
+    "panel": True,
+    "tamper": True,
+    "cost": True,
+    # an adopted calibration map (docs/alignment.md): the agent reads the mapped score as the
+    # trait's mean, not the judge's mean before it
+    "traits": {"__all__": {"raw_mean", "calibration_map_hash"}},
+}
 #: What the agent card copies from the run's card as it is (the rest is the seat's own, or
 #: the era's id alone: the full stack lists the safety rubrics).
 _SHARED = AgentScorecard.model_fields.keys() & Scorecard.model_fields.keys()

@@ -11,7 +11,7 @@ from typing import NamedTuple
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlmodel import Session
 
-from judge.core.domain.rubric import Rubric
+from judge.core.domain.rubric import CalibrationMap, Rubric
 from judge.core.errors import ConflictError, NotFoundError, RubricError, describe_validation_error
 from judge.engine.packs import default_rubric_set
 from judge.engine.settings import Settings
@@ -136,6 +136,11 @@ class CustomRubric(BaseModel):
     created_by: str
     created_at: datetime
     deleted_at: datetime | None = None
+    calibration_map: CalibrationMap | None = Field(
+        default=None,
+        description="the calibration map an adopted alignment put on the trait's scores "
+        "(docs/alignment.md)",
+    )
 
 
 class CustomRubricChanged(CustomRubric):
@@ -167,7 +172,9 @@ class RubricDeleted(BaseModel):
 
 
 def custom_public(row: CustomRubricRow) -> CustomRubric:
-    return CustomRubric.model_validate(row, from_attributes=True)  # times read back in UTC
+    found = rubric_repo.rubric_of(row).calibration_map
+    shown = CustomRubric.model_validate(row, from_attributes=True)  # times read back in UTC
+    return shown.model_copy(update={"calibration_map": found})
 
 
 def changed_public(change: RubricChange) -> CustomRubricChanged:

@@ -6,15 +6,18 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
-from judge.core.domain.rubric import Rubric
+from judge.core.domain.rubric import CalibrationMap, Rubric
 from judge.server.store.tables import CustomRubricRow, utcnow
 
-#: The columns a stored version shares with :class:`Rubric` (its hash and author are the row's).
+#: The columns a stored version shares with :class:`Rubric` (its hash and author are the row's;
+#: its calibration map is kept as JSON).
 _RUBRIC_FIELDS = {"trait", "version", "definition", "anchor_0", "anchor_5", "anchor_1"}
 
 
 def rubric_of(row: CustomRubricRow) -> Rubric:
-    return Rubric(**row.model_dump(include=_RUBRIC_FIELDS), source="custom")
+    found = row.calibration_map_json
+    mapped = None if found is None else CalibrationMap.model_validate_json(found)
+    return Rubric(**row.model_dump(include=_RUBRIC_FIELDS), source="custom", calibration_map=mapped)
 
 
 def _versions_of(trait: str) -> SelectOfScalar[CustomRubricRow]:
@@ -49,7 +52,13 @@ def add_rubric_version(session: Session, *, rubric: Rubric, created_by: str) -> 
         select(func.max(CustomRubricRow.version)).where(CustomRubricRow.trait == rubric.trait)
     ).one()
     fields = rubric.model_dump(include=_RUBRIC_FIELDS) | {"version": (latest or 0) + 1}
-    row = CustomRubricRow(**fields, content_hash=rubric.content_hash, created_by=created_by)
+    found = rubric.calibration_map
+    row = CustomRubricRow(
+        **fields,
+        calibration_map_json=None if found is None else found.model_dump_json(),
+        content_hash=rubric.content_hash,
+        created_by=created_by,
+    )
     session.add(row)
     return row
 

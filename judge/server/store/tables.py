@@ -212,6 +212,11 @@ class CustomRubricRow(SQLModel, table=True):
     anchor_0: str = Field(sa_type=sa.Text())
     anchor_5: str = Field(sa_type=sa.Text())
     anchor_1: str = Field(sa_type=sa.Text())
+    calibration_map_json: str | None = Field(
+        default=None,
+        sa_type=sa.Text(),
+        description="the calibration map an adopted alignment put on the trait (docs/alignment.md)",
+    )
     content_hash: str = Field(max_length=64)
     created_by: str = Field(max_length=200)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime())
@@ -271,13 +276,15 @@ class CoachingRow(SQLModel, table=True):
 
 
 class JudgeCallRow(SQLModel, table=True):
-    """One judge call made beside the passes and pairwise verdicts: a coaching answer or one
-    seat's screen by the judge (docs/integrity.md); today's spend sums them with the passes."""
+    """One judge call made beside the passes and pairwise verdicts: a coaching answer, one
+    seat's screen by the judge (docs/integrity.md) or a call of an owner's `judge align`
+    proposal (agent_id empty: no agent pays for it; docs/alignment.md); today's spend sums
+    them with the passes."""
 
     __tablename__ = "judge_calls"
 
     id: int | None = Field(default=None, primary_key=True)
-    purpose: str = Field(max_length=20, description="coaching or judge_screen")
+    purpose: str = Field(max_length=20, description="coaching, judge_screen or align")
     run_id: str = Field(foreign_key="runs.run_id", index=True, max_length=200)
     seat: str = Field(max_length=200)
     agent_id: str = Field(index=True, max_length=200)

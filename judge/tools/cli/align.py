@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.core.domain.interval import Interval
-from judge.core.errors import ConflictError, InputError, NotFoundError
+from judge.core.errors import BudgetExceeded, ConflictError, InputError, NotFoundError
 from judge.engine.calibration.align import DEFAULT_SEED, HELD_OUT_SHARE, KINDS
 from judge.engine.calibration.align_proof import LabelScope
 from judge.engine.calibration.align_run import AlignInput, AlignJudge, Proposal, propose
@@ -28,6 +28,7 @@ from judge.server.service import align as service
 from judge.server.service.align import AlignmentAdopt, AlignmentCreate
 from judge.server.store.db import make_engine, transaction
 from judge.tools.cli.calibration import add_defence_option, scoring_options
+from judge.tools.cli.exit_codes import EXIT_GATE, fail
 from judge.tools.cli.options import add_concurrency_option, database_url
 from judge.tools.importers.registry import import_set
 
@@ -65,7 +66,11 @@ def run_align(args: argparse.Namespace) -> int:
         raise InputError("name the trait to align (or --adopt KIND --proposal ID)")
     if (args.set is None) == (not args.from_store):
         raise InputError("say where the labels are: --set NAME or --from-store")
-    found = from_store(args) if args.from_store else from_set(args)
+    try:
+        found = from_store(args) if args.from_store else from_set(args)
+    except BudgetExceeded as exc:  # nothing was judged: the owner raises the limit or waits
+        fail(str(exc))
+        return EXIT_GATE
     print(render_proposal(found), end="")
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)

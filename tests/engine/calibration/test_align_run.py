@@ -15,11 +15,13 @@ from judge.engine.calibration.align_run import (
     AlignInput,
     AlignJudge,
     Proposal,
+    estimate_proposal,
     judge_items,
     propose,
 )
 from judge.engine.calibration.items import CalibrationItem, HumanLabel
 from judge.engine.calibration.owners import owners_manifest
+from judge.engine.judging.pricing import prompt_tokens
 from judge.engine.packs import default_rubric_set
 from judge.engine.pipeline import ScoringOptions
 from tests.align_judges import (
@@ -142,3 +144,25 @@ def test_an_owners_note_is_the_exemplars_reason() -> None:
 
     shown = by_kind(found)["exemplars"].exemplars
     assert [e.reason for e in shown] == [f"note for {e.item_id}" for e in shown]
+
+
+def test_the_estimate_counts_every_call_a_proposal_makes_before_any_is_made() -> None:
+    judge = judge_with(exemplar_learner)
+    seen: list[tuple[str, str, int]] = []
+    heard = judge._replace(
+        on_pass=lambda run, seat, p: seen.append((run, seat, p.index)),
+        on_reply=lambda run, seat, model, reply: seen.append((run, seat, -1)),
+    )
+    found = estimate_proposal(source(labelled()), judge, seed=39, held_out_share=0.5)
+    assert judge.backend.history == []  # type: ignore[union-attr]
+
+    made = asyncio.run(propose(source(labelled()), heard, seed=39, held_out_share=0.5))
+
+    history = judge.backend.history  # type: ignore[union-attr]
+    assert len(history) == 12 + 6 + 1 + 6 == len(seen) == found.n_passes
+    clarified = [(run, seat) for run, seat, index in seen if index == -1]
+    assert len(clarified) == 1 and clarified[0][0] in made.split.selection
+    assert found.per_seat_tokens == {"align": found.tokens}
+    # an upper bound: the prompts the judge was sent, each reply at its ceiling, fit in it
+    sent = sum(prompt_tokens(judge.options.judge_model, r) + r.max_tokens for r in history)
+    assert sent <= found.tokens

@@ -10,12 +10,27 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.engine import Engine
+from sqlmodel import select
 
-from judge.engine.judging.backends import ScriptedBackend
+from judge.engine.judging.backends import JudgeReply, JudgeRequest, ScriptedBackend
 from judge.engine.settings import Settings
+from judge.engine.telemetry.prometheus import REGISTRY
+from judge.server.service.budgets import day_start
+from judge.server.store import spend
+from judge.server.store.db import transaction
+from judge.server.store.tables import JudgeCallRow
 from judge.server.web import create_app
-from tests.align_judges import TRAIT, exemplar_learner, flat_judge, label_runs
-from tests.conftest import owner_headers
+from tests.align_judges import (
+    TRAIT,
+    WORDS,
+    exemplar_learner,
+    flat_judge,
+    label_runs,
+    run_body,
+    squeezed_judge,
+)
+from tests.conftest import key_headers, owner_headers, wait_final
 
 RUNS = 12
 OWNER = owner_headers("aligner")
@@ -139,3 +154,141 @@ def test_adoption_is_refused_while_custom_rubrics_are_switched_off(labelled: Tes
     assert refused.status_code == 409 and "use_custom false" in refused.json()["detail"]
     assert current_era(labelled) == before
     assert labelled.get("/api/evals/rubrics/negotiation", headers=OWNER).status_code == 404
+
+
+@pytest.fixture
+def squeezed(settings: Settings) -> Iterator[TestClient]:
+    """Twelve runs labelled by the owners and scored by a judge squeezed into 0.2..0.6."""
+    judge = ScriptedBackend(squeezed_judge, model="scripted-test-judge")
+    with TestClient(create_app(settings, backends=lambda model: judge)) as client:
+        label_runs(client, OWNER, RUNS)
+        yield client
+
+
+def owner_trait(client: TestClient, run_id: str) -> dict[str, Any]:
+    card = client.get(f"/api/evals/{run_id}/scorecard", headers=OWNER).json()
+    return {"era": card["measurement_era"]["era_id"], **card["seats"]["buyer"]["traits"][TRAIT]}
+
+
+def test_an_adopted_calibration_map_scores_later_runs_in_a_new_era(
+    squeezed: TestClient, engine: Engine
+) -> None:
+    client = squeezed
+    made = client.post("/api/evals/alignments", json={"trait": TRAIT}, headers=OWNER).json()
+    fitted = candidates(made)["calibration_map"]
+    assert fitted["proof"]["adoptable"] is True and fitted["proof"]["mae_gain"]["low"] > 0
+    points = [(p["judge"], p["owners"]) for p in fitted["calibration_map"]["points"]]
+    assert points == [(0.2, 0.0), (0.4, 0.5), (0.6, 1.0)]
+    earlier = owner_trait(client, "r00")  # a careful buyer, scored before adoption
+    assert (earlier["mean"], earlier["raw_mean"], earlier["calibration_map_hash"]) == (
+        0.6,
+        None,
+        None,
+    )
+
+    adopted = client.post(
+        f"/api/evals/alignments/{made['id']}/adopt", json={"kind": "calibration_map"}, headers=OWNER
+    )
+
+    assert adopted.status_code == 200, adopted.text
+    done = adopted.json()
+    assert done["adopted_kind"] == "calibration_map" and done["rubric_version"] == 1
+    assert done["era_after"] != done["era_before"] == earlier["era"]
+    rubric = client.get(f"/api/evals/rubrics/{TRAIT}", headers=OWNER).json()["current"]
+    assert rubric["calibration_map"] == fitted["calibration_map"]
+    assert "Examples" not in rubric["definition"]  # the judge reads the texts it read before
+    for index, word in ((12, "careful"), (13, "mixed"), (14, "careless")):
+        run_id = f"r{index:02d}"
+        assert client.post("/api/evals/runs", json=run_body(run_id, word), headers=OWNER)
+        assert wait_final(client, run_id, OWNER)["status"] == "scored"
+    later = {
+        w: owner_trait(client, f"r{i:02d}")
+        for i, w in ((12, "careful"), (13, "mixed"), (14, "careless"))
+    }
+    assert {w: (t["raw_mean"], t["mean"]) for w, t in later.items()} == {
+        "careful": (0.6, 1.0),
+        "mixed": (0.4, 0.5),
+        "careless": (0.2, 0.0),
+    }
+    assert {t["era"] for t in later.values()} == {done["era_after"]}
+    assert later["careful"]["calibration_map_hash"] is not None
+    assert later["careful"]["rubric_hash"] != earlier["rubric_hash"]
+    assert owner_trait(client, "r00") == earlier  # scored before: never rescored
+    for index, word in ((12, "careful"), (13, "mixed"), (14, "careless")):
+        label = {"seat": "buyer", "trait": TRAIT, "score": WORDS[word]}
+        assert client.post(f"/api/evals/r{index:02d}/labels", json=label, headers=OWNER)
+    live = client.get("/api/evals/labels/agreement", headers=OWNER).json()
+    mae = {a["era_id"]: a["agreement"]["judge"]["mae"] for a in live if a["trait"] == TRAIT}
+    # the agreement page reads the trait score: the era after the map agrees exactly
+    assert mae[done["era_after"]] == 0.0 and round(mae[done["era_before"]], 3) == 0.233
+    agent = key_headers(engine, "agent-alpha", "buyer")  # no second app: it would judge too
+    shown = client.get("/api/agent/runs/r12/scorecard", headers=agent).json()
+    trait = shown["seat"]["traits"][TRAIT]
+    assert trait["mean"] == 1.0 and trait["raw_mean"] is None
+    assert trait["calibration_map_hash"] is None
+    assert shown["measurement_era"] == done["era_after"]
+
+
+BUDGETS = "/api/evals/config/eval_budgets"
+
+
+def with_tokens(script: Any) -> Any:
+    """``script``'s replies with the tokens a remote judge reports (100 in, 10 out)."""
+
+    def reply(request: JudgeRequest) -> JudgeReply:
+        return JudgeReply(text=script(request), prompt_tokens=100, completion_tokens=10)
+
+    return reply
+
+
+def test_a_proposal_past_the_platforms_daily_limit_is_refused_before_any_judge_call(
+    labelled: TestClient, judge: ScriptedBackend
+) -> None:
+    limit = {"value": {"platform_day_tokens": 2000}}
+    assert labelled.put(BUDGETS, json=limit, headers=OWNER).status_code == 200
+    asked = len(judge.history)
+
+    refused = labelled.post("/api/evals/alignments", json={"trait": TRAIT}, headers=OWNER)
+
+    assert refused.status_code == 429 and "Retry-After" in refused.headers
+    assert refused.json()["detail"].startswith(
+        f"judge align for {TRAIT} refused before any judge call: the estimate would exceed "
+        "the platform per day limit of 2000 tokens ("
+    )
+    assert len(judge.history) == asked
+    assert labelled.get("/api/evals/alignments", headers=OWNER).json() == []
+
+
+def test_a_proposals_judge_calls_count_in_todays_spend_and_the_metrics(
+    settings: Settings, engine: Engine
+) -> None:
+    model = "scripted-align-spend"
+    judge = ScriptedBackend(with_tokens(exemplar_learner), model=model)
+    with TestClient(create_app(settings, backends=lambda _: judge)) as client:
+        label_runs(client, OWNER, RUNS)
+        asked, counted = (
+            len(judge.history),
+            REGISTRY.get_sample_value("judge_calls_total", {"model": model}),
+        )
+        with transaction(engine) as session:
+            before = spend.platform_spent(session, since=day_start())
+        # a limit the estimate fits under: the proposal goes ahead
+        limit = {"value": {"platform_day_tokens": before.tokens + 10**6}}
+        assert client.put(BUDGETS, json=limit, headers=OWNER).status_code == 200
+
+        made = client.post("/api/evals/alignments", json={"trait": TRAIT}, headers=OWNER)
+
+        assert made.status_code == 201, made.text
+    calls = len(judge.history) - asked
+    per_seat = 5  # the trait's passes on the one scored seat
+    # the baseline on 12 runs, exemplars and anchors each on the 6 held out, one clarification
+    assert calls == 12 * per_seat + 6 * per_seat + 1 + 6 * per_seat
+    assert (
+        REGISTRY.get_sample_value("judge_calls_total", {"model": model}) == (counted or 0) + calls
+    )
+    with transaction(engine) as session:
+        kept = session.exec(select(JudgeCallRow).where(JudgeCallRow.purpose == "align")).all()
+        after = spend.platform_spent(session, since=day_start())
+    assert len(kept) == calls and {r.agent_id for r in kept} == {""}
+    assert after.tokens - before.tokens == 110 * calls
+    assert {r.run_id for r in kept} == {f"r{i:02d}" for i in range(RUNS)}

@@ -11,8 +11,12 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlmodel import select
 
 from judge.engine.judging.backends import ScriptedBackend
+from judge.server.store.alignments import list_alignments
+from judge.server.store.db import make_engine, transaction
+from judge.server.store.tables import JudgeCallRow
 from judge.server.web import create_app
 from judge.tools.cli import align as align_cli
 from judge.tools.cli import main
@@ -71,3 +75,21 @@ def test_a_proposal_from_the_store_is_kept_and_adopted_only_on_command(
     assert adopted.startswith(f"adopted exemplars for {TRAIT}: custom rubric v1, era era-")
     assert main(["align", "--adopt", "anchors", "--proposal", "1", "--database-url", store]) == 2
     assert "adopted already" in capsys.readouterr().err
+
+
+def test_a_proposal_past_the_platforms_daily_budget_exits_1_naming_the_limit(
+    store: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    judge = ScriptedBackend(exemplar_learner, model="scripted-test-judge")
+    limit = {"value": {"platform_day_tokens": 2000}}
+    with TestClient(create_app(service_settings(store), backends=lambda model: judge)) as client:
+        put = client.put("/api/evals/config/eval_budgets", json=limit, headers=owner_headers())
+        assert put.status_code == 200, put.text
+
+    assert main(["align", TRAIT, "--from-store", "--database-url", store]) == 1
+    err = capsys.readouterr().err
+    assert f"judge align for {TRAIT} refused before any judge call" in err
+    assert "the platform per day limit of 2000 tokens" in err
+    with transaction(make_engine(store)) as session:  # nothing judged, nothing kept
+        assert list_alignments(session) == []
+        assert session.exec(select(JudgeCallRow)).all() == []

@@ -15,7 +15,7 @@ from judge.server.api.deps import (
     WorkersDep,
     owner_router,
 )
-from judge.server.api.errors import error_responses
+from judge.server.api.errors import ErrorPublic, error_responses
 from judge.server.api.paging import PAGED, PagingDep
 from judge.server.service import align as service
 from judge.server.service.align import AlignmentAdopt, AlignmentCreate, AlignmentPublic
@@ -27,7 +27,15 @@ router = owner_router("alignments", responses=error_responses(422))
     "/api/evals/alignments",
     status_code=status.HTTP_201_CREATED,
     summary="Propose judge changes for one trait, proven on held-out labels (owner)",
-    responses={**error_responses(404), 502: {"description": "The judge could not be reached."}},
+    responses={
+        **error_responses(404),
+        429: {
+            "model": ErrorPublic,
+            "description": "The platform's daily judging budget would be passed by the "
+            "proposal's estimate; no judge call was made (Retry-After: the next UTC day).",
+        },
+        502: {"description": "The judge could not be reached."},
+    },
 )
 async def propose(
     body: AlignmentCreate,
@@ -39,7 +47,9 @@ async def propose(
     """Splits the labelled runs by run (the seed is kept), judges them all with the current rubric,
     makes three candidates from the selection part (exemplars, anchor clarifications, a calibration
     map) and proves each on the held-out part: `judge calibrate`'s agreement for baseline and
-    candidate, and a paired bootstrap interval of the MAE gain. Nothing is adopted."""
+    candidate, and a paired bootstrap interval of the MAE gain. Nothing is adopted. The calls are
+    estimated first and refused (429) when they would pass the platform's daily budget; those
+    made count in today's spend and the judge metrics."""
     backend = workers.backends(settings.judge)
     return await service.make_proposal(
         engine, body=body, settings=settings, backend=single_judge(backend), by=owner.actor
