@@ -86,7 +86,12 @@ class Model:
         found = 1.0 / (1.0 + np.exp(-logits))
         # A piece of fewer than MIN_DISTINCT distinct characters holds no request (one
         # character or a pair repeated); its few n-grams, repeated, would weigh too much.
-        few = [i for i, s in enumerate(sentences) if len(set(s)) < MIN_DISTINCT]
+        # (a sentence whose first 32 characters hold enough distinct ones is not counted)
+        few = [
+            i
+            for i, s in enumerate(sentences)
+            if len(set(s[:32])) < MIN_DISTINCT and len(set(s)) < MIN_DISTINCT
+        ]
         found[few] = 0.0
         return found
 

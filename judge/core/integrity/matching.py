@@ -131,14 +131,19 @@ def _split(text: str) -> list[str]:
     return parts
 
 
-def crosses(text: str, starts: list[int]) -> bool:
-    """Whether a segment :func:`find_hits` reads in ``text`` holds characters of two of the
-    pieces that begin at ``starts`` (sorted, the first 0): only then can a hit span two
-    pieces, as every hit lies inside one segment."""
+def read_parts(text: str) -> list[str]:
+    """``_split`` of the text :func:`find_hits` reads (the platform's marker blanked)."""
     if WITHHELD_MARKER in text:
         text = text.replace(WITHHELD_MARKER, " " * len(WITHHELD_MARKER))
+    return _split(text)
+
+
+def crosses(parts: list[str], starts: list[int]) -> bool:
+    """Whether a segment of ``parts`` (:func:`read_parts` of a text) holds characters of two
+    of the pieces of the text that begin at ``starts`` (sorted, the first 0): only then can a
+    hit of :func:`find_hits` span two pieces, as every hit lies inside one segment."""
     offset = 0
-    for index, part in enumerate(_split(text)):
+    for index, part in enumerate(parts):
         if index % 2 == 0 and part:
             end = offset + len(part) - 1
             if bisect_right(starts, offset) != bisect_right(starts, end):
@@ -186,13 +191,16 @@ class _Taken:
         return any(s < end and start < e for s, e in self.ranges[max(0, index - 8) : index])
 
 
-def find_hits(text: str, *, depth: int = 0, limit: int = MAX_HITS) -> list[Hit]:
+def find_hits(
+    text: str, *, depth: int = 0, limit: int = MAX_HITS, parts: list[str] | None = None
+) -> list[Hit]:
     """Every match in ``text``, on its original offsets, in order; past ``limit`` matches, one
-    last hit covers the rest of the text. The platform's own marker is not read."""
+    last hit covers the rest of the text. The platform's own marker is not read. ``parts``:
+    :func:`read_parts` of the text when the caller has it already."""
     checkpoint()
     if WITHHELD_MARKER in text:
         text = text.replace(WITHHELD_MARKER, " " * len(WITHHELD_MARKER))
-    segments = Segments(text)
+    segments = Segments(text, parts=parts)
     folded = fold(segments.joined)
     words = _vocabulary(folded.text)
     found = list(_plain_hits(folded, words))
