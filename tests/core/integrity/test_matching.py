@@ -1,5 +1,6 @@
-"""The rules' fast paths change no result (docs/integrity.md#linear-time-matching): each one is
-checked against the plain computation it replaces, on random and hostile texts. The whole
+"""The rules' fast paths (matching, lexicon, fold, the seams) change no result
+(docs/integrity.md#linear-time-matching): each one is checked against the plain computation
+it replaces, on random and hostile texts. The whole
 detector's findings over a large varied set are compared by ``bench/integrity_findings.py``.
 """
 
