@@ -139,7 +139,6 @@ UNMIRRORED: dict[str, str] = {
     "judge/core/integrity/fold.py": "through judge.core.integrity.matching",
     "judge/core/integrity/languages.py": "through judge.core.integrity.lexicon",
     "judge/core/integrity/lexicon.py": "through judge.core.integrity.matching",
-    "judge/core/integrity/matching.py": "tests/core/integrity/test_scan.py",
     "judge/core/integrity/patterns.py": "through judge.core.integrity.english",
     "judge/core/integrity/tricks.py": "tests/core/integrity/test_scan.py",
     "judge/core/integrity/withhold.py": "tests/core/integrity/test_api.py",

@@ -56,3 +56,14 @@ def checkpoint() -> None:
     budget = _CURRENT.get()
     if budget is not None:
         budget.check()
+
+
+def _unbounded() -> None:
+    return None
+
+
+def checker() -> Callable[[], None]:
+    """:func:`checkpoint` for a loop of many small pieces on this thread: the budget is
+    looked up once, its check called for each piece."""
+    budget = _CURRENT.get()
+    return _unbounded if budget is None else budget.check

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import accumulate
@@ -151,4 +152,51 @@ def fold(text: str) -> Folded:
     """Fold ``text`` (see the module docstring)."""
     if text.isascii():
         return Folded(text, text.lower())
-    return Folded(text, text.translate(_TABLE))
+    return Folded(text, by_runs(text, str.lower, _TABLE))
+
+
+#: :func:`by_runs` reads a text by runs when at most one in this many of its characters is
+#: outside ASCII (its UTF-8 has at most that many more bytes than characters).
+_RUNS_FROM = 8
+#: Bytes of UTF-8: 0 for ASCII, 1 for the others.
+_HIGH_BYTES = bytes(128) + bytes([1]) * 128
+
+
+def non_ascii_runs(text: str) -> list[tuple[int, int]] | None:
+    """The ranges of ``text`` that hold runs of non-ASCII characters, found with C passes over
+    its UTF-8 (the ASCII between two runs has as many bytes as characters); None when more
+    than one in :data:`_RUNS_FROM` characters is non-ASCII."""
+    data = text.encode("utf-8", "surrogatepass")
+    if (len(data) - len(text)) * _RUNS_FROM > len(text):
+        return None
+    high = data.translate(_HIGH_BYTES)
+    runs: list[tuple[int, int]] = []
+    byte, char = 0, 0  # where the last run ended, in bytes and in characters
+    start = high.find(1)
+    while start >= 0:
+        end = high.find(0, start)
+        end = len(data) if end < 0 else end
+        first = char + start - byte
+        char = first + len(data[start:end].decode("utf-8", "surrogatepass"))
+        runs.append((first, char))
+        byte = end
+        start = high.find(1, end)
+    return runs
+
+
+def by_runs(text: str, ascii: Callable[[str], str], table: Mapping[int, str]) -> str:
+    """``text.translate(table)``, where ``ascii`` gives what the table gives on ASCII text
+    (each character on its own): each run of non-ASCII characters through the table and the
+    ASCII between through ``ascii`` (a C pass, where the table is a look-up per character),
+    when few of the text's characters are non-ASCII (a few emoji in a message); the table
+    over all of it otherwise, so the runs are never more than an eighth of the text."""
+    runs = non_ascii_runs(text)
+    if runs is None:
+        return text.translate(table)
+    pieces: list[str] = []
+    done = 0
+    for start, end in runs:
+        pieces += (ascii(text[done:start]), text[start:end].translate(table))
+        done = end
+    pieces.append(ascii(text[done:]))
+    return "".join(pieces)

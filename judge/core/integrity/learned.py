@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from judge.core.integrity.budget import checkpoint
-from judge.core.integrity.fold import fold
+from judge.core.integrity.fold import by_runs, fold
 from judge.core.integrity.matching import Segments, _split
 from judge.core.integrity.scan import Piece, TextField
 
@@ -86,7 +86,12 @@ class Model:
         found = 1.0 / (1.0 + np.exp(-logits))
         # A piece of fewer than MIN_DISTINCT distinct characters holds no request (one
         # character or a pair repeated); its few n-grams, repeated, would weigh too much.
-        few = [i for i, s in enumerate(sentences) if len(set(s)) < MIN_DISTINCT]
+        # (a sentence whose first 32 characters hold enough distinct ones is not counted)
+        few = [
+            i
+            for i, s in enumerate(sentences)
+            if len(set(s[:32])) < MIN_DISTINCT and len(set(s)) < MIN_DISTINCT
+        ]
         found[few] = 0.0
         return found
 
@@ -129,9 +134,33 @@ _EXTRA_KEEPING_LINES = _Extra()
 _EXTRA_KEEPING_LINES[ord("\n")] = "\n"
 
 
+#: ``_EXTRA`` and ``_EXTRA_KEEPING_LINES`` on ASCII text (one character each), as bytes
+#: tables: an ASCII stretch is read in one C pass (``fold.by_runs``).
+_EXTRA_ASCII = bytes(ord(_EXTRA[code]) for code in range(128)) + bytes(range(128, 256))
+_EXTRA_KEEPING_LINES_ASCII = bytes(ord(_EXTRA_KEEPING_LINES[code]) for code in range(128)) + bytes(
+    range(128, 256)
+)
+
+
+def _extra(text: str) -> str:
+    return by_runs(text, _extra_ascii, _EXTRA)
+
+
+def _extra_ascii(text: str) -> str:
+    return text.encode("ascii").translate(_EXTRA_ASCII).decode("ascii")
+
+
+def _extra_keeping_lines(text: str) -> str:
+    return by_runs(text, _extra_keeping_lines_ascii, _EXTRA_KEEPING_LINES)
+
+
+def _extra_keeping_lines_ascii(text: str) -> str:
+    return text.encode("ascii").translate(_EXTRA_KEEPING_LINES_ASCII).decode("ascii")
+
+
 def normalise(text: str) -> str:
     """The text the features read (see the module docstring)."""
-    folded = fold(text).text.translate(_EXTRA)
+    folded = _extra(fold(text).text)
     return " ".join(folded.split())
 
 
@@ -165,7 +194,7 @@ def _together(texts: list[str]) -> list[list[str]]:
     """:func:`variants` of each text, in one pass when none holds a line break."""
     joined = "\n".join(texts)
     if texts and joined.count("\n") == len(texts) - 1:
-        read = fold(joined).text.translate(_EXTRA_KEEPING_LINES).split("\n")
+        read = _extra_keeping_lines(fold(joined).text).split("\n")
         if len(read) == len(texts):
             plain = [" ".join(one.split()) for one in read]
             if not _has_override(joined):
@@ -384,18 +413,21 @@ def windows(text: str) -> Iterator[tuple[int, int]]:
         yield start, min(len(text), start + WINDOW)
 
 
-def chunks(text: str) -> Iterator[tuple[str, list[int], bool]]:
+def chunks(text: str, parts: list[str] | None = None) -> Iterator[tuple[str, list[int], bool]]:
     """Each distinct scored piece of ``text`` that is long enough to score, every offset it
     occurs at, and whether it is a whole line: each sentence, then each line of more than one
     sentence (a line is what the model was trained on; a sentence is what it withholds when
     it can), then the whole text when it holds more than one line and at most
     :data:`WHOLE_CHARS` characters (a request cut over lines is read whole; its line breaks
-    read as spaces, as the features read them), or the windows of any of them when long."""
-    if "\n" not in text and len(_split(text)) == 1:  # one sentence (most messages)
-        if text:
-            yield from _windowed(text, [0], False)
-        return
-    segments = Segments(text)
+    read as spaces, as the features read them), or the windows of any of them when long.
+    ``parts``: ``_split(text)`` when the caller has it already."""
+    if "\n" not in text:
+        parts = _split(text) if parts is None else parts
+        if len(parts) == 1:  # one sentence (most messages)
+            if text:
+                yield from _windowed(text, [0], False)
+            return
+    segments = Segments(text, parts=parts)
     for piece, origins in zip(segments.distinct, segments.occurrences, strict=True):
         yield from _windowed(piece, origins, False)
     if len(segments.distinct) == 1 and "\n" not in text:
@@ -468,12 +500,16 @@ def learned_pieces_of_seats(
     ]
 
 
-def _one_sentence(text: str) -> bool:
-    """Whether ``_split`` keeps the text (no line break) whole: an ASCII text without a
-    sentence mark or a tab at once (a few scans in C), any other by splitting it."""
-    if text.isascii() and "." not in text and "!" not in text and "?" not in text:
-        return "\t" not in text
-    return len(_split(text)) == 1
+def _one_sentence_at_once(text: str) -> bool:
+    """Whether ``_split`` keeps the text (no line break) whole, seen at once: an ASCII text
+    without a sentence mark or a tab (a few scans in C); False: split it to know."""
+    return (
+        text.isascii()
+        and "." not in text
+        and "!" not in text
+        and "?" not in text
+        and "\t" not in text
+    )
 
 
 def _scored_places(
@@ -491,12 +527,15 @@ def _scored_places(
         checkpoint()
         text = field.text[:budget]
         budget -= len(text)
-        if len(text) <= WINDOW and "\n" not in text and _one_sentence(text):
-            # one short sentence (most messages): the one chunk ``chunks`` gives, inline
-            if len(text.strip()) >= MIN_CHARS:
-                where.setdefault(text, []).append((field, 0, False))
-            continue
-        for chunk, origins, line in chunks(text):
+        parts = None
+        if len(text) <= WINDOW and "\n" not in text:
+            parts = None if _one_sentence_at_once(text) else _split(text)
+            if parts is None or len(parts) == 1:
+                # one short sentence (most messages): the one chunk ``chunks`` gives, inline
+                if len(text.strip()) >= MIN_CHARS:
+                    where.setdefault(text, []).append((field, 0, False))
+                continue
+        for chunk, origins, line in chunks(text, parts):
             places = [(field, o, line) for o in origins]
             if chunk in where:
                 where[chunk] += places

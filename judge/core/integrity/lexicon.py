@@ -11,6 +11,7 @@ from judge.core.domain.integrity import TamperKind
 from judge.core.integrity import linear
 from judge.core.integrity.declared import WRITTEN as DECLARED
 from judge.core.integrity.english import ENGLISH, FAMILIES, ROLE_SPOOF
+from judge.core.integrity.fold import by_runs, non_ascii_runs
 from judge.core.integrity.hijack import HIJACK
 from judge.core.integrity.indirect import WRITTEN as INDIRECT
 from judge.core.integrity.languages import OTHER
@@ -115,7 +116,22 @@ def scripts_in(words: str) -> frozenset[str]:
     """The scripts of ``SCRIPTS`` whose letters occur in ``words``."""
     if words.isascii():
         return frozenset()
-    return frozenset(name for name, letters in SCRIPTS.items() if letters.found(words))
+    runs = non_ascii_runs(words)
+    if runs is None:
+        return _scripts_of(frozenset(words).difference(_ASCII))
+    return _scripts_of(frozenset("".join(words[a:b] for a, b in runs)))
+
+
+_ASCII = frozenset(map(chr, range(128)))
+
+
+@lru_cache(maxsize=4096)
+def _scripts_of(chars: frozenset[str]) -> frozenset[str]:
+    """The scripts of these (non-ASCII) characters: each script is a class of characters, so
+    a text holds one exactly when its set of characters does (the last few thousand sets
+    kept: texts of one language share theirs)."""
+    joined = "".join(sorted(chars))
+    return frozenset(name for name, letters in SCRIPTS.items() if letters.found(joined))
 
 
 def active_rules(cues: frozenset[str], scripts: frozenset[str]) -> tuple[Rule, ...]:
@@ -127,11 +143,21 @@ def active_rules(cues: frozenset[str], scripts: frozenset[str]) -> tuple[Rule, .
 
 @lru_cache(maxsize=4096)
 def _active_rules(cues: frozenset[str], scripts: frozenset[str]) -> tuple[Rule, ...]:
-    chosen = set(_UNCUED)
+    chosen: set[int] = set()
     for cue in cues:
         chosen.update(_BY_CUE.get(cue, ()))
-    rules = (RULES[i] for i in sorted(chosen))
-    return tuple(rule for rule in rules if rule.script is None or rule.script in scripts)
+    cued = [i for i in chosen if _SCRIPT_OF[i] is None or _SCRIPT_OF[i] in scripts]
+    return tuple(RULES[i] for i in sorted([*_uncued(scripts), *cued]))
+
+
+#: Each rule's script, by its place in RULES.
+_SCRIPT_OF = [rule.script for rule in RULES]
+
+
+@lru_cache(maxsize=256)
+def _uncued(scripts: frozenset[str]) -> tuple[int, ...]:
+    """The rules with no cue whose script, if any, is among these (no rule has both)."""
+    return tuple(i for i in _UNCUED if _SCRIPT_OF[i] is None or _SCRIPT_OF[i] in scripts)
 
 
 #: Cues that start with a letter must start a word ("rat" in "grateful" is no cue).
@@ -155,6 +181,11 @@ _NON_WORD_ASCII = bytes(b if chr(b).isalnum() else 0x20 for b in range(128)) + b
 )
 
 
+def _ascii_words(text: str) -> str:
+    """``text.translate(_NON_WORD)`` of an ASCII text, in one C pass over its bytes."""
+    return text.encode("ascii").translate(_NON_WORD_ASCII).decode("ascii")
+
+
 #: Cues of whole words ("ge mig", "bana "): present when their first word is a word of the
 #: text (the words' order is not kept in a long text's vocabulary).
 _WHOLE_WORD_CUES = tuple((cue, cue.split(" ")[0]) for cue in _CUES if " " in cue)
@@ -162,6 +193,7 @@ _WHOLE_WORD_CUES = tuple((cue, cue.split(" ")[0]) for cue in _CUES if " " in cue
 _BY_FIRST_WORD: dict[str, list[str]] = {}
 for _cue, _first in _WHOLE_WORD_CUES:
     _BY_FIRST_WORD.setdefault(_first, []).append(_cue)
+_FIRST_WORDS = frozenset(_BY_FIRST_WORD)
 #: The mark cues by their first character.
 _MARK_CUES_BY_FIRST: dict[str, list[str]] = {}
 for _cue in _MARK_CUES:
@@ -188,13 +220,11 @@ def cues_in(words: str) -> frozenset[str]:
     (``<|``, ``{``, ``$``) anywhere. Word cues are looked up by the prefixes of each distinct
     word (one set look-up per prefix length), not by searching the text per cue."""
     if words.isascii():  # one C pass over the bytes
-        plain = words.encode("ascii").translate(_NON_WORD_ASCII).decode("ascii")
+        plain = _ascii_words(words)
     else:
-        plain = words.translate(_NON_WORD)
+        plain = by_runs(words, _ascii_words, _NON_WORD)
     distinct = set(plain.split())
-    found = {
-        cue for first in distinct.intersection(_BY_FIRST_WORD) for cue in _BY_FIRST_WORD[first]
-    }
+    found = {cue for first in distinct.intersection(_FIRST_WORDS) for cue in _BY_FIRST_WORD[first]}
     if len(_PREFIXES) > _PREFIXES_MAX:
         _PREFIXES.clear()
     for word in distinct.difference(_PREFIXES):

@@ -6,7 +6,7 @@ non-ASCII letter touches an ASCII word RE2 sees a boundary: a rule matches more,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
 from typing import Any, Protocol, cast
 
@@ -48,11 +48,12 @@ _SURROGATES = {code: "\ufffd" for code in range(0xD800, 0xE000)}
 class Pattern:
     """An RE2 pattern with ``re``'s calls on text (see :func:`compile`)."""
 
-    __slots__ = ("_regexp", "pattern")
+    __slots__ = ("_engine", "_regexp", "pattern")
 
     def __init__(self, pattern: str, regexp: Any) -> None:
         self.pattern = pattern
         self._regexp = regexp
+        self._engine = _engine(regexp)
 
     def _call(self, name: str, text: str, *args: Any) -> Any:
         try:
@@ -87,7 +88,7 @@ class Pattern:
 
     def found(self, text: str) -> bool:
         """Whether the pattern matches anywhere in ``text`` (``search`` without its match)."""
-        engine = _engine(self._regexp)
+        engine = self._engine
         data = _utf8(text) if engine is not None else None
         if engine is None or data is None:
             return self.search(text) is not None
@@ -96,7 +97,7 @@ class Pattern:
     def spans(self, text: str) -> Iterator[tuple[int, int]]:
         """The spans of the matches in ``text``, left to right, not overlapping. ASCII text
         is matched as bytes (same offsets), which spares the per-match offset decoding."""
-        engine = _engine(self._regexp)
+        engine = self._engine
         if text.isascii():
             if engine is not None:
                 return _byte_spans(engine, text.encode("ascii"))
@@ -106,6 +107,32 @@ class Pattern:
             if data is not None and engine.Match(_UNANCHORED, data, 0, len(data))[0] == _NO_SPAN:
                 return iter(())  # no match: the offsets need no decoding
         return (m.span() for m in self.finditer(text))
+
+    def spans_in(self, subject: Subject) -> Iterable[tuple[int, int]]:
+        """:meth:`spans` of ``subject.text``, the same spans, with the text encoded once for
+        every pattern run over it and no generator made when nothing matches (most rules on
+        most texts)."""
+        engine, data = self._engine, subject.data
+        if engine is None or data is None:
+            return self.spans(subject.text)
+        found: tuple[int, int] = engine.Match(_UNANCHORED, data, 0, len(data))[0]
+        if found == _NO_SPAN:
+            return ()
+        if subject.ascii:
+            return _byte_spans_after(engine, data, found)
+        return (m.span() for m in self.finditer(subject.text))
+
+
+class Subject:
+    """A text that many patterns are run over (:meth:`Pattern.spans_in`), encoded once: as
+    ASCII bytes (same offsets) or UTF-8 (None when it holds a lone surrogate)."""
+
+    __slots__ = ("ascii", "data", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.ascii = text.isascii()
+        self.data = text.encode("ascii") if self.ascii else _utf8(text)
 
 
 #: The ``re2`` module's compiled engine is read directly when this version of the module has
@@ -141,6 +168,25 @@ def _byte_spans(engine: Any, data: bytes) -> Iterator[tuple[int, int]]:
     engine directly (the module builds a match object per call, which costs more than the
     search itself on a short text): the same calls, the same steps past an empty match."""
     position, end = 0, len(data)
+    while True:
+        found: tuple[int, int] = engine.Match(_UNANCHORED, data, position, end)[0]
+        if found == _NO_SPAN:
+            return
+        yield found
+        if position == end:
+            return
+        position = position + 1 if position == found[1] else found[1]
+
+
+def _byte_spans_after(
+    engine: Any, data: bytes, first: tuple[int, int]
+) -> Iterator[tuple[int, int]]:
+    """:func:`_byte_spans` when its first search, from 0, found ``first``."""
+    end = len(data)
+    yield first
+    if end == 0:
+        return
+    position = 1 if first[1] == 0 else first[1]
     while True:
         found: tuple[int, int] = engine.Match(_UNANCHORED, data, position, end)[0]
         if found == _NO_SPAN:

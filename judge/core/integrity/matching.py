@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from judge.core.domain.integrity import WITHHELD_MARKER, TamperKind
 from judge.core.integrity import linear
-from judge.core.integrity.budget import checkpoint
+from judge.core.integrity.budget import checker, checkpoint
 from judge.core.integrity.fold import Folded, fold
 from judge.core.integrity.lexicon import active_rules, cues_in, scripts_in
 from judge.core.integrity.tricks import (
@@ -66,8 +66,11 @@ class Hit(NamedTuple):
 class Segments:
     """The distinct segments of a text joined by newlines, and where each one occurs."""
 
-    def __init__(self, text: str, *, skip: frozenset[str] = frozenset()) -> None:
-        parts = _split(text)
+    def __init__(
+        self, text: str, *, skip: frozenset[str] = frozenset(), parts: list[str] | None = None
+    ) -> None:
+        """``parts``: ``_split(text)`` when the caller has it already."""
+        parts = _split(text) if parts is None else parts
         if len(parts) == 1:  # one segment (a short message, most sentences)
             kept = bool(text) and text not in skip
             self.distinct = [text] if kept else []
@@ -128,13 +131,36 @@ def _split(text: str) -> list[str]:
     return parts
 
 
+def read_parts(text: str) -> list[str]:
+    """``_split`` of the text :func:`find_hits` reads (the platform's marker blanked)."""
+    if WITHHELD_MARKER in text:
+        text = text.replace(WITHHELD_MARKER, " " * len(WITHHELD_MARKER))
+    return _split(text)
+
+
+def crosses(parts: list[str], starts: list[int]) -> bool:
+    """Whether a segment of ``parts`` (:func:`read_parts` of a text) holds characters of two
+    of the pieces of the text that begin at ``starts`` (sorted, the first 0): only then can a
+    hit of :func:`find_hits` span two pieces, as every hit lies inside one segment."""
+    offset = 0
+    for index, part in enumerate(parts):
+        if index % 2 == 0 and part:
+            end = offset + len(part) - 1
+            if bisect_right(starts, offset) != bisect_right(starts, end):
+                return True
+        offset += len(part)
+    return False
+
+
 def rule_hits(text: str, words: str | None = None) -> Iterator[tuple[int, int, TamperKind]]:
     """Every rule's matches in ``text`` (folded), skipping rules none of whose cues occur
     among ``words`` (the text's vocabulary, when the caller has it)."""
     words = _vocabulary(text) if words is None else words
+    subject = linear.Subject(text)  # encoded once for all the rules
+    check = checker()
     for rule in active_rules(cues_in(words), scripts_in(words)):
-        checkpoint()  # one rule over one text is the smallest piece the scan reads
-        for start, end in rule.pattern.spans(text):
+        check()  # one rule over one text is the smallest piece the scan reads
+        for start, end in rule.pattern.spans_in(subject):
             while start < end and text[start] in _LEAD:  # it belongs to the text before
                 start += 1
             if end > start and not (rule.word_start and _inside_word(text, start)):
@@ -165,13 +191,16 @@ class _Taken:
         return any(s < end and start < e for s, e in self.ranges[max(0, index - 8) : index])
 
 
-def find_hits(text: str, *, depth: int = 0, limit: int = MAX_HITS) -> list[Hit]:
+def find_hits(
+    text: str, *, depth: int = 0, limit: int = MAX_HITS, parts: list[str] | None = None
+) -> list[Hit]:
     """Every match in ``text``, on its original offsets, in order; past ``limit`` matches, one
-    last hit covers the rest of the text. The platform's own marker is not read."""
+    last hit covers the rest of the text. The platform's own marker is not read. ``parts``:
+    :func:`read_parts` of the text when the caller has it already."""
     checkpoint()
     if WITHHELD_MARKER in text:
         text = text.replace(WITHHELD_MARKER, " " * len(WITHHELD_MARKER))
-    segments = Segments(text)
+    segments = Segments(text, parts=parts)
     folded = fold(segments.joined)
     words = _vocabulary(folded.text)
     found = list(_plain_hits(folded, words))

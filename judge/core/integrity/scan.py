@@ -14,7 +14,7 @@ from typing import NamedTuple
 from judge.core.domain.integrity import EXCERPT_MAX_CHARS, TamperFinding, TamperKind, WithheldSpan
 from judge.core.integrity import linear
 from judge.core.integrity.budget import checkpoint
-from judge.core.integrity.matching import MAX_HITS, Hit, find_hits
+from judge.core.integrity.matching import MAX_HITS, Hit, crosses, find_hits, read_parts
 
 #: How far a withheld span reaches either side of a match when its sentence is longer.
 WIDEN_CHARS = 300
@@ -252,7 +252,11 @@ def seam_groups(
     for joiner in ("", " "):
         checkpoint()
         starts = list(accumulate((len(p) + len(joiner) for p in parts), initial=0))
-        for hit in find_hits(joiner.join(parts), limit=MAX_HITS)[:MAX_HITS]:
+        stream = joiner.join(parts)
+        segments = read_parts(stream)
+        if not crosses(segments, starts):
+            continue  # every segment inside one message: no hit spans a seam
+        for hit in find_hits(stream, limit=MAX_HITS, parts=segments)[:MAX_HITS]:
             index = bisect_right(starts, hit.start) - 1
             last = bisect_right(starts, hit.end - 1) - 1
             if index in done or last - index not in (1, 2):

@@ -182,7 +182,7 @@ def unmark(text: str) -> Rewritten | None:
 
 def has_separators(words: str) -> bool:
     """Whether a text with these words may hold words joined by ``_``, ``-`` or ``.``."""
-    return "_" in words or next(iter(_SEPARATED.spans(words)), None) is not None
+    return "_" in words or _SEPARATED.found(words)
 
 
 def separate(text: str) -> str:
@@ -240,7 +240,7 @@ def reversed_span(regions: list[tuple[int, int]], start: int, end: int) -> tuple
 
 def has_spacing(words: str) -> bool:
     """Whether a text with these words may hold spaced-out letters."""
-    return any(next(iter(p.spans(words)), None) is not None for p in (_LONE, _DOTTED))
+    return _LONE.found(words) or _DOTTED.found(words)
 
 
 def has_leet(words: str) -> bool:
