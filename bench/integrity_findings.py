@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import json
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -77,13 +79,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data",
                         help="folder holding casino/ and dices/ as published (optional)")  # fmt: skip
-    parser.add_argument("--out", type=Path, required=True, help="where to write the lines")
+    parser.add_argument("--out", type=Path, help="where to write the lines")
     parser.add_argument("--against", type=Path, help="lines written before, to compare with")
+    parser.add_argument("--smoke", action="store_true",
+                        help="the first 200 items into a temporary file (CI)")  # fmt: skip
     args = parser.parse_args()
+    if args.out is None and not args.smoke:
+        parser.error("--out is required (or --smoke)")
+    if args.out is None:
+        args.out = Path(tempfile.mkdtemp(prefix="findings-")) / "findings.jsonl"
     digest = hashlib.sha256()
     count = flagged = 0
     with args.out.open("w") as out:
-        for key, found in items(args.data):
+        for key, found in itertools.islice(items(args.data), 200 if args.smoke else None):
             answer = {seat: tamper.model_dump(mode="json") for seat, tamper in found.items()}
             line = json.dumps([key, answer], sort_keys=True, ensure_ascii=False)
             out.write(line + "\n")

@@ -63,14 +63,20 @@ def measure(root: Path, data: Path, seconds: float) -> tuple[int, float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--old", type=Path, required=True, help="root of the earlier checkout")
+    parser.add_argument("--old", type=Path, help="root of the earlier checkout")
     parser.add_argument("--label", default="before", help="what the earlier checkout is")
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data",
                         help="folder holding casino/ as published")  # fmt: skip
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--write", action="store_true", help="write reports/integrity/speed.md")
+    parser.add_argument("--smoke", action="store_true",
+                        help="this checkout against itself, one short round, nothing written (CI)")  # fmt: skip
     args = parser.parse_args()
+    if args.smoke:
+        args.old, args.rounds, args.seconds, args.write = args.old or REPO, 1, 0.05, False
+    if args.old is None:
+        parser.error("--old is required (or --smoke)")
     rows: dict[str, list[tuple[float, float]]] = {"old": [], "new": []}
     count = 0
     for _ in range(args.rounds):
