@@ -16,6 +16,7 @@ from judge.core.domain.scorecard import Scorecard
 from judge.core.scoring.leaderboard import Leaderboard
 from judge.core.scoring.pairwise_board import PairwiseLeaderboard
 from judge.core.scoring.stability import StabilityReport
+from judge.server.service.align import Alignment
 from judge.server.service.card_views import AgentScorecard
 from judge.server.service.coaching import SeatCoaching
 from judge.server.service.config_views import ConfigAudit, ConfigEntry, Era
@@ -162,3 +163,8 @@ class RuleRunPublic(BaseModel):
     traits: list[str]
     judge: str | None
     created_at: datetime
+
+
+class AlignmentPublic(Alignment):
+    """A `judge align` proposal and, once adopted, what was adopted, by whom, and the eras
+    around it (owner)."""

@@ -62,7 +62,7 @@ class AlignmentAdopt(BaseModel):
     kind: CandidateKind
 
 
-class AlignmentPublic(BaseModel):
+class Alignment(BaseModel):
     """A proposal and, once adopted, what was adopted, by whom, and the eras around it."""
 
     id: int
@@ -78,9 +78,9 @@ class AlignmentPublic(BaseModel):
     rubric_version: int | None = None
 
 
-def public(row: AlignmentRow) -> AlignmentPublic:
+def public(row: AlignmentRow) -> Alignment:
     body = row.model_dump(exclude={"proposal_json"})
-    return AlignmentPublic(**body, proposal=Proposal.model_validate_json(row.proposal_json))
+    return Alignment(**body, proposal=Proposal.model_validate_json(row.proposal_json))
 
 
 def align_input(session: Session, *, trait: str) -> AlignInput:
@@ -153,7 +153,7 @@ class Spending:
 
 async def make_proposal(
     engine: Engine, *, body: AlignmentCreate, settings: Settings, backend: Judge, by: str
-) -> AlignmentPublic:
+) -> Alignment:
     """Estimate, hold to the platform's daily limits, judge, propose and keep the proposal with
     the calls it made in today's spend (those of a proposal that failed part way too); no
     store connection is held while the judge answers."""
@@ -214,7 +214,7 @@ def adoptable_rubric(row: AlignmentRow, kind: CandidateKind, active: Rubric) -> 
 
 def adopt(
     session: Session, *, alignment_id: int, body: AlignmentAdopt, by: str, settings: Settings
-) -> AlignmentPublic:
+) -> Alignment:
     """Store the candidate's rubric as the trait's next custom version, which opens a new
     era, and keep the adoption with the proposal's evidence."""
     lock_for_write(session, name=platform.PLATFORM_LOCK)
@@ -248,5 +248,5 @@ def adopt(
     return public(row)
 
 
-def alignments(session: Session) -> list[AlignmentPublic]:
+def alignments(session: Session) -> list[Alignment]:
     return [public(r) for r in alignment_repo.list_alignments(session)]

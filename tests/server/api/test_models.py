@@ -41,6 +41,7 @@ SERVICE_MODELS = {
     "SubmissionPublic": "judge.server.service.submissions",
     "AgentScorecardPublic": "judge.server.service.card_views",
     "RunPublic": "judge.server.service.views",
+    "AlignmentPublic": "judge.server.service.align",
 }
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 

@@ -16,9 +16,10 @@ from judge.server.api.deps import (
     owner_router,
 )
 from judge.server.api.errors import ErrorPublic, error_responses
+from judge.server.api.models import AlignmentPublic, public_list
 from judge.server.api.paging import PAGED, PagingDep
 from judge.server.service import align as service
-from judge.server.service.align import AlignmentAdopt, AlignmentCreate, AlignmentPublic
+from judge.server.service.align import AlignmentAdopt, AlignmentCreate
 
 router = owner_router("alignments", responses=error_responses(422))
 
@@ -51,9 +52,10 @@ async def propose(
     estimated first and refused (429) when they would pass the platform's daily budget; those
     made count in today's spend and the judge metrics."""
     backend = workers.backends(settings.judge)
-    return await service.make_proposal(
+    made = await service.make_proposal(
         engine, body=body, settings=settings, backend=single_judge(backend), by=owner.actor
     )
+    return AlignmentPublic.model_validate(made, from_attributes=True)
 
 
 @router.get(
@@ -61,7 +63,7 @@ async def propose(
 )
 def proposals(session: SessionDep, paging: PagingDep) -> list[AlignmentPublic]:
     """Every proposal with its split, candidates and proofs, and what was adopted."""
-    return paging.by_position(service.alignments(session))
+    return public_list(AlignmentPublic, paging.by_position(service.alignments(session)))
 
 
 @router.get(
@@ -71,7 +73,8 @@ def proposals(session: SessionDep, paging: PagingDep) -> list[AlignmentPublic]:
 )
 def proposal(alignment_id: int, session: SessionDep) -> AlignmentPublic:
     """The proposal with its split seed, candidates, held-out proofs and any adoption."""
-    return service.public(service.alignment(session, alignment_id=alignment_id))
+    found = service.public(service.alignment(session, alignment_id=alignment_id))
+    return AlignmentPublic.model_validate(found, from_attributes=True)
 
 
 @router.post(
@@ -88,6 +91,7 @@ def adopt(
 ) -> AlignmentPublic:
     """409 unless the candidate's held-out MAE gain has its whole interval above 0, the trait's
     rubric is the one the proposal started from, and the proposal was not adopted before."""
-    return service.adopt(
+    adopted = service.adopt(
         session, alignment_id=alignment_id, body=body, by=owner.actor, settings=settings
     )
+    return AlignmentPublic.model_validate(adopted, from_attributes=True)
