@@ -19,6 +19,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -133,19 +134,18 @@ def _runs() -> list[dict[str, Any]]:
     return runs
 
 
-@pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    tmp = tmp_path_factory.mktemp("console")
+@contextmanager
+def judge_serve(settings: dict[str, str]) -> Iterator[str]:
+    """A real ``judge serve`` on a free loopback port in dev mode with the scripted judge, the
+    given ``JUDGE_*`` settings on top; yields its base URL once ``/api/health`` answers, and
+    stops it on leaving."""
     port = free_port()
     env = {
         **os.environ,
         "JUDGE_DEV_MODE": "1",
-        "JUDGE_DATABASE_URL": f"sqlite:///{tmp / 'judge.db'}",
         "JUDGE_MODEL": "scripted/0.7",
-        "JUDGE_SCENARIOS_DIR": str(_scenarios(tmp / "scenarios")),
-        "JUDGE_WORKERS": "2",
-        "JUDGE_CONCURRENCY": "8",
         "PYTHONPATH": str(ROOT),
+        **settings,
     }
     env.pop("JUDGE_JWT_SECRET", None)
     command = [
@@ -166,12 +166,26 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         _until(
             lambda: httpx.get(f"{base}/api/health", timeout=1).status_code == 200, 60, "the service"
         )
-        _load(base)
-        _flag_planted(f"sqlite:///{tmp / 'judge.db'}")
         yield base
     finally:
         process.terminate()
         process.wait(30)
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    tmp = tmp_path_factory.mktemp("console")
+    with judge_serve(
+        {
+            "JUDGE_DATABASE_URL": f"sqlite:///{tmp / 'judge.db'}",
+            "JUDGE_SCENARIOS_DIR": str(_scenarios(tmp / "scenarios")),
+            "JUDGE_WORKERS": "2",
+            "JUDGE_CONCURRENCY": "8",
+        }
+    ) as base:
+        _load(base)
+        _flag_planted(f"sqlite:///{tmp / 'judge.db'}")
+        yield base
 
 
 def _load(base: str) -> None:

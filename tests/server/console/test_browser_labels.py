@@ -9,9 +9,6 @@ skipped, saying so, when absent.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,18 +19,17 @@ from judge.engine.calibration.manifest import shared_data_dir
 from judge.server.store.db import make_engine
 from judge.server.store.migrate import upgrade
 from tests.engine.calibration.owners_example import TRAIT, example, load_store
-from tests.pg import free_port
 from tests.server.console.test_browser import (
     CHROMEDRIVER,
     CHROMIUM,
     OWNER,
-    ROOT,
     _example,
     _no_alert,
     _shot,
     _sign_in,
     _until,
     browser,  # noqa: F401  (fixture)
+    judge_serve,
     shots,  # noqa: F401  (fixture)
 )
 
@@ -60,34 +56,12 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     upgrade(engine)
     load_store(engine, example())
     engine.dispose()
-    port = free_port()
-    env = {
-        **os.environ,
-        "JUDGE_DEV_MODE": "1",
-        "JUDGE_DATABASE_URL": url,
-        "JUDGE_MODEL": "scripted/0.7",
-        "JUDGE_WORKERS": "1",
-        "PYTHONPATH": str(ROOT),
-    }
-    env.pop("JUDGE_JWT_SECRET", None)
-    command = [
-        sys.executable,
-        "-m",
-        "judge",
-        "serve",
-        "--port",
-        str(port),
-        "--log-level",
-        "warning",
-    ]
-    process = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        _until(
-            lambda: httpx.get(f"{base}/api/health", timeout=1).status_code == 200, 60, "the service"
-        )
+    with judge_serve(
+        {
+            "JUDGE_DATABASE_URL": url,
+            "JUDGE_WORKERS": "1",
+        }
+    ) as base:
         assert (
             httpx.post(f"{base}/api/evals/runs", json=_example(), headers=OWNER).status_code == 202
         )
@@ -100,9 +74,6 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "haggle-0007 scored",
         )
         yield base
-    finally:
-        process.terminate()
-        process.wait(30)
 
 
 def test_1_an_owner_labels_a_trait_on_the_run_page(

@@ -9,27 +9,23 @@ Needs the Debian packages ``chromium`` and ``chromium-driver``; skipped, saying 
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.pg import free_port
 from tests.server.api.test_traces import TRACE, chat, export, root
 from tests.server.console.test_browser import (
     CHROMEDRIVER,
     CHROMIUM,
     OWNER,
-    ROOT,
     _no_alert,
     _shot,
     _sign_in,
     _until,
     browser,  # noqa: F401  (fixture)
+    judge_serve,
     shots,  # noqa: F401  (fixture)
 )
 
@@ -47,40 +43,15 @@ from selenium.webdriver.support.ui import WebDriverWait
 @pytest.fixture(scope="module")
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     tmp = tmp_path_factory.mktemp("rules")
-    port = free_port()
-    env = {
-        **os.environ,
-        "JUDGE_DEV_MODE": "1",
-        "JUDGE_DATABASE_URL": f"sqlite:///{tmp / 'judge.db'}",
-        "JUDGE_MODEL": "scripted/0.7",
-        "JUDGE_WORKERS": "1",
-        "JUDGE_INGEST_QUIET_S": "0.5",
-        "JUDGE_INGEST_SWEEP_S": "0.2",
-        "PYTHONPATH": str(ROOT),
-    }
-    env.pop("JUDGE_JWT_SECRET", None)
-    command = [
-        sys.executable,
-        "-m",
-        "judge",
-        "serve",
-        "--port",
-        str(port),
-        "--log-level",
-        "warning",
-    ]
-    process = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        _until(
-            lambda: httpx.get(f"{base}/api/health", timeout=1).status_code == 200, 60, "the service"
-        )
+    with judge_serve(
+        {
+            "JUDGE_DATABASE_URL": f"sqlite:///{tmp / 'judge.db'}",
+            "JUDGE_WORKERS": "1",
+            "JUDGE_INGEST_QUIET_S": "0.5",
+            "JUDGE_INGEST_SWEEP_S": "0.2",
+        }
+    ) as base:
         yield base
-    finally:
-        process.terminate()
-        process.wait(30)
 
 
 def _fill(driver: WebDriver, form: str, field: str, text: str) -> None:
