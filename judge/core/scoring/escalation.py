@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections import defaultdict
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -52,6 +53,19 @@ def result_confidence(result: TraitResult) -> Confidence:
     return confidence_of(result.pass_scores, _entropies(result.passes), means)
 
 
+def passes_confidence(passes: Sequence[JudgePass]) -> Confidence:
+    """The confidence of a verdict read from its passes alone (a calibration set's pass store):
+    their spread and entropies, and, where judges of a panel made them, the range of each
+    judge's mean, as :func:`result_confidence` reads a card."""
+    scores: dict[str, list[float]] = defaultdict(list)
+    for p in passes:
+        if p.score is not None:
+            scores[p.model].append(p.score)
+    means = [sum(v) / len(v) for v in scores.values()]
+    flat = [s for v in scores.values() for s in v]
+    return confidence_of(flat, _entropies(passes), means)
+
+
 def member_confidence(result: TraitResult, member: int) -> Confidence:
     """The confidence of one panel member's own verdict: its passes alone."""
     judge = result.judges[member]
@@ -59,28 +73,32 @@ def member_confidence(result: TraitResult, member: int) -> Confidence:
     return confidence_of(judge.pass_scores, _entropies(own), [])
 
 
-def on_anchor(score: float) -> float:
-    """The rubric anchor nearest ``score``; a tie (0.25, 0.75) goes to the higher anchor."""
-    return min(ANCHORS, key=lambda a: (abs(a - score), -a))
+def on_anchor(score: float, anchors: Sequence[float] = ANCHORS) -> float:
+    """The anchor nearest ``score`` (the rubric's unless a set's scale points are given); a tie
+    (0.25, 0.75 between the rubric's) goes to the higher anchor."""
+    return min(anchors, key=lambda a: (abs(a - score), -a))
 
 
-def agrees(judge: float, owners: float) -> bool:
-    """Anchor agreement: the judge's score and the owners' mean fall on the same anchor."""
-    return on_anchor(judge) == on_anchor(owners)
+def agrees(judge: float, owners: float, anchors: Sequence[float] = ANCHORS) -> bool:
+    """Anchor agreement: the judge's score and the owners' mean fall on the same anchor (the
+    rubric's, or the points of a calibration set's label scale)."""
+    return on_anchor(judge, anchors) == on_anchor(owners, anchors)
 
 
 class JudgedItem(NamedTuple):
-    """One labelled seat-trait: the judge's verdict, how sure it was and the owners' mean."""
+    """One labelled seat-trait: the judge's verdict, how sure it was and the owners' mean
+    (a calibration set's human panel mean), with the anchors agreement is read on."""
 
     run_id: str
     seat: str
     judge: float
     owners: float
     confidence: float
+    anchors: tuple[float, ...] = ANCHORS
 
     @property
     def agreed(self) -> bool:
-        return agrees(self.judge, self.owners)
+        return agrees(self.judge, self.owners, self.anchors)
 
 
 def in_selection(run_id: str, seed: int) -> bool:

@@ -94,6 +94,38 @@ def load_store(
     return dict(done)
 
 
+class StoredJudging(NamedTuple):
+    """A whole pass store read back: the judging that made it and its passes by (item, seat,
+    trait), in pass order."""
+
+    stamp: PassStamp
+    passes: JudgedPasses
+
+
+def read_judging(path: Path) -> StoredJudging:
+    """Every pass of a pass store, offline: the judging is the one its stamped lines name (a
+    line written before stamps were kept counts as that judging), and a line of another
+    judging is refused as :func:`load_store` refuses it (CalibrationSetError; also for a store
+    with no pass). A pass judged twice counts once, the later line winning, as on resume."""
+    records = read_jsonl(path, PassRecord)
+    if not records:
+        raise CalibrationSetError(f"{path}: no pass in it")
+    named = [r for r in records if r.prompt_version is not None or r.decoders is not None]
+    first = (named or records)[0]
+    stamp = PassStamp(
+        first.judge_model,
+        JUDGE_PROMPT_VERSION if first.prompt_version is None else first.prompt_version,
+        first.decoders,
+    )
+    done: dict[tuple[str, str, str], dict[int, JudgePass]] = defaultdict(dict)
+    for record in records:
+        _check_stamp(path, record, stamp)
+        p = record.judge_pass
+        done[(record.item_id, record.seat, p.trait)][p.index] = p
+    passes = {key: [made[i] for i in sorted(made)] for key, made in done.items()}
+    return StoredJudging(stamp, passes)
+
+
 class PassStore:
     """Append-only JSON lines of finished passes, flushed one by one."""
 

@@ -104,17 +104,25 @@ def _note(chosen: rules.Chosen, body: EscalationTargetCreate, n_selection: int) 
         )
     return (
         f"target {body.target:g} not reachable: keeping the surest {floor} or more items "
-        f"(coverage {chosen.coverage:.2f}) bounds their agreement at {chosen.bound:.2f}; the "
-        "judge's confidence does not single out items it gets right, so every item escalates "
-        "(coverage 0)"
+        f"(coverage {chosen.coverage:.2f}) bounds their agreement at {chosen.bound:.2f}, below "
+        "the target, and the search stops at the first threshold that fails: the judge's surest "
+        "verdicts are not right often enough to vouch for, so every item escalates (coverage 0)"
     )
 
 
 def evaluate(
-    items: list[JudgedItem], *, trait: str, body: EscalationTargetCreate, by: str
+    items: list[JudgedItem],
+    *,
+    trait: str,
+    body: EscalationTargetCreate,
+    by: str,
+    measure: str | None = None,
 ) -> TraitEscalation:
-    """The threshold the selection split supports and its figures on both splits."""
+    """The threshold the selection split supports and its figures on both splits; ``measure``
+    names the agreement when it is not the owners' anchor agreement (a calibration set's
+    scale). Pure: a calibration set's figures are printed from it, never stored."""
     split = rules.split_by_run(items, body.seed)
+    named = {} if measure is None else {"measure": measure}
     chosen = rules.choose_threshold(split.selection, body.target, body.risk)
     held = rules.figures(split.held_out, chosen.threshold, body.risk)
     return TraitEscalation(
@@ -132,6 +140,7 @@ def evaluate(
         curve_held_out=rules.curve(split.held_out),
         set_by=by,
         set_at=utcnow(),
+        **named,
     )
 
 

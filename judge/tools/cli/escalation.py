@@ -1,6 +1,8 @@
 """`judge escalation set|show|curve|drop`: each trait's target agreement with the owners, the
 confidence threshold the store's labels support for it, and the coverage it costs
-(docs/escalation.md). Reads and writes the store the service uses."""
+(docs/escalation.md). Reads and writes the store the service uses; `set` and `curve` with
+``--set NAME --passes PATH`` read a calibration set's human labels and a pass store instead,
+offline, and store nothing."""
 
 from __future__ import annotations
 
@@ -8,7 +10,8 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from pathlib import Path
+from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 from sqlmodel import Session
@@ -19,13 +22,19 @@ from judge.core.domain.escalation import (
     SplitFigures,
     TraitEscalation,
 )
+from judge.core.domain.judging import SCORE_MODES, ScoreMode
 from judge.core.errors import InputError, describe_validation_error
 from judge.core.scoring import escalation as rules
+from judge.core.scoring.escalation import JudgedItem
+from judge.engine.calibration.escalation import label_for, measure_of, set_items
+from judge.engine.calibration.manifest import default_data_path, load_manifest
+from judge.engine.calibration.runner import read_judging
 from judge.server.auth import owner_actor
 from judge.server.service import escalation as service
 from judge.server.store.db import make_engine, transaction
 from judge.tools.cli.exit_codes import EXIT_OK
 from judge.tools.cli.options import DEFAULT_DATABASE_URL, database_url
+from judge.tools.importers.registry import import_set
 
 
 def register(sub: Any) -> None:
@@ -48,18 +57,41 @@ def register(sub: Any) -> None:
     put.add_argument("--seed", type=int, default=0, help="the run split's seed")
     put.add_argument("--owner", default="cli", help="recorded as who set it")
     put.add_argument("--json", action="store_true", help="print the stored record as JSON")
+    add_set_options(put)
     show = actions.add_parser("show", help="every trait's stored target and figures")
     show.add_argument("--json", action="store_true")
     curve = actions.add_parser("curve", help="a trait's coverage-agreement curve, live")
     curve.add_argument("trait")
     curve.add_argument("--seed", type=int, default=0, help="the run split's seed")
+    add_set_options(curve)
     drop = actions.add_parser("drop", help="drop a trait's target")
     drop.add_argument("trait")
     drop.add_argument("--owner", default="cli", help="recorded as who dropped it")
     p.set_defaults(func=run)
 
 
+def add_set_options(parser: argparse.ArgumentParser) -> None:
+    """``--set``, ``--passes``, ``--data`` and ``--pass-score``: a calibration set instead of
+    the store."""
+    parser.add_argument(
+        "--set", help="a calibration set (casino, dices, a manifest path) instead of the store"
+    )
+    parser.add_argument(
+        "--passes", type=Path, help="with --set: the judge's pass store (a passes.jsonl)"
+    )
+    parser.add_argument("--data", type=Path, help="with --set: the set's data file or folder")
+    parser.add_argument(
+        "--pass-score",
+        choices=SCORE_MODES,
+        default="sampled",
+        help="with --set: what each pass counts with",
+    )
+
+
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "set", None) is not None or getattr(args, "passes", None) is not None:
+        on_set(args)
+        return EXIT_OK
     engine = make_engine(database_url(args.database_url))
     try:
         with transaction(engine) as session:
@@ -91,6 +123,61 @@ def curve(session: Session, args: argparse.Namespace) -> None:
     split = rules.split_by_run(service.labelled_items(session, trait=args.trait), args.seed)
     print(curve_table("selection", rules.curve(split.selection)))
     print(curve_table("held-out", rules.curve(split.held_out)))
+
+
+class SetItems(NamedTuple):
+    """A trait's escalation items on a calibration set, with what the figures are read on."""
+
+    items: list[JudgedItem]
+    set_name: str
+    label: str
+    measure: str
+    judge_model: str
+
+
+def calibration_items(
+    name: str, passes: Path, trait: str, *, data: Path | None = None, mode: ScoreMode = "sampled"
+) -> SetItems:
+    """The set's labelled seats of ``trait`` that the pass store scored (no judge call)."""
+    manifest = load_manifest(name)
+    spec = label_for(manifest, trait)
+    judged = read_judging(passes)
+    found = import_set(manifest, data or default_data_path(manifest))
+    items = set_items(found, manifest, trait, judged.passes, mode=mode)
+    if not items:
+        raise InputError(
+            f"{passes}: no pass of {trait!r} on a seat {manifest.name} labels "
+            f"{spec.name!r} for; is it the pass store of this set?"
+        )
+    return SetItems(items, manifest.name, spec.name, measure_of(spec), judged.stamp.judge_model)
+
+
+def on_set(args: argparse.Namespace) -> None:
+    """`set` or `curve` with ``--set``: figures from a calibration set, printed, never stored."""
+    if args.set is None or args.passes is None:
+        raise InputError("judge escalation: --set NAME and --passes PATH go together")
+    found = calibration_items(
+        args.set, args.passes, args.trait, data=args.data, mode=args.pass_score
+    )
+    head = (
+        f"{found.set_name}: {args.trait} against the label {found.label!r}; judge "
+        f"{found.judge_model}, pass score {args.pass_score}; {found.measure}"
+    )
+    if args.action == "curve":
+        print(head)
+        split = rules.split_by_run(found.items, args.seed)
+        print(curve_table("selection", rules.curve(split.selection)))
+        print(curve_table("held-out", rules.curve(split.held_out)))
+        return
+    chosen = service.evaluate(
+        found.items,
+        trait=args.trait,
+        body=target_of(args),
+        by=owner_actor(args.owner),
+        measure=found.measure,
+    )
+    print(chosen.model_dump_json(indent=2) if args.json else f"{head}\n{summary(chosen)}")
+    print("(a calibration set: printed, not stored)", file=sys.stderr)
 
 
 def drop(session: Session, args: argparse.Namespace) -> None:

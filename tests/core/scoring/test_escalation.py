@@ -81,6 +81,32 @@ def test_anchor_agreement_puts_judge_and_owners_on_the_nearest_anchor() -> None:
     assert rules.on_anchor(0.25) == 0.5 and rules.on_anchor(0.75) == 1.0
 
 
+FIVE = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+def test_a_sets_scale_points_are_the_anchors_agreement_is_read_on() -> None:
+    assert rules.on_anchor(0.7, FIVE) == 0.75 and rules.on_anchor(0.125, FIVE) == 0.25
+    assert rules.agrees(0.8, 1.0) and not rules.agrees(0.8, 1.0, FIVE)
+    assert rules.agrees(0.3, 0.2, FIVE) and not rules.agrees(0.3, 0.5, FIVE)
+    assert JudgedItem("r", "a", 0.8, 1.0, 1.0).agreed
+    assert not JudgedItem("r", "a", 0.8, 1.0, 1.0, FIVE).agreed
+
+
+def test_the_confidence_of_bare_passes_reads_spread_entropy_and_each_judges_mean() -> None:
+    half = math.log2(11) / 2
+    one = rules.passes_confidence([_pass(0, 0.6, "a"), _pass(1, 0.8, "a"), _pass(2, 0.7, "a")])
+    grid = rules.passes_confidence([_pass(0, 0.7, "a", entropy=half)])
+    panel = [_pass(0, 1.0, "a"), _pass(1, 1.0, "a"), _pass(2, 0.4, "b"), _pass(3, 0.4, "b")]
+    unscored = _pass(1, 0.0, "a").model_copy(update={"score": None})
+
+    assert one == rules.result_confidence(result({"a": [0.6, 0.8, 0.7]}))
+    assert grid.value == pytest.approx(0.5) and grid.spread is None
+    assert rules.passes_confidence(panel) == rules.result_confidence(
+        result({"a": [1.0, 1.0], "b": [0.4, 0.4]})
+    )
+    assert rules.passes_confidence([_pass(0, 0.9, "a"), unscored]).value == 0.0
+
+
 def test_the_split_keeps_every_item_of_a_run_on_one_side_and_depends_on_the_seed() -> None:
     items = [JudgedItem(f"r{n // 3}", f"s{n}", 1.0, 1.0, 1.0) for n in range(300)]
     split = rules.split_by_run(items, seed=7)

@@ -11,7 +11,7 @@ import pytest
 from judge import JUDGE_PROMPT_VERSION
 from judge.core.domain.judging import JudgePass
 from judge.engine.calibration.manifest import CalibrationSetError
-from judge.engine.calibration.runner import PassStore, load_store
+from judge.engine.calibration.runner import PassStore, load_store, read_judging
 from judge.engine.judging.providers.embedded import EMBEDDED_MODEL, decode_identity
 
 
@@ -96,3 +96,37 @@ def test_a_reply_holding_a_unicode_line_separator_is_read_back_whole(tmp_path: P
     done = load_store(store.path, EMBEDDED_MODEL)
     assert done["casino-1"][("a", "negotiation", 0)].rationale == "fair\u2028price\x85here"
     assert len(done["casino-1"]) == 2
+
+
+def test_a_whole_store_is_read_back_offline_as_the_judging_its_stamped_lines_name(
+    tmp_path: Path,
+) -> None:
+    from judge.core.versions import UNDEFENDED_PROMPT_VERSION
+
+    store = PassStore(tmp_path / "passes.jsonl", EMBEDDED_MODEL, UNDEFENDED_PROMPT_VERSION)
+    store.append("casino-1", "a", a_pass(1))
+    store.append("casino-1", "a", a_pass(0))
+    store.append("casino-1", "a", a_pass(1).model_copy(update={"score": 0.9}))  # judged again
+    lines = store.path.read_text().splitlines()
+    unstamped = json.loads(lines[0])
+    del unstamped["decoders"], unstamped["prompt_version"]
+    store.path.write_text("\n".join([json.dumps(unstamped), *lines[1:]]) + "\n")
+
+    found = read_judging(store.path)
+
+    assert found.stamp.judge_model == EMBEDDED_MODEL
+    assert found.stamp.prompt_version == UNDEFENDED_PROMPT_VERSION
+    made = found.passes[("casino-1", "a", "negotiation")]
+    assert [(p.index, p.score) for p in made] == [(0, 0.3), (1, 0.9)]
+
+
+def test_a_store_mixing_judgings_or_holding_no_pass_is_refused_whole(tmp_path: Path) -> None:
+    path = stored(tmp_path)
+    other = json.loads(path.read_text()) | {"judge_model": "openai/gpt-4o-mini"}
+    with path.open("a") as out:
+        out.write(json.dumps(other) + "\n")
+    with pytest.raises(CalibrationSetError, match="holds passes by 'openai/gpt-4o-mini'"):
+        read_judging(path)
+    (tmp_path / "empty.jsonl").write_text("\n")
+    with pytest.raises(CalibrationSetError, match="no pass in it"):
+        read_judging(tmp_path / "empty.jsonl")
