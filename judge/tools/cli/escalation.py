@@ -89,7 +89,7 @@ def add_set_options(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if getattr(args, "set", None) is not None or getattr(args, "passes", None) is not None:
+    if any(getattr(args, name, None) is not None for name in ("set", "passes", "data")):
         on_set(args)
         return EXIT_OK
     engine = make_engine(database_url(args.database_url))

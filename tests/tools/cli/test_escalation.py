@@ -155,7 +155,8 @@ def test_a_set_needs_its_pass_store_and_a_trait_it_labels(
 ) -> None:
     where = _on_set(tmp_path, TRACKING)
 
-    assert main(["escalation", "curve", "negotiation", *where[:2]]) == EXIT_INPUT
-    assert "--set NAME and --passes PATH go together" in capsys.readouterr().err
+    for partial in (where[:2], where[2:4], where[4:]):
+        assert main(["escalation", "curve", "negotiation", *partial]) == EXIT_INPUT
+        assert "--set NAME and --passes PATH go together" in capsys.readouterr().err
     assert main(["escalation", "curve", "cooperation", *where]) == EXIT_INPUT
     assert "haggle-ratings has no human label for 'cooperation'" in capsys.readouterr().err
