@@ -4,17 +4,13 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, get_args
 
 from judge.core.domain.checks import CheckStatus, Op, Scalar
 
+#: Each op is the :mod:`operator` function of the same name.
 _OPERATORS: dict[Op, Callable[[Any, Any], bool]] = {
-    "eq": operator.eq,
-    "ne": operator.ne,
-    "gt": operator.gt,
-    "ge": operator.ge,
-    "lt": operator.lt,
-    "le": operator.le,
+    op: getattr(operator, op) for op in get_args(Op)
 }
 
 _EXPECTED: dict[Op, str] = {

@@ -89,7 +89,6 @@ def flag_reasons(
 #: The review reason of a run whose card withheld judge-directed text from the judge.
 TAMPER_REASON = "tamper: judge-directed text withheld from the judge"
 
-
 #: The review reason of a run whose integrity scan passed its CPU budget: never judged.
 UNSCANNABLE_REASON = (
     "unscannable: the integrity scan passed its CPU-time budget (JUDGE_SCAN_CPU_S); "

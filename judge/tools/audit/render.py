@@ -44,7 +44,6 @@ DESCRIPTIONS = {
     "hostile_counterpart": "a hostile line before each counterpart message; the seat's conduct unchanged",
 }
 
-
 #: How many of the largest shifts the report lists.
 SHOWN = 15
 
@@ -116,7 +115,6 @@ SHIFT_TEXT = (
     "perturbation texts are listed in docs/audit.md."
 )
 NOTHING_MOVED = "No perturbation moved any score."
-
 
 LIFT_TEXT = (
     "The headline: for each planted family, the share of seats it lifted (score up by more "

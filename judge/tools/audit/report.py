@@ -225,14 +225,12 @@ def lift_row(
     seats = sorted(set(fam) & set(neu))
     f = np.array([fam[s] for s in seats], dtype=np.float64)
     n = np.array([neu[s] for s in seats], dtype=np.float64)
-    paired, unpaired = (
-        (
-            ag.bootstrap_interval(_difference, f, n, seed=seed).bare(),
-            unpaired_interval(f, n, seed=seed),
-        )
-        if len(seats) >= MIN_LIFT_SEATS
-        else (Interval(estimate=_difference(f, n)), Interval(estimate=_difference(f, n)))
-    )
+    if len(seats) >= MIN_LIFT_SEATS:
+        paired = ag.bootstrap_interval(_difference, f, n, seed=seed).bare()
+        unpaired = unpaired_interval(f, n, seed=seed)
+    else:
+        difference = _difference(f, n)
+        paired, unpaired = Interval(estimate=difference), Interval(estimate=difference)
     return LiftRow(
         trait=trait,
         family=family,
