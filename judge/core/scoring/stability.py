@@ -1,8 +1,6 @@
-"""Stability verdicts over repetitions (docs/scoring.md, "Repetitions and stability").
-
-Trait variance is over trait means (0..1), objective variance over the fraction of the condition
-achieved per repetition (1 if met, else its progress), so one threshold fits any weight.
-"""
+"""Stability verdicts over repetitions (docs/scoring.md, "Repetitions and stability"); an
+objective's variance is over the fraction achieved, not its credit, so one threshold fits any
+weight."""
 
 from __future__ import annotations
 
