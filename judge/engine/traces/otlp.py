@@ -138,19 +138,10 @@ def decode_span(raw: Mapping[str, Any], resource: dict[str, Any]) -> Span:
         for e in raw_events
     ]
     code, message = _status(raw.get("status"))
-    return Span(
-        trace_id,
-        span_id,
-        parent,
-        str(raw.get("name", "")),
-        _nanos(raw.get("startTimeUnixNano"), "startTimeUnixNano"),
-        _nanos(raw.get("endTimeUnixNano"), "endTimeUnixNano"),
-        attributes(raw.get("attributes", [])),
-        events,
-        code,
-        message,
-        resource,
-    )
+    start = _nanos(raw.get("startTimeUnixNano"), "startTimeUnixNano")
+    end = _nanos(raw.get("endTimeUnixNano"), "endTimeUnixNano")
+    name, attrs = str(raw.get("name", "")), attributes(raw.get("attributes", []))
+    return Span(trace_id, span_id, parent, name, start, end, attrs, events, code, message, resource)
 
 
 def _partial_trace_id(raw: Mapping[str, Any]) -> str | None:
