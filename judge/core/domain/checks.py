@@ -21,7 +21,6 @@ CheckStatus = Literal["passed", "failed", "error"]
 OutcomeName = Literal["verified", "not_achieved", "rule_violated", "not_scored"]
 CheckVerdict = Literal["pass", "partial", "fail", "unscoreable"]
 
-
 #: PostgreSQL's URL schemes (libpq's two spellings): a world's database named so is a server,
 #: anything else a SQLite path (``judge.server.store.db.is_postgres_url`` applies the same rule).
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import AfterValidator, ConfigDict, Field, ValidationError, model_validator
@@ -34,18 +34,18 @@ _VALUE_LIMITS = RequestLimits(
 )
 
 
-def _storable(text: str) -> str:
-    problem = text_problem(text)
-    if problem:
-        raise ValueError(problem)
-    return text
+def _refusing(problem_of: Callable[[str], str | None]) -> Callable[[str], str]:
+    """A validator refusing (ValueError) the text ``problem_of`` finds a problem with."""
+
+    def check(text: str) -> str:
+        if problem := problem_of(text):
+            raise ValueError(problem)
+        return text
+
+    return check
 
 
-def _valid_run_id(run_id: str) -> str:
-    problem = run_id_problem(run_id)
-    if problem:
-        raise ValueError(problem)
-    return run_id
+_storable = _refusing(text_problem)
 
 
 def _storable_value(value: Any) -> Any:
@@ -58,7 +58,7 @@ def _storable_value(value: Any) -> Any:
 
 #: Free text: any length the request limits allow, but nothing a store cannot keep.
 Text = Annotated[str, AfterValidator(_storable)]
-RunId = Annotated[str, AfterValidator(_valid_run_id)]
+RunId = Annotated[str, AfterValidator(_refusing(run_id_problem))]
 JsonValue = Annotated[Any, AfterValidator(_storable_value)]
 JsonObject = Annotated[dict[str, Any], AfterValidator(_storable_value)]
 
@@ -243,22 +243,8 @@ FIELD_SYNONYMS = {
     "step": "turn",
 }
 #: Every field name of the run format, for "did you mean" on a misspelt one.
-_FIELD_NAMES = sorted(
-    {
-        name
-        for model in (
-            Run,
-            SeatAssignment,
-            MessageEvent,
-            ActionEvent,
-            WinCondition,
-            TraceStep,
-            WorldState,
-        )
-        for name in model.model_fields
-    }
-)
-
+_MODELS = (Run, SeatAssignment, MessageEvent, ActionEvent, WinCondition, TraceStep, WorldState)
+_FIELD_NAMES = sorted({name for model in _MODELS for name in model.model_fields})
 
 #: Longer unknown names get no guess: the edit distance costs their length times a field's.
 _HINT_MAX_CHARS = 40

@@ -13,7 +13,6 @@ UNFINISHED_RUN_STATUSES: tuple[RunStatus, ...] = ("queued", "scoring")
 FINAL_RUN_STATUSES: tuple[RunStatus, ...] = ("scored", "not_scored")
 
 FinalSubmissionStatus = Literal["complete", "incomplete"]
-SubmissionStatus = Literal["open", "complete", "incomplete"]
 #: A submission in one of these is finalized and counts on the leaderboards.
 FINALIZED_SUBMISSION_STATUSES: tuple[FinalSubmissionStatus, ...] = ("complete", "incomplete")
 
@@ -23,11 +22,8 @@ LeaderboardClass = Literal["ranked", "self_hosted_facilitator", "self_reported",
 
 
 def leaderboard_class(*, custom_rubric: bool, self_reported: bool) -> LeaderboardClass:
-    """The class of a run or submission.
-
-    Self-reported (submitted with an agent key) wins over a custom rubric: it is the stronger
-    reason a result is not ranked.
-    """
+    """The class of a run or submission; self-reported (an agent key) wins over a custom
+    rubric, as the stronger reason a result is not ranked."""
     if self_reported:
         return "self_reported"
     return "self_hosted_facilitator" if custom_rubric else "ranked"
@@ -35,8 +31,5 @@ def leaderboard_class(*, custom_rubric: bool, self_reported: bool) -> Leaderboar
 
 def stored_class(stored: str) -> LeaderboardClass:
     """A class read back from the store; anything unknown is treated as not ranked."""
-    if stored == "ranked":
-        return "ranked"
-    if stored == "self_reported":
-        return "self_reported"
-    return "online" if stored == "online" else "self_hosted_facilitator"
+    known: tuple[LeaderboardClass, ...] = ("ranked", "self_reported", "online")
+    return next((c for c in known if c == stored), "self_hosted_facilitator")

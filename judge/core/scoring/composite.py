@@ -16,15 +16,12 @@ class Composite(NamedTuple):
 def composite_score(
     traits: Mapping[str, TraitResult], *, counted: Collection[str], left_out: Sequence[str] = ()
 ) -> Composite:
-    """Mean of the means of the ``counted`` traits (those whose pack declares ``in_composite``).
-
-    Withheld (None, with a note) when a capability trait is below the pass floor or was
-    ``left_out``: a mean over part of the pack would read as the composite yet measure less.
-    """
+    """Mean of the ``counted`` traits' means (their pack declares ``in_composite``); withheld
+    (None, with a note) when a capability trait is below the pass floor or ``left_out``: a mean
+    over part of the pack would read as the composite yet measure less."""
     if left_out:
-        return Composite(
-            None, f"withheld: capability traits not judged: {', '.join(sorted(left_out))}"
-        )
+        names = ", ".join(sorted(left_out))
+        return Composite(None, f"withheld: capability traits not judged: {names}")
     members = {name: t for name, t in traits.items() if name in counted}
     if not members:
         return Composite(None, "no capability traits were judged")

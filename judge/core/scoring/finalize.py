@@ -1,12 +1,7 @@
-"""Submission finalization (docs/scoring.md, docs/service.md), from the runs' scorecards alone.
-
-Runs scored in different eras are refused (the stamp would mix instruments); runs sharing an
-older era are stamped with it and flagged ``era_is_current: false``. A self-reported or
-custom-rubric submission is never ranked and may only be unlisted. An agent's standing counts
-every scored run it has in the scenario and era: a submission an agent filed that leaves any
-of them out is unranked (``left_out_run_ids``) and may only be unlisted (docs/scoring.md,
-"Standing from every run").
-"""
+"""Submission finalization from the runs' scorecards alone (docs/scoring.md, "Standing from
+every run"; docs/service.md). Runs scored in different eras are refused (the stamp would mix
+instruments); runs sharing an older era are stamped with it and flagged ``era_is_current:
+false``."""
 
 from __future__ import annotations
 

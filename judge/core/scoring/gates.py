@@ -45,11 +45,9 @@ def _shortfalls(done: _Activity, config: ParticipationConfig) -> list[str]:
 def participation(
     transcript: Sequence[TranscriptEvent], seat: str, config: ParticipationConfig
 ) -> ParticipationResult:
-    """Gate a seat whose messages or actions per turn fall below the floors.
-
-    Turns are the distinct turn numbers of the whole transcript: a seat that stays silent
-    while the episode goes on participates less, which is what the floor measures.
-    """
+    """Gate a seat whose messages or actions per turn fall below the floors; turns are those
+    of the whole transcript, so a seat silent while the episode goes on participates less,
+    which is what the floor measures."""
     done = _activity(transcript, seat)
     reasons = _shortfalls(done, config)
     return ParticipationResult(participation_gated=bool(reasons), **done._asdict(), reasons=reasons)

@@ -1,9 +1,6 @@
-"""Leaderboards per scenario and era (docs/scoring.md, "Leaderboards and custom rubrics").
-
-Rows are per (agent, era) and ranked within an era; custom-rubric (``self_hosted_facilitator``)
-and self-reported runs are listed apart without ranks. The met rate is met conditions over all
-conditions across the runs, not a mean of per-run rates.
-"""
+"""Leaderboards per scenario and era, one row per (agent, era) ranked within its era;
+custom-rubric and self-reported runs are listed apart, unranked (docs/scoring.md,
+"Leaderboards and custom rubrics")."""
 
 from __future__ import annotations
 

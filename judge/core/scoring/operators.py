@@ -4,17 +4,13 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, get_args
 
 from judge.core.domain.checks import CheckStatus, Op, Scalar
 
+#: Each op is the :mod:`operator` function of the same name.
 _OPERATORS: dict[Op, Callable[[Any, Any], bool]] = {
-    "eq": operator.eq,
-    "ne": operator.ne,
-    "gt": operator.gt,
-    "ge": operator.ge,
-    "lt": operator.lt,
-    "le": operator.le,
+    op: getattr(operator, op) for op in get_args(Op)
 }
 
 _EXPECTED: dict[Op, str] = {
@@ -50,11 +46,9 @@ def expectation(op: Op, wanted: Scalar) -> str:
 
 
 def compare(answered: Scalar, op: Op, wanted: Scalar) -> ValueComparison:
-    """Compare an answer with the wanted value; the detail says both.
-
-    NULL equals only NULL; an ordering comparison with NULL on either side fails, as in SQL.
-    Text against a number is an ``error``: the check is broken, the agent did not miss.
-    """
+    """Compare an answer with the wanted value, the detail saying both. NULL equals only NULL
+    and an ordering with NULL on either side fails, as in SQL; text against a number is an
+    ``error``: the check is broken, the agent did not miss."""
     detail = f"answered {render(answered)}, {expectation(op, wanted)}"
     if answered is None or wanted is None:
         passed = (answered is wanted) == (op == "eq") if op in ("eq", "ne") else False

@@ -164,13 +164,8 @@ def _metric_summary(label: str, scored: Sequence[StateOutcome]) -> MetricSummary
     measured = [(run_id, m.value) for run_id, m in specs if m.value is not None]
     common = {"label": label, "aggregate": spec.aggregate, "op": spec.op, "wanted": spec.wanted}
     if not measured:
-        return MetricSummary(
-            **common,
-            value=None,
-            status="no_data",
-            detail=f"no scored run measured {label}",
-            run_ids=[],
-        )
+        detail = f"no scored run measured {label}"
+        return MetricSummary(**common, value=None, status="no_data", detail=detail, run_ids=[])
     value = _AGGREGATES[spec.aggregate]([v for _, v in measured])
     comparison = compare(value, spec.op, spec.wanted)
     return MetricSummary(

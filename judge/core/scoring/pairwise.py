@@ -61,8 +61,7 @@ def pair_result(passes: Sequence[PairwisePass], floor: int) -> PairResult:
     if first is None or second is None:
         return PairResult(orders, None, None)
     outcome: PairOutcome = first if first == second and first != "neither" else "tie"
-    flipped = first != second
-    return PairResult(orders, outcome, flipped)
+    return PairResult(orders, outcome, first != second)
 
 
 def wilson(successes: int, trials: int, confidence: float = 0.95) -> Interval | None:

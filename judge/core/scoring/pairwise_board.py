@@ -152,6 +152,7 @@ def pairwise_leaderboard(
     ]
     ranked, unranked, left_out = _split_by_board(mine, entries)
     eras = sorted({v.era_id for v in [*ranked, *unranked]})
+    mixed = f"verdicts span {len(eras)} pairwise eras; each is fitted and ranked on its own"
     return PairwiseLeaderboard(
         scenario_id=scenario_id,
         trait=trait,
@@ -160,11 +161,7 @@ def pairwise_leaderboard(
         ranked=ratings_by_era(ranked, n_bootstrap=n_bootstrap),
         unranked=ratings_by_era(unranked, n_bootstrap=n_bootstrap, ranked=False),
         n_left_out=left_out,
-        note=(
-            f"verdicts span {len(eras)} pairwise eras; each is fitted and ranked on its own"
-            if len(eras) > 1
-            else None
-        ),
+        note=mixed if len(eras) > 1 else None,
     )
 
 

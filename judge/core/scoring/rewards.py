@@ -53,12 +53,8 @@ def step_rewards(trace: Sequence[TraceStep], weights: RewardWeights) -> list[Ste
     for step in trace:
         components = step_components(step, last.get(step.seat))
         last[step.seat] = step
+        reward = scalar_reward(components, weights)
         rewards.append(
-            StepReward(
-                turn=step.turn,
-                seat=step.seat,
-                scalar_reward=scalar_reward(components, weights),
-                components=components,
-            )
+            StepReward(turn=step.turn, seat=step.seat, scalar_reward=reward, components=components)
         )
     return rewards

@@ -63,8 +63,7 @@ def unscannable(card: Scorecard) -> bool:
 
 def flagged_seats(card: Scorecard) -> list[str]:
     """The scored seats held for review: each seat whose own events held judge-directed text,
-    or every seat of an unscannable run (nothing of it was judged). The run's other seats keep
-    their scores, leaderboard rows and stability (docs/integrity.md, "Held for review")."""
+    or every seat of an unscannable run (docs/integrity.md, "Held for review")."""
     if unscannable(card):
         return sorted(card.seats)
     return sorted(n for n, s in card.seats.items() if s.tamper is not None and s.tamper.flagged)
@@ -88,7 +87,6 @@ def flag_reasons(
 
 #: The review reason of a run whose card withheld judge-directed text from the judge.
 TAMPER_REASON = "tamper: judge-directed text withheld from the judge"
-
 
 #: The review reason of a run whose integrity scan passed its CPU budget: never judged.
 UNSCANNABLE_REASON = (

@@ -1,8 +1,6 @@
-"""Stability verdicts over repetitions (docs/scoring.md, "Repetitions and stability").
-
-Trait variance is over trait means (0..1), objective variance over the fraction of the condition
-achieved per repetition (1 if met, else its progress), so one threshold fits any weight.
-"""
+"""Stability verdicts over repetitions (docs/scoring.md, "Repetitions and stability"); an
+objective's variance is over the fraction achieved, not its credit, so one threshold fits any
+weight."""
 
 from __future__ import annotations
 
@@ -125,10 +123,8 @@ def run_spread(values: Sequence[float]) -> RunSpread:
     )
 
 
-def verdict(
-    s: RunSpread, *, variance_max: float, thresholds: StabilityThresholds
-) -> StabilityVerdict:
-    if s.n < thresholds.min_repetitions or s.variance is None:
+def verdict(s: RunSpread, variance_max: float, min_repetitions: int) -> StabilityVerdict:
+    if s.n < min_repetitions or s.variance is None:
         return "insufficient_repetitions"
     return "input_sensitive" if s.variance > variance_max else "stable"
 
@@ -142,7 +138,7 @@ def trait_stability(
         trait=trait,
         spread=s,
         n_unscored=len(means) - s.n,
-        verdict=verdict(s, variance_max=thresholds.trait_variance_max, thresholds=thresholds),
+        verdict=verdict(s, thresholds.trait_variance_max, thresholds.min_repetitions),
     )
 
 
@@ -165,9 +161,7 @@ def objective_stability(
         met_rate=met / len(conditions),
         achieved=achieved,
         partial_credit=run_spread([condition_credit(c) for c in conditions]),
-        verdict=verdict(
-            achieved, variance_max=thresholds.objective_variance_max, thresholds=thresholds
-        ),
+        verdict=verdict(achieved, thresholds.objective_variance_max, thresholds.min_repetitions),
     )
 
 

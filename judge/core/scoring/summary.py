@@ -20,11 +20,11 @@ def count_actions(
     transcript: Sequence[TranscriptEvent], seats: Collection[str], wanted: ActionFilter
 ) -> int:
     """How many of the agent's actions match the filter (what a trace check counts)."""
-    return sum(
-        1
-        for event in transcript
-        if isinstance(event, ActionEvent) and event.seat in seats and _matches(event, wanted)
-    )
+    return sum(1 for action in _actions(transcript, seats) if _matches(action, wanted))
+
+
+def _actions(transcript: Sequence[TranscriptEvent], seats: Collection[str]) -> list[ActionEvent]:
+    return [e for e in transcript if isinstance(e, ActionEvent) and e.seat in seats]
 
 
 def _matches(action: ActionEvent, wanted: ActionFilter) -> bool:
@@ -44,11 +44,8 @@ def customer_contacts(
     messages when the customer has a seat in the run."""
     contacts = sum(
         1
-        for event in transcript
-        if isinstance(event, ActionEvent)
-        and event.seat in seats
-        and event.name in policy.contact_actions
-        and event.status != "rejected"
+        for action in _actions(transcript, seats)
+        if action.name in policy.contact_actions and action.status != "rejected"
     )
     if policy.seat is not None:
         contacts += sum(1 for e in transcript if isinstance(e, MessageEvent) and e.seat in seats)
@@ -96,11 +93,7 @@ def run_summary(
         customer_contacts=contacts,
         allowed_contacts=allowed,
         unnecessary_interruptions=max(0, contacts - allowed) if allowed is not None else 0,
-        rejected_attempts=sum(
-            1
-            for e in transcript
-            if isinstance(e, ActionEvent) and e.seat in seats and e.status == "rejected"
-        ),
+        rejected_attempts=sum(1 for a in _actions(transcript, seats) if a.status == "rejected"),
     )
 
 
@@ -115,7 +108,7 @@ def diagnostics(
             tool_errors=sum(t.tool_errors for t in steps),
             source="trace",
         )
-    actions = [e for e in transcript if isinstance(e, ActionEvent) and e.seat in seats]
+    actions = _actions(transcript, seats)
     return Diagnostics(
         tool_calls=len(actions),
         tool_errors=sum(1 for a in actions if a.status == "error"),

@@ -60,10 +60,9 @@ def run_files(
         loaded: list[RunFile] = []
         problems: list[InputError] = []
         for index, path in enumerate(paths):
+            world_dir = Path(tmp) / str(index)
             try:
-                loaded.append(
-                    _load(path, Path(tmp) / str(index), scenarios, build_worlds=build_worlds)
-                )
+                loaded.append(_load(path, world_dir, scenarios, build_worlds=build_worlds))
             except InputError as exc:
                 problems.append(exc)
         InputErrors.raise_found(problems)

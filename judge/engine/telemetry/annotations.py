@@ -1,13 +1,7 @@
-"""Scores out where owners look: Arize Phoenix span annotations and Langfuse scores, one per
-trait of every scored seat (safety included, as on ``/metrics``: both tools are the
-operator's), beside the OpenTelemetry evaluation events (docs/integrations.md, "Annotations
-and scores: Phoenix and Langfuse").
-
-Each receiver has one courier thread with a bounded queue: the scoring path only queues. A
-post gets a bounded timeout and one retry at most; a receiver that stays down costs one
-warning until it takes a post again. The keys are :class:`~pydantic.SecretStr` from the
-settings to the ``Authorization`` header: no log line, repr or error message holds them.
-"""
+"""Phoenix span annotations and Langfuse scores, one per trait of every scored seat (safety
+included: both tools are the operator's), each receiver fed by one courier thread that scoring
+only queues for; the keys stay :class:`~pydantic.SecretStr` up to the ``Authorization`` header
+(docs/integrations.md, "Annotations and scores: Phoenix and Langfuse")."""
 
 from __future__ import annotations
 

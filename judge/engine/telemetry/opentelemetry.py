@@ -254,7 +254,6 @@ EXPORT_TIMEOUT_S = 1.0
 #: The SDK exporter's logger, whose lines on a dropped batch repeat our own warning.
 _SDK_EXPORTER_LOG = "opentelemetry.exporter.otlp.proto.http.trace_exporter"
 
-
 #: The SDK exporter's lines on a retry and on a dropped batch, which our one warning replaces.
 _SDK_DROP_LINES = ("Transient error", "Failed to export spans batch")
 

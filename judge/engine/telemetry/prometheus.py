@@ -93,13 +93,9 @@ def _observe_call(judge_pass: JudgePass | PairwisePass, *, scored: bool) -> None
     RETRIES.labels(model).inc(max(0, judge_pass.attempts - 1))
     LATENCY.labels(model).observe(judge_pass.latency_ms / 1000)
     prompt, out = judge_pass.prompt_tokens or 0, judge_pass.completion_tokens or 0
-    TOKENS.labels(model, "in").inc(prompt)
-    TOKENS.labels(model, "out").inc(out)
-    TOKENS.labels(model, "cached").inc(judge_pass.cached_prompt_tokens or 0)
-    if (usd := priced_usd(judge_pass.cost_usd, prompt + out)) is None:
+    cached = judge_pass.cached_prompt_tokens or 0
+    if not _count_tokens(model, prompt, out, cached, judge_pass.cost_usd):
         UNPRICED.labels(model).inc()
-    else:
-        COST.labels(model).inc(usd)
     PASSES.labels(model, judge_pass.parse_status).inc()
     if not scored:
         UNSCORED.labels(model).inc()
@@ -120,11 +116,16 @@ def observe_reply(
     """Count one judge call that makes no pass (an alignment's clarification request): its
     call, tokens and price."""
     CALLS.labels(model).inc()
-    TOKENS.labels(model, "in").inc(prompt)
-    TOKENS.labels(model, "out").inc(completion)
-    TOKENS.labels(model, "cached").inc(cached)
-    if (usd := priced_usd(cost_usd, prompt + completion)) is not None:
+    _count_tokens(model, prompt, completion, cached, cost_usd)
+
+
+def _count_tokens(model: str, prompt: int, out: int, cached: int, cost_usd: float | None) -> bool:
+    """Count one call's tokens and dollars; False when it has no price."""
+    for direction, tokens in (("in", prompt), ("out", out), ("cached", cached)):
+        TOKENS.labels(model, direction).inc(tokens)
+    if (usd := priced_usd(cost_usd, prompt + out)) is not None:
         COST.labels(model).inc(usd)
+    return usd is not None
 
 
 def observe_card(card: Scorecard) -> None:

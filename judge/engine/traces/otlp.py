@@ -77,7 +77,7 @@ def any_value(value: Any) -> Any:
     if not value:
         return None
     ((kind, inner),) = value.items()
-    if kind in ("stringValue", "boolValue", "doubleValue"):
+    if kind in ("stringValue", "boolValue", "doubleValue", "bytesValue"):
         return inner
     if kind == "intValue":
         try:
@@ -90,8 +90,6 @@ def any_value(value: Any) -> Any:
         return [any_value(v) for v in inner.get("values", [])]
     if kind == "kvlistValue":
         return attributes(inner.get("values", []))
-    if kind == "bytesValue":
-        return inner
     raise SpanFormatError(f"unknown attribute value type {kind!r}")
 
 
@@ -117,8 +115,7 @@ def _nanos(raw: Any, field: str) -> int:
 def _status(raw: Any) -> tuple[int, str]:
     status = raw if isinstance(raw, Mapping) else {}
     code = status.get("code", 0)
-    if isinstance(code, str) and code in _STATUS_NAMES:
-        return _STATUS_NAMES[code], str(status.get("message", ""))
+    code = _STATUS_NAMES.get(code, code) if isinstance(code, str) else code
     if not isinstance(code, int) or isinstance(code, bool) or code not in _STATUS_NAMES.values():
         raise SpanFormatError(f"status code {code!r} is not one of {sorted(_STATUS_NAMES)} or 0-2")
     return code, str(status.get("message", ""))
@@ -141,19 +138,10 @@ def decode_span(raw: Mapping[str, Any], resource: dict[str, Any]) -> Span:
         for e in raw_events
     ]
     code, message = _status(raw.get("status"))
-    return Span(
-        trace_id,
-        span_id,
-        parent,
-        str(raw.get("name", "")),
-        _nanos(raw.get("startTimeUnixNano"), "startTimeUnixNano"),
-        _nanos(raw.get("endTimeUnixNano"), "endTimeUnixNano"),
-        attributes(raw.get("attributes", [])),
-        events,
-        code,
-        message,
-        resource,
-    )
+    start = _nanos(raw.get("startTimeUnixNano"), "startTimeUnixNano")
+    end = _nanos(raw.get("endTimeUnixNano"), "endTimeUnixNano")
+    name, attrs = str(raw.get("name", "")), attributes(raw.get("attributes", []))
+    return Span(trace_id, span_id, parent, name, start, end, attrs, events, code, message, resource)
 
 
 def _partial_trace_id(raw: Mapping[str, Any]) -> str | None:

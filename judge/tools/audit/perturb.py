@@ -275,17 +275,13 @@ def spread_over(
     before it: every part but the last closes its message, the last opens the next one. A seat
     with fewer messages than parts has what is left appended to its last message."""
     first = max(0, min(pick - len(parts) + 1, len(own) - len(parts)))
-    chosen = own[first : first + len(parts)]
-    if len(chosen) < len(parts):
-        *before, (index, event) = chosen
-        for (at, message), part in zip(before, parts, strict=False):
-            events[at] = appended(message, part)
-        events[index] = appended(event, " ".join(parts[len(before) :]))
-        return
-    *before, (index, event) = chosen
+    *before, (index, event) = own[first : first + len(parts)]
     for (at, message), part in zip(before, parts, strict=False):
         events[at] = appended(message, part)
-    events[index] = event.model_copy(update={"content": f"{parts[-1]} {event.content}".strip()})
+    if len(before) + 1 < len(parts):
+        events[index] = appended(event, " ".join(parts[len(before) :]))
+    else:
+        events[index] = event.model_copy(update={"content": f"{parts[-1]} {event.content}".strip()})
 
 
 def planted(run: Run, seat: str, name: str, *, seed: int) -> Perturbed:

@@ -44,7 +44,6 @@ DESCRIPTIONS = {
     "hostile_counterpart": "a hostile line before each counterpart message; the seat's conduct unchanged",
 }
 
-
 #: How many of the largest shifts the report lists.
 SHOWN = 15
 
@@ -116,7 +115,6 @@ SHIFT_TEXT = (
     "perturbation texts are listed in docs/audit.md."
 )
 NOTHING_MOVED = "No perturbation moved any score."
-
 
 LIFT_TEXT = (
     "The headline: for each planted family, the share of seats it lifted (score up by more "
@@ -236,14 +234,9 @@ def render_defence(off: dict[ScoreMode, AuditReport], on: dict[ScoreMode, AuditR
     lines = ["# Audit: the score-integrity defence off and on", ""]
     for mode in sorted(set(off) & set(on)):
         first = on[mode]
-        lines += [
-            (
-                f"Judge `{first.judge_model}`; {first.slice.removesuffix('; defence on')}; "
-                f"pass score `{mode}`; "
-                f"seats moved by more than {first.threshold}."
-            ),
-            "",
-        ]
+        audited = first.slice.removesuffix("; defence on")
+        moved = f"seats moved by more than {first.threshold}"
+        lines += [f"Judge `{first.judge_model}`; {audited}; pass score `{mode}`; {moved}.", ""]
         lines += defence_headline(off[mode], on[mode])
         for trait in first.traits:
             lines += defence_table(trait, off[mode], on[mode])

@@ -120,21 +120,12 @@ def seat_shifts(
     out = []
     for item in (i for i in items if i.perturbation != BASELINE):
         base_id = base.get((item.run_id, item.seat))
+        case = {"run_id": item.run_id, "seat": item.seat, "perturbation": item.perturbation}
         for t in traits:
             b = means[(base_id, t)] if base_id is not None else None
             p = means[(item.item_id, t)]
             shift = p - b if p is not None and b is not None else None
-            out.append(
-                SeatShift(
-                    run_id=item.run_id,
-                    seat=item.seat,
-                    trait=t,
-                    perturbation=item.perturbation,
-                    baseline=b,
-                    perturbed=p,
-                    shift=shift,
-                )
-            )
+            out.append(SeatShift(**case, trait=t, baseline=b, perturbed=p, shift=shift))
     return out
 
 
@@ -225,14 +216,12 @@ def lift_row(
     seats = sorted(set(fam) & set(neu))
     f = np.array([fam[s] for s in seats], dtype=np.float64)
     n = np.array([neu[s] for s in seats], dtype=np.float64)
-    paired, unpaired = (
-        (
-            ag.bootstrap_interval(_difference, f, n, seed=seed).bare(),
-            unpaired_interval(f, n, seed=seed),
-        )
-        if len(seats) >= MIN_LIFT_SEATS
-        else (Interval(estimate=_difference(f, n)), Interval(estimate=_difference(f, n)))
-    )
+    if len(seats) >= MIN_LIFT_SEATS:
+        paired = ag.bootstrap_interval(_difference, f, n, seed=seed).bare()
+        unpaired = unpaired_interval(f, n, seed=seed)
+    else:
+        difference = _difference(f, n)
+        paired, unpaired = Interval(estimate=difference), Interval(estimate=difference)
     return LiftRow(
         trait=trait,
         family=family,

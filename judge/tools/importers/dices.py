@@ -107,15 +107,11 @@ def import_dices(manifest: CalibrationManifest, path: Path) -> list[CalibrationI
         str(i.get("id")): _dices_votes(i, f"{expert_file} item {i.get('id')}")
         for i in _instances(expert_file)
     }
-    return [
-        dices_item(
-            manifest,
-            inst,
-            expert.get(str(inst.get("id")), []),
-            f"{crowd_file} item {inst.get('id')}",
-        )
-        for inst in _instances(crowd_file)
-    ]
+    items = []
+    for inst in _instances(crowd_file):
+        where = f"{crowd_file} item {inst.get('id')}"
+        items.append(dices_item(manifest, inst, expert.get(str(inst.get("id")), []), where))
+    return items
 
 
 IMPORTER = SetImporter(

@@ -95,15 +95,9 @@ def _assistant_events(
     for call in message.tool_calls or []:
         status: ActionStatus = "rejected" if call.parse_error else statuses.get(call.id, "unknown")
         args = call.arguments if isinstance(call.arguments, dict) else {"arguments": call.arguments}
+        name = call.function or "tool"
         events.append(
-            ActionEvent(
-                kind="action",
-                turn=turn,
-                seat=AGENT,
-                name=call.function or "tool",
-                args=args,
-                status=status,
-            )
+            ActionEvent(kind="action", turn=turn, seat=AGENT, name=name, args=args, status=status)
         )
     return events
 
