@@ -20,7 +20,7 @@ from judge.server.api.limits import RequestGuard, rate_limits, require_reserved
 from judge.server.api.openapi import install_openapi
 from judge.server.api.proxies import ProxyHeaders
 from judge.server.api.responses import FiguresJSONResponse
-from judge.server.api.routers import all_routers
+from judge.server.api.routers import ROUTERS
 from judge.server.auth import system_actor
 from judge.server.service import platform
 from judge.server.service.ingest import Sweeper
@@ -130,10 +130,9 @@ def _add_middleware(app: FastAPI, settings: Settings) -> None:
 
 def _add_routes(app: FastAPI) -> None:
     install_error_handlers(app)
-    routers = all_routers()
-    for router in routers:
+    for router in ROUTERS:
         app.include_router(router)
     install_openapi(app)
     # an included router's routes are not listed on the app, so they are read from the router
-    mounted = [*app.routes, *(r for rt in routers for r in rt.routes)]
+    mounted = [*app.routes, *(r for rt in ROUTERS for r in rt.routes)]
     require_reserved([getattr(r, "path", "") for r in mounted])

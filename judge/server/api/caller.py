@@ -35,6 +35,7 @@ from judge.server.store.db import autocommit_read
 
 Audience = Literal["owner", "agent"]
 Endpoint = TypeVar("Endpoint", bound=Callable[..., Any])
+V = TypeVar("V", AgentIdentity, OwnerClaims, IngestIdentity)
 
 owner_scheme = HTTPBearer(
     scheme_name="OwnerToken",
@@ -104,9 +105,11 @@ def remember_verified(scope: MutableMapping[str, Any], token: str, identity: Ver
     scope.setdefault("state", {})[VERIFIED] = (token, identity)
 
 
-def _verified(request: Request, token: str) -> Verified | None:
+def _verified(request: Request, token: str, kind: type[V]) -> V | None:
+    """What the request guard verified ``token`` to be, when that is a ``kind``."""
     seen = getattr(request.state, VERIFIED, None)
-    return seen[1] if seen is not None and seen[0] == token else None
+    found = seen[1] if seen is not None and seen[0] == token else None
+    return found if isinstance(found, kind) else None
 
 
 def agent_of_key(engine: Engine, key: str) -> AgentIdentity:
@@ -135,8 +138,8 @@ async def ingest_identity(request: Request, engine: Engine) -> IngestIdentity | 
     token = ingest_token(request.headers)
     if token is None:
         return None
-    seen = _verified(request, token)
-    if isinstance(seen, IngestIdentity):
+    seen = _verified(request, token, IngestIdentity)
+    if seen is not None:
         return seen
     try:
         return await anyio.to_thread.run_sync(source_of_key, engine, token)
@@ -146,18 +149,14 @@ async def ingest_identity(request: Request, engine: Engine) -> IngestIdentity | 
 
 def owner_for(request: Request, token: str, settings: Settings) -> OwnerClaims:
     """The owner behind a valid token, reusing the guard's verification of this very token."""
-    seen = _verified(request, token)
-    if isinstance(seen, OwnerClaims):
-        return seen
-    return verify_owner_token(token, secret=settings.signing_secret, audience=settings.jwt_audience)
+    return _verified(request, token, OwnerClaims) or verify_owner_token(
+        token, secret=settings.signing_secret, audience=settings.jwt_audience
+    )
 
 
 def agent_for(request: Request, token: str, engine: Engine) -> AgentIdentity:
     """The agent behind a live key, reusing the guard's lookup of this very key."""
-    seen = _verified(request, token)
-    if isinstance(seen, AgentIdentity):
-        return seen
-    return agent_of_key(engine, token)
+    return _verified(request, token, AgentIdentity) or agent_of_key(engine, token)
 
 
 def _token(credentials: Credentials) -> str:
@@ -186,10 +185,8 @@ class AgentKey(NamedTuple):
 
     def identity(self, session: Session) -> AgentIdentity:
         """The agent and seat behind the key, as :func:`current_agent` finds them (401 otherwise)."""
-        seen = _verified(self.request, self.token)
-        if isinstance(seen, AgentIdentity):
-            return seen
-        return authenticate_agent(session, key=self.token)
+        seen = _verified(self.request, self.token, AgentIdentity)
+        return seen or authenticate_agent(session, key=self.token)
 
 
 async def current_caller(

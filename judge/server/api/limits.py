@@ -165,13 +165,19 @@ def declared_length(headers: dict[bytes, bytes]) -> int | None:
         return None
 
 
+def bearer_token(headers: dict[bytes, bytes]) -> str:
+    """The token of a ``Bearer`` Authorization header ("" when there is none)."""
+    scheme, _, token = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
 def agent_key_label(headers: dict[bytes, bytes]) -> str | None:
     """The public prefix of a well-formed agent key in the Authorization header, or None."""
-    scheme, _, token = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip().startswith(KEY_SCHEME):
+    token = bearer_token(headers)
+    if not token.startswith(KEY_SCHEME):
         return None
     try:
-        return key_prefix(token.strip())
+        return key_prefix(token)
     except AuthError:
         return None
 
@@ -234,7 +240,7 @@ class RequestGuard:
 
     async def _read(self, scope: Scope, headers: dict[bytes, bytes], receive: Receive) -> Read:
         """The body, read up to its limit; an API route's JSON body is also checked."""
-        body = await read_body(receive, self._limit(scope))
+        body = await read_body(receive, self._limit(scope)[0])
         if body is None:
             return Read(None, self._too_large(scope))
         if not _bearer_route(scope["path"]) or scope["path"] == INGEST_ROUTE:
@@ -261,22 +267,21 @@ class RequestGuard:
 
     def _declared_too_large(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
         length = declared_length(headers)
-        if length is not None and length > self._limit(scope):
+        if length is not None and length > self._limit(scope)[0]:
             return self._too_large(scope)
         return None
 
-    def _limit(self, scope: Scope) -> int:
+    def _limit(self, scope: Scope) -> tuple[int, str]:
+        """The route's body limit and where it is set (a console form is small)."""
         if scope["path"] == INGEST_ROUTE:
-            return self.settings.ingest_max_body_bytes
-        return _body_limit(scope, self.limits)
+            return self.settings.ingest_max_body_bytes, "JUDGE_INGEST_MAX_BODY_BYTES"
+        if _bearer_route(scope["path"]):
+            return self.limits.max_body_bytes, "JUDGE_MAX_BODY_BYTES"
+        return MAX_FORM_BYTES, "a console form"
 
     def _too_large(self, scope: Scope) -> Refusal:
-        if scope["path"] == INGEST_ROUTE:
-            limit = self.settings.ingest_max_body_bytes
-            return Refusal(
-                413, f"body: larger than the limit of {limit} bytes (JUDGE_INGEST_MAX_BODY_BYTES)"
-            )
-        return _too_large(scope, self.limits)
+        limit, source = self._limit(scope)
+        return Refusal(413, f"body: larger than the limit of {limit} bytes ({source})")
 
     async def _ingest_credential(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
         """The fixed 401 unless the request carries a live ingest key (agent keys and owner
@@ -284,7 +289,7 @@ class RequestGuard:
         token = ingest_token(_text(headers))
         if token is None:
             return ANONYMOUS
-        engine = getattr(scope["app"].state, "engine", None) if "app" in scope else None
+        engine = _engine(scope)
         if engine is None:
             return None  # the route looks the key up itself
         try:
@@ -326,9 +331,8 @@ class RequestGuard:
     async def _credential(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
         """The fixed 401 for a bearer credential that does not verify (its body is never read).
         What verified is left on the request; a store fault is left for the route to answer."""
-        scheme, _, token = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
-        token = token.strip()
-        if scheme.lower() != "bearer" or not token:
+        token = bearer_token(headers)
+        if not token:
             return ANONYMOUS
         try:
             await self._verify(scope, token)
@@ -345,7 +349,7 @@ class RequestGuard:
             claims = verify_owner_token(token, secret=secret, audience=audience)
             remember_verified(scope, token, claims)
             return
-        engine = getattr(scope["app"].state, "engine", None) if "app" in scope else None
+        engine = _engine(scope)
         if engine is not None:
             remember_verified(scope, token, await in_store_thread(agent_of_key, engine, token))
 
@@ -400,19 +404,12 @@ def _bearer_route(path: str) -> bool:
     return not (path == "/console" or path.startswith("/console/"))
 
 
+def _engine(scope: Scope) -> Engine | None:
+    return getattr(scope["app"].state, "engine", None) if "app" in scope else None
+
+
 def _client(scope: Scope) -> str:
     return str((scope.get("client") or ("unknown", 0))[0])
-
-
-def _body_limit(scope: Scope, limits: RequestLimits) -> int:
-    """A console form is small; an API body may be as large as the setting allows."""
-    return limits.max_body_bytes if _bearer_route(scope["path"]) else MAX_FORM_BYTES
-
-
-def _too_large(scope: Scope, limits: RequestLimits) -> Refusal:
-    limit = _body_limit(scope, limits)
-    source = "JUDGE_MAX_BODY_BYTES" if _bearer_route(scope["path"]) else "a console form"
-    return Refusal(413, f"body: larger than the limit of {limit} bytes ({source})")
 
 
 def _too_many(wait: float, what: str) -> Refusal | None:

@@ -20,15 +20,19 @@ class Forwarding(NamedTuple):
     scheme: str | None
 
 
+def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(text)
+    except ValueError:
+        return None
+
+
 def is_trusted(address: str, networks: Sequence[Network]) -> bool:
     """Whether ``address`` is in a trusted network (an IPv4-mapped IPv6 peer as its IPv4)."""
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return False
+    ip = _ip(address)
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
         ip = ip.ipv4_mapped
-    return any(ip in network for network in networks)
+    return ip is not None and any(ip in network for network in networks)
 
 
 def _forwarded_pairs(value: str) -> list[dict[str, str]]:
@@ -76,17 +80,9 @@ def client_address(peer: str, headers: dict[bytes, bytes], networks: Sequence[Ne
     reporter = peer
     for address in reversed(forwarding_chain(headers).chain):
         if not is_trusted(address, networks):
-            return address if _is_address(address) else reporter
+            return address if _ip(address) is not None else reporter
         reporter = address
     return reporter
-
-
-def _is_address(text: str) -> bool:
-    try:
-        ipaddress.ip_address(text)
-    except ValueError:
-        return False
-    return True
 
 
 class ProxyHeaders:

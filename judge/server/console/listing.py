@@ -6,7 +6,7 @@ import math
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, get_args
 from urllib.parse import urlencode
 
 from sqlmodel import Session
@@ -28,12 +28,7 @@ from judge.server.service.reviews import review_queue_cursor, review_queue_curso
 from judge.server.service.summaries import RunFilters, RunListing, as_utc
 
 PAGE_SIZE = 50
-BOARDS: tuple[LeaderboardClass, ...] = (
-    "ranked",
-    "self_hosted_facilitator",
-    "self_reported",
-    "online",
-)
+BOARDS: tuple[LeaderboardClass, ...] = get_args(LeaderboardClass)
 FILTER_NAMES = (
     "status",
     "scenario",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 from judge.server.store.tables import CoachingRow
 
@@ -30,10 +30,8 @@ def delete_coaching(session: Session, *, run_id: str, seat: str, era_id: str) ->
     """Drop the answer kept for this run, seat and era (one an older coaching prompt made)."""
     session.execute(
         sa.delete(CoachingRow).where(
-            sa.and_(
-                CoachingRow.run_id == run_id,  # type: ignore[arg-type]
-                CoachingRow.seat == seat,  # type: ignore[arg-type]
-                CoachingRow.era_id == era_id,  # type: ignore[arg-type]
-            )
+            col(CoachingRow.run_id) == run_id,
+            col(CoachingRow.seat) == seat,
+            col(CoachingRow.era_id) == era_id,
         )
     )

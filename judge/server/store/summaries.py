@@ -172,21 +172,19 @@ def held_condition(run_id: Any = RunRow.run_id) -> Any:
     return sa.exists().where(col(SeatRow.run_id) == run_id, seat_held_condition())
 
 
+def _none_held(run_id: Any, *seats: Any) -> Any:
+    return sa.not_(sa.exists().where(col(SeatRow.run_id) == run_id, *seats, seat_held_condition()))
+
+
 def seat_not_held(run_id: Any, seat: Any) -> Any:
     """A condition on run id and seat columns: that seat of the run is not held for review."""
-    held = sa.exists().where(
-        col(SeatRow.run_id) == run_id, col(SeatRow.seat) == seat, seat_held_condition()
-    )
-    return sa.not_(held)
+    return _none_held(run_id, col(SeatRow.seat) == seat)
 
 
 def agent_not_held(run_id: Any, agent_id: str) -> Any:
     """A condition on a run id column: no seat the agent holds in that run is held for review
     (its other seats' holds do not count against it)."""
-    held = sa.exists().where(
-        col(SeatRow.run_id) == run_id, col(SeatRow.agent_id) == agent_id, seat_held_condition()
-    )
-    return sa.not_(held)
+    return _none_held(run_id, col(SeatRow.agent_id) == agent_id)
 
 
 #: Filters that are one column equal to the filter's value.

@@ -26,9 +26,7 @@ class UtcDateTime(sa.types.TypeDecorator[datetime]):
     cache_ok = True
 
     def process_bind_param(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
-        if value is None:
-            return None
-        return value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
+        return None if value is None else as_utc(value).astimezone(UTC)
 
     def process_result_value(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
         return None if value is None else as_utc(value).astimezone(UTC)

@@ -54,8 +54,3 @@ ROUTERS: tuple[APIRouter, ...] = (
     ingest_keys.router,
     rules.router,
 )
-
-
-def all_routers() -> list[APIRouter]:
-    """The API's routers, in inclusion order."""
-    return list(ROUTERS)

@@ -5,6 +5,7 @@ keys. The submit routes read the body themselves, after the credential, and pars
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 from typing import Annotated, Any
 
 import anyio
@@ -78,23 +79,6 @@ async def read_run(request: Request) -> Run:
     return await anyio.to_thread.run_sync(parse_run, raw)
 
 
-async def _submit(
-    request: Request,
-    engine: EngineDep,
-    settings: SettingsDep,
-    submitted_by: str,
-    agent: AgentIdentity | None,
-) -> Intake:
-    run = await read_run(request)
-
-    def store() -> Intake:
-        return submit_run(
-            engine, run=run, submitted_by=submitted_by, settings=settings, agent=agent
-        )
-
-    return await anyio.to_thread.run_sync(store)
-
-
 def _accepted(intake: Intake, response: Response, caller: Caller) -> RunAccepted:
     status_url = f"{RUNS[caller.audience]}/{intake.run_id}"
     if intake.created or intake.requeued:
@@ -114,7 +98,16 @@ async def submit(
     workers: WorkersDep,
     response: Response,
 ) -> RunAccepted:
-    intake = await _submit(request, engine, settings, caller.actor, caller.agent)
+    run = await read_run(request)
+    store = partial(
+        submit_run,
+        engine,
+        run=run,
+        submitted_by=caller.actor,
+        settings=settings,
+        agent=caller.agent,
+    )
+    intake = await anyio.to_thread.run_sync(store)
     if intake.created or intake.requeued:  # queueing reads the store: off the event loop
         await anyio.to_thread.run_sync(workers.enqueue, intake.run_id)
     return _accepted(intake, response, caller)
