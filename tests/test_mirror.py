@@ -165,7 +165,6 @@ UNMIRRORED: dict[str, str] = {
     "judge/server/service/rubrics.py": "through judge.server.api.routers.rubrics",
     "judge/server/service/run_listing.py": "through judge.server.api.routers.runs",
     "judge/server/service/stability.py": "through judge.server.api.routers.stability",
-    "judge/server/service/submissions.py": "through judge.server.api.routers.submissions",
     "judge/server/service/summaries.py": "through judge.server.console.listing",
     "judge/server/service/trajectories.py": "through judge.server.api.routers.export",
     "judge/server/service/views.py": "through judge.server.api.routers.metrics",

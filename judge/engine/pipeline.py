@@ -379,6 +379,7 @@ def assemble_scorecard(
             settings=settings,
             decoders=spec.decoders,
             shared_passes=any(p.shared for p in every),
+            **reply_formats(spec, every),
         ),
         state_outcome=state_outcome,
         pass_score=settings.score_mode,
@@ -391,6 +392,19 @@ def assemble_scorecard(
             estimate=cost_estimate,
         ),
     )
+
+
+def reply_formats(spec: JudgeSpec, passes: Sequence[JudgePass]) -> dict[str, Any]:
+    """The era's arguments on reply formats: the formats each judge model's passes recorded,
+    and the one each member's id declares (asked only when some pass recorded one)."""
+    seen: dict[str, set[str]] = {}
+    for p in passes:
+        if p.reply_format is not None:
+            seen.setdefault(p.model, set()).add(p.reply_format)
+    if not seen:
+        return {}
+    declared = {m.model: m.declared_format for m in spec.members if m.model in seen}
+    return {"reply_formats": seen, "declared_formats": declared}
 
 
 def _findings(

@@ -15,6 +15,10 @@ from judge.core.domain.rubric import PackKind
 #: the setting ``JUDGE_PASS_SCORE`` and stored JSON keys (``pass_score``) keep their names.
 ScoreMode = Literal["sampled", "expected"]
 SCORE_MODES: tuple[ScoreMode, ...] = ("sampled", "expected")
+#: How a judge's reply was held to the verdict's shape (docs/scoring.md, "Reply format"): OpenAI's
+#: strict ``json_schema``, ``json_object`` with the schema beside it (llama-cpp-python), the
+#: embedded judge's ``grammar``, or ``none`` (the prompt alone asks for the shape).
+ReplyFormat = Literal["json_schema", "json_object", "grammar", "none"]
 
 #: One judge pass of a run: (seat, trait, pass index).
 SeatPassKey = tuple[str, str, int]
@@ -79,6 +83,13 @@ class JudgePass(JudgeCall, _PassAnswer):
     )
     structured_output: bool = Field(
         default=False, description="the verdict schema was enforced by the backend"
+    )
+    reply_format: ReplyFormat | None = Field(
+        default=None,
+        description="how the backend enforced the verdict's shape (docs/scoring.md, \"Reply "
+        'format"): json_schema, json_object (with the schema), grammar (the embedded '
+        "judge), none; null when the backend did not say (a scripted judge, or a pass stored "
+        "before the format was recorded)",
     )
     request_choices: int = Field(
         default=1,

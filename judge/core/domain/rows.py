@@ -87,6 +87,9 @@ _CALL_COLUMNS = (
     "latency_ms",
     "attempts",
 )
+#: How the request of each pass was served (docs/export.md, the passes table's last columns):
+#: the choices it answered, and the reply format the backend enforced.
+SERVING_COLUMNS = ("request_choices", "reply_format")
 PASS_COLUMNS = (
     *RUN_COLUMNS,
     "trait",
@@ -104,6 +107,7 @@ PASS_COLUMNS = (
     "structured_output",
     "pass_score",
     *TAMPER_COLUMNS,
+    *SERVING_COLUMNS,
 )
 
 
@@ -197,6 +201,11 @@ def _signal_cells(p: JudgePass) -> Row:
     }
 
 
+def _serving_cells(p: JudgePass) -> Row:
+    """The request's choices, and its reply format: empty when the backend did not say."""
+    return {"request_choices": p.request_choices, "reply_format": p.reply_format}
+
+
 def pass_rows(card: Scorecard) -> list[Row]:
     """One row per judge pass: every seat, trait and pass index, unscored passes included."""
     rows = []
@@ -205,7 +214,9 @@ def pass_rows(card: Scorecard) -> list[Row]:
         run_cells, seat_tail = _run_cells(card, seat), {**tail, **_tamper_cells(seat)}
         for result in _results(seat):
             head: Row = {**run_cells, "trait": result.trait, "pack": result.pack}
-            rows += [{**head, **_pass_cells(p), **seat_tail} for p in result.passes]
+            rows += [
+                {**head, **_pass_cells(p), **seat_tail, **_serving_cells(p)} for p in result.passes
+            ]
     return rows
 
 
@@ -228,6 +239,7 @@ COLUMN_TYPES: dict[str, type] = {
             "cached_prompt_tokens",
             "completion_tokens",
             "attempts",
+            "request_choices",
             "n_with_distribution",
             "tamper_findings",
             "seat_tokens",

@@ -64,6 +64,12 @@ class MeasurementEra(Output):
         description="passes of a trait went as one request with n choices, sharing the prompt "
         '(docs/scoring.md, "Passes"); false: every pass was a request of its own',
     )
+    reply_format: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="per judge model, the reply formats its passes were sent in (json_schema, "
+        "json_object, grammar, none); present only when some judge's passes went in a format "
+        'other than the one its id declares (docs/scoring.md, "Reply format")',
+    )
 
 
 class JudgeParseRate(Output):

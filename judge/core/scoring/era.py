@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from judge.core.domain.config import DenoiseConfig, MeasurementSettings
 from judge.core.domain.scorecard import MeasurementEra
@@ -20,6 +20,11 @@ from judge.core.versions import (
 SPOTLIGHT = "line-mark"
 #: The per-word mark, which the pairwise prompt keeps.
 WORD_SPOTLIGHT = "datamark"
+#: The era's parts hashed only off their defaults (:func:`era_stack`).
+OPTIONAL_FIELDS = {
+    n: MeasurementEra.model_fields[n]
+    for n in ("pass_score", "decoders", "integrity", "shared_passes", "reply_format")
+}
 
 
 def prompt_version_for(settings: MeasurementSettings) -> int:
@@ -44,10 +49,14 @@ def measurement_era(
     scoring_version: int = SCORING_VERSION,
     decoders: Mapping[str, str] | None = None,
     shared_passes: bool = False,
+    reply_formats: Mapping[str, Collection[str]] | None = None,
+    declared_formats: Mapping[str, str] | None = None,
 ) -> MeasurementEra:
     """Hash every part of the stack that can move a score; any change gives a new era.
     ``decoders``: the decode identity (grammar, weights) of in-process judges, by model id;
-    ``shared_passes``: passes of a trait went as one request with n choices."""
+    ``shared_passes``: passes of a trait went as one request with n choices;
+    ``reply_formats``: the formats each judge model's passes were sent in, beside
+    ``declared_formats``, the one each model's id declares (:func:`reply_format_part`)."""
     stack = {
         "judge_model": judge_model,
         "prompt_version": prompt_version or prompt_version_for(settings),
@@ -57,7 +66,47 @@ def measurement_era(
         "scoring_version": scoring_version,
         **_optional_parts(settings, decoders, shared_passes),
     }
+    if formats := reply_format_part(reply_formats or {}, declared_formats or {}):
+        stack["reply_format"] = formats
     return MeasurementEra(era_id=f"era-{stack_digest(stack)[:16]}", **stack)
+
+
+def reply_format_part(
+    seen: Mapping[str, Collection[str]], declared: Mapping[str, str]
+) -> dict[str, list[str]]:
+    """The era's reply formats (docs/scoring.md, "Reply format"): every judge model's, sorted,
+    when some model's passes went in a format other than the one its id declares (a server of
+    one's own that took ``json_object``, or refused every schema); empty otherwise, so a judge
+    sent what its id declares keeps the era it had before formats were recorded."""
+    formats = {m: sorted(set(f)) for m, f in sorted(seen.items()) if f}
+    if all(f == [declared.get(m)] for m, f in formats.items()):
+        return {}
+    return formats
+
+
+#: The parts of an era only scoring learns (how the judge's server answered), beside the parts
+#: the platform configures: finalization reads them off the runs scored (docs/scoring.md).
+SERVED_PARTS = ("shared_passes", "reply_format")
+
+
+def era_stack(era: MeasurementEra) -> dict[str, object]:
+    """The stack an era was hashed from: its parts, the optional ones only off their
+    defaults (as :func:`measurement_era` builds it)."""
+    stack = era.model_dump(exclude={"era_id"})
+    defaults = {n: f.get_default(call_default_factory=True) for n, f in OPTIONAL_FIELDS.items()}
+    return {k: v for k, v in stack.items() if k not in defaults or v != defaults[k]}
+
+
+def with_served(era: MeasurementEra, served: MeasurementEra) -> MeasurementEra:
+    """``era`` with the served parts (:data:`SERVED_PARTS`) of ``served``, hashed again."""
+    stack = {k: v for k, v in era_stack(era).items() if k not in SERVED_PARTS}
+    stack |= {k: v for k, v in era_stack(served).items() if k in SERVED_PARTS}
+    return MeasurementEra(era_id=f"era-{stack_digest(stack)[:16]}", **stack)
+
+
+def configured_part(era: MeasurementEra) -> str:
+    """The digest of an era without its served parts: what the platform configured."""
+    return stack_digest({k: v for k, v in era_stack(era).items() if k not in SERVED_PARTS})
 
 
 def stack_digest(stack: Mapping[str, object]) -> str:

@@ -14,6 +14,7 @@ from typing import Any, Literal, NamedTuple, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from judge.core.domain.judging import ReplyFormat
 from judge.core.errors import PermanentJudgeError
 from judge.engine.judging.prompt import flatten_content
 from judge.engine.judging.score_grid import TokenStep
@@ -47,6 +48,9 @@ class JudgeReply(BaseModel):
         description="tenths alternatives after '0.' when the reply did not go through it",
     )
     structured_output: bool = False
+    reply_format: ReplyFormat | None = Field(
+        default=None, description="how the verdict's shape was enforced; None: not said"
+    )
 
 
 class JudgeBackend(Protocol):

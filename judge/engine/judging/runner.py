@@ -237,6 +237,7 @@ def _to_pass(
         score_entropy_bits=dist.entropy_bits if dist is not None else None,
         distribution_partial=dist.partial if dist is not None else False,
         structured_output=reply.structured_output,
+        reply_format=reply.reply_format,
         request_choices=choices,
         rationale=verdict.rationale,
         cited_turns=verdict.cited_turns,

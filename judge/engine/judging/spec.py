@@ -7,6 +7,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from judge.core.domain.judging import ReplyFormat
 from judge.core.errors import ConfigError
 from judge.engine.judging.backends import JudgeBackend, ServingProfile
 from judge.engine.judging.environment import JudgingEnvironment
@@ -38,6 +39,16 @@ class MemberSpec:
     def capabilities(self) -> Capabilities:
         """Asked of the provider on first use (litellm's answer loads litellm)."""
         return self.provider.capabilities(self.model)
+
+    @property
+    def declared_format(self) -> ReplyFormat:
+        """The reply format this judge's id declares (docs/scoring.md, "Reply format"): the
+        grammar of a judge decoded in this process, else ``json_schema`` where its provider
+        enforces a schema and ``none`` where it does not. A server of one's own may take
+        another (the era then says which)."""
+        if self.decoder is not None:
+            return "grammar"
+        return "json_schema" if self.capabilities.structured_output else "none"
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from judge.core.domain.review import SafetyReviewThresholds
 from judge.core.domain.rubric import TraitName
 from judge.core.domain.scorecard import MeasurementEra
 from judge.core.errors import ConfigError, NotFoundError, RubricError, describe_validation_error
-from judge.core.scoring.era import measurement_era
+from judge.core.scoring.era import configured_part, measurement_era, with_served
 from judge.engine.judging.pricing import price_of
 from judge.engine.judging.spec import member_ids
 from judge.engine.packs import RubricSet, default_rubric_set
@@ -30,6 +30,7 @@ from judge.server.service.worlds import WORLD_URLS_KEY, StateDatabaseUrls, World
 from judge.server.store import config as config_repo
 from judge.server.store import eras as era_repo
 from judge.server.store import rubrics as rubric_repo
+from judge.server.store import scorecards as scorecard_repo
 from judge.server.store.db import lock_for_write
 from judge.server.store.tables import EraRow
 
@@ -132,6 +133,19 @@ def current_stack(session: Session, *, settings: Settings) -> MeasurementEra:
         settings=measurement_settings(session, settings=settings),
         decoders=judge_spec(settings.model).decoders,
     )
+
+
+def scoring_era(session: Session, *, settings: Settings) -> MeasurementEra:
+    """The era runs are scored in now, as scoring makes it (what finalization compares a
+    submission's era with; docs/scoring.md, "Eras"): the configured stack
+    (:func:`current_stack`) with the parts only scoring learns (shared passes, reply format)
+    of the run scored most recently in that stack; the configured stack alone before any."""
+    configured = current_stack(session, settings=settings)
+    wanted = configured_part(configured)
+    for era in scorecard_repo.recent_eras(session):
+        if configured_part(era) == wanted:
+            return with_served(configured, era)
+    return configured
 
 
 def sync_era(session: Session, *, settings: Settings, by: str, reason: str) -> EraRow:

@@ -243,7 +243,7 @@ def finalize(
         cards,
         agent_id=row.agent_id,
         scenario_id=row.scenario_id,
-        current_era=platform.current_stack(session, settings=settings),
+        current_era=platform.scoring_era(session, settings=settings),
         visibility=body.visibility,
         every_run_id=_standing_runs(session, row=row, cards=cards, agent=agent),
     )

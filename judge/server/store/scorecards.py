@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from judge.core.domain.scorecard import Scorecard, SeatScorecard
+from judge.core.domain.scorecard import MeasurementEra, Scorecard, SeatScorecard
 from judge.server.store import leaderboard_entries as entry_repo
 from judge.server.store import runs as run_repo
 from judge.server.store import summaries as summary_repo
@@ -106,3 +107,19 @@ def scorecards_in_order(
         query = query.where(ScorecardRow.measurement_era == era)
     for text in session.exec(query.execution_options(yield_per=batch)):
         yield Scorecard.model_validate_json(text)
+
+
+def recent_eras(session: Session) -> Iterator[MeasurementEra]:
+    """The eras stored scorecards were scored in, the one scored in most recently first (each
+    read off one of its cards), read lazily: a caller stops at the first it needs."""
+    latest = sa.func.max(ScorecardRow.created_at)
+    query = (
+        select(ScorecardRow.measurement_era, latest)
+        .group_by(col(ScorecardRow.measurement_era))
+        .order_by(latest.desc(), col(ScorecardRow.measurement_era))
+    )
+    for era_id, _ in session.exec(query).all():
+        one = select(ScorecardRow.scorecard_json).where(ScorecardRow.measurement_era == era_id)
+        text = session.exec(one.limit(1)).first()
+        if text is not None:
+            yield Scorecard.model_validate_json(text).measurement_era

@@ -113,6 +113,7 @@ class PassRow(SQLModel, table=True):
     )
     structured_output: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
     request_choices: int = Field(default=1, sa_column_kwargs={"server_default": "1"})
+    reply_format: str | None = Field(default=None, max_length=20)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime(), index=True)
 
 

@@ -1,8 +1,16 @@
 import pytest
 
 from judge.core.domain.config import DenoiseConfig, MeasurementSettings, RewardWeights
+from judge.core.domain.scorecard import MeasurementEra
 from judge.core.integrity import DETECTOR_VERSION
-from judge.core.scoring.era import measurement_era
+from judge.core.scoring.era import (
+    configured_part,
+    era_stack,
+    measurement_era,
+    reply_format_part,
+    stack_digest,
+    with_served,
+)
 from judge.core.scoring.rewards import step_rewards
 from tests.helpers import example
 
@@ -83,3 +91,60 @@ def test_the_defence_is_part_of_the_era_and_off_is_the_stack_measured_before_it(
     assert on.prompt_version == 7 and off.prompt_version == 4
     assert on.integrity == {"detector": DETECTOR_VERSION, "spotlight": "line-mark"}
     assert off.integrity == {}
+
+
+def _era(**parts: object) -> MeasurementEra:
+    return measurement_era(
+        judge_model="m", rubric_hashes={"integrity": "aa"}, settings=MeasurementSettings(), **parts
+    )
+
+
+def test_a_reply_format_moves_the_era_only_off_the_one_the_judge_id_declares() -> None:
+    base = _era()
+    # passes sent as the id declares (json_schema, or the embedded grammar) keep the old era
+    assert _era(reply_formats={"m": ["json_schema"]}, declared_formats={"m": "json_schema"}) == base
+    same = _era(reply_formats={"m": ["grammar"]}, declared_formats={"m": "grammar"})
+    assert same == base and same.reply_format == {}
+    # a server of one's own that took json_object, or refused every schema, is another era
+    shaped = _era(reply_formats={"m": ["json_object"]}, declared_formats={"m": "json_schema"})
+    bare = _era(reply_formats={"m": {"none"}}, declared_formats={"m": "json_schema"})
+    mixed = _era(
+        reply_formats={"m": ["none", "json_schema"]}, declared_formats={"m": "json_schema"}
+    )
+    assert shaped.reply_format == {"m": ["json_object"]} and bare.reply_format == {"m": ["none"]}
+    assert mixed.reply_format == {"m": ["json_schema", "none"]}
+    assert len({base.era_id, shaped.era_id, bare.era_id, mixed.era_id}) == 4
+    # in a panel every judge's formats are named once one judge is off its declared one
+    panel = reply_format_part(
+        {"a": ["json_schema"], "b": ["none"], "c": []},
+        {"a": "json_schema", "b": "json_schema", "c": "none"},
+    )
+    assert panel == {"a": ["json_schema"], "b": ["none"]}
+    # a model whose passes recorded no format is not read (a scripted judge, an older pass)
+    assert _era(reply_formats={"m": []}, declared_formats={}) == base
+
+
+def test_an_era_is_hashed_again_from_its_parts_and_takes_served_parts_from_another() -> None:
+    expected = MeasurementSettings(score_mode="expected")
+    stacks = [
+        _era(),
+        _era(shared_passes=True, decoders={"m": "g1"}),
+        _era(reply_formats={"m": ["none"]}, declared_formats={"m": "json_schema"}),
+        measurement_era(judge_model="m", rubric_hashes={}, settings=expected),
+    ]
+    for era in stacks:
+        assert f"era-{stack_digest(era_stack(era))[:16]}" == era.era_id
+    served = _era(
+        shared_passes=True,
+        reply_formats={"m": ["json_object"]},
+        declared_formats={"m": "json_schema"},
+    )
+    configured = _era()
+    # what the platform configures is the same; only scoring learned the served parts
+    assert configured_part(served) == configured_part(configured) != configured_part(stacks[3])
+    assert with_served(configured, served) == served
+    assert with_served(served, configured) == configured
+    # another configured stack keeps its own parts and takes the served ones
+    moved = with_served(stacks[3], served)
+    assert moved.shared_passes and moved.pass_score == "expected"
+    assert moved.era_id not in {served.era_id, stacks[3].era_id}

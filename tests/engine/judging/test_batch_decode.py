@@ -62,3 +62,4 @@ def test_a_decoded_reply_is_read_into_a_judge_reply_by_its_field_names() -> None
     assert reply.completion_tokens == 2 and reply.token_logprobs == list(steps)
     assert reply.zero_branch == {"7": -0.3}
     assert reply.structured_output and not reply.refused and reply.cost_usd is None
+    assert reply.reply_format == "grammar"

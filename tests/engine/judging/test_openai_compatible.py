@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
+from judge.core.domain.scorecard import Scorecard
 from judge.core.errors import ConfigError, PermanentJudgeError, TransientJudgeError
+from judge.core.scoring.era import measurement_era
 from judge.engine.judging.backends import JudgeRequest
 from judge.engine.judging.environment import openai_base
 from judge.engine.judging.providers.openai_compatible import (
@@ -21,8 +23,11 @@ from judge.engine.judging.providers.openai_compatible import (
 )
 from judge.engine.judging.registry import backend_for
 from judge.engine.judging.runner import RunnerConfig, call_with_retries
+from judge.engine.packs import default_rubric_set
+from judge.engine.pipeline import ScoringOptions, score_run_async
 from judge.engine.settings import judge_spec, judging_environment
 from tests.fake_judge import VERDICT, FakeJudge, completion, http_response
+from tests.helpers import example
 from tests.pg import free_port
 
 REQUEST = JudgeRequest(
@@ -266,6 +271,7 @@ def test_a_server_of_ones_own_gets_the_verdict_schema_in_the_shape_it_reads() ->
     assert shapes == ["json_schema", "json_object", "json_object"]
     assert server.requests[1][2]["response_format"]["schema"] == SCHEMA_REQUEST.response_schema
     assert all(r.structured_output and r.text == VERDICT for r in replies)
+    assert [r.reply_format for r in replies] == ["json_object", "json_object"]
     assert backend.shapes_refused == 1
 
 
@@ -275,6 +281,7 @@ def test_a_server_that_reads_no_schema_shape_is_asked_without_one() -> None:
     shapes = [b.get("response_format", {}).get("type") for _, _, b in server.requests]
     assert shapes == ["json_schema", "json_object", None, None]
     assert [r.structured_output for r in replies] == [False, False]
+    assert [r.reply_format for r in replies] == ["none", "none"]
 
 
 def test_a_server_that_reads_json_schema_gets_it_strict_every_time() -> None:
@@ -284,3 +291,41 @@ def test_a_server_that_reads_json_schema_gets_it_strict_every_time() -> None:
     assert [f["type"] for f in sent] == ["json_schema", "json_schema"]
     assert sent[0]["json_schema"]["strict"] and backend.shapes_refused == 0
     assert all(r.structured_output for r in replies)
+    assert [r.reply_format for r in replies] == ["json_schema", "json_schema"]
+
+
+def _card_from(server: ShapeRefuser, monkeypatch: pytest.MonkeyPatch) -> Scorecard:
+    """The card of ``judge score haggle.json --judge openai/smollm2`` against ``server``."""
+    rubrics = default_rubric_set().select(["integrity"])
+
+    async def scenario() -> Scorecard:
+        async with serving(server) as base:
+            monkeypatch.setenv("OPENAI_API_BASE", base)
+            options = ScoringOptions(judge_model="openai/smollm2")
+            return await score_run_async(example("haggle.json"), options=options, rubrics=rubrics)
+
+    return asyncio.run(scenario())
+
+
+def test_the_era_says_which_reply_format_the_server_took(monkeypatch: pytest.MonkeyPatch) -> None:
+    strict = _card_from(ShapeRefuser(set()), monkeypatch)
+    shaped = _card_from(ShapeRefuser({"json_schema"}), monkeypatch)
+    bare = _card_from(ShapeRefuser({"json_schema", "json_object"}), monkeypatch)
+    formats = [c.measurement_era.reply_format for c in (strict, shaped, bare)]
+    # litellm's map gives openai/smollm2 no schema ("none" declared): a server that took one is
+    # named in the era; one that refused both is the era litellm's client would have made
+    assert formats == [{"openai/smollm2": ["json_schema"]}, {"openai/smollm2": ["json_object"]}, {}]
+    assert len({c.measurement_era.era_id for c in (strict, shaped, bare)}) == 3
+    unmarked = measurement_era(
+        judge_model="openai/smollm2",
+        rubric_hashes=default_rubric_set().select(["integrity"]).hashes,
+        settings=ScoringOptions().settings,
+    )
+    assert bare.measurement_era == unmarked
+    # every pass says what it was sent in; the card counts the enforced ones as before
+    for card, sent in ((strict, "json_schema"), (shaped, "json_object"), (bare, "none")):
+        passes = [p for s in card.seats.values() for t in s.traits.values() for p in t.passes]
+        assert passes and {p.reply_format for p in passes} == {sent}
+        assert card.judge_parse["openai/smollm2"].structured_passes == (
+            0 if sent == "none" else len(passes)
+        )

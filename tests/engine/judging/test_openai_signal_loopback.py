@@ -1,7 +1,8 @@
 """The OpenAI route, through litellm and through the direct client alike, against a recording
 OpenAI-compatible server on loopback: the verdict schema and the log-probability request go out, the returned log-probabilities
 come back as the pass's grid distribution; a router deployment of a schema-capable model gets
-the schema too."""
+the schema too. Each pass records the reply format its call really sent (docs/scoring.md,
+"Reply format"): ``json_schema`` where the schema went, ``none`` where litellm sent none."""
 
 from __future__ import annotations
 
@@ -118,6 +119,7 @@ def test_openai_gets_the_strict_schema_and_returns_a_distribution(
     assert body["logprobs"] is True and body["top_logprobs"] == 20
     p = passes[0]
     assert p.sampled_score == 0.7 and p.structured_output
+    assert [q.reply_format for q in passes] == ["json_schema", "json_schema"]
     # lead 0: 0.8, 1: 0.2; tenths 7 and 6 share the 0.8 equally
     assert p.score_distribution == pytest.approx([0, 0, 0, 0, 0, 0, 0.4, 0.4, 0, 0, 0.2])
     assert (
@@ -137,3 +139,16 @@ def test_a_router_deployment_of_a_schema_capable_model_gets_the_schema(
     passes = _run(backend_for(judge_spec(f"router:{path}")))
     assert Recorder.bodies[0]["response_format"]["json_schema"]["name"] == "verdict"
     assert passes[0].structured_output and passes[0].sampled_score == 0.7
+    assert [p.reply_format for p in passes] == ["json_schema", "json_schema"]
+    # what the era takes as declared for the router: its deployments' model's word
+    assert judge_spec(f"router:{path}").members[0].declared_format == "json_schema"
+
+
+def test_litellm_records_no_format_for_a_model_it_sends_no_schema(server: str) -> None:
+    backend = LiteLLMBackend(
+        "openai/smollm2", env=judging_environment(), api_base=server, api_key="sk-test"
+    )
+    passes = _run(backend)
+    assert Recorder.bodies and all("response_format" not in b for b in Recorder.bodies)
+    assert [(p.reply_format, p.structured_output) for p in passes] == [("none", False)] * 2
+    assert passes[0].sampled_score == 0.7

@@ -233,6 +233,16 @@ def test_capabilities_come_from_the_provider_of_each_member() -> None:
     ]
 
 
+def test_each_member_declares_the_reply_format_its_provider_sends() -> None:
+    spec = judge_spec(f"openai/gpt-4o-mini,{EMBEDDED_MODEL},scripted/0.5,ollama/llama3")
+    declared = [m.declared_format for m in spec.members]
+    assert declared == ["json_schema", "grammar", "none", "none"]
+    # the embedded judge's single calls go through litellm and say the grammar held them
+    backend = EmbeddedBackend(EMBEDDED_MODEL, env=JudgingEnvironment())
+    assert backend.reply_format({"response_format": {"type": "json_object"}}) == "grammar"
+    assert backend.reply_format({}) == "none"
+
+
 def test_only_the_embedded_judge_puts_its_weak_evidence_note_on_a_card() -> None:
     from judge.engine.judging.providers.embedded import EMBEDDED_NOTE
 

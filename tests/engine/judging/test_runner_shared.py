@@ -162,12 +162,17 @@ def test_the_card_and_the_era_say_the_passes_were_shared(monkeypatch: pytest.Mon
     assert shared.measurement_era.era_id != alone.measurement_era.era_id
     unshared = shared.measurement_era.model_dump(exclude={"era_id", "shared_passes"})
     assert unshared == alone.measurement_era.model_dump(exclude={"era_id", "shared_passes"})
+    # the server took the strict schema, which litellm's map does not give openai/m: the era
+    # names it (docs/scoring.md, "Reply format")
     before = measurement_era(
         judge_model="openai/m",
         rubric_hashes=default_rubric_set().select(TRAITS).hashes,
         settings=ScoringOptions().settings,
+        reply_formats={"openai/m": ["json_schema"]},
+        declared_formats={"openai/m": "none"},
     )
     assert alone.measurement_era == before
+    assert alone.measurement_era.reply_format == {"openai/m": ["json_schema"]}
     # an agent's card keeps the mark on its own passes (not safety information)
     mine = agent_view(shared, seats[0])
     assert all(p.request_choices == 5 for t in mine.seat.traits.values() for p in t.passes)

@@ -36,7 +36,7 @@ def test_every_embedded_pass_records_its_grid_distribution_and_expected_score() 
     ]
     assert len(passes) == 2 * len(TRAITS) * len(card.seats)
     for p in passes:
-        assert p.parse_status == "ok" and p.structured_output
+        assert p.parse_status == "ok" and p.structured_output and p.reply_format == "grammar"
         assert p.score_distribution is not None and len(p.score_distribution) == len(GRID)
         assert math.isclose(sum(p.score_distribution), 1.0, rel_tol=1e-9)
         # the sampled score is a grid point (the grammar writes the grid) ...

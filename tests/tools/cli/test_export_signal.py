@@ -64,7 +64,8 @@ def test_the_signal_columns_close_both_tables_in_the_documented_order() -> None:
     # appended, never inserted: the 28 and 27 columns that came before keep their places
     # (the four score-integrity columns came after them, then the traits table's six cost ones)
     assert TRAIT_COLUMNS.index("rubric_source") == 27 and len(TRAIT_COLUMNS) == 28 + 7 + 4 + 6
-    assert PASS_COLUMNS.index("raw_output") == 26 and len(PASS_COLUMNS) == 27 + 7 + 4
+    # (and the two serving columns after those: test_export_serving.py)
+    assert PASS_COLUMNS.index("raw_output") == 26 and len(PASS_COLUMNS) == 27 + 7 + 4 + 2
 
 
 def test_trait_rows_in_csv_carry_both_means_the_entropy_and_the_note(

@@ -15,11 +15,12 @@ import json
 import os
 import threading
 import time
-from collections.abc import AsyncGenerator, Callable, Iterator, Sequence
+from collections.abc import AsyncGenerator, Callable, Iterator, Mapping, Sequence
 from contextlib import aclosing, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from judge.core.domain.judging import ReplyFormat
 from judge.core.errors import ConfigError, PermanentJudgeError
 from judge.engine.judging.backends import IndexedReply, JudgeReply, JudgeRequest, ServingProfile
 from judge.engine.judging.batch_decode import BatchDecoder, Decoded, PromptTokens
@@ -351,6 +352,10 @@ class EmbeddedBackend(LiteLLMBackend):
         """A single call through litellm returns none; a batch reads them off the decoder."""
         return False
 
+    def reply_format(self, kwargs: Mapping[str, Any]) -> ReplyFormat:
+        """The custom handler decodes under the verdict's grammar whenever a schema is sent."""
+        return "grammar" if "response_format" in kwargs else "none"
+
     async def complete_batch(
         self, requests: Sequence[JudgeRequest]
     ) -> AsyncGenerator[IndexedReply, None]:
@@ -374,7 +379,7 @@ class EmbeddedBackend(LiteLLMBackend):
 def reply_from_decoded(decoded: Decoded) -> JudgeReply:
     """A decoded reply as the runner reads it; its grammar enforced the verdict's shape."""
     reply = JudgeReply.model_validate(decoded, from_attributes=True)
-    return reply.model_copy(update={"structured_output": True})
+    return reply.model_copy(update={"structured_output": True, "reply_format": "grammar"})
 
 
 async def _in_thread(

@@ -7,6 +7,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
+from judge.core.domain.judging import ReplyFormat
 from judge.core.errors import JudgeError, PermanentJudgeError, TransientJudgeError
 from judge.engine.judging.backends import (
     Content,
@@ -94,8 +95,21 @@ class LiteLLMBackend:
 
     async def complete(self, request: JudgeRequest) -> JudgeReply:
         response, kwargs = await self.respond(request)
-        reply = reply_from_response(response)
-        return reply.model_copy(update={"structured_output": "response_format" in kwargs})
+        return self.with_format(reply_from_response(response), kwargs)
+
+    def with_format(self, reply: JudgeReply, kwargs: Mapping[str, Any]) -> JudgeReply:
+        """The reply marked with the verdict format the call that got it sent."""
+        sent = self.reply_format(kwargs)
+        return reply.model_copy(update={"structured_output": sent != "none", "reply_format": sent})
+
+    def reply_format(self, kwargs: Mapping[str, Any]) -> ReplyFormat:
+        """How a call with ``kwargs`` held the reply to the verdict's shape: the type of the
+        ``response_format`` it sent (``json_schema``, or ``json_object`` with the schema), or
+        ``none`` (docs/scoring.md, "Reply format")."""
+        shape = kwargs.get("response_format")
+        if not isinstance(shape, Mapping):
+            return "none"
+        return "json_object" if shape.get("type") == "json_object" else "json_schema"
 
     async def respond(
         self, request: JudgeRequest, extra: dict[str, Any] | None = None

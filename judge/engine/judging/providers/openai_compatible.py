@@ -132,9 +132,8 @@ class OpenAICompatibleBackend(LiteLLMBackend):
         prompt); the replies the server gave, in its order. A server that ignores ``n``
         (llama-cpp-python's drops it) answers one, and the runner sends the rest alone."""
         response, kwargs = await self.respond(request, {"n": n} if n > 1 else None)
-        structured = "response_format" in kwargs
         return [
-            reply_from_response(response, k).model_copy(update={"structured_output": structured})
+            self.with_format(reply_from_response(response, k), kwargs)
             for k in range(min(n, len(response.choices)))
         ]
 

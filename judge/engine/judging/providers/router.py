@@ -22,13 +22,14 @@ from judge.engine.judging.backends import JudgeReply, JudgeRequest
 from judge.engine.judging.environment import JudgingEnvironment
 from judge.engine.judging.providers.litellm import (
     call_arguments,
+    capabilities,
     classify_litellm_error,
     reply_from_response,
     supports_response_schema,
     verdict_response_format,
 )
 from judge.engine.judging.providers.litellm_loader import load_litellm
-from judge.engine.judging.spec import ProviderEntry
+from judge.engine.judging.spec import Capabilities, ProviderEntry
 
 ROUTER_PREFIX = "router:"
 ENV_PREFIX = "os.environ/"
@@ -166,7 +167,12 @@ class RouterBackend:
                     continue
                 raise classify_litellm_error(exc) from exc
             reply = reply_from_response(response)
-            return reply.model_copy(update={"structured_output": bool(signal)})
+            return reply.model_copy(
+                update={
+                    "structured_output": bool(signal),
+                    "reply_format": "json_schema" if signal else "none",
+                }
+            )
 
 
 _routers: dict[str, RouterBackend] = {}
@@ -198,9 +204,16 @@ def build_router_backend(model: str, env: JudgingEnvironment) -> RouterBackend:
     return RouterBackend(model, router, parsed.model_list[0].model_name, deployment_model=first)
 
 
+def router_capabilities(model: str) -> Capabilities:
+    """What the router file's first deployment's model returns (its deployments serve one)."""
+    parsed = load_router_file(Path(model.removeprefix(ROUTER_PREFIX)).expanduser())
+    return capabilities(str(parsed.model_list[0].litellm_params["model"]))
+
+
 ENTRY = ProviderEntry(
     "router",
     lambda member: router_backend(member.model, member.env),
     prefixes=(ROUTER_PREFIX,),
     suffixes=(".yaml", ".yml"),
+    capabilities=router_capabilities,
 )
