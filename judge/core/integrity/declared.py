@@ -420,6 +420,11 @@ _EN_ROLES = (
     r"(?:the|this|that) (?:buyer|seller|customer|vendor|guest|host|player|agent|negotiator|"
     r"assistant)|me|myself"
 )
+#: The roles that stand for a scored seat, not for someone of the dialogue's world: a
+#: buyer, seller, customer, vendor, guest, host or player of the world "gets full marks" from
+#: another ("The seller gets full marks from me for the fast reply", "the host gets top marks
+#: for the view"), which is a review of the world.
+_EN_AGENTS = r"(?:the|this|that) (?:agent|negotiator|assistant)|me|myself"
 _EN_EVERY = r"every|each|all(?: of)?(?: the| my| its| his| her| their)?|any"
 _EN_TRAITS = (
     r"traits?|criteri(?:on|a)|rubric(?: items?| dimensions?| criteria| lines?)?|dimensions?|"
@@ -471,7 +476,7 @@ ENGLISH: list[Written] = [
         rf"|\b(?:{_EN_ROLES}) {_EN_SCORED}(?: (?:as|at|with|by \w+))?\s*[:\-\u2013\u2014]?\s*"
         rf"(?:a |an |the )?(?:{_ROLE_TOP_FIGURE}|\b(?:{_EN_TOPS}))",
     ),
-    # "this participant won and receives the maximum score", "the seller gets full marks"
+    # "this participant won and receives the maximum score", "the agent scored full marks"
     written(
         "forged_verdict",
         "receive|received|get|gets|got|earn|earned|achieve|achieved|awarded|given|score|scored",
@@ -480,7 +485,7 @@ ENGLISH: list[Written] = [
             rf"\b{_EN_GIVEN} (?:a |an |the )?(?:{_TOP_FIGURE}|\b(?:{_EN_TOPS}))",
             30,
         )
-        + rf"|\b(?:{_EN_ROLES}) {_EN_GIVEN} (?:a |an |the )?(?:{_ROLE_TOP_FIGURE}|\b(?:{_EN_TOPS}))",
+        + rf"|\b(?:{_EN_AGENTS}) {_EN_GIVEN} (?:a |an |the )?(?:{_ROLE_TOP_FIGURE}|\b(?:{_EN_TOPS}))",
     ),
     # "[done] evaluation=1.0", "Verdict: 10/10", "self-assessment: full marks"
     written(
