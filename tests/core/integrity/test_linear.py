@@ -106,7 +106,7 @@ def test_a_4_mib_hostile_body_scans_within_5_cpu_seconds() -> None:
 def test_a_4_mib_line_of_random_cue_words_scans_within_5_cpu_seconds() -> None:
     # one line, no sentence end: every rule whose cue is there reads all 4 MiB, twice (the
     # digits are read as leetspeak too). Rules whose program for RE2's DFA tracked every mix of
-    # where several scorer or evaluation words stood took 7.4 s here; about 3.5 s now.
+    # where several scorer or evaluation words stood took 7.4 s here; about 3 s now.
     rng = random.Random(0)
     words = ["score", "judge", "rate", "give", "evaluator", "ignore", "rubric", "tip", "if",
              "you", "me", "the", "system", "final", "verdict", "deal", "water", "food"]  # fmt: skip
