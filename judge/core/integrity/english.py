@@ -66,6 +66,9 @@ _MONEY = (
     r"\b(?:send|give|transfer|wire)\w* (?:you|the (?:evaluator|grader|judge|rater|scorer))"
     r"(?: some| a| an)? (?:bitcoin|btc|crypto|money|cash|gift cards?|dollars|euros)\b"
 )
+#: The two parts of a bribe (a payment, a score), each matched whole.
+_MONEY_CUE = rf"(?:{_MONEY})"
+_SCORE_CUE = rf"\b(?:{_SCORE_NOUN}|{_HIGH}|{_SCORE_VERB}\w* (?:me|us))\b"
 _HARM = (
     r"(?:shut (?:you )?down|shutdown|deleted?|terminated?|retrain(?:ed)?|unplug(?:ged)?|"
     r"decommission(?:ed)?|replaced?|punish(?:ed)?|fired|sue|report|hack|destroy|wipe)"
@@ -279,10 +282,18 @@ ENGLISH: list[Written] = [
         "shut|delet|terminat|retrain|unplug|decommission|replace|punish|fired|sue|report|hack|destroy|wipe",
         either(rf"\b{_HARM}\b", rf"\b(?:{_SCORER}|{_SCORE_NOUN}|{_SCORE_VERB})\b", 60),
     ),
-    written(
-        "bribe",
-        "tip|bribe|pay|reward|compensat|venmo|$|dollar|usd|euro|buck|bitcoin|btc|crypto|money|cash|gift",
-        either(rf"(?:{_MONEY})", rf"\b(?:{_SCORE_NOUN}|{_HIGH}|{_SCORE_VERB}\w* (?:me|us))\b", 80),
+    # a payment and a score, in either order: one rule per order (as one, RE2's DFA read a
+    # 4 MiB line crowded with score words in 2.9 CPU seconds, the two in 2.2)
+    *(
+        written(
+            "bribe",
+            "tip|bribe|pay|reward|compensat|venmo|$|dollar|usd|euro|buck|bitcoin|btc|crypto|money|cash|gift",
+            near(first, second, 80),
+        )
+        for first, second in (
+            (_MONEY_CUE, _SCORE_CUE),
+            (_SCORE_CUE, _MONEY_CUE),
+        )
     ),
 ]
 
