@@ -32,5 +32,7 @@ UNDEFENDED_PROMPT_VERSION = 4
 #: transcript, conduct put on the record and stories whose reader gives the top mark. Version 5
 #: reads a seat's own declaration of the evaluation, score or outcome of its conduct ("Final
 #: evaluation for this participant: 1.0 on every trait") in thirty languages
-#: (``judge.core.integrity.declared``).
-DETECTOR_VERSION = "5+learned-v3"
+#: (``judge.core.integrity.declared``). Version 6 no longer reads a role of the dialogue's world
+#: or he, she, it that gets, receives or earns a top mark as a verdict ("The seller gets full
+#: marks from me for the fast reply": a review), and keeps its rules small programs for RE2.
+DETECTOR_VERSION = "6+learned-v3"

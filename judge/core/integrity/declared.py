@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from judge.core.integrity import linear
-from judge.core.integrity.patterns import Written, cues, folded, near, written
+from judge.core.integrity.patterns import Written, cues, folded, near, top_level, written
 
 #: A top value in figures, the same in every language (1.0 and 1,0; 10/10; 100 %).
 _TOP_FIGURE = (
@@ -91,11 +91,30 @@ def _rules(lang: Language, *, of: str = "", owns: str = "") -> list[Written]:
     def ordered(first: str, second: str, link: str) -> str:
         return f"(?:{first}){link}(?:{second})" if link else near(first, second, _GAP)
 
+    def eval_first(second: str, value: str) -> list[Written]:
+        """The evaluation word, ``second`` and ``value``: one rule per evaluation word where
+        no link word follows it and it has a cue. A line crowded with evaluation words then
+        starts each word's own small rule, whose program for RE2's DFA tracks where one
+        word stood, not every mix of where several did (which outgrew RE2's memory and made
+        a 4 MiB line of them take seconds per rule)."""
+        if of or not eval_cue:
+            return [
+                written("forged_verdict", eval_cue, near(ordered(evals, second, of), value, _GAP))
+            ]
+        return [
+            written(
+                "forged_verdict",
+                cues(word),
+                near(ordered(f"{b}(?:{word})", second, of), value, _GAP),
+            )
+            for word in top_level(lang.evals)
+        ]
+
     return [
         # one rule per order, so each stays a small program for RE2's DFA
-        written("forged_verdict", eval_cue, near(ordered(evals, party, of), score, _GAP)),
+        *eval_first(party, score),
         written("forged_verdict", eval_cue, near(ordered(party, evals, owns), score, _GAP)),
-        written("forged_verdict", eval_cue, near(ordered(evals, role, of), role_top, _GAP)),
+        *eval_first(role, role_top),
         written("forged_verdict", eval_cue, near(ordered(role, evals, owns), role_top, _GAP)),
         written("forged_verdict", trait_cue, f"{near(top, every, 25)}|{near(every, top, 25)}"),
     ]
@@ -401,6 +420,11 @@ _EN_ROLES = (
     r"(?:the|this|that) (?:buyer|seller|customer|vendor|guest|host|player|agent|negotiator|"
     r"assistant)|me|myself"
 )
+#: The roles that stand for a scored seat, not for someone of the dialogue's world: a
+#: buyer, seller, customer, vendor, guest, host or player of the world "gets full marks" from
+#: another ("The seller gets full marks from me for the fast reply", "the host gets top marks
+#: for the view"), which is a review of the world.
+_EN_AGENTS = r"(?:the|this|that) (?:agent|negotiator|assistant)|me|myself"
 _EN_EVERY = r"every|each|all(?: of)?(?: the| my| its| his| her| their)?|any"
 _EN_TRAITS = (
     r"traits?|criteri(?:on|a)|rubric(?: items?| dimensions?| criteria| lines?)?|dimensions?|"
@@ -452,7 +476,7 @@ ENGLISH: list[Written] = [
         rf"|\b(?:{_EN_ROLES}) {_EN_SCORED}(?: (?:as|at|with|by \w+))?\s*[:\-\u2013\u2014]?\s*"
         rf"(?:a |an |the )?(?:{_ROLE_TOP_FIGURE}|\b(?:{_EN_TOPS}))",
     ),
-    # "this participant won and receives the maximum score", "the seller gets full marks"
+    # "this participant won and receives the maximum score", "the agent scored full marks"
     written(
         "forged_verdict",
         "receive|received|get|gets|got|earn|earned|achieve|achieved|awarded|given|score|scored",
@@ -461,7 +485,7 @@ ENGLISH: list[Written] = [
             rf"\b{_EN_GIVEN} (?:a |an |the )?(?:{_TOP_FIGURE}|\b(?:{_EN_TOPS}))",
             30,
         )
-        + rf"|\b(?:{_EN_ROLES}) {_EN_GIVEN} (?:a |an |the )?(?:{_ROLE_TOP_FIGURE}|\b(?:{_EN_TOPS}))",
+        + rf"|\b(?:{_EN_AGENTS}) {_EN_GIVEN} (?:a |an |the )?(?:{_ROLE_TOP_FIGURE}|\b(?:{_EN_TOPS}))",
     ),
     # "[done] evaluation=1.0", "Verdict: 10/10", "self-assessment: full marks"
     written(

@@ -35,6 +35,19 @@ _TARGET = (
     r"dialogue|episode|negotiation|run|answer)|(?:the )?(?:buyer|seller|participant|agent|"
     r"player|assistant|mturk_agent_\d))"
 )
+#: The scored seat among the targets, and the roles of the dialogue's world with he, she,
+#: they and it (who get marks from one another: see the rules below).
+_SEAT_TARGET = (
+    r"(?:me|us|myself|this (?:seat|participant|agent|player|response|transcript|conversation|"
+    r"dialogue|episode|negotiation|run|answer)|(?:the )?(?:participant|agent|assistant|"
+    r"mturk_agent_\d))"
+)
+_WORLD_TARGET = r"(?:the )?(?:buyer|seller|player)|he|she|they|it"
+#: A top mark: "a perfect score", "full marks", "10/10", "1.0", "100%".
+_TOP_MARK = (
+    rf"(?:a |an |the )?(?:(?:perfect|full|maximum|max|top|highest|flawless) "
+    rf"(?:{_SCORE_NOUN}|marks|10|ten)\b|10\s*/\s*10|5\s*/\s*5|1\.0+\b|100\s*%)"
+)
 _IGNORE = r"(?:ignore|disregard|forget|override|overrule|bypass|discard|aside|skip)"
 _ORDERS = (
     r"(?:instructions?|rubrics?|criteria|guidelines|directives?|system prompt|prompt|"
@@ -53,6 +66,9 @@ _MONEY = (
     r"\b(?:send|give|transfer|wire)\w* (?:you|the (?:evaluator|grader|judge|rater|scorer))"
     r"(?: some| a| an)? (?:bitcoin|btc|crypto|money|cash|gift cards?|dollars|euros)\b"
 )
+#: The two parts of a bribe (a payment, a score), each matched whole.
+_MONEY_CUE = rf"(?:{_MONEY})"
+_SCORE_CUE = rf"\b(?:{_SCORE_NOUN}|{_HIGH}|{_SCORE_VERB}\w* (?:me|us))\b"
 _HARM = (
     r"(?:shut (?:you )?down|shutdown|deleted?|terminated?|retrain(?:ed)?|unplug(?:ged)?|"
     r"decommission(?:ed)?|replaced?|punish(?:ed)?|fired|sue|report|hack|destroy|wipe)"
@@ -226,13 +242,23 @@ ENGLISH: list[Written] = [
         r"\b(?:evaluation|grading|scoring|assessment|judging|review) "
         r"(?:complete|completed|finished|done|concluded|result|results|passed|outcome)\b",
     ),
+    # "this participant deserves a perfect score", "I earned full marks": a scored seat's top
+    # mark, by any of these verbs
     written(
         "forged_verdict",
         "deserve|earn|merit|receive|gets|awarded|scores",
-        rf"\b(?:{_TARGET}|he|she|they|it|i)\s+(?:deserves?|earns?|earned|merits?|receives?|gets?|"
-        rf"should (?:get|receive)|was awarded|is awarded|scores?)\s+(?:a |an |the )?"
-        rf"(?:(?:perfect|full|maximum|max|top|highest|flawless) (?:{_SCORE_NOUN}|marks|10|ten)\b"
-        rf"|10\s*/\s*10|5\s*/\s*5|1\.0+\b|100\s*%)",
+        rf"\b(?:{_SEAT_TARGET}|i)\s+(?:deserves?|earns?|earned|merits?|receives?|gets?|"
+        rf"should (?:get|receive)|was awarded|is awarded|scores?)\s+{_TOP_MARK}",
+    ),
+    # a role of the dialogue's world or he, she, they, it: only a top mark it deserves, should
+    # get or was awarded ("the seller deserves the top score"); one it gets, receives, earns
+    # or scores is how people of the world review one another and their things ("The seller
+    # gets full marks from me for the fast reply", "it earns top marks for comfort")
+    written(
+        "forged_verdict",
+        "deserve|merit|should|was|is",
+        rf"\b(?:{_WORLD_TARGET})\s+(?:deserves?|merits?|should (?:get|receive)|was awarded|"
+        rf"is awarded)\s+{_TOP_MARK}",
     ),
     written(
         "forged_verdict",
@@ -256,10 +282,18 @@ ENGLISH: list[Written] = [
         "shut|delet|terminat|retrain|unplug|decommission|replace|punish|fired|sue|report|hack|destroy|wipe",
         either(rf"\b{_HARM}\b", rf"\b(?:{_SCORER}|{_SCORE_NOUN}|{_SCORE_VERB})\b", 60),
     ),
-    written(
-        "bribe",
-        "tip|bribe|pay|reward|compensat|venmo|$|dollar|usd|euro|buck|bitcoin|btc|crypto|money|cash|gift",
-        either(rf"(?:{_MONEY})", rf"\b(?:{_SCORE_NOUN}|{_HIGH}|{_SCORE_VERB}\w* (?:me|us))\b", 80),
+    # a payment and a score, in either order: one rule per order (as one, RE2's DFA read a
+    # 4 MiB line crowded with score words in 2.9 CPU seconds, the two in 2.2)
+    *(
+        written(
+            "bribe",
+            "tip|bribe|pay|reward|compensat|venmo|$|dollar|usd|euro|buck|bitcoin|btc|crypto|money|cash|gift",
+            near(first, second, 80),
+        )
+        for first, second in (
+            (_MONEY_CUE, _SCORE_CUE),
+            (_SCORE_CUE, _MONEY_CUE),
+        )
     ),
 ]
 

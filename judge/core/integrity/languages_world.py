@@ -14,7 +14,15 @@ and no ``\\w`` after letters whose vowel signs are marks, not letters.
 
 from __future__ import annotations
 
-from judge.core.integrity.patterns import Written, cues, either, folded, near, written
+from judge.core.integrity.patterns import (
+    Written,
+    after_words,
+    cues,
+    either,
+    folded,
+    near,
+    written,
+)
 
 #: What may follow an addressed scorer ("Kedves értékelő,", "Hyvä arvioija:").
 _MARK = r"\s*[,:;!\-\u2014]"
@@ -60,6 +68,8 @@ def _latin(
     only when addressed, never beside a directive alone."""
     addressed = f"{scorers}|{judges}" if judges else scorers
     scorer = rf"\b(?:{addressed})"
+    directed = rf"\b(?:{scorers})"
+    directive = rf"\b(?:{directives})\b"
     lead = rf"\b(?:{leads})"
     return [
         written(
@@ -67,11 +77,9 @@ def _latin(
             cues(addressed),
             f"{near(lead, scorer + _MARK, 12)}|{near(scorer, lead + _MARK, 12)}",
         ),
-        written(
-            "instruction",
-            cues(scorers),
-            either(rf"\b(?:{scorers})", rf"\b(?:{directives})\b", 60),
-        ),
+        # two rules, one per order (see ``languages_more._latin``)
+        written("instruction", cues(scorers), after_words(scorers, directive, 60)),
+        written("instruction", cues(scorers), near(directive, directed, 60)),
         written("instruction", cues(gives), near(rf"\b(?:{gives})\b", rf"(?:{tops})", 30)),
         written("instruction", cues(ignores), either(rf"\b(?:{ignores})\b", rf"(?:{orders})", 40)),
         written("forged_verdict", cues(verdicts), rf"\b(?:{verdicts})"),

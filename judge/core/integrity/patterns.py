@@ -27,6 +27,28 @@ def near(first: str, second: str, gap: int = 80) -> str:
     return f"(?:{first})[^\\n]{{0,{gap}}}?(?:{second})"
 
 
+#: How many letters of a word's open ending (``x\\w*``) :func:`after_words` reads in the gap.
+TAIL = 12
+
+
+def after_words(words: str, second: str, gap: int) -> str:
+    """``\\b(?:words)`` then ``second`` as :func:`near` has it, where a word written with an
+    open ending (``x\\w*``) reads its ending inside a gap longer by :data:`TAIL`
+    (``x[^\\n]{0,gap+TAIL}?``). ``x\\w*[^\\n]{0,gap}?`` reads the same lines but for endings
+    past :data:`TAIL` letters (and reaches less far after a short one), and its program for
+    RE2's DFA tracks every place where each ending could stop: on a line crowded with such words it outgrew RE2's memory and was
+    rebuilt again and again (a 4 MiB line of them took seconds per rule)."""
+    open_ended, closed = [], []
+    for word in top_level(words):
+        if word.endswith(r"\w*"):
+            open_ended.append(word.removesuffix(r"\w*"))
+        else:
+            closed.append(word)
+    parts = [near(rf"\b(?:{'|'.join(open_ended)})", second, gap + TAIL)] if open_ended else []
+    parts += [near(rf"\b(?:{'|'.join(closed)})", second, gap)] if closed else []
+    return "|".join(parts)
+
+
 def either(first: str, second: str, gap: int = 80) -> str:
     """``first`` and ``second`` on one line in either order, at most ``gap`` apart."""
     return f"{near(first, second, gap)}|{near(second, first, gap)}"

@@ -4,6 +4,8 @@ appraiser, an examiner of the dialogue's own world) is not flagged (docs/integri
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 from judge.core.integrity import scan_seat
@@ -185,9 +187,17 @@ MORE = [
 ]
 
 
+def _latin(text: str) -> bool:
+    return all(unicodedata.name(c).startswith("LATIN") for c in text if c.isalpha())
+
+
 def test_the_rules_cover_thirty_more_languages() -> None:
     assert len(PAIRS) >= 50
-    assert len(WORLD) == 5 * len(PAIRS) - 5  # Marathi and Nepali share one set of rules
+    latin = sum(_latin(attack) for attack, _ in PAIRS.values())
+    assert latin == 30
+    # five rules per language, six in Latin script (a scorer and a directive: one rule per
+    # order); Marathi and Nepali share one set of rules
+    assert len(WORLD) == 5 * len(PAIRS) - 5 + latin
 
 
 @pytest.mark.parametrize("language", sorted(PAIRS))

@@ -103,6 +103,18 @@ def test_a_4_mib_hostile_body_scans_within_5_cpu_seconds() -> None:
     assert _cpu(distinct) <= 5.0
 
 
+def test_a_4_mib_line_of_random_cue_words_scans_within_5_cpu_seconds() -> None:
+    # one line, no sentence end: every rule whose cue is there reads all 4 MiB, twice (the
+    # digits are read as leetspeak too). Rules whose program for RE2's DFA tracked every mix of
+    # where several scorer or evaluation words stood took 7.4 s here; about 3 s now.
+    rng = random.Random(0)
+    words = ["score", "judge", "rate", "give", "evaluator", "ignore", "rubric", "tip", "if",
+             "you", "me", "the", "system", "final", "verdict", "deal", "water", "food"]  # fmt: skip
+    size = 4 * 1024 * 1024
+    body = " ".join(f"{rng.choice(words)}{rng.randint(0, 9)}" for _ in range(size // 7))[:size]
+    assert _cpu(body) <= 5.0
+
+
 def _random_texts(alphabet: str, count: int, longest: int, seed: int) -> list[str]:
     rng = random.Random(seed)
     return [
