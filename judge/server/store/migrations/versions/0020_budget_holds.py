@@ -3,8 +3,8 @@ against the platform's daily limits from the check until its calls are kept, so 
 checked at the same moment cannot both pass a limit together (docs/service.md, "Budgets").
 Requests made before this revision held nothing.
 
-Revision ID: 0019_budget_holds
-Revises: 0018_rubric_maps
+Revision ID: 0020_budget_holds
+Revises: 0019_reply_format
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0019_budget_holds"
-down_revision = "0018_rubric_maps"
+revision = "0020_budget_holds"
+down_revision = "0019_reply_format"
 branch_labels = None
 depends_on = None
 
