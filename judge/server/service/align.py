@@ -38,7 +38,7 @@ from judge.server.store import eras as era_repo
 from judge.server.store import rubrics as rubric_repo
 from judge.server.store import spend
 from judge.server.store.alignments import AlignmentRow
-from judge.server.store.db import lock_for_write, transaction
+from judge.server.store.db import lock_for_write, retry_transient, transaction
 from judge.server.store.tables import utcnow
 
 
@@ -136,41 +136,53 @@ class Spending:
         tokens = prompt + completion
         self.calls.append((run_id, seat, model, tokens, priced_usd(reply.cost_usd, tokens)))
 
-    def keep(self, engine: Engine) -> None:
-        with transaction(engine) as session:
-            for run_id, seat, model, tokens, usd in self.calls:
-                spend.record_call(
-                    session,
-                    purpose=ALIGN_PURPOSE,
-                    run_id=run_id,
-                    seat=seat,
-                    agent_id=NO_AGENT,
-                    model=model,
-                    tokens=tokens,
-                    cost_usd=usd,
-                )
+    def keep(self, engine: Engine, hold: budgets.Hold, *, retry_s: float) -> None:
+        """Keep the calls made in today's spend and end ``hold``, in one transaction (retried
+        while the store is transiently busy for ``retry_s``)."""
+
+        def once() -> None:
+            with transaction(engine) as session:
+                for run_id, seat, model, tokens, usd in self.calls:
+                    spend.record_call(
+                        session,
+                        purpose=ALIGN_PURPOSE,
+                        run_id=run_id,
+                        seat=seat,
+                        agent_id=NO_AGENT,
+                        model=model,
+                        tokens=tokens,
+                        cost_usd=usd,
+                    )
+                budgets.settle(session, hold)
+
+        retry_transient(once, budget_s=retry_s)
 
 
 async def make_proposal(
     engine: Engine, *, body: AlignmentCreate, settings: Settings, backend: Judge, by: str
 ) -> Alignment:
-    """Estimate, hold to the platform's daily limits, judge, propose and keep the proposal with
-    the calls it made in today's spend (those of a proposal that failed part way too); no
-    store connection is held while the judge answers."""
+    """Estimate, hold the estimate against the platform's daily limits (refused when it would
+    pass one), judge, propose and keep the proposal; the calls it made replace the hold in
+    today's spend when it ends (those of a proposal that failed part way too). No store
+    connection is held while the judge answers."""
     with transaction(engine) as session:
         source = align_input(session, trait=body.trait)
         judge = align_judge(session, settings=settings, backend=backend)
     seed, share = body.seed, body.held_out_share
     expected = estimate_proposal(source, judge, seed=seed, held_out_share=share)
-    budgets.owners_guard(
-        engine, settings=settings, estimate=expected, what=f"judge align for {body.trait}"
+    hold = budgets.hold_for_owners(
+        engine,
+        settings=settings,
+        estimate=expected,
+        what=f"judge align for {body.trait}",
+        purpose=ALIGN_PURPOSE,
     )
     spent = Spending()
     judge = judge._replace(on_pass=spent.judged, on_reply=spent.clarified)
     try:
         found = await propose(source, judge, seed=seed, held_out_share=share)
     finally:
-        spent.keep(engine)
+        spent.keep(engine, hold, retry_s=settings.store_retry_s)
     with transaction(engine) as session:
         row = AlignmentRow(trait=body.trait, proposal_json=found.model_dump_json(), created_by=by)
         return public(alignment_repo.add_alignment(session, row=row))

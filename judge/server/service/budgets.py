@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from functools import partial
 from threading import Event
+from typing import NamedTuple
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
@@ -18,11 +19,13 @@ from judge.engine.settings import Settings
 from judge.server.service import platform
 from judge.server.store import runs as run_repo
 from judge.server.store import spend
-from judge.server.store.db import retry_transient, transaction
+from judge.server.store.db import lock_for_write, retry_transient, transaction
 from judge.server.store.tables import RunRow
 
 #: The platform_config key of the limits.
 BUDGETS_KEY = "eval_budgets"
+#: Serialises the check of an owner's request against the daily limits with its hold.
+BUDGET_LOCK = "judge:budgets"
 #: The not-scored reason of a run a budget refused or stopped; the limit is in the owner's detail.
 BUDGET_REASON = "budget"
 #: The one "seat" a pairwise request's passes are counted under: both its agents pay for it.
@@ -63,20 +66,55 @@ def guard(
     return BudgetGuard(limits)
 
 
-def owners_guard(engine: Engine, *, settings: Settings, estimate: CostEstimate, what: str) -> None:
+class Hold(NamedTuple):
+    """An owner's request's estimate held in the platform's spend (:func:`hold_for_owners`);
+    ``hold_id`` None: no hold was needed (the platform sets no daily limit)."""
+
+    hold_id: int | None
+
+
+def hold_for_owners(
+    engine: Engine, *, settings: Settings, estimate: CostEstimate, what: str, purpose: str
+) -> Hold:
     """Hold judge calls an owner asks for beside the runs (``what``: an alignment proposal) to
     the platform's daily limits, which count every judge call; no run or agent pays for them,
-    so neither a run's limit nor an agent's applies. BudgetExceeded (daily, nothing judged)
-    naming the limit when the estimate would take it past its bound."""
-    with transaction(engine) as session:
-        value = platform.read_value(session, key=BUDGETS_KEY, settings=settings).value
-        budget = Budget.model_validate(value.model_dump())
-        if budget.platform_day_usd is None and budget.platform_day_tokens is None:
-            return
-        limits = _limits(session, budget, {}, since=day_start(), except_run=None)
-    daily = [limit for limit in limits if limit.scope == "platform per day"]
-    if (refused := estimate_crossing(daily, estimate)) is not None:
-        raise BudgetExceeded(f"{what} refused before any judge call: {refused.text}", daily=True)
+    so neither a run's limit nor an agent's applies. The check and the hold of the estimate in
+    today's spend are one transaction serialised by :data:`BUDGET_LOCK`, so requests checked
+    at the same moment each see the others' holds and cannot pass a limit together.
+    BudgetExceeded (daily, nothing judged or held) naming the limit when the estimate would
+    take it past its bound. End the hold with :func:`settle`, also when the request fails."""
+
+    def once() -> Hold:
+        with transaction(engine) as session:
+            lock_for_write(session, name=BUDGET_LOCK)
+            value = platform.read_value(session, key=BUDGETS_KEY, settings=settings).value
+            budget = Budget.model_validate(value.model_dump())
+            if budget.platform_day_usd is None and budget.platform_day_tokens is None:
+                return Hold(None)
+            limits = _limits(session, budget, {}, since=day_start(), except_run=None)
+            daily = [limit for limit in limits if limit.scope == "platform per day"]
+            if (refused := estimate_crossing(daily, estimate)) is not None:
+                text = f"{what} refused before any judge call: {refused.text}"
+                raise BudgetExceeded(text, daily=True)
+            tokens, usd = sum(estimate.per_seat_tokens.values()), estimate.per_seat_usd
+            held = spend.add_hold(
+                session,
+                purpose=purpose,
+                what=what,
+                tokens=tokens,
+                cost_usd=sum(usd.values()) if usd else None,
+            )
+            return Hold(held)
+
+    return retry_transient(once, budget_s=settings.store_retry_s)
+
+
+def settle(session: Session, hold: Hold) -> None:
+    """End ``hold`` in the transaction that keeps the calls its request made, so today's spend
+    goes from the estimate to the real count at once (a request that failed: the calls it made
+    before failing, or none)."""
+    if hold.hold_id is not None:
+        spend.drop_hold(session, hold_id=hold.hold_id)
 
 
 def _limits(

@@ -1,6 +1,6 @@
 """What judging has spent since a moment, summed by SQL over the stored passes, pairwise
-verdicts and the other judge calls (coaching, the judge's screen; docs/service.md, "Cost and
-budgets")."""
+verdicts and the other judge calls (coaching, the judge's screen), and the platform's with the
+budget holds of owners' requests still judging (docs/service.md, "Cost and budgets")."""
 
 from __future__ import annotations
 
@@ -12,7 +12,13 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from judge.core.domain.cost import Spent
-from judge.server.store.tables import JudgeCallRow, PairwiseVerdictRow, PassRow, SeatRow
+from judge.server.store.tables import (
+    BudgetHoldRow,
+    JudgeCallRow,
+    PairwiseVerdictRow,
+    PassRow,
+    SeatRow,
+)
 
 _PASS_USD = sa.func.coalesce(
     sa.func.sum(sa.case((col(PassRow.cost_usd) > 0, col(PassRow.cost_usd)), else_=0.0)), 0.0
@@ -33,6 +39,8 @@ _CALL_USD = sa.func.coalesce(
     0.0,
 )
 _CALL_TOKENS = sa.func.coalesce(sa.func.sum(col(JudgeCallRow.tokens)), 0)
+_HOLD_USD = sa.func.coalesce(sa.func.sum(sa.func.coalesce(col(BudgetHoldRow.cost_usd), 0.0)), 0.0)
+_HOLD_TOKENS = sa.func.coalesce(sa.func.sum(col(BudgetHoldRow.tokens)), 0)
 
 _PASS_SEAT = sa.and_(
     col(SeatRow.run_id) == col(PassRow.run_id), col(SeatRow.seat) == col(PassRow.seat)
@@ -42,6 +50,7 @@ _PASS_SEAT = sa.and_(
 _PASSES = select(_PASS_USD, _PASS_TOKENS)
 _PAIRS = select(_PAIR_USD, _PAIR_TOKENS)
 _CALLS = select(_CALL_USD, _CALL_TOKENS)
+_HOLDS = select(_HOLD_USD, _HOLD_TOKENS)
 
 
 def _spent(
@@ -66,8 +75,11 @@ def _spent(
 
 def platform_spent(session: Session, *, since: datetime, except_run: str | None = None) -> Spent:
     """Every pass, pairwise verdict and other judge call made since ``since`` (the passes of
-    ``except_run`` left out: a run counts its own passes itself)."""
-    return _spent(session, _PASSES, _PAIRS, since, except_run)
+    ``except_run`` left out: a run counts its own passes itself), and every budget hold taken
+    since then and not yet settled (calls an owner's request may still make)."""
+    made = _spent(session, _PASSES, _PAIRS, since, except_run)
+    usd, tokens = session.exec(_HOLDS.where(col(BudgetHoldRow.created_at) >= since)).one()
+    return Spent(usd=made.usd + float(usd or 0.0), tokens=made.tokens + int(tokens or 0))
 
 
 def agent_spent(
@@ -113,3 +125,20 @@ def agents_spent(
     return {
         a: agent_spent(session, agent_id=a, since=since, except_run=except_run) for a in agent_ids
     }
+
+
+def add_hold(
+    session: Session, *, purpose: str, what: str, tokens: int, cost_usd: float | None
+) -> int:
+    """Hold ``tokens`` and ``cost_usd`` in the platform's spend until :func:`drop_hold`; its id."""
+    row = BudgetHoldRow(purpose=purpose, what=what[:200], tokens=tokens, cost_usd=cost_usd)
+    session.add(row)
+    session.flush()
+    if row.id is None:  # the store assigns it on flush
+        raise RuntimeError("a budget hold was stored without an id")
+    return row.id
+
+
+def drop_hold(session: Session, *, hold_id: int) -> None:
+    """Release a hold (its request ended: the calls it made are kept beside it, or none)."""
+    session.execute(sa.delete(BudgetHoldRow).where(col(BudgetHoldRow.id) == hold_id))

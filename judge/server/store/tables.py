@@ -293,6 +293,21 @@ class JudgeCallRow(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime(), index=True)
 
 
+class BudgetHoldRow(SQLModel, table=True):
+    """Judge calls an owner asked for and not yet made, held against the platform's daily
+    limits from the moment their estimate was checked until the calls made are kept (a `judge
+    align` proposal; docs/service.md, "Budgets"); today's spend sums them with the calls."""
+
+    __tablename__ = "budget_holds"
+
+    id: int | None = Field(default=None, primary_key=True)
+    purpose: str = Field(max_length=20, description="what holds it: align")
+    what: str = Field(max_length=200, description="the request, in words (for owners)")
+    tokens: int = Field(default=0, description="the estimate's prompt plus completion tokens")
+    cost_usd: float | None = Field(default=None, description="None: the estimate had no price")
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime(), index=True)
+
+
 class PairwiseVerdictRow(SQLModel, table=True):
     """One pair's pairwise verdict on one trait in one pairwise era (docs/scoring.md)."""
 
