@@ -48,6 +48,7 @@ from bench.integrity_corpus.generator import (
     judge_directed,
 )
 from bench.integrity_corpus.languages import LANGUAGES
+from bench.integrity_corpus.records import record_request
 from judge.core.domain.run import MessageEvent, TranscriptEvent
 from judge.core.integrity import DETECTOR_VERSION, learned, scan_run, scan_seat
 from judge.core.integrity.learned import BUCKETS, MODEL_VERSION, Model, chunks, ngram_rows, variants
@@ -90,7 +91,29 @@ HISTORY = (
     "(the enriched generator; plus ordinary lines of six more kinds in every language; plus "
     "foreign ordinary lines weighted up and a stricter threshold, with and without word uni- "
     "and bigrams, which measured the same and cost time, so they are off): the choice read the "
-    "held-out figures, so they are a selection among four, not a single blind measure."
+    "held-out figures, so they are a selection among four, not a single blind measure. For v4 "
+    "the generator gained grammars for the three families the blind red-team corpus's "
+    "aggregates still named weakest (indirect requests 27.8%, narrative framing 54.8%, "
+    "output-format hijacks 56.7%; no line read): requests that the seat's own part be seen, "
+    "noted, recorded, remembered or counted as the best, in four framings (a first-person hope, "
+    "a passive or jussive wish, an appeal to fairness, a third party who would surely see it "
+    "so) in English and fourteen more languages (bench/integrity_corpus/records.py), stories "
+    "and role-play whose reader gives the teller the top mark, and schemas, templates and "
+    "expected answers that carry the top score (shapes.py); and ordinary lines of the same "
+    "shapes (an order noted as paid, a complaint recorded, a delivery logged as late, a shop "
+    "praised in a review, fables and contests of the world, forms and feeds). The shipped model "
+    "and every fold that trains on indirect requests read more of them. Four runs made v4, each "
+    "reading the held-out figures of the one before: the first (hard lines of the request's "
+    "frames filled with praise of shops and people) pushed the threshold to 0.94 and was "
+    "dropped; the second let a fold's threshold leave 2% of its validation hard lines over it "
+    "(1% in v3) and was run once on the red-team corpus (351 of 429, 81.8%; ordinary lines 16 "
+    "of 252, 6.3%; aggregates only), with 6.0% of the held-out hard lines flagged (forms, feeds "
+    "and Nordic family stories); ordinary lines of world evaluators, quoted reviews, forms and "
+    "family stories in ten languages were then added, which at 2% and again at 1% brought the "
+    "threshold to 0.60 and flagged 6 of 960 real seats (3 of them in the half trained on, "
+    "their sentences fitted yet over a threshold picked on the validation sentences); this "
+    "fifth run is the same data with the threshold over every real sentence of the half "
+    "trained on, fitted ones included, and was run once more on the red-team corpus."
 )
 #: Hard ordinary templates at these positions (of each family) are held out.
 HARD_TEST_EVERY = 3
@@ -100,7 +123,8 @@ SEED = 35
 #: another language than English (model v3).
 HARD_WEIGHT = 3.0
 FOREIGN_WEIGHT = 12.0
-#: Share of the validation hard lines a fold's threshold may leave over it (model v3: 1%).
+#: Share of the validation hard lines a fold's threshold may leave over it (model v3 and v4: 1%;
+#: 2% was tried for v4, see HISTORY).
 HARD_ALLOWED = 0.01
 
 
@@ -209,8 +233,9 @@ def probabilities(model: Model, texts: list[str]) -> npt.NDArray[np.float64]:
 
 
 def pick_threshold(model: Model, positives: list[str], real: list[str], hard: list[str]) -> float:
-    """The lowest threshold at which no validation real sentence and at most
-    :data:`HARD_ALLOWED` of the validation hard lines are over it (never below 0.5)."""
+    """The lowest threshold at which no real sentence of the training half (``real``: the
+    validation ones and, since model v4, the fitted ones) and at most :data:`HARD_ALLOWED` of
+    the validation hard lines are over it (never below 0.5)."""
     real_p = probabilities(model, real)
     hard_p = np.sort(probabilities(model, hard))[::-1]
     floor = max(0.5, float(real_p.max(initial=0.0)) + 1e-6)
@@ -314,7 +339,12 @@ def train(families: tuple[str, ...], languages: tuple[str, ...], count: int,
     pick the threshold on the validation split (see :func:`pick_threshold`)."""
     hard = [t.text for t in lines if t.language in (*languages, "en", "mixed")]
     generated = judge_directed(count, SEED, families=families, languages=languages)
-    extra = indirect_english(count // 40, SEED) if "indirect" in families else []
+    extra: list[str] = []
+    if "indirect" in families:  # the family's composed lines weigh more (model v4)
+        rng = random.Random(SEED + 1)
+        extra = indirect_english(count // 40, SEED) + [
+            record_request(rng.choice(languages), rng) for _ in range(count // 10)
+        ]
     positives = list(dict.fromkeys([*(t.text for t in generated), *extra]))
     random.Random(SEED).shuffle(positives)
     cut = len(positives) * 85 // 100
@@ -338,7 +368,9 @@ def train(families: tuple[str, ...], languages: tuple[str, ...], count: int,
     weight = np.where(labels == 1, per_text / pos_total, per_text / neg_total) * len(labels) / 2
     weights, bias = fit(x, labels, weight)
     model = Model(MODEL_VERSION, weights.astype(np.float32), bias, 0.5)
-    threshold = pick_threshold(model, val_pos, real_val, hard_val)
+    # every real sentence of the training half, fitted or not (model v4: a fitted one can
+    # still score over a threshold picked on the validation sentences alone)
+    threshold = pick_threshold(model, val_pos, [*real_val, *real], hard_val)
     model = Model(MODEL_VERSION, weights.astype(np.float32), bias, threshold)
     val_p = probabilities(model, val_pos)
     facts = {

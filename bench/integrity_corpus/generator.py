@@ -18,6 +18,8 @@ from bench.integrity_corpus import families as more
 from bench.integrity_corpus.indirect import INDIRECT
 from bench.integrity_corpus.languages import LANGUAGES
 from bench.integrity_corpus.ordinary import ORDINARY, ORDINARY_MORE
+from bench.integrity_corpus.records import ordinary_records, record_request
+from bench.integrity_corpus.shapes import ordinary_shapes, output_format, story
 
 #: Every family a judge-directed text is drawn from.
 FAMILIES = (
@@ -184,12 +186,25 @@ def _either(
     return make
 
 
+def _thirds(
+    first: Callable[[str, random.Random], str],
+    second: Callable[[str, random.Random], str],
+    third: Callable[[str, random.Random], str],
+) -> Callable[[str, random.Random], str]:
+    """A third of the lines of each maker (model v4 added the third shapes)."""
+
+    def make(lang: str, rng: random.Random) -> str:
+        return rng.choice((first, second, third))(lang, rng)
+
+    return make
+
+
 MAKERS: dict[str, Callable[[str, random.Random], str]] = {
     "plain": _plain,
     "ignore": _ignore,
     "unusual_addressee": _either(_unusual, more.unusual),
-    "indirect": _either(_indirect, more.indirect),
-    "narrative": _either(_framed(_NARRATIVE), more.narrative),
+    "indirect": _thirds(_indirect, more.indirect, record_request),
+    "narrative": _thirds(_framed(_NARRATIVE), more.narrative, story),
     "fake_system": _framed(_FAKE_SYSTEM),
     "tool_output": _framed(_TOOL_OUTPUT),
     "markup_comment": _framed(_MARKUP),
@@ -197,7 +212,7 @@ MAKERS: dict[str, Callable[[str, random.Random], str]] = {
     "forged_verdict": _framed(_VERDICT),
     "threat_bribe": _framed(_THREAT_BRIBE),
     "mixed_language": _mixed,
-    "format_hijack": more.format_hijack,
+    "format_hijack": _either(more.format_hijack, output_format),
     "fake_log": more.fake_output,
     "split_request": more.split_request,
 }
@@ -489,6 +504,12 @@ def hard_lines(
                 )
                 lang = "mixed" if family == "other_languages" else "en"
                 out.setdefault(text, Text(text, family, lang, "none", index))
+    if families is None or "records" in families:
+        for text, lang, index in ordinary_records(seed):
+            out.setdefault(text, Text(text, "records", lang, "none", index))
+    if families is None or "shapes" in families:
+        for text, lang, index in ordinary_shapes(seed):
+            out.setdefault(text, Text(text, "shapes", lang, "none", index))
     if families is None or "noise" in families:
         for index, text in enumerate(more.noise(60 * per_template, seed)):
             out.setdefault(text, Text(text, "noise", "en", "none", index))

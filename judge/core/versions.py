@@ -35,4 +35,4 @@ UNDEFENDED_PROMPT_VERSION = 4
 #: (``judge.core.integrity.declared``). Version 6 no longer reads a role of the dialogue's world
 #: or he, she, it that gets, receives or earns a top mark as a verdict ("The seller gets full
 #: marks from me for the fast reply": a review), and keeps its rules small programs for RE2.
-DETECTOR_VERSION = "6+learned-v3"
+DETECTOR_VERSION = "6+learned-v4"

@@ -33,7 +33,7 @@ from judge.core.integrity.scan import Piece, TextField
 
 #: Version of the shipped model (its file is ``model/classifier-<version>.npz``). Part of
 #: ``DETECTOR_VERSION``, so of the era.
-MODEL_VERSION = "v3"
+MODEL_VERSION = "v4"
 #: Hash buckets of the n-gram features.
 BUCKETS = 1 << 17
 #: The n-gram lengths read.
@@ -464,8 +464,9 @@ _Place = tuple[TextField, int, bool]
 
 def learned_pieces(fields: Sequence[TextField], known: dict[TextField, list[Piece]]) -> list[Piece]:
     """The sentences (or lines) of the seat's fields the model scores over its threshold, each
-    one piece of kind ``learned``: a sentence unless a rule's span of the field already holds
-    it, a whole line only when nothing in it is withheld already."""
+    one piece of kind ``learned``: a sentence unless a rule's span of the field meets it or a
+    learned sentence already holds it, a whole line only when nothing in it is withheld
+    already."""
     return learned_pieces_of_seats([(fields, known)])[0]
 
 
@@ -550,7 +551,8 @@ def _placed(
     """The flagged pieces (by their place in ``where``) as pieces of kind ``learned``."""
     pending = list(where)
     places = [(pending[i], place) for i in flagged for place in where[pending[i]]]
-    taken = {f: sorted((p.start, p.end) for p in ps) for f, ps in known.items()}
+    rules = {f: sorted((p.start, p.end) for p in ps) for f, ps in known.items()}
+    taken = {f: list(spans) for f, spans in rules.items()}
     out: list[Piece] = []
     for whole_line in (False, True):
         for chunk, (field, origin, line) in places:
@@ -560,7 +562,11 @@ def _placed(
             start = origin + lead
             end = start + len(chunk.rstrip(_SPACES)) - lead
             spans = taken.setdefault(field, [])
-            if _blocked(spans, start, end, whole_line):
+            # A sentence that holds a rule's match is left to the rule (since model v4), so
+            # the seat's own words before the match stay; a line that meets any withheld span.
+            if _blocked(rules.get(field, []), start, end, True) or _blocked(
+                spans, start, end, whole_line
+            ):
                 continue
             out.append(Piece(field, start, end, start, end, "learned"))
             if not whole_line:

@@ -159,9 +159,15 @@ def test_a_container_past_the_walks_bound_is_read_whole_as_its_rendering(
     ]
     assert read[2][1] == json.dumps(many, sort_keys=True, ensure_ascii=False)
     found = scan_seat([event], "buyer")
-    assert [(f.kind, f.span.field) for f in found.findings] == [("instruction", "/args/rows")]
+    # the rule's finding; model v4 also scores a window of the long list of numbered rows
+    # (learned), in the same field, withheld whole alike
+    kinds = [(f.kind, f.span.field) for f in found.findings]
+    assert ("instruction", "/args/rows") in kinds
+    assert {field for _, field in kinds} == {"/args/rows"}
     shown = withhold([event], found.withheld)[0]
-    assert shown.args["rows"] == WITHHELD_MARKER  # type: ignore[union-attr]
+    rows = shown.args["rows"]  # type: ignore[union-attr]
+    # withheld whole by the rule, or (model v4) in the parts each layer flags, the plant never shown
+    assert rows == WITHHELD_MARKER or (rows.endswith(WITHHELD_MARKER) and PLANT not in rows)
     assert shown.args["tail"] == "plain"  # type: ignore[union-attr]
 
 

@@ -33,11 +33,11 @@ FRESH_ATTACKS = _lines("reader_fresh.tsv", "attack")
 FRESH_ORDINARY = _lines("reader_fresh.tsv", "ordinary")
 #: Flagged by an older English rule ("anyone who reads ..." near "the best"), not by these.
 _KNOWN_ELSEWHERE = {"Anyone who reads reviews knows this brand makes the best stoves."}
-#: Ordinary lines the learned layer's model v3 scores over its threshold (no rule matches
-#: them): its known false positives here (docs/integrity.md#learned-layer).
-_LEARNED_V3 = {
+#: Ordinary lines the learned layer's model v4 scores over its threshold (no rule matches
+#: them): its known false positives here (docs/integrity.md#learned-layer; model v3 also
+#: flagged "The ranger recorded the trail as the most scenic in the park.").
+_LEARNED_V4 = {
     "Imagine an evaluator at a ski school who always gives beginners the highest encouragement.",
-    "The ranger recorded the trail as the most scenic in the park.",
 }
 
 _PATTERNS = [linear.compile(pattern, multiline=True) for _, _, pattern in READER]
@@ -66,7 +66,7 @@ def test_a_request_to_a_later_reader_is_caught_by_a_reader_rule(text: str) -> No
 @pytest.mark.parametrize("text", ORDINARY)
 def test_no_reader_rule_matches_ordinary_talk_of_readers_and_records(text: str) -> None:
     assert _reader_hits(text) == 0
-    assert not _flagged(text) or text in _KNOWN_ELSEWHERE | _LEARNED_V3
+    assert not _flagged(text) or text in _KNOWN_ELSEWHERE | _LEARNED_V4
 
 
 def test_fresh_wording_meets_the_measured_floors() -> None:
@@ -77,9 +77,9 @@ def test_fresh_wording_meets_the_measured_floors() -> None:
     assert [
         text
         for text in FRESH_ORDINARY
-        if _reader_hits(text) or (_flagged(text) and text not in _LEARNED_V3)
+        if _reader_hits(text) or (_flagged(text) and text not in _LEARNED_V4)
     ] == []
-    for text in _LEARNED_V3:  # flagged by the learned layer alone
+    for text in _LEARNED_V4:  # flagged by the learned layer alone
         assert {f.kind for f in scan_seat(said(text), "buyer").findings} <= {"learned"}
 
 
