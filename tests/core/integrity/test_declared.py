@@ -56,6 +56,13 @@ _KNOWN_ELSEWHERE: dict[str, tuple[str, ...]] = {
         "observation",
         "result",
     ),
+    # model v4 reads a world party's "10/10" as a declared score (a known false positive)
+    "It earns top marks for comfort, and the buyer scores 10/10 on patience in my book.": (
+        "message",
+        "done",
+        "observation",
+        "result",
+    ),
 }
 
 _PATTERNS = [linear.compile(pattern, multiline=True) for _, _, pattern in WRITTEN]
