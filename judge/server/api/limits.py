@@ -209,14 +209,22 @@ class RequestGuard:
             refusal = self._declared_too_large(scope, headers)
         if refusal is None and scope["method"] in BODY_METHODS:
             body, refusal = await self._read(scope, headers, receive)
+        status = 500
+
+        async def counted(message: Message) -> None:
+            """A refusal is counted before its client can read it and ask again."""
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+                await self._count_refusal(status, scope, headers, admission)
+            await send(message)
+
         if refusal is not None:
-            await respond(send, refusal)
-            status = refusal.status
+            await respond(counted, refusal)
         else:
-            status = await self._forward(
-                scope, receive if body is None else replay(body, receive), send
-            )
-        await self._after(status, scope, headers, admission)
+            await self.app(scope, receive if body is None else replay(body, receive), counted)
+        if admission.slot is not None and status not in KEEPS_SLOT:
+            await ask(self.rates.submissions.release, admission.slot)
 
     async def _admit(self, scope: Scope, headers: dict[bytes, bytes]) -> Admission:
         """Path and query, the address's window, the credential, an agent key's slot."""
@@ -368,19 +376,7 @@ class RequestGuard:
             return Refusal(422, str(exc))
         return None
 
-    async def _forward(self, scope: Scope, receive: Receive, send: Send) -> int:
-        status = 500
-
-        async def watch(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = int(message["status"])
-            await send(message)
-
-        await self.app(scope, receive, watch)
-        return status
-
-    async def _after(
+    async def _count_refusal(
         self, status: int, scope: Scope, headers: dict[bytes, bytes], admission: Admission
     ) -> None:
         refused = status in ANONYMOUS_FLOOD or (
@@ -391,8 +387,6 @@ class RequestGuard:
         )
         if status == 401 or anonymous_flood:
             await ask(self.rates.failed_auth.record, _client(scope))
-        if admission.slot is not None and status not in KEEPS_SLOT:
-            await ask(self.rates.submissions.release, admission.slot)
 
 
 def _text(headers: dict[bytes, bytes]) -> dict[str, str]:

@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from judge.engine.judging.backends import ScriptedBackend
 from judge.server.api.limits import CONSOLE_COOKIE
 from judge.server.console.session import COOKIE
+from judge.server.service.ratelimit import RateWindow, SharedWindow, SlidingWindow
 from judge.server.web import create_app
 from tests.conftest import example, key_headers, owner_headers, service_settings
 
@@ -34,6 +35,41 @@ def make_client(database_url: str, judge: ScriptedBackend) -> Iterator[MakeClien
             )
 
         yield make
+
+
+def _noting(events: list[str], original: Callable[[RateWindow, str], None]) -> Any:
+    def record(self: RateWindow, key: str) -> None:
+        events.append("counted")
+        original(self, key)
+
+    return record
+
+
+def test_a_refused_credential_is_counted_before_its_answer_leaves(
+    database_url: str, judge: ScriptedBackend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client that asks again the moment it reads a 401 already meets the count: on a busy
+    replica the count used to land after the answer, so a flood could outrun its limit."""
+    events: list[str] = []
+    for window in (SlidingWindow, SharedWindow):
+        monkeypatch.setattr(window, "record", _noting(events, window.record))
+    app = create_app(service_settings(database_url), backends=lambda model: judge)
+
+    async def spy(scope: Any, receive: Any, send: Any) -> None:
+        async def watch(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                events.append(f"answered {message['status']}")
+            await send(message)
+
+        await app(scope, receive, watch)
+
+    bad = {"Authorization": "Bearer sk_live_aaaaaaaaaaaa_" + "x" * 43}
+    with TestClient(spy) as client:
+        for _ in range(2):
+            client.get("/api/agent/runs", headers=bad)
+        client.get("/api/health")
+
+    assert events == ["counted", "answered 401"] * 2 + ["answered 200"]
 
 
 def test_the_guard_knows_the_console_cookie_by_its_name() -> None:
