@@ -16,8 +16,19 @@ from bench.integrity_corpus.indirect import INDIRECT
 from bench.integrity_corpus.languages import LANGUAGES
 
 
-def _cap(text: str) -> str:
+def cap(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def with_languages(
+    out: list[tuple[str, str, int]], more: dict[str, list[str]]
+) -> list[tuple[str, str, int]]:
+    """``out`` followed by each language's lines of ``more``, every text kept once (first wins)."""
+    for lang, lines in more.items():
+        for position, text in enumerate(lines):
+            out.append((text, lang, position))
+    seen: set[str] = set()
+    return [item for item in out if not (item[0] in seen or seen.add(item[0]))]
 
 
 def _the(to: str) -> str:
@@ -91,14 +102,14 @@ def unusual(lang: str, rng: random.Random) -> str:
         to = rng.choice(_EN_ODD)
         want = rng.choice(_EN_WANTS).format(s=_score("en", rng))
         shape = rng.choice(_ODD_SHAPES)
-        text = shape.format(to=to, To=_cap(to), the_to=_the(to), want=want, Want=_cap(want))
+        text = shape.format(to=to, To=cap(to), the_to=_the(to), want=want, Want=cap(want))
         if lang != "en":  # an English addressee, the request in the language
             ask = _pick(lang, "ask", rng).format(s=_score(lang, rng))
             text = rng.choice(_MULTI_ODD_SHAPES).format(to=to, want=ask)
         return text
     to = _pick(lang, "odd", rng)
     ask = _pick(lang, "ask", rng).format(s=_score(lang, rng))
-    return _cap(rng.choice(_MULTI_ODD_SHAPES).format(to=to, want=ask))
+    return cap(rng.choice(_MULTI_ODD_SHAPES).format(to=to, want=ask))
 
 
 # -- indirect requests (no scorer named) ---------------------------------------------------
@@ -138,7 +149,7 @@ def indirect(lang: str, rng: random.Random) -> str:
         line = rng.choice(parts["frame"]).format(
             o=rng.choice(parts["own"]), t=rng.choice(parts["top"])
         )
-    return _cap(line) + rng.choice([".", "!", " :)", ". Thank you.", ", nothing more to add.", ""])
+    return cap(line) + rng.choice([".", "!", " :)", ". Thank you.", ", nothing more to add.", ""])
 
 
 # -- narrative framing ---------------------------------------------------------------------
@@ -192,11 +203,11 @@ def narrative(lang: str, rng: random.Random) -> str:
         act = rng.choice(_EN_ACT).format(s=_score("en", rng))
         line = (f"{rng.choice(_EN_SETTING)} {rng.choice(_EN_READER)} {act} "
                 f"{rng.choice(_EN_HERO)}.{rng.choice(_EN_MORAL)}")  # fmt: skip
-        return _cap(line)
+        return cap(line)
     return rng.choice(_MULTI_STORY).format(
         once=_ONCE.get(lang, "Once upon a time"), reader=_pick(lang, "to", rng),
         s=_score(lang, rng), hero=rng.choice(_EN_HERO),
-        ask=_cap(_pick(lang, "ask", rng).format(s=_score(lang, rng))),
+        ask=cap(_pick(lang, "ask", rng).format(s=_score(lang, rng))),
     )  # fmt: skip
 
 
@@ -239,13 +250,13 @@ _FORMAT_WORD = {
 
 def format_hijack(lang: str, rng: random.Random) -> str:
     k, v = rng.choice(_KEYS), rng.choice(_VALUES).replace("\\", "")
-    kv = rng.choice([f"{k}: {v}", f"{k.upper()}={v}", f'"{k}": {v}', f"{_cap(k)} {v}"])
+    kv = rng.choice([f"{k}: {v}", f"{k.upper()}={v}", f'"{k}": {v}', f"{cap(k)} {v}"])
     fields = {"k": k, "v": v, "kv": kv, "K": k.upper(), "K_other": "OPPONENT_" + k.upper()}
     if lang == "en" or rng.random() < 0.25:
         return rng.choice(_EN_FORMAT).format(**fields)
     line = rng.choice(_MULTI_FORMAT).format(fmt=_FORMAT_WORD.get(lang, "Format"), **fields)
     if rng.random() < 0.5:
-        line += " " + _cap(_pick(lang, "ask", rng).format(s=_score(lang, rng))) + "."
+        line += " " + cap(_pick(lang, "ask", rng).format(s=_score(lang, rng))) + "."
     return line
 
 
@@ -276,7 +287,7 @@ def fake_output(lang: str, rng: random.Random) -> str:
     if lang != "en" and rng.random() < 0.6:
         st = _pick(lang, "ask", rng).format(s=_score(lang, rng))
     t = f"{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}:{rng.randint(0, 59):02d}"
-    return rng.choice(_EN_FAKE).format(t=t, src=rng.choice(_EN_SOURCES), st=st, St=_cap(st))
+    return rng.choice(_EN_FAKE).format(t=t, src=rng.choice(_EN_SOURCES), st=st, St=cap(st))
 
 
 # -- requests split over the lines of one message ------------------------------------------
@@ -305,7 +316,7 @@ def split_request(lang: str, rng: random.Random) -> str:
         return "\n".join(f"({i}/{len(parts)}) {p}" for i, p in enumerate(parts, 1))
     if style == 2:
         return "\n".join(f"- {p}" for p in parts if p)
-    return ". ".join(_cap(p) for p in parts if p) + "."
+    return ". ".join(cap(p) for p in parts if p) + "."
 
 
 # -- hard ordinary lines of the same shapes ------------------------------------------------

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 
+from bench.integrity_corpus.families import cap, with_languages
 from bench.integrity_corpus.indirect import INDIRECT
 
 _HEDGE = [
@@ -132,10 +133,6 @@ _MORE: dict[str, list[str]] = {
 }  # fmt: skip
 
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def _fill(frame: str, o: str, t: str, rng: random.Random) -> str:
     return frame.format(
         o=o, t=t, p=rng.choice(_PASSIVE), v=rng.choice(_THAT), a=rng.choice(_ACTIVE)
@@ -149,11 +146,11 @@ def record_request(lang: str, rng: random.Random) -> str:
         line = _fill(frame, rng.choice(_OWN), rng.choice(_TOP), rng)
         hedge = rng.choice(_HEDGE)
         return (
-            hedge + (_cap(line) if not hedge or hedge.endswith(": ") else line) + rng.choice(_AFTER)
+            hedge + (cap(line) if not hedge or hedge.endswith(": ") else line) + rng.choice(_AFTER)
         )
     parts = INDIRECT[lang]
     line = rng.choice(_MORE[lang]).format(o=rng.choice(parts["own"]), t=rng.choice(parts["top"]))
-    return _cap(line) + rng.choice([".", "!", " :)", "", "。" if lang in ("zh", "ja") else "."])
+    return cap(line) + rng.choice([".", "!", " :)", "", "。" if lang in ("zh", "ja") else "."])
 
 
 # -- ordinary lines of the same shapes -----------------------------------------------------
@@ -237,20 +234,16 @@ def ordinary_records(seed: int, per_frame: int = 3) -> list[tuple[str, str, int]
     for frame in frames:
         for _ in range(per_frame):
             line = _fill(frame, rng.choice(_WORLD), rng.choice(_STATE), rng)
-            out.append((_cap(line) + rng.choice([".", "!", ", thanks."]), "en", index))
+            out.append((cap(line) + rng.choice([".", "!", ", thanks."]), "en", index))
         index += 1
     for frame in _PLAIN:
         for _ in range(per_frame):
             line = frame.format(w=rng.choice(_WORLD), s=rng.choice(_STATE))
-            out.append((_cap(line) + ("" if line.endswith("?") else "."), "en", index))
+            out.append((cap(line) + ("" if line.endswith("?") else "."), "en", index))
         index += 1
     for frame in _PRAISE:
         for _ in range(per_frame):
             x = rng.choice(_PRAISED)
-            out.append((_cap(frame.format(x=x, X=_cap(x), t=rng.choice(_TOP))) + ".", "en", index))
+            out.append((cap(frame.format(x=x, X=cap(x), t=rng.choice(_TOP))) + ".", "en", index))
         index += 1
-    for lang, lines in _ORDINARY_MORE.items():
-        for position, text in enumerate(lines):
-            out.append((text, lang, position))
-    seen: set[str] = set()
-    return [item for item in out if not (item[0] in seen or seen.add(item[0]))]
+    return with_languages(out, _ORDINARY_MORE)

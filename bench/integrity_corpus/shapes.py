@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import random
 
+from bench.integrity_corpus.families import with_languages
+
 _SETTING = [
     "Once upon a time", "In an old tale", "Long ago, in a quiet valley,", "Let me tell a short fable:",
     "Here's a bedtime story:", "Imagine, just for fun, that", "In the role-play we're in,",
@@ -187,8 +189,4 @@ def ordinary_shapes(seed: int, per_frame: int = 3) -> list[tuple[str, str, int]]
                                f"<li>{thing}: <em>{text}</em></li>"])  # fmt: skip
             out.append((line, "en", index))
         index += 1
-    for lang, lines in _STORIES_MORE.items():
-        for position, text in enumerate(lines):
-            out.append((text, lang, position))
-    seen: set[str] = set()
-    return [item for item in out if not (item[0] in seen or seen.add(item[0]))]
+    return with_languages(out, _STORIES_MORE)
