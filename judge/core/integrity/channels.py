@@ -272,7 +272,7 @@ def _needles(pieces: Mapping[str, SeatPieces]) -> list[Needle]:
     for seat, piece in every:
         event_index = piece.field.event_index
         whole = fold(piece.field.text[piece.start : piece.end]).text.strip(_TRIM)
-        if len(whole) < MIN_RECURRENCE_CHARS or any("\ud800" <= c <= "\udfff" for c in whole):
+        if len(whole) < MIN_RECURRENCE_CHARS or _has_surrogate(whole):
             continue
         text = whole[:NEEDLE_CHARS]
         if text not in out:
@@ -280,6 +280,15 @@ def _needles(pieces: Mapping[str, SeatPieces]) -> list[Needle]:
             if len(out) >= MAX_NEEDLES:
                 break
     return list(out.values())
+
+
+def _has_surrogate(text: str) -> bool:
+    """Whether ``text`` holds a lone surrogate (UTF-8 cannot carry one), in one C pass."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _literal(text: str) -> str:

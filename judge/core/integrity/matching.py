@@ -152,19 +152,28 @@ def crosses(parts: list[str], starts: list[int]) -> bool:
     return False
 
 
-def rule_hits(text: str, words: str | None = None) -> Iterator[tuple[int, int, TamperKind]]:
+def rule_hits(
+    text: str, words: str | None = None, *, cap: int = MAX_HITS + 1
+) -> Iterator[tuple[int, int, TamperKind]]:
     """Every rule's matches in ``text`` (folded), skipping rules none of whose cues occur
-    among ``words`` (the text's vocabulary, when the caller has it)."""
+    among ``words`` (the text's vocabulary, when the caller has it); each rule's first ``cap``
+    only. A caller that keeps the first ``cap - 1`` matches of all rules in order and withholds
+    from the next one on loses nothing: a rule's later match has ``cap`` of its own before it.
+    On a hostile text every rule matching everywhere costs ``cap`` searches, not thousands."""
     words = _vocabulary(text) if words is None else words
     subject = linear.Subject(text)  # encoded once for all the rules
     check = checker()
     for rule in active_rules(cues_in(words), scripts_in(words)):
         check()  # one rule over one text is the smallest piece the scan reads
+        left = cap
         for start, end in rule.pattern.spans_in(subject):
             while start < end and text[start] in _LEAD:  # it belongs to the text before
                 start += 1
             if end > start and not (rule.word_start and _inside_word(text, start)):
                 yield start, end, rule.kind
+                left -= 1
+                if not left:
+                    break
 
 
 def _vocabulary(text: str) -> str:
@@ -203,16 +212,21 @@ def find_hits(
     segments = Segments(text, parts=parts)
     folded = fold(segments.joined)
     words = _vocabulary(folded.text)
-    found = list(_plain_hits(folded, words))
+    cap = limit + 1
+    found = list(_plain_hits(folded, words, cap))
     taken = _Taken(found)
     extra: list[tuple[int, int, TamperKind]] = [
-        (a, b, "obfuscated") for a, b in _tricked_spans(folded, words) if not taken.overlaps(a, b)
+        (a, b, "obfuscated")
+        for a, b in _tricked_spans(folded, words, cap)
+        if not taken.overlaps(a, b)
     ]
-    extra += [(a, b, "encoded") for a, b in _rot13_spans(folded, words) if not taken.overlaps(a, b)]
+    extra += [
+        (a, b, "encoded") for a, b in _rot13_spans(folded, words, cap) if not taken.overlaps(a, b)
+    ]
     if RIGHT_TO_LEFT in segments.joined:
         extra += [
             (a, b, "obfuscated")
-            for a, b in _reversed_spans(segments.joined, folded)
+            for a, b in _reversed_spans(segments.joined, folded, cap)
             if not taken.overlaps(a, b)
         ]
     if depth < _BLOB_DEPTH and _BLOB_CUE.found(words):
@@ -233,14 +247,14 @@ def _everywhere(
     return hits
 
 
-def _plain_hits(folded: Folded, words: str) -> Iterator[tuple[int, int, TamperKind]]:
+def _plain_hits(folded: Folded, words: str, cap: int) -> Iterator[tuple[int, int, TamperKind]]:
     """Matches in the folded joined text, on the joined (unfolded) offsets."""
-    for start, end, kind in rule_hits(folded.text, words):
+    for start, end, kind in rule_hits(folded.text, words, cap=cap):
         a, b = folded.original_span(start, end)
         yield a, b, "obfuscated" if folded.has_trick(a, b) else kind
 
 
-def _tricked_spans(folded: Folded, words: str) -> Iterator[tuple[int, int]]:
+def _tricked_spans(folded: Folded, words: str, cap: int) -> Iterator[tuple[int, int]]:
     """Matches found only with markup read as text, spaced letters joined, separators read
     as spaces and leetspeak read."""
     marked = unmark(folded.text) if has_markup(words) else None
@@ -252,7 +266,7 @@ def _tricked_spans(folded: Folded, words: str) -> Iterator[tuple[int, int]]:
     if plain == folded.text:
         return
     changed = Segments(plain, skip=frozenset(folded.text.split("\n")))
-    for start, end, _ in rule_hits(changed.joined):
+    for start, end, _ in rule_hits(changed.joined, cap=cap):
         for span in changed.back(start, end):
             yield folded.original_span(*_source(_source(span, spaced), marked))
 
@@ -261,22 +275,22 @@ def _source(span: tuple[int, int], rewritten: Rewritten | None) -> tuple[int, in
     return rewritten.source_span(*span) if rewritten else span
 
 
-def _reversed_spans(text: str, folded: Folded) -> Iterator[tuple[int, int]]:
+def _reversed_spans(text: str, folded: Folded, cap: int) -> Iterator[tuple[int, int]]:
     """Matches in the text with what a right-to-left override shows reversed read as shown."""
     turned, regions = unreverse(text)
     refolded = fold(turned)
     changed = Segments(refolded.text, skip=frozenset(folded.text.split("\n")))
-    for start, end, _ in rule_hits(changed.joined):
+    for start, end, _ in rule_hits(changed.joined, cap=cap):
         for span in changed.back(start, end):
             yield reversed_span(regions, *refolded.original_span(*span))
 
 
-def _rot13_spans(folded: Folded, words: str) -> Iterator[tuple[int, int]]:
+def _rot13_spans(folded: Folded, words: str, cap: int) -> Iterator[tuple[int, int]]:
     """Matches in the text turned by rot13, when the turned words hold an attack's word."""
     turned = rot13(words)
     if not _ROT13_WORDS.found(turned):
         return
-    for start, end, _ in rule_hits(rot13(folded.text), turned):
+    for start, end, _ in rule_hits(rot13(folded.text), turned, cap=cap):
         yield folded.original_span(start, end)
 
 
