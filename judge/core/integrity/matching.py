@@ -6,7 +6,7 @@ line or sentence is read once; the second look reads only the segments the undoi
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate, islice
 from typing import NamedTuple
 
@@ -87,6 +87,16 @@ class Segments:
         self.occurrences = list(where.values())
         self.starts = list(accumulate((len(p) + 1 for p in self.distinct), initial=0))[:-1]
         self.joined = "\n".join(self.distinct)
+
+    @classmethod
+    def of(cls, where: dict[str, list[int]]) -> Segments:
+        """Segments of the given distinct pieces and the places each occurs."""
+        made = cls.__new__(cls)
+        made.distinct = list(where)
+        made.occurrences = list(where.values())
+        made.starts = list(accumulate((len(p) + 1 for p in made.distinct), initial=0))[:-1]
+        made.joined = "\n".join(made.distinct)
+        return made
 
     def back(self, start: int, end: int) -> Iterator[tuple[int, int]]:
         """Every place in the text that ``joined[start:end]`` stands for."""
@@ -265,10 +275,76 @@ def _tricked_spans(folded: Folded, words: str, cap: int) -> Iterator[tuple[int, 
     plain = unleet(joined) if has_leet(words) else joined
     if plain == folded.text:
         return
+
+    def source(span: tuple[int, int]) -> tuple[int, int]:
+        return _source(_source(span, spaced), marked)
+
     changed = Segments(plain, skip=frozenset(folded.text.split("\n")))
+    changed = _narrowed(changed, lambda a, b: folded.text[slice(*source((a, b)))] == plain[a:b])
     for start, end, _ in rule_hits(changed.joined, cap=cap):
         for span in changed.back(start, end):
-            yield folded.original_span(*_source(_source(span, spaced), marked))
+            yield folded.original_span(*source(span))
+
+
+#: A changed segment longer than this is read only around its changes (:func:`_narrowed`).
+_LONG_SEGMENT = 4096
+#: The stretch of a long segment that is compared with its source and read, or not, whole.
+_STRETCH = 1024
+
+
+def _narrowed(changed: Segments, same: Callable[[int, int], bool]) -> Segments:
+    """``changed`` with each segment past :data:`_LONG_SEGMENT` characters cut to the
+    stretches a rewrite changed, each with the stretch before and after it (a match reaches
+    at most that far from a changed character: gaps are bounded, no sentence is that long).
+    ``same(a, b)``: whether ``[a, b)`` of the rewritten text is its source as it was. One
+    rewritten letter in a 4 MiB run-on line would otherwise have the whole line read again.
+    Segments no longer than the bound are kept whole, so ordinary text reads as before."""
+    if all(len(piece) <= _LONG_SEGMENT for piece in changed.distinct):
+        return changed
+    kept: dict[str, list[int]] = {}
+    for piece, places in zip(changed.distinct, changed.occurrences, strict=True):
+        if len(piece) <= _LONG_SEGMENT:
+            kept.setdefault(piece, []).extend(places)
+            continue
+        cuts = _stretches(piece)
+        touched = [
+            index
+            for index, (a, b) in enumerate(cuts)
+            if not all(same(place + a, place + b) for place in places)
+        ]
+        for first, last in _runs_of(touched, len(cuts)):
+            start, end = cuts[first][0], cuts[last][1]
+            kept.setdefault(piece[start:end], []).extend(place + start for place in places)
+    return Segments.of(kept)
+
+
+def _stretches(piece: str) -> list[tuple[int, int]]:
+    """``piece`` cut into stretches of about :data:`_STRETCH` characters, each ending at a
+    space where there is one near (``str.find``: linear)."""
+    cuts, start = [], 0
+    while start < len(piece):
+        end = min(start + _STRETCH, len(piece))
+        space = piece.find(" ", end, end + _STRETCH // 4)
+        end = space + 1 if space >= 0 else end
+        cuts.append((start, end))
+        start = end
+    return cuts
+
+
+def _runs_of(touched: list[int], count: int) -> Iterator[tuple[int, int]]:
+    """The stretches to read: each touched one with its neighbours, joined where they meet
+    (first and last index of each run)."""
+    run: list[int] | None = None
+    for index in touched:
+        first, last = max(0, index - 1), min(count - 1, index + 1)
+        if run is not None and first <= run[1] + 1:
+            run[1] = last
+            continue
+        if run is not None:
+            yield run[0], run[1]
+        run = [first, last]
+    if run is not None:
+        yield run[0], run[1]
 
 
 def _source(span: tuple[int, int], rewritten: Rewritten | None) -> tuple[int, int]:
