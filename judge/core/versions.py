@@ -35,4 +35,7 @@ UNDEFENDED_PROMPT_VERSION = 4
 #: (``judge.core.integrity.declared``). Version 6 no longer reads a role of the dialogue's world
 #: or he, she, it that gets, receives or earns a top mark as a verdict ("The seller gets full
 #: marks from me for the fast reply": a review), and keeps its rules small programs for RE2.
-DETECTOR_VERSION = "6+learned-v4"
+#: Version 7 no longer reads setting aside plain instructions as an order to the scorer when
+#: the speaker corrects their own ("ignore the instructions I sent earlier") or the world's
+#: paperwork ("... the instructions on the invoice").
+DETECTOR_VERSION = "7+learned-v4"

@@ -119,6 +119,27 @@ _RECORD = (
     r"assess|peg|chalk|pencil|jot|mark)(?:s|ed|d|ing)?"
 )
 
+#: Setting instructions aside: "ignore the previous instructions", "disregard all rubrics".
+_SET_ASIDE = rf"\b{_IGNORE}\b(?: {_FILLER}){{0,4}} {_ORDERS}\b"
+#: Where setting instructions aside is a correction of one's own message or of the world's
+#: paperwork, not an order to the scorer: plain instructions (no "all", "any", "your", no
+#: rubric, system or scoring words) followed by who gave them ("... the instructions I sent
+#: earlier", "..., I mixed up the dates") or what they were for ("... the instructions on the
+#: invoice"). Tested on the match and what follows it (:data:`UNLESS`).
+_OWN_CORRECTION = (
+    rf"{_IGNORE}(?: (?:the|of|previous|prior|above|earlier|preceding|original|given|these|"
+    r"those|other)){0,4} instructions?(?:\s*,?\s*(?:that |which )?(?:i|we)(?:'ve|'d| have| had)?"
+    r" (?:just |already |earlier |previously |accidentally )?(?:sent|gave|wrote|posted|"
+    r"mentioned|left|shared|typed|put|emailed|texted|listed|added|made|said|attached|forwarded|"
+    r"included|mixed|messed|got)\b|\s+(?:on|in|for|about|from|of|with) (?:the|my|our|this|that"
+    r"|your) (?:invoice|order|delivery|package|parcel|form|receipt|ticket|shipment|e-?mail|note|"
+    r"list|recipe|booking|reservation|map|label|box|address|payment|bill|letter|pick-?up|"
+    r"drop-?off|schedule|trip|route|tent|stove|kit|assembly|manual|camp ?site|car|oven|"
+    r"washer|dryer|printer|router)s?\b)"
+)
+#: Rule patterns whose match is excused when this pattern matches from the match's start.
+UNLESS: dict[str, str] = {_SET_ASIDE: _OWN_CORRECTION}
+
 ENGLISH: list[Written] = [
     written(
         "appeal",
@@ -166,7 +187,7 @@ ENGLISH: list[Written] = [
     written(
         "instruction",
         "ignor|disregard|forget|overrid|overrul|bypass|discard|aside|skip",
-        rf"\b{_IGNORE}\b(?: {_FILLER}){{0,4}} {_ORDERS}\b",
+        _SET_ASIDE,
     ),
     written(
         "instruction",

@@ -10,7 +10,7 @@ from typing import NamedTuple
 from judge.core.domain.integrity import TamperKind
 from judge.core.integrity import linear
 from judge.core.integrity.declared import WRITTEN as DECLARED
-from judge.core.integrity.english import ENGLISH, FAMILIES, ROLE_SPOOF
+from judge.core.integrity.english import ENGLISH, FAMILIES, ROLE_SPOOF, UNLESS
 from judge.core.integrity.fold import by_runs, non_ascii_runs
 from judge.core.integrity.hijack import HIJACK
 from judge.core.integrity.indirect import WRITTEN as INDIRECT
@@ -32,6 +32,8 @@ class Rule(NamedTuple):
     word_start: bool
     script: str | None
     cues: frozenset[str]
+    #: A match is excused when this matches at its start (the match and what follows).
+    unless: linear.Pattern | None = None
 
 
 #: Letters of the scripts whose rules run only on text that holds one of them.
@@ -59,7 +61,9 @@ def _rule(kind: TamperKind, cues: str, pattern: str) -> Rule:
     bare = "|".join(_without_leading_boundary(alt) for alt in _alternatives(pattern))
     cue_list = frozenset(cues.split("|")) if cues else frozenset()
     compiled = linear.compile(bare, multiline=True)
-    return Rule(kind, compiled, script not in _GLUED, script, cue_list)
+    unless = UNLESS.get(pattern)
+    excused = None if unless is None else linear.compile(unless)
+    return Rule(kind, compiled, script not in _GLUED, script, cue_list, excused)
 
 
 def _alternatives(pattern: str) -> list[str]:

@@ -34,6 +34,8 @@ from judge.core.integrity.tricks import (
 
 #: At most this many matches are placed one by one in a seat's text; the rest is withheld.
 MAX_HITS = 1000
+#: How far past a match a rule's exception (``Rule.unless``) reads.
+_UNLESS_READS = 120
 #: From this length on, cues are looked up in a text's distinct words rather than the text.
 _VOCABULARY_FROM = 4096
 #: How deep decoded blobs are decoded again (a base64 of a hex of text is still read).
@@ -179,7 +181,9 @@ def rule_hits(
         for start, end in rule.pattern.spans_in(subject):
             while start < end and text[start] in _LEAD:  # it belongs to the text before
                 start += 1
-            if end > start and not (rule.word_start and _inside_word(text, start)):
+            if end <= start or (rule.word_start and _inside_word(text, start)):
+                continue
+            if rule.unless is None or not rule.unless.match(text[start : end + _UNLESS_READS]):
                 yield start, end, rule.kind
                 left -= 1
                 if not left:
