@@ -141,6 +141,10 @@ class Settings(JudgeModelSettings):
     backoff_initial_s: float = Field(default=RUNNER_DEFAULTS.backoff_initial_s, ge=0.0)
     store_retry_s: float = Field(default=120.0, ge=0.0, le=3600.0)
     store_sweep_s: float = Field(default=30.0, ge=0.5, le=3600.0)
+    #: how long an owner's budget hold (a `judge align` proposal's estimate) counts in today's
+    #: spend unless its request ends first; bounds what a process that died mid-request
+    #: leaves held (docs/service.md, "Budgets")
+    budget_hold_s: float = Field(default=3600.0, ge=60.0, le=86_400.0)
     #: CPU seconds the integrity scan of one run may use; past them the run is held as
     #: ``unscannable``, never judged (docs/integrity.md)
     scan_cpu_s: float = Field(default=10.0, gt=0.0, le=600.0)

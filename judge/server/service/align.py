@@ -176,6 +176,7 @@ async def make_proposal(
         estimate=expected,
         what=f"judge align for {body.trait}",
         purpose=ALIGN_PURPOSE,
+        by=by,
     )
     spent = Spending()
     judge = judge._replace(on_pass=spent.judged, on_reply=spent.clarified)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from threading import Event
 from typing import NamedTuple
@@ -32,9 +32,13 @@ BUDGET_REASON = "budget"
 PAIR_SEAT = "pair"
 
 
-def day_start() -> datetime:
-    """Midnight UTC today: the daily limits count from here."""
-    return datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+def day_start(now: datetime | None = None) -> datetime:
+    """Midnight UTC of ``now``'s day (default: today): the daily limits count from here."""
+    return (
+        (now or datetime.now(UTC))
+        .astimezone(UTC)
+        .replace(hour=0, minute=0, second=0, microsecond=0)
+    )
 
 
 def seats_by_agent(run: Run) -> dict[str, list[str]]:
@@ -74,24 +78,34 @@ class Hold(NamedTuple):
 
 
 def hold_for_owners(
-    engine: Engine, *, settings: Settings, estimate: CostEstimate, what: str, purpose: str
+    engine: Engine,
+    *,
+    settings: Settings,
+    estimate: CostEstimate,
+    what: str,
+    purpose: str,
+    by: str,
+    now: datetime | None = None,
 ) -> Hold:
-    """Hold judge calls an owner asks for beside the runs (``what``: an alignment proposal) to
-    the platform's daily limits, which count every judge call; no run or agent pays for them,
-    so neither a run's limit nor an agent's applies. The check and the hold of the estimate in
-    today's spend are one transaction serialised by :data:`BUDGET_LOCK`, so requests checked
-    at the same moment each see the others' holds and cannot pass a limit together.
-    BudgetExceeded (daily, nothing judged or held) naming the limit when the estimate would
-    take it past its bound. End the hold with :func:`settle`, also when the request fails."""
+    """Hold judge calls an owner (``by``) asks for beside the runs (``what``: an alignment
+    proposal) to the platform's daily limits, which count every judge call; no run or agent
+    pays for them, so neither a run's limit nor an agent's applies. The check and the hold of
+    the estimate in today's spend are one transaction serialised by :data:`BUDGET_LOCK`, so
+    requests checked at the same moment each see the others' holds and cannot pass a limit
+    together. BudgetExceeded (daily, nothing judged or held) naming the limit when the
+    estimate would take it past its bound. End the hold with :func:`settle`, also when the
+    request fails; a hold never settled (its process died) counts until it expires,
+    ``settings.budget_hold_s`` after ``now`` (default: the clock), and no longer."""
 
     def once() -> Hold:
+        at = now or datetime.now(UTC)
         with transaction(engine) as session:
             lock_for_write(session, name=BUDGET_LOCK)
             value = platform.read_value(session, key=BUDGETS_KEY, settings=settings).value
             budget = Budget.model_validate(value.model_dump())
             if budget.platform_day_usd is None and budget.platform_day_tokens is None:
                 return Hold(None)
-            limits = _limits(session, budget, {}, since=day_start(), except_run=None)
+            limits = _limits(session, budget, {}, since=day_start(at), except_run=None, now=at)
             daily = [limit for limit in limits if limit.scope == "platform per day"]
             if (refused := estimate_crossing(daily, estimate)) is not None:
                 text = f"{what} refused before any judge call: {refused.text}"
@@ -101,8 +115,11 @@ def hold_for_owners(
                 session,
                 purpose=purpose,
                 what=what,
+                by=by,
                 tokens=tokens,
                 cost_usd=sum(usd.values()) if usd else None,
+                now=at,
+                expires_at=at + timedelta(seconds=settings.budget_hold_s),
             )
             return Hold(held)
 
@@ -112,7 +129,8 @@ def hold_for_owners(
 def settle(session: Session, hold: Hold) -> None:
     """End ``hold`` in the transaction that keeps the calls its request made, so today's spend
     goes from the estimate to the real count at once (a request that failed: the calls it made
-    before failing, or none)."""
+    before failing, or none). A hold that expired meanwhile, or was cleared, is dropped the
+    same way (its estimate already counted no more)."""
     if hold.hold_id is not None:
         spend.drop_hold(session, hold_id=hold.hold_id)
 
@@ -124,8 +142,10 @@ def _limits(
     *,
     since: datetime,
     except_run: str | None,
+    now: datetime | None = None,
 ) -> list[Limit]:
-    """The budget's limits with what was spent since ``since`` (the agents' only when it caps them)."""
+    """The budget's limits with what was spent since ``since`` (the agents' only when it caps
+    them), the budget holds live at ``now`` (default: the clock) with it."""
     agents = sorted(seats_of_agent) if budget.agent_day_usd or budget.agent_day_tokens else []
     return limits_for(
         budget,
@@ -133,7 +153,7 @@ def _limits(
         agent_spent=spend.agents_spent(
             session, agent_ids=agents, since=since, except_run=except_run
         ),
-        platform_spent=spend.platform_spent(session, since=since, except_run=except_run),
+        platform_spent=spend.platform_spent(session, since=since, except_run=except_run, now=now),
     )
 
 
@@ -176,3 +196,44 @@ def requeue_if_unjudged(session: Session, *, row: RunRow) -> bool:
         return False
     run_repo.requeue_after_refusal(session, row=row)
     return True
+
+
+class HoldView(NamedTuple):
+    """One budget hold as owners see it (``judge budget holds``)."""
+
+    hold_id: int
+    purpose: str
+    what: str
+    by: str | None
+    tokens: int
+    cost_usd: float | None
+    created_at: datetime
+    expires_at: datetime
+    expired: bool
+
+
+def holds(session: Session, *, now: datetime | None = None) -> list[HoldView]:
+    """Every budget hold not settled or cleared, oldest first, each saying whether it has
+    expired at ``now`` (default: the clock): an expired hold counts in no spend any more."""
+    at = now or datetime.now(UTC)
+    return [
+        HoldView(
+            hold_id=row.id or 0,
+            purpose=row.purpose,
+            what=row.what,
+            by=row.created_by,
+            tokens=row.tokens,
+            cost_usd=row.cost_usd,
+            created_at=row.created_at,
+            expires_at=row.expires_at,
+            expired=row.expires_at <= at,
+        )
+        for row in spend.list_holds(session)
+    ]
+
+
+def clear_expired(session: Session, *, now: datetime | None = None) -> list[int]:
+    """Remove the holds expired at ``now`` (default: the clock), serialised with the checks
+    that read them; their ids. A live hold stays: its request may still be judging."""
+    lock_for_write(session, name=BUDGET_LOCK)
+    return spend.clear_expired_holds(session, now=now or datetime.now(UTC))

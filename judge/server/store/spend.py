@@ -18,6 +18,7 @@ from judge.server.store.tables import (
     PairwiseVerdictRow,
     PassRow,
     SeatRow,
+    utcnow,
 )
 
 _PASS_USD = sa.func.coalesce(
@@ -73,12 +74,22 @@ def _spent(
     return Spent(usd=usd, tokens=sum(int(t or 0) for _, t in found))
 
 
-def platform_spent(session: Session, *, since: datetime, except_run: str | None = None) -> Spent:
+def platform_spent(
+    session: Session,
+    *,
+    since: datetime,
+    except_run: str | None = None,
+    now: datetime | None = None,
+) -> Spent:
     """Every pass, pairwise verdict and other judge call made since ``since`` (the passes of
     ``except_run`` left out: a run counts its own passes itself), and every budget hold taken
-    since then and not yet settled (calls an owner's request may still make)."""
+    since then, not yet settled and not expired at ``now`` (default: the clock; calls an
+    owner's request may still make)."""
     made = _spent(session, _PASSES, _PAIRS, since, except_run)
-    usd, tokens = session.exec(_HOLDS.where(col(BudgetHoldRow.created_at) >= since)).one()
+    live = sa.and_(
+        col(BudgetHoldRow.created_at) >= since, col(BudgetHoldRow.expires_at) > (now or utcnow())
+    )
+    usd, tokens = session.exec(_HOLDS.where(live)).one()
     return Spent(usd=made.usd + float(usd or 0.0), tokens=made.tokens + int(tokens or 0))
 
 
@@ -128,10 +139,27 @@ def agents_spent(
 
 
 def add_hold(
-    session: Session, *, purpose: str, what: str, tokens: int, cost_usd: float | None
+    session: Session,
+    *,
+    purpose: str,
+    what: str,
+    by: str,
+    tokens: int,
+    cost_usd: float | None,
+    now: datetime,
+    expires_at: datetime,
 ) -> int:
-    """Hold ``tokens`` and ``cost_usd`` in the platform's spend until :func:`drop_hold`; its id."""
-    row = BudgetHoldRow(purpose=purpose, what=what[:200], tokens=tokens, cost_usd=cost_usd)
+    """Hold ``tokens`` and ``cost_usd`` in the platform's spend from ``now`` until
+    :func:`drop_hold` or ``expires_at``, whichever comes first; its id."""
+    row = BudgetHoldRow(
+        purpose=purpose,
+        what=what[:200],
+        created_by=by[:200],
+        tokens=tokens,
+        cost_usd=cost_usd,
+        created_at=now,
+        expires_at=expires_at,
+    )
     session.add(row)
     session.flush()
     if row.id is None:  # the store assigns it on flush
@@ -142,3 +170,24 @@ def add_hold(
 def drop_hold(session: Session, *, hold_id: int) -> None:
     """Release a hold (its request ended: the calls it made are kept beside it, or none)."""
     session.execute(sa.delete(BudgetHoldRow).where(col(BudgetHoldRow.id) == hold_id))
+
+
+def list_holds(session: Session) -> list[BudgetHoldRow]:
+    """Every budget hold not yet settled or cleared, oldest first (expired ones too)."""
+    return list(session.exec(select(BudgetHoldRow).order_by(col(BudgetHoldRow.id))).all())
+
+
+def clear_expired_holds(session: Session, *, now: datetime) -> list[int]:
+    """Remove the holds expired at ``now`` (they count in no spend any more); their ids. A
+    live hold is never removed: its request may still be judging."""
+    expired = col(BudgetHoldRow.expires_at) <= now
+    ids = [
+        int(i)
+        for i in session.exec(
+            select(BudgetHoldRow.id).where(expired).order_by(col(BudgetHoldRow.id))
+        ).all()
+        if i is not None
+    ]
+    if ids:
+        session.execute(sa.delete(BudgetHoldRow).where(col(BudgetHoldRow.id).in_(ids)))
+    return ids

@@ -296,7 +296,8 @@ class JudgeCallRow(SQLModel, table=True):
 class BudgetHoldRow(SQLModel, table=True):
     """Judge calls an owner asked for and not yet made, held against the platform's daily
     limits from the moment their estimate was checked until the calls made are kept (a `judge
-    align` proposal; docs/service.md, "Budgets"); today's spend sums them with the calls."""
+    align` proposal; docs/service.md, "Budgets"); today's spend sums them with the calls until
+    ``expires_at``, so a hold whose process died stops counting (and may be cleared)."""
 
     __tablename__ = "budget_holds"
 
@@ -306,6 +307,12 @@ class BudgetHoldRow(SQLModel, table=True):
     tokens: int = Field(default=0, description="the estimate's prompt plus completion tokens")
     cost_usd: float | None = Field(default=None, description="None: the estimate had no price")
     created_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime(), index=True)
+    expires_at: datetime = Field(
+        sa_type=UtcDateTime(), description="the hold counts until then (JUDGE_BUDGET_HOLD_S)"
+    )
+    created_by: str | None = Field(
+        default=None, max_length=200, description="who asked (None: held before it was kept)"
+    )
 
 
 class PairwiseVerdictRow(SQLModel, table=True):

@@ -43,6 +43,7 @@ COMMANDS = (
     "calibration",
     "escalation",
     "align",
+    "budget",
     "schema",
     "export",
     "audit",
