@@ -135,7 +135,6 @@ UNMIRRORED: dict[str, str] = {
     "judge/core/scoring/figures.py": "tests/server/api/test_figures.py",
     "judge/core/scoring/gates.py": "tests/core/scoring/test_passes_composite_gates.py",
     "judge/core/integrity/budget.py": "tests/engine/test_pipeline_scan_budget.py",
-    "judge/core/integrity/english.py": "through judge.core.integrity.lexicon",
     "judge/core/integrity/fold.py": "through judge.core.integrity.matching",
     "judge/core/integrity/languages.py": "through judge.core.integrity.lexicon",
     "judge/core/integrity/lexicon.py": "through judge.core.integrity.matching",
