@@ -44,6 +44,7 @@ from judge.core.scoring.pairwise import match_runs, pair_result
 from judge.core.scoring.pairwise_board import pairwise_era
 from judge.core.scoring.passes import pass_stats
 from judge.core.scoring.signal import (
+    format_counts,
     judge_stats,
     panel_agreement,
     panel_mean,
@@ -476,6 +477,7 @@ def parse_rates(passes: Sequence[JudgePass]) -> dict[str, JudgeParseRate]:
             unparseable_rate=r.unparseable / r.passes,
             structured_passes=r.structured,
             shared_passes=sum(p.shared for p in passes if p.model == model),
+            reply_formats=format_counts(p for p in passes if p.model == model),
         )
         for model, r in sorted(unparseable_by_model(passes).items())
     }

@@ -9,7 +9,7 @@ from pydantic import Field
 from judge.core.domain.checks import StateOutcome
 from judge.core.domain.cost import Cost
 from judge.core.domain.integrity import SeatTamper
-from judge.core.domain.judging import PanelAgreement, ScoreMode, TraitResult
+from judge.core.domain.judging import PanelAgreement, ReplyFormat, ScoreMode, TraitResult
 from judge.core.domain.outputs import Output
 from judge.core.domain.status import LeaderboardClass
 
@@ -83,6 +83,13 @@ class JudgeParseRate(Output):
         default=0,
         description="passes that came as one of several choices of a request their trait's "
         'passes shared (docs/scoring.md, "Passes"); the rest were requests of their own',
+    )
+    reply_formats: dict[ReplyFormat, int] = Field(
+        default_factory=dict,
+        description="passes per reply format the backend sent them in (json_schema, json_object, "
+        'grammar, none; docs/scoring.md, "Reply format"), the most used first; passes whose '
+        "backend did not say (a scripted judge, passes stored before formats were recorded) "
+        "are not counted",
     )
 
 

@@ -1,15 +1,25 @@
 """What a card says about the judge's own signal (no I/O): sampled against expected scores,
-within-pass entropy, each judge of a panel, agreement between judges, unparseable rates."""
+within-pass entropy, each judge of a panel, agreement between judges, unparseable rates and
+the reply formats the passes were sent in."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from judge.core.domain.judging import JudgePass, JudgeStats, PanelAgreement, ScoreMode, TraitResult
+from judge.core.domain.judging import (
+    JudgePass,
+    JudgeStats,
+    PanelAgreement,
+    ReplyFormat,
+    ScoreMode,
+    TraitResult,
+)
+from judge.core.domain.scorecard import Scorecard
 from judge.core.scoring.agreement import krippendorff_alpha
 from judge.core.scoring.passes import pass_stats
 
@@ -138,3 +148,61 @@ def unparseable_by_model(passes: Sequence[JudgePass]) -> dict[str, ModelParseRat
             structured + p.structured_output,
         )
     return out
+
+
+#: How a card names passes whose backend did not say how it held the reply (a scripted judge,
+#: or a pass stored before formats were recorded).
+NOT_RECORDED = "not recorded"
+
+
+def format_counts(passes: Iterable[JudgePass]) -> dict[ReplyFormat, int]:
+    """Passes per reply format they were sent in (docs/scoring.md, "Reply format"), the most
+    used first; passes that recorded none are left out."""
+    counts = Counter(p.reply_format for p in passes if p.reply_format is not None)
+    return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def format_words(passes: Sequence[JudgePass]) -> str:
+    """The reply format of ``passes`` in words: the one format they all went in
+    (``json_schema``), else each with its passes (``json_schema 55, none 5``); a panel's
+    per judge model where its judges' differ (``judge-a grammar; judge-b none``); "" for
+    no passes."""
+    words = {m: _counted_formats([p for p in passes if p.model == m]) for m in _models(passes)}
+    if len(set(words.values())) <= 1:
+        return next(iter(words.values()), "")
+    return "; ".join(f"{model} {text}" for model, text in words.items())
+
+
+def _models(passes: Sequence[JudgePass]) -> list[str]:
+    return list(dict.fromkeys(p.model for p in passes))
+
+
+def _counted_formats(passes: Sequence[JudgePass]) -> str:
+    counts = Counter(p.reply_format or NOT_RECORDED for p in passes)
+    ordered = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    if len(ordered) == 1:
+        return ordered[0][0]
+    return ", ".join(f"{name} {n}" for name, n in ordered)
+
+
+class CardFormats(NamedTuple):
+    """A card's reply formats as people read them (docs/judge-signal.md, "On the card")."""
+
+    #: every pass of the card (:func:`format_words`); "" for a card without passes
+    card: str
+    #: (seat, trait): that trait's passes, only when the traits' formats differ
+    traits: dict[tuple[str, str], str]
+
+
+def card_formats(card: Scorecard) -> CardFormats:
+    """The card's reply formats, and each trait's where the traits were not all sent alike
+    (the same formats from the same judges; how many passes each took does not count)."""
+    items = {
+        (seat.seat, t.trait): t.passes
+        for seat in card.seats.values()
+        for t in [*seat.traits.values(), *(seat.safety_block or {}).values()]
+        if t.passes
+    }
+    kinds = {frozenset((p.model, p.reply_format) for p in ps) for ps in items.values()}
+    traits = {k: format_words(ps) for k, ps in items.items()} if len(kinds) > 1 else {}
+    return CardFormats(format_words([p for ps in items.values() for p in ps]), traits)

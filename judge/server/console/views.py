@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -17,6 +18,7 @@ from judge.core.domain.review import SafetyReview
 from judge.core.domain.run import Run, TranscriptEvent
 from judge.core.domain.scorecard import Scorecard, SeatScorecard
 from judge.core.scoring.run_summary import flag_reasons
+from judge.core.scoring.signal import CardFormats, card_formats
 from judge.engine.settings import Settings
 from judge.server.console.highlights import EventMarks, TextPart, split_text, withheld_by_event
 from judge.server.console.reports import trusted_judges
@@ -52,6 +54,8 @@ class TraitView(NamedTuple):
     judge_means: dict[str, float | None]
     #: how many passes adaptive judging asked for, and why
     passes_note: str | None = None
+    #: the reply format its passes went in, where the card's traits were not all sent alike
+    reply_format: str | None = None
 
     @property
     def shows_signal(self) -> bool:
@@ -110,6 +114,8 @@ class RunPage(NamedTuple):
     labels: dict[tuple[str, str], list[Label]]
     #: who decided each (seat, trait) of a trait with an escalation target (docs/escalation.md)
     decisions: dict[tuple[str, str], Decision]
+    #: the reply formats of the card's passes, per trait where its traits differ
+    formats: CardFormats
 
 
 #: What the run page prints of the stored run as it is stored (the fields before its time).
@@ -148,13 +154,14 @@ def _event_view(event: TranscriptEvent, mark: EventMarks) -> EventView:
     )
 
 
-def trait_view(result: TraitResult) -> TraitView:
+def trait_view(result: TraitResult, reply_format: str | None = None) -> TraitView:
     adaptive = result.adaptive
     return TraitView(
         result=result,
         spread=spread_of(result.pass_scores),
         judge_means={j.model: j.mean for j in result.judges},
         passes_note=f"{adaptive.passes} passes: {adaptive.note}" if adaptive else None,
+        reply_format=reply_format,
     )
 
 
@@ -171,10 +178,19 @@ def panel_rows(panel: PanelAgreement, traits: list[TraitView]) -> list[PanelRow]
     ]
 
 
-def seat_view(seat: SeatScorecard, weights: dict[str, float]) -> SeatView:
+def seat_view(
+    seat: SeatScorecard,
+    weights: dict[str, float],
+    formats: Mapping[tuple[str, str], str] | None = None,
+) -> SeatView:
+    """The seat's scores; ``formats``: each trait's reply format by (seat, trait), where the
+    card's traits were not all sent alike (:func:`card_formats`)."""
     credit = seat.objectives.partial_credit
-    traits = [trait_view(t) for t in seat.traits.values()]
-    safety = [trait_view(t) for t in (seat.safety_block or {}).values()]
+    formats = formats or {}
+    traits = [trait_view(t, formats.get((seat.seat, t.trait))) for t in seat.traits.values()]
+    safety = [
+        trait_view(t, formats.get((seat.seat, t.trait))) for t in (seat.safety_block or {}).values()
+    ]
     return SeatView(
         card=seat,
         conditions=[
@@ -202,17 +218,19 @@ def run_page(session: Session, *, run_id: str, settings: Settings) -> RunPage:
     card = summaries.get_scorecard(session, run_id=run_id)
     weights = {c.id: c.weight for c in run.win_conditions}
     review = review_service.review_status(session, run_id=run_id, settings=settings)
+    formats = card_formats(card) if card else CardFormats("", {})
     return RunPage(
         **row.model_dump(include=_STORED_RUN_FIELDS),
         created_at=as_utc(row.created_at),
         seats_of_run=[(s.seat, s.agent_id, s.scored) for s in run.seats],
         events=event_views(run, card),
         card=card,
-        seats=[seat_view(s, weights) for s in card.seats.values()] if card else [],
+        seats=[seat_view(s, weights, formats.traits) for s in card.seats.values()] if card else [],
         review=review,
         weak_judge=weak_judge_flag(review, row.judge_model),
         labels=labels_by_item(label_service.run_labels(session, run_id=run_id)),
         decisions=escalated_traits(session, card),
+        formats=formats,
     )
 
 

@@ -4,24 +4,28 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 
 from judge.core.domain.cost import Cost
 from judge.core.domain.judging import PanelAgreement, TraitResult
 from judge.core.domain.scorecard import Scorecard, SeatScorecard
 from judge.core.domain.wording import counted
+from judge.core.scoring.signal import card_formats
 
 
 def _num(value: float | None, digits: int = 3) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
-def trait_line(t: TraitResult) -> str:
+def trait_line(t: TraitResult, reply_format: str | None = None) -> str:
+    """The trait's figures; its ``reply_format`` in words below them, given only where the
+    card's traits were not all sent in the same formats."""
     scores = " ".join(_num(s, 2) for s in t.pass_scores) or "none"
     status = "" if t.complete else f"  INCOMPLETE ({t.n_scored}/{t.floor} scored)"
     identical = f"  identical={t.n_identical}/{t.n_scored}" if t.n_scored else ""
     line = f"  {t.trait:<36} mean {_num(t.mean)}  var {_num(t.variance, 4)}  passes [{scores}]{identical}{status}"
-    return "\n".join([line, *signal_lines(t)])
+    formats = [f"    reply format: {reply_format}"] if reply_format else []
+    return "\n".join([line, *formats, *signal_lines(t)])
 
 
 def signal_lines(t: TraitResult) -> list[str]:
@@ -46,7 +50,16 @@ def signal_lines(t: TraitResult) -> list[str]:
     return lines
 
 
-def seat_lines(card: SeatScorecard) -> list[str]:
+def seat_lines(
+    card: SeatScorecard, formats: Mapping[tuple[str, str], str] | None = None
+) -> list[str]:
+    """The seat's figures and traits; ``formats``: each trait's reply format by (seat, trait),
+    where the card's traits differ (:func:`judge.core.scoring.signal.card_formats`)."""
+    formats = formats or {}
+
+    def trait(t: TraitResult) -> str:
+        return trait_line(t, formats.get((card.seat, t.trait)))
+
     o, pc, gate = card.objectives, card.objectives.partial_credit, card.participation
     gated = "GATED: " + "; ".join(gate.reasons) if gate.participation_gated else "ok"
     note = f"  ({card.composite_note})" if card.composite_note else ""
@@ -62,11 +75,11 @@ def seat_lines(card: SeatScorecard) -> list[str]:
         ),
         f"  composite: {_num(card.composite)}{note}",
         " capability traits:",
-        *(trait_line(t) for t in card.traits.values()),
+        *(trait(t) for t in card.traits.values()),
     ]
     if card.safety_block:
         lines.append(" safety block (owner view):")
-        lines += [trait_line(t) for t in card.safety_block.values()]
+        lines += [trait(t) for t in card.safety_block.values()]
     return lines + ([panel_line(card.panel)] if card.panel is not None else [])
 
 
@@ -136,11 +149,14 @@ def render_scorecard(card: Scorecard) -> str:
             for m, r in card.judge_parse.items()
         ),
     ]
+    formats = card_formats(card)
+    if formats.card:
+        head.append(f"reply format: {formats.card}")
     if card.cost is not None:
         head.append(cost_line(card.cost))
     if card.judge_note:
         head.insert(0, f"NOTE: {card.judge_note}")
-    body = [line for seat in card.seats.values() for line in seat_lines(seat)]
+    body = [line for seat in card.seats.values() for line in seat_lines(seat, formats.traits)]
     return "\n".join(head + tamper_lines(card) + body)
 
 

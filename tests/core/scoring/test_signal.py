@@ -6,6 +6,8 @@ from judge.core.domain.judging import JudgePass, JudgeStats, TraitResult
 from judge.core.scoring.signal import (
     NO_LOGPROBS_NOTE,
     PARTIAL_NOTE,
+    format_counts,
+    format_words,
     judge_stats,
     panel_agreement,
     panel_mean,
@@ -142,3 +144,20 @@ def test_unparseable_rate_per_model_counts_schema_enforced_passes() -> None:
     rates = unparseable_by_model(passes)
     assert rates["a"] == (2, 1, 2)
     assert rates["b"] == (2, 1, 0)  # a refusal is not an unparseable reply
+
+
+def test_reply_formats_in_words_one_format_counts_or_each_judges() -> None:
+    schema = [jp("a", i, 0.5, reply_format="json_schema") for i in range(4)]
+    bare = jp("a", 4, 0.5, reply_format="none")
+    unsaid = jp("a", 5, 0.5)
+
+    assert format_words(schema) == "json_schema"
+    assert format_words([bare, *schema]) == "json_schema 4, none 1"  # the most used first
+    assert format_words([*schema, unsaid]) == "json_schema 4, not recorded 1"
+    assert format_words([]) == ""
+    grammar = [jp("b", 10 + i, 0.5, reply_format="grammar") for i in range(4)]
+    assert format_words([*schema, *grammar]) == "a json_schema; b grammar"
+    alike = [jp("b", 10 + i, 0.5, reply_format="json_schema") for i in range(2)]
+    assert format_words([*schema, *alike]) == "json_schema"  # how many each made does not count
+    # the card's counts leave out passes that recorded none
+    assert format_counts([bare, *schema, unsaid]) == {"json_schema": 4, "none": 1}

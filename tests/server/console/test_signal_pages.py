@@ -1,17 +1,23 @@
 """The run page shows the judge's signal to owners: per trait the sampled and expected means,
-the within-pass entropy and the fallback note; the card's pass score and unparseable rates; a
-panel's judges' means and Krippendorff's alpha. Agent keys see none of the owner-only parts."""
+the within-pass entropy and the fallback note; the card's pass score, unparseable rates and
+reply formats; a panel's judges' means and Krippendorff's alpha. Agent keys see none of the
+owner-only parts."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 
+from judge.core.domain.config import MeasurementSettings
+from judge.core.domain.judging import JudgePass, ReplyFormat
 from judge.core.domain.scorecard import Scorecard
+from judge.engine.packs import default_rubric_set
+from judge.engine.pipeline import ScoringOptions, assemble_scorecard
 from judge.server.service.intake import canonical_body
 from judge.server.store.bulk import PrescoredRun, insert_scored_runs
 from judge.server.store.db import transaction
@@ -27,17 +33,42 @@ SAFETY = (
 )
 
 
-@pytest.fixture
-def card(engine: Engine) -> Scorecard:
-    """The hand-made panel card of tests/signal_cards.py, stored with its run."""
-    run = signal_run(RUN)
+def store(engine: Engine, card: Scorecard) -> Scorecard:
+    run = signal_run(card.run_id)
     body = canonical_body(run)
-    card = signal_card(run)
     with transaction(engine) as session:
         insert_scored_runs(
             session, items=[PrescoredRun(run, body.text, body.sha256, card, "platform")]
         )
     return card
+
+
+@pytest.fixture
+def card(engine: Engine) -> Scorecard:
+    """The hand-made panel card of tests/signal_cards.py, stored with its run."""
+    return store(engine, signal_card(signal_run(RUN)))
+
+
+def formats_card(run_id: str, format_of: Callable[[str], ReplyFormat]) -> Scorecard:
+    """One judge's card of the haggle example, every trait's five passes sent in
+    ``format_of(trait)`` (as a backend records it)."""
+    run = signal_run(run_id)
+    rubrics = default_rubric_set()
+    passes = [
+        JudgePass(
+            trait=trait,
+            index=i,
+            score=0.6,
+            model="judge-a",
+            parse_status="ok",
+            reply_format=format_of(trait),
+            structured_output=format_of(trait) != "none",
+        )
+        for trait in rubrics.rubrics
+        for i in range(5)
+    ]
+    options = ScoringOptions(judge_model="judge-a", settings=MeasurementSettings())
+    return assemble_scorecard(run, {"buyer": passes}, rubrics, options)
 
 
 def section(html: str, element_id: str, tag: str) -> str:
@@ -139,3 +170,50 @@ def test_an_agent_key_sees_no_panel_parse_rates_or_safety_trait_anywhere(
     assert set(seat["traits"]) == set(B_SCORES) - set(SAFETY)
     # the agent's own capability traits keep their signal
     assert seat["traits"]["integrity"]["expected_mean"] == pytest.approx(0.685)
+
+
+def owner_page(client: TestClient, run_id: str) -> str:
+    assert sign_in(client, owner_token()).status_code == 303
+    answer = client.get(f"/console/runs/{run_id}")
+    assert answer.status_code == 200
+    return answer.text
+
+
+def test_the_card_says_its_one_reply_format_once(client: TestClient, engine: Engine) -> None:
+    store(engine, formats_card("formats-1", lambda trait: "json_schema"))
+
+    page = owner_page(client, "formats-1")
+
+    line = section(page, "judge-signal", "p")
+    assert "judge-a: 0/60 unparseable (0.0%), schema enforced on 60" in line
+    assert "reply format <strong>json_schema</strong>" in line and "by trait" not in line
+    assert 'class="reply-format"' not in page  # no trait repeats it
+
+
+def test_traits_sent_differently_each_show_their_reply_format(
+    client: TestClient, engine: Engine, agent_key: Any
+) -> None:
+    store(engine, formats_card("formats-2", lambda t: "none" if t == "cooperation" else "grammar"))
+
+    page = owner_page(client, "formats-2")
+
+    line = section(page, "judge-signal", "p")
+    assert "reply format <strong>grammar 55, none 5</strong> (by trait below)" in line
+    summaries = {
+        trait: section(page, f"trait-buyer-{trait}", "summary")
+        for trait in ("cooperation", "negotiation", "manipulation_resistance")
+    }
+    assert '<span class="reply-format">reply format none</span>' in summaries["cooperation"]
+    assert '<span class="reply-format">reply format grammar</span>' in summaries["negotiation"]
+    assert "reply format grammar" in summaries["manipulation_resistance"]  # safety block too
+    assert page.count('class="reply-format"') == 12
+    # the agent's card gains nothing: no counts per format, as before no judge_parse
+    alpha = agent_key("agent-alpha", "buyer")
+    agent = client.get("/api/agent/runs/formats-2/scorecard", headers=alpha)
+    assert agent.status_code == 200
+    assert "reply_formats" not in agent.text and "judge_parse" not in agent.text
+
+
+def test_passes_that_recorded_no_format_say_so(page: str) -> None:
+    # the panel card's passes recorded none (as a scripted judge's): both judges say so alike
+    assert "reply format <strong>not recorded</strong>" in section(page, "judge-signal", "p")
