@@ -4,6 +4,7 @@ an owner's explicit command, which stores a new rubric version and so opens a ne
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -116,16 +117,19 @@ NO_AGENT = ""
 
 class Spending:
     """The judge calls a proposal makes, counted in the metrics as each is made and kept in
-    today's spend (:meth:`keep`), so the platform's daily limits count them."""
+    today's spend (:meth:`keep`), so the platform's daily limits count them; each call made
+    also keeps the proposal's hold alive (``renew``, docs/service.md, "Budget holds")."""
 
-    def __init__(self) -> None:
+    def __init__(self, renew: Callable[[], None] | None = None) -> None:
         self.calls: list[tuple[str, str, str, int, float | None]] = []
+        self.renew = renew or (lambda: None)
 
     def judged(self, run_id: str, seat: str, judge_pass: JudgePass) -> None:
         observe_pass(judge_pass)
         tokens = tokens_of(judge_pass)
         usd = priced_usd(judge_pass.cost_usd, tokens)
         self.calls.append((run_id, seat, judge_pass.model, tokens, usd))
+        self.renew()
 
     def clarified(self, run_id: str, seat: str, model: str, reply: JudgeReply) -> None:
         prompt, completion = reply.prompt_tokens or 0, reply.completion_tokens or 0
@@ -135,6 +139,7 @@ class Spending:
         )
         tokens = prompt + completion
         self.calls.append((run_id, seat, model, tokens, priced_usd(reply.cost_usd, tokens)))
+        self.renew()
 
     def keep(self, engine: Engine, hold: budgets.Hold, *, retry_s: float) -> None:
         """Keep the calls made in today's spend and end ``hold``, in one transaction (retried
@@ -178,7 +183,7 @@ async def make_proposal(
         purpose=ALIGN_PURPOSE,
         by=by,
     )
-    spent = Spending()
+    spent = Spending(budgets.Renewal(engine, settings, hold=hold))
     judge = judge._replace(on_pass=spent.judged, on_reply=spent.clarified)
     try:
         found = await propose(source, judge, seed=seed, held_out_share=share)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from threading import Event
@@ -19,8 +21,10 @@ from judge.engine.settings import Settings
 from judge.server.service import platform
 from judge.server.store import runs as run_repo
 from judge.server.store import spend
-from judge.server.store.db import lock_for_write, retry_transient, transaction
+from judge.server.store.db import is_transient, lock_for_write, retry_transient, transaction
 from judge.server.store.tables import RunRow
+
+log = logging.getLogger("judge.budgets")
 
 #: The platform_config key of the limits.
 BUDGETS_KEY = "eval_budgets"
@@ -30,6 +34,10 @@ BUDGET_LOCK = "judge:budgets"
 BUDGET_REASON = "budget"
 #: The one "seat" a pairwise request's passes are counted under: both its agents pay for it.
 PAIR_SEAT = "pair"
+#: The purpose a run's budget holds are kept under (``judge budget holds``).
+RUN_PURPOSE = "run"
+#: Who a run's holds name: the scoring service.
+RUN_HOLDER = "system:scoring"
 
 
 def day_start(now: datetime | None = None) -> datetime:
@@ -151,19 +159,132 @@ def _limits(
         budget,
         seats_of_agent=seats_of_agent,
         agent_spent=spend.agents_spent(
-            session, agent_ids=agents, since=since, except_run=except_run
+            session, agent_ids=agents, since=since, except_run=except_run, now=now
         ),
         platform_spent=spend.platform_spent(session, since=since, except_run=except_run, now=now),
     )
 
 
+def hold_for_run(
+    engine: Engine,
+    *,
+    settings: Settings,
+    run_id: str,
+    seats_of_agent: Mapping[str, Sequence[str]],
+    estimate: CostEstimate,
+    now: datetime | None = None,
+) -> BudgetGuard | None:
+    """The guard of a run about to be judged, its estimate held in today's spend: the check
+    against every limit (the run's, its agents' and the platform's, as :func:`guard`) and the
+    hold are one transaction serialised by :data:`BUDGET_LOCK` with every other run's and
+    owner's request's, so runs checked at the same moment each see the others' holds and
+    cannot pass a daily limit together. One hold per agent of the run (the estimate of its
+    seats), naming the run; an earlier claim's holds of the same run (its process died) are
+    replaced. None when the platform sets no limit; no hold when it sets no daily limit.
+    BudgetExceeded (nothing judged or held) naming the limit the estimate would pass. The
+    run's end drops its holds (:func:`settle_run`) in the transaction that keeps its passes'
+    outcome; a hold never dropped counts until ``settings.budget_hold_s`` after ``now``
+    (default: the clock), renewed while the run stores passes (:class:`Renewal`)."""
+    at = now or datetime.now(UTC)
+    with transaction(engine) as session:
+        lock_for_write(session, name=BUDGET_LOCK)
+        spend.drop_run_holds(session, run_id=run_id)
+        value = platform.read_value(session, key=BUDGETS_KEY, settings=settings).value
+        budget = Budget.model_validate(value.model_dump())
+        if budget.unlimited:
+            return None
+        since = day_start(at)
+        limits = _limits(session, budget, seats_of_agent, since=since, except_run=run_id, now=at)
+        if (refused := estimate_crossing(limits, estimate)) is not None:
+            raise BudgetExceeded(refused.text, daily=refused.daily)
+        if any(limit.scope != "run" for limit in limits):
+            _hold_seats(session, run_id, seats_of_agent, estimate, at=at, settings=settings)
+        return BudgetGuard(limits)
+
+
+def _hold_seats(
+    session: Session,
+    run_id: str,
+    seats_of_agent: Mapping[str, Sequence[str]],
+    estimate: CostEstimate,
+    *,
+    at: datetime,
+    settings: Settings,
+) -> None:
+    """One hold per agent, of its seats' estimate; seats no agent sits in under no agent."""
+    owned = {seat: agent for agent, seats in seats_of_agent.items() for seat in seats}
+    by_agent: dict[str | None, list[str]] = {}
+    for seat in sorted(set(estimate.per_seat_tokens) | set(estimate.per_seat_usd)):
+        by_agent.setdefault(owned.get(seat), []).append(seat)
+    expires_at = at + timedelta(seconds=settings.budget_hold_s)
+    for agent, seats in by_agent.items():
+        usd = [estimate.per_seat_usd[s] for s in seats if s in estimate.per_seat_usd]
+        spend.add_hold(
+            session,
+            purpose=RUN_PURPOSE,
+            what=f"run {run_id}",
+            by=RUN_HOLDER,
+            tokens=sum(estimate.per_seat_tokens.get(s, 0) for s in seats),
+            cost_usd=sum(usd) if usd else None,
+            now=at,
+            expires_at=expires_at,
+            run_id=run_id,
+            agent_id=agent,
+        )
+
+
+def settle_run(session: Session, *, run_id: str) -> None:
+    """Drop the run's holds in the transaction that ends its scoring (its scorecard, its
+    ``not_scored`` status, or its hand-back on a clean stop): its stored passes count instead."""
+    spend.drop_run_holds(session, run_id=run_id)
+
+
+class Renewal:
+    """Keeps the live holds of a request still working (a run's, by ``run_id``, or an owner's
+    request's ``hold``) from expiring: called as it makes progress (a pass stored, a call
+    made), it pushes their expiry to ``settings.budget_hold_s`` from then, at most once a
+    quarter of that bound (``clock``: seconds, monotonic). A hold already expired stays
+    expired; a store too busy to renew is logged, and the next call tries again."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        settings: Settings,
+        *,
+        run_id: str | None = None,
+        hold: Hold | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.engine, self.settings, self.clock = engine, settings, clock
+        self.run_id = run_id
+        self.hold_ids = [hold.hold_id] if hold is not None and hold.hold_id is not None else []
+        self.every_s, self.last = settings.budget_hold_s / 4, clock()
+
+    def __call__(self) -> None:
+        if self.clock() - self.last < self.every_s or (self.run_id is None and not self.hold_ids):
+            return
+        expires_at = datetime.now(UTC) + timedelta(seconds=self.settings.budget_hold_s)
+        try:
+            with transaction(self.engine) as session:
+                spend.renew_holds(
+                    session, expires_at=expires_at, hold_ids=self.hold_ids, run_id=self.run_id
+                )
+        except Exception as exc:
+            if not is_transient(exc):
+                raise
+            log.warning("could not renew budget holds (%s): %s", self.run_id or self.hold_ids, exc)
+            return
+        self.last = self.clock()
+
+
 def run_guard(
     engine: Engine, run: Run, estimate: CostEstimate, *, settings: Settings, cancel: Event | None
 ) -> BudgetGuard | None:
-    """The guard of one stored run (its own stored passes are counted by the guard, not as
-    today's spend), waiting out a transiently failing store for ``store_retry_s``."""
+    """The guard of one stored run, its estimate held (:func:`hold_for_run`; its own stored
+    passes are counted by the guard, not as today's spend), waiting out a transiently failing
+    store for ``store_retry_s``."""
     seats, retry_s = seats_by_agent(run), settings.store_retry_s
-    held = partial(guard, engine, settings=settings, seats_of_agent=seats, except_run=run.run_id)
+    held = partial(hold_for_run, engine, settings=settings, run_id=run.run_id, seats_of_agent=seats)
     return retry_transient(lambda: held(estimate=estimate), budget_s=retry_s, cancel=cancel)
 
 

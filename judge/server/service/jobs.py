@@ -7,10 +7,12 @@ import asyncio
 import logging
 import threading
 import time
+from collections.abc import Callable
 from functools import partial
 
 from sqlalchemy.engine import Engine
 
+from judge.core.domain.judging import JudgePass
 from judge.core.domain.scenario import Scenario
 from judge.core.domain.scorecard import Scorecard
 from judge.core.domain.status import UNFINISHED_RUN_STATUSES
@@ -20,9 +22,9 @@ from judge.engine.pipeline import score_run_async, screened
 from judge.engine.settings import Settings
 from judge.engine.telemetry.annotations import receivers_of, send_scores
 from judge.engine.telemetry.prometheus import observe_card, observed
-from judge.server.service.budgets import BUDGET_REASON, run_guard
+from judge.server.service.budgets import BUDGET_REASON, Renewal, run_guard, settle_run
 from judge.server.service.fairness import FairQueue, run_priority
-from judge.server.service.fencing import Fence, ScoringTakenOver
+from judge.server.service.fencing import ClaimedWrite, Fence, ScoringTakenOver
 from judge.server.service.scoring import (
     BackendFactory,
     ScoringAbandoned,
@@ -110,7 +112,7 @@ async def judged(
     is returned; a clean shutdown hands the run back, any other stop keeps the paid passes."""
     options, run_id = job.snapshot.options, job.run.run_id
     writer = pass_writer(engine, run_id=run_id, retry_s=settings.store_retry_s, cancel=cancel)
-    passes = WriteBehind(observed(fence.guard(writer)))
+    passes = WriteBehind(observed(fence.guard(renewing(writer, engine, run_id, settings))))
     try:
         # CPU-bound and bounded (JUDGE_SCAN_CPU_S): on a thread, so this loop's other jobs and
         # the queue's heartbeats keep running; an unscannable run is held, not judged
@@ -144,6 +146,28 @@ async def judged(
     finally:
         passes.close()
     return card
+
+
+def renewing(
+    write: ClaimedWrite,
+    engine: Engine,
+    run_id: str,
+    settings: Settings,
+    *,
+    clock: Callable[[], float] = time.monotonic,
+) -> ClaimedWrite:
+    """``write``, that also keeps the run's budget holds alive after each pass it stores
+    (:class:`budgets.Renewal`): a run judging longer than JUDGE_BUDGET_HOLD_S keeps its
+    estimate held (docs/service.md, "Budget holds")."""
+    renew = Renewal(engine, settings, run_id=run_id, clock=clock)
+
+    def write_and_renew(seat: str, judge_pass: JudgePass, claimed: int | None = None) -> bool:
+        stored = write(seat, judge_pass, claimed)
+        if stored:
+            renew()
+        return stored
+
+    return write_and_renew
 
 
 def checked_scenario(job: ScoringJob, settings: Settings) -> Scenario | None:
@@ -184,6 +208,7 @@ def failed(engine: Engine, run_id: str, exc: Exception, *, claimed: bool) -> Non
         run_repo.set_run_status(
             session, run_id=run_id, status="not_scored", reason=reason, detail=detail
         )
+        settle_run(session, run_id=run_id)  # the passes it made count instead of its estimate
 
 
 def release(engine: Engine, run_id: str) -> None:
@@ -191,6 +216,7 @@ def release(engine: Engine, run_id: str) -> None:
     try:
         with transaction(engine) as session:
             run_repo.end_scoring_cleanly(session, run_id=run_id)
+            settle_run(session, run_id=run_id)  # the resumed run holds its estimate afresh
     except Exception as exc:
         if not is_transient(exc):
             raise

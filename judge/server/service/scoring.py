@@ -170,6 +170,7 @@ def _store_card(engine: Engine, card: Scorecard, settings: Settings) -> None:
             )
         scorecard_repo.add_scorecard(session, card=card)
         record_screens(session, card)
+        spend.drop_run_holds(session, run_id=card.run_id)  # its calls are kept: the hold ends
         session.flush()
         reviews.store_views(session, run_id=card.run_id, settings=settings, card=card)
 
@@ -207,5 +208,6 @@ def store_scorecard(
     cancel: threading.Event | None = None,
 ) -> None:
     """Scores, seat results, ranked eligibility and the card's served views in one
-    transaction (all or nothing), retried while the store is transiently locked or full."""
+    transaction (all or nothing) that also drops the run's budget holds (docs/service.md,
+    "Budget holds"), retried while the store is transiently locked or full."""
     retry_transient(lambda: _store_card(engine, card, settings), budget_s=retry_s, cancel=cancel)

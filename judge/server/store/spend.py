@@ -86,23 +86,40 @@ def platform_spent(
     since then, not yet settled and not expired at ``now`` (default: the clock; calls an
     owner's request may still make)."""
     made = _spent(session, _PASSES, _PAIRS, since, except_run)
-    live = sa.and_(
+    return _with_holds(session, made, _live(since, now))
+
+
+def _live(since: datetime, now: datetime | None) -> Any:
+    """The holds taken since ``since`` and not expired at ``now`` (default: the clock)."""
+    return sa.and_(
         col(BudgetHoldRow.created_at) >= since, col(BudgetHoldRow.expires_at) > (now or utcnow())
     )
-    usd, tokens = session.exec(_HOLDS.where(live)).one()
+
+
+def _with_holds(session: Session, made: Spent, holds: Any) -> Spent:
+    usd, tokens = session.exec(_HOLDS.where(holds)).one()
     return Spent(usd=made.usd + float(usd or 0.0), tokens=made.tokens + int(tokens or 0))
 
 
 def agent_spent(
-    session: Session, *, agent_id: str, since: datetime, except_run: str | None = None
+    session: Session,
+    *,
+    agent_id: str,
+    since: datetime,
+    except_run: str | None = None,
+    now: datetime | None = None,
 ) -> Spent:
     """The passes judging the agent's seats, the pairwise verdicts it is in and the other judge
-    calls made for its seats (its coaching, the judge's screen of its seats), since ``since``."""
+    calls made for its seats (its coaching, the judge's screen of its seats), since ``since``,
+    and the holds of its seats in runs being scored, live at ``now`` (default: the clock)."""
     passes = _PASSES.join(SeatRow, _PASS_SEAT).where(SeatRow.agent_id == agent_id)
     pair = PairwiseVerdictRow
     pairs = _PAIRS.where(sa.or_(col(pair.agent_a) == agent_id, col(pair.agent_b) == agent_id))
     calls = _CALLS.where(JudgeCallRow.agent_id == agent_id)
-    return _spent(session, passes, pairs, since, except_run, calls)
+    made = _spent(session, passes, pairs, since, except_run, calls)
+    return _with_holds(
+        session, made, sa.and_(_live(since, now), col(BudgetHoldRow.agent_id) == agent_id)
+    )
 
 
 def record_call(
@@ -131,10 +148,16 @@ def record_call(
 
 
 def agents_spent(
-    session: Session, *, agent_ids: Sequence[str], since: datetime, except_run: str | None = None
+    session: Session,
+    *,
+    agent_ids: Sequence[str],
+    since: datetime,
+    except_run: str | None = None,
+    now: datetime | None = None,
 ) -> dict[str, Spent]:
     return {
-        a: agent_spent(session, agent_id=a, since=since, except_run=except_run) for a in agent_ids
+        a: agent_spent(session, agent_id=a, since=since, except_run=except_run, now=now)
+        for a in agent_ids
     }
 
 
@@ -148,9 +171,12 @@ def add_hold(
     cost_usd: float | None,
     now: datetime,
     expires_at: datetime,
+    run_id: str | None = None,
+    agent_id: str | None = None,
 ) -> int:
-    """Hold ``tokens`` and ``cost_usd`` in the platform's spend from ``now`` until
-    :func:`drop_hold` or ``expires_at``, whichever comes first; its id."""
+    """Hold ``tokens`` and ``cost_usd`` in the platform's spend (and ``agent_id``'s, when it
+    names one) from ``now`` until :func:`drop_hold` or ``expires_at``, whichever comes first;
+    its id."""
     row = BudgetHoldRow(
         purpose=purpose,
         what=what[:200],
@@ -159,6 +185,8 @@ def add_hold(
         cost_usd=cost_usd,
         created_at=now,
         expires_at=expires_at,
+        run_id=run_id,
+        agent_id=agent_id,
     )
     session.add(row)
     session.flush()
@@ -170,6 +198,35 @@ def add_hold(
 def drop_hold(session: Session, *, hold_id: int) -> None:
     """Release a hold (its request ended: the calls it made are kept beside it, or none)."""
     session.execute(sa.delete(BudgetHoldRow).where(col(BudgetHoldRow.id) == hold_id))
+
+
+def drop_run_holds(session: Session, *, run_id: str) -> None:
+    """Release every hold ``run_id`` took (its scoring ended, kept its passes or failed, or a
+    new claim of it holds its estimate afresh)."""
+    session.execute(sa.delete(BudgetHoldRow).where(col(BudgetHoldRow.run_id) == run_id))
+
+
+def renew_holds(
+    session: Session,
+    *,
+    expires_at: datetime,
+    hold_ids: Sequence[int] = (),
+    run_id: str | None = None,
+) -> int:
+    """Push the expiry of live holds (``hold_ids``, or every hold of ``run_id``) to
+    ``expires_at``: their request is still working. A hold already expired, settled or cleared
+    is not brought back (its estimate stopped counting); how many were renewed."""
+    mine = (
+        col(BudgetHoldRow.run_id) == run_id
+        if run_id is not None
+        else col(BudgetHoldRow.id).in_(list(hold_ids))
+    )
+    live = col(BudgetHoldRow.expires_at) > utcnow()
+    later = col(BudgetHoldRow.expires_at) < expires_at
+    done = session.execute(
+        sa.update(BudgetHoldRow).where(mine, live, later).values(expires_at=expires_at)
+    )
+    return int(getattr(done, "rowcount", 0) or 0)
 
 
 def list_holds(session: Session) -> list[BudgetHoldRow]:

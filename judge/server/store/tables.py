@@ -294,15 +294,16 @@ class JudgeCallRow(SQLModel, table=True):
 
 
 class BudgetHoldRow(SQLModel, table=True):
-    """Judge calls an owner asked for and not yet made, held against the platform's daily
-    limits from the moment their estimate was checked until the calls made are kept (a `judge
-    align` proposal; docs/service.md, "Budgets"); today's spend sums them with the calls until
-    ``expires_at``, so a hold whose process died stops counting (and may be cleared)."""
+    """Judge calls asked for and not yet made, held against the daily limits from the moment
+    their estimate was checked until the calls made are kept (a `judge align` proposal, or one
+    agent's seats of a run being scored; docs/service.md, "Budget holds"); today's spend sums
+    them with the calls until ``expires_at``, so a hold whose process died stops counting (and
+    may be cleared)."""
 
     __tablename__ = "budget_holds"
 
     id: int | None = Field(default=None, primary_key=True)
-    purpose: str = Field(max_length=20, description="what holds it: align")
+    purpose: str = Field(max_length=20, description="what holds it: align, run")
     what: str = Field(max_length=200, description="the request, in words (for owners)")
     tokens: int = Field(default=0, description="the estimate's prompt plus completion tokens")
     cost_usd: float | None = Field(default=None, description="None: the estimate had no price")
@@ -312,6 +313,15 @@ class BudgetHoldRow(SQLModel, table=True):
     )
     created_by: str | None = Field(
         default=None, max_length=200, description="who asked (None: held before it was kept)"
+    )
+    run_id: str | None = Field(
+        default=None,
+        index=True,
+        max_length=200,
+        description="the run being scored (None: an owner's request)",
+    )
+    agent_id: str | None = Field(
+        default=None, max_length=200, description="the agent whose seats it judges (None: none)"
     )
 
 

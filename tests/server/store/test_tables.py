@@ -37,7 +37,7 @@ def test_the_migrated_schema_matches_the_tables(engine: Engine) -> None:
 
     assert differences == []
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
-    assert current_revision(engine) == head == "0021_hold_expiry"
+    assert current_revision(engine) == head == "0022_run_holds"
 
 
 def _run(engine: Engine) -> None:
