@@ -68,14 +68,42 @@ def guard(
     """The guard for judging ``estimate``'s calls; None when the platform sets no limit, and
     BudgetExceeded (nothing judged) when the estimate would take a limit past its bound."""
     with transaction(engine) as session:
-        value = platform.read_value(session, key=BUDGETS_KEY, settings=settings).value
-        budget = Budget.model_validate(value.model_dump())
+        budget = _budget(session, settings)
         if budget.unlimited:
             return None
-        limits = _limits(session, budget, seats_of_agent, since=day_start(), except_run=except_run)
+        limits = _checked(session, budget, seats_of_agent, estimate, except_run=except_run)
+    return BudgetGuard(limits)
+
+
+def _budget(session: Session, settings: Settings) -> Budget:
+    """The platform's limits as they stand in the store."""
+    value = platform.read_value(session, key=BUDGETS_KEY, settings=settings).value
+    return Budget.model_validate(value.model_dump())
+
+
+def _checked(
+    session: Session,
+    budget: Budget,
+    seats_of_agent: Mapping[str, Sequence[str]],
+    estimate: CostEstimate,
+    *,
+    except_run: str | None,
+    now: datetime | None = None,
+) -> list[Limit]:
+    """The budget's limits with today's spend at ``now`` (default: the clock); BudgetExceeded
+    naming the one the estimate would take past its bound."""
+    at = now or datetime.now(UTC)
+    limits = _limits(
+        session, budget, seats_of_agent, since=day_start(at), except_run=except_run, now=at
+    )
     if (refused := estimate_crossing(limits, estimate)) is not None:
         raise BudgetExceeded(refused.text, daily=refused.daily)
-    return BudgetGuard(limits)
+    return limits
+
+
+def _expiry(settings: Settings, at: datetime) -> datetime:
+    """When a hold taken or renewed at ``at`` stops counting (JUDGE_BUDGET_HOLD_S later)."""
+    return at + timedelta(seconds=settings.budget_hold_s)
 
 
 class Hold(NamedTuple):
@@ -109,8 +137,7 @@ def hold_for_owners(
         at = now or datetime.now(UTC)
         with transaction(engine) as session:
             lock_for_write(session, name=BUDGET_LOCK)
-            value = platform.read_value(session, key=BUDGETS_KEY, settings=settings).value
-            budget = Budget.model_validate(value.model_dump())
+            budget = _budget(session, settings)
             if budget.platform_day_usd is None and budget.platform_day_tokens is None:
                 return Hold(None)
             limits = _limits(session, budget, {}, since=day_start(at), except_run=None, now=at)
@@ -127,7 +154,7 @@ def hold_for_owners(
                 tokens=tokens,
                 cost_usd=sum(usd.values()) if usd else None,
                 now=at,
-                expires_at=at + timedelta(seconds=settings.budget_hold_s),
+                expires_at=_expiry(settings, at),
             )
             return Hold(held)
 
@@ -189,14 +216,10 @@ def hold_for_run(
     with transaction(engine) as session:
         lock_for_write(session, name=BUDGET_LOCK)
         spend.drop_run_holds(session, run_id=run_id)
-        value = platform.read_value(session, key=BUDGETS_KEY, settings=settings).value
-        budget = Budget.model_validate(value.model_dump())
+        budget = _budget(session, settings)
         if budget.unlimited:
             return None
-        since = day_start(at)
-        limits = _limits(session, budget, seats_of_agent, since=since, except_run=run_id, now=at)
-        if (refused := estimate_crossing(limits, estimate)) is not None:
-            raise BudgetExceeded(refused.text, daily=refused.daily)
+        limits = _checked(session, budget, seats_of_agent, estimate, except_run=run_id, now=at)
         if any(limit.scope != "run" for limit in limits):
             _hold_seats(session, run_id, seats_of_agent, estimate, at=at, settings=settings)
         return BudgetGuard(limits)
@@ -216,7 +239,7 @@ def _hold_seats(
     by_agent: dict[str | None, list[str]] = {}
     for seat in sorted(set(estimate.per_seat_tokens) | set(estimate.per_seat_usd)):
         by_agent.setdefault(owned.get(seat), []).append(seat)
-    expires_at = at + timedelta(seconds=settings.budget_hold_s)
+    expires_at = _expiry(settings, at)
     for agent, seats in by_agent.items():
         usd = [estimate.per_seat_usd[s] for s in seats if s in estimate.per_seat_usd]
         spend.add_hold(
@@ -263,7 +286,7 @@ class Renewal:
     def __call__(self) -> None:
         if self.clock() - self.last < self.every_s or (self.run_id is None and not self.hold_ids):
             return
-        expires_at = datetime.now(UTC) + timedelta(seconds=self.settings.budget_hold_s)
+        expires_at = _expiry(self.settings, datetime.now(UTC))
         try:
             with transaction(self.engine) as session:
                 spend.renew_holds(
