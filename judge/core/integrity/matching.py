@@ -85,20 +85,20 @@ class Segments:
         for piece, origin in zip(parts[0::2], offsets[0::2], strict=False):
             if piece and piece not in skip:
                 where.setdefault(piece, []).append(origin)
-        self.distinct = list(where)
-        self.occurrences = list(where.values())
-        self.starts = list(accumulate((len(p) + 1 for p in self.distinct), initial=0))[:-1]
-        self.joined = "\n".join(self.distinct)
+        self._hold(where)
 
     @classmethod
     def of(cls, where: dict[str, list[int]]) -> Segments:
         """Segments of the given distinct pieces and the places each occurs."""
         made = cls.__new__(cls)
-        made.distinct = list(where)
-        made.occurrences = list(where.values())
-        made.starts = list(accumulate((len(p) + 1 for p in made.distinct), initial=0))[:-1]
-        made.joined = "\n".join(made.distinct)
+        made._hold(where)
         return made
+
+    def _hold(self, where: dict[str, list[int]]) -> None:
+        self.distinct = list(where)
+        self.occurrences = list(where.values())
+        self.starts = list(accumulate((len(p) + 1 for p in self.distinct), initial=0))[:-1]
+        self.joined = "\n".join(self.distinct)
 
     def back(self, start: int, end: int) -> Iterator[tuple[int, int]]:
         """Every place in the text that ``joined[start:end]`` stands for."""
