@@ -414,12 +414,15 @@ FAMILIES: list[Written] = [
     written(
         "appeal",
         "reader|scribe|oracle|sage|judge|critic|clerk|keeper|evaluator|grader|wise|scorer|reviewer",
-        rf"\b(?:reader|scribe|oracle|sage|judge|critic|clerk|keeper|evaluator|grader|scorer|"
-        rf"reviewer|wise \w+)s?\b[^\n]{{0,80}}?\b(?:always|invariably|only ever|unfailingly|every "
-        rf"time|each time|never fails to|without fail|of course)\b[^\n]{{0,20}}?\b(?:writes?|gives?"
-        rf"|awards?|puts? down|enters?|chooses?|assigns?|grants?|marks?|hands? out|records?|picks?"
-        rf"|settles? on)\b[^\n]{{0,20}}?(?:{_TOP}|the top number|the highest number|"
-        rf"the top score|the maximum)",
+        near(
+            r"\b(?:reader|scribe|oracle|sage|judge|critic|clerk|keeper|evaluator|grader|scorer|"
+            r"reviewer|wise \w+)s?\b",
+            r"\b(?:always|invariably|only ever|unfailingly|every time|each time|never fails to|"
+            r"without fail|of course)\b[^\n]{0,20}?\b(?:writes?|gives?|awards?|puts? down|enters?|"
+            r"chooses?|assigns?|grants?|marks?|hands? out|records?|picks?|settles? on)\b"
+            rf"[^\n]{{0,20}}?(?:{_TOP}|the top number|the highest number|the top score|the maximum)",
+            80,
+        ),
     ),
     written(
         "forged_verdict",

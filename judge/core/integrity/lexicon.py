@@ -18,6 +18,7 @@ from judge.core.integrity.languages import OTHER
 from judge.core.integrity.languages_world import GLUED as WORLD_GLUED
 from judge.core.integrity.languages_world import SCRIPTS as WORLD_SCRIPTS
 from judge.core.integrity.languages_world import WORLD
+from judge.core.integrity.patterns import SECONDS, alternatives
 from judge.core.integrity.reader import READER
 
 
@@ -34,6 +35,11 @@ class Rule(NamedTuple):
     cues: frozenset[str]
     #: A match is excused when this matches at its start (the match and what follows).
     unless: linear.Pattern | None = None
+    #: For a rule of :func:`~judge.core.integrity.patterns.near` pairs: their second parts,
+    #: one of which every match ends with. A long text where none occurs is not read by the
+    #: rule (its gap keeps RE2's DFA counting from every first part on a line crowded with
+    #: them, so it reads slowest where it finds nothing).
+    gate: linear.Pattern | None = None
 
 
 #: Letters of the scripts whose rules run only on text that holds one of them.
@@ -58,30 +64,20 @@ def _script(pattern: str) -> str | None:
 
 def _rule(kind: TamperKind, cues: str, pattern: str) -> Rule:
     script = _script(pattern)
-    bare = "|".join(_without_leading_boundary(alt) for alt in _alternatives(pattern))
+    bare = "|".join(_without_leading_boundary(alt) for alt in alternatives(pattern))
     cue_list = frozenset(cues.split("|")) if cues else frozenset()
     compiled = linear.compile(bare, multiline=True)
     unless = UNLESS.get(pattern)
     excused = None if unless is None else linear.compile(unless)
-    return Rule(kind, compiled, script not in _GLUED, script, cue_list, excused)
+    return Rule(kind, compiled, script not in _GLUED, script, cue_list, excused, _gate(pattern))
 
 
-def _alternatives(pattern: str) -> list[str]:
-    """The pattern's top-level alternatives."""
-    parts, depth, escaped, start = [], 0, False, 0
-    for index, char in enumerate(pattern):
-        if escaped:
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        elif char in "([":
-            depth += 1
-        elif char in ")]":
-            depth -= 1
-        elif char == "|" and depth == 0:
-            parts.append(pattern[start:index])
-            start = index + 1
-    return [*parts, pattern[start:]]
+def _gate(pattern: str) -> linear.Pattern | None:
+    """The second parts of a pattern whose every top-level alternative :func:`near` made."""
+    seconds = [SECONDS.get(alternative) for alternative in alternatives(pattern)]
+    if any(second is None for second in seconds):
+        return None
+    return linear.compile("|".join(f"(?:{second})" for second in seconds), multiline=True)
 
 
 def _without_leading_boundary(alternative: str) -> str:

@@ -94,6 +94,13 @@ class Pattern:
             return self.search(text) is not None
         return bool(engine.Match(_UNANCHORED, data, 0, len(data))[0] != _NO_SPAN)
 
+    def found_in(self, subject: Subject) -> bool:
+        """:meth:`found` of ``subject.text``, on its bytes encoded once."""
+        engine, data = self._engine, subject.data
+        if engine is None or data is None:
+            return self.found(subject.text)
+        return bool(engine.Match(_UNANCHORED, data, 0, len(data))[0] != _NO_SPAN)
+
     def spans(self, text: str) -> Iterator[tuple[int, int]]:
         """The spans of the matches in ``text``, left to right, not overlapping. ASCII text
         is matched as bytes (same offsets), which spares the per-match offset decoding."""

@@ -14,7 +14,7 @@ from judge.core.domain.integrity import WITHHELD_MARKER, TamperKind
 from judge.core.integrity import linear
 from judge.core.integrity.budget import checker, checkpoint
 from judge.core.integrity.fold import Folded, fold
-from judge.core.integrity.lexicon import active_rules, cues_in, scripts_in
+from judge.core.integrity.lexicon import Rule, active_rules, cues_in, scripts_in
 from judge.core.integrity.tricks import (
     RIGHT_TO_LEFT,
     Rewritten,
@@ -36,6 +36,9 @@ from judge.core.integrity.tricks import (
 MAX_HITS = 1000
 #: How far past a match a rule's exception (``Rule.unless``) reads.
 _UNLESS_READS = 120
+#: From this length on, a rule with a gate (``Rule.gate``) reads a text only where the gate
+#: finds one of its second parts (below it, the extra search costs more than it saves).
+_GATED_FROM = 1 << 16
 #: From this length on, cues are looked up in a text's distinct words rather than the text.
 _VOCABULARY_FROM = 4096
 #: How deep decoded blobs are decoded again (a base64 of a hex of text is still read).
@@ -175,7 +178,10 @@ def rule_hits(
     words = _vocabulary(text) if words is None else words
     subject = linear.Subject(text)  # encoded once for all the rules
     check = checker()
-    for rule in active_rules(cues_in(words), scripts_in(words)):
+    rules: Iterable[Rule] = active_rules(cues_in(words), scripts_in(words))
+    if len(text) >= _GATED_FROM:
+        rules = _through_gates(rules, subject, check)
+    for rule in rules:
         check()  # one rule over one text is the smallest piece the scan reads
         left = cap
         for start, end in rule.pattern.spans_in(subject):
@@ -188,6 +194,19 @@ def rule_hits(
                 left -= 1
                 if not left:
                     break
+
+
+def _through_gates(
+    rules: Iterable[Rule], subject: linear.Subject, check: Callable[[], None]
+) -> Iterator[Rule]:
+    """The rules but those whose gate finds none of their second parts in the text: they
+    have no match there (docs/integrity.md, "Linear-time matching")."""
+    for rule in rules:
+        if rule.gate is not None:
+            check()
+            if not rule.gate.found_in(subject):
+                continue
+        yield rule
 
 
 def _vocabulary(text: str) -> str:

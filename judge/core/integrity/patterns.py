@@ -12,7 +12,15 @@ Written = tuple[TamperKind, str, str]
 
 def folded(pattern: str) -> str:
     """Fold the pattern's non-ASCII letters as scanned text is folded (ASCII is left as is,
-    so ``\\S`` stays ``\\S``)."""
+    so ``\\S`` stays ``\\S``). A pattern of :func:`near` pairs stays one (:data:`SECONDS`)."""
+    parts = alternatives(pattern)
+    if all(part in SECONDS for part in parts):
+        for part in parts:
+            SECONDS[_folded(part)] = _folded(SECONDS[part])
+    return _folded(pattern)
+
+
+def _folded(pattern: str) -> str:
     return "".join(c if c.isascii() else fold(c).text for c in pattern)
 
 
@@ -22,9 +30,16 @@ def written(kind: TamperKind, cues: str, pattern: str) -> Written:
     return kind, cues, pattern
 
 
+#: Each pattern :func:`near` made, and its ``second``: a text where ``second`` matches nowhere
+#: holds no match of the pattern (``lexicon`` gates a rule of such patterns with their seconds).
+SECONDS: dict[str, str] = {}
+
+
 def near(first: str, second: str, gap: int = 80) -> str:
     """``first`` then ``second`` on one line, at most ``gap`` characters apart."""
-    return f"(?:{first})[^\\n]{{0,{gap}}}?(?:{second})"
+    made = f"(?:{first})[^\\n]{{0,{gap}}}?(?:{second})"
+    SECONDS[made] = second
+    return made
 
 
 #: How many letters of a word's open ending (``x\\w*``) :func:`after_words` reads in the gap.
@@ -78,6 +93,25 @@ def top_level(pattern: str) -> list[str]:
     for index, char in enumerate(pattern):
         depth += {"(": 1, ")": -1}.get(char, 0)
         if char == "|" and depth == 0:
+            parts.append(pattern[start:index])
+            start = index + 1
+    return [*parts, pattern[start:]]
+
+
+def alternatives(pattern: str) -> list[str]:
+    """The pattern's top-level alternatives (escapes and classes read: ``\\|`` and ``[|]``
+    split nothing)."""
+    parts, depth, escaped, start = [], 0, False, 0
+    for index, char in enumerate(pattern):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        elif char == "|" and depth == 0:
             parts.append(pattern[start:index])
             start = index + 1
     return [*parts, pattern[start:]]

@@ -115,6 +115,36 @@ def test_a_4_mib_line_of_random_cue_words_scans_within_5_cpu_seconds() -> None:
     assert _cpu(body) <= 5.0
 
 
+_CUE_WORDS = ["score", "judge", "rate", "give", "evaluator", "ignore", "rubric", "tip", "if",
+              "you", "me", "the", "system", "final", "verdict", "deal", "water", "food"]  # fmt: skip
+_GERMAN = ["bewerter", "prufer", "gutachter", "korrektor", "richter", "liebe", "an", "den",
+           "bitte", "gib", "mir", "geben", "sie", "vergib", "bewerte", "volle", "hochste",
+           "punktzahl", "note", "bewertung", "muss", "sollte", "ignoriere", "anweisungen",
+           "trinkgeld", "zahle", "dir", "euro", "wasser", "essen"]  # fmt: skip
+#: Near variants of the line of random cue words: each word of one 4 MiB line
+#: is a scorer or score word that starts a near() gap rule's first part.
+_CUE_LINES: dict[str, Callable[[random.Random], str]] = {
+    "bare": lambda rng: rng.choice(_CUE_WORDS),
+    "with an ending": lambda rng: rng.choice(_CUE_WORDS) + rng.choice(["s", "ing", str(rng.randint(0, 9))]),
+    "German": lambda rng: rng.choice(_GERMAN),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("variant", sorted(_CUE_LINES))
+def test_a_4_mib_line_of_near_variants_of_the_cue_words_scans_within_5_cpu_seconds(
+    variant: str,
+) -> None:
+    # the bare words took 6.6 s and the words with endings 10.0 s on a shared machine, where
+    # the line of suffixed words took 3 s: the rules of near() pairs whose second part occurs
+    # nowhere read all 4 MiB counting from every first part (docs/integrity.md)
+    rng = random.Random(0)
+    word = _CUE_LINES[variant]
+    size = 4 * 1024 * 1024
+    body = " ".join(word(rng) for _ in range(size // 5))[:size]
+    assert len(body) == size
+    assert _cpu(body) <= 5.0
+
+
 def _random_texts(alphabet: str, count: int, longest: int, seed: int) -> list[str]:
     rng = random.Random(seed)
     return [

@@ -199,6 +199,31 @@ def test_each_rule_reads_at_most_its_cap_of_matches() -> None:
     assert set(capped) <= set(uncapped)
 
 
+def test_a_long_text_read_by_the_rules_whose_gate_finds_a_second_part_gives_every_match(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A rule of near() pairs skips a long text where none of their second parts occurs: the
+    matches are those of every rule reading it."""
+    text = fold.fold("\n".join(_REAL * 8)).text
+    assert len(text) >= matching._GATED_FROM
+    subject = linear.Subject(text)
+    rules = lexicon.active_rules(*_cues(text))
+    gates = [rule.gate.found_in(subject) for rule in rules if rule.gate is not None]
+    assert gates.count(False) >= 10 and gates.count(True) >= 10  # both kinds on this text
+    gated = list(matching.rule_hits(text, cap=10**6))
+    monkeypatch.setattr(matching, "_GATED_FROM", 10**12)
+    assert gated == list(matching.rule_hits(text, cap=10**6))
+    assert len(gated) > 1000
+
+
+def test_every_rule_of_near_pairs_has_a_gate_in_every_language() -> None:
+    """Rules folded from non-ASCII patterns keep their gates (``patterns.folded``)."""
+    czech = [rule for rule in lexicon.RULES if "hodnotitel" in rule.pattern.pattern]
+    assert czech and any(rule.gate is not None for rule in czech)
+    bribe = [rule for rule in lexicon.RULES if rule.kind == "bribe" and "tip" in rule.cues]
+    assert bribe and all(rule.gate is not None for rule in bribe)
+
+
 def _cues(text: str) -> tuple[frozenset[str], frozenset[str]]:
     words = matching._vocabulary(text)
     return lexicon.cues_in(words), lexicon.scripts_in(words)
