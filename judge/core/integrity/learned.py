@@ -306,21 +306,23 @@ def weight_sums(
     n-grams: the sums
     ``np.bincount(*ngram_rows(sentences), ...)`` gives, without gathering the n-grams of each
     sentence (an n-gram that crosses a sentence's end reads a zero weight instead): a few
-    numpy passes per n-gram length over the joined code points, then one sum per sentence."""
-    joined = "\0" + "\0".join(f" {s} " for s in sentences) + "\0"
+    numpy passes per n-gram length over the joined code points, then one sum per sentence.
+    Where the sentences end is known from their lengths (normalised text holds no NUL)."""
+    if not sentences:
+        return np.zeros(0), np.zeros(0, dtype=np.int64)
+    # each sentence padded with a space either side, after a separator (one more at the end)
+    padded = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences)) + 2
+    ends = np.cumsum(padded + 1)  # the separator after each sentence
+    joined = "\0 " + " \0 ".join(sentences) + " \0"
     codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
     size = len(codes)
-    is_sep = codes == _SEPARATOR
-    sentence = np.cumsum(is_sep) - 1
-    index = np.arange(size)
-    room = np.minimum.accumulate(np.where(is_sep, index, size)[::-1])[::-1] - index
-    padded = np.concatenate([codes, np.zeros(_LONGEST, dtype=np.uint64)])
+    tail = np.concatenate([codes, np.zeros(_LONGEST, dtype=np.uint64)])
     hashed = np.empty((_LONGEST, size), dtype=np.uint64)
     previous = np.zeros(size, dtype=np.uint64)
     for n in range(1, _LONGEST + 1):
         row = hashed[n - 1]
         np.multiply(previous, _STEP, out=row)
-        row += padded[n - 1 : n - 1 + size]
+        row += tail[n - 1 : n - 1 + size]
         row += np.uint64(n)
         previous = row
     mixed = hashed >> np.uint64(29)
@@ -328,14 +330,17 @@ def weight_sums(
     mixed *= _MULTIPLIER
     mixed >>= _SHIFT
     found = weights[mixed.view(np.int64)]
-    found[room < _LENGTHS] = 0.0
+    # the n-grams that reach a separator: every one at the first, n - 1 before each other one
+    found[:, 0] = 0.0
+    found[_REACHING_ROWS, np.maximum(ends[:, None] - _REACHING_BACK, 0)] = 0.0
     if _UNREAD:
         found[_UNREAD] = 0.0
     total = found.sum(axis=0, dtype=np.float64)
+    # the separator before a sentence and its padded text are the sentence's
+    sentence = np.repeat(np.arange(len(sentences) + 1), np.append(padded + 1, 1))
     sums = np.bincount(sentence, weights=total, minlength=len(sentences) + 1)[: len(sentences)]
-    # a sentence padded to length L (its separator not counted) has L - n + 1 n-grams of length n
-    padded = np.diff(np.flatnonzero(is_sep)) - 1
-    counts = sum(np.maximum(padded - n + 1, 0) for n in NGRAMS)
+    # a sentence padded to length L has L - n + 1 n-grams of length n
+    counts = np.maximum(padded[:, None] - _BEFORE_LAST, 0).sum(axis=1)
     word_rows, word_buckets = _words(codes, sentence)
     if len(word_rows):
         found_words = weights[word_buckets]
@@ -349,6 +354,12 @@ def weight_sums(
 _LONGEST = max(NGRAMS)
 _LENGTHS = np.arange(1, _LONGEST + 1)[:, None]
 _UNREAD = [n - 1 for n in range(1, _LONGEST + 1) if n not in NGRAMS]
+#: Each n-gram length's row and how far before a separator an n-gram of that length starts
+#: when it reaches the separator (0 to n - 1): such an n-gram crosses a sentence's end.
+_REACHING_ROWS = np.array([n - 1 for n in range(1, _LONGEST + 1) for _ in range(n)])
+_REACHING_BACK = np.array([back for n in range(1, _LONGEST + 1) for back in range(n)])
+#: Each n-gram length read less one: a text of length L has L - (n - 1) n-grams of length n.
+_BEFORE_LAST = np.array(NGRAMS) - 1
 
 
 def load_bytes(raw: bytes) -> Model:
