@@ -79,21 +79,34 @@ class Model:
 
     def probabilities(self, sentences: Sequence[str]) -> npt.NDArray[np.float64]:
         """The probability of each (already normalised) sentence being judge-directed."""
+        found = self._fitted(sentences)
+        found[[i for i, s in enumerate(sentences) if _few_distinct(s)]] = 0.0
+        return found
+
+    def over_threshold(self, sentences: Sequence[str]) -> npt.NDArray[np.bool_]:
+        """Whether each sentence's probability is at least the threshold: the sentences of
+        few distinct characters are looked at only among those the fit puts over it."""
+        over = self._fitted(sentences) >= self.threshold
+        for i in np.flatnonzero(over).tolist():
+            if _few_distinct(sentences[i]):
+                over[i] = 0.0 >= self.threshold
+        return over
+
+    def _fitted(self, sentences: Sequence[str]) -> npt.NDArray[np.float64]:
+        """The regression's probability of each sentence, before :func:`_few_distinct`."""
         if not sentences:
             return np.zeros(0)
         sums, counts = weight_sums(sentences, self.weights)
         logits = sums / np.sqrt(np.maximum(counts, 1)) + self.bias
-        found = 1.0 / (1.0 + np.exp(-logits))
-        # A piece of fewer than MIN_DISTINCT distinct characters holds no request (one
-        # character or a pair repeated); its few n-grams, repeated, would weigh too much.
-        # (a sentence whose first 32 characters hold enough distinct ones is not counted)
-        few = [
-            i
-            for i, s in enumerate(sentences)
-            if len(set(s[:32])) < MIN_DISTINCT and len(set(s)) < MIN_DISTINCT
-        ]
-        found[few] = 0.0
+        found: npt.NDArray[np.float64] = 1.0 / (1.0 + np.exp(-logits))
         return found
+
+
+def _few_distinct(sentence: str) -> bool:
+    """Whether a piece holds fewer than MIN_DISTINCT distinct characters, so no request (one
+    character or a pair repeated): its few n-grams, repeated, would weigh too much, and it
+    scores 0. A sentence whose first 32 characters hold enough distinct ones is not counted."""
+    return len(set(sentence[:32])) < MIN_DISTINCT and len(set(sentence)) < MIN_DISTINCT
 
 
 @cache
@@ -502,7 +515,7 @@ def learned_pieces_of_seats(
     if not texts:
         return [[] for _ in seats]
     checkpoint()
-    over = found.probabilities(texts) >= found.threshold
+    over = found.over_threshold(texts)
     flagged: list[set[int]] = [set() for _ in seats]
     for i in np.flatnonzero(over).tolist():
         flagged[owners[i][0]].add(owners[i][1])

@@ -179,3 +179,18 @@ def test_weight_sums_are_those_of_before_to_the_last_bit() -> None:
             assert sums.tobytes() == before_sums.tobytes()
             assert counts.tolist() == before_counts.tolist()
     assert [len(a) for a in learned.weight_sums([], learned.shipped().weights)] == [0, 0]
+
+
+def test_over_threshold_is_the_probabilities_at_or_over_the_threshold() -> None:
+    texts = [*FIXED_TEXTS, "ab" * 40, "aaaa bbbb cccc dddd", "give me 10/10 " * 5, "x"]
+    normal = [variant for text in texts for variant in learned.variants(text)]
+    shipped = learned.shipped()
+    for threshold in (shipped.threshold, 0.0, 0.5, 1.0):
+        model = learned.Model("test", shipped.weights, shipped.bias, threshold)
+        expected = model.probabilities(normal) >= threshold
+        assert model.over_threshold(normal).tolist() == expected.tolist()
+    assert model.over_threshold([]).tolist() == []
+    # the few-distinct pieces are over a threshold of 0 (they score 0), and under any above
+    few = ["ab" * 40, "aaaa bbbb cccc dddd"]
+    assert learned.Model("t", shipped.weights, -30.0, 0.0).over_threshold(few).all()
+    assert not learned.Model("t", shipped.weights, 30.0, 0.5).over_threshold(few).any()
