@@ -437,16 +437,16 @@ def windows(text: str) -> Iterator[tuple[int, int]]:
         yield start, min(len(text), start + WINDOW)
 
 
-def chunks(text: str, parts: list[str] | None = None) -> Iterator[tuple[str, list[int], bool]]:
+def chunks(text: str) -> Iterator[tuple[str, list[int], bool]]:
     """Each distinct scored piece of ``text`` that is long enough to score, every offset it
     occurs at, and whether it is a whole line: each sentence, then each line of more than one
     sentence (a line is what the model was trained on; a sentence is what it withholds when
     it can), then the whole text when it holds more than one line and at most
     :data:`WHOLE_CHARS` characters (a request cut over lines is read whole; its line breaks
-    read as spaces, as the features read them), or the windows of any of them when long.
-    ``parts``: ``_split(text)`` when the caller has it already."""
+    read as spaces, as the features read them), or the windows of any of them when long."""
+    parts = None
     if "\n" not in text:
-        parts = _split(text) if parts is None else parts
+        parts = _split(text)
         if len(parts) == 1:  # one sentence (most messages)
             if text:
                 yield from _windowed(text, [0], False)
@@ -552,21 +552,43 @@ def _scored_places(
         checkpoint()
         text = field.text[:budget]
         budget -= len(text)
-        parts = None
-        if len(text) <= WINDOW and "\n" not in text:
-            parts = None if _one_sentence_at_once(text) else _split(text)
-            if parts is None or len(parts) == 1:
-                # one short sentence (most messages): the one chunk ``chunks`` gives, inline
-                if len(text.strip()) >= MIN_CHARS:
-                    where.setdefault(text, []).append((field, 0, False))
-                continue
-        for chunk, origins, line in chunks(text, parts):
+        if len(text) < MIN_CHARS:
+            continue  # no piece of it is long enough to score (an action's name, a number)
+        if len(text) <= WINDOW and "\n" not in text:  # most messages
+            for chunk, origin, line in _short_line_chunks(text):
+                where.setdefault(chunk, []).append((field, origin, line))
+            continue
+        for chunk, origins, line in chunks(text):
             places = [(field, o, line) for o in origins]
             if chunk in where:
                 where[chunk] += places
             else:
                 where[chunk] = places
     return where
+
+
+def _short_line_chunks(text: str) -> list[tuple[str, int, bool]]:
+    """What :func:`chunks` gives for one line of at most :data:`WINDOW` characters, one
+    offset at a time: each distinct sentence long enough to score at each place it occurs,
+    then the line when it holds more than one sentence."""
+    parts = [text] if _one_sentence_at_once(text) else _split(text)
+    if len(parts) == 1:  # one sentence
+        return [(text, 0, False)] if len(text.strip()) >= MIN_CHARS else []
+    origins: dict[str, list[int]] = {}
+    at = 0
+    for index, part in enumerate(parts):
+        if index % 2 == 0 and part:
+            origins.setdefault(part, []).append(at)
+        at += len(part)
+    out = [
+        (piece, origin, False)
+        for piece, places in origins.items()
+        if len(piece.strip()) >= MIN_CHARS
+        for origin in places
+    ]
+    if len(origins) != 1 and text not in origins and len(text.strip()) >= MIN_CHARS:
+        out.append((text, 0, True))
+    return out
 
 
 def _placed(

@@ -121,6 +121,8 @@ def test_the_one_sentence_fast_path_places_what_chunks_places() -> None:
     from judge.core.integrity.scan import TextField
 
     texts = [*FIXED_TEXTS, *random_texts(), "short", "x" * 200, "Hi there. Two sentences."]
+    texts += ["Hi there all. Hi there all.", "Fine by me! Sure? Deal.", ". . . . . . ", "a. b"]
+    texts += ["Water for you.  ", "x" * 150 + ". " + "y" * 20, " two  spaces. then more "]
     fields = [TextField(i, i, "/content", t) for i, t in enumerate(texts)]
     where = learned._scored_places(fields, {})
     expected: dict[str, list[tuple[int, int, bool]]] = {}
