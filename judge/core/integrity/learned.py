@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import NamedTuple, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -68,14 +69,39 @@ _FILLERS = "\u3164\u2800\u115f\u1160\uffa0\u180e\u2062\u2063_-\u2010\u2011\u00b7
 _RTL_OVERRIDES = ("\u202e", "\u2067", "\u202b")
 
 
+class Quantised(NamedTuple):
+    """Weights as the shipped file holds them: an int8 code per bucket and one scale. Read
+    per n-gram, they are the float32 weights to the bit, from a quarter of the memory (a
+    scan reads most of the table, so fewer cache lines to fetch, fewer of the rules' evicted)."""
+
+    codes: npt.NDArray[np.int8]
+    scale: np.float32
+
+    def weights(self) -> npt.NDArray[np.float32]:
+        """The whole table, as ``load_bytes`` computes it."""
+        return self.codes.astype(np.float32) * self.scale
+
+    def read(self, buckets: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
+        """The weights of these buckets: those of :meth:`weights`, code by code."""
+        found = self.codes[buckets].astype(np.float32)
+        found *= self.scale
+        return found
+
+
+#: A weight table as ``weight_sums`` reads it.
+Weights: TypeAlias = npt.NDArray[np.float32] | Quantised
+
+
 @dataclass(frozen=True)
 class Model:
-    """The shipped weights: one per bucket, a bias and the threshold on the probability."""
+    """The shipped weights: one per bucket, a bias and the threshold on the probability;
+    ``quantised``: the same weights as the file holds them, read by a scan when given."""
 
     version: str
     weights: npt.NDArray[np.float32]
     bias: float
     threshold: float
+    quantised: Quantised | None = None
 
     def probabilities(self, sentences: Sequence[str]) -> npt.NDArray[np.float64]:
         """The probability of each (already normalised) sentence being judge-directed."""
@@ -96,7 +122,7 @@ class Model:
         """The regression's probability of each sentence, before :func:`_few_distinct`."""
         if not sentences:
             return np.zeros(0)
-        sums, counts = weight_sums(sentences, self.weights)
+        sums, counts = weight_sums(sentences, self.quantised or self.weights)
         logits = sums / np.sqrt(np.maximum(counts, 1)) + self.bias
         found: npt.NDArray[np.float64] = 1.0 / (1.0 + np.exp(-logits))
         return found
@@ -313,7 +339,7 @@ def _words(
 
 
 def weight_sums(
-    sentences: Sequence[str], weights: npt.NDArray[np.float32]
+    sentences: Sequence[str], weights: Weights
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
     """Each sentence's sum of ``weights`` over its n-grams' buckets, and its number of
     n-grams: the sums
@@ -342,7 +368,7 @@ def weight_sums(
     mixed ^= hashed
     mixed *= _MULTIPLIER
     mixed >>= _SHIFT
-    found = weights[mixed.view(np.int64)]
+    found = _read(weights, mixed.view(np.int64))
     # the n-grams that reach a separator: every one at the first, n - 1 before each other one
     found[:, 0] = 0.0
     found[_REACHING_ROWS, np.maximum(ends[:, None] - _REACHING_BACK, 0)] = 0.0
@@ -356,10 +382,16 @@ def weight_sums(
     counts = np.maximum(padded[:, None] - _BEFORE_LAST, 0).sum(axis=1)
     word_rows, word_buckets = _words(codes, sentence)
     if len(word_rows):
-        found_words = weights[word_buckets]
+        found_words = _read(weights, word_buckets)
         sums += np.bincount(word_rows, weights=found_words, minlength=len(sentences))
         counts = counts + np.bincount(word_rows, minlength=len(sentences))
     return sums, counts  # type: ignore[return-value]
+
+
+def _read(weights: Weights, buckets: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
+    if isinstance(weights, Quantised):
+        return weights.read(buckets)
+    return weights[buckets]
 
 
 #: The longest n-gram, each length as a column (to compare with), and the rows of the
@@ -386,12 +418,13 @@ def load_bytes(raw: bytes) -> Model:
             or words != WORDS
         ):
             raise ValueError("the learned model's features do not match this detector's")
-        weights = npz["weights"].astype(np.float32) * np.float32(npz["scale"])
+        quantised = Quantised(npz["weights"].astype(np.int8), np.float32(npz["scale"]))
         return Model(
             version=str(npz["version"]),
-            weights=weights,
+            weights=quantised.weights(),
             bias=float(npz["bias"]),
             threshold=float(npz["threshold"]),
+            quantised=quantised,
         )
 
 

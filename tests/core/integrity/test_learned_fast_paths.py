@@ -196,3 +196,18 @@ def test_over_threshold_is_the_probabilities_at_or_over_the_threshold() -> None:
     few = ["ab" * 40, "aaaa bbbb cccc dddd"]
     assert learned.Model("t", shipped.weights, -30.0, 0.0).over_threshold(few).all()
     assert not learned.Model("t", shipped.weights, 30.0, 0.5).over_threshold(few).any()
+
+
+def test_the_shipped_int8_weights_read_as_the_float_weights_to_the_bit() -> None:
+    shipped = learned.shipped()
+    assert shipped.quantised is not None
+    assert shipped.quantised.codes.dtype == np.int8
+    every = np.arange(learned.BUCKETS, dtype=np.int64)
+    assert shipped.quantised.read(every).tobytes() == shipped.weights.tobytes()
+    texts = [
+        v for text in FIXED_TEXTS for c, _, _ in learned.chunks(text) for v in learned.variants(c)
+    ]
+    by_codes = learned.weight_sums(texts, shipped.quantised)
+    by_floats = learned.weight_sums(texts, shipped.weights)
+    assert by_codes[0].tobytes() == by_floats[0].tobytes()
+    assert by_codes[1].tolist() == by_floats[1].tolist()
