@@ -346,7 +346,8 @@ def weight_sums(
     ``np.bincount(*ngram_rows(sentences), ...)`` gives, without gathering the n-grams of each
     sentence (an n-gram that crosses a sentence's end reads a zero weight instead): a few
     numpy passes per n-gram length over the joined code points, then one sum per sentence.
-    Where the sentences end is known from their lengths (normalised text holds no NUL)."""
+    Where the sentences end is known from their lengths (normalised text holds no NUL).
+    ``weights``: the float table or its :class:`Quantised` form, which give the same sums."""
     if not sentences:
         return np.zeros(0), np.zeros(0, dtype=np.int64)
     # each sentence padded with a space either side, after a separator (one more at the end)
