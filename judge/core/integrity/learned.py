@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import NamedTuple, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -68,32 +69,70 @@ _FILLERS = "\u3164\u2800\u115f\u1160\uffa0\u180e\u2062\u2063_-\u2010\u2011\u00b7
 _RTL_OVERRIDES = ("\u202e", "\u2067", "\u202b")
 
 
+class Quantised(NamedTuple):
+    """Weights as the shipped file holds them: an int8 code per bucket and one scale. Read
+    per n-gram, they are the float32 weights to the bit, from a quarter of the memory (a
+    scan reads most of the table, so fewer cache lines to fetch, fewer of the rules' evicted)."""
+
+    codes: npt.NDArray[np.int8]
+    scale: np.float32
+
+    def weights(self) -> npt.NDArray[np.float32]:
+        """The whole table, as ``load_bytes`` computes it."""
+        return self.codes.astype(np.float32) * self.scale
+
+    def read(self, buckets: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
+        """The weights of these buckets: those of :meth:`weights`, code by code."""
+        found = self.codes[buckets].astype(np.float32)
+        found *= self.scale
+        return found
+
+
+#: A weight table as ``weight_sums`` reads it.
+Weights: TypeAlias = npt.NDArray[np.float32] | Quantised
+
+
 @dataclass(frozen=True)
 class Model:
-    """The shipped weights: one per bucket, a bias and the threshold on the probability."""
+    """The shipped weights: one per bucket, a bias and the threshold on the probability;
+    ``quantised``: the same weights as the file holds them, read by a scan when given."""
 
     version: str
     weights: npt.NDArray[np.float32]
     bias: float
     threshold: float
+    quantised: Quantised | None = None
 
     def probabilities(self, sentences: Sequence[str]) -> npt.NDArray[np.float64]:
         """The probability of each (already normalised) sentence being judge-directed."""
+        found = self._fitted(sentences)
+        found[[i for i, s in enumerate(sentences) if _few_distinct(s)]] = 0.0
+        return found
+
+    def over_threshold(self, sentences: Sequence[str]) -> npt.NDArray[np.bool_]:
+        """Whether each sentence's probability is at least the threshold: the sentences of
+        few distinct characters are looked at only among those the fit puts over it."""
+        over = self._fitted(sentences) >= self.threshold
+        for i in np.flatnonzero(over).tolist():
+            if _few_distinct(sentences[i]):
+                over[i] = 0.0 >= self.threshold
+        return over
+
+    def _fitted(self, sentences: Sequence[str]) -> npt.NDArray[np.float64]:
+        """The regression's probability of each sentence, before :func:`_few_distinct`."""
         if not sentences:
             return np.zeros(0)
-        sums, counts = weight_sums(sentences, self.weights)
+        sums, counts = weight_sums(sentences, self.quantised or self.weights)
         logits = sums / np.sqrt(np.maximum(counts, 1)) + self.bias
-        found = 1.0 / (1.0 + np.exp(-logits))
-        # A piece of fewer than MIN_DISTINCT distinct characters holds no request (one
-        # character or a pair repeated); its few n-grams, repeated, would weigh too much.
-        # (a sentence whose first 32 characters hold enough distinct ones is not counted)
-        few = [
-            i
-            for i, s in enumerate(sentences)
-            if len(set(s[:32])) < MIN_DISTINCT and len(set(s)) < MIN_DISTINCT
-        ]
-        found[few] = 0.0
+        found: npt.NDArray[np.float64] = 1.0 / (1.0 + np.exp(-logits))
         return found
+
+
+def _few_distinct(sentence: str) -> bool:
+    """Whether a piece holds fewer than MIN_DISTINCT distinct characters, so no request (one
+    character or a pair repeated): its few n-grams, repeated, would weigh too much, and it
+    scores 0. A sentence whose first 32 characters hold enough distinct ones is not counted."""
+    return len(set(sentence[:32])) < MIN_DISTINCT and len(set(sentence)) < MIN_DISTINCT
 
 
 @cache
@@ -300,48 +339,60 @@ def _words(
 
 
 def weight_sums(
-    sentences: Sequence[str], weights: npt.NDArray[np.float32]
+    sentences: Sequence[str], weights: Weights
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
     """Each sentence's sum of ``weights`` over its n-grams' buckets, and its number of
     n-grams: the sums
     ``np.bincount(*ngram_rows(sentences), ...)`` gives, without gathering the n-grams of each
     sentence (an n-gram that crosses a sentence's end reads a zero weight instead): a few
-    numpy passes per n-gram length over the joined code points, then one sum per sentence."""
-    joined = "\0" + "\0".join(f" {s} " for s in sentences) + "\0"
+    numpy passes per n-gram length over the joined code points, then one sum per sentence.
+    Where the sentences end is known from their lengths (normalised text holds no NUL).
+    ``weights``: the float table or its :class:`Quantised` form, which give the same sums."""
+    if not sentences:
+        return np.zeros(0), np.zeros(0, dtype=np.int64)
+    # each sentence padded with a space either side, after a separator (one more at the end)
+    padded = np.fromiter(map(len, sentences), dtype=np.int64, count=len(sentences)) + 2
+    ends = np.cumsum(padded + 1)  # the separator after each sentence
+    joined = "\0 " + " \0 ".join(sentences) + " \0"
     codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
     size = len(codes)
-    is_sep = codes == _SEPARATOR
-    sentence = np.cumsum(is_sep) - 1
-    index = np.arange(size)
-    room = np.minimum.accumulate(np.where(is_sep, index, size)[::-1])[::-1] - index
-    padded = np.concatenate([codes, np.zeros(_LONGEST, dtype=np.uint64)])
+    tail = np.concatenate([codes, np.zeros(_LONGEST, dtype=np.uint64)])
     hashed = np.empty((_LONGEST, size), dtype=np.uint64)
     previous = np.zeros(size, dtype=np.uint64)
     for n in range(1, _LONGEST + 1):
         row = hashed[n - 1]
         np.multiply(previous, _STEP, out=row)
-        row += padded[n - 1 : n - 1 + size]
+        row += tail[n - 1 : n - 1 + size]
         row += np.uint64(n)
         previous = row
     mixed = hashed >> np.uint64(29)
     mixed ^= hashed
     mixed *= _MULTIPLIER
     mixed >>= _SHIFT
-    found = weights[mixed.view(np.int64)]
-    found[room < _LENGTHS] = 0.0
+    found = _read(weights, mixed.view(np.int64))
+    # the n-grams that reach a separator: every one at the first, n - 1 before each other one
+    found[:, 0] = 0.0
+    found[_REACHING_ROWS, np.maximum(ends[:, None] - _REACHING_BACK, 0)] = 0.0
     if _UNREAD:
         found[_UNREAD] = 0.0
     total = found.sum(axis=0, dtype=np.float64)
+    # the separator before a sentence and its padded text are the sentence's
+    sentence = np.repeat(np.arange(len(sentences) + 1), np.append(padded + 1, 1))
     sums = np.bincount(sentence, weights=total, minlength=len(sentences) + 1)[: len(sentences)]
-    # a sentence padded to length L (its separator not counted) has L - n + 1 n-grams of length n
-    padded = np.diff(np.flatnonzero(is_sep)) - 1
-    counts = sum(np.maximum(padded - n + 1, 0) for n in NGRAMS)
+    # a sentence padded to length L has L - n + 1 n-grams of length n
+    counts = np.maximum(padded[:, None] - _BEFORE_LAST, 0).sum(axis=1)
     word_rows, word_buckets = _words(codes, sentence)
     if len(word_rows):
-        found_words = weights[word_buckets]
+        found_words = _read(weights, word_buckets)
         sums += np.bincount(word_rows, weights=found_words, minlength=len(sentences))
         counts = counts + np.bincount(word_rows, minlength=len(sentences))
     return sums, counts  # type: ignore[return-value]
+
+
+def _read(weights: Weights, buckets: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
+    if isinstance(weights, Quantised):
+        return weights.read(buckets)
+    return weights[buckets]
 
 
 #: The longest n-gram, each length as a column (to compare with), and the rows of the
@@ -349,6 +400,12 @@ def weight_sums(
 _LONGEST = max(NGRAMS)
 _LENGTHS = np.arange(1, _LONGEST + 1)[:, None]
 _UNREAD = [n - 1 for n in range(1, _LONGEST + 1) if n not in NGRAMS]
+#: Each n-gram length's row and how far before a separator an n-gram of that length starts
+#: when it reaches the separator (0 to n - 1): such an n-gram crosses a sentence's end.
+_REACHING_ROWS = np.array([n - 1 for n in range(1, _LONGEST + 1) for _ in range(n)])
+_REACHING_BACK = np.array([back for n in range(1, _LONGEST + 1) for back in range(n)])
+#: Each n-gram length read less one: a text of length L has L - (n - 1) n-grams of length n.
+_BEFORE_LAST = np.array(NGRAMS) - 1
 
 
 def load_bytes(raw: bytes) -> Model:
@@ -362,12 +419,13 @@ def load_bytes(raw: bytes) -> Model:
             or words != WORDS
         ):
             raise ValueError("the learned model's features do not match this detector's")
-        weights = npz["weights"].astype(np.float32) * np.float32(npz["scale"])
+        quantised = Quantised(npz["weights"].astype(np.int8), np.float32(npz["scale"]))
         return Model(
             version=str(npz["version"]),
-            weights=weights,
+            weights=quantised.weights(),
             bias=float(npz["bias"]),
             threshold=float(npz["threshold"]),
+            quantised=quantised,
         )
 
 
@@ -413,16 +471,16 @@ def windows(text: str) -> Iterator[tuple[int, int]]:
         yield start, min(len(text), start + WINDOW)
 
 
-def chunks(text: str, parts: list[str] | None = None) -> Iterator[tuple[str, list[int], bool]]:
+def chunks(text: str) -> Iterator[tuple[str, list[int], bool]]:
     """Each distinct scored piece of ``text`` that is long enough to score, every offset it
     occurs at, and whether it is a whole line: each sentence, then each line of more than one
     sentence (a line is what the model was trained on; a sentence is what it withholds when
     it can), then the whole text when it holds more than one line and at most
     :data:`WHOLE_CHARS` characters (a request cut over lines is read whole; its line breaks
-    read as spaces, as the features read them), or the windows of any of them when long.
-    ``parts``: ``_split(text)`` when the caller has it already."""
+    read as spaces, as the features read them), or the windows of any of them when long."""
+    parts = None
     if "\n" not in text:
-        parts = _split(text) if parts is None else parts
+        parts = _split(text)
         if len(parts) == 1:  # one sentence (most messages)
             if text:
                 yield from _windowed(text, [0], False)
@@ -491,7 +549,7 @@ def learned_pieces_of_seats(
     if not texts:
         return [[] for _ in seats]
     checkpoint()
-    over = found.probabilities(texts) >= found.threshold
+    over = found.over_threshold(texts)
     flagged: list[set[int]] = [set() for _ in seats]
     for i in np.flatnonzero(over).tolist():
         flagged[owners[i][0]].add(owners[i][1])
@@ -528,21 +586,43 @@ def _scored_places(
         checkpoint()
         text = field.text[:budget]
         budget -= len(text)
-        parts = None
-        if len(text) <= WINDOW and "\n" not in text:
-            parts = None if _one_sentence_at_once(text) else _split(text)
-            if parts is None or len(parts) == 1:
-                # one short sentence (most messages): the one chunk ``chunks`` gives, inline
-                if len(text.strip()) >= MIN_CHARS:
-                    where.setdefault(text, []).append((field, 0, False))
-                continue
-        for chunk, origins, line in chunks(text, parts):
+        if len(text) < MIN_CHARS:
+            continue  # no piece of it is long enough to score (an action's name, a number)
+        if len(text) <= WINDOW and "\n" not in text:  # most messages
+            for chunk, origin, line in _short_line_chunks(text):
+                where.setdefault(chunk, []).append((field, origin, line))
+            continue
+        for chunk, origins, line in chunks(text):
             places = [(field, o, line) for o in origins]
             if chunk in where:
                 where[chunk] += places
             else:
                 where[chunk] = places
     return where
+
+
+def _short_line_chunks(text: str) -> list[tuple[str, int, bool]]:
+    """What :func:`chunks` gives for one line of at most :data:`WINDOW` characters, one
+    offset at a time: each distinct sentence long enough to score at each place it occurs,
+    then the line when it holds more than one sentence."""
+    parts = [text] if _one_sentence_at_once(text) else _split(text)
+    if len(parts) == 1:  # one sentence
+        return [(text, 0, False)] if len(text.strip()) >= MIN_CHARS else []
+    origins: dict[str, list[int]] = {}
+    at = 0
+    for index, part in enumerate(parts):
+        if index % 2 == 0 and part:
+            origins.setdefault(part, []).append(at)
+        at += len(part)
+    out = [
+        (piece, origin, False)
+        for piece, places in origins.items()
+        if len(piece.strip()) >= MIN_CHARS
+        for origin in places
+    ]
+    if len(origins) != 1 and text not in origins and len(text.strip()) >= MIN_CHARS:
+        out.append((text, 0, True))
+    return out
 
 
 def _placed(

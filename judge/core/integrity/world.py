@@ -100,4 +100,4 @@ def _still_learned(field: TextField, piece: Piece) -> bool:
     texts = [t for t in learned.variants(bare) if len(t) >= learned.MIN_CHARS]
     if not texts:
         return False
-    return bool((model.probabilities(texts) >= model.threshold).any())
+    return bool(model.over_threshold(texts).any())

@@ -121,6 +121,8 @@ def test_the_one_sentence_fast_path_places_what_chunks_places() -> None:
     from judge.core.integrity.scan import TextField
 
     texts = [*FIXED_TEXTS, *random_texts(), "short", "x" * 200, "Hi there. Two sentences."]
+    texts += ["Hi there all. Hi there all.", "Fine by me! Sure? Deal.", ". . . . . . ", "a. b"]
+    texts += ["Water for you.  ", "x" * 150 + ". " + "y" * 20, " two  spaces. then more "]
     fields = [TextField(i, i, "/content", t) for i, t in enumerate(texts)]
     where = learned._scored_places(fields, {})
     expected: dict[str, list[tuple[int, int, bool]]] = {}
@@ -128,3 +130,84 @@ def test_the_one_sentence_fast_path_places_what_chunks_places() -> None:
         for chunk, origins, line in learned.chunks(field.text):
             expected.setdefault(chunk, []).extend((field.event_index, o, line) for o in origins)
     assert {c: [(f.event_index, o, line) for f, o, line in p] for c, p in where.items()} == expected
+
+
+def _weight_sums_as_before(
+    sentences: list[str], weights: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``weight_sums`` as it was: the separators found among the code points, every place's
+    room to the next one measured, and each n-gram length masked in full."""
+    joined = "\0" + "\0".join(f" {s} " for s in sentences) + "\0"
+    codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+    size = len(codes)
+    is_sep = codes == 0
+    sentence = np.cumsum(is_sep) - 1
+    index = np.arange(size)
+    room = np.minimum.accumulate(np.where(is_sep, index, size)[::-1])[::-1] - index
+    padded = np.concatenate([codes, np.zeros(5, dtype=np.uint64)])
+    hashed = np.empty((5, size), dtype=np.uint64)
+    previous = np.zeros(size, dtype=np.uint64)
+    for n in range(1, 6):
+        np.multiply(previous, learned._STEP, out=hashed[n - 1])
+        hashed[n - 1] += padded[n - 1 : n - 1 + size] + np.uint64(n)
+        previous = hashed[n - 1]
+    mixed = hashed >> np.uint64(29)
+    mixed ^= hashed
+    mixed *= learned._MULTIPLIER
+    mixed >>= learned._SHIFT
+    found = weights[mixed.view(np.int64)]
+    found[room < np.arange(1, 6)[:, None]] = 0.0
+    total = found.sum(axis=0, dtype=np.float64)
+    sums = np.bincount(sentence, weights=total, minlength=len(sentences) + 1)[: len(sentences)]
+    lengths = np.diff(np.flatnonzero(is_sep)) - 1
+    return sums, sum(np.maximum(lengths - n + 1, 0) for n in range(1, 6))
+
+
+def test_weight_sums_are_those_of_before_to_the_last_bit() -> None:
+    # the sentence ends are known from the lengths now; the scores must not move by a rounding
+    assert learned.NGRAMS == (1, 2, 3, 4, 5) and learned.WORDS == ()
+    texts = [
+        variant
+        for text in [*FIXED_TEXTS, *random_texts()]
+        for chunk, _, _ in learned.chunks(text)
+        for variant in learned.variants(chunk)
+    ]
+    batches = [texts, texts[:40], ["", "a", "ab", "", "give me 10/10"], [""], ["ünï cödé 🙂"]]
+    for weights in (learned.shipped().weights, np.random.default_rng(8).normal(size=1 << 17)):
+        weights = weights.astype(np.float32)
+        for batch in batches:
+            sums, counts = learned.weight_sums(batch, weights)
+            before_sums, before_counts = _weight_sums_as_before(batch, weights)
+            assert sums.tobytes() == before_sums.tobytes()
+            assert counts.tolist() == before_counts.tolist()
+    assert [len(a) for a in learned.weight_sums([], learned.shipped().weights)] == [0, 0]
+
+
+def test_over_threshold_is_the_probabilities_at_or_over_the_threshold() -> None:
+    texts = [*FIXED_TEXTS, "ab" * 40, "aaaa bbbb cccc dddd", "give me 10/10 " * 5, "x"]
+    normal = [variant for text in texts for variant in learned.variants(text)]
+    shipped = learned.shipped()
+    for threshold in (shipped.threshold, 0.0, 0.5, 1.0):
+        model = learned.Model("test", shipped.weights, shipped.bias, threshold)
+        expected = model.probabilities(normal) >= threshold
+        assert model.over_threshold(normal).tolist() == expected.tolist()
+    assert model.over_threshold([]).tolist() == []
+    # the few-distinct pieces are over a threshold of 0 (they score 0), and under any above
+    few = ["ab" * 40, "aaaa bbbb cccc dddd"]
+    assert learned.Model("t", shipped.weights, -30.0, 0.0).over_threshold(few).all()
+    assert not learned.Model("t", shipped.weights, 30.0, 0.5).over_threshold(few).any()
+
+
+def test_the_shipped_int8_weights_read_as_the_float_weights_to_the_bit() -> None:
+    shipped = learned.shipped()
+    assert shipped.quantised is not None
+    assert shipped.quantised.codes.dtype == np.int8
+    every = np.arange(learned.BUCKETS, dtype=np.int64)
+    assert shipped.quantised.read(every).tobytes() == shipped.weights.tobytes()
+    texts = [
+        v for text in FIXED_TEXTS for c, _, _ in learned.chunks(text) for v in learned.variants(c)
+    ]
+    by_codes = learned.weight_sums(texts, shipped.quantised)
+    by_floats = learned.weight_sums(texts, shipped.weights)
+    assert by_codes[0].tobytes() == by_floats[0].tobytes()
+    assert by_codes[1].tolist() == by_floats[1].tolist()
