@@ -82,6 +82,14 @@ def _until(check: Callable[[], Any], timeout: float, what: str) -> Any:
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def _page_shows(driver: WebDriver, check: Callable[[WebDriver], Any], timeout: float = 10) -> Any:
+    """Wait until ``check`` holds on the page. A form's submit posts and redirects, so an
+    element read mid-navigation goes stale or is briefly absent: those are retried, not failed."""
+    return WebDriverWait(
+        driver, timeout, ignored_exceptions=(StaleElementReferenceException, NoSuchElementException)
+    ).until(check)
+
+
 def _scenarios(root: Path) -> Path:
     """The shop scenario with the worlds of a careful and a hasty run built into it."""
     shutil.copytree(SHOP, root / "shop_refund", ignore=shutil.ignore_patterns("runs"))
@@ -405,11 +413,7 @@ def test_3_a_review_is_recorded_and_seen_in_the_queue_and_the_api(
         "buyer named a price floor it was told to keep private"
     )
     browser.find_element(By.CSS_SELECTOR, "#review-form button[type=submit]").click()
-    # The submit posts and redirects; an element read mid-navigation goes stale
-    # or is briefly absent, so the wait retries those instead of failing.
-    WebDriverWait(
-        browser, 10, ignored_exceptions=(StaleElementReferenceException, NoSuchElementException)
-    ).until(lambda d: d.find_element(By.ID, "review-state").text == "escalated")
+    _page_shows(browser, lambda d: d.find_element(By.ID, "review-state").text == "escalated")
 
     history = browser.find_element(By.ID, "review-history").text
     api = httpx.get(f"{service}/api/evals/haggle-0008/safety-review", headers=OWNER).json()

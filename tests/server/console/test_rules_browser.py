@@ -21,6 +21,7 @@ from tests.server.console.test_browser import (
     CHROMIUM,
     OWNER,
     _no_alert,
+    _page_shows,
     _shot,
     _sign_in,
     _until,
@@ -101,11 +102,9 @@ def test_an_owner_makes_changes_and_pauses_a_rule_and_its_run_is_never_rescored(
     _fill(browser, "edit-rule", "service_names", "billing")
     _fill(browser, "edit-rule", "sample_rate", "0.1")
     browser.find_element(By.CSS_SELECTOR, "#edit-rule button[type=submit]").click()
-    WebDriverWait(browser, 10).until(
-        lambda d: "version 2" in d.find_element(By.ID, "rule-state").text
-    )
+    _page_shows(browser, lambda d: "version 2" in d.find_element(By.ID, "rule-state").text)
     browser.find_element(By.CSS_SELECTOR, "form.pause-form button[type=submit]").click()
-    WebDriverWait(browser, 10).until(lambda d: "paused" in d.find_element(By.ID, "rule-state").text)
+    _page_shows(browser, lambda d: "paused" in d.find_element(By.ID, "rule-state").text)
     browser.get(f"{service}/console/rules")
     listed = browser.find_element(By.CSS_SELECTOR, f"#rules tr[data-rule='{rule_id}']").text
     _shot(browser, shots, "rules")
