@@ -328,11 +328,14 @@ async def _run_shared(
     todo: Sequence[PassSpec], backend: ChoicesJudgeBackend, job: _Job
 ) -> list[JudgePass]:
     """The passes of one trait (one identical request) as one request with ``n`` choices;
-    the passes the server did not answer (one that ignores ``n`` answers one) go one by one
-    right after it, and once a server has answered fewer choices than asked, every later
-    pass does. Each pass keeps how many choices its request answered (``request_choices``:
-    1 for a pass that went alone, so the card and the era say which were shared). Traits go one after another for an engine that keeps one prefix (so its cache
-    holds each trait's prompt while its passes run), side by side for one that keeps many."""
+    what the server did not answer is asked for again the same way while it answers several
+    choices a request (a server with fewer slots than passes answers as many as it has), and
+    goes one by one once it answers one choice for several asked (a server that ignores
+    ``n``): from then on every later pass does too. Each pass keeps how many choices its
+    request answered (``request_choices``: 1 for a pass that went alone, so the card and the
+    era say which were shared). Traits go one after another for an engine that keeps one
+    prefix (so its cache holds each trait's prompt while its passes run), side by side for one
+    that keeps many."""
     groups: dict[str, list[PassSpec]] = {}
     for spec in todo:
         groups.setdefault(spec.trait, []).append(spec)
@@ -342,18 +345,19 @@ async def _run_shared(
     async def group(specs: list[PassSpec]) -> list[JudgePass]:
         answered: list[JudgePass] = []
         async with limit:
-            if len(specs) > 1 and shares[0]:
+            while len(specs) - len(answered) > 1 and shares[0]:
+                rest = specs[len(answered) :]
                 started = time.perf_counter()
                 retrying = _retrying(job.config, job.sleep)
                 async for attempt in retrying:
                     with attempt:
-                        replies = await backend.complete_choices(specs[0].request, len(specs))
+                        replies = await backend.complete_choices(rest[0].request, len(rest))
                 latency = (time.perf_counter() - started) * 1000
                 number = retrying.statistics.get("attempt_number", 1)
-                shares[0] = len(replies) >= len(specs)
-                answered = [
+                shares[0] = len(replies) > 1
+                answered += [
                     job.finish(spec, Attempt(reply, number), latency, len(replies))
-                    for spec, reply in zip(specs, replies, strict=False)
+                    for spec, reply in zip(rest, replies, strict=False)
                 ]
         rest = specs[len(answered) :]
         return answered + (await _run_one_by_one(rest, backend, job) if rest else [])

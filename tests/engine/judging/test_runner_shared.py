@@ -1,8 +1,9 @@
 """Passes that share their prompt (docs/scoring.md, "Passes"): against real servers on
-loopback, one that answers OpenAI's ``n`` with n choices (as vLLM and SGLang do) and one that
-ignores it (as llama-cpp-python's server does), the runner sends the passes of one trait as one
-request where the server answers them all, and one by one elsewhere; each pass, the card and
-the era say which."""
+loopback, one that answers OpenAI's ``n`` with n choices (as vLLM and SGLang do), one that
+ignores it (as llama-cpp-python's server does) and one that refuses more choices than it has
+slots (as llama.cpp's server does), the runner sends the passes of one trait as one request
+where the server answers them all, as few requests as the server's bound allows where it has
+one, and one by one elsewhere; each pass, the card and the era say which."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 
 from judge.core.domain.scorecard import Scorecard
+from judge.core.errors import PermanentJudgeError
 from judge.core.scoring.era import measurement_era
 from judge.engine.judging.providers.openai_compatible import OpenAICompatibleBackend
 from judge.engine.judging.runner import RunnerConfig, pass_specs, run_passes
@@ -32,8 +34,13 @@ class ChoicesServer:
     """Answers every chat completion with ``n`` choices (``honours_n``) or with one, each a
     verdict whose score names the trait's rubric, and usage for the whole request."""
 
-    def __init__(self, *, honours_n: bool) -> None:
+    def __init__(
+        self, *, honours_n: bool, slots: int | None = None, refusal: str | None = None
+    ) -> None:
         self.honours_n = honours_n
+        #: more choices than this are refused with a 400 (``refusal``, else llama.cpp's text)
+        self.slots = slots
+        self.refusal = refusal
         self.bodies: list[dict[str, Any]] = []
 
     async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -42,6 +49,15 @@ class ChoicesServer:
         length = int({k.lower(): v for k, v in fields.items()}.get("content-length", "0"))
         body = json.loads(await reader.readexactly(length))
         self.bodies.append(body)
+        if self.slots is not None and int(body.get("n", 1)) > self.slots:
+            message = self.refusal or (
+                f"Field 'n': Value must be between 1 <= value <= {self.slots}, but got {body['n']}"
+            )
+            error = {"error": {"code": 400, "message": message, "type": "invalid_request_error"}}
+            writer.write(http_response(400, json.dumps(error).encode(), {"Connection": "close"}))
+            await writer.drain()
+            writer.close()
+            return
         score = 0.8 if "integrity" in body["messages"][-1]["content"] else 0.3
         n = int(body.get("n", 1)) if self.honours_n else 1
         choices = [
@@ -63,7 +79,7 @@ class ChoicesServer:
             "choices": choices,
             "usage": usage,
         }
-        writer.write(http_response(200, json.dumps(reply).encode()))
+        writer.write(http_response(200, json.dumps(reply).encode(), {"Connection": "close"}))
         await writer.drain()
         writer.close()
 
@@ -126,6 +142,34 @@ def test_a_server_that_ignores_n_gets_the_rest_one_by_one() -> None:
     assert all(p.score in (0.8, 0.3) and p.prompt_tokens == 500 for p in passes)
     # one choice answered is a request of its own, the asked n notwithstanding
     assert [p.request_choices for p in passes] == [1] * 10 and not any(p.shared for p in passes)
+
+
+def test_a_server_with_fewer_slots_than_passes_shares_as_many_as_it_has() -> None:
+    server = ChoicesServer(honours_n=True, slots=4)
+    passes = _judge(server, RunnerConfig(concurrency=1))
+    # n=5 is refused once, naming the bound 4; each trait then asks 4 and sends its last alone
+    assert [b.get("n") for b in server.bodies] == [5, 4, None, 4, None]
+    by_trait = {
+        t: sorted((p for p in passes if p.trait == t), key=lambda p: p.index) for t in TRAITS
+    }
+    assert [p.request_choices for p in by_trait["integrity"]] == [4, 4, 4, 4, 1]
+    assert [p.score for p in by_trait["cooperation"]] == [0.3] * 5
+    assert sum(p.shared for p in passes) == 8
+
+
+def test_a_refusal_that_names_no_bound_halves_the_choices_asked() -> None:
+    server = ChoicesServer(honours_n=True, slots=2, refusal="too many choices")
+    passes = _judge(server, RunnerConfig(concurrency=1))
+    assert [b.get("n") for b in server.bodies] == [5, 2, 2, None, 2, 2, None]
+    assert sorted(p.request_choices for p in passes) == [1, 1] + [2] * 8
+
+
+def test_a_server_that_refuses_every_request_still_fails_the_passes() -> None:
+    server = ChoicesServer(honours_n=True, slots=0, refusal="model not found")
+    with pytest.raises(PermanentJudgeError, match="model not found"):
+        _judge(server, RunnerConfig(concurrency=1, max_attempts=1))
+    # asked 5, then half as many, then one alone: the last refusal is the one raised
+    assert [b.get("n") for b in server.bodies] == [5, 2, None]
 
 
 def test_shared_passes_can_be_switched_off() -> None:

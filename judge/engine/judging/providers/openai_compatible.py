@@ -7,6 +7,7 @@ is litellm's; the reply is read through :class:`Fields` by litellm's ``reply_fro
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 from collections.abc import AsyncGenerator, Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -54,6 +55,19 @@ SCHEMA_SHAPES: tuple[Callable[[dict[str, Any]], dict[str, Any]], ...] = (
     _json_object_shape,
 )
 
+#: The bound a server names when it refuses a request for asking more choices than it has
+#: slots (llama.cpp's: "Field 'n': Value must be between 1 <= value <= 4, but got 5"). Server
+#: text, never an agent's; the pattern has no nested repetition.
+_CHOICES_BOUND = re.compile(r"<=\s*(\d+)")
+
+
+def choices_bound(refusal: str, asked: int) -> int:
+    """The most choices to ask next of a server that refused ``asked``: the bound its refusal
+    names where that is below ``asked``, else half as many."""
+    named = [int(m) for m in _CHOICES_BOUND.findall(refusal) if 1 <= int(m) < asked]
+    return max(named) if named else max(1, asked // 2)
+
+
 if TYPE_CHECKING:  # aiohttp is imported when the first client is made, not with the package
     import aiohttp
 
@@ -93,6 +107,8 @@ class OpenAICompatibleBackend(LiteLLMBackend):
         self.client = OpenAICompatibleClient(model, base=base, api_key=key, timeout=self.timeout)
         #: how many of :data:`SCHEMA_SHAPES` the server refused (it is asked in the next)
         self.shapes_refused = 0
+        #: the most choices one request may ask, once the server refused more (else None)
+        self.most_choices: int | None = None
 
     def serving_profile(self, api_base: str | None) -> ServingProfile:
         return SERVING_PROFILE
@@ -128,14 +144,25 @@ class OpenAICompatibleBackend(LiteLLMBackend):
         return await self.client.complete(kwargs)
 
     async def complete_choices(self, request: JudgeRequest, n: int) -> list[JudgeReply]:
-        """One request asking ``n`` choices (vLLM and SGLang answer them all, sharing the
-        prompt); the replies the server gave, in its order. A server that ignores ``n``
-        (llama-cpp-python's drops it) answers one, and the runner sends the rest alone."""
-        response, kwargs = await self.respond(request, {"n": n} if n > 1 else None)
-        return [
-            self.with_format(reply_from_response(response, k), kwargs)
-            for k in range(min(n, len(response.choices)))
-        ]
+        """One request asking ``n`` choices (vLLM, SGLang and llama.cpp's server answer them
+        all, sharing the prompt); the replies the server gave, in its order. A server that
+        ignores ``n`` (llama-cpp-python's drops it) answers one, and the runner sends the rest
+        alone. A server that refuses the request for its ``n`` (llama.cpp's server asked more
+        choices than it has slots) is asked again for fewer (:func:`choices_bound`), and never
+        for more than it took again."""
+        while True:
+            asked = min(n, self.most_choices or n)
+            try:
+                response, kwargs = await self.respond(request, {"n": asked} if asked > 1 else None)
+            except PermanentJudgeError as exc:
+                if asked <= 1:
+                    raise
+                self.most_choices = choices_bound(str(exc), asked)
+                continue
+            return [
+                self.with_format(reply_from_response(response, k), kwargs)
+                for k in range(min(asked, len(response.choices)))
+            ]
 
 
 class Fields:
