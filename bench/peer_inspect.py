@@ -12,10 +12,14 @@ lines give the prompt tokens it evaluated and the tokens it decoded for each pro
 versions of Inspect and of llama-cpp-python are printed first. Last line:
 ``product_best_s=<a> inspect_best_s=<b> ratio=<a/b>``.
 
-No comparison against a server of several slots: llama-cpp-python's server (the one this
-benchmark can start) answers one request at a time behind one lock whatever its settings, so
-llama.cpp's ``--parallel`` exists only in llama.cpp's own ``llama-server``, which is not
-installed here.
+Then, where llama.cpp's own ``llama-server`` is installed (``--llama-server``, else
+``JUDGE_LLAMA_SERVER`` or ``llama-server`` on PATH; ``.ci/run`` builds one), the same rounds
+against it with several slots (``--slots``, 4 by default as llama-server's own automatic
+setting; one KV cache shared by the slots, one thread): llama-cpp-python's server answers one
+request at a time behind one lock whatever its settings, so ``--parallel`` exists only there.
+The product asks each trait's passes as one request of ``n`` choices (as many as the server
+has slots), Inspect sends its grader calls side by side. Its last line is
+``slots=<n> product_best_s=<a> inspect_best_s=<b> ratio=<a/b>``.
 
 Needs the ``bench`` extra (``pip install -e '.[bench]'``: inspect-ai and the server).
 """
@@ -46,7 +50,10 @@ from tests.engine.judging.llama_server import (
     LlamaServer,
     decoded_tokens,
     evaluated_prompt_tokens,
+    llama_cpp_server,
+    llama_cpp_server_binary,
     llama_server,
+    server_counters,
 )
 
 MODEL = "smollm2"
@@ -55,7 +62,7 @@ MODEL = "smollm2"
 class Result(NamedTuple):
     wall_s: float
     evaluated: int
-    calls: int
+    sequences: int
     decoded: int
 
 
@@ -73,12 +80,20 @@ def versions() -> str:
 
 
 def _measured(server: LlamaServer, work: Any) -> Result:
+    """``work``'s wall and the server's own figures for it: the prompt tokens it evaluated and
+    the tokens it decoded (``llama-server``'s counters where it has them, else its timing
+    lines), and the sequences it decoded (one a call, ``n`` a call of ``n`` choices)."""
     since = server.log.stat().st_size
+    before = server_counters(server) if server.metrics_url else (0, 0)
     started = time.perf_counter()
     work()
     wall = time.perf_counter() - started
+    sequences = len(decoded_tokens(server.log, since=since))
+    if server.metrics_url:
+        evaluated, decoded = (a - b for a, b in zip(server_counters(server), before, strict=True))
+        return Result(wall, evaluated, sequences, decoded)
     tokens = evaluated_prompt_tokens(server.log, since=since)
-    return Result(wall, sum(tokens), len(tokens), sum(decoded_tokens(server.log, since=since)))
+    return Result(wall, sum(tokens), sequences, sum(decoded_tokens(server.log, since=since)))
 
 
 def run_product(
@@ -92,13 +107,15 @@ def run_product(
         settings=MeasurementSettings(denoise=DenoiseConfig(n_runs=passes, min_n_runs=passes)),
     )
     card = score_run(run, options=options, rubrics=rubrics)
-    n = sum(
-        t.n_passes
-        for s in card.seats.values()
-        for t in [*s.traits.values(), *(s.safety_block or {}).values()]
+    parse = card.judge_parse[f"openai/{MODEL}"]
+    if parse.passes != passes * len(rubrics.rubrics):
+        raise RuntimeError(f"the product made {parse.passes} passes")
+    # a pass whose reply held no score in range is counted, not hidden
+    print(
+        f"  product passes: {parse.passes}, without a readable verdict {parse.unparseable}, "
+        f"shared {parse.shared_passes}, formats {dict(parse.reply_formats)}",
+        flush=True,
     )
-    if n != passes * len(rubrics.rubrics):
-        raise RuntimeError(f"the product made {n} passes")
 
 
 def run_inspect(
@@ -153,6 +170,13 @@ def main() -> None:
     parser.add_argument("--min-tokens", type=int, default=3000)
     parser.add_argument("--max-tokens", type=int, default=160)
     parser.add_argument(
+        "--llama-server", help="llama.cpp's llama-server binary (default: found as documented)"
+    )
+    parser.add_argument("--slots", type=int, default=4, help="llama-server's slots")
+    parser.add_argument(
+        "--only-slots", action="store_true", help="the comparison on llama-server only"
+    )
+    parser.add_argument(
         "--smoke", action="store_true", help="one trait, one pass, one round, a short run (CI)"
     )
     args = parser.parse_args()
@@ -172,29 +196,57 @@ def main() -> None:
     print(
         f"run: {len(run.transcript)} events (transcript >= {args.min_tokens} tokens), "
         f"{len(rubrics.rubrics)} traits x {args.passes} passes, reply cap {args.max_tokens}, "
-        f"llama-cpp-python server, 1 slot, 1 thread, loopback",
+        "loopback",
         flush=True,
     )
+    if not args.only_slots:
+        print("one slot: llama-cpp-python's server, 1 thread", flush=True)
+        with (
+            tempfile.TemporaryDirectory() as tmp,
+            llama_server(Path(tmp) / "server.log") as server,
+        ):
+            best_p, best_i = compare(server, run, rubrics, args, Path(tmp))
+        print(
+            f"product_best_s={best_p:.1f} inspect_best_s={best_i:.1f} ratio={best_p / best_i:.2f}"
+        )
+    binary = Path(args.llama_server) if args.llama_server else llama_cpp_server_binary()
+    if binary is None:
+        print("several slots: no llama-server (llama.cpp's own server) found; comparison skipped")
+        return
+    print(f"several slots: {binary}, {args.slots} slots, one KV cache, 1 thread", flush=True)
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        llama_cpp_server(binary, Path(tmp) / "server.log", slots=args.slots) as server,
+    ):
+        best_p, best_i = compare(server, run, rubrics, args, Path(tmp))
+    print(
+        f"slots={args.slots} product_best_s={best_p:.1f} inspect_best_s={best_i:.1f} "
+        f"ratio={best_p / best_i:.2f}"
+    )
+
+
+def compare(
+    server: LlamaServer, run: Run, rubrics: RubricSet, args: argparse.Namespace, tmp: Path
+) -> tuple[float, float]:
+    """Alternating rounds of both sides against ``server``; each side's best wall."""
     walls: dict[str, list[float]] = {"product": [], "inspect": []}
-    with tempfile.TemporaryDirectory() as tmp, llama_server(Path(tmp) / "server.log") as server:
-        jobs = {
-            "product": lambda: run_product(server, run, rubrics, args.passes, args.max_tokens),
-            "inspect": lambda: run_inspect(
-                server, run, rubrics, args.passes, args.max_tokens, Path(tmp) / "logs"
-            ),
-        }
-        for r in range(args.rounds):
-            for name in ["product", "inspect"] if r % 2 == 0 else ["inspect", "product"]:
-                result = _measured(server, jobs[name])
-                walls[name].append(result.wall_s)
-                print(
-                    f"round {r + 1} {name:>8}: {result.wall_s:7.1f} s, {result.calls} calls, "
-                    f"{result.evaluated:,} prompt tokens evaluated and {result.decoded:,} "
-                    f"decoded by the server ({result.decoded / max(result.calls, 1):.1f} a call)",
-                    flush=True,
-                )
-    best_p, best_i = min(walls["product"]), min(walls["inspect"])
-    print(f"product_best_s={best_p:.1f} inspect_best_s={best_i:.1f} ratio={best_p / best_i:.2f}")
+    jobs = {
+        "product": lambda: run_product(server, run, rubrics, args.passes, args.max_tokens),
+        "inspect": lambda: run_inspect(
+            server, run, rubrics, args.passes, args.max_tokens, tmp / "logs"
+        ),
+    }
+    for r in range(args.rounds):
+        for name in ["product", "inspect"] if r % 2 == 0 else ["inspect", "product"]:
+            result = _measured(server, jobs[name])
+            walls[name].append(result.wall_s)
+            print(
+                f"round {r + 1} {name:>8}: {result.wall_s:7.1f} s, {result.sequences} sequences, "
+                f"{result.evaluated:,} prompt tokens evaluated and {result.decoded:,} "
+                f"decoded by the server ({result.decoded / max(result.sequences, 1):.1f} a sequence)",
+                flush=True,
+            )
+    return min(walls["product"]), min(walls["inspect"])
 
 
 if __name__ == "__main__":
