@@ -213,10 +213,17 @@ def main() -> None:
     if binary is None:
         print("several slots: no llama-server (llama.cpp's own server) found; comparison skipped")
         return
-    print(f"several slots: {binary}, {args.slots} slots, one KV cache, 1 thread", flush=True)
+    print(
+        f"several slots: {binary}, {args.slots} slots, one KV cache of {8192 * args.slots} "
+        "cells, 1 thread",
+        flush=True,
+    )
     with (
         tempfile.TemporaryDirectory() as tmp,
-        llama_cpp_server(binary, Path(tmp) / "server.log", slots=args.slots) as server,
+        # every slot may hold a whole prompt of its own (Inspect's calls do): 8k cells each
+        llama_cpp_server(
+            binary, Path(tmp) / "server.log", slots=args.slots, n_ctx=8192 * args.slots
+        ) as server,
     ):
         best_p, best_i = compare(server, run, rubrics, args, Path(tmp))
     print(
