@@ -7,7 +7,6 @@ is litellm's; the reply is read through :class:`Fields` by litellm's ``reply_fro
 from __future__ import annotations
 
 import asyncio
-import re
 import threading
 from collections.abc import AsyncGenerator, Callable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -55,16 +54,17 @@ SCHEMA_SHAPES: tuple[Callable[[dict[str, Any]], dict[str, Any]], ...] = (
     _json_object_shape,
 )
 
-#: The bound a server names when it refuses a request for asking more choices than it has
-#: slots (llama.cpp's: "Field 'n': Value must be between 1 <= value <= 4, but got 5"). Server
-#: text, never an agent's; the pattern has no nested repetition.
-_CHOICES_BOUND = re.compile(r"<=\s*(\d+)")
-
 
 def choices_bound(refusal: str, asked: int) -> int:
     """The most choices to ask next of a server that refused ``asked``: the bound its refusal
-    names where that is below ``asked``, else half as many."""
-    named = [int(m) for m in _CHOICES_BOUND.findall(refusal) if 1 <= int(m) < asked]
+    names after a ``<=`` where that is below ``asked`` (llama.cpp's: "Field 'n': Value must be
+    between 1 <= value <= 4, but got 5"), else half as many."""
+    named: list[int] = []
+    for after in refusal.split("<=")[1:]:
+        text = after.lstrip()
+        digits = text[: len(text) - len(text.lstrip("0123456789"))]
+        if digits and 1 <= int(digits) < asked:
+            named.append(int(digits))
     return max(named) if named else max(1, asked // 2)
 
 
