@@ -81,21 +81,10 @@ def llama_server(
         "smollm2",
         *extra,
     ]
-    with log.open("w") as out:
-        path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": path}
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=REPO)
-    try:
-        base = f"http://127.0.0.1:{port}/v1"
-        _wait_ready(base, proc, ready_s)
-        yield LlamaServer(base, log)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    path = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": path}
+    with _running(cmd, log, port, ready_s, env=env) as server:
+        yield server
 
 
 def llama_cpp_server_binary() -> Path | None:
@@ -142,12 +131,28 @@ def llama_cpp_server(
         "--no-webui",
         "--metrics",
     ]
+    with _running(cmd, log, port, ready_s, metrics=True) as server:
+        yield server
+
+
+@contextmanager
+def _running(
+    cmd: list[str],
+    log: Path,
+    port: int,
+    ready_s: float,
+    *,
+    env: dict[str, str] | None = None,
+    metrics: bool = False,
+) -> Iterator[LlamaServer]:
+    """Run ``cmd`` (a server on ``port``) with its output in ``log`` until it answers; stop
+    it on exit."""
     with log.open("w") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=REPO)
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=REPO)
     try:
-        base = f"http://127.0.0.1:{port}/v1"
-        _wait_ready(base, proc, ready_s)
-        yield LlamaServer(base, log, f"http://127.0.0.1:{port}/metrics")
+        base = f"http://127.0.0.1:{port}"
+        _wait_ready(f"{base}/v1", proc, ready_s)
+        yield LlamaServer(f"{base}/v1", log, f"{base}/metrics" if metrics else None)
     finally:
         proc.terminate()
         try:
