@@ -229,6 +229,7 @@ NAMING_NO_MODULE: dict[str, str] = {
     "tests/server/console/test_tamper_pages.py": "end to end over judge.core.domain.integrity, judge.core.scoring.run_summary",
     "tests/tools/importers/test_import_bounds.py": "end to end over judge.engine.calibration.items, judge.engine.calibration.manifest",
     "tests/engine/judging/test_llama_server.py": "end to end over judge.engine.packs, judge.engine.judging.prompt",
+    "tests/engine/judging/test_llama_cpp_server.py": "interop with llama.cpp's llama-server, end to end over the runner",
     "tests/engine/judging/test_llama_server_logprobs.py": "end to end over judge.engine.packs, judge.engine.judging.prompt",
     "tests/engine/judging/test_openai_signal_loopback.py": "end to end over judge.engine.packs, judge.engine.judging.providers.litellm",
     "tests/engine/judging/test_spotlight.py": "end to end over judge.engine.packs, judge.core.domain.run",

@@ -55,6 +55,11 @@ SCHEMA_SHAPES: tuple[Callable[[dict[str, Any]], dict[str, Any]], ...] = (
 )
 
 
+#: How a 400 from the server begins (:func:`_status_error`): a request refused as it was
+#: written, as llama.cpp's server refuses more choices than it has slots.
+REFUSED_REQUEST = "HTTP 400 "
+
+
 def choices_bound(refusal: str, asked: int) -> int:
     """The most choices to ask next of a server that refused ``asked``: the bound its refusal
     names after a ``<=`` where that is below ``asked`` (llama.cpp's: "Field 'n': Value must be
@@ -147,15 +152,16 @@ class OpenAICompatibleBackend(LiteLLMBackend):
         """One request asking ``n`` choices (vLLM, SGLang and llama.cpp's server answer them
         all, sharing the prompt); the replies the server gave, in its order. A server that
         ignores ``n`` (llama-cpp-python's drops it) answers one, and the runner sends the rest
-        alone. A server that refuses the request for its ``n`` (llama.cpp's server asked more
-        choices than it has slots) is asked again for fewer (:func:`choices_bound`), and never
-        for more than it took again."""
+        alone. A server that refuses the request with a 400 while it asks several choices
+        (llama.cpp's server asked more choices than it has slots) is asked again for fewer
+        (:func:`choices_bound`), and never for more than it took again."""
         while True:
             asked = min(n, self.most_choices or n)
             try:
                 response, kwargs = await self.respond(request, {"n": asked} if asked > 1 else None)
             except PermanentJudgeError as exc:
-                if asked <= 1:
+                # a refused key or an unknown model is no word on n: raised at once
+                if asked <= 1 or not str(exc).startswith(REFUSED_REQUEST):
                     raise
                 self.most_choices = choices_bound(str(exc), asked)
                 continue
