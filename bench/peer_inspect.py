@@ -88,12 +88,11 @@ def _measured(server: LlamaServer, work: Any) -> Result:
     started = time.perf_counter()
     work()
     wall = time.perf_counter() - started
-    sequences = len(decoded_tokens(server.log, since=since))
+    each = decoded_tokens(server.log, since=since)
     if server.metrics_url:
         evaluated, decoded = (a - b for a, b in zip(server_counters(server), before, strict=True))
-        return Result(wall, evaluated, sequences, decoded)
-    tokens = evaluated_prompt_tokens(server.log, since=since)
-    return Result(wall, sum(tokens), sequences, sum(decoded_tokens(server.log, since=since)))
+        return Result(wall, evaluated, len(each), decoded)
+    return Result(wall, sum(evaluated_prompt_tokens(server.log, since=since)), len(each), sum(each))
 
 
 def run_product(
@@ -213,17 +212,15 @@ def main() -> None:
     if binary is None:
         print("several slots: no llama-server (llama.cpp's own server) found; comparison skipped")
         return
+    # every slot may hold a whole prompt of its own (Inspect's calls do): 8k cells each
+    cells = 8192 * args.slots
     print(
-        f"several slots: {binary}, {args.slots} slots, one KV cache of {8192 * args.slots} "
-        "cells, 1 thread",
+        f"several slots: {binary}, {args.slots} slots, one KV cache of {cells} cells, 1 thread",
         flush=True,
     )
     with (
         tempfile.TemporaryDirectory() as tmp,
-        # every slot may hold a whole prompt of its own (Inspect's calls do): 8k cells each
-        llama_cpp_server(
-            binary, Path(tmp) / "server.log", slots=args.slots, n_ctx=8192 * args.slots
-        ) as server,
+        llama_cpp_server(binary, Path(tmp) / "server.log", slots=args.slots, n_ctx=cells) as server,
     ):
         best_p, best_i = compare(server, run, rubrics, args, Path(tmp))
     print(
