@@ -147,8 +147,12 @@ def run_inspect(
         )
         for r in rubrics.rubrics.values()
     ]
-    # the grader is a model of its own: the reply cap must be set on it, not only on the eval
-    grader = get_model(model, config=GenerateConfig(max_tokens=max_tokens, temperature=0.0))
+    # the grader is a model of its own: the reply cap must be set on it, not only on the eval.
+    # Both are built afresh for this server: Inspect keeps a model by name otherwise, and a
+    # second server's round would call the first one's closed port (and retry without end)
+    config = GenerateConfig(max_tokens=max_tokens, temperature=0.0)
+    solver_model = get_model(model, config=config, base_url=server.base_url, memoize=False)
+    grader = get_model(model, config=config, base_url=server.base_url, memoize=False)
     task = Task(
         dataset=samples,
         solver=recorded_transcript(),
@@ -156,7 +160,12 @@ def run_inspect(
         epochs=passes,
     )
     logs_out = eval(
-        task, model=model, log_dir=str(logs), display="none", max_tokens=max_tokens, temperature=0.0
+        task,
+        model=solver_model,
+        log_dir=str(logs),
+        display="none",
+        max_tokens=max_tokens,
+        temperature=0.0,
     )
     if logs_out[0].status != "success":
         raise RuntimeError(f"Inspect run ended {logs_out[0].status}")
