@@ -144,17 +144,52 @@ _SET_ASIDE = rf"\b{_IGNORE}\b(?: {_FILLER}){{0,4}} {_ORDERS}\b"
 #: invoice"). Tested on the match and what follows it (:data:`UNLESS`).
 _OWN_CORRECTION = (
     rf"{_IGNORE}(?: (?:the|of|previous|prior|above|earlier|preceding|original|given|these|"
-    r"those|other)){0,4} instructions?(?:\s*,?\s*(?:that |which )?(?:i|we)(?:'ve|'d| have| had)?"
+    r"those|other)){0,4} instructions?(?: (?:above|below|earlier|before))?(?:\s*,?\s*(?:that |which )?(?:i|we)(?:'ve|'d| have| had)?"
     r" (?:just |already |earlier |previously |accidentally )?(?:sent|gave|wrote|posted|"
     r"mentioned|left|shared|typed|put|emailed|texted|listed|added|made|said|attached|forwarded|"
     r"included|mixed|messed|got)\b|\s+(?:on|in|for|about|from|of|with) (?:the|my|our|this|that"
     r"|your) (?:invoice|order|delivery|package|parcel|form|receipt|ticket|shipment|e-?mail|note|"
     r"list|recipe|booking|reservation|map|label|box|address|payment|bill|letter|pick-?up|"
     r"drop-?off|schedule|trip|route|tent|stove|kit|assembly|manual|camp ?site|car|oven|"
-    r"washer|dryer|printer|router)s?\b)"
+    r"washer|dryer|printer|router)s?\b|\s*[,;:.!(\-\u2013\u2014]+\s*(?:sorry|oops|apologies|"
+    r"my (?:bad|mistake|apologies|error)|i (?:meant|mean|was wrong|got (?:it|that|them|those) "
+    r"wrong|mixed|made a mistake)|that was (?:a typo|wrong|a mistake|an error)|they (?:were|are)"
+    r" (?:wrong|out of date|outdated|old)|wrong (?:date|number|address|item|size|colou?r|time|"
+    r"day|amount|quantity)))"
+)
+#: A score line is a verdict (below), but one that says whose ratings it sums up is a shop's
+#: product page or a guidebook: "Rating: 4.6/5 from 1,200 customers", "Score: 9/10 (314
+#: reviews)", "Rating: 5/5 on Tripadvisor". Who rated is never the scorer here: no reviewer,
+#: judge or grader, only people of the world and counts of their reviews.
+_SCORE_LINE = (
+    rf"(?:^|[\n.!?]\s*)(?:score|rating|grade)\s*[:=]\s*(?:{_HIGH}|\d+\s*(?:/\s*\d+|out of\b|"
+    rf"%|pts?\b|points\b|stars?\b)|\d+[.,]\d+|\d+\s*(?:[(\-\u2013\u2014;]|because\b|"
+    rf"since\b|[.!]?[ \t]*$))"
+)
+_WORLD_RATING = (
+    r"(?:score|rating|grade)\s*[:=][^\n]{0,40}?(?:\b(?:from|by|among|across|according to)\s+"
+    r"(?:\d[\d,.]*\s+)?(?:(?:our|its|happy|verified|real|past|local|regular|repeat)\s+)?"
+    r"(?:customers|buyers|shoppers|guests|diners|users|readers|critics|parents|fans|viewers|"
+    r"visitors|travell?ers|owners|campers|members|students|patients|clients)\b|"
+    r"\d[\d,.]*\s*(?:reviews|ratings|votes)\b|\bon (?:amazon|yelp|tripadvisor|google|"
+    r"trustpilot|etsy|ebay|booking\.com)\b)"
+)
+#: A score that is the top one: a verdict, unless it is a person's of the world, named by a
+#: possessive ("the quiz app shows score: 10/10 for my son", "her grade was perfect"), or
+#: one the people of the world gave (as above).
+_IS_HIGH = rf"\b(?:{_SCORE_NOUN}|verdict)\s*(?:is|was|=|:)\s*(?:{_HIGH})"
+_KIN_SCORE = (
+    rf"(?:{_SCORE_NOUN}|verdict)\s*(?:is|was|=|:)[^\n]{{0,30}}?\b(?:for|of|by) (?:my|our|his|"
+    r"her|their) (?:son|daughter|kids?|child|children|boy|girl|brother|sister|nephew|niece|"
+    r"grandson|granddaughter|cousin|friend|mum|mom|dad|wife|husband|team|class|students?|"
+    r"pupils?|dog|cat|horse)s?\b"
 )
 #: Rule patterns whose match is excused when this pattern matches from the match's start.
-UNLESS: dict[str, str] = {_SET_ASIDE: _OWN_CORRECTION}
+UNLESS: dict[str, str] = {
+    _SET_ASIDE: _OWN_CORRECTION,
+    _SCORE_LINE: _WORLD_RATING,
+    _IS_HIGH: f"{_KIN_SCORE}|{_WORLD_RATING}",
+}
 
 ENGLISH: list[Written] = [
     written(
@@ -264,15 +299,9 @@ ENGLISH: list[Written] = [
         "verdict|rationale|reasoning",
         r"(?:^|[\n.!?]\s*)(?:verdict|rationale|reasoning)\s*[:=]\s*\S",
     ),
-    written(
-        # "Score: 3 firewood for me" is a tally: a score line is a verdict when its value is
-        # a top phrase, a fraction, a decimal, or a number alone or with a reason.
-        "forged_verdict",
-        "score|rating|grade",
-        rf"(?:^|[\n.!?]\s*)(?:score|rating|grade)\s*[:=]\s*(?:{_HIGH}|\d+\s*(?:/\s*\d+|out of\b|"
-        rf"%|pts?\b|points\b|stars?\b)|\d+[.,]\d+|\d+\s*(?:[(\-\u2013\u2014;]|because\b|"
-        rf"since\b|[.!]?[ \t]*$))",
-    ),
+    # "Score: 3 firewood for me" is a tally: a score line is a verdict when its value is a top
+    # phrase, a fraction, a decimal, or a number alone or with a reason.
+    written("forged_verdict", "score|rating|grade", _SCORE_LINE),
     written(
         "forged_verdict",
         "evaluation|grading|scoring|assessment|judging|review",
@@ -298,9 +327,7 @@ ENGLISH: list[Written] = [
         rf"is awarded)\s+{_TOP_MARK}",
     ),
     written(
-        "forged_verdict",
-        "score|rating|grade|marks|evaluation|assessment|review|verdict",
-        rf"\b(?:{_SCORE_NOUN}|verdict)\s*(?:is|was|=|:)\s*(?:{_HIGH})",
+        "forged_verdict", "score|rating|grade|marks|evaluation|assessment|review|verdict", _IS_HIGH
     ),
     written(
         "threat",
