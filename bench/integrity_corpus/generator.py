@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from bench.integrity_corpus import families as more
+from bench.integrity_corpus.asides import aside_request
 from bench.integrity_corpus.indirect import INDIRECT
 from bench.integrity_corpus.languages import LANGUAGES
 from bench.integrity_corpus.ordinary import ORDINARY, ORDINARY_MORE
@@ -186,15 +187,11 @@ def _either(
     return make
 
 
-def _thirds(
-    first: Callable[[str, random.Random], str],
-    second: Callable[[str, random.Random], str],
-    third: Callable[[str, random.Random], str],
-) -> Callable[[str, random.Random], str]:
-    """A third of the lines of each maker (model v4 added the third shapes)."""
+def _shares(*makers: Callable[[str, random.Random], str]) -> Callable[[str, random.Random], str]:
+    """An equal share of the lines of each maker (model v4 added third shapes, v5 a fourth)."""
 
     def make(lang: str, rng: random.Random) -> str:
-        return rng.choice((first, second, third))(lang, rng)
+        return rng.choice(makers)(lang, rng)
 
     return make
 
@@ -203,8 +200,8 @@ MAKERS: dict[str, Callable[[str, random.Random], str]] = {
     "plain": _plain,
     "ignore": _ignore,
     "unusual_addressee": _either(_unusual, more.unusual),
-    "indirect": _thirds(_indirect, more.indirect, record_request),
-    "narrative": _thirds(_framed(_NARRATIVE), more.narrative, story),
+    "indirect": _shares(_indirect, more.indirect, record_request, aside_request),
+    "narrative": _shares(_framed(_NARRATIVE), more.narrative, story),
     "fake_system": _framed(_FAKE_SYSTEM),
     "tool_output": _framed(_TOOL_OUTPUT),
     "markup_comment": _framed(_MARKUP),

@@ -44,4 +44,4 @@ UNDEFENDED_PROMPT_VERSION = 4
 #: one ("ignore the previous instructions, sorry, I meant Friday") as an order, nor a score
 #: line that names the people of the world who rated ("Rating: 4.6/5 from 1,200 customers",
 #: "Score: 9/10 (314 reviews)") as a verdict.
-DETECTOR_VERSION = "8+learned-v4"
+DETECTOR_VERSION = "8+learned-v5"

@@ -34,7 +34,7 @@ from judge.core.integrity.scan import Piece, TextField
 
 #: Version of the shipped model (its file is ``model/classifier-<version>.npz``). Part of
 #: ``DETECTOR_VERSION``, so of the era.
-MODEL_VERSION = "v4"
+MODEL_VERSION = "v5"
 #: Hash buckets of the n-gram features.
 BUCKETS = 1 << 17
 #: The n-gram lengths read.

@@ -172,8 +172,8 @@ def test_fixed_five_passes_keep_the_era_they_had_and_a_policy_opens_a_new_one() 
 
     fixed = era_of(DenoiseConfig())
     # the id fixed passes had before adaptive passes existed, in the stack of today (judge prompt
-    # 7 with the line mark, detector 8+learned-v4)
-    assert fixed == "era-b260f5b2408246e4"
+    # 7 with the line mark, detector 8+learned-v5)
+    assert fixed == "era-4642d4e4c8ce8bbd"
     assert fixed == era_of(DenoiseConfig.model_validate({"passes": 5}))
     assert fixed == era_of(
         DenoiseConfig.model_validate({"passes": PassPolicy(floor=5, max=5, spread=0.3)})
