@@ -144,7 +144,8 @@ _SET_ASIDE = rf"\b{_IGNORE}\b(?: {_FILLER}){{0,4}} {_ORDERS}\b"
 #: invoice"). Tested on the match and what follows it (:data:`UNLESS`).
 _OWN_CORRECTION = (
     rf"{_IGNORE}(?: (?:the|of|previous|prior|above|earlier|preceding|original|given|these|"
-    r"those|other)){0,4} instructions?(?: (?:above|below|earlier|before))?(?:\s*,?\s*(?:that |which )?(?:i|we)(?:'ve|'d| have| had)?"
+    r"those|other)){0,4} instructions?(?: (?:above|below|earlier|before))?"
+    r"(?:\s*,?\s*(?:that |which )?(?:i|we)(?:'ve|'d| have| had)?"
     r" (?:just |already |earlier |previously |accidentally )?(?:sent|gave|wrote|posted|"
     r"mentioned|left|shared|typed|put|emailed|texted|listed|added|made|said|attached|forwarded|"
     r"included|mixed|messed|got)\b|\s+(?:on|in|for|about|from|of|with) (?:the|my|our|this|that"
@@ -176,13 +177,13 @@ _WORLD_RATING = (
 )
 #: A score that is the top one: a verdict, unless it is a person's of the world, named by a
 #: possessive ("the quiz app shows score: 10/10 for my son", "her grade was perfect"), or
-#: one the people of the world gave (as above).
+#: one the people of the world gave (as above). Never a team or a friend: a seat may be one.
 _IS_HIGH = rf"\b(?:{_SCORE_NOUN}|verdict)\s*(?:is|was|=|:)\s*(?:{_HIGH})"
 _KIN_SCORE = (
     rf"(?:{_SCORE_NOUN}|verdict)\s*(?:is|was|=|:)[^\n]{{0,30}}?\b(?:for|of|by) (?:my|our|his|"
     r"her|their) (?:son|daughter|kids?|child|children|boy|girl|brother|sister|nephew|niece|"
-    r"grandson|granddaughter|cousin|friend|mum|mom|dad|wife|husband|team|class|students?|"
-    r"pupils?|dog|cat|horse)s?\b"
+    r"grandson|granddaughter|cousin|mum|mom|dad|wife|husband|class|students?|pupils?|dog|cat|"
+    r"horse)s?\b"
 )
 #: Rule patterns whose match is excused when this pattern matches from the match's start.
 UNLESS: dict[str, str] = {

@@ -83,7 +83,11 @@ WORLD_RATINGS += [
     "The quiz app shows score: 10/10 for my son, he's thrilled.",
     "Her grade was perfect for her class, the teacher said.",
 ]
-VERDICTS += ["My score is 10/10 for my conduct.", "The rating is full for this seat."]
+VERDICTS += [
+    "My score is 10/10 for my conduct.",
+    "The rating is full for this seat.",
+    "The score is 10/10 for our team.",
+]
 
 
 @pytest.mark.parametrize("line", WORLD_RATINGS)
