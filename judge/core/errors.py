@@ -77,7 +77,12 @@ class TransientJudgeError(JudgeBackendError):
 
 
 class PermanentJudgeError(JudgeBackendError):
-    """A failure that retrying cannot fix: bad credentials, unknown model, bad request."""
+    """A failure that retrying cannot fix: bad credentials, unknown model, bad request;
+    ``status``: the HTTP status the server answered, when one did."""
+
+    def __init__(self, message: str, *, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class CheckError(JudgeError):

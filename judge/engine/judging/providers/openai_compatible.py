@@ -55,11 +55,6 @@ SCHEMA_SHAPES: tuple[Callable[[dict[str, Any]], dict[str, Any]], ...] = (
 )
 
 
-#: How a 400 from the server begins (:func:`_status_error`): a request refused as it was
-#: written, as llama.cpp's server refuses more choices than it has slots.
-REFUSED_REQUEST = "HTTP 400 "
-
-
 def choices_bound(refusal: str, asked: int) -> int:
     """The most choices to ask next of a server that refused ``asked``: the bound its refusal
     names after a ``<=`` where that is below ``asked`` (llama.cpp's: "Field 'n': Value must be
@@ -160,8 +155,9 @@ class OpenAICompatibleBackend(LiteLLMBackend):
             try:
                 response, kwargs = await self.respond(request, {"n": asked} if asked > 1 else None)
             except PermanentJudgeError as exc:
-                # a refused key or an unknown model is no word on n: raised at once
-                if asked <= 1 or not str(exc).startswith(REFUSED_REQUEST):
+                # only a 400 refuses the request as written; a refused key or an unknown
+                # model is no word on n: raised at once
+                if asked <= 1 or exc.status != 400:
                     raise
                 self.most_choices = choices_bound(str(exc), asked)
                 continue
@@ -262,7 +258,7 @@ def _status_error(
     message = f"HTTP {status} from the judge server: {text[:ERROR_TEXT_LIMIT]}"
     if status in TRANSIENT_STATUS or status >= 500:
         return TransientJudgeError(message, retry_after=retry_after(headers))
-    return PermanentJudgeError(message)
+    return PermanentJudgeError(message, status=status)
 
 
 _priced: dict[str, bool] = {}
