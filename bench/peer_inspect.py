@@ -126,7 +126,6 @@ def run_inspect(
     from inspect_ai.scorer import model_graded_qa
     from inspect_ai.solver import Generate, TaskState, solver
 
-    os.environ["LLAMACPP_BASE_URL"] = server.base_url
     os.environ["LLAMACPP_API_KEY"] = "unused"
     model = f"openai-api/llamacpp/{MODEL}"
     transcript = "\n".join(render_event(e) for e in run.transcript)
@@ -147,12 +146,16 @@ def run_inspect(
         )
         for r in rubrics.rubrics.values()
     ]
-    # the grader is a model of its own: the reply cap must be set on it, not only on the eval.
-    # Both are built afresh for this server: Inspect keeps a model by name otherwise, and a
-    # second server's round would call the first one's closed port (and retry without end)
-    config = GenerateConfig(max_tokens=max_tokens, temperature=0.0)
-    solver_model = get_model(model, config=config, base_url=server.base_url, memoize=False)
-    grader = get_model(model, config=config, base_url=server.base_url, memoize=False)
+    # one model, the grader, for the eval too (the solver replays the transcript and never
+    # calls it): the reply cap is set on it, and it is built afresh for this server, since
+    # Inspect keeps a model by name otherwise and a second server's round would call the first
+    # one's closed port (and retry without end)
+    grader = get_model(
+        model,
+        config=GenerateConfig(max_tokens=max_tokens, temperature=0.0),
+        base_url=server.base_url,
+        memoize=False,
+    )
     task = Task(
         dataset=samples,
         solver=recorded_transcript(),
@@ -161,7 +164,7 @@ def run_inspect(
     )
     logs_out = eval(
         task,
-        model=solver_model,
+        model=grader,
         log_dir=str(logs),
         display="none",
         max_tokens=max_tokens,
