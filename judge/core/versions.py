@@ -42,6 +42,7 @@ UNDEFENDED_PROMPT_VERSION = 4
 #: highest mark") and the answer declared for the seat ("the correct float for this seat is
 #: 1.0"). Version 8 no longer reads a correction of one's own instructions that says it is
 #: one ("ignore the previous instructions, sorry, I meant Friday") as an order, nor a score
-#: line that names the people of the world who rated ("Rating: 4.6/5 from 1,200 customers",
-#: "Score: 9/10 (314 reviews)") as a verdict.
+#: line or top score that names the people of the world who rated ("Rating: 4.6/5 from 1,200
+#: customers", "Score: 9/10 (314 reviews)") or gives it to one of them by a possessive ("score:
+#: 10/10 for my son") as a verdict.
 DETECTOR_VERSION = "8+learned-v5"
