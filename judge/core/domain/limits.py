@@ -253,7 +253,5 @@ def bounded_loads(text: str | bytes, limit: int = MAX_IMPORT_DEPTH) -> Any:
     """``json.loads`` for text read from files, refused (``InputError``) when nested deeper than
     ``limit``."""
     data = text.encode("utf-8", errors="surrogatepass") if isinstance(text, str) else text
-    problem = json_depth_problem(data, limit)
-    if problem:
-        raise InputError(problem)
+    DepthGauge(limit).feed(data)
     return json.loads(text)
