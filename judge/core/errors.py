@@ -120,7 +120,10 @@ def describe_validation_error(
     ``count_more``; ``top`` places a problem with the whole value; ``hidden`` path parts (union
     members, tags) are left out."""
     lines = _field_lines(exc, top, hidden)
-    return "; ".join(_at_most(lines, limit, count_more))
+    if len(lines) > limit:
+        more = [f"... and {len(lines) - limit} more problem(s)"] if count_more else []
+        lines = [*lines[:limit], *more]
+    return "; ".join(lines)
 
 
 def _field_lines(exc: ValidationProblems, top: str, hidden: Collection[object]) -> list[str]:
@@ -131,13 +134,6 @@ def _field_lines(exc: ValidationProblems, top: str, hidden: Collection[object]) 
         message = str(err.get("msg", "invalid")).removeprefix("Value error, ")
         problems.setdefault(".".join(parts) or top, []).append(message)
     return [f"{where}: {_join_alternatives(messages)}" for where, messages in problems.items()]
-
-
-def _at_most(lines: list[str], limit: int, count_more: bool) -> list[str]:
-    if len(lines) <= limit:
-        return lines
-    more = [f"... and {len(lines) - limit} more problem(s)"] if count_more else []
-    return [*lines[:limit], *more]
 
 
 def _join_alternatives(messages: list[str]) -> str:

@@ -2,6 +2,8 @@
 columns are the contract of ``judge export scorecards`` (docs/export.md): added at the end,
 never renamed."""
 
+# ruff: noqa: SIM905 - lists of names are written as words, several to a line
+
 from __future__ import annotations
 
 import json
@@ -19,49 +21,18 @@ Row = dict[str, Cell]
 TAMPER_COLUMNS = ("tamper_flagged", "tamper_findings", "tamper_kinds", "tamper_detector_version")
 #: What judging the seat and the run cost, and the run's estimate (docs/service.md, "Cost and
 #: budgets"); dollars empty where a pass had no price, never 0.
-COST_COLUMNS = (
-    "seat_tokens",
-    "seat_cost_usd",
-    "run_tokens",
-    "run_cost_usd",
-    "run_estimate_tokens",
-    "run_estimate_usd",
+COST_COLUMNS = tuple(
+    "seat_tokens seat_cost_usd run_tokens run_cost_usd run_estimate_tokens run_estimate_usd".split()
 )
-RUN_COLUMNS = (
-    "run_id",
-    "scenario_id",
-    "seed",
-    "adversary_config",
-    "seat",
-    "agent_id",
-    "judge_model",
-    "prompt_version",
-    "era",
-    "ranked_eligible",
-    "leaderboard_class",
+RUN_COLUMNS = tuple(
+    "run_id scenario_id seed adversary_config seat agent_id judge_model prompt_version era"
+    " ranked_eligible leaderboard_class".split()
 )
 #: A trait's own figures: each column is the :class:`TraitResult` field of the same name.
-_RESULT_COLUMNS = (
-    "trait",
-    "pack",
-    "mean",
-    "variance",
-    "variance_kind",
-    "n_passes",
-    "n_scored",
-    "n_unscored",
-    "n_identical",
-    "floor",
-    "complete",
-    "rubric_version",
-    "rubric_hash",
-    "rubric_source",
-    "score_mode",
-    "sampled_mean",
-    "expected_mean",
-    "mean_entropy_bits",
-    "n_with_distribution",
-    "score_note",
+_RESULT_COLUMNS = tuple(
+    "trait pack mean variance variance_kind n_passes n_scored n_unscored n_identical floor"
+    " complete rubric_version rubric_hash rubric_source score_mode sampled_mean expected_mean"
+    " mean_entropy_bits n_with_distribution score_note".split()
 )
 TRAIT_COLUMNS = (
     *RUN_COLUMNS,
@@ -75,17 +46,9 @@ TRAIT_COLUMNS = (
 )
 #: What the judge answered and what the call took: each column is the :class:`JudgePass`
 #: field of the same name.
-_CALL_COLUMNS = (
-    "score",
-    "parse_status",
-    "unscored_reason",
-    "model",
-    "prompt_tokens",
-    "cached_prompt_tokens",
-    "completion_tokens",
-    "cost_usd",
-    "latency_ms",
-    "attempts",
+_CALL_COLUMNS = tuple(
+    "score parse_status unscored_reason model prompt_tokens cached_prompt_tokens"
+    " completion_tokens cost_usd latency_ms attempts".split()
 )
 #: How the request of each pass was served (docs/export.md, the passes table's last columns):
 #: the choices it answered, and the reply format the backend enforced.
@@ -96,15 +59,8 @@ PASS_COLUMNS = (
     "pack",
     "pass_index",
     *_CALL_COLUMNS,
-    "cited_turns",
-    "rationale",
-    "raw_output",
-    "sampled_score",
-    "expected_score",
-    "score_distribution",
-    "score_entropy_bits",
-    "distribution_partial",
-    "structured_output",
+    *"cited_turns rationale raw_output sampled_score expected_score score_distribution"
+    " score_entropy_bits distribution_partial structured_output".split(),
     "pass_score",
     *TAMPER_COLUMNS,
     *SERVING_COLUMNS,
@@ -225,59 +181,21 @@ def pass_rows(card: Scorecard) -> list[Row]:
 COLUMN_TYPES: dict[str, type] = {
     **dict.fromkeys((*TRAIT_COLUMNS, *PASS_COLUMNS), str),
     **dict.fromkeys(
-        (
-            "seed",
-            "prompt_version",
-            "n_passes",
-            "n_scored",
-            "n_unscored",
-            "n_identical",
-            "floor",
-            "rubric_version",
-            "pass_index",
-            "prompt_tokens",
-            "cached_prompt_tokens",
-            "completion_tokens",
-            "attempts",
-            "request_choices",
-            "n_with_distribution",
-            "tamper_findings",
-            "seat_tokens",
-            "run_tokens",
-            "run_estimate_tokens",
-        ),
+        "seed prompt_version n_passes n_scored n_unscored n_identical floor rubric_version"
+        " pass_index prompt_tokens cached_prompt_tokens completion_tokens attempts"
+        " request_choices n_with_distribution tamper_findings seat_tokens run_tokens"
+        " run_estimate_tokens".split(),
         int,
     ),
     **dict.fromkeys(
-        (
-            "composite",
-            "objective_met_rate",
-            "mean",
-            "variance",
-            "score",
-            "cost_usd",
-            "latency_ms",
-            "sampled_mean",
-            "expected_mean",
-            "mean_entropy_bits",
-            "sampled_score",
-            "expected_score",
-            "score_entropy_bits",
-            "seat_cost_usd",
-            "run_cost_usd",
-            "run_estimate_usd",
-        ),
+        "composite objective_met_rate mean variance score cost_usd latency_ms sampled_mean"
+        " expected_mean mean_entropy_bits sampled_score expected_score score_entropy_bits"
+        " seat_cost_usd run_cost_usd run_estimate_usd".split(),
         float,
     ),
     **dict.fromkeys(
-        (
-            "ranked_eligible",
-            "participation_gated",
-            "complete",
-            "distribution_partial",
-            "structured_output",
-            "tamper_flagged",
-        ),
+        "ranked_eligible participation_gated complete distribution_partial structured_output"
+        " tamper_flagged".split(),
         bool,
     ),
     # eleven probabilities on the grid 0.0 ... 1.0 (judge.engine.judging.score_grid.GRID)

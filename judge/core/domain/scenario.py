@@ -8,10 +8,10 @@ from pydantic import Discriminator, Field, Tag, model_validator
 
 from judge.core.domain.checks import CheckKind, Op, Scalar
 from judge.core.domain.outputs import Value
+from judge.core.domain.run import ActionStatus
 
 Label = Annotated[str, Field(min_length=1, max_length=200, pattern=r"^[A-Za-z0-9_.:\-]+$")]
 SqlName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")]
-ActionStatus = Literal["ok", "error", "unknown", "rejected"]
 SQL_EVALUATORS = ("state_predicate", "invariant", "delayed_check")
 EVALUATORS = (*SQL_EVALUATORS, "outcome_metric", "trace_check")
 

@@ -204,16 +204,12 @@ def leave_one_out(ratings: npt.ArrayLike, statistic: Statistic) -> LeaveOneOut:
     """Each rater against the mean of the others (the human ceiling); raters with too little
     overlap give ``None`` and are left out of the summary."""
     table = as_array(ratings)
-    per_rater: list[float | None] = []
-    for r in range(table.shape[1]):
-        reference = row_means(np.delete(table, r, axis=1))
-        per_rater.append(statistic(table[:, r], reference))
+    others = [row_means(np.delete(table, r, axis=1)) for r in range(table.shape[1])]
+    per_rater = [statistic(table[:, r], reference) for r, reference in enumerate(others)]
     defined = [v for v in per_rater if v is not None]
-    if not defined:
-        return LeaveOneOut(per_rater, None, None, table.shape[1])
-    return LeaveOneOut(
-        per_rater, float(np.mean(defined)), float(np.median(defined)), table.shape[1]
-    )
+    mean = float(np.mean(defined)) if defined else None
+    median = float(np.median(defined)) if defined else None
+    return LeaveOneOut(per_rater, mean, median, table.shape[1])
 
 
 def row_means(table: npt.ArrayLike) -> Array:

@@ -138,11 +138,6 @@ def _unlisted_only(
     )
 
 
-def submission_class(custom: Sequence[str], self_reported: Sequence[str]) -> LeaderboardClass:
-    """Self-reported wins over a custom rubric: the stronger reason a result is not ranked."""
-    return leaderboard_class(custom_rubric=bool(custom), self_reported=bool(self_reported))
-
-
 def _flags(
     era: MeasurementEra,
     current: MeasurementEra,
@@ -206,7 +201,9 @@ def finalize_submission(
         era_is_current=era.era_id == current_era.era_id,
         current_era_id=current_era.era_id,
         ranked_eligible=eligible,
-        leaderboard_class=submission_class(custom, self_reported),
+        leaderboard_class=leaderboard_class(
+            custom_rubric=bool(custom), self_reported=bool(self_reported)
+        ),
         visibility=choose_visibility(visibility, eligible, custom, self_reported, left_out),
         gated_run_ids=gated,
         custom_rubric_run_ids=custom,

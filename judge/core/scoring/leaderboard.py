@@ -151,16 +151,6 @@ def board_rows(entries: Sequence[LeaderboardEntry], *, ranked: bool) -> list[Lea
     return out
 
 
-def empty_board_note(scenario_id: str, era_id: str | None) -> str:
-    """Why a board is empty and what fills it: scored runs alone never do."""
-    where = f"scenario {scenario_id!r}" + (f" in era {era_id}" if era_id else "")
-    return (
-        f"no finalized submission for {where} yet: leaderboards are built from finalized "
-        "submissions, never from scored runs alone; put the agent's scored runs in a submission "
-        "(POST /api/evals/submissions) and finalize it (POST /api/evals/submissions/{id}/finalize)"
-    )
-
-
 def build_leaderboard(
     entries: Sequence[LeaderboardEntry], *, scenario_id: str, era_id: str | None = None
 ) -> Leaderboard:
@@ -186,8 +176,16 @@ def build_leaderboard(
 
 
 def _board_note(eras: list[str], scenario_id: str, era_id: str | None) -> str | None:
+    """Why a board is empty and what fills it (scored runs alone never do), or that it spans
+    eras."""
     if not eras:
-        return empty_board_note(scenario_id, era_id)
+        where = f"scenario {scenario_id!r}" + (f" in era {era_id}" if era_id else "")
+        return (
+            f"no finalized submission for {where} yet: leaderboards are built from finalized "
+            "submissions, never from scored runs alone; put the agent's scored runs in a "
+            "submission (POST /api/evals/submissions) and finalize it "
+            "(POST /api/evals/submissions/{id}/finalize)"
+        )
     if len(eras) > 1:
         return (
             f"results span {len(eras)} measurement eras; rows and ranks are kept per era and are "

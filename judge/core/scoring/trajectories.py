@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Iterable
-from typing import Any, Literal
+from typing import Any
 
 from judge.core.domain.config import RewardWeights
 from judge.core.domain.outputs import Value
-from judge.core.domain.run import ActionEvent, DoneEvent, Run
+from judge.core.domain.run import ActionEvent, ActionStatus, DoneEvent, Run
 from judge.core.scoring.rewards import RewardComponents, StepReward, step_rewards
 
 NDJSON_MEDIA_TYPE = "application/x-ndjson"
@@ -18,7 +18,7 @@ NDJSON_MEDIA_TYPE = "application/x-ndjson"
 class StepAction(Value):
     name: str
     args: dict[str, Any]
-    status: Literal["ok", "error", "unknown", "rejected"]
+    status: ActionStatus
 
 
 class TrajectoryStep(Value):
@@ -42,23 +42,13 @@ def actions_at(run: Run, seat: str, turn: int) -> list[StepAction]:
     ]
 
 
-def done_turns(run: Run, seat: str) -> set[int]:
-    """Turns at which the seat declared it was finished."""
-    return {e.turn for e in run.transcript if isinstance(e, DoneEvent) and e.seat == seat}
-
-
-def last_step_index(run: Run) -> dict[str, int]:
-    """Index in the trace of each seat's last step."""
-    return {step.seat: i for i, step in enumerate(run.trace)}
-
-
 def trajectory(
     run: Run, weights: RewardWeights, *, seats: Collection[str] | None = None
 ) -> list[TrajectoryStep]:
     """Every trace step of the run (of ``seats`` only, when given), with reward and done."""
     rewards = step_rewards(run.trace, weights)
-    last = last_step_index(run)
-    done = {s.seat: done_turns(run, s.seat) for s in run.seats}
+    last = {step.seat: i for i, step in enumerate(run.trace)}  # each seat's last step
+    declared = {(e.seat, e.turn) for e in run.transcript if isinstance(e, DoneEvent)}
     counters: dict[str, int] = {}
     rows = []
     for i, reward in enumerate(rewards):
@@ -66,7 +56,7 @@ def trajectory(
             continue
         step = counters.get(reward.seat, 0)
         counters[reward.seat] = step + 1
-        is_done = i == last[reward.seat] or reward.turn in done[reward.seat]
+        is_done = i == last[reward.seat] or (reward.seat, reward.turn) in declared
         rows.append(_step_row(run, reward, step, is_done))
     return rows
 
