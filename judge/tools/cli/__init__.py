@@ -2,6 +2,8 @@
 the parsed arguments and returns the exit code (:mod:`judge.tools.cli.exit_codes`). Only the
 requested output goes to stdout; errors are one line each on stderr."""
 
+# ruff: noqa: SIM905 - lists of names are written as words, several to a line
+
 from __future__ import annotations
 
 import argparse
@@ -20,7 +22,6 @@ from judge.tools.cli.exit_codes import (
     EXIT_BROKEN_PIPE,
     EXIT_INPUT,
     EXIT_INTERNAL,
-    EXIT_OTHER,
     exit_code_epilog,
     fail,
     input_failed,
@@ -30,23 +31,9 @@ __all__ = ["EXIT_INPUT", "build_parser", "main"]
 
 #: The subcommand modules, in the order ``judge --help`` lists them (each imported when the
 #: parser is built, so ``import judge.tools.cli`` stays light).
-COMMANDS = (
-    "score",
-    "scan",
-    "check",
-    "compare",
-    "serve",
-    "worker",
-    "db",
-    "credentials",
-    "imports",
-    "calibration",
-    "escalation",
-    "align",
-    "budget",
-    "schema",
-    "export",
-    "audit",
+COMMANDS = tuple(
+    "score scan check compare serve worker db credentials imports calibration escalation align "
+    "budget schema export audit".split()
 )
 
 
@@ -120,7 +107,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         return EXIT_BACKEND
     except JudgeError as exc:
         fail(str(exc))
-        return EXIT_OTHER
+        return EXIT_INTERNAL
     return code
 
 
