@@ -122,13 +122,12 @@ def judge_plan(
         return shared_passes(plan, judged_as, stored_passes(stored, traits, options))
     chosen = [i for i in plan if judged_as[i.item_id] == i.item_id]
     items = [CalibrationItem(item_id=i.item_id, run=i.run, labels=[]) for i in chosen]
-    backend = backend_for(judge)
     with progress_bar(show, "audit") as tick:
         passes = judge_items_sync(
             items,
             rubrics=default_rubric_set().select(traits),
             options=options,
-            backend=backend,
+            backend=backend_for(judge),
             store=PassStore(store, options.judge_model, prompt_version),
             tick=tick,
             stored=stored,

@@ -210,12 +210,11 @@ def score_files(
                 continue
             cards.append(card)
             emit(card)
-            run = f.run
             send_scores(
                 card,
                 job.receivers,
-                trace_id=run.trace_id,
-                span_id=run.span_id,
+                trace_id=f.run.trace_id,
+                span_id=f.run.span_id,
                 started_ns=started_ns,
             )
     flush_scores()
