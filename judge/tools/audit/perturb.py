@@ -257,8 +257,7 @@ def appended(event: MessageEvent, text: str) -> MessageEvent:
 
 
 def planted_parts(name: str, rng: random.Random) -> tuple[str, ...]:
-    """The text of a planted family as the parts it puts on consecutive messages (one for
-    most families)."""
+    """The parts a planted family puts on consecutive messages (one for most families)."""
     if name == "planted.split":
         return SPLIT
     if name == "planted.spread":

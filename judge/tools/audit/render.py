@@ -132,13 +132,8 @@ def lift_text(report: AuditReport) -> str:
 
 
 def lift_table(rows: Sequence[LiftRow]) -> Table:
-    header = [
-        "family",
-        "seats",
-        "lifted by the family",
-        "lifted by neutral edits",
-        "lift beyond neutral [95% paired bootstrap]",
-    ]
+    shares = ["lifted by the family", "lifted by neutral edits"]
+    header = ["family", "seats", *shares, "lift beyond neutral [95% paired bootstrap]"]
     return Table(header, [lift_cells(r) for r in rows])
 
 
@@ -244,12 +239,10 @@ def render_defence(off: dict[ScoreMode, AuditReport], on: dict[ScoreMode, AuditR
 
 
 #: The headline's columns side by side: each family's lift beyond neutral, defence off and on.
-DEFENCE_LIFT_HEADER = [
-    "family",
-    "off: lifted by family / by neutral",
-    "off: lift beyond neutral [95% paired]",
-    "on: lifted by family / by neutral",
-    "on: lift beyond neutral [95% paired]",
+DEFENCE_LIFT_HEADER = ["family"] + [
+    f"{side}: {figure}"
+    for side in ("off", "on")
+    for figure in ("lifted by family / by neutral", "lift beyond neutral [95% paired]")
 ]
 
 

@@ -179,6 +179,8 @@ def run_audit(args: argparse.Namespace) -> int:
     plan = audit_plan(chosen, perturbations, args.seed)
     n, total = len(chosen), len(runs)
     which = f"the first {n} of {total} runs" if n < total else f"all {total} runs"
+    stored = "read from the pass store, items without passes left out; " if args.from_store else ""
+    audited = f"{which} of {source}, in file order; traits {', '.join(traits)}; {stored}"
     sides: dict[bool, dict[ScoreMode, AuditReport]] = {}
     judge = judge_of(scoring_options(args))  # one judge for both sides of --defence
     for defence, folder in defence_folders(args.defence, out):
@@ -201,13 +203,7 @@ def run_audit(args: argparse.Namespace) -> int:
                 perturbations=perturbations,
                 judge_model=options.judge_model,
                 judge_note=judge.note,
-                slice_text=f"{which} of {source}, in file order; traits {', '.join(traits)}; "
-                + (
-                    "read from the pass store, items without passes left out; "
-                    if args.from_store
-                    else ""
-                )
-                + f"defence {'on' if defence else 'off'}",
+                slice_text=f"{audited}defence {'on' if defence else 'off'}",
                 seed=args.seed,
                 n_passes=args.passes,
             )

@@ -1,8 +1,6 @@
 """`judge escalation set|show|curve|drop`: each trait's target agreement with the owners, the
 confidence threshold the store's labels support for it, and the coverage it costs
-(docs/escalation.md). Reads and writes the store the service uses; `set` and `curve` with
-``--set NAME --passes PATH`` read a calibration set's human labels and a pass store instead,
-offline, and store nothing."""
+(docs/escalation.md); with ``--set NAME --passes PATH``, figures from a calibration set, offline."""
 
 from __future__ import annotations
 
