@@ -16,11 +16,7 @@ from judge.core.errors import BudgetExceeded, ConflictError, InputError, NotFoun
 from judge.engine.calibration.align import DEFAULT_SEED, HELD_OUT_SHARE, KINDS
 from judge.engine.calibration.align_proof import LabelScope
 from judge.engine.calibration.align_run import AlignInput, AlignJudge, Proposal, propose
-from judge.engine.calibration.manifest import (
-    CalibrationSetError,
-    default_data_path,
-    load_manifest,
-)
+from judge.engine.calibration.manifest import CalibrationSetError, default_data_path, load_manifest
 from judge.engine.judging.registry import backend_for
 from judge.engine.packs import default_rubric_set
 from judge.engine.settings import judge_spec, load_settings
