@@ -56,21 +56,16 @@ def ci(e: Interval, *, signed: bool) -> str:
     return (f"{e.estimate:+.3f}" if signed else num(e.estimate, 3)) + bounds
 
 
-def shift_table(rows: Sequence[ShiftRow], threshold: float) -> Table:
-    moved = f"share moved > {threshold} [95% bootstrap]"
-    header = ["perturbation", "seats", "mean shift [95% bootstrap]", moved, "mean abs shift"]
-    return Table(header, [shift_row(r) for r in rows])
-
-
 def shift_row(r: ShiftRow) -> list[str]:
     shift, share = ci(r.mean_shift, signed=True), ci(r.share_moved, signed=False)
     return [r.perturbation, str(r.n), shift, share, num(r.mean_abs_shift, 3)]
 
 
 def trait_tables(report: AuditReport) -> dict[str, Table]:
+    moved = f"share moved > {report.threshold} [95% bootstrap]"
+    header = ["perturbation", "seats", "mean shift [95% bootstrap]", moved, "mean abs shift"]
     return {
-        t: shift_table([r for r in report.rows if r.trait == t], report.threshold)
-        for t in report.traits
+        t: Table(header, [shift_row(r) for r in report.rows if r.trait == t]) for t in report.traits
     }
 
 

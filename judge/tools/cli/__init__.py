@@ -72,8 +72,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _guarded(args: argparse.Namespace) -> int:
+    """The command's exit code; each error it raises ends it with one line on stderr."""
     try:
-        return _dispatch(args)
+        code: int = args.func(args)
+    except InputError as exc:
+        return input_failed(exc)
+    except JudgeBackendError as exc:
+        fail(f"the judge model could not be used: {exc}")
+        return EXIT_BACKEND
+    except JudgeError as exc:
+        fail(str(exc))
+        return EXIT_INTERNAL
     except BrokenPipeError:
         raise
     except Exception as exc:  # noqa: BLE001 - a bug: one line by default, the traceback when asked
@@ -83,6 +92,7 @@ def _guarded(args: argparse.Namespace) -> int:
         if getattr(args, "debug", False) or process_settings().debug_on:
             traceback.print_exc(file=sys.stderr)
         return EXIT_INTERNAL
+    return code
 
 
 def _discard_stdout() -> None:
@@ -95,20 +105,6 @@ def _discard_stdout() -> None:
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, fd)
     os.close(devnull)
-
-
-def _dispatch(args: argparse.Namespace) -> int:
-    try:
-        code: int = args.func(args)
-    except InputError as exc:
-        return input_failed(exc)
-    except JudgeBackendError as exc:
-        fail(f"the judge model could not be used: {exc}")
-        return EXIT_BACKEND
-    except JudgeError as exc:
-        fail(str(exc))
-        return EXIT_INTERNAL
-    return code
 
 
 if __name__ == "__main__":
