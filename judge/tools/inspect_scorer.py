@@ -2,6 +2,8 @@
 docs/integrations.md, "The traits() scorer"). A trait with no scored pass is NaN, never 0,
 so Inspect's metrics and reducers show it as missing instead of averaging a false zero in."""
 
+# ruff: noqa: SIM905 - lists of names are written as words, several to a line
+
 from __future__ import annotations
 
 import math
@@ -24,18 +26,10 @@ from judge.tools.importers.inspect_log import AGENT, seats_for, transcript_from_
 
 #: What a score's metadata keeps of a trait's result besides its pack and pass scores (in
 #: the result's field order, whatever the order here).
-_METADATA_FIELDS = {
-    "complete",
-    "mean",
-    "n_identical",
-    "n_passes",
-    "n_scored",
-    "n_unscored",
-    "rubric_version",
-    "unscored_reasons",
-    "variance",
-    "variance_kind",
-}
+_METADATA_FIELDS = set(
+    "complete mean n_identical n_passes n_scored n_unscored rubric_version unscored_reasons "
+    "variance variance_kind".split()
+)
 
 try:
     from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer

@@ -56,21 +56,16 @@ def ci(e: Interval, *, signed: bool) -> str:
     return (f"{e.estimate:+.3f}" if signed else num(e.estimate, 3)) + bounds
 
 
-def shift_table(rows: Sequence[ShiftRow], threshold: float) -> Table:
-    moved = f"share moved > {threshold} [95% bootstrap]"
-    header = ["perturbation", "seats", "mean shift [95% bootstrap]", moved, "mean abs shift"]
-    return Table(header, [shift_row(r) for r in rows])
-
-
 def shift_row(r: ShiftRow) -> list[str]:
     shift, share = ci(r.mean_shift, signed=True), ci(r.share_moved, signed=False)
     return [r.perturbation, str(r.n), shift, share, num(r.mean_abs_shift, 3)]
 
 
 def trait_tables(report: AuditReport) -> dict[str, Table]:
+    moved = f"share moved > {report.threshold} [95% bootstrap]"
+    header = ["perturbation", "seats", "mean shift [95% bootstrap]", moved, "mean abs shift"]
     return {
-        t: shift_table([r for r in report.rows if r.trait == t], report.threshold)
-        for t in report.traits
+        t: Table(header, [shift_row(r) for r in report.rows if r.trait == t]) for t in report.traits
     }
 
 
@@ -132,13 +127,8 @@ def lift_text(report: AuditReport) -> str:
 
 
 def lift_table(rows: Sequence[LiftRow]) -> Table:
-    header = [
-        "family",
-        "seats",
-        "lifted by the family",
-        "lifted by neutral edits",
-        "lift beyond neutral [95% paired bootstrap]",
-    ]
+    shares = ["lifted by the family", "lifted by neutral edits"]
+    header = ["family", "seats", *shares, "lift beyond neutral [95% paired bootstrap]"]
     return Table(header, [lift_cells(r) for r in rows])
 
 
@@ -244,12 +234,10 @@ def render_defence(off: dict[ScoreMode, AuditReport], on: dict[ScoreMode, AuditR
 
 
 #: The headline's columns side by side: each family's lift beyond neutral, defence off and on.
-DEFENCE_LIFT_HEADER = [
-    "family",
-    "off: lifted by family / by neutral",
-    "off: lift beyond neutral [95% paired]",
-    "on: lifted by family / by neutral",
-    "on: lift beyond neutral [95% paired]",
+DEFENCE_LIFT_HEADER = ["family"] + [
+    f"{side}: {figure}"
+    for side in ("off", "on")
+    for figure in ("lifted by family / by neutral", "lift beyond neutral [95% paired]")
 ]
 
 

@@ -2,6 +2,8 @@
 the parsed arguments and returns the exit code (:mod:`judge.tools.cli.exit_codes`). Only the
 requested output goes to stdout; errors are one line each on stderr."""
 
+# ruff: noqa: SIM905 - lists of names are written as words, several to a line
+
 from __future__ import annotations
 
 import argparse
@@ -20,7 +22,6 @@ from judge.tools.cli.exit_codes import (
     EXIT_BROKEN_PIPE,
     EXIT_INPUT,
     EXIT_INTERNAL,
-    EXIT_OTHER,
     exit_code_epilog,
     fail,
     input_failed,
@@ -30,23 +31,9 @@ __all__ = ["EXIT_INPUT", "build_parser", "main"]
 
 #: The subcommand modules, in the order ``judge --help`` lists them (each imported when the
 #: parser is built, so ``import judge.tools.cli`` stays light).
-COMMANDS = (
-    "score",
-    "scan",
-    "check",
-    "compare",
-    "serve",
-    "worker",
-    "db",
-    "credentials",
-    "imports",
-    "calibration",
-    "escalation",
-    "align",
-    "budget",
-    "schema",
-    "export",
-    "audit",
+COMMANDS = tuple(
+    "score scan check compare serve worker db credentials imports calibration escalation align "
+    "budget schema export audit".split()
 )
 
 
@@ -85,8 +72,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _guarded(args: argparse.Namespace) -> int:
+    """The command's exit code; each error it raises ends it with one line on stderr."""
     try:
-        return _dispatch(args)
+        code: int = args.func(args)
+    except InputError as exc:
+        return input_failed(exc)
+    except JudgeBackendError as exc:
+        fail(f"the judge model could not be used: {exc}")
+        return EXIT_BACKEND
+    except JudgeError as exc:
+        fail(str(exc))
+        return EXIT_INTERNAL
     except BrokenPipeError:
         raise
     except Exception as exc:  # noqa: BLE001 - a bug: one line by default, the traceback when asked
@@ -96,6 +92,7 @@ def _guarded(args: argparse.Namespace) -> int:
         if getattr(args, "debug", False) or process_settings().debug_on:
             traceback.print_exc(file=sys.stderr)
         return EXIT_INTERNAL
+    return code
 
 
 def _discard_stdout() -> None:
@@ -108,20 +105,6 @@ def _discard_stdout() -> None:
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, fd)
     os.close(devnull)
-
-
-def _dispatch(args: argparse.Namespace) -> int:
-    try:
-        code: int = args.func(args)
-    except InputError as exc:
-        return input_failed(exc)
-    except JudgeBackendError as exc:
-        fail(f"the judge model could not be used: {exc}")
-        return EXIT_BACKEND
-    except JudgeError as exc:
-        fail(str(exc))
-        return EXIT_OTHER
-    return code
 
 
 if __name__ == "__main__":

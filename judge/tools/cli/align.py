@@ -16,11 +16,7 @@ from judge.core.errors import BudgetExceeded, ConflictError, InputError, NotFoun
 from judge.engine.calibration.align import DEFAULT_SEED, HELD_OUT_SHARE, KINDS
 from judge.engine.calibration.align_proof import LabelScope
 from judge.engine.calibration.align_run import AlignInput, AlignJudge, Proposal, propose
-from judge.engine.calibration.manifest import (
-    CalibrationSetError,
-    default_data_path,
-    load_manifest,
-)
+from judge.engine.calibration.manifest import CalibrationSetError, default_data_path, load_manifest
 from judge.engine.judging.registry import backend_for
 from judge.engine.packs import default_rubric_set
 from judge.engine.settings import judge_spec, load_settings
@@ -30,6 +26,7 @@ from judge.server.store.db import make_engine, transaction
 from judge.tools.cli.calibration import add_defence_option, scoring_options
 from judge.tools.cli.exit_codes import EXIT_GATE, fail
 from judge.tools.cli.options import add_concurrency_option, database_url
+from judge.tools.cli.render import figure
 from judge.tools.importers.registry import import_set
 
 
@@ -143,12 +140,8 @@ def adopt(args: argparse.Namespace) -> int:
     return 0
 
 
-def _figure(value: float | None) -> str:
-    return "-" if value is None else f"{value:.3f}"
-
-
 def _interval(gain: Interval) -> str:
-    return f"{_figure(gain.estimate)} [{_figure(gain.low)}, {_figure(gain.high)}]"
+    return f"{figure(gain.estimate)} [{figure(gain.low)}, {figure(gain.high)}]"
 
 
 def render_proposal(found: Proposal) -> str:
@@ -171,9 +164,9 @@ def render_proposal(found: Proposal) -> str:
             continue
         b, n = c.proof.baseline, c.proof.candidate
         lines.append(
-            f"| {c.kind} | {_figure(b.judge.spearman.estimate)} | {_figure(n.judge.spearman.estimate)} "
-            f"| {_figure(b.judge.quadratic_weighted_kappa)} | {_figure(n.judge.quadratic_weighted_kappa)} "
-            f"| {_figure(b.judge.mae)} | {_figure(n.judge.mae)} | {_figure(b.ceiling.spearman)} "
+            f"| {c.kind} | {figure(b.judge.spearman.estimate)} | {figure(n.judge.spearman.estimate)} "
+            f"| {figure(b.judge.quadratic_weighted_kappa)} | {figure(n.judge.quadratic_weighted_kappa)} "
+            f"| {figure(b.judge.mae)} | {figure(n.judge.mae)} | {figure(b.ceiling.spearman)} "
             f"| {_interval(c.proof.mae_gain)} | {'yes' if c.proof.adoptable else 'no'} |"
         )
     lines.append(

@@ -122,13 +122,12 @@ def judge_plan(
         return shared_passes(plan, judged_as, stored_passes(stored, traits, options))
     chosen = [i for i in plan if judged_as[i.item_id] == i.item_id]
     items = [CalibrationItem(item_id=i.item_id, run=i.run, labels=[]) for i in chosen]
-    backend = backend_for(judge)
     with progress_bar(show, "audit") as tick:
         passes = judge_items_sync(
             items,
             rubrics=default_rubric_set().select(traits),
             options=options,
-            backend=backend,
+            backend=backend_for(judge),
             store=PassStore(store, options.judge_model, prompt_version),
             tick=tick,
             stored=stored,
@@ -180,6 +179,8 @@ def run_audit(args: argparse.Namespace) -> int:
     plan = audit_plan(chosen, perturbations, args.seed)
     n, total = len(chosen), len(runs)
     which = f"the first {n} of {total} runs" if n < total else f"all {total} runs"
+    stored = "read from the pass store, items without passes left out; " if args.from_store else ""
+    audited = f"{which} of {source}, in file order; traits {', '.join(traits)}; {stored}"
     sides: dict[bool, dict[ScoreMode, AuditReport]] = {}
     judge = judge_of(scoring_options(args))  # one judge for both sides of --defence
     for defence, folder in defence_folders(args.defence, out):
@@ -202,13 +203,7 @@ def run_audit(args: argparse.Namespace) -> int:
                 perturbations=perturbations,
                 judge_model=options.judge_model,
                 judge_note=judge.note,
-                slice_text=f"{which} of {source}, in file order; traits {', '.join(traits)}; "
-                + (
-                    "read from the pass store, items without passes left out; "
-                    if args.from_store
-                    else ""
-                )
-                + f"defence {'on' if defence else 'off'}",
+                slice_text=f"{audited}defence {'on' if defence else 'off'}",
                 seed=args.seed,
                 n_passes=args.passes,
             )

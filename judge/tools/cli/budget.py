@@ -1,8 +1,6 @@
-"""`judge budget holds [--clear-expired]`: the owners' budget holds in the store the service
-uses (docs/service.md, "Budgets"): each `judge align` proposal's estimate held in today's spend
-until its request ends or the hold expires. Lists them, each saying whether it has expired;
-``--clear-expired`` removes the expired ones first (a live hold is never removed: its request
-may still be judging)."""
+"""`judge budget holds [--clear-expired]`: the owners' budget holds (docs/service.md, "Budgets"),
+each `judge align` proposal's estimate held in today's spend until its request ends or the hold
+expires; a live hold is never removed, as its request may still be judging."""
 
 from __future__ import annotations
 

@@ -1,9 +1,7 @@
-"""`judge keys create|list|revoke`, `judge ingest-keys create|list|revoke` and `judge token
-create`: credentials for the service (keys
-are printed once and stored only as hashes; tokens are signed with JUDGE_JWT_SECRET). The key
-commands work on the store the service uses (``--database-url``, else ``JUDGE_DATABASE_URL``,
-else ``./judge.db``) and never create one: a key in a store no service reads would only get
-401 (docs/service.md, "Credentials on the command line")."""
+"""`judge keys|ingest-keys create|list|revoke` and `judge token create`: credentials for the
+service (keys are printed once and stored only as hashes; tokens are signed with
+JUDGE_JWT_SECRET). The key commands never create a store: a key in a store no service reads
+would only get 401 (docs/service.md, "Credentials on the command line")."""
 
 from __future__ import annotations
 

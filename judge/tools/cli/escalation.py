@@ -1,8 +1,6 @@
 """`judge escalation set|show|curve|drop`: each trait's target agreement with the owners, the
 confidence threshold the store's labels support for it, and the coverage it costs
-(docs/escalation.md). Reads and writes the store the service uses; `set` and `curve` with
-``--set NAME --passes PATH`` read a calibration set's human labels and a pass store instead,
-offline, and store nothing."""
+(docs/escalation.md); with ``--set NAME --passes PATH``, figures from a calibration set, offline."""
 
 from __future__ import annotations
 
@@ -34,6 +32,7 @@ from judge.server.service import escalation as service
 from judge.server.store.db import make_engine, transaction
 from judge.tools.cli.exit_codes import EXIT_OK
 from judge.tools.cli.options import DEFAULT_DATABASE_URL, database_url
+from judge.tools.cli.render import figure
 from judge.tools.importers.registry import import_set
 
 
@@ -202,10 +201,6 @@ def target_of(args: argparse.Namespace) -> EscalationTargetCreate:
         raise InputError(f"judge escalation set: {describe_validation_error(exc)}") from None
 
 
-def _num(value: float | None) -> str:
-    return "-" if value is None else f"{value:.2f}"
-
-
 def summary(found: TraitEscalation) -> str:
     """A stored trait's figures as lines of text, the held-out curve last."""
     held, chosen = found.held_out, found.selection
@@ -213,8 +208,8 @@ def summary(found: TraitEscalation) -> str:
     head = f"{found.trait}: target {found.target:g} ({found.measure}), risk {found.risk:g}"
     lines = [
         f"{head}, seed {found.seed}",
-        f"  threshold {_num(found.threshold)}: {found.note}",
-        f"  selection: {_split_line(chosen)}, bound {_num(chosen.lower_bound)}",
+        f"  threshold {figure(found.threshold, 2)}: {found.note}",
+        f"  selection: {_split_line(chosen)}, bound {figure(chosen.lower_bound, 2)}",
         f"  held-out:  {_split_line(held)}, target {met}",
         curve_table("  held-out curve", found.curve_held_out),
     ]
@@ -224,14 +219,14 @@ def summary(found: TraitEscalation) -> str:
 def _split_line(figures: SplitFigures) -> str:
     return (
         f"{figures.n_items} items of {figures.n_runs} runs, coverage {figures.coverage:.2f}, "
-        f"agreement {_num(figures.agreement)}"
+        f"agreement {figure(figures.agreement, 2)}"
     )
 
 
 def curve_table(title: str, points: Sequence[CurvePoint]) -> str:
     rows = [f"{title}: threshold  coverage  agreement  kept"]
     rows += [
-        f"  {p.threshold:9.2f}  {p.coverage:8.2f}  {_num(p.agreement):>9}  {p.n_kept:4d}"
+        f"  {p.threshold:9.2f}  {p.coverage:8.2f}  {figure(p.agreement, 2):>9}  {p.n_kept:4d}"
         for p in points
     ]
     return "\n".join(rows if points else [f"{title}: no labelled item"])

@@ -24,7 +24,6 @@ EXIT_OK = ExitCode.OK
 EXIT_GATE = ExitCode.FAILED
 EXIT_INPUT = ExitCode.INPUT
 EXIT_BACKEND = ExitCode.BACKEND
-EXIT_OTHER = ExitCode.INTERNAL
 EXIT_INTERNAL = ExitCode.INTERNAL
 EXIT_BROKEN_PIPE = ExitCode.BROKEN_PIPE
 
@@ -52,8 +51,7 @@ EXIT_CODE_DOCS: dict[ExitCode, ExitCodeDoc] = {
     ExitCode.OK: ExitCodeDoc("Done; every gate and verdict asked for held.", "The normal output."),
     ExitCode.FAILED: ExitCodeDoc(
         "A gate (`--fail-under`) or a check verdict failed, `--max-cost` or `--max-tokens` "
-        "stopped a run, or "
-        "`judge scan` flagged a seat.",
+        "stopped a run, or `judge scan` flagged a seat.",
         "The normal output on stdout, then **one line per failure** on stderr.",
     ),
     ExitCode.INPUT: ExitCodeDoc(

@@ -96,8 +96,8 @@ async def judge_pairs(
     return verdicts
 
 
-def run_files_in(paths: Sequence[Path]) -> list[Path]:
-    """The run files named, a folder standing for the ``*.json`` files in it."""
+def read_runs(paths: Sequence[Path]) -> list[Run]:
+    """The runs of the files named, a folder standing for the ``*.json`` files in it."""
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
@@ -107,7 +107,7 @@ def run_files_in(paths: Sequence[Path]) -> list[Path]:
             files += found
         else:
             files.append(path)
-    return files
+    return [read_run(p) for p in files]
 
 
 def settings_from(args: argparse.Namespace) -> MeasurementSettings:
@@ -128,7 +128,7 @@ def compare_pairwise(args: argparse.Namespace) -> PairwiseComparison:
         )
     settings = settings_from(args)
     judge = judge_model_settings(model=args.judge)
-    runs_a, runs_b = _runs(args.a), _runs(args.b)
+    runs_a, runs_b = read_runs(args.a), read_runs(args.b)
     scenarios = [load_scenario(path) for path in args.scenario or ()]
     pairs, unpaired = matched_pairs(
         runs_a, runs_b, settings, seat_a=args.seat_a, seat_b=args.seat_b, scenarios=scenarios
@@ -153,10 +153,6 @@ def compare_pairwise(args: argparse.Namespace) -> PairwiseComparison:
         unpaired=unpaired,
         n_bootstrap=args.bootstrap,
     )
-
-
-def _runs(paths: Sequence[Path]) -> list[Run]:
-    return [read_run(p) for p in run_files_in(paths)]
 
 
 def _label(pairs: Sequence[PairToJudge], side: Literal["a", "b"]) -> str | None:

@@ -13,17 +13,18 @@ from judge.core.domain.wording import counted
 from judge.core.scoring.signal import card_formats
 
 
-def _num(value: float | None, digits: int = 3) -> str:
+def figure(value: float | None, digits: int = 3) -> str:
+    """A figure for people: ``-`` where there is none."""
     return "-" if value is None else f"{value:.{digits}f}"
 
 
 def trait_line(t: TraitResult, reply_format: str | None = None) -> str:
     """The trait's figures; its ``reply_format`` in words below them, given only where the
     card's traits were not all sent in the same formats."""
-    scores = " ".join(_num(s, 2) for s in t.pass_scores) or "none"
+    scores = " ".join(figure(s, 2) for s in t.pass_scores) or "none"
     status = "" if t.complete else f"  INCOMPLETE ({t.n_scored}/{t.floor} scored)"
     identical = f"  identical={t.n_identical}/{t.n_scored}" if t.n_scored else ""
-    line = f"  {t.trait:<36} mean {_num(t.mean)}  var {_num(t.variance, 4)}  passes [{scores}]{identical}{status}"
+    line = f"  {t.trait:<36} mean {figure(t.mean)}  var {figure(t.variance, 4)}  passes [{scores}]{identical}{status}"
     formats = [f"    reply format: {reply_format}"] if reply_format else []
     return "\n".join([line, *formats, *signal_lines(t)])
 
@@ -33,9 +34,9 @@ def signal_lines(t: TraitResult) -> list[str]:
     lines = []
     if t.n_with_distribution or t.score_note:
         bits = t.mean_entropy_bits
-        entropy = "" if bits is None else f"entropy {_num(bits, 2)} bits  "
+        entropy = "" if bits is None else f"entropy {figure(bits, 2)} bits  "
         lines.append(
-            f"    sampled mean {_num(t.sampled_mean)}  expected mean {_num(t.expected_mean)}  "
+            f"    sampled mean {figure(t.sampled_mean)}  expected mean {figure(t.expected_mean)}  "
             f"{entropy}({counted(t.n_with_distribution, 'pass', 'passes')} with a distribution)"
         )
     if t.score_note:
@@ -43,8 +44,8 @@ def signal_lines(t: TraitResult) -> list[str]:
     if t.adaptive is not None:
         lines.append(f"    {counted(t.adaptive.passes, 'pass', 'passes')}: {t.adaptive.note}")
     lines += [
-        f"    judge {j.model}: mean {_num(j.mean)}  var {_num(j.variance, 4)}  "
-        f"passes [{' '.join(_num(s, 2) for s in j.pass_scores) or 'none'}]"
+        f"    judge {j.model}: mean {figure(j.mean)}  var {figure(j.variance, 4)}  "
+        f"passes [{' '.join(figure(s, 2) for s in j.pass_scores) or 'none'}]"
         for j in t.judges
     ]
     return lines
@@ -66,14 +67,14 @@ def seat_lines(
     lines = [
         f"seat {card.seat} (agent {card.agent_id})",
         (
-            f"  objectives: {o.met_count}/{o.total_count} met, rate {_num(o.objective_met_rate)}, "
+            f"  objectives: {o.met_count}/{o.total_count} met, rate {figure(o.objective_met_rate)}, "
             f"partial credit {pc.total:g}/{pc.max_possible:g}"
         ),
         (
             f"  participation: {counted(gate.player_messages, 'message')}, "
             f"{gate.actions_per_turn:.2f} actions/turn: {gated}"
         ),
-        f"  composite: {_num(card.composite)}{note}",
+        f"  composite: {figure(card.composite)}{note}",
         " capability traits:",
         *(trait(t) for t in card.traits.values()),
     ]
@@ -87,10 +88,10 @@ def panel_line(p: PanelAgreement) -> str:
     """The judge panel's agreement, and the trait it disagreed on most."""
     worst = ""
     if p.largest_disagreement_trait:
-        means = ", ".join(f"{m} {_num(v)}" for m, v in p.largest_disagreement_means.items())
+        means = ", ".join(f"{m} {figure(v)}" for m, v in p.largest_disagreement_means.items())
         trait = p.largest_disagreement_trait
-        worst = f"; largest disagreement {trait} ({_num(p.largest_disagreement)}: {means})"
-    return f"  panel agreement: Krippendorff alpha (interval) {_num(p.alpha_interval)} over {p.n_traits} traits{worst}"
+        worst = f"; largest disagreement {trait} ({figure(p.largest_disagreement)}: {means})"
+    return f"  panel agreement: Krippendorff alpha (interval) {figure(p.alpha_interval)} over {p.n_traits} traits{worst}"
 
 
 def tamper_lines(card: Scorecard) -> list[str]:

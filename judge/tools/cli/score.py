@@ -35,12 +35,7 @@ from judge.engine.judging.runner import RUNNER_DEFAULTS, RunnerConfig
 from judge.engine.packs import RubricSet, default_rubric_set
 from judge.engine.pipeline import GuardFor, ScoringOptions, budget_guard, score_run
 from judge.engine.settings import JudgeModelSettings, judge_model_settings
-from judge.engine.telemetry.annotations import (
-    Receivers,
-    flush_scores,
-    receivers_of,
-    send_scores,
-)
+from judge.engine.telemetry.annotations import Receivers, flush_scores, receivers_of, send_scores
 from judge.tools.cli.exit_codes import EXIT_GATE, EXIT_OK
 from judge.tools.cli.options import add_concurrency_option, add_progress_options, show_progress
 from judge.tools.cli.render import progress_bar, render_scorecard
@@ -210,12 +205,11 @@ def score_files(
                 continue
             cards.append(card)
             emit(card)
-            run = f.run
             send_scores(
                 card,
                 job.receivers,
-                trace_id=run.trace_id,
-                span_id=run.span_id,
+                trace_id=f.run.trace_id,
+                span_id=f.run.span_id,
                 started_ns=started_ns,
             )
     flush_scores()

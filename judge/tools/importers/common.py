@@ -14,16 +14,9 @@ from judge.core.domain.limits import MAX_IMPORT_DEPTH, DepthGauge
 from judge.core.domain.run import Run
 from judge.core.errors import InputError
 from judge.engine.calibration.manifest import CalibrationSetError
-from judge.engine.traces.records import (
-    LETTER_GRADES,
-    ImportedRun,
-    ImportNotes,
-    Mapped,
-    map_score_value,
-    safe_id,
-)
+from judge.engine.traces.records import ImportedRun, ImportNotes, map_score_value, safe_id
 
-__all__ = ["LETTER_GRADES", "ImportNotes", "ImportedRun", "Mapped", "map_score_value", "safe_id"]
+__all__ = ["ImportNotes", "ImportedRun", "map_score_value", "safe_id"]
 
 #: The most an importer reads of one file, or of one member of a zip archive once inflated.
 MAX_IMPORT_BYTES = 512 * 1024 * 1024
@@ -74,8 +67,7 @@ def read_json_file(path: Path, bounds: Bounds = DEFAULT_BOUNDS) -> bytes:
 
 
 def read_set_json(path: Path) -> Any:
-    """A calibration set's JSON file, parsed once within the import bounds (else
-    CalibrationSetError)."""
+    """A calibration set's JSON file, parsed within the import bounds (CalibrationSetError)."""
     if not path.exists():
         raise CalibrationSetError(f"{path}: file not found")
     try:

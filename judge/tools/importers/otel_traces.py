@@ -15,8 +15,6 @@ from judge.engine.traces.otlp import Decoded, Span, decode_request
 from judge.engine.traces.records import safe_id
 from judge.tools.importers.common import read_json_file
 
-__all__ = ["OtelImport", "read_otel", "read_otlp_json"]
-
 
 def read_otlp_json(path: Path) -> Decoded:
     """Spans from an OTLP/JSON file within the import bounds: one request object, or one per
