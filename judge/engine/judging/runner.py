@@ -212,41 +212,6 @@ async def call_with_retries(
     return Attempt(reply, retrying.statistics.get("attempt_number", 1))
 
 
-def _to_pass(
-    spec: PassSpec,
-    attempt: Attempt,
-    model: str,
-    latency_ms: float,
-    turns: set[int],
-    mode: ScoreMode = "sampled",
-    choices: int = 1,
-) -> JudgePass:
-    reply = attempt.reply
-    verdict = parse_verdict(reply.text, turns, refused=reply.refused)
-    dist = None
-    if verdict.score is not None and reply.token_logprobs:
-        dist = grid_distribution(reply.text, reply.token_logprobs, zero_branch=reply.zero_branch)
-    expected = dist.expected if dist is not None else None
-    return JudgePass(
-        trait=spec.trait,
-        index=spec.index,
-        score=score_of_pass(verdict.score, expected, mode),
-        sampled_score=verdict.score,
-        expected_score=expected,
-        score_distribution=dist.probabilities if dist is not None else None,
-        score_entropy_bits=dist.entropy_bits if dist is not None else None,
-        distribution_partial=dist.partial if dist is not None else False,
-        structured_output=reply.structured_output,
-        reply_format=reply.reply_format,
-        request_choices=choices,
-        rationale=verdict.rationale,
-        cited_turns=verdict.cited_turns,
-        parse_status=verdict.status,
-        unscored_reason=verdict.reason,
-        **call_record(attempt, model, latency_ms),
-    )
-
-
 async def run_passes(
     specs: Sequence[PassSpec],
     backend: JudgeBackend,
@@ -284,8 +249,31 @@ class _Job:
         self, spec: PassSpec, attempt: Attempt, latency_ms: float, choices: int = 1
     ) -> JudgePass:
         """The pass of ``spec``; ``choices``: how many the request it came from answered."""
-        result = _to_pass(
-            spec, attempt, self.model, latency_ms, self.known_turns, self.config.score_mode, choices
+        reply = attempt.reply
+        verdict = parse_verdict(reply.text, self.known_turns, refused=reply.refused)
+        dist = None
+        if verdict.score is not None and reply.token_logprobs:
+            dist = grid_distribution(
+                reply.text, reply.token_logprobs, zero_branch=reply.zero_branch
+            )
+        expected = dist.expected if dist is not None else None
+        result = JudgePass(
+            trait=spec.trait,
+            index=spec.index,
+            score=score_of_pass(verdict.score, expected, self.config.score_mode),
+            sampled_score=verdict.score,
+            expected_score=expected,
+            score_distribution=dist.probabilities if dist is not None else None,
+            score_entropy_bits=dist.entropy_bits if dist is not None else None,
+            distribution_partial=dist.partial if dist is not None else False,
+            structured_output=reply.structured_output,
+            reply_format=reply.reply_format,
+            request_choices=choices,
+            rationale=verdict.rationale,
+            cited_turns=verdict.cited_turns,
+            parse_status=verdict.status,
+            unscored_reason=verdict.reason,
+            **call_record(attempt, self.model, latency_ms),
         )
         if self.on_pass is not None:
             self.on_pass(result)
@@ -314,14 +302,7 @@ async def _run_one_by_one(
             latency = (time.perf_counter() - started) * 1000
         return job.finish(spec, attempt, latency)
 
-    tasks = [asyncio.ensure_future(one(s)) for s in todo]
-    try:
-        return list(await asyncio.gather(*tasks))
-    except BaseException:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        raise
+    return await _all_or_none([asyncio.ensure_future(one(s)) for s in todo])
 
 
 async def _run_shared(
@@ -365,8 +346,13 @@ async def _run_shared(
     if not profile_of(backend).many_prefixes:
         return [p for specs in groups.values() for p in await group(specs)]
     tasks = [asyncio.ensure_future(group(g)) for g in groups.values()]
+    return [p for answered in await _all_or_none(tasks) for p in answered]
+
+
+async def _all_or_none(tasks: Sequence[asyncio.Future[Made]]) -> list[Made]:
+    """The tasks' results in order; the first failure cancels the others and is raised."""
     try:
-        return [p for answered in await asyncio.gather(*tasks) for p in answered]
+        return list(await asyncio.gather(*tasks))
     except BaseException:
         for task in tasks:
             task.cancel()
