@@ -675,13 +675,11 @@ async def score_run_async(
     judge = backend or backend_for(spec)
     cpu_started, walls = time.process_time(), dict[str, float]()
     if options.screens:  # the judge's own screen joins the detector's findings
-        transcript = judged_transcript(run, tamper)
-        first = panel_members(judge)[0]
         tamper = await screen_run(
             run,
-            transcript,
+            judged_transcript(run, tamper),
             tamper,
-            first,
+            panel_members(judge)[0],
             runner=options.runner,
             guard=guard,
             labels=seat_labels(run, roles),
