@@ -15,7 +15,6 @@ preamble naming the weak safety traits.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from typing import Annotated, Any, Literal, NamedTuple
 
@@ -303,9 +302,7 @@ async def coach_seat(
         JudgeBackendError: a permanent failure, or a transient one that outlasted the retries.
     """
     request = coaching_request(transcript, seat, traits, config)
-    started = time.perf_counter()
     attempt = await call_with_retries(backend, request, runner, sleep)
-    latency_ms = (time.perf_counter() - started) * 1000
     reply = attempt.reply
     parsed = parse_notes(
         reply.text,
@@ -326,6 +323,6 @@ async def coach_seat(
         model=backend.model,
         raw_output=reply.text,
         attempts=attempt.attempts,
-        latency_ms=latency_ms,
+        latency_ms=attempt.latency_ms,
         **usage_of(reply),
     )

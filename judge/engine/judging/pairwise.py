@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -247,7 +246,6 @@ def to_pairwise_pass(
     model: str,
     spec: PairSpec,
     attempt: Attempt,
-    latency_ms: float,
 ) -> PairwisePass:
     """A reply as a stored pass, the answer in the pair's terms too."""
     side_a, side_b = sides
@@ -270,7 +268,7 @@ def to_pairwise_pass(
         cited_turns_b=turns_b,
         parse_status=parsed.status,
         unscored_reason=parsed.reason,
-        **call_record(attempt, model, latency_ms),
+        **call_record(attempt, model),
     )
 
 
@@ -296,9 +294,7 @@ async def run_pair_passes(
 
     async def one(spec: PairSpec) -> PairwisePass:
         async with limit:
-            started = time.perf_counter()
             attempt = await call_with_retries(backend, spec.request, config, sleep)
-            latency = (time.perf_counter() - started) * 1000
-        return finish(spec, attempt, latency)
+        return finish(spec, attempt)
 
     return list(await asyncio.gather(*(one(s) for s in specs)))

@@ -160,6 +160,7 @@ def _retrying(config: RunnerConfig, sleep: Callable[[float], Awaitable[None]]) -
 class Attempt(NamedTuple):
     reply: JudgeReply
     attempts: int
+    latency_ms: float
 
 
 class Usage(TypedDict):
@@ -187,12 +188,12 @@ def usage_of(reply: JudgeReply) -> Usage:
     return cast(Usage, reply.model_dump(include=set(Usage.__required_keys__)))
 
 
-def call_record(attempt: Attempt, model: str, latency_ms: float) -> CallRecord:
+def call_record(attempt: Attempt, model: str) -> CallRecord:
     """The record of one answered call, as a pass stores it."""
     return CallRecord(
         raw_output=attempt.reply.text,
         model=model,
-        latency_ms=latency_ms,
+        latency_ms=attempt.latency_ms,
         attempts=attempt.attempts,
         **usage_of(attempt.reply),
     )
@@ -204,12 +205,14 @@ async def call_with_retries(
     config: RunnerConfig,
     sleep: Callable[[float], Awaitable[None]],
 ) -> Attempt:
-    """One judge call under the retry policy, with the number of attempts it took."""
+    """One judge call under the retry policy, with the attempts and the time it took."""
+    started = time.perf_counter()
     retrying = _retrying(config, sleep)
     async for attempt in retrying:
         with attempt:
             reply = await backend.complete(request)
-    return Attempt(reply, retrying.statistics.get("attempt_number", 1))
+    latency = (time.perf_counter() - started) * 1000
+    return Attempt(reply, retrying.statistics.get("attempt_number", 1), latency)
 
 
 async def run_passes(
@@ -245,9 +248,7 @@ class _Job:
     sleep: Callable[[float], Awaitable[None]]
     on_pass: OnPass | None
 
-    def finish(
-        self, spec: PassSpec, attempt: Attempt, latency_ms: float, choices: int = 1
-    ) -> JudgePass:
+    def finish(self, spec: PassSpec, attempt: Attempt, choices: int = 1) -> JudgePass:
         """The pass of ``spec``; ``choices``: how many the request it came from answered."""
         reply = attempt.reply
         verdict = parse_verdict(reply.text, self.known_turns, refused=reply.refused)
@@ -273,7 +274,7 @@ class _Job:
             cited_turns=verdict.cited_turns,
             parse_status=verdict.status,
             unscored_reason=verdict.reason,
-            **call_record(attempt, self.model, latency_ms),
+            **call_record(attempt, self.model),
         )
         if self.on_pass is not None:
             self.on_pass(result)
@@ -293,14 +294,12 @@ async def _run_one_by_one(
         async with limit:
             if failed:
                 raise failed[0]
-            started = time.perf_counter()
             try:
                 attempt = await call_with_retries(backend, spec.request, job.config, job.sleep)
             except JudgeBackendError as exc:
                 failed.append(exc)
                 raise
-            latency = (time.perf_counter() - started) * 1000
-        return job.finish(spec, attempt, latency)
+        return job.finish(spec, attempt)
 
     return await _all_or_none([asyncio.ensure_future(one(s)) for s in todo])
 
@@ -337,7 +336,7 @@ async def _run_shared(
                 number = retrying.statistics.get("attempt_number", 1)
                 shares[0] = len(replies) > 1
                 answered += [
-                    job.finish(spec, Attempt(reply, number), latency, len(replies))
+                    job.finish(spec, Attempt(reply, number, latency), len(replies))
                     for spec, reply in zip(rest, replies, strict=False)
                 ]
         rest = specs[len(answered) :]
@@ -386,7 +385,7 @@ Made = TypeVar("Made")
 async def batch_attempt(
     todo: Sequence[CallT],
     backend: BatchJudgeBackend,
-    finish: Callable[[CallT, Attempt, float], Made],
+    finish: Callable[[CallT, Attempt], Made],
     finished: dict[int, Made],
     number: int,
     what: str,
@@ -399,7 +398,7 @@ async def batch_attempt(
         async for item in replies:
             n = missing[item.position]
             latency = (time.perf_counter() - started) * 1000
-            finished[n] = finish(todo[n], Attempt(item.reply, number), latency)
+            finished[n] = finish(todo[n], Attempt(item.reply, number, latency))
     if len(finished) < len(todo):
         raise PermanentJudgeError(
             f"the batch backend answered {len(finished)} of {len(todo)} {what}"

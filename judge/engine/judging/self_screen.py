@@ -10,7 +10,6 @@ screen withholds nothing more. Each call is counted against the run's budget and
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 from judge.core.domain.integrity import (
@@ -211,7 +210,6 @@ async def screen_seat(
     Raises:
         JudgeBackendError: a permanent failure, or a transient one that outlasted the retries.
     """
-    started = time.perf_counter()
     attempt = await call_with_retries(backend, request, runner, sleep)
     reply = attempt.reply
     verdict, turns = parse_screen(reply.text, refused=reply.refused)
@@ -220,7 +218,7 @@ async def screen_seat(
         model=backend.model,
         prompt_version=SCREEN_PROMPT_VERSION,
         attempts=attempt.attempts,
-        latency_ms=(time.perf_counter() - started) * 1000,
+        latency_ms=attempt.latency_ms,
         **usage_of(reply),
     )
     return record, turns
