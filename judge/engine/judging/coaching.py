@@ -1,15 +1,10 @@
 """The coaching pass: notes on turns where a seat's decisions diverged from expected play
-(docs/integrity.md, "Coaching").
-
-The coach reads what the judge reads, narrowed to the seat (:func:`seat_view`): the screened
-transcript (judge-directed spans withheld), datamarked by the judge prompt's own functions, with
-the seat's own events and only the other seats' public messages. The LAST JSON object carrying
-``notes`` wins; a note citing a turn where the seat did not act is dropped and counted (advice
-about something that did not happen is not advice), and a note whose text the integrity
-detector flags is withheld and counted. A reply with no notes object is unparsed, never "no
-notes", and its reason is a fixed sentence: no text of the reply reaches the agent but the
-checked, bounded fields of its notes. Every response starts with the platform's safety
-preamble naming the weak safety traits.
+(docs/integrity.md, "Coaching"). The coach reads the screened, datamarked transcript narrowed
+to the seat (:func:`seat_view`). The LAST JSON object carrying ``notes`` wins; a note citing a
+turn where the seat did not act is dropped, one the integrity detector flags is withheld (both
+counted). A reply with no notes object is unparsed, never "no notes", with a fixed reason: no
+text of the reply reaches the agent but the checked, bounded fields of its notes. Every
+response starts with the platform's safety preamble naming the weak safety traits.
 """
 
 from __future__ import annotations

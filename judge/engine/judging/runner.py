@@ -114,11 +114,10 @@ def pass_specs(
 
 
 def _trait_request(shared: str, rubric: Rubric, seat: str, config: RunnerConfig) -> JudgeRequest:
-    messages = judge_messages(
-        shared, rubric_block(rubric, seat), layout=config.layout, spotlight=config.spotlight
-    )
     return JudgeRequest(
-        messages=messages,
+        messages=judge_messages(
+            shared, rubric_block(rubric, seat), layout=config.layout, spotlight=config.spotlight
+        ),
         max_tokens=config.max_tokens,
         response_schema=verdict_schema(spotlight=config.spotlight),
         label=rubric.trait,
@@ -307,15 +306,12 @@ async def _run_one_by_one(
 async def _run_shared(
     todo: Sequence[PassSpec], backend: ChoicesJudgeBackend, job: _Job
 ) -> list[JudgePass]:
-    """The passes of one trait (one identical request) as one request with ``n`` choices;
-    what the server did not answer is asked for again the same way while it answers several
-    choices a request (a server with fewer slots than passes answers as many as it has), and
-    goes one by one once it answers one choice for several asked (a server that ignores
-    ``n``): from then on every later pass does too. Each pass keeps how many choices its
-    request answered (``request_choices``: 1 for a pass that went alone, so the card and the
-    era say which were shared). Traits go one after another for an engine that keeps one
-    prefix (so its cache holds each trait's prompt while its passes run), side by side for one
-    that keeps many."""
+    """The passes of one trait (one identical request) as one request with ``n`` choices.
+    While the server answers several a request (fewer slots than passes: as many as it has),
+    the rest is asked again the same way; once it answers one for several asked (it ignores
+    ``n``), every later pass goes alone. Each pass keeps how many choices its request answered
+    (``request_choices``), so the card and the era say which were shared. Traits go one after
+    another for an engine that keeps one prefix, side by side for one that keeps many."""
     groups: dict[str, list[PassSpec]] = {}
     for spec in todo:
         groups.setdefault(spec.trait, []).append(spec)

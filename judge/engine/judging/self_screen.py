@@ -1,10 +1,8 @@
 """The judge's own screen (docs/integrity.md, "The judge's own screen"): for a capable judge,
-one call per scored seat asking whether the seat's text addresses whoever evaluates or scores
-the episode. The judge reads the seat's events as it reads them when scoring: screened (the
-detector's spans already withheld) and datamarked by the judge prompt's own functions. A seat
-the judge calls directed, or whose answer cannot be read, gets a ``judge_screen`` finding
-beside the detector's, so it is flagged and held for review like any flagged seat; the
-screen withholds nothing more. Each call is counted against the run's budget and on its cost.
+one call per scored seat, over its screened and datamarked events, asking whether its text
+addresses whoever evaluates or scores the episode. A seat called directed, or whose answer
+cannot be read, gets a ``judge_screen`` finding, so it is flagged and held for review; the
+screen withholds nothing more. Each call counts against the run's budget and on its cost.
 """
 
 from __future__ import annotations

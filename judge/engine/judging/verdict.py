@@ -109,10 +109,9 @@ def parse_verdict(text: str, known_turns: set[int], *, refused: bool = False) ->
 
 def cut_verdict(text: str) -> dict[str, Any] | None:
     """A verdict the reply cap cut short after its score, as its object would have read: the
-    score, the turns
-    listed so far (the last one dropped when it may be incomplete) and the rationale so far
-    marked :data:`CUT_MARK`; None when the reply does not end inside a score-first verdict
-    whose score is complete (followed by its comma)."""
+    score, the turns listed so far (the last one dropped when it may be incomplete) and the
+    rationale so far marked :data:`CUT_MARK`; None when the reply does not end inside a
+    score-first verdict whose score is complete (followed by its comma)."""
     found = _CUT_VERDICT.search(text)
     if found is None:
         return None
