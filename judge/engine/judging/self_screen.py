@@ -142,11 +142,20 @@ def parse_screen(text: str, *, refused: bool = False) -> tuple[ScreenVerdict, li
     return ("directed" if answer["directed"] else "not_directed"), cited[:MAX_SCREEN_TURNS]
 
 
-def _located(event: TranscriptEvent) -> tuple[str, str]:
-    """The field a finding on ``event`` points at, and its text."""
+def _finding(index: int, event: TranscriptEvent) -> TamperFinding:
+    """A ``judge_screen`` finding on ``event``, its span over the event's name or content."""
     if isinstance(event, ActionEvent):
-        return "/name", event.name
-    return "/content", str(getattr(event, "content", ""))
+        field, text = "/name", event.name
+    else:
+        field, text = "/content", str(getattr(event, "content", ""))
+    span = WithheldSpan(event_index=index, turn=event.turn, field=field, start=0, end=len(text))
+    return TamperFinding(
+        turn=event.turn,
+        event_index=index,
+        kind="judge_screen",
+        excerpt=text[:EXCERPT_MAX_CHARS],
+        span=span,
+    )
 
 
 def screen_findings(
@@ -165,21 +174,7 @@ def screen_findings(
         for t in turns
         if any(e.turn == t for _, e in mine)
     }
-    chosen = list(at.values()) or [mine[0]]
-    findings = []
-    for index, event in chosen:
-        field, text = _located(event)
-        span = WithheldSpan(event_index=index, turn=event.turn, field=field, start=0, end=len(text))
-        findings.append(
-            TamperFinding(
-                turn=event.turn,
-                event_index=index,
-                kind="judge_screen",
-                excerpt=text[:EXCERPT_MAX_CHARS],
-                span=span,
-            )
-        )
-    return findings
+    return [_finding(i, e) for i, e in list(at.values()) or [mine[0]]]
 
 
 def joined(
