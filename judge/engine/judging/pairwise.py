@@ -242,22 +242,17 @@ def pair_specs(
 
 
 def to_pairwise_pass(
-    sides: tuple[PairSide, PairSide],
-    model: str,
-    spec: PairSpec,
-    attempt: Attempt,
+    sides: tuple[PairSide, PairSide], model: str, spec: PairSpec, attempt: Attempt
 ) -> PairwisePass:
     """A reply as a stored pass, the answer in the pair's terms too."""
-    side_a, side_b = sides
-    first, second = (side_a, side_b) if spec.order == "ab" else (side_b, side_a)
+    in_order = spec.order == "ab"
     reply = attempt.reply
-    known_first, known_second = ({e.turn for e in s.transcript} for s in (first, second))
-    parsed = parse_pair_reply(reply.text, known_first, known_second, refused=reply.refused)
-    turns_a, turns_b = (
-        (parsed.turns_first, parsed.turns_second)
-        if spec.order == "ab"
-        else (parsed.turns_second, parsed.turns_first)
+    known_first, known_second = (
+        {e.turn for e in s.transcript} for s in (sides if in_order else sides[::-1])
     )
+    parsed = parse_pair_reply(reply.text, known_first, known_second, refused=reply.refused)
+    cited = (parsed.turns_first, parsed.turns_second)
+    turns_a, turns_b = cited if in_order else cited[::-1]
     return PairwisePass(
         order=spec.order,
         index=spec.index,

@@ -178,7 +178,8 @@ class EmbeddedModel:
     def split_prompt(self, messages: list[dict[str, Any]]) -> PromptTokens:
         """Tokens of the shared prefix (system + the first user part) and of the rest,
         tokenized apart so the prefix's tokens never depend on what follows it."""
-        cut = _prefix_cut(messages)
+        # everything before the first user message belongs to the prefix
+        cut = next((i for i, m in enumerate(messages) if m.get("role") == "user"), len(messages))
         head, tail = messages[:cut], messages[cut:]
         prefix_text = "".join(_chatml(m) for m in head)
         rest_text = "".join(_chatml(m) for m in tail) + "<|im_start|>assistant\n"
@@ -249,11 +250,6 @@ def grammar_for(schema: dict[str, Any] | None) -> str | None:
 
 def _chatml(message: dict[str, Any]) -> str:
     return f"<|im_start|>{message['role']}\n{flatten_content(message['content'])}<|im_end|>\n"
-
-
-def _prefix_cut(messages: list[dict[str, Any]]) -> int:
-    """Index of the first user message: everything before it belongs to the prefix."""
-    return next((i for i, m in enumerate(messages) if m.get("role") == "user"), len(messages))
 
 
 _model: EmbeddedModel | None = None
