@@ -191,12 +191,11 @@ class Settings(JudgeModelSettings):
     def _secret_is_safe(self) -> Settings:
         if self.dev_mode:
             return self
-        problem = secret_problem(self.jwt_secret.get_secret_value())
-        if problem:
+        if problem := secret_problem(self.jwt_secret.get_secret_value()):
             raise ValueError(f"JUDGE_JWT_SECRET {problem}; {SECRET_HINT}")
         token = self.metrics_token.get_secret_value() if self.metrics_token else None
-        problem = secret_problem(token) if token is not None else None
-        if problem:  # a weak scrape token reads /metrics as well as a guessed owner token
+        # a weak scrape token reads /metrics as well as a guessed owner token
+        if token is not None and (problem := secret_problem(token)):
             raise ValueError(f"JUDGE_METRICS_TOKEN {problem}; {METRICS_TOKEN_HINT}")
         return self
 

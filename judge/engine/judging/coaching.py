@@ -299,12 +299,8 @@ async def coach_seat(
     request = coaching_request(transcript, seat, traits, config)
     attempt = await call_with_retries(backend, request, runner, sleep)
     reply = attempt.reply
-    parsed = parse_notes(
-        reply.text,
-        acting_turns(transcript, seat),
-        known_traits=traits or None,
-        refused=reply.refused,
-    )
+    acting = acting_turns(transcript, seat)
+    parsed = parse_notes(reply.text, acting, known_traits=traits or None, refused=reply.refused)
     parsed = screened_notes(parsed, seat)
     preamble = safety_preamble(safety_means, config.weak_safety_threshold)
     return Coaching(
