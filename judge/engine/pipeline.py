@@ -582,14 +582,8 @@ async def _fixed_seat(
         specs = panel_slot(every, slot, n)
         for group in [specs] if walk.guard is None else by_trait(specs):
             _within_budget(walk.guard)
-            keys = {(s.trait, s.index) for s in group}
             out += await run_passes(
-                group,
-                member,
-                known_turns=walk.turns,
-                config=walk.runner,
-                done={k: p for k, p in done.items() if k in keys},
-                on_pass=record,
+                group, member, known_turns=walk.turns, config=walk.runner, done=done, on_pass=record
             )
     return out
 

@@ -40,8 +40,6 @@ from judge.engine.judging.self_screen import EMBEDDED_SCREEN_REFUSAL
 
 log = logging.getLogger("judge.engine.settings")
 
-EMBEDDED_PREFIX = f"{EMBEDDED_PROVIDER}/"
-
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 HTTP_URL = r"^https?://[^\s/]+(/[^\s]*)?$"
 
@@ -225,7 +223,7 @@ class Settings(JudgeModelSettings):
 
     @model_validator(mode="after")
     def _screen_needs_a_capable_judge(self) -> Settings:
-        if self.judge_screen and self.judge.models[0].startswith(EMBEDDED_PREFIX):
+        if self.judge_screen and self.judge.models[0].startswith(f"{EMBEDDED_PROVIDER}/"):
             raise ValueError(f"JUDGE_SCREEN: {EMBEDDED_SCREEN_REFUSAL}")
         return self
 

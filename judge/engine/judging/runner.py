@@ -224,12 +224,14 @@ async def run_passes(
     on_pass: OnPass | None = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
 ) -> list[JudgePass]:
-    """Make every pass not already in ``done``; return all passes (done ones included).
+    """Make every pass of ``specs`` not already in ``done``; return them all (done ones of
+    ``specs`` included, any other done pass left out).
 
     Raises:
         JudgeBackendError: a permanent failure, or a transient one that outlasted the retries.
     """
-    done = done or {}
+    keys = {(s.trait, s.index) for s in specs}
+    done = {k: p for k, p in (done or {}).items() if k in keys}
     todo = cache_order([s for s in specs if (s.trait, s.index) not in done], profile_of(backend))
     job = _Job(backend.model, known_turns, config or RunnerConfig(), sleep, on_pass)
     if profile_of(backend).batched and isinstance(backend, BatchJudgeBackend):
