@@ -196,9 +196,7 @@ def seat_scorecard(
 
 
 def _with_screen(
-    passes: Sequence[JudgePass],
-    tamper: Sequence[SeatTamper | None],
-    **figures: Any,
+    passes: Sequence[JudgePass], tamper: Sequence[SeatTamper | None], **figures: Any
 ) -> Cost:
     """The cost of ``passes`` and of the judge's screen calls recorded in ``tamper``."""
     screens = [t.judge_screen for t in tamper if t is not None and t.judge_screen is not None]
@@ -207,11 +205,7 @@ def _with_screen(
 
 
 def screened(
-    run: Run,
-    settings: MeasurementSettings,
-    *,
-    cpu_s: float | None,
-    agent_submitted: bool = False,
+    run: Run, settings: MeasurementSettings, *, cpu_s: float | None, agent_submitted: bool = False
 ) -> dict[str, SeatTamper]:
     """:func:`tamper_findings` within ``cpu_s`` CPU seconds of the calling thread (None:
     unbounded); past them every seat is marked unscannable instead of half-read

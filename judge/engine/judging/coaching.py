@@ -20,12 +20,7 @@ from judge.core.domain.run import ActionEvent, DoneEvent, MessageEvent, Transcri
 from judge.core.integrity import scan_seat
 from judge.engine.judging.backends import JudgeBackend, JudgeRequest
 from judge.engine.judging.prompt import DATAMARK, prompt_labels, transcript_block
-from judge.engine.judging.runner import (
-    RUNNER_DEFAULTS,
-    RunnerConfig,
-    call_with_retries,
-    usage_of,
-)
+from judge.engine.judging.runner import RUNNER_DEFAULTS, RunnerConfig, call_with_retries, usage_of
 from judge.engine.judging.verdict import REFUSAL, json_objects
 
 #: Version 2: the coach reads the screened, datamarked view of the seat (version 1 read the

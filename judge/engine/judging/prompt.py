@@ -145,11 +145,7 @@ def mark_lines(text: str) -> str:
 
 
 def render_event(
-    event: TranscriptEvent,
-    *,
-    spotlight: bool = True,
-    label: str | None = None,
-    mark: Mark = "word",
+    event: TranscriptEvent, *, spotlight: bool = True, label: str | None = None, mark: Mark = "word"
 ) -> str:
     """One event as one transcript line: a platform-written head (the seat's ``label``, else
     its name), then the event's text (neutralised, and marked by ``mark`` when

@@ -79,9 +79,7 @@ def seat_events(transcript: Sequence[TranscriptEvent], seat: str) -> list[Transc
 
 
 def screen_request(
-    transcript: Sequence[TranscriptEvent],
-    seat: str,
-    labels: Mapping[str, str] | None = None,
+    transcript: Sequence[TranscriptEvent], seat: str, labels: Mapping[str, str] | None = None
 ) -> JudgeRequest | None:
     """The one screen request of ``seat`` over the screened ``transcript``; None when the seat
     has no event (nothing to screen, no call). The seat is named by its platform label
