@@ -156,8 +156,7 @@ class LlamaBatchContext:
             b.seq_id[i][0] = it.seq
             b.logits[i] = 1 if it.logits else 0
         b.n_tokens = len(items)
-        status = self._lib.llama_decode(self.ctx, b)
-        if status != 0:
+        if (status := self._lib.llama_decode(self.ctx, b)) != 0:
             raise PermanentJudgeError(
                 f"the embedded judge could not decode a batch (llama_decode returned {status})"
             )

@@ -76,8 +76,7 @@ def last_answer(
     the last ``loose`` match, ``cast``, with the reply as rationale; else why neither."""
     if refused:
         return Unanswered("refused", "the provider refused to answer")
-    found = [obj for obj in json_objects(text) if key in obj]
-    if found:
+    if found := [obj for obj in json_objects(text) if key in obj]:
         return found[-1][key], found[-1]
     if matches := loose.findall(text):
         return cast(matches[-1]), {"rationale": text.strip()}
