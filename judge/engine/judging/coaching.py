@@ -20,7 +20,12 @@ from judge.core.domain.run import ActionEvent, DoneEvent, MessageEvent, Transcri
 from judge.core.integrity import scan_seat
 from judge.engine.judging.backends import JudgeBackend, JudgeRequest
 from judge.engine.judging.prompt import DATAMARK, prompt_labels, transcript_block
-from judge.engine.judging.runner import RUNNER_DEFAULTS, RunnerConfig, call_with_retries, usage_of
+from judge.engine.judging.runner import (
+    RUNNER_DEFAULTS,
+    RunnerConfig,
+    call_record,
+    call_with_retries,
+)
 from judge.engine.judging.verdict import REFUSAL, json_objects
 
 #: Version 2: the coach reads the screened, datamarked view of the seat (version 1 read the
@@ -306,9 +311,5 @@ async def coach_seat(
         dropped_notes=parsed.dropped,
         malformed_notes=parsed.malformed,
         withheld_notes=parsed.withheld,
-        model=backend.model,
-        raw_output=reply.text,
-        attempts=attempt.attempts,
-        latency_ms=attempt.latency_ms,
-        **usage_of(reply),
+        **call_record(attempt, backend.model),
     )

@@ -172,8 +172,8 @@ class Usage(TypedDict):
 
 
 class CallRecord(Usage):
-    """What every stored pass, single-seat or pairwise, keeps of its judge call: the fields of
-    :class:`judge.core.domain.judging.JudgeCall` but how the reply parsed."""
+    """What every stored pass, single-seat or pairwise, and a coaching response keep of a call:
+    the fields of :class:`judge.core.domain.judging.JudgeCall` but how the reply parsed."""
 
     raw_output: str
     model: str
