@@ -369,8 +369,7 @@ class BatchDecoder:
         """For replies that answered ``1...``, decode ``0.`` at the score instead (on the reply's
         own sequence, before it is dropped) and keep the tenths digits' log-probabilities."""
         watch = self._capture
-        probes = self._probes(watch, replies) if watch is not None else []
-        if watch is None or not probes:
+        if watch is None or not (probes := self._probes(watch, replies)):
             return
         items: list[SeqToken] = []
         for reply, start in probes:
