@@ -76,8 +76,7 @@ class RubricSet(BaseModel):
 
     def with_overrides(self, custom: Mapping[str, Rubric]) -> RubricSet:
         """Replace built-in rubrics by custom ones (for traits the set already has)."""
-        unknown = sorted(set(custom) - set(self.rubrics))
-        if unknown:
+        if unknown := sorted(set(custom) - set(self.rubrics)):
             raise RubricError(f"custom rubrics for unknown traits: {unknown}")
         merged = {
             **self.rubrics,
@@ -86,8 +85,7 @@ class RubricSet(BaseModel):
         return self.model_copy(update={"rubrics": merged})
 
     def select(self, traits: list[str]) -> RubricSet:
-        unknown = sorted(set(traits) - set(self.rubrics))
-        if unknown:
+        if unknown := sorted(set(traits) - set(self.rubrics)):
             raise RubricError(f"unknown traits: {unknown}; known: {sorted(self.rubrics)}")
         return RubricSet(
             rubrics={t: self.rubrics[t] for t in traits},

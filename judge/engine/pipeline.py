@@ -196,9 +196,7 @@ def seat_scorecard(
 
 
 def _with_screen(
-    passes: Sequence[JudgePass],
-    tamper: Sequence[SeatTamper | None],
-    **figures: Any,
+    passes: Sequence[JudgePass], tamper: Sequence[SeatTamper | None], **figures: Any
 ) -> Cost:
     """The cost of ``passes`` and of the judge's screen calls recorded in ``tamper``."""
     screens = [t.judge_screen for t in tamper if t is not None and t.judge_screen is not None]
@@ -207,11 +205,7 @@ def _with_screen(
 
 
 def screened(
-    run: Run,
-    settings: MeasurementSettings,
-    *,
-    cpu_s: float | None,
-    agent_submitted: bool = False,
+    run: Run, settings: MeasurementSettings, *, cpu_s: float | None, agent_submitted: bool = False
 ) -> dict[str, SeatTamper]:
     """:func:`tamper_findings` within ``cpu_s`` CPU seconds of the calling thread (None:
     unbounded); past them every seat is marked unscannable instead of half-read
@@ -582,14 +576,8 @@ async def _fixed_seat(
         specs = panel_slot(every, slot, n)
         for group in [specs] if walk.guard is None else by_trait(specs):
             _within_budget(walk.guard)
-            keys = {(s.trait, s.index) for s in group}
             out += await run_passes(
-                group,
-                member,
-                known_turns=walk.turns,
-                config=walk.runner,
-                done={k: p for k, p in done.items() if k in keys},
-                on_pass=record,
+                group, member, known_turns=walk.turns, config=walk.runner, done=done, on_pass=record
             )
     return out
 
@@ -675,13 +663,11 @@ async def score_run_async(
     judge = backend or backend_for(spec)
     cpu_started, walls = time.process_time(), dict[str, float]()
     if options.screens:  # the judge's own screen joins the detector's findings
-        transcript = judged_transcript(run, tamper)
-        first = panel_members(judge)[0]
         tamper = await screen_run(
             run,
-            transcript,
+            judged_transcript(run, tamper),
             tamper,
-            first,
+            panel_members(judge)[0],
             runner=options.runner,
             guard=guard,
             labels=seat_labels(run, roles),

@@ -40,8 +40,6 @@ from judge.engine.judging.self_screen import EMBEDDED_SCREEN_REFUSAL
 
 log = logging.getLogger("judge.engine.settings")
 
-EMBEDDED_PREFIX = f"{EMBEDDED_PROVIDER}/"
-
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 HTTP_URL = r"^https?://[^\s/]+(/[^\s]*)?$"
 
@@ -191,12 +189,11 @@ class Settings(JudgeModelSettings):
     def _secret_is_safe(self) -> Settings:
         if self.dev_mode:
             return self
-        problem = secret_problem(self.jwt_secret.get_secret_value())
-        if problem:
+        if problem := secret_problem(self.jwt_secret.get_secret_value()):
             raise ValueError(f"JUDGE_JWT_SECRET {problem}; {SECRET_HINT}")
         token = self.metrics_token.get_secret_value() if self.metrics_token else None
-        problem = secret_problem(token) if token is not None else None
-        if problem:  # a weak scrape token reads /metrics as well as a guessed owner token
+        # a weak scrape token reads /metrics as well as a guessed owner token
+        if token is not None and (problem := secret_problem(token)):
             raise ValueError(f"JUDGE_METRICS_TOKEN {problem}; {METRICS_TOKEN_HINT}")
         return self
 
@@ -226,7 +223,7 @@ class Settings(JudgeModelSettings):
 
     @model_validator(mode="after")
     def _screen_needs_a_capable_judge(self) -> Settings:
-        if self.judge_screen and self.judge.models[0].startswith(EMBEDDED_PREFIX):
+        if self.judge_screen and self.judge.models[0].startswith(f"{EMBEDDED_PROVIDER}/"):
             raise ValueError(f"JUDGE_SCREEN: {EMBEDDED_SCREEN_REFUSAL}")
         return self
 

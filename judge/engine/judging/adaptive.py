@@ -106,13 +106,12 @@ async def run_rounds(
         todo = [s for s in specs if s.trait in open_traits and rnd.holds(s.index)]
         if not todo:
             break
-        wanted = {(s.trait, s.index) for s in todo}
         made += await run_passes(
             todo,
             judges[rnd.judge],
             known_turns=known_turns,
             config=config,
-            done={k: p for k, p in done.items() if k in wanted},
+            done=done,
             on_pass=on_pass,
         )
     return made

@@ -180,13 +180,11 @@ class ScriptedBackend:
 
 def mark_prefix_cacheable(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Mark the first user content block (the transcript) with Anthropic's cache_control."""
-    marked = []
-    done = False
-    for message in messages:
+    marked = list(messages)
+    for n, message in enumerate(marked):
         content = message.get("content")
-        if not done and message.get("role") == "user" and isinstance(content, list) and content:
+        if message.get("role") == "user" and isinstance(content, list) and content:
             first = {**content[0], "cache_control": {"type": "ephemeral"}}
-            message = {**message, "content": [first, *content[1:]]}
-            done = True
-        marked.append(message)
+            marked[n] = {**message, "content": [first, *content[1:]]}
+            break
     return marked

@@ -156,8 +156,7 @@ class LlamaBatchContext:
             b.seq_id[i][0] = it.seq
             b.logits[i] = 1 if it.logits else 0
         b.n_tokens = len(items)
-        status = self._lib.llama_decode(self.ctx, b)
-        if status != 0:
+        if (status := self._lib.llama_decode(self.ctx, b)) != 0:
             raise PermanentJudgeError(
                 f"the embedded judge could not decode a batch (llama_decode returned {status})"
             )
@@ -370,8 +369,7 @@ class BatchDecoder:
         """For replies that answered ``1...``, decode ``0.`` at the score instead (on the reply's
         own sequence, before it is dropped) and keep the tenths digits' log-probabilities."""
         watch = self._capture
-        probes = self._probes(watch, replies) if watch is not None else []
-        if watch is None or not probes:
+        if watch is None or not (probes := self._probes(watch, replies)):
             return
         items: list[SeqToken] = []
         for reply, start in probes:

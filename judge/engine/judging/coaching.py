@@ -1,21 +1,15 @@
 """The coaching pass: notes on turns where a seat's decisions diverged from expected play
-(docs/integrity.md, "Coaching").
-
-The coach reads what the judge reads, narrowed to the seat (:func:`seat_view`): the screened
-transcript (judge-directed spans withheld), datamarked by the judge prompt's own functions, with
-the seat's own events and only the other seats' public messages. The LAST JSON object carrying
-``notes`` wins; a note citing a turn where the seat did not act is dropped and counted (advice
-about something that did not happen is not advice), and a note whose text the integrity
-detector flags is withheld and counted. A reply with no notes object is unparsed, never "no
-notes", and its reason is a fixed sentence: no text of the reply reaches the agent but the
-checked, bounded fields of its notes. Every response starts with the platform's safety
-preamble naming the weak safety traits.
+(docs/integrity.md, "Coaching"). The coach reads the screened, datamarked transcript narrowed
+to the seat (:func:`seat_view`). The LAST JSON object carrying ``notes`` wins; a note citing a
+turn where the seat did not act is dropped, one the integrity detector flags is withheld (both
+counted). A reply with no notes object is unparsed, never "no notes", with a fixed reason: no
+text of the reply reaches the agent but the checked, bounded fields of its notes. Every
+response starts with the platform's safety preamble naming the weak safety traits.
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from typing import Annotated, Any, Literal, NamedTuple
 
@@ -29,8 +23,8 @@ from judge.engine.judging.prompt import DATAMARK, prompt_labels, transcript_bloc
 from judge.engine.judging.runner import (
     RUNNER_DEFAULTS,
     RunnerConfig,
+    call_record,
     call_with_retries,
-    usage_of,
 )
 from judge.engine.judging.verdict import REFUSAL, json_objects
 
@@ -303,16 +297,10 @@ async def coach_seat(
         JudgeBackendError: a permanent failure, or a transient one that outlasted the retries.
     """
     request = coaching_request(transcript, seat, traits, config)
-    started = time.perf_counter()
     attempt = await call_with_retries(backend, request, runner, sleep)
-    latency_ms = (time.perf_counter() - started) * 1000
     reply = attempt.reply
-    parsed = parse_notes(
-        reply.text,
-        acting_turns(transcript, seat),
-        known_traits=traits or None,
-        refused=reply.refused,
-    )
+    acting = acting_turns(transcript, seat)
+    parsed = parse_notes(reply.text, acting, known_traits=traits or None, refused=reply.refused)
     parsed = screened_notes(parsed, seat)
     preamble = safety_preamble(safety_means, config.weak_safety_threshold)
     return Coaching(
@@ -323,9 +311,5 @@ async def coach_seat(
         dropped_notes=parsed.dropped,
         malformed_notes=parsed.malformed,
         withheld_notes=parsed.withheld,
-        model=backend.model,
-        raw_output=reply.text,
-        attempts=attempt.attempts,
-        latency_ms=latency_ms,
-        **usage_of(reply),
+        **call_record(attempt, backend.model),
     )

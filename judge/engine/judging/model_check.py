@@ -66,7 +66,6 @@ def check_model(model: str, env: JudgingEnvironment) -> ModelCheck:
             "e.g. openai/gpt-4o-mini",
             None,
         )
-    keys = missing_keys(model)
-    if keys:
+    if keys := missing_keys(model):
         return ModelCheck(f"{model!r} needs {', '.join(keys)}, which is not set", None)
     return ModelCheck(None, unlisted(model, provider, env))

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -243,23 +242,17 @@ def pair_specs(
 
 
 def to_pairwise_pass(
-    sides: tuple[PairSide, PairSide],
-    model: str,
-    spec: PairSpec,
-    attempt: Attempt,
-    latency_ms: float,
+    sides: tuple[PairSide, PairSide], model: str, spec: PairSpec, attempt: Attempt
 ) -> PairwisePass:
     """A reply as a stored pass, the answer in the pair's terms too."""
-    side_a, side_b = sides
-    first, second = (side_a, side_b) if spec.order == "ab" else (side_b, side_a)
+    in_order = spec.order == "ab"
     reply = attempt.reply
-    known_first, known_second = ({e.turn for e in s.transcript} for s in (first, second))
-    parsed = parse_pair_reply(reply.text, known_first, known_second, refused=reply.refused)
-    turns_a, turns_b = (
-        (parsed.turns_first, parsed.turns_second)
-        if spec.order == "ab"
-        else (parsed.turns_second, parsed.turns_first)
+    known_first, known_second = (
+        {e.turn for e in s.transcript} for s in (sides if in_order else sides[::-1])
     )
+    parsed = parse_pair_reply(reply.text, known_first, known_second, refused=reply.refused)
+    cited = (parsed.turns_first, parsed.turns_second)
+    turns_a, turns_b = cited if in_order else cited[::-1]
     return PairwisePass(
         order=spec.order,
         index=spec.index,
@@ -270,7 +263,7 @@ def to_pairwise_pass(
         cited_turns_b=turns_b,
         parse_status=parsed.status,
         unscored_reason=parsed.reason,
-        **call_record(attempt, model, latency_ms),
+        **call_record(attempt, model),
     )
 
 
@@ -296,9 +289,7 @@ async def run_pair_passes(
 
     async def one(spec: PairSpec) -> PairwisePass:
         async with limit:
-            started = time.perf_counter()
             attempt = await call_with_retries(backend, spec.request, config, sleep)
-            latency = (time.perf_counter() - started) * 1000
-        return finish(spec, attempt, latency)
+        return finish(spec, attempt)
 
     return list(await asyncio.gather(*(one(s) for s in specs)))

@@ -1,11 +1,9 @@
 """The judge prompt, laid out so every call for one seat shares one prefix: the system
 instructions, then the seat and its neutralised transcript, then the trait's rubric and the
 question (the rubric-first layout is kept for the benchmark only). Version 5 spotlit the
-participants' text by datamarking (Hines et al. 2024); version 6 also names every seat by its
-platform label (``judge.core.integrity.seat_labels``), never by a name an agent chose; version
-7 asks for a short verdict, the score first (docs/scoring.md), and marks every line of the
-participants' text instead of every word (:func:`mark_lines`). With the defence off the
-prompt is version 4 exactly, its verdict schema too (docs/integrity.md).
+participants' text by datamarking (Hines et al. 2024); versions 6 and 7 are noted at
+``judge.core.versions.JUDGE_PROMPT_VERSION``. With the defence off the prompt is version 4
+exactly, its verdict schema too (docs/integrity.md).
 """
 
 from __future__ import annotations
@@ -145,11 +143,7 @@ def mark_lines(text: str) -> str:
 
 
 def render_event(
-    event: TranscriptEvent,
-    *,
-    spotlight: bool = True,
-    label: str | None = None,
-    mark: Mark = "word",
+    event: TranscriptEvent, *, spotlight: bool = True, label: str | None = None, mark: Mark = "word"
 ) -> str:
     """One event as one transcript line: a platform-written head (the seat's ``label``, else
     its name), then the event's text (neutralised, and marked by ``mark`` when

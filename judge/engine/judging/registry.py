@@ -1,11 +1,7 @@
-"""Which provider judges a model id: one registry, and one parse of the id into a :class:`JudgeSpec`.
-
-:func:`resolve` turns a model id (or a panel: ids joined by commas) into a spec that says, for
-each member, its provider, serving profile, decoder identity and capabilities; nothing else
-branches on a provider's name. The providers and the ids each claims are listed in
-:mod:`judge.engine.judging.providers`; adding one: docs/architecture.md, "Add a judge provider".
-An entry marked ``dev_only`` is refused outside dev mode, so a typo in a real run never
-scores with a fake judge.
+"""Which provider judges a model id (:mod:`judge.engine.judging.providers` lists them; adding
+one: docs/architecture.md, "Add a judge provider"), and the one parse of an id into a
+:class:`JudgeSpec`: nothing else branches on a provider's name. A ``dev_only`` entry is refused
+outside dev mode, so a typo in a real run never scores with a fake judge.
 """
 
 from __future__ import annotations

@@ -114,11 +114,10 @@ def pass_specs(
 
 
 def _trait_request(shared: str, rubric: Rubric, seat: str, config: RunnerConfig) -> JudgeRequest:
-    messages = judge_messages(
-        shared, rubric_block(rubric, seat), layout=config.layout, spotlight=config.spotlight
-    )
     return JudgeRequest(
-        messages=messages,
+        messages=judge_messages(
+            shared, rubric_block(rubric, seat), layout=config.layout, spotlight=config.spotlight
+        ),
         max_tokens=config.max_tokens,
         response_schema=verdict_schema(spotlight=config.spotlight),
         label=rubric.trait,
@@ -160,6 +159,7 @@ def _retrying(config: RunnerConfig, sleep: Callable[[float], Awaitable[None]]) -
 class Attempt(NamedTuple):
     reply: JudgeReply
     attempts: int
+    latency_ms: float
 
 
 class Usage(TypedDict):
@@ -172,8 +172,8 @@ class Usage(TypedDict):
 
 
 class CallRecord(Usage):
-    """What every stored pass, single-seat or pairwise, keeps of its judge call: the fields of
-    :class:`judge.core.domain.judging.JudgeCall` but how the reply parsed."""
+    """What every stored pass, single-seat or pairwise, and a coaching response keep of a call:
+    the fields of :class:`judge.core.domain.judging.JudgeCall` but how the reply parsed."""
 
     raw_output: str
     model: str
@@ -187,12 +187,12 @@ def usage_of(reply: JudgeReply) -> Usage:
     return cast(Usage, reply.model_dump(include=set(Usage.__required_keys__)))
 
 
-def call_record(attempt: Attempt, model: str, latency_ms: float) -> CallRecord:
+def call_record(attempt: Attempt, model: str) -> CallRecord:
     """The record of one answered call, as a pass stores it."""
     return CallRecord(
         raw_output=attempt.reply.text,
         model=model,
-        latency_ms=latency_ms,
+        latency_ms=attempt.latency_ms,
         attempts=attempt.attempts,
         **usage_of(attempt.reply),
     )
@@ -204,47 +204,14 @@ async def call_with_retries(
     config: RunnerConfig,
     sleep: Callable[[float], Awaitable[None]],
 ) -> Attempt:
-    """One judge call under the retry policy, with the number of attempts it took."""
+    """One judge call under the retry policy, with the attempts and the time it took."""
+    started = time.perf_counter()
     retrying = _retrying(config, sleep)
     async for attempt in retrying:
         with attempt:
             reply = await backend.complete(request)
-    return Attempt(reply, retrying.statistics.get("attempt_number", 1))
-
-
-def _to_pass(
-    spec: PassSpec,
-    attempt: Attempt,
-    model: str,
-    latency_ms: float,
-    turns: set[int],
-    mode: ScoreMode = "sampled",
-    choices: int = 1,
-) -> JudgePass:
-    reply = attempt.reply
-    verdict = parse_verdict(reply.text, turns, refused=reply.refused)
-    dist = None
-    if verdict.score is not None and reply.token_logprobs:
-        dist = grid_distribution(reply.text, reply.token_logprobs, zero_branch=reply.zero_branch)
-    expected = dist.expected if dist is not None else None
-    return JudgePass(
-        trait=spec.trait,
-        index=spec.index,
-        score=score_of_pass(verdict.score, expected, mode),
-        sampled_score=verdict.score,
-        expected_score=expected,
-        score_distribution=dist.probabilities if dist is not None else None,
-        score_entropy_bits=dist.entropy_bits if dist is not None else None,
-        distribution_partial=dist.partial if dist is not None else False,
-        structured_output=reply.structured_output,
-        reply_format=reply.reply_format,
-        request_choices=choices,
-        rationale=verdict.rationale,
-        cited_turns=verdict.cited_turns,
-        parse_status=verdict.status,
-        unscored_reason=verdict.reason,
-        **call_record(attempt, model, latency_ms),
-    )
+    latency = (time.perf_counter() - started) * 1000
+    return Attempt(reply, retrying.statistics.get("attempt_number", 1), latency)
 
 
 async def run_passes(
@@ -257,12 +224,14 @@ async def run_passes(
     on_pass: OnPass | None = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
 ) -> list[JudgePass]:
-    """Make every pass not already in ``done``; return all passes (done ones included).
+    """Make every pass of ``specs`` not already in ``done``; return them all (done ones of
+    ``specs`` included, any other done pass left out).
 
     Raises:
         JudgeBackendError: a permanent failure, or a transient one that outlasted the retries.
     """
-    done = done or {}
+    keys = {(s.trait, s.index) for s in specs}
+    done = {k: p for k, p in (done or {}).items() if k in keys}
     todo = cache_order([s for s in specs if (s.trait, s.index) not in done], profile_of(backend))
     job = _Job(backend.model, known_turns, config or RunnerConfig(), sleep, on_pass)
     if profile_of(backend).batched and isinstance(backend, BatchJudgeBackend):
@@ -280,12 +249,33 @@ class _Job:
     sleep: Callable[[float], Awaitable[None]]
     on_pass: OnPass | None
 
-    def finish(
-        self, spec: PassSpec, attempt: Attempt, latency_ms: float, choices: int = 1
-    ) -> JudgePass:
+    def finish(self, spec: PassSpec, attempt: Attempt, choices: int = 1) -> JudgePass:
         """The pass of ``spec``; ``choices``: how many the request it came from answered."""
-        result = _to_pass(
-            spec, attempt, self.model, latency_ms, self.known_turns, self.config.score_mode, choices
+        reply = attempt.reply
+        verdict = parse_verdict(reply.text, self.known_turns, refused=reply.refused)
+        dist = None
+        if verdict.score is not None and reply.token_logprobs:
+            dist = grid_distribution(
+                reply.text, reply.token_logprobs, zero_branch=reply.zero_branch
+            )
+        expected = dist.expected if dist is not None else None
+        result = JudgePass(
+            trait=spec.trait,
+            index=spec.index,
+            score=score_of_pass(verdict.score, expected, self.config.score_mode),
+            sampled_score=verdict.score,
+            expected_score=expected,
+            score_distribution=dist.probabilities if dist is not None else None,
+            score_entropy_bits=dist.entropy_bits if dist is not None else None,
+            distribution_partial=dist.partial if dist is not None else False,
+            structured_output=reply.structured_output,
+            reply_format=reply.reply_format,
+            request_choices=choices,
+            rationale=verdict.rationale,
+            cited_turns=verdict.cited_turns,
+            parse_status=verdict.status,
+            unscored_reason=verdict.reason,
+            **call_record(attempt, self.model),
         )
         if self.on_pass is not None:
             self.on_pass(result)
@@ -305,37 +295,25 @@ async def _run_one_by_one(
         async with limit:
             if failed:
                 raise failed[0]
-            started = time.perf_counter()
             try:
                 attempt = await call_with_retries(backend, spec.request, job.config, job.sleep)
             except JudgeBackendError as exc:
                 failed.append(exc)
                 raise
-            latency = (time.perf_counter() - started) * 1000
-        return job.finish(spec, attempt, latency)
+        return job.finish(spec, attempt)
 
-    tasks = [asyncio.ensure_future(one(s)) for s in todo]
-    try:
-        return list(await asyncio.gather(*tasks))
-    except BaseException:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        raise
+    return await _all_or_none([asyncio.ensure_future(one(s)) for s in todo])
 
 
 async def _run_shared(
     todo: Sequence[PassSpec], backend: ChoicesJudgeBackend, job: _Job
 ) -> list[JudgePass]:
-    """The passes of one trait (one identical request) as one request with ``n`` choices;
-    what the server did not answer is asked for again the same way while it answers several
-    choices a request (a server with fewer slots than passes answers as many as it has), and
-    goes one by one once it answers one choice for several asked (a server that ignores
-    ``n``): from then on every later pass does too. Each pass keeps how many choices its
-    request answered (``request_choices``: 1 for a pass that went alone, so the card and the
-    era say which were shared). Traits go one after another for an engine that keeps one
-    prefix (so its cache holds each trait's prompt while its passes run), side by side for one
-    that keeps many."""
+    """The passes of one trait (one identical request) as one request with ``n`` choices.
+    While the server answers several a request (fewer slots than passes: as many as it has),
+    the rest is asked again the same way; once it answers one for several asked (it ignores
+    ``n``), every later pass goes alone. Each pass keeps how many choices its request answered
+    (``request_choices``), so the card and the era say which were shared. Traits go one after
+    another for an engine that keeps one prefix, side by side for one that keeps many."""
     groups: dict[str, list[PassSpec]] = {}
     for spec in todo:
         groups.setdefault(spec.trait, []).append(spec)
@@ -356,7 +334,7 @@ async def _run_shared(
                 number = retrying.statistics.get("attempt_number", 1)
                 shares[0] = len(replies) > 1
                 answered += [
-                    job.finish(spec, Attempt(reply, number), latency, len(replies))
+                    job.finish(spec, Attempt(reply, number, latency), len(replies))
                     for spec, reply in zip(rest, replies, strict=False)
                 ]
         rest = specs[len(answered) :]
@@ -365,8 +343,13 @@ async def _run_shared(
     if not profile_of(backend).many_prefixes:
         return [p for specs in groups.values() for p in await group(specs)]
     tasks = [asyncio.ensure_future(group(g)) for g in groups.values()]
+    return [p for answered in await _all_or_none(tasks) for p in answered]
+
+
+async def _all_or_none(tasks: Sequence[asyncio.Future[Made]]) -> list[Made]:
+    """The tasks' results in order; the first failure cancels the others and is raised."""
     try:
-        return [p for answered in await asyncio.gather(*tasks) for p in answered]
+        return list(await asyncio.gather(*tasks))
     except BaseException:
         for task in tasks:
             task.cancel()
@@ -400,7 +383,7 @@ Made = TypeVar("Made")
 async def batch_attempt(
     todo: Sequence[CallT],
     backend: BatchJudgeBackend,
-    finish: Callable[[CallT, Attempt, float], Made],
+    finish: Callable[[CallT, Attempt], Made],
     finished: dict[int, Made],
     number: int,
     what: str,
@@ -413,7 +396,7 @@ async def batch_attempt(
         async for item in replies:
             n = missing[item.position]
             latency = (time.perf_counter() - started) * 1000
-            finished[n] = finish(todo[n], Attempt(item.reply, number), latency)
+            finished[n] = finish(todo[n], Attempt(item.reply, number, latency))
     if len(finished) < len(todo):
         raise PermanentJudgeError(
             f"the batch backend answered {len(finished)} of {len(todo)} {what}"

@@ -173,9 +173,7 @@ def steps_from_logprobs(logprobs: Any) -> list[TokenStep] | None:
                 for c in content
             ]
         tokens, chosen, top = (
-            _get(logprobs, "tokens"),
-            _get(logprobs, "token_logprobs"),
-            _get(logprobs, "top_logprobs"),
+            _get(logprobs, k) for k in ("tokens", "token_logprobs", "top_logprobs")
         )
         if tokens and chosen and len(tokens) == len(chosen):
             tops = top if top and len(top) == len(tokens) else [{}] * len(tokens)

@@ -1,16 +1,13 @@
 """The judge's own screen (docs/integrity.md, "The judge's own screen"): for a capable judge,
-one call per scored seat asking whether the seat's text addresses whoever evaluates or scores
-the episode. The judge reads the seat's events as it reads them when scoring: screened (the
-detector's spans already withheld) and datamarked by the judge prompt's own functions. A seat
-the judge calls directed, or whose answer cannot be read, gets a ``judge_screen`` finding
-beside the detector's, so it is flagged and held for review like any flagged seat; the
-screen withholds nothing more. Each call is counted against the run's budget and on its cost.
+one call per scored seat, over its screened and datamarked events, asking whether its text
+addresses whoever evaluates or scores the episode. A seat called directed, or whose answer
+cannot be read, gets a ``judge_screen`` finding, so it is flagged and held for review; the
+screen withholds nothing more. Each call counts against the run's budget and on its cost.
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 from judge.core.domain.integrity import (
@@ -82,9 +79,7 @@ def seat_events(transcript: Sequence[TranscriptEvent], seat: str) -> list[Transc
 
 
 def screen_request(
-    transcript: Sequence[TranscriptEvent],
-    seat: str,
-    labels: Mapping[str, str] | None = None,
+    transcript: Sequence[TranscriptEvent], seat: str, labels: Mapping[str, str] | None = None
 ) -> JudgeRequest | None:
     """The one screen request of ``seat`` over the screened ``transcript``; None when the seat
     has no event (nothing to screen, no call). The seat is named by its platform label
@@ -145,11 +140,20 @@ def parse_screen(text: str, *, refused: bool = False) -> tuple[ScreenVerdict, li
     return ("directed" if answer["directed"] else "not_directed"), cited[:MAX_SCREEN_TURNS]
 
 
-def _located(event: TranscriptEvent) -> tuple[str, str]:
-    """The field a finding on ``event`` points at, and its text."""
+def _finding(index: int, event: TranscriptEvent) -> TamperFinding:
+    """A ``judge_screen`` finding on ``event``, its span over the event's name or content."""
     if isinstance(event, ActionEvent):
-        return "/name", event.name
-    return "/content", str(getattr(event, "content", ""))
+        field, text = "/name", event.name
+    else:
+        field, text = "/content", str(getattr(event, "content", ""))
+    span = WithheldSpan(event_index=index, turn=event.turn, field=field, start=0, end=len(text))
+    return TamperFinding(
+        turn=event.turn,
+        event_index=index,
+        kind="judge_screen",
+        excerpt=text[:EXCERPT_MAX_CHARS],
+        span=span,
+    )
 
 
 def screen_findings(
@@ -168,21 +172,7 @@ def screen_findings(
         for t in turns
         if any(e.turn == t for _, e in mine)
     }
-    chosen = list(at.values()) or [mine[0]]
-    findings = []
-    for index, event in chosen:
-        field, text = _located(event)
-        span = WithheldSpan(event_index=index, turn=event.turn, field=field, start=0, end=len(text))
-        findings.append(
-            TamperFinding(
-                turn=event.turn,
-                event_index=index,
-                kind="judge_screen",
-                excerpt=text[:EXCERPT_MAX_CHARS],
-                span=span,
-            )
-        )
-    return findings
+    return [_finding(i, e) for i, e in list(at.values()) or [mine[0]]]
 
 
 def joined(
@@ -211,7 +201,6 @@ async def screen_seat(
     Raises:
         JudgeBackendError: a permanent failure, or a transient one that outlasted the retries.
     """
-    started = time.perf_counter()
     attempt = await call_with_retries(backend, request, runner, sleep)
     reply = attempt.reply
     verdict, turns = parse_screen(reply.text, refused=reply.refused)
@@ -220,7 +209,7 @@ async def screen_seat(
         model=backend.model,
         prompt_version=SCREEN_PROMPT_VERSION,
         attempts=attempt.attempts,
-        latency_ms=(time.perf_counter() - started) * 1000,
+        latency_ms=attempt.latency_ms,
         **usage_of(reply),
     )
     return record, turns

@@ -76,8 +76,7 @@ def last_answer(
     the last ``loose`` match, ``cast``, with the reply as rationale; else why neither."""
     if refused:
         return Unanswered("refused", "the provider refused to answer")
-    found = [obj for obj in json_objects(text) if key in obj]
-    if found:
+    if found := [obj for obj in json_objects(text) if key in obj]:
         return found[-1][key], found[-1]
     if matches := loose.findall(text):
         return cast(matches[-1]), {"rationale": text.strip()}
@@ -109,10 +108,9 @@ def parse_verdict(text: str, known_turns: set[int], *, refused: bool = False) ->
 
 def cut_verdict(text: str) -> dict[str, Any] | None:
     """A verdict the reply cap cut short after its score, as its object would have read: the
-    score, the turns
-    listed so far (the last one dropped when it may be incomplete) and the rationale so far
-    marked :data:`CUT_MARK`; None when the reply does not end inside a score-first verdict
-    whose score is complete (followed by its comma)."""
+    score, the turns listed so far (the last one dropped when it may be incomplete) and the
+    rationale so far marked :data:`CUT_MARK`; None when the reply does not end inside a
+    score-first verdict whose score is complete (followed by its comma)."""
     found = _CUT_VERDICT.search(text)
     if found is None:
         return None

@@ -236,7 +236,7 @@ def test_a_pass_and_a_pairwise_pass_keep_the_same_record_of_their_call() -> None
     reply = JudgeReply(
         text="{}", prompt_tokens=900, cached_prompt_tokens=850, completion_tokens=40, cost_usd=0.002
     )
-    record = call_record(Attempt(reply, 2), "openai/qwen", 812.5)
+    record = call_record(Attempt(reply, 2, 812.5), "openai/qwen")
 
     assert record == {
         "raw_output": "{}",

@@ -178,7 +178,8 @@ class EmbeddedModel:
     def split_prompt(self, messages: list[dict[str, Any]]) -> PromptTokens:
         """Tokens of the shared prefix (system + the first user part) and of the rest,
         tokenized apart so the prefix's tokens never depend on what follows it."""
-        cut = _prefix_cut(messages)
+        # everything before the first user message belongs to the prefix
+        cut = next((i for i, m in enumerate(messages) if m.get("role") == "user"), len(messages))
         head, tail = messages[:cut], messages[cut:]
         prefix_text = "".join(_chatml(m) for m in head)
         rest_text = "".join(_chatml(m) for m in tail) + "<|im_start|>assistant\n"
@@ -251,11 +252,6 @@ def _chatml(message: dict[str, Any]) -> str:
     return f"<|im_start|>{message['role']}\n{flatten_content(message['content'])}<|im_end|>\n"
 
 
-def _prefix_cut(messages: list[dict[str, Any]]) -> int:
-    """Index of the first user message: everything before it belongs to the prefix."""
-    return next((i for i, m in enumerate(messages) if m.get("role") == "user"), len(messages))
-
-
 _model: EmbeddedModel | None = None
 #: The settings the one model is loaded with: those of the first embedded backend built.
 _environment: list[JudgingEnvironment | None] = [None]
@@ -276,7 +272,7 @@ def embedded_model(env: JudgingEnvironment | None = None) -> EmbeddedModel:
 def _handler_class() -> type:
     load_litellm()
     from litellm.llms.custom_llm import CustomLLM
-    from litellm.types.utils import ModelResponse
+    from litellm.types.utils import ModelResponse, Usage
 
     class EmbeddedHandler(CustomLLM):
         def completion(self, *args: Any, **kwargs: Any) -> ModelResponse:
@@ -287,30 +283,22 @@ def _handler_class() -> type:
                 kwargs["messages"], max_tokens=int(params.get("max_tokens") or 160), schema=schema
             )
             response: ModelResponse = kwargs["model_response"]
-            _fill_response(response, result)
+            response.choices[0].message.content = result.text
+            response.choices[0].finish_reason = "stop"
+            response.model = EMBEDDED_MODEL
+            response.created = int(time.time())
+            response.usage = Usage(  # type: ignore[attr-defined]
+                prompt_tokens=result.prompt_tokens,
+                completion_tokens=result.completion_tokens,
+                total_tokens=result.prompt_tokens + result.completion_tokens,
+                prompt_tokens_details={"cached_tokens": result.cached_prompt_tokens},
+            )
             return response
 
         async def acompletion(self, *args: Any, **kwargs: Any) -> ModelResponse:
             return await asyncio.to_thread(self.completion, *args, **kwargs)
 
     return EmbeddedHandler
-
-
-def _fill_response(response: Any, result: Decoded) -> None:
-    """Put the decoded reply and its token counts on litellm's response object."""
-    load_litellm()  # loaded already by the handler: this only keeps the one way in
-    from litellm.types.utils import Usage
-
-    response.choices[0].message.content = result.text
-    response.choices[0].finish_reason = "stop"
-    response.model = EMBEDDED_MODEL
-    response.created = int(time.time())
-    response.usage = Usage(
-        prompt_tokens=result.prompt_tokens,
-        completion_tokens=result.completion_tokens,
-        total_tokens=result.prompt_tokens + result.completion_tokens,
-        prompt_tokens_details={"cached_tokens": result.cached_prompt_tokens},
-    )
 
 
 _registered = False

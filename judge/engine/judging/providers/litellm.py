@@ -242,29 +242,19 @@ def reply_from_response(response: Any, index: int = 0) -> JudgeReply:
     ``index``; the request's token counts and cost go with the first choice, zero with the
     others, so the passes of one request add up to what it used)."""
     choice = response.choices[index]
-    if index > 0:
-        return JudgeReply(
-            text=choice.message.content or "",
-            refused=choice.finish_reason == "content_filter",
-            prompt_tokens=0,
-            cached_prompt_tokens=0,
-            completion_tokens=0,
-            cost_usd=0.0,
-            token_logprobs=steps_from_logprobs(getattr(choice, "logprobs", None)),
-        )
     usage = getattr(response, "usage", None)
-    details = getattr(usage, "prompt_tokens_details", None)
-    cached = getattr(details, "cached_tokens", None)
+    cached = getattr(getattr(usage, "prompt_tokens_details", None), "cached_tokens", None)
     if cached is None:
         cached = getattr(usage, "cache_read_input_tokens", None)
     hidden = getattr(response, "_hidden_params", None) or {}
+    first = index == 0
     return JudgeReply(
         text=choice.message.content or "",
         refused=choice.finish_reason == "content_filter",
-        prompt_tokens=getattr(usage, "prompt_tokens", None),
-        cached_prompt_tokens=cached,
-        completion_tokens=getattr(usage, "completion_tokens", None),
-        cost_usd=hidden.get("response_cost"),
+        prompt_tokens=getattr(usage, "prompt_tokens", None) if first else 0,
+        cached_prompt_tokens=cached if first else 0,
+        completion_tokens=getattr(usage, "completion_tokens", None) if first else 0,
+        cost_usd=hidden.get("response_cost") if first else 0.0,
         token_logprobs=steps_from_logprobs(getattr(choice, "logprobs", None)),
     )
 

@@ -144,12 +144,10 @@ class OpenAICompatibleBackend(LiteLLMBackend):
         return await self.client.complete(kwargs)
 
     async def complete_choices(self, request: JudgeRequest, n: int) -> list[JudgeReply]:
-        """One request asking ``n`` choices (vLLM, SGLang and llama.cpp's server answer them
-        all, sharing the prompt); the replies the server gave, in its order. A server that
-        ignores ``n`` (llama-cpp-python's drops it) answers one, and the runner sends the rest
-        alone. A server that refuses the request with a 400 while it asks several choices
-        (llama.cpp's server asked more choices than it has slots) is asked again for fewer
-        (:func:`choices_bound`), and never for more than it took again."""
+        """One request asking ``n`` choices; the replies the server gave, in its order (one
+        from a server that ignores ``n``: the runner sends the rest alone). A 400 while asking
+        several (more than llama.cpp's server has slots) asks again for fewer
+        (:func:`choices_bound`), and never again for more than it took."""
         while True:
             asked = min(n, self.most_choices or n)
             try:
