@@ -126,7 +126,6 @@ UNMIRRORED: dict[str, str] = {
     "judge/engine/traces/otlp.py": "through judge.engine.traces.mapping",
     "judge/engine/traces/records.py": "tests/tools/importers/test_inspect_import.py",
     "judge/engine/traces/mapping.py": "tests/tools/importers/test_otel_traces.py",
-    "judge/engine/judging/pricing.py": "through judge.tools.cli.score",
     "judge/engine/judging/providers/litellm.py": "tests/engine/judging/test_backends.py",
     "judge/engine/judging/providers/scripted.py": "through judge.engine.judging.registry",
     "judge/engine/judging/spec.py": "through judge.engine.judging.panel",

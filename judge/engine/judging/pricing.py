@@ -125,7 +125,8 @@ def estimate(work: Sequence[SeatRequests]) -> CostEstimate:
             unpriced.append(item.model)
         for request, times in item.requests:
             key = (item.model, id(request))
-            counted.setdefault(key, prompt_tokens(item.model, request))
+            if key not in counted:  # a request priced for several seats is counted once
+                counted[key] = prompt_tokens(item.model, request)
             prompt, completion = counted[key] * times, request.max_tokens * times
             total_prompt += prompt
             total_completion += completion
