@@ -30,6 +30,7 @@ from judge.engine.judging.prompt import DATAMARK, prompt_labels, tagged_transcri
 from judge.engine.judging.runner import (
     Attempt,
     RunnerConfig,
+    all_or_none,
     batch_attempt,
     call_record,
     call_with_retries,
@@ -276,7 +277,7 @@ async def run_pair_passes(
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
 ) -> list[PairwisePass]:
     """Make every call of a pair under the runner's retry policy and concurrency limit (a
-    batching backend gets all at once).
+    batching backend gets all at once); the first failure cancels the calls not yet made.
 
     Raises:
         JudgeBackendError: a permanent failure, or a transient one that outlasted the retries.
@@ -292,4 +293,4 @@ async def run_pair_passes(
             attempt = await call_with_retries(backend, spec.request, config, sleep)
         return finish(spec, attempt)
 
-    return list(await asyncio.gather(*(one(s) for s in specs)))
+    return await all_or_none([asyncio.ensure_future(one(s)) for s in specs])

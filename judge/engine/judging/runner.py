@@ -302,7 +302,7 @@ async def _run_one_by_one(
                 raise
         return job.finish(spec, attempt)
 
-    return await _all_or_none([asyncio.ensure_future(one(s)) for s in todo])
+    return await all_or_none([asyncio.ensure_future(one(s)) for s in todo])
 
 
 async def _run_shared(
@@ -343,10 +343,10 @@ async def _run_shared(
     if not profile_of(backend).many_prefixes:
         return [p for specs in groups.values() for p in await group(specs)]
     tasks = [asyncio.ensure_future(group(g)) for g in groups.values()]
-    return [p for answered in await _all_or_none(tasks) for p in answered]
+    return [p for answered in await all_or_none(tasks) for p in answered]
 
 
-async def _all_or_none(tasks: Sequence[asyncio.Future[Made]]) -> list[Made]:
+async def all_or_none(tasks: Sequence[asyncio.Future[Made]]) -> list[Made]:
     """The tasks' results in order; the first failure cancels the others and is raised."""
     try:
         return list(await asyncio.gather(*tasks))

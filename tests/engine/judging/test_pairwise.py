@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
+from judge.core.errors import PermanentJudgeError
+from judge.engine.judging.backends import JudgeReply, JudgeRequest
 from judge.engine.judging.pairwise import (
     PAIRWISE_SCHEMA,
     pair_block,
@@ -102,3 +106,30 @@ def test_passes_keep_the_winner_rationale_and_both_seats_cited_turns() -> None:
     assert (ab.winner, ab.cited_turns_a, ab.cited_turns_b) == ("a", [1], [2])
     assert (ba.winner, ba.cited_turns_a, ba.cited_turns_b) == ("b", [2], [1])
     assert ab.rationale == "first was better" and ab.model == "scripted/first"
+
+
+class RefusingJudge:
+    """Refuses every call after a pause, counting the calls it was sent."""
+
+    model = "scripted/refusing"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def complete(self, request: JudgeRequest) -> JudgeReply:
+        self.calls += 1
+        await asyncio.sleep(0.01)
+        raise PermanentJudgeError("bad credentials", status=401)
+
+
+def test_a_refused_call_cancels_the_pairs_other_calls_before_they_are_sent() -> None:
+    specs = pair_specs(A, B, RUBRICS.rubrics["negotiation"], 5, RunnerConfig())
+    judge = RefusingJudge()
+
+    async def refused_then_idle() -> None:
+        with pytest.raises(PermanentJudgeError, match="bad credentials"):
+            await run_pair_passes(specs, judge, (A, B), config=RunnerConfig(concurrency=1))
+        await asyncio.sleep(0.2)  # time enough for calls left running to send the rest
+
+    asyncio.run(refused_then_idle())
+    assert len(specs) == 10 and judge.calls <= 2  # the one refused, and at most one begun
