@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from judge.core.integrity import linear
-from judge.core.integrity.patterns import Written, cues, folded, near, top_level, written
+from judge.core.integrity.patterns import Written, alternatives, cues, folded, near, written
 
 #: A top value in figures, the same in every language (1.0 and 1,0; 10/10; 100 %).
 _TOP_FIGURE = (
@@ -107,7 +107,7 @@ def _rules(lang: Language, *, of: str = "", owns: str = "") -> list[Written]:
                 cues(word),
                 near(ordered(f"{b}(?:{word})", second, of), value, _GAP),
             )
-            for word in top_level(lang.evals)
+            for word in alternatives(lang.evals)
         ]
 
     return [

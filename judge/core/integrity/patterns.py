@@ -54,7 +54,7 @@ def after_words(words: str, second: str, gap: int) -> str:
     RE2's DFA tracks every place where each ending could stop: on a line crowded with such words it outgrew RE2's memory and was
     rebuilt again and again (a 4 MiB line of them took seconds per rule)."""
     open_ended, closed = [], []
-    for word in top_level(words):
+    for word in alternatives(words):
         if word.endswith(r"\w*"):
             open_ended.append(word.removesuffix(r"\w*"))
         else:
@@ -69,12 +69,12 @@ def either(first: str, second: str, gap: int = 80) -> str:
     return f"{near(first, second, gap)}|{near(second, first, gap)}"
 
 
-def cues(alternatives: str) -> str:
+def cues(pattern: str) -> str:
     """The literal start of each alternative, up to its first pattern character: one of them
     starts every match. A start of several words ("ge mig") is a cue of whole words, looked
     up by its first word (``lexicon.cues_in``)."""
     found = []
-    for alternative in top_level(alternatives):
+    for alternative in alternatives(pattern):
         cut = min((alternative.index(c) for c in "\\([?*+{'" if c in alternative), default=None)
         if cut is not None and alternative[cut] in "?*{":
             cut -= 1  # the character before is optional
@@ -82,25 +82,14 @@ def cues(alternatives: str) -> str:
         if " " not in cue.strip():
             cue = cue.strip()
         if len(cue.strip()) < 2:
-            raise ValueError(f"a cue shorter than two letters in {alternatives!r}")
+            raise ValueError(f"a cue shorter than two letters in {pattern!r}")
         found.append(cue)
     return "|".join(dict.fromkeys(found))
 
 
-def top_level(pattern: str) -> list[str]:
-    """The pattern's top-level alternatives (no ``|`` inside a group)."""
-    parts, depth, start = [], 0, 0
-    for index, char in enumerate(pattern):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if char == "|" and depth == 0:
-            parts.append(pattern[start:index])
-            start = index + 1
-    return [*parts, pattern[start:]]
-
-
 def alternatives(pattern: str) -> list[str]:
-    """The pattern's top-level alternatives (escapes and classes read: ``\\|`` and ``[|]``
-    split nothing)."""
+    """The pattern's top-level alternatives (no ``|`` inside a group or a class, nor an
+    escaped one)."""
     parts, depth, escaped, start = [], 0, False, 0
     for index, char in enumerate(pattern):
         if escaped:
