@@ -14,19 +14,11 @@ and no ``\\w`` after letters whose vowel signs are marks, not letters.
 
 from __future__ import annotations
 
-from judge.core.integrity.patterns import (
-    Written,
-    after_words,
-    cues,
-    either,
-    folded,
-    near,
-    written,
-)
+from judge.core.integrity.languages_more import latin
+from judge.core.integrity.patterns import Written, either, folded, near, written
 
-#: What may follow an addressed scorer ("Kedves értékelő,", "Hyvä arvioija:").
-_MARK = r"\s*[,:;!\-\u2014]"
-#: The same in other scripts (with the Arabic comma and the full-width marks).
+#: What may follow an addressed scorer in other scripts than Latin (with the Arabic comma and
+#: the full-width marks).
 _SCRIPT_MARK = r"\s*[,:;!\-\u2014\u060c\u061b\u3001\uff0c\uff1a\u0964]"
 
 #: The scripts these rules add, by the letters that show one (``lexicon.SCRIPTS``).
@@ -51,39 +43,9 @@ SCRIPTS = {
 GLUED = frozenset(["thai", "lao", "myanmar", "khmer"])
 
 
-def _latin(
-    scorers: str,
-    leads: str,
-    directives: str,
-    gives: str,
-    tops: str,
-    ignores: str,
-    orders: str,
-    verdicts: str,
-    judges: str = "",
-) -> list[Written]:
-    """The five rules of one Latin-script language; each argument is ``|``-separated
-    alternatives, and the cue words of each rule are its first words (see ``patterns.cues``).
-    ``judges`` (judges, referees, juries: people of many dialogues' own world) are read
-    only when addressed, never beside a directive alone."""
-    addressed = f"{scorers}|{judges}" if judges else scorers
-    scorer = rf"\b(?:{addressed})"
-    directed = rf"\b(?:{scorers})"
-    directive = rf"\b(?:{directives})\b"
-    lead = rf"\b(?:{leads})"
-    return [
-        written(
-            "appeal",
-            cues(addressed),
-            f"{near(lead, scorer + _MARK, 12)}|{near(scorer, lead + _MARK, 12)}",
-        ),
-        # two rules, one per order (see ``languages_more._latin``)
-        written("instruction", cues(scorers), after_words(scorers, directive, 60)),
-        written("instruction", cues(scorers), near(directive, directed, 60)),
-        written("instruction", cues(gives), near(rf"\b(?:{gives})\b", rf"(?:{tops})", 30)),
-        written("instruction", cues(ignores), either(rf"\b(?:{ignores})\b", rf"(?:{orders})", 40)),
-        written("forged_verdict", cues(verdicts), rf"\b(?:{verdicts})"),
-    ]
+def _latin(**words: str) -> list[Written]:
+    """``languages_more.latin``, the "ignore" words ending at a word's end."""
+    return latin(**words, ignore_edge=r"\b")
 
 
 def _scripted(
