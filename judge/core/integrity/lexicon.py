@@ -134,15 +134,11 @@ def _scripts_of(chars: frozenset[str]) -> frozenset[str]:
     return frozenset(name for name, letters in SCRIPTS.items() if letters.found(joined))
 
 
+@lru_cache(maxsize=4096)
 def active_rules(cues: frozenset[str], scripts: frozenset[str]) -> tuple[Rule, ...]:
     """The rules, in order, that one of these cues starts (or that need none) and whose
     script, if any, is among these (the last few thousand choices kept: texts of one kind
     share their cues)."""
-    return _active_rules(cues, scripts)
-
-
-@lru_cache(maxsize=4096)
-def _active_rules(cues: frozenset[str], scripts: frozenset[str]) -> tuple[Rule, ...]:
     chosen: set[int] = set()
     for cue in cues:
         chosen.update(_BY_CUE.get(cue, ()))
