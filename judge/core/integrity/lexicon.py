@@ -11,7 +11,7 @@ from judge.core.domain.integrity import TamperKind
 from judge.core.integrity import linear
 from judge.core.integrity.declared import WRITTEN as DECLARED
 from judge.core.integrity.english import ENGLISH, FAMILIES, ROLE_SPOOF, UNLESS
-from judge.core.integrity.fold import by_runs, non_ascii_runs
+from judge.core.integrity.fold import AsciiTranslation, by_runs, non_ascii_runs
 from judge.core.integrity.hijack import HIJACK
 from judge.core.integrity.indirect import WRITTEN as INDIRECT
 from judge.core.integrity.languages import OTHER
@@ -171,15 +171,8 @@ class _WordTable(dict[int, str]):
 
 
 _NON_WORD = _WordTable()
-#: ``_NON_WORD`` for ASCII text, as a bytes table.
-_NON_WORD_ASCII = bytes(b if chr(b).isalnum() else 0x20 for b in range(128)) + bytes(
-    range(128, 256)
-)
-
-
-def _ascii_words(text: str) -> str:
-    """``text.translate(_NON_WORD)`` of an ASCII text, in one C pass over its bytes."""
-    return text.encode("ascii").translate(_NON_WORD_ASCII).decode("ascii")
+#: ``_NON_WORD`` on ASCII text.
+_ascii_words = AsciiTranslation(_NON_WORD)
 
 
 #: Cues of whole words ("ge mig", "bana "): present when their first word is a word of the
