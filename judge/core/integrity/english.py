@@ -355,10 +355,7 @@ ENGLISH: list[Written] = [
             "tip|bribe|pay|reward|compensat|venmo|$|dollar|usd|euro|buck|bitcoin|btc|crypto|money|cash|gift",
             near(first, second, 80),
         )
-        for first, second in (
-            (_MONEY_CUE, _SCORE_CUE),
-            (_SCORE_CUE, _MONEY_CUE),
-        )
+        for first, second in ((_MONEY_CUE, _SCORE_CUE), (_SCORE_CUE, _MONEY_CUE))
     ),
 ]
 

@@ -92,15 +92,8 @@ def _without_leading_boundary(alternative: str) -> str:
 
 RULES: list[Rule] = [
     _rule(*rule)
-    for rule in ENGLISH
-    + FAMILIES
-    + INDIRECT
-    + ROLE_SPOOF
-    + OTHER
-    + WORLD
-    + HIJACK
-    + READER
-    + DECLARED
+    for rules in (ENGLISH, FAMILIES, INDIRECT, ROLE_SPOOF, OTHER, WORLD, HIJACK, READER, DECLARED)
+    for rule in rules
 ]
 
 _CUES = sorted({cue for rule in RULES for cue in rule.cues})
