@@ -401,10 +401,9 @@ def screen(
     pieces = _seats_pieces(fields, agent_submitted=agent_submitted)
     found = recurrences(transcript, _needles(pieces))
     by_field: dict[tuple[int, str], list[Recurrence]] = defaultdict(list)
-    for r in found:
-        by_field[(r.event_index, r.pointer)].append(r)
     echoes: dict[str, list[Recurrence]] = defaultdict(list)
     for r in found:
+        by_field[(r.event_index, r.pointer)].append(r)
         echoes[transcript[r.event_index].seat].append(r)
     return {
         seat: _seat_answer(transcript, seat, fields[seat], pieces[seat], by_field, echoes[seat])

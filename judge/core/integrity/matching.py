@@ -248,20 +248,13 @@ def find_hits(
     cap = limit + 1
     found = list(_plain_hits(folded, words, cap))
     taken = _Taken(found)
-    extra: list[tuple[int, int, TamperKind]] = [
-        (a, b, "obfuscated")
-        for a, b in _tricked_spans(folded, words, cap)
-        if not taken.overlaps(a, b)
-    ]
-    extra += [
-        (a, b, "encoded") for a, b in _rot13_spans(folded, words, cap) if not taken.overlaps(a, b)
+    looks: list[tuple[TamperKind, Iterator[tuple[int, int]]]] = [
+        ("obfuscated", _tricked_spans(folded, words, cap)),
+        ("encoded", _rot13_spans(folded, words, cap)),
     ]
     if RIGHT_TO_LEFT in segments.joined:
-        extra += [
-            (a, b, "obfuscated")
-            for a, b in _reversed_spans(segments.joined, folded, cap)
-            if not taken.overlaps(a, b)
-        ]
+        looks.append(("obfuscated", _reversed_spans(segments.joined, folded, cap)))
+    extra = [(a, b, kind) for kind, spans in looks for a, b in spans if not taken.overlaps(a, b)]
     if depth < _BLOB_DEPTH and _BLOB_CUE.found(words):
         extra += [(a, b, "encoded") for a, b in _blob_spans(folded.original, depth)]
     return _everywhere(segments, found + extra, len(text), limit)
