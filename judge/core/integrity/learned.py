@@ -335,12 +335,11 @@ def weight_sums(
     sentences: Sequence[str], weights: Weights
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
     """Each sentence's sum of ``weights`` over its n-grams' buckets, and its number of
-    n-grams: the sums
-    ``np.bincount(*ngram_rows(sentences), ...)`` gives, without gathering the n-grams of each
-    sentence (an n-gram that crosses a sentence's end reads a zero weight instead): a few
-    numpy passes per n-gram length over the joined code points, then one sum per sentence.
-    Where the sentences end is known from their lengths (normalised text holds no NUL).
-    ``weights``: the float table or its :class:`Quantised` form, which give the same sums."""
+    n-grams: the sums ``np.bincount(*ngram_rows(sentences), ...)`` gives, without gathering
+    the n-grams of each sentence (an n-gram that crosses a sentence's end reads a zero weight
+    instead): a few numpy passes per n-gram length over the joined code points, then one sum
+    per sentence. Where the sentences end is known from their lengths (normalised text holds
+    no NUL). ``weights``: the float table or its :class:`Quantised` form (the same sums)."""
     if not sentences:
         return np.zeros(0), np.zeros(0, dtype=np.int64)
     # each sentence padded with a space either side, after a separator (one more at the end)

@@ -51,8 +51,9 @@ def after_words(words: str, second: str, gap: int) -> str:
     open ending (``x\\w*``) reads its ending inside a gap longer by :data:`TAIL`
     (``x[^\\n]{0,gap+TAIL}?``). ``x\\w*[^\\n]{0,gap}?`` reads the same lines but for endings
     past :data:`TAIL` letters (and reaches less far after a short one), and its program for
-    RE2's DFA tracks every place where each ending could stop: on a line crowded with such words it outgrew RE2's memory and was
-    rebuilt again and again (a 4 MiB line of them took seconds per rule)."""
+    RE2's DFA tracks every place where each ending could stop: on a line crowded with such
+    words it outgrew RE2's memory and was rebuilt again and again (a 4 MiB line of them took
+    seconds per rule)."""
     open_ended, closed = [], []
     for word in alternatives(words):
         if word.endswith(r"\w*"):
