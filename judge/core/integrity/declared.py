@@ -208,8 +208,7 @@ _LANGUAGES: dict[str, Language] = {
         praise=r"mükemmel\w*|kusursuz\w*",
     ),
     "swedish": Language(
-        evals=r"bedömning\w*|betyg\w*|omdöme\w*|poäng\w*|resultat\w*|utvärdering\w*|"
-        r"slutbetyg\w*",
+        evals=r"bedömning\w*|betyg\w*|omdöme\w*|poäng\w*|resultat\w*|utvärdering\w*|slutbetyg\w*",
         parties=r"deltagar\w*|(?:denna|den här) agent\w*",
         roles=r"köpar\w*|säljar\w*|spelar\w*|agenten\b|mig\b",
         every=r"varje|alla",
@@ -248,8 +247,7 @@ _LANGUAGES: dict[str, Language] = {
         praise=r"výborn\w*|dokonal\w*|bezchybn\w*",
     ),
     "romanian": Language(
-        evals=r"evaluare\w*|nota\b|notele|scor\w*|punctaj\w*|verdict\w*|calificativ\w*|"
-        r"rezultat\w*",
+        evals=r"evaluare\w*|nota\b|notele|scor\w*|punctaj\w*|verdict\w*|calificativ\w*|rezultat\w*",
         parties=r"participant(?:ul|ului|ei|a)\b|(?:acest|acestui|acestei|acesta) participant\w*|"
         r"acest agent\b",
         roles=r"cumpărător\w*|vânzător\w*|jucător\w*|agentul\w*",

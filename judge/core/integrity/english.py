@@ -344,8 +344,7 @@ ENGLISH: list[Written] = [
         "threat",
         "if",
         either(
-            rf"\bif (?:you|u|the (?:{_SCORER}|judge)) (?:{_SCORE_VERB}|give|"
-            rf"assign)\w*",
+            rf"\bif (?:you|u|the (?:{_SCORER}|judge)) (?:{_SCORE_VERB}|give|assign)\w*",
             rf"\b{_LOW}\b",
             40,
         )

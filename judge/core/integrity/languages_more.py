@@ -203,8 +203,7 @@ _LATIN: list[Written] = [
         r"daj nam|dajte nam|vystav\w* (?:mne|nam)|"
         r"prisvo(?:j|i|y)\w* (?:mne|nam)|oceni\w* (?:menya|nas)|otseni\w* (?:menya|nas)",
         tops=r"maksimal\w* (?:ball\w*|o(?:c|ts)enk\w*)|vys(?:sh|shch)\w* (?:ball\w*|"
-        r"o(?:c|ts)enk\w*)|naivys\w*|10/10|\b1[.,]0\b|desyat iz desyati|maksimum|"
-        r"(?:10|100) ballov",
+        r"o(?:c|ts)enk\w*)|naivys\w*|10/10|\b1[.,]0\b|desyat iz desyati|maksimum|(?:10|100) ballov",
         ignores=r"ignoriru(?:j|i|y)\w*|proignoriru(?:j|i|y)\w*|zabud\w*|ne obrashcha\w*",
         orders=r"instruk(?:c|ts)i\w*|ukazani\w*|kriteri\w*|pravil\w*|rubrik\w*",
         verdicts=r"itogov\w* (?:o(?:c|ts)enk\w*|ball\w*)\s*[:=]|ocenka zavershena|otsenka zavershena|"
@@ -233,8 +232,7 @@ _LATIN: list[Written] = [
         gives=r"dej mi|dejte mi|dej nám|uděl mi|udělte mi|přiděl mi|přidělte mi|ohodnoť mě|"
         r"ohodnoťte mě|zapiš mi|zapište mi",
         tops=r"plný počet bodů|nejvyšší (?:hodnocení|známk\w*|počet bodů|skóre)|maximální "
-        r"(?:počet bodů|hodnocení|skóre)|10/10|deset z deseti|\b1[.,]0\b|plné hodnocení|"
-        r"jedničk\w*",
+        r"(?:počet bodů|hodnocení|skóre)|10/10|deset z deseti|\b1[.,]0\b|plné hodnocení|jedničk\w*",
         ignores=r"ignoruj\w*|zapomeň\w*|nevšímej si|pomiň|přehlédni",
         orders=r"pokyn\w*|instrukc\w*|kritéri\w*|pravid\w*|hodnoticí\w*|zadání",
         verdicts=r"konečné (?:hodnocení|skóre|body)\s*[:=]|hodnocení dokončeno|verdikt\s*:",

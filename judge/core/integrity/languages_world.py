@@ -277,8 +277,7 @@ _LATIN: list[Written] = [
     *_latin(
         scorers=r"avaluador\w*|examinador\w*|corrector\w*|qualificador\w*",
         judges=r"jutge\w*|jurat\w*",
-        leads=r"benvolgut|benvolguda|estimat|estimada|a l|al|per al|per a la|nota per al|"
-        r"atenció",
+        leads=r"benvolgut|benvolguda|estimat|estimada|a l|al|per al|per a la|nota per al|atenció",
         directives=r"ha de|heu de|has de|si us plau|sisplau|dona'm|doneu-me|ignora|ignoreu|"
         r"puntua|qualifica",
         gives=r"dona'm|doneu-me|dóna'm|posa'm|poseu-me|atorga'm|doneu-nos|dona'ns",
@@ -590,8 +589,7 @@ _SCRIPTED: list[Written] = [
         leads=r"প্রিয়|শ্রদ্ধেয়|মাননীয়|এর জন্য|জন্য নোট|বার্তা|দৃষ্টি আকর্ষণ",
         directives=r"অবশ্যই|দয়া করে|দিন|দাও|উপেক্ষা কর",
         gives=r"আমাকে|আমাদের|এই অংশগ্রহণকারীকে",
-        tops=r"(?:পূর্ণ|পুরো|সর্বোচ্চ|সবচেয়ে বেশি) (?:নম্বর|মার্ক|স্কোর|রেটিং)|10/10|১০/১০|"
-        r"দশে দশ",
+        tops=r"(?:পূর্ণ|পুরো|সর্বোচ্চ|সবচেয়ে বেশি) (?:নম্বর|মার্ক|স্কোর|রেটিং)|10/10|১০/১০|দশে দশ",
         ignores=r"উপেক্ষা কর|ভুলে যা|পাত্তা দিও না|মেনো না",
         orders=r"নির্দেশনা|নির্দেশ|নিয়ম|মানদণ্ড",
         verdicts=r"চূড়ান্ত (?:নম্বর|স্কোর|রায়)\s*[:=]|মূল্যায়ন সম্পন্ন|রায়\s*:",
