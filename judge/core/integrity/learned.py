@@ -571,11 +571,7 @@ def _scored_places(
                 where.setdefault(chunk, []).append((field, origin, line))
             continue
         for chunk, origins, line in chunks(text):
-            places = [(field, o, line) for o in origins]
-            if chunk in where:
-                where[chunk] += places
-            else:
-                where[chunk] = places
+            where.setdefault(chunk, []).extend((field, o, line) for o in origins)
     return where
 
 
