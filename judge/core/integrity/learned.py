@@ -456,14 +456,7 @@ def chunks(text: str) -> Iterator[tuple[str, list[int], bool]]:
     it can), then the whole text when it holds more than one line and at most
     :data:`WHOLE_CHARS` characters (a request cut over lines is read whole; its line breaks
     read as spaces, as the features read them), or the windows of any of them when long."""
-    parts = None
-    if "\n" not in text:
-        parts = _split(text)
-        if len(parts) == 1:  # one sentence (most messages)
-            if text:
-                yield from _windowed(text, [0], False)
-            return
-    segments = Segments(text, parts=parts)
+    segments = Segments(text)
     for piece, origins in zip(segments.distinct, segments.occurrences, strict=True):
         yield from _windowed(piece, origins, False)
     if len(segments.distinct) == 1 and "\n" not in text:

@@ -76,13 +76,6 @@ class Segments:
     ) -> None:
         """``parts``: ``_split(text)`` when the caller has it already."""
         parts = _split(text) if parts is None else parts
-        if len(parts) == 1:  # one segment (a short message, most sentences)
-            kept = bool(text) and text not in skip
-            self.distinct = [text] if kept else []
-            self.occurrences = [[0]] if kept else []
-            self.starts = [0] if kept else []
-            self.joined = text if kept else ""
-            return
         offsets = list(accumulate(map(len, parts), initial=0))
         where: dict[str, list[int]] = {}
         for piece, origin in zip(parts[0::2], offsets[0::2], strict=False):
