@@ -575,19 +575,15 @@ def _short_line_chunks(text: str) -> list[tuple[str, int, bool]]:
     parts = [text] if _one_sentence_at_once(text) else _split(text)
     if len(parts) == 1:  # one sentence
         return [(text, 0, False)] if len(text.strip()) >= MIN_CHARS else []
-    origins: dict[str, list[int]] = {}
-    at = 0
-    for index, part in enumerate(parts):
-        if index % 2 == 0 and part:
-            origins.setdefault(part, []).append(at)
-        at += len(part)
+    segments = Segments(text, parts=parts)
     out = [
         (piece, origin, False)
-        for piece, places in origins.items()
+        for piece, places in zip(segments.distinct, segments.occurrences, strict=True)
         if len(piece.strip()) >= MIN_CHARS
         for origin in places
     ]
-    if len(origins) != 1 and text not in origins and len(text.strip()) >= MIN_CHARS:
+    sentences = segments.distinct
+    if len(sentences) != 1 and text not in sentences and len(text.strip()) >= MIN_CHARS:
         out.append((text, 0, True))
     return out
 
