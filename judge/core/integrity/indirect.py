@@ -11,7 +11,7 @@ offer" stays clean (docs/integrity.md, "What is detected"). Every gap is bounded
 
 from __future__ import annotations
 
-from judge.core.integrity.patterns import Written, folded, written
+from judge.core.integrity.patterns import Written, folded_rules, written
 
 # --- English ---------------------------------------------------------------------------------
 
@@ -573,13 +573,6 @@ _FREE_GLUED: list[Written] = [
     ),
 ]
 
-WRITTEN: list[Written] = _ENGLISH + [
-    (kind, folded(cues), folded(pattern))
-    for kind, cues, pattern in _ROMANCE
-    + _GERMAN
-    + _DUTCH
-    + _FREE
-    + _FREE_MORE_LATIN
-    + _FREE_MORE_SCRIPTS
-    + _FREE_GLUED
-]
+WRITTEN: list[Written] = _ENGLISH + folded_rules(
+    [*_ROMANCE, *_GERMAN, *_DUTCH, *_FREE, *_FREE_MORE_LATIN, *_FREE_MORE_SCRIPTS, *_FREE_GLUED]
+)

@@ -15,7 +15,7 @@ and no ``\\w`` after letters whose vowel signs are marks, not letters.
 from __future__ import annotations
 
 from judge.core.integrity.languages_more import latin
-from judge.core.integrity.patterns import Written, either, folded, near, written
+from judge.core.integrity.patterns import Written, either, folded_rules, near, written
 
 #: What may follow an addressed scorer in other scripts than Latin (with the Arabic comma and
 #: the full-width marks).
@@ -785,6 +785,4 @@ _SCRIPTED: list[Written] = [
 ]
 
 #: The rules, folded as scanned text is (``lexicon`` compiles them).
-WORLD: list[Written] = [
-    (kind, folded(cues), folded(pattern)) for kind, cues, pattern in _LATIN + _SCRIPTED
-]
+WORLD: list[Written] = folded_rules(_LATIN + _SCRIPTED)

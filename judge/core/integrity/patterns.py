@@ -24,6 +24,11 @@ def _folded(pattern: str) -> str:
     return "".join(c if c.isascii() else fold(c).text for c in pattern)
 
 
+def folded_rules(rules: list[Written]) -> list[Written]:
+    """The rules with their cue words and patterns folded (:func:`folded`)."""
+    return [(kind, folded(cue), folded(pattern)) for kind, cue, pattern in rules]
+
+
 def written(kind: TamperKind, cues: str, pattern: str) -> Written:
     """One rule as written: its kind, its cue words (``|``-separated, each contained in every
     match) and its pattern."""
