@@ -71,9 +71,8 @@ def tamper_findings(
 def unscannable_seats(run: Run) -> dict[str, SeatTamper]:
     """Every scored or acting seat flagged as unscannable, with no finding: the run is held
     for an owner and none of it is judged."""
-    seats = dict.fromkeys([*run.scored_seats, *(e.seat for e in run.transcript)])
     found = SeatTamper(flagged=True, detector_version=DETECTOR_VERSION, unscannable=True)
-    return dict.fromkeys(seats, found)
+    return dict.fromkeys([*run.scored_seats, *(e.seat for e in run.transcript)], found)
 
 
 def judged_transcript(run: Run, tamper: Mapping[str, SeatTamper]) -> list[TranscriptEvent]:

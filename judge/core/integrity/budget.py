@@ -23,11 +23,8 @@ class ScanBudget:
         self.cpu_s, self.clock = cpu_s, clock
         self.started = clock()
 
-    def used(self) -> float:
-        return self.clock() - self.started
-
     def check(self) -> None:
-        if (used := self.used()) > self.cpu_s:
+        if (used := self.clock() - self.started) > self.cpu_s:
             raise ScanBudgetExceeded(
                 f"the integrity scan used {used:.2f} CPU seconds, over its budget of "
                 f"{self.cpu_s:g} (JUDGE_SCAN_CPU_S)"

@@ -25,19 +25,16 @@ from judge.core.integrity import learned, linear, scan, world
 from judge.core.integrity.budget import checkpoint
 from judge.core.integrity.fold import fold
 from judge.core.integrity.scan import Piece, TextField
-from judge.core.integrity.withhold import rendered, withhold
+from judge.core.integrity.withhold import (
+    KEY_SUFFIX,
+    MEMBER_SUFFIX,
+    SEAT_POINTER,
+    merged,
+    rendered,
+    withhold,
+)
 from judge.core.versions import DETECTOR_VERSION
 
-#: The pointer of a seat's own name, read in a run an agent submitted (a judge never reads
-#: seat names: it reads :func:`seat_labels`).
-SEAT_POINTER = "/seat"
-#: A pointer ending so names the key of the member the rest of the pointer addresses; ``~``
-#: followed by ``k`` cannot come out of RFC 6901 escaping, so no member's pointer ends so.
-KEY_SUFFIX = "~k"
-#: A pointer ending so names a member of an object whose value is a number or a boolean,
-#: read whole as the prompt shows it (``"score": 1.0``): such a key and value say together
-#: what neither says alone. ``~`` followed by ``m`` cannot come out of RFC 6901 escaping.
-MEMBER_SUFFIX = "~m"
 #: Events the engine writes in a run the platform ran; in a run an agent submitted the agent
 #: wrote them too.
 _ENGINE_KINDS = frozenset({"system", "fault"})
@@ -404,10 +401,9 @@ def screen(
     pieces = _seats_pieces(fields, agent_submitted=agent_submitted)
     found = recurrences(transcript, _needles(pieces))
     by_field: dict[tuple[int, str], list[Recurrence]] = defaultdict(list)
-    for r in found:
-        by_field[(r.event_index, r.pointer)].append(r)
     echoes: dict[str, list[Recurrence]] = defaultdict(list)
     for r in found:
+        by_field[(r.event_index, r.pointer)].append(r)
         echoes[transcript[r.event_index].seat].append(r)
     return {
         seat: _seat_answer(transcript, seat, fields[seat], pieces[seat], by_field, echoes[seat])
@@ -425,7 +421,6 @@ def _seat_answer(
 ) -> SeatTamper:
     findings = []
     spans: dict[tuple[int, str], list[tuple[int, int]]] = defaultdict(list)
-    turns: dict[int, int] = {}
     for field in fields:
         pieces = found.by_field[field]
         if not pieces:
@@ -436,12 +431,10 @@ def _seat_answer(
             spans[(field.event_index, field.pointer)].append((p.start, p.end))
     for r in echoes:
         spans[(r.event_index, r.pointer)].append((r.start, r.end))
-    for event_index, _ in spans:
-        turns[event_index] = transcript[event_index].turn
     withheld = [
-        WithheldSpan(event_index=i, turn=turns[i], field=pointer, start=a, end=b)
+        WithheldSpan(event_index=i, turn=transcript[i].turn, field=pointer, start=a, end=b)
         for (i, pointer) in sorted(spans, key=lambda k: _place(transcript, k))
-        for a, b in _merged(spans[(i, pointer)])
+        for a, b in merged(spans[(i, pointer)])
     ]
     return SeatTamper(
         flagged=bool(findings),
@@ -459,16 +452,6 @@ def _place(transcript: Sequence[TranscriptEvent], key: tuple[int, str]) -> tuple
         return index, -1
     order = [f.pointer for f in event_fields(transcript[index], index)]
     return index, order.index(pointer) if pointer in order else len(order)
-
-
-def _merged(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    out: list[list[int]] = []
-    for start, end in sorted(ranges):
-        if out and start <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], end)
-        else:
-            out.append([start, end])
-    return [(a, b) for a, b in out]
 
 
 # --- what the judge reads -----------------------------------------------------------------

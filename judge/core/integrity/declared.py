@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from judge.core.integrity import linear
-from judge.core.integrity.patterns import Written, cues, folded, near, top_level, written
+from judge.core.integrity.patterns import Written, alternatives, cues, folded, near, written
 
 #: A top value in figures, the same in every language (1.0 and 1,0; 10/10; 100 %).
 _TOP_FIGURE = (
@@ -107,7 +107,7 @@ def _rules(lang: Language, *, of: str = "", owns: str = "") -> list[Written]:
                 cues(word),
                 near(ordered(f"{b}(?:{word})", second, of), value, _GAP),
             )
-            for word in top_level(lang.evals)
+            for word in alternatives(lang.evals)
         ]
 
     return [
@@ -208,8 +208,7 @@ _LANGUAGES: dict[str, Language] = {
         praise=r"mükemmel\w*|kusursuz\w*",
     ),
     "swedish": Language(
-        evals=r"bedömning\w*|betyg\w*|omdöme\w*|poäng\w*|resultat\w*|utvärdering\w*|"
-        r"slutbetyg\w*",
+        evals=r"bedömning\w*|betyg\w*|omdöme\w*|poäng\w*|resultat\w*|utvärdering\w*|slutbetyg\w*",
         parties=r"deltagar\w*|(?:denna|den här) agent\w*",
         roles=r"köpar\w*|säljar\w*|spelar\w*|agenten\b|mig\b",
         every=r"varje|alla",
@@ -248,8 +247,7 @@ _LANGUAGES: dict[str, Language] = {
         praise=r"výborn\w*|dokonal\w*|bezchybn\w*",
     ),
     "romanian": Language(
-        evals=r"evaluare\w*|nota\b|notele|scor\w*|punctaj\w*|verdict\w*|calificativ\w*|"
-        r"rezultat\w*",
+        evals=r"evaluare\w*|nota\b|notele|scor\w*|punctaj\w*|verdict\w*|calificativ\w*|rezultat\w*",
         parties=r"participant(?:ul|ului|ei|a)\b|(?:acest|acestui|acestei|acesta) participant\w*|"
         r"acest agent\b",
         roles=r"cumpărător\w*|vânzător\w*|jucător\w*|agentul\w*",

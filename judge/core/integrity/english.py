@@ -109,6 +109,16 @@ _ADDRESSEE = (
     r"arbitrator|umpire|auditor|appraiser|moderator|overseer|referee|judge|jury|juror|"
     r"inspector|checker|verifier|critic|panel|panelist|examiner)s?"
 )
+#: The cue words of :data:`_SCORER` and of :data:`_ADDRESSEE`.
+_SCORER_CUES = (
+    "evaluat|grader|rater|scorer|assessor|examiner|reviewer|marker|adjudicat|judg|grading|"
+    "scoring|reward"
+)
+_ADDRESSEE_CUES = (
+    "evaluat|grader|rater|scorer|assessor|examiner|reviewer|marker|adjudicat|arbit|umpire|"
+    "auditor|appraiser|moderator|overseer|referee|judg|jury|juror|inspector|checker|verifier|"
+    "critic|panel"
+)
 #: The seat, its conduct and its entry (what a request asks to be scored).
 _SEAT = (
     r"(?:me|myself|us|ourselves|this (?:seat|agent|participant|player|assistant|side|bot|run|"
@@ -204,7 +214,7 @@ ENGLISH: list[Written] = [
     ),
     written(
         "appeal",
-        "evaluat|grader|rater|scorer|assessor|examiner|reviewer|marker|adjudicat|judg|grading|scoring|reward",
+        _SCORER_CUES,
         rf"\b(?:dear|hey|hi|hello|attention|note (?:to|for)|message (?:to|for)|"
         rf"memo (?:to|for)|p\.?s\.? (?:to|for)|reminder (?:to|for)|instructions? (?:to|for)|"
         rf"(?:to|for) the)(?: the| any| all| our| my| human| ai)? (?:{_SCORER}|judges?)\b",
@@ -216,12 +226,12 @@ ENGLISH: list[Written] = [
     ),
     written(
         "appeal",
-        "evaluat|grader|rater|scorer|assessor|examiner|reviewer|marker|adjudicat|judg|grading|scoring|reward",
+        _SCORER_CUES,
         rf"(?:^|[\n.!?]\s*)(?:{_SCORER}|judges?)\s*[:,]\s*\w",
     ),
     written(
         "instruction",
-        "evaluat|grader|rater|scorer|assessor|examiner|reviewer|marker|adjudicat|judg|grading|scoring|reward",
+        _SCORER_CUES,
         near(
             rf"\b(?:{_SCORER})\b",
             r"\b(?:must|should|shall|need to|have to|"
@@ -232,7 +242,7 @@ ENGLISH: list[Written] = [
     ),
     written(
         "instruction",
-        "evaluat|grader|rater|scorer|assessor|examiner|reviewer|marker|adjudicat|judg|grading|scoring|reward",
+        _SCORER_CUES,
         rf"\b(?:tell|instruct|remind|ask|inform|notify)(?:s|ing)? (?:the |any |all )?"
         rf"(?:{_SCORER})\b",
     ),
@@ -334,8 +344,7 @@ ENGLISH: list[Written] = [
         "threat",
         "if",
         either(
-            rf"\bif (?:you|u|the (?:{_SCORER}|judge)) (?:{_SCORE_VERB}|give|"
-            rf"assign)\w*",
+            rf"\bif (?:you|u|the (?:{_SCORER}|judge)) (?:{_SCORE_VERB}|give|assign)\w*",
             rf"\b{_LOW}\b",
             40,
         )
@@ -355,10 +364,7 @@ ENGLISH: list[Written] = [
             "tip|bribe|pay|reward|compensat|venmo|$|dollar|usd|euro|buck|bitcoin|btc|crypto|money|cash|gift",
             near(first, second, 80),
         )
-        for first, second in (
-            (_MONEY_CUE, _SCORE_CUE),
-            (_SCORE_CUE, _MONEY_CUE),
-        )
+        for first, second in ((_MONEY_CUE, _SCORE_CUE), (_SCORE_CUE, _MONEY_CUE))
     ),
 ]
 
@@ -407,7 +413,7 @@ FAMILIES: list[Written] = [
     ),
     written(
         "appeal",
-        "evaluat|grader|rater|scorer|assessor|examiner|reviewer|marker|adjudicat|arbit|umpire|auditor|appraiser|moderator|overseer|referee|judg|jury|juror|inspector|checker|verifier|critic|panel",
+        _ADDRESSEE_CUES,
         near(
             rf"\b(?:dear|hey|hi|hello|attention|note (?:to|for)|message (?:to|for)|memo (?:to|for)"
             rf"|a word (?:to|for)|a note (?:to|for)|reminder (?:to|for)|to|for|psst|ok|okay|so|"
@@ -418,7 +424,7 @@ FAMILIES: list[Written] = [
     ),
     written(
         "appeal",
-        "evaluat|grader|rater|scorer|assessor|examiner|reviewer|marker|adjudicat|arbit|umpire|auditor|appraiser|moderator|overseer|referee|judg|jury|juror|inspector|checker|verifier|critic|panel",
+        _ADDRESSEE_CUES,
         near(
             rf"{_TOP}|\b(?:{_RECORD}|give|award|assign|grant)\b[^\n]{{0,30}}?\b{_SEAT}\b",
             rf"[,;]\s*(?:dear |my |our |the )?{_ADDRESSEE}\s*[.!]",

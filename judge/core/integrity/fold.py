@@ -184,6 +184,17 @@ def non_ascii_runs(text: str) -> list[tuple[int, int]] | None:
     return runs
 
 
+class AsciiTranslation:
+    """``text.translate(table)`` of an ASCII text, in one C pass over its bytes (``table``
+    gives one character for each ASCII one): an ``ascii`` of :func:`by_runs`."""
+
+    def __init__(self, table: Mapping[int, str]) -> None:
+        self.table = bytes(ord(table[code]) for code in range(128)) + bytes(range(128, 256))
+
+    def __call__(self, text: str) -> str:
+        return text.encode("ascii").translate(self.table).decode("ascii")
+
+
 def by_runs(text: str, ascii: Callable[[str], str], table: Mapping[int, str]) -> str:
     """``text.translate(table)``, where ``ascii`` gives what the table gives on ASCII text
     (each character on its own): each run of non-ASCII characters through the table and the

@@ -12,7 +12,7 @@ by one rule: a reply verb of the languages covered next to a score set to the to
 
 from __future__ import annotations
 
-from judge.core.integrity.patterns import Written, folded, near, written
+from judge.core.integrity.patterns import Written, folded_rules, near, written
 
 #: What the scorer writes.
 _OUTPUT = (
@@ -178,6 +178,4 @@ def _many(script: str) -> Written:
 _MANY: list[Written] = [_many(script) for script in _REPLY_VERBS]
 
 #: The rules, folded as scanned text is (``lexicon`` compiles them).
-HIJACK: list[Written] = [
-    (kind, folded(cues), folded(pattern)) for kind, cues, pattern in _ENGLISH + _MANY
-]
+HIJACK: list[Written] = folded_rules(_ENGLISH + _MANY)

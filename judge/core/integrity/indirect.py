@@ -11,7 +11,7 @@ offer" stays clean (docs/integrity.md, "What is detected"). Every gap is bounded
 
 from __future__ import annotations
 
-from judge.core.integrity.patterns import Written, folded, written
+from judge.core.integrity.patterns import Written, folded_rules, written
 
 # --- English ---------------------------------------------------------------------------------
 
@@ -170,8 +170,7 @@ _ROMANCE: list[Written] = [
         r"juzgue|recuerde|vea|registre|anote|anota|valore|califique|evalue|reconozca|cuente|tenga|"
         r"consigne)\w*|pase a la historia|quede (?:en la memoria|en los anales)",
         r"consider|juzg|record|recuerd|registr|anot|valor|calific|evalu|reconoc|vea|ver|tom|cont|"
-        r"teng|"
-        r"tener|tendr|apunt|puntu|consign",
+        r"teng|tener|tendr|apunt|puntu|consign",
         _ES_TOP,
         "ejemplar|impecable|perfect|intachable|sobresaliente|excelente|excepcional|brillante|"
         "inmejorable|insuperable|mejor|maxima|10|diez|fallos|tacha|primera|modelo|magistral|la",
@@ -202,8 +201,7 @@ _ROMANCE: list[Written] = [
         r"(?:julgad|vist|considerad|registrad|anotad|lembrad|recordad|avaliad|reconhecid|"
         r"contad|tid|classificad|apontad|pontuad|marcad|guardad|registad)[oa]s?|(?:passe|entre) para a "
         r"historia|entrasse para a historia|fique na memoria",
-        r"consider|julg|lembr|record|registr|anot|avali|reconhec|veja|ver|tom|cont|tenh|marc|"
-        r"pontu",
+        r"consider|julg|lembr|record|registr|anot|avali|reconhec|veja|ver|tom|cont|tenh|marc|pontu",
         _PT_TOP,
         "exemplar|impecavel|perfeit|irrepreensivel|excelente|excepcional|extraordinari|brilhante|"
         "melhor|maxima|alta|10|dez|falhas|primeira|modelo|primoros|magistral",
@@ -320,10 +318,9 @@ def _free(own: str, evaluate: str, top: str, cues: str, edge: str = r"\b") -> Wr
 _FREE: list[Written] = [
     _free(
         r"(?:moje|moja|mój|mojego|moją|moim|nasze|nasza|naszą) (?:zachowanie|postępowanie|część|"
-        r"sposób \w+|"
-        r"negocjacje|negocjowanie|występ|praca|pracę|rola|rolę|wkład|gra|grę|uczciwość|postawa|"
-        r"postawę|strategia|strategię)|(?:ta|tę) (?:wymiana|wymianę|rozmowa|rozmowę|negocjacja|"
-        r"negocjację)|ten (?:dialog|występ)|to, co tu zrobiłem",
+        r"sposób \w+|negocjacje|negocjowanie|występ|praca|pracę|rola|rolę|wkład|gra|grę|"
+        r"uczciwość|postawa|postawę|strategia|strategię)|(?:ta|tę) (?:wymiana|wymianę|rozmowa|"
+        r"rozmowę|negocjacja|negocjację)|ten (?:dialog|występ)|to, co tu zrobiłem",
         r"(?:uzna|uznan|oceni|ocenian|zapamięta|zapamiętan|zapisa|zapisan|odnotowa|odnotowan|"
         r"postrzega|postrzegan|widzian|traktowan|policzon|zaliczon|protokół|protokol|zapisz)\w*",
         r"wzorow\w*|bezbłędn\w*|doskonał\w*|znakomit\w*|wybitn\w*|perfekcyjn\w*|"
@@ -346,8 +343,7 @@ _FREE: list[Written] = [
     ),
     _free(
         r"(?:davranış|tutum|performans|katkı|pazarlığ|pazarlık|tarz|pay|müzakere|rol|oyun|dürüstlüğ|strateji|"
-        r"yaptıkları)\w*|bu (?:müzakere|konuşma|görüşme|alışveriş|diyalog)\w*|"
-        r"burada yaptığım\w*",
+        r"yaptıkları)\w*|bu (?:müzakere|konuşma|görüşme|alışveriş|diyalog)\w*|burada yaptığım\w*",
         r"(?:görül|değerlendiril|kaydedil|hatırlan|sayıl|not edil|kabul edil|anıl|puanlan|"
         r"geç|say|değerlendir|hatırla|kaydet|an|tutanak|not edil)\w*",
         r"örnek|kusursuz\w*|mükemmel\w*|en iyi\w*|olağanüstü\w*|harika\w*|tam puan\w*|"
@@ -570,21 +566,13 @@ _FREE_GLUED: list[Written] = [
     _free(  # Korean
         r"(?:제|저의|나의|내|우리의?) ?(?:행동|협상 방식|협상|기여|역할|태도|방식|처신|전략|정직함|"
         r"노력|한 일)|제가 (?:여기서 )?한 일|(?:이|이번) (?:대화|거래|협상)에서의 제 \S+",
-        r"기억되|기록되|기록에|기록해|적어|여기|간주|평가되|인정받|인정되|남겨|새겨|꼽히|"
-        r"여겨지",
+        r"기억되|기록되|기록에|기록해|적어|여기|간주|평가되|인정받|인정되|남겨|새겨|꼽히|여겨지",
         r"모범|흠잡을 데 없|최고|본보기|완벽|만점|훌륭|탁월|최상|최우수|귀감",
         "",
         "",
     ),
 ]
 
-WRITTEN: list[Written] = _ENGLISH + [
-    (kind, folded(cues), folded(pattern))
-    for kind, cues, pattern in _ROMANCE
-    + _GERMAN
-    + _DUTCH
-    + _FREE
-    + _FREE_MORE_LATIN
-    + _FREE_MORE_SCRIPTS
-    + _FREE_GLUED
-]
+WRITTEN: list[Written] = _ENGLISH + folded_rules(
+    [*_ROMANCE, *_GERMAN, *_DUTCH, *_FREE, *_FREE_MORE_LATIN, *_FREE_MORE_SCRIPTS, *_FREE_GLUED]
+)

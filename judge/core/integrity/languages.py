@@ -7,7 +7,7 @@ letters match (docs/integrity.md).
 from __future__ import annotations
 
 from judge.core.integrity.languages_more import WRITTEN as MORE_WRITTEN
-from judge.core.integrity.patterns import Written, either, folded, near, written
+from judge.core.integrity.patterns import Written, either, folded_rules, near, written
 
 _FR_FILLER = (
     r"(?:les|la|le|tes|vos|ces|des|de|du|toutes|tous|precedentes|anterieures|ci-dessus|ton|"
@@ -274,4 +274,4 @@ _WRITTEN: list[Written] = [
 ]
 
 #: The rules with their non-ASCII letters (and cue words) folded as scanned text is.
-OTHER = [(kind, folded(cues), folded(pattern)) for kind, cues, pattern in _WRITTEN + MORE_WRITTEN]
+OTHER = folded_rules(_WRITTEN + MORE_WRITTEN)

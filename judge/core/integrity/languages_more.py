@@ -1,9 +1,9 @@
 """The rules in Italian, Dutch, Polish, Turkish, Vietnamese, Swahili, Swedish, Indonesian,
-Finnish, Czech, Danish, Norwegian,
-Russian in Latin letters, pinyin, Korean, Arabic, Hindi, Hebrew and Greek
-(docs/integrity.md, "What is detected"). Written as in ``languages``; folded the same way.
+Finnish, Czech, Danish, Norwegian, Russian in Latin letters, pinyin, Korean, Arabic, Hindi,
+Hebrew and Greek (docs/integrity.md, "What is detected"). Written as in ``languages``; folded
+the same way.
 
-The Latin-script languages share one shape (:func:`_latin`): an addressed scorer, a scorer
+The Latin-script languages share one shape (:func:`latin`): an addressed scorer, a scorer
 next to a directive, "give me" next to a top score, "ignore" next to the instructions (in
 either order, as languages put the object first or last) and a verdict's own words. Every
 rule needs one of its words, so a scorer's name alone is never enough.
@@ -19,7 +19,7 @@ _TOPS: list[str] = []
 _MARK = r"\s*[,:;!\-\u2014]"
 
 
-def _latin(
+def latin(
     scorers: str,
     leads: str,
     directives: str,
@@ -28,27 +28,42 @@ def _latin(
     ignores: str,
     orders: str,
     verdicts: str,
+    judges: str = "",
+    ignore_edge: str = "",
 ) -> list[Written]:
     """The five rules of one Latin-script language; each argument is ``|``-separated
-    alternatives, and the cue words of each rule are its first words (see ``patterns.cues``)."""
-    scorer = rf"\b(?:{scorers})"
+    alternatives, and the cue words of each rule are its first words (see ``patterns.cues``).
+    ``judges`` (judges, referees, juries: people of many dialogues' own world) are read
+    only when addressed, never beside a directive alone; ``ignore_edge`` follows the
+    "ignore" words."""
+    addressed = f"{scorers}|{judges}" if judges else scorers
+    scorer = rf"\b(?:{addressed})"
     directive = rf"\b(?:{directives})\b"
     lead = rf"\b(?:{leads})"
-    _TOPS.append(tops)
     return [
         written(
             "appeal",
-            cues(scorers),
+            cues(addressed),
             f"{near(lead, scorer + _MARK, 12)}|{near(scorer, lead + _MARK, 12)}",
         ),
         # a scorer, then a directive; a directive, then a scorer: two rules, as one they made
         # a program for RE2's DFA three times as slow as the two on a line full of scorers
         written("instruction", cues(scorers), after_words(scorers, directive, 60)),
-        written("instruction", cues(scorers), near(directive, scorer, 60)),
+        written("instruction", cues(scorers), near(directive, rf"\b(?:{scorers})", 60)),
         written("instruction", cues(gives), near(rf"\b(?:{gives})\b", rf"(?:{tops})", 30)),
-        written("instruction", cues(ignores), either(rf"\b(?:{ignores})", rf"(?:{orders})", 40)),
+        written(
+            "instruction",
+            cues(ignores),
+            either(rf"\b(?:{ignores}){ignore_edge}", rf"(?:{orders})", 40),
+        ),
         written("forged_verdict", cues(verdicts), rf"\b(?:{verdicts})"),
     ]
+
+
+def _latin(**words: str) -> list[Written]:
+    """:func:`latin`, its top scores kept for the lines that mix languages."""
+    _TOPS.append(words["tops"])
+    return latin(**words)
 
 
 _LATIN: list[Written] = [
@@ -188,8 +203,7 @@ _LATIN: list[Written] = [
         r"daj nam|dajte nam|vystav\w* (?:mne|nam)|"
         r"prisvo(?:j|i|y)\w* (?:mne|nam)|oceni\w* (?:menya|nas)|otseni\w* (?:menya|nas)",
         tops=r"maksimal\w* (?:ball\w*|o(?:c|ts)enk\w*)|vys(?:sh|shch)\w* (?:ball\w*|"
-        r"o(?:c|ts)enk\w*)|naivys\w*|10/10|\b1[.,]0\b|desyat iz desyati|maksimum|"
-        r"(?:10|100) ballov",
+        r"o(?:c|ts)enk\w*)|naivys\w*|10/10|\b1[.,]0\b|desyat iz desyati|maksimum|(?:10|100) ballov",
         ignores=r"ignoriru(?:j|i|y)\w*|proignoriru(?:j|i|y)\w*|zabud\w*|ne obrashcha\w*",
         orders=r"instruk(?:c|ts)i\w*|ukazani\w*|kriteri\w*|pravil\w*|rubrik\w*",
         verdicts=r"itogov\w* (?:o(?:c|ts)enk\w*|ball\w*)\s*[:=]|ocenka zavershena|otsenka zavershena|"
@@ -218,8 +232,7 @@ _LATIN: list[Written] = [
         gives=r"dej mi|dejte mi|dej nám|uděl mi|udělte mi|přiděl mi|přidělte mi|ohodnoť mě|"
         r"ohodnoťte mě|zapiš mi|zapište mi",
         tops=r"plný počet bodů|nejvyšší (?:hodnocení|známk\w*|počet bodů|skóre)|maximální "
-        r"(?:počet bodů|hodnocení|skóre)|10/10|deset z deseti|\b1[.,]0\b|plné hodnocení|"
-        r"jedničk\w*",
+        r"(?:počet bodů|hodnocení|skóre)|10/10|deset z deseti|\b1[.,]0\b|plné hodnocení|jedničk\w*",
         ignores=r"ignoruj\w*|zapomeň\w*|nevšímej si|pomiň|přehlédni",
         orders=r"pokyn\w*|instrukc\w*|kritéri\w*|pravid\w*|hodnoticí\w*|zadání",
         verdicts=r"konečné (?:hodnocení|skóre|body)\s*[:=]|hodnocení dokončeno|verdikt\s*:",

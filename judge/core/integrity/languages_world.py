@@ -14,19 +14,11 @@ and no ``\\w`` after letters whose vowel signs are marks, not letters.
 
 from __future__ import annotations
 
-from judge.core.integrity.patterns import (
-    Written,
-    after_words,
-    cues,
-    either,
-    folded,
-    near,
-    written,
-)
+from judge.core.integrity.languages_more import latin
+from judge.core.integrity.patterns import Written, either, folded_rules, near, written
 
-#: What may follow an addressed scorer ("Kedves értékelő,", "Hyvä arvioija:").
-_MARK = r"\s*[,:;!\-\u2014]"
-#: The same in other scripts (with the Arabic comma and the full-width marks).
+#: What may follow an addressed scorer in other scripts than Latin (with the Arabic comma and
+#: the full-width marks).
 _SCRIPT_MARK = r"\s*[,:;!\-\u2014\u060c\u061b\u3001\uff0c\uff1a\u0964]"
 
 #: The scripts these rules add, by the letters that show one (``lexicon.SCRIPTS``).
@@ -51,39 +43,9 @@ SCRIPTS = {
 GLUED = frozenset(["thai", "lao", "myanmar", "khmer"])
 
 
-def _latin(
-    scorers: str,
-    leads: str,
-    directives: str,
-    gives: str,
-    tops: str,
-    ignores: str,
-    orders: str,
-    verdicts: str,
-    judges: str = "",
-) -> list[Written]:
-    """The five rules of one Latin-script language; each argument is ``|``-separated
-    alternatives, and the cue words of each rule are its first words (see ``patterns.cues``).
-    ``judges`` (judges, referees, juries: people of many dialogues' own world) are read
-    only when addressed, never beside a directive alone."""
-    addressed = f"{scorers}|{judges}" if judges else scorers
-    scorer = rf"\b(?:{addressed})"
-    directed = rf"\b(?:{scorers})"
-    directive = rf"\b(?:{directives})\b"
-    lead = rf"\b(?:{leads})"
-    return [
-        written(
-            "appeal",
-            cues(addressed),
-            f"{near(lead, scorer + _MARK, 12)}|{near(scorer, lead + _MARK, 12)}",
-        ),
-        # two rules, one per order (see ``languages_more._latin``)
-        written("instruction", cues(scorers), after_words(scorers, directive, 60)),
-        written("instruction", cues(scorers), near(directive, directed, 60)),
-        written("instruction", cues(gives), near(rf"\b(?:{gives})\b", rf"(?:{tops})", 30)),
-        written("instruction", cues(ignores), either(rf"\b(?:{ignores})\b", rf"(?:{orders})", 40)),
-        written("forged_verdict", cues(verdicts), rf"\b(?:{verdicts})"),
-    ]
+def _latin(**words: str) -> list[Written]:
+    """``languages_more.latin``, the "ignore" words ending at a word's end."""
+    return latin(**words, ignore_edge=r"\b")
 
 
 def _scripted(
@@ -315,8 +277,7 @@ _LATIN: list[Written] = [
     *_latin(
         scorers=r"avaluador\w*|examinador\w*|corrector\w*|qualificador\w*",
         judges=r"jutge\w*|jurat\w*",
-        leads=r"benvolgut|benvolguda|estimat|estimada|a l|al|per al|per a la|nota per al|"
-        r"atenció",
+        leads=r"benvolgut|benvolguda|estimat|estimada|a l|al|per al|per a la|nota per al|atenció",
         directives=r"ha de|heu de|has de|si us plau|sisplau|dona'm|doneu-me|ignora|ignoreu|"
         r"puntua|qualifica",
         gives=r"dona'm|doneu-me|dóna'm|posa'm|poseu-me|atorga'm|doneu-nos|dona'ns",
@@ -628,8 +589,7 @@ _SCRIPTED: list[Written] = [
         leads=r"প্রিয়|শ্রদ্ধেয়|মাননীয়|এর জন্য|জন্য নোট|বার্তা|দৃষ্টি আকর্ষণ",
         directives=r"অবশ্যই|দয়া করে|দিন|দাও|উপেক্ষা কর",
         gives=r"আমাকে|আমাদের|এই অংশগ্রহণকারীকে",
-        tops=r"(?:পূর্ণ|পুরো|সর্বোচ্চ|সবচেয়ে বেশি) (?:নম্বর|মার্ক|স্কোর|রেটিং)|10/10|১০/১০|"
-        r"দশে দশ",
+        tops=r"(?:পূর্ণ|পুরো|সর্বোচ্চ|সবচেয়ে বেশি) (?:নম্বর|মার্ক|স্কোর|রেটিং)|10/10|১০/১০|দশে দশ",
         ignores=r"উপেক্ষা কর|ভুলে যা|পাত্তা দিও না|মেনো না",
         orders=r"নির্দেশনা|নির্দেশ|নিয়ম|মানদণ্ড",
         verdicts=r"চূড়ান্ত (?:নম্বর|স্কোর|রায়)\s*[:=]|মূল্যায়ন সম্পন্ন|রায়\s*:",
@@ -825,6 +785,4 @@ _SCRIPTED: list[Written] = [
 ]
 
 #: The rules, folded as scanned text is (``lexicon`` compiles them).
-WORLD: list[Written] = [
-    (kind, folded(cues), folded(pattern)) for kind, cues, pattern in _LATIN + _SCRIPTED
-]
+WORLD: list[Written] = folded_rules(_LATIN + _SCRIPTED)

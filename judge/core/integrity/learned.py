@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from judge.core.integrity.budget import checkpoint
-from judge.core.integrity.fold import by_runs, fold
+from judge.core.integrity.fold import AsciiTranslation, by_runs, fold
 from judge.core.integrity.matching import Segments, _split
 from judge.core.integrity.scan import Piece, TextField
 
@@ -140,11 +140,8 @@ def _extra_table() -> dict[int, str]:
     """What the features read for characters ``fold`` keeps but an attacker hides behind."""
     table: dict[int, str] = {ord(c): " " for c in _FILLERS}
     table[ord("\u0131")] = "i"
-    for code in range(0x1D00, 0x1D2C):
-        name = unicodedata.name(chr(code), "")
-        if name.startswith("LATIN LETTER SMALL CAPITAL ") and len(name.split()[-1]) == 1:
-            table[code] = name.split()[-1].lower()
-    for code in (0x0280, 0x0262, 0x026A, 0x0274, 0x0276, 0x028F, 0x029C, 0x029F, 0xA7AF):
+    small_capitals = (0x0280, 0x0262, 0x026A, 0x0274, 0x0276, 0x028F, 0x029C, 0x029F, 0xA7AF)
+    for code in (*range(0x1D00, 0x1D2C), *small_capitals):
         name = unicodedata.name(chr(code), "")
         if "SMALL CAPITAL" in name and len(name.split()[-1]) == 1:
             table[code] = name.split()[-1].lower()
@@ -173,28 +170,17 @@ _EXTRA_KEEPING_LINES = _Extra()
 _EXTRA_KEEPING_LINES[ord("\n")] = "\n"
 
 
-#: ``_EXTRA`` and ``_EXTRA_KEEPING_LINES`` on ASCII text (one character each), as bytes
-#: tables: an ASCII stretch is read in one C pass (``fold.by_runs``).
-_EXTRA_ASCII = bytes(ord(_EXTRA[code]) for code in range(128)) + bytes(range(128, 256))
-_EXTRA_KEEPING_LINES_ASCII = bytes(ord(_EXTRA_KEEPING_LINES[code]) for code in range(128)) + bytes(
-    range(128, 256)
-)
+#: ``_EXTRA`` and ``_EXTRA_KEEPING_LINES`` on an ASCII stretch (``fold.by_runs``).
+_EXTRA_ASCII = AsciiTranslation(_EXTRA)
+_EXTRA_KEEPING_LINES_ASCII = AsciiTranslation(_EXTRA_KEEPING_LINES)
 
 
 def _extra(text: str) -> str:
-    return by_runs(text, _extra_ascii, _EXTRA)
-
-
-def _extra_ascii(text: str) -> str:
-    return text.encode("ascii").translate(_EXTRA_ASCII).decode("ascii")
+    return by_runs(text, _EXTRA_ASCII, _EXTRA)
 
 
 def _extra_keeping_lines(text: str) -> str:
-    return by_runs(text, _extra_keeping_lines_ascii, _EXTRA_KEEPING_LINES)
-
-
-def _extra_keeping_lines_ascii(text: str) -> str:
-    return text.encode("ascii").translate(_EXTRA_KEEPING_LINES_ASCII).decode("ascii")
+    return by_runs(text, _EXTRA_KEEPING_LINES_ASCII, _EXTRA_KEEPING_LINES)
 
 
 def normalise(text: str) -> str:
@@ -204,7 +190,7 @@ def normalise(text: str) -> str:
 
 
 def _has_override(text: str) -> bool:
-    return "\u202e" in text or "\u2067" in text or "\u202b" in text  # _RTL_OVERRIDES
+    return any(mark in text for mark in _RTL_OVERRIDES)
 
 
 def variants(text: str) -> list[str]:
@@ -252,7 +238,7 @@ def ngram_rows(sentences: Sequence[str]) -> tuple[npt.NDArray[np.int64], npt.NDA
     calls do not grow with the number of lengths read."""
     joined = "\0" + "\0".join(f" {s} " for s in sentences) + "\0"
     codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
-    size, longest = len(codes), _LONGEST
+    size = len(codes)
     is_sep = codes == _SEPARATOR
     sentence = np.cumsum(is_sep) - 1
     # How far each place is from the next separator (the joined text ends in one): an n-gram
@@ -262,26 +248,36 @@ def ngram_rows(sentences: Sequence[str]) -> tuple[npt.NDArray[np.int64], npt.NDA
     valid = (following - index)[None, :] >= _LENGTHS
     if _UNREAD:
         valid[_UNREAD] = False
-    padded = np.concatenate([codes, np.zeros(longest, dtype=np.uint64)])
-    # Each length's hashes written in place into its row (no temporary arrays): the row of
-    # length n is the row of n - 1 times the step, plus the n-th code, plus n (mod 2**64).
-    hashed = np.empty((longest, size), dtype=np.uint64)
+    buckets = _buckets(_hashes(codes)[valid])
+    rows = np.broadcast_to(sentence, (_LONGEST, size))[valid].astype(np.int64, copy=False)
+    word_rows, word_buckets = _words(codes, sentence)
+    return np.concatenate([rows, word_rows]), np.concatenate([buckets, word_buckets])
+
+
+def _hashes(codes: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    """The hash of the n-gram at each place of ``codes`` (zeros past the end), a row per
+    length up to :data:`_LONGEST`, each written in place (no temporary arrays): the row of
+    length n is the row of n - 1 times the step, plus the n-th code, plus n (mod 2**64)."""
+    size = len(codes)
+    padded = np.concatenate([codes, np.zeros(_LONGEST, dtype=np.uint64)])
+    hashed = np.empty((_LONGEST, size), dtype=np.uint64)
     previous = np.zeros(size, dtype=np.uint64)
-    for n in range(1, longest + 1):
+    for n in range(1, _LONGEST + 1):
         row = hashed[n - 1]
         np.multiply(previous, _STEP, out=row)
         row += padded[n - 1 : n - 1 + size]
         row += np.uint64(n)
         previous = row
-    kept = hashed[valid]
-    kept ^= kept >> np.uint64(29)
-    kept *= _MULTIPLIER
-    kept >>= _SHIFT
-    # The top bits of a 64-bit value: always below BUCKETS, so the same numbers as int64.
-    buckets = kept.view(np.int64)
-    rows = np.broadcast_to(sentence, (longest, size))[valid].astype(np.int64, copy=False)
-    word_rows, word_buckets = _words(codes, sentence)
-    return np.concatenate([rows, word_rows]), np.concatenate([buckets, word_buckets])
+    return hashed
+
+
+def _buckets(hashed: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
+    """The bucket of each hash, mixed in place: the top bits of a 64-bit value, always below
+    BUCKETS, so the same numbers as int64."""
+    hashed ^= hashed >> np.uint64(29)
+    hashed *= _MULTIPLIER
+    hashed >>= _SHIFT
+    return hashed.view(np.int64)
 
 
 _POWERS: list[tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]] = []
@@ -328,11 +324,8 @@ def _words(
             whole &= gaps[k : len(gaps) - n + 1 + k]
         a, b = a[whole], b[whole]
         hashed = (prefix[b - 1] - prefix[a]) * powers[b - 1] + np.uint64(_WORD_SALT * n)
-        hashed ^= hashed >> np.uint64(29)
-        hashed *= _MULTIPLIER
-        hashed >>= _SHIFT
         rows_out.append(sentence[a].astype(np.int64, copy=False))
-        buckets_out.append(hashed.view(np.int64))
+        buckets_out.append(_buckets(hashed))
     if not rows_out:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     return np.concatenate(rows_out), np.concatenate(buckets_out)
@@ -342,12 +335,11 @@ def weight_sums(
     sentences: Sequence[str], weights: Weights
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64]]:
     """Each sentence's sum of ``weights`` over its n-grams' buckets, and its number of
-    n-grams: the sums
-    ``np.bincount(*ngram_rows(sentences), ...)`` gives, without gathering the n-grams of each
-    sentence (an n-gram that crosses a sentence's end reads a zero weight instead): a few
-    numpy passes per n-gram length over the joined code points, then one sum per sentence.
-    Where the sentences end is known from their lengths (normalised text holds no NUL).
-    ``weights``: the float table or its :class:`Quantised` form, which give the same sums."""
+    n-grams: the sums ``np.bincount(*ngram_rows(sentences), ...)`` gives, without gathering
+    the n-grams of each sentence (an n-gram that crosses a sentence's end reads a zero weight
+    instead): a few numpy passes per n-gram length over the joined code points, then one sum
+    per sentence. Where the sentences end is known from their lengths (normalised text holds
+    no NUL). ``weights``: the float table or its :class:`Quantised` form (the same sums)."""
     if not sentences:
         return np.zeros(0), np.zeros(0, dtype=np.int64)
     # each sentence padded with a space either side, after a separator (one more at the end)
@@ -355,21 +347,7 @@ def weight_sums(
     ends = np.cumsum(padded + 1)  # the separator after each sentence
     joined = "\0 " + " \0 ".join(sentences) + " \0"
     codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
-    size = len(codes)
-    tail = np.concatenate([codes, np.zeros(_LONGEST, dtype=np.uint64)])
-    hashed = np.empty((_LONGEST, size), dtype=np.uint64)
-    previous = np.zeros(size, dtype=np.uint64)
-    for n in range(1, _LONGEST + 1):
-        row = hashed[n - 1]
-        np.multiply(previous, _STEP, out=row)
-        row += tail[n - 1 : n - 1 + size]
-        row += np.uint64(n)
-        previous = row
-    mixed = hashed >> np.uint64(29)
-    mixed ^= hashed
-    mixed *= _MULTIPLIER
-    mixed >>= _SHIFT
-    found = _read(weights, mixed.view(np.int64))
+    found = _read(weights, _buckets(_hashes(codes)))
     # the n-grams that reach a separator: every one at the first, n - 1 before each other one
     found[:, 0] = 0.0
     found[_REACHING_ROWS, np.maximum(ends[:, None] - _REACHING_BACK, 0)] = 0.0
@@ -478,14 +456,7 @@ def chunks(text: str) -> Iterator[tuple[str, list[int], bool]]:
     it can), then the whole text when it holds more than one line and at most
     :data:`WHOLE_CHARS` characters (a request cut over lines is read whole; its line breaks
     read as spaces, as the features read them), or the windows of any of them when long."""
-    parts = None
-    if "\n" not in text:
-        parts = _split(text)
-        if len(parts) == 1:  # one sentence (most messages)
-            if text:
-                yield from _windowed(text, [0], False)
-            return
-    segments = Segments(text, parts=parts)
+    segments = Segments(text)
     for piece, origins in zip(segments.distinct, segments.occurrences, strict=True):
         yield from _windowed(piece, origins, False)
     if len(segments.distinct) == 1 and "\n" not in text:
@@ -593,11 +564,7 @@ def _scored_places(
                 where.setdefault(chunk, []).append((field, origin, line))
             continue
         for chunk, origins, line in chunks(text):
-            places = [(field, o, line) for o in origins]
-            if chunk in where:
-                where[chunk] += places
-            else:
-                where[chunk] = places
+            where.setdefault(chunk, []).extend((field, o, line) for o in origins)
     return where
 
 
@@ -608,19 +575,15 @@ def _short_line_chunks(text: str) -> list[tuple[str, int, bool]]:
     parts = [text] if _one_sentence_at_once(text) else _split(text)
     if len(parts) == 1:  # one sentence
         return [(text, 0, False)] if len(text.strip()) >= MIN_CHARS else []
-    origins: dict[str, list[int]] = {}
-    at = 0
-    for index, part in enumerate(parts):
-        if index % 2 == 0 and part:
-            origins.setdefault(part, []).append(at)
-        at += len(part)
+    segments = Segments(text, parts=parts)
     out = [
         (piece, origin, False)
-        for piece, places in origins.items()
+        for piece, places in zip(segments.distinct, segments.occurrences, strict=True)
         if len(piece.strip()) >= MIN_CHARS
         for origin in places
     ]
-    if len(origins) != 1 and text not in origins and len(text.strip()) >= MIN_CHARS:
+    sentences = segments.distinct
+    if len(sentences) != 1 and text not in sentences and len(text.strip()) >= MIN_CHARS:
         out.append((text, 0, True))
     return out
 

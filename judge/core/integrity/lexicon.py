@@ -11,7 +11,7 @@ from judge.core.domain.integrity import TamperKind
 from judge.core.integrity import linear
 from judge.core.integrity.declared import WRITTEN as DECLARED
 from judge.core.integrity.english import ENGLISH, FAMILIES, ROLE_SPOOF, UNLESS
-from judge.core.integrity.fold import by_runs, non_ascii_runs
+from judge.core.integrity.fold import AsciiTranslation, by_runs, non_ascii_runs
 from judge.core.integrity.hijack import HIJACK
 from judge.core.integrity.indirect import WRITTEN as INDIRECT
 from judge.core.integrity.languages import OTHER
@@ -92,15 +92,8 @@ def _without_leading_boundary(alternative: str) -> str:
 
 RULES: list[Rule] = [
     _rule(*rule)
-    for rule in ENGLISH
-    + FAMILIES
-    + INDIRECT
-    + ROLE_SPOOF
-    + OTHER
-    + WORLD
-    + HIJACK
-    + READER
-    + DECLARED
+    for rules in (ENGLISH, FAMILIES, INDIRECT, ROLE_SPOOF, OTHER, WORLD, HIJACK, READER, DECLARED)
+    for rule in rules
 ]
 
 _CUES = sorted({cue for rule in RULES for cue in rule.cues})
@@ -134,15 +127,11 @@ def _scripts_of(chars: frozenset[str]) -> frozenset[str]:
     return frozenset(name for name, letters in SCRIPTS.items() if letters.found(joined))
 
 
+@lru_cache(maxsize=4096)
 def active_rules(cues: frozenset[str], scripts: frozenset[str]) -> tuple[Rule, ...]:
     """The rules, in order, that one of these cues starts (or that need none) and whose
     script, if any, is among these (the last few thousand choices kept: texts of one kind
     share their cues)."""
-    return _active_rules(cues, scripts)
-
-
-@lru_cache(maxsize=4096)
-def _active_rules(cues: frozenset[str], scripts: frozenset[str]) -> tuple[Rule, ...]:
     chosen: set[int] = set()
     for cue in cues:
         chosen.update(_BY_CUE.get(cue, ()))
@@ -175,15 +164,8 @@ class _WordTable(dict[int, str]):
 
 
 _NON_WORD = _WordTable()
-#: ``_NON_WORD`` for ASCII text, as a bytes table.
-_NON_WORD_ASCII = bytes(b if chr(b).isalnum() else 0x20 for b in range(128)) + bytes(
-    range(128, 256)
-)
-
-
-def _ascii_words(text: str) -> str:
-    """``text.translate(_NON_WORD)`` of an ASCII text, in one C pass over its bytes."""
-    return text.encode("ascii").translate(_NON_WORD_ASCII).decode("ascii")
+#: ``_NON_WORD`` on ASCII text.
+_ascii_words = AsciiTranslation(_NON_WORD)
 
 
 #: Cues of whole words ("ge mig", "bana "): present when their first word is a word of the

@@ -88,58 +88,47 @@ class Pattern:
 
     def found(self, text: str) -> bool:
         """Whether the pattern matches anywhere in ``text`` (``search`` without its match)."""
-        engine = self._engine
-        data = _utf8(text) if engine is not None else None
-        if engine is None or data is None:
-            return self.search(text) is not None
-        return bool(engine.Match(_UNANCHORED, data, 0, len(data))[0] != _NO_SPAN)
+        return self.found_in(Subject(text))
 
     def found_in(self, subject: Subject) -> bool:
         """:meth:`found` of ``subject.text``, on its bytes encoded once."""
         engine, data = self._engine, subject.data
         if engine is None or data is None:
-            return self.found(subject.text)
+            return self.search(subject.text) is not None
         return bool(engine.Match(_UNANCHORED, data, 0, len(data))[0] != _NO_SPAN)
 
     def spans(self, text: str) -> Iterator[tuple[int, int]]:
         """The spans of the matches in ``text``, left to right, not overlapping. ASCII text
         is matched as bytes (same offsets), which spares the per-match offset decoding."""
-        engine = self._engine
-        if text.isascii():
-            if engine is not None:
-                return _byte_spans(engine, text.encode("ascii"))
-            return (m.span() for m in self._regexp.finditer(text.encode("ascii")))
-        if engine is not None:
-            data = _utf8(text)
-            if data is not None and engine.Match(_UNANCHORED, data, 0, len(data))[0] == _NO_SPAN:
-                return iter(())  # no match: the offsets need no decoding
-        return (m.span() for m in self.finditer(text))
+        return iter(self.spans_in(Subject(text)))
 
     def spans_in(self, subject: Subject) -> Iterable[tuple[int, int]]:
         """:meth:`spans` of ``subject.text``, the same spans, with the text encoded once for
         every pattern run over it and no generator made when nothing matches (most rules on
         most texts)."""
         engine, data = self._engine, subject.data
+        if engine is None and subject.ascii:
+            return (m.span() for m in self._regexp.finditer(data))
         if engine is None or data is None:
-            return self.spans(subject.text)
+            return (m.span() for m in self.finditer(subject.text))
         found: tuple[int, int] = engine.Match(_UNANCHORED, data, 0, len(data))[0]
         if found == _NO_SPAN:
             return ()
         if subject.ascii:
-            return _byte_spans_after(engine, data, found)
+            return _byte_spans(engine, data, found)
         return (m.span() for m in self.finditer(subject.text))
 
 
 class Subject:
-    """A text that many patterns are run over (:meth:`Pattern.spans_in`), encoded once: as
-    ASCII bytes (same offsets) or UTF-8 (None when it holds a lone surrogate)."""
+    """A text that many patterns are run over (:meth:`Pattern.spans_in`), encoded once in
+    UTF-8 (None when it holds a lone surrogate; an ASCII text's bytes have its offsets)."""
 
     __slots__ = ("ascii", "data", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self.ascii = text.isascii()
-        self.data = text.encode("ascii") if self.ascii else _utf8(text)
+        self.data = _utf8(text)
 
 
 #: The ``re2`` module's compiled engine is read directly when this version of the module has
@@ -170,25 +159,11 @@ def _utf8(text: str) -> bytes | None:
     return data
 
 
-def _byte_spans(engine: Any, data: bytes) -> Iterator[tuple[int, int]]:
-    """What ``finditer(data)`` of the ``re2`` module gives, as spans, read from its compiled
-    engine directly (the module builds a match object per call, which costs more than the
-    search itself on a short text): the same calls, the same steps past an empty match."""
-    position, end = 0, len(data)
-    while True:
-        found: tuple[int, int] = engine.Match(_UNANCHORED, data, position, end)[0]
-        if found == _NO_SPAN:
-            return
-        yield found
-        if position == end:
-            return
-        position = position + 1 if position == found[1] else found[1]
-
-
-def _byte_spans_after(
-    engine: Any, data: bytes, first: tuple[int, int]
-) -> Iterator[tuple[int, int]]:
-    """:func:`_byte_spans` when its first search, from 0, found ``first``."""
+def _byte_spans(engine: Any, data: bytes, first: tuple[int, int]) -> Iterator[tuple[int, int]]:
+    """What ``finditer(data)`` of the ``re2`` module gives, as spans, once its first search
+    (from 0) found ``first``: read from its compiled engine directly (the module builds a
+    match object per call, which costs more than the search itself on a short text), with the
+    same steps past an empty match."""
     end = len(data)
     yield first
     if end == 0:

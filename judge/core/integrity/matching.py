@@ -76,13 +76,6 @@ class Segments:
     ) -> None:
         """``parts``: ``_split(text)`` when the caller has it already."""
         parts = _split(text) if parts is None else parts
-        if len(parts) == 1:  # one segment (a short message, most sentences)
-            kept = bool(text) and text not in skip
-            self.distinct = [text] if kept else []
-            self.occurrences = [[0]] if kept else []
-            self.starts = [0] if kept else []
-            self.joined = text if kept else ""
-            return
         offsets = list(accumulate(map(len, parts), initial=0))
         where: dict[str, list[int]] = {}
         for piece, origin in zip(parts[0::2], offsets[0::2], strict=False):
@@ -248,20 +241,13 @@ def find_hits(
     cap = limit + 1
     found = list(_plain_hits(folded, words, cap))
     taken = _Taken(found)
-    extra: list[tuple[int, int, TamperKind]] = [
-        (a, b, "obfuscated")
-        for a, b in _tricked_spans(folded, words, cap)
-        if not taken.overlaps(a, b)
-    ]
-    extra += [
-        (a, b, "encoded") for a, b in _rot13_spans(folded, words, cap) if not taken.overlaps(a, b)
+    looks: list[tuple[TamperKind, Iterator[tuple[int, int]]]] = [
+        ("obfuscated", _tricked_spans(folded, words, cap)),
+        ("encoded", _rot13_spans(folded, words, cap)),
     ]
     if RIGHT_TO_LEFT in segments.joined:
-        extra += [
-            (a, b, "obfuscated")
-            for a, b in _reversed_spans(segments.joined, folded, cap)
-            if not taken.overlaps(a, b)
-        ]
+        looks.append(("obfuscated", _reversed_spans(segments.joined, folded, cap)))
+    extra = [(a, b, kind) for kind, spans in looks for a, b in spans if not taken.overlaps(a, b)]
     if depth < _BLOB_DEPTH and _BLOB_CUE.found(words):
         extra += [(a, b, "encoded") for a, b in _blob_spans(folded.original, depth)]
     return _everywhere(segments, found + extra, len(text), limit)

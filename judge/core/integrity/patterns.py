@@ -24,6 +24,11 @@ def _folded(pattern: str) -> str:
     return "".join(c if c.isascii() else fold(c).text for c in pattern)
 
 
+def folded_rules(rules: list[Written]) -> list[Written]:
+    """The rules with their cue words and patterns folded (:func:`folded`)."""
+    return [(kind, folded(cue), folded(pattern)) for kind, cue, pattern in rules]
+
+
 def written(kind: TamperKind, cues: str, pattern: str) -> Written:
     """One rule as written: its kind, its cue words (``|``-separated, each contained in every
     match) and its pattern."""
@@ -51,10 +56,11 @@ def after_words(words: str, second: str, gap: int) -> str:
     open ending (``x\\w*``) reads its ending inside a gap longer by :data:`TAIL`
     (``x[^\\n]{0,gap+TAIL}?``). ``x\\w*[^\\n]{0,gap}?`` reads the same lines but for endings
     past :data:`TAIL` letters (and reaches less far after a short one), and its program for
-    RE2's DFA tracks every place where each ending could stop: on a line crowded with such words it outgrew RE2's memory and was
-    rebuilt again and again (a 4 MiB line of them took seconds per rule)."""
+    RE2's DFA tracks every place where each ending could stop: on a line crowded with such
+    words it outgrew RE2's memory and was rebuilt again and again (a 4 MiB line of them took
+    seconds per rule)."""
     open_ended, closed = [], []
-    for word in top_level(words):
+    for word in alternatives(words):
         if word.endswith(r"\w*"):
             open_ended.append(word.removesuffix(r"\w*"))
         else:
@@ -69,12 +75,12 @@ def either(first: str, second: str, gap: int = 80) -> str:
     return f"{near(first, second, gap)}|{near(second, first, gap)}"
 
 
-def cues(alternatives: str) -> str:
+def cues(pattern: str) -> str:
     """The literal start of each alternative, up to its first pattern character: one of them
     starts every match. A start of several words ("ge mig") is a cue of whole words, looked
     up by its first word (``lexicon.cues_in``)."""
     found = []
-    for alternative in top_level(alternatives):
+    for alternative in alternatives(pattern):
         cut = min((alternative.index(c) for c in "\\([?*+{'" if c in alternative), default=None)
         if cut is not None and alternative[cut] in "?*{":
             cut -= 1  # the character before is optional
@@ -82,25 +88,14 @@ def cues(alternatives: str) -> str:
         if " " not in cue.strip():
             cue = cue.strip()
         if len(cue.strip()) < 2:
-            raise ValueError(f"a cue shorter than two letters in {alternatives!r}")
+            raise ValueError(f"a cue shorter than two letters in {pattern!r}")
         found.append(cue)
     return "|".join(dict.fromkeys(found))
 
 
-def top_level(pattern: str) -> list[str]:
-    """The pattern's top-level alternatives (no ``|`` inside a group)."""
-    parts, depth, start = [], 0, 0
-    for index, char in enumerate(pattern):
-        depth += {"(": 1, ")": -1}.get(char, 0)
-        if char == "|" and depth == 0:
-            parts.append(pattern[start:index])
-            start = index + 1
-    return [*parts, pattern[start:]]
-
-
 def alternatives(pattern: str) -> list[str]:
-    """The pattern's top-level alternatives (escapes and classes read: ``\\|`` and ``[|]``
-    split nothing)."""
+    """The pattern's top-level alternatives (no ``|`` inside a group or a class, nor an
+    escaped one)."""
     parts, depth, escaped, start = [], 0, False, 0
     for index, char in enumerate(pattern):
         if escaped:

@@ -15,7 +15,7 @@ player a card" and "imagine the best tent for rain" hold one part, not both.
 
 from __future__ import annotations
 
-from judge.core.integrity.patterns import Written, either, folded, near, written
+from judge.core.integrity.patterns import Written, either, folded_rules, near, written
 
 #: Reading, reviewing, summarising, tallying or scoring, in any form.
 _READS = (
@@ -147,4 +147,4 @@ _RULES: list[Written] = [
 ]
 
 #: The rules, folded as scanned text is (``lexicon`` compiles them).
-READER: list[Written] = [(kind, folded(cues), folded(pattern)) for kind, cues, pattern in _RULES]
+READER: list[Written] = folded_rules(_RULES)

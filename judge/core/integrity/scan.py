@@ -340,11 +340,10 @@ def run_on_pieces(messages: list[TextField], known: dict[TextField, list[Piece]]
         return []
     checkpoint()
     starts = list(accumulate((len(text) + 1 for _, text in joined), initial=0))
+    read = [message for message, _ in joined]  # each as long as its run-on text
     out: list[Piece] = []
     for hit in find_hits("\n".join(text for _, text in joined), limit=MAX_HITS)[:MAX_HITS]:
-        index = bisect_right(starts, hit.start) - 1
-        message = joined[index][0]
-        start, end = hit.start - starts[index], min(hit.end - starts[index], len(message.text))
+        message, (start, end, _) = _locate(read, starts, hit)
         if "\n" not in message.text[start:end] or _overlaps_known(known[message], start, end):
             continue
         low, _ = widen(message.text, start, start + 1)

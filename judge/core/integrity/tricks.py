@@ -266,12 +266,10 @@ def _leet_words(text: str) -> Iterator[tuple[int, int]]:
     or symbol between two letters ("rubr1c"), leading two letters ("5core"), or ending a word
     of at most three ("th3"). A word that only ends in digits ("agent12") is a name, not leet,
     and a piece of a base64 token (next to ``+``, ``/`` or ``=``) is no word."""
-    # The candidates are the maximal runs of ``_LEET_CANDIDATE``'s characters (a run without
-    # a digit or symbol is never leet): cut out of the text as ASCII bytes, one byte per
-    # character (anything past ASCII is ``?``, no candidate's character), each distinct run
-    # judged once.
-    # Only the runs holding a digit or symbol are visited, found by ``bytes.find`` (each run
-    # is read once: the next look starts past its end).
+    # The candidates are the maximal runs of ``_LEET_CANDIDATE``'s characters in the text as
+    # ASCII bytes (anything past ASCII is ``?``, no candidate's character); only those holding
+    # a digit or symbol are visited (found by ``bytes.find``, each look past the last run's
+    # end), each distinct run judged once.
     runs = text.encode("ascii", "replace").translate(_LEET_RUNS)
     marks = runs.translate(_LEET_MARKS)
     mark = marks.find(b"0")

@@ -38,26 +38,29 @@ def rendered(value: Any) -> str:
 
 #: ``_renamed``'s default: the renamed key keeps its member.
 _KEEP: Any = object()
-#: The pointer of a seat's name: never shown to a judge (it reads the seat's platform label),
-#: so a span on it changes nothing here.
-_SEAT = "/seat"
-#: How a pointer names an object key rather than its member (``channels.KEY_SUFFIX``).
-_KEY = "~k"
-#: How a pointer names a member read whole, key and number or boolean value
-#: (``channels.MEMBER_SUFFIX``): a span on it withholds both, key and value.
-_MEMBER = "~m"
+#: The pointer of a seat's own name, read in a run an agent submitted: never shown to a judge
+#: (it reads the seat's platform label), so a span on it changes nothing here.
+SEAT_POINTER = "/seat"
+#: A pointer ending so names the key of the member the rest of the pointer addresses; ``~``
+#: followed by ``k`` cannot come out of RFC 6901 escaping, so no member's pointer ends so.
+KEY_SUFFIX = "~k"
+#: A pointer ending so names a member of an object whose value is a number or a boolean,
+#: read whole as the prompt shows it (``"score": 1.0``): such a key and value say together
+#: what neither says alone, and a span on it withholds both. ``~`` followed by ``m`` cannot
+#: come out of RFC 6901 escaping either.
+MEMBER_SUFFIX = "~m"
 
 
 def _withheld_event(
     event: TranscriptEvent, index: int, fields: dict[str, list[WithheldSpan]]
 ) -> TranscriptEvent:
-    fields = {p: s for p, s in fields.items() if p != _SEAT}
+    fields = {p: s for p, s in fields.items() if p != SEAT_POINTER}
     if not fields:
         return event
     if isinstance(event, ActionEvent):
         update: dict[str, Any] = {"name": event.name, "args": event.args, "result": event.result}
         # values before keys, deeper keys before the keys that hold them
-        named = (_KEY, _MEMBER)
+        named = (KEY_SUFFIX, MEMBER_SUFFIX)
         for pointer in sorted(fields, key=lambda p: (p.endswith(named), -p.count("/"))):
             spans = fields[pointer]
             if pointer == "/name":
@@ -93,9 +96,9 @@ def _replaced_at(
             raise InputError(f"withheld span: {pointer} holds no text")
         return _replaced(rendered(value), spans)  # read as its rendering, shown as text
     key, rest = tokens[0], tokens[1:]
-    if suffix == _KEY and not rest and isinstance(value, dict) and key in value:
+    if suffix == KEY_SUFFIX and not rest and isinstance(value, dict) and key in value:
         return _renamed(value, key, _replaced(key, spans))
-    if suffix == _MEMBER and not rest and isinstance(value, dict) and key in value:
+    if suffix == MEMBER_SUFFIX and not rest and isinstance(value, dict) and key in value:
         if isinstance(value[key], str | dict | list) or value[key] is None:
             raise InputError(f"withheld span: {pointer} holds no number or boolean")
         return _renamed(value, key, WITHHELD_MARKER, WITHHELD_MARKER)
@@ -126,19 +129,25 @@ def _renamed(value: dict[str, Any], key: str, withheld: str, member: Any = _KEEP
 
 def _replaced(text: str, spans: list[WithheldSpan]) -> str:
     """``text`` with each span (merged where they overlap) replaced by the marker."""
-    merged: list[list[int]] = []
     for span in sorted(spans, key=lambda s: s.start):
         if span.end > len(text) or span.start > span.end:
             raise InputError(
                 f"withheld span: {span.start}..{span.end} is outside the text of event "
                 f"{span.event_index} at {span.field} ({len(text)} characters)"
             )
-        if merged and span.start <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], span.end)
-        else:
-            merged.append([span.start, span.end])
     pieces, done = [], 0
-    for start, end in merged:
+    for start, end in merged([(span.start, span.end) for span in spans]):
         pieces += [text[done:start], WITHHELD_MARKER]
         done = end
     return "".join(pieces) + text[done:]
+
+
+def merged(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The ranges in order, those that overlap or touch merged into one."""
+    out: list[list[int]] = []
+    for start, end in sorted(ranges):
+        if out and start <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], end)
+        else:
+            out.append([start, end])
+    return [(a, b) for a, b in out]

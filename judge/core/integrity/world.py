@@ -35,8 +35,7 @@ DIRECTED_KINDS: frozenset[TamperKind] = frozenset(
 #: speaks to whoever scores the run, not about the world.
 _DIRECTED = linear.compile(
     r"\b(?:evaluat\w*|(?:the|to|dear|any|our|your) graders?|grading|scorer|scorers|assessor|"
-    r"rater|raters|"
-    r"the judge|(?:ai|llm|judge|grading|scoring|reward) model|language model|rubric|"
+    r"rater|raters|the judge|(?:ai|llm|judge|grading|scoring|reward) model|language model|rubric|"
     r"instructions?|prompt|transcript|conversation|dialogue|negotiation|seat|participant|"
     r"agent|assistant|llm|ignore|disregard|override|must|should|please|performance|"
     r"verdicts?|final_score|overall_score|rationale|reasoning|justification|"

@@ -89,7 +89,7 @@ def test_the_rules_chosen_and_the_scripts_seen_are_those_of_before() -> None:
     for _ in range(400):
         chosen = frozenset(rng.sample(cues, rng.randint(0, 40)))
         scripts = frozenset(rng.sample(names, rng.randint(0, 4)))
-        assert lexicon._active_rules(chosen, scripts) == _active_rules_as_before(chosen, scripts)
+        assert lexicon.active_rules(chosen, scripts) == _active_rules_as_before(chosen, scripts)
     for text in [*_texts(2000, seed=5, rare=0.1), *_REAL, "ничего", "分数 10", "نقاط"]:
         expected = frozenset(
             name for name, letters in lexicon.SCRIPTS.items() if letters.search(text) is not None
