@@ -15,20 +15,20 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Iterator
 from typing import Any, NamedTuple, Protocol
 
 from pydantic import SecretStr
 
-from judge.core.domain.judging import TraitResult
-from judge.core.domain.scorecard import Scorecard, SeatScorecard
+from judge.core.domain.scorecard import Scorecard
 from judge.core.versions import __version__
 from judge.engine.telemetry.opentelemetry import (
     SpanRef,
+    Trait,
     explanation,
     export_card,
     flush_all,
     score_label,
+    traits_of,
 )
 
 log = logging.getLogger("judge.annotations")
@@ -117,21 +117,6 @@ def target_of(trace_id: str | None, span_id: str | None, score_span: SpanRef | N
     if score_span is not None:
         return Target(score_span.trace_id, score_span.span_id)
     return Target(trace_id, None)
-
-
-class Trait(NamedTuple):
-    seat: SeatScorecard
-    result: TraitResult
-    block: str  # "capability" or "safety"
-
-
-def traits_of(card: Scorecard) -> Iterator[Trait]:
-    """Every trait of every scored seat, capability traits first."""
-    for seat in card.seats.values():
-        for result in seat.traits.values():
-            yield Trait(seat, result, "capability")
-        for result in (seat.safety_block or {}).values():
-            yield Trait(seat, result, "safety")
 
 
 def metadata(card: Scorecard, trait: Trait) -> dict[str, Any]:
