@@ -355,27 +355,18 @@ def courier_for(name: str, endpoint: str, authorization: SecretStr | None) -> Co
         return _COURIERS[key]
 
 
-def phoenix_courier(phoenix: Phoenix) -> Courier:
-    auth = bearer(phoenix.api_key) if phoenix.api_key is not None else None
-    return courier_for("Phoenix", phoenix.endpoint, auth)
-
-
-def langfuse_courier(langfuse: Langfuse) -> Courier:
-    return courier_for(
-        "Langfuse", langfuse.endpoint, basic(langfuse.public_key, langfuse.secret_key)
-    )
-
-
 def annotate(card: Scorecard, receivers: Receivers, where: Target) -> None:
     """Queue the card's Phoenix annotations and Langfuse scores on ``where``."""
-    if receivers.phoenix is not None:
+    if (phoenix := receivers.phoenix) is not None:
         if (annotations := phoenix_annotations(card, where)) is not None:
-            path, body = annotations
-            phoenix_courier(receivers.phoenix).post(path, body, f"annotations of run {card.run_id}")
+            auth = bearer(phoenix.api_key) if phoenix.api_key is not None else None
+            courier = courier_for("Phoenix", phoenix.endpoint, auth)
+            courier.post(*annotations, f"annotations of run {card.run_id}")
         else:
             log.debug("run %s has no trace or span for Phoenix to annotate", card.run_id)
-    if receivers.langfuse is not None and (scores := langfuse_scores(card, where)):
-        courier = langfuse_courier(receivers.langfuse)
+    if (langfuse := receivers.langfuse) is not None and (scores := langfuse_scores(card, where)):
+        auth = basic(langfuse.public_key, langfuse.secret_key)
+        courier = courier_for("Langfuse", langfuse.endpoint, auth)
         courier.post("/api/public/scores", scores, f"scores of run {card.run_id}")
 
 
