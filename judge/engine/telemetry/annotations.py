@@ -224,12 +224,11 @@ class Courier:
         authorization: SecretStr | None = None,
         timeout_s: float = TIMEOUT_S,
         retry_pause_s: float = RETRY_PAUSE_S,
-        capacity: int = QUEUE_POSTS,
     ) -> None:
         self.name, self.base = name, endpoint.rstrip("/")
         self._authorization = authorization
         self._timeout_s, self._retry_pause_s = timeout_s, retry_pause_s
-        self._queue: queue.Queue[Post] = queue.Queue(capacity)
+        self._queue: queue.Queue[Post] = queue.Queue(QUEUE_POSTS)
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self.down = False

@@ -135,7 +135,6 @@ class EvaluationSender:
         from opentelemetry.sdk.trace import SpanLimits, TracerProvider
         from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
-        self.endpoint = endpoint
         self._trace = ContextVar[int | None]("judge_otlp_trace", default=None)
         resource = Resource.create({"service.name": "judge", "service.version": __version__})
         self.provider: TracerProvider = TracerProvider(
