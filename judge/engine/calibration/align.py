@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -21,6 +21,7 @@ from judge.core.domain.rubric import CalibrationMap, Rubric
 from judge.core.errors import InputError
 from judge.core.integrity import judged_transcript, seat_labels
 from judge.engine.calibration.items import CalibrationItem
+from judge.engine.judging.backends import JudgeRequest
 from judge.engine.judging.prompt import neutralise, prompt_labels, render_event
 from judge.engine.pipeline import screened
 
@@ -38,6 +39,8 @@ EXCERPT_CHARS = 600
 #: The items, most disagreed first, the judge reads to clarify the anchors.
 CLARIFY_ITEMS = 5
 CLARIFICATION_CHARS = 300
+#: Tokens the clarification reply may use (three sentences).
+CLARIFY_MAX_TOKENS = 400
 REASON_CHARS = 160
 
 
@@ -188,7 +191,7 @@ def most_disagreed(targets: Sequence[Target], n: int = CLARIFY_ITEMS) -> list[Ta
     return sorted(targets, key=lambda t: (-_miss(t), t.item_id, t.seat))[:n]
 
 
-def clarify_messages(rubric: Rubric, shown: Sequence[Exemplar]) -> list[dict[str, Any]]:
+def clarify_request(rubric: Rubric, shown: Sequence[Exemplar]) -> JudgeRequest:
     """The one call that asks the judge model for anchor clarifications."""
     items = "\n\n".join(
         f"Item {n}: the owners scored {e.owners_score:g}; the judge scored "
@@ -200,7 +203,10 @@ def clarify_messages(rubric: Rubric, shown: Sequence[Exemplar]) -> list[dict[str
         f"0.0 means: {rubric.anchor_0.strip()}\n0.5 means: {rubric.anchor_5.strip()}\n"
         f"1.0 means: {rubric.anchor_1.strip()}\n\n{items}"
     )
-    return [{"role": "system", "content": CLARIFY_SYSTEM}, {"role": "user", "content": body}]
+    messages = [{"role": "system", "content": CLARIFY_SYSTEM}, {"role": "user", "content": body}]
+    return JudgeRequest(
+        messages=messages, max_tokens=CLARIFY_MAX_TOKENS, label=f"{rubric.trait}/align"
+    )
 
 
 def parse_clarifications(text: str) -> AnchorClarifications | str:
@@ -238,21 +244,13 @@ def with_map(rubric: Rubric, found: CalibrationMap) -> Rubric:
     )
 
 
-def finite_or_none(value: float) -> float | None:
-    return float(value) if math.isfinite(value) else None
-
-
 def targets_of(
     keys: Sequence[tuple[str, str]], owners: np.ndarray[Any, Any], judge: np.ndarray[Any, Any]
 ) -> list[Target]:
     """Targets from the label panel's keys and the two sides' means (seats no owner scored are
     left out)."""
     return [
-        Target(item_id=i, seat=s, owners=float(o), judge=finite_or_none(float(j)))
+        Target(item_id=i, seat=s, owners=float(o), judge=float(j) if math.isfinite(j) else None)
         for (i, s), o, j in zip(keys, owners, judge, strict=True)
         if math.isfinite(float(o))
     ]
-
-
-def notes_for(notes: Mapping[tuple[str, str], str], target: Target) -> str:
-    return notes.get((target.item_id, target.seat), "")

@@ -113,17 +113,11 @@ def paired_gain(sides: PairedSides, which: str, *, seed: int) -> Interval:
         at = np.concatenate([rows[runs[p]] for p in picks])
         if (value := gain(base[at], cand[at], human[at])) is not None:
             draws.append(value)
-    n = len(runs)
+    n, method = len(runs), "paired bootstrap over runs"
     if estimate is None or len(draws) < BOOTSTRAP_RESAMPLES / 2:
-        return Interval(estimate=estimate, n=n, method="paired bootstrap over runs")
+        return Interval(estimate=estimate, n=n, method=method)
     low, high = np.percentile(draws, [2.5, 97.5])
-    return Interval(
-        estimate=estimate,
-        low=float(low),
-        high=float(high),
-        n=n,
-        method="paired bootstrap over runs",
-    )
+    return Interval(estimate=estimate, low=float(low), high=float(high), n=n, method=method)
 
 
 class HeldOutProof(Output):

@@ -27,10 +27,9 @@ from judge.engine.calibration.align import (
     RunSplit,
     Target,
     choose_exemplars,
-    clarify_messages,
+    clarify_request,
     exemplar_of,
     most_disagreed,
-    notes_for,
     one_line,
     parse_clarifications,
     part,
@@ -44,14 +43,11 @@ from judge.engine.calibration.align_proof import HeldOutProof, LabelScope, held_
 from judge.engine.calibration.items import CalibrationItem
 from judge.engine.calibration.owners import passes_width
 from judge.engine.calibration.report import JudgedPasses, judge_means, label_panel
-from judge.engine.judging.backends import JudgeReply, JudgeRequest
+from judge.engine.judging.backends import JudgeReply
 from judge.engine.judging.panel import Judge, panel_members
 from judge.engine.judging.pricing import SeatRequests, estimate
 from judge.engine.packs import RubricSet
 from judge.engine.pipeline import ScoringOptions, estimate_run, judge_run
-
-#: Tokens the clarification reply may use (three sentences).
-CLARIFY_MAX_TOKENS = 400
 
 
 class Candidate(Output):
@@ -198,11 +194,7 @@ def estimate_proposal(
         for item in items
     ]
     if longest:
-        request = JudgeRequest(
-            messages=clarify_messages(rubric, longest[:CLARIFY_ITEMS]),
-            max_tokens=CLARIFY_MAX_TOKENS,
-            label=f"{rubric.trait}/align",
-        )
+        request = clarify_request(rubric, longest[:CLARIFY_ITEMS])
         model = panel_members(judge.backend)[0].model
         found.append(estimate([SeatRequests(ALIGN_SEAT, model, [(request, 1)])]))
     return summed(found)
@@ -274,7 +266,7 @@ async def _exemplars(
     items = {i.item_id: i for i in source.items}
     settings = judge.options.settings
     shown = [
-        exemplar_of(t, items[t.item_id], notes_for(source.notes, t), settings)
+        exemplar_of(t, items[t.item_id], source.notes.get((t.item_id, t.seat), ""), settings)
         for t in choose_exemplars(targets, seed=split.seed)
     ]
     if not shown:
@@ -299,13 +291,8 @@ async def _anchors(
     shown = [exemplar_of(t, items[t.item_id], "", settings) for t in most_disagreed(targets)]
     if not shown:
         return Candidate(kind="anchors", note="the selection part has no labelled seat")
-    request = JudgeRequest(
-        messages=clarify_messages(rubric, shown),
-        max_tokens=CLARIFY_MAX_TOKENS,
-        label=f"{rubric.trait}/align",
-    )
     member = panel_members(judge.backend)[0]
-    reply = await member.complete(request)
+    reply = await member.complete(clarify_request(rubric, shown))
     if judge.on_reply is not None:
         judge.on_reply(shown[0].item_id, shown[0].seat, member.model, reply)
     found = parse_clarifications(reply.text)

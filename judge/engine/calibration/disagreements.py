@@ -51,27 +51,23 @@ def index_rows(rows: Sequence[ScoreRow], source: str) -> dict[tuple[str, str, st
     return keyed
 
 
-def disagreement(a: ScoreRow, b: ScoreRow, score_a: float, score_b: float) -> Disagreement:
-    return Disagreement(
-        item_id=a.item_id,
-        seat=a.seat,
-        trait=a.trait,
-        judge_score=score_a,
-        human_score=score_b,
-        difference=score_a - score_b,
-        judge_verdict=a.verdict,
-        human_verdict=b.verdict,
-    )
-
-
 def disagreements(
     pairs: Sequence[tuple[ScoreRow, ScoreRow]], threshold: float
 ) -> list[Disagreement]:
     """Pairs at least ``threshold`` apart, largest difference first."""
     found = [
-        disagreement(x, y, x.score, y.score)
-        for x, y in pairs
-        if x.score is not None and y.score is not None and abs(x.score - y.score) >= threshold
+        Disagreement(
+            item_id=a.item_id,
+            seat=a.seat,
+            trait=a.trait,
+            judge_score=a.score,
+            human_score=b.score,
+            difference=a.score - b.score,
+            judge_verdict=a.verdict,
+            human_verdict=b.verdict,
+        )
+        for a, b in pairs
+        if a.score is not None and b.score is not None and abs(a.score - b.score) >= threshold
     ]
     return sorted(found, key=lambda d: (-abs(d.difference), d.item_id, d.seat, d.trait))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from judge.engine.calibration.owners import LiveAgreement
-from judge.engine.calibration.plots import JITTER, SCATTER_RANGE, _pyplot, _svg
+from judge.engine.calibration.plots import _pyplot, _svg, agreement_points
 
 
 def agreement_svg(live: LiveAgreement) -> bytes:
@@ -14,31 +14,15 @@ def agreement_svg(live: LiveAgreement) -> bytes:
     diagonal is the owners' own MAE (the ceiling)."""
     plt = _pyplot()
     result = live.agreement
-    points = [p for p in result.points if p.judge is not None and p.human is not None]
     rng = random.Random(f"{live.era_id}-{live.trait}")
     figure, axes = plt.subplots(figsize=(4.2, 4.0))
-    axes.plot([0, 1], [0, 1], linestyle="--", linewidth=0.8, color="grey", label="agreement")
-    if result.ceiling.mae is not None:
-        band = result.ceiling.mae
-        axes.fill_between(
-            [0, 1], [-band, 1 - band], [band, 1 + band], alpha=0.12, label="owners' ceiling (MAE)"
-        )
-    axes.scatter(
-        [p.human + rng.uniform(-JITTER, JITTER) for p in points],  # type: ignore[operator]
-        [p.judge + rng.uniform(-JITTER, JITTER) for p in points],  # type: ignore[operator]
-        s=18,
-        alpha=0.7,
-        clip_on=False,
-        label="one item",
-    )
-    axes.set_xlim(*SCATTER_RANGE)
-    axes.set_ylim(*SCATTER_RANGE)
+    n = agreement_points(axes, result.points, rng, band=result.ceiling.mae, label="one item")
     axes.set_xlabel("owners' mean label (0..1)")
     axes.set_ylabel("judge mean of passes (0..1)")
     spearman = result.judge.spearman.estimate
     ceiling = result.ceiling.spearman
     axes.set_title(
-        f"{live.trait.replace('_', ' ')} (n={len(points)}): Spearman "
+        f"{live.trait.replace('_', ' ')} (n={n}): Spearman "
         f"{'n/a' if spearman is None else f'{spearman:.2f}'}, ceiling "
         f"{'n/a' if ceiling is None else f'{ceiling:.2f}'}",
         fontsize=9,

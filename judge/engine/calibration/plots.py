@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from judge.core.errors import ConfigError
-from judge.engine.calibration.report_model import CalibrationReport, TraitAgreement
+from judge.engine.calibration.report_model import CalibrationReport, ItemPoint, TraitAgreement
 
 MISSING = "the calibration plots need matplotlib: pip install 'judge[console]'"
 JITTER = 0.015
@@ -107,16 +107,33 @@ def scatter_svg(report: CalibrationReport, traits: Sequence[TraitAgreement] | No
     return _svg(plt, figure)
 
 
-def _scatter_panel(axes: Any, trait: TraitAgreement, rng: random.Random) -> None:
-    points = [p for p in trait.points if p.judge is not None and p.human is not None]
-    xs = [p.human + rng.uniform(-JITTER, JITTER) for p in points]  # type: ignore[operator]
-    ys = [p.judge + rng.uniform(-JITTER, JITTER) for p in points]  # type: ignore[operator]
+def agreement_points(
+    axes: Any,
+    points: Sequence[ItemPoint],
+    rng: random.Random,
+    *,
+    band: float | None = None,
+    label: str | None = None,
+) -> int:
+    """The diagonal of perfect agreement (with the owners' MAE ``band`` shaded around it) and a
+    jittered dot per item with both means; how many dots were drawn."""
+    drawn = [p for p in points if p.judge is not None and p.human is not None]
     axes.plot([0, 1], [0, 1], linestyle="--", linewidth=0.8, color="grey", label="agreement")
-    axes.scatter(xs, ys, s=18, alpha=0.7, clip_on=False)
+    if band is not None:
+        lows, highs = [-band, 1 - band], [band, 1 + band]
+        axes.fill_between([0, 1], lows, highs, alpha=0.12, label="owners' ceiling (MAE)")
+    xs = [p.human + rng.uniform(-JITTER, JITTER) for p in drawn]  # type: ignore[operator]
+    ys = [p.judge + rng.uniform(-JITTER, JITTER) for p in drawn]  # type: ignore[operator]
+    axes.scatter(xs, ys, s=18, alpha=0.7, clip_on=False, label=label)
     axes.set_xlim(*SCATTER_RANGE)
     axes.set_ylim(*SCATTER_RANGE)
+    return len(drawn)
+
+
+def _scatter_panel(axes: Any, trait: TraitAgreement, rng: random.Random) -> None:
+    n = agreement_points(axes, trait.points, rng)
     axes.set_xlabel("human mean (0..1)")
-    axes.set_title(f"{trait.trait.replace('_', ' ')} (n={len(points)})")
+    axes.set_title(f"{trait.trait.replace('_', ' ')} (n={n})")
     axes.grid(alpha=0.3)
 
 

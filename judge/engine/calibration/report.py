@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import NamedTuple
 
 import numpy as np
@@ -89,12 +90,16 @@ def judge_means(
     return ag.row_means(pass_table(passes, targets, trait, n_passes))
 
 
+def _qwk(a: ag.Array, b: ag.Array, k: int) -> float | None:
+    """Quadratic-weighted kappa, both sides snapped to the label's ``k`` scale points."""
+    return ag.quadratic_weighted_kappa(ag.to_categories(a, k), ag.to_categories(b, k), k)
+
+
 def judge_agreement(judge: ag.Array, human: ag.Array, k: int, seed: int) -> JudgeAgreement:
-    qwk = ag.quadratic_weighted_kappa(ag.to_categories(judge, k), ag.to_categories(human, k), k)
     return JudgeAgreement(
         spearman=ag.bootstrap_interval(ag.spearman, judge, human, seed=seed),
         kendall_tau_b=ag.bootstrap_interval(ag.kendall_tau_b, judge, human, seed=seed),
-        quadratic_weighted_kappa=qwk,
+        quadratic_weighted_kappa=_qwk(judge, human, k),
         mae=ag.mean_absolute_error(judge, human),
         bias=ag.bias(judge, human),
     )
@@ -105,17 +110,13 @@ _ONE_RATER = "one rater per item, so no rater can be compared with the others"
 
 def ceiling(panel: ag.Array, k: int) -> Ceiling:
     """The panel's own leave-one-out agreement, by the statistics the judge is read with."""
-
-    def qwk(a: ag.Array, b: ag.Array) -> float | None:
-        return ag.quadratic_weighted_kappa(ag.to_categories(a, k), ag.to_categories(b, k), k)
-
     mae = ag.leave_one_out(panel, ag.mean_absolute_error).mean
     return Ceiling(
         measurable=mae is not None,
         n_raters=panel.shape[1],
         spearman=ag.leave_one_out(panel, ag.spearman).mean,
         kendall_tau_b=ag.leave_one_out(panel, ag.kendall_tau_b).mean,
-        quadratic_weighted_kappa=ag.leave_one_out(panel, qwk).mean,
+        quadratic_weighted_kappa=ag.leave_one_out(panel, partial(_qwk, k=k)).mean,
         mae=mae,
         note=None if mae is not None else _ONE_RATER,
     )
@@ -139,13 +140,12 @@ def references(
     human: ag.Array,
 ) -> list[ReferenceAgreement]:
     """Judge and panel each against every non-panel rater group (e.g. the expert)."""
-    k = spec.scale.n_points
-    panel = ag.to_categories(ag.row_means(human), k)
+    k, panel = spec.scale.n_points, ag.row_means(human)
     out = []
     for group in (g for g in spec.rated_by if not manifest.group(g).panel):
         reference = ag.row_means(ratings_table(items, targets, spec.name, {group}))
         agreement = judge_agreement(judge, reference, k, seed=1)
-        kappa = ag.quadratic_weighted_kappa(ag.to_categories(reference, k), panel, k)
+        kappa = _qwk(reference, panel, k)
         out.append(ReferenceAgreement(reference=group, judge=agreement, panel_kappa=kappa))
     return out
 
@@ -317,14 +317,13 @@ def build_report(
     threshold: float = 0.5,
 ) -> CalibrationReport:
     """The whole report: per (label, trait) agreement, and the judge-vs-humans disagreements."""
-    traits = scope.traits
     per_trait = [
         trait_agreement(items, manifest, spec, t, passes, scope.n_passes)
         for spec, t in scope.label_traits(manifest)
     ]
     queue = compare(
-        judge_rows(items, passes, traits, scope.judge_model),
-        human_rows(items, manifest, traits),
+        judge_rows(items, passes, scope.traits, scope.judge_model),
+        human_rows(items, manifest, scope.traits),
         threshold=threshold,
     )
     src = manifest.source

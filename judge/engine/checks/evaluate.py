@@ -15,7 +15,6 @@ from judge.core.domain.checks import (
     OutcomeDecision,
     Scalar,
     StateOutcome,
-    SummaryCounts,
     WorldState,
 )
 from judge.core.domain.run import Run
@@ -215,31 +214,21 @@ def _assemble(
     metrics: list[MetricValue],
     duplicates: list[DuplicateRequest],
 ) -> StateOutcome:
-    return StateOutcome(
-        **run_identity(run),
-        **dict(decision),
-        checks=results,
-        metrics=metrics,
-        summary=_summary(run, scenario, seats, decision, results, duplicates),
-        diagnostics=diagnostics(run.transcript, run.trace, seats),
-    )
-
-
-def _summary(
-    run: Run,
-    scenario: Scenario,
-    seats: frozenset[str],
-    decision: OutcomeDecision,
-    results: list[CheckResult],
-    duplicates: list[DuplicateRequest],
-) -> SummaryCounts:
     goals = [r for r in results if r.kind == "goal" and r.required]
     scored = decision.outcome != "not_scored"
-    return run_summary(
+    summary = run_summary(
         run.transcript,
         seats,
         goals_met=all(r.status == "passed" for r in goals) if scored else None,
         verified=decision.outcome == "verified",
         customer=scenario.customer,
         duplicates=duplicates,
+    )
+    return StateOutcome(
+        **run_identity(run),
+        **dict(decision),
+        checks=results,
+        metrics=metrics,
+        summary=summary,
+        diagnostics=diagnostics(run.transcript, run.trace, seats),
     )

@@ -36,10 +36,9 @@ def render_outcome(outcome: StateOutcome) -> str:
 def _headline(outcome: StateOutcome) -> str:
     reward = "none" if outcome.reward is None else f"{outcome.reward:+d}".replace("+0", "0")
     fraction = "-" if outcome.check_reward is None else f"{outcome.check_reward:.3f}"
-    passed = _FLAG[outcome.passed]
     return (
         f"outcome {outcome.outcome} (reward {reward})  verdict {outcome.verdict}  "
-        f"passed {passed}  checks passed {fraction}"
+        f"passed {_FLAG[outcome.passed]}  checks passed {fraction}"
     )
 
 

@@ -15,20 +15,20 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-from collections.abc import Iterator
 from typing import Any, NamedTuple, Protocol
 
 from pydantic import SecretStr
 
-from judge.core.domain.judging import TraitResult
-from judge.core.domain.scorecard import Scorecard, SeatScorecard
+from judge.core.domain.scorecard import Scorecard
 from judge.core.versions import __version__
 from judge.engine.telemetry.opentelemetry import (
     SpanRef,
+    Trait,
     explanation,
     export_card,
     flush_all,
     score_label,
+    traits_of,
 )
 
 log = logging.getLogger("judge.annotations")
@@ -117,21 +117,6 @@ def target_of(trace_id: str | None, span_id: str | None, score_span: SpanRef | N
     if score_span is not None:
         return Target(score_span.trace_id, score_span.span_id)
     return Target(trace_id, None)
-
-
-class Trait(NamedTuple):
-    seat: SeatScorecard
-    result: TraitResult
-    block: str  # "capability" or "safety"
-
-
-def traits_of(card: Scorecard) -> Iterator[Trait]:
-    """Every trait of every scored seat, capability traits first."""
-    for seat in card.seats.values():
-        for result in seat.traits.values():
-            yield Trait(seat, result, "capability")
-        for result in (seat.safety_block or {}).values():
-            yield Trait(seat, result, "safety")
 
 
 def metadata(card: Scorecard, trait: Trait) -> dict[str, Any]:
@@ -239,12 +224,11 @@ class Courier:
         authorization: SecretStr | None = None,
         timeout_s: float = TIMEOUT_S,
         retry_pause_s: float = RETRY_PAUSE_S,
-        capacity: int = QUEUE_POSTS,
     ) -> None:
         self.name, self.base = name, endpoint.rstrip("/")
         self._authorization = authorization
         self._timeout_s, self._retry_pause_s = timeout_s, retry_pause_s
-        self._queue: queue.Queue[Post] = queue.Queue(capacity)
+        self._queue: queue.Queue[Post] = queue.Queue(QUEUE_POSTS)
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self.down = False
@@ -370,27 +354,18 @@ def courier_for(name: str, endpoint: str, authorization: SecretStr | None) -> Co
         return _COURIERS[key]
 
 
-def phoenix_courier(phoenix: Phoenix) -> Courier:
-    auth = bearer(phoenix.api_key) if phoenix.api_key is not None else None
-    return courier_for("Phoenix", phoenix.endpoint, auth)
-
-
-def langfuse_courier(langfuse: Langfuse) -> Courier:
-    return courier_for(
-        "Langfuse", langfuse.endpoint, basic(langfuse.public_key, langfuse.secret_key)
-    )
-
-
 def annotate(card: Scorecard, receivers: Receivers, where: Target) -> None:
     """Queue the card's Phoenix annotations and Langfuse scores on ``where``."""
-    if receivers.phoenix is not None:
+    if (phoenix := receivers.phoenix) is not None:
         if (annotations := phoenix_annotations(card, where)) is not None:
-            path, body = annotations
-            phoenix_courier(receivers.phoenix).post(path, body, f"annotations of run {card.run_id}")
+            auth = bearer(phoenix.api_key) if phoenix.api_key is not None else None
+            courier = courier_for("Phoenix", phoenix.endpoint, auth)
+            courier.post(*annotations, f"annotations of run {card.run_id}")
         else:
             log.debug("run %s has no trace or span for Phoenix to annotate", card.run_id)
-    if receivers.langfuse is not None and (scores := langfuse_scores(card, where)):
-        courier = langfuse_courier(receivers.langfuse)
+    if (langfuse := receivers.langfuse) is not None and (scores := langfuse_scores(card, where)):
+        auth = basic(langfuse.public_key, langfuse.secret_key)
+        courier = courier_for("Langfuse", langfuse.endpoint, auth)
         courier.post("/api/public/scores", scores, f"scores of run {card.run_id}")
 
 

@@ -40,11 +40,6 @@ Value = str | int | float | bool
 MAX_EVENTS = 4096
 
 
-class EvaluationEvent(NamedTuple):
-    seat: str
-    attributes: dict[str, Value]
-
-
 class SpanRef(NamedTuple):
     """Where a ``judge.score`` span is: its trace and span ids, lowercase hex."""
 
@@ -52,9 +47,19 @@ class SpanRef(NamedTuple):
     span_id: str
 
 
-def span_name(card: Scorecard) -> str:
-    """``judge.score`` and the scenario: what the span did, and to what, in a trace view."""
-    return f"{SPAN} {card.scenario_id}"
+class Trait(NamedTuple):
+    seat: SeatScorecard
+    result: TraitResult
+    block: str  # "capability" or "safety"
+
+
+def traits_of(card: Scorecard) -> Iterator[Trait]:
+    """Every trait of every scored seat, capability traits first."""
+    for seat in card.seats.values():
+        for result in seat.traits.values():
+            yield Trait(seat, result, "capability")
+        for result in (seat.safety_block or {}).values():
+            yield Trait(seat, result, "safety")
 
 
 def score_label(mean: float | None) -> str:
@@ -107,12 +112,10 @@ def trait_attributes(card: Scorecard, seat: SeatScorecard, result: TraitResult) 
     return attrs
 
 
-def evaluation_events(card: Scorecard) -> Iterator[EvaluationEvent]:
-    """Every trait of every scored seat, capability traits first, as an evaluation event."""
-    for seat in card.seats.values():
-        results = [*seat.traits.values(), *(seat.safety_block or {}).values()]
-        for result in results:
-            yield EvaluationEvent(seat.seat, trait_attributes(card, seat, result))
+def evaluation_events(card: Scorecard) -> Iterator[dict[str, Value]]:
+    """The attributes of one evaluation event per trait, as :func:`traits_of` orders them."""
+    for trait in traits_of(card):
+        yield trait_attributes(card, trait.seat, trait.result)
 
 
 def traces_url(endpoint: str) -> str:
@@ -132,7 +135,6 @@ class EvaluationSender:
         from opentelemetry.sdk.trace import SpanLimits, TracerProvider
         from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
-        self.endpoint = endpoint
         self._trace = ContextVar[int | None]("judge_otlp_trace", default=None)
         resource = Resource.create({"service.name": "judge", "service.version": __version__})
         self.provider: TracerProvider = TracerProvider(
@@ -166,15 +168,15 @@ class EvaluationSender:
         token = self._trace.set(int(trace_id, 16) if trace_id else None)
         try:
             span = self.tracer.start_span(
-                span_name(card),
+                f"{SPAN} {card.scenario_id}",  # what the span did, and to what, in a trace view
                 kind=SpanKind.INTERNAL,
                 attributes=run_attributes,
                 start_time=started_ns,
             )
         finally:
             self._trace.reset(token)
-        for event in evaluation_events(card):
-            span.add_event(EVENT, event.attributes)
+        for attributes in evaluation_events(card):
+            span.add_event(EVENT, attributes)
         span.end(end_time=max(time.time_ns(), started_ns or 0))
         context = span.get_span_context()
         return SpanRef(f"{context.trace_id:032x}", f"{context.span_id:016x}")

@@ -28,22 +28,12 @@ LEGACY_EVENTS = {
     "gen_ai.content.completion": "gen_ai.completion",
 }
 READ_ATTRIBUTES = {
-    "gen_ai.operation.name",
-    "gen_ai.input.messages",
-    "gen_ai.output.messages",
-    "gen_ai.system_instructions",
-    "gen_ai.agent.name",
-    "gen_ai.agent.id",
-    "gen_ai.request.model",
-    "gen_ai.response.model",
-    "gen_ai.usage.input_tokens",
-    "gen_ai.usage.output_tokens",
-    "gen_ai.tool.name",
-    "gen_ai.tool.call.id",
-    "gen_ai.tool.call.arguments",
-    "gen_ai.tool.call.result",
-    "error.type",
-}
+    "gen_ai.operation.name", "gen_ai.input.messages", "gen_ai.output.messages",
+    "gen_ai.system_instructions", "gen_ai.agent.name", "gen_ai.agent.id", "gen_ai.request.model",
+    "gen_ai.response.model", "gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens",
+    "gen_ai.tool.name", "gen_ai.tool.call.id", "gen_ai.tool.call.arguments",
+    "gen_ai.tool.call.result", "error.type",
+}  # fmt: skip
 
 
 class OtelImport(NamedTuple):

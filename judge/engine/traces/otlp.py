@@ -162,17 +162,14 @@ def decode_request(data: Any) -> Decoded:
         raise InputError("not OTLP/JSON trace data: expected an object with a resourceSpans list")
     spans, broken = [], []
     for r, resource_spans in enumerate(data["resourceSpans"]):
+        where = f"resourceSpans[{r}]"
         try:
             resource = attributes(_object(resource_spans, "resource").get("attributes", []))
         except SpanFormatError as exc:
-            raise InputError(f"resourceSpans[{r}].resource: {exc}") from None
-        for s, scope_spans in enumerate(
-            _items(resource_spans, "scopeSpans", f"resourceSpans[{r}]")
-        ):
-            for n, raw in enumerate(
-                _items(scope_spans, "spans", f"resourceSpans[{r}].scopeSpans[{s}]")
-            ):
-                position = f"resourceSpans[{r}].scopeSpans[{s}].spans[{n}]"
+            raise InputError(f"{where}.resource: {exc}") from None
+        for s, scope_spans in enumerate(_items(resource_spans, "scopeSpans", where)):
+            for n, raw in enumerate(_items(scope_spans, "spans", f"{where}.scopeSpans[{s}]")):
+                position = f"{where}.scopeSpans[{s}].spans[{n}]"
                 if not isinstance(raw, Mapping):
                     broken.append(BrokenSpan(position, None, "a span must be a JSON object"))
                     continue

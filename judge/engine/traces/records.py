@@ -46,17 +46,11 @@ class ImportedRun(NamedTuple):
 
 #: Inspect's letter grades as (met, progress): correct, incorrect, partial, no answer.
 LETTER_GRADES: dict[str, tuple[bool, float | None]] = {
-    "C": (True, None),
-    "I": (False, 0.0),
-    "P": (False, 0.5),
-    "N": (False, 0.0),
-}
+    "C": (True, None), "I": (False, 0.0), "P": (False, 0.5), "N": (False, 0.0),
+}  # fmt: skip
 _WORDS: dict[str, tuple[bool, float | None]] = {
-    "yes": (True, None),
-    "true": (True, None),
-    "no": (False, 0.0),
-    "false": (False, 0.0),
-}
+    "yes": (True, None), "true": (True, None), "no": (False, 0.0), "false": (False, 0.0),
+}  # fmt: skip
 
 
 class Mapped(NamedTuple):

@@ -39,8 +39,7 @@ def test_every_trait_of_every_scored_seat_is_one_event() -> None:
     seat = card.seats["buyer"]
     traits = {**seat.traits, **(seat.safety_block or {})}
     assert len(events) == len(traits) == 12
-    for event in events:
-        attrs = event.attributes
+    for attrs in events:
         result = traits[str(attrs["gen_ai.evaluation.name"])]
         assert attrs["gen_ai.evaluation.score.value"] == result.mean
         assert attrs["judge.rubric.hash"] == result.rubric_hash
