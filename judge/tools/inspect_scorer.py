@@ -2,8 +2,6 @@
 docs/integrations.md, "The traits() scorer"). A trait with no scored pass is NaN, never 0,
 so Inspect's metrics and reducers show it as missing instead of averaging a false zero in."""
 
-# ruff: noqa: SIM905 - lists of names are written as words, several to a line
-
 from __future__ import annotations
 
 import math

@@ -3,8 +3,6 @@
 body reaches its route. Seeds (32-bit) and ids (200 characters) are as wide as the store's columns.
 """
 
-# ruff: noqa: SIM905 - lists of names are written as words, several to a line
-
 from __future__ import annotations
 
 import json

@@ -2,8 +2,6 @@
 columns are the contract of ``judge export scorecards`` (docs/export.md): added at the end,
 never renamed."""
 
-# ruff: noqa: SIM905 - lists of names are written as words, several to a line
-
 from __future__ import annotations
 
 import json

@@ -1,8 +1,6 @@
 """Perturbations of one seat's run that should NOT change a fair judge's score of the seat
 (pure). Each one, its texts and its seeded draw are in docs/audit.md, "Perturbations"."""
 
-# ruff: noqa: SIM905 - lists of names are written as words, several to a line
-
 from __future__ import annotations
 
 import base64

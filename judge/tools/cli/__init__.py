@@ -2,8 +2,6 @@
 the parsed arguments and returns the exit code (:mod:`judge.tools.cli.exit_codes`). Only the
 requested output goes to stdout; errors are one line each on stderr."""
 
-# ruff: noqa: SIM905 - lists of names are written as words, several to a line
-
 from __future__ import annotations
 
 import argparse
