@@ -443,3 +443,16 @@ def test_docs_architecture_carries_the_same_table() -> None:
     rows = dict(re.findall(r"^\| `([\w.]+)` \|[^|]*\| ([^|]*) \|$", text, flags=re.MULTILINE))
     documented = {part: set(re.findall(r"`([\w.]+)`", cell)) for part, cell in rows.items()}
     assert documented == RULES
+
+
+def test_nine_functions_in_ten_are_at_most_twenty_lines() -> None:
+    """Small units (docs/architecture.md): the 90th percentile of function length, def to end."""
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef)
+    lengths = sorted(
+        node.end_lineno - node.lineno + 1
+        for path in _modules()
+        if "migrations" not in path.parts
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, kinds) and node.end_lineno is not None
+    )
+    assert lengths[int(0.9 * (len(lengths) - 1))] <= 20
