@@ -138,11 +138,7 @@ async def review(
 
 @router.post("/runs/{run_id}/score-again")
 async def score_again(
-    run_id: str,
-    request: Request,
-    console: ConsoleDep,
-    session: SessionDep,
-    workers: WorkersDep,
+    run_id: str, request: Request, console: ConsoleDep, session: SessionDep, workers: WorkersDep
 ) -> Response:
     """Queue a budget-refused run again (docs/service.md, "Budgets")."""
     console_session.check_csrf(console, await console_session.read_form(request))

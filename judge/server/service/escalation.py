@@ -46,11 +46,9 @@ class StoredEscalations(BaseModel):
 def stored(session: Session) -> StoredEscalations:
     """Every trait's stored escalation (none before an owner sets a target)."""
     row = config_repo.get_config(session, key=CONFIG_KEY)
-    return (
-        StoredEscalations()
-        if row is None
-        else StoredEscalations.model_validate_json(row.value_json)
-    )
+    if row is None:
+        return StoredEscalations()
+    return StoredEscalations.model_validate_json(row.value_json)
 
 
 def owners_means(labels: list[Label]) -> dict[tuple[str, str], float]:

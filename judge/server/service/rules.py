@@ -25,8 +25,6 @@ from judge.server.store import ingest as ingest_repo
 from judge.server.store.ingest_tables import EvalRuleRow
 from judge.server.store.tables import utcnow
 
-#: Leaderboard class of the runs rules make: never ranked beside scenario runs.
-ONLINE_CLASS = "online"
 #: ``submitted_by`` of a rule's runs: the rule's id follows.
 RULE_ACTOR = "rule:"
 _SCALE = float(2**64)
