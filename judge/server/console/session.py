@@ -111,10 +111,8 @@ async def current_session(
     request: Request, settings: Annotated[Settings, Depends(app_settings)]
 ) -> ConsoleSession:
     """The console's owner session (401 page otherwise). A bearer agent key never opens a page."""
-    authorization = request.headers.get("authorization", "")
-    if authorization.lower().startswith("bearer ") and authorization[7:].strip().startswith(
-        KEY_SCHEME
-    ):
+    scheme, _, credential = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and credential.strip().startswith(KEY_SCHEME):
         raise ConsoleSignInRequired("agent keys cannot open the console")
     token = request.cookies.get(COOKIE)
     claims = session_owner(token, settings)

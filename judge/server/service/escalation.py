@@ -204,13 +204,11 @@ def to_owners(card: Scorecard, value: StoredEscalations) -> list[Decision]:
 def live_curves(session: Session, *, seed: int = 0) -> dict[str, rules.Split]:
     """Per labelled trait, its items split by run (the stored seed where a target is set)."""
     value = stored(session)
-    traits = sorted({r.trait for r in label_repo.all_labels(session)})
     out = {}
     cards: dict[str, Scorecard | None] = {}
-    for trait in traits:
+    for trait in sorted({r.trait for r in label_repo.all_labels(session)}):
         chosen = value.traits.get(trait)
-        items = labelled_items(session, trait=trait, cards=cards)
-        if items:
+        if items := labelled_items(session, trait=trait, cards=cards):
             out[trait] = rules.split_by_run(items, seed if chosen is None else chosen.seed)
     return out
 
