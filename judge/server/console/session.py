@@ -98,9 +98,7 @@ class ConsoleSession:
     """A signed-in owner and the CSRF token its forms carry."""
 
     def __init__(self, claims: OwnerClaims, csrf: str) -> None:
-        self.owner = claims.owner
-        self.claims = claims
-        self.csrf = csrf
+        self.owner, self.claims, self.csrf = claims.owner, claims, csrf
 
     @property
     def by(self) -> str:

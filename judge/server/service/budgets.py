@@ -200,9 +200,10 @@ def hold_for_run(
     against every limit (as :func:`guard`) and held in one transaction serialised by
     :data:`BUDGET_LOCK`, so concurrent runs see each other's holds. One hold per agent of the
     run, replacing an earlier claim's (its process died). None when the platform sets no
-    limit; no hold without a daily limit; BudgetExceeded naming the limit passed. Dropped by
-    :func:`settle_run`; until then it counts for ``settings.budget_hold_s`` after ``now``
-    (default: the clock), renewed while the run stores passes (:class:`Renewal`)."""
+    limit; no hold without a daily limit; BudgetExceeded naming the limit passed. Dropped in
+    the transaction that ends the run's scoring (its passes count instead); until then it
+    counts for ``settings.budget_hold_s`` after ``now`` (default: the clock), renewed while
+    the run stores passes (:class:`Renewal`)."""
     at = now or datetime.now(UTC)
     with transaction(engine) as session:
         lock_for_write(session, name=BUDGET_LOCK)
@@ -245,12 +246,6 @@ def _hold_seats(
             run_id=run_id,
             agent_id=agent,
         )
-
-
-def settle_run(session: Session, *, run_id: str) -> None:
-    """Drop the run's holds in the transaction that ends its scoring (its scorecard, its
-    ``not_scored`` status, or its hand-back on a clean stop): its stored passes count instead."""
-    spend.drop_run_holds(session, run_id=run_id)
 
 
 class Renewal:
