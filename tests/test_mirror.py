@@ -100,7 +100,6 @@ UNMIRRORED: dict[str, str] = {
     "judge/tools/cli/pairwise.py": "tests/engine/test_pipeline_pairwise.py",
     "judge/tools/cli/schema.py": "its command, through judge.tools.cli.main (tests/tools/cli/)",
     "judge/server/console/boards.py": "its pages, through the app (tests/server/console/)",
-    "judge/server/console/labels.py": "through judge.server.console.render",
     "judge/server/console/listing.py": "through judge.server.console.boards",
     "judge/server/console/render.py": "tests/server/console/test_pages.py",
     "judge/server/console/reports.py": "tests/server/console/test_pages.py",

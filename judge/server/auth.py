@@ -96,16 +96,16 @@ def new_agent_key(scheme: str = KEY_SCHEME) -> NewAgentKey:
 
 def key_prefix(key: str) -> str:
     """The public prefix of a well-formed key; AuthError for anything else."""
-    match = _KEY_SHAPE.match(key)
-    if match is None:
-        raise AuthError(INVALID_CREDENTIALS)
-    return match.group(1)
+    return _prefix(key, _KEY_SHAPE)
 
 
 def ingest_key_prefix(key: str) -> str:
     """The public prefix of a well-formed ingest key; AuthError for anything else."""
-    match = _INGEST_SHAPE.match(key)
-    if match is None:
+    return _prefix(key, _INGEST_SHAPE)
+
+
+def _prefix(key: str, shape: linear.Pattern) -> str:
+    if (match := shape.match(key)) is None:
         raise AuthError(INVALID_CREDENTIALS)
     return match.group(1)
 

@@ -5,7 +5,7 @@ the answer is sent; what must follow the commit is registered with :func:`after_
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import Annotated, TypeVar
+from typing import Annotated, TypeVar, cast
 
 import anyio
 from fastapi import Depends, Request
@@ -22,15 +22,13 @@ T = TypeVar("T")
 
 def get_engine(request: Request) -> Engine:
     """The app's engine (set by the API's lifespan)."""
-    engine: Engine = request.app.state.engine
-    return engine
+    return cast(Engine, request.app.state.engine)
 
 
 async def app_settings(request: Request) -> Settings:
     """The app's settings, pinned by the app factory (no ``dependency_overrides``: docs/deploy.md,
     "Read performance")."""
-    settings: Settings = request.app.state.settings
-    return settings
+    return cast(Settings, request.app.state.settings)
 
 
 def after_commit(session: Session, action: Callable[[], None]) -> None:
@@ -42,7 +40,8 @@ def unit_of_work(request: Request) -> Iterator[Session]:
     """The request's session: committed when the route returns, rolled back when it raises."""
     with transaction(get_engine(request)) as session:
         yield session
-    _committed(session)
+    for action in session.info.pop(_AFTER_COMMIT, []):
+        action()
 
 
 #: Hot reads and guard store calls at once: one per read-pool connection, apart from the
@@ -64,8 +63,7 @@ async def in_read(engine: Engine, work: Callable[[Session], T]) -> T:
 
 #: Requests that must read a stored run's text whole (the integrity scan, bounded per run by
 #: ``JUDGE_SCAN_CPU_S``; pairwise comparisons): this many at once, never on the event loop.
-SCAN_THREADS = 2
-SCANS = anyio.CapacityLimiter(SCAN_THREADS)
+SCANS = anyio.CapacityLimiter(2)
 
 
 async def in_scan_thread(call: Callable[[], T]) -> T:
@@ -73,15 +71,9 @@ async def in_scan_thread(call: Callable[[], T]) -> T:
     return await anyio.to_thread.run_sync(call, limiter=SCANS)
 
 
-def _committed(session: Session) -> None:
-    for action in session.info.pop(_AFTER_COMMIT, []):
-        action()
-
-
 async def get_workers(request: Request) -> ScoringExecutor:
     """The app's scoring workers (started by the API's lifespan)."""
-    workers: ScoringExecutor = request.app.state.workers
-    return workers
+    return cast(ScoringExecutor, request.app.state.workers)
 
 
 async def _engine(request: Request) -> Engine:

@@ -38,7 +38,6 @@ def leaderboards(request: Request, console: ConsoleDep, session: SessionDep) -> 
     scenario = request.query_params.get("scenario") or (scenarios[0] if scenarios else None)
     era = request.query_params.get("era") or None
     board = leaderboard(session, scenario_id=scenario, era_id=era) if scenario else None
-    eras = [e.era_id for e in stored_eras(session)]
     return page(
         request,
         "leaderboards.html",
@@ -46,7 +45,7 @@ def leaderboards(request: Request, console: ConsoleDep, session: SessionDep) -> 
         scenarios=scenarios,
         scenario=scenario,
         era=era,
-        eras=eras,
+        eras=[e.era_id for e in stored_eras(session)],
         board=board,
     )
 
@@ -59,8 +58,6 @@ def compare(
     a, b, trait = (params.get(name) or "" for name in ("agent_a", "agent_b", "trait"))
     scenario = params.get("scenario") or None
     result, error, note = matched(session, a, b, scenario)
-    pairwise = stored_pairwise(session, a, b, trait, scenario, settings)
-    choices = filter_choices(session)
     return page(
         request,
         "compare.html",
@@ -71,11 +68,11 @@ def compare(
         result=result,
         error=error,
         note=note,
-        choices=choices,
+        choices=filter_choices(session),
         deltas=scenario_deltas(result) if result else [],
         trait=trait,
         traits=sorted(default_rubric_set().rubrics),
-        pairwise=pairwise,
+        pairwise=stored_pairwise(session, a, b, trait, scenario, settings),
     )
 
 
@@ -157,12 +154,11 @@ def scenario_deltas(result: AgentComparison) -> list[ScenarioDelta]:
 
 @router.get("/calibration")
 def calibration(request: Request, console: ConsoleDep, session: SessionDep) -> HTMLResponse:
-    reports = reports_in_order()
     return page(
         request,
         "calibration.html",
         console=console,
-        reports=reports,
+        reports=reports_in_order(),
         biases=stored_position_biases(session),
         plots=plots.plots_available(),
         missing=plots.MISSING,

@@ -126,11 +126,10 @@ async def review(
 ) -> Response:
     form = await console_session.read_form(request)
     console_session.check_csrf(console, form)
-    record = partial(review_service.record_review, session, by=console.by, settings=settings)
+    body = review_body(form)
+    record = partial(review_service.record_review, session, run_id=run_id, body=body)
     # off the event loop: recording waits for any concurrent decision on the same run
-    recorded = await anyio.to_thread.run_sync(
-        partial(record, run_id=run_id, body=review_body(form))
-    )
+    recorded = await anyio.to_thread.run_sync(partial(record, by=console.by, settings=settings))
     if recorded.requeue:
         after_commit(session, lambda: workers.enqueue(run_id))
     return see_other(f"/console/runs/{run_id}#review")
@@ -138,11 +137,7 @@ async def review(
 
 @router.post("/runs/{run_id}/score-again")
 async def score_again(
-    run_id: str,
-    request: Request,
-    console: ConsoleDep,
-    session: SessionDep,
-    workers: WorkersDep,
+    run_id: str, request: Request, console: ConsoleDep, session: SessionDep, workers: WorkersDep
 ) -> Response:
     """Queue a budget-refused run again (docs/service.md, "Budgets")."""
     console_session.check_csrf(console, await console_session.read_form(request))
@@ -174,7 +169,6 @@ def queue(
     request: Request, console: ConsoleDep, session: SessionDep, settings: SettingsDep
 ) -> HTMLResponse:
     limits = review_service.thresholds(session, settings=settings)
-    state = request.query_params.get("state") or "open"
     found = listing.review_queue_page(session, params=request.query_params, thresholds=limits)
     return page(
         request,
@@ -183,7 +177,7 @@ def queue(
         rows=found.rows,
         next_url=found.next_url,
         thresholds=limits,
-        state=state,
+        state=request.query_params.get("state") or "open",
         states=listing.QUEUE_STATES,
         counts=listing.review_queue_counts(session, thresholds=limits),
         floor={"spearman": SAFETY_SPEARMAN_FLOOR, "n_items": SAFETY_ITEMS_FLOOR},

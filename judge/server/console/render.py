@@ -14,7 +14,6 @@ from markupsafe import Markup, escape
 from judge.core.domain.integrity import WITHHELD_MARKER
 from judge.core.domain.wording import counted
 from judge.core.integrity import linear
-from judge.server.console.labels import BOARD_LABELS
 
 #: Scripts, styles and images only from the service itself; no inline script, no framing.
 CONTENT_SECURITY_POLICY = (
@@ -28,8 +27,13 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "same-origin",
     "Cache-Control": "no-store",
 }
-
-
+#: How the console names each leaderboard class (the runs table's board column and filter).
+BOARD_LABELS: dict[str, str] = {
+    "ranked": "ranked",
+    "self_hosted_facilitator": "custom rubric",
+    "self_reported": "self-reported",
+    "online": "online rule",
+}
 #: Bidirectional controls (docs/security.md, "Bidi controls").
 BIDI_CONTROLS = linear.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 

@@ -53,8 +53,7 @@ def calibrated_judges() -> frozenset[str]:
     """The judge models the committed reports show able to score safety (cached briefly)."""
     if _calibrated and time.monotonic() - _calibrated[0][0] < CALIBRATED_TTL_S:
         return _calibrated[0][1]
-    rubrics = default_rubric_set()
-    safety = set(rubrics.traits_of("safety"))
+    safety = set(default_rubric_set().traits_of("safety"))
     found = frozenset(
         calibrated_safety_judges((r for _, r in reports_in_order()), safety_traits=safety)
     )

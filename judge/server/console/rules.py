@@ -127,11 +127,7 @@ async def create(
 
 @router.get("/rules/{rule_id}")
 def rule(
-    rule_id: str,
-    request: Request,
-    console: ConsoleDep,
-    session: SessionDep,
-    settings: SettingsDep,
+    rule_id: str, request: Request, console: ConsoleDep, session: SessionDep, settings: SettingsDep
 ) -> HTMLResponse:
     found: Rule = rule_service.get_rule(session, rule_id=rule_id)
     return page(
@@ -146,11 +142,7 @@ def rule(
 
 @router.post("/rules/{rule_id}")
 async def change(
-    rule_id: str,
-    request: Request,
-    console: ConsoleDep,
-    session: SessionDep,
-    settings: SettingsDep,
+    rule_id: str, request: Request, console: ConsoleDep, session: SessionDep, settings: SettingsDep
 ) -> Response:
     """The rule form replaces what the rule does; the pause and resume buttons post only
     ``paused`` (``yes`` or ``no``) and change nothing else."""

@@ -98,9 +98,7 @@ class ConsoleSession:
     """A signed-in owner and the CSRF token its forms carry."""
 
     def __init__(self, claims: OwnerClaims, csrf: str) -> None:
-        self.owner = claims.owner
-        self.claims = claims
-        self.csrf = csrf
+        self.owner, self.claims, self.csrf = claims.owner, claims, csrf
 
     @property
     def by(self) -> str:
@@ -111,10 +109,8 @@ async def current_session(
     request: Request, settings: Annotated[Settings, Depends(app_settings)]
 ) -> ConsoleSession:
     """The console's owner session (401 page otherwise). A bearer agent key never opens a page."""
-    authorization = request.headers.get("authorization", "")
-    if authorization.lower().startswith("bearer ") and authorization[7:].strip().startswith(
-        KEY_SCHEME
-    ):
+    scheme, _, credential = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and credential.strip().startswith(KEY_SCHEME):
         raise ConsoleSignInRequired("agent keys cannot open the console")
     token = request.cookies.get(COOKIE)
     claims = session_owner(token, settings)

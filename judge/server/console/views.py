@@ -185,12 +185,11 @@ def seat_view(
 ) -> SeatView:
     """The seat's scores; ``formats``: each trait's reply format by (seat, trait), where the
     card's traits were not all sent alike (:func:`card_formats`)."""
-    credit = seat.objectives.partial_credit
-    formats = formats or {}
-    traits = [trait_view(t, formats.get((seat.seat, t.trait))) for t in seat.traits.values()]
-    safety = [
-        trait_view(t, formats.get((seat.seat, t.trait))) for t in (seat.safety_block or {}).values()
-    ]
+    credit, formats = seat.objectives.partial_credit, formats or {}
+    traits, safety = (
+        [trait_view(t, formats.get((seat.seat, t.trait))) for t in block.values()]
+        for block in (seat.traits, seat.safety_block or {})
+    )
     return SeatView(
         card=seat,
         conditions=[

@@ -166,10 +166,9 @@ class Spending:
 async def make_proposal(
     engine: Engine, *, body: AlignmentCreate, settings: Settings, backend: Judge, by: str
 ) -> Alignment:
-    """Estimate, hold the estimate against the platform's daily limits (refused when it would
-    pass one), judge, propose and keep the proposal; the calls it made replace the hold in
-    today's spend when it ends (those of a proposal that failed part way too). No store
-    connection is held while the judge answers."""
+    """Estimate and hold against the platform's daily limits, judge, propose and keep the
+    proposal; the calls made replace the hold in today's spend when it ends, also on failure.
+    No store connection is held while the judge answers."""
     with transaction(engine) as session:
         source = align_input(session, trait=body.trait)
         judge = align_judge(session, settings=settings, backend=backend)

@@ -124,14 +124,11 @@ def hold_for_owners(
     now: datetime | None = None,
 ) -> Hold:
     """Hold judge calls an owner (``by``) asks for beside the runs (``what``: an alignment
-    proposal) to the platform's daily limits, which count every judge call; no run or agent
-    pays for them, so neither a run's limit nor an agent's applies. The check and the hold of
-    the estimate in today's spend are one transaction serialised by :data:`BUDGET_LOCK`, so
-    requests checked at the same moment each see the others' holds and cannot pass a limit
-    together. BudgetExceeded (daily, nothing judged or held) naming the limit when the
-    estimate would take it past its bound. End the hold with :func:`settle`, also when the
-    request fails; a hold never settled (its process died) counts until it expires,
-    ``settings.budget_hold_s`` after ``now`` (default: the clock), and no longer."""
+    proposal) to the platform's daily limits only: no run or agent pays for them. Check and
+    hold are one transaction serialised by :data:`BUDGET_LOCK`, so concurrent requests see
+    each other's holds. BudgetExceeded (daily, nothing held) naming the limit passed. End the
+    hold with :func:`settle`, also on failure; one never settled counts until
+    ``settings.budget_hold_s`` after ``now`` (default: the clock)."""
 
     def once() -> Hold:
         at = now or datetime.now(UTC)
@@ -162,10 +159,8 @@ def hold_for_owners(
 
 
 def settle(session: Session, hold: Hold) -> None:
-    """End ``hold`` in the transaction that keeps the calls its request made, so today's spend
-    goes from the estimate to the real count at once (a request that failed: the calls it made
-    before failing, or none). A hold that expired meanwhile, or was cleared, is dropped the
-    same way (its estimate already counted no more)."""
+    """End ``hold`` in the transaction that keeps the calls its request made (if any), so
+    today's spend goes from the estimate to the real count at once."""
     if hold.hold_id is not None:
         spend.drop_hold(session, hold_id=hold.hold_id)
 
@@ -201,17 +196,14 @@ def hold_for_run(
     estimate: CostEstimate,
     now: datetime | None = None,
 ) -> BudgetGuard | None:
-    """The guard of a run about to be judged, its estimate held in today's spend: the check
-    against every limit (the run's, its agents' and the platform's, as :func:`guard`) and the
-    hold are one transaction serialised by :data:`BUDGET_LOCK` with every other run's and
-    owner's request's, so runs checked at the same moment each see the others' holds and
-    cannot pass a daily limit together. One hold per agent of the run (the estimate of its
-    seats), naming the run; an earlier claim's holds of the same run (its process died) are
-    replaced. None when the platform sets no limit; no hold when it sets no daily limit.
-    BudgetExceeded (nothing judged or held) naming the limit the estimate would pass. The
-    run's end drops its holds (:func:`settle_run`) in the transaction that keeps its passes'
-    outcome; a hold never dropped counts until ``settings.budget_hold_s`` after ``now``
-    (default: the clock), renewed while the run stores passes (:class:`Renewal`)."""
+    """The guard of a run about to be judged, its estimate held in today's spend: checked
+    against every limit (as :func:`guard`) and held in one transaction serialised by
+    :data:`BUDGET_LOCK`, so concurrent runs see each other's holds. One hold per agent of the
+    run, replacing an earlier claim's (its process died). None when the platform sets no
+    limit; no hold without a daily limit; BudgetExceeded naming the limit passed. Dropped in
+    the transaction that ends the run's scoring (its passes count instead); until then it
+    counts for ``settings.budget_hold_s`` after ``now`` (default: the clock), renewed while
+    the run stores passes (:class:`Renewal`)."""
     at = now or datetime.now(UTC)
     with transaction(engine) as session:
         lock_for_write(session, name=BUDGET_LOCK)
@@ -256,18 +248,11 @@ def _hold_seats(
         )
 
 
-def settle_run(session: Session, *, run_id: str) -> None:
-    """Drop the run's holds in the transaction that ends its scoring (its scorecard, its
-    ``not_scored`` status, or its hand-back on a clean stop): its stored passes count instead."""
-    spend.drop_run_holds(session, run_id=run_id)
-
-
 class Renewal:
-    """Keeps the live holds of a request still working (a run's, by ``run_id``, or an owner's
-    request's ``hold``) from expiring: called as it makes progress (a pass stored, a call
-    made), it pushes their expiry to ``settings.budget_hold_s`` from then, at most once a
-    quarter of that bound (``clock``: seconds, monotonic). A hold already expired stays
-    expired; a store too busy to renew is logged, and the next call tries again."""
+    """Keeps the live holds of a working request (a run's, by ``run_id``, or an owner's
+    ``hold``) from expiring: called on progress, it pushes their expiry to
+    ``settings.budget_hold_s`` from then, at most once a quarter of that bound. An expired
+    hold stays expired; a store too busy to renew is logged, and the next call tries again."""
 
     def __init__(
         self,

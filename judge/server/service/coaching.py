@@ -175,10 +175,9 @@ def kept(engine: Engine, *, inputs: CoachingInput) -> SeatCoaching | None:
 
 
 def within_budget(engine: Engine, *, inputs: CoachingInput, model: str, settings: Settings) -> None:
-    """Hold the coaching call to the judging budgets like any judge call: its estimate (the
-    prompt counted, the reply at its ceiling) against the run's limit, the agent's and the
-    platform's today; BudgetExceeded with :data:`OVER_BUDGET` (the figures are logged for
-    owners) when it would pass one."""
+    """Hold the coaching call to the judging budgets like any judge call (the reply estimated
+    at its ceiling); BudgetExceeded with :data:`OVER_BUDGET` when it would pass one (the
+    figures are logged for owners)."""
     request = coaching_request(inputs.transcript, inputs.seat, inputs.traits, DEFAULT_COACHING)
     expected = estimate([SeatRequests(inputs.seat, model, [(request, 1)])])
     try:

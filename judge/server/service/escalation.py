@@ -46,11 +46,9 @@ class StoredEscalations(BaseModel):
 def stored(session: Session) -> StoredEscalations:
     """Every trait's stored escalation (none before an owner sets a target)."""
     row = config_repo.get_config(session, key=CONFIG_KEY)
-    return (
-        StoredEscalations()
-        if row is None
-        else StoredEscalations.model_validate_json(row.value_json)
-    )
+    if row is None:
+        return StoredEscalations()
+    return StoredEscalations.model_validate_json(row.value_json)
 
 
 def owners_means(labels: list[Label]) -> dict[tuple[str, str], float]:
@@ -206,13 +204,11 @@ def to_owners(card: Scorecard, value: StoredEscalations) -> list[Decision]:
 def live_curves(session: Session, *, seed: int = 0) -> dict[str, rules.Split]:
     """Per labelled trait, its items split by run (the stored seed where a target is set)."""
     value = stored(session)
-    traits = sorted({r.trait for r in label_repo.all_labels(session)})
     out = {}
     cards: dict[str, Scorecard | None] = {}
-    for trait in traits:
+    for trait in sorted({r.trait for r in label_repo.all_labels(session)}):
         chosen = value.traits.get(trait)
-        items = labelled_items(session, trait=trait, cards=cards)
-        if items:
+        if items := labelled_items(session, trait=trait, cards=cards):
             out[trait] = rules.split_by_run(items, seed if chosen is None else chosen.seed)
     return out
 

@@ -16,12 +16,11 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import NamedTuple
 
-from pydantic import TypeAdapter, ValidationError
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from judge.core.domain.limits import bounded_loads
-from judge.core.domain.run import Identifier, Run
+from judge.core.domain.run import Run
 from judge.core.errors import AuthError, InputError
 from judge.engine.settings import Settings
 from judge.engine.traces.mapping import default_scenario, trace_run
@@ -46,13 +45,13 @@ from judge.server.auth import (
 from judge.server.service import rules as rule_service
 from judge.server.service.budgets import day_start
 from judge.server.service.intake import submit_run
+from judge.server.service.keys import identifier
 from judge.server.store import ingest as ingest_repo
 from judge.server.store.db import transaction
 from judge.server.store.ingest_tables import RuleRunRow
 from judge.server.store.tables import utcnow
 
 log = logging.getLogger("judge.server.service")
-_SOURCE: TypeAdapter[str] = TypeAdapter(Identifier)
 JSON_TYPES = frozenset({"application/json"})
 PROTOBUF_TYPES = frozenset({"application/x-protobuf", "application/protobuf"})
 #: How long a source refused for too many pending spans is asked to wait (about one quiet period).
@@ -76,15 +75,14 @@ class IngestRefused(Exception):
 
 def issue_ingest_key(session: Session, *, source: str, label: str | None, by: str) -> str:
     """A key for ``source``; returned the only time it exists in clear (stored hashed)."""
-    try:
-        source = _SOURCE.validate_python(source)
-    except ValidationError:
-        raise InputError(
-            f"source: {source!r} is not a valid identifier (letters, digits, _ . : -)"
-        ) from None
     new = new_agent_key(INGEST_SCHEME)
     ingest_repo.insert_ingest_key(
-        session, prefix=new.prefix, key_sha256=new.key_sha256, source=source, label=label, by=by
+        session,
+        prefix=new.prefix,
+        key_sha256=new.key_sha256,
+        source=identifier("source", source),
+        label=label,
+        by=by,
     )
     session.flush()
     return new.key
@@ -135,8 +133,7 @@ def decode_body(
     except (InputError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise IngestRefused(422, f"body: {exc}") from None
     raise IngestRefused(
-        415,
-        f"Content-Type {kind or '(none)'!r}: send application/json or application/x-protobuf",
+        415, f"Content-Type {kind or '(none)'!r}: send application/json or application/x-protobuf"
     )
 
 

@@ -22,7 +22,7 @@ from judge.engine.pipeline import score_run_async, screened
 from judge.engine.settings import Settings
 from judge.engine.telemetry.annotations import receivers_of, send_scores
 from judge.engine.telemetry.prometheus import observe_card, observed
-from judge.server.service.budgets import BUDGET_REASON, Renewal, run_guard, settle_run
+from judge.server.service.budgets import BUDGET_REASON, Renewal, run_guard
 from judge.server.service.fairness import FairQueue, run_priority
 from judge.server.service.fencing import ClaimedWrite, Fence, ScoringTakenOver
 from judge.server.service.scoring import (
@@ -38,6 +38,7 @@ from judge.server.service.scoring import (
 from judge.server.service.worlds import WorldRefusedError, check_world
 from judge.server.service.write_behind import WriteBehind
 from judge.server.store import runs as run_repo
+from judge.server.store import spend
 from judge.server.store.db import is_transient, retry_transient, transaction
 
 log = logging.getLogger("judge.jobs")
@@ -208,7 +209,9 @@ def failed(engine: Engine, run_id: str, exc: Exception, *, claimed: bool) -> Non
         run_repo.set_run_status(
             session, run_id=run_id, status="not_scored", reason=reason, detail=detail
         )
-        settle_run(session, run_id=run_id)  # the passes it made count instead of its estimate
+        spend.drop_run_holds(
+            session, run_id=run_id
+        )  # the passes it made count instead of its estimate
 
 
 def release(engine: Engine, run_id: str) -> None:
@@ -216,7 +219,9 @@ def release(engine: Engine, run_id: str) -> None:
     try:
         with transaction(engine) as session:
             run_repo.end_scoring_cleanly(session, run_id=run_id)
-            settle_run(session, run_id=run_id)  # the resumed run holds its estimate afresh
+            spend.drop_run_holds(
+                session, run_id=run_id
+            )  # the resumed run holds its estimate afresh
     except Exception as exc:
         if not is_transient(exc):
             raise

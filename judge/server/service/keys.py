@@ -23,12 +23,13 @@ from judge.server.store import keys as key_repo
 _IDENTIFIER: TypeAdapter[str] = TypeAdapter(Identifier)
 
 
-def _identifier(field: str, value: str) -> str:
+def identifier(name: str, value: str) -> str:
+    """``value`` if it is an identifier; InputError starting with ``name`` otherwise."""
     try:
         return _IDENTIFIER.validate_python(value)
     except ValidationError:
         raise InputError(
-            f"--{field}: {value!r} is not a valid identifier (letters, digits, _ . : -)"
+            f"{name}: {value!r} is not a valid identifier (letters, digits, _ . : -)"
         ) from None
 
 
@@ -39,8 +40,8 @@ def issue_key(session: Session, *, agent_id: str, seat: str, label: str | None =
         session,
         prefix=new.prefix,
         key_sha256=new.key_sha256,
-        agent_id=_identifier("agent", agent_id),
-        seat=_identifier("seat", seat),
+        agent_id=identifier("--agent", agent_id),
+        seat=identifier("--seat", seat),
         label=label,
     )
     session.flush()

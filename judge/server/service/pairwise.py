@@ -179,11 +179,9 @@ def prepare(engine: Engine, *, body: PairwiseComparisonCreate, settings: Setting
         rubric = _rubric(rubric_set(session, settings=settings), body.trait)
         measure = measurement_settings(session, settings=settings)
         by_agents: set[str] = set()
-        a = _runs_of(
-            session, agent_id=body.agent_a, scenario_id=body.scenario_id, by_agents=by_agents
-        )
-        b = _runs_of(
-            session, agent_id=body.agent_b, scenario_id=body.scenario_id, by_agents=by_agents
+        a, b = (
+            _runs_of(session, agent_id=x, scenario_id=body.scenario_id, by_agents=by_agents)
+            for x in (body.agent_a, body.agent_b)
         )
         pairs, unpaired = _pairs(
             a, b, body, measure, settings.scan_cpu_s, by_agents, settings.scenarios_dir

@@ -25,8 +25,6 @@ from judge.server.store import ingest as ingest_repo
 from judge.server.store.ingest_tables import EvalRuleRow
 from judge.server.store.tables import utcnow
 
-#: Leaderboard class of the runs rules make: never ranked beside scenario runs.
-ONLINE_CLASS = "online"
 #: ``submitted_by`` of a rule's runs: the rule's id follows.
 RULE_ACTOR = "rule:"
 _SCALE = float(2**64)
@@ -101,20 +99,14 @@ class Rule(BaseModel):
 
 
 def rule_of(row: EvalRuleRow) -> Rule:
-    return Rule(
-        rule_id=row.rule_id,
-        name=row.name,
-        filters=RuleFilters.model_validate_json(row.filters_json),
-        sample_rate=row.sample_rate,
-        seed=row.seed,
-        traits=json.loads(row.traits_json),
-        judge=row.judge_model,
-        max_runs_per_day=row.max_runs_per_day,
-        paused=row.paused,
-        version=row.version,
-        created_by=row.created_by,
-        created_at=row.created_at,
-        updated_at=row.updated_at,
+    """The stored rule; its other columns share the rule's field names."""
+    return Rule.model_validate(
+        {
+            **row.model_dump(),
+            "filters": RuleFilters.model_validate_json(row.filters_json),
+            "traits": json.loads(row.traits_json),
+            "judge": row.judge_model,
+        }
     )
 
 

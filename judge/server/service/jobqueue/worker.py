@@ -88,8 +88,7 @@ class QueueExecutor:
             )
             self._thread.start()
             self._ready.wait(30)
-        requeued = [run_id for run_id in self._unfinished() if self._defer(run_id)]
-        return len(requeued)
+        return len([run_id for run_id in self._unfinished() if self._defer(run_id)])
 
     def _defer(self, run_id: str) -> bool:
         return tasks.defer_score(self.app, run_id, priority=run_priority(self.engine, run_id))
