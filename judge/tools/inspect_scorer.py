@@ -63,7 +63,7 @@ def trait_metadata(result: TraitResult) -> dict[str, Any]:
 def score_from_card(card: Scorecard) -> Score:
     """The Inspect score of the agent seat's card: trait means as the value, the rest as metadata."""
     seat = card.seats[AGENT]
-    results = {**seat.traits, **(seat.safety_block or {})}
+    results = seat.every_trait
     value: dict[str, float] = {
         t: math.nan if r.mean is None else r.mean for t, r in results.items()
     }

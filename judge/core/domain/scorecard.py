@@ -125,6 +125,11 @@ class SeatScorecard(SeatResults):
     def participation_gated(self) -> bool:
         return self.participation.participation_gated
 
+    @property
+    def every_trait(self) -> dict[str, TraitResult]:
+        """The seat's traits and its safety block (owner-only) in one mapping."""
+        return {**self.traits, **(self.safety_block or {})}
+
 
 class Scorecard(Output):
     """The owner view of a scored run: every scored seat, safety blocks included."""

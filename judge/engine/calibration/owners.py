@@ -109,7 +109,7 @@ def card_passes(cards: Iterable[Scorecard]) -> JudgedPasses:
     out: dict[tuple[str, str, str], list[JudgePass]] = {}
     for card in cards:
         for seat in card.seats.values():
-            for name, result in {**seat.traits, **(seat.safety_block or {})}.items():
+            for name, result in seat.every_trait.items():
                 out[(card.run_id, seat.seat, name)] = _scored_passes(result)
     return out
 

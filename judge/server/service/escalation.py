@@ -84,7 +84,7 @@ def labelled_items(
 def seat_results(card: Scorecard, seat: str) -> dict[str, TraitResult]:
     """A seat's scored traits, the safety block's included (empty for an unknown seat)."""
     found = card.seats.get(seat)
-    return {} if found is None else {**found.traits, **(found.safety_block or {})}
+    return {} if found is None else found.every_trait
 
 
 def _note(chosen: rules.Chosen, body: EscalationTargetCreate, n_selection: int) -> str:

@@ -52,7 +52,7 @@ def picks(
 ) -> Iterator[tuple[SeatScorecard, TraitResult, Pick]]:
     """The card's seat-traits the queue picks, with the pick."""
     for seat in card.seats.values():
-        for result in {**seat.traits, **(seat.safety_block or {})}.values():
+        for result in seat.every_trait.values():
             chosen = pick(figures(card, seat, result, rules, safety_below), rules)
             if chosen is not None:
                 yield seat, result, chosen

@@ -38,7 +38,7 @@ def trait_result(card: Scorecard, seat: str, trait: str) -> TraitResult:
         raise InputError(
             f"seat: run {card.run_id!r} has no scored seat {seat!r}; scored seats: {sorted(card.seats)}"
         )
-    results = {**found.traits, **(found.safety_block or {})}
+    results = found.every_trait
     if trait not in results:
         raise InputError(
             f"trait: seat {seat!r} has no scored trait {trait!r}; traits: {sorted(results)}"
