@@ -233,9 +233,6 @@ class RequestGuard:
             return Admission(refusal)
         if not _bearer_route(scope["path"]):
             return Admission(None, verified=self._console_session(headers))
-        if scope["path"] == INGEST_ROUTE:
-            refusal = await self._ingest_credential(scope, headers)
-            return Admission(refusal, verified=refusal is None)
         refusal = await self._credential(scope, headers)
         if refusal is not None:
             return Admission(refusal)
@@ -291,23 +288,6 @@ class RequestGuard:
         limit, source = self._limit(scope)
         return Refusal(413, f"body: larger than the limit of {limit} bytes ({source})")
 
-    async def _ingest_credential(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
-        """The fixed 401 unless the request carries a live ingest key (agent keys and owner
-        tokens are refused here, as an ingest key is everywhere else)."""
-        token = ingest_token(_text(headers))
-        if token is None:
-            return ANONYMOUS
-        engine = _engine(scope)
-        if engine is None:
-            return None  # the route looks the key up itself
-        try:
-            remember_verified(scope, token, await in_store_thread(source_of_key, engine, token))
-        except AuthError:
-            return ANONYMOUS
-        except SQLAlchemyError:  # the route meets the same fault and answers it (503)
-            return None
-        return None
-
     def _console_session(self, headers: dict[bytes, bytes]) -> bool:
         """Whether the request carries a console session cookie holding a valid owner token."""
         jar = SimpleCookie()
@@ -332,33 +312,39 @@ class RequestGuard:
         """Whether the request carries a credential that verifies (asked only of refusals)."""
         if not _bearer_route(scope["path"]):
             return self._console_session(headers)
-        if scope["path"] == INGEST_ROUTE:
-            return await self._ingest_credential(scope, headers) is None
-        return b"authorization" in headers and await self._credential(scope, headers) is None
+        return await self._credential(scope, headers) is None
 
     async def _credential(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
-        """The fixed 401 for a bearer credential that does not verify (its body is never read).
-        What verified is left on the request; a store fault is left for the route to answer."""
-        token = bearer_token(headers)
+        """The fixed 401 for a credential that does not verify (its body is never read): the
+        ingest route takes a live ingest key only (agent keys and owner tokens are refused there,
+        as an ingest key is everywhere else). What verified is left on the request; a store
+        fault is left for the route to answer."""
+        ingest = scope["path"] == INGEST_ROUTE
+        token = ingest_token(_text(headers)) if ingest else bearer_token(headers)
         if not token:
             return ANONYMOUS
         try:
-            await self._verify(scope, token)
+            await self._verify(scope, token, ingest=ingest)
         except AuthError:
             return ANONYMOUS
         except SQLAlchemyError:  # the route meets the same fault and answers it (503)
             return None
         return None
 
-    async def _verify(self, scope: Scope, token: str) -> None:
-        """Verify ``token`` (AuthError otherwise) and leave who it is on the request."""
-        if not token.startswith(KEY_SCHEME):
+    async def _verify(self, scope: Scope, token: str, *, ingest: bool) -> None:
+        """Verify ``token`` (AuthError otherwise) and leave who it is on the request; without a
+        store the route looks a key up itself."""
+        if not ingest and not token.startswith(KEY_SCHEME):
             secret, audience = self.settings.signing_secret, self.settings.jwt_audience
             claims = verify_owner_token(token, secret=secret, audience=audience)
             remember_verified(scope, token, claims)
             return
         engine = _engine(scope)
-        if engine is not None:
+        if engine is None:
+            return
+        if ingest:
+            remember_verified(scope, token, await in_store_thread(source_of_key, engine, token))
+        else:
             remember_verified(scope, token, await in_store_thread(agent_of_key, engine, token))
 
     async def _check(
