@@ -157,14 +157,6 @@ def json_content(headers: dict[bytes, bytes]) -> bool:
     return not kind or kind == b"application/json" or kind.endswith(b"+json")
 
 
-def declared_length(headers: dict[bytes, bytes]) -> int | None:
-    value = headers.get(b"content-length")
-    try:
-        return int(value) if value is not None else None
-    except ValueError:
-        return None
-
-
 def bearer_token(headers: dict[bytes, bytes]) -> str:
     """The token of a ``Bearer`` Authorization header ("" when there is none)."""
     scheme, _, token = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
@@ -271,10 +263,11 @@ class RequestGuard:
         return None
 
     def _declared_too_large(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
-        length = declared_length(headers)
-        if length is not None and length > self._limit(scope)[0]:
-            return self._too_large(scope)
-        return None
+        try:
+            length = int(headers.get(b"content-length", b""))
+        except ValueError:  # none, or not a number: the body is bounded as it is read
+            return None
+        return self._too_large(scope) if length > self._limit(scope)[0] else None
 
     def _limit(self, scope: Scope) -> tuple[int, str]:
         """The route's body limit and where it is set (a console form is small)."""
