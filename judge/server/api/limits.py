@@ -77,11 +77,6 @@ class Admission(NamedTuple):
     slot: str | None = None
 
 
-class Read(NamedTuple):
-    body: bytes | None
-    refusal: Refusal | None
-
-
 class RateLimits(NamedTuple):
     submissions: Window
     failed_auth: Window
@@ -220,7 +215,7 @@ class RequestGuard:
 
     async def _admit(self, scope: Scope, headers: dict[bytes, bytes]) -> Admission:
         """Path and query, the address's window, the credential, an agent key's slot."""
-        refusal = await self._before_body(scope, headers, _client(scope))
+        refusal = await self._before_body(scope, headers)
         if refusal is not None or scope["method"] not in BODY_METHODS:
             return Admission(refusal)
         if not _bearer_route(scope["path"]):
@@ -235,22 +230,22 @@ class RequestGuard:
             refusal = _too_many(wait, "runs submitted with this key")
         return Admission(refusal, verified=True, slot=slot if refusal is None else None)
 
-    async def _read(self, scope: Scope, headers: dict[bytes, bytes], receive: Receive) -> Read:
+    async def _read(
+        self, scope: Scope, headers: dict[bytes, bytes], receive: Receive
+    ) -> tuple[bytes | None, Refusal | None]:
         """The body, read up to its limit; an API route's JSON body is also checked."""
         body = await read_body(receive, self._limit(scope)[0])
         if body is None:
-            return Read(None, self._too_large(scope))
+            return None, self._too_large(scope)
         if not _bearer_route(scope["path"]) or scope["path"] == INGEST_ROUTE:
-            return Read(body, None)  # a console form or OTLP data: their routes read them
-        return Read(body, await self._check(body, scope, headers))
+            return body, None  # a console form or OTLP data: their routes read them
+        return body, await self._check(body, scope, headers)
 
-    async def _before_body(
-        self, scope: Scope, headers: dict[bytes, bytes], client: str
-    ) -> Refusal | None:
+    async def _before_body(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
         problem = path_problem(scope["path"]) or query_problem(scope.get("query_string", b""))
         if problem:
             return Refusal(422, problem)
-        wait = await ask(self.rates.failed_auth.retry_after, client)
+        wait = await ask(self.rates.failed_auth.retry_after, _client(scope))
         if wait:
             return _too_many(wait, "refused credentials from this address")
         if (
