@@ -111,13 +111,12 @@ _THIS_VIEW = sa.and_(
 _TAG = sa.select(_VIEWS.c.etag, _VIEWS.c.config_tag).where(_THIS_VIEW)
 
 
-def _body(gzipped: bool) -> sa.Column[bytes]:
-    return _VIEWS.c.body_gzip if gzipped else _VIEWS.c.body
-
-
 def _by_encoding(build: Callable[[sa.Column[bytes]], sa.Select[Any]]) -> dict[bool, sa.Select[Any]]:
     """One statement per encoding of the body (gzipped or not): only that one is read."""
-    return {gzipped: build(_body(gzipped)) for gzipped in (False, True)}
+    return {
+        gzipped: build(_VIEWS.c.body_gzip if gzipped else _VIEWS.c.body)
+        for gzipped in (False, True)
+    }
 
 
 _BODY = _by_encoding(
