@@ -28,8 +28,7 @@ class UtcDateTime(sa.types.TypeDecorator[datetime]):
     def process_bind_param(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
         return None if value is None else as_utc(value).astimezone(UTC)
 
-    def process_result_value(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
-        return None if value is None else as_utc(value).astimezone(UTC)
+    process_result_value = process_bind_param  # read back as written: UTC
 
 
 class RunRow(SQLModel, table=True):
