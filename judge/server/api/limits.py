@@ -328,12 +328,9 @@ class RequestGuard:
             remember_verified(scope, token, claims)
             return
         engine = _engine(scope)
-        if engine is None:
-            return
-        if ingest:
-            remember_verified(scope, token, await in_store_thread(source_of_key, engine, token))
-        else:
-            remember_verified(scope, token, await in_store_thread(agent_of_key, engine, token))
+        if engine is not None:
+            lookup = source_of_key if ingest else agent_of_key
+            remember_verified(scope, token, await in_store_thread(lookup, engine, token))
 
     async def _check(
         self, body: bytes, scope: Scope, headers: dict[bytes, bytes]
