@@ -149,8 +149,8 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(sa.exc.SQLAlchemyError, store_error)
 
 
-#: OpenAPI descriptions of the error answers, for the routes' ``responses=``.
 def error_responses(*codes: int) -> dict[int | str, dict[str, object]]:
+    """OpenAPI descriptions of the error answers, for the routes' ``responses=``."""
     text = {
         401: "Missing, malformed, forged, expired or wrong-audience credentials (one fixed body).",
         403: "The agent key's agent does not sit in its seat in this run.",

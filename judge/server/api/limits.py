@@ -77,11 +77,6 @@ class Admission(NamedTuple):
     slot: str | None = None
 
 
-class Read(NamedTuple):
-    body: bytes | None
-    refusal: Refusal | None
-
-
 class RateLimits(NamedTuple):
     submissions: Window
     failed_auth: Window
@@ -157,14 +152,6 @@ def json_content(headers: dict[bytes, bytes]) -> bool:
     return not kind or kind == b"application/json" or kind.endswith(b"+json")
 
 
-def declared_length(headers: dict[bytes, bytes]) -> int | None:
-    value = headers.get(b"content-length")
-    try:
-        return int(value) if value is not None else None
-    except ValueError:
-        return None
-
-
 def bearer_token(headers: dict[bytes, bytes]) -> str:
     """The token of a ``Bearer`` Authorization header ("" when there is none)."""
     scheme, _, token = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
@@ -228,14 +215,11 @@ class RequestGuard:
 
     async def _admit(self, scope: Scope, headers: dict[bytes, bytes]) -> Admission:
         """Path and query, the address's window, the credential, an agent key's slot."""
-        refusal = await self._before_body(scope, headers, _client(scope))
+        refusal = await self._before_body(scope, headers)
         if refusal is not None or scope["method"] not in BODY_METHODS:
             return Admission(refusal)
         if not _bearer_route(scope["path"]):
             return Admission(None, verified=self._console_session(headers))
-        if scope["path"] == INGEST_ROUTE:
-            refusal = await self._ingest_credential(scope, headers)
-            return Admission(refusal, verified=refusal is None)
         refusal = await self._credential(scope, headers)
         if refusal is not None:
             return Admission(refusal)
@@ -246,22 +230,22 @@ class RequestGuard:
             refusal = _too_many(wait, "runs submitted with this key")
         return Admission(refusal, verified=True, slot=slot if refusal is None else None)
 
-    async def _read(self, scope: Scope, headers: dict[bytes, bytes], receive: Receive) -> Read:
+    async def _read(
+        self, scope: Scope, headers: dict[bytes, bytes], receive: Receive
+    ) -> tuple[bytes | None, Refusal | None]:
         """The body, read up to its limit; an API route's JSON body is also checked."""
         body = await read_body(receive, self._limit(scope)[0])
         if body is None:
-            return Read(None, self._too_large(scope))
+            return None, self._too_large(scope)
         if not _bearer_route(scope["path"]) or scope["path"] == INGEST_ROUTE:
-            return Read(body, None)  # a console form or OTLP data: their routes read them
-        return Read(body, await self._check(body, scope, headers))
+            return body, None  # a console form or OTLP data: their routes read them
+        return body, await self._check(body, scope, headers)
 
-    async def _before_body(
-        self, scope: Scope, headers: dict[bytes, bytes], client: str
-    ) -> Refusal | None:
+    async def _before_body(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
         problem = path_problem(scope["path"]) or query_problem(scope.get("query_string", b""))
         if problem:
             return Refusal(422, problem)
-        wait = await ask(self.rates.failed_auth.retry_after, client)
+        wait = await ask(self.rates.failed_auth.retry_after, _client(scope))
         if wait:
             return _too_many(wait, "refused credentials from this address")
         if (
@@ -274,10 +258,11 @@ class RequestGuard:
         return None
 
     def _declared_too_large(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
-        length = declared_length(headers)
-        if length is not None and length > self._limit(scope)[0]:
-            return self._too_large(scope)
-        return None
+        try:
+            length = int(headers.get(b"content-length", b""))
+        except ValueError:  # none, or not a number: the body is bounded as it is read
+            return None
+        return self._too_large(scope) if length > self._limit(scope)[0] else None
 
     def _limit(self, scope: Scope) -> tuple[int, str]:
         """The route's body limit and where it is set (a console form is small)."""
@@ -290,23 +275,6 @@ class RequestGuard:
     def _too_large(self, scope: Scope) -> Refusal:
         limit, source = self._limit(scope)
         return Refusal(413, f"body: larger than the limit of {limit} bytes ({source})")
-
-    async def _ingest_credential(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
-        """The fixed 401 unless the request carries a live ingest key (agent keys and owner
-        tokens are refused here, as an ingest key is everywhere else)."""
-        token = ingest_token(_text(headers))
-        if token is None:
-            return ANONYMOUS
-        engine = _engine(scope)
-        if engine is None:
-            return None  # the route looks the key up itself
-        try:
-            remember_verified(scope, token, await in_store_thread(source_of_key, engine, token))
-        except AuthError:
-            return ANONYMOUS
-        except SQLAlchemyError:  # the route meets the same fault and answers it (503)
-            return None
-        return None
 
     def _console_session(self, headers: dict[bytes, bytes]) -> bool:
         """Whether the request carries a console session cookie holding a valid owner token."""
@@ -332,34 +300,37 @@ class RequestGuard:
         """Whether the request carries a credential that verifies (asked only of refusals)."""
         if not _bearer_route(scope["path"]):
             return self._console_session(headers)
-        if scope["path"] == INGEST_ROUTE:
-            return await self._ingest_credential(scope, headers) is None
-        return b"authorization" in headers and await self._credential(scope, headers) is None
+        return await self._credential(scope, headers) is None
 
     async def _credential(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
-        """The fixed 401 for a bearer credential that does not verify (its body is never read).
-        What verified is left on the request; a store fault is left for the route to answer."""
-        token = bearer_token(headers)
+        """The fixed 401 for a credential that does not verify (its body is never read): the
+        ingest route takes a live ingest key only (agent keys and owner tokens are refused there,
+        as an ingest key is everywhere else). What verified is left on the request; a store
+        fault is left for the route to answer."""
+        ingest = scope["path"] == INGEST_ROUTE
+        token = ingest_token(_text(headers)) if ingest else bearer_token(headers)
         if not token:
             return ANONYMOUS
         try:
-            await self._verify(scope, token)
+            await self._verify(scope, token, ingest=ingest)
         except AuthError:
             return ANONYMOUS
         except SQLAlchemyError:  # the route meets the same fault and answers it (503)
             return None
         return None
 
-    async def _verify(self, scope: Scope, token: str) -> None:
-        """Verify ``token`` (AuthError otherwise) and leave who it is on the request."""
-        if not token.startswith(KEY_SCHEME):
+    async def _verify(self, scope: Scope, token: str, *, ingest: bool) -> None:
+        """Verify ``token`` (AuthError otherwise) and leave who it is on the request; without a
+        store the route looks a key up itself."""
+        if not ingest and not token.startswith(KEY_SCHEME):
             secret, audience = self.settings.signing_secret, self.settings.jwt_audience
             claims = verify_owner_token(token, secret=secret, audience=audience)
             remember_verified(scope, token, claims)
             return
         engine = _engine(scope)
         if engine is not None:
-            remember_verified(scope, token, await in_store_thread(agent_of_key, engine, token))
+            lookup = source_of_key if ingest else agent_of_key
+            remember_verified(scope, token, await in_store_thread(lookup, engine, token))
 
     async def _check(
         self, body: bytes, scope: Scope, headers: dict[bytes, bytes]

@@ -50,13 +50,6 @@ def _publish(schema: dict[str, Any]) -> None:
         components[name] = published
 
 
-def _error(description: str) -> dict[str, Any]:
-    return {
-        "description": description,
-        "content": {"application/json": {"schema": component_ref(ErrorPublic)}},
-    }
-
-
 def _document_errors(operation: dict[str, Any]) -> None:
     responses = operation.setdefault("responses", {})
     standard = error_responses(401, 422, 503)
@@ -70,9 +63,9 @@ def _document_errors(operation: dict[str, Any]) -> None:
     if "requestBody" in operation:
         wanted[413] = _GUARD[413]
     for status, description in wanted.items():
-        responses.setdefault(str(status), _error(description))
+        responses.setdefault(str(status), {"description": description})
     for status, answer in responses.items():
-        if status.startswith(("4", "5")):
+        if status.startswith(("4", "5")):  # what the guard and the error handlers send
             answer["content"] = {"application/json": {"schema": component_ref(ErrorPublic)}}
 
 

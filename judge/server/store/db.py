@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 from tenacity import (
@@ -38,6 +39,8 @@ _POOL: dict[str, Any] = {
     "max_overflow": POOL_OVERFLOW,
     "pool_timeout": POOL_TIMEOUT_S,
 }
+#: PostgreSQL: each engine's read pool (:func:`autocommit`).
+_READ_ENGINES: weakref.WeakKeyDictionary[Engine, Engine] = weakref.WeakKeyDictionary()
 T = TypeVar("T")
 log = logging.getLogger("judge.server.store")
 
@@ -87,7 +90,16 @@ def _postgres_engine(url: str) -> Engine:
     )
     connect = {"options": timeouts}
     engine = sa.create_engine(url, pool_pre_ping=True, connect_args=connect, **_POOL)
-    _READ_ENGINES[engine] = _read_engine(engine, connect)
+    reads = sa.create_engine(
+        engine.url,
+        isolation_level="AUTOCOMMIT",
+        connect_args=connect,
+        pool_size=READ_POOL_SIZE,
+        max_overflow=READ_POOL_OVERFLOW,
+        pool_timeout=POOL_TIMEOUT_S,
+    )
+    sa.event.listen(engine, "engine_disposed", lambda _engine: reads.dispose())
+    _READ_ENGINES[engine] = reads
     return engine
 
 
@@ -99,22 +111,6 @@ def autocommit(engine: Engine) -> Engine:
     reads = _READ_ENGINES.get(engine)
     if reads is None:  # an engine not made here: its own (pinged) pool, in autocommit
         return engine.execution_options(isolation_level="AUTOCOMMIT")
-    return reads
-
-
-_READ_ENGINES: weakref.WeakKeyDictionary[Engine, Engine] = weakref.WeakKeyDictionary()
-
-
-def _read_engine(engine: Engine, connect: dict[str, str]) -> Engine:
-    reads = sa.create_engine(
-        engine.url,
-        isolation_level="AUTOCOMMIT",
-        connect_args=connect,
-        pool_size=READ_POOL_SIZE,
-        max_overflow=READ_POOL_OVERFLOW,
-        pool_timeout=POOL_TIMEOUT_S,
-    )
-    sa.event.listen(engine, "engine_disposed", lambda _engine: reads.dispose())
     return reads
 
 
@@ -148,6 +144,13 @@ def lift_timeouts(connection: sa.Connection, *, local: bool) -> None:
         scope = "LOCAL " if local else ""
         connection.exec_driver_sql(f"SET {scope}lock_timeout = 0")
         connection.exec_driver_sql(f"SET {scope}statement_timeout = 0")
+
+
+def insert_into(session: Session, table: Any) -> sqlite.Insert | postgresql.Insert:
+    """An INSERT in the session's dialect, which can say what a conflicting row does."""
+    if session.connection().dialect.name == "postgresql":
+        return postgresql.insert(table)
+    return sqlite.insert(table)
 
 
 @contextmanager

@@ -8,9 +8,9 @@ from datetime import datetime, timedelta
 from typing import NamedTuple
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Session, col, func, select
 
+from judge.server.store.db import insert_into
 from judge.server.store.ingest_tables import (
     EvalRuleRow,
     IngestKeyRow,
@@ -84,13 +84,6 @@ def pending_spans(session: Session, *, source: str) -> int:
     return int(session.connection().execute(query).scalar_one())
 
 
-def _insert_ignoring(session: Session, table: sa.Table) -> sa.Insert:
-    """INSERT that skips a row whose primary key is stored already (both stores)."""
-    if session.connection().dialect.name == "postgresql":
-        return postgresql.insert(table).on_conflict_do_nothing()
-    return sqlite.insert(table).on_conflict_do_nothing()
-
-
 def store_spans(
     session: Session, *, source: str, spans: Sequence[NewSpan], now: datetime | None = None
 ) -> int:
@@ -117,7 +110,7 @@ def store_spans(
         if not fresh:
             continue
         connection.execute(
-            _insert_ignoring(session, _SPANS),
+            insert_into(session, _SPANS).on_conflict_do_nothing(),
             [
                 {
                     "source": source,
@@ -140,7 +133,7 @@ def _touch_trace(
 ) -> None:
     connection = session.connection()
     connection.execute(
-        _insert_ignoring(session, _TRACES),
+        insert_into(session, _TRACES).on_conflict_do_nothing(),
         {
             "source": source,
             "trace_id": trace_id,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -15,7 +16,6 @@ from judge.server.store.tables import PassRow, RunRow, utcnow
 _PASSES: sa.Table = PassRow.__table__  # type: ignore[attr-defined]
 _RUNS: sa.Table = RunRow.__table__  # type: ignore[attr-defined]
 _COLUMNS = [c for c in _PASSES.columns if c.name != "id"]
-_statements: dict[str, sa.Insert] = {}
 
 
 def judge_pass(row: PassRow) -> JudgePass:
@@ -44,24 +44,23 @@ def _values(*, run_id: str, seat: str, judge_pass: JudgePass) -> dict[str, Any]:
     }
 
 
+@functools.cache
 def _insert_if_claimed(dialect: str) -> sa.Insert:
     """``INSERT INTO passes SELECT <values> WHERE <the run is scoring under this claim>``; on
     PostgreSQL each value cast to its column's type (a bare SELECT parameter reads as text)."""
-    if dialect not in _statements:
 
-        def value(column: sa.Column[Any]) -> sa.ColumnElement[Any]:
-            bind = sa.bindparam(column.name, type_=column.type)
-            return sa.cast(bind, column.type) if dialect == "postgresql" else bind
+    def value(column: sa.Column[Any]) -> sa.ColumnElement[Any]:
+        bind = sa.bindparam(column.name, type_=column.type)
+        return sa.cast(bind, column.type) if dialect == "postgresql" else bind
 
-        claimed = sa.exists().where(
-            _RUNS.c.run_id == sa.bindparam("run_id"),
-            _RUNS.c.scoring_starts == sa.bindparam("claimed"),
-            _RUNS.c.status == "scoring",
-        )
-        rows = sa.select(*[value(c) for c in _COLUMNS]).where(claimed)
-        insert = sa.insert(_PASSES).from_select([c.name for c in _COLUMNS], rows)
-        _statements[dialect] = insert.execution_options(preserve_rowcount=True)
-    return _statements[dialect]
+    claimed = sa.exists().where(
+        _RUNS.c.run_id == sa.bindparam("run_id"),
+        _RUNS.c.scoring_starts == sa.bindparam("claimed"),
+        _RUNS.c.status == "scoring",
+    )
+    rows = sa.select(*[value(c) for c in _COLUMNS]).where(claimed)
+    insert = sa.insert(_PASSES).from_select([c.name for c in _COLUMNS], rows)
+    return insert.execution_options(preserve_rowcount=True)
 
 
 def insert_pass(

@@ -8,7 +8,7 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-from judge.server.store.tables import RunRow, UtcDateTime, utcnow
+from judge.server.store.tables import UtcDateTime, utcnow
 
 
 class RunSummaryRow(SQLModel, table=True):
@@ -68,8 +68,3 @@ class ScorecardAttemptRow(SQLModel, table=True):
     measurement_era: str = Field(max_length=40)
     archived_by: str = Field(max_length=200)
     archived_at: datetime = Field(default_factory=utcnow, sa_type=UtcDateTime())
-
-
-#: Newest-first keyset paging of the runs table reads this index instead of sorting.
-_RUNS: sa.Table = RunRow.__table__  # type: ignore[attr-defined]
-RUNS_NEWEST_FIRST = sa.Index("ix_runs_created_at_run_id", _RUNS.c.created_at, _RUNS.c.run_id)

@@ -43,13 +43,12 @@ def insert_run(
 ) -> RunRow:
     """Add a queued run (under ``run_id``, default the body's) and its seats to the session."""
     run_id = run_id or run.run_id
-    self_reported = is_self_reported(submitted_by)
     row = RunRow(
         run_id=run_id,
         ranked_eligible=not holds_agent_text(submitted_by),
         leaderboard_class="online"
         if is_rule_run(submitted_by)
-        else leaderboard_class(custom_rubric=False, self_reported=self_reported),
+        else leaderboard_class(custom_rubric=False, self_reported=is_self_reported(submitted_by)),
         **run.model_dump(include=MATCHED_ON),
         body_json=body_json,
         body_sha256=body_sha256,

@@ -21,37 +21,30 @@ from judge.server.store.tables import (
     utcnow,
 )
 
-_PASS_USD = sa.func.coalesce(
-    sa.func.sum(sa.case((col(PassRow.cost_usd) > 0, col(PassRow.cost_usd)), else_=0.0)), 0.0
-)
-_PASS_TOKENS = sa.func.coalesce(
-    sa.func.sum(
-        sa.func.coalesce(col(PassRow.prompt_tokens), 0)
-        + sa.func.coalesce(col(PassRow.completion_tokens), 0)
-    ),
-    0,
-)
-_PAIR_USD = sa.func.coalesce(
-    sa.func.sum(sa.func.coalesce(col(PairwiseVerdictRow.cost_usd), 0.0)), 0.0
-)
-_PAIR_TOKENS = sa.func.coalesce(sa.func.sum(col(PairwiseVerdictRow.tokens)), 0)
-_CALL_USD = sa.func.coalesce(
-    sa.func.sum(sa.case((col(JudgeCallRow.cost_usd) > 0, col(JudgeCallRow.cost_usd)), else_=0.0)),
-    0.0,
-)
-_CALL_TOKENS = sa.func.coalesce(sa.func.sum(col(JudgeCallRow.tokens)), 0)
-_HOLD_USD = sa.func.coalesce(sa.func.sum(sa.func.coalesce(col(BudgetHoldRow.cost_usd), 0.0)), 0.0)
-_HOLD_TOKENS = sa.func.coalesce(sa.func.sum(col(BudgetHoldRow.tokens)), 0)
 
+def _summed(usd: Any, tokens: Any) -> Any:
+    """SELECT of the total of ``usd`` and of ``tokens`` (0 over no rows)."""
+    return select(sa.func.coalesce(sa.func.sum(usd), 0.0), sa.func.coalesce(sa.func.sum(tokens), 0))
+
+
+def _priced(usd: Any) -> Any:
+    """A cost that counts only when positive."""
+    return sa.case((col(usd) > 0, col(usd)), else_=0.0)
+
+
+_PASSES = _summed(
+    _priced(PassRow.cost_usd),
+    sa.func.coalesce(col(PassRow.prompt_tokens), 0)
+    + sa.func.coalesce(col(PassRow.completion_tokens), 0),
+)
+_PAIRS = _summed(
+    sa.func.coalesce(col(PairwiseVerdictRow.cost_usd), 0.0), col(PairwiseVerdictRow.tokens)
+)
+_CALLS = _summed(_priced(JudgeCallRow.cost_usd), col(JudgeCallRow.tokens))
+_HOLDS = _summed(sa.func.coalesce(col(BudgetHoldRow.cost_usd), 0.0), col(BudgetHoldRow.tokens))
 _PASS_SEAT = sa.and_(
     col(SeatRow.run_id) == col(PassRow.run_id), col(SeatRow.seat) == col(PassRow.seat)
 )
-
-
-_PASSES = select(_PASS_USD, _PASS_TOKENS)
-_PAIRS = select(_PAIR_USD, _PAIR_TOKENS)
-_CALLS = select(_CALL_USD, _CALL_TOKENS)
-_HOLDS = select(_HOLD_USD, _HOLD_TOKENS)
 
 
 def _spent(

@@ -142,6 +142,9 @@ def get_summary(session: Session, *, run_id: str) -> RunSummaryRow | None:
     return session.get(RunSummaryRow, run_id)
 
 
+_SUMMARY_OF_RUN = col(RunSummaryRow.run_id) == col(RunRow.run_id)
+
+
 def _listing_column(name: str) -> Any:
     """A listing field: from the runs table where it has that column, else from run_summary;
     ``held`` is whether any seat of the run is held."""
@@ -152,9 +155,8 @@ def _listing_column(name: str) -> Any:
 
 def _listing_query(*, summarised_only: bool = False) -> Any:
     """Each run beside its figures (a run without figures is left out when ``summarised_only``)."""
-    summary = col(RunSummaryRow.run_id) == col(RunRow.run_id)
     query = sa.select(*(_listing_column(n) for n in RunListing._fields)).select_from(RunRow)
-    return query.join(RunSummaryRow, summary, isouter=not summarised_only)
+    return query.join(RunSummaryRow, _SUMMARY_OF_RUN, isouter=not summarised_only)
 
 
 def _listings(session: Session, query: Any) -> list[RunListing]:
@@ -299,7 +301,7 @@ def count_runs(session: Session, *, filters: RunFilters) -> int:
     """How many runs match; ``run_summary`` is joined only when a filter reads it."""
     query = sa.select(sa.func.count()).select_from(RunRow)
     if any(getattr(filters, name) is not None for name in _SUMMARY_FILTERS):
-        query = query.outerjoin(RunSummaryRow, col(RunSummaryRow.run_id) == col(RunRow.run_id))
+        query = query.outerjoin(RunSummaryRow, _SUMMARY_OF_RUN)
     return int(session.execute(query.where(*_conditions(filters))).scalar_one())
 
 
@@ -383,11 +385,10 @@ def count_flagged_runs(
     or_decided: bool = False,
 ) -> int:
     """How many runs :func:`flagged_runs` lists over all its pages (a queue tab's count)."""
-    summary = col(RunSummaryRow.run_id) == col(RunRow.run_id)
     query = (
         sa.select(sa.func.count())
         .select_from(RunRow)
-        .join(RunSummaryRow, summary)
+        .join(RunSummaryRow, _SUMMARY_OF_RUN)
         .where(
             _flagged(safety_below, spread_above, judge, or_tampered, or_decided),
             *([_review_condition(review_state)] if review_state else []),

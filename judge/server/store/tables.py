@@ -28,8 +28,7 @@ class UtcDateTime(sa.types.TypeDecorator[datetime]):
     def process_bind_param(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
         return None if value is None else as_utc(value).astimezone(UTC)
 
-    def process_result_value(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
-        return None if value is None else as_utc(value).astimezone(UTC)
+    process_result_value = process_bind_param  # read back as written: UTC
 
 
 class RunRow(SQLModel, table=True):
@@ -381,10 +380,10 @@ class LeaderboardEntryRow(SQLModel, table=True):
     objectives_json: str = Field(sa_type=sa.Text())
 
 
+_RUNS: sa.Table = RunRow.__table__  # type: ignore[attr-defined]
+#: Newest-first keyset paging of the runs table reads this index instead of sorting.
+RUNS_NEWEST_FIRST = sa.Index("ix_runs_created_at_run_id", _RUNS.c.created_at, _RUNS.c.run_id)
 #: An agent key's own run list walks this index (docs/deploy.md, "Read performance").
 RUNS_SUBMITTED_NEWEST_FIRST = sa.Index(
-    "ix_runs_submitted_by_created_at",
-    RunRow.__table__.c.submitted_by,  # type: ignore[attr-defined]
-    RunRow.__table__.c.created_at,  # type: ignore[attr-defined]
-    RunRow.__table__.c.run_id,  # type: ignore[attr-defined]
+    "ix_runs_submitted_by_created_at", _RUNS.c.submitted_by, _RUNS.c.created_at, _RUNS.c.run_id
 )

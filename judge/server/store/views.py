@@ -13,9 +13,9 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import Field, Session, SQLModel, col
 
+from judge.server.store.db import insert_into
 from judge.server.store.keys import presented_key_is_live
 from judge.server.store.runs import agent_reads, reader
 from judge.server.store.tables import PlatformConfigRow, RunRow, SeatRow, UtcDateTime, utcnow
@@ -74,16 +74,11 @@ def rendered(view: str, body: bytes, *, config_tag: str = "") -> RenderedView:
     return RenderedView(view, body, packed, entity_tag(body), config_tag)
 
 
-def _insert(session: Session) -> type[sqlite.Insert | postgresql.Insert]:
-    dialect = session.connection().dialect.name
-    return postgresql.Insert if dialect == "postgresql" else sqlite.Insert
-
-
 def put_views(session: Session, *, run_id: str, views: Sequence[RenderedView]) -> None:
     """Store ``views`` of the run, replacing any stored under the same names."""
     if not views:
         return
-    statement = _insert(session)(ScorecardViewRow).values([_values(run_id, v) for v in views])
+    statement = insert_into(session, ScorecardViewRow).values([_values(run_id, v) for v in views])
     fresh = statement.excluded
     session.execute(
         statement.on_conflict_do_update(
@@ -97,7 +92,7 @@ def put_views(session: Session, *, run_id: str, views: Sequence[RenderedView]) -
 
 def add_missing_view(session: Session, *, run_id: str, view: RenderedView) -> None:
     """Store ``view`` unless one is stored (never replacing one rendered from newer state)."""
-    statement = _insert(session)(ScorecardViewRow).values([_values(run_id, view)])
+    statement = insert_into(session, ScorecardViewRow).values([_values(run_id, view)])
     session.execute(statement.on_conflict_do_nothing(index_elements=["run_id", "view"]))
 
 
@@ -116,13 +111,12 @@ _THIS_VIEW = sa.and_(
 _TAG = sa.select(_VIEWS.c.etag, _VIEWS.c.config_tag).where(_THIS_VIEW)
 
 
-def _body(gzipped: bool) -> sa.Column[bytes]:
-    return _VIEWS.c.body_gzip if gzipped else _VIEWS.c.body
-
-
 def _by_encoding(build: Callable[[sa.Column[bytes]], sa.Select[Any]]) -> dict[bool, sa.Select[Any]]:
     """One statement per encoding of the body (gzipped or not): only that one is read."""
-    return {gzipped: build(_body(gzipped)) for gzipped in (False, True)}
+    return {
+        gzipped: build(_VIEWS.c.body_gzip if gzipped else _VIEWS.c.body)
+        for gzipped in (False, True)
+    }
 
 
 _BODY = _by_encoding(
@@ -172,8 +166,11 @@ class StoredBody(NamedTuple):
 
 def get_body(session: Session, *, run_id: str, view: str, gzipped: bool) -> StoredBody | None:
     """The stored view with the one body asked for (the other encoding is not read)."""
-    query = _BODY[gzipped]
-    found = session.connection().execute(query, {"run_id": run_id, "view": view}).first()
+    return _stored(session, _BODY[gzipped], {"run_id": run_id, "view": view})
+
+
+def _stored(session: Session, query: sa.Select[Any], keys: dict[str, str]) -> StoredBody | None:
+    found = session.connection().execute(query, keys).first()
     return None if found is None else StoredBody(*found)
 
 
@@ -202,8 +199,7 @@ def get_own_seat_body(
     """The stored agent view of ``seat``, only where a key of (``agent_id``, ``seat``) may read
     it (:func:`judge.server.store.runs.agent_reads`); None: take the full path."""
     keys = {"run_id": run_id, "view": agent_view_name(seat), **reader(agent_id=agent_id, seat=seat)}
-    found = session.connection().execute(_OWN_SEAT[gzipped], keys).first()
-    return None if found is None else StoredBody(*found)
+    return _stored(session, _OWN_SEAT[gzipped], keys)
 
 
 def get_own_seat_body_of_key(
@@ -225,8 +221,7 @@ def get_own_seat_body_of_key(
         "key_sha256": key_sha256,
         **reader(agent_id=agent_id, seat=seat),
     }
-    found = session.connection().execute(_OWN_SEAT_OF_LIVE_KEY[gzipped], keys).first()
-    return None if found is None else StoredBody(*found)
+    return _stored(session, _OWN_SEAT_OF_LIVE_KEY[gzipped], keys)
 
 
 def delete_views(session: Session, *, run_id: str) -> None:

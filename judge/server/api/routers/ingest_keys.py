@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from judge.core.errors import NotFoundError
 from judge.server.api.deps import OwnerDep, SessionDep, owner_router
 from judge.server.api.errors import error_responses
-from judge.server.api.models import IngestKeyPublic
+from judge.server.api.models import IngestKeyPublic, public_list
 from judge.server.api.paging import PAGED, PagingDep
 from judge.server.service import ingest as ingest_service
 from judge.server.store import ingest as ingest_repo
@@ -59,8 +59,7 @@ def list_ingest_keys(
     """Every ingest key (its public prefix, never the key), oldest first, optionally of one
     `source`; revoked keys say when. Paged by `limit` and `cursor`."""
     rows = ingest_repo.list_ingest_keys(session, source=source)
-    keys = [IngestKeyPublic.model_validate(r, from_attributes=True) for r in rows]
-    return paging.by_position(keys)
+    return paging.by_position(public_list(IngestKeyPublic, rows))
 
 
 @router.delete("/{prefix}", summary="Revoke an ingest key", responses=error_responses(404))

@@ -8,7 +8,6 @@ from fastapi import Query
 from sqlmodel import Session
 
 from judge.core.errors import InputError
-from judge.engine.settings import Settings
 from judge.server.api.caller import CallerDep
 from judge.server.api.deps import EngineDep, SettingsDep, credentialed_router
 from judge.server.api.errors import error_responses
@@ -61,27 +60,16 @@ async def scenario_leaderboard(
 
     def read(session: Session) -> LeaderboardPublic | PairwiseLeaderboardPublic:
         if trait is not None and mode == "pairwise":
-            return _pairwise(session, scenario_id, trait, era, settings, viewer is not None)
+            pairs = pairwise_board(
+                session,
+                scenario_id=scenario_id,
+                trait=trait,
+                era_id=era,
+                settings=settings,
+                agent_view=viewer is not None,
+            )
+            return PairwiseLeaderboardPublic.model_validate(pairs.model_dump())
         board = leaderboard(session, scenario_id=scenario_id, era_id=era, viewer=viewer)
         return LeaderboardPublic.model_validate(board.model_dump())
 
     return await in_read(engine, read)
-
-
-def _pairwise(
-    session: Session,
-    scenario_id: str,
-    trait: str,
-    era: str | None,
-    settings: Settings,
-    agent_view: bool,
-) -> PairwiseLeaderboardPublic:
-    pairs = pairwise_board(
-        session,
-        scenario_id=scenario_id,
-        trait=trait,
-        era_id=era,
-        settings=settings,
-        agent_view=agent_view,
-    )
-    return PairwiseLeaderboardPublic.model_validate(pairs.model_dump())

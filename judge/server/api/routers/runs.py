@@ -30,11 +30,10 @@ from judge.server.api.deps import (
 from judge.server.api.errors import error_responses
 from judge.server.api.models import RunPublic, RunSummaryPublic, public_list
 from judge.server.api.openapi import component_ref
-from judge.server.api.paging import PAGED, Page, PagingDep
-from judge.server.auth import AgentIdentity
+from judge.server.api.paging import PAGED, PagingDep
 from judge.server.request_scope import get_engine, in_read
 from judge.server.service import budgets
-from judge.server.service.intake import Intake, submit_run
+from judge.server.service.intake import submit_run
 from judge.server.service.run_listing import RunSummary
 from judge.server.service.run_listing import list_runs as listed_runs
 from judge.server.service.views import RunAccepted, run_status
@@ -73,23 +72,6 @@ def parse_run(raw: bytes) -> Run:
         raise RequestValidationError(errors) from None
 
 
-async def read_run(request: Request) -> Run:
-    """The request's run, read after authentication and validated off the event loop."""
-    raw = await request.body()
-    return await anyio.to_thread.run_sync(parse_run, raw)
-
-
-def _accepted(intake: Intake, response: Response, caller: Caller) -> RunAccepted:
-    status_url = f"{RUNS[caller.audience]}/{intake.run_id}"
-    if intake.created or intake.requeued:
-        response.headers["Location"] = status_url
-    else:
-        response.status_code = status.HTTP_200_OK
-    return RunAccepted(
-        run_id=intake.run_id, status=intake.status, created=intake.created, status_url=status_url
-    )
-
-
 async def submit(
     request: Request,
     caller: Caller,
@@ -98,7 +80,8 @@ async def submit(
     workers: WorkersDep,
     response: Response,
 ) -> RunAccepted:
-    run = await read_run(request)
+    # the body is read after the credential and validated off the event loop
+    run = await anyio.to_thread.run_sync(parse_run, await request.body())
     store = partial(
         submit_run,
         engine,
@@ -108,9 +91,15 @@ async def submit(
         agent=caller.agent,
     )
     intake = await anyio.to_thread.run_sync(store)
+    status_url = f"{RUNS[caller.audience]}/{intake.run_id}"
     if intake.created or intake.requeued:  # queueing reads the store: off the event loop
         await anyio.to_thread.run_sync(workers.enqueue, intake.run_id)
-    return _accepted(intake, response, caller)
+        response.headers["Location"] = status_url
+    else:
+        response.status_code = status.HTTP_200_OK
+    return RunAccepted(
+        run_id=intake.run_id, status=intake.status, created=intake.created, status_url=status_url
+    )
 
 
 _LOCATION = {
@@ -180,20 +169,6 @@ mount_both(
 )
 
 
-def run_page(
-    session: Session,
-    *,
-    filters: RunFilters,
-    agent: AgentIdentity | None,
-    limit: int,
-    cursor: str | None,
-) -> Page:
-    """One page of the runs an owner (``agent`` None) or an agent key may list."""
-    after = Cursor(*decode_run_cursor(cursor)) if cursor else None
-    found = listed_runs(session, filters=filters, agent=agent, after=after, limit=limit + 1)
-    return Page.of_fetched(found, limit=limit, cursor_of=_cursor_of)
-
-
 def _cursor_of(run: RunSummary) -> str:
     return encode_run_cursor(run.created_at, run.run_id)
 
@@ -227,11 +202,10 @@ async def list_runs(
     paging: PagingDep,
 ) -> list[RunSummaryPublic]:
     def read(session: Session) -> list[RunSummaryPublic]:
-        me = admission.agent(session)
-        page = run_page(
-            session, filters=filters, agent=me, limit=paging.limit, cursor=paging.cursor
-        )
-        return public_list(RunSummaryPublic, paging.answer(page))
+        me = admission.agent(session)  # the credential before the cursor
+        after = Cursor(*decode_run_cursor(paging.cursor)) if paging.cursor else None
+        found = listed_runs(session, filters=filters, agent=me, after=after, limit=paging.limit + 1)
+        return public_list(RunSummaryPublic, paging.by_fetch(found, _cursor_of))
 
     return await in_read(get_engine(request), read)
 

@@ -62,11 +62,6 @@ def matches(if_none_match: str | None, tag: str | None) -> bool:
     return "*" in offered or tag.removeprefix("W/") in offered
 
 
-def accepts_gzip(accept_encoding: str | None) -> bool:
-    """Whether the client takes gzip (the rule the compression middleware applies)."""
-    return accept_encoding is not None and "gzip" in accept_encoding
-
-
 def _headers(tag: str) -> dict[str, str]:
     return {"ETag": tag, "Cache-Control": "private, no-cache", "Vary": "Accept-Encoding"}
 
@@ -122,7 +117,8 @@ class Validators(NamedTuple):
 
     @property
     def gzipped(self) -> bool:
-        return accepts_gzip(self.accept_encoding)
+        """Whether the client takes gzip (the rule the compression middleware applies)."""
+        return self.accept_encoding is not None and "gzip" in self.accept_encoding
 
     def serve(self, view: ServedView) -> Response:
         """304 when ``If-None-Match`` names the view's tag, else the view."""
@@ -131,18 +127,13 @@ class Validators(NamedTuple):
         )
 
 
-def stored_card_operation(audience: Audience) -> dict[str, Any]:
-    """What a card route publishes itself: its credential and the ``If-None-Match`` header."""
-    return published_credential(audience) | {"parameters": [IF_NONE_MATCH_PARAMETER]}
-
-
 def card_route(
     path: str, summary: str, model: type[BaseModel], audience: Audience
 ) -> Callable[[Endpoint], Endpoint]:
-    """Declare a card route: it takes the request alone and admits ``audience`` itself."""
-    return router.get(
-        path, summary=summary, response_model=model, openapi_extra=stored_card_operation(audience)
-    )
+    """Declare a card route: it takes the request alone and admits ``audience`` itself,
+    publishing its credential and the ``If-None-Match`` header."""
+    published = published_credential(audience) | {"parameters": [IF_NONE_MATCH_PARAMETER]}
+    return router.get(path, summary=summary, response_model=model, openapi_extra=published)
 
 
 @card_route(

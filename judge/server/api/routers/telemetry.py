@@ -9,7 +9,6 @@ from fastapi import Depends, Response
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from judge.core.errors import AuthError
-from judge.engine.settings import Settings
 from judge.server.api.caller import Credentials, owner_scheme
 from judge.server.api.deps import EngineDep, SettingsDep, credentialed_router
 from judge.server.auth import INVALID_CREDENTIALS, verify_owner_token
@@ -24,16 +23,11 @@ def metrics_reader(
     """An owner token, or the scrape token when one is set (401 otherwise, one fixed body)."""
     if credentials is None:
         raise AuthError(INVALID_CREDENTIALS)
-    if _is_scrape_token(credentials.credentials, settings):
-        return
-    verify_owner_token(
-        credentials.credentials, secret=settings.signing_secret, audience=settings.jwt_audience
-    )
-
-
-def _is_scrape_token(given: str, settings: Settings) -> bool:
+    given = credentials.credentials
     token = settings.metrics_token.get_secret_value() if settings.metrics_token else ""
-    return bool(token) and hmac.compare_digest(given.encode(), token.encode())
+    if token and hmac.compare_digest(given.encode(), token.encode()):
+        return
+    verify_owner_token(given, secret=settings.signing_secret, audience=settings.jwt_audience)
 
 
 @router.get(

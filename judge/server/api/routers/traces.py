@@ -37,9 +37,8 @@ class ExportTraceServiceResponse(BaseModel):
 
 
 def _refused(exc: IngestRefused) -> JSONResponse:
-    headers = None
-    if exc.retry_after is not None:
-        headers = {"Retry-After": str(math.ceil(exc.retry_after))}
+    wait = exc.retry_after
+    headers = None if wait is None else {"Retry-After": str(math.ceil(wait))}
     return error_response(exc.status, exc.detail, headers)
 
 
