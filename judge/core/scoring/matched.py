@@ -69,7 +69,8 @@ def _by_key(outcomes: Sequence[StateOutcome]) -> dict[Key, list[StateOutcome]]:
     groups: dict[Key, list[StateOutcome]] = defaultdict(list)
     for outcome in sorted(outcomes, key=lambda o: o.run_id):
         if outcome.seed is not None:
-            groups[Key(outcome.scenario_id, outcome.seed, outcome.adversary_config)].append(outcome)
+            adversary = outcome.adversary_config or None  # empty and absent: the same world
+            groups[Key(outcome.scenario_id, outcome.seed, adversary)].append(outcome)
     return groups
 
 

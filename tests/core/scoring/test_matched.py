@@ -34,6 +34,14 @@ def test_repeats_pair_in_run_id_order_and_the_extra_is_unpaired() -> None:
     assert [(u.side, u.run_id) for u in comparison.unpaired] == [("a", "a-2")]
 
 
+def test_an_empty_adversary_config_is_the_same_world_as_none() -> None:
+    a = [make_outcome("a1", "verified", adversary="")]
+    b = [make_outcome("b1", "not_achieved", adversary=None)]
+    comparison = matched_comparison(a, b)
+    assert [(p.run_a, p.run_b, p.difference) for p in comparison.pairs] == [("a1", "b1", 1.0)]
+    assert comparison.unpaired == []
+
+
 def test_a_run_without_a_seed_cannot_be_matched() -> None:
     comparison = matched_comparison([make_outcome("a", "verified", seed=None)], [])
     (unpaired,) = comparison.unpaired
