@@ -18,13 +18,13 @@ from judge.server.store.ingest_tables import (
     IngestTraceRow,
     RuleRunRow,
 )
-from judge.server.store.tables import RunRow, utcnow
+from judge.server.store.tables import RunRow, table_of, utcnow
 
 PENDING, DONE = "pending", "done"
 
-_KEYS: sa.Table = IngestKeyRow.__table__  # type: ignore[attr-defined]
-_SPANS: sa.Table = IngestSpanRow.__table__  # type: ignore[attr-defined]
-_TRACES: sa.Table = IngestTraceRow.__table__  # type: ignore[attr-defined]
+_KEYS = table_of(IngestKeyRow)
+_SPANS = table_of(IngestSpanRow)
+_TRACES = table_of(IngestTraceRow)
 
 
 # -- ingest keys --------------------------------------------------------------------------

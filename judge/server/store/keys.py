@@ -7,7 +7,7 @@ from typing import NamedTuple
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from judge.server.store.tables import AgentKeyRow, utcnow
+from judge.server.store.tables import AgentKeyRow, table_of, utcnow
 
 
 def insert_agent_key(
@@ -35,7 +35,7 @@ class LiveKey(NamedTuple):
     seat: str
 
 
-_KEYS: sa.Table = AgentKeyRow.__table__  # type: ignore[attr-defined]
+_KEYS = table_of(AgentKeyRow)
 _LIVE = sa.and_(_KEYS.c.prefix == sa.bindparam("key_prefix"), _KEYS.c.revoked_at.is_(None))
 #: Built once, at import: every request with an agent key asks it.
 _LIVE_KEY = sa.select(*(_KEYS.c[name] for name in LiveKey._fields)).where(_LIVE)

@@ -15,7 +15,7 @@ from judge.core.domain.scorecard import Objectives, Scorecard
 from judge.core.domain.status import FINALIZED_SUBMISSION_STATUSES, stored_class
 from judge.core.scoring.leaderboard import LeaderboardEntry, submission_entries
 from judge.server.store.summaries import seat_not_held
-from judge.server.store.tables import LeaderboardEntryRow, SubmissionRow, SubmissionRunRow
+from judge.server.store.tables import LeaderboardEntryRow, SubmissionRow, SubmissionRunRow, table_of
 
 
 def entry_rows(submission: SubmissionRow, card: Scorecard) -> list[LeaderboardEntryRow]:
@@ -119,7 +119,7 @@ def finalized_entries(
 @functools.cache
 def _entries_query(of_one_era: bool) -> sa.Select[Any]:
     """The entries statement, built once per shape."""
-    table: sa.Table = LeaderboardEntryRow.__table__  # type: ignore[attr-defined]
+    table = table_of(LeaderboardEntryRow)
     query = (
         sa.select(*(table.c[name] for name in _READ))
         .where(table.c.scenario_id == sa.bindparam("scenario_id"))

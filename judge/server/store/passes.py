@@ -11,10 +11,10 @@ from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select
 
 from judge.core.domain.judging import JudgePass, SeatPassKey
-from judge.server.store.tables import PassRow, RunRow, utcnow
+from judge.server.store.tables import PassRow, RunRow, table_of, utcnow
 
-_PASSES: sa.Table = PassRow.__table__  # type: ignore[attr-defined]
-_RUNS: sa.Table = RunRow.__table__  # type: ignore[attr-defined]
+_PASSES = table_of(PassRow)
+_RUNS = table_of(RunRow)
 _COLUMNS = [c for c in _PASSES.columns if c.name != "id"]
 
 

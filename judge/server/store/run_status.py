@@ -11,7 +11,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session
 
-from judge.server.store.tables import PassRow, RunRow, as_utc
+from judge.server.store.tables import PassRow, RunRow, as_utc, table_of
 
 
 def run_status_row(
@@ -28,8 +28,8 @@ def run_status_row(
 @functools.lru_cache(maxsize=8)
 def _status_query(columns: tuple[str, ...]) -> sa.Select[Any]:
     """The statement for one list of columns, built once."""
-    runs: sa.Table = RunRow.__table__  # type: ignore[attr-defined]
-    passes: sa.Table = PassRow.__table__  # type: ignore[attr-defined]
+    runs = table_of(RunRow)
+    passes = table_of(PassRow)
     done = (
         sa.select(sa.func.count())
         .select_from(passes)

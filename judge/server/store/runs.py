@@ -10,7 +10,7 @@ from sqlmodel import Session, col, func, select
 
 from judge.core.domain.run import Run
 from judge.core.domain.status import UNFINISHED_RUN_STATUSES, leaderboard_class
-from judge.server.store.tables import PassRow, RunRow, SeatRow, utcnow
+from judge.server.store.tables import PassRow, RunRow, SeatRow, table_of, utcnow
 
 #: What matches runs for comparison, kept in columns of their own (docs/scoring.md).
 MATCHED_ON = {"scenario_id", "seed", "adversary_config"}
@@ -75,8 +75,8 @@ def get_seats(session: Session, *, run_id: str) -> list[SeatRow]:
     return list(session.exec(select(SeatRow).where(SeatRow.run_id == run_id)).all())
 
 
-_RUNS: sa.Table = RunRow.__table__  # type: ignore[attr-defined]
-_SEATS: sa.Table = SeatRow.__table__  # type: ignore[attr-defined]
+_RUNS = table_of(RunRow)
+_SEATS = table_of(SeatRow)
 
 
 def agent_reads(runs: sa.Table, seats: sa.Table) -> sa.ColumnElement[bool]:

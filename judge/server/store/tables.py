@@ -380,7 +380,13 @@ class LeaderboardEntryRow(SQLModel, table=True):
     objectives_json: str = Field(sa_type=sa.Text())
 
 
-_RUNS: sa.Table = RunRow.__table__  # type: ignore[attr-defined]
+def table_of(row: type[SQLModel]) -> sa.Table:
+    """The SQLAlchemy table of a row class (SQLModel does not type ``__table__``)."""
+    table: sa.Table = row.__table__  # type: ignore[attr-defined]
+    return table
+
+
+_RUNS = table_of(RunRow)
 #: Newest-first keyset paging of the runs table reads this index instead of sorting.
 RUNS_NEWEST_FIRST = sa.Index("ix_runs_created_at_run_id", _RUNS.c.created_at, _RUNS.c.run_id)
 #: An agent key's own run list walks this index (docs/deploy.md, "Read performance").

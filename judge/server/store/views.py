@@ -18,7 +18,14 @@ from sqlmodel import Field, Session, SQLModel, col
 from judge.server.store.db import insert_into
 from judge.server.store.keys import presented_key_is_live
 from judge.server.store.runs import agent_reads, reader
-from judge.server.store.tables import PlatformConfigRow, RunRow, SeatRow, UtcDateTime, utcnow
+from judge.server.store.tables import (
+    PlatformConfigRow,
+    RunRow,
+    SeatRow,
+    UtcDateTime,
+    table_of,
+    utcnow,
+)
 
 OWNER_VIEW = "owner"
 
@@ -100,10 +107,10 @@ def _values(run_id: str, view: RenderedView) -> dict[str, object]:
     return {"run_id": run_id, "rendered_at": utcnow(), **view._asdict()}
 
 
-_VIEWS: sa.Table = ScorecardViewRow.__table__  # type: ignore[attr-defined]
-_CONFIG: sa.Table = PlatformConfigRow.__table__  # type: ignore[attr-defined]
-_RUNS: sa.Table = RunRow.__table__  # type: ignore[attr-defined]
-_SEATS: sa.Table = SeatRow.__table__  # type: ignore[attr-defined]
+_VIEWS = table_of(ScorecardViewRow)
+_CONFIG = table_of(PlatformConfigRow)
+_RUNS = table_of(RunRow)
+_SEATS = table_of(SeatRow)
 #: Every read below is a statement built once, at import (docs/deploy.md "Read performance").
 _THIS_VIEW = sa.and_(
     _VIEWS.c.run_id == sa.bindparam("run_id"), _VIEWS.c.view == sa.bindparam("view")
