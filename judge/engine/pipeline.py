@@ -35,7 +35,7 @@ from judge.core.integrity import (
     unscannable_seats,
 )
 from judge.core.scoring.composite import composite_score
-from judge.core.scoring.cost import BudgetGuard, cost_of, refusal
+from judge.core.scoring.cost import BudgetGuard, cost_of, estimate_crossing
 from judge.core.scoring.era import measurement_era, prompt_version_for
 from judge.core.scoring.gates import participation
 from judge.core.scoring.identity import run_identity
@@ -542,8 +542,8 @@ class _Walk(NamedTuple):
 
 
 def _within_budget(guard: BudgetGuard | None) -> None:
-    if guard is not None and (crossed := guard.crossed()) is not None:
-        raise BudgetExceeded(crossed)
+    if guard is not None and (crossed := guard.crossing()) is not None:
+        raise BudgetExceeded(crossed.text)
 
 
 async def _adaptive_seat(
@@ -604,8 +604,8 @@ def _counted(
 
 def budget_guard(limits: Sequence[Limit], estimate: CostEstimate) -> BudgetGuard:
     """The guard holding the run to ``limits``; BudgetExceeded when the estimate passes one."""
-    if (refused := refusal(limits, estimate)) is not None:
-        raise BudgetExceeded(refused)
+    if (refused := estimate_crossing(limits, estimate)) is not None:
+        raise BudgetExceeded(refused.text)
     return BudgetGuard(limits)
 
 

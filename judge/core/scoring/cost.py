@@ -154,14 +154,8 @@ def estimate_crossing(limits: Sequence[Limit], estimate: CostEstimate) -> Crossi
     return None
 
 
-def refusal(limits: Sequence[Limit], estimate: CostEstimate) -> str | None:
-    """Why a run may not start, in words (:func:`estimate_crossing`); None: it may."""
-    found = estimate_crossing(limits, estimate)
-    return None if found is None else found.text
-
-
 class BudgetGuard:
-    """Counts a run's passes against its limits as they finish; :meth:`crossed` says when one
+    """Counts a run's passes against its limits as they finish; :meth:`crossing` says when one
     is reached, so the run stops after the trait it is judging."""
 
     def __init__(self, limits: Sequence[Limit]) -> None:
@@ -182,8 +176,3 @@ class BudgetGuard:
             if (over := _over(limit, usd, tokens, reached=True)) is not None:
                 return _crossing(limit, f"judging reached {over}")
         return None
-
-    def crossed(self) -> str | None:
-        """The first limit this run's passes have reached, in words (None: all still hold)."""
-        found = self.crossing()
-        return None if found is None else found.text

@@ -236,8 +236,8 @@ async def screen_run(
         request = screen_request(transcript, seat, labels)
         if request is None:
             continue
-        if guard is not None and (crossed := guard.crossed()) is not None:
-            raise BudgetExceeded(crossed)
+        if guard is not None and (crossed := guard.crossing()) is not None:
+            raise BudgetExceeded(crossed.text)
         record, turns = await screen_seat(request, backend, runner=runner, sleep=sleep)
         if guard is not None:
             guard.record(seat, record)

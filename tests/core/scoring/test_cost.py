@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from judge.core.domain.cost import Budget, CostEstimate, Spent
 from judge.core.domain.judging import JudgePass
-from judge.core.scoring.cost import BudgetGuard, cost_of, limits_for, refusal
+from judge.core.scoring.cost import BudgetGuard, cost_of, estimate_crossing, limits_for
 
 
 def judged(cost: float | None, *, prompt: int = 100, completion: int = 10) -> JudgePass:
@@ -56,8 +56,11 @@ def test_an_estimate_over_the_run_limit_is_refused_naming_it() -> None:
     limits = limits_for(
         Budget(run_tokens=100), seats_of_agent={}, agent_spent={}, platform_spent=Spent()
     )
-    reason = refusal(limits, estimate(a=60, b=50))
-    assert reason == "the estimate would exceed the run limit of 100 tokens (110 with this run)"
+    reason = estimate_crossing(limits, estimate(a=60, b=50))
+    assert reason is not None
+    assert (
+        reason.text == "the estimate would exceed the run limit of 100 tokens (110 with this run)"
+    )
 
 
 def test_an_agents_day_limit_counts_only_its_own_seats_and_todays_spend() -> None:
@@ -67,8 +70,8 @@ def test_an_agents_day_limit_counts_only_its_own_seats_and_todays_spend() -> Non
         agent_spent={"x": Spent(usd=0.5), "y": Spent(usd=0.3)},
         platform_spent=Spent(),
     )
-    assert refusal(limits, estimate(a=40, b=60)) is None  # x: 0.9, y: 0.9
-    assert refusal(limits, estimate(a=60, b=60)) is not None  # x: 1.1
+    assert estimate_crossing(limits, estimate(a=40, b=60)) is None  # x: 0.9, y: 0.9
+    assert estimate_crossing(limits, estimate(a=60, b=60)) is not None  # x: 1.1
 
 
 def test_the_platform_day_limit_counts_what_was_spent_today() -> None:
@@ -78,8 +81,8 @@ def test_the_platform_day_limit_counts_what_was_spent_today() -> None:
         agent_spent={},
         platform_spent=Spent(usd=1.5),
     )
-    assert refusal(limits, estimate(a=40)) is None
-    assert refusal(limits, estimate(a=60)) is not None
+    assert estimate_crossing(limits, estimate(a=40)) is None
+    assert estimate_crossing(limits, estimate(a=60)) is not None
 
 
 def test_the_guard_says_when_the_passes_reach_a_limit() -> None:
@@ -87,6 +90,8 @@ def test_the_guard_says_when_the_passes_reach_a_limit() -> None:
         limits_for(Budget(run_usd=0.5), seats_of_agent={}, agent_spent={}, platform_spent=Spent())
     )
     guard.record("a", judged(0.25))
-    assert guard.crossed() is None
+    assert guard.crossing() is None
     guard.record("b", judged(0.25))
-    assert guard.crossed() == "judging reached the run limit of $0.5 ($0.5000 with this run)"
+    crossed = guard.crossing()
+    assert crossed is not None
+    assert crossed.text == "judging reached the run limit of $0.5 ($0.5000 with this run)"
