@@ -62,7 +62,7 @@ from judge.engine.judging.pairwise import (
 )
 from judge.engine.judging.panel import Judge, panel_members, panel_slot
 from judge.engine.judging.pricing import SeatRequests, estimate
-from judge.engine.judging.providers.embedded import EMBEDDED_MODEL, EMBEDDED_PROVIDER
+from judge.engine.judging.providers.embedded import EMBEDDED_MODEL
 from judge.engine.judging.registry import JudgeSpec, backend_for, member_ids, spec_of
 from judge.engine.judging.runner import (
     OnPass,
@@ -72,7 +72,7 @@ from judge.engine.judging.runner import (
     pass_specs,
     run_passes,
 )
-from judge.engine.judging.self_screen import EMBEDDED_SCREEN_REFUSAL, screen_run, screen_work
+from judge.engine.judging.self_screen import screen_refusal, screen_run, screen_work
 from judge.engine.packs import RubricSet, default_rubric_set
 from judge.engine.settings import judging_environment
 
@@ -100,10 +100,8 @@ class ScoringOptions(BaseModel):
 
     @model_validator(mode="after")
     def _screen_needs_a_capable_judge(self) -> ScoringOptions:
-        if self.judge_screen and member_ids(self.judge_model)[0].startswith(
-            f"{EMBEDDED_PROVIDER}/"
-        ):
-            raise ValueError(EMBEDDED_SCREEN_REFUSAL)
+        if self.judge_screen and (refused := screen_refusal(member_ids(self.judge_model)[0])):
+            raise ValueError(refused)
         return self
 
     @property

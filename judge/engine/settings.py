@@ -33,10 +33,10 @@ from judge.core.domain.limits import RequestLimits
 from judge.core.domain.passes import PassPolicy
 from judge.core.errors import ConfigError, describe_validation_error
 from judge.engine.judging.environment import JudgingEnvironment
-from judge.engine.judging.providers.embedded import EMBEDDED_MODEL, EMBEDDED_PROVIDER
+from judge.engine.judging.providers.embedded import EMBEDDED_MODEL
 from judge.engine.judging.registry import JudgeSpec, resolve
 from judge.engine.judging.runner import RUNNER_DEFAULTS
-from judge.engine.judging.self_screen import EMBEDDED_SCREEN_REFUSAL
+from judge.engine.judging.self_screen import screen_refusal
 
 log = logging.getLogger("judge.engine.settings")
 
@@ -223,8 +223,8 @@ class Settings(JudgeModelSettings):
 
     @model_validator(mode="after")
     def _screen_needs_a_capable_judge(self) -> Settings:
-        if self.judge_screen and self.judge.models[0].startswith(f"{EMBEDDED_PROVIDER}/"):
-            raise ValueError(f"JUDGE_SCREEN: {EMBEDDED_SCREEN_REFUSAL}")
+        if self.judge_screen and (refused := screen_refusal(self.judge.models[0])):
+            raise ValueError(f"JUDGE_SCREEN: {refused}")
         return self
 
     @model_validator(mode="after")

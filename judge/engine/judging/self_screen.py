@@ -27,6 +27,7 @@ from judge.core.versions import DETECTOR_VERSION
 from judge.engine.judging.backends import JudgeBackend, JudgeRequest
 from judge.engine.judging.pricing import SeatRequests
 from judge.engine.judging.prompt import DATAMARK, prompt_labels, tagged_transcript
+from judge.engine.judging.providers.embedded import EMBEDDED_PROVIDER
 from judge.engine.judging.runner import RunnerConfig, call_with_retries, usage_of
 from judge.engine.judging.verdict import json_objects
 
@@ -42,6 +43,13 @@ EMBEDDED_SCREEN_REFUSAL = (
     "small to answer reliably whether text addresses the evaluator; point JUDGE_MODEL at a "
     "capable judge to use it"
 )
+
+
+def screen_refusal(first_judge: str) -> str | None:
+    """Why the screen is refused when ``first_judge`` (the model id that would answer it) is
+    the first judge: :data:`EMBEDDED_SCREEN_REFUSAL` for the embedded judge; None: it may."""
+    return EMBEDDED_SCREEN_REFUSAL if first_judge.startswith(f"{EMBEDDED_PROVIDER}/") else None
+
 
 SCREEN_SYSTEM_PROMPT = (
     f"You are an integrity screener (screen prompt version {SCREEN_PROMPT_VERSION}). You read "
