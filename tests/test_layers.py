@@ -45,7 +45,7 @@ RULES: dict[str, set[str]] = {
     "engine.library": {"engine.judging", "engine.settings"},
     "engine.pipeline": {"engine.checks", "engine.judging", "engine.packs", "engine.settings"},
     "engine.calibration": {"engine.judging", "engine.packs", "engine.pipeline", "engine.settings"},
-    "engine.telemetry": {"engine.pipeline"},
+    "engine.telemetry": {"engine.pipeline", "engine.settings"},
     "engine.traces": set(),
     "server.auth": set(),
     "server.store": set(),

@@ -15,12 +15,13 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 from pydantic import SecretStr
 
 from judge.core.domain.scorecard import Scorecard
 from judge.core.versions import __version__
+from judge.engine.settings import JudgeModelSettings
 from judge.engine.telemetry.opentelemetry import (
     SpanRef,
     Trait,
@@ -71,24 +72,7 @@ class Receivers(NamedTuple):
     langfuse: Langfuse | None = None
 
 
-class ReceiverSettings(Protocol):
-    """The settings that switch the receivers on (``judge.engine.settings``)."""
-
-    @property
-    def otlp_endpoint(self) -> str | None: ...
-    @property
-    def phoenix_endpoint(self) -> str | None: ...
-    @property
-    def phoenix_api_key(self) -> SecretStr | None: ...
-    @property
-    def langfuse_endpoint(self) -> str | None: ...
-    @property
-    def langfuse_public_key(self) -> str | None: ...
-    @property
-    def langfuse_secret_key(self) -> SecretStr | None: ...
-
-
-def receivers_of(settings: ReceiverSettings) -> Receivers:
+def receivers_of(settings: JudgeModelSettings) -> Receivers:
     """Where stored cards' scores go beside ``/metrics``, as the settings say."""
     phoenix = langfuse = None
     if settings.phoenix_endpoint is not None:
