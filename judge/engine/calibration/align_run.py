@@ -43,6 +43,7 @@ from judge.engine.calibration.align_proof import HeldOutProof, LabelScope, held_
 from judge.engine.calibration.items import CalibrationItem
 from judge.engine.calibration.owners import passes_width
 from judge.engine.calibration.report import JudgedPasses, judge_means, label_panel
+from judge.engine.calibration.runner import passes_by_item
 from judge.engine.judging.backends import JudgeReply
 from judge.engine.judging.panel import Judge, panel_members
 from judge.engine.judging.pricing import SeatRequests, estimate
@@ -111,22 +112,15 @@ async def judge_items(
     items: Sequence[CalibrationItem], judge: AlignJudge, rubric: Rubric
 ) -> JudgedPasses:
     """Every pass of ``rubric``'s trait on every scored seat of ``items``."""
-    rubrics = only(judge, rubric)
-    out: dict[tuple[str, str, str], list[JudgePass]] = {}
-    for item in items:
-        heard = judge.on_pass
+    rubrics, heard = only(judge, rubric), judge.on_pass
+
+    async def judge_one(item: CalibrationItem) -> Mapping[str, Sequence[JudgePass]]:
         on_pass = None if heard is None else partial(heard, item.item_id)
-        by_seat = await judge_run(
-            item.run,
-            rubrics=rubrics,
-            options=judge.options,
-            backend=judge.backend,
-            on_pass=on_pass,
+        return await judge_run(
+            item.run, rubrics=rubrics, options=judge.options, backend=judge.backend, on_pass=on_pass
         )
-        for seat, passes in by_seat.items():
-            for p in passes:
-                out.setdefault((item.item_id, seat, p.trait), []).append(p)
-    return out
+
+    return await passes_by_item(items, judge_one)
 
 
 def selection_targets(source: AlignInput, split: RunSplit, passes: JudgedPasses) -> list[Target]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -161,16 +161,15 @@ async def judge_items(
     per_seat = len(rubrics.rubrics) * options.settings.denoise.passes
     total = sum(len(i.run.scored_seats) for i in items) * per_seat
     counter = [sum(1 for i in items for k in done.get(i.item_id, {}) if k[1] in rubrics.rubrics)]
-    out: dict[tuple[str, str, str], list[JudgePass]] = {}
-    for item in items:
 
-        def record(seat: str, p: JudgePass, item_id: str = item.item_id) -> None:
-            store.append(item_id, seat, p)
+    async def judge_one(item: CalibrationItem) -> Mapping[str, Sequence[JudgePass]]:
+        def record(seat: str, p: JudgePass) -> None:
+            store.append(item.item_id, seat, p)
             counter[0] += 1
             if tick is not None:
                 tick(counter[0], total)
 
-        by_seat = await judge_run(
+        return await judge_run(
             item.run,
             rubrics=rubrics,
             options=options,
@@ -178,7 +177,19 @@ async def judge_items(
             done=done.get(item.item_id, {}),
             on_pass=record,
         )
-        for seat, passes in by_seat.items():
+
+    return await passes_by_item(items, judge_one)
+
+
+async def passes_by_item(
+    items: Sequence[CalibrationItem],
+    judge_one: Callable[[CalibrationItem], Awaitable[Mapping[str, Sequence[JudgePass]]]],
+) -> JudgedPasses:
+    """Each item judged in turn by ``judge_one`` (its passes per seat), the passes keyed by
+    item, seat and trait."""
+    out: dict[tuple[str, str, str], list[JudgePass]] = {}
+    for item in items:
+        for seat, passes in (await judge_one(item)).items():
             for p in passes:
                 out.setdefault((item.item_id, seat, p.trait), []).append(p)
     return out
