@@ -94,10 +94,3 @@ class AgreementCache:
 
 #: The process's cache, shared by the API routes, the console and ``/metrics``.
 AGREEMENTS = AgreementCache()
-
-
-def cached_era_agreement(
-    items: Sequence[CalibrationItem], passes: JudgedPasses, **options: Unpack[AgreementOptions]
-) -> LiveAgreement:
-    """:func:`era_agreement` through the process's cache (same arguments, same figures)."""
-    return AGREEMENTS.agreement(items, passes, **options)

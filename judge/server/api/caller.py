@@ -117,14 +117,20 @@ def agent_of_key(engine: Engine, key: str) -> AgentIdentity:
     return autocommit_read(engine, lambda session: authenticate_agent(session, key=key))
 
 
+def bearer_of(authorization: str) -> str:
+    """The token of an Authorization header's text when its scheme is ``Bearer`` (in any case,
+    one space after it), stripped; "" otherwise."""
+    scheme, _, token = authorization.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
 def ingest_token(headers: Any) -> str | None:
     """The ingest key a request presents (``x-judge-ingest-key``, else a bearer ``ik_live_``
     credential), or None."""
     given = headers.get(INGEST_HEADER)
     if given is None:
-        scheme, _, token = str(headers.get("authorization", "")).partition(" ")
-        given = token if scheme.lower() == "bearer" else None
-    given = (given or "").strip()
+        given = bearer_of(str(headers.get("authorization", "")))
+    given = given.strip()
     return given if given.startswith(INGEST_SCHEME) else None
 
 

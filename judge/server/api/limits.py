@@ -32,7 +32,13 @@ from judge.core.domain.limits import (
 from judge.core.errors import AuthError, ConfigError
 from judge.core.integrity import linear
 from judge.engine.settings import Settings
-from judge.server.api.caller import agent_of_key, ingest_token, remember_verified, source_of_key
+from judge.server.api.caller import (
+    agent_of_key,
+    bearer_of,
+    ingest_token,
+    remember_verified,
+    source_of_key,
+)
 from judge.server.api.errors import error_body
 from judge.server.auth import INVALID_CREDENTIALS, KEY_SCHEME, key_prefix, verify_owner_token
 from judge.server.request_scope import in_store_thread
@@ -154,8 +160,7 @@ def json_content(headers: dict[bytes, bytes]) -> bool:
 
 def bearer_token(headers: dict[bytes, bytes]) -> str:
     """The token of a ``Bearer`` Authorization header ("" when there is none)."""
-    scheme, _, token = headers.get(b"authorization", b"").decode("latin-1").partition(" ")
-    return token.strip() if scheme.lower() == "bearer" else ""
+    return bearer_of(headers.get(b"authorization", b"").decode("latin-1"))
 
 
 def agent_key_label(headers: dict[bytes, bytes]) -> str | None:

@@ -11,11 +11,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from judge.core.domain.cost import priced_usd
 from judge.core.domain.judging import JudgePass
 from judge.core.domain.rubric import Rubric
 from judge.core.errors import ConflictError, NotFoundError
-from judge.core.scoring.cost import tokens_of
 from judge.engine.calibration.align import DEFAULT_SEED, HELD_OUT_SHARE, CandidateKind, with_map
 from judge.engine.calibration.align_proof import LabelScope
 from judge.engine.calibration.align_run import (
@@ -121,14 +119,12 @@ class Spending:
     also keeps the proposal's hold alive (``renew``, docs/service.md, "Budget holds")."""
 
     def __init__(self, renew: Callable[[], None] | None = None) -> None:
-        self.calls: list[tuple[str, str, str, int, float | None]] = []
+        self.calls: list[tuple[str, str, spend.Costed]] = []
         self.renew = renew or (lambda: None)
 
     def judged(self, run_id: str, seat: str, judge_pass: JudgePass) -> None:
         observe_pass(judge_pass)
-        tokens = tokens_of(judge_pass)
-        usd = priced_usd(judge_pass.cost_usd, tokens)
-        self.calls.append((run_id, seat, judge_pass.model, tokens, usd))
+        self.calls.append((run_id, seat, judge_pass))
         self.renew()
 
     def clarified(self, run_id: str, seat: str, model: str, reply: JudgeReply) -> None:
@@ -137,8 +133,8 @@ class Spending:
         observe_reply(
             model, prompt=prompt, completion=completion, cached=cached, cost_usd=reply.cost_usd
         )
-        tokens = prompt + completion
-        self.calls.append((run_id, seat, model, tokens, priced_usd(reply.cost_usd, tokens)))
+        call = spend.CallCost(model, reply.prompt_tokens, reply.completion_tokens, reply.cost_usd)
+        self.calls.append((run_id, seat, call))
         self.renew()
 
     def keep(self, engine: Engine, hold: budgets.Hold, *, retry_s: float) -> None:
@@ -147,16 +143,14 @@ class Spending:
 
         def once() -> None:
             with transaction(engine) as session:
-                for run_id, seat, model, tokens, usd in self.calls:
+                for run_id, seat, call in self.calls:
                     spend.record_call(
                         session,
+                        call=call,
                         purpose=ALIGN_PURPOSE,
                         run_id=run_id,
                         seat=seat,
                         agent_id=NO_AGENT,
-                        model=model,
-                        tokens=tokens,
-                        cost_usd=usd,
                     )
                 budgets.settle(session, hold)
 

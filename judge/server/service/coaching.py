@@ -12,7 +12,6 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from judge.core.domain.config import MeasurementSettings
-from judge.core.domain.cost import priced_usd
 from judge.core.domain.run import Run, TranscriptEvent
 from judge.core.errors import BudgetExceeded, ConflictError, NotFoundError, ScanBudgetExceeded
 from judge.core.integrity import judged_transcript
@@ -200,16 +199,13 @@ def keep(
     prompt made is replaced."""
     with transaction(engine) as session:
         if spent is not None:
-            tokens = (spent.prompt_tokens or 0) + (spent.completion_tokens or 0)
             spend.record_call(
                 session,
+                call=spent,
                 purpose=COACHING_PURPOSE,
                 run_id=inputs.run_id,
                 seat=inputs.seat,
                 agent_id=inputs.agent_id,
-                model=spent.model,
-                tokens=tokens,
-                cost_usd=priced_usd(spent.cost_usd, tokens),
             )
         older = _stored_answer(session, inputs=inputs)
         if older is not None and older.prompt_version != COACHING_PROMPT_VERSION:

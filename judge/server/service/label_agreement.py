@@ -20,7 +20,7 @@ from judge.engine.calibration.owners import (
     era_drift,
     owner_items,
 )
-from judge.engine.calibration.owners_cache import cached_era_agreement
+from judge.engine.calibration.owners_cache import AGREEMENTS
 from judge.engine.settings import Settings
 from judge.server.service import reviews as review_service
 from judge.server.service.label_queue import picks, queue_rules
@@ -87,7 +87,7 @@ def agreement_of(
     items = [i for i in items if any(lab.label == trait for lab in i.labels)]
     if not items:
         return None
-    return cached_era_agreement(
+    return AGREEMENTS.agreement(
         items,
         card_passes(cards.values()),
         trait=trait,

@@ -142,11 +142,16 @@ def create_rule(session: Session, *, spec: RuleSpec, by: str, settings: Settings
     return rule_of(row)
 
 
-def get_rule(session: Session, *, rule_id: str) -> Rule:
+def _found(session: Session, rule_id: str) -> EvalRuleRow:
+    """The rule's row; NotFoundError when there is none."""
     row = ingest_repo.get_rule(session, rule_id=rule_id)
     if row is None:
         raise NotFoundError(f"rule {rule_id!r} not found")
-    return rule_of(row)
+    return row
+
+
+def get_rule(session: Session, *, rule_id: str) -> Rule:
+    return rule_of(_found(session, rule_id))
 
 
 def list_rules(session: Session) -> list[Rule]:
@@ -158,9 +163,7 @@ def update_rule(
 ) -> Rule:
     """Replace what the rule does from now on (its version goes up); the runs it made already
     keep the traits and judge they were made with, and nothing is scored again."""
-    row = ingest_repo.get_rule(session, rule_id=rule_id)
-    if row is None:
-        raise NotFoundError(f"rule {rule_id!r} not found")
+    row = _found(session, rule_id)
     _checked(session, spec, settings)
     for name, value in _values(spec).items():
         setattr(row, name, value)
@@ -175,9 +178,7 @@ def update_rule(
 def set_paused(session: Session, *, rule_id: str, paused: bool) -> Rule:
     """Pause or resume the rule (its version goes up when the state changes); nothing else of
     it changes, so a rule can be paused even after its traits left the service's rubrics."""
-    row = ingest_repo.get_rule(session, rule_id=rule_id)
-    if row is None:
-        raise NotFoundError(f"rule {rule_id!r} not found")
+    row = _found(session, rule_id)
     if row.paused != paused:
         row.paused = paused
         row.version += 1

@@ -14,7 +14,6 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from judge.core.domain.cost import priced_usd
 from judge.core.domain.judging import JudgePass, SeatPassKey
 from judge.core.domain.run import Run
 from judge.core.domain.scorecard import Scorecard
@@ -186,16 +185,13 @@ def record_screens(session: Session, card: Scorecard) -> None:
         screen = seat.tamper.judge_screen if seat.tamper is not None else None
         if screen is None:
             continue
-        tokens = (screen.prompt_tokens or 0) + (screen.completion_tokens or 0)
         spend.record_call(
             session,
+            call=screen,
             purpose=SCREEN_PURPOSE,
             run_id=card.run_id,
             seat=name,
             agent_id=seat.agent_id,
-            model=screen.model,
-            tokens=tokens,
-            cost_usd=priced_usd(screen.cost_usd, tokens),
         )
 
 

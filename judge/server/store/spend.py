@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple, Protocol
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from judge.core.domain.cost import Spent
+from judge.core.domain.cost import Spent, priced_usd
 from judge.server.store.tables import (
     BudgetHoldRow,
     JudgeCallRow,
@@ -115,27 +115,43 @@ def agent_spent(
     )
 
 
+class Costed(Protocol):
+    """What a judge call says about its cost: a pass, the judge's screen, a coaching answer."""
+
+    @property
+    def model(self) -> str: ...
+    @property
+    def prompt_tokens(self) -> int | None: ...
+    @property
+    def completion_tokens(self) -> int | None: ...
+    @property
+    def cost_usd(self) -> float | None: ...
+
+
+class CallCost(NamedTuple):
+    """The cost of a judge call whose answer does not name its model (a clarifying reply)."""
+
+    model: str
+    prompt_tokens: int | None
+    completion_tokens: int | None
+    cost_usd: float | None
+
+
 def record_call(
-    session: Session,
-    *,
-    purpose: str,
-    run_id: str,
-    seat: str,
-    agent_id: str,
-    model: str,
-    tokens: int,
-    cost_usd: float | None,
+    session: Session, *, call: Costed, purpose: str, run_id: str, seat: str, agent_id: str
 ) -> None:
-    """Keep one judge call made beside the passes, so today's spend counts it."""
+    """Keep one judge call made beside the passes, so today's spend counts it: its prompt and
+    completion tokens, and its dollars where it had a price (:func:`priced_usd`)."""
+    tokens = (call.prompt_tokens or 0) + (call.completion_tokens or 0)
     session.add(
         JudgeCallRow(
             purpose=purpose,
             run_id=run_id,
             seat=seat,
             agent_id=agent_id,
-            model=model,
+            model=call.model,
             tokens=tokens,
-            cost_usd=cost_usd,
+            cost_usd=priced_usd(call.cost_usd, tokens),
         )
     )
 

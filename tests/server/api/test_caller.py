@@ -15,10 +15,13 @@ from judge.server.api.caller import (
     admitting,
     agent_actor,
     agent_of_key,
+    bearer_of,
     current_agent,
     current_owner,
+    ingest_token,
     owner_actor,
 )
+from judge.server.api.limits import bearer_token
 from judge.server.auth import AgentIdentity
 from tests.conftest import key_headers
 from tests.helpers import statements_sent
@@ -121,3 +124,26 @@ def test_a_key_is_looked_up_in_one_statement_without_a_transaction(engine: Engin
     assert [s.word for s in sent] == ["SELECT", "SELECT"]
     if engine.dialect.name == "postgresql":
         assert [s.autocommit for s in sent] == [True, True]
+
+
+#: An Authorization header's text and the token both parsers read from it: the scheme in any
+#: case, one space after it, the token stripped; no space after the scheme is no bearer token.
+BEARER_HEADERS = [
+    ("Bearer ik_live_abc", "ik_live_abc"),
+    ("bearer ik_live_abc", "ik_live_abc"),
+    ("BEARER ik_live_abc", "ik_live_abc"),
+    ("Bearer   ik_live_abc  ", "ik_live_abc"),
+    ("Bearerik_live_abc", ""),
+    ("Bearer", ""),
+    ("Basic ik_live_abc", ""),
+    ("", ""),
+]
+
+
+@pytest.mark.parametrize(("authorization", "token"), BEARER_HEADERS)
+def test_the_guard_and_the_ingest_seam_read_a_bearer_header_alike(
+    authorization: str, token: str
+) -> None:
+    assert bearer_of(authorization) == token
+    assert bearer_token({b"authorization": authorization.encode("latin-1")}) == token
+    assert ingest_token({"authorization": authorization}) == (token or None)
