@@ -9,26 +9,31 @@ from typing import NamedTuple, Protocol
 from judge.core.domain.cost import Budget, Cost, CostEstimate, Limit, Spent, priced_usd
 
 
-class Billed(Protocol):
-    """What a pass (single-seat or pairwise) says about its own cost."""
+class Costed(Protocol):
+    """What any judge call says about its cost: a pass, the judge's screen, a coaching answer."""
 
     @property
     def model(self) -> str: ...
     @property
     def prompt_tokens(self) -> int | None: ...
     @property
-    def cached_prompt_tokens(self) -> int | None: ...
-    @property
     def completion_tokens(self) -> int | None: ...
     @property
     def cost_usd(self) -> float | None: ...
+
+
+class Billed(Costed, Protocol):
+    """What a pass (single-seat or pairwise) says about its own cost."""
+
+    @property
+    def cached_prompt_tokens(self) -> int | None: ...
     @property
     def attempts(self) -> int: ...
     @property
     def latency_ms(self) -> float: ...
 
 
-def tokens_of(p: Billed) -> int:
+def tokens_of(p: Costed) -> int:
     return (p.prompt_tokens or 0) + (p.completion_tokens or 0)
 
 

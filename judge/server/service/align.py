@@ -14,6 +14,7 @@ from sqlmodel import Session
 from judge.core.domain.judging import JudgePass
 from judge.core.domain.rubric import Rubric
 from judge.core.errors import ConflictError, NotFoundError
+from judge.core.scoring.cost import Costed
 from judge.engine.calibration.align import DEFAULT_SEED, HELD_OUT_SHARE, CandidateKind, with_map
 from judge.engine.calibration.align_proof import LabelScope
 from judge.engine.calibration.align_run import (
@@ -119,7 +120,7 @@ class Spending:
     also keeps the proposal's hold alive (``renew``, docs/service.md, "Budget holds")."""
 
     def __init__(self, renew: Callable[[], None] | None = None) -> None:
-        self.calls: list[tuple[str, str, spend.Costed]] = []
+        self.calls: list[tuple[str, str, Costed]] = []
         self.renew = renew or (lambda: None)
 
     def judged(self, run_id: str, seat: str, judge_pass: JudgePass) -> None:

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from judge.core.domain.cost import Spent, priced_usd
+from judge.core.scoring.cost import Costed, tokens_of
 from judge.server.store.tables import (
     BudgetHoldRow,
     JudgeCallRow,
@@ -115,19 +116,6 @@ def agent_spent(
     )
 
 
-class Costed(Protocol):
-    """What a judge call says about its cost: a pass, the judge's screen, a coaching answer."""
-
-    @property
-    def model(self) -> str: ...
-    @property
-    def prompt_tokens(self) -> int | None: ...
-    @property
-    def completion_tokens(self) -> int | None: ...
-    @property
-    def cost_usd(self) -> float | None: ...
-
-
 class CallCost(NamedTuple):
     """The cost of a judge call whose answer does not name its model (a clarifying reply)."""
 
@@ -142,7 +130,7 @@ def record_call(
 ) -> None:
     """Keep one judge call made beside the passes, so today's spend counts it: its prompt and
     completion tokens, and its dollars where it had a price (:func:`priced_usd`)."""
-    tokens = (call.prompt_tokens or 0) + (call.completion_tokens or 0)
+    tokens = tokens_of(call)
     session.add(
         JudgeCallRow(
             purpose=purpose,
