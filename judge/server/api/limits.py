@@ -83,6 +83,13 @@ class Admission(NamedTuple):
     slot: str | None = None
 
 
+class Read(NamedTuple):
+    """A request's body as read (None: past its limit) and why it is refused, if it is."""
+
+    body: bytes | None
+    refusal: Refusal | None
+
+
 class RateLimits(NamedTuple):
     submissions: Window
     failed_auth: Window
@@ -235,16 +242,14 @@ class RequestGuard:
             refusal = _too_many(wait, "runs submitted with this key")
         return Admission(refusal, verified=True, slot=slot if refusal is None else None)
 
-    async def _read(
-        self, scope: Scope, headers: dict[bytes, bytes], receive: Receive
-    ) -> tuple[bytes | None, Refusal | None]:
+    async def _read(self, scope: Scope, headers: dict[bytes, bytes], receive: Receive) -> Read:
         """The body, read up to its limit; an API route's JSON body is also checked."""
         body = await read_body(receive, self._limit(scope)[0])
         if body is None:
-            return None, self._too_large(scope)
+            return Read(None, self._too_large(scope))
         if not _bearer_route(scope["path"]) or scope["path"] == INGEST_ROUTE:
-            return body, None  # a console form or OTLP data: their routes read them
-        return body, await self._check(body, scope, headers)
+            return Read(body, None)  # a console form or OTLP data: their routes read them
+        return Read(body, await self._check(body, scope, headers))
 
     async def _before_body(self, scope: Scope, headers: dict[bytes, bytes]) -> Refusal | None:
         problem = path_problem(scope["path"]) or query_problem(scope.get("query_string", b""))
