@@ -126,10 +126,16 @@ async def review(
 ) -> Response:
     form = await console_session.read_form(request)
     console_session.check_csrf(console, form)
-    body = review_body(form)
-    record = partial(review_service.record_review, session, run_id=run_id, body=body)
+    record = partial(
+        review_service.record_review,
+        session,
+        run_id=run_id,
+        body=review_body(form),
+        by=console.by,
+        settings=settings,
+    )
     # off the event loop: recording waits for any concurrent decision on the same run
-    recorded = await anyio.to_thread.run_sync(partial(record, by=console.by, settings=settings))
+    recorded = await anyio.to_thread.run_sync(record)
     if recorded.requeue:
         after_commit(session, lambda: workers.enqueue(run_id))
     return see_other(f"/console/runs/{run_id}#review")
