@@ -209,9 +209,8 @@ def failed(engine: Engine, run_id: str, exc: Exception, *, claimed: bool) -> Non
         run_repo.set_run_status(
             session, run_id=run_id, status="not_scored", reason=reason, detail=detail
         )
-        spend.drop_run_holds(
-            session, run_id=run_id
-        )  # the passes it made count instead of its estimate
+        # the passes it made count instead of its estimate
+        spend.drop_run_holds(session, run_id=run_id)
 
 
 def release(engine: Engine, run_id: str) -> None:
@@ -219,9 +218,8 @@ def release(engine: Engine, run_id: str) -> None:
     try:
         with transaction(engine) as session:
             run_repo.end_scoring_cleanly(session, run_id=run_id)
-            spend.drop_run_holds(
-                session, run_id=run_id
-            )  # the resumed run holds its estimate afresh
+            # the resumed run holds its estimate afresh
+            spend.drop_run_holds(session, run_id=run_id)
     except Exception as exc:
         if not is_transient(exc):
             raise
